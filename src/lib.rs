@@ -1,0 +1,14 @@
+//! clusterplan: how long a transformer takes to train on a cluster, whether it fits, and what
+//! it costs.
+//!
+//! - `model`: the analytical model, pure and total (`model::estimate`).
+//! - `scenario`: what a user typed, serializable and versioned; `Scenario::resolve` validates
+//!   it into `model::Inputs`.
+//! - `catalog`, `report`: the presets and an estimate as JSON, for the command-line tool.
+//! - `validation`: published training runs and the model's error on each.
+
+pub mod catalog;
+pub mod model;
+pub mod report;
+pub mod scenario;
+pub mod validation;

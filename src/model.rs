@@ -1,0 +1,132 @@
+//! The analytical model: `estimate(&Inputs) -> Estimate`.
+//!
+//! Pure Rust with no dependencies beyond `std`. It knows nothing about the browser, serde,
+//! URLs, files or plotting. `estimate` is total: it never panics, never returns NaN, and
+//! reports infeasible plans (memory overflow, degrees that do not multiply) as `Warning`s
+//! inside the result. No clock, no randomness: the same inputs give the same estimate.
+
+pub mod efficiency;
+mod hardware;
+mod memory;
+mod parallelism;
+pub mod presets;
+mod step_time;
+pub mod topology;
+mod warnings;
+mod workload;
+
+pub use hardware::{Chip, Cluster, Link, ScaleUp};
+pub use memory::MemoryUse;
+pub use parallelism::{Parallelism, Recipe, Recompute, Sharding, Training};
+pub use step_time::{LinkTimes, StepBreakdown};
+pub use warnings::Warning;
+pub use workload::{AttentionImpl, FfnKind, Moe, Transformer};
+
+/// Everything the model needs, validated by `scenario::Scenario::resolve`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Inputs {
+    /// The network being trained.
+    pub transformer: Transformer,
+    /// Token budget, batch and precision recipe.
+    pub training: Training,
+    /// The machine.
+    pub cluster: Cluster,
+    /// How the work is split.
+    pub parallelism: Parallelism,
+}
+
+/// What a training plan costs. Every breakdown sums to its total.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// Time of one optimizer step (one global batch), seconds.
+    pub step_s: f64,
+    /// Parts of `step_s`; they sum to it.
+    pub breakdown: StepBreakdown,
+    /// Time each parallel dimension keeps its links busy per step, seconds (hidden or not).
+    pub link: LinkTimes,
+    /// Memory per chip on the busiest pipeline stage.
+    pub memory: MemoryUse,
+    /// Model FLOPs utilisation: model FLOPs (Megatron-LM convention, causal attention counted
+    /// once) per second over the BF16 dense peak of the chips the plan uses.
+    pub mfu: f64,
+    /// Hardware FLOPs utilisation: as `mfu`, plus the FLOPs of activation recomputation.
+    pub hfu: f64,
+    /// Tokens trained per second by the whole job.
+    pub tokens_per_s: f64,
+    /// Model FLOPs of one step.
+    pub model_flops_per_step: f64,
+    /// Executed FLOPs of one step (model FLOPs plus recomputation).
+    pub hardware_flops_per_step: f64,
+    /// Optimizer steps to train on `Training::tokens`.
+    pub steps: f64,
+    /// Wall-clock days of training at `step_s`, with no failures.
+    pub train_days: f64,
+    /// Chip-hours of the whole cluster (`Cluster::n_chips`) for the run.
+    pub chip_hours: f64,
+    /// Chips the plan uses: tensor x pipeline x data x context.
+    pub chips_used: u32,
+    /// Micro-batches each pipeline runs per step.
+    pub n_microbatches: u32,
+    /// Total parameters.
+    pub params: f64,
+    /// Parameters one token passes through.
+    pub active_params: f64,
+    /// Everything that makes the plan infeasible or suspicious, in plain words.
+    pub warnings: Vec<Warning>,
+}
+
+/// Estimates step time, memory and run totals for one training plan.
+pub fn estimate(inputs: &Inputs) -> Estimate {
+    let mut warnings = Vec::new();
+    warnings::check(inputs, &mut warnings);
+    let shape = parallelism::Shape::of(inputs);
+
+    let (breakdown, link) = step_time::step(inputs, &shape);
+    let step_s = finite(breakdown.total());
+    let memory = memory::per_chip(inputs, &shape);
+    if !memory.fits {
+        warnings.push(Warning::DoesNotFit { need_bytes: memory.peak_bytes, have_bytes: memory.hbm_bytes });
+    }
+
+    let t = &inputs.transformer;
+    let batch = inputs.training.global_batch.max(1) as f64;
+    let seq = t.seq_len.max(1) as f64;
+    let model_flops_per_step = finite(batch * t.model_flops_per_sequence());
+    let hardware_flops_per_step =
+        finite(model_flops_per_step + batch * step_time::recompute_flops_per_sequence(inputs));
+    let chips_used = shape.chips_used;
+    let peak = inputs.cluster.chip.bf16_flops_per_s.max(1.0) * chips_used.max(1) as f64;
+    let ratio = |flops: f64| if step_s > 0.0 { finite(flops / step_s / peak) } else { 0.0 };
+    let tokens_per_step = batch * seq;
+    let tokens_per_s = if step_s > 0.0 { finite(tokens_per_step / step_s) } else { 0.0 };
+    let steps = finite((inputs.training.tokens.max(0.0) / tokens_per_step).ceil());
+    let train_s = steps * step_s;
+    Estimate {
+        step_s,
+        breakdown,
+        link,
+        memory,
+        mfu: ratio(model_flops_per_step),
+        hfu: ratio(hardware_flops_per_step),
+        tokens_per_s,
+        model_flops_per_step,
+        hardware_flops_per_step,
+        steps,
+        train_days: finite(train_s / 86_400.0),
+        chip_hours: finite(train_s / 3_600.0 * inputs.cluster.n_chips as f64),
+        chips_used,
+        n_microbatches: shape.n_microbatches,
+        params: finite(t.params()),
+        active_params: finite(t.active_params()),
+        warnings,
+    }
+}
+
+/// Replaces NaN and infinities by zero so no result ever carries them.
+pub(crate) fn finite(x: f64) -> f64 {
+    if x.is_finite() {
+        x
+    } else {
+        0.0
+    }
+}

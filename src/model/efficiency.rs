@@ -1,0 +1,82 @@
+//! How close real kernels and collectives come to their peaks: curves and factors as data.
+//!
+//! Calculon (Isaev et al. 2023, "Calculon: a methodology and tool for high-level co-design of
+//! systems and large language models", SC'23) keeps efficiency as tables next to the machine
+//! description rather than inside formulas; this module does the same. The chip-specific best
+//! GEMM fraction lives on `Chip::matmul_efficiency`; everything here is shared by all chips.
+
+/// A piecewise-linear curve in `log10(x)`, clamped at both ends.
+#[derive(Clone, Copy, Debug)]
+pub struct Curve(pub &'static [(f64, f64)]);
+
+impl Curve {
+    /// The curve's value at `x`; the first point's value for `x` at or below it, the last's above.
+    pub fn at(&self, x: f64) -> f64 {
+        let points = self.0;
+        let Some(&(x0, y0)) = points.first() else { return 1.0 };
+        if !(x > x0) {
+            return y0;
+        }
+        let lx = x.log10();
+        let mut prev = (x0.log10(), y0);
+        for &(px, py) in &points[1..] {
+            let lpx = px.log10();
+            if lx <= lpx {
+                let w = (lx - prev.0) / (lpx - prev.0);
+                return prev.1 + w * (py - prev.1);
+            }
+            prev = (lpx, py);
+        }
+        prev.1
+    }
+}
+
+/// Fraction of a chip's best GEMM rate reached, by the GEMM's ideal duration at that rate (s).
+///
+/// A short GEMM cannot fill every streaming multiprocessor for long enough to hide its launch,
+/// prologue and last partial wave; the curve is the shape of cuBLAS/rocBLAS throughput-versus-size
+/// plots (e.g. NVIDIA "Matrix Multiplication Background User's Guide", GEMM performance vs. size),
+/// expressed in time so the same curve serves fast and slow chips.
+pub const GEMM_SIZE: Curve = Curve(&[
+    (2e-6, 0.10),
+    (1e-5, 0.40),
+    (3e-5, 0.62),
+    (1e-4, 0.80),
+    (3e-4, 0.90),
+    (1e-3, 0.96),
+    (1e-2, 1.00),
+]);
+
+/// Fused attention forward throughput relative to the chip's best GEMM rate.
+/// FlashAttention-2 reaches about 70% of A100 peak forward against about 80% for cuBLAS GEMMs
+/// (Dao 2023, arXiv:2307.08691, Fig. 4-5).
+pub const FLASH_FWD_RELATIVE: f64 = 0.85;
+
+/// Fused attention backward throughput relative to the chip's best GEMM rate
+/// (FlashAttention-2 backward: about 55-60% of A100 peak; Dao 2023, Fig. 6).
+pub const FLASH_BWD_RELATIVE: f64 = 0.70;
+
+/// Backward FLOPs of fused attention per forward FLOP: five matmuls against two, because the
+/// scores are recomputed (Dao 2023, §3.1.2).
+pub const FLASH_BWD_FLOP_RATIO: f64 = 2.5;
+
+/// Fraction of the FP8 peak an FP8 GEMM reaches relative to a BF16 GEMM's fraction of its peak:
+/// per-tile scaling and the FP32 promotion every 128 elements cost issue slots
+/// (DeepSeek-V3 report, arXiv:2412.19437, §3.3.2).
+pub const FP8_GEMM_RELATIVE: f64 = 0.80;
+
+/// Bytes an element-wise backward kernel moves per byte its forward kernel moved: it reads the
+/// saved input and the incoming gradient and writes the outgoing gradient.
+pub const ELEMENTWISE_BWD_BYTE_RATIO: f64 = 2.0;
+
+/// Shortest time any kernel takes, launch and synchronisation included, seconds.
+/// CUDA kernel launch overhead is about 3-5 us (NVIDIA CUDA C++ Best Practices Guide).
+pub const KERNEL_FLOOR_S: f64 = 4e-6;
+
+/// Fraction of link bandwidth an all-to-all reaches relative to a ring collective:
+/// many small messages to many peers (DeepSeek-V3 report §3.2.2 reports ~40 of 50 GB/s on IB).
+pub const ALL_TO_ALL_RELATIVE: f64 = 0.8;
+
+/// Fraction of a micro-batch's compute that can hide the ZeRO-3/FSDP parameter gathers of the
+/// next layer (prefetch), the rest competing for the same memory bandwidth and SMs.
+pub const PREFETCH_OVERLAP: f64 = 0.9;

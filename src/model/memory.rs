@@ -1,0 +1,236 @@
+//! Memory per chip: training state, activations, logits, buffers, and the peak over a step.
+//!
+//! Activation accounting generalises Korthikanti et al. 2022 (arXiv:2205.05198, §4, eqs. 1-6:
+//! `sbh(34 + 5as/h)` bytes per layer) operator by operator, so GQA, gated feed-forward blocks,
+//! flash attention, sequence and context parallelism, and recomputation each change the terms
+//! they touch. Training-state bytes per parameter follow the recipe (`Recipe`) and ZeRO
+//! sharding (Rajbhandari et al. 2020, §5).
+
+use crate::model::parallelism::Shape;
+use crate::model::step_time::params_per_chip;
+use crate::model::{finite, AttentionImpl, FfnKind, Inputs, Recompute, Sharding};
+
+/// Bytes of one activation element (BF16/FP16).
+const ACT_BYTES: f64 = 2.0;
+/// CUDA context, cuBLAS/cuDNN workspaces and library code resident on every chip, bytes
+/// (PyTorch reports about 0.5-1 GiB of context on Ampere/Hopper before any tensor exists).
+const FRAMEWORK_BYTES: f64 = 1.0 * 1073741824.0;
+/// Caching-allocator fragmentation as a fraction of the dynamic (activation) memory.
+const FRAGMENTATION: f64 = 0.05;
+/// Communication library buffers per process group in use, bytes (NCCL's default
+/// `NCCL_BUFFSIZE` of 4 MiB per channel times its usual 16-32 channels).
+const COMM_BYTES_PER_GROUP: f64 = 96.0 * 1048576.0;
+
+/// The phase of a step in which memory peaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// End of the forward passes in flight.
+    Forward,
+    /// Start of a backward pass, with recomputation and gradient buffers.
+    Backward,
+    /// The optimizer update.
+    Optimizer,
+}
+
+/// Bytes per chip on the stage that needs the most. The parts sum to `peak_bytes`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MemoryUse {
+    /// Working weights.
+    pub weights_bytes: f64,
+    /// Gradient buffers.
+    pub grads_bytes: f64,
+    /// Master weights and optimizer moments.
+    pub optimizer_bytes: f64,
+    /// Activations stored for the backward pass of the micro-batches in flight.
+    pub activations_bytes: f64,
+    /// Logits and loss buffers (last stage).
+    pub logits_bytes: f64,
+    /// Short-lived buffers of the phase at its peak (gathered inputs, recomputed layer, gradients
+    /// of the layer in flight, gathered ZeRO-3 parameters).
+    pub transient_bytes: f64,
+    /// Communication library buffers.
+    pub comm_buffers_bytes: f64,
+    /// Framework context, workspaces and allocator fragmentation.
+    pub reserve_bytes: f64,
+    /// Peak over the step, bytes; the sum of the parts above.
+    pub peak_bytes: f64,
+    /// Phase at which the peak occurs.
+    pub peak_phase: Phase,
+    /// Peak during the forward pass, bytes.
+    pub forward_peak_bytes: f64,
+    /// Peak during the backward pass, bytes.
+    pub backward_peak_bytes: f64,
+    /// Peak during the optimizer step, bytes.
+    pub optimizer_peak_bytes: f64,
+    /// Device memory of the chip, bytes.
+    pub hbm_bytes: f64,
+    /// The peak fits in device memory.
+    pub fits: bool,
+}
+
+/// Activation bytes of one layer for one micro-batch: (stored for backward, full if kept).
+fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> (f64, f64) {
+    let t = &inputs.transformer;
+    let p = &inputs.parallelism;
+    let h = t.hidden as f64;
+    let tokens = shape.tokens;
+    let norm_tokens = shape.norm_tokens(p.sequence_parallel);
+    let q = t.q_dim() / shape.tp;
+    let kv = (t.kv_dim() / shape.tp).max(t.head_dim as f64);
+    let mask = if t.dropout { 1.0 } else { 0.0 };
+
+    // Norm inputs (2), QKV input (LN output) and MLP input (LN output).
+    let norms = ACT_BYTES * norm_tokens * h * 4.0;
+    let masks = 2.0 * mask * norm_tokens * h;
+    let qkv = ACT_BYTES * tokens * (q + 2.0 * kv);
+    let proj_in = ACT_BYTES * tokens * q;
+    let heads = t.n_heads as f64 / shape.tp;
+    let seq = t.seq_len as f64;
+    let scores = match t.attention {
+        // Row statistics only (log-sum-exp in FP32).
+        AttentionImpl::Flash => 4.0 * shape.micro_batch * heads * seq / shape.cp,
+        AttentionImpl::Materialized => {
+            let elements = shape.micro_batch * heads * (seq / shape.cp) * seq;
+            // Softmax output, and with dropout its mask and output (Korthikanti et al. eq. 2: 5as/h).
+            elements * (ACT_BYTES + mask * (1.0 + ACT_BYTES))
+        }
+    };
+    let ffn_tensors = |tokens: f64, ffn: f64| {
+        let act_in = match t.ffn_kind {
+            FfnKind::Gelu => 1.0,
+            FfnKind::SwiGlu => 2.0,
+        };
+        ACT_BYTES * tokens * ffn * (act_in + 1.0)
+    };
+    let ffn = match (moe_layer, t.moe) {
+        (true, Some(moe)) => {
+            let routed = tokens * moe.top_k as f64 * moe.capacity_factor.unwrap_or(1.0).max(1.0);
+            let expert_ffn = moe.expert_ffn as f64 / shape.tp;
+            ACT_BYTES * routed * h
+                + ffn_tensors(routed, expert_ffn)
+                + ffn_tensors(tokens, moe.n_shared_experts as f64 * expert_ffn)
+        }
+        _ => ffn_tensors(tokens, t.ffn as f64 / shape.tp),
+    };
+    let full = norms + masks + qkv + proj_in + scores + ffn;
+    let stored = match p.recompute {
+        Recompute::None => full,
+        Recompute::Selective => match t.attention {
+            AttentionImpl::Flash => full,
+            AttentionImpl::Materialized => full - scores,
+        },
+        // Only the layer input survives (Korthikanti et al. eq. 6: 2sbh per layer).
+        Recompute::Full => ACT_BYTES * norm_tokens * h,
+    };
+    (stored, full)
+}
+
+/// Memory per chip of the stage that needs the most.
+pub(crate) fn per_chip(inputs: &Inputs, shape: &Shape) -> MemoryUse {
+    let t = &inputs.transformer;
+    let p = &inputs.parallelism;
+    let recipe = inputs.training.recipe;
+    let h = t.hidden as f64;
+
+    let (dense, experts) = params_per_chip(inputs, shape);
+    let replicas = (shape.dp * shape.cp).max(1.0);
+    let expert_replicas = (replicas / shape.ep).max(1.0);
+    let shard = |sharded: bool| {
+        if sharded {
+            dense / replicas + experts / expert_replicas
+        } else {
+            dense + experts
+        }
+    };
+    let weights = shard(p.sharding == Sharding::Full) * recipe.weight_bytes();
+    let grads = shard(matches!(p.sharding, Sharding::Gradients | Sharding::Full)) * recipe.grad_bytes();
+    let optimizer = shard(p.sharding != Sharding::None) * recipe.optimizer_bytes();
+    let state = weights + grads + optimizer;
+
+    let moe = Shape::moe_fraction(t);
+    let (dense_stored, dense_full) = layer_activations(inputs, shape, false);
+    let (moe_stored, moe_full) = layer_activations(inputs, shape, true);
+    let stored = (1.0 - moe) * dense_stored + moe * moe_stored;
+    let full = dense_full.max(if moe > 0.0 { moe_full } else { 0.0 });
+    let layers = shape.layers_per_stage as f64;
+
+    // Micro-batches whose activations the first stage holds under 1F1B: one per stage, or
+    // fewer if the step has fewer; interleaving adds (p - 1) / (p v) (Korthikanti et al. §4.2.3).
+    let m = shape.n_microbatches as f64;
+    let in_flight = if shape.pp_u > 1 {
+        let base = m.min(shape.pp);
+        if shape.v > 1.0 {
+            base * (1.0 + (shape.pp - 1.0) / (shape.pp * shape.v))
+        } else {
+            base
+        }
+    } else {
+        1.0
+    };
+    let first_stage_acts = stored * layers * in_flight;
+    let last_stage_acts = stored * layers;
+    // Logits in BF16 plus FP32 softmax for the loss, on the last stage's vocabulary shard.
+    let logits = 6.0 * shape.tokens * t.vocab as f64 / shape.tp;
+    let (activations, logits) = if shape.pp_u <= 1 || first_stage_acts >= last_stage_acts + logits {
+        (first_stage_acts, if shape.pp_u <= 1 { logits } else { 0.0 })
+    } else {
+        (last_stage_acts, logits)
+    };
+
+    // Sequence-parallel or context-parallel gathers materialise full-length inputs briefly.
+    let gathered = ACT_BYTES * shape.tokens * h;
+    let zero3_layer = if p.sharding == Sharding::Full {
+        // The current layer's gathered parameters plus the prefetched next one.
+        2.0 * (dense + experts) / layers.max(1.0) * recipe.weight_bytes()
+    } else {
+        0.0
+    };
+    let fwd_transient = 2.0 * gathered + zero3_layer;
+    let recompute_workspace = if p.recompute == Recompute::None { 0.0 } else { full };
+    // Gradients of the layer in flight: about one layer's activations worth.
+    let bwd_transient = 2.0 * gathered + zero3_layer + recompute_workspace + 0.5 * full;
+
+    let groups = [shape.tp_u, shape.pp_u, shape.dp_u * shape.cp_u, shape.cp_u, shape.ep_u]
+        .iter()
+        .filter(|&&g| g > 1)
+        .count() as f64;
+    let comm = groups * COMM_BYTES_PER_GROUP;
+
+    let fixed = state + comm + FRAMEWORK_BYTES;
+    let forward_dynamic = activations + logits + fwd_transient;
+    let backward_dynamic = activations + logits + bwd_transient;
+    // The optimizer step reads and writes state in place, one tensor chunk at a time.
+    let optimizer_dynamic = 0.0;
+    let total = |dynamic: f64| fixed + dynamic * (1.0 + FRAGMENTATION);
+    let forward_peak = total(forward_dynamic);
+    let backward_peak = total(backward_dynamic);
+    let optimizer_peak = total(optimizer_dynamic);
+
+    let (phase, acts, logit_part, transient) = if backward_peak >= forward_peak && backward_peak >= optimizer_peak {
+        (Phase::Backward, activations, logits, bwd_transient)
+    } else if forward_peak >= optimizer_peak {
+        (Phase::Forward, activations, logits, fwd_transient)
+    } else {
+        (Phase::Optimizer, 0.0, 0.0, optimizer_dynamic)
+    };
+    let reserve = FRAMEWORK_BYTES + FRAGMENTATION * (acts + logit_part + transient);
+    let peak = weights + grads + optimizer + acts + logit_part + transient + comm + reserve;
+    let hbm = inputs.cluster.chip.hbm_bytes;
+    MemoryUse {
+        weights_bytes: finite(weights),
+        grads_bytes: finite(grads),
+        optimizer_bytes: finite(optimizer),
+        activations_bytes: finite(acts),
+        logits_bytes: finite(logit_part),
+        transient_bytes: finite(transient),
+        comm_buffers_bytes: finite(comm),
+        reserve_bytes: finite(reserve),
+        peak_bytes: finite(peak),
+        peak_phase: phase,
+        forward_peak_bytes: finite(forward_peak),
+        backward_peak_bytes: finite(backward_peak),
+        optimizer_peak_bytes: finite(optimizer_peak),
+        hbm_bytes: finite(hbm),
+        fits: peak <= hbm,
+    }
+}

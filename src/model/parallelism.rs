@@ -1,0 +1,188 @@
+//! How the work is split across chips and micro-batches, and the training recipe.
+//!
+//! Degrees follow Megatron-LM (Narayanan et al. 2021; Korthikanti et al. 2022): chips used =
+//! tensor x pipeline x data x context, and expert parallelism is carved out of data x context,
+//! as Megatron-Core does. `Shape` derives the per-chip quantities once so every formula reads
+//! them the same way; zero degrees are treated as one so the model stays total.
+
+use crate::model::{Inputs, Transformer};
+
+/// Activation recomputation (Korthikanti et al. 2022, arXiv:2205.05198, §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recompute {
+    /// Keep every activation.
+    None,
+    /// Recompute only the attention core (scores, softmax, dropout) in the backward pass.
+    Selective,
+    /// Keep only each layer's input and rerun the whole forward pass of a layer in backward.
+    Full,
+}
+
+/// ZeRO stage / FSDP sharding of training state across data-parallel ranks
+/// (Rajbhandari et al. 2020, "ZeRO", arXiv:1910.02054, §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sharding {
+    /// ZeRO-0: everything replicated; gradients all-reduced.
+    None,
+    /// ZeRO-1 (Megatron's distributed optimizer): optimizer states sharded.
+    Optimizer,
+    /// ZeRO-2: optimizer states and gradients sharded.
+    Gradients,
+    /// ZeRO-3 / FSDP full sharding: parameters too, gathered layer by layer.
+    Full,
+}
+
+/// Mixed-precision recipe: datatypes of weights, gradients and optimizer states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recipe {
+    /// BF16 weights, FP32 main gradients, FP32 master weights and Adam moments: 2+4+12 = 18 B/param
+    /// (Megatron-LM distributed optimizer documentation).
+    MegatronBf16,
+    /// FP32 weights and gradients, FP32 Adam moments: 4+4+8 = 16 B/param (Rajbhandari et al. 2020 use
+    /// 16 B/param for fp16 mixed precision; with torch.autocast the weights stay FP32).
+    TorchAmp,
+    /// FP8 GEMMs, BF16 weights, FP32 master weights and gradients, BF16 Adam moments:
+    /// 2+4+4+2+2 = 14 B/param (DeepSeek-V3 report, arXiv:2412.19437, §3.3).
+    Fp8,
+}
+
+impl Recipe {
+    /// Bytes per parameter of the working weights.
+    pub fn weight_bytes(self) -> f64 {
+        match self {
+            Recipe::MegatronBf16 | Recipe::Fp8 => 2.0,
+            Recipe::TorchAmp => 4.0,
+        }
+    }
+
+    /// Bytes per parameter of the accumulated gradient (and of its data-parallel reduction).
+    pub fn grad_bytes(self) -> f64 {
+        4.0
+    }
+
+    /// Bytes per parameter of optimizer state: master weights (if separate) and two Adam moments.
+    pub fn optimizer_bytes(self) -> f64 {
+        match self {
+            Recipe::MegatronBf16 => 12.0,
+            Recipe::TorchAmp => 8.0,
+            Recipe::Fp8 => 8.0,
+        }
+    }
+
+    /// Bytes the Adam update reads and writes per parameter (weights, gradient, moments, master).
+    pub fn optimizer_traffic_bytes(self) -> f64 {
+        // Read: gradient + each state; write: each state + working weights.
+        let states = self.optimizer_bytes();
+        self.grad_bytes() + 2.0 * states + self.weight_bytes()
+    }
+}
+
+/// Token budget, batch and recipe.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Training {
+    /// Tokens to train on.
+    pub tokens: f64,
+    /// Sequences per optimizer step.
+    pub global_batch: u32,
+    /// Mixed-precision recipe.
+    pub recipe: Recipe,
+}
+
+/// Parallel degrees and scheduling choices.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Parallelism {
+    /// Tensor-parallel degree (Shoeybi et al. 2019).
+    pub tensor: u32,
+    /// Pipeline stages.
+    pub pipeline: u32,
+    /// Data-parallel replicas.
+    pub data: u32,
+    /// Expert-parallel degree, dividing data x context.
+    pub expert: u32,
+    /// Context-parallel degree: each sequence split across this many chips.
+    pub context: u32,
+    /// Sequence parallelism inside the tensor-parallel group (Korthikanti et al. 2022, §4.2.2).
+    pub sequence_parallel: bool,
+    /// Virtual stages per pipeline rank (interleaved 1F1B, Narayanan et al. 2021, §2.2.2).
+    pub virtual_stages: u32,
+    /// Sequences per micro-batch.
+    pub micro_batch: u32,
+    /// Sharding of training state across data-parallel ranks.
+    pub sharding: Sharding,
+    /// Activation recomputation.
+    pub recompute: Recompute,
+    /// Data-parallel gradient reduction overlapped with the backward pass (Megatron-LM
+    /// `--overlap-grad-reduce`, PyTorch DDP/FSDP); Megatron-LM 2021 did not overlap.
+    pub dp_overlap: bool,
+}
+
+/// Derived per-chip quantities, computed once per estimate.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shape {
+    pub tp: f64,
+    pub pp: f64,
+    pub dp: f64,
+    pub cp: f64,
+    pub ep: f64,
+    pub v: f64,
+    pub tp_u: u32,
+    pub pp_u: u32,
+    pub dp_u: u32,
+    pub cp_u: u32,
+    pub ep_u: u32,
+    pub chips_used: u32,
+    pub n_microbatches: u32,
+    /// Layers on the busiest stage.
+    pub layers_per_stage: u32,
+    /// Sequences per micro-batch.
+    pub micro_batch: f64,
+    /// Tokens of one micro-batch on one chip before tensor sharding: `b s / cp`.
+    pub tokens: f64,
+}
+
+impl Shape {
+    pub fn of(inputs: &Inputs) -> Shape {
+        let p = &inputs.parallelism;
+        let tp_u = p.tensor.max(1);
+        let pp_u = p.pipeline.max(1);
+        let dp_u = p.data.max(1);
+        let cp_u = p.context.max(1);
+        let ep_u = p.expert.max(1);
+        let mb = p.micro_batch.max(1);
+        let per_replica = inputs.training.global_batch.max(1).div_ceil(dp_u);
+        let n_microbatches = per_replica.div_ceil(mb).max(1);
+        let chips_used = tp_u.saturating_mul(pp_u).saturating_mul(dp_u).saturating_mul(cp_u);
+        Shape {
+            tp: tp_u as f64,
+            pp: pp_u as f64,
+            dp: dp_u as f64,
+            cp: cp_u as f64,
+            ep: ep_u as f64,
+            v: p.virtual_stages.max(1) as f64,
+            tp_u,
+            pp_u,
+            dp_u,
+            cp_u,
+            ep_u,
+            chips_used,
+            n_microbatches,
+            layers_per_stage: inputs.transformer.n_layers.max(1).div_ceil(pp_u),
+            micro_batch: mb as f64,
+            tokens: mb as f64 * inputs.transformer.seq_len.max(1) as f64 / cp_u as f64,
+        }
+    }
+
+    /// Tokens a norm or dropout touches on one chip: sharded by tensor parallelism only with SP.
+    pub fn norm_tokens(&self, sequence_parallel: bool) -> f64 {
+        if sequence_parallel {
+            self.tokens / self.tp
+        } else {
+            self.tokens
+        }
+    }
+
+    /// Fraction of the layers that are MoE layers.
+    pub fn moe_fraction(t: &Transformer) -> f64 {
+        t.n_moe_layers() as f64 / t.n_layers.max(1) as f64
+    }
+}

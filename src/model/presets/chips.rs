@@ -1,0 +1,694 @@
+//! Catalog accelerators: dense peak figures, memory, power and price, each with its source.
+//!
+//! Figures follow `shared/reference/hardware.md` (§1-§3). Estimates that are not in that
+//! table are marked in a comment next to the value and named in `unverified`.
+//! `matmul_efficiency` and `memory_efficiency` are model calibration figures, not datasheet
+//! values, and are documented with the calibration runs.
+
+use super::{units::*, Basis, ChipPreset};
+use crate::model::Chip;
+
+/// Every catalog accelerator, grouped by vendor.
+pub const CHIPS: &[ChipPreset] = &[
+    // ---------------------------------------------------------------- NVIDIA
+    ChipPreset {
+        id: "v100-sxm2-32gb",
+        name: "NVIDIA V100 SXM2 32GB",
+        vendor: "NVIDIA",
+        chip: Chip {
+            bf16_flops_per_s: 125.0 * TFLOPS, // FP16 tensor; V100 has no BF16
+            fp8_flops_per_s: 0.0,
+            fp32_flops_per_s: 15.7 * TFLOPS,
+            hbm_bytes: 32.0 * GB,
+            hbm_bytes_per_s: 0.9 * TB_PER_S,
+            tdp_w: 300.0,
+            matmul_efficiency: 0.72,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "nvlink2-8",
+        scale_out: "ib-edr",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &[],
+        source: "NVIDIA Tesla V100 datasheet (SXM2 32GB: 125 TFLOPS FP16 tensor, 15.7 FP32, \
+                 900 GB/s HBM2, 300 W, NVLink 2 300 GB/s), as widely quoted; not in the \
+                 reference table. 8 per DGX-1",
+    },
+    ChipPreset {
+        id: "a100-40gb",
+        name: "NVIDIA A100 SXM4 40GB",
+        vendor: "NVIDIA",
+        chip: Chip {
+            bf16_flops_per_s: 312.0 * TFLOPS,
+            fp8_flops_per_s: 0.0,
+            fp32_flops_per_s: 19.5 * TFLOPS,
+            hbm_bytes: 40.0 * GB,
+            hbm_bytes_per_s: 1.555 * TB_PER_S,
+            tdp_w: 400.0,
+            matmul_efficiency: 0.72,
+            memory_efficiency: 0.80,
+            price_usd: Some(24_875.0), // DGX A100 list ~$199k at launch / 8 (includes host)
+        },
+        scale_up: "nvlink3-8",
+        scale_out: "ib-hdr",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &["hbm_bytes_per_s", "price_usd"],
+        source: "NVIDIA A100 datasheet (quoted in a secondary compilation); Megatron-LM SC'21 \
+                 §5 (312 TFLOP/s peak, 8x200 Gb/s HDR per node); DGX A100 $199k (Medium, \
+                 MT-NLG write-up), price is the system price / 8",
+    },
+    ChipPreset {
+        id: "a100-80gb",
+        name: "NVIDIA A100 SXM4 80GB",
+        vendor: "NVIDIA",
+        chip: Chip {
+            bf16_flops_per_s: 312.0 * TFLOPS,
+            fp8_flops_per_s: 0.0,
+            fp32_flops_per_s: 19.5 * TFLOPS,
+            hbm_bytes: 80.0 * GB,
+            hbm_bytes_per_s: 2.039 * TB_PER_S,
+            tdp_w: 400.0,
+            matmul_efficiency: 0.72,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "nvlink3-8",
+        scale_out: "ib-hdr",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &[],
+        source: "NVIDIA A100 spec table reproduced at jishuzhan.net/article/1872432607539499010; \
+                 Luccioni et al. (A100 SXM4 80GB TDP 400 W); Megatron-LM SC'21 §5",
+    },
+    ChipPreset {
+        id: "a800-80gb",
+        name: "NVIDIA A800 SXM4 80GB",
+        vendor: "NVIDIA",
+        chip: Chip {
+            bf16_flops_per_s: 312.0 * TFLOPS,
+            fp8_flops_per_s: 0.0,
+            fp32_flops_per_s: 19.5 * TFLOPS,
+            hbm_bytes: 80.0 * GB,
+            hbm_bytes_per_s: 2.039 * TB_PER_S,
+            tdp_w: 400.0,
+            matmul_efficiency: 0.72,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "nvlink3-a800",
+        scale_out: "ib-hdr",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &[],
+        source: "China SKU of A100: figures = A100 80GB, NVLink cut 600 -> 400 GB/s \
+                 (TechPowerUp / Tom's Hardware news, Reuters-sourced)",
+    },
+    ChipPreset {
+        id: "h100-sxm",
+        name: "NVIDIA H100 SXM5 80GB",
+        vendor: "NVIDIA",
+        chip: Chip {
+            bf16_flops_per_s: 989.0 * TFLOPS,
+            fp8_flops_per_s: 1979.0 * TFLOPS,
+            fp32_flops_per_s: 67.0 * TFLOPS,
+            hbm_bytes: 80.0 * GB,
+            hbm_bytes_per_s: 3.35 * TB_PER_S,
+            tdp_w: 700.0,
+            matmul_efficiency: 0.62,
+            memory_efficiency: 0.80,
+            price_usd: Some(27_500.0), // midpoint of ~$25-30k street
+        },
+        scale_up: "nvlink4-8",
+        scale_out: "ib-ndr",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &[],
+        source: "NVIDIA H100 product page spec table; glennklockwood.com/garden/processors/h100 \
+                 (989.4 dense BF16, 1978.9 FP8, 66.9 FP32); Llama 3 paper §3.3.1 (700 W, \
+                 80 GB HBM3, 400 Gbps per GPU); awesomeagents.ai (price ~$25-30k)",
+    },
+    ChipPreset {
+        id: "h800",
+        name: "NVIDIA H800 SXM 80GB",
+        vendor: "NVIDIA",
+        chip: Chip {
+            bf16_flops_per_s: 989.0 * TFLOPS,
+            fp8_flops_per_s: 1979.0 * TFLOPS,
+            fp32_flops_per_s: 67.0 * TFLOPS,
+            hbm_bytes: 80.0 * GB,
+            hbm_bytes_per_s: 3.35 * TB_PER_S,
+            tdp_w: 700.0, // one source; another claims a 550 W firmware cap
+            matmul_efficiency: 0.62,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "nvlink4-h800",
+        scale_out: "ib-ndr",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &["tdp_w"],
+        source: "China SKU of H100 (compute = H100, FP64 and NVLink cut): philisun.com \
+                 'NVIDIA H800 vs H100'; aiwiki.ai/wiki/nvidia_h800; DeepSeek-V3 report §3.2.2 \
+                 (~160 GB/s NVLink, ~50 GB/s IB achieved per GPU)",
+    },
+    ChipPreset {
+        id: "h20",
+        name: "NVIDIA H20 96GB",
+        vendor: "NVIDIA",
+        chip: Chip {
+            bf16_flops_per_s: 148.0 * TFLOPS,
+            fp8_flops_per_s: 296.0 * TFLOPS,
+            fp32_flops_per_s: 44.0 * TFLOPS,
+            hbm_bytes: 96.0 * GB,
+            hbm_bytes_per_s: 4.0 * TB_PER_S,
+            tdp_w: 400.0,
+            matmul_efficiency: 0.62,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "nvlink4-8",
+        scale_out: "ib-ndr",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &[],
+        source: "willitrunai.com/es/gpus/h20-96gb; zangshuxian.com (FP16 148, FP32 44); \
+                 1cnz.cn (FP8 296, 96 GB, 4.0 TB/s, NVLink 900 GB/s)",
+    },
+    ChipPreset {
+        id: "h200",
+        name: "NVIDIA H200 SXM 141GB",
+        vendor: "NVIDIA",
+        chip: Chip {
+            bf16_flops_per_s: 989.0 * TFLOPS,
+            fp8_flops_per_s: 1979.0 * TFLOPS,
+            fp32_flops_per_s: 67.0 * TFLOPS,
+            hbm_bytes: 141.0 * GB,
+            hbm_bytes_per_s: 4.8 * TB_PER_S,
+            tdp_w: 700.0,
+            matmul_efficiency: 0.62,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "nvlink4-8",
+        scale_out: "ib-ndr",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &[],
+        source: "lzwjava.github.io H100-vs-H200 table; aiminingco.com/gpu/h200/specs; \
+                 aiwiki.ai/wiki/nvidia_h200",
+    },
+    ChipPreset {
+        id: "b200",
+        name: "NVIDIA B200 (HGX, 1,000 W)",
+        vendor: "NVIDIA",
+        chip: Chip {
+            bf16_flops_per_s: 2250.0 * TFLOPS,
+            fp8_flops_per_s: 4500.0 * TFLOPS,
+            fp32_flops_per_s: 80.0 * TFLOPS,
+            hbm_bytes: 180.0 * GB, // usable; 192 GB physical (reports vary)
+            hbm_bytes_per_s: 8.0 * TB_PER_S, // reports give 7.7-8.0
+            tdp_w: 1000.0,
+            matmul_efficiency: 0.60,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "nvlink5-8",
+        scale_out: "ib-ndr",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &["hbm_bytes", "hbm_bytes_per_s"],
+        source: "glennklockwood.com/garden/processors/B200 (HGX @1,000 W table); verda.com/blog/\
+                 gb300-nvl72-architecture (per-GPU dense table); docs.vultr.com HGX B200 \
+                 overview (179 GB visible, 8 TB/s, 1,000 W)",
+    },
+    ChipPreset {
+        id: "gb200",
+        name: "NVIDIA GB200 (per GPU, NVL72, 1,200 W)",
+        vendor: "NVIDIA",
+        chip: Chip {
+            bf16_flops_per_s: 2500.0 * TFLOPS,
+            fp8_flops_per_s: 5000.0 * TFLOPS,
+            fp32_flops_per_s: 90.0 * TFLOPS,
+            hbm_bytes: 186.0 * GB, // ~13.4 TB per 72 GPUs
+            hbm_bytes_per_s: 8.0 * TB_PER_S,
+            tdp_w: 1200.0,
+            matmul_efficiency: 0.60,
+            memory_efficiency: 0.80,
+            price_usd: Some(41_700.0), // NVL72 rack ~$3M / 72 (includes CPUs, switches)
+        },
+        scale_up: "nvlink5-72",
+        scale_out: "ib-xdr",
+        chips_per_node: 4,
+        basis: Basis::Secondary,
+        unverified: &["hbm_bytes", "price_usd"],
+        source: "glennklockwood.com B200 page (GB200 @1,200 W table); datacrunch.io NVL72 blog \
+                 (130 TB/s); aiwiki.ai NVL72 (13.4 TB HBM per rack); xatakaon.com (~$3M per \
+                 rack, price is rack / 72)",
+    },
+    ChipPreset {
+        id: "gb300",
+        name: "NVIDIA GB300 (per GPU, NVL72, 1,400 W)",
+        vendor: "NVIDIA",
+        chip: Chip {
+            bf16_flops_per_s: 2500.0 * TFLOPS,
+            fp8_flops_per_s: 5000.0 * TFLOPS,
+            fp32_flops_per_s: 80.0 * TFLOPS,
+            hbm_bytes: 279.0 * GB,
+            hbm_bytes_per_s: 8.0 * TB_PER_S,
+            tdp_w: 1400.0,
+            matmul_efficiency: 0.60,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "nvlink5-72",
+        scale_out: "ib-xdr",
+        chips_per_node: 4,
+        basis: Basis::Secondary,
+        unverified: &[],
+        source: "verda.com GB300 blog (dense per-GPU table; rack GPU TDP 100.8 kW = 72 x 1.4 kW)",
+    },
+    ChipPreset {
+        id: "l40s",
+        name: "NVIDIA L40S (PCIe)",
+        vendor: "NVIDIA",
+        chip: Chip {
+            bf16_flops_per_s: 362.0 * TFLOPS,
+            fp8_flops_per_s: 733.0 * TFLOPS,
+            fp32_flops_per_s: 91.6 * TFLOPS,
+            hbm_bytes: 48.0 * GB, // GDDR6
+            hbm_bytes_per_s: 0.864 * TB_PER_S,
+            tdp_w: 350.0,
+            matmul_efficiency: 0.50,
+            memory_efficiency: 0.75,
+            price_usd: None,
+        },
+        scale_up: "pcie4-8",
+        scale_out: "roce-200g",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &[],
+        source: "NVIDIA L40/L40S datasheet table reproduced at mullet.se; omegaco.ae; \
+                 itcreations.com (no NVLink; PCIe Gen4 x16); 200G NIC typical (S); 8 cards \
+                 per server assumed",
+    },
+    ChipPreset {
+        id: "l20",
+        name: "NVIDIA L20 (PCIe, China SKU)",
+        vendor: "NVIDIA",
+        chip: Chip {
+            bf16_flops_per_s: 119.5 * TFLOPS, // estimate: ~1/3 of L40S (tensor figure not found)
+            fp8_flops_per_s: 239.0 * TFLOPS,  // estimate: 2x the BF16 estimate, as on L40S
+            fp32_flops_per_s: 59.35 * TFLOPS,
+            hbm_bytes: 48.0 * GB, // GDDR6
+            hbm_bytes_per_s: 0.864 * TB_PER_S,
+            tdp_w: 275.0,
+            matmul_efficiency: 0.50,
+            memory_efficiency: 0.75,
+            price_usd: None,
+        },
+        scale_up: "pcie4-8",
+        scale_out: "roce-200g",
+        chips_per_node: 8,
+        basis: Basis::Unverified,
+        unverified: &["bf16_flops_per_s", "fp8_flops_per_s"],
+        source: "technical.city/pl/video/L20 (48 GB, 864 GB/s, 275 W, FP32 59.35); topcpu.net; \
+                 taoguba.com.cn (L20 ~32% of L40S compute, 200G networking). Tensor TFLOPS not \
+                 found: BF16/FP8 estimated at ~1/3 of L40S",
+    },
+    // ---------------------------------------------------------------- AMD
+    ChipPreset {
+        id: "mi250x",
+        name: "AMD Instinct MI250X (2 GCDs)",
+        vendor: "AMD",
+        chip: Chip {
+            bf16_flops_per_s: 383.0 * TFLOPS,
+            fp8_flops_per_s: 0.0,
+            fp32_flops_per_s: 47.9 * TFLOPS, // vector; 95.7 matrix
+            hbm_bytes: 128.0 * GB,
+            hbm_bytes_per_s: 3.2 * TB_PER_S,
+            tdp_w: 560.0, // AMD table 560 W; a leak said 500 W
+            matmul_efficiency: 0.55,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "infinity-fabric-mi250x",
+        scale_out: "slingshot-11",
+        chips_per_node: 4,
+        basis: Basis::Secondary,
+        unverified: &["tdp_w"],
+        source: "zexron.com (AMD spec table: FP16/BF16 383 TF, 128 GB, 3.2 TB/s, 560 W); Tom's \
+                 Hardware (500 W leak); Dash et al. 2023 (191.5 TF per GCD); Frontier node = \
+                 4 MI250X with HPE Slingshot-11",
+    },
+    ChipPreset {
+        id: "mi300x",
+        name: "AMD Instinct MI300X",
+        vendor: "AMD",
+        chip: Chip {
+            bf16_flops_per_s: 1307.0 * TFLOPS,
+            fp8_flops_per_s: 2615.0 * TFLOPS,
+            fp32_flops_per_s: 81.7 * TFLOPS, // estimate: vector = half the ~163 matrix FP32
+            hbm_bytes: 192.0 * GB,
+            hbm_bytes_per_s: 5.3 * TB_PER_S,
+            tdp_w: 750.0,
+            matmul_efficiency: 0.55,
+            memory_efficiency: 0.80,
+            price_usd: Some(12_500.0), // midpoint of ~$10-15k street
+        },
+        scale_up: "infinity-fabric-8",
+        scale_out: "roce-400g",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &["fp8_flops_per_s", "fp32_flops_per_s"],
+        source: "jaredwatkins.com MI300 page (~1.3 PF FP16, ~2.6 PF FP8, 750 W, 5.3 TB/s); \
+                 aiwiki.ai MI300X; gpu.blog (896 GB/s xGMI, 164.6 TF matrix FP32); \
+                 awesomeagents.ai (price ~$10-15k)",
+    },
+    ChipPreset {
+        id: "mi325x",
+        name: "AMD Instinct MI325X",
+        vendor: "AMD",
+        chip: Chip {
+            bf16_flops_per_s: 1307.0 * TFLOPS,
+            fp8_flops_per_s: 2615.0 * TFLOPS,
+            fp32_flops_per_s: 81.7 * TFLOPS, // estimate: as MI300X (same CDNA 3 compute)
+            hbm_bytes: 256.0 * GB,           // shipping; 288 GB was announced
+            hbm_bytes_per_s: 6.0 * TB_PER_S,
+            tdp_w: 1000.0,
+            matmul_efficiency: 0.55,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "infinity-fabric-8",
+        scale_out: "roce-400g",
+        chips_per_node: 8,
+        basis: Basis::Unverified,
+        unverified: &[
+            "bf16_flops_per_s",
+            "fp8_flops_per_s",
+            "fp32_flops_per_s",
+            "hbm_bytes",
+            "hbm_bytes_per_s",
+            "tdp_w",
+        ],
+        source: "partofstyle.com (announcement: HBM3E, up to 288 GB, 1.3x bandwidth); compute \
+                 widely quoted as = MI300X; AMD MI325X datasheet not retrieved",
+    },
+    // ---------------------------------------------------------------- Intel
+    ChipPreset {
+        id: "gaudi2",
+        name: "Intel Gaudi 2",
+        vendor: "Intel",
+        chip: Chip {
+            bf16_flops_per_s: 432.0 * TFLOPS,
+            fp8_flops_per_s: 865.0 * TFLOPS, // 835 in one press report
+            fp32_flops_per_s: 5.4 * TFLOPS,  // estimate: Gaudi 3 vector scaled by TPCs 24/64, /2
+            hbm_bytes: 96.0 * GB,
+            hbm_bytes_per_s: 2.45 * TB_PER_S,
+            tdp_w: 600.0,
+            matmul_efficiency: 0.60,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "gaudi-roce-8",
+        scale_out: "gaudi2-roce-3x100g",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &["fp8_flops_per_s", "fp32_flops_per_s"],
+        source: "yobitel.com Gaudi 2 page; pcguia.pt (432 BF16, 96 GB, 2.45 TB/s, 600 W); \
+                 habana.ai/products/networking (24x100GbE on die, 2.4 Tb/s scale-out per \
+                 8-card server)",
+    },
+    ChipPreset {
+        id: "gaudi3",
+        name: "Intel Gaudi 3 (OAM)",
+        vendor: "Intel",
+        chip: Chip {
+            bf16_flops_per_s: 1835.0 * TFLOPS,
+            fp8_flops_per_s: 1835.0 * TFLOPS,
+            fp32_flops_per_s: 14.3 * TFLOPS, // estimate: half the 28.7 TF BF16 vector figure
+            hbm_bytes: 128.0 * GB,
+            hbm_bytes_per_s: 3.7 * TB_PER_S,
+            tdp_w: 900.0,
+            matmul_efficiency: 0.60,
+            memory_efficiency: 0.80,
+            price_usd: Some(15_600.0), // 8-chip UBB kit $125k / 8
+        },
+        scale_up: "gaudi3-roce-8",
+        scale_out: "gaudi3-roce-3x200g",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &["fp32_flops_per_s"],
+        source: "yobitel.com Gaudi 3; evokernel-specs; theregister.com 2024-04-09; y-ic.de (kit \
+                 price $125k per 8, 28.7 TF BF16 vector)",
+    },
+    // ---------------------------------------------------------------- Google
+    ChipPreset {
+        id: "tpu-v4",
+        name: "Google TPU v4",
+        vendor: "Google",
+        chip: Chip {
+            bf16_flops_per_s: 275.0 * TFLOPS,
+            fp8_flops_per_s: 0.0,
+            fp32_flops_per_s: 17.2 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
+            hbm_bytes: 32.0 * GIB,
+            hbm_bytes_per_s: 1.2 * TB_PER_S,
+            tdp_w: 192.0, // estimate: maximum measured chip power (no TDP published)
+            matmul_efficiency: 0.65,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "ici-v4",
+        scale_out: "dcn-tpu",
+        chips_per_node: 4,
+        basis: Basis::Vendor,
+        unverified: &["fp32_flops_per_s", "tdp_w"],
+        source: "cloud.google.com/tpu/docs/v4 (275 TF bf16, 32 GiB, 1,200 GB/s, measured chip \
+                 power 90/170/192 W, 4,096-chip pod); 4 chips per host tray",
+    },
+    ChipPreset {
+        id: "tpu-v5e",
+        name: "Google TPU v5e",
+        vendor: "Google",
+        chip: Chip {
+            bf16_flops_per_s: 197.0 * TFLOPS,
+            fp8_flops_per_s: 0.0,
+            fp32_flops_per_s: 12.3 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
+            hbm_bytes: 16.0 * GB,
+            hbm_bytes_per_s: 0.819 * TB_PER_S,
+            tdp_w: 200.0, // estimate: comparable to TPU v4's 192 W maximum
+            matmul_efficiency: 0.65,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "ici-v5e",
+        scale_out: "dcn-tpu",
+        chips_per_node: 8,
+        basis: Basis::Vendor,
+        unverified: &["fp32_flops_per_s", "tdp_w"],
+        source: "docs.cloud.google.com/tpu/docs/v5e (197 TF bf16, 16 GB, 819 GB/s, ICI 400 GB/s \
+                 bidirectional, 256-chip pod, 2 x 100 Gbps NIC per 8-chip host)",
+    },
+    ChipPreset {
+        id: "tpu-v5p",
+        name: "Google TPU v5p",
+        vendor: "Google",
+        chip: Chip {
+            bf16_flops_per_s: 459.0 * TFLOPS,
+            fp8_flops_per_s: 0.0,
+            fp32_flops_per_s: 28.7 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
+            hbm_bytes: 95.0 * GB,
+            hbm_bytes_per_s: 2.765 * TB_PER_S,
+            tdp_w: 350.0, // estimate: no power figure published
+            matmul_efficiency: 0.65,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "ici-v5p",
+        scale_out: "dcn-tpu-v5p",
+        chips_per_node: 4,
+        basis: Basis::Vendor,
+        unverified: &["fp32_flops_per_s", "tdp_w"],
+        source: "cloud.google.com/tpu/docs/v5p (459 TF bf16, 95 GB, 2,765 GB/s, ICI 4,800 Gbps, \
+                 8,960-chip pod); v5p-training page (4-chip VM, DCN 50 Gbps per chip)",
+    },
+    // ---------------------------------------------------------------- Huawei
+    ChipPreset {
+        id: "ascend-910b",
+        name: "Huawei Ascend 910B",
+        vendor: "Huawei",
+        chip: Chip {
+            bf16_flops_per_s: 320.0 * TFLOPS, // disputed: 256 / ~320 / ~376 quoted
+            fp8_flops_per_s: 0.0,
+            fp32_flops_per_s: 20.0 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
+            hbm_bytes: 64.0 * GB,
+            hbm_bytes_per_s: 1.6 * TB_PER_S, // conflicting: 0.4, 0.77, 1.6 TB/s cited
+            tdp_w: 400.0,                    // 310-400 W quoted
+            matmul_efficiency: 0.50,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "hccs-8",
+        scale_out: "roce-200g",
+        chips_per_node: 8,
+        basis: Basis::Unverified,
+        unverified: &[
+            "bf16_flops_per_s",
+            "fp32_flops_per_s",
+            "hbm_bytes",
+            "hbm_bytes_per_s",
+            "tdp_w",
+        ],
+        source: "No Huawei datasheet found. boardor.com (~320 TF, 64 GB); jishuzhan.net (256 TF, \
+                 350 W); oryoy.com. Calibrate from measured runs (Pangu Ultra 135B ~52% MFU on \
+                 8,192 NPUs)",
+    },
+    ChipPreset {
+        id: "ascend-910c",
+        name: "Huawei Ascend 910C (dual-die)",
+        vendor: "Huawei",
+        chip: Chip {
+            bf16_flops_per_s: 780.0 * TFLOPS, // 780-800 quoted
+            fp8_flops_per_s: 0.0,             // FP8 arrives with the 950 series
+            fp32_flops_per_s: 48.8 * TFLOPS,  // estimate: 1/16 of BF16 (A100 ratio)
+            hbm_bytes: 128.0 * GB,
+            hbm_bytes_per_s: 3.2 * TB_PER_S, // CloudMatrix 384: 1,229 TB/s / 384
+            tdp_w: 800.0,                    // estimate: two ~400 W 910B-class dies
+            matmul_efficiency: 0.50,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "ub-384",
+        scale_out: "roce-400g",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &["fp32_flops_per_s", "tdp_w"],
+        source: "winbuzzer.com 2025-04-20 (SemiAnalysis: 780 TF BF16, 49.2 TB, 1,229 TB/s per \
+                 384); besthub.dev Ascend roadmap (800 TF, 784 GB/s); chinaresearchcollective \
+                 (196 GB/s UB per NPU); CloudMatrix 384 = 48 nodes x 8, 400 Gbps RoCE per NPU \
+                 (besthub.dev CloudMatrix384 article)",
+    },
+    // ---------------------------------------------------------------- Moore Threads
+    ChipPreset {
+        id: "mtt-s4000",
+        name: "Moore Threads MTT S4000",
+        vendor: "Moore Threads",
+        chip: Chip {
+            bf16_flops_per_s: 100.0 * TFLOPS,
+            fp8_flops_per_s: 0.0,
+            fp32_flops_per_s: 25.0 * TFLOPS,
+            hbm_bytes: 48.0 * GB, // GDDR6
+            hbm_bytes_per_s: 0.768 * TB_PER_S,
+            tdp_w: 450.0, // estimate: widely quoted board power, not in the reference
+            matmul_efficiency: 0.50,
+            memory_efficiency: 0.75,
+            price_usd: None,
+        },
+        scale_up: "mtlink-8",
+        scale_out: "roce-200g",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &["tdp_w"],
+        source: "io-tech.fi (2023-12); titancomputers.com; tweakpc.de; techpowerup.com forum \
+                 news (KUAE: MCCX D800 = 8 x S4000). Scale-out NIC not sourced (200G assumed)",
+    },
+    ChipPreset {
+        id: "mtt-s5000",
+        name: "Moore Threads MTT S5000",
+        vendor: "Moore Threads",
+        chip: Chip {
+            bf16_flops_per_s: 500.0 * TFLOPS, // estimate: half the ~1,000 TF FP8 claim
+            fp8_flops_per_s: 1000.0 * TFLOPS, // vendor ~1,000 TF, sparsity not stated
+            fp32_flops_per_s: 31.3 * TFLOPS,  // estimate: 1/16 of BF16 (A100 ratio)
+            hbm_bytes: 80.0 * GB,
+            hbm_bytes_per_s: 1.6 * TB_PER_S,
+            tdp_w: 600.0, // estimate: no power figure found
+            matmul_efficiency: 0.50,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "mtlink2-8",
+        scale_out: "roce-400g",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &["bf16_flops_per_s", "fp8_flops_per_s", "fp32_flops_per_s", "tdp_w"],
+        source: "Vendor marketing: ldeepai.com article; reportify.ai (MDC 2025 summary: ~1,000 \
+                 TF FP8, 80 GB, 1.6 TB/s, 784 GB/s inter-card). Scale-out NIC not sourced \
+                 (400G assumed)",
+    },
+    // ---------------------------------------------------------------- Cambricon
+    ChipPreset {
+        id: "mlu370-x8",
+        name: "Cambricon MLU370-X8 (card: 2 chips)",
+        vendor: "Cambricon",
+        chip: Chip {
+            bf16_flops_per_s: 96.0 * TFLOPS,
+            fp8_flops_per_s: 0.0,
+            fp32_flops_per_s: 32.0 * TFLOPS,
+            hbm_bytes: 48.0 * GB, // LPDDR5
+            hbm_bytes_per_s: 0.6144 * TB_PER_S,
+            tdp_w: 250.0,
+            matmul_efficiency: 0.50,
+            memory_efficiency: 0.75,
+            price_usd: None,
+        },
+        scale_up: "mlu-link-8",
+        scale_out: "roce-200g",
+        chips_per_node: 4,
+        basis: Basis::Secondary,
+        unverified: &[],
+        source: "guangxilong.com (Cambricon launch coverage, 2022-03: 96 TF FP16/BF16, 48 GB \
+                 LPDDR5, 614.4 GB/s, 250 W, MLU-Link 200 GB/s, bridge joins 4 cards). Node = \
+                 one 4-card MLU-Link group; scale-out NIC not sourced (200G assumed)",
+    },
+    // ---------------------------------------------------------------- Biren
+    ChipPreset {
+        id: "br100",
+        name: "Biren BR100 (OAM)",
+        vendor: "Biren",
+        chip: Chip {
+            bf16_flops_per_s: 1024.0 * TFLOPS, // vendor figure; sparsity not stated
+            fp8_flops_per_s: 0.0,
+            fp32_flops_per_s: 256.0 * TFLOPS,
+            hbm_bytes: 64.0 * GB,
+            hbm_bytes_per_s: 1.64 * TB_PER_S,
+            tdp_w: 550.0,
+            matmul_efficiency: 0.50,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "blink-8",
+        scale_out: "roce-200g",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &["bf16_flops_per_s"],
+        source: "tomshardware.com (Biren BR100/BR104 table); techpowerup.com (Hot Chips 34: \
+                 550 W, BLink 2.3 TB/s); notebookcheck.com. Scale-out NIC not sourced (200G \
+                 assumed)",
+    },
+    ChipPreset {
+        id: "br104",
+        name: "Biren BR104 (PCIe)",
+        vendor: "Biren",
+        chip: Chip {
+            bf16_flops_per_s: 512.0 * TFLOPS, // vendor figure; sparsity not stated
+            fp8_flops_per_s: 0.0,
+            fp32_flops_per_s: 128.0 * TFLOPS,
+            hbm_bytes: 32.0 * GB,
+            hbm_bytes_per_s: 0.819 * TB_PER_S,
+            tdp_w: 300.0,
+            matmul_efficiency: 0.50,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "pcie5-8",
+        scale_out: "roce-200g",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &["bf16_flops_per_s"],
+        source: "tomshardware.com (Biren BR100/BR104 table); techpowerup.com; notebookcheck.com. \
+                 PCIe card, 8 per server assumed; scale-out NIC not sourced (200G assumed)",
+    },
+];

@@ -1,0 +1,120 @@
+//! Published transformer shapes.
+
+use super::TransformerPreset;
+use crate::model::{AttentionImpl, FfnKind, Moe, Transformer};
+
+/// A dense decoder with flash attention and no dropout; presets adjust from here.
+const fn dense(
+    n_layers: u32,
+    hidden: u32,
+    n_heads: u32,
+    n_kv_heads: u32,
+    ffn: u32,
+    ffn_kind: FfnKind,
+    vocab: u32,
+    seq_len: u32,
+) -> Transformer {
+    Transformer {
+        n_layers,
+        hidden,
+        n_heads,
+        n_kv_heads,
+        head_dim: hidden / n_heads,
+        ffn,
+        ffn_kind,
+        vocab,
+        seq_len,
+        tied_embeddings: false,
+        attention: AttentionImpl::Flash,
+        dropout: false,
+        moe: None,
+    }
+}
+
+/// Every transformer preset.
+pub const TRANSFORMERS: &[TransformerPreset] = &[
+    TransformerPreset {
+        id: "gpt3-175b",
+        name: "GPT-3 175B",
+        transformer: Transformer {
+            tied_embeddings: true,
+            ..dense(96, 12288, 96, 96, 49152, FfnKind::Gelu, 50257, 2048)
+        },
+        source: "Brown et al. 2020, arXiv:2005.14165, Table 2.1 (96 layers, d_model 12288, 96 heads, context 2048); GPT-2 BPE vocabulary 50257",
+    },
+    TransformerPreset {
+        id: "llama2-70b",
+        name: "Llama 2 70B",
+        transformer: dense(80, 8192, 64, 8, 28672, FfnKind::SwiGlu, 32000, 4096),
+        source: "Touvron et al. 2023, arXiv:2307.09288, Table 1; released config meta-llama/Llama-2-70b-hf (FFN 28672, 8 KV heads)",
+    },
+    TransformerPreset {
+        id: "llama3-8b",
+        name: "Llama 3.1 8B",
+        transformer: dense(32, 4096, 32, 8, 14336, FfnKind::SwiGlu, 128256, 8192),
+        source: "Llama Team 2024, arXiv:2407.21783, Table 3; released config meta-llama/Llama-3.1-8B (vocabulary 128256)",
+    },
+    TransformerPreset {
+        id: "llama3-70b",
+        name: "Llama 3.1 70B",
+        transformer: dense(80, 8192, 64, 8, 28672, FfnKind::SwiGlu, 128256, 8192),
+        source: "Llama Team 2024, arXiv:2407.21783, Table 3; released config meta-llama/Llama-3.1-70B",
+    },
+    TransformerPreset {
+        id: "llama3-405b",
+        name: "Llama 3.1 405B",
+        transformer: dense(126, 16384, 128, 8, 53248, FfnKind::SwiGlu, 128256, 8192),
+        source: "Llama Team 2024, arXiv:2407.21783, Table 3 (126 layers, 16384 wide, 128 heads, 8 KV heads, FFN 53248); released config (vocabulary 128256)",
+    },
+    TransformerPreset {
+        id: "mixtral-8x7b",
+        name: "Mixtral 8x7B",
+        transformer: Transformer {
+            moe: Some(Moe {
+                n_experts: 8,
+                top_k: 2,
+                n_shared_experts: 0,
+                expert_ffn: 14336,
+                n_dense_layers: 0,
+                capacity_factor: None,
+            }),
+            ..dense(32, 4096, 32, 8, 14336, FfnKind::SwiGlu, 32000, 4096)
+        },
+        source: "Jiang et al. 2024, arXiv:2401.04088, Table 1 (32 layers, dim 4096, 8 KV heads, 8 experts, top-2, hidden 14336); training sequence length not published, 4096 assumed (context is 32768)",
+    },
+    TransformerPreset {
+        id: "deepseek-v3",
+        name: "DeepSeek-V3 671B",
+        transformer: Transformer {
+            // Multi-head latent attention is approximated by a grouped-query block with the
+            // same parameter count (about 187M per layer): 128 heads of 96, 8 KV heads.
+            head_dim: 96,
+            moe: Some(Moe {
+                n_experts: 256,
+                top_k: 8,
+                n_shared_experts: 1,
+                expert_ffn: 2048,
+                n_dense_layers: 3,
+                capacity_factor: None,
+            }),
+            ..dense(61, 7168, 128, 8, 18432, FfnKind::SwiGlu, 129280, 4096)
+        },
+        source: "DeepSeek-AI 2024, arXiv:2412.19437, §4.2 (61 layers, hidden 7168, 256 routed experts, 8 active, 1 shared, expert FFN 2048, first 3 layers dense, sequence 4096); MLA approximated by GQA of equal parameter count",
+    },
+    TransformerPreset {
+        id: "gpt4-moe-1.8t",
+        name: "1.8T 16-expert MoE (size reported for GPT-4)",
+        transformer: Transformer {
+            moe: Some(Moe {
+                n_experts: 16,
+                top_k: 2,
+                n_shared_experts: 0,
+                expert_ffn: 43008,
+                n_dense_layers: 0,
+                capacity_factor: None,
+            }),
+            ..dense(120, 10752, 84, 84, 43008, FfnKind::Gelu, 100256, 8192)
+        },
+        source: "unverified: press reports (SemiAnalysis, July 2023) of about 1.8T parameters, 120 layers, 16 experts of about 111B, 2 routed per token, about 55B shared attention parameters; width chosen to match",
+    },
+];

@@ -1,0 +1,645 @@
+//! Time of one training step: per-operator rooflines, communication per parallel dimension,
+//! pipeline bubble and optimizer step, assembled into a breakdown that sums to the total.
+//!
+//! Operators per layer follow Megatron-LM's transformer layer (Shoeybi et al. 2019,
+//! arXiv:1909.08053, Fig. 3; Korthikanti et al. 2022, arXiv:2205.05198, Fig. 5 for sequence
+//! parallelism). Each operator's time is the larger of its FLOP time at the achievable GEMM
+//! rate and its memory time at the achievable bandwidth (Williams et al. 2009, "Roofline").
+//! The 1F1B schedule and its bubble `(p - 1) / v` micro-batch times follow Narayanan et al. 2021
+//! (arXiv:2104.04473, §2.2, eq. 1 and the interleaved form).
+
+use crate::model::efficiency::{
+    ELEMENTWISE_BWD_BYTE_RATIO, FLASH_BWD_FLOP_RATIO, FLASH_BWD_RELATIVE, FLASH_FWD_RELATIVE,
+    FP8_GEMM_RELATIVE, GEMM_SIZE, KERNEL_FLOOR_S, PREFETCH_OVERLAP,
+};
+use crate::model::parallelism::Shape;
+use crate::model::topology::{collective_s, point_to_point_s, Collective, Group};
+use crate::model::{AttentionImpl, FfnKind, Inputs, Recipe, Recompute, Sharding};
+
+/// Bytes of one activation element (BF16/FP16).
+const ACT_BYTES: f64 = 2.0;
+
+/// Parts of one step, seconds. They sum to `total()`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepBreakdown {
+    /// Forward and backward compute (GEMMs, attention, element-wise) of all micro-batches on the
+    /// busiest pipeline stage.
+    pub compute_s: f64,
+    /// Forward work rerun in the backward pass by activation recomputation.
+    pub recompute_s: f64,
+    /// Tensor-parallel collectives, not overlapped (Megatron-LM default).
+    pub tp_exposed_s: f64,
+    /// Context-parallel key/value exchange left over after hiding behind attention.
+    pub cp_exposed_s: f64,
+    /// Expert-parallel all-to-all (dispatch and combine), not overlapped.
+    pub ep_exposed_s: f64,
+    /// Pipeline point-to-point sends on the critical path.
+    pub pp_exposed_s: f64,
+    /// Data-parallel gradient reduction and parameter gathers left over after overlap.
+    pub dp_exposed_s: f64,
+    /// Pipeline fill and drain.
+    pub bubble_s: f64,
+    /// Optimizer update (memory-bound Adam over this chip's shard).
+    pub optimizer_s: f64,
+}
+
+impl StepBreakdown {
+    /// Sum of the parts, seconds.
+    pub fn total(&self) -> f64 {
+        self.parts().iter().map(|(_, s)| s).sum()
+    }
+
+    /// Every part with a short label, in display order.
+    pub fn parts(&self) -> [(&'static str, f64); 9] {
+        [
+            ("compute", self.compute_s),
+            ("recompute", self.recompute_s),
+            ("tp_exposed", self.tp_exposed_s),
+            ("cp_exposed", self.cp_exposed_s),
+            ("ep_exposed", self.ep_exposed_s),
+            ("pp_exposed", self.pp_exposed_s),
+            ("dp_exposed", self.dp_exposed_s),
+            ("bubble", self.bubble_s),
+            ("optimizer", self.optimizer_s),
+        ]
+    }
+}
+
+/// Time each dimension's traffic keeps the links busy in one step, seconds, hidden or not.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LinkTimes {
+    /// Tensor-parallel collectives.
+    pub tp_s: f64,
+    /// Context-parallel key/value exchange.
+    pub cp_s: f64,
+    /// Expert-parallel all-to-all.
+    pub ep_s: f64,
+    /// Pipeline point-to-point.
+    pub pp_s: f64,
+    /// Data-parallel reduction and gathers.
+    pub dp_s: f64,
+}
+
+/// Time of one pass (forward, backward or recompute) of some layers for one micro-batch.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pass {
+    compute: f64,
+    tp: f64,
+    cp_link: f64,
+    cp_exposed: f64,
+    ep: f64,
+}
+
+impl Pass {
+    fn plus(self, o: Pass) -> Pass {
+        Pass {
+            compute: self.compute + o.compute,
+            tp: self.tp + o.tp,
+            cp_link: self.cp_link + o.cp_link,
+            cp_exposed: self.cp_exposed + o.cp_exposed,
+            ep: self.ep + o.ep,
+        }
+    }
+
+    fn times(self, k: f64) -> Pass {
+        Pass {
+            compute: self.compute * k,
+            tp: self.tp * k,
+            cp_link: self.cp_link * k,
+            cp_exposed: self.cp_exposed * k,
+            ep: self.ep * k,
+        }
+    }
+
+    fn total(&self) -> f64 {
+        self.compute + self.tp + self.cp_exposed + self.ep
+    }
+}
+
+/// Forward, backward and recompute passes of one layer or stage for one micro-batch.
+#[derive(Clone, Copy, Debug, Default)]
+struct Passes {
+    fwd: Pass,
+    bwd: Pass,
+    recompute: Pass,
+}
+
+impl Passes {
+    fn plus(self, o: Passes) -> Passes {
+        Passes {
+            fwd: self.fwd.plus(o.fwd),
+            bwd: self.bwd.plus(o.bwd),
+            recompute: self.recompute.plus(o.recompute),
+        }
+    }
+
+    fn times(self, k: f64) -> Passes {
+        Passes { fwd: self.fwd.times(k), bwd: self.bwd.times(k), recompute: self.recompute.times(k) }
+    }
+
+    fn total(&self) -> f64 {
+        self.fwd.total() + self.bwd.total() + self.recompute.total()
+    }
+}
+
+/// Rates and sizes shared by every operator of one estimate.
+struct Ctx<'a> {
+    inputs: &'a Inputs,
+    shape: &'a Shape,
+    /// Achievable GEMM rate of the recipe's datatype, FLOP/s.
+    gemm_rate: f64,
+    /// Achievable BF16 GEMM rate (attention runs in BF16 in every recipe), FLOP/s.
+    bf16_rate: f64,
+    /// Achievable memory bandwidth, bytes/s.
+    mem_rate: f64,
+}
+
+impl Ctx<'_> {
+    fn new<'a>(inputs: &'a Inputs, shape: &'a Shape) -> Ctx<'a> {
+        let chip = &inputs.cluster.chip;
+        let eff = chip.matmul_efficiency.clamp(0.01, 1.0);
+        let bf16_rate = (chip.bf16_flops_per_s * eff).max(1.0);
+        let gemm_rate = match inputs.training.recipe {
+            Recipe::Fp8 if chip.fp8_flops_per_s > 0.0 => {
+                (chip.fp8_flops_per_s * eff * FP8_GEMM_RELATIVE).max(1.0)
+            }
+            _ => bf16_rate,
+        };
+        let mem_rate = (chip.hbm_bytes_per_s * chip.memory_efficiency.clamp(0.01, 1.0)).max(1.0);
+        Ctx { inputs, shape, gemm_rate, bf16_rate, mem_rate }
+    }
+
+    /// Roofline time of `batch` GEMMs of `m x k` by `k x n` at `rate`.
+    fn gemm_at(&self, rate: f64, m: f64, n: f64, k: f64, batch: f64) -> f64 {
+        let flops = 2.0 * m * n * k * batch;
+        let ideal = flops / rate;
+        let compute = ideal / GEMM_SIZE.at(ideal).max(0.01);
+        let bytes = ACT_BYTES * batch * (m * k + k * n + m * n);
+        compute.max(bytes / self.mem_rate).max(KERNEL_FLOOR_S)
+    }
+
+    fn gemm(&self, m: f64, n: f64, k: f64) -> f64 {
+        self.gemm_at(self.gemm_rate, m, n, k, 1.0)
+    }
+
+    /// Time of a memory-bound kernel moving `bytes`.
+    fn elementwise(&self, bytes: f64) -> f64 {
+        (bytes / self.mem_rate).max(KERNEL_FLOOR_S)
+    }
+
+    fn group(&self, size: u32, stride: u32) -> Group {
+        Group::place(size, stride, self.inputs.cluster.scale_up.domain_size.max(1))
+    }
+
+    fn collective(&self, kind: Collective, bytes: f64, group: Group) -> f64 {
+        let c = &self.inputs.cluster;
+        collective_s(kind, bytes, group, &c.scale_up, &c.scale_out)
+    }
+
+    /// Tensor-parallel traffic around one block (attention or MLP) in one pass: an all-reduce,
+    /// or with sequence parallelism an all-gather before and a reduce-scatter after.
+    fn tp_block(&self) -> f64 {
+        let s = self.shape;
+        if s.tp_u <= 1 {
+            return 0.0;
+        }
+        let bytes = s.tokens * self.inputs.transformer.hidden as f64 * ACT_BYTES;
+        let group = self.group(s.tp_u, 1);
+        if self.inputs.parallelism.sequence_parallel {
+            self.collective(Collective::AllGather, bytes, group)
+                + self.collective(Collective::ReduceScatter, bytes, group)
+        } else {
+            self.collective(Collective::AllReduce, bytes, group)
+        }
+    }
+
+    /// Attention block: norm, QKV, attention core, output projection, residual.
+    /// Returns the passes and the attention core's forward compute (for selective recompute).
+    fn attention_block(&self) -> (Passes, f64) {
+        let t = &self.inputs.transformer;
+        let s = self.shape;
+        let sp = self.inputs.parallelism.sequence_parallel;
+        let h = t.hidden as f64;
+        let tokens = s.tokens;
+        let norm_tokens = s.norm_tokens(sp);
+        let q = t.q_dim() / s.tp;
+        // With more tensor ranks than key/value heads each rank keeps a copy of one head.
+        let kv = (t.kv_dim() / s.tp).max(t.head_dim as f64);
+        let dropout_bytes = if t.dropout { 1.0 } else { 0.0 };
+
+        let norm = self.elementwise(4.0 * norm_tokens * h);
+        let residual = self.elementwise((6.0 + dropout_bytes) * norm_tokens * h);
+        let gemms_fwd = self.gemm(tokens, q + 2.0 * kv, h) + self.gemm(tokens, h, q);
+        let elementwise_fwd = norm + residual;
+
+        let (core_fwd, core_bwd) = self.attention_core();
+
+        let tp = self.tp_block();
+        let (cp_fwd, cp_bwd) = self.context_exchange();
+        let fwd = Pass {
+            compute: gemms_fwd + elementwise_fwd + core_fwd,
+            tp,
+            cp_link: cp_fwd,
+            cp_exposed: (cp_fwd - core_fwd).max(0.0),
+            ep: 0.0,
+        };
+        let bwd = Pass {
+            compute: 2.0 * gemms_fwd + ELEMENTWISE_BWD_BYTE_RATIO * elementwise_fwd + core_bwd,
+            tp,
+            cp_link: cp_bwd,
+            cp_exposed: (cp_bwd - core_bwd).max(0.0),
+            ep: 0.0,
+        };
+        (Passes { fwd, bwd, recompute: Pass::default() }, core_fwd)
+    }
+
+    /// Forward and backward time of the attention core (scores, softmax, weighted sum).
+    fn attention_core(&self) -> (f64, f64) {
+        let t = &self.inputs.transformer;
+        let s = self.shape;
+        let heads = t.n_heads as f64 / s.tp;
+        let dh = t.head_dim as f64;
+        let sq = t.seq_len as f64 / s.cp;
+        let sk = t.seq_len as f64;
+        let b = s.micro_batch;
+        match t.attention {
+            AttentionImpl::Flash => {
+                // Causal: only half of the score tiles are computed (Dao 2023, §3.1).
+                let flops = 4.0 * b * sq * sk * heads * dh * 0.5;
+                let rate_fwd = self.bf16_rate * FLASH_FWD_RELATIVE;
+                let rate_bwd = self.bf16_rate * FLASH_BWD_RELATIVE;
+                let fwd_ideal = flops / rate_fwd;
+                let bwd_ideal = FLASH_BWD_FLOP_RATIO * flops / rate_bwd;
+                let fwd = (fwd_ideal / GEMM_SIZE.at(fwd_ideal).max(0.01)).max(KERNEL_FLOOR_S);
+                let bwd = (bwd_ideal / GEMM_SIZE.at(bwd_ideal).max(0.01)).max(KERNEL_FLOOR_S);
+                (fwd, bwd)
+            }
+            AttentionImpl::Materialized => {
+                let batch = b * heads;
+                let scores = self.gemm_at(self.bf16_rate, sq, sk, dh, batch);
+                let weighted = self.gemm_at(self.bf16_rate, sq, dh, sk, batch);
+                let elements = batch * sq * sk;
+                // Fused scale-mask-softmax reads and writes the scores (4 B/element); dropout
+                // reads and writes them again and stores a 1-byte mask (Korthikanti et al. 2022, §4.1).
+                let dropout = if t.dropout { 5.0 } else { 0.0 };
+                let softmax = self.elementwise((4.0 + dropout) * elements);
+                let fwd = scores + weighted + softmax;
+                let bwd = 2.0 * (scores + weighted) + ELEMENTWISE_BWD_BYTE_RATIO * softmax;
+                (fwd, bwd)
+            }
+        }
+    }
+
+    /// Context-parallel key/value all-gather (forward) and all-gather plus gradient
+    /// reduce-scatter (backward), link seconds (Llama 3 report, arXiv:2407.21783, §3.3.2).
+    fn context_exchange(&self) -> (f64, f64) {
+        let s = self.shape;
+        if s.cp_u <= 1 {
+            return (0.0, 0.0);
+        }
+        let t = &self.inputs.transformer;
+        let kv = (t.kv_dim() / s.tp).max(t.head_dim as f64);
+        let bytes = 2.0 * s.micro_batch * t.seq_len as f64 * kv * ACT_BYTES;
+        let group = self.group(s.cp_u, s.tp_u);
+        let gather = self.collective(Collective::AllGather, bytes, group);
+        let scatter = self.collective(Collective::ReduceScatter, bytes, group);
+        (gather, gather + scatter)
+    }
+
+    /// Dense feed-forward block: norm, up (and gate), activation, down, residual.
+    fn dense_ffn(&self) -> Passes {
+        let t = &self.inputs.transformer;
+        let s = self.shape;
+        let ffn = t.ffn as f64 / s.tp;
+        let (gemms, act) = self.ffn_core(s.tokens, ffn, 1.0);
+        self.ffn_passes(gemms, act, 0.0)
+    }
+
+    /// GEMM and activation time of a feed-forward core of width `ffn` (already sharded) over
+    /// `tokens`, as `batch` equal experts.
+    fn ffn_core(&self, tokens: f64, ffn: f64, batch: f64) -> (f64, f64) {
+        let t = &self.inputs.transformer;
+        let h = t.hidden as f64;
+        let (n_in, act_bytes) = match t.ffn_kind {
+            FfnKind::Gelu => (1.0, 4.0),
+            FfnKind::SwiGlu => (2.0, 6.0),
+        };
+        let gemms = self.gemm_at(self.gemm_rate, tokens, n_in * ffn, h, batch)
+            + self.gemm_at(self.gemm_rate, tokens, h, ffn, batch);
+        let act = self.elementwise(act_bytes * tokens * ffn * batch);
+        (gemms, act)
+    }
+
+    /// Wraps a feed-forward core with its norm, residual and tensor-parallel traffic.
+    fn ffn_passes(&self, gemms: f64, elementwise: f64, ep: f64) -> Passes {
+        let t = &self.inputs.transformer;
+        let norm_tokens = self.shape.norm_tokens(self.inputs.parallelism.sequence_parallel);
+        let h = t.hidden as f64;
+        let dropout_bytes = if t.dropout { 1.0 } else { 0.0 };
+        let around = self.elementwise(4.0 * norm_tokens * h)
+            + self.elementwise((6.0 + dropout_bytes) * norm_tokens * h);
+        let elementwise = elementwise + around;
+        let tp = self.tp_block();
+        let fwd = Pass { compute: gemms + elementwise, tp, ep, ..Pass::default() };
+        let bwd = Pass {
+            compute: 2.0 * gemms + ELEMENTWISE_BWD_BYTE_RATIO * elementwise,
+            tp,
+            ep,
+            ..Pass::default()
+        };
+        Passes { fwd, bwd, recompute: Pass::default() }
+    }
+
+    /// Mixture-of-experts block: router, dispatch, routed and shared experts, combine.
+    /// Experts are sharded by the tensor-parallel degree like a dense block; tokens are balanced.
+    fn moe_ffn(&self) -> Passes {
+        let t = &self.inputs.transformer;
+        let Some(moe) = t.moe else { return self.dense_ffn() };
+        let s = self.shape;
+        let h = t.hidden as f64;
+        let n_experts = moe.n_experts.max(1) as f64;
+        let k = moe.top_k as f64;
+        let cf = moe.capacity_factor.unwrap_or(1.0).max(1.0);
+        let local_experts = (n_experts / s.ep).max(1.0);
+        let expert_ffn = moe.expert_ffn as f64 / s.tp;
+        // Tokens the EP group routes, spread evenly over all experts (Fedus et al. 2021, §2.1).
+        let tokens_per_expert = s.tokens * k * cf * s.ep.min(n_experts) / n_experts;
+        let (routed, routed_act) = self.ffn_core(tokens_per_expert, expert_ffn, local_experts);
+        let (shared, shared_act) = if moe.n_shared_experts > 0 {
+            self.ffn_core(s.tokens, moe.n_shared_experts as f64 * expert_ffn, 1.0)
+        } else {
+            (0.0, 0.0)
+        };
+        let router = self.gemm_at(self.bf16_rate, s.tokens, n_experts, h, 1.0);
+        let norm_tokens = s.norm_tokens(self.inputs.parallelism.sequence_parallel);
+        // Permute before and unpermute after the experts: read and write every routed copy.
+        let permute = self.elementwise(2.0 * 2.0 * ACT_BYTES * norm_tokens * k * cf * h);
+        let ep = if s.ep_u > 1 {
+            let bytes = norm_tokens * k * cf * h * ACT_BYTES;
+            let group = self.group(s.ep_u, s.tp_u * s.cp_u);
+            2.0 * self.collective(Collective::AllToAll, bytes, group)
+        } else {
+            0.0
+        };
+        self.ffn_passes(routed + shared + router, routed_act + shared_act + permute, ep)
+    }
+
+    /// Input embedding on the first stage: a lookup and, under tensor parallelism, the
+    /// vocabulary-parallel reduction of its output.
+    fn embedding(&self) -> Passes {
+        let s = self.shape;
+        let h = self.inputs.transformer.hidden as f64;
+        let lookup = self.elementwise(4.0 * s.tokens * h);
+        let tp = if s.tp_u > 1 {
+            let bytes = s.tokens * h * ACT_BYTES;
+            self.collective(Collective::AllReduce, bytes, self.group(s.tp_u, 1))
+        } else {
+            0.0
+        };
+        Passes {
+            fwd: Pass { compute: lookup, tp, ..Pass::default() },
+            bwd: Pass { compute: ELEMENTWISE_BWD_BYTE_RATIO * lookup, ..Pass::default() },
+            recompute: Pass::default(),
+        }
+    }
+
+    /// Output projection and cross-entropy on the last stage (vocabulary-parallel).
+    fn logits(&self) -> Passes {
+        let t = &self.inputs.transformer;
+        let s = self.shape;
+        let h = t.hidden as f64;
+        let vocab = t.vocab as f64 / s.tp;
+        let norm = self.elementwise(4.0 * s.norm_tokens(self.inputs.parallelism.sequence_parallel) * h);
+        let gemm = self.gemm_at(self.bf16_rate, s.tokens, vocab, h, 1.0);
+        // Logits in BF16, softmax statistics and loss in FP32: read 2 B, write and reread 4 B each.
+        let loss_fwd = self.elementwise(10.0 * s.tokens * vocab);
+        let loss_bwd = self.elementwise(6.0 * s.tokens * vocab);
+        let tp = self.tp_block() / 2.0;
+        Passes {
+            fwd: Pass { compute: norm + gemm + loss_fwd, tp, ..Pass::default() },
+            bwd: Pass { compute: 2.0 * norm + 2.0 * gemm + loss_bwd, tp, ..Pass::default() },
+            recompute: Pass::default(),
+        }
+    }
+
+    /// One layer of the given kind with its recompute pass filled in.
+    fn layer(&self, moe: bool) -> Passes {
+        let (attention, core_fwd) = self.attention_block();
+        let ffn = if moe { self.moe_ffn() } else { self.dense_ffn() };
+        let mut layer = attention.plus(ffn);
+        layer.recompute = match self.inputs.parallelism.recompute {
+            Recompute::None => Pass::default(),
+            Recompute::Full => layer.fwd,
+            Recompute::Selective => match self.inputs.transformer.attention {
+                // The fused kernel already recomputes scores in its backward pass.
+                AttentionImpl::Flash => Pass::default(),
+                AttentionImpl::Materialized => Pass { compute: core_fwd, ..Pass::default() },
+            },
+        };
+        layer
+    }
+
+    /// Parameters on one chip of the busiest stage: (dense part, routed-expert part).
+    fn params_per_chip(&self) -> (f64, f64) {
+        let t = &self.inputs.transformer;
+        let s = self.shape;
+        let layers = s.layers_per_stage as f64;
+        let moe = Shape::moe_fraction(t);
+        let per_layer_dense = t.attention_params()
+            + (1.0 - moe) * t.ffn_params(t.ffn as f64)
+            + moe * t.shared_expert_params();
+        let embedding = if s.pp_u <= 1 { t.embedding_params() } else { t.vocab as f64 * t.hidden as f64 };
+        let dense = (layers * per_layer_dense + embedding) / s.tp;
+        let experts = layers * moe * t.routed_expert_params() / (s.tp * s.ep);
+        (dense, experts)
+    }
+}
+
+/// Parameters held by one chip of the busiest stage, before data-parallel sharding:
+/// (dense part, routed-expert part).
+pub(crate) fn params_per_chip(inputs: &Inputs, shape: &Shape) -> (f64, f64) {
+    Ctx::new(inputs, shape).params_per_chip()
+}
+
+/// The step's breakdown and link times.
+pub(crate) fn step(inputs: &Inputs, shape: &Shape) -> (StepBreakdown, LinkTimes) {
+    let ctx = Ctx::new(inputs, shape);
+    let t = &inputs.transformer;
+    let p = &inputs.parallelism;
+    let m = shape.n_microbatches as f64;
+
+    let moe = Shape::moe_fraction(t);
+    let layer = if moe > 0.0 {
+        ctx.layer(false).times(1.0 - moe).plus(ctx.layer(true).times(moe))
+    } else {
+        ctx.layer(false)
+    };
+    let embedding = ctx.embedding();
+    let logits = ctx.logits();
+    let ends = if shape.pp_u <= 1 {
+        embedding.plus(logits)
+    } else if embedding.total() > logits.total() {
+        embedding
+    } else {
+        logits
+    };
+    let busiest = layer.times(shape.layers_per_stage as f64).plus(ends);
+    let average = layer
+        .times(t.n_layers as f64)
+        .plus(embedding)
+        .plus(logits)
+        .times(1.0 / shape.pp);
+
+    // Pipeline sends: activations forward, gradients backward, once per virtual stage.
+    // Megatron-LM's scatter/gather optimisation sends 1/tp of the tensor per rank (§4.1).
+    let pp_link = if shape.pp_u > 1 {
+        let bytes = shape.tokens * t.hidden as f64 * ACT_BYTES / shape.tp;
+        let group = ctx.group(shape.pp_u, shape.tp_u * shape.cp_u * shape.dp_u);
+        let one = point_to_point_s(
+            bytes,
+            group.crosses_domains(),
+            &inputs.cluster.scale_up,
+            &inputs.cluster.scale_out,
+        );
+        2.0 * m * shape.v * one
+    } else {
+        0.0
+    };
+    let bubble = if shape.pp_u > 1 {
+        (shape.pp - 1.0) / shape.v * (average.total() + pp_link / m)
+    } else {
+        0.0
+    };
+
+    let (dp_link, dp_exposed) = data_parallel(&ctx, &busiest);
+    let optimizer = optimizer_s(&ctx);
+
+    let per_step = |f: fn(&Pass) -> f64| {
+        m * (f(&busiest.fwd) + f(&busiest.bwd) + f(&busiest.recompute))
+    };
+    let breakdown = StepBreakdown {
+        compute_s: m * (busiest.fwd.compute + busiest.bwd.compute),
+        recompute_s: m * busiest.recompute.compute,
+        tp_exposed_s: per_step(|x| x.tp),
+        cp_exposed_s: per_step(|x| x.cp_exposed),
+        ep_exposed_s: per_step(|x| x.ep),
+        pp_exposed_s: pp_link,
+        dp_exposed_s: dp_exposed,
+        bubble_s: bubble,
+        optimizer_s: optimizer,
+    };
+    let link = LinkTimes {
+        tp_s: per_step(|x| x.tp),
+        cp_s: per_step(|x| x.cp_link),
+        ep_s: per_step(|x| x.ep),
+        pp_s: pp_link,
+        dp_s: dp_link,
+    };
+    let _ = p;
+    (clean(breakdown), clean_links(link))
+}
+
+/// Data-parallel traffic of one step: (link seconds, exposed seconds).
+fn data_parallel(ctx: &Ctx, busiest: &Passes) -> (f64, f64) {
+    let shape = ctx.shape;
+    let p = &ctx.inputs.parallelism;
+    let recipe = ctx.inputs.training.recipe;
+    let replicas = shape.dp_u.saturating_mul(shape.cp_u);
+    if replicas <= 1 {
+        return (0.0, 0.0);
+    }
+    let (dense, experts) = ctx.params_per_chip();
+    let dense_group = ctx.group(replicas, shape.tp_u);
+    let expert_replicas = (replicas / shape.ep_u).max(1);
+    let expert_group = ctx.group(expert_replicas, shape.tp_u * shape.ep_u);
+    let both = |kind: Collective, bytes_per_param: f64| {
+        ctx.collective(kind, dense * bytes_per_param, dense_group)
+            + ctx.collective(kind, experts * bytes_per_param, expert_group)
+    };
+    let g = recipe.grad_bytes();
+    let w = recipe.weight_bytes();
+    let m = shape.n_microbatches as f64;
+    let fwd_window = busiest.fwd.compute;
+    let bwd_window = busiest.bwd.compute + busiest.recompute.compute;
+    match p.sharding {
+        Sharding::None | Sharding::Optimizer | Sharding::Gradients => {
+            let (reduce, gather) = if p.sharding == Sharding::None {
+                (both(Collective::AllReduce, g), 0.0)
+            } else {
+                (both(Collective::ReduceScatter, g), both(Collective::AllGather, w))
+            };
+            let link = reduce + gather;
+            let exposed = if p.dp_overlap {
+                (reduce - bwd_window).max(0.0) + (gather - fwd_window).max(0.0)
+            } else {
+                link
+            };
+            (link, exposed)
+        }
+        Sharding::Full => {
+            // Parameters gathered for the forward and again for the backward of every
+            // micro-batch, gradients reduce-scattered after each (ZeRO §5.3).
+            let per_mb = 2.0 * both(Collective::AllGather, w) + both(Collective::ReduceScatter, g);
+            let hidden = if p.dp_overlap { PREFETCH_OVERLAP * (fwd_window + bwd_window) } else { 0.0 };
+            (m * per_mb, m * (per_mb - hidden).max(0.0))
+        }
+    }
+}
+
+/// Adam update time: a memory-bound sweep over this chip's optimizer shard
+/// (plus one read of the gradients for the global norm used in clipping).
+fn optimizer_s(ctx: &Ctx) -> f64 {
+    let shape = ctx.shape;
+    let (dense, experts) = ctx.params_per_chip();
+    let replicas = (shape.dp * shape.cp).max(1.0);
+    let (dense, experts) = match ctx.inputs.parallelism.sharding {
+        Sharding::None => (dense, experts),
+        _ => (dense / replicas, experts / (replicas / shape.ep).max(1.0)),
+    };
+    let recipe = ctx.inputs.training.recipe;
+    let bytes = (dense + experts) * (recipe.optimizer_traffic_bytes() + recipe.grad_bytes());
+    ctx.elementwise(bytes)
+}
+
+/// FLOPs recomputation adds to one sequence (for hardware FLOPs utilisation).
+pub(crate) fn recompute_flops_per_sequence(inputs: &Inputs) -> f64 {
+    let t = &inputs.transformer;
+    match inputs.parallelism.recompute {
+        Recompute::None => 0.0,
+        Recompute::Selective => match t.attention {
+            AttentionImpl::Flash => 0.0,
+            AttentionImpl::Materialized => t.attention_score_flops_per_sequence(),
+        },
+        Recompute::Full => {
+            let s = t.seq_len as f64;
+            let logits = 6.0 * s * t.hidden as f64 * t.vocab as f64;
+            (t.model_flops_per_sequence() - logits).max(0.0) / 3.0
+        }
+    }
+}
+
+fn clean(b: StepBreakdown) -> StepBreakdown {
+    use crate::model::finite;
+    StepBreakdown {
+        compute_s: finite(b.compute_s),
+        recompute_s: finite(b.recompute_s),
+        tp_exposed_s: finite(b.tp_exposed_s),
+        cp_exposed_s: finite(b.cp_exposed_s),
+        ep_exposed_s: finite(b.ep_exposed_s),
+        pp_exposed_s: finite(b.pp_exposed_s),
+        dp_exposed_s: finite(b.dp_exposed_s),
+        bubble_s: finite(b.bubble_s),
+        optimizer_s: finite(b.optimizer_s),
+    }
+}
+
+fn clean_links(l: LinkTimes) -> LinkTimes {
+    use crate::model::finite;
+    LinkTimes {
+        tp_s: finite(l.tp_s),
+        cp_s: finite(l.cp_s),
+        ep_s: finite(l.ep_s),
+        pp_s: finite(l.pp_s),
+        dp_s: finite(l.dp_s),
+    }
+}

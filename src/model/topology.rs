@@ -1,0 +1,109 @@
+//! Where a parallel group sits on the network, and what a collective over it costs.
+//!
+//! Groups follow Megatron-LM's rank order (tensor innermost, then context, then data with
+//! expert inside it, pipeline outermost), so a group of `size` ranks spaced `stride` apart
+//! keeps `domain / stride` members inside one scale-up domain and crosses the scale-out
+//! network for the rest. Costs use the alpha-beta model with the ring and hierarchical
+//! factors of Thakur, Rabenseifner and Gropp 2005, "Optimization of collective communication
+//! operations in MPICH" (IJHPCA 19(1)), and NCCL's choice of the better of ring and tree latency.
+
+use crate::model::efficiency::ALL_TO_ALL_RELATIVE;
+use crate::model::{Link, ScaleUp};
+
+/// A collective operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Collective {
+    /// Every rank ends with the sum of all ranks' buffers.
+    AllReduce,
+    /// Every rank ends with the concatenation of all ranks' shards.
+    AllGather,
+    /// Every rank ends with its shard of the sum.
+    ReduceScatter,
+    /// Every rank sends a distinct part of its buffer to every other rank.
+    AllToAll,
+}
+
+/// A parallel group's placement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// Ranks in the group.
+    pub size: u32,
+    /// Ranks of the group inside one scale-up domain.
+    pub per_domain: u32,
+}
+
+impl Group {
+    /// Places a group of `size` ranks spaced `stride` apart on domains of `domain` chips.
+    pub fn place(size: u32, stride: u32, domain: u32) -> Group {
+        let size = size.max(1);
+        let stride = stride.max(1);
+        let per_domain = if stride >= domain { 1 } else { (domain / stride).clamp(1, size) };
+        Group { size, per_domain }
+    }
+
+    /// The group crosses the scale-out network.
+    pub fn crosses_domains(&self) -> bool {
+        self.size > self.per_domain
+    }
+
+    /// Scale-up domains the group spans.
+    pub fn n_domains(&self) -> u32 {
+        self.size.div_ceil(self.per_domain.max(1))
+    }
+}
+
+/// Seconds for `kind` over `group`, where `bytes` is the full buffer on each rank
+/// (the reduced buffer for all-reduce, the gathered buffer for all-gather and reduce-scatter,
+/// the send buffer for all-to-all).
+///
+/// Hierarchical form: a reduce-scatter inside the domain, the cross-domain step on `1/k` of the
+/// data on every chip's own NIC in parallel (rail-optimised fabrics), then an all-gather inside
+/// the domain.
+pub fn collective_s(
+    kind: Collective,
+    bytes: f64,
+    group: Group,
+    scale_up: &ScaleUp,
+    scale_out: &Link,
+) -> f64 {
+    if group.size <= 1 || !(bytes > 0.0) {
+        return 0.0;
+    }
+    let k = group.per_domain.max(1) as f64;
+    let m = group.n_domains() as f64;
+    let up = scale_up.link.achievable_bytes_per_s();
+    let out = scale_out.achievable_bytes_per_s();
+    let alpha_up = scale_up.link.latency_s;
+    let alpha_out = scale_out.latency_s;
+    // Steps a ring takes, or a double binary tree's depth when that is shorter (NCCL picks).
+    let steps = |n: f64| (n - 1.0).min(2.0 * n.log2().ceil()).max(0.0);
+    match kind {
+        Collective::AllReduce => {
+            2.0 * (k - 1.0) / k * bytes / up
+                + 2.0 * (m - 1.0) / m * (bytes / k) / out
+                + 2.0 * (steps(k) * alpha_up + steps(m) * alpha_out)
+        }
+        Collective::AllGather | Collective::ReduceScatter => {
+            (k - 1.0) / k * bytes / up
+                + (m - 1.0) / m * (bytes / k) / out
+                + steps(k) * alpha_up
+                + steps(m) * alpha_out
+        }
+        Collective::AllToAll => {
+            let n = group.size as f64;
+            let inside = (k - 1.0) / n * bytes / (up * ALL_TO_ALL_RELATIVE);
+            let outside = (n - k) / n * bytes / (out * ALL_TO_ALL_RELATIVE);
+            let alpha = if m > 1.0 { alpha_out } else { alpha_up };
+            inside.max(outside) + 2.0 * alpha
+        }
+    }
+}
+
+/// Seconds to send `bytes` to one neighbour over the domain's links or the network.
+pub fn point_to_point_s(bytes: f64, crosses_domain: bool, scale_up: &ScaleUp, scale_out: &Link) -> f64 {
+    if !(bytes > 0.0) {
+        return 0.0;
+    }
+    let link = if crosses_domain { scale_out } else { &scale_up.link };
+    link.latency_s + bytes / link.achievable_bytes_per_s()
+}

@@ -1,0 +1,188 @@
+//! The transformer being trained and how much of it: shapes, parameter counts and FLOPs.
+//!
+//! FLOP counts follow Megatron-LM's `num_floating_point_operations` (Narayanan et al. 2021,
+//! arXiv:2104.04473, Appendix; with the causal halving of the attention-score term that
+//! later Megatron-LM revisions apply). This module knows nothing about chips or parallelism.
+
+/// Feed-forward block kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FfnKind {
+    /// Two matrices with GELU (or ReLU) between: GPT-3, OPT, BLOOM.
+    Gelu,
+    /// Three matrices, gate and up multiplied after SiLU: LLaMA, Mixtral, DeepSeek.
+    SwiGlu,
+}
+
+impl FfnKind {
+    /// Number of `hidden x ffn` weight matrices in one feed-forward block.
+    pub fn n_matrices(self) -> f64 {
+        match self {
+            FfnKind::Gelu => 2.0,
+            FfnKind::SwiGlu => 3.0,
+        }
+    }
+}
+
+/// How attention scores are computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttentionImpl {
+    /// Fused kernel that never stores the `s x s` score matrix (Dao et al. 2022, FlashAttention).
+    Flash,
+    /// Scores materialised in memory, softmax and dropout as separate kernels (Megatron-LM 2021).
+    Materialized,
+}
+
+/// Mixture-of-experts feed-forward layers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Moe {
+    /// Routed experts per MoE layer.
+    pub n_experts: u32,
+    /// Routed experts each token visits.
+    pub top_k: u32,
+    /// Always-on experts per MoE layer.
+    pub n_shared_experts: u32,
+    /// Hidden size of one expert's feed-forward block.
+    pub expert_ffn: u32,
+    /// Leading layers that keep a dense feed-forward block (DeepSeek-V3: 3).
+    pub n_dense_layers: u32,
+    /// Token capacity per expert as a multiple of the balanced load; `None` is dropless routing.
+    pub capacity_factor: Option<f64>,
+}
+
+/// A decoder-only transformer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Transformer {
+    /// Decoder layers.
+    pub n_layers: u32,
+    /// Model (residual stream) width.
+    pub hidden: u32,
+    /// Query heads.
+    pub n_heads: u32,
+    /// Key/value heads (GQA/MQA when fewer than `n_heads`).
+    pub n_kv_heads: u32,
+    /// Width of one head.
+    pub head_dim: u32,
+    /// Hidden size of the dense feed-forward block.
+    pub ffn: u32,
+    /// Feed-forward kind.
+    pub ffn_kind: FfnKind,
+    /// Vocabulary size.
+    pub vocab: u32,
+    /// Training sequence length, tokens.
+    pub seq_len: u32,
+    /// Input embedding and output projection share one matrix.
+    pub tied_embeddings: bool,
+    /// Attention kernel.
+    pub attention: AttentionImpl,
+    /// Dropout layers present (GPT-3 era); adds masks and kernels.
+    pub dropout: bool,
+    /// Mixture-of-experts layers, if any.
+    pub moe: Option<Moe>,
+}
+
+impl Transformer {
+    /// Query projection width, `n_heads * head_dim`.
+    pub fn q_dim(&self) -> f64 {
+        self.n_heads as f64 * self.head_dim as f64
+    }
+
+    /// Key (or value) projection width, `n_kv_heads * head_dim`.
+    pub fn kv_dim(&self) -> f64 {
+        self.n_kv_heads as f64 * self.head_dim as f64
+    }
+
+    /// Layers whose feed-forward block is a mixture of experts.
+    pub fn n_moe_layers(&self) -> u32 {
+        match self.moe {
+            Some(moe) => self.n_layers.saturating_sub(moe.n_dense_layers),
+            None => 0,
+        }
+    }
+
+    /// Parameters of one attention block (QKV and output projections; norms ignored).
+    pub fn attention_params(&self) -> f64 {
+        let h = self.hidden as f64;
+        h * (self.q_dim() + 2.0 * self.kv_dim()) + self.q_dim() * h
+    }
+
+    /// Parameters of one dense feed-forward block of width `ffn`.
+    pub fn ffn_params(&self, ffn: f64) -> f64 {
+        self.ffn_kind.n_matrices() * self.hidden as f64 * ffn
+    }
+
+    /// Parameters of all routed experts of one MoE layer.
+    pub fn routed_expert_params(&self) -> f64 {
+        match self.moe {
+            Some(moe) => moe.n_experts as f64 * self.ffn_params(moe.expert_ffn as f64),
+            None => 0.0,
+        }
+    }
+
+    /// Parameters of one MoE layer's shared experts and router.
+    pub fn shared_expert_params(&self) -> f64 {
+        match self.moe {
+            Some(moe) => {
+                moe.n_shared_experts as f64 * self.ffn_params(moe.expert_ffn as f64)
+                    + self.hidden as f64 * moe.n_experts as f64
+            }
+            None => 0.0,
+        }
+    }
+
+    /// Embedding (and untied output) parameters.
+    pub fn embedding_params(&self) -> f64 {
+        let copies = if self.tied_embeddings { 1.0 } else { 2.0 };
+        copies * self.vocab as f64 * self.hidden as f64
+    }
+
+    /// Total parameters.
+    pub fn params(&self) -> f64 {
+        let n_dense = (self.n_layers - self.n_moe_layers()) as f64;
+        let n_moe = self.n_moe_layers() as f64;
+        self.n_layers as f64 * self.attention_params()
+            + n_dense * self.ffn_params(self.ffn as f64)
+            + n_moe * (self.routed_expert_params() + self.shared_expert_params())
+            + self.embedding_params()
+    }
+
+    /// Parameters a token passes through (MoE: only its `top_k` routed experts).
+    pub fn active_params(&self) -> f64 {
+        let Some(moe) = self.moe else { return self.params() };
+        let n_moe = self.n_moe_layers() as f64;
+        let inactive = (moe.n_experts.saturating_sub(moe.top_k)) as f64
+            * self.ffn_params(moe.expert_ffn as f64);
+        self.params() - n_moe * inactive
+    }
+
+    /// Feed-forward width a token effectively passes through in an MoE layer.
+    pub fn moe_active_ffn(&self) -> f64 {
+        match self.moe {
+            Some(moe) => (moe.top_k + moe.n_shared_experts) as f64 * moe.expert_ffn as f64,
+            None => self.ffn as f64,
+        }
+    }
+
+    /// Model FLOPs for one sequence, forward and backward, by Megatron-LM's convention:
+    /// `12 s L h^2 [ (1 + kv/q + s/2h) q/h + ffn/h * (3/2 if gated) ] + 6 s h V`
+    /// (Narayanan et al. 2021 Appendix; the `/2` counts only the causal half of the scores).
+    pub fn model_flops_per_sequence(&self) -> f64 {
+        let s = self.seq_len as f64;
+        let h = self.hidden as f64;
+        let attention = 2.0 * (self.attention_params()) + 2.0 * s * self.q_dim(); // per token, fwd
+        let n_dense = (self.n_layers - self.n_moe_layers()) as f64;
+        let n_moe = self.n_moe_layers() as f64;
+        let dense_ffn = 2.0 * self.ffn_params(self.ffn as f64);
+        let moe_ffn = 2.0 * self.ffn_params(self.moe_active_ffn());
+        let per_token_fwd = self.n_layers as f64 * attention
+            + n_dense * dense_ffn
+            + n_moe * moe_ffn
+            + 2.0 * h * self.vocab as f64;
+        3.0 * s * per_token_fwd
+    }
+
+    /// Forward FLOPs of the causal attention-score product (`QK^T` and `PV`) for one sequence.
+    pub fn attention_score_flops_per_sequence(&self) -> f64 {
+        let s = self.seq_len as f64;
+        self.n_layers as f64 * 2.0 * s * s * self.q_dim()
+    }
+}

@@ -1,0 +1,249 @@
+//! The shareable form of a plan: what the user typed, serializable and versioned.
+//!
+//! Every leaf is kept as the raw JSON value the user gave, so a wrong type, a negative count
+//! or an unknown key can be reported by its dotted path instead of failing the whole parse.
+//! `Scenario::resolve` turns a scenario into validated `model::Inputs` or lists every bad field.
+//! Compatibility: keys are only ever added with defaults; an existing key never changes
+//! meaning; `version` rises only when that promise cannot be kept, and old versions keep
+//! decoding. This module knows nothing about the browser or the model's formulas.
+
+mod resolve;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use resolve::InputError;
+
+/// The newest scenario format this build reads and writes.
+pub const VERSION: u64 = 1;
+
+/// A raw leaf value: whatever JSON the user wrote, checked by `resolve`.
+pub type Raw = Option<Value>;
+
+/// A whole plan as typed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// Format version; absent means 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Raw,
+    /// The transformer.
+    #[serde(default)]
+    pub model: ModelSpec,
+    /// Token budget, batch and recipe.
+    #[serde(default)]
+    pub training: TrainingSpec,
+    /// The machine.
+    #[serde(default)]
+    pub cluster: ClusterSpec,
+    /// How the work is split.
+    #[serde(default)]
+    pub parallelism: ParallelismSpec,
+    /// Keys this build does not know; reported by `resolve`.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, Value>,
+}
+
+/// The transformer: a preset id, dimensions, or a preset with some dimensions overridden.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModelSpec {
+    /// Transformer preset id (`llama3-405b`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Raw,
+    /// Decoder layers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layers: Raw,
+    /// Model width.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden: Raw,
+    /// Query heads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heads: Raw,
+    /// Key/value heads; defaults to `heads`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_heads: Raw,
+    /// Head width; defaults to `hidden / heads`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_dim: Raw,
+    /// Dense feed-forward width.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ffn: Raw,
+    /// `gelu`, `relu` or `swiglu`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ffn_act: Raw,
+    /// Vocabulary size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vocab: Raw,
+    /// Training sequence length, tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq_len: Raw,
+    /// Input and output embeddings share weights.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tied_embeddings: Raw,
+    /// `flash` or `materialized`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attention: Raw,
+    /// Dropout layers present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dropout: Raw,
+    /// Mixture of experts: an object, or `null`/`false` to make a preset dense.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moe: Raw,
+    /// Keys this build does not know.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, Value>,
+}
+
+/// Token budget, batch and recipe.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TrainingSpec {
+    /// Tokens to train on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Raw,
+    /// Sequences per optimizer step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub global_batch: Raw,
+    /// `megatron-bf16`, `torch-amp` or `fp8`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recipe: Raw,
+    /// Keys this build does not know.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, Value>,
+}
+
+/// The machine.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClusterSpec {
+    /// Chip preset id, or an object with `preset` and/or figures (see docs/scenario.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chip: Raw,
+    /// Chips in the cluster.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chips: Raw,
+    /// Chips per server; defaults to the chip preset's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chips_per_node: Raw,
+    /// Scale-up fabric id or object; defaults to the chip preset's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_up: Raw,
+    /// Chips per scale-up domain, overriding the fabric's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_up_domain: Raw,
+    /// Scale-out fabric id or object; defaults to the chip preset's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_out: Raw,
+    /// Keys this build does not know.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, Value>,
+}
+
+/// Parallel degrees and schedule.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ParallelismSpec {
+    /// Tensor-parallel degree; default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tp: Raw,
+    /// Pipeline stages; default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pp: Raw,
+    /// Data-parallel replicas; default: chips / (tp x pp x cp).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dp: Raw,
+    /// Expert-parallel degree; default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ep: Raw,
+    /// Context-parallel degree; default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cp: Raw,
+    /// Sequences per micro-batch; default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub micro_batch: Raw,
+    /// Virtual stages per pipeline rank; default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub virtual_stages: Raw,
+    /// ZeRO stage 0-3 (3 = FSDP); default 1 (Megatron's distributed optimizer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zero: Raw,
+    /// `none`, `selective` or `full`; default `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recompute: Raw,
+    /// Sequence parallelism; default on whenever tp > 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequence_parallel: Raw,
+    /// Data-parallel reduction overlapped with backward; default true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dp_overlap: Raw,
+    /// Keys this build does not know.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, Value>,
+}
+
+/// Why a scenario document could not be read at all.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParseError {
+    /// Occurs when the text is not JSON, or not an object (or array of objects).
+    Syntax(String),
+    /// Occurs when the document says it is from a newer format than this build reads.
+    FutureVersion(u64),
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Syntax(e) => write!(f, "not a scenario: {e}"),
+            ParseError::FutureVersion(v) => write!(
+                f,
+                "scenario format version {v} is newer than this build reads (up to {VERSION})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl Scenario {
+    /// Reads one scenario from a JSON value.
+    pub fn from_value(value: Value) -> Result<Scenario, ParseError> {
+        if !value.is_object() {
+            return Err(ParseError::Syntax("expected a JSON object".to_string()));
+        }
+        let scenario: Scenario =
+            serde_json::from_value(value).map_err(|e| ParseError::Syntax(e.to_string()))?;
+        if let Some(v) = scenario.version.as_ref().and_then(Value::as_u64) {
+            if v > VERSION {
+                return Err(ParseError::FutureVersion(v));
+            }
+        }
+        Ok(scenario)
+    }
+
+    /// Reads one scenario, or a JSON array of them, from text.
+    pub fn parse_many(text: &str) -> Result<Vec<Scenario>, ParseError> {
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| ParseError::Syntax(e.to_string()))?;
+        match value {
+            Value::Array(items) => items.into_iter().map(Scenario::from_value).collect(),
+            other => Ok(vec![Scenario::from_value(other)?]),
+        }
+    }
+
+    /// The scenario as compact JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The plan the app opens with: Llama 3.1 405B on 16,384 H100s, as Meta trained it
+    /// (Llama 3 report, arXiv:2407.21783, Table 4, second row).
+    pub fn default_plan() -> Scenario {
+        let json = serde_json::json!({
+            "model": { "preset": "llama3-405b" },
+            "training": { "tokens": 15.6e12, "global_batch": 2048, "recipe": "megatron-bf16" },
+            "cluster": { "chip": "h100-sxm", "chips": 16384, "scale_out": "roce-400g" },
+            "parallelism": { "tp": 8, "pp": 16, "dp": 128, "micro_batch": 1, "virtual_stages": 4,
+                             "zero": 1, "recompute": "none", "sequence_parallel": true }
+        });
+        Scenario::from_value(json).unwrap_or_default()
+    }
+}

@@ -1,0 +1,567 @@
+//! `Scenario::resolve`: from what the user typed to validated model inputs, or every reason not.
+//!
+//! Units convert here, once: scenarios speak datasheet units (TFLOP/s, GB, TB/s, Gb/s, us),
+//! the model speaks SI base units.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde_json::Value;
+
+use super::{Raw, Scenario, VERSION};
+use crate::model::presets::{self, units::*};
+use crate::model::{
+    AttentionImpl, Chip, Cluster, FfnKind, Inputs, Link, Moe, Parallelism, Recipe, Recompute,
+    ScaleUp, Sharding, Training, Transformer,
+};
+
+/// One bad field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    /// Dotted path of the field (`parallelism.tp`).
+    pub field: String,
+    /// What is wrong, in plain words.
+    pub message: String,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+/// Collects errors while reading fields, so every problem is reported at once.
+#[derive(Default)]
+struct Reader {
+    errors: Vec<InputError>,
+}
+
+/// Largest count any field accepts; far above any real cluster or model.
+const MAX_COUNT: f64 = 1e9;
+
+impl Reader {
+    fn error(&mut self, field: &str, message: impl Into<String>) {
+        self.errors.push(InputError { field: field.to_string(), message: message.into() });
+    }
+
+    fn unknown(&mut self, section: &str, keys: &BTreeMap<String, Value>) {
+        for key in keys.keys() {
+            let field = if section.is_empty() { key.clone() } else { format!("{section}.{key}") };
+            self.error(&field, "unknown key");
+        }
+    }
+
+    /// A number, from a JSON number or a numeric string.
+    fn number_value(&mut self, raw: &Value, field: &str) -> Option<f64> {
+        let x = match raw {
+            Value::Number(n) => n.as_f64(),
+            Value::String(s) if s.trim().is_empty() => {
+                self.error(field, "is empty");
+                return None;
+            }
+            Value::String(s) => s.trim().replace('_', "").parse::<f64>().ok(),
+            _ => None,
+        };
+        match x {
+            Some(x) if x.is_finite() => Some(x),
+            _ => {
+                self.error(field, format!("{} is not a number", short(raw)));
+                None
+            }
+        }
+    }
+
+    /// A positive number; `default` when absent.
+    fn positive(&mut self, raw: &Raw, field: &str, default: Option<f64>) -> f64 {
+        let Some(value) = raw else {
+            return default.unwrap_or_else(|| {
+                self.error(field, "is required");
+                1.0
+            });
+        };
+        match self.number_value(value, field) {
+            Some(x) if x > 0.0 && x <= 1e30 => x,
+            Some(x) => {
+                self.error(field, format!("must be a positive number, got {x}"));
+                1.0
+            }
+            None => 1.0,
+        }
+    }
+
+    /// A number zero or above (0 means absent, e.g. no FP8 units).
+    fn non_negative(&mut self, value: &Value, field: &str) -> f64 {
+        match self.number_value(value, field) {
+            Some(x) if (0.0..=1e30).contains(&x) => x,
+            Some(x) => {
+                self.error(field, format!("must be zero or more, got {x}"));
+                0.0
+            }
+            None => 0.0,
+        }
+    }
+
+    /// A fraction in (0, 1]; `default` when absent.
+    fn fraction(&mut self, raw: &Raw, field: &str, default: f64) -> f64 {
+        let x = self.positive(raw, field, Some(default));
+        if x > 1.0 {
+            self.error(field, format!("must be a fraction between 0 and 1, got {x}"));
+            return default;
+        }
+        x
+    }
+
+    /// A whole number at least `min`; `default` when absent.
+    fn count(&mut self, raw: &Raw, field: &str, default: Option<u32>, min: u32) -> u32 {
+        let Some(value) = raw else {
+            return default.unwrap_or_else(|| {
+                self.error(field, "is required");
+                min.max(1)
+            });
+        };
+        let Some(x) = self.number_value(value, field) else { return min.max(1) };
+        if x.fract() != 0.0 {
+            self.error(field, format!("must be a whole number, got {x}"));
+            min.max(1)
+        } else if x < min as f64 {
+            let what = if min == 0 { "zero or more" } else if min == 1 { "positive" } else { "larger" };
+            self.error(field, format!("must be {what} (at least {min}), got {x}"));
+            min.max(1)
+        } else if x > MAX_COUNT {
+            self.error(field, format!("is too large: {x}"));
+            min.max(1)
+        } else {
+            x as u32
+        }
+    }
+
+    fn flag(&mut self, raw: &Raw, field: &str, default: bool) -> bool {
+        match raw {
+            None => default,
+            Some(Value::Bool(b)) => *b,
+            Some(Value::String(s)) if s == "true" => true,
+            Some(Value::String(s)) if s == "false" => false,
+            Some(other) => {
+                self.error(field, format!("must be true or false, got {}", short(other)));
+                default
+            }
+        }
+    }
+
+    fn choice<T: Copy>(&mut self, raw: &Raw, field: &str, options: &[(&str, T)], default: T) -> T {
+        let Some(value) = raw else { return default };
+        let text = value.as_str().map(str::trim).unwrap_or("");
+        if let Some((_, t)) = options.iter().find(|(name, _)| *name == text) {
+            return *t;
+        }
+        let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+        self.error(field, format!("must be one of {}, got {}", names.join(", "), short(value)));
+        default
+    }
+
+    fn text<'a>(&mut self, raw: &'a Value, field: &str) -> Option<&'a str> {
+        match raw.as_str() {
+            Some(s) => Some(s.trim()),
+            None => {
+                self.error(field, format!("must be a text id, got {}", short(raw)));
+                None
+            }
+        }
+    }
+}
+
+/// A short rendering of a bad value for messages.
+fn short(value: &Value) -> String {
+    let mut s = value.to_string();
+    if s.len() > 40 {
+        s.truncate(37);
+        s.push_str("...");
+    }
+    s
+}
+
+/// Splits a field that is either a preset id or an object with an optional `preset`.
+fn preset_and_fields<'a>(
+    r: &mut Reader,
+    raw: &'a Value,
+    field: &str,
+) -> (Option<&'a str>, Option<&'a serde_json::Map<String, Value>>) {
+    match raw {
+        Value::String(s) => (Some(s.trim()), None),
+        Value::Object(map) => {
+            let preset = map.get("preset").and_then(|p| r.text(p, &format!("{field}.preset")));
+            (preset, Some(map))
+        }
+        other => {
+            r.error(field, format!("must be a preset id or an object, got {}", short(other)));
+            (None, None)
+        }
+    }
+}
+
+/// Reports keys of a custom object other than `allowed`.
+fn check_keys(r: &mut Reader, map: &serde_json::Map<String, Value>, field: &str, allowed: &[&str]) {
+    for key in map.keys() {
+        if key != "preset" && !allowed.contains(&key.as_str()) {
+            r.error(&format!("{field}.{key}"), "unknown key");
+        }
+    }
+}
+
+fn ids<T>(items: &[T], id: impl Fn(&T) -> &str) -> String {
+    items.iter().map(id).collect::<Vec<_>>().join(", ")
+}
+
+impl Scenario {
+    /// Validates the scenario into model inputs, or lists every bad field.
+    pub fn resolve(&self) -> Result<Inputs, Vec<InputError>> {
+        let mut r = Reader::default();
+        if let Some(v) = &self.version {
+            let version = r.count(&Some(v.clone()), "version", Some(1), 1);
+            if version as u64 > VERSION {
+                r.error("version", format!("{version} is newer than this build reads (up to {VERSION})"));
+            }
+        }
+        r.unknown("", &self.unknown);
+        let transformer = self.resolve_transformer(&mut r);
+        let training = self.resolve_training(&mut r);
+        let cluster = self.resolve_cluster(&mut r);
+        let parallelism = self.resolve_parallelism(&mut r, cluster.n_chips);
+        if r.errors.is_empty() {
+            Ok(Inputs { transformer, training, cluster, parallelism })
+        } else {
+            Err(r.errors)
+        }
+    }
+
+    fn resolve_transformer(&self, r: &mut Reader) -> Transformer {
+        let m = &self.model;
+        r.unknown("model", &m.unknown);
+        let base = match &m.preset {
+            Some(raw) => match r.text(raw, "model.preset") {
+                Some(id) => match presets::transformer(id) {
+                    Some(p) => Some(p.transformer),
+                    None => {
+                        let known = ids(presets::TRANSFORMERS, |p| p.id);
+                        r.error("model.preset", format!("unknown model '{id}'; known: {known}"));
+                        None
+                    }
+                },
+                None => None,
+            },
+            None => None,
+        };
+        let required = |x: Option<u32>| if base.is_some() { x } else { None };
+        let b = base.as_ref();
+        let n_layers = r.count(&m.layers, "model.layers", required(b.map(|t| t.n_layers)), 1);
+        let hidden = r.count(&m.hidden, "model.hidden", required(b.map(|t| t.hidden)), 1);
+        let n_heads = r.count(&m.heads, "model.heads", required(b.map(|t| t.n_heads)), 1);
+        let kv_default = if m.heads.is_some() || b.is_none() { n_heads } else { b.map_or(n_heads, |t| t.n_kv_heads) };
+        let n_kv_heads = r.count(&m.kv_heads, "model.kv_heads", Some(kv_default), 1);
+        let reshaped = m.hidden.is_some() || m.heads.is_some() || b.is_none();
+        let head_default = if reshaped { (hidden / n_heads.max(1)).max(1) } else { b.map_or(1, |t| t.head_dim) };
+        let head_dim = r.count(&m.head_dim, "model.head_dim", Some(head_default), 1);
+        let ffn = r.count(&m.ffn, "model.ffn", required(b.map(|t| t.ffn)), 1);
+        let vocab = r.count(&m.vocab, "model.vocab", required(b.map(|t| t.vocab)), 1);
+        let seq_len = r.count(&m.seq_len, "model.seq_len", required(b.map(|t| t.seq_len)), 1);
+        let ffn_kind = r.choice(
+            &m.ffn_act,
+            "model.ffn_act",
+            &[("gelu", FfnKind::Gelu), ("relu", FfnKind::Gelu), ("swiglu", FfnKind::SwiGlu)],
+            b.map_or(FfnKind::Gelu, |t| t.ffn_kind),
+        );
+        let attention = r.choice(
+            &m.attention,
+            "model.attention",
+            &[("flash", AttentionImpl::Flash), ("materialized", AttentionImpl::Materialized)],
+            b.map_or(AttentionImpl::Flash, |t| t.attention),
+        );
+        let tied_embeddings =
+            r.flag(&m.tied_embeddings, "model.tied_embeddings", b.is_some_and(|t| t.tied_embeddings));
+        let dropout = r.flag(&m.dropout, "model.dropout", b.is_some_and(|t| t.dropout));
+        if n_kv_heads > n_heads || n_heads % n_kv_heads.max(1) != 0 {
+            r.error("model.kv_heads", format!("must divide the {n_heads} attention heads, got {n_kv_heads}"));
+        }
+        if seq_len as f64 > 16.0 * 1048576.0 {
+            r.error("model.seq_len", format!("is too long: {seq_len} tokens"));
+        }
+        let moe = match &m.moe {
+            None => b.and_then(|t| t.moe),
+            Some(Value::Null) | Some(Value::Bool(false)) => None,
+            Some(Value::Object(map)) => {
+                check_keys(
+                    r,
+                    map,
+                    "model.moe",
+                    &["experts", "top_k", "shared_experts", "expert_ffn", "dense_layers", "capacity_factor"],
+                );
+                let base_moe = b.and_then(|t| t.moe);
+                let get = |k: &str| map.get(k).cloned();
+                let n_experts =
+                    r.count(&get("experts"), "model.moe.experts", base_moe.map(|x| x.n_experts), 1);
+                let top_k = r.count(&get("top_k"), "model.moe.top_k", base_moe.map(|x| x.top_k), 1);
+                let n_shared_experts = r.count(
+                    &get("shared_experts"),
+                    "model.moe.shared_experts",
+                    Some(base_moe.map_or(0, |x| x.n_shared_experts)),
+                    0,
+                );
+                let expert_ffn = r.count(
+                    &get("expert_ffn"),
+                    "model.moe.expert_ffn",
+                    Some(base_moe.map_or(ffn, |x| x.expert_ffn)),
+                    1,
+                );
+                let n_dense_layers = r.count(
+                    &get("dense_layers"),
+                    "model.moe.dense_layers",
+                    Some(base_moe.map_or(0, |x| x.n_dense_layers)),
+                    0,
+                );
+                let capacity_factor = match get("capacity_factor") {
+                    None => base_moe.and_then(|x| x.capacity_factor),
+                    Some(Value::Null) => None,
+                    Some(v) => Some(r.positive(&Some(v), "model.moe.capacity_factor", None)),
+                };
+                if top_k > n_experts {
+                    r.error("model.moe.top_k", format!("must not exceed the {n_experts} experts, got {top_k}"));
+                }
+                if n_dense_layers >= n_layers {
+                    r.error("model.moe.dense_layers", format!("must be fewer than the {n_layers} layers"));
+                }
+                Some(Moe { n_experts, top_k, n_shared_experts, expert_ffn, n_dense_layers, capacity_factor })
+            }
+            Some(other) => {
+                r.error("model.moe", format!("must be an object or null, got {}", short(other)));
+                None
+            }
+        };
+        Transformer {
+            n_layers,
+            hidden,
+            n_heads,
+            n_kv_heads,
+            head_dim,
+            ffn,
+            ffn_kind,
+            vocab,
+            seq_len,
+            tied_embeddings,
+            attention,
+            dropout,
+            moe,
+        }
+    }
+
+    fn resolve_training(&self, r: &mut Reader) -> Training {
+        let t = &self.training;
+        r.unknown("training", &t.unknown);
+        let tokens = r.positive(&t.tokens, "training.tokens", None);
+        let global_batch = r.count(&t.global_batch, "training.global_batch", None, 1);
+        let recipe = r.choice(
+            &t.recipe,
+            "training.recipe",
+            &[("megatron-bf16", Recipe::MegatronBf16), ("torch-amp", Recipe::TorchAmp), ("fp8", Recipe::Fp8)],
+            Recipe::MegatronBf16,
+        );
+        Training { tokens, global_batch, recipe }
+    }
+
+    fn resolve_cluster(&self, r: &mut Reader) -> Cluster {
+        let c = &self.cluster;
+        r.unknown("cluster", &c.unknown);
+        let (chip, preset) = resolve_chip(r, &c.chip);
+        let n_chips = r.count(&c.chips, "cluster.chips", None, 1);
+
+        let mut scale_up = match &c.scale_up {
+            Some(raw) => resolve_scale_up(r, raw),
+            None => preset.and_then(|p| presets::scale_up(p.scale_up)).map(|p| p.scale_up).unwrap_or_else(|| {
+                if c.chip.is_some() {
+                    r.error("cluster.scale_up", "is required for a custom chip");
+                }
+                presets::SCALE_UP[0].scale_up
+            }),
+        };
+        scale_up.domain_size =
+            r.count(&c.scale_up_domain, "cluster.scale_up_domain", Some(scale_up.domain_size), 1);
+        let scale_out = match &c.scale_out {
+            Some(raw) => resolve_scale_out(r, raw),
+            None => preset.and_then(|p| presets::scale_out(p.scale_out)).map(|p| p.link).unwrap_or_else(|| {
+                if c.chip.is_some() {
+                    r.error("cluster.scale_out", "is required for a custom chip");
+                }
+                presets::SCALE_OUT[0].link
+            }),
+        };
+        let node_default = preset.map_or(scale_up.domain_size.min(8), |p| p.chips_per_node);
+        let chips_per_node = r.count(&c.chips_per_node, "cluster.chips_per_node", Some(node_default), 1);
+        Cluster { chip, n_chips, chips_per_node, scale_up, scale_out }
+    }
+
+    fn resolve_parallelism(&self, r: &mut Reader, n_chips: u32) -> Parallelism {
+        let p = &self.parallelism;
+        r.unknown("parallelism", &p.unknown);
+        let tensor = r.count(&p.tp, "parallelism.tp", Some(1), 1);
+        let pipeline = r.count(&p.pp, "parallelism.pp", Some(1), 1);
+        let context = r.count(&p.cp, "parallelism.cp", Some(1), 1);
+        let model_parallel = tensor as u64 * pipeline as u64 * context as u64;
+        let data = match &p.dp {
+            Some(_) => r.count(&p.dp, "parallelism.dp", None, 1),
+            None if n_chips as u64 % model_parallel.max(1) == 0 => {
+                (n_chips as u64 / model_parallel.max(1)).max(1) as u32
+            }
+            None => {
+                r.error(
+                    "parallelism.dp",
+                    format!("not given, and {n_chips} chips do not divide by TP x PP x CP = {model_parallel}"),
+                );
+                1
+            }
+        };
+        let sharding = match r.count(&p.zero, "parallelism.zero", Some(1), 0) {
+            0 => Sharding::None,
+            1 => Sharding::Optimizer,
+            2 => Sharding::Gradients,
+            3 => Sharding::Full,
+            other => {
+                r.error("parallelism.zero", format!("must be 0, 1, 2 or 3, got {other}"));
+                Sharding::Optimizer
+            }
+        };
+        Parallelism {
+            tensor,
+            pipeline,
+            data,
+            expert: r.count(&p.ep, "parallelism.ep", Some(1), 1),
+            context,
+            sequence_parallel: r.flag(&p.sequence_parallel, "parallelism.sequence_parallel", tensor > 1),
+            virtual_stages: r.count(&p.virtual_stages, "parallelism.virtual_stages", Some(1), 1),
+            micro_batch: r.count(&p.micro_batch, "parallelism.micro_batch", Some(1), 1),
+            sharding,
+            recompute: r.choice(
+                &p.recompute,
+                "parallelism.recompute",
+                &[("none", Recompute::None), ("selective", Recompute::Selective), ("full", Recompute::Full)],
+                Recompute::None,
+            ),
+            dp_overlap: r.flag(&p.dp_overlap, "parallelism.dp_overlap", true),
+        }
+    }
+}
+
+const CHIP_KEYS: &[&str] = &[
+    "name",
+    "bf16_tflops",
+    "fp8_tflops",
+    "fp32_tflops",
+    "hbm_gb",
+    "hbm_tb_per_s",
+    "tdp_w",
+    "matmul_efficiency",
+    "memory_efficiency",
+    "price_usd",
+];
+
+fn resolve_chip(r: &mut Reader, raw: &Raw) -> (Chip, Option<&'static presets::ChipPreset>) {
+    let fallback = presets::CHIPS[0];
+    let Some(raw) = raw else {
+        r.error("cluster.chip", "is required");
+        return (fallback.chip, None);
+    };
+    let (id, fields) = preset_and_fields(r, raw, "cluster.chip");
+    let preset = match id {
+        Some(id) => match presets::chip(id) {
+            Some(p) => Some(p),
+            None => {
+                r.error("cluster.chip", format!("unknown chip '{id}'; known: {}", ids(presets::CHIPS, |p| p.id)));
+                return (fallback.chip, None);
+            }
+        },
+        None => None,
+    };
+    let Some(map) = fields else { return (preset.map_or(fallback.chip, |p| p.chip), preset) };
+    check_keys(r, map, "cluster.chip", CHIP_KEYS);
+    let base = preset.map(|p| p.chip);
+    let get = |k: &str| map.get(k).cloned();
+    let bf16 = r.positive(&get("bf16_tflops"), "cluster.chip.bf16_tflops", base.map(|c| c.bf16_flops_per_s / TFLOPS));
+    let fp8 = match get("fp8_tflops") {
+        None => base.map_or(0.0, |c| c.fp8_flops_per_s / TFLOPS),
+        Some(Value::Null) => 0.0,
+        Some(v) => r.non_negative(&v, "cluster.chip.fp8_tflops"),
+    };
+    let fp32 = r.positive(&get("fp32_tflops"), "cluster.chip.fp32_tflops", Some(base.map_or(bf16 / 16.0, |c| c.fp32_flops_per_s / TFLOPS)));
+    let hbm = r.positive(&get("hbm_gb"), "cluster.chip.hbm_gb", base.map(|c| c.hbm_bytes / GB));
+    let bw = r.positive(&get("hbm_tb_per_s"), "cluster.chip.hbm_tb_per_s", base.map(|c| c.hbm_bytes_per_s / TB_PER_S));
+    let tdp = r.positive(&get("tdp_w"), "cluster.chip.tdp_w", Some(base.map_or(700.0, |c| c.tdp_w)));
+    let matmul = r.fraction(&get("matmul_efficiency"), "cluster.chip.matmul_efficiency", base.map_or(0.6, |c| c.matmul_efficiency));
+    let memory = r.fraction(&get("memory_efficiency"), "cluster.chip.memory_efficiency", base.map_or(0.8, |c| c.memory_efficiency));
+    let price = match get("price_usd") {
+        None => base.and_then(|c| c.price_usd),
+        Some(Value::Null) => None,
+        Some(v) => Some(r.positive(&Some(v), "cluster.chip.price_usd", None)),
+    };
+    if let Some(name) = map.get("name") {
+        r.text(name, "cluster.chip.name");
+    }
+    let chip = Chip {
+        bf16_flops_per_s: bf16 * TFLOPS,
+        fp8_flops_per_s: fp8 * TFLOPS,
+        fp32_flops_per_s: fp32 * TFLOPS,
+        hbm_bytes: hbm * GB,
+        hbm_bytes_per_s: bw * TB_PER_S,
+        tdp_w: tdp,
+        matmul_efficiency: matmul,
+        memory_efficiency: memory,
+        price_usd: price,
+    };
+    (chip, preset)
+}
+
+fn resolve_scale_up(r: &mut Reader, raw: &Value) -> ScaleUp {
+    let field = "cluster.scale_up";
+    let (id, fields) = preset_and_fields(r, raw, field);
+    let base = match id {
+        Some(id) => match presets::scale_up(id) {
+            Some(p) => Some(p.scale_up),
+            None => {
+                r.error(field, format!("unknown scale-up fabric '{id}'; known: {}", ids(presets::SCALE_UP, |p| p.id)));
+                None
+            }
+        },
+        None => None,
+    };
+    let Some(map) = fields else { return base.unwrap_or(presets::SCALE_UP[0].scale_up) };
+    check_keys(r, map, field, &["bandwidth_gb_per_s", "domain", "latency_us", "efficiency"]);
+    let get = |k: &str| map.get(k).cloned();
+    // Datasheets quote scale-up bandwidth as the sum of both directions.
+    let bw = r.positive(&get("bandwidth_gb_per_s"), "cluster.scale_up.bandwidth_gb_per_s", base.map(|s| 2.0 * s.link.bytes_per_s / GB_PER_S));
+    let domain = r.count(&get("domain"), "cluster.scale_up.domain", base.map(|s| s.domain_size), 1);
+    let latency = r.positive(&get("latency_us"), "cluster.scale_up.latency_us", Some(base.map_or(5.0, |s| s.link.latency_s / US)));
+    let efficiency = r.fraction(&get("efficiency"), "cluster.scale_up.efficiency", base.map_or(0.7, |s| s.link.efficiency));
+    ScaleUp {
+        link: Link { bytes_per_s: bw / 2.0 * GB_PER_S, latency_s: latency * US, efficiency },
+        domain_size: domain,
+    }
+}
+
+fn resolve_scale_out(r: &mut Reader, raw: &Value) -> Link {
+    let field = "cluster.scale_out";
+    let (id, fields) = preset_and_fields(r, raw, field);
+    let base = match id {
+        Some(id) => match presets::scale_out(id) {
+            Some(p) => Some(p.link),
+            None => {
+                r.error(field, format!("unknown scale-out fabric '{id}'; known: {}", ids(presets::SCALE_OUT, |p| p.id)));
+                None
+            }
+        },
+        None => None,
+    };
+    let Some(map) = fields else { return base.unwrap_or(presets::SCALE_OUT[0].link) };
+    check_keys(r, map, field, &["gbit_per_s", "latency_us", "efficiency"]);
+    let get = |k: &str| map.get(k).cloned();
+    let rate = r.positive(&get("gbit_per_s"), "cluster.scale_out.gbit_per_s", base.map(|l| l.bytes_per_s / GBIT_PER_S));
+    let latency = r.positive(&get("latency_us"), "cluster.scale_out.latency_us", Some(base.map_or(10.0, |l| l.latency_s / US)));
+    let efficiency = r.fraction(&get("efficiency"), "cluster.scale_out.efficiency", base.map_or(0.8, |l| l.efficiency));
+    Link { bytes_per_s: rate * GBIT_PER_S, latency_s: latency * US, efficiency }
+}

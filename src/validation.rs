@@ -1,0 +1,273 @@
+//! Published training runs, the model's prediction for each, and the relative error.
+//!
+//! The runs live in `data/calibration.json` (transcribed from the papers it cites). Each
+//! published number is compared in its own paper's convention: Megatron-LM 2021 counts the
+//! recomputed forward pass, Korthikanti et al. 2022 state their own model-FLOP formula, the
+//! rest use this tool's MFU, hardware TFLOP/s, tokens/s, days or chip-hours.
+
+use serde_json::Value;
+
+use crate::model::{self, Estimate, Inputs};
+use crate::scenario::Scenario;
+
+/// The calibration data, embedded so the command-line tool can validate anywhere.
+pub const DATA: &str = include_str!("../data/calibration.json");
+
+/// What a published number measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    /// TFLOP/s per GPU by Narayanan et al. 2021 eq. 3: `96 B s l h^2 (1 + s/6h + V/16lh)`.
+    Megatron2021Tflops,
+    /// Seconds per iteration.
+    IterationS,
+    /// MFU by Korthikanti et al. 2022: `72 B s l h^2 (1 + s/6h + V/12lh)` over peak.
+    KorthikantiMfu,
+    /// This tool's MFU.
+    Mfu,
+    /// Executed (hardware) TFLOP/s per GPU, recomputation included.
+    HfuTflops,
+    /// Tokens per second per chip.
+    TokensPerSPerChip,
+    /// Days of training.
+    TrainDays,
+    /// Chip-hours of the cluster.
+    ChipHours,
+}
+
+impl Metric {
+    fn parse(name: &str) -> Option<Metric> {
+        Some(match name {
+            "megatron_2021_tflops" => Metric::Megatron2021Tflops,
+            "iteration_s" => Metric::IterationS,
+            "korthikanti_mfu" => Metric::KorthikantiMfu,
+            "mfu" => Metric::Mfu,
+            "hfu_tflops" => Metric::HfuTflops,
+            "tokens_per_s_per_chip" => Metric::TokensPerSPerChip,
+            "train_days" => Metric::TrainDays,
+            "chip_hours" => Metric::ChipHours,
+            _ => return None,
+        })
+    }
+
+    /// Short label with unit.
+    pub fn label(self) -> &'static str {
+        match self {
+            Metric::Megatron2021Tflops => "TFLOP/s/GPU (eq. 3)",
+            Metric::IterationS => "s/iteration",
+            Metric::KorthikantiMfu => "MFU (paper's formula)",
+            Metric::Mfu => "MFU",
+            Metric::HfuTflops => "TFLOP/s/GPU (with recompute)",
+            Metric::TokensPerSPerChip => "tokens/s/GPU",
+            Metric::TrainDays => "days",
+            Metric::ChipHours => "GPU-hours",
+        }
+    }
+
+    /// The metric's value for an estimate of these inputs.
+    pub fn of(self, inputs: &Inputs, e: &Estimate) -> f64 {
+        let t = &inputs.transformer;
+        let (b, s, l, h, v) = (
+            inputs.training.global_batch as f64,
+            t.seq_len as f64,
+            t.n_layers as f64,
+            t.hidden as f64,
+            t.vocab as f64,
+        );
+        let chips = e.chips_used.max(1) as f64;
+        let per_chip_rate = |flops: f64| flops / e.step_s.max(1e-30) / chips;
+        match self {
+            Metric::Megatron2021Tflops => {
+                let f = 96.0 * b * s * l * h * h * (1.0 + s / (6.0 * h) + v / (16.0 * l * h));
+                per_chip_rate(f) / 1e12
+            }
+            Metric::IterationS => e.step_s,
+            Metric::KorthikantiMfu => {
+                let f = 72.0 * b * s * l * h * h * (1.0 + s / (6.0 * h) + v / (12.0 * l * h));
+                per_chip_rate(f) / inputs.cluster.chip.bf16_flops_per_s.max(1.0)
+            }
+            Metric::Mfu => e.mfu,
+            Metric::HfuTflops => per_chip_rate(e.hardware_flops_per_step) / 1e12,
+            Metric::TokensPerSPerChip => e.tokens_per_s / chips,
+            Metric::TrainDays => e.train_days,
+            Metric::ChipHours => e.chip_hours,
+        }
+    }
+}
+
+/// One published number and the scenario that reproduces its setting.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// Run id (`megatron-2021`).
+    pub run: String,
+    /// Run title.
+    pub title: String,
+    /// Row label.
+    pub label: String,
+    /// What is measured.
+    pub metric: Metric,
+    /// Published value.
+    pub published: f64,
+    /// Allowed relative error.
+    pub tolerance: f64,
+    /// The plan.
+    pub scenario: Scenario,
+}
+
+/// A row with the model's prediction.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The row.
+    pub row: Row,
+    /// Predicted value in the row's metric.
+    pub predicted: f64,
+    /// `(predicted - published) / published`.
+    pub error: f64,
+    /// Warnings the estimate raised.
+    pub warnings: Vec<String>,
+}
+
+impl Outcome {
+    /// The prediction is within the row's tolerance.
+    pub fn within(&self) -> bool {
+        self.error.abs() <= self.row.tolerance
+    }
+}
+
+/// A published run with its sources and assumptions.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// Run id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Sources.
+    pub source: String,
+    /// Settings the sources do not give, and what was chosen.
+    pub assumed: String,
+}
+
+/// Deep-merges `patch` into `base` (objects merge key by key, anything else replaces).
+fn merge(base: &mut Value, patch: &Value) {
+    match (base, patch) {
+        (Value::Object(b), Value::Object(p)) => {
+            for (k, v) in p {
+                merge(b.entry(k.clone()).or_insert(Value::Null), v);
+            }
+        }
+        (b, p) => *b = p.clone(),
+    }
+}
+
+/// Every run and row in the calibration data.
+pub fn load() -> Result<(Vec<Run>, Vec<Row>), String> {
+    let data: Value = serde_json::from_str(DATA).map_err(|e| format!("calibration data: {e}"))?;
+    let mut runs = Vec::new();
+    let mut rows = Vec::new();
+    let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    for run in data.get("runs").and_then(Value::as_array).into_iter().flatten() {
+        let id = text(run, "id");
+        runs.push(Run {
+            id: id.clone(),
+            title: text(run, "title"),
+            source: text(run, "source"),
+            assumed: text(run, "assumed"),
+        });
+        let base = run.get("base").cloned().unwrap_or(Value::Null);
+        for row in run.get("rows").and_then(Value::as_array).into_iter().flatten() {
+            let mut scenario = base.clone();
+            merge(&mut scenario, row.get("set").unwrap_or(&Value::Null));
+            let label = text(row, "label");
+            let metric_name = text(row, "metric");
+            let metric = Metric::parse(&metric_name)
+                .ok_or_else(|| format!("{id} {label}: unknown metric '{metric_name}'"))?;
+            let number = |k: &str| {
+                row.get(k).and_then(Value::as_f64).ok_or_else(|| format!("{id} {label}: no {k}"))
+            };
+            let scenario =
+                Scenario::from_value(scenario).map_err(|e| format!("{id} {label}: {e}"))?;
+            let published = number("published")?;
+            let tolerance = number("tolerance")?;
+            rows.push(Row {
+                run: id.clone(),
+                title: text(run, "title"),
+                label,
+                metric,
+                published,
+                tolerance,
+                scenario,
+            });
+        }
+    }
+    Ok((runs, rows))
+}
+
+/// Predicts one row.
+pub fn check(row: &Row) -> Result<Outcome, String> {
+    let inputs = row.scenario.resolve().map_err(|errors| {
+        let list: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        format!("{} {}: {}", row.run, row.label, list.join("; "))
+    })?;
+    let e = model::estimate(&inputs);
+    let predicted = row.metric.of(&inputs, &e);
+    let error = (predicted - row.published) / row.published;
+    Ok(Outcome {
+        row: row.clone(),
+        predicted,
+        error,
+        warnings: e.warnings.iter().map(|w| w.to_string()).collect(),
+    })
+}
+
+/// Every row's outcome.
+pub fn run_all() -> Result<(Vec<Run>, Vec<Outcome>), String> {
+    let (runs, rows) = load()?;
+    let outcomes = rows.iter().map(check).collect::<Result<Vec<_>, _>>()?;
+    Ok((runs, outcomes))
+}
+
+fn fmt_value(metric: Metric, x: f64) -> String {
+    match metric {
+        Metric::Mfu | Metric::KorthikantiMfu => format!("{:.1}%", 100.0 * x),
+        Metric::IterationS => format!("{x:.2}"),
+        Metric::ChipHours => format!("{:.0}", x),
+        Metric::TrainDays => format!("{x:.1}"),
+        _ => format!("{x:.0}"),
+    }
+}
+
+/// The accuracy report as Markdown (what `clusterplan validate` prints and docs/accuracy.md holds).
+pub fn markdown(runs: &[Run], outcomes: &[Outcome]) -> String {
+    let mut out = String::new();
+    let within = outcomes.iter().filter(|o| o.within()).count();
+    let worst = outcomes.iter().map(|o| o.error.abs()).fold(0.0, f64::max);
+    let mean = outcomes.iter().map(|o| o.error.abs()).sum::<f64>() / outcomes.len().max(1) as f64;
+    out.push_str("# Accuracy against published training runs\n\n");
+    out.push_str("Generated by `cargo run --release --bin clusterplan -- validate`; `tests/validation.rs` fails if this file is stale or a row leaves its tolerance.\n");
+    out.push_str("Every row is predicted from the mechanisms in `src/model/` with one set of chip and fabric figures; nothing is fitted to a single row.\n\n");
+    out.push_str(&format!(
+        "{within} of {} rows within tolerance; mean absolute error {:.1}%, worst {:.1}%.\n\n",
+        outcomes.len(),
+        100.0 * mean,
+        100.0 * worst
+    ));
+    out.push_str("| run | row | metric | published | predicted | error | tolerance | ok |\n");
+    out.push_str("|---|---|---|---:|---:|---:|---:|:-:|\n");
+    for o in outcomes {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {:+.1}% | ±{:.0}% | {} |\n",
+            o.row.run,
+            o.row.label,
+            o.row.metric.label(),
+            fmt_value(o.row.metric, o.row.published),
+            fmt_value(o.row.metric, o.predicted),
+            100.0 * o.error,
+            100.0 * o.row.tolerance,
+            if o.within() { "yes" } else { "**no**" }
+        ));
+    }
+    out.push_str("\n## Sources and assumptions\n\n");
+    for run in runs {
+        out.push_str(&format!("- **{}** ({}): {}\n  Assumed: {}\n", run.id, run.title, run.source, run.assumed));
+    }
+    out
+}
