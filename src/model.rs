@@ -85,7 +85,10 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
     let step_s = finite(breakdown.total());
     let memory = memory::per_chip(inputs, &shape);
     if !memory.fits {
-        warnings.push(Warning::DoesNotFit { need_bytes: memory.peak_bytes, have_bytes: memory.hbm_bytes });
+        warnings.push(Warning::DoesNotFit {
+            need_bytes: memory.peak_bytes,
+            have_bytes: memory.hbm_bytes,
+        });
     }
 
     let t = &inputs.transformer;

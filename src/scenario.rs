@@ -89,7 +89,7 @@ pub struct ModelSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dropout: Raw,
     /// Mixture of experts: an object, or `null`/`false` to make a preset dense.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "keep_null")]
     pub moe: Raw,
     /// Keys this build does not know.
     #[serde(flatten)]
@@ -175,9 +175,17 @@ pub struct ParallelismSpec {
     /// Data-parallel reduction overlapped with backward; default true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dp_overlap: Raw,
+    /// Expert all-to-all overlapped with another micro-batch (DualPipe); default false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ep_overlap: Raw,
     /// Keys this build does not know.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, Value>,
+}
+
+/// Reads a present key as `Some`, even when its value is `null` (serde would make that `None`).
+fn keep_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Raw, D::Error> {
+    Value::deserialize(d).map(Some)
 }
 
 /// Why a scenario document could not be read at all.

@@ -267,7 +267,10 @@ pub fn markdown(runs: &[Run], outcomes: &[Outcome]) -> String {
     }
     out.push_str("\n## Sources and assumptions\n\n");
     for run in runs {
-        out.push_str(&format!("- **{}** ({}): {}\n  Assumed: {}\n", run.id, run.title, run.source, run.assumed));
+        out.push_str(&format!(
+            "- **{}** ({}): {}\n  Assumed: {}\n",
+            run.id, run.title, run.source, run.assumed
+        ));
     }
     out
 }

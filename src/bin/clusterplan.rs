@@ -25,7 +25,10 @@ fn main() -> ExitCode {
         ["catalog"] => print_json(&catalog::to_json()),
         ["validate"] => validate(),
         ["example"] => {
-            println!("{}", pretty(&serde_json::to_value(Scenario::default_plan()).unwrap_or_default()));
+            println!(
+                "{}",
+                pretty(&serde_json::to_value(Scenario::default_plan()).unwrap_or_default())
+            );
             ExitCode::SUCCESS
         }
         ["help" | "--help" | "-h"] => {
@@ -51,7 +54,9 @@ fn print_json(value: &serde_json::Value) -> ExitCode {
 fn read_input(path: &str) -> Result<String, String> {
     if path == "-" {
         let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map_err(|e| format!("cannot read stdin: {e}"))?;
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("cannot read stdin: {e}"))?;
         Ok(text)
     } else {
         std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))

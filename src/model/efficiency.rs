@@ -80,3 +80,10 @@ pub const ALL_TO_ALL_RELATIVE: f64 = 0.8;
 /// Fraction of a micro-batch's compute that can hide the ZeRO-3/FSDP parameter gathers of the
 /// next layer (prefetch), the rest competing for the same memory bandwidth and SMs.
 pub const PREFETCH_OVERLAP: f64 = 0.9;
+
+/// Compute slowdown per second of communication hidden under it: the collective's kernels take
+/// streaming multiprocessors and memory bandwidth from the GEMMs they overlap. Reported
+/// slowdowns of overlapped GEMMs are roughly 10-40% (Wang et al. 2023, "Overlap communication
+/// with dependent computation via decomposition", ASPLOS'23, §2; Chang et al. 2024, FLUX,
+/// arXiv:2406.06858, §1); a quarter of the hidden time is charged back.
+pub const OVERLAP_INTERFERENCE: f64 = 0.25;

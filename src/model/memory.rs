@@ -143,7 +143,8 @@ pub(crate) fn per_chip(inputs: &Inputs, shape: &Shape) -> MemoryUse {
         }
     };
     let weights = shard(p.sharding == Sharding::Full) * recipe.weight_bytes();
-    let grads = shard(matches!(p.sharding, Sharding::Gradients | Sharding::Full)) * recipe.grad_bytes();
+    let grads =
+        shard(matches!(p.sharding, Sharding::Gradients | Sharding::Full)) * recipe.grad_bytes();
     let optimizer = shard(p.sharding != Sharding::None) * recipe.optimizer_bytes();
     let state = weights + grads + optimizer;
 
@@ -190,10 +191,11 @@ pub(crate) fn per_chip(inputs: &Inputs, shape: &Shape) -> MemoryUse {
     // Gradients of the layer in flight: about one layer's activations worth.
     let bwd_transient = 2.0 * gathered + zero3_layer + recompute_workspace + 0.5 * full;
 
-    let groups = [shape.tp_u, shape.pp_u, shape.dp_u * shape.cp_u, shape.cp_u, shape.ep_u]
-        .iter()
-        .filter(|&&g| g > 1)
-        .count() as f64;
+    let groups =
+        [shape.tp_u, shape.pp_u, shape.dp_u.saturating_mul(shape.cp_u), shape.cp_u, shape.ep_u]
+            .iter()
+            .filter(|&&g| g > 1)
+            .count() as f64;
     let comm = groups * COMM_BYTES_PER_GROUP;
 
     let fixed = state + comm + FRAMEWORK_BYTES;
@@ -206,13 +208,14 @@ pub(crate) fn per_chip(inputs: &Inputs, shape: &Shape) -> MemoryUse {
     let backward_peak = total(backward_dynamic);
     let optimizer_peak = total(optimizer_dynamic);
 
-    let (phase, acts, logit_part, transient) = if backward_peak >= forward_peak && backward_peak >= optimizer_peak {
-        (Phase::Backward, activations, logits, bwd_transient)
-    } else if forward_peak >= optimizer_peak {
-        (Phase::Forward, activations, logits, fwd_transient)
-    } else {
-        (Phase::Optimizer, 0.0, 0.0, optimizer_dynamic)
-    };
+    let (phase, acts, logit_part, transient) =
+        if backward_peak >= forward_peak && backward_peak >= optimizer_peak {
+            (Phase::Backward, activations, logits, bwd_transient)
+        } else if forward_peak >= optimizer_peak {
+            (Phase::Forward, activations, logits, fwd_transient)
+        } else {
+            (Phase::Optimizer, 0.0, 0.0, optimizer_dynamic)
+        };
     let reserve = FRAMEWORK_BYTES + FRAGMENTATION * (acts + logit_part + transient);
     let peak = weights + grads + optimizer + acts + logit_part + transient + comm + reserve;
     let hbm = inputs.cluster.chip.hbm_bytes;

@@ -114,6 +114,9 @@ pub struct Parallelism {
     /// Data-parallel gradient reduction overlapped with the backward pass (Megatron-LM
     /// `--overlap-grad-reduce`, PyTorch DDP/FSDP); Megatron-LM 2021 did not overlap.
     pub dp_overlap: bool,
+    /// Expert all-to-all hidden behind another micro-batch's computation (DeepSeek-V3's DualPipe,
+    /// arXiv:2412.19437, §3.2.1); Megatron-LM's default leaves it exposed.
+    pub ep_overlap: bool,
 }
 
 /// Derived per-chip quantities, computed once per estimate.

@@ -10,7 +10,7 @@
 
 use crate::model::efficiency::{
     ELEMENTWISE_BWD_BYTE_RATIO, FLASH_BWD_FLOP_RATIO, FLASH_BWD_RELATIVE, FLASH_FWD_RELATIVE,
-    FP8_GEMM_RELATIVE, GEMM_SIZE, KERNEL_FLOOR_S, PREFETCH_OVERLAP,
+    FP8_GEMM_RELATIVE, GEMM_SIZE, KERNEL_FLOOR_S, OVERLAP_INTERFERENCE, PREFETCH_OVERLAP,
 };
 use crate::model::parallelism::Shape;
 use crate::model::topology::{collective_s, point_to_point_s, Collective, Group};
@@ -31,11 +31,12 @@ pub struct StepBreakdown {
     pub tp_exposed_s: f64,
     /// Context-parallel key/value exchange left over after hiding behind attention.
     pub cp_exposed_s: f64,
-    /// Expert-parallel all-to-all (dispatch and combine), not overlapped.
+    /// Expert-parallel all-to-all (dispatch and combine) left exposed.
     pub ep_exposed_s: f64,
     /// Pipeline point-to-point sends on the critical path.
     pub pp_exposed_s: f64,
-    /// Data-parallel gradient reduction and parameter gathers left over after overlap.
+    /// Data-parallel gradient reduction and parameter gathers left over after overlap, plus the
+    /// slowdown the overlapped part causes to compute (`efficiency::OVERLAP_INTERFERENCE`).
     pub dp_exposed_s: f64,
     /// Pipeline fill and drain.
     pub bubble_s: f64,
@@ -87,6 +88,7 @@ struct Pass {
     tp: f64,
     cp_link: f64,
     cp_exposed: f64,
+    ep_link: f64,
     ep: f64,
 }
 
@@ -97,6 +99,7 @@ impl Pass {
             tp: self.tp + o.tp,
             cp_link: self.cp_link + o.cp_link,
             cp_exposed: self.cp_exposed + o.cp_exposed,
+            ep_link: self.ep_link + o.ep_link,
             ep: self.ep + o.ep,
         }
     }
@@ -107,6 +110,7 @@ impl Pass {
             tp: self.tp * k,
             cp_link: self.cp_link * k,
             cp_exposed: self.cp_exposed * k,
+            ep_link: self.ep_link * k,
             ep: self.ep * k,
         }
     }
@@ -134,7 +138,11 @@ impl Passes {
     }
 
     fn times(self, k: f64) -> Passes {
-        Passes { fwd: self.fwd.times(k), bwd: self.bwd.times(k), recompute: self.recompute.times(k) }
+        Passes {
+            fwd: self.fwd.times(k),
+            bwd: self.bwd.times(k),
+            recompute: self.recompute.times(k),
+        }
     }
 
     fn total(&self) -> f64 {
@@ -241,14 +249,14 @@ impl Ctx<'_> {
             tp,
             cp_link: cp_fwd,
             cp_exposed: (cp_fwd - core_fwd).max(0.0),
-            ep: 0.0,
+            ..Pass::default()
         };
         let bwd = Pass {
             compute: 2.0 * gemms_fwd + ELEMENTWISE_BWD_BYTE_RATIO * elementwise_fwd + core_bwd,
             tp,
             cp_link: cp_bwd,
             cp_exposed: (cp_bwd - core_bwd).max(0.0),
-            ep: 0.0,
+            ..Pass::default()
         };
         (Passes { fwd, bwd, recompute: Pass::default() }, core_fwd)
     }
@@ -340,10 +348,11 @@ impl Ctx<'_> {
             + self.elementwise((6.0 + dropout_bytes) * norm_tokens * h);
         let elementwise = elementwise + around;
         let tp = self.tp_block();
-        let fwd = Pass { compute: gemms + elementwise, tp, ep, ..Pass::default() };
+        let fwd = Pass { compute: gemms + elementwise, tp, ep_link: ep, ep, ..Pass::default() };
         let bwd = Pass {
             compute: 2.0 * gemms + ELEMENTWISE_BWD_BYTE_RATIO * elementwise,
             tp,
+            ep_link: ep,
             ep,
             ..Pass::default()
         };
@@ -376,7 +385,7 @@ impl Ctx<'_> {
         let permute = self.elementwise(2.0 * 2.0 * ACT_BYTES * norm_tokens * k * cf * h);
         let ep = if s.ep_u > 1 {
             let bytes = norm_tokens * k * cf * h * ACT_BYTES;
-            let group = self.group(s.ep_u, s.tp_u * s.cp_u);
+            let group = self.group(s.ep_u, s.tp_u.saturating_mul(s.cp_u));
             2.0 * self.collective(Collective::AllToAll, bytes, group)
         } else {
             0.0
@@ -409,7 +418,8 @@ impl Ctx<'_> {
         let s = self.shape;
         let h = t.hidden as f64;
         let vocab = t.vocab as f64 / s.tp;
-        let norm = self.elementwise(4.0 * s.norm_tokens(self.inputs.parallelism.sequence_parallel) * h);
+        let norm =
+            self.elementwise(4.0 * s.norm_tokens(self.inputs.parallelism.sequence_parallel) * h);
         let gemm = self.gemm_at(self.bf16_rate, s.tokens, vocab, h, 1.0);
         // Logits in BF16, softmax statistics and loss in FP32: read 2 B, write and reread 4 B each.
         let loss_fwd = self.elementwise(10.0 * s.tokens * vocab);
@@ -427,6 +437,13 @@ impl Ctx<'_> {
         let (attention, core_fwd) = self.attention_block();
         let ffn = if moe { self.moe_ffn() } else { self.dense_ffn() };
         let mut layer = attention.plus(ffn);
+        if self.inputs.parallelism.ep_overlap {
+            // Another micro-batch's attention and experts run while this one's tokens travel.
+            for pass in [&mut layer.fwd, &mut layer.bwd] {
+                let exposed = (pass.ep_link - pass.compute).max(0.0);
+                pass.ep = exposed + OVERLAP_INTERFERENCE * (pass.ep_link - exposed);
+            }
+        }
         layer.recompute = match self.inputs.parallelism.recompute {
             Recompute::None => Pass::default(),
             Recompute::Full => layer.fwd,
@@ -448,7 +465,8 @@ impl Ctx<'_> {
         let per_layer_dense = t.attention_params()
             + (1.0 - moe) * t.ffn_params(t.ffn as f64)
             + moe * t.shared_expert_params();
-        let embedding = if s.pp_u <= 1 { t.embedding_params() } else { t.vocab as f64 * t.hidden as f64 };
+        let embedding =
+            if s.pp_u <= 1 { t.embedding_params() } else { t.vocab as f64 * t.hidden as f64 };
         let dense = (layers * per_layer_dense + embedding) / s.tp;
         let experts = layers * moe * t.routed_expert_params() / (s.tp * s.ep);
         (dense, experts)
@@ -484,17 +502,14 @@ pub(crate) fn step(inputs: &Inputs, shape: &Shape) -> (StepBreakdown, LinkTimes)
         logits
     };
     let busiest = layer.times(shape.layers_per_stage as f64).plus(ends);
-    let average = layer
-        .times(t.n_layers as f64)
-        .plus(embedding)
-        .plus(logits)
-        .times(1.0 / shape.pp);
+    let average = layer.times(t.n_layers as f64).plus(embedding).plus(logits).times(1.0 / shape.pp);
 
     // Pipeline sends: activations forward, gradients backward, once per virtual stage.
     // Megatron-LM's scatter/gather optimisation sends 1/tp of the tensor per rank (§4.1).
     let pp_link = if shape.pp_u > 1 {
         let bytes = shape.tokens * t.hidden as f64 * ACT_BYTES / shape.tp;
-        let group = ctx.group(shape.pp_u, shape.tp_u * shape.cp_u * shape.dp_u);
+        let group =
+            ctx.group(shape.pp_u, shape.tp_u.saturating_mul(shape.cp_u).saturating_mul(shape.dp_u));
         let one = point_to_point_s(
             bytes,
             group.crosses_domains(),
@@ -514,9 +529,8 @@ pub(crate) fn step(inputs: &Inputs, shape: &Shape) -> (StepBreakdown, LinkTimes)
     let (dp_link, dp_exposed) = data_parallel(&ctx, &busiest);
     let optimizer = optimizer_s(&ctx);
 
-    let per_step = |f: fn(&Pass) -> f64| {
-        m * (f(&busiest.fwd) + f(&busiest.bwd) + f(&busiest.recompute))
-    };
+    let per_step =
+        |f: fn(&Pass) -> f64| m * (f(&busiest.fwd) + f(&busiest.bwd) + f(&busiest.recompute));
     let breakdown = StepBreakdown {
         compute_s: m * (busiest.fwd.compute + busiest.bwd.compute),
         recompute_s: m * busiest.recompute.compute,
@@ -531,7 +545,7 @@ pub(crate) fn step(inputs: &Inputs, shape: &Shape) -> (StepBreakdown, LinkTimes)
     let link = LinkTimes {
         tp_s: per_step(|x| x.tp),
         cp_s: per_step(|x| x.cp_link),
-        ep_s: per_step(|x| x.ep),
+        ep_s: per_step(|x| x.ep_link),
         pp_s: pp_link,
         dp_s: dp_link,
     };
@@ -551,7 +565,7 @@ fn data_parallel(ctx: &Ctx, busiest: &Passes) -> (f64, f64) {
     let (dense, experts) = ctx.params_per_chip();
     let dense_group = ctx.group(replicas, shape.tp_u);
     let expert_replicas = (replicas / shape.ep_u).max(1);
-    let expert_group = ctx.group(expert_replicas, shape.tp_u * shape.ep_u);
+    let expert_group = ctx.group(expert_replicas, shape.tp_u.saturating_mul(shape.ep_u));
     let both = |kind: Collective, bytes_per_param: f64| {
         ctx.collective(kind, dense * bytes_per_param, dense_group)
             + ctx.collective(kind, experts * bytes_per_param, expert_group)
@@ -574,16 +588,23 @@ fn data_parallel(ctx: &Ctx, busiest: &Passes) -> (f64, f64) {
             } else {
                 link
             };
-            (link, exposed)
+            (link, with_interference(link, exposed))
         }
         Sharding::Full => {
             // Parameters gathered for the forward and again for the backward of every
             // micro-batch, gradients reduce-scattered after each (ZeRO §5.3).
             let per_mb = 2.0 * both(Collective::AllGather, w) + both(Collective::ReduceScatter, g);
-            let hidden = if p.dp_overlap { PREFETCH_OVERLAP * (fwd_window + bwd_window) } else { 0.0 };
-            (m * per_mb, m * (per_mb - hidden).max(0.0))
+            let hidden =
+                if p.dp_overlap { PREFETCH_OVERLAP * (fwd_window + bwd_window) } else { 0.0 };
+            let link = m * per_mb;
+            (link, with_interference(link, m * (per_mb - hidden).max(0.0)))
         }
     }
+}
+
+/// Exposed seconds plus the compute slowdown the hidden part causes.
+fn with_interference(link: f64, exposed: f64) -> f64 {
+    exposed + OVERLAP_INTERFERENCE * (link - exposed).max(0.0)
 }
 
 /// Adam update time: a memory-bound sweep over this chip's optimizer shard

@@ -100,7 +100,12 @@ pub fn collective_s(
 }
 
 /// Seconds to send `bytes` to one neighbour over the domain's links or the network.
-pub fn point_to_point_s(bytes: f64, crosses_domain: bool, scale_up: &ScaleUp, scale_out: &Link) -> f64 {
+pub fn point_to_point_s(
+    bytes: f64,
+    crosses_domain: bool,
+    scale_up: &ScaleUp,
+    scale_out: &Link,
+) -> f64 {
     if !(bytes > 0.0) {
         return 0.0;
     }

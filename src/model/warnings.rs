@@ -106,7 +106,7 @@ impl fmt::Display for Warning {
             Warning::ContextSplitsSequence { cp, seq_len } => write!(
                 f,
                 "CP={cp} does not split the {seq_len}-token sequence into {} equal chunks",
-                2 * cp
+                2 * cp as u64
             ),
             Warning::Fp8Unsupported => {
                 write!(f, "this chip has no FP8 tensor units; GEMMs are estimated at BF16 speed")
@@ -152,7 +152,10 @@ pub(crate) fn check(inputs: &Inputs, out: &mut Vec<Warning>) {
         out.push(Warning::LayersNotDivisible { layers: t.n_layers, stages });
     }
     if shape.pp_u > 1 && shape.n_microbatches < shape.pp_u {
-        out.push(Warning::FewMicrobatches { microbatches: shape.n_microbatches, stages: shape.pp_u });
+        out.push(Warning::FewMicrobatches {
+            microbatches: shape.n_microbatches,
+            stages: shape.pp_u,
+        });
     }
     let domain = c.scale_up.domain_size.max(1);
     if Group::place(shape.tp_u, 1, domain).crosses_domains() {
@@ -161,18 +164,27 @@ pub(crate) fn check(inputs: &Inputs, out: &mut Vec<Warning>) {
     match t.moe {
         Some(moe) => {
             if shape.ep_u > moe.n_experts {
-                out.push(Warning::ExpertDegreeExceedsExperts { ep: shape.ep_u, experts: moe.n_experts });
-            } else if moe.n_experts % shape.ep_u != 0 || (shape.dp_u * shape.cp_u) % shape.ep_u != 0 {
+                out.push(Warning::ExpertDegreeExceedsExperts {
+                    ep: shape.ep_u,
+                    experts: moe.n_experts,
+                });
+            } else if moe.n_experts % shape.ep_u != 0
+                || (shape.dp_u as u64 * shape.cp_u as u64) % shape.ep_u as u64 != 0
+            {
                 out.push(Warning::ExpertDegreeNotDivisible { ep: shape.ep_u });
             }
-            if Group::place(shape.ep_u, shape.tp_u * shape.cp_u, domain).crosses_domains() {
+            if Group::place(shape.ep_u, shape.tp_u.saturating_mul(shape.cp_u), domain)
+                .crosses_domains()
+            {
                 out.push(Warning::ExpertCrossesDomain { ep: shape.ep_u, domain });
             }
         }
-        None if shape.ep_u > 1 => out.push(Warning::ExpertParallelWithoutExperts { ep: shape.ep_u }),
+        None if shape.ep_u > 1 => {
+            out.push(Warning::ExpertParallelWithoutExperts { ep: shape.ep_u })
+        }
         None => {}
     }
-    if shape.cp_u > 1 && t.seq_len % (2 * shape.cp_u) != 0 {
+    if shape.cp_u > 1 && t.seq_len as u64 % (2 * shape.cp_u as u64) != 0 {
         out.push(Warning::ContextSplitsSequence { cp: shape.cp_u, seq_len: t.seq_len });
     }
     if inputs.training.recipe == Recipe::Fp8 && !(c.chip.fp8_flops_per_s > 0.0) {
@@ -181,7 +193,7 @@ pub(crate) fn check(inputs: &Inputs, out: &mut Vec<Warning>) {
     if p.sequence_parallel && shape.tp_u <= 1 {
         out.push(Warning::SequenceParallelWithoutTensor);
     }
-    if p.sharding != Sharding::None && shape.dp_u * shape.cp_u <= 1 {
+    if p.sharding != Sharding::None && shape.dp_u as u64 * shape.cp_u as u64 <= 1 {
         out.push(Warning::ShardingWithoutReplicas);
     }
     if p.virtual_stages > 1 && shape.pp_u <= 1 {

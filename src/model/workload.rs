@@ -157,7 +157,7 @@ impl Transformer {
     /// Feed-forward width a token effectively passes through in an MoE layer.
     pub fn moe_active_ffn(&self) -> f64 {
         match self.moe {
-            Some(moe) => (moe.top_k + moe.n_shared_experts) as f64 * moe.expert_ffn as f64,
+            Some(moe) => (moe.top_k as f64 + moe.n_shared_experts as f64) * moe.expert_ffn as f64,
             None => self.ffn as f64,
         }
     }

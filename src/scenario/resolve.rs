@@ -124,7 +124,13 @@ impl Reader {
             self.error(field, format!("must be a whole number, got {x}"));
             min.max(1)
         } else if x < min as f64 {
-            let what = if min == 0 { "zero or more" } else if min == 1 { "positive" } else { "larger" };
+            let what = if min == 0 {
+                "zero or more"
+            } else if min == 1 {
+                "positive"
+            } else {
+                "larger"
+            };
             self.error(field, format!("must be {what} (at least {min}), got {x}"));
             min.max(1)
         } else if x > MAX_COUNT {
@@ -219,7 +225,10 @@ impl Scenario {
         if let Some(v) = &self.version {
             let version = r.count(&Some(v.clone()), "version", Some(1), 1);
             if version as u64 > VERSION {
-                r.error("version", format!("{version} is newer than this build reads (up to {VERSION})"));
+                r.error(
+                    "version",
+                    format!("{version} is newer than this build reads (up to {VERSION})"),
+                );
             }
         }
         r.unknown("", &self.unknown);
@@ -256,10 +265,15 @@ impl Scenario {
         let n_layers = r.count(&m.layers, "model.layers", required(b.map(|t| t.n_layers)), 1);
         let hidden = r.count(&m.hidden, "model.hidden", required(b.map(|t| t.hidden)), 1);
         let n_heads = r.count(&m.heads, "model.heads", required(b.map(|t| t.n_heads)), 1);
-        let kv_default = if m.heads.is_some() || b.is_none() { n_heads } else { b.map_or(n_heads, |t| t.n_kv_heads) };
+        let kv_default = if m.heads.is_some() || b.is_none() {
+            n_heads
+        } else {
+            b.map_or(n_heads, |t| t.n_kv_heads)
+        };
         let n_kv_heads = r.count(&m.kv_heads, "model.kv_heads", Some(kv_default), 1);
         let reshaped = m.hidden.is_some() || m.heads.is_some() || b.is_none();
-        let head_default = if reshaped { (hidden / n_heads.max(1)).max(1) } else { b.map_or(1, |t| t.head_dim) };
+        let head_default =
+            if reshaped { (hidden / n_heads.max(1)).max(1) } else { b.map_or(1, |t| t.head_dim) };
         let head_dim = r.count(&m.head_dim, "model.head_dim", Some(head_default), 1);
         let ffn = r.count(&m.ffn, "model.ffn", required(b.map(|t| t.ffn)), 1);
         let vocab = r.count(&m.vocab, "model.vocab", required(b.map(|t| t.vocab)), 1);
@@ -276,11 +290,17 @@ impl Scenario {
             &[("flash", AttentionImpl::Flash), ("materialized", AttentionImpl::Materialized)],
             b.map_or(AttentionImpl::Flash, |t| t.attention),
         );
-        let tied_embeddings =
-            r.flag(&m.tied_embeddings, "model.tied_embeddings", b.is_some_and(|t| t.tied_embeddings));
+        let tied_embeddings = r.flag(
+            &m.tied_embeddings,
+            "model.tied_embeddings",
+            b.is_some_and(|t| t.tied_embeddings),
+        );
         let dropout = r.flag(&m.dropout, "model.dropout", b.is_some_and(|t| t.dropout));
         if n_kv_heads > n_heads || n_heads % n_kv_heads.max(1) != 0 {
-            r.error("model.kv_heads", format!("must divide the {n_heads} attention heads, got {n_kv_heads}"));
+            r.error(
+                "model.kv_heads",
+                format!("must divide the {n_heads} attention heads, got {n_kv_heads}"),
+            );
         }
         if seq_len as f64 > 16.0 * 1048576.0 {
             r.error("model.seq_len", format!("is too long: {seq_len} tokens"));
@@ -293,7 +313,14 @@ impl Scenario {
                     r,
                     map,
                     "model.moe",
-                    &["experts", "top_k", "shared_experts", "expert_ffn", "dense_layers", "capacity_factor"],
+                    &[
+                        "experts",
+                        "top_k",
+                        "shared_experts",
+                        "expert_ffn",
+                        "dense_layers",
+                        "capacity_factor",
+                    ],
                 );
                 let base_moe = b.and_then(|t| t.moe);
                 let get = |k: &str| map.get(k).cloned();
@@ -324,12 +351,25 @@ impl Scenario {
                     Some(v) => Some(r.positive(&Some(v), "model.moe.capacity_factor", None)),
                 };
                 if top_k > n_experts {
-                    r.error("model.moe.top_k", format!("must not exceed the {n_experts} experts, got {top_k}"));
+                    r.error(
+                        "model.moe.top_k",
+                        format!("must not exceed the {n_experts} experts, got {top_k}"),
+                    );
                 }
                 if n_dense_layers >= n_layers {
-                    r.error("model.moe.dense_layers", format!("must be fewer than the {n_layers} layers"));
+                    r.error(
+                        "model.moe.dense_layers",
+                        format!("must be fewer than the {n_layers} layers"),
+                    );
                 }
-                Some(Moe { n_experts, top_k, n_shared_experts, expert_ffn, n_dense_layers, capacity_factor })
+                Some(Moe {
+                    n_experts,
+                    top_k,
+                    n_shared_experts,
+                    expert_ffn,
+                    n_dense_layers,
+                    capacity_factor,
+                })
             }
             Some(other) => {
                 r.error("model.moe", format!("must be an object or null, got {}", short(other)));
@@ -361,7 +401,11 @@ impl Scenario {
         let recipe = r.choice(
             &t.recipe,
             "training.recipe",
-            &[("megatron-bf16", Recipe::MegatronBf16), ("torch-amp", Recipe::TorchAmp), ("fp8", Recipe::Fp8)],
+            &[
+                ("megatron-bf16", Recipe::MegatronBf16),
+                ("torch-amp", Recipe::TorchAmp),
+                ("fp8", Recipe::Fp8),
+            ],
             Recipe::MegatronBf16,
         );
         Training { tokens, global_batch, recipe }
@@ -371,30 +415,39 @@ impl Scenario {
         let c = &self.cluster;
         r.unknown("cluster", &c.unknown);
         let (chip, preset) = resolve_chip(r, &c.chip);
+        // Only a chip described from scratch lacks default fabrics; an unknown id is already reported.
+        let custom = matches!(&c.chip, Some(Value::Object(map)) if !map.contains_key("preset"));
         let n_chips = r.count(&c.chips, "cluster.chips", None, 1);
 
         let mut scale_up = match &c.scale_up {
             Some(raw) => resolve_scale_up(r, raw),
-            None => preset.and_then(|p| presets::scale_up(p.scale_up)).map(|p| p.scale_up).unwrap_or_else(|| {
-                if c.chip.is_some() {
-                    r.error("cluster.scale_up", "is required for a custom chip");
-                }
-                presets::SCALE_UP[0].scale_up
-            }),
+            None => preset
+                .and_then(|p| presets::scale_up(p.scale_up))
+                .map(|p| p.scale_up)
+                .unwrap_or_else(|| {
+                    if custom {
+                        r.error("cluster.scale_up", "is required for a custom chip");
+                    }
+                    presets::SCALE_UP[0].scale_up
+                }),
         };
         scale_up.domain_size =
             r.count(&c.scale_up_domain, "cluster.scale_up_domain", Some(scale_up.domain_size), 1);
         let scale_out = match &c.scale_out {
             Some(raw) => resolve_scale_out(r, raw),
-            None => preset.and_then(|p| presets::scale_out(p.scale_out)).map(|p| p.link).unwrap_or_else(|| {
-                if c.chip.is_some() {
-                    r.error("cluster.scale_out", "is required for a custom chip");
-                }
-                presets::SCALE_OUT[0].link
-            }),
+            None => preset
+                .and_then(|p| presets::scale_out(p.scale_out))
+                .map(|p| p.link)
+                .unwrap_or_else(|| {
+                    if custom {
+                        r.error("cluster.scale_out", "is required for a custom chip");
+                    }
+                    presets::SCALE_OUT[0].link
+                }),
         };
         let node_default = preset.map_or(scale_up.domain_size.min(8), |p| p.chips_per_node);
-        let chips_per_node = r.count(&c.chips_per_node, "cluster.chips_per_node", Some(node_default), 1);
+        let chips_per_node =
+            r.count(&c.chips_per_node, "cluster.chips_per_node", Some(node_default), 1);
         Cluster { chip, n_chips, chips_per_node, scale_up, scale_out }
     }
 
@@ -418,7 +471,9 @@ impl Scenario {
                 1
             }
         };
-        let sharding = match r.count(&p.zero, "parallelism.zero", Some(1), 0) {
+        // Megatron's distributed optimizer (ZeRO-1) wherever there are replicas to shard over.
+        let zero_default = if data as u64 * context as u64 > 1 { 1 } else { 0 };
+        let sharding = match r.count(&p.zero, "parallelism.zero", Some(zero_default), 0) {
             0 => Sharding::None,
             1 => Sharding::Optimizer,
             2 => Sharding::Gradients,
@@ -434,17 +489,26 @@ impl Scenario {
             data,
             expert: r.count(&p.ep, "parallelism.ep", Some(1), 1),
             context,
-            sequence_parallel: r.flag(&p.sequence_parallel, "parallelism.sequence_parallel", tensor > 1),
+            sequence_parallel: r.flag(
+                &p.sequence_parallel,
+                "parallelism.sequence_parallel",
+                tensor > 1,
+            ),
             virtual_stages: r.count(&p.virtual_stages, "parallelism.virtual_stages", Some(1), 1),
             micro_batch: r.count(&p.micro_batch, "parallelism.micro_batch", Some(1), 1),
             sharding,
             recompute: r.choice(
                 &p.recompute,
                 "parallelism.recompute",
-                &[("none", Recompute::None), ("selective", Recompute::Selective), ("full", Recompute::Full)],
+                &[
+                    ("none", Recompute::None),
+                    ("selective", Recompute::Selective),
+                    ("full", Recompute::Full),
+                ],
                 Recompute::None,
             ),
             dp_overlap: r.flag(&p.dp_overlap, "parallelism.dp_overlap", true),
+            ep_overlap: r.flag(&p.ep_overlap, "parallelism.ep_overlap", false),
         }
     }
 }
@@ -473,7 +537,10 @@ fn resolve_chip(r: &mut Reader, raw: &Raw) -> (Chip, Option<&'static presets::Ch
         Some(id) => match presets::chip(id) {
             Some(p) => Some(p),
             None => {
-                r.error("cluster.chip", format!("unknown chip '{id}'; known: {}", ids(presets::CHIPS, |p| p.id)));
+                r.error(
+                    "cluster.chip",
+                    format!("unknown chip '{id}'; known: {}", ids(presets::CHIPS, |p| p.id)),
+                );
                 return (fallback.chip, None);
             }
         },
@@ -483,18 +550,39 @@ fn resolve_chip(r: &mut Reader, raw: &Raw) -> (Chip, Option<&'static presets::Ch
     check_keys(r, map, "cluster.chip", CHIP_KEYS);
     let base = preset.map(|p| p.chip);
     let get = |k: &str| map.get(k).cloned();
-    let bf16 = r.positive(&get("bf16_tflops"), "cluster.chip.bf16_tflops", base.map(|c| c.bf16_flops_per_s / TFLOPS));
+    let bf16 = r.positive(
+        &get("bf16_tflops"),
+        "cluster.chip.bf16_tflops",
+        base.map(|c| c.bf16_flops_per_s / TFLOPS),
+    );
     let fp8 = match get("fp8_tflops") {
         None => base.map_or(0.0, |c| c.fp8_flops_per_s / TFLOPS),
         Some(Value::Null) => 0.0,
         Some(v) => r.non_negative(&v, "cluster.chip.fp8_tflops"),
     };
-    let fp32 = r.positive(&get("fp32_tflops"), "cluster.chip.fp32_tflops", Some(base.map_or(bf16 / 16.0, |c| c.fp32_flops_per_s / TFLOPS)));
+    let fp32 = r.positive(
+        &get("fp32_tflops"),
+        "cluster.chip.fp32_tflops",
+        Some(base.map_or(bf16 / 16.0, |c| c.fp32_flops_per_s / TFLOPS)),
+    );
     let hbm = r.positive(&get("hbm_gb"), "cluster.chip.hbm_gb", base.map(|c| c.hbm_bytes / GB));
-    let bw = r.positive(&get("hbm_tb_per_s"), "cluster.chip.hbm_tb_per_s", base.map(|c| c.hbm_bytes_per_s / TB_PER_S));
-    let tdp = r.positive(&get("tdp_w"), "cluster.chip.tdp_w", Some(base.map_or(700.0, |c| c.tdp_w)));
-    let matmul = r.fraction(&get("matmul_efficiency"), "cluster.chip.matmul_efficiency", base.map_or(0.6, |c| c.matmul_efficiency));
-    let memory = r.fraction(&get("memory_efficiency"), "cluster.chip.memory_efficiency", base.map_or(0.8, |c| c.memory_efficiency));
+    let bw = r.positive(
+        &get("hbm_tb_per_s"),
+        "cluster.chip.hbm_tb_per_s",
+        base.map(|c| c.hbm_bytes_per_s / TB_PER_S),
+    );
+    let tdp =
+        r.positive(&get("tdp_w"), "cluster.chip.tdp_w", Some(base.map_or(700.0, |c| c.tdp_w)));
+    let matmul = r.fraction(
+        &get("matmul_efficiency"),
+        "cluster.chip.matmul_efficiency",
+        base.map_or(0.6, |c| c.matmul_efficiency),
+    );
+    let memory = r.fraction(
+        &get("memory_efficiency"),
+        "cluster.chip.memory_efficiency",
+        base.map_or(0.8, |c| c.memory_efficiency),
+    );
     let price = match get("price_usd") {
         None => base.and_then(|c| c.price_usd),
         Some(Value::Null) => None,
@@ -524,7 +612,13 @@ fn resolve_scale_up(r: &mut Reader, raw: &Value) -> ScaleUp {
         Some(id) => match presets::scale_up(id) {
             Some(p) => Some(p.scale_up),
             None => {
-                r.error(field, format!("unknown scale-up fabric '{id}'; known: {}", ids(presets::SCALE_UP, |p| p.id)));
+                r.error(
+                    field,
+                    format!(
+                        "unknown scale-up fabric '{id}'; known: {}",
+                        ids(presets::SCALE_UP, |p| p.id)
+                    ),
+                );
                 None
             }
         },
@@ -534,10 +628,22 @@ fn resolve_scale_up(r: &mut Reader, raw: &Value) -> ScaleUp {
     check_keys(r, map, field, &["bandwidth_gb_per_s", "domain", "latency_us", "efficiency"]);
     let get = |k: &str| map.get(k).cloned();
     // Datasheets quote scale-up bandwidth as the sum of both directions.
-    let bw = r.positive(&get("bandwidth_gb_per_s"), "cluster.scale_up.bandwidth_gb_per_s", base.map(|s| 2.0 * s.link.bytes_per_s / GB_PER_S));
+    let bw = r.positive(
+        &get("bandwidth_gb_per_s"),
+        "cluster.scale_up.bandwidth_gb_per_s",
+        base.map(|s| 2.0 * s.link.bytes_per_s / GB_PER_S),
+    );
     let domain = r.count(&get("domain"), "cluster.scale_up.domain", base.map(|s| s.domain_size), 1);
-    let latency = r.positive(&get("latency_us"), "cluster.scale_up.latency_us", Some(base.map_or(5.0, |s| s.link.latency_s / US)));
-    let efficiency = r.fraction(&get("efficiency"), "cluster.scale_up.efficiency", base.map_or(0.7, |s| s.link.efficiency));
+    let latency = r.positive(
+        &get("latency_us"),
+        "cluster.scale_up.latency_us",
+        Some(base.map_or(5.0, |s| s.link.latency_s / US)),
+    );
+    let efficiency = r.fraction(
+        &get("efficiency"),
+        "cluster.scale_up.efficiency",
+        base.map_or(0.7, |s| s.link.efficiency),
+    );
     ScaleUp {
         link: Link { bytes_per_s: bw / 2.0 * GB_PER_S, latency_s: latency * US, efficiency },
         domain_size: domain,
@@ -551,7 +657,13 @@ fn resolve_scale_out(r: &mut Reader, raw: &Value) -> Link {
         Some(id) => match presets::scale_out(id) {
             Some(p) => Some(p.link),
             None => {
-                r.error(field, format!("unknown scale-out fabric '{id}'; known: {}", ids(presets::SCALE_OUT, |p| p.id)));
+                r.error(
+                    field,
+                    format!(
+                        "unknown scale-out fabric '{id}'; known: {}",
+                        ids(presets::SCALE_OUT, |p| p.id)
+                    ),
+                );
                 None
             }
         },
@@ -560,8 +672,20 @@ fn resolve_scale_out(r: &mut Reader, raw: &Value) -> Link {
     let Some(map) = fields else { return base.unwrap_or(presets::SCALE_OUT[0].link) };
     check_keys(r, map, field, &["gbit_per_s", "latency_us", "efficiency"]);
     let get = |k: &str| map.get(k).cloned();
-    let rate = r.positive(&get("gbit_per_s"), "cluster.scale_out.gbit_per_s", base.map(|l| l.bytes_per_s / GBIT_PER_S));
-    let latency = r.positive(&get("latency_us"), "cluster.scale_out.latency_us", Some(base.map_or(10.0, |l| l.latency_s / US)));
-    let efficiency = r.fraction(&get("efficiency"), "cluster.scale_out.efficiency", base.map_or(0.8, |l| l.efficiency));
+    let rate = r.positive(
+        &get("gbit_per_s"),
+        "cluster.scale_out.gbit_per_s",
+        base.map(|l| l.bytes_per_s / GBIT_PER_S),
+    );
+    let latency = r.positive(
+        &get("latency_us"),
+        "cluster.scale_out.latency_us",
+        Some(base.map_or(10.0, |l| l.latency_s / US)),
+    );
+    let efficiency = r.fraction(
+        &get("efficiency"),
+        "cluster.scale_out.efficiency",
+        base.map_or(0.8, |l| l.efficiency),
+    );
     Link { bytes_per_s: rate * GBIT_PER_S, latency_s: latency * US, efficiency }
 }

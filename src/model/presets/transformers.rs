@@ -4,6 +4,8 @@ use super::TransformerPreset;
 use crate::model::{AttentionImpl, FfnKind, Moe, Transformer};
 
 /// A dense decoder with flash attention and no dropout; presets adjust from here.
+/// Positional, like a row of the papers' architecture tables.
+#[allow(clippy::too_many_arguments)]
 const fn dense(
     n_layers: u32,
     hidden: u32,

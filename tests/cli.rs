@@ -1,0 +1,127 @@
+//! The command-line tool end to end: predict, catalog, exit codes and messages.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use clusterplan::model::presets;
+use serde_json::{json, Value};
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clusterplan"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn example() -> Value {
+    json!({
+        "model": { "layers": 96, "hidden": 12288, "heads": 96, "kv_heads": 96, "ffn": 49152,
+                   "ffn_act": "gelu", "vocab": 51200, "seq_len": 2048, "attention": "flash",
+                   "moe": { "experts": 256, "top_k": 8, "shared_experts": 1, "expert_ffn": 2048, "dense_layers": 3 } },
+        "training": { "tokens": 3.0e11, "global_batch": 1536, "recipe": "megatron-bf16" },
+        "cluster": { "chip": "a100-80gb", "chips": 512, "chips_per_node": 8, "scale_out": "ib-hdr" },
+        "parallelism": { "tp": 8, "pp": 8, "dp": 8, "ep": 1, "cp": 1, "micro_batch": 2, "virtual_stages": 1,
+                         "zero": 1, "recompute": "full", "sequence_parallel": false }
+    })
+}
+
+fn assert_estimate(e: &Value) {
+    for key in ["step_s", "mfu", "hfu", "tokens_per_s", "train_days", "chip_hours"] {
+        assert!(e[key].as_f64().is_some_and(|x| x.is_finite() && x > 0.0), "{key} in {e}");
+    }
+    assert!(e["memory"]["peak_bytes"].as_f64().is_some_and(|x| x > 0.0));
+    assert!(e["memory"]["fits"].is_boolean());
+    assert!(e["warnings"].is_array());
+    let parts: f64 =
+        e["breakdown"].as_object().expect("breakdown").values().filter_map(Value::as_f64).sum();
+    let step = e["step_s"].as_f64().unwrap_or(0.0);
+    assert!((parts - step).abs() <= 1e-9 * step, "breakdown sums to step_s");
+}
+
+#[test]
+fn predict_reads_the_issue_example_from_a_file() {
+    let path =
+        std::env::temp_dir().join(format!("clusterplan-example-{}.json", std::process::id()));
+    std::fs::write(&path, example().to_string()).expect("write example");
+    let out = run(&["predict", path.to_str().expect("utf-8 path")], "");
+    let _ = std::fs::remove_file(&path);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let e: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert_estimate(&e);
+}
+
+#[test]
+fn predict_handles_every_model_preset_from_stdin() {
+    let scenarios: Vec<Value> = presets::TRANSFORMERS
+        .iter()
+        .map(|p| {
+            json!({
+                "model": { "preset": p.id },
+                "training": { "tokens": 1e12, "global_batch": 512 },
+                "cluster": { "chip": "h100-sxm", "chips": 1024 },
+                "parallelism": { "tp": 8, "pp": 4, "recompute": "full" }
+            })
+        })
+        .collect();
+    let out = run(&["predict", "-"], &Value::Array(scenarios).to_string());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let estimates: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let estimates = estimates.as_array().expect("an array in, an array out");
+    assert_eq!(estimates.len(), presets::TRANSFORMERS.len());
+    estimates.iter().for_each(assert_estimate);
+}
+
+#[test]
+fn bad_input_exits_2_naming_each_field() {
+    let mut bad = example();
+    bad["parallelism"]["tp"] = json!(0);
+    bad["cluster"]["chip"] = json!("z9000");
+    let out = run(&["predict", "-"], &bad.to_string());
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("parallelism.tp: must be positive"), "{stderr}");
+    assert!(stderr.contains("cluster.chip: unknown chip 'z9000'"), "{stderr}");
+    assert!(out.stdout.is_empty(), "nothing on stdout for invalid input");
+}
+
+#[test]
+fn malformed_files_exit_2_without_panicking() {
+    for text in ["", "{", "null", "[{}, 3]", "{\"model\": 7}", "\u{0}\u{1}"] {
+        let out = run(&["predict", "-"], text);
+        assert_eq!(out.status.code(), Some(2), "input {text:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.starts_with("error: "), "input {text:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "input {text:?}: {stderr}");
+    }
+    let out = run(&["predict", "/nonexistent/scenario.json"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn catalog_lists_every_preset_with_a_source() {
+    let out = run(&["catalog"], "");
+    assert!(out.status.success());
+    let catalog: Value = serde_json::from_slice(&out.stdout).expect("catalog is JSON");
+    let chips = catalog["chips"].as_array().expect("chips");
+    assert_eq!(chips.len(), presets::CHIPS.len());
+    for chip in chips {
+        assert!(chip["id"].is_string() && chip["source"].as_str().is_some_and(|s| !s.is_empty()));
+        assert!(chip["bf16_tflops"].as_f64().is_some_and(|x| x > 0.0));
+    }
+    for key in ["scale_up", "scale_out", "models"] {
+        assert!(catalog[key].as_array().is_some_and(|a| !a.is_empty()), "{key}");
+    }
+}
+
+#[test]
+fn unknown_commands_print_usage_and_exit_2() {
+    let out = run(&["frobnicate"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("usage: clusterplan"));
+}

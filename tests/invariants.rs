@@ -1,0 +1,199 @@
+//! Properties that hold for every plan: random valid scenarios never panic or produce NaN,
+//! breakdowns sum to their totals, memory never falls as sequences grow, and more replicas
+//! mean fewer tokens per chip. A small deterministic generator keeps runs reproducible.
+#![cfg(not(target_arch = "wasm32"))]
+
+use clusterplan::model::{self, presets, Estimate, Inputs};
+use clusterplan::scenario::Scenario;
+use serde_json::json;
+
+/// xorshift64*: enough randomness for test inputs, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len() as u64) as usize]
+    }
+    fn pow2(&mut self, max_log: u64) -> u64 {
+        1 << self.below(max_log + 1)
+    }
+}
+
+/// A random scenario built from presets and power-of-two degrees; valid by construction.
+fn random_scenario(rng: &mut Rng) -> Scenario {
+    let model = rng.pick(presets::TRANSFORMERS).id;
+    let chip = rng.pick(presets::CHIPS).id;
+    let tp = rng.pow2(4);
+    let pp = rng.pow2(5);
+    let dp = rng.pow2(8);
+    let cp = rng.pow2(2);
+    let ep = rng.pow2(3).min(dp * cp);
+    let micro_batch = rng.pow2(2);
+    let global_batch = dp * micro_batch * rng.pow2(5);
+    let seq_len = 512 << rng.below(6);
+    let recompute = *rng.pick(&["none", "selective", "full"]);
+    let recipe = *rng.pick(&["megatron-bf16", "torch-amp", "fp8"]);
+    let attention = *rng.pick(&["flash", "materialized"]);
+    let json = json!({
+        "model": { "preset": model, "seq_len": seq_len, "attention": attention },
+        "training": { "tokens": 1e12, "global_batch": global_batch, "recipe": recipe },
+        "cluster": { "chip": chip, "chips": tp * pp * dp * cp },
+        "parallelism": {
+            "tp": tp, "pp": pp, "dp": dp, "cp": cp, "ep": ep, "micro_batch": micro_batch,
+            "virtual_stages": rng.pow2(2), "zero": rng.below(4), "recompute": recompute,
+            "sequence_parallel": rng.below(2) == 1, "dp_overlap": rng.below(2) == 1,
+            "ep_overlap": rng.below(2) == 1
+        }
+    });
+    Scenario::from_value(json).expect("generated scenario parses")
+}
+
+fn resolve(s: &Scenario) -> Inputs {
+    s.resolve().unwrap_or_else(|e| panic!("generated scenario resolves: {e:?}"))
+}
+
+fn numbers(e: &Estimate) -> Vec<(&'static str, f64)> {
+    let m = &e.memory;
+    let mut v = vec![
+        ("step_s", e.step_s),
+        ("mfu", e.mfu),
+        ("hfu", e.hfu),
+        ("tokens_per_s", e.tokens_per_s),
+        ("train_days", e.train_days),
+        ("chip_hours", e.chip_hours),
+        ("steps", e.steps),
+        ("peak_bytes", m.peak_bytes),
+        ("activations_bytes", m.activations_bytes),
+        ("link.dp_s", e.link.dp_s),
+        ("link.ep_s", e.link.ep_s),
+    ];
+    v.extend(e.breakdown.parts());
+    v
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-12)
+}
+
+#[test]
+fn random_plans_are_finite_and_their_breakdowns_sum() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for case in 0..2000 {
+        let s = random_scenario(&mut rng);
+        let inputs = resolve(&s);
+        let e = model::estimate(&inputs);
+        for (name, x) in numbers(&e) {
+            assert!(x.is_finite() && x >= 0.0, "case {case}: {name} = {x} for {}", s.to_json());
+        }
+        assert!(e.step_s > 0.0, "case {case}: zero step time");
+        assert!(close(e.breakdown.total(), e.step_s), "case {case}: breakdown does not sum");
+        let m = &e.memory;
+        let parts = m.weights_bytes
+            + m.grads_bytes
+            + m.optimizer_bytes
+            + m.activations_bytes
+            + m.logits_bytes
+            + m.transient_bytes
+            + m.comm_buffers_bytes
+            + m.reserve_bytes;
+        assert!(close(parts, m.peak_bytes), "case {case}: memory parts do not sum");
+        let phase_max = m.forward_peak_bytes.max(m.backward_peak_bytes).max(m.optimizer_peak_bytes);
+        assert!(close(phase_max, m.peak_bytes), "case {case}: peak is not the largest phase");
+        assert_eq!(m.fits, m.peak_bytes <= m.hbm_bytes, "case {case}: verdict disagrees");
+        assert!(e.hfu >= e.mfu - 1e-12, "case {case}: HFU below MFU");
+    }
+}
+
+#[test]
+fn memory_never_falls_when_sequences_grow() {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    for case in 0..1000 {
+        let s = random_scenario(&mut rng);
+        let mut inputs = resolve(&s);
+        let before = model::estimate(&inputs).memory;
+        inputs.transformer.seq_len = inputs.transformer.seq_len.saturating_mul(2);
+        let after = model::estimate(&inputs).memory;
+        assert!(
+            after.peak_bytes >= before.peak_bytes,
+            "case {case}: peak fell from {} to {} when seq_len doubled ({})",
+            before.peak_bytes,
+            after.peak_bytes,
+            s.to_json()
+        );
+        assert!(after.activations_bytes + after.logits_bytes >= before.activations_bytes);
+    }
+}
+
+#[test]
+fn doubling_data_parallelism_halves_tokens_per_chip() {
+    let mut rng = Rng(0x94D0_49BB_1331_11EB);
+    for case in 0..500 {
+        let s = random_scenario(&mut rng);
+        let mut inputs = resolve(&s);
+        let tokens_per_chip = |i: &Inputs| {
+            let e = model::estimate(i);
+            e.n_microbatches as f64
+                * i.parallelism.micro_batch as f64
+                * i.transformer.seq_len as f64
+                / i.parallelism.context as f64
+        };
+        let before = tokens_per_chip(&inputs);
+        inputs.parallelism.data *= 2;
+        inputs.cluster.n_chips *= 2;
+        if inputs.training.global_batch % (inputs.parallelism.data * inputs.parallelism.micro_batch)
+            != 0
+        {
+            continue;
+        }
+        let after = tokens_per_chip(&inputs);
+        assert!(close(after * 2.0, before), "case {case}: {before} -> {after}");
+    }
+}
+
+#[test]
+fn arbitrary_inputs_never_panic_or_produce_nan() {
+    // Fields set directly, bypassing `resolve`: zeros, huge values and nonsense combinations.
+    let mut rng = Rng(0xBF58_476D_1CE4_E5B9);
+    let base = resolve(&Scenario::default_plan());
+    let wild = [0u32, 1, 2, 3, 7, 8, 1000, 65536, u32::MAX];
+    for case in 0..3000 {
+        let mut i = base;
+        let mut w = || *rng.pick(&wild);
+        i.transformer.n_layers = w();
+        i.transformer.hidden = w();
+        i.transformer.n_heads = w();
+        i.transformer.n_kv_heads = w();
+        i.transformer.head_dim = w();
+        i.transformer.ffn = w();
+        i.transformer.vocab = w();
+        i.transformer.seq_len = w();
+        i.training.global_batch = w();
+        i.cluster.n_chips = w();
+        i.cluster.scale_up.domain_size = w();
+        i.parallelism.tensor = w();
+        i.parallelism.pipeline = w();
+        i.parallelism.data = w();
+        i.parallelism.context = w();
+        i.parallelism.expert = w();
+        i.parallelism.micro_batch = w();
+        i.parallelism.virtual_stages = w();
+        if case % 3 == 0 {
+            i.cluster.chip.bf16_flops_per_s = 0.0;
+            i.cluster.chip.hbm_bytes_per_s = f64::NAN;
+            i.training.tokens = -1.0;
+        }
+        let e = model::estimate(&i);
+        for (name, x) in numbers(&e) {
+            assert!(x.is_finite(), "case {case}: {name} = {x}");
+        }
+    }
+}

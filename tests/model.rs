@@ -1,0 +1,286 @@
+//! Mechanisms of the model, one behaviour per test: each knob moves the result the way the
+//! cited mechanism says it must.
+#![cfg(not(target_arch = "wasm32"))]
+
+use clusterplan::model::{self, presets, Estimate, Inputs, Recipe, Recompute, Sharding, Warning};
+use clusterplan::scenario::Scenario;
+use serde_json::{json, Value};
+
+fn inputs(value: Value) -> Inputs {
+    Scenario::from_value(value).expect("parses").resolve().expect("resolves")
+}
+
+/// GPT-3 175B on 1,024 A100s, a plan everything below perturbs.
+fn base() -> Inputs {
+    inputs(json!({
+        "model": { "preset": "gpt3-175b" },
+        "training": { "tokens": 3e11, "global_batch": 1536 },
+        "cluster": { "chip": "a100-80gb", "chips": 1024, "scale_out": "ib-hdr" },
+        "parallelism": { "tp": 8, "pp": 8, "dp": 16, "micro_batch": 1, "recompute": "selective" }
+    }))
+}
+
+fn run(i: &Inputs) -> Estimate {
+    model::estimate(i)
+}
+
+fn relative(a: f64, b: f64) -> f64 {
+    (a - b).abs() / b.abs().max(1e-30)
+}
+
+#[test]
+fn preset_parameter_counts_match_published_totals() {
+    let published = [
+        ("gpt3-175b", 175e9),
+        ("llama2-70b", 69e9),
+        ("llama3-8b", 8.03e9),
+        ("llama3-70b", 70.6e9),
+        ("llama3-405b", 405.9e9),
+        ("mixtral-8x7b", 46.7e9),
+        ("deepseek-v3", 671e9),
+        ("gpt4-moe-1.8t", 1.8e12),
+    ];
+    for (id, params) in published {
+        let t = presets::transformer(id).expect("preset exists").transformer;
+        assert!(relative(t.params(), params) < 0.03, "{id}: {} vs {params}", t.params());
+    }
+    let ds = presets::transformer("deepseek-v3").expect("preset").transformer;
+    assert!(
+        relative(ds.active_params(), 37e9) < 0.05,
+        "DeepSeek-V3 activates 37B: {}",
+        ds.active_params()
+    );
+    let mixtral = presets::transformer("mixtral-8x7b").expect("preset").transformer;
+    assert!(relative(mixtral.active_params(), 12.9e9) < 0.05, "Mixtral activates 12.9B");
+}
+
+#[test]
+fn model_flops_follow_megatron_lm() {
+    // 72 B s l h^2 (1 + s/6h + V/12lh) counts the full score matrix; ours counts the causal half.
+    let t = base().transformer;
+    let (s, l, h, v) = (t.seq_len as f64, t.n_layers as f64, t.hidden as f64, t.vocab as f64);
+    let full = 72.0 * s * l * h * h * (1.0 + s / (6.0 * h) + v / (12.0 * l * h));
+    let causal_saving = 6.0 * l * s * s * h;
+    assert!(relative(t.model_flops_per_sequence(), full - causal_saving) < 1e-9);
+}
+
+#[test]
+fn recomputation_trades_memory_for_time() {
+    let mut none = base();
+    none.parallelism.recompute = Recompute::None;
+    let mut full = base();
+    full.parallelism.recompute = Recompute::Full;
+    let (n, f) = (run(&none), run(&full));
+    assert!(f.memory.activations_bytes < 0.2 * n.memory.activations_bytes);
+    assert!(f.step_s > 1.2 * n.step_s, "rerunning the forward pass costs about a third more");
+    assert!(f.breakdown.recompute_s > 0.0 && n.breakdown.recompute_s == 0.0);
+    assert!(relative(f.mfu, n.mfu * n.step_s / f.step_s) < 1e-9, "MFU ignores recomputed FLOPs");
+    assert!(f.hfu > f.mfu);
+}
+
+#[test]
+fn each_zero_stage_shards_more_state() {
+    let stages = [Sharding::None, Sharding::Optimizer, Sharding::Gradients, Sharding::Full];
+    let state: Vec<f64> = stages
+        .iter()
+        .map(|&sharding| {
+            let mut i = base();
+            i.parallelism.sharding = sharding;
+            let m = run(&i).memory;
+            m.weights_bytes + m.grads_bytes + m.optimizer_bytes
+        })
+        .collect();
+    assert!(state.windows(2).all(|w| w[1] < w[0]), "{state:?}");
+    // 18 bytes per parameter unsharded (Megatron's mixed precision).
+    let mut i = base();
+    i.parallelism.sharding = Sharding::None;
+    let m = run(&i).memory;
+    let per_param = (m.weights_bytes + m.grads_bytes + m.optimizer_bytes) / (m.weights_bytes / 2.0);
+    assert!(relative(per_param, 18.0) < 1e-9);
+}
+
+#[test]
+fn recipes_have_their_bytes_per_parameter() {
+    assert_eq!(
+        Recipe::MegatronBf16.weight_bytes()
+            + Recipe::MegatronBf16.grad_bytes()
+            + Recipe::MegatronBf16.optimizer_bytes(),
+        18.0
+    );
+    assert_eq!(
+        Recipe::TorchAmp.weight_bytes()
+            + Recipe::TorchAmp.grad_bytes()
+            + Recipe::TorchAmp.optimizer_bytes(),
+        16.0
+    );
+    assert!(Recipe::Fp8.optimizer_bytes() < Recipe::MegatronBf16.optimizer_bytes());
+}
+
+#[test]
+fn tensor_parallelism_across_domains_is_slower_and_warned() {
+    let mut i = base();
+    i.parallelism.tensor = 16;
+    i.parallelism.pipeline = 4;
+    let across = run(&i);
+    assert!(across
+        .warnings
+        .iter()
+        .any(|w| matches!(w, Warning::TensorCrossesDomain { tp: 16, domain: 8 })));
+    assert!(across.warnings.iter().any(|w| w.to_string().contains("spans 2 scale-up domains")));
+    i.cluster.scale_up.domain_size = 16;
+    let inside = run(&i);
+    // Hierarchical all-reduce: only 1/8 of the buffer crosses each chip's NIC, but at a tenth
+    // of the NVLink rate, so the cross-domain step still dominates.
+    assert!(across.breakdown.tp_exposed_s > 1.4 * inside.breakdown.tp_exposed_s);
+}
+
+#[test]
+fn more_micro_batches_and_interleaving_shrink_the_bubble() {
+    let bubble_share = |global_batch: u32, virtual_stages: u32| {
+        let mut i = base();
+        i.training.global_batch = global_batch;
+        i.parallelism.virtual_stages = virtual_stages;
+        let e = run(&i);
+        e.breakdown.bubble_s / e.step_s
+    };
+    assert!(bubble_share(3072, 1) < bubble_share(768, 1));
+    assert!(bubble_share(768, 3) < bubble_share(768, 1));
+    // 1F1B: bubble / ideal = (p - 1) / m (Narayanan et al. 2021, §2.2.1).
+    let e = run(&base());
+    let m = e.n_microbatches as f64;
+    let ideal =
+        e.step_s - e.breakdown.bubble_s - e.breakdown.dp_exposed_s - e.breakdown.optimizer_s;
+    assert!(relative(e.breakdown.bubble_s / ideal, 7.0 / m) < 0.1);
+}
+
+#[test]
+fn a_plan_that_cannot_fit_says_so() {
+    let mut i = base();
+    i.parallelism.tensor = 1;
+    i.parallelism.pipeline = 1;
+    i.parallelism.data = 1024;
+    i.parallelism.sharding = Sharding::None;
+    let e = run(&i);
+    assert!(!e.memory.fits);
+    assert!(e.warnings.iter().any(|w| matches!(w, Warning::DoesNotFit { .. })));
+    assert!(e.step_s > 0.0, "an infeasible plan still gets an estimate");
+}
+
+#[test]
+fn mismatched_degrees_and_odd_batches_are_warned() {
+    let mut i = base();
+    i.cluster.n_chips = 1000;
+    i.training.global_batch = 1500;
+    let e = run(&i);
+    assert!(e
+        .warnings
+        .iter()
+        .any(|w| matches!(w, Warning::DegreesMismatch { product: 1024, chips: 1000 })));
+    assert!(e.warnings.iter().any(|w| matches!(w, Warning::BatchNotDivisible { .. })));
+}
+
+#[test]
+fn more_replicas_train_faster_but_less_efficiently() {
+    let mut small = base();
+    small.parallelism.data = 8;
+    small.cluster.n_chips = 512;
+    let (a, b) = (run(&small), run(&base()));
+    assert!(b.train_days < a.train_days);
+    assert!(b.mfu <= a.mfu * 1.001);
+}
+
+#[test]
+fn flash_attention_needs_less_memory_than_materialized_scores() {
+    let mut i = base();
+    i.transformer.seq_len = 8192;
+    i.parallelism.recompute = Recompute::None;
+    let flash = run(&i).memory.activations_bytes;
+    i.transformer.attention = model::AttentionImpl::Materialized;
+    let materialized = run(&i).memory.activations_bytes;
+    assert!(materialized > 2.0 * flash);
+}
+
+#[test]
+fn sequence_parallelism_shrinks_activations_by_the_tensor_degree() {
+    // Korthikanti et al. 2022 eq. 4 vs 5: 34/t with SP against 10 + 24/t without.
+    let mut i = base();
+    i.transformer.dropout = true;
+    i.transformer.attention = model::AttentionImpl::Materialized;
+    i.parallelism.recompute = Recompute::Selective;
+    i.parallelism.sequence_parallel = false;
+    let without = run(&i).memory.activations_bytes;
+    i.parallelism.sequence_parallel = true;
+    let with = run(&i).memory.activations_bytes;
+    let t = 8.0;
+    assert!(relative(without / with, (10.0 + 24.0 / t) / (34.0 / t)) < 0.05, "{}", without / with);
+}
+
+#[test]
+fn fp8_is_faster_where_the_chip_has_it_and_warned_where_not() {
+    let mut i = base();
+    i.cluster.chip = presets::chip("h100-sxm").expect("preset").chip;
+    let bf16 = run(&i);
+    i.training.recipe = Recipe::Fp8;
+    let fp8 = run(&i);
+    assert!(fp8.step_s < bf16.step_s);
+    let mut a100 = base();
+    a100.training.recipe = Recipe::Fp8;
+    assert!(run(&a100).warnings.contains(&Warning::Fp8Unsupported));
+}
+
+#[test]
+fn overlapping_data_parallel_reduction_hides_most_of_it() {
+    let mut i = base();
+    i.parallelism.dp_overlap = false;
+    let exposed = run(&i);
+    i.parallelism.dp_overlap = true;
+    let hidden = run(&i);
+    assert!(hidden.breakdown.dp_exposed_s < exposed.breakdown.dp_exposed_s);
+    assert_eq!(hidden.link.dp_s, exposed.link.dp_s, "the same bytes cross the network");
+}
+
+#[test]
+fn expert_parallelism_adds_all_to_all_and_splits_experts() {
+    let mix = |ep: u32| {
+        inputs(json!({
+            "model": { "preset": "mixtral-8x7b" },
+            "training": { "tokens": 1e12, "global_batch": 512 },
+            "cluster": { "chip": "h100-sxm", "chips": 64 },
+            "parallelism": { "tp": 1, "pp": 1, "dp": 64, "ep": ep, "micro_batch": 1, "recompute": "full" }
+        }))
+    };
+    let (one, eight) = (run(&mix(1)), run(&mix(8)));
+    assert_eq!(one.breakdown.ep_exposed_s, 0.0);
+    assert!(eight.breakdown.ep_exposed_s > 0.0);
+    assert!(eight.memory.weights_bytes < 0.5 * one.memory.weights_bytes);
+    let too_many = run(&mix(16));
+    assert!(too_many
+        .warnings
+        .iter()
+        .any(|w| matches!(w, Warning::ExpertDegreeExceedsExperts { .. })));
+}
+
+#[test]
+fn context_parallelism_splits_long_sequences() {
+    let long = |cp: u32| {
+        inputs(json!({
+            "model": { "preset": "llama3-8b", "seq_len": 131072 },
+            "training": { "tokens": 1e11, "global_batch": 16 },
+            "cluster": { "chip": "h100-sxm", "chips": 64 },
+            "parallelism": { "tp": 8, "cp": cp, "micro_batch": 1 }
+        }))
+    };
+    let (one, eight) = (run(&long(1)), run(&long(8)));
+    assert!(eight.memory.activations_bytes < 0.2 * one.memory.activations_bytes);
+    assert!(eight.link.cp_s > 0.0 && one.link.cp_s == 0.0);
+}
+
+#[test]
+fn the_default_plan_is_sensible() {
+    let i = inputs(serde_json::to_value(Scenario::default_plan()).expect("serializes"));
+    let e = run(&i);
+    assert_eq!(i.cluster.n_chips, 16384);
+    assert!(e.mfu > 0.3 && e.mfu < 0.5, "MFU {}", e.mfu);
+    assert!(e.train_days > 30.0 && e.train_days < 120.0, "days {}", e.train_days);
+    assert!(!e.warnings.iter().any(|w| matches!(w, Warning::DegreesMismatch { .. })));
+}

@@ -1,0 +1,268 @@
+//! The scenario format: every bad field named, presets resolve, JSON round trips, versions.
+#![cfg(not(target_arch = "wasm32"))]
+
+use clusterplan::model::presets;
+use clusterplan::scenario::{ParseError, Scenario};
+use serde_json::{json, Value};
+
+fn scenario(value: Value) -> Scenario {
+    Scenario::from_value(value).expect("parses")
+}
+
+fn errors(value: Value) -> Vec<String> {
+    match scenario(value).resolve() {
+        Ok(_) => Vec::new(),
+        Err(errors) => errors.iter().map(|e| e.to_string()).collect(),
+    }
+}
+
+fn example() -> Value {
+    json!({
+        "model": { "preset": "gpt3-175b" },
+        "training": { "tokens": 3.0e11, "global_batch": 1536, "recipe": "megatron-bf16" },
+        "cluster": { "chip": "a100-80gb", "chips": 512, "chips_per_node": 8, "scale_out": "ib-hdr" },
+        "parallelism": { "tp": 8, "pp": 8, "dp": 8, "ep": 1, "cp": 1, "micro_batch": 2,
+                         "virtual_stages": 1, "zero": 1, "recompute": "full", "sequence_parallel": false }
+    })
+}
+
+#[test]
+fn the_documented_example_resolves() {
+    let inputs = scenario(example()).resolve().expect("example resolves");
+    assert_eq!(inputs.transformer.n_layers, 96);
+    assert_eq!(inputs.parallelism.tensor, 8);
+    assert_eq!(inputs.cluster.n_chips, 512);
+}
+
+#[test]
+fn every_bad_field_is_named_at_once() {
+    let mut bad = example();
+    bad["parallelism"]["tp"] = json!(-2);
+    bad["parallelism"]["pp"] = json!("abc");
+    bad["training"]["global_batch"] = json!(2.5);
+    bad["cluster"]["chips"] = json!("");
+    bad["parallelism"]["recompute"] = json!("sometimes");
+    bad["parallelism"]["tpp"] = json!(4);
+    let errors = errors(bad);
+    let has = |field: &str, words: &str| {
+        errors.iter().any(|e| e.starts_with(&format!("{field}: ")) && e.contains(words))
+    };
+    assert!(has("parallelism.tp", "positive"), "{errors:?}");
+    assert!(has("parallelism.pp", "not a number"), "{errors:?}");
+    assert!(has("training.global_batch", "whole number"), "{errors:?}");
+    assert!(has("cluster.chips", "empty"), "{errors:?}");
+    assert!(has("parallelism.recompute", "one of none, selective, full"), "{errors:?}");
+    assert!(has("parallelism.tpp", "unknown key"), "{errors:?}");
+    assert_eq!(errors.len(), 6, "{errors:?}");
+}
+
+#[test]
+fn unknown_presets_list_the_known_ones() {
+    let mut bad = example();
+    bad["cluster"]["chip"] = json!("h1000");
+    bad["model"]["preset"] = json!("gpt-9");
+    let errors = errors(bad);
+    assert!(errors
+        .iter()
+        .any(|e| e.starts_with("cluster.chip: unknown chip 'h1000'") && e.contains("h100-sxm")));
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.starts_with("model.preset: unknown model 'gpt-9'")
+                && e.contains("llama3-405b"))
+    );
+}
+
+#[test]
+fn missing_required_fields_are_named() {
+    let errors = errors(json!({ "model": { "layers": 2 } }));
+    for field in [
+        "model.hidden",
+        "model.heads",
+        "model.ffn",
+        "model.vocab",
+        "model.seq_len",
+        "training.tokens",
+        "training.global_batch",
+        "cluster.chip",
+        "cluster.chips",
+    ] {
+        assert!(
+            errors.iter().any(|e| e == &format!("{field}: is required")),
+            "{field}: {errors:?}"
+        );
+    }
+}
+
+#[test]
+fn every_preset_combination_resolves() {
+    for model in presets::TRANSFORMERS {
+        for chip in presets::CHIPS {
+            let s = scenario(json!({
+                "model": { "preset": model.id },
+                "training": { "tokens": 1e12, "global_batch": 1024 },
+                "cluster": { "chip": chip.id, "chips": 1024 },
+                "parallelism": { "tp": 8, "pp": 4 }
+            }));
+            let inputs =
+                s.resolve().unwrap_or_else(|e| panic!("{} on {}: {e:?}", model.id, chip.id));
+            assert_eq!(inputs.parallelism.data, 32, "dp defaults to chips / (tp x pp x cp)");
+        }
+    }
+}
+
+#[test]
+fn every_preset_reference_exists_and_ids_are_unique() {
+    for chip in presets::CHIPS {
+        assert!(
+            presets::scale_up(chip.scale_up).is_some(),
+            "{}: scale-up {}",
+            chip.id,
+            chip.scale_up
+        );
+        assert!(
+            presets::scale_out(chip.scale_out).is_some(),
+            "{}: scale-out {}",
+            chip.id,
+            chip.scale_out
+        );
+        assert!(!chip.source.is_empty(), "{} has a source", chip.id);
+        let ok = chip
+            .id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.');
+        assert!(ok, "{} is lowercase and hyphenated", chip.id);
+    }
+    let mut ids: Vec<&str> = presets::CHIPS.iter().map(|p| p.id).collect();
+    ids.extend(presets::SCALE_UP.iter().map(|p| p.id));
+    ids.extend(presets::SCALE_OUT.iter().map(|p| p.id));
+    ids.extend(presets::TRANSFORMERS.iter().map(|p| p.id));
+    let count = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), count, "preset ids are unique");
+    assert!(presets::CHIPS.len() >= 20, "at least 20 accelerators");
+}
+
+#[test]
+fn the_catalog_has_every_required_accelerator() {
+    for id in [
+        "a100-40gb",
+        "a100-80gb",
+        "a800-80gb",
+        "h100-sxm",
+        "h800",
+        "h20",
+        "h200",
+        "b200",
+        "gb200",
+        "l20",
+        "l40s",
+        "mi300x",
+        "mi325x",
+        "gaudi2",
+        "gaudi3",
+        "tpu-v5p",
+        "ascend-910b",
+        "ascend-910c",
+        "mtt-s4000",
+        "mlu370-x8",
+        "br100",
+    ] {
+        assert!(presets::chip(id).is_some(), "{id} is in the catalog");
+    }
+    let unverified = presets::chip("ascend-910b").map(|p| p.unverified).unwrap_or(&[]);
+    assert!(unverified.contains(&"bf16_flops_per_s"), "a disputed figure stays marked unverified");
+}
+
+#[test]
+fn a_custom_chip_can_be_described() {
+    let mut s = example();
+    s["cluster"] = json!({
+        "chip": { "name": "NextGen", "bf16_tflops": 2000, "hbm_gb": 288, "hbm_tb_per_s": 8 },
+        "chips": 512,
+        "scale_up": { "bandwidth_gb_per_s": 1800, "domain": 72 },
+        "scale_out": { "gbit_per_s": 800 }
+    });
+    let inputs = scenario(s).resolve().expect("custom chip resolves");
+    assert_eq!(inputs.cluster.chip.bf16_flops_per_s, 2000e12);
+    assert_eq!(inputs.cluster.chip.hbm_bytes, 288e9);
+    assert_eq!(inputs.cluster.scale_up.domain_size, 72);
+    assert_eq!(
+        inputs.cluster.scale_up.link.bytes_per_s, 900e9,
+        "datasheet bandwidth is both directions"
+    );
+    assert_eq!(inputs.cluster.scale_out.bytes_per_s, 100e9);
+}
+
+#[test]
+fn a_preset_chip_can_be_overridden() {
+    let mut s = example();
+    s["cluster"]["chip"] = json!({ "preset": "h100-sxm", "hbm_gb": 96 });
+    let inputs = scenario(s).resolve().expect("override resolves");
+    assert_eq!(inputs.cluster.chip.hbm_bytes, 96e9);
+    assert_eq!(
+        inputs.cluster.chip.bf16_flops_per_s,
+        presets::chip("h100-sxm").map_or(0.0, |p| p.chip.bf16_flops_per_s)
+    );
+}
+
+#[test]
+fn json_round_trips() {
+    for value in [example(), serde_json::to_value(Scenario::default_plan()).expect("serializes")] {
+        let s = scenario(value);
+        let again = Scenario::parse_many(&s.to_json()).expect("reparses").remove(0);
+        assert_eq!(s, again);
+        assert_eq!(s.resolve(), again.resolve());
+    }
+}
+
+#[test]
+fn arrays_parse_and_non_objects_do_not() {
+    let two = format!("[{}, {}]", example(), example());
+    assert_eq!(Scenario::parse_many(&two).map(|v| v.len()), Ok(2));
+    assert!(matches!(Scenario::parse_many("42"), Err(ParseError::Syntax(_))));
+    assert!(matches!(Scenario::parse_many("{ not json"), Err(ParseError::Syntax(_))));
+    assert!(matches!(Scenario::parse_many("[1, 2]"), Err(ParseError::Syntax(_))));
+}
+
+#[test]
+fn a_future_version_is_refused_with_its_number() {
+    let mut s = example();
+    s["version"] = json!(99);
+    match Scenario::from_value(s) {
+        Err(ParseError::FutureVersion(99)) => {}
+        other => panic!("expected a future-version error, got {other:?}"),
+    }
+}
+
+#[test]
+fn moe_can_be_added_to_and_removed_from_a_preset() {
+    let mut s = example();
+    s["model"] = json!({ "preset": "mixtral-8x7b", "moe": null });
+    assert!(scenario(s.clone()).resolve().expect("dense mixtral").transformer.moe.is_none());
+    s["model"] = json!({ "preset": "llama3-8b", "moe": { "experts": 8, "top_k": 2 } });
+    let moe =
+        scenario(s.clone()).resolve().expect("moe llama").transformer.moe.expect("has experts");
+    assert_eq!((moe.n_experts, moe.top_k, moe.expert_ffn), (8, 2, 14336));
+    s["model"]["moe"]["top_k"] = json!(9);
+    assert!(errors(s).iter().any(|e| e.starts_with("model.moe.top_k")));
+}
+
+#[test]
+fn an_unknown_chip_is_one_error_not_three() {
+    let mut bad = example();
+    bad["cluster"]["chip"] = json!("nope");
+    let errors = errors(bad);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+}
+
+#[test]
+fn a_single_replica_defaults_to_no_sharding() {
+    let mut s = example();
+    s["cluster"]["chips"] = json!(64);
+    s["parallelism"] = json!({ "tp": 8, "pp": 8 });
+    let inputs = scenario(s).resolve().expect("resolves");
+    assert_eq!(inputs.parallelism.data, 1);
+    assert_eq!(inputs.parallelism.sharding, clusterplan::model::Sharding::None);
+}

@@ -1,0 +1,120 @@
+//! Layering and hygiene checks over the source tree, run as an ordinary test.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+fn files_under(sub: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    rust_files(&root().join(sub), &mut out);
+    out.sort();
+    out
+}
+
+fn relative(path: &Path) -> String {
+    path.strip_prefix(root()).unwrap_or(path).display().to_string()
+}
+
+#[test]
+fn every_source_file_starts_with_a_module_doc() {
+    let files = files_under("src");
+    assert!(files.len() > 10, "found the source files");
+    for path in files {
+        let text = fs::read_to_string(&path).unwrap_or_default();
+        assert!(text.starts_with("//!"), "{} must start with a //! comment", relative(&path));
+    }
+}
+
+#[test]
+fn model_depends_on_nothing_but_std() {
+    let mut files = files_under("src/model");
+    files.push(root().join("src/model.rs"));
+    let banned =
+        ["serde", "yew", "web_sys", "wasm_bindgen", "gloo", "js_sys", "plotters", "std::time"];
+    for path in files {
+        let text = fs::read_to_string(&path).unwrap_or_default();
+        for (idx, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for word in banned {
+                assert!(
+                    !code.contains(word),
+                    "{}:{} names `{word}`; the model uses std only",
+                    relative(&path),
+                    idx + 1
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn scenario_and_model_know_nothing_of_the_browser() {
+    let mut files = files_under("src/scenario");
+    files.push(root().join("src/scenario.rs"));
+    for path in files {
+        let text = fs::read_to_string(&path).unwrap_or_default();
+        for word in ["yew", "web_sys", "wasm_bindgen", "gloo", "js_sys"] {
+            assert!(!text.contains(word), "{} names `{word}`", relative(&path));
+        }
+    }
+}
+
+#[test]
+fn no_skipped_or_debug_code() {
+    let mut files = files_under("src");
+    files.extend(files_under("tests"));
+    files.extend(files_under("benches"));
+    let banned = [
+        concat!("#[", "ignore"),
+        concat!("should", "_panic"),
+        concat!("dbg", "!("),
+        concat!("todo", "!("),
+        concat!("unimplemented", "!("),
+    ];
+    for path in files {
+        let text = fs::read_to_string(&path).unwrap_or_default();
+        for word in banned {
+            assert!(!text.contains(word), "{} contains `{word}`", relative(&path));
+        }
+    }
+}
+
+#[test]
+fn architecture_names_every_top_level_module() {
+    let arch = fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap_or_default();
+    let lib = fs::read_to_string(root().join("src/lib.rs")).unwrap_or_default();
+    let modules: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("pub mod "))
+        .map(|m| m.trim_end_matches(';'))
+        .collect();
+    assert!(modules.len() >= 4, "lib.rs declares its modules");
+    for module in modules {
+        assert!(arch.contains(&format!("`{module}`")), "ARCHITECTURE.md does not name `{module}`");
+    }
+}
+
+#[test]
+fn readme_has_exactly_the_two_setup_commands() {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap_or_default();
+    assert!(readme.contains("./scripts/run.sh"), "README names the run command");
+    assert!(readme.contains("./scripts/test.sh"), "README names the test command");
+    let ci = fs::read_to_string(root().join(".ci/run")).unwrap_or_default();
+    assert!(ci.contains("scripts/test.sh"), ".ci/run calls the README's test command");
+}

@@ -1,0 +1,73 @@
+//! The model against published training runs (data/calibration.json): every row within its
+//! stated tolerance, and docs/accuracy.md equal to what `clusterplan validate` prints.
+#![cfg(not(target_arch = "wasm32"))]
+
+use clusterplan::validation;
+
+#[test]
+fn every_published_row_is_within_tolerance() {
+    let (_, outcomes) = validation::run_all().expect("calibration data loads and resolves");
+    assert!(outcomes.len() >= 30, "expected every calibration row, got {}", outcomes.len());
+    let misses: Vec<String> = outcomes
+        .iter()
+        .filter(|o| !o.within())
+        .map(|o| {
+            format!(
+                "{} {}: published {} predicted {:.4} error {:+.1}% (tolerance {:.0}%)",
+                o.row.run,
+                o.row.label,
+                o.row.published,
+                o.predicted,
+                100.0 * o.error,
+                100.0 * o.row.tolerance
+            )
+        })
+        .collect();
+    assert!(misses.is_empty(), "rows outside tolerance:\n{}", misses.join("\n"));
+}
+
+#[test]
+fn required_runs_are_all_present() {
+    let (_, rows) = validation::load().expect("calibration data loads");
+    let count = |run: &str| rows.iter().filter(|r| r.run == run).count();
+    assert_eq!(count("megatron-2021"), 10, "all ten Megatron-LM 2021 Table 1 rows");
+    assert!(count("megatron-2022") >= 5, "the Megatron 2022 selective-recompute rows");
+    assert_eq!(count("llama-3.1-405b"), 3, "the three Llama 3.1 405B stages");
+    for run in ["gpt-3", "opt-175b", "bloom-176b", "llama-65b"] {
+        assert!(count(run) >= 1, "{run} is validated");
+    }
+}
+
+#[test]
+fn no_calibration_row_raises_a_warning_it_should_not() {
+    // The published plans ran, so none of them may be reported as not fitting in memory,
+    // except where the row documents otherwise.
+    let (_, outcomes) = validation::run_all().expect("calibration data loads");
+    for o in &outcomes {
+        assert!(
+            !o.warnings
+                .iter()
+                .any(|w| w.starts_with("TP x PP x DP x CP") && w.contains("more chips")),
+            "{} {} needs more chips than it had: {:?}",
+            o.row.run,
+            o.row.label,
+            o.warnings
+        );
+    }
+}
+
+#[test]
+fn accuracy_document_is_current() {
+    let (runs, outcomes) = validation::run_all().expect("calibration data loads");
+    let expected = validation::markdown(&runs, &outcomes);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/accuracy.md");
+    let actual = std::fs::read_to_string(path).unwrap_or_default();
+    if std::env::var_os("UPDATE_ACCURACY").is_some() {
+        std::fs::write(path, &expected).expect("write docs/accuracy.md");
+        return;
+    }
+    assert!(
+        actual == expected,
+        "docs/accuracy.md is stale; regenerate with `cargo run --release --bin clusterplan -- validate > docs/accuracy.md`"
+    );
+}
