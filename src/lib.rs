@@ -4,10 +4,12 @@
 //! - `model`: the analytical model, pure and total (`model::estimate`).
 //! - `scenario`: what a user typed, serializable and versioned; `Scenario::resolve` validates
 //!   it into `model::Inputs`.
+//! - `charts`: plots of an estimate on any plotters backend.
 //! - `catalog`, `report`: the presets and an estimate as JSON, for the command-line tool.
 //! - `validation`: published training runs and the model's error on each.
 
 pub mod catalog;
+pub mod charts;
 pub mod model;
 pub mod report;
 pub mod scenario;

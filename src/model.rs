@@ -11,6 +11,7 @@ mod memory;
 mod parallelism;
 pub mod presets;
 mod step_time;
+pub mod sweep;
 pub mod topology;
 mod warnings;
 mod workload;

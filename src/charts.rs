@@ -1,0 +1,329 @@
+//! Plots of an estimate, drawn on any plotters `DrawingBackend`.
+//!
+//! The app draws these on a `<canvas>`; native tests draw them into SVG strings. Nothing here
+//! knows the browser, and nothing computes: every number comes from `model::Estimate` or a
+//! `model::sweep::ScalingPoint`, only converted to display units.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::model::sweep::ScalingPoint;
+use crate::model::Estimate;
+
+/// Colours for one colour scheme.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Theme {
+    /// Plot background.
+    pub background: RGBColor,
+    /// Text, axes and outlines.
+    pub foreground: RGBColor,
+    /// Grid lines.
+    pub grid: RGBColor,
+    /// Warning colour (capacity lines, infeasible points).
+    pub alert: RGBColor,
+    /// Series colours, in breakdown order.
+    pub palette: [RGBColor; 9],
+}
+
+/// Light scheme.
+pub const LIGHT: Theme = Theme {
+    background: RGBColor(255, 255, 255),
+    foreground: RGBColor(33, 37, 41),
+    grid: RGBColor(222, 226, 230),
+    alert: RGBColor(214, 40, 40),
+    palette: [
+        RGBColor(31, 119, 180),
+        RGBColor(174, 199, 232),
+        RGBColor(255, 127, 14),
+        RGBColor(44, 160, 44),
+        RGBColor(148, 103, 189),
+        RGBColor(140, 86, 75),
+        RGBColor(227, 119, 194),
+        RGBColor(127, 127, 127),
+        RGBColor(188, 189, 34),
+    ],
+};
+
+/// Dark scheme.
+pub const DARK: Theme = Theme {
+    background: RGBColor(24, 26, 31),
+    foreground: RGBColor(230, 232, 235),
+    grid: RGBColor(58, 62, 70),
+    alert: RGBColor(255, 99, 99),
+    palette: [
+        RGBColor(86, 160, 230),
+        RGBColor(150, 190, 240),
+        RGBColor(255, 160, 70),
+        RGBColor(95, 200, 95),
+        RGBColor(185, 145, 230),
+        RGBColor(200, 140, 120),
+        RGBColor(240, 150, 210),
+        RGBColor(170, 170, 170),
+        RGBColor(215, 215, 80),
+    ],
+};
+
+/// Why a plot could not be drawn (the backend's own error, as text).
+pub type DrawResult = Result<(), String>;
+
+fn err<E: std::fmt::Debug>(e: E) -> String {
+    format!("{e:?}")
+}
+
+const GIB: f64 = 1073741824.0;
+
+/// Labels of the step-time parts, in `StepBreakdown::parts` order.
+pub const STEP_LABELS: [&str; 9] = [
+    "compute",
+    "recompute",
+    "TP comm",
+    "CP comm",
+    "EP all-to-all",
+    "PP send/recv",
+    "DP comm",
+    "pipeline bubble",
+    "optimizer",
+];
+
+/// One horizontal stacked bar of `(label, value)` parts, with an optional capacity marker.
+fn stacked_bar<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    theme: &Theme,
+    caption: &str,
+    unit: &str,
+    parts: &[(&str, f64)],
+    capacity: Option<(&str, f64)>,
+) -> DrawResult {
+    root.fill(&theme.background).map_err(err)?;
+    let total: f64 = parts.iter().map(|(_, v)| v.max(0.0)).sum();
+    let limit = capacity.map_or(total, |(_, c)| c.max(total)).max(1e-12) * 1.08;
+    let mut chart = ChartBuilder::on(root)
+        .caption(caption, ("sans-serif", 16).into_font().color(&theme.foreground))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(8)
+        .build_cartesian_2d(0.0..limit, 0.0..1.0)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .disable_y_axis()
+        .light_line_style(theme.grid)
+        .bold_line_style(theme.grid)
+        .axis_style(theme.foreground)
+        .x_desc(unit)
+        .label_style(("sans-serif", 12).into_font().color(&theme.foreground))
+        .draw()
+        .map_err(err)?;
+    let mut start = 0.0;
+    for (idx, (label, value)) in parts.iter().enumerate() {
+        if !(*value > 0.0) {
+            continue;
+        }
+        let color = theme.palette[idx % theme.palette.len()];
+        let end = start + value;
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(start, 0.55), (end, 0.95)],
+                color.filled(),
+            )))
+            .map_err(err)?
+            .label(format!("{label} {}", short(*value)))
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+        start = end;
+    }
+    if let Some((label, c)) = capacity {
+        let alert = theme.alert;
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(c, 0.5), (c, 1.0)],
+                alert.stroke_width(3),
+            )))
+            .map_err(err)?
+            .label(format!("{label} {}", short(c)))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 12, y)], alert.stroke_width(3))
+            });
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerLeft)
+        .background_style(theme.background.mix(0.9))
+        .border_style(theme.grid)
+        .label_font(("sans-serif", 11).into_font().color(&theme.foreground))
+        .draw()
+        .map_err(err)?;
+    root.present().map_err(err)
+}
+
+/// A number with three significant digits.
+fn short(x: f64) -> String {
+    if x >= 100.0 {
+        format!("{x:.0}")
+    } else if x >= 10.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+/// Step time split into its parts, seconds.
+pub fn draw_step<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    e: &Estimate,
+    theme: &Theme,
+) -> DrawResult {
+    let values = e.breakdown.parts();
+    let parts: Vec<(&str, f64)> =
+        STEP_LABELS.iter().zip(values.iter()).map(|(l, (_, v))| (*l, *v)).collect();
+    stacked_bar(root, theme, "Step time breakdown", "seconds per step", &parts, None)
+}
+
+/// Labels of the memory parts, in `memory_parts` order.
+pub const MEMORY_LABELS: [&str; 8] = [
+    "weights",
+    "gradients",
+    "optimizer",
+    "activations",
+    "logits",
+    "transient",
+    "comm buffers",
+    "reserve",
+];
+
+/// Memory parts in bytes, in `MEMORY_LABELS` order.
+pub fn memory_parts(e: &Estimate) -> [f64; 8] {
+    let m = &e.memory;
+    [
+        m.weights_bytes,
+        m.grads_bytes,
+        m.optimizer_bytes,
+        m.activations_bytes,
+        m.logits_bytes,
+        m.transient_bytes,
+        m.comm_buffers_bytes,
+        m.reserve_bytes,
+    ]
+}
+
+/// Peak memory per chip split into its parts against the chip's capacity, GiB.
+pub fn draw_memory<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    e: &Estimate,
+    theme: &Theme,
+) -> DrawResult {
+    let bytes = memory_parts(e);
+    let parts: Vec<(&str, f64)> =
+        MEMORY_LABELS.iter().zip(bytes).map(|(l, b)| (*l, b / GIB)).collect();
+    stacked_bar(
+        root,
+        theme,
+        "Memory per chip at peak",
+        "GiB per chip",
+        &parts,
+        Some(("capacity", e.memory.hbm_bytes / GIB)),
+    )
+}
+
+/// Days to train and MFU against chip count (log axis), with the current plan marked.
+pub fn draw_scaling<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    points: &[ScalingPoint],
+    current: Option<&ScalingPoint>,
+    theme: &Theme,
+) -> DrawResult {
+    root.fill(&theme.background).map_err(err)?;
+    let days = |p: &ScalingPoint| p.train_days.max(1e-3);
+    let all = points.iter().chain(current);
+    let (lo, hi) = all.fold((f64::MAX, 0.0f64), |(lo, hi), p| (lo.min(days(p)), hi.max(days(p))));
+    let (lo, hi) = if hi > 0.0 { (lo * 0.7, hi * 1.4) } else { (0.1, 100.0) };
+    let mfu_top = points.iter().chain(current).map(|p| p.mfu).fold(0.6f64, f64::max) * 1.1;
+    let mut chart = ChartBuilder::on(root)
+        .caption(
+            "Scaling: days to train and MFU",
+            ("sans-serif", 16).into_font().color(&theme.foreground),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .right_y_label_area_size(52)
+        .build_cartesian_2d((48.0f64..131072.0).log_scale(), (lo..hi).log_scale())
+        .map_err(err)?
+        .set_secondary_coord((48.0f64..131072.0).log_scale(), 0.0..mfu_top);
+    let label_style = ("sans-serif", 12).into_font().color(&theme.foreground);
+    chart
+        .configure_mesh()
+        .light_line_style(theme.grid)
+        .bold_line_style(theme.grid)
+        .axis_style(theme.foreground)
+        .x_desc("chips (log scale)")
+        .y_desc("days to train")
+        .x_label_formatter(&|x| format!("{:.0}", x))
+        .y_label_formatter(&|y| short(*y))
+        .label_style(label_style.clone())
+        .draw()
+        .map_err(err)?;
+    chart
+        .configure_secondary_axes()
+        .axis_style(theme.foreground)
+        .y_desc("MFU (%)")
+        .y_label_formatter(&|y| format!("{:.0}", 100.0 * y))
+        .label_style(label_style)
+        .draw()
+        .map_err(err)?;
+    let days_color = theme.palette[0];
+    let mfu_color = theme.palette[2];
+    chart
+        .draw_series(LineSeries::new(
+            points.iter().map(|p| (p.chips as f64, days(p))),
+            days_color.stroke_width(2),
+        ))
+        .map_err(err)?
+        .label("days to train")
+        .legend(move |(x, y)| {
+            PathElement::new(vec![(x, y), (x + 14, y)], days_color.stroke_width(2))
+        });
+    chart
+        .draw_secondary_series(LineSeries::new(
+            points.iter().map(|p| (p.chips as f64, p.mfu)),
+            mfu_color.stroke_width(2),
+        ))
+        .map_err(err)?
+        .label("MFU")
+        .legend(move |(x, y)| {
+            PathElement::new(vec![(x, y), (x + 14, y)], mfu_color.stroke_width(2))
+        });
+    let alert = theme.alert;
+    chart
+        .draw_series(
+            points
+                .iter()
+                .filter(|p| !p.fits)
+                .map(|p| Cross::new((p.chips as f64, days(p)), 4, alert.stroke_width(2))),
+        )
+        .map_err(err)?;
+    if let Some(p) = current {
+        let fg = theme.foreground;
+        chart
+            .draw_series(std::iter::once(Circle::new((p.chips as f64, days(p)), 6, fg.filled())))
+            .map_err(err)?
+            .label(format!("this plan: {} chips", p.chips))
+            .legend(move |(x, y)| Circle::new((x + 6, y), 4, fg.filled()));
+        chart
+            .draw_secondary_series(std::iter::once(Circle::new(
+                (p.chips as f64, p.mfu),
+                5,
+                mfu_color.filled(),
+            )))
+            .map_err(err)?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(theme.background.mix(0.9))
+        .border_style(theme.grid)
+        .label_font(("sans-serif", 11).into_font().color(&theme.foreground))
+        .draw()
+        .map_err(err)?;
+    root.present().map_err(err)
+}

@@ -1,0 +1,48 @@
+//! The same plan at other cluster sizes, for scaling curves.
+//!
+//! Holds tensor, pipeline, context and expert degrees, the micro-batch and the global batch
+//! fixed, and gives the data-parallel degree the chips that remain, as one would grow a cluster
+//! by adding replicas. Pure; calls `estimate` once per size.
+
+use crate::model::{estimate, Inputs};
+
+/// One cluster size on a scaling curve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScalingPoint {
+    /// Chips in the cluster.
+    pub chips: u32,
+    /// Days to train at this size.
+    pub train_days: f64,
+    /// Model FLOPs utilisation at this size.
+    pub mfu: f64,
+    /// The plan fits in memory at this size.
+    pub fits: bool,
+}
+
+/// Chip counts a scaling curve visits: powers of two from 64 up, then 100,000.
+pub fn default_chip_counts() -> Vec<u32> {
+    let mut counts: Vec<u32> = (6..=16).map(|k| 1u32 << k).collect();
+    counts.push(100_000);
+    counts
+}
+
+/// The plan at each chip count, skipping sizes too small to hold one model replica.
+pub fn scaling(inputs: &Inputs, chip_counts: &[u32]) -> Vec<ScalingPoint> {
+    let p = &inputs.parallelism;
+    let model_parallel =
+        p.tensor.max(1) as u64 * p.pipeline.max(1) as u64 * p.context.max(1) as u64;
+    chip_counts
+        .iter()
+        .filter_map(|&chips| {
+            let data = chips as u64 / model_parallel;
+            if data == 0 {
+                return None;
+            }
+            let mut at = *inputs;
+            at.parallelism.data = data.min(u32::MAX as u64) as u32;
+            at.cluster.n_chips = chips;
+            let e = estimate(&at);
+            Some(ScalingPoint { chips, train_days: e.train_days, mfu: e.mfu, fits: e.memory.fits })
+        })
+        .collect()
+}

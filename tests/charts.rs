@@ -1,0 +1,77 @@
+//! The plots drawn into SVG strings: the same drawing code the app runs on a canvas.
+#![cfg(not(target_arch = "wasm32"))]
+
+use clusterplan::charts::{self, DARK, LIGHT};
+use clusterplan::model::{self, sweep};
+use clusterplan::scenario::Scenario;
+use plotters::prelude::*;
+
+fn svg(
+    draw: impl Fn(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> charts::DrawResult,
+) -> String {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (640, 240)).into_drawing_area();
+        draw(&root).expect("draws");
+    }
+    out
+}
+
+fn default_inputs() -> model::Inputs {
+    Scenario::default_plan().resolve().expect("default plan resolves")
+}
+
+#[test]
+fn step_plot_labels_every_nonzero_part_with_units() {
+    let e = model::estimate(&default_inputs());
+    let out = svg(|root| charts::draw_step(root, &e, &LIGHT));
+    assert!(out.contains("seconds per step"), "x axis has its unit");
+    assert!(out.contains("Step time breakdown"));
+    for (label, (_, seconds)) in charts::STEP_LABELS.iter().zip(e.breakdown.parts()) {
+        assert_eq!(out.contains(label), seconds > 0.0, "{label}: {seconds}");
+    }
+}
+
+#[test]
+fn memory_plot_marks_the_capacity() {
+    let e = model::estimate(&default_inputs());
+    let out = svg(|root| charts::draw_memory(root, &e, &DARK));
+    assert!(out.contains("GiB per chip"));
+    assert!(out.contains("capacity"));
+    assert!(out.contains("weights"));
+    assert!(out.to_uppercase().contains("#181A1F"), "dark background used");
+}
+
+#[test]
+fn scaling_plot_has_both_axes_and_the_current_point() {
+    let inputs = default_inputs();
+    let points = sweep::scaling(&inputs, &sweep::default_chip_counts());
+    assert!(points.len() >= 8, "64 to 100,000 chips for a 128-chip replica");
+    assert_eq!(points.last().map(|p| p.chips), Some(100_000));
+    assert!(
+        points.windows(2).all(|w| w[1].train_days <= w[0].train_days * 1.0001),
+        "more chips, fewer days"
+    );
+    let e = model::estimate(&inputs);
+    let current = sweep::ScalingPoint {
+        chips: inputs.cluster.n_chips,
+        train_days: e.train_days,
+        mfu: e.mfu,
+        fits: e.memory.fits,
+    };
+    let out = svg(|root| charts::draw_scaling(root, &points, Some(&current), &LIGHT));
+    for text in ["days to train", "MFU (%)", "chips (log scale)", "this plan: 16384 chips"] {
+        assert!(out.contains(text), "{text}");
+    }
+}
+
+#[test]
+fn plots_survive_degenerate_estimates() {
+    let mut inputs = default_inputs();
+    inputs.cluster.chip.hbm_bytes = 0.0;
+    inputs.training.tokens = 0.0;
+    let e = model::estimate(&inputs);
+    svg(|root| charts::draw_step(root, &e, &LIGHT));
+    svg(|root| charts::draw_memory(root, &e, &LIGHT));
+    svg(|root| charts::draw_scaling(root, &[], None, &LIGHT));
+}
