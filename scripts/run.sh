@@ -1,4 +1,4 @@
 #!/usr/bin/env bash
-# Builds the command-line tool and prints the estimate for the default plan.
+# Installs what is missing, then serves the planner at http://127.0.0.1:${PORT:-8080}/ (offline).
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-cargo run --release --quiet --bin clusterplan -- example | cargo run --release --quiet --bin clusterplan -- predict -
+exec trunk serve --release --address 127.0.0.1 --port "${PORT:-8080}"

@@ -1,7 +1,20 @@
 #!/usr/bin/env bash
-# Runs every test: formatting, lints, the native suite (model, validation, scenario, CLI, tidy).
+# Installs what is missing, then runs every test: formatting and lints, the native suite
+# (model, validation, scenario, URL codec, plots, CLI, tidy), the app in headless Chromium
+# (wasm-bindgen-test, with the in-browser benchmark printed), the release build with its
+# size report, and the end-to-end tests against dist/ and dist/standalone.html.
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 set -x
 cargo fmt --check
 cargo clippy --release --all-targets -- -D warnings
+cargo clippy --release --target wasm32-unknown-unknown --lib --bins --test web -- -D warnings
 cargo test --release
+cargo test --release --target wasm32-unknown-unknown --test web -- --nocapture
+trunk build --release
+python3 tools/standalone.py --check dist/standalone.html
+set +x
+for f in dist/*.wasm dist/*.js dist/*.css dist/index.html dist/standalone.html; do
+  printf 'size: %-48s %9d bytes raw %9d bytes gzip -9\n' "$f" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)"
+done
+set -x
+npm run e2e

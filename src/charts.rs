@@ -85,7 +85,8 @@ pub const STEP_LABELS: [&str; 9] = [
     "optimizer",
 ];
 
-/// One horizontal stacked bar of `(label, value)` parts, with an optional capacity marker.
+/// One horizontal stacked bar of `(label, value)` parts with an optional capacity marker,
+/// and its legend (label and value per part) in a column on the right.
 fn stacked_bar<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     theme: &Theme,
@@ -95,13 +96,17 @@ fn stacked_bar<DB: DrawingBackend>(
     capacity: Option<(&str, f64)>,
 ) -> DrawResult {
     root.fill(&theme.background).map_err(err)?;
+    let root = root
+        .titled(caption, ("sans-serif", 16).into_font().color(&theme.foreground))
+        .map_err(err)?;
+    let (width, _) = root.dim_in_pixel();
+    let (plot_area, legend_area) = root.split_horizontally((width as f64 * 0.7) as u32);
     let total: f64 = parts.iter().map(|(_, v)| v.max(0.0)).sum();
-    let limit = capacity.map_or(total, |(_, c)| c.max(total)).max(1e-12) * 1.08;
-    let mut chart = ChartBuilder::on(root)
-        .caption(caption, ("sans-serif", 16).into_font().color(&theme.foreground))
-        .margin(12)
-        .x_label_area_size(36)
-        .y_label_area_size(8)
+    let limit = capacity.map_or(total, |(_, c)| c.max(total)).max(1e-12) * 1.05;
+    let mut chart = ChartBuilder::on(&plot_area)
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(6)
         .build_cartesian_2d(0.0..limit, 0.0..1.0)
         .map_err(err)?;
     chart
@@ -112,10 +117,12 @@ fn stacked_bar<DB: DrawingBackend>(
         .bold_line_style(theme.grid)
         .axis_style(theme.foreground)
         .x_desc(unit)
+        .x_label_formatter(&|x| short(*x))
         .label_style(("sans-serif", 12).into_font().color(&theme.foreground))
         .draw()
         .map_err(err)?;
     let mut start = 0.0;
+    let mut legend: Vec<(String, ShapeStyle)> = Vec::new();
     for (idx, (label, value)) in parts.iter().enumerate() {
         if !(*value > 0.0) {
             continue;
@@ -124,35 +131,29 @@ fn stacked_bar<DB: DrawingBackend>(
         let end = start + value;
         chart
             .draw_series(std::iter::once(Rectangle::new(
-                [(start, 0.55), (end, 0.95)],
+                [(start, 0.25), (end, 0.75)],
                 color.filled(),
             )))
-            .map_err(err)?
-            .label(format!("{label} {}", short(*value)))
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+            .map_err(err)?;
+        legend.push((format!("{label}: {}", short(*value)), color.filled()));
         start = end;
     }
     if let Some((label, c)) = capacity {
-        let alert = theme.alert;
+        let over = total > c;
+        let style = theme.alert.stroke_width(3);
         chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(c, 0.5), (c, 1.0)],
-                alert.stroke_width(3),
-            )))
-            .map_err(err)?
-            .label(format!("{label} {}", short(c)))
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 12, y)], alert.stroke_width(3))
-            });
+            .draw_series(std::iter::once(PathElement::new(vec![(c, 0.1), (c, 0.9)], style)))
+            .map_err(err)?;
+        let verdict = if over { " (exceeded)" } else { "" };
+        legend.push((format!("{label}: {}{verdict}", short(c)), theme.alert.filled()));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerLeft)
-        .background_style(theme.background.mix(0.9))
-        .border_style(theme.grid)
-        .label_font(("sans-serif", 11).into_font().color(&theme.foreground))
-        .draw()
-        .map_err(err)?;
+    legend.push((format!("total: {}", short(total)), theme.foreground.filled()));
+    let font = ("sans-serif", 12).into_font().color(&theme.foreground);
+    for (row, (text, style)) in legend.iter().enumerate() {
+        let y = 14 + 17 * row as i32;
+        legend_area.draw(&Rectangle::new([(6, y - 5), (16, y + 5)], *style)).map_err(err)?;
+        legend_area.draw(&Text::new(text.clone(), (22, y - 7), font.clone())).map_err(err)?;
+    }
     root.present().map_err(err)
 }
 
@@ -294,14 +295,18 @@ pub fn draw_scaling<DB: DrawingBackend>(
             PathElement::new(vec![(x, y), (x + 14, y)], mfu_color.stroke_width(2))
         });
     let alert = theme.alert;
-    chart
-        .draw_series(
-            points
-                .iter()
-                .filter(|p| !p.fits)
-                .map(|p| Cross::new((p.chips as f64, days(p)), 4, alert.stroke_width(2))),
-        )
-        .map_err(err)?;
+    if points.iter().any(|p| !p.fits) {
+        chart
+            .draw_series(
+                points
+                    .iter()
+                    .filter(|p| !p.fits)
+                    .map(|p| Cross::new((p.chips as f64, days(p)), 4, alert.stroke_width(2))),
+            )
+            .map_err(err)?
+            .label("does not fit in memory")
+            .legend(move |(x, y)| Cross::new((x + 6, y), 4, alert.stroke_width(2)));
+    }
     if let Some(p) = current {
         let fg = theme.foreground;
         chart

@@ -13,4 +13,6 @@ pub mod charts;
 pub mod model;
 pub mod report;
 pub mod scenario;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
 pub mod validation;

@@ -7,7 +7,9 @@
 //! meaning; `version` rises only when that promise cannot be kept, and old versions keep
 //! decoding. This module knows nothing about the browser or the model's formulas.
 
+mod edit;
 mod resolve;
+pub mod url;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -242,14 +244,16 @@ impl Scenario {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// The plan the app opens with: Llama 3.1 405B on 16,384 H100s, as Meta trained it
-    /// (Llama 3 report, arXiv:2407.21783, Table 4, second row).
+    /// The plan the app opens with: Llama 3.1 405B on 16,384 H100s with Meta's tensor and
+    /// pipeline degrees (Llama 3 report, arXiv:2407.21783, Table 4), and context parallelism of
+    /// 2 so that standard Megatron activations fit without recomputation.
     pub fn default_plan() -> Scenario {
+        // The data-parallel degree is left to follow the chip count.
         let json = serde_json::json!({
             "model": { "preset": "llama3-405b" },
             "training": { "tokens": 15.6e12, "global_batch": 2048, "recipe": "megatron-bf16" },
             "cluster": { "chip": "h100-sxm", "chips": 16384, "scale_out": "roce-400g" },
-            "parallelism": { "tp": 8, "pp": 16, "dp": 128, "micro_batch": 1, "virtual_stages": 4,
+            "parallelism": { "tp": 8, "pp": 16, "cp": 2, "micro_batch": 1, "virtual_stages": 4,
                              "zero": 1, "recompute": "none", "sequence_parallel": true }
         });
         Scenario::from_value(json).unwrap_or_default()

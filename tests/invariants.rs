@@ -3,59 +3,11 @@
 //! mean fewer tokens per chip. A small deterministic generator keeps runs reproducible.
 #![cfg(not(target_arch = "wasm32"))]
 
-use clusterplan::model::{self, presets, Estimate, Inputs};
+mod common;
+
+use clusterplan::model::{self, Estimate, Inputs};
 use clusterplan::scenario::Scenario;
-use serde_json::json;
-
-/// xorshift64*: enough randomness for test inputs, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len() as u64) as usize]
-    }
-    fn pow2(&mut self, max_log: u64) -> u64 {
-        1 << self.below(max_log + 1)
-    }
-}
-
-/// A random scenario built from presets and power-of-two degrees; valid by construction.
-fn random_scenario(rng: &mut Rng) -> Scenario {
-    let model = rng.pick(presets::TRANSFORMERS).id;
-    let chip = rng.pick(presets::CHIPS).id;
-    let tp = rng.pow2(4);
-    let pp = rng.pow2(5);
-    let dp = rng.pow2(8);
-    let cp = rng.pow2(2);
-    let ep = rng.pow2(3).min(dp * cp);
-    let micro_batch = rng.pow2(2);
-    let global_batch = dp * micro_batch * rng.pow2(5);
-    let seq_len = 512 << rng.below(6);
-    let recompute = *rng.pick(&["none", "selective", "full"]);
-    let recipe = *rng.pick(&["megatron-bf16", "torch-amp", "fp8"]);
-    let attention = *rng.pick(&["flash", "materialized"]);
-    let json = json!({
-        "model": { "preset": model, "seq_len": seq_len, "attention": attention },
-        "training": { "tokens": 1e12, "global_batch": global_batch, "recipe": recipe },
-        "cluster": { "chip": chip, "chips": tp * pp * dp * cp },
-        "parallelism": {
-            "tp": tp, "pp": pp, "dp": dp, "cp": cp, "ep": ep, "micro_batch": micro_batch,
-            "virtual_stages": rng.pow2(2), "zero": rng.below(4), "recompute": recompute,
-            "sequence_parallel": rng.below(2) == 1, "dp_overlap": rng.below(2) == 1,
-            "ep_overlap": rng.below(2) == 1
-        }
-    });
-    Scenario::from_value(json).expect("generated scenario parses")
-}
+use common::{random_scenario, Rng};
 
 fn resolve(s: &Scenario) -> Inputs {
     s.resolve().unwrap_or_else(|e| panic!("generated scenario resolves: {e:?}"))

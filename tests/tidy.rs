@@ -64,12 +64,17 @@ fn model_depends_on_nothing_but_std() {
 }
 
 #[test]
-fn scenario_and_model_know_nothing_of_the_browser() {
+fn only_ui_knows_the_browser() {
     let mut files = files_under("src/scenario");
-    files.push(root().join("src/scenario.rs"));
+    files.extend(files_under("src/bin"));
+    for file in
+        ["src/scenario.rs", "src/charts.rs", "src/report.rs", "src/catalog.rs", "src/validation.rs"]
+    {
+        files.push(root().join(file));
+    }
     for path in files {
         let text = fs::read_to_string(&path).unwrap_or_default();
-        for word in ["yew", "web_sys", "wasm_bindgen", "gloo", "js_sys"] {
+        for word in ["yew", "web_sys", "wasm_bindgen", "gloo", "js_sys", "plotters_canvas"] {
             assert!(!text.contains(word), "{} names `{word}`", relative(&path));
         }
     }
@@ -117,4 +122,28 @@ fn readme_has_exactly_the_two_setup_commands() {
     assert!(readme.contains("./scripts/test.sh"), "README names the test command");
     let ci = fs::read_to_string(root().join(".ci/run")).unwrap_or_default();
     assert!(ci.contains("scripts/test.sh"), ".ci/run calls the README's test command");
+}
+
+#[test]
+fn the_app_makes_no_network_requests() {
+    // No fetch, XHR, WebSocket or remote URL anywhere in the app's code or page.
+    let mut files = files_under("src/ui");
+    files.push(root().join("src/ui.rs"));
+    files.push(root().join("Index.html"));
+    for path in files {
+        let text = fs::read_to_string(&path).unwrap_or_default();
+        for word in [
+            "fetch(",
+            "XmlHttpRequest",
+            "WebSocket",
+            "http://",
+            "https://",
+            "gloo::net",
+            "Request::",
+        ] {
+            assert!(!text.contains(word), "{} contains `{word}`", relative(&path));
+        }
+    }
+    let index = fs::read_to_string(root().join("Index.html")).unwrap_or_default();
+    assert!(index.contains("Content-Security-Policy") && index.contains("default-src 'self'"));
 }

@@ -1,0 +1,248 @@
+// End-to-end tests of the browser app in dist/ (build it first: `trunk build --release`).
+// A static server started here serves dist/ on 127.0.0.1; Debian's Chromium runs the app headless.
+// Run: `npm run e2e` (node --test e2e/). No fixed sleeps: every wait is on a DOM condition.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const DIST = new URL('../dist/', import.meta.url);
+const ROOT = fileURLToPath(DIST);
+const SHOT = new URL('../target/e2e/planner.png', import.meta.url);
+const MIME = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
+};
+const LAUNCH = {
+  executablePath: '/usr/bin/chromium', headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+};
+const OUTPUTS = ['train-days', 'mfu', 'step-time', 'memory-per-chip', 'chip-hours'];
+const WAIT = 10_000;
+
+let server, origin, browser;
+
+// Static files from dist/: known types only, nothing outside dist/, 404 otherwise.
+function serve(req, res) {
+  let path;
+  try {
+    path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  } catch {
+    path = '';
+  }
+  if (path.endsWith('/')) path += 'index.html';
+  const file = normalize(join(ROOT, path));
+  const type = MIME[extname(file)];
+  if (!file.startsWith(ROOT) || !type || req.method !== 'GET') {
+    res.writeHead(404).end('not found');
+    return;
+  }
+  readFile(file).then(
+    (body) => res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(body),
+    () => res.writeHead(404).end('not found'),
+  );
+}
+
+before(async () => {
+  assert.ok(existsSync(new URL('index.html', DIST)), `${ROOT}index.html is missing: run \`trunk build --release\``);
+  server = createServer(serve);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${server.address().port}`;
+  browser = await chromium.launch(LAUNCH);
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+});
+
+const q = (id) => `[data-testid="${id}"]`;
+
+// A fresh context for the test (closed when it ends) and a page whose errors and requests are logged.
+async function newContext(t, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  t.after(() => context.close());
+  return context;
+}
+
+const logs = new WeakMap();
+
+async function newPage(context, log) {
+  const page = await context.newPage();
+  logs.set(page, log);
+  page.setDefaultTimeout(WAIT);
+  page.on('console', (m) => m.type() === 'error' && log.errors.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => log.requests.push(r.url()));
+  return page;
+}
+
+// page.waitForFunction, but a time-out also tells what the page logged (a failed load says why there).
+async function until(page, what, predicate, arg, timeout = WAIT) {
+  try {
+    await page.waitForFunction(predicate, arg, { timeout });
+  } catch (e) {
+    const errors = logs.get(page)?.errors ?? [];
+    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\nerrors on the page: ${JSON.stringify(errors, null, 1)}`);
+  }
+}
+
+const hasText = (s) => document.querySelector(s)?.textContent.trim();
+
+// The app is ready once the days-to-train output has text.
+async function open(page, url, timeout = WAIT) {
+  await page.goto(url);
+  await until(page, `the app at ${url.slice(0, 80)}`, hasText, q('train-days'), timeout);
+}
+
+const text = async (page, id) => (await page.locator(q(id)).textContent()).trim();
+
+// The number in an output like "61.8 days", "1,234 chip-h", "40.6 %".
+function num(s) {
+  const m = s.replace(/[,\u00a0\u2009\u202f]/g, '').match(/-?\d+(\.\d+)?(e[-+]?\d+)?/i);
+  assert.ok(m, `no number in ${JSON.stringify(s)}`);
+  return Number(m[0]);
+}
+
+// Real keyboard input: focus, select all, type.
+async function typeInto(page, id, value) {
+  await page.click(q(id));
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(value);
+}
+
+async function waitChange(page, id, before) {
+  await until(page, `${id} to change from ${before}`, ([s, old]) => {
+    const now = document.querySelector(s)?.textContent.trim();
+    return now && now !== old;
+  }, [q(id), before]);
+  return text(page, id);
+}
+
+// Waits until the scenario JSON in the fragment (`#s=1.<base64url>`) has `"key": value` and output `id` left `old`.
+async function waitScenario(page, [key, value], id, old) {
+  await until(page, `"${key}": ${value} in the fragment and ${id} to change`, ([key, value, s, old]) => {
+    const b = (location.hash.match(/^#s=1\.([^&]*)/)?.[1] ?? '').replace(/-/g, '+').replace(/_/g, '/');
+    let json = '';
+    try {
+      json = new TextDecoder().decode(Uint8Array.from(atob(b + '='.repeat((4 - (b.length % 4)) % 4)), (c) => c.charCodeAt(0)));
+    } catch {}
+    const now = document.querySelector(s)?.textContent.trim();
+    return new RegExp(`"${key}"\\s*:\\s*"?${value}"?\\s*[,}]`).test(json) && now && now !== old;
+  }, [key, value, q(id), old]);
+  return text(page, id);
+}
+
+function assertClean(log, allowed) {
+  assert.deepEqual(log.errors, [], 'console errors or page errors');
+  const stray = log.requests.filter((u) => !allowed.some((prefix) => u.startsWith(prefix)));
+  assert.deepEqual(stray, [], 'requests outside the allowed origins');
+}
+
+const served = () => [`${origin}/`, 'data:', 'blob:'];
+
+test('typing a chip count changes days to train', async (t) => {
+  const log = { errors: [], requests: [] };
+  const page = await newPage(await newContext(t), log);
+  await open(page, `${origin}/`);
+  const days = await text(page, 'train-days');
+  const hash = await page.evaluate(() => location.hash);
+
+  await typeInto(page, 'chips', '8192');
+  const later = await waitScenario(page, ['chips', 8192], 'train-days', days);
+  assert.ok(num(later) > num(days), `half the chips should take longer: ${days} -> ${later}`);
+  const hashNow = await page.evaluate(() => location.hash);
+  assert.ok(hashNow.startsWith('#s=1.'), `fragment ${hashNow}`);
+  assert.notEqual(hashNow, hash);
+
+  const plots = await page.evaluate((ids) => ids.map((id) => {
+    const c = document.querySelector(`[data-testid="${id}"]`);
+    if (!c) return { id, missing: true };
+    const blank = document.createElement('canvas');
+    [blank.width, blank.height] = [c.width, c.height];
+    return { id, width: c.width, shown: c.getBoundingClientRect().width, drawn: c.toDataURL() !== blank.toDataURL() };
+  }), ['plot-step', 'plot-memory', 'plot-scaling']);
+  for (const p of plots) {
+    assert.ok(!p.missing && p.width > 0 && p.shown > 0, `canvas ${p.id} has no width: ${JSON.stringify(p)}`);
+  }
+  assert.ok(plots[2].drawn, 'plot-scaling is blank');
+
+  await mkdir(new URL('.', SHOT), { recursive: true });
+  await page.screenshot({ path: fileURLToPath(SHOT), fullPage: true });
+  assertClean(log, served());
+});
+
+test('a copied link reproduces the same numbers', async (t) => {
+  const log = { errors: [], requests: [] };
+  const context = await newContext(t);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  const page = await newPage(context, log);
+  await open(page, `${origin}/`);
+  const step = await text(page, 'step-time');
+  const hash = await page.evaluate(() => location.hash);
+  await typeInto(page, 'tp', '4');
+  await waitChange(page, 'step-time', step);
+  await until(page, 'the fragment to change', (old) => location.hash.startsWith('#s=1.') && location.hash !== old, hash);
+  const link = page.url();
+
+  const other = await newPage(await newContext(t), log);
+  await open(other, link);
+  for (const id of OUTPUTS) {
+    assert.equal(await text(other, id), await text(page, id), `${id} differs when the link is opened`);
+  }
+
+  await page.click(q('copy-link'));
+  await until(page, 'the link on the clipboard',
+    () => navigator.clipboard.readText().then((s) => s.includes('#s=1.'), () => false));
+  assertClean(log, served());
+});
+
+test('a tampered link shows a notice and the default plan', async (t) => {
+  const log = { errors: [], requests: [] };
+  const context = await newContext(t);
+  for (const fragment of ['#s=1.eyJtb2RlbCI6', '#s=9.abc', '#s=1.%%%']) {
+    const page = await newPage(context, log);
+    await open(page, `${origin}/${fragment}`);
+    await until(page, `a notice for ${fragment}`, hasText, q('notice'));
+    const notice = await text(page, 'notice');
+    assert.match(notice, /link/i, `notice for ${fragment}`);
+    assert.ok(Number.isFinite(num(await text(page, 'train-days'))), `default plan for ${fragment}`);
+    await page.close();
+  }
+  assertClean(log, served());
+});
+
+test('standalone.html works from file://', async (t) => {
+  const standalone = new URL('standalone.html', DIST);
+  assert.ok(existsSync(standalone), `${fileURLToPath(standalone)} is missing (trunk's post_build hook writes it)`);
+  const log = { errors: [], requests: [] };
+  const page = await newPage(await newContext(t), log);
+  await open(page, standalone.href, 20_000);
+  const days = await text(page, 'train-days');
+  assert.ok(Number.isFinite(num(days)), days);
+
+  const chips = Number(await page.inputValue(q('chips')));
+  await typeInto(page, 'chips', String(Math.max(1, Math.floor(chips / 2))));
+  await waitChange(page, 'train-days', days);
+  assertClean(log, ['file:', 'data:']);
+});
+
+test('bad input marks the field and dims the last result', async (t) => {
+  const log = { errors: [], requests: [] };
+  const page = await newPage(await newContext(t), log);
+  await open(page, `${origin}/`);
+  const days = await text(page, 'train-days');
+
+  await typeInto(page, 'pp', '-3');
+  await until(page, 'error-pp and a stale results block', ([error, results]) =>
+    document.querySelector(error)?.textContent.trim() && document.querySelector(results)?.classList.contains('stale'),
+  [q('error-pp'), q('results')]);
+  assert.equal(await page.inputValue(q('pp')), '-3');
+  assert.equal(await text(page, 'train-days'), days, 'the last valid result stays on screen');
+  assertClean(log, served());
+});

@@ -1,0 +1,56 @@
+//! Reading and writing one field of a scenario by its dotted path, as a form does.
+//!
+//! Paths are the ones `resolve` reports (`parallelism.tp`, `cluster.chip.hbm_gb`), so an
+//! error and the field that caused it share a name.
+
+use serde_json::Value;
+
+use super::Scenario;
+
+impl Scenario {
+    /// The raw value at `path`, if the scenario sets it.
+    pub fn get(&self, path: &str) -> Option<Value> {
+        let mut value = serde_json::to_value(self).ok()?;
+        for key in path.split('.') {
+            value = value.get_mut(key)?.take();
+        }
+        Some(value)
+    }
+
+    /// The scenario with `path` set to `value` (`None` removes the key, restoring its default).
+    /// Intermediate objects are created; a scalar in the way is replaced by an object.
+    pub fn with(&self, path: &str, value: Option<Value>) -> Scenario {
+        let Ok(mut root) = serde_json::to_value(self) else { return self.clone() };
+        let keys: Vec<&str> = path.split('.').filter(|k| !k.is_empty()).collect();
+        let Some((last, parents)) = keys.split_last() else { return self.clone() };
+        let mut node = &mut root;
+        for key in parents {
+            if !node.get(*key).is_some_and(Value::is_object) {
+                if let Value::Object(map) = node {
+                    let old = map.remove(*key);
+                    let mut fresh = serde_json::Map::new();
+                    // A preset id becomes `{ "preset": id }` so overrides keep the preset.
+                    if let Some(Value::String(id)) = old {
+                        fresh.insert("preset".to_string(), Value::String(id));
+                    }
+                    map.insert((*key).to_string(), Value::Object(fresh));
+                }
+            }
+            match node.get_mut(*key) {
+                Some(next) => node = next,
+                None => return self.clone(),
+            }
+        }
+        if let Value::Object(map) = node {
+            match value {
+                Some(v) => {
+                    map.insert((*last).to_string(), v);
+                }
+                None => {
+                    map.remove(*last);
+                }
+            }
+        }
+        Scenario::from_value(root).unwrap_or_else(|_| self.clone())
+    }
+}

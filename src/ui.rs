@@ -1,0 +1,23 @@
+//! The browser app (Yew): the only module that knows the DOM.
+//!
+//! Thin: every number it shows comes from `model::Estimate`; it only formats. Scenario edits
+//! go through `scenario::Scenario::with`, validation through `Scenario::resolve`, the URL
+//! through `scenario::url`. Browser access is confined to `ui::browser`.
+
+mod app;
+mod browser;
+mod fields;
+mod format;
+mod inputs;
+mod plot;
+mod results;
+mod state;
+
+pub use app::App;
+pub use state::{Action, State};
+
+/// Installs the panic hook and mounts the app on `<body>`.
+pub fn start() {
+    browser::install_panic_hook();
+    yew::Renderer::<App>::new().render();
+}

@@ -1,0 +1,139 @@
+//! `App`: owns the state, keeps the URL and local storage in step, lays out the page.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo::file::callbacks::FileReader;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::browser;
+use super::fields::Change;
+use super::inputs::{ClusterPanel, ModelPanel, ParallelismPanel, TrainingPanel};
+use super::plot::{Plot, PlotKind};
+use super::results::Results;
+use super::state::{Action, State};
+use crate::scenario::Scenario;
+
+/// The planner page.
+#[function_component(App)]
+pub fn app() -> Html {
+    let state = use_reducer(|| {
+        let (scenario, notice) = browser::initial_scenario();
+        State::new(scenario, notice)
+    });
+    let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
+
+    // The link and local storage always hold the scenario as typed, valid or not.
+    use_effect_with(state.scenario.clone(), browser::save);
+
+    let on_set = {
+        let state = state.clone();
+        Callback::from(move |changes: Vec<Change>| state.dispatch(Action::Set(changes)))
+    };
+    let on_copy = {
+        let state = state.clone();
+        Callback::from(move |_| {
+            let link = browser::href();
+            let message = if browser::copy(&link) {
+                "Link copied: anyone who opens it sees this plan.".to_string()
+            } else {
+                format!("Copy this link to share the plan: {link}")
+            };
+            state.dispatch(Action::Notify(message));
+        })
+    };
+    let on_export = {
+        let state = state.clone();
+        Callback::from(move |_| {
+            let json = serde_json::to_string_pretty(&state.scenario).unwrap_or_default();
+            if let Err(e) = browser::download("clusterplan-scenario.json", &json) {
+                state.dispatch(Action::Notify(format!("Could not export the scenario: {e}")));
+            }
+        })
+    };
+    let on_import = {
+        let state = state.clone();
+        let reader = reader.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<HtmlInputElement>() else { return };
+            let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
+            let name = file.name();
+            let state = state.clone();
+            let task =
+                gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |text| {
+                    let action = match text
+                        .map_err(|e| e.to_string())
+                        .and_then(|t| Scenario::parse_many(&t).map_err(|e| e.to_string()))
+                    {
+                        Ok(mut list) if list.len() == 1 => Action::Replace(
+                            Box::new(list.remove(0)),
+                            Some(format!("Imported {name}.")),
+                        ),
+                        Ok(_) => Action::Notify(format!(
+                            "{name} holds several scenarios; import one at a time."
+                        )),
+                        Err(e) => Action::Notify(format!("Could not import {name}: {e}")),
+                    };
+                    state.dispatch(action);
+                });
+            *reader.borrow_mut() = Some(task);
+            input.set_value("");
+        })
+    };
+    let on_reset = {
+        let state = state.clone();
+        Callback::from(move |_| {
+            state.dispatch(Action::Replace(
+                Box::new(Scenario::default_plan()),
+                Some("Back to the default plan.".into()),
+            ))
+        })
+    };
+
+    let good = state.good.clone();
+    html! {
+        <>
+            <header class="top">
+                <div class="title">
+                    <h1>{ "clusterplan" }</h1>
+                    <span class="tagline">{ "How long, how much memory, how many chip-hours: a training plan for a large cluster" }</span>
+                </div>
+                <nav class="actions">
+                    <button onclick={on_copy} data-testid="copy-link">{ "Copy link" }</button>
+                    <button onclick={on_export} data-testid="export">{ "Export JSON" }</button>
+                    <label class="button">
+                        { "Import JSON" }
+                        <input type="file" accept=".json,application/json" onchange={on_import} data-testid="import" hidden=true />
+                    </label>
+                    <button onclick={on_reset} data-testid="reset">{ "Reset" }</button>
+                </nav>
+            </header>
+            <div class="notice" data-testid="notice" role="status" aria-live="polite">
+                { state.notice.clone().unwrap_or_default() }
+            </div>
+            <main class="layout">
+                <div class="inputs">
+                    <ModelPanel state={state.clone()} on_set={on_set.clone()} />
+                    <TrainingPanel state={state.clone()} on_set={on_set.clone()} />
+                    <ClusterPanel state={state.clone()} on_set={on_set.clone()} />
+                    <ParallelismPanel state={state.clone()} on_set={on_set} />
+                </div>
+                <div class="outputs">
+                    <Results state={state.clone()} />
+                    if let Some(good) = good {
+                        <div class={classes!("plots", state.stale().then_some("stale"))}>
+                            <Plot kind={PlotKind::Step} good={good.clone()} testid="plot-step" label="Step time breakdown in seconds" height={230} />
+                            <Plot kind={PlotKind::Memory} good={good.clone()} testid="plot-memory" label="Memory per chip against capacity in GiB" height={230} />
+                            <Plot kind={PlotKind::Scaling} good={good} testid="plot-scaling" label="Days to train and MFU against chip count" height={320} />
+                        </div>
+                    }
+                    <footer class="about">
+                        { "Estimates from an analytical model validated against published runs (Megatron-LM, Llama 3.1, GPT-3, OPT, BLOOM, LLaMA); see docs/accuracy.md. " }
+                        { "Failures, power and cost are not modelled yet. Nothing leaves this page: it makes no network requests." }
+                    </footer>
+                </div>
+            </main>
+        </>
+    }
+}

@@ -1,0 +1,59 @@
+//! Human units for display: days, percentages, GiB, seconds. Formatting only, no formulas.
+
+/// Bytes as GiB with one decimal.
+pub fn gib(bytes: f64) -> String {
+    format!("{:.1} GiB", bytes / 1073741824.0)
+}
+
+/// Seconds with three significant digits.
+pub fn seconds(s: f64) -> String {
+    if s >= 100.0 {
+        format!("{s:.0} s")
+    } else if s >= 10.0 {
+        format!("{s:.1} s")
+    } else if s >= 0.01 {
+        format!("{s:.2} s")
+    } else {
+        format!("{:.2} ms", s * 1e3)
+    }
+}
+
+/// A fraction as a percentage with one decimal.
+pub fn percent(x: f64) -> String {
+    format!("{:.1} %", 100.0 * x)
+}
+
+/// A large count with an SI-style suffix (k, M, B, T).
+pub fn count(x: f64) -> String {
+    let (v, suffix) = if x >= 1e12 {
+        (x / 1e12, " T")
+    } else if x >= 1e9 {
+        (x / 1e9, " B")
+    } else if x >= 1e6 {
+        (x / 1e6, " M")
+    } else if x >= 1e3 {
+        (x / 1e3, " k")
+    } else {
+        (x, "")
+    };
+    let digits = if v >= 100.0 {
+        0
+    } else if v >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{v:.digits$}{suffix}")
+}
+
+/// A JSON value as the text a form field shows; large numbers in e-notation (`1.56e13`).
+pub fn raw(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Number(n) if n.as_f64().is_some_and(|x| x.abs() >= 1e7) => {
+            format!("{:e}", n.as_f64().unwrap_or_default())
+        }
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,169 @@
+//! The app in a real headless Chromium (wasm-bindgen-test): mount, edit, read the DOM and the
+//! URL fragment. No sleeps: `yew::scheduler::flush` waits for rendering and effects.
+//! Also the in-browser benchmark: one estimate in wasm, and input-to-redrawn-plots latency.
+#![cfg(target_arch = "wasm32")]
+
+use clusterplan::model;
+use clusterplan::scenario::{url, Scenario};
+use clusterplan::ui::App;
+use serde_json::json;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlCanvasElement, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn window() -> web_sys::Window {
+    web_sys::window().expect("a window")
+}
+
+fn set_hash(fragment: &str) {
+    window()
+        .history()
+        .expect("history")
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{fragment}")))
+        .expect("replaceState");
+}
+
+fn hash() -> String {
+    window().location().hash().unwrap_or_default()
+}
+
+/// Mounts a fresh app into its own element and waits for the first render and effects.
+async fn mount() -> Element {
+    let document = window().document().expect("a document");
+    let root = document.create_element("div").expect("a div");
+    document.body().expect("a body").append_child(&root).expect("append");
+    yew::Renderer::<App>::with_root(root.clone()).render();
+    yew::scheduler::flush().await;
+    root
+}
+
+fn text(root: &Element, testid: &str) -> String {
+    root.query_selector(&format!("[data-testid=\"{testid}\"]"))
+        .ok()
+        .flatten()
+        .and_then(|e| e.text_content())
+        .unwrap_or_default()
+}
+
+fn input(root: &Element, testid: &str) -> HtmlInputElement {
+    root.query_selector(&format!("[data-testid=\"{testid}\"]"))
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into().ok())
+        .unwrap_or_else(|| panic!("input {testid}"))
+}
+
+/// Types `value` into an input as a user would (one input event).
+async fn type_into(root: &Element, testid: &str, value: &str) {
+    let field = input(root, testid);
+    field.set_value(value);
+    let event = web_sys::InputEvent::new("input").expect("an input event");
+    field.dispatch_event(&event).expect("dispatch");
+    yew::scheduler::flush().await;
+}
+
+fn number(text: &str) -> f64 {
+    text.split_whitespace().next().and_then(|t| t.parse().ok()).unwrap_or(f64::NAN)
+}
+
+#[wasm_bindgen_test]
+async fn editing_the_chip_count_redraws_the_answer_and_the_link() {
+    set_hash(&url::encode(&Scenario::default_plan()));
+    let root = mount().await;
+    let days_before = number(&text(&root, "train-days"));
+    let fragment_before = hash();
+    assert!(days_before > 0.0, "days shown: {}", text(&root, "train-days"));
+    assert!(text(&root, "mfu").ends_with('%'));
+    assert!(text(&root, "memory-per-chip").contains("GiB"));
+
+    let canvas: HtmlCanvasElement = root
+        .query_selector("[data-testid=\"plot-scaling\"]")
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into().ok())
+        .expect("scaling canvas");
+    let pixels_before = canvas.to_data_url().unwrap_or_default();
+
+    type_into(&root, "chips", "8192").await;
+    let days_after = number(&text(&root, "train-days"));
+    assert!(
+        days_after > 1.5 * days_before,
+        "half the chips, about twice the days: {days_before} -> {days_after}"
+    );
+    assert_ne!(hash(), fragment_before, "the link follows the edit");
+    assert!(hash().starts_with("#s=1."));
+    let decoded = url::decode(&hash()).expect("decodes").expect("has a scenario");
+    assert_eq!(decoded.get("cluster.chips"), Some(json!(8192)));
+    assert_ne!(
+        canvas.to_data_url().unwrap_or_default(),
+        pixels_before,
+        "the scaling plot is redrawn"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_value_is_marked_and_the_last_result_dimmed() {
+    set_hash(&url::encode(&Scenario::default_plan()));
+    let root = mount().await;
+    let days = text(&root, "train-days");
+    type_into(&root, "pp", "-3").await;
+    assert!(text(&root, "error-pp").contains("positive"), "error: {}", text(&root, "error-pp"));
+    assert_eq!(text(&root, "train-days"), days, "the last good result stays");
+    let results = root.query_selector("[data-testid=\"results\"]").ok().flatten().expect("results");
+    assert!(results.class_name().split_whitespace().any(|c| c == "stale"));
+    type_into(&root, "pp", "16").await;
+    assert!(!results.class_name().split_whitespace().any(|c| c == "stale"));
+}
+
+#[wasm_bindgen_test]
+async fn a_shared_link_opens_the_same_plan() {
+    let shared = Scenario::default_plan().with("cluster.chips", Some(json!(4096)));
+    set_hash(&url::encode(&shared));
+    let root = mount().await;
+    assert_eq!(input(&root, "chips").value(), "4096");
+    let expected = model::estimate(&shared.resolve().expect("resolves"));
+    assert_eq!(text(&root, "train-days"), format!("{:.1} days", expected.train_days));
+}
+
+#[wasm_bindgen_test]
+async fn a_tampered_link_falls_back_with_a_notice() {
+    for fragment in ["s=1.eyJtb2RlbCI6", "s=7.abc", "s=1.%%%", "s=1.W10"] {
+        set_hash(fragment);
+        let root = mount().await;
+        let notice = text(&root, "notice");
+        assert!(notice.contains("link"), "{fragment}: notice {notice:?}");
+        assert!(number(&text(&root, "train-days")) > 0.0, "{fragment}: default plan shown");
+    }
+}
+
+/// Not a test of speed: prints the in-browser timings the README reports.
+#[wasm_bindgen_test]
+async fn benchmark_in_browser() {
+    let performance = window().performance().expect("performance");
+    let inputs = Scenario::default_plan().resolve().expect("resolves");
+    let runs = 20_000;
+    let start = performance.now();
+    let mut days = 0.0;
+    for _ in 0..runs {
+        days += model::estimate(&inputs).train_days;
+    }
+    let per_estimate_us = (performance.now() - start) * 1000.0 / runs as f64;
+    assert!(days > 0.0);
+
+    set_hash(&url::encode(&Scenario::default_plan()));
+    let root = mount().await;
+    let edits = 40;
+    let start = performance.now();
+    for k in 0..edits {
+        let chips = if k % 2 == 0 { "8192" } else { "16384" };
+        type_into(&root, "chips", chips).await;
+    }
+    let per_edit_ms = (performance.now() - start) / edits as f64;
+    console_log!("in-browser benchmark: one estimate {per_estimate_us:.2} us; input to redrawn plots {per_edit_ms:.2} ms");
+    web_sys::console::log_1(
+        &format!("BENCH estimate_us={per_estimate_us:.2} input_to_redraw_ms={per_edit_ms:.2}")
+            .into(),
+    );
+}
