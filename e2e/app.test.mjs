@@ -246,3 +246,54 @@ test('bad input marks the field and dims the last result', async (t) => {
   assert.equal(await text(page, 'train-days'), days, 'the last valid result stays on screen');
   assertClean(log, served());
 });
+
+test('a reload without a link restores the last scenario', async (t) => {
+  const log = { errors: [], requests: [] };
+  const context = await newContext(t);
+  const page = await newPage(context, log);
+  await open(page, `${origin}/`);
+  const days = await text(page, 'train-days');
+  await typeInto(page, 'chips', '4096');
+  await waitScenario(page, ['chips', 4096], 'train-days', days);
+  const expected = await text(page, 'train-days');
+
+  const again = await newPage(context, log);
+  await open(again, `${origin}/`);
+  assert.equal(await again.inputValue(q('chips')), '4096', 'local storage kept the scenario');
+  assert.equal(await text(again, 'train-days'), expected);
+  assert.ok((await again.evaluate(() => location.hash)).startsWith('#s=1.'), 'the restored scenario is in the link');
+  assertClean(log, served());
+});
+
+test('export and import a scenario file', async (t) => {
+  const log = { errors: [], requests: [] };
+  const page = await newPage(await newContext(t, { acceptDownloads: true }), log);
+  await open(page, `${origin}/`);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(q('export'))]);
+  const exported = JSON.parse(await readFile(await download.path(), 'utf8'));
+  assert.equal(exported.model.preset, 'llama3-405b');
+  assert.equal(exported.cluster.chips, 16384);
+
+  const days = await text(page, 'train-days');
+  exported.cluster.chips = 2048;
+  await page.setInputFiles(q('import'), { name: 'plan.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(exported)) });
+  await waitScenario(page, ['chips', 2048], 'train-days', days);
+  assert.equal(await page.inputValue(q('chips')), '2048');
+  assert.match(await text(page, 'notice'), /Imported plan\.json/);
+
+  await page.setInputFiles(q('import'), { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{ "model": ') });
+  await until(page, 'an import error', () => /Could not import broken\.json/.test(document.querySelector('[data-testid="notice"]')?.textContent ?? ''));
+  assert.equal(await page.inputValue(q('chips')), '2048', 'a bad file changes nothing');
+  assertClean(log, served());
+});
+
+test('the dark colour scheme is readable', async (t) => {
+  const log = { errors: [], requests: [] };
+  const page = await newPage(await newContext(t, { colorScheme: 'dark' }), log);
+  await open(page, `${origin}/`);
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const [r, g, b] = background.match(/\d+/g).map(Number);
+  assert.ok(r + g + b < 150, `dark background, got ${background}`);
+  await page.screenshot({ path: fileURLToPath(new URL('planner-dark.png', SHOT)), fullPage: true });
+  assertClean(log, served());
+});
