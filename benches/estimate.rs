@@ -20,7 +20,7 @@ const MOE_671B: &str = r#"{
   "model": { "preset": "deepseek-v3" },
   "training": { "tokens": 14.8e12, "global_batch": 15360, "recipe": "fp8" },
   "cluster": { "chip": "h800", "chips": 2048, "scale_out": "ib-ndr" },
-  "parallelism": { "tp": 1, "pp": 16, "dp": 128, "ep": 64, "zero": 1 }
+  "parallelism": { "tp": 1, "pp": 16, "dp": 128, "ep": 64, "zero": 1, "ep_overlap": true }
 }"#;
 
 #[divan::bench]

@@ -87,6 +87,7 @@ pub fn to_json() -> Value {
                     "shared_experts": m.n_shared_experts,
                     "expert_ffn": m.expert_ffn,
                     "dense_layers": m.n_dense_layers,
+                    "node_limit": m.node_limit,
                 })),
                 "source": p.source,
             })

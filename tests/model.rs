@@ -284,3 +284,32 @@ fn the_default_plan_is_sensible() {
     assert!(e.train_days > 30.0 && e.train_days < 120.0, "days {}", e.train_days);
     assert!(!e.warnings.iter().any(|w| matches!(w, Warning::DegreesMismatch { .. })));
 }
+
+#[test]
+fn node_limited_routing_and_fp8_dispatch_shrink_the_all_to_all() {
+    // DeepSeek-V3 §3.2.2: tokens reach at most 4 nodes and are forwarded over NVLink inside one.
+    let plan = |node_limit: Value, recipe: &str| {
+        inputs(json!({
+            "model": { "preset": "deepseek-v3", "moe": { "node_limit": node_limit } },
+            "training": { "tokens": 1e12, "global_batch": 1920, "recipe": recipe },
+            "cluster": { "chip": "h800", "chips": 2048, "scale_out": "ib-ndr" },
+            "parallelism": { "tp": 1, "pp": 16, "dp": 128, "ep": 64 }
+        }))
+    };
+    let every_copy = run(&plan(Value::Null, "megatron-bf16")).link.ep_s;
+    let limited = run(&plan(json!(4), "megatron-bf16")).link.ep_s;
+    let fp8 = run(&plan(json!(4), "fp8")).link.ep_s;
+    assert!(limited < 0.7 * every_copy, "{limited} vs {every_copy}");
+    assert!(fp8 < limited, "FP8 dispatch halves half the traffic");
+}
+
+#[test]
+fn fp8_caches_gemm_inputs_in_one_byte() {
+    let mut i = base();
+    i.cluster.chip = presets::chip("h100-sxm").expect("preset").chip;
+    i.parallelism.recompute = Recompute::None;
+    let bf16 = run(&i).memory.activations_bytes;
+    i.training.recipe = Recipe::Fp8;
+    let fp8 = run(&i).memory.activations_bytes;
+    assert!(fp8 < 0.9 * bf16 && fp8 > 0.5 * bf16, "{fp8} vs {bf16}");
+}

@@ -8,7 +8,7 @@
 
 use crate::model::parallelism::Shape;
 use crate::model::step_time::params_per_chip;
-use crate::model::{finite, AttentionImpl, FfnKind, Inputs, Recompute, Sharding};
+use crate::model::{finite, AttentionImpl, FfnKind, Inputs, Recipe, Recompute, Sharding};
 
 /// Bytes of one activation element (BF16/FP16).
 const ACT_BYTES: f64 = 2.0;
@@ -78,12 +78,15 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> (f64, f
     let q = t.q_dim() / shape.tp;
     let kv = (t.kv_dim() / shape.tp).max(t.head_dim as f64);
     let mask = if t.dropout { 1.0 } else { 0.0 };
+    // GEMM inputs kept for the weight-gradient GEMM: FP8 copies under the FP8 recipe
+    // (Transformer Engine's FP8 cache; DeepSeek-V3 §3.3.3 caches activations in FP8).
+    let gemm_in = if inputs.training.recipe == Recipe::Fp8 { 1.0 } else { ACT_BYTES };
 
-    // Norm inputs (2), QKV input (LN output) and MLP input (LN output).
-    let norms = ACT_BYTES * norm_tokens * h * 4.0;
+    // Norm inputs (2) and norm outputs, which are the QKV and MLP GEMM inputs (2).
+    let norms = 2.0 * (ACT_BYTES + gemm_in) * norm_tokens * h;
     let masks = 2.0 * mask * norm_tokens * h;
     let qkv = ACT_BYTES * tokens * (q + 2.0 * kv);
-    let proj_in = ACT_BYTES * tokens * q;
+    let proj_in = gemm_in * tokens * q;
     let heads = t.n_heads as f64 / shape.tp;
     let seq = t.seq_len as f64;
     let scores = match t.attention {
@@ -100,13 +103,13 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> (f64, f
             FfnKind::Gelu => 1.0,
             FfnKind::SwiGlu => 2.0,
         };
-        ACT_BYTES * tokens * ffn * (act_in + 1.0)
+        tokens * ffn * (ACT_BYTES * act_in + gemm_in)
     };
     let ffn = match (moe_layer, t.moe) {
         (true, Some(moe)) => {
             let routed = tokens * moe.top_k as f64 * moe.capacity_factor.unwrap_or(1.0).max(1.0);
             let expert_ffn = moe.expert_ffn as f64 / shape.tp;
-            ACT_BYTES * routed * h
+            gemm_in * routed * h
                 + ffn_tensors(routed, expert_ffn)
                 + ffn_tensors(tokens, moe.n_shared_experts as f64 * expert_ffn)
         }

@@ -13,7 +13,7 @@ use crate::model::efficiency::{
     FP8_GEMM_RELATIVE, GEMM_SIZE, KERNEL_FLOOR_S, OVERLAP_INTERFERENCE, PREFETCH_OVERLAP,
 };
 use crate::model::parallelism::Shape;
-use crate::model::topology::{collective_s, point_to_point_s, Collective, Group};
+use crate::model::topology::{all_to_all_s, collective_s, point_to_point_s, Collective, Group};
 use crate::model::{AttentionImpl, FfnKind, Inputs, Recipe, Recompute, Sharding};
 
 /// Bytes of one activation element (BF16/FP16).
@@ -383,14 +383,49 @@ impl Ctx<'_> {
         let norm_tokens = s.norm_tokens(self.inputs.parallelism.sequence_parallel);
         // Permute before and unpermute after the experts: read and write every routed copy.
         let permute = self.elementwise(2.0 * 2.0 * ACT_BYTES * norm_tokens * k * cf * h);
-        let ep = if s.ep_u > 1 {
-            let bytes = norm_tokens * k * cf * h * ACT_BYTES;
-            let group = self.group(s.ep_u, s.tp_u.saturating_mul(s.cp_u));
-            2.0 * self.collective(Collective::AllToAll, bytes, group)
-        } else {
-            0.0
-        };
+        let ep = if s.ep_u > 1 { 2.0 * self.expert_exchange(norm_tokens * cf, moe) } else { 0.0 };
         self.ffn_passes(routed + shared + router, routed_act + shared_act + permute, ep)
+    }
+
+    /// One pass's expert all-to-all (dispatch out and combine back) for `tokens` local tokens.
+    ///
+    /// Without node-limited routing every routed copy travels on its own, so a fraction
+    /// `(n - k) / n` of the `top_k` copies crosses the network (Megatron-LM's dispatcher). With
+    /// it, a token goes once to each distinct remote domain holding one of its experts (at most
+    /// `node_limit`; `m (1 - (1 - 1/m)^top_k)` domains on average for balanced routing over `m`)
+    /// and is forwarded inside the domain (DeepSeek-V3 §3.2.2). Under the FP8 recipe the
+    /// dispatch is sent in FP8 and the combine in BF16 (DeepSeek-V3 §3.3.2).
+    /// Returns the average of the dispatch and combine times.
+    fn expert_exchange(&self, tokens: f64, moe: crate::model::Moe) -> f64 {
+        let s = self.shape;
+        let c = &self.inputs.cluster;
+        let h = self.inputs.transformer.hidden as f64;
+        let k = moe.top_k as f64;
+        let group = self.group(s.ep_u, s.tp_u.saturating_mul(s.cp_u));
+        let n = group.size as f64;
+        let per_domain = group.per_domain as f64;
+        let domains = group.n_domains() as f64;
+        let (inside_copies, outside_copies) = match moe.node_limit {
+            Some(limit) if domains > 1.0 => {
+                let distinct = domains * (1.0 - (1.0 - 1.0 / domains).powf(k));
+                let remote = distinct.min(limit as f64) * (domains - 1.0) / domains;
+                (k * (per_domain - 1.0) / per_domain.max(1.0), remote)
+            }
+            _ => (k * (per_domain - 1.0) / n, k * (n - per_domain) / n),
+        };
+        let dispatch_bytes =
+            if self.inputs.training.recipe == Recipe::Fp8 { 1.0 } else { ACT_BYTES };
+        let one = |bytes_per_element: f64| {
+            let unit = tokens * h * bytes_per_element;
+            all_to_all_s(
+                unit * inside_copies,
+                unit * outside_copies,
+                group,
+                &c.scale_up,
+                &c.scale_out,
+            )
+        };
+        0.5 * (one(dispatch_bytes) + one(ACT_BYTES))
     }
 
     /// Input embedding on the first stage: a lookup and, under tensor parallelism, the

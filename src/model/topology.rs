@@ -91,12 +91,29 @@ pub fn collective_s(
         }
         Collective::AllToAll => {
             let n = group.size as f64;
-            let inside = (k - 1.0) / n * bytes / (up * ALL_TO_ALL_RELATIVE);
-            let outside = (n - k) / n * bytes / (out * ALL_TO_ALL_RELATIVE);
-            let alpha = if m > 1.0 { alpha_out } else { alpha_up };
-            inside.max(outside) + 2.0 * alpha
+            all_to_all_s((k - 1.0) / n * bytes, (n - k) / n * bytes, group, scale_up, scale_out)
         }
     }
+}
+
+/// Seconds for an all-to-all in which each rank sends `inside_bytes` to peers in its own
+/// domain and `outside_bytes` over its NIC; both links work at once.
+pub fn all_to_all_s(
+    inside_bytes: f64,
+    outside_bytes: f64,
+    group: Group,
+    scale_up: &ScaleUp,
+    scale_out: &Link,
+) -> f64 {
+    if group.size <= 1 {
+        return 0.0;
+    }
+    let inside =
+        inside_bytes.max(0.0) / (scale_up.link.achievable_bytes_per_s() * ALL_TO_ALL_RELATIVE);
+    let outside =
+        outside_bytes.max(0.0) / (scale_out.achievable_bytes_per_s() * ALL_TO_ALL_RELATIVE);
+    let alpha = if group.crosses_domains() { scale_out.latency_s } else { scale_up.link.latency_s };
+    inside.max(outside) + 2.0 * alpha
 }
 
 /// Seconds to send `bytes` to one neighbour over the domain's links or the network.

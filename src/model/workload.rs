@@ -47,6 +47,10 @@ pub struct Moe {
     pub n_dense_layers: u32,
     /// Token capacity per expert as a multiple of the balanced load; `None` is dropless routing.
     pub capacity_factor: Option<f64>,
+    /// Node-limited routing: each token reaches experts on at most this many scale-up domains,
+    /// and is sent once per domain then forwarded inside it (DeepSeek-V3, arXiv:2412.19437,
+    /// §2.1.2 and §3.2.2: M = 4). `None` sends every routed copy on its own.
+    pub node_limit: Option<u32>,
 }
 
 /// A decoder-only transformer.

@@ -320,6 +320,7 @@ impl Scenario {
                         "expert_ffn",
                         "dense_layers",
                         "capacity_factor",
+                        "node_limit",
                     ],
                 );
                 let base_moe = b.and_then(|t| t.moe);
@@ -350,6 +351,11 @@ impl Scenario {
                     Some(Value::Null) => None,
                     Some(v) => Some(r.positive(&Some(v), "model.moe.capacity_factor", None)),
                 };
+                let node_limit = match get("node_limit") {
+                    None => base_moe.and_then(|x| x.node_limit),
+                    Some(Value::Null) => None,
+                    Some(v) => Some(r.count(&Some(v), "model.moe.node_limit", None, 1)),
+                };
                 if top_k > n_experts {
                     r.error(
                         "model.moe.top_k",
@@ -369,6 +375,7 @@ impl Scenario {
                     expert_ffn,
                     n_dense_layers,
                     capacity_factor,
+                    node_limit,
                 })
             }
             Some(other) => {

@@ -79,6 +79,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 expert_ffn: 14336,
                 n_dense_layers: 0,
                 capacity_factor: None,
+                node_limit: None,
             }),
             ..dense(32, 4096, 32, 8, 14336, FfnKind::SwiGlu, 32000, 4096)
         },
@@ -98,10 +99,11 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 expert_ffn: 2048,
                 n_dense_layers: 3,
                 capacity_factor: None,
+                node_limit: Some(4),
             }),
             ..dense(61, 7168, 128, 8, 18432, FfnKind::SwiGlu, 129280, 4096)
         },
-        source: "DeepSeek-AI 2024, arXiv:2412.19437, §4.2 (61 layers, hidden 7168, 256 routed experts, 8 active, 1 shared, expert FFN 2048, first 3 layers dense, sequence 4096); MLA approximated by GQA of equal parameter count",
+        source: "DeepSeek-AI 2024, arXiv:2412.19437, §4.2 (61 layers, hidden 7168, 256 routed experts, 8 active, 1 shared, expert FFN 2048, first 3 layers dense, sequence 4096), §3.2.2 (tokens reach at most 4 nodes); MLA approximated by GQA of equal parameter count",
     },
     TransformerPreset {
         id: "gpt4-moe-1.8t",
@@ -114,6 +116,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 expert_ffn: 43008,
                 n_dense_layers: 0,
                 capacity_factor: None,
+                node_limit: None,
             }),
             ..dense(120, 10752, 84, 84, 43008, FfnKind::Gelu, 100256, 8192)
         },
