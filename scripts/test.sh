@@ -9,7 +9,8 @@ cargo fmt --check
 cargo clippy --release --all-targets -- -D warnings
 cargo clippy --release --target wasm32-unknown-unknown --lib --bins --test web -- -D warnings
 cargo test --release
-cargo test --release --target wasm32-unknown-unknown --test web -- --nocapture
+# The shipped profile (opt-level z, LTO), so the printed benchmark is what users run.
+cargo test --profile wasm-release --target wasm32-unknown-unknown --test web -- --nocapture
 trunk build --release
 python3 tools/standalone.py --check dist/standalone.html
 set +x
