@@ -10,6 +10,7 @@ mod hardware;
 mod memory;
 mod parallelism;
 pub mod presets;
+mod stages;
 mod step_time;
 pub mod sweep;
 pub mod topology;
@@ -34,6 +35,13 @@ pub struct Inputs {
     pub cluster: Cluster,
     /// How the work is split.
     pub parallelism: Parallelism,
+}
+
+impl Inputs {
+    /// GEMMs run in FP8: the FP8 recipe on a chip that has FP8 tensor units.
+    pub fn fp8_active(&self) -> bool {
+        self.training.recipe == Recipe::Fp8 && self.cluster.chip.fp8_flops_per_s > 0.0
+    }
 }
 
 /// What a training plan costs. Every breakdown sums to its total.

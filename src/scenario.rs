@@ -90,6 +90,9 @@ pub struct ModelSpec {
     /// Dropout layers present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dropout: Raw,
+    /// Multi-token-prediction modules (DeepSeek-V3); default the preset's, else 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mtp_layers: Raw,
     /// Mixture of experts: an object, or `null`/`false` to make a preset dense.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "keep_null")]
     pub moe: Raw,
@@ -180,6 +183,9 @@ pub struct ParallelismSpec {
     /// Expert all-to-all overlapped with another micro-batch (DualPipe); default false.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ep_overlap: Raw,
+    /// Context-parallel exchange overlapped with attention (ring attention); default false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cp_overlap: Raw,
     /// Keys this build does not know.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, Value>,

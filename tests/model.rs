@@ -313,3 +313,91 @@ fn fp8_caches_gemm_inputs_in_one_byte() {
     let fp8 = run(&i).memory.activations_bytes;
     assert!(fp8 < 0.9 * bf16 && fp8 > 0.5 * bf16, "{fp8} vs {bf16}");
 }
+
+#[test]
+fn uneven_layers_leave_the_last_stage_lighter() {
+    // Llama 3 §3.3.2: 126 layers on 16 stages, the ends lighter; the middle holds 8.
+    let llama = inputs(json!({
+        "model": { "preset": "llama3-405b" },
+        "training": { "tokens": 1e12, "global_batch": 2048 },
+        "cluster": { "chip": "h100-sxm", "chips": 16384 },
+        "parallelism": { "tp": 8, "pp": 16, "cp": 2 }
+    }));
+    let even = {
+        let mut i = llama;
+        i.transformer.n_layers = 128;
+        run(&i)
+    };
+    let uneven = run(&llama);
+    // With 128 layers the last stage runs 8 layers and the output layer; with 126 it sheds two
+    // layers and a middle stage with 8 layers sets the pace: a little faster, not 126/128.
+    let ratio = uneven.breakdown.compute_s / even.breakdown.compute_s;
+    assert!(ratio < 0.99 && ratio > 0.9, "{ratio}");
+}
+
+#[test]
+fn multi_token_prediction_adds_work_to_the_last_stage() {
+    let mut i = inputs(json!({
+        "model": { "preset": "deepseek-v3" },
+        "training": { "tokens": 1e12, "global_batch": 1920, "recipe": "fp8" },
+        "cluster": { "chip": "h800", "chips": 2048 },
+        "parallelism": { "tp": 1, "pp": 16, "dp": 128, "ep": 64 }
+    }));
+    let with = run(&i);
+    i.transformer.mtp_layers = 0;
+    let without = run(&i);
+    assert!(with.model_flops_per_step > without.model_flops_per_step);
+    assert!(with.params > without.params);
+    assert!(with.step_s >= without.step_s);
+}
+
+#[test]
+fn tensor_groups_that_do_not_tile_the_domain_straddle_racks() {
+    // TP=16 on 72-chip NVL72 racks: some group has 8 chips in each of two racks.
+    let mut i = inputs(json!({
+        "model": { "preset": "llama3-405b" },
+        "training": { "tokens": 1e12, "global_batch": 1152 },
+        "cluster": { "chip": "gb200", "chips": 9216 },
+        "parallelism": { "tp": 16, "pp": 8 }
+    }));
+    let straddling = run(&i);
+    assert!(straddling.warnings.iter().any(|w| matches!(w, Warning::TensorCrossesDomain { .. })));
+    i.parallelism.tensor = 8;
+    i.parallelism.pipeline = 16;
+    assert!(!run(&i).warnings.iter().any(|w| matches!(w, Warning::TensorCrossesDomain { .. })));
+}
+
+#[test]
+fn zero2_reduces_gradients_every_micro_batch() {
+    let mut i = base();
+    i.parallelism.sharding = Sharding::Optimizer;
+    let zero1 = run(&i);
+    i.parallelism.sharding = Sharding::Gradients;
+    let zero2 = run(&i);
+    assert!(zero2.memory.grads_bytes < zero1.memory.grads_bytes);
+    assert!(zero2.link.dp_s > 2.0 * zero1.link.dp_s, "sharded gradients cannot accumulate locally");
+}
+
+#[test]
+fn ring_attention_hides_what_the_all_gather_exposes() {
+    let mut i = inputs(json!({
+        "model": { "preset": "llama3-70b", "seq_len": 131072 },
+        "training": { "tokens": 1e11, "global_batch": 64 },
+        "cluster": { "chip": "h100-sxm", "chips": 1024 },
+        "parallelism": { "tp": 8, "cp": 16, "pp": 1 }
+    }));
+    let gathered = run(&i);
+    assert_eq!(gathered.breakdown.cp_exposed_s, gathered.link.cp_s);
+    i.parallelism.cp_overlap = true;
+    let ring = run(&i);
+    assert!(ring.breakdown.cp_exposed_s < 0.5 * gathered.breakdown.cp_exposed_s);
+}
+
+#[test]
+fn fp8_savings_need_fp8_units() {
+    let mut i = base();
+    i.parallelism.recompute = Recompute::None;
+    let bf16 = run(&i).memory.activations_bytes;
+    i.training.recipe = Recipe::Fp8;
+    assert_eq!(run(&i).memory.activations_bytes, bf16, "an A100 keeps BF16 activations");
+}

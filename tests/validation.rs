@@ -8,9 +8,10 @@ use clusterplan::validation;
 fn every_published_row_is_within_tolerance() {
     let (_, outcomes) = validation::run_all().expect("calibration data loads and resolves");
     assert!(outcomes.len() >= 30, "expected every calibration row, got {}", outcomes.len());
+    // Rows documented as known misses are checked by `known_misses_are_still_misses`.
     let misses: Vec<String> = outcomes
         .iter()
-        .filter(|o| !o.within())
+        .filter(|o| !o.within() && o.row.known_miss.is_none())
         .map(|o| {
             format!(
                 "{} {}: published {} predicted {:.4} error {:+.1}% (tolerance {:.0}%)",
@@ -24,6 +25,23 @@ fn every_published_row_is_within_tolerance() {
         })
         .collect();
     assert!(misses.is_empty(), "rows outside tolerance:\n{}", misses.join("\n"));
+}
+
+#[test]
+fn known_misses_are_still_misses() {
+    // A documented miss that the model now meets must lose its note, so docs/accuracy.md
+    // never explains a gap that is gone.
+    let (_, outcomes) = validation::run_all().expect("calibration data loads and resolves");
+    let known: Vec<_> = outcomes.iter().filter(|o| o.row.known_miss.is_some()).collect();
+    assert!(known.len() <= 3, "at most the BLOOM rows are documented misses");
+    for o in known {
+        assert!(
+            !o.within(),
+            "{} {} is now within tolerance: remove its known_miss note",
+            o.row.run,
+            o.row.label
+        );
+    }
 }
 
 #[test]

@@ -15,7 +15,7 @@ commands:
                  and print the estimates as JSON
   catalog        print every chip, fabric and model preset with figures and sources as JSON
   validate       compare the model with published training runs (Markdown table);
-                 exits 1 if a row is outside its tolerance
+                 exits 1 if a row is outside its tolerance and not a documented miss
   example        print an example scenario";
 
 fn main() -> ExitCode {
@@ -104,7 +104,7 @@ fn validate() -> ExitCode {
     match validation::run_all() {
         Ok((runs, outcomes)) => {
             print!("{}", validation::markdown(&runs, &outcomes));
-            if outcomes.iter().all(|o| o.within()) {
+            if outcomes.iter().all(|o| o.within() || o.row.known_miss.is_some()) {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)

@@ -1,51 +1,23 @@
 //! How close real kernels and collectives come to their peaks: curves and factors as data.
 //!
 //! Calculon (Isaev et al. 2023, "Calculon: a methodology and tool for high-level co-design of
-//! systems and large language models", SC'23) keeps efficiency as tables next to the machine
+//! systems and large language models", SC'23) keeps efficiency figures next to the machine
 //! description rather than inside formulas; this module does the same. The chip-specific best
 //! GEMM fraction lives on `Chip::matmul_efficiency`; everything here is shared by all chips.
 
-/// A piecewise-linear curve in `log10(x)`, clamped at both ends.
-#[derive(Clone, Copy, Debug)]
-pub struct Curve(pub &'static [(f64, f64)]);
+/// Time a GEMM-like kernel loses beyond its ideal duration once it is long enough to fill the
+/// chip: prologue, epilogue and the last partial wave of tiles, seconds. Short kernels lose in
+/// proportion to their length (a 1 us GEMM runs at about half speed), long ones a fixed amount
+/// (a 100 us GEMM at about 80%, a 1 ms one at 97%); the shape of cuBLAS throughput against size
+/// (NVIDIA, "Matrix Multiplication Background User's Guide", wave quantization).
+pub const GEMM_TAIL_S: f64 = 25e-6;
 
-impl Curve {
-    /// The curve's value at `x`; the first point's value for `x` at or below it, the last's above.
-    pub fn at(&self, x: f64) -> f64 {
-        let points = self.0;
-        let Some(&(x0, y0)) = points.first() else { return 1.0 };
-        if !(x > x0) {
-            return y0;
-        }
-        let lx = x.log10();
-        let mut prev = (x0.log10(), y0);
-        for &(px, py) in &points[1..] {
-            let lpx = px.log10();
-            if lx <= lpx {
-                let w = (lx - prev.0) / (lpx - prev.0);
-                return prev.1 + w * (py - prev.1);
-            }
-            prev = (lpx, py);
-        }
-        prev.1
-    }
+/// Duration of a kernel whose ideal duration at the achievable rate is `ideal` seconds:
+/// `ideal + tail (1 - exp(-ideal / tail))`, which grows with the work, never shrinks.
+pub fn kernel_s(ideal: f64) -> f64 {
+    let ideal = ideal.max(0.0);
+    ideal + GEMM_TAIL_S * (1.0 - (-ideal / GEMM_TAIL_S).exp())
 }
-
-/// Fraction of a chip's best GEMM rate reached, by the GEMM's ideal duration at that rate (s).
-///
-/// A short GEMM cannot fill every streaming multiprocessor for long enough to hide its launch,
-/// prologue and last partial wave; the curve is the shape of cuBLAS/rocBLAS throughput-versus-size
-/// plots (e.g. NVIDIA "Matrix Multiplication Background User's Guide", GEMM performance vs. size),
-/// expressed in time so the same curve serves fast and slow chips.
-pub const GEMM_SIZE: Curve = Curve(&[
-    (2e-6, 0.10),
-    (1e-5, 0.40),
-    (3e-5, 0.62),
-    (1e-4, 0.80),
-    (3e-4, 0.90),
-    (1e-3, 0.96),
-    (1e-2, 1.00),
-]);
 
 /// Fused attention forward throughput relative to the chip's best GEMM rate.
 /// FlashAttention-2 reaches about 70% of A100 peak forward against about 80% for cuBLAS GEMMs

@@ -7,8 +7,9 @@
 //! sharding (Rajbhandari et al. 2020, §5).
 
 use crate::model::parallelism::Shape;
-use crate::model::step_time::params_per_chip;
-use crate::model::{finite, AttentionImpl, FfnKind, Inputs, Recipe, Recompute, Sharding};
+use crate::model::stages::{stages, Stage};
+use crate::model::step_time::stage_params;
+use crate::model::{finite, AttentionImpl, FfnKind, Inputs, Recompute, Sharding};
 
 /// Bytes of one activation element (BF16/FP16).
 const ACT_BYTES: f64 = 2.0;
@@ -68,8 +69,17 @@ pub struct MemoryUse {
     pub fits: bool,
 }
 
-/// Activation bytes of one layer for one micro-batch: (stored for backward, full if kept).
-fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> (f64, f64) {
+/// Activation bytes of one layer for one micro-batch.
+struct LayerActivations {
+    /// Kept from the forward pass until the layer's backward pass.
+    stored: f64,
+    /// Every activation of the layer, as if nothing were recomputed.
+    full: f64,
+    /// Rebuilt at once during the layer's backward pass by recomputation.
+    recomputed: f64,
+}
+
+fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerActivations {
     let t = &inputs.transformer;
     let p = &inputs.parallelism;
     let h = t.hidden as f64;
@@ -80,13 +90,16 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> (f64, f
     let mask = if t.dropout { 1.0 } else { 0.0 };
     // GEMM inputs kept for the weight-gradient GEMM: FP8 copies under the FP8 recipe
     // (Transformer Engine's FP8 cache; DeepSeek-V3 §3.3.3 caches activations in FP8).
-    let gemm_in = if inputs.training.recipe == Recipe::Fp8 { 1.0 } else { ACT_BYTES };
+    let fp8 = inputs.fp8_active();
+    let gemm_in = if fp8 { 1.0 } else { ACT_BYTES };
 
     // Norm inputs (2) and norm outputs, which are the QKV and MLP GEMM inputs (2).
     let norms = 2.0 * (ACT_BYTES + gemm_in) * norm_tokens * h;
     let masks = 2.0 * mask * norm_tokens * h;
     let qkv = ACT_BYTES * tokens * (q + 2.0 * kv);
-    let proj_in = gemm_in * tokens * q;
+    // The attention output feeds the output projection; under FP8 the fused attention's
+    // backward still needs it in BF16, besides the FP8 copy.
+    let proj_in = gemm_in * tokens * q + if fp8 { ACT_BYTES * tokens * q } else { 0.0 };
     let heads = t.n_heads as f64 / shape.tp;
     let seq = t.seq_len as f64;
     let scores = match t.attention {
@@ -116,26 +129,35 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> (f64, f
         _ => ffn_tensors(tokens, t.ffn as f64 / shape.tp),
     };
     let full = norms + masks + qkv + proj_in + scores + ffn;
-    let stored = match p.recompute {
-        Recompute::None => full,
-        Recompute::Selective => match t.attention {
-            AttentionImpl::Flash => full,
-            AttentionImpl::Materialized => full - scores,
-        },
+    let (stored, recomputed) = match (p.recompute, t.attention) {
+        (Recompute::None, _) | (Recompute::Selective, AttentionImpl::Flash) => (full, 0.0),
+        (Recompute::Selective, AttentionImpl::Materialized) => (full - scores, scores),
         // Only the layer input survives (Korthikanti et al. eq. 6: 2sbh per layer).
-        Recompute::Full => ACT_BYTES * norm_tokens * h,
+        (Recompute::Full, _) => (ACT_BYTES * norm_tokens * h, full),
     };
-    (stored, full)
+    LayerActivations { stored, full, recomputed }
 }
 
 /// Memory per chip of the stage that needs the most.
 pub(crate) fn per_chip(inputs: &Inputs, shape: &Shape) -> MemoryUse {
+    stages(&inputs.transformer, shape)
+        .iter()
+        .map(|stage| stage_memory(inputs, shape, stage))
+        .fold(None, |best: Option<MemoryUse>, m| match best {
+            Some(b) if b.peak_bytes >= m.peak_bytes => Some(b),
+            _ => Some(m),
+        })
+        .unwrap_or_else(|| stage_memory(inputs, shape, &stages(&inputs.transformer, shape)[0]))
+}
+
+/// Memory per chip of one pipeline stage, at the worst phase of a step.
+fn stage_memory(inputs: &Inputs, shape: &Shape, stage: &Stage) -> MemoryUse {
     let t = &inputs.transformer;
     let p = &inputs.parallelism;
     let recipe = inputs.training.recipe;
     let h = t.hidden as f64;
 
-    let (dense, experts) = params_per_chip(inputs, shape);
+    let (dense, experts) = stage_params(inputs, shape, stage);
     let replicas = (shape.dp * shape.cp).max(1.0);
     let expert_replicas = (replicas / shape.ep).max(1.0);
     let shard = |sharded: bool| {
@@ -151,48 +173,36 @@ pub(crate) fn per_chip(inputs: &Inputs, shape: &Shape) -> MemoryUse {
     let optimizer = shard(p.sharding != Sharding::None) * recipe.optimizer_bytes();
     let state = weights + grads + optimizer;
 
-    let moe = Shape::moe_fraction(t);
-    let (dense_stored, dense_full) = layer_activations(inputs, shape, false);
-    let (moe_stored, moe_full) = layer_activations(inputs, shape, true);
-    let stored = (1.0 - moe) * dense_stored + moe * moe_stored;
-    let full = dense_full.max(if moe > 0.0 { moe_full } else { 0.0 });
-    let layers = shape.layers_per_stage as f64;
-
-    // Micro-batches whose activations the first stage holds under 1F1B: one per stage, or
-    // fewer if the step has fewer; interleaving adds (p - 1) / (p v) (Korthikanti et al. §4.2.3).
-    let m = shape.n_microbatches as f64;
-    let in_flight = if shape.pp_u > 1 {
-        let base = m.min(shape.pp);
-        if shape.v > 1.0 {
-            base * (1.0 + (shape.pp - 1.0) / (shape.pp * shape.v))
-        } else {
-            base
-        }
-    } else {
-        1.0
+    let dense_layer = layer_activations(inputs, shape, false);
+    let moe_layer = layer_activations(inputs, shape, true);
+    let (n_dense, n_moe) = (stage.dense_layers as f64, stage.moe_layers as f64);
+    let mtp = stage.mtp_layers as f64;
+    let mtp_layer = if t.moe.is_some() { &moe_layer } else { &dense_layer };
+    let stored = n_dense * dense_layer.stored + n_moe * moe_layer.stored + mtp * mtp_layer.stored;
+    let activations = stored * stage.in_flight;
+    let worst = |f: fn(&LayerActivations) -> f64| {
+        let d = if stage.dense_layers > 0 { f(&dense_layer) } else { 0.0 };
+        let m = if stage.moe_layers > 0 { f(&moe_layer) } else { 0.0 };
+        d.max(m)
     };
-    let first_stage_acts = stored * layers * in_flight;
-    let last_stage_acts = stored * layers;
     // Logits in BF16 plus FP32 softmax for the loss, on the last stage's vocabulary shard.
-    let logits = 6.0 * shape.tokens * t.vocab as f64 / shape.tp;
-    let (activations, logits) = if shape.pp_u <= 1 || first_stage_acts >= last_stage_acts + logits {
-        (first_stage_acts, if shape.pp_u <= 1 { logits } else { 0.0 })
-    } else {
-        (last_stage_acts, logits)
-    };
+    let logits =
+        if stage.last { (1.0 + mtp) * 6.0 * shape.tokens * t.vocab as f64 / shape.tp } else { 0.0 };
 
     // Sequence-parallel or context-parallel gathers materialise full-length inputs briefly.
     let gathered = ACT_BYTES * shape.tokens * h;
+    let layers = stage.layers().max(1) as f64;
     let zero3_layer = if p.sharding == Sharding::Full {
         // The current layer's gathered parameters plus the prefetched next one.
-        2.0 * (dense + experts) / layers.max(1.0) * recipe.weight_bytes()
+        2.0 * (dense + experts) / layers * recipe.weight_bytes()
     } else {
         0.0
     };
     let fwd_transient = 2.0 * gathered + zero3_layer;
-    let recompute_workspace = if p.recompute == Recompute::None { 0.0 } else { full };
-    // Gradients of the layer in flight: about one layer's activations worth.
-    let bwd_transient = 2.0 * gathered + zero3_layer + recompute_workspace + 0.5 * full;
+    // Gradients of the layer in flight (about half a layer's activations), plus whatever
+    // recomputation rebuilds for it.
+    let bwd_transient =
+        2.0 * gathered + zero3_layer + worst(|a| a.recomputed) + 0.5 * worst(|a| a.full);
 
     let groups =
         [shape.tp_u, shape.pp_u, shape.dp_u.saturating_mul(shape.cp_u), shape.cp_u, shape.ep_u]

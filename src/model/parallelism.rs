@@ -5,7 +5,7 @@
 //! as Megatron-Core does. `Shape` derives the per-chip quantities once so every formula reads
 //! them the same way; zero degrees are treated as one so the model stays total.
 
-use crate::model::{Inputs, Transformer};
+use crate::model::Inputs;
 
 /// Activation recomputation (Korthikanti et al. 2022, arXiv:2205.05198, §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,6 +117,9 @@ pub struct Parallelism {
     /// Expert all-to-all hidden behind another micro-batch's computation (DeepSeek-V3's DualPipe,
     /// arXiv:2412.19437, §3.2.1); Megatron-LM's default leaves it exposed.
     pub ep_overlap: bool,
+    /// Context-parallel key/value exchange overlapped with attention (ring attention, as in
+    /// Megatron-Core); off, it is the all-gather of the Llama 3 report, exposed.
+    pub cp_overlap: bool,
 }
 
 /// Derived per-chip quantities, computed once per estimate.
@@ -135,8 +138,6 @@ pub(crate) struct Shape {
     pub ep_u: u32,
     pub chips_used: u32,
     pub n_microbatches: u32,
-    /// Layers on the busiest stage.
-    pub layers_per_stage: u32,
     /// Sequences per micro-batch.
     pub micro_batch: f64,
     /// Tokens of one micro-batch on one chip before tensor sharding: `b s / cp`.
@@ -169,7 +170,6 @@ impl Shape {
             ep_u,
             chips_used,
             n_microbatches,
-            layers_per_stage: inputs.transformer.n_layers.max(1).div_ceil(pp_u),
             micro_batch: mb as f64,
             tokens: mb as f64 * inputs.transformer.seq_len.max(1) as f64 / cp_u as f64,
         }
@@ -182,10 +182,5 @@ impl Shape {
         } else {
             self.tokens
         }
-    }
-
-    /// Fraction of the layers that are MoE layers.
-    pub fn moe_fraction(t: &Transformer) -> f64 {
-        t.n_moe_layers() as f64 / t.n_layers.max(1) as f64
     }
 }

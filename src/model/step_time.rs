@@ -9,12 +9,13 @@
 //! (arXiv:2104.04473, §2.2, eq. 1 and the interleaved form).
 
 use crate::model::efficiency::{
-    ELEMENTWISE_BWD_BYTE_RATIO, FLASH_BWD_FLOP_RATIO, FLASH_BWD_RELATIVE, FLASH_FWD_RELATIVE,
-    FP8_GEMM_RELATIVE, GEMM_SIZE, KERNEL_FLOOR_S, OVERLAP_INTERFERENCE, PREFETCH_OVERLAP,
+    kernel_s, ELEMENTWISE_BWD_BYTE_RATIO, FLASH_BWD_FLOP_RATIO, FLASH_BWD_RELATIVE,
+    FLASH_FWD_RELATIVE, FP8_GEMM_RELATIVE, KERNEL_FLOOR_S, OVERLAP_INTERFERENCE, PREFETCH_OVERLAP,
 };
 use crate::model::parallelism::Shape;
+use crate::model::stages::{stages, Stage};
 use crate::model::topology::{all_to_all_s, collective_s, point_to_point_s, Collective, Group};
-use crate::model::{AttentionImpl, FfnKind, Inputs, Recipe, Recompute, Sharding};
+use crate::model::{AttentionImpl, FfnKind, Inputs, Recompute, Sharding};
 
 /// Bytes of one activation element (BF16/FP16).
 const ACT_BYTES: f64 = 2.0;
@@ -167,11 +168,10 @@ impl Ctx<'_> {
         let chip = &inputs.cluster.chip;
         let eff = chip.matmul_efficiency.clamp(0.01, 1.0);
         let bf16_rate = (chip.bf16_flops_per_s * eff).max(1.0);
-        let gemm_rate = match inputs.training.recipe {
-            Recipe::Fp8 if chip.fp8_flops_per_s > 0.0 => {
-                (chip.fp8_flops_per_s * eff * FP8_GEMM_RELATIVE).max(1.0)
-            }
-            _ => bf16_rate,
+        let gemm_rate = if inputs.fp8_active() {
+            (chip.fp8_flops_per_s * eff * FP8_GEMM_RELATIVE).max(1.0)
+        } else {
+            bf16_rate
         };
         let mem_rate = (chip.hbm_bytes_per_s * chip.memory_efficiency.clamp(0.01, 1.0)).max(1.0);
         Ctx { inputs, shape, gemm_rate, bf16_rate, mem_rate }
@@ -181,7 +181,7 @@ impl Ctx<'_> {
     fn gemm_at(&self, rate: f64, m: f64, n: f64, k: f64, batch: f64) -> f64 {
         let flops = 2.0 * m * n * k * batch;
         let ideal = flops / rate;
-        let compute = ideal / GEMM_SIZE.at(ideal).max(0.01);
+        let compute = kernel_s(ideal);
         let bytes = ACT_BYTES * batch * (m * k + k * n + m * n);
         compute.max(bytes / self.mem_rate).max(KERNEL_FLOOR_S)
     }
@@ -248,14 +248,14 @@ impl Ctx<'_> {
             compute: gemms_fwd + elementwise_fwd + core_fwd,
             tp,
             cp_link: cp_fwd,
-            cp_exposed: (cp_fwd - core_fwd).max(0.0),
+            cp_exposed: self.cp_exposed(cp_fwd, core_fwd),
             ..Pass::default()
         };
         let bwd = Pass {
             compute: 2.0 * gemms_fwd + ELEMENTWISE_BWD_BYTE_RATIO * elementwise_fwd + core_bwd,
             tp,
             cp_link: cp_bwd,
-            cp_exposed: (cp_bwd - core_bwd).max(0.0),
+            cp_exposed: self.cp_exposed(cp_bwd, core_bwd),
             ..Pass::default()
         };
         (Passes { fwd, bwd, recompute: Pass::default() }, core_fwd)
@@ -278,8 +278,8 @@ impl Ctx<'_> {
                 let rate_bwd = self.bf16_rate * FLASH_BWD_RELATIVE;
                 let fwd_ideal = flops / rate_fwd;
                 let bwd_ideal = FLASH_BWD_FLOP_RATIO * flops / rate_bwd;
-                let fwd = (fwd_ideal / GEMM_SIZE.at(fwd_ideal).max(0.01)).max(KERNEL_FLOOR_S);
-                let bwd = (bwd_ideal / GEMM_SIZE.at(bwd_ideal).max(0.01)).max(KERNEL_FLOOR_S);
+                let fwd = kernel_s(fwd_ideal).max(KERNEL_FLOOR_S);
+                let bwd = kernel_s(bwd_ideal).max(KERNEL_FLOOR_S);
                 (fwd, bwd)
             }
             AttentionImpl::Materialized => {
@@ -295,6 +295,18 @@ impl Ctx<'_> {
                 let bwd = 2.0 * (scores + weighted) + ELEMENTWISE_BWD_BYTE_RATIO * softmax;
                 (fwd, bwd)
             }
+        }
+    }
+
+    /// Exposed part of a context-parallel exchange: all of it for the all-gather form, whose
+    /// latency "is exposed in the critical path" (Llama 3 report §3.3.2); with ring attention
+    /// (`cp_overlap`) it hides behind the attention it feeds, charging interference.
+    fn cp_exposed(&self, link: f64, attention: f64) -> f64 {
+        if self.inputs.parallelism.cp_overlap {
+            let exposed = (link - attention).max(0.0);
+            exposed + OVERLAP_INTERFERENCE * (link - exposed)
+        } else {
+            link
         }
     }
 
@@ -413,8 +425,7 @@ impl Ctx<'_> {
             }
             _ => (k * (per_domain - 1.0) / n, k * (n - per_domain) / n),
         };
-        let dispatch_bytes =
-            if self.inputs.training.recipe == Recipe::Fp8 { 1.0 } else { ACT_BYTES };
+        let dispatch_bytes = if self.inputs.fp8_active() { 1.0 } else { ACT_BYTES };
         let one = |bytes_per_element: f64| {
             let unit = tokens * h * bytes_per_element;
             all_to_all_s(
@@ -436,7 +447,13 @@ impl Ctx<'_> {
         let lookup = self.elementwise(4.0 * s.tokens * h);
         let tp = if s.tp_u > 1 {
             let bytes = s.tokens * h * ACT_BYTES;
-            self.collective(Collective::AllReduce, bytes, self.group(s.tp_u, 1))
+            // Sequence parallelism leaves the embedding sharded: a reduce-scatter suffices.
+            let kind = if self.inputs.parallelism.sequence_parallel {
+                Collective::ReduceScatter
+            } else {
+                Collective::AllReduce
+            };
+            self.collective(kind, bytes, self.group(s.tp_u, 1))
         } else {
             0.0
         };
@@ -491,53 +508,91 @@ impl Ctx<'_> {
         layer
     }
 
-    /// Parameters on one chip of the busiest stage: (dense part, routed-expert part).
-    fn params_per_chip(&self) -> (f64, f64) {
+    /// Parameters on one chip of `stage`, before data-parallel sharding:
+    /// (dense part, routed-expert part).
+    fn stage_params(&self, stage: &Stage) -> (f64, f64) {
         let t = &self.inputs.transformer;
         let s = self.shape;
-        let layers = s.layers_per_stage as f64;
-        let moe = Shape::moe_fraction(t);
-        let per_layer_dense = t.attention_params()
-            + (1.0 - moe) * t.ffn_params(t.ffn as f64)
-            + moe * t.shared_expert_params();
-        let embedding =
-            if s.pp_u <= 1 { t.embedding_params() } else { t.vocab as f64 * t.hidden as f64 };
-        let dense = (layers * per_layer_dense + embedding) / s.tp;
-        let experts = layers * moe * t.routed_expert_params() / (s.tp * s.ep);
+        let layers = stage.layers() as f64;
+        let dense_layers = stage.dense_layers as f64;
+        let moe_layers = stage.moe_layers as f64;
+        let block = layers * t.attention_params()
+            + dense_layers * t.ffn_params(t.ffn as f64)
+            + moe_layers * t.shared_expert_params();
+        // Each end of a pipeline holds one vocabulary matrix (a tied one is kept on both).
+        let embedding = if s.pp_u <= 1 {
+            t.embedding_params()
+        } else if stage.first || stage.last {
+            t.vocab as f64 * t.hidden as f64
+        } else {
+            0.0
+        };
+        let mtp = stage.mtp_layers as f64;
+        let mtp_dense =
+            mtp * (t.mtp_params() - if t.moe.is_some() { t.routed_expert_params() } else { 0.0 });
+        let mtp_experts = if t.moe.is_some() { mtp * t.routed_expert_params() } else { 0.0 };
+        let dense = (block + embedding + mtp_dense) / s.tp;
+        let experts = (moe_layers * t.routed_expert_params() + mtp_experts) / (s.tp * s.ep);
         (dense, experts)
+    }
+
+    /// The largest parameter share of any stage, which sets the data-parallel traffic.
+    fn max_stage_params(&self) -> (f64, f64) {
+        stages(&self.inputs.transformer, self.shape)
+            .iter()
+            .map(|st| self.stage_params(st))
+            .fold((0.0, 0.0), |a, b| if b.0 + b.1 > a.0 + a.1 { b } else { a })
     }
 }
 
-/// Parameters held by one chip of the busiest stage, before data-parallel sharding:
+/// Parameters held by one chip of `stage`, before data-parallel sharding:
 /// (dense part, routed-expert part).
-pub(crate) fn params_per_chip(inputs: &Inputs, shape: &Shape) -> (f64, f64) {
-    Ctx::new(inputs, shape).params_per_chip()
+pub(crate) fn stage_params(inputs: &Inputs, shape: &Shape, stage: &Stage) -> (f64, f64) {
+    Ctx::new(inputs, shape).stage_params(stage)
 }
 
 /// The step's breakdown and link times.
 pub(crate) fn step(inputs: &Inputs, shape: &Shape) -> (StepBreakdown, LinkTimes) {
     let ctx = Ctx::new(inputs, shape);
     let t = &inputs.transformer;
-    let p = &inputs.parallelism;
     let m = shape.n_microbatches as f64;
 
-    let moe = Shape::moe_fraction(t);
-    let layer = if moe > 0.0 {
-        ctx.layer(false).times(1.0 - moe).plus(ctx.layer(true).times(moe))
-    } else {
-        ctx.layer(false)
-    };
+    let dense_layer = ctx.layer(false);
+    let moe_layer = if t.moe.is_some() { ctx.layer(true) } else { dense_layer };
     let embedding = ctx.embedding();
     let logits = ctx.logits();
-    let ends = if shape.pp_u <= 1 {
-        embedding.plus(logits)
-    } else if embedding.total() > logits.total() {
-        embedding
-    } else {
-        logits
+    let stage_passes = |stage: &Stage| {
+        let mut passes = dense_layer
+            .times(stage.dense_layers as f64)
+            .plus(moe_layer.times(stage.moe_layers as f64));
+        if stage.first {
+            passes = passes.plus(embedding);
+        }
+        if stage.last {
+            // Each multi-token-prediction module is one more block and one more output pass.
+            let mtp_block = if t.moe.is_some() { moe_layer } else { dense_layer };
+            passes =
+                passes.plus(logits.plus(mtp_block.plus(logits).times(stage.mtp_layers as f64)));
+        }
+        passes
     };
-    let busiest = layer.times(shape.layers_per_stage as f64).plus(ends);
-    let average = layer.times(t.n_layers as f64).plus(embedding).plus(logits).times(1.0 / shape.pp);
+    // The slowest stage sets the pace of the steady state.
+    let busiest = stages(t, shape).iter().map(stage_passes).fold(Passes::default(), |a, b| {
+        if b.total() > a.total() {
+            b
+        } else {
+            a
+        }
+    });
+    let n_moe = t.n_moe_layers() as f64;
+    let mtp_block = if t.moe.is_some() { moe_layer } else { dense_layer };
+    let average = dense_layer
+        .times(t.n_layers as f64 - n_moe)
+        .plus(moe_layer.times(n_moe))
+        .plus(embedding)
+        .plus(logits)
+        .plus(mtp_block.plus(logits).times(t.mtp_layers as f64))
+        .times(1.0 / shape.pp);
 
     // Pipeline sends: activations forward, gradients backward, once per virtual stage.
     // Megatron-LM's scatter/gather optimisation sends 1/tp of the tensor per rank (§4.1).
@@ -584,7 +639,6 @@ pub(crate) fn step(inputs: &Inputs, shape: &Shape) -> (StepBreakdown, LinkTimes)
         pp_s: pp_link,
         dp_s: dp_link,
     };
-    let _ = p;
     (clean(breakdown), clean_links(link))
 }
 
@@ -597,7 +651,7 @@ fn data_parallel(ctx: &Ctx, busiest: &Passes) -> (f64, f64) {
     if replicas <= 1 {
         return (0.0, 0.0);
     }
-    let (dense, experts) = ctx.params_per_chip();
+    let (dense, experts) = ctx.max_stage_params();
     let dense_group = ctx.group(replicas, shape.tp_u);
     let expert_replicas = (replicas / shape.ep_u).max(1);
     let expert_group = ctx.group(expert_replicas, shape.tp_u.saturating_mul(shape.ep_u));
@@ -611,7 +665,8 @@ fn data_parallel(ctx: &Ctx, busiest: &Passes) -> (f64, f64) {
     let fwd_window = busiest.fwd.compute;
     let bwd_window = busiest.bwd.compute + busiest.recompute.compute;
     match p.sharding {
-        Sharding::None | Sharding::Optimizer | Sharding::Gradients => {
+        Sharding::None | Sharding::Optimizer => {
+            // One reduction after the last micro-batch; the full gradient buffer accumulates.
             let (reduce, gather) = if p.sharding == Sharding::None {
                 (both(Collective::AllReduce, g), 0.0)
             } else {
@@ -620,6 +675,19 @@ fn data_parallel(ctx: &Ctx, busiest: &Passes) -> (f64, f64) {
             let link = reduce + gather;
             let exposed = if p.dp_overlap {
                 (reduce - bwd_window).max(0.0) + (gather - fwd_window).max(0.0)
+            } else {
+                link
+            };
+            (link, with_interference(link, exposed))
+        }
+        Sharding::Gradients => {
+            // Sharded gradients cannot accumulate locally: every micro-batch reduce-scatters
+            // its gradients (DeepSpeed ZeRO-2, FSDP SHARD_GRAD_OP; ZeRO §5.2).
+            let reduce = both(Collective::ReduceScatter, g);
+            let gather = both(Collective::AllGather, w);
+            let link = m * reduce + gather;
+            let exposed = if p.dp_overlap {
+                m * (reduce - bwd_window).max(0.0) + (gather - fwd_window).max(0.0)
             } else {
                 link
             };
@@ -646,7 +714,7 @@ fn with_interference(link: f64, exposed: f64) -> f64 {
 /// (plus one read of the gradients for the global norm used in clipping).
 fn optimizer_s(ctx: &Ctx) -> f64 {
     let shape = ctx.shape;
-    let (dense, experts) = ctx.params_per_chip();
+    let (dense, experts) = ctx.max_stage_params();
     let replicas = (shape.dp * shape.cp).max(1.0);
     let (dense, experts) = match ctx.inputs.parallelism.sharding {
         Sharding::None => (dense, experts),

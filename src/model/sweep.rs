@@ -30,16 +30,16 @@ pub fn default_chip_counts() -> Vec<u32> {
 pub fn scaling(inputs: &Inputs, chip_counts: &[u32]) -> Vec<ScalingPoint> {
     let p = &inputs.parallelism;
     let model_parallel =
-        p.tensor.max(1) as u64 * p.pipeline.max(1) as u64 * p.context.max(1) as u64;
+        (p.tensor.max(1) as u128 * p.pipeline.max(1) as u128 * p.context.max(1) as u128).max(1);
     chip_counts
         .iter()
         .filter_map(|&chips| {
-            let data = chips as u64 / model_parallel;
+            let data = chips as u128 / model_parallel;
             if data == 0 {
                 return None;
             }
             let mut at = *inputs;
-            at.parallelism.data = data.min(u32::MAX as u64) as u32;
+            at.parallelism.data = data.min(u32::MAX as u128) as u32;
             at.cluster.n_chips = chips;
             let e = estimate(&at);
             Some(ScalingPoint { chips, train_days: e.train_days, mfu: e.mfu, fits: e.memory.fits })

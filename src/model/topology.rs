@@ -34,10 +34,14 @@ pub struct Group {
 
 impl Group {
     /// Places a group of `size` ranks spaced `stride` apart on domains of `domain` chips.
+    ///
+    /// A domain holds `domain / stride` ranks of a group's kind. When groups do not tile the
+    /// domain exactly (TP=16 on a 72-chip NVL72 rack), some group straddles two domains with
+    /// pieces as small as `gcd(domain / stride, size)`; that worst group is the one placed.
     pub fn place(size: u32, stride: u32, domain: u32) -> Group {
         let size = size.max(1);
         let stride = stride.max(1);
-        let per_domain = if stride >= domain { 1 } else { (domain / stride).clamp(1, size) };
+        let per_domain = if stride >= domain { 1 } else { gcd(domain / stride, size).max(1) };
         Group { size, per_domain }
     }
 
@@ -49,6 +53,14 @@ impl Group {
     /// Scale-up domains the group spans.
     pub fn n_domains(&self) -> u32 {
         self.size.div_ceil(self.per_domain.max(1))
+    }
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 

@@ -21,6 +21,8 @@ pub enum Warning {
     TensorReplicatesKvHeads { tp: u32, kv_heads: u32 },
     /// Occurs when the global batch is not a multiple of data-parallel replicas x micro-batch.
     BatchNotDivisible { global_batch: u32, dp: u32, micro_batch: u32 },
+    /// Occurs when the global batch has fewer sequences than DP x micro-batch.
+    IdleReplicas { global_batch: u32, dp: u32, micro_batch: u32 },
     /// Occurs when the layers do not split evenly over pipeline stages and virtual stages.
     LayersNotDivisible { layers: u32, stages: u32 },
     /// Occurs when a pipeline has fewer micro-batches than stages, so most of it idles.
@@ -76,9 +78,13 @@ impl fmt::Display for Warning {
                 f,
                 "global batch {global_batch} is not a multiple of DP={dp} x micro-batch {micro_batch}; the last micro-batch is padded"
             ),
+            Warning::IdleReplicas { global_batch, dp, micro_batch } => write!(
+                f,
+                "global batch {global_batch} has fewer sequences than DP={dp} x micro-batch {micro_batch}: some replicas sit idle each step"
+            ),
             Warning::LayersNotDivisible { layers, stages } => write!(
                 f,
-                "{layers} layers do not split evenly over {stages} pipeline stages; the busiest stage sets the pace"
+                "{layers} layers do not split evenly over {stages} pipeline stages; the first and last stages get fewer and the busiest sets the pace"
             ),
             Warning::FewMicrobatches { microbatches, stages } => write!(
                 f,
@@ -130,8 +136,9 @@ pub(crate) fn check(inputs: &Inputs, out: &mut Vec<Warning>) {
     let p = &inputs.parallelism;
     let c = &inputs.cluster;
     let shape = Shape::of(inputs);
-    let product = shape.tp_u as u64 * shape.pp_u as u64 * shape.dp_u as u64 * shape.cp_u as u64;
-    if product != c.n_chips as u64 {
+    let product = shape.tp_u as u128 * shape.pp_u as u128 * shape.dp_u as u128 * shape.cp_u as u128;
+    if product != c.n_chips as u128 {
+        let product = product.min(u64::MAX as u128) as u64;
         out.push(Warning::DegreesMismatch { product, chips: c.n_chips });
     }
     if t.n_heads % shape.tp_u != 0 {
@@ -140,7 +147,13 @@ pub(crate) fn check(inputs: &Inputs, out: &mut Vec<Warning>) {
         out.push(Warning::TensorReplicatesKvHeads { tp: shape.tp_u, kv_heads: t.n_kv_heads });
     }
     let per_step = shape.dp_u as u64 * shape.micro_batch as u64;
-    if inputs.training.global_batch as u64 % per_step.max(1) != 0 {
+    if (inputs.training.global_batch as u64) < per_step {
+        out.push(Warning::IdleReplicas {
+            global_batch: inputs.training.global_batch,
+            dp: shape.dp_u,
+            micro_batch: p.micro_batch.max(1),
+        });
+    } else if inputs.training.global_batch as u64 % per_step.max(1) != 0 {
         out.push(Warning::BatchNotDivisible {
             global_batch: inputs.training.global_batch,
             dp: shape.dp_u,

@@ -82,6 +82,10 @@ pub struct Transformer {
     pub dropout: bool,
     /// Mixture-of-experts layers, if any.
     pub moe: Option<Moe>,
+    /// Multi-token-prediction modules (DeepSeek-V3, arXiv:2412.19437, §2.2): each is one more
+    /// transformer block of the model's kind, a `2h x h` projection and one more pass through
+    /// the shared output layer, all on the last pipeline stage.
+    pub mtp_layers: u32,
 }
 
 impl Transformer {
@@ -139,7 +143,7 @@ impl Transformer {
         copies * self.vocab as f64 * self.hidden as f64
     }
 
-    /// Total parameters.
+    /// Total parameters (multi-token-prediction modules included).
     pub fn params(&self) -> f64 {
         let n_dense = (self.n_layers - self.n_moe_layers()) as f64;
         let n_moe = self.n_moe_layers() as f64;
@@ -147,6 +151,19 @@ impl Transformer {
             + n_dense * self.ffn_params(self.ffn as f64)
             + n_moe * (self.routed_expert_params() + self.shared_expert_params())
             + self.embedding_params()
+            + self.mtp_layers as f64 * self.mtp_params()
+    }
+
+    /// Parameters of one multi-token-prediction module: a block of the model's last kind and
+    /// the projection of `[hidden; embedding]` back to `hidden`.
+    pub fn mtp_params(&self) -> f64 {
+        let h = self.hidden as f64;
+        let ffn = if self.moe.is_some() {
+            self.routed_expert_params() + self.shared_expert_params()
+        } else {
+            self.ffn_params(self.ffn as f64)
+        };
+        self.attention_params() + ffn + 2.0 * h * h
     }
 
     /// Parameters a token passes through (MoE: only its `top_k` routed experts).
@@ -155,7 +172,7 @@ impl Transformer {
         let n_moe = self.n_moe_layers() as f64;
         let inactive = (moe.n_experts.saturating_sub(moe.top_k)) as f64
             * self.ffn_params(moe.expert_ffn as f64);
-        self.params() - n_moe * inactive
+        self.params() - (n_moe + self.mtp_layers as f64) * inactive
     }
 
     /// Feed-forward width a token effectively passes through in an MoE layer.
@@ -177,11 +194,37 @@ impl Transformer {
         let n_moe = self.n_moe_layers() as f64;
         let dense_ffn = 2.0 * self.ffn_params(self.ffn as f64);
         let moe_ffn = 2.0 * self.ffn_params(self.moe_active_ffn());
+        let last_ffn = if self.moe.is_some() { moe_ffn } else { dense_ffn };
+        let mtp = self.mtp_layers as f64
+            * (attention + last_ffn + 2.0 * 2.0 * h * h + 2.0 * h * self.vocab as f64);
         let per_token_fwd = self.n_layers as f64 * attention
             + n_dense * dense_ffn
             + n_moe * moe_ffn
-            + 2.0 * h * self.vocab as f64;
+            + 2.0 * h * self.vocab as f64
+            + mtp;
         3.0 * s * per_token_fwd
+    }
+
+    /// Parameters a token passes through in an average decoder layer, the unit in which
+    /// pipeline stages are balanced (as DeepSpeed's parameter-balanced partitioning does; it
+    /// does not depend on the sequence length, so neither does the placement).
+    pub fn layer_active_params(&self) -> f64 {
+        let n = self.n_layers.max(1) as f64;
+        let n_moe = self.n_moe_layers() as f64;
+        let ffn = ((n - n_moe) * self.ffn_params(self.ffn as f64)
+            + n_moe * self.ffn_params(self.moe_active_ffn()))
+            / n;
+        self.attention_params() + ffn
+    }
+
+    /// Work on the last pipeline stage beyond its layers, in layers: the output layer and
+    /// each multi-token-prediction module with its own output pass.
+    pub fn head_layers(&self) -> f64 {
+        let h = self.hidden as f64;
+        let output = h * self.vocab as f64;
+        let mtp = self.mtp_layers as f64;
+        let layer = self.layer_active_params().max(1.0);
+        (output + mtp * (layer + 2.0 * h * h + output)) / layer
     }
 
     /// Forward FLOPs of the causal attention-score product (`QK^T` and `PV`) for one sequence.

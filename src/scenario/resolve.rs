@@ -296,6 +296,8 @@ impl Scenario {
             b.is_some_and(|t| t.tied_embeddings),
         );
         let dropout = r.flag(&m.dropout, "model.dropout", b.is_some_and(|t| t.dropout));
+        let mtp_layers =
+            r.count(&m.mtp_layers, "model.mtp_layers", Some(b.map_or(0, |t| t.mtp_layers)), 0);
         if n_kv_heads > n_heads || n_heads % n_kv_heads.max(1) != 0 {
             r.error(
                 "model.kv_heads",
@@ -397,6 +399,7 @@ impl Scenario {
             attention,
             dropout,
             moe,
+            mtp_layers,
         }
     }
 
@@ -464,11 +467,11 @@ impl Scenario {
         let tensor = r.count(&p.tp, "parallelism.tp", Some(1), 1);
         let pipeline = r.count(&p.pp, "parallelism.pp", Some(1), 1);
         let context = r.count(&p.cp, "parallelism.cp", Some(1), 1);
-        let model_parallel = tensor as u64 * pipeline as u64 * context as u64;
+        let model_parallel = (tensor as u128 * pipeline as u128 * context as u128).max(1);
         let data = match &p.dp {
             Some(_) => r.count(&p.dp, "parallelism.dp", None, 1),
-            None if n_chips as u64 % model_parallel.max(1) == 0 => {
-                (n_chips as u64 / model_parallel.max(1)).max(1) as u32
+            None if n_chips as u128 % model_parallel == 0 => {
+                (n_chips as u128 / model_parallel).max(1) as u32
             }
             None => {
                 r.error(
@@ -516,6 +519,7 @@ impl Scenario {
             ),
             dp_overlap: r.flag(&p.dp_overlap, "parallelism.dp_overlap", true),
             ep_overlap: r.flag(&p.ep_overlap, "parallelism.ep_overlap", false),
+            cp_overlap: r.flag(&p.cp_overlap, "parallelism.cp_overlap", false),
         }
     }
 }

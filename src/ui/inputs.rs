@@ -29,7 +29,7 @@ fn warning_path(w: &Warning) -> &'static str {
         Warning::TensorSplitsHeads { .. }
         | Warning::TensorReplicatesKvHeads { .. }
         | Warning::TensorCrossesDomain { .. } => "parallelism.tp",
-        Warning::BatchNotDivisible { .. } => "training.global_batch",
+        Warning::BatchNotDivisible { .. } | Warning::IdleReplicas { .. } => "training.global_batch",
         Warning::LayersNotDivisible { .. } | Warning::FewMicrobatches { .. } => "parallelism.pp",
         Warning::ExpertCrossesDomain { .. }
         | Warning::ExpertDegreeExceedsExperts { .. }

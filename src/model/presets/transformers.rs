@@ -30,6 +30,7 @@ const fn dense(
         attention: AttentionImpl::Flash,
         dropout: false,
         moe: None,
+        mtp_layers: 0,
     }
 }
 
@@ -92,6 +93,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
             // Multi-head latent attention is approximated by a grouped-query block with the
             // same parameter count (about 187M per layer): 128 heads of 96, 8 KV heads.
             head_dim: 96,
+            mtp_layers: 1,
             moe: Some(Moe {
                 n_experts: 256,
                 top_k: 8,
@@ -103,7 +105,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
             }),
             ..dense(61, 7168, 128, 8, 18432, FfnKind::SwiGlu, 129280, 4096)
         },
-        source: "DeepSeek-AI 2024, arXiv:2412.19437, §4.2 (61 layers, hidden 7168, 256 routed experts, 8 active, 1 shared, expert FFN 2048, first 3 layers dense, sequence 4096), §3.2.2 (tokens reach at most 4 nodes); MLA approximated by GQA of equal parameter count",
+        source: "DeepSeek-AI 2024, arXiv:2412.19437, §4.2 (61 layers, hidden 7168, 256 routed experts, 8 active, 1 shared, expert FFN 2048, first 3 layers dense, sequence 4096), §3.2.2 (tokens reach at most 4 nodes), §2.2 (one multi-token-prediction module); MLA approximated by GQA of equal parameter count",
     },
     TransformerPreset {
         id: "gpt4-moe-1.8t",
