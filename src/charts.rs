@@ -113,8 +113,9 @@ fn stacked_bar<DB: DrawingBackend>(
         .configure_mesh()
         .disable_y_mesh()
         .disable_y_axis()
-        .light_line_style(theme.grid)
+        .light_line_style(theme.grid.mix(0.5))
         .bold_line_style(theme.grid)
+        .max_light_lines(2)
         .axis_style(theme.foreground)
         .x_desc(unit)
         .x_label_formatter(&|x| short(*x))
@@ -254,8 +255,9 @@ pub fn draw_scaling<DB: DrawingBackend>(
     let label_style = ("sans-serif", 12).into_font().color(&theme.foreground);
     chart
         .configure_mesh()
-        .light_line_style(theme.grid)
+        .light_line_style(theme.grid.mix(0.5))
         .bold_line_style(theme.grid)
+        .max_light_lines(2)
         .axis_style(theme.foreground)
         .x_desc("chips (log scale)")
         .y_desc("days to train")

@@ -27,6 +27,9 @@ pub enum Warning {
     LayersNotDivisible { layers: u32, stages: u32 },
     /// Occurs when a pipeline has fewer micro-batches than stages, so most of it idles.
     FewMicrobatches { microbatches: u32, stages: u32 },
+    /// Occurs when an interleaved schedule's micro-batches are not a multiple of the stages
+    /// (Megatron-LM requires it).
+    InterleavingNeedsMultiple { microbatches: u32, stages: u32 },
     /// Occurs when the tensor-parallel group spans several scale-up domains.
     TensorCrossesDomain { tp: u32, domain: u32 },
     /// Occurs when the expert-parallel group spans several scale-up domains.
@@ -89,6 +92,10 @@ impl fmt::Display for Warning {
             Warning::FewMicrobatches { microbatches, stages } => write!(
                 f,
                 "only {microbatches} micro-batches for {stages} pipeline stages: the pipeline bubble dominates"
+            ),
+            Warning::InterleavingNeedsMultiple { microbatches, stages } => write!(
+                f,
+                "interleaved stages need the {microbatches} micro-batches per step to be a multiple of the {stages} pipeline stages"
             ),
             Warning::TensorCrossesDomain { tp, domain } => write!(
                 f,
@@ -166,6 +173,11 @@ pub(crate) fn check(inputs: &Inputs, out: &mut Vec<Warning>) {
     }
     if shape.pp_u > 1 && shape.n_microbatches < shape.pp_u {
         out.push(Warning::FewMicrobatches {
+            microbatches: shape.n_microbatches,
+            stages: shape.pp_u,
+        });
+    } else if shape.pp_u > 1 && p.virtual_stages > 1 && shape.n_microbatches % shape.pp_u != 0 {
+        out.push(Warning::InterleavingNeedsMultiple {
             microbatches: shape.n_microbatches,
             stages: shape.pp_u,
         });

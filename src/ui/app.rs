@@ -15,6 +15,18 @@ use super::results::Results;
 use super::state::{Action, State};
 use crate::scenario::Scenario;
 
+/// What the estimate assumes and leaves out, as the README's Assumptions and Limitations say.
+const ABOUT: [&str; 8] = [
+    "An analytical model of every operator, collective and pipeline stage, validated against published runs (Megatron-LM 2021 and 2022, Llama 3.1 405B, GPT-3, OPT, BLOOM, LLaMA, DeepSeek-V3): 29 of 32 rows within ±10% (throughput) or ±15% (days); see docs/accuracy.md.",
+    "Each operator takes the larger of its FLOP time at the chip's achievable GEMM rate and its memory time at the achievable bandwidth.",
+    "Collectives use the alpha-beta model; a group stays on the scale-up fabric as far as Megatron-LM's rank order allows and crosses the network for the rest.",
+    "Tensor-parallel and expert all-to-all traffic is exposed unless an overlap is switched on; data-parallel reduction overlaps the backward pass when enabled.",
+    "MFU counts model FLOPs as Megatron-LM does (causal attention counted once) over the BF16 dense peak; HFU adds recomputation.",
+    "Memory follows Korthikanti et al.'s activation accounting at the busiest pipeline stage and the worst phase of a step.",
+    "Days to train assume no failures or restarts; power, cooling and cost are not modelled yet.",
+    "Figures marked unverified in the chip description are estimates; most non-NVIDIA efficiency figures are by chip class.",
+];
+
 /// The planner page.
 #[function_component(App)]
 pub fn app() -> Html {
@@ -129,8 +141,13 @@ pub fn app() -> Html {
                         </div>
                     }
                     <footer class="about">
-                        { "Estimates from an analytical model validated against published runs (Megatron-LM, Llama 3.1, GPT-3, OPT, BLOOM, LLaMA); see docs/accuracy.md. " }
-                        { "Failures, power and cost are not modelled yet. Nothing leaves this page: it makes no network requests." }
+                        <details>
+                            <summary>{ "How these numbers are made" }</summary>
+                            <ul>
+                                { for ABOUT.iter().map(|line| html! { <li>{ *line }</li> }) }
+                            </ul>
+                        </details>
+                        { "Nothing leaves this page: it makes no network requests, and the plan lives in the link." }
                     </footer>
                 </div>
             </main>

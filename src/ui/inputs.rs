@@ -31,6 +31,7 @@ fn warning_path(w: &Warning) -> &'static str {
         | Warning::TensorCrossesDomain { .. } => "parallelism.tp",
         Warning::BatchNotDivisible { .. } | Warning::IdleReplicas { .. } => "training.global_batch",
         Warning::LayersNotDivisible { .. } | Warning::FewMicrobatches { .. } => "parallelism.pp",
+        Warning::InterleavingNeedsMultiple { .. } => "parallelism.virtual_stages",
         Warning::ExpertCrossesDomain { .. }
         | Warning::ExpertDegreeExceedsExperts { .. }
         | Warning::ExpertDegreeNotDivisible { .. }
@@ -48,6 +49,8 @@ struct Form<'a> {
     state: &'a State,
     good: Option<&'a Good>,
     on_set: Callback<Vec<Change>>,
+    /// The scenario as JSON, serialized once per render for every field to read.
+    json: Value,
 }
 
 impl<'a> Form<'a> {
@@ -56,6 +59,7 @@ impl<'a> Form<'a> {
             state: &props.state,
             good: props.state.good.as_deref(),
             on_set: props.on_set.clone(),
+            json: serde_json::to_value(&props.state.scenario).unwrap_or_default(),
         }
     }
 
@@ -64,7 +68,7 @@ impl<'a> Form<'a> {
     }
 
     fn raw(&self, path: &str) -> Option<Value> {
-        self.state.scenario.get(path)
+        path.split('.').try_fold(&self.json, |node, key| node.get(key)).cloned()
     }
 
     fn notes(&self, path: &str) -> Vec<String> {
