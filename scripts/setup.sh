@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs whatever the build and the tests need and is missing. Every step checks first, so a
-# machine that has everything spends about a second here; a fresh one spends about 12 minutes
-# (trunk 8, wasm-bindgen-cli 2, Chromium 1). Sourced by run.sh and test.sh.
+# Installs what building and serving the app needs and is missing. Every step checks first,
+# so a machine that has everything spends about a second here; a fresh one spends about
+# 10 minutes (trunk 8, wasm-bindgen-cli 2). Sourced by run.sh and test.sh; test.sh also calls
+# `need_browser` for Chromium.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -11,15 +12,19 @@ TRUNK_VERSION=0.21.14
 # wasm-bindgen's CLI must equal the crate version pinned in Cargo.lock.
 WB_VERSION="$(sed -n '/^name = "wasm-bindgen"$/{n;s/^version = "\(.*\)"$/\1/p;}' Cargo.lock)"
 
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+APT_UPDATED=""
+# Installs Debian packages, refreshing the package lists once.
+apt_install() {
+  [ -n "$APT_UPDATED" ] || { $SUDO apt-get update -qq; APT_UPDATED=1; }
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
 command -v cargo >/dev/null || { echo "setup: cargo is required (rustup); none on PATH" >&2; exit 1; }
 rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
-
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-  echo "setup: installing Chromium and ChromeDriver (Debian)" >&2
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
-fi
+command -v python3 >/dev/null || { echo "setup: installing python3 (trunk's post-build hook)" >&2; apt_install python3; }
+command -v npm >/dev/null || { echo "setup: installing Node.js and npm" >&2; apt_install nodejs npm; }
 
 if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
   echo "setup: installing trunk $TRUNK_VERSION (about 8 minutes on 2 cores)" >&2
@@ -28,8 +33,9 @@ fi
 
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WB_VERSION" ]; then
   echo "setup: installing wasm-bindgen-cli $WB_VERSION (about 2 minutes)" >&2
-  # --locked asks for a webpki-roots the registry mirror lacks; resolve with versions this rustc can build.
-  cargo install wasm-bindgen-cli --version "$WB_VERSION" --locked --force 2>/dev/null \
+  # The registry lacks a version --locked asks for (webpki-roots); if so, resolve afresh with
+  # versions this rustc can build.
+  cargo install wasm-bindgen-cli --version "$WB_VERSION" --locked --force \
     || CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
 fi
 
@@ -37,3 +43,11 @@ if ! wasm-opt --version 2>/dev/null | grep -q "version 132" || [ ! -d node_modul
   echo "setup: installing binaryen (wasm-opt) and playwright-core from npm" >&2
   npm ci --no-audit --no-fund --loglevel=error
 fi
+
+# Chromium and ChromeDriver for the browser tests (Debian's; nothing is downloaded at run time).
+need_browser() {
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    echo "setup: installing Chromium and ChromeDriver (Debian)" >&2
+    apt_install chromium chromium-driver
+  fi
+}

@@ -4,6 +4,7 @@
 # (wasm-bindgen-test, with the in-browser benchmark printed), the release build with its
 # size report, and the end-to-end tests against dist/ and dist/standalone.html.
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+need_browser
 set -x
 cargo fmt --check
 cargo clippy --release --all-targets -- -D warnings

@@ -240,6 +240,9 @@ pub fn draw_scaling<DB: DrawingBackend>(
     let (lo, hi) = all.fold((f64::MAX, 0.0f64), |(lo, hi), p| (lo.min(days(p)), hi.max(days(p))));
     let (lo, hi) = if hi > 0.0 { (lo * 0.7, hi * 1.4) } else { (0.1, 100.0) };
     let mfu_top = points.iter().chain(current).map(|p| p.mfu).fold(0.6f64, f64::max) * 1.1;
+    // 64 to 100,000 chips, widened to keep the current plan on the axis.
+    let x_lo = current.map_or(48.0, |p| (p.chips as f64 * 0.7).min(48.0)).max(1.0);
+    let x_hi = current.map_or(131072.0, |p| (p.chips as f64 * 1.4).max(131072.0));
     let mut chart = ChartBuilder::on(root)
         .caption(
             "Scaling: days to train and MFU",
@@ -249,15 +252,16 @@ pub fn draw_scaling<DB: DrawingBackend>(
         .x_label_area_size(36)
         .y_label_area_size(56)
         .right_y_label_area_size(52)
-        .build_cartesian_2d((48.0f64..131072.0).log_scale(), (lo..hi).log_scale())
+        .build_cartesian_2d((x_lo..x_hi).log_scale(), (lo..hi).log_scale())
         .map_err(err)?
-        .set_secondary_coord((48.0f64..131072.0).log_scale(), 0.0..mfu_top);
+        .set_secondary_coord((x_lo..x_hi).log_scale(), 0.0..mfu_top);
     let label_style = ("sans-serif", 12).into_font().color(&theme.foreground);
     chart
         .configure_mesh()
-        .light_line_style(theme.grid.mix(0.5))
         .bold_line_style(theme.grid)
-        .max_light_lines(2)
+        .max_light_lines(0)
+        .x_labels(8)
+        .y_labels(6)
         .axis_style(theme.foreground)
         .x_desc("chips (log scale)")
         .y_desc("days to train")
@@ -268,6 +272,7 @@ pub fn draw_scaling<DB: DrawingBackend>(
         .map_err(err)?;
     chart
         .configure_secondary_axes()
+        .y_labels(6)
         .axis_style(theme.foreground)
         .y_desc("MFU (%)")
         .y_label_formatter(&|y| format!("{:.0}", 100.0 * y))

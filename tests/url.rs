@@ -118,3 +118,10 @@ fn edits_by_path_match_the_error_paths() {
     assert_eq!(chip.resolve().map(|i| i.cluster.chip.hbm_bytes), Ok(96e9));
     assert_eq!(s.with("parallelism.cp", None).get("parallelism.cp"), None, "None clears");
 }
+
+#[test]
+fn clearing_a_missing_key_changes_nothing() {
+    let s = Scenario::default_plan();
+    assert_eq!(s.with("cluster.scale_up.domain", None), s, "no empty parent appears");
+    assert_eq!(s.with("nowhere.at.all", None), s);
+}

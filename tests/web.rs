@@ -167,3 +167,37 @@ async fn benchmark_in_browser() {
             .into(),
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_broken_link_stays_until_the_first_edit() {
+    set_hash("s=1.eyJtb2RlbCI6");
+    let root = mount().await;
+    assert!(text(&root, "notice").contains("link"));
+    assert_eq!(hash(), "#s=1.eyJtb2RlbCI6", "the unreadable link is left for the user");
+    type_into(&root, "chips", "8192").await;
+    assert!(url::decode(&hash()).is_ok_and(|s| s.is_some()), "the first edit writes a good link");
+}
+
+#[wasm_bindgen_test]
+async fn a_pasted_link_opens_its_plan() {
+    set_hash(&url::encode(&Scenario::default_plan()));
+    let root = mount().await;
+    let other = Scenario::default_plan().with("cluster.chips", Some(json!(2048)));
+    set_hash(&url::encode(&other));
+    // What the browser does when the address bar's fragment changes.
+    let event = web_sys::Event::new("hashchange").expect("an event");
+    window().dispatch_event(&event).expect("dispatch");
+    yew::scheduler::flush().await;
+    assert_eq!(input(&root, "chips").value(), "2048");
+}
+
+#[wasm_bindgen_test]
+async fn long_numbers_are_shown_as_typed() {
+    set_hash(&url::encode(&Scenario::default_plan()));
+    let root = mount().await;
+    for typed in ["1", "15", "15600000", "15600000000000"] {
+        type_into(&root, "tokens", typed).await;
+        assert_eq!(input(&root, "tokens").value(), typed, "the box is not rewritten while typing");
+    }
+    assert!(text(&root, "train-days").contains("days"));
+}

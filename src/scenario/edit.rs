@@ -23,6 +23,10 @@ impl Scenario {
         let Ok(mut root) = serde_json::to_value(self) else { return self.clone() };
         let keys: Vec<&str> = path.split('.').filter(|k| !k.is_empty()).collect();
         let Some((last, parents)) = keys.split_last() else { return self.clone() };
+        // Clearing a key that is not there changes nothing (and creates no empty parents).
+        if value.is_none() && self.get(path).is_none() {
+            return self.clone();
+        }
         let mut node = &mut root;
         for key in parents {
             if !node.get(*key).is_some_and(Value::is_object) {

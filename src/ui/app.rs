@@ -30,29 +30,74 @@ const ABOUT: [&str; 8] = [
 /// The planner page.
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(|| {
-        let (scenario, notice) = browser::initial_scenario();
-        State::new(scenario, notice)
+    let opening = use_memo((), |_| browser::initial_scenario());
+    let state = use_reducer({
+        let opening = opening.clone();
+        move || State::new(opening.0.clone(), opening.1.clone())
     });
     let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
+    // A link that could not be read stays in the address bar until the first edit, so the
+    // user can still copy or fix it.
+    let keep_link = use_mut_ref(|| opening.2 == browser::Origin::BrokenLink);
+    let dark = use_state(browser::prefers_dark);
 
     // The link and local storage always hold the scenario as typed, valid or not.
-    use_effect_with(state.scenario.clone(), browser::save);
-
-    let on_set = {
+    {
+        let keep_link = keep_link.clone();
+        use_effect_with(state.scenario.clone(), move |scenario| {
+            if !keep_link.replace(false) {
+                browser::save(scenario);
+            }
+        });
+    }
+    // A link pasted into the address bar of an open page opens its plan.
+    {
         let state = state.clone();
-        Callback::from(move |changes: Vec<Change>| state.dispatch(Action::Set(changes)))
-    };
+        use_effect_with((), move |_| {
+            let listener = browser::on_hash_change(move || {
+                let action = match browser::linked_scenario() {
+                    Ok(Some(scenario)) => Action::Replace(
+                        Box::new(scenario),
+                        Some("Opened the plan in the link.".into()),
+                    ),
+                    Ok(None) => return,
+                    Err(notice) => Action::Notify(notice),
+                };
+                state.dispatch(action);
+            });
+            move || drop(listener)
+        });
+    }
+    // Plots follow the colour scheme when the system switches it.
+    {
+        let dark = dark.clone();
+        use_effect_with((), move |_| {
+            let listener = browser::on_scheme_change(move || dark.set(browser::prefers_dark()));
+            move || drop(listener)
+        });
+    }
+
+    // One callback for the whole life of the page, so fields whose values did not change skip
+    // re-rendering.
+    let on_set = use_callback(state.dispatcher(), |changes: Vec<Change>, dispatcher| {
+        dispatcher.dispatch(Action::Set(changes))
+    });
     let on_copy = {
         let state = state.clone();
         Callback::from(move |_| {
-            let link = browser::href();
-            let message = if browser::copy(&link) {
-                "Link copied: anyone who opens it sees this plan.".to_string()
-            } else {
-                format!("Copy this link to share the plan: {link}")
+            let link = browser::share_link(&state.scenario);
+            let Some(promise) = browser::copy(&link) else {
+                state.dispatch(Action::Notify(format!("Copy this link to share the plan: {link}")));
+                return;
             };
-            state.dispatch(Action::Notify(message));
+            let state = state.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let message = match wasm_bindgen_futures::JsFuture::from(promise).await {
+                    Ok(_) => "Link copied: it opens this plan.".to_string(),
+                    Err(_) => format!("The browser did not allow copying; share this link: {link}"),
+                };
+                state.dispatch(Action::Notify(message));
+            });
         })
     };
     let on_export = {
@@ -93,6 +138,16 @@ pub fn app() -> Html {
             input.set_value("");
         })
     };
+    // A real button opens the hidden file picker, so the keyboard reaches it too.
+    let file_input = use_node_ref();
+    let on_pick = {
+        let file_input = file_input.clone();
+        Callback::from(move |_| {
+            if let Some(input) = file_input.cast::<HtmlInputElement>() {
+                input.click();
+            }
+        })
+    };
     let on_reset = {
         let state = state.clone();
         Callback::from(move |_| {
@@ -114,10 +169,9 @@ pub fn app() -> Html {
                 <nav class="actions">
                     <button onclick={on_copy} data-testid="copy-link">{ "Copy link" }</button>
                     <button onclick={on_export} data-testid="export">{ "Export JSON" }</button>
-                    <label class="button">
-                        { "Import JSON" }
-                        <input type="file" accept=".json,application/json" onchange={on_import} data-testid="import" hidden=true />
-                    </label>
+                    <button onclick={on_pick}>{ "Import JSON" }</button>
+                    <input ref={file_input} type="file" accept=".json,application/json" onchange={on_import}
+                        data-testid="import" aria-label="Import a scenario file" hidden=true />
                     <button onclick={on_reset} data-testid="reset">{ "Reset" }</button>
                 </nav>
             </header>
@@ -135,9 +189,9 @@ pub fn app() -> Html {
                     <Results state={state.clone()} />
                     if let Some(good) = good {
                         <div class={classes!("plots", state.stale().then_some("stale"))}>
-                            <Plot kind={PlotKind::Step} good={good.clone()} testid="plot-step" label="Step time breakdown in seconds" height={230} />
-                            <Plot kind={PlotKind::Memory} good={good.clone()} testid="plot-memory" label="Memory per chip against capacity in GiB" height={230} />
-                            <Plot kind={PlotKind::Scaling} good={good} testid="plot-scaling" label="Days to train and MFU against chip count" height={320} />
+                            <Plot kind={PlotKind::Step} good={good.clone()} dark={*dark} testid="plot-step" label="Step time breakdown in seconds" height={230} />
+                            <Plot kind={PlotKind::Memory} good={good.clone()} dark={*dark} testid="plot-memory" label="Memory per chip against capacity in GiB" height={230} />
+                            <Plot kind={PlotKind::Scaling} good={good} dark={*dark} testid="plot-scaling" label="Days to train and MFU against chip count" height={320} />
                         </div>
                     }
                     <footer class="about">

@@ -1,6 +1,8 @@
 //! Every call into the browser: location and history, local storage, clipboard, downloads,
-//! colour scheme and the panic hook. Failures come back as values, never panics.
+//! colour scheme, event listeners and the panic hook. Failures come back as values, never
+//! panics.
 
+use gloo::events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::scenario::{url, Scenario};
@@ -15,7 +17,9 @@ fn window() -> Option<web_sys::Window> {
 /// Shows any Rust panic on the page instead of leaving a dead app.
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        let message = format!("clusterplan hit an internal error and stopped: {info}. Reload the page; your scenario is in the link.");
+        let message = format!(
+            "clusterplan hit an internal error and stopped: {info}. Reload the page; your scenario is in the link."
+        );
         web_sys::console::error_1(&JsValue::from_str(&message));
         let Some(document) = window().and_then(|w| w.document()) else { return };
         let Ok(banner) = document.create_element("div") else { return };
@@ -29,30 +33,39 @@ pub fn install_panic_hook() {
     }));
 }
 
-/// The scenario to open with: the link's, else the last one used here, else the default;
-/// with a notice when the link could not be read.
-pub fn initial_scenario() -> (Scenario, Option<String>) {
+/// Where the opening scenario came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The link, this browser's storage, or the default.
+    Fine,
+    /// The link could not be read: it is left in the address bar until the first edit.
+    BrokenLink,
+}
+
+/// The scenario in the page's link, if any; `Err` carries a notice when it cannot be read.
+pub fn linked_scenario() -> Result<Option<Scenario>, String> {
     let hash = window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-    match url::decode(&hash) {
-        Ok(Some(scenario)) => return (scenario, None),
-        Err(e) => {
-            let notice =
-                format!("Could not open this link: {e}. Showing the default plan instead.");
-            return (Scenario::default_plan(), Some(notice));
-        }
+    url::decode(&hash)
+        .map_err(|e| format!("Could not open this link: {e}. Showing the default plan instead."))
+}
+
+/// The scenario to open with: the link's, else the last one used here, else the default;
+/// with a notice when something could not be read.
+pub fn initial_scenario() -> (Scenario, Option<String>, Origin) {
+    match linked_scenario() {
+        Ok(Some(scenario)) => return (scenario, None, Origin::Fine),
+        Err(notice) => return (Scenario::default_plan(), Some(notice), Origin::BrokenLink),
         Ok(None) => {}
     }
     let stored = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
     match stored.map(|text| url::decode(&text)) {
-        Some(Ok(Some(scenario))) => (scenario, None),
-        Some(Err(_)) => (
-            Scenario::default_plan(),
-            Some(
-                "The scenario saved in this browser could not be read; showing the default plan."
-                    .into(),
-            ),
-        ),
-        _ => (Scenario::default_plan(), None),
+        Some(Ok(Some(scenario))) => (scenario, None, Origin::Fine),
+        Some(Err(_)) => {
+            let notice =
+                "The scenario saved in this browser could not be read; showing the default plan.";
+            (Scenario::default_plan(), Some(notice.into()), Origin::Fine)
+        }
+        _ => (Scenario::default_plan(), None, Origin::Fine),
     }
 }
 
@@ -78,40 +91,26 @@ pub fn save(scenario: &Scenario) {
     }
 }
 
-/// The page's address, fragment included.
-pub fn href() -> String {
-    window().and_then(|w| w.location().href().ok()).unwrap_or_default()
+/// The link that opens `scenario`: this page's address with the scenario's fragment, built
+/// from the state rather than the address bar, which browsers may stop updating under very
+/// rapid edits.
+pub fn share_link(scenario: &Scenario) -> String {
+    let href = window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+    let base = href.split('#').next().unwrap_or_default();
+    format!("{base}#{}", url::encode(scenario))
 }
 
-/// Copies text to the clipboard; the promise's outcome is not awaited.
-pub fn copy(text: &str) -> bool {
-    let Some(w) = window() else { return false };
-    let Ok(navigator) = js_sys::Reflect::get(&w, &JsValue::from_str("navigator")) else {
-        return false;
-    };
-    let Ok(clipboard) = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard")) else {
-        return false;
-    };
+/// Starts copying text to the clipboard; the promise settles when the browser has decided.
+pub fn copy(text: &str) -> Option<js_sys::Promise> {
+    let w = window()?;
+    let navigator = js_sys::Reflect::get(&w, &JsValue::from_str("navigator")).ok()?;
+    let clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard")).ok()?;
     if clipboard.is_undefined() {
-        return false;
+        return None;
     }
-    let Ok(write) = js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText")) else {
-        return false;
-    };
-    let Ok(write) = write.dyn_into::<js_sys::Function>() else { return false };
-    match write.call1(&clipboard, &JsValue::from_str(text)) {
-        Ok(promise) => {
-            // Swallow a rejection (no permission): the notice shows the link either way.
-            if let Ok(promise) = promise.dyn_into::<js_sys::Promise>() {
-                let ignore =
-                    wasm_bindgen::closure::Closure::<dyn FnMut(JsValue)>::new(|_: JsValue| {});
-                let _ = promise.catch(&ignore);
-                ignore.forget();
-            }
-            true
-        }
-        Err(_) => false,
-    }
+    let write = js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText")).ok()?;
+    let write = write.dyn_into::<js_sys::Function>().ok()?;
+    write.call1(&clipboard, &JsValue::from_str(text)).ok()?.dyn_into::<js_sys::Promise>().ok()
 }
 
 /// Offers `text` as a file download named `name`.
@@ -132,13 +131,30 @@ pub fn download(name: &str, text: &str) -> Result<(), String> {
     anchor.set_href(&url);
     anchor.set_download(name);
     anchor.click();
-    web_sys::Url::revoke_object_url(&url).ok();
+    // Some browsers start the download after the click returns: release the file later.
+    gloo::timers::callback::Timeout::new(10_000, move || {
+        web_sys::Url::revoke_object_url(&url).ok();
+    })
+    .forget();
     Ok(())
+}
+
+fn dark_query() -> Option<web_sys::MediaQueryList> {
+    window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
 }
 
 /// The user prefers a dark colour scheme.
 pub fn prefers_dark() -> bool {
-    window()
-        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-        .is_some_and(|m| m.matches())
+    dark_query().is_some_and(|m| m.matches())
+}
+
+/// Calls `f` whenever the preferred colour scheme changes, while the listener lives.
+pub fn on_scheme_change(f: impl Fn() + 'static) -> Option<EventListener> {
+    dark_query().map(|q| EventListener::new(&q, "change", move |_| f()))
+}
+
+/// Calls `f` whenever the page's fragment changes (a link pasted into the address bar), while
+/// the listener lives. `save` uses `replaceState`, which does not fire it.
+pub fn on_hash_change(f: impl Fn() + 'static) -> Option<EventListener> {
+    window().map(|w| EventListener::new(&w, "hashchange", move |_| f()))
 }

@@ -96,8 +96,9 @@ pub struct NumberFieldProps {
     /// A short reading of the value in human units ("15.6 T tokens").
     #[prop_or_default]
     pub reading: AttrValue,
-    /// Called with each change.
-    pub on_set: Callback<Change>,
+    /// Called with each change; the same callback on every render, so an unchanged field is
+    /// not re-rendered.
+    pub on_set: Callback<Vec<Change>>,
 }
 
 /// A number box with its label, unit, slider, errors and warnings.
@@ -113,7 +114,7 @@ pub fn number_field(props: &NumberFieldProps) -> Html {
             let text = input.value();
             let value =
                 if optional && text.trim().is_empty() { None } else { Some(typed_value(&text)) };
-            on_set.emit((path.clone(), value));
+            on_set.emit(vec![(path.clone(), value)]);
         })
     };
     let slider = props.slider.map(|slider| {
@@ -131,13 +132,14 @@ pub fn number_field(props: &NumberFieldProps) -> Html {
             Callback::from(move |e: InputEvent| {
                 let Some(input) = e.target_dyn_into::<HtmlInputElement>() else { return };
                 let Ok(p) = input.value().parse::<f64>() else { return };
-                on_set.emit((path.clone(), Some(slider.value(p))));
+                on_set.emit(vec![(path.clone(), Some(slider.value(p)))]);
             })
         };
+        let spoken = current.map(|v| format!("{v} {}", props.unit)).unwrap_or_default();
         html! {
             <input type="range" class="slider" min={lo.to_string()} max={hi.to_string()} step="1"
                 value={position.to_string()} oninput={on_slide}
-                aria-label={format!("{} slider", props.label)}
+                aria-label={format!("{} slider", props.label)} aria-valuetext={spoken}
                 data-testid={format!("{}-slider", props.testid)} />
         }
     });
@@ -150,6 +152,7 @@ pub fn number_field(props: &NumberFieldProps) -> Html {
                     { slider }
                     <input type="text" inputmode="decimal" class="number" value={props.value.clone()}
                         placeholder={props.placeholder.clone()} oninput={on_input}
+                        aria-label={format!("{} {}", props.label, props.unit).trim().to_string()}
                         aria-invalid={invalid.to_string()} data-testid={props.testid.clone()} />
                     <span class="unit">{ props.unit.clone() }</span>
                 </span>
@@ -177,7 +180,7 @@ pub fn messages(props: &MessagesProps) -> Html {
     html! {
         <>
             if !props.errors.is_empty() {
-                <div class="error" role="alert" data-testid={format!("error-{}", props.testid)}>
+                <div class="error" data-testid={format!("error-{}", props.testid)}>
                     { props.errors.join("; ") }
                 </div>
             }
@@ -213,6 +216,17 @@ pub struct SelectFieldProps {
 /// A labelled select.
 #[function_component(SelectField)]
 pub fn select_field(props: &SelectFieldProps) -> Html {
+    // Browsers stop honouring the `selected` attribute once the user has picked an option,
+    // so the element's value is set directly after every render.
+    let select = use_node_ref();
+    {
+        let select = select.clone();
+        use_effect_with(props.value.clone(), move |value| {
+            if let Some(element) = select.cast::<HtmlSelectElement>() {
+                element.set_value(value);
+            }
+        });
+    }
     let on_change = {
         let cb = props.on_change.clone();
         Callback::from(move |e: Event| {
@@ -225,7 +239,7 @@ pub fn select_field(props: &SelectFieldProps) -> Html {
         <div class={classes!("field", (!props.errors.is_empty()).then_some("invalid"))}>
             <label>
                 <span class="label">{ props.label.clone() }</span>
-                <select onchange={on_change} data-testid={props.testid.clone()}>
+                <select ref={select} onchange={on_change} data-testid={props.testid.clone()}>
                     { for props.options.iter().map(|(value, text)| html! {
                         <option value={value.clone()} selected={*value == props.value}>{ text.clone() }</option>
                     }) }
@@ -251,8 +265,9 @@ pub struct ToggleFieldProps {
     /// Warnings that concern this field.
     #[prop_or_default]
     pub notes: Vec<String>,
-    /// Called with each change.
-    pub on_set: Callback<Change>,
+    /// Called with each change; the same callback on every render, so an unchanged field is
+    /// not re-rendered.
+    pub on_set: Callback<Vec<Change>>,
 }
 
 /// A labelled checkbox.
@@ -263,7 +278,7 @@ pub fn toggle_field(props: &ToggleFieldProps) -> Html {
         let path = props.path.to_string();
         Callback::from(move |e: Event| {
             if let Some(input) = e.target_dyn_into::<HtmlInputElement>() {
-                on_set.emit((path.clone(), Some(Value::Bool(input.checked()))));
+                on_set.emit(vec![(path.clone(), Some(Value::Bool(input.checked())))]);
             }
         })
     };

@@ -46,11 +46,15 @@ pub fn count(x: f64) -> String {
     format!("{v:.digits$}{suffix}")
 }
 
-/// A JSON value as the text a form field shows; large numbers in e-notation (`1.56e13`).
+/// A JSON value as the text a form field shows. Whole numbers print without a fraction
+/// (`15600000000000`, not `1.56e13` or `15600000000000.0`), so a number being typed digit by
+/// digit is shown exactly as typed.
 pub fn raw(value: &serde_json::Value) -> String {
     match value {
-        serde_json::Value::Number(n) if n.as_f64().is_some_and(|x| x.abs() >= 1e7) => {
-            format!("{:e}", n.as_f64().unwrap_or_default())
+        serde_json::Value::Number(n)
+            if n.as_f64().is_some_and(|x| x.fract() == 0.0 && x.abs() < 1e16) =>
+        {
+            format!("{:.0}", n.as_f64().unwrap_or_default())
         }
         serde_json::Value::String(s) => s.clone(),
         serde_json::Value::Null => String::new(),

@@ -63,10 +63,6 @@ impl<'a> Form<'a> {
         }
     }
 
-    fn single(&self) -> Callback<Change> {
-        self.on_set.reform(|change| vec![change])
-    }
-
     fn raw(&self, path: &str) -> Option<Value> {
         path.split('.').try_fold(&self.json, |node, key| node.get(key)).cloned()
     }
@@ -103,11 +99,14 @@ impl<'a> Form<'a> {
                 format!("{v}")
             }
         });
-        let value = self.raw(path).map(|v| format::raw(&v)).or(shown).unwrap_or_default();
+        // A value the scenario sets is shown as typed; one that a preset or default gives is
+        // the placeholder, and emptying a box goes back to it.
+        let value = self.raw(path).map(|v| format::raw(&v)).unwrap_or_default();
         html! {
             <NumberField path={path.to_string()} testid={testid.to_string()} label={label.to_string()}
-                unit={unit.to_string()} value={value} slider={slider} reading={reading}
-                errors={self.state.errors_for(path)} notes={self.notes(path)} on_set={self.single()} />
+                unit={unit.to_string()} value={value} placeholder={shown.unwrap_or_default()}
+                slider={slider} reading={reading} optional=true
+                errors={self.state.errors_for(path)} notes={self.notes(path)} on_set={self.on_set.clone()} />
         }
     }
 
@@ -130,7 +129,7 @@ impl<'a> Form<'a> {
             <NumberField path={path.to_string()} testid={testid.to_string()} label={label.to_string()}
                 value={set.unwrap_or_default()} placeholder={derived.map(|d| format!("{d:.0}")).unwrap_or_default()}
                 slider={slider} optional=true reading={reading}
-                errors={self.state.errors_for(path)} notes={self.notes(path)} on_set={self.single()} />
+                errors={self.state.errors_for(path)} notes={self.notes(path)} on_set={self.on_set.clone()} />
         }
     }
 
@@ -138,7 +137,7 @@ impl<'a> Form<'a> {
         let checked = self.raw(path).and_then(|v| v.as_bool()).unwrap_or(resolved);
         html! {
             <ToggleField path={path.to_string()} testid={testid.to_string()} label={label.to_string()}
-                checked={checked} notes={self.notes(path)} on_set={self.single()} />
+                checked={checked} notes={self.notes(path)} on_set={self.on_set.clone()} />
         }
     }
 
@@ -198,6 +197,12 @@ pub fn model_panel(props: &PanelProps) -> Html {
     });
     let n = |x: Option<u32>| x.map(|v| v as f64);
     let moe = t.and_then(|t| t.moe);
+    // What the scenario says wins over the last valid result, which may be stale.
+    let moe_on = match f.raw("model.moe") {
+        Some(Value::Object(_)) => true,
+        Some(Value::Bool(false)) | Some(Value::Null) => false,
+        _ => moe.is_some(),
+    };
     html! {
         <section class="panel">
             <h2>{ "Model" }</h2>
@@ -220,10 +225,12 @@ pub fn model_panel(props: &PanelProps) -> Html {
                 { f.choice("model.attention", "attention", "Attention", &[("flash", "Flash (fused)"), ("materialized", "Materialised scores")],
                     if t.is_some_and(|t| t.attention == AttentionImpl::Materialized) { "materialized" } else { "flash" }) }
             </div>
-            <ToggleField path="model.moe" testid="moe" label="Mixture of experts" checked={moe.is_some()}
-                on_set={f.on_set.reform(|(path, on): Change| {
-                    let value = if on == Some(Value::Bool(true)) { json!({ "experts": 8, "top_k": 2 }) } else { Value::Bool(false) };
-                    vec![(path, Some(value))]
+            <ToggleField path="model.moe" testid="moe" label="Mixture of experts" checked={moe_on}
+                on_set={f.on_set.reform(|changes: Vec<Change>| {
+                    changes.into_iter().map(|(path, on)| {
+                        let value = if on == Some(Value::Bool(true)) { json!({ "experts": 8, "top_k": 2 }) } else { Value::Bool(false) };
+                        (path, Some(value))
+                    }).collect::<Vec<_>>()
                 })} />
             if let Some(m) = moe {
                 <div class="grid">
@@ -245,11 +252,12 @@ fn custom_model(t: crate::model::Transformer) -> Value {
         "head_dim": t.head_dim, "ffn": t.ffn, "vocab": t.vocab, "seq_len": t.seq_len,
         "ffn_act": if t.ffn_kind == FfnKind::SwiGlu { "swiglu" } else { "gelu" },
         "attention": if t.attention == AttentionImpl::Flash { "flash" } else { "materialized" },
-        "tied_embeddings": t.tied_embeddings, "dropout": t.dropout,
+        "tied_embeddings": t.tied_embeddings, "dropout": t.dropout, "mtp_layers": t.mtp_layers,
     });
     if let Some(m) = t.moe {
         model["moe"] = json!({ "experts": m.n_experts, "top_k": m.top_k, "shared_experts": m.n_shared_experts,
-            "expert_ffn": m.expert_ffn, "dense_layers": m.n_dense_layers });
+            "expert_ffn": m.expert_ffn, "dense_layers": m.n_dense_layers,
+            "capacity_factor": m.capacity_factor, "node_limit": m.node_limit });
     }
     model
 }
@@ -307,17 +315,31 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
         Callback::from(move |id: String| {
             if id == "custom" {
                 let Some(c) = c else { return };
+                // Every figure of the current chip and fabrics is copied, so the answer does not
+                // move until the user changes one.
                 let chip = json!({
                     "name": "Custom chip",
                     "bf16_tflops": c.chip.bf16_flops_per_s / units::TFLOPS,
                     "fp8_tflops": c.chip.fp8_flops_per_s / units::TFLOPS,
+                    "fp32_tflops": c.chip.fp32_flops_per_s / units::TFLOPS,
                     "hbm_gb": c.chip.hbm_bytes / units::GB,
                     "hbm_tb_per_s": c.chip.hbm_bytes_per_s / units::TB_PER_S,
                     "tdp_w": c.chip.tdp_w,
+                    "matmul_efficiency": c.chip.matmul_efficiency,
+                    "memory_efficiency": c.chip.memory_efficiency,
+                    "price_usd": c.chip.price_usd,
                 });
-                let scale_up = json!({ "bandwidth_gb_per_s": 2.0 * c.scale_up.link.bytes_per_s / units::GB_PER_S, "domain": c.scale_up.domain_size });
-                let scale_out =
-                    json!({ "gbit_per_s": c.scale_out.bytes_per_s / units::GBIT_PER_S });
+                let scale_up = json!({
+                    "bandwidth_gb_per_s": 2.0 * c.scale_up.link.bytes_per_s / units::GB_PER_S,
+                    "domain": c.scale_up.domain_size,
+                    "latency_us": c.scale_up.link.latency_s / units::US,
+                    "efficiency": c.scale_up.link.efficiency,
+                });
+                let scale_out = json!({
+                    "gbit_per_s": c.scale_out.bytes_per_s / units::GBIT_PER_S,
+                    "latency_us": c.scale_out.latency_s / units::US,
+                    "efficiency": c.scale_out.efficiency,
+                });
                 on_set.emit(vec![
                     ("cluster.chip".into(), Some(chip)),
                     ("cluster.scale_up".into(), Some(scale_up)),
@@ -380,6 +402,8 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
                     { f.number("cluster.chip.fp8_tflops", "chip-fp8", "FP8 dense", "TFLOP/s", c.map(|c| c.chip.fp8_flops_per_s / units::TFLOPS), None, String::new()) }
                     { f.number("cluster.chip.hbm_gb", "chip-hbm", "Memory", "GB", c.map(|c| c.chip.hbm_bytes / units::GB), None, String::new()) }
                     { f.number("cluster.chip.hbm_tb_per_s", "chip-bw", "Memory bandwidth", "TB/s", c.map(|c| c.chip.hbm_bytes_per_s / units::TB_PER_S), None, String::new()) }
+                    { f.number("cluster.scale_up.bandwidth_gb_per_s", "scale-up-bw", "Scale-up bandwidth", "GB/s both ways", c.map(|c| 2.0 * c.scale_up.link.bytes_per_s / units::GB_PER_S), None, String::new()) }
+                    { f.number("cluster.scale_out.gbit_per_s", "scale-out-bw", "Network per chip", "Gb/s", c.map(|c| c.scale_out.bytes_per_s / units::GBIT_PER_S), None, String::new()) }
                 </div>
             }
             { f.number("cluster.chips", "chips", "Chips", "chips", n(c.map(|c| c.n_chips)), Some(Slider::Pow2 { min: 3, max: 17 }), String::new()) }

@@ -8,7 +8,6 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use super::browser;
 use super::state::Good;
 use crate::charts::{self, DARK, LIGHT};
 use crate::model::sweep::ScalingPoint;
@@ -31,6 +30,8 @@ pub struct PlotProps {
     pub kind: PlotKind,
     /// The result to draw.
     pub good: Rc<Good>,
+    /// Draw in the dark colour scheme.
+    pub dark: bool,
     /// `data-testid` of the canvas.
     pub testid: AttrValue,
     /// Accessible description.
@@ -48,9 +49,9 @@ pub fn plot(props: &PlotProps) -> Html {
         let canvas = canvas.clone();
         let kind = props.kind;
         let good = props.good.clone();
-        use_effect_with((good, kind), move |(good, kind)| {
+        use_effect_with((good, kind, props.dark), move |(good, kind, dark)| {
             if let Some(element) = canvas.cast::<HtmlCanvasElement>() {
-                draw(&element, *kind, good);
+                draw(&element, *kind, good, if *dark { &DARK } else { &LIGHT });
             }
         });
     }
@@ -60,10 +61,9 @@ pub fn plot(props: &PlotProps) -> Html {
     }
 }
 
-fn draw(canvas: &HtmlCanvasElement, kind: PlotKind, good: &Good) {
+fn draw(canvas: &HtmlCanvasElement, kind: PlotKind, good: &Good, theme: &charts::Theme) {
     let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else { return };
     let root = backend.into_drawing_area();
-    let theme = if browser::prefers_dark() { &DARK } else { &LIGHT };
     let result = match kind {
         PlotKind::Step => charts::draw_step(&root, &good.estimate, theme),
         PlotKind::Memory => charts::draw_memory(&root, &good.estimate, theme),

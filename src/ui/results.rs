@@ -38,7 +38,7 @@ pub fn results(props: &ResultsProps) -> Html {
     let memory = memory_parts(e);
     html! {
         <section class={classes!("results", state.stale().then_some("stale"))} data-testid="results"
-            aria-live="polite" title={if state.stale() { "Showing the last valid plan; fix the marked fields" } else { "" }}>
+            title={if state.stale() { "Showing the last valid plan; fix the marked fields" } else { "" }}>
             if state.stale() {
                 <div class="stale-note">{ "Showing the last valid plan while the marked fields are fixed." }</div>
             }
@@ -60,8 +60,11 @@ pub fn results(props: &ResultsProps) -> Html {
                         aria-valuenow={format!("{fill:.0}")} aria-valuemin="0" aria-valuemax="100">
                         <div class="fit-fill" style={format!("width: {fill:.1}%")}></div>
                     </div>
-                    <div class={classes!("card-detail", (!m.fits).then_some("bad"))} data-testid="fits">
-                        { if m.fits { "fits" } else { "does not fit" } }
+                    <div class="card-detail">
+                        <span class={classes!((!m.fits).then_some("bad"))} data-testid="fits">
+                            { if m.fits { "fits" } else { "does not fit" } }
+                        </span>
+                        { format!(" · the chip's {:.0} GB is {}", m.hbm_bytes / 1e9, format::gib(m.hbm_bytes)) }
                     </div>
                 </div>
             </div>
