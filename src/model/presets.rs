@@ -14,7 +14,7 @@ pub use transformers::TRANSFORMERS;
 
 use crate::model::{Chip, Link, ScaleUp, Transformer};
 
-/// How firm a preset's figures are (the basis column of the reference table).
+/// How firm a preset's figures are (vendor, secondary or unverified, as compiled).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Basis {
     /// Read from the vendor's own page or datasheet, or a paper quoting it.

