@@ -86,13 +86,15 @@ pub struct Estimate {
 
 /// Estimates step time, memory and run totals for one training plan.
 pub fn estimate(inputs: &Inputs) -> Estimate {
-    let mut warnings = Vec::new();
-    warnings::check(inputs, &mut warnings);
+    // Per-chip shapes and the pipeline layout are derived once and shared by every part.
     let shape = parallelism::Shape::of(inputs);
+    let layout = stages::stages(&inputs.transformer, &shape);
+    let mut warnings = Vec::new();
+    warnings::check(inputs, &shape, &mut warnings);
 
-    let (breakdown, link) = step_time::step(inputs, &shape);
+    let (breakdown, link) = step_time::step(inputs, &shape, &layout);
     let step_s = finite(breakdown.total());
-    let memory = memory::per_chip(inputs, &shape);
+    let memory = memory::per_chip(inputs, &shape, &layout);
     if !memory.fits {
         warnings.push(Warning::DoesNotFit {
             need_bytes: memory.peak_bytes,

@@ -17,6 +17,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use edit::value_at;
 pub use resolve::InputError;
 
 /// The newest scenario format this build reads and writes.

@@ -7,7 +7,7 @@
 //! sharding (Rajbhandari et al. 2020, §5).
 
 use crate::model::parallelism::Shape;
-use crate::model::stages::{stages, Stage};
+use crate::model::stages::Stage;
 use crate::model::step_time::stage_params;
 use crate::model::{finite, AttentionImpl, FfnKind, Inputs, Recompute, Sharding};
 
@@ -139,19 +139,23 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
 }
 
 /// Memory per chip of the stage that needs the most.
-pub(crate) fn per_chip(inputs: &Inputs, shape: &Shape) -> MemoryUse {
-    stages(&inputs.transformer, shape)
-        .iter()
-        .map(|stage| stage_memory(inputs, shape, stage))
-        .fold(None, |best: Option<MemoryUse>, m| match best {
-            Some(b) if b.peak_bytes >= m.peak_bytes => Some(b),
-            _ => Some(m),
-        })
-        .unwrap_or_else(|| stage_memory(inputs, shape, &stages(&inputs.transformer, shape)[0]))
+pub(crate) fn per_chip(inputs: &Inputs, shape: &Shape, layout: &[Stage; 3]) -> MemoryUse {
+    // Per-layer activations are the same on every stage; only the layer counts differ.
+    let layers = [layer_activations(inputs, shape, false), layer_activations(inputs, shape, true)];
+    let [first, second, last] = layout.map(|stage| stage_memory(inputs, shape, &stage, &layers));
+    [second, last]
+        .into_iter()
+        .fold(first, |best, m| if m.peak_bytes > best.peak_bytes { m } else { best })
 }
 
-/// Memory per chip of one pipeline stage, at the worst phase of a step.
-fn stage_memory(inputs: &Inputs, shape: &Shape, stage: &Stage) -> MemoryUse {
+/// Memory per chip of one pipeline stage, at the worst phase of a step; `layers` holds a
+/// dense and an MoE layer's activations.
+fn stage_memory(
+    inputs: &Inputs,
+    shape: &Shape,
+    stage: &Stage,
+    layers: &[LayerActivations; 2],
+) -> MemoryUse {
     let t = &inputs.transformer;
     let p = &inputs.parallelism;
     let recipe = inputs.training.recipe;
@@ -173,16 +177,15 @@ fn stage_memory(inputs: &Inputs, shape: &Shape, stage: &Stage) -> MemoryUse {
     let optimizer = shard(p.sharding != Sharding::None) * recipe.optimizer_bytes();
     let state = weights + grads + optimizer;
 
-    let dense_layer = layer_activations(inputs, shape, false);
-    let moe_layer = layer_activations(inputs, shape, true);
+    let [dense_layer, moe_layer] = layers;
     let (n_dense, n_moe) = (stage.dense_layers as f64, stage.moe_layers as f64);
     let mtp = stage.mtp_layers as f64;
-    let mtp_layer = if t.moe.is_some() { &moe_layer } else { &dense_layer };
+    let mtp_layer = if t.moe.is_some() { moe_layer } else { dense_layer };
     let stored = n_dense * dense_layer.stored + n_moe * moe_layer.stored + mtp * mtp_layer.stored;
     let activations = stored * stage.in_flight;
     let worst = |f: fn(&LayerActivations) -> f64| {
-        let d = if stage.dense_layers > 0 { f(&dense_layer) } else { 0.0 };
-        let m = if stage.moe_layers > 0 { f(&moe_layer) } else { 0.0 };
+        let d = if stage.dense_layers > 0 { f(dense_layer) } else { 0.0 };
+        let m = if stage.moe_layers > 0 { f(moe_layer) } else { 0.0 };
         d.max(m)
     };
     // Logits in BF16 plus FP32 softmax for the loss, on the last stage's vocabulary shard.

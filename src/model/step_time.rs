@@ -13,7 +13,7 @@ use crate::model::efficiency::{
     FLASH_FWD_RELATIVE, FP8_GEMM_RELATIVE, KERNEL_FLOOR_S, OVERLAP_INTERFERENCE, PREFETCH_OVERLAP,
 };
 use crate::model::parallelism::Shape;
-use crate::model::stages::{stages, Stage};
+use crate::model::stages::Stage;
 use crate::model::topology::{all_to_all_s, collective_s, point_to_point_s, Collective, Group};
 use crate::model::{AttentionImpl, FfnKind, Inputs, Recompute, Sharding};
 
@@ -535,14 +535,6 @@ impl Ctx<'_> {
         let experts = (moe_layers * t.routed_expert_params() + mtp_experts) / (s.tp * s.ep);
         (dense, experts)
     }
-
-    /// The largest parameter share of any stage, which sets the data-parallel traffic.
-    fn max_stage_params(&self) -> (f64, f64) {
-        stages(&self.inputs.transformer, self.shape)
-            .iter()
-            .map(|st| self.stage_params(st))
-            .fold((0.0, 0.0), |a, b| if b.0 + b.1 > a.0 + a.1 { b } else { a })
-    }
 }
 
 /// Parameters held by one chip of `stage`, before data-parallel sharding:
@@ -552,7 +544,11 @@ pub(crate) fn stage_params(inputs: &Inputs, shape: &Shape, stage: &Stage) -> (f6
 }
 
 /// The step's breakdown and link times.
-pub(crate) fn step(inputs: &Inputs, shape: &Shape) -> (StepBreakdown, LinkTimes) {
+pub(crate) fn step(
+    inputs: &Inputs,
+    shape: &Shape,
+    layout: &[Stage; 3],
+) -> (StepBreakdown, LinkTimes) {
     let ctx = Ctx::new(inputs, shape);
     let t = &inputs.transformer;
     let m = shape.n_microbatches as f64;
@@ -577,7 +573,7 @@ pub(crate) fn step(inputs: &Inputs, shape: &Shape) -> (StepBreakdown, LinkTimes)
         passes
     };
     // The slowest stage sets the pace of the steady state.
-    let busiest = stages(t, shape).iter().map(stage_passes).fold(Passes::default(), |a, b| {
+    let busiest = layout.iter().map(stage_passes).fold(Passes::default(), |a, b| {
         if b.total() > a.total() {
             b
         } else {
@@ -616,8 +612,16 @@ pub(crate) fn step(inputs: &Inputs, shape: &Shape) -> (StepBreakdown, LinkTimes)
         0.0
     };
 
-    let (dp_link, dp_exposed) = data_parallel(&ctx, &busiest);
-    let optimizer = optimizer_s(&ctx);
+    // The stage holding the most parameters sets the data-parallel traffic and the update.
+    let params = layout.iter().map(|stage| ctx.stage_params(stage)).fold((0.0, 0.0), |a, b| {
+        if b.0 + b.1 > a.0 + a.1 {
+            b
+        } else {
+            a
+        }
+    });
+    let (dp_link, dp_exposed) = data_parallel(&ctx, &busiest, params);
+    let optimizer = optimizer_s(&ctx, params);
 
     let per_step =
         |f: fn(&Pass) -> f64| m * (f(&busiest.fwd) + f(&busiest.bwd) + f(&busiest.recompute));
@@ -643,7 +647,7 @@ pub(crate) fn step(inputs: &Inputs, shape: &Shape) -> (StepBreakdown, LinkTimes)
 }
 
 /// Data-parallel traffic of one step: (link seconds, exposed seconds).
-fn data_parallel(ctx: &Ctx, busiest: &Passes) -> (f64, f64) {
+fn data_parallel(ctx: &Ctx, busiest: &Passes, (dense, experts): (f64, f64)) -> (f64, f64) {
     let shape = ctx.shape;
     let p = &ctx.inputs.parallelism;
     let recipe = ctx.inputs.training.recipe;
@@ -651,7 +655,6 @@ fn data_parallel(ctx: &Ctx, busiest: &Passes) -> (f64, f64) {
     if replicas <= 1 {
         return (0.0, 0.0);
     }
-    let (dense, experts) = ctx.max_stage_params();
     let dense_group = ctx.group(replicas, shape.tp_u);
     let expert_replicas = (replicas / shape.ep_u).max(1);
     let expert_group = ctx.group(expert_replicas, shape.tp_u.saturating_mul(shape.ep_u));
@@ -712,9 +715,8 @@ fn with_interference(link: f64, exposed: f64) -> f64 {
 
 /// Adam update time: a memory-bound sweep over this chip's optimizer shard
 /// (plus one read of the gradients for the global norm used in clipping).
-fn optimizer_s(ctx: &Ctx) -> f64 {
+fn optimizer_s(ctx: &Ctx, (dense, experts): (f64, f64)) -> f64 {
     let shape = ctx.shape;
-    let (dense, experts) = ctx.max_stage_params();
     let replicas = (shape.dp * shape.cp).max(1.0);
     let (dense, experts) = match ctx.inputs.parallelism.sharding {
         Sharding::None => (dense, experts),

@@ -138,11 +138,10 @@ impl fmt::Display for Warning {
 }
 
 /// Appends every warning that the inputs alone imply (memory is checked after estimating).
-pub(crate) fn check(inputs: &Inputs, out: &mut Vec<Warning>) {
+pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut Vec<Warning>) {
     let t = &inputs.transformer;
     let p = &inputs.parallelism;
     let c = &inputs.cluster;
-    let shape = Shape::of(inputs);
     let product = shape.tp_u as u128 * shape.pp_u as u128 * shape.dp_u as u128 * shape.cp_u as u128;
     if product != c.n_chips as u128 {
         let product = product.min(u64::MAX as u128) as u64;

@@ -7,14 +7,16 @@ use serde_json::Value;
 
 use super::Scenario;
 
+/// The value at a dotted `path` inside a scenario's JSON, for callers that read many fields
+/// of one serialized scenario.
+pub fn value_at<'a>(root: &'a Value, path: &str) -> Option<&'a Value> {
+    path.split('.').try_fold(root, |node, key| node.get(key))
+}
+
 impl Scenario {
     /// The raw value at `path`, if the scenario sets it.
     pub fn get(&self, path: &str) -> Option<Value> {
-        let mut value = serde_json::to_value(self).ok()?;
-        for key in path.split('.') {
-            value = value.get_mut(key)?.take();
-        }
-        Some(value)
+        value_at(&serde_json::to_value(self).ok()?, path).cloned()
     }
 
     /// The scenario with `path` set to `value` (`None` removes the key, restoring its default).

@@ -11,6 +11,7 @@ use super::format;
 use super::state::{Good, State};
 use crate::model::presets::{self, units};
 use crate::model::{AttentionImpl, FfnKind, Recipe, Recompute, Sharding, Warning};
+use crate::scenario::value_at;
 
 /// Properties shared by the panels.
 #[derive(Properties, PartialEq, Clone)]
@@ -64,7 +65,7 @@ impl<'a> Form<'a> {
     }
 
     fn raw(&self, path: &str) -> Option<Value> {
-        path.split('.').try_fold(&self.json, |node, key| node.get(key)).cloned()
+        value_at(&self.json, path).cloned()
     }
 
     fn notes(&self, path: &str) -> Vec<String> {
