@@ -6,11 +6,15 @@
 //!   it into `model::Inputs`.
 //! - `charts`: plots of an estimate on any plotters backend.
 //! - `catalog`, `report`: the presets and an estimate as JSON, for the command-line tool.
+//! - `numbers`: numbers as people write them (`16k`, `14.8T`, `1.6万`), read and written.
 //! - `validation`: published training runs and the model's error on each.
 
 pub mod catalog;
 pub mod charts;
+pub mod cite;
+pub mod editor;
 pub mod model;
+pub mod numbers;
 pub mod report;
 pub mod scenario;
 #[cfg(target_arch = "wasm32")]

@@ -21,7 +21,7 @@ pub use hardware::{Chip, Cluster, Link, ScaleUp};
 pub use memory::MemoryUse;
 pub use parallelism::{Parallelism, Recipe, Recompute, Sharding, Training};
 pub use step_time::{LinkTimes, StepBreakdown};
-pub use warnings::Warning;
+pub use warnings::{Severity, Warning};
 pub use workload::{AttentionImpl, FfnKind, Moe, Transformer};
 
 /// Everything the model needs, validated by `scenario::Scenario::resolve`.
@@ -80,8 +80,14 @@ pub struct Estimate {
     pub params: f64,
     /// Parameters one token passes through.
     pub active_params: f64,
-    /// Everything that makes the plan infeasible or suspicious, in plain words.
+    /// False when the plan cannot run as written; `problems` says why.
+    pub feasible: bool,
+    /// What makes the plan impossible to run as written (`Severity::Problem`).
+    pub problems: Vec<Warning>,
+    /// What makes the plan suspicious: not fitting first, then waste, then advice.
     pub warnings: Vec<Warning>,
+    /// How the model handled the plan where it had a choice (`Severity::Note`).
+    pub notes: Vec<Warning>,
 }
 
 /// Estimates step time, memory and run totals for one training plan.
@@ -89,14 +95,14 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
     // Per-chip shapes and the pipeline layout are derived once and shared by every part.
     let shape = parallelism::Shape::of(inputs);
     let layout = stages::stages(&inputs.transformer, &shape);
-    let mut warnings = Vec::new();
-    warnings::check(inputs, &shape, &mut warnings);
+    let mut findings = Vec::new();
+    warnings::check(inputs, &shape, &mut findings);
 
     let (breakdown, link) = step_time::step(inputs, &shape, &layout);
     let step_s = finite(breakdown.total());
     let memory = memory::per_chip(inputs, &shape, &layout);
     if !memory.fits {
-        warnings.push(Warning::DoesNotFit {
+        findings.push(Warning::DoesNotFit {
             need_bytes: memory.peak_bytes,
             have_bytes: memory.hbm_bytes,
         });
@@ -115,6 +121,14 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
     let tokens_per_s = if step_s > 0.0 { finite(tokens_per_step / step_s) } else { 0.0 };
     let steps = finite((inputs.training.tokens.max(0.0) / tokens_per_step).ceil());
     let train_s = steps * step_s;
+    // Stable, so findings of one severity keep the order `check` gives them.
+    findings.sort_by_key(Warning::severity);
+    let split = |severity: fn(Severity) -> bool| -> Vec<Warning> {
+        findings.iter().filter(|w| severity(w.severity())).cloned().collect()
+    };
+    let problems = split(|s| s == Severity::Problem);
+    let notes = split(|s| s == Severity::Note);
+    let warnings = split(|s| s != Severity::Problem && s != Severity::Note);
     Estimate {
         step_s,
         breakdown,
@@ -132,7 +146,10 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
         n_microbatches: shape.n_microbatches,
         params: finite(t.params()),
         active_params: finite(t.active_params()),
+        feasible: problems.is_empty(),
+        problems,
         warnings,
+        notes,
     }
 }
 

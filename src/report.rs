@@ -4,7 +4,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::model::Estimate;
+use crate::model::{Estimate, Warning};
+use crate::scenario::fields;
 
 /// The estimate as a JSON object (see docs/scenario.md for the fields).
 pub fn to_json(e: &Estimate) -> Value {
@@ -52,6 +53,16 @@ pub fn to_json(e: &Estimate) -> Value {
             "backward_peak_bytes": m.backward_peak_bytes,
             "optimizer_peak_bytes": m.optimizer_peak_bytes,
         },
+        "feasible": e.feasible,
+        "problems": findings(&e.problems),
         "warnings": e.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
+        "notes": e.notes.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
     })
+}
+
+/// Blocking problems with the scenario field each concerns.
+fn findings(list: &[Warning]) -> Vec<Value> {
+    list.iter()
+        .map(|w| json!({ "field": fields::warning_field(w), "message": w.to_string() }))
+        .collect()
 }

@@ -7,7 +7,9 @@
 //! meaning; `version` rises only when that promise cannot be kept, and old versions keep
 //! decoding. This module knows nothing about the browser or the model's formulas.
 
+pub mod describe;
 mod edit;
+pub mod fields;
 mod resolve;
 pub mod url;
 
@@ -17,8 +19,10 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::model::{Estimate, Inputs};
+
 pub use edit::value_at;
-pub use resolve::InputError;
+pub use resolve::{Fix, InputError};
 
 /// The newest scenario format this build reads and writes.
 pub const VERSION: u64 = 1;
@@ -244,6 +248,16 @@ impl Scenario {
             Value::Array(items) => items.into_iter().map(Scenario::from_value).collect(),
             other => Ok(vec![Scenario::from_value(other)?]),
         }
+    }
+
+    /// The one validity policy the command-line tool, the page and the plan search share: a
+    /// scenario whose fields do not resolve is rejected with every bad field; one that
+    /// resolves is always estimated, and the estimate says whether it can run
+    /// (`Estimate::feasible`, `Estimate::problems`) and what is suspicious about it.
+    pub fn evaluate(&self) -> Result<(Inputs, Estimate), Vec<InputError>> {
+        let inputs = self.resolve()?;
+        let estimate = crate::model::estimate(&inputs);
+        Ok((inputs, estimate))
     }
 
     /// The scenario as compact JSON.

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use crate::model::{self, Estimate, Inputs};
+use crate::model::{self, Estimate, Inputs, Warning};
 use crate::scenario::Scenario;
 
 /// The calibration data, embedded so the command-line tool can validate anywhere.
@@ -124,8 +124,10 @@ pub struct Outcome {
     pub predicted: f64,
     /// `(predicted - published) / published`.
     pub error: f64,
+    /// Problems the estimate raised (a published plan ran, so it should have none).
+    pub problems: Vec<Warning>,
     /// Warnings the estimate raised.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl Outcome {
@@ -214,12 +216,7 @@ pub fn check(row: &Row) -> Result<Outcome, String> {
     let e = model::estimate(&inputs);
     let predicted = row.metric.of(&inputs, &e);
     let error = (predicted - row.published) / row.published;
-    Ok(Outcome {
-        row: row.clone(),
-        predicted,
-        error,
-        warnings: e.warnings.iter().map(|w| w.to_string()).collect(),
-    })
+    Ok(Outcome { row: row.clone(), predicted, error, problems: e.problems, warnings: e.warnings })
 }
 
 /// Every row's outcome.

@@ -172,8 +172,10 @@ fn mismatched_degrees_and_odd_batches_are_warned() {
     i.cluster.n_chips = 1000;
     i.training.global_batch = 1500;
     let e = run(&i);
+    // More chips than exist is a problem: the plan cannot run as written.
+    assert!(!e.feasible);
     assert!(e
-        .warnings
+        .problems
         .iter()
         .any(|w| matches!(w, Warning::DegreesMismatch { product: 1024, chips: 1000 })));
     assert!(e.warnings.iter().any(|w| matches!(w, Warning::BatchNotDivisible { .. })));
@@ -254,8 +256,9 @@ fn expert_parallelism_adds_all_to_all_and_splits_experts() {
     assert!(eight.breakdown.ep_exposed_s > 0.0);
     assert!(eight.memory.weights_bytes < 0.5 * one.memory.weights_bytes);
     let too_many = run(&mix(16));
+    assert!(!too_many.feasible);
     assert!(too_many
-        .warnings
+        .problems
         .iter()
         .any(|w| matches!(w, Warning::ExpertDegreeExceedsExperts { .. })));
 }

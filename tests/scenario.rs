@@ -47,7 +47,7 @@ fn every_bad_field_is_named_at_once() {
     let has = |field: &str, words: &str| {
         errors.iter().any(|e| e.starts_with(&format!("{field}: ")) && e.contains(words))
     };
-    assert!(has("parallelism.tp", "positive"), "{errors:?}");
+    assert!(has("parallelism.tp", "at least 1"), "{errors:?}");
     assert!(has("parallelism.pp", "not a number"), "{errors:?}");
     assert!(has("training.global_batch", "whole number"), "{errors:?}");
     assert!(has("cluster.chips", "empty"), "{errors:?}");

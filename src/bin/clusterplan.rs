@@ -6,7 +6,8 @@
 use std::io::Read;
 use std::process::ExitCode;
 
-use clusterplan::{catalog, model, report, scenario::Scenario, validation};
+use clusterplan::scenario::{fields, Scenario};
+use clusterplan::{catalog, report, validation};
 
 const USAGE: &str = "usage: clusterplan <command>
 
@@ -82,8 +83,15 @@ fn predict(path: &str) -> ExitCode {
     let mut estimates = Vec::new();
     let mut failed = false;
     for (idx, scenario) in scenarios.iter().enumerate() {
-        match scenario.resolve() {
-            Ok(inputs) => estimates.push(report::to_json(&model::estimate(&inputs))),
+        match scenario.evaluate() {
+            Ok((_, estimate)) => {
+                // An infeasible plan is still estimated (exit 0); stderr says why it cannot run.
+                let which = if is_array { format!("scenario {idx}: ") } else { String::new() };
+                for p in &estimate.problems {
+                    eprintln!("problem: {which}{}: {p}", fields::warning_field(p));
+                }
+                estimates.push(report::to_json(&estimate));
+            }
             Err(errors) => {
                 failed = true;
                 let which = if is_array { format!("scenario {idx}: ") } else { String::new() };

@@ -1,6 +1,11 @@
 //! Why a plan is infeasible or suspicious, in words a user understands.
 //!
-//! The model never refuses a plan: it estimates what it can and lists these alongside.
+//! The model never refuses a plan: it estimates what it can and lists these alongside, each
+//! with a severity. `Problem`s make the plan impossible to run as written (a degree that does
+//! not divide what it splits, more chips than exist, a micro-batch larger than a replica's
+//! share of the batch): the estimate is then `feasible: false`, and its numbers are what the
+//! nearest runnable plan would roughly cost, nothing more. The same rule serves the
+//! command-line tool, the page and the plan search.
 
 use std::fmt;
 
@@ -23,8 +28,12 @@ pub enum Warning {
     BatchNotDivisible { global_batch: u32, dp: u32, micro_batch: u32 },
     /// Occurs when the global batch has fewer sequences than DP x micro-batch.
     IdleReplicas { global_batch: u32, dp: u32, micro_batch: u32 },
-    /// Occurs when the layers do not split evenly over pipeline stages and virtual stages.
-    LayersNotDivisible { layers: u32, stages: u32 },
+    /// Occurs when the layers do not split evenly over pipeline stages and virtual stages
+    /// (the stages are then balanced by parameters, as Llama 3 does).
+    LayersNotDivisible { layers: u32, pp: u32, virtual_stages: u32 },
+    /// Occurs when there are more pipeline stages than layers, so some stage would hold no
+    /// layer.
+    StagesExceedLayers { layers: u32, pp: u32, virtual_stages: u32 },
     /// Occurs when a pipeline has fewer micro-batches than stages, so most of it idles.
     FewMicrobatches { microbatches: u32, stages: u32 },
     /// Occurs when an interleaved schedule's micro-batches are not a multiple of the stages
@@ -37,7 +46,7 @@ pub enum Warning {
     /// Occurs when the expert-parallel degree exceeds the routed experts.
     ExpertDegreeExceedsExperts { ep: u32, experts: u32 },
     /// Occurs when the expert-parallel degree does not divide the experts or data x context.
-    ExpertDegreeNotDivisible { ep: u32 },
+    ExpertDegreeNotDivisible { ep: u32, experts: u32, dp_cp: u64 },
     /// Occurs when expert parallelism is set for a model without experts.
     ExpertParallelWithoutExperts { ep: u32 },
     /// Occurs when the context-parallel degree does not divide the sequence into 2 x cp chunks.
@@ -50,6 +59,52 @@ pub enum Warning {
     ShardingWithoutReplicas,
     /// Occurs when virtual stages are set without pipeline parallelism.
     VirtualStagesWithoutPipeline,
+}
+
+/// How much a finding matters, most serious first; warnings are listed in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// The plan cannot run as written.
+    Problem,
+    /// The plan runs out of memory.
+    Fit,
+    /// The plan runs, but wastes chips or time the user probably did not mean to.
+    Waste,
+    /// A setting has no effect, or the model substitutes something (FP8 at BF16 speed).
+    Advice,
+    /// How the model handles an uneven split, for the record; not a warning.
+    Note,
+}
+
+impl Warning {
+    /// How much this matters.
+    pub fn severity(&self) -> Severity {
+        match self {
+            Warning::DegreesMismatch { product, chips } if *product > *chips as u64 => {
+                Severity::Problem
+            }
+            Warning::TensorSplitsHeads { .. }
+            | Warning::IdleReplicas { .. }
+            | Warning::StagesExceedLayers { .. }
+            | Warning::ExpertDegreeExceedsExperts { .. }
+            | Warning::ExpertDegreeNotDivisible { .. }
+            | Warning::ContextSplitsSequence { .. } => Severity::Problem,
+            Warning::DoesNotFit { .. } => Severity::Fit,
+            Warning::DegreesMismatch { .. }
+            | Warning::FewMicrobatches { .. }
+            | Warning::TensorCrossesDomain { .. }
+            | Warning::ExpertCrossesDomain { .. }
+            | Warning::BatchNotDivisible { .. }
+            | Warning::InterleavingNeedsMultiple { .. } => Severity::Waste,
+            Warning::TensorReplicatesKvHeads { .. }
+            | Warning::ExpertParallelWithoutExperts { .. }
+            | Warning::Fp8Unsupported
+            | Warning::SequenceParallelWithoutTensor
+            | Warning::ShardingWithoutReplicas
+            | Warning::VirtualStagesWithoutPipeline => Severity::Advice,
+            Warning::LayersNotDivisible { .. } => Severity::Note,
+        }
+    }
 }
 
 fn gib(bytes: f64) -> f64 {
@@ -67,7 +122,7 @@ impl fmt::Display for Warning {
             ),
             Warning::DegreesMismatch { product, chips } => write!(
                 f,
-                "TP x PP x DP x CP = {product} but the cluster has {chips} chips{}",
+                "TP × PP × DP × CP = {product} but the cluster has {chips} chips{}",
                 if product < chips as u64 { "; the rest sit idle" } else { "; the plan needs more chips than exist" }
             ),
             Warning::TensorSplitsHeads { tp, heads } => {
@@ -83,11 +138,25 @@ impl fmt::Display for Warning {
             ),
             Warning::IdleReplicas { global_batch, dp, micro_batch } => write!(
                 f,
-                "global batch {global_batch} has fewer sequences than DP={dp} x micro-batch {micro_batch}: some replicas sit idle each step"
+                "micro-batch {micro_batch} is more than the {} each of DP {dp} replicas gets from a global batch of {global_batch}",
+                if global_batch as u64 >= dp as u64 {
+                    format!("{} sequences", global_batch as u64 / dp.max(1) as u64)
+                } else {
+                    "less than one sequence".to_string()
+                }
             ),
-            Warning::LayersNotDivisible { layers, stages } => write!(
+            Warning::LayersNotDivisible { layers, pp, virtual_stages } => {
+                let chunks = pp as u64 * virtual_stages as u64;
+                if virtual_stages > 1 {
+                    write!(f, "PP {pp} × {virtual_stages} virtual stages = {chunks} chunks do not split {layers} layers evenly")?;
+                } else {
+                    write!(f, "PP {pp} stages do not split {layers} layers evenly")?;
+                }
+                write!(f, "; the last stage, which also runs the output layer, takes fewer (as Llama 3 does) and the busiest sets the pace")
+            }
+            Warning::StagesExceedLayers { layers, pp, .. } => write!(
                 f,
-                "{layers} layers do not split evenly over {stages} pipeline stages; the first and last stages get fewer and the busiest sets the pace"
+                "PP {pp} stages is more than the {layers} layers: some stage would hold none"
             ),
             Warning::FewMicrobatches { microbatches, stages } => write!(
                 f,
@@ -109,9 +178,9 @@ impl fmt::Display for Warning {
             Warning::ExpertDegreeExceedsExperts { ep, experts } => {
                 write!(f, "EP={ep} is more than the {experts} routed experts")
             }
-            Warning::ExpertDegreeNotDivisible { ep } => write!(
+            Warning::ExpertDegreeNotDivisible { ep, experts, dp_cp } => write!(
                 f,
-                "EP={ep} must divide both the routed experts and DP x CP"
+                "EP {ep} must divide both the {experts} routed experts and DP × CP = {dp_cp}"
             ),
             Warning::ExpertParallelWithoutExperts { ep } => {
                 write!(f, "EP={ep} has no effect: the model has no experts")
@@ -166,9 +235,23 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut Vec<Warning>) {
             micro_batch: p.micro_batch.max(1),
         });
     }
-    let stages = shape.pp_u.saturating_mul(p.virtual_stages.max(1));
-    if t.n_layers % stages.max(1) != 0 {
-        out.push(Warning::LayersNotDivisible { layers: t.n_layers, stages });
+    let chunks = shape.pp_u as u64 * p.virtual_stages.max(1) as u64;
+    let layers = (t.n_layers, shape.pp_u, p.virtual_stages.max(1));
+    // Llama 3 405B ran 126 layers in PP 16 x 8 virtual stages, with the first and last stage's
+    // spare chunks empty (Llama 3 report, arXiv:2407.21783, §3.3.2); only a pipeline rank
+    // with no layer at all cannot work.
+    if shape.pp_u > t.n_layers {
+        out.push(Warning::StagesExceedLayers {
+            layers: layers.0,
+            pp: layers.1,
+            virtual_stages: layers.2,
+        });
+    } else if t.n_layers as u64 % chunks.max(1) != 0 {
+        out.push(Warning::LayersNotDivisible {
+            layers: layers.0,
+            pp: layers.1,
+            virtual_stages: layers.2,
+        });
     }
     if shape.pp_u > 1 && shape.n_microbatches < shape.pp_u {
         out.push(Warning::FewMicrobatches {
@@ -195,7 +278,11 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut Vec<Warning>) {
             } else if moe.n_experts % shape.ep_u != 0
                 || (shape.dp_u as u64 * shape.cp_u as u64) % shape.ep_u as u64 != 0
             {
-                out.push(Warning::ExpertDegreeNotDivisible { ep: shape.ep_u });
+                out.push(Warning::ExpertDegreeNotDivisible {
+                    ep: shape.ep_u,
+                    experts: moe.n_experts,
+                    dp_cp: shape.dp_u as u64 * shape.cp_u as u64,
+                });
             }
             if Group::place(shape.ep_u, shape.tp_u.saturating_mul(shape.cp_u), domain)
                 .crosses_domains()

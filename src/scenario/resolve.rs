@@ -8,12 +8,14 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::fields::{self, Kind};
 use super::{Raw, Scenario, VERSION};
 use crate::model::presets::{self, units::*};
 use crate::model::{
     AttentionImpl, Chip, Cluster, FfnKind, Inputs, Link, Moe, Parallelism, Recipe, Recompute,
     ScaleUp, Sharding, Training, Transformer,
 };
+use crate::numbers::{self, NumberError};
 
 /// One bad field.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,6 +24,24 @@ pub struct InputError {
     pub field: String,
     /// What is wrong, in plain words.
     pub message: String,
+    /// Edits that would each make the field valid, offered as one-click suggestions.
+    pub fixes: Vec<Fix>,
+}
+
+/// One way to repair a field: a short label and the edits it makes, by dotted path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// What the fix does, in a few words (`9,984 chips`).
+    pub label: String,
+    /// The edits, by dotted path.
+    pub changes: Vec<(String, Value)>,
+}
+
+impl InputError {
+    /// An error with no suggested fix.
+    pub fn new(field: &str, message: impl Into<String>) -> InputError {
+        InputError { field: field.to_string(), message: message.into(), fixes: Vec::new() }
+    }
 }
 
 impl fmt::Display for InputError {
@@ -36,12 +56,14 @@ struct Reader {
     errors: Vec<InputError>,
 }
 
-/// Largest count any field accepts; far above any real cluster or model.
-const MAX_COUNT: f64 = 1e9;
-
 impl Reader {
     fn error(&mut self, field: &str, message: impl Into<String>) {
-        self.errors.push(InputError { field: field.to_string(), message: message.into() });
+        self.errors.push(InputError::new(field, message));
+    }
+
+    /// Some field at `path` is already reported, so nothing is computed from its placeholder.
+    fn failed(&self, path: &str) -> bool {
+        self.errors.iter().any(|e| e.field == path)
     }
 
     fn unknown(&mut self, section: &str, keys: &BTreeMap<String, Value>) {
@@ -51,23 +73,51 @@ impl Reader {
         }
     }
 
-    /// A number, from a JSON number or a numeric string.
+    /// A number, from a JSON number or a string written the way people write numbers
+    /// (`16,384`, `16k`, `14.8T`, `1.6万`; see `crate::numbers`).
     fn number_value(&mut self, raw: &Value, field: &str) -> Option<f64> {
         let x = match raw {
-            Value::Number(n) => n.as_f64(),
-            Value::String(s) if s.trim().is_empty() => {
-                self.error(field, "is empty");
-                return None;
-            }
-            Value::String(s) => s.trim().replace('_', "").parse::<f64>().ok(),
-            _ => None,
+            Value::Number(n) => n.as_f64().ok_or(NumberError::NotANumber),
+            Value::String(s) => numbers::parse(s),
+            _ => Err(NumberError::NotANumber),
         };
         match x {
-            Some(x) if x.is_finite() => Some(x),
-            _ => {
+            Ok(x) if x.is_finite() => Some(x),
+            Ok(_) => {
+                self.error(field, NumberError::Overflow.to_string());
+                None
+            }
+            Err(NumberError::NotANumber) => {
                 self.error(field, format!("{} is not a number", short(raw)));
                 None
             }
+            Err(e) => {
+                self.error(field, e.to_string());
+                None
+            }
+        }
+    }
+
+    /// Checks `x` against the field table's plausible range; true when it is inside.
+    fn in_range(&mut self, x: f64, field: &str) -> bool {
+        let Some(spec) = fields::field(field) else { return true };
+        if x < spec.min {
+            let message = if spec.min <= 0.0 {
+                "must be zero or more".to_string()
+            } else if spec.kind == Kind::Count && spec.min <= 1.0 {
+                "must be at least 1".to_string()
+            } else if x <= 0.0 {
+                "must be more than zero".to_string()
+            } else {
+                format!("is too small (min {})", spec.show_with_unit(spec.min))
+            };
+            self.error(field, message);
+            false
+        } else if x > spec.max {
+            self.error(field, format!("is too large (max {})", spec.show_with_unit(spec.max)));
+            false
+        } else {
+            true
         }
     }
 
@@ -80,62 +130,51 @@ impl Reader {
             });
         };
         match self.number_value(value, field) {
-            Some(x) if x > 0.0 && x <= 1e30 => x,
-            Some(x) => {
-                self.error(field, format!("must be a positive number, got {x}"));
+            Some(x) if x <= 0.0 => {
+                self.error(field, "must be more than zero");
                 1.0
             }
-            None => 1.0,
+            Some(x) if self.in_range(x, field) => x,
+            _ => 1.0,
         }
     }
 
     /// A number zero or above (0 means absent, e.g. no FP8 units).
     fn non_negative(&mut self, value: &Value, field: &str) -> f64 {
         match self.number_value(value, field) {
-            Some(x) if (0.0..=1e30).contains(&x) => x,
-            Some(x) => {
-                self.error(field, format!("must be zero or more, got {x}"));
-                0.0
-            }
-            None => 0.0,
+            Some(x) if self.in_range(x, field) => x,
+            _ => 0.0,
         }
     }
 
     /// A fraction in (0, 1]; `default` when absent.
     fn fraction(&mut self, raw: &Raw, field: &str, default: f64) -> f64 {
-        let x = self.positive(raw, field, Some(default));
-        if x > 1.0 {
-            self.error(field, format!("must be a fraction between 0 and 1, got {x}"));
-            return default;
+        let Some(value) = raw else { return default };
+        match self.number_value(value, field) {
+            Some(x) if x > 0.0 && x <= 1.0 => x,
+            Some(_) => {
+                self.error(field, "must be a fraction above 0 and at most 1");
+                default
+            }
+            None => default,
         }
-        x
     }
 
-    /// A whole number at least `min`; `default` when absent.
-    fn count(&mut self, raw: &Raw, field: &str, default: Option<u32>, min: u32) -> u32 {
+    /// A whole number in the field table's range; `default` when absent.
+    fn count(&mut self, raw: &Raw, field: &str, default: Option<u32>) -> u32 {
+        let fallback = fields::field(field).map_or(1, |f| f.min.max(1.0) as u32);
         let Some(value) = raw else {
             return default.unwrap_or_else(|| {
                 self.error(field, "is required");
-                min.max(1)
+                fallback
             });
         };
-        let Some(x) = self.number_value(value, field) else { return min.max(1) };
+        let Some(x) = self.number_value(value, field) else { return fallback };
         if x.fract() != 0.0 {
-            self.error(field, format!("must be a whole number, got {x}"));
-            min.max(1)
-        } else if x < min as f64 {
-            let what = if min == 0 {
-                "zero or more"
-            } else if min == 1 {
-                "positive"
-            } else {
-                "larger"
-            };
-            self.error(field, format!("must be {what} (at least {min}), got {x}"));
-            min.max(1)
-        } else if x > MAX_COUNT {
-            self.error(field, format!("is too large: {x}"));
-            min.max(1)
+            self.error(field, format!("must be a whole number, got {}", numbers::format(x)));
+            fallback
+        } else if !self.in_range(x, field) || x > u32::MAX as f64 {
+            fallback
         } else {
             x as u32
         }
@@ -223,7 +262,7 @@ impl Scenario {
     pub fn resolve(&self) -> Result<Inputs, Vec<InputError>> {
         let mut r = Reader::default();
         if let Some(v) = &self.version {
-            let version = r.count(&Some(v.clone()), "version", Some(1), 1);
+            let version = r.count(&Some(v.clone()), "version", Some(1));
             if version as u64 > VERSION {
                 r.error(
                     "version",
@@ -262,22 +301,22 @@ impl Scenario {
         };
         let required = |x: Option<u32>| if base.is_some() { x } else { None };
         let b = base.as_ref();
-        let n_layers = r.count(&m.layers, "model.layers", required(b.map(|t| t.n_layers)), 1);
-        let hidden = r.count(&m.hidden, "model.hidden", required(b.map(|t| t.hidden)), 1);
-        let n_heads = r.count(&m.heads, "model.heads", required(b.map(|t| t.n_heads)), 1);
+        let n_layers = r.count(&m.layers, "model.layers", required(b.map(|t| t.n_layers)));
+        let hidden = r.count(&m.hidden, "model.hidden", required(b.map(|t| t.hidden)));
+        let n_heads = r.count(&m.heads, "model.heads", required(b.map(|t| t.n_heads)));
         let kv_default = if m.heads.is_some() || b.is_none() {
             n_heads
         } else {
             b.map_or(n_heads, |t| t.n_kv_heads)
         };
-        let n_kv_heads = r.count(&m.kv_heads, "model.kv_heads", Some(kv_default), 1);
+        let n_kv_heads = r.count(&m.kv_heads, "model.kv_heads", Some(kv_default));
         let reshaped = m.hidden.is_some() || m.heads.is_some() || b.is_none();
         let head_default =
             if reshaped { (hidden / n_heads.max(1)).max(1) } else { b.map_or(1, |t| t.head_dim) };
-        let head_dim = r.count(&m.head_dim, "model.head_dim", Some(head_default), 1);
-        let ffn = r.count(&m.ffn, "model.ffn", required(b.map(|t| t.ffn)), 1);
-        let vocab = r.count(&m.vocab, "model.vocab", required(b.map(|t| t.vocab)), 1);
-        let seq_len = r.count(&m.seq_len, "model.seq_len", required(b.map(|t| t.seq_len)), 1);
+        let head_dim = r.count(&m.head_dim, "model.head_dim", Some(head_default));
+        let ffn = r.count(&m.ffn, "model.ffn", required(b.map(|t| t.ffn)));
+        let vocab = r.count(&m.vocab, "model.vocab", required(b.map(|t| t.vocab)));
+        let seq_len = r.count(&m.seq_len, "model.seq_len", required(b.map(|t| t.seq_len)));
         let ffn_kind = r.choice(
             &m.ffn_act,
             "model.ffn_act",
@@ -297,7 +336,7 @@ impl Scenario {
         );
         let dropout = r.flag(&m.dropout, "model.dropout", b.is_some_and(|t| t.dropout));
         let mtp_layers =
-            r.count(&m.mtp_layers, "model.mtp_layers", Some(b.map_or(0, |t| t.mtp_layers)), 0);
+            r.count(&m.mtp_layers, "model.mtp_layers", Some(b.map_or(0, |t| t.mtp_layers)));
         if n_kv_heads > n_heads || n_heads % n_kv_heads.max(1) != 0 {
             r.error(
                 "model.kv_heads",
@@ -328,25 +367,22 @@ impl Scenario {
                 let base_moe = b.and_then(|t| t.moe);
                 let get = |k: &str| map.get(k).cloned();
                 let n_experts =
-                    r.count(&get("experts"), "model.moe.experts", base_moe.map(|x| x.n_experts), 1);
-                let top_k = r.count(&get("top_k"), "model.moe.top_k", base_moe.map(|x| x.top_k), 1);
+                    r.count(&get("experts"), "model.moe.experts", base_moe.map(|x| x.n_experts));
+                let top_k = r.count(&get("top_k"), "model.moe.top_k", base_moe.map(|x| x.top_k));
                 let n_shared_experts = r.count(
                     &get("shared_experts"),
                     "model.moe.shared_experts",
                     Some(base_moe.map_or(0, |x| x.n_shared_experts)),
-                    0,
                 );
                 let expert_ffn = r.count(
                     &get("expert_ffn"),
                     "model.moe.expert_ffn",
                     Some(base_moe.map_or(ffn, |x| x.expert_ffn)),
-                    1,
                 );
                 let n_dense_layers = r.count(
                     &get("dense_layers"),
                     "model.moe.dense_layers",
                     Some(base_moe.map_or(0, |x| x.n_dense_layers)),
-                    0,
                 );
                 let capacity_factor = match get("capacity_factor") {
                     None => base_moe.and_then(|x| x.capacity_factor),
@@ -356,7 +392,7 @@ impl Scenario {
                 let node_limit = match get("node_limit") {
                     None => base_moe.and_then(|x| x.node_limit),
                     Some(Value::Null) => None,
-                    Some(v) => Some(r.count(&Some(v), "model.moe.node_limit", None, 1)),
+                    Some(v) => Some(r.count(&Some(v), "model.moe.node_limit", None)),
                 };
                 if top_k > n_experts {
                     r.error(
@@ -407,7 +443,7 @@ impl Scenario {
         let t = &self.training;
         r.unknown("training", &t.unknown);
         let tokens = r.positive(&t.tokens, "training.tokens", None);
-        let global_batch = r.count(&t.global_batch, "training.global_batch", None, 1);
+        let global_batch = r.count(&t.global_batch, "training.global_batch", None);
         let recipe = r.choice(
             &t.recipe,
             "training.recipe",
@@ -427,7 +463,7 @@ impl Scenario {
         let (chip, preset) = resolve_chip(r, &c.chip);
         // Only a chip described from scratch lacks default fabrics; an unknown id is already reported.
         let custom = matches!(&c.chip, Some(Value::Object(map)) if !map.contains_key("preset"));
-        let n_chips = r.count(&c.chips, "cluster.chips", None, 1);
+        let n_chips = r.count(&c.chips, "cluster.chips", None);
 
         let mut scale_up = match &c.scale_up {
             Some(raw) => resolve_scale_up(r, raw),
@@ -442,7 +478,7 @@ impl Scenario {
                 }),
         };
         scale_up.domain_size =
-            r.count(&c.scale_up_domain, "cluster.scale_up_domain", Some(scale_up.domain_size), 1);
+            r.count(&c.scale_up_domain, "cluster.scale_up_domain", Some(scale_up.domain_size));
         let scale_out = match &c.scale_out {
             Some(raw) => resolve_scale_out(r, raw),
             None => preset
@@ -457,33 +493,34 @@ impl Scenario {
         };
         let node_default = preset.map_or(scale_up.domain_size.min(8), |p| p.chips_per_node);
         let chips_per_node =
-            r.count(&c.chips_per_node, "cluster.chips_per_node", Some(node_default), 1);
+            r.count(&c.chips_per_node, "cluster.chips_per_node", Some(node_default));
         Cluster { chip, n_chips, chips_per_node, scale_up, scale_out }
     }
 
     fn resolve_parallelism(&self, r: &mut Reader, n_chips: u32) -> Parallelism {
         let p = &self.parallelism;
         r.unknown("parallelism", &p.unknown);
-        let tensor = r.count(&p.tp, "parallelism.tp", Some(1), 1);
-        let pipeline = r.count(&p.pp, "parallelism.pp", Some(1), 1);
-        let context = r.count(&p.cp, "parallelism.cp", Some(1), 1);
-        let model_parallel = (tensor as u128 * pipeline as u128 * context as u128).max(1);
+        let tensor = r.count(&p.tp, "parallelism.tp", Some(1));
+        let pipeline = r.count(&p.pp, "parallelism.pp", Some(1));
+        let context = r.count(&p.cp, "parallelism.cp", Some(1));
+        let degrees_ok =
+            !["parallelism.tp", "parallelism.pp", "parallelism.cp"].iter().any(|f| r.failed(f));
+        let model_parallel = (tensor as u64 * pipeline as u64 * context as u64).max(1);
         let data = match &p.dp {
-            Some(_) => r.count(&p.dp, "parallelism.dp", None, 1),
-            None if n_chips as u128 % model_parallel == 0 => {
-                (n_chips as u128 / model_parallel).max(1) as u32
+            Some(_) => r.count(&p.dp, "parallelism.dp", None),
+            // Nothing is said about a chip count or degree that is itself wrong.
+            None if r.failed("cluster.chips") || !degrees_ok => 1,
+            None if n_chips as u64 % model_parallel == 0 => {
+                (n_chips as u64 / model_parallel).max(1) as u32
             }
             None => {
-                r.error(
-                    "parallelism.dp",
-                    format!("not given, and {n_chips} chips do not divide by TP x PP x CP = {model_parallel}"),
-                );
+                r.errors.push(chips_do_not_divide(n_chips, [tensor, pipeline, context]));
                 1
             }
         };
         // Megatron's distributed optimizer (ZeRO-1) wherever there are replicas to shard over.
         let zero_default = if data as u64 * context as u64 > 1 { 1 } else { 0 };
-        let sharding = match r.count(&p.zero, "parallelism.zero", Some(zero_default), 0) {
+        let sharding = match r.count(&p.zero, "parallelism.zero", Some(zero_default)) {
             0 => Sharding::None,
             1 => Sharding::Optimizer,
             2 => Sharding::Gradients,
@@ -497,15 +534,15 @@ impl Scenario {
             tensor,
             pipeline,
             data,
-            expert: r.count(&p.ep, "parallelism.ep", Some(1), 1),
+            expert: r.count(&p.ep, "parallelism.ep", Some(1)),
             context,
             sequence_parallel: r.flag(
                 &p.sequence_parallel,
                 "parallelism.sequence_parallel",
                 tensor > 1,
             ),
-            virtual_stages: r.count(&p.virtual_stages, "parallelism.virtual_stages", Some(1), 1),
-            micro_batch: r.count(&p.micro_batch, "parallelism.micro_batch", Some(1), 1),
+            virtual_stages: r.count(&p.virtual_stages, "parallelism.virtual_stages", Some(1)),
+            micro_batch: r.count(&p.micro_batch, "parallelism.micro_batch", Some(1)),
             sharding,
             recompute: r.choice(
                 &p.recompute,
@@ -522,6 +559,43 @@ impl Scenario {
             cp_overlap: r.flag(&p.cp_overlap, "parallelism.cp_overlap", false),
         }
     }
+}
+
+/// The error for a chip count that the plan's degrees do not divide, on `cluster.chips`, with
+/// the nearest usable counts on both sides and the choice of leaving the rest idle as fixes.
+fn chips_do_not_divide(n_chips: u32, [tp, pp, cp]: [u32; 3]) -> InputError {
+    let unit = (tp as u64 * pp as u64 * cp as u64).max(1);
+    let below = n_chips as u64 / unit * unit;
+    let above = below + unit;
+    let show = |x: u64| numbers::format(x as f64);
+    let mut fixes = Vec::new();
+    let mut options = Vec::new();
+    for count in [below, above] {
+        if count >= 1 && count <= fields::field("cluster.chips").map_or(1e7, |f| f.max) as u64 {
+            fixes.push(Fix {
+                label: format!("{} chips", show(count)),
+                changes: vec![("cluster.chips".to_string(), Value::from(count))],
+            });
+            options.push(show(count));
+        }
+    }
+    if below >= 1 {
+        fixes.push(Fix {
+            label: format!(
+                "keep {} chips, {} idle",
+                show(n_chips as u64),
+                show(n_chips as u64 - below)
+            ),
+            changes: vec![("parallelism.dp".to_string(), Value::from(below / unit))],
+        });
+    }
+    let message = format!(
+        "{} chips do not divide into TP {tp} × PP {pp} × CP {cp} = {}; use {}, or set DP and leave the rest idle",
+        show(n_chips as u64),
+        show(unit),
+        options.join(" or "),
+    );
+    InputError { field: "cluster.chips".to_string(), message, fixes }
 }
 
 const CHIP_KEYS: &[&str] = &[
@@ -644,7 +718,7 @@ fn resolve_scale_up(r: &mut Reader, raw: &Value) -> ScaleUp {
         "cluster.scale_up.bandwidth_gb_per_s",
         base.map(|s| 2.0 * s.link.bytes_per_s / GB_PER_S),
     );
-    let domain = r.count(&get("domain"), "cluster.scale_up.domain", base.map(|s| s.domain_size), 1);
+    let domain = r.count(&get("domain"), "cluster.scale_up.domain", base.map(|s| s.domain_size));
     let latency = r.positive(
         &get("latency_us"),
         "cluster.scale_up.latency_us",

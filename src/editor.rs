@@ -1,0 +1,350 @@
+//! The planner page's state and everything a user can do to it, as plain Rust.
+//!
+//! `State::apply(Action)` is the page's reducer: an edit resolves and estimates at once; an
+//! invalid scenario keeps the last good result (marked stale) and lists its errors by field.
+//! Whole-plan changes (reset, import, a published plan, a chip change) are undoable, and each
+//! raises `history` so the page adds a browser-history entry and Back returns to the plan
+//! before. Nothing typed is lost: a file that does not parse or resolve is rejected whole.
+//! No browser and no Yew here, so native tests drive it; `ui` adapts it to `use_reducer`.
+//! Notices are typed; the page words them.
+
+use std::rc::Rc;
+
+use serde_json::Value;
+
+use crate::model::sweep::{self, ScalingPoint};
+use crate::model::{presets, Estimate, Inputs};
+use crate::scenario::{describe, InputError, Scenario};
+use crate::validation;
+
+/// Undo keeps this many whole-plan changes.
+const UNDO_DEPTH: usize = 50;
+
+/// A change to one field: a dotted path and its new raw value (`None` clears it).
+pub type Change = (String, Option<Value>);
+
+/// A result that can be shown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// Validated inputs.
+    pub inputs: Inputs,
+    /// Their estimate.
+    pub estimate: Estimate,
+    /// The same plan at other cluster sizes.
+    pub scaling: Vec<ScalingPoint>,
+}
+
+/// A fabric or node setting the user chose that a chip change kept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kept {
+    /// Scenario path (`cluster.scale_out`).
+    pub path: &'static str,
+    /// What the user has.
+    pub yours: Value,
+    /// What the new chip would bring.
+    pub usual: Option<Value>,
+}
+
+/// Something the page tells the user.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Notice {
+    /// Occurs after Reset.
+    Reset,
+    /// Occurs after a file was imported.
+    Imported { name: String },
+    /// Occurs when a file could not be imported; the plan on screen is unchanged.
+    ImportRejected { name: String, problems: Vec<String> },
+    /// Occurs when a published plan was loaded.
+    LoadedPlan { title: String },
+    /// Occurs when the chip changed: what came with it and what of the user's was kept.
+    ChipChanged { chip: String, kept: Vec<Kept>, replaced: Vec<&'static str> },
+    /// Occurs when a mixture-of-experts model is chosen with expert parallelism 1.
+    MoeWithoutEp { model: String },
+    /// Occurs after Undo.
+    Undone,
+    /// Occurs when Undo has nothing to undo.
+    NothingToUndo,
+    /// Occurs when a link pasted or navigated to was opened.
+    OpenedLink,
+    /// Anything the page itself reports (link copied, a broken link, an export problem).
+    Text(String),
+}
+
+impl Notice {
+    /// The notice comes with a way back.
+    pub fn undoable(&self) -> bool {
+        matches!(
+            self,
+            Notice::Reset
+                | Notice::Imported { .. }
+                | Notice::LoadedPlan { .. }
+                | Notice::ChipChanged { .. }
+                | Notice::MoeWithoutEp { .. }
+        )
+    }
+}
+
+/// Everything the page shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// What the user typed.
+    pub scenario: Scenario,
+    /// Problems with `scenario`, by field; empty when it is valid.
+    pub errors: Vec<InputError>,
+    /// The newest valid result (of `scenario` itself unless `errors` is non-empty).
+    pub good: Option<Rc<Evaluation>>,
+    /// A message for the user.
+    pub notice: Option<Notice>,
+    /// Scenarios before each whole-plan change, newest last.
+    pub undo: Vec<Rc<Scenario>>,
+    /// Rises with every whole-plan change, so the page adds a browser-history entry.
+    pub history: u32,
+}
+
+/// Something the user did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Set (or with `None` clear) fields by dotted path.
+    Set(Vec<Change>),
+    /// Back to the default plan.
+    Reset,
+    /// A file's text to import.
+    Import { name: String, text: String },
+    /// A scenario from the link (pasted, or reached by Back and Forward); not undoable, since
+    /// the browser's history already holds the way back.
+    Open(Box<Scenario>),
+    /// Choose a chip preset, or `custom` to take over the current chip's figures.
+    ChooseChip(String),
+    /// Choose a model preset, or `custom` to take over the current dimensions.
+    ChooseModel(String),
+    /// Load the published plan of a model preset.
+    LoadPublishedPlan(String),
+    /// Go back to the scenario before the last whole-plan change.
+    Undo,
+    /// Show a notice.
+    Notify(Notice),
+}
+
+impl State {
+    /// The state for a scenario, with a notice to show.
+    pub fn new(scenario: Scenario, notice: Option<Notice>) -> State {
+        let mut state = State {
+            scenario,
+            errors: Vec::new(),
+            good: None,
+            notice,
+            undo: Vec::new(),
+            history: 0,
+        };
+        state.evaluate();
+        state
+    }
+
+    /// The result on screen is not the current scenario's.
+    pub fn stale(&self) -> bool {
+        !self.errors.is_empty()
+    }
+
+    /// Errors for one field.
+    pub fn errors_for(&self, path: &str) -> Vec<&InputError> {
+        self.errors.iter().filter(|e| e.field == path).collect()
+    }
+
+    /// Applies one action.
+    pub fn apply(&mut self, action: Action) {
+        match action {
+            Action::Set(changes) => {
+                for (path, value) in changes {
+                    self.scenario = self.scenario.with(&path, value);
+                }
+                self.notice = None;
+                self.evaluate();
+            }
+            Action::Reset => self.replace(Scenario::default_plan(), Notice::Reset),
+            Action::Import { name, text } => self.import(name, &text),
+            Action::Open(scenario) => {
+                if *scenario != self.scenario {
+                    self.scenario = *scenario;
+                    self.notice = Some(Notice::OpenedLink);
+                    self.evaluate();
+                }
+            }
+            Action::ChooseChip(id) => self.choose_chip(&id),
+            Action::ChooseModel(id) => self.choose_model(&id),
+            Action::LoadPublishedPlan(id) => match published_plan(&id) {
+                Some((title, scenario)) => self.replace(scenario, Notice::LoadedPlan { title }),
+                None => self.notice = None,
+            },
+            Action::Undo => match self.undo.pop() {
+                Some(previous) => {
+                    self.scenario = (*previous).clone();
+                    self.notice = Some(Notice::Undone);
+                    self.history = self.history.wrapping_add(1);
+                    self.evaluate();
+                }
+                None => self.notice = Some(Notice::NothingToUndo),
+            },
+            Action::Notify(notice) => self.notice = Some(notice),
+        }
+    }
+
+    /// Replaces the whole scenario, keeping the old one for Undo.
+    fn replace(&mut self, scenario: Scenario, notice: Notice) {
+        let previous = std::mem::replace(&mut self.scenario, scenario);
+        if previous != self.scenario {
+            self.undo.push(Rc::new(previous));
+            if self.undo.len() > UNDO_DEPTH {
+                self.undo.remove(0);
+            }
+            self.history = self.history.wrapping_add(1);
+        }
+        self.notice = Some(notice);
+        self.evaluate();
+    }
+
+    fn import(&mut self, name: String, text: &str) {
+        let problems = match Scenario::parse_many(text) {
+            Err(e) => vec![e.to_string()],
+            Ok(list) if list.len() != 1 => {
+                vec![format!("holds {} scenarios; import one at a time", list.len())]
+            }
+            Ok(mut list) => {
+                let scenario = list.remove(0);
+                match scenario.resolve() {
+                    Ok(_) => return self.replace(scenario, Notice::Imported { name }),
+                    Err(errors) => errors.iter().map(|e| e.to_string()).collect(),
+                }
+            }
+        };
+        self.notice = Some(Notice::ImportRejected { name, problems });
+    }
+
+    fn choose_chip(&mut self, id: &str) {
+        if id == "custom" {
+            let Some(good) = &self.good else { return };
+            let mut next = self.scenario.clone();
+            for (path, value) in describe::custom_chip(&good.inputs.cluster) {
+                next = next.with(path, Some(value));
+            }
+            let chip = "custom".to_string();
+            return self.replace(
+                next,
+                Notice::ChipChanged { chip, kept: Vec::new(), replaced: Vec::new() },
+            );
+        }
+        let Some(preset) = presets::chip(id) else { return };
+        let previous = self.scenario.get("cluster.chip");
+        let old = match &previous {
+            Some(Value::String(old)) => presets::chip(old),
+            _ => None,
+        };
+        let mut next = self.scenario.with("cluster.chip", Some(Value::String(id.to_string())));
+        let mut kept = Vec::new();
+        let mut replaced = Vec::new();
+        // A fabric the user chose stays; one that merely came with the previous chip (or a
+        // custom chip's own figures) follows the new chip.
+        let fabrics = [
+            ("cluster.scale_up", old.map(|p| p.scale_up), preset.scale_up),
+            ("cluster.scale_out", old.map(|p| p.scale_out), preset.scale_out),
+        ];
+        for (path, old_default, new_default) in fabrics {
+            match self.scenario.get(path) {
+                None => {}
+                Some(Value::String(yours))
+                    if old.is_some() && Some(yours.as_str()) != old_default =>
+                {
+                    if yours != new_default {
+                        kept.push(Kept {
+                            path,
+                            yours: Value::String(yours),
+                            usual: Some(Value::String(new_default.to_string())),
+                        });
+                    }
+                }
+                Some(_) => {
+                    next = next.with(path, None);
+                    replaced.push(path);
+                }
+            }
+        }
+        for path in ["cluster.scale_up_domain", "cluster.chips_per_node"] {
+            if let Some(yours) = self.scenario.get(path) {
+                if old.is_some() {
+                    kept.push(Kept { path, yours, usual: None });
+                } else {
+                    next = next.with(path, None);
+                    replaced.push(path);
+                }
+            }
+        }
+        let chip = preset.name.to_string();
+        self.replace(next, Notice::ChipChanged { chip, kept, replaced });
+    }
+
+    fn choose_model(&mut self, id: &str) {
+        if id == "custom" {
+            let Some(good) = &self.good else { return };
+            let model = describe::transformer(&good.inputs.transformer);
+            let next = self.scenario.with("model", Some(model));
+            self.scenario = next;
+            self.notice = None;
+            return self.evaluate();
+        }
+        let Some(preset) = presets::transformer(id) else { return };
+        let mut next = self.scenario.with("model", Some(serde_json::json!({ "preset": id })));
+        // A model is a whole-plan change when its published plan is one click away.
+        let ep = next.get("parallelism.ep").and_then(|v| v.as_u64()).unwrap_or(1);
+        let notice = if preset.transformer.moe.is_some() && ep <= 1 {
+            Some(Notice::MoeWithoutEp { model: preset.name.to_string() })
+        } else {
+            None
+        };
+        if preset.transformer.moe.is_none() && ep > 1 {
+            next = next.with("parallelism.ep", None);
+        }
+        match notice {
+            Some(notice) => self.replace(next, notice),
+            None => {
+                self.scenario = next;
+                self.notice = None;
+                self.evaluate();
+            }
+        }
+    }
+
+    fn evaluate(&mut self) {
+        match self.scenario.evaluate() {
+            Ok((inputs, estimate)) => {
+                let scaling = sweep::scaling(&inputs, &sweep::default_chip_counts());
+                self.errors.clear();
+                self.good = Some(Rc::new(Evaluation { inputs, estimate, scaling }));
+            }
+            Err(errors) => self.errors = errors,
+        }
+    }
+}
+
+/// The model preset's published plan: the title of the run that used it and its scenario
+/// (the calibration row with the most chips that keeps the preset's own dimensions).
+pub fn published_plan(model_id: &str) -> Option<(String, Scenario)> {
+    let (_, rows) = validation::load().ok()?;
+    let rows = rows.into_iter().filter(|row| {
+        row.scenario.get("model.preset").and_then(|v| v.as_str().map(str::to_string)).as_deref()
+            == Some(model_id)
+    });
+    // The run at its largest scale, preferring a row that keeps the preset's own dimensions.
+    let key = |row: &validation::Row| {
+        let chips = row.scenario.get("cluster.chips").and_then(|v| v.as_u64()).unwrap_or(0);
+        let changed = row.scenario.get("model").and_then(|m| m.as_object().map(|m| m.len()));
+        (chips, std::cmp::Reverse(changed.unwrap_or(0)))
+    };
+    rows.max_by_key(key).map(|row| (row.title, row.scenario))
+}
+
+/// The scenario's model is a preset with some dimensions changed.
+pub fn model_modified(scenario: &Scenario) -> bool {
+    match scenario.get("model") {
+        Some(Value::Object(map)) => map.contains_key("preset") && map.len() > 1,
+        _ => false,
+    }
+}

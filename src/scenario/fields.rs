@@ -1,0 +1,394 @@
+//! The field table: every numeric and yes/no input of a scenario, in one place.
+//!
+//! Each entry gives the dotted path (which is also the field's label key in the page's text
+//! catalogue), the unit the scenario speaks, the kind of value, where its default comes from,
+//! and the plausible range with the reason for it. `resolve` takes its bounds from here, the
+//! page its units and formats, and `docs/scenario.md`'s range table is generated from it (a
+//! test keeps that table current). A value outside the plausible range is an error: it is a
+//! typo or a unit mistake, and estimating it would only print absurd numbers.
+
+use crate::model::Warning;
+use crate::numbers;
+
+/// What kind of value a field holds; it also decides how the value is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A whole number, shown grouped (`16,384`).
+    Count,
+    /// A real number, shown in the shortest exact form (`15.6T`, `0.85`).
+    Number,
+    /// A number above 0 and at most 1.
+    Fraction,
+    /// `true` or `false`.
+    Flag,
+}
+
+/// Where a field's value comes from when the scenario does not give it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Fallback {
+    /// A fixed value.
+    Fixed(f64),
+    /// The preset's figure (chip, fabric or model); required without a preset.
+    Preset,
+    /// Computed from other fields (documented in `docs/scenario.md`).
+    Derived,
+    /// Must be given.
+    Required,
+}
+
+/// One input.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Field {
+    /// Dotted path in the scenario (`cluster.chip.hbm_tb_per_s`); also the label key.
+    pub path: &'static str,
+    /// Unit of the scenario value, as datasheets write it; empty for plain counts.
+    pub unit: &'static str,
+    /// Kind of value.
+    pub kind: Kind,
+    /// Default when absent.
+    pub default: Fallback,
+    /// Smallest plausible value (inclusive; for `Number` and `Fraction`, values must also be
+    /// above zero unless `min` is zero and zero is meaningful).
+    pub min: f64,
+    /// Largest plausible value (inclusive).
+    pub max: f64,
+    /// Why the range is what it is.
+    pub why: &'static str,
+}
+
+impl Field {
+    /// The value as the page and messages show it.
+    pub fn show(&self, x: f64) -> String {
+        numbers::format(x)
+    }
+
+    /// The value with its unit (`10,000 TB/s`).
+    pub fn show_with_unit(&self, x: f64) -> String {
+        if self.unit.is_empty() {
+            self.show(x)
+        } else {
+            format!("{} {}", self.show(x), self.unit)
+        }
+    }
+}
+
+const fn count(
+    path: &'static str,
+    default: Fallback,
+    min: f64,
+    max: f64,
+    why: &'static str,
+) -> Field {
+    Field { path, unit: "", kind: Kind::Count, default, min, max, why }
+}
+
+const fn counted(
+    path: &'static str,
+    unit: &'static str,
+    default: Fallback,
+    min: f64,
+    max: f64,
+    why: &'static str,
+) -> Field {
+    Field { path, unit, kind: Kind::Count, default, min, max, why }
+}
+
+const fn number(
+    path: &'static str,
+    unit: &'static str,
+    default: Fallback,
+    min: f64,
+    max: f64,
+    why: &'static str,
+) -> Field {
+    Field { path, unit, kind: Kind::Number, default, min, max, why }
+}
+
+const fn fraction(path: &'static str, default: Fallback) -> Field {
+    Field {
+        path,
+        unit: "",
+        kind: Kind::Fraction,
+        default,
+        min: 0.0,
+        max: 1.0,
+        why: "a share of a peak: above 0, at most all of it",
+    }
+}
+
+const fn flag(path: &'static str, default: Fallback) -> Field {
+    Field { path, unit: "", kind: Kind::Flag, default, min: 0.0, max: 1.0, why: "" }
+}
+
+use Fallback::*;
+
+const DEGREE: &str = "a parallel degree beyond 1,024 has no published use and no benefit";
+
+/// Every numeric and yes/no field, in the order of `docs/scenario.md`.
+pub const FIELDS: &[Field] = &[
+    count(
+        "model.layers",
+        Preset,
+        1.0,
+        1_000.0,
+        "the deepest published language models have about 200 layers",
+    ),
+    count("model.hidden", Preset, 1.0, 1e6, "published models stay below 50,000 wide"),
+    count("model.heads", Preset, 1.0, 1e5, "published models have at most a few hundred heads"),
+    count("model.kv_heads", Derived, 1.0, 1e5, "at most the query heads"),
+    count("model.head_dim", Derived, 1.0, 1e5, "published heads are 64 to 256 wide"),
+    count("model.ffn", Preset, 1.0, 1e7, "published feed-forward blocks stay below 100,000 wide"),
+    counted(
+        "model.vocab",
+        "tokens",
+        Preset,
+        1.0,
+        1e7,
+        "published vocabularies stay below a million tokens",
+    ),
+    counted(
+        "model.seq_len",
+        "tokens",
+        Preset,
+        1.0,
+        16_777_216.0,
+        "16 M tokens, 16 times the longest published training context",
+    ),
+    flag("model.tied_embeddings", Preset),
+    flag("model.dropout", Preset),
+    count(
+        "model.mtp_layers",
+        Fixed(0.0),
+        0.0,
+        64.0,
+        "DeepSeek-V3 uses 1 multi-token-prediction module",
+    ),
+    count(
+        "model.moe.experts",
+        Preset,
+        1.0,
+        1e5,
+        "the largest published mixtures have a few thousand experts",
+    ),
+    count(
+        "model.moe.top_k",
+        Preset,
+        1.0,
+        1e3,
+        "published models route to at most a few dozen experts",
+    ),
+    count("model.moe.shared_experts", Fixed(0.0), 0.0, 1e3, "published models use a few at most"),
+    count("model.moe.expert_ffn", Derived, 1.0, 1e7, "as the dense feed-forward width"),
+    count("model.moe.dense_layers", Fixed(0.0), 0.0, 1e3, "fewer than the layers"),
+    number(
+        "model.moe.capacity_factor",
+        "",
+        Derived,
+        0.01,
+        100.0,
+        "a multiple of the balanced load per expert; published runs use 1 to 2",
+    ),
+    count("model.moe.node_limit", Derived, 1.0, 1e5, "DeepSeek-V3 uses 4 domains"),
+    number(
+        "training.tokens",
+        "tokens",
+        Required,
+        1.0,
+        1e16,
+        "10 quadrillion: 600 times Llama 3's 15.6 T",
+    ),
+    counted(
+        "training.global_batch",
+        "sequences",
+        Required,
+        1.0,
+        1e7,
+        "published runs use up to tens of thousands of sequences",
+    ),
+    counted("cluster.chips", "chips", Required, 1.0, 1e7, "100 times the largest clusters built"),
+    counted(
+        "cluster.chips_per_node",
+        "chips",
+        Preset,
+        1.0,
+        1e5,
+        "servers hold 4 to 16 chips; a rack-scale system 72",
+    ),
+    counted(
+        "cluster.scale_up_domain",
+        "chips",
+        Preset,
+        1.0,
+        1e6,
+        "the largest scale-up domains hold a few thousand chips",
+    ),
+    number(
+        "cluster.chip.bf16_tflops",
+        "TFLOP/s",
+        Preset,
+        0.1,
+        1e5,
+        "100 PFLOP/s, 40 times the densest chip shipping",
+    ),
+    number(
+        "cluster.chip.fp8_tflops",
+        "TFLOP/s",
+        Preset,
+        0.0,
+        2e5,
+        "twice the BF16 ceiling; 0 means no FP8 units",
+    ),
+    number("cluster.chip.fp32_tflops", "TFLOP/s", Derived, 0.01, 1e5, "as BF16"),
+    number(
+        "cluster.chip.hbm_gb",
+        "GB",
+        Preset,
+        0.1,
+        1e5,
+        "100 TB, 350 times the largest HBM stack shipping",
+    ),
+    number(
+        "cluster.chip.hbm_tb_per_s",
+        "TB/s",
+        Preset,
+        0.01,
+        1e4,
+        "10 PB/s, a thousand times HBM3e",
+    ),
+    number(
+        "cluster.chip.tdp_w",
+        "W",
+        Fixed(700.0),
+        1.0,
+        1e5,
+        "100 kW per chip, 70 times the hottest shipping",
+    ),
+    fraction("cluster.chip.matmul_efficiency", Fixed(0.6)),
+    fraction("cluster.chip.memory_efficiency", Fixed(0.8)),
+    number(
+        "cluster.chip.price_usd",
+        "USD",
+        Derived,
+        1.0,
+        1e8,
+        "a chip costing more than a building is a typo",
+    ),
+    number(
+        "cluster.scale_up.bandwidth_gb_per_s",
+        "GB/s",
+        Preset,
+        0.1,
+        1e6,
+        "1 PB/s per chip, 300 times NVLink 5",
+    ),
+    counted("cluster.scale_up.domain", "chips", Preset, 1.0, 1e6, "as the scale-up domain"),
+    number(
+        "cluster.scale_up.latency_us",
+        "µs",
+        Fixed(5.0),
+        0.001,
+        1e5,
+        "a tenth of a second per step would be no fabric at all",
+    ),
+    fraction("cluster.scale_up.efficiency", Fixed(0.7)),
+    number(
+        "cluster.scale_out.gbit_per_s",
+        "Gb/s",
+        Preset,
+        0.1,
+        1e6,
+        "1 Pb/s per chip, 600 times an 1.6 Tb/s NIC",
+    ),
+    number(
+        "cluster.scale_out.latency_us",
+        "µs",
+        Fixed(10.0),
+        0.001,
+        1e5,
+        "a tenth of a second per step would be no network at all",
+    ),
+    fraction("cluster.scale_out.efficiency", Fixed(0.8)),
+    count("parallelism.tp", Fixed(1.0), 1.0, 1024.0, DEGREE),
+    counted("parallelism.pp", "stages", Fixed(1.0), 1.0, 1024.0, DEGREE),
+    count("parallelism.dp", Derived, 1.0, 1e7, "as the chips"),
+    count("parallelism.ep", Fixed(1.0), 1.0, 1e5, "as the experts"),
+    count("parallelism.cp", Fixed(1.0), 1.0, 1024.0, DEGREE),
+    counted("parallelism.micro_batch", "sequences", Fixed(1.0), 1.0, 1e6, "as the global batch"),
+    count("parallelism.virtual_stages", Fixed(1.0), 1.0, 1024.0, "Megatron-LM uses a few per rank"),
+    count("parallelism.zero", Derived, 0.0, 3.0, "ZeRO has stages 0 to 3"),
+    flag("parallelism.sequence_parallel", Derived),
+    flag("parallelism.dp_overlap", Fixed(1.0)),
+    flag("parallelism.ep_overlap", Fixed(0.0)),
+    flag("parallelism.cp_overlap", Fixed(0.0)),
+];
+
+/// The field at `path`, if it is in the table.
+pub fn field(path: &str) -> Option<&'static Field> {
+    FIELDS.iter().find(|f| f.path == path)
+}
+
+/// The input a finding concerns, so the page shows it next to that field and the command-line
+/// tool names it.
+pub fn warning_field(w: &Warning) -> &'static str {
+    match w {
+        Warning::DoesNotFit { .. } => "parallelism.recompute",
+        Warning::DegreesMismatch { .. } => "parallelism.dp",
+        Warning::TensorSplitsHeads { .. }
+        | Warning::TensorReplicatesKvHeads { .. }
+        | Warning::TensorCrossesDomain { .. } => "parallelism.tp",
+        Warning::BatchNotDivisible { .. } => "training.global_batch",
+        Warning::IdleReplicas { .. } => "parallelism.micro_batch",
+        Warning::LayersNotDivisible { .. }
+        | Warning::StagesExceedLayers { .. }
+        | Warning::FewMicrobatches { .. } => "parallelism.pp",
+        Warning::InterleavingNeedsMultiple { .. } => "parallelism.virtual_stages",
+        Warning::ExpertCrossesDomain { .. }
+        | Warning::ExpertDegreeExceedsExperts { .. }
+        | Warning::ExpertDegreeNotDivisible { .. }
+        | Warning::ExpertParallelWithoutExperts { .. } => "parallelism.ep",
+        Warning::ContextSplitsSequence { .. } => "parallelism.cp",
+        Warning::Fp8Unsupported => "training.recipe",
+        Warning::SequenceParallelWithoutTensor => "parallelism.sequence_parallel",
+        Warning::ShardingWithoutReplicas => "parallelism.zero",
+        Warning::VirtualStagesWithoutPipeline => "parallelism.virtual_stages",
+    }
+}
+
+/// The scenario path of a `model::Chip` figure, as the catalog's `unverified` lists name them.
+pub fn chip_figure_path(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "bf16_flops_per_s" => "cluster.chip.bf16_tflops",
+        "fp8_flops_per_s" => "cluster.chip.fp8_tflops",
+        "fp32_flops_per_s" => "cluster.chip.fp32_tflops",
+        "hbm_bytes" => "cluster.chip.hbm_gb",
+        "hbm_bytes_per_s" => "cluster.chip.hbm_tb_per_s",
+        "tdp_w" => "cluster.chip.tdp_w",
+        "matmul_efficiency" => "cluster.chip.matmul_efficiency",
+        "memory_efficiency" => "cluster.chip.memory_efficiency",
+        "price_usd" => "cluster.chip.price_usd",
+        _ => return None,
+    })
+}
+
+/// The range table of `docs/scenario.md`, as Markdown.
+pub fn markdown() -> String {
+    let mut out =
+        String::from("| Key | Kind | Unit | Plausible range | Why |\n|---|---|---|---|---|\n");
+    for f in FIELDS.iter().filter(|f| f.kind != Kind::Flag) {
+        let kind = match f.kind {
+            Kind::Count => "count",
+            Kind::Number => "number",
+            Kind::Fraction => "fraction",
+            Kind::Flag => "flag",
+        };
+        let low = if f.kind == Kind::Fraction { "above 0".to_string() } else { f.show(f.min) };
+        out.push_str(&format!(
+            "| `{}` | {kind} | {} | {low} to {} | {} |\n",
+            f.path,
+            f.unit,
+            f.show(f.max),
+            f.why
+        ));
+    }
+    out
+}

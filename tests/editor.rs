@@ -1,0 +1,230 @@
+//! The page's state and actions, natively: the inputs quoted by users, undo, imports that
+//! must not lose work, chip changes that keep the user's network, and one validity policy
+//! shared with the command-line tool.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::process::Command;
+
+use clusterplan::editor::{Action, Notice, State};
+use clusterplan::model::{Severity, Warning};
+use clusterplan::scenario::Scenario;
+use common::{random_scenario, Rng};
+use serde_json::{json, Value};
+
+fn fresh() -> State {
+    State::new(Scenario::default_plan(), None)
+}
+
+fn set(state: &mut State, path: &str, value: Value) {
+    state.apply(Action::Set(vec![(path.to_string(), Some(value))]));
+}
+
+fn estimate(state: &State) -> &clusterplan::model::Estimate {
+    &state.good.as_ref().expect("a result").estimate
+}
+
+#[test]
+fn the_default_plan_opens_with_nothing_to_warn_about() {
+    let state = fresh();
+    assert!(state.errors.is_empty());
+    let e = estimate(&state);
+    assert!(e.feasible && e.problems.is_empty() && e.warnings.is_empty(), "{:?}", e.warnings);
+}
+
+#[test]
+fn ten_thousand_chips_is_an_error_on_chips_with_usable_counts_to_pick() {
+    let mut state = fresh();
+    set(&mut state, "cluster.chips", json!(10_000));
+    assert_eq!(state.errors.len(), 1, "{:?}", state.errors);
+    let error = &state.errors[0];
+    assert_eq!(error.field, "cluster.chips");
+    let labels: Vec<&str> = error.fixes.iter().map(|f| f.label.as_str()).collect();
+    assert_eq!(labels, ["9,984 chips", "10,240 chips", "keep 10,000 chips, 16 idle"]);
+    // Each fix makes the plan valid; leaving chips idle is a warning, not a problem.
+    for fix in &error.fixes {
+        let mut next = state.clone();
+        next.apply(Action::Set(
+            fix.changes.iter().map(|(p, v)| (p.clone(), Some(v.clone()))).collect(),
+        ));
+        assert!(next.errors.is_empty(), "{}: {:?}", fix.label, next.errors);
+        assert!(estimate(&next).feasible, "{}", fix.label);
+    }
+}
+
+#[test]
+fn a_rejected_chip_count_raises_no_second_error() {
+    let mut state = fresh();
+    for bad in ["abc", "0", "-5", "1e40"] {
+        set(&mut state, "cluster.chips", json!(bad));
+        assert_eq!(state.errors.len(), 1, "{bad}: {:?}", state.errors);
+        assert_eq!(state.errors[0].field, "cluster.chips");
+    }
+}
+
+#[test]
+fn impossible_plans_are_estimated_but_marked_infeasible() {
+    let mut state = fresh();
+    state.apply(Action::ChooseModel("deepseek-v3".into()));
+    for (path, value) in [("parallelism.tp", 1), ("parallelism.cp", 1), ("parallelism.pp", 16)] {
+        set(&mut state, path, json!(value));
+    }
+    set(&mut state, "cluster.chips", json!(256));
+    set(&mut state, "parallelism.ep", json!(64));
+    let e = estimate(&state);
+    assert!(!e.feasible);
+    assert!(e
+        .problems
+        .iter()
+        .any(|w| matches!(w, Warning::ExpertDegreeNotDivisible { ep: 64, .. })));
+
+    let mut state = fresh();
+    set(&mut state, "parallelism.micro_batch", json!(4096));
+    let e = estimate(&state);
+    assert!(!e.feasible && e.problems.iter().all(|w| w.severity() == Severity::Problem));
+    assert!(e.problems.iter().any(|w| matches!(w, Warning::IdleReplicas { .. })));
+}
+
+#[test]
+fn absurd_figures_are_refused_in_short_words() {
+    let mut state = fresh();
+    state.apply(Action::ChooseChip("custom".into()));
+    assert!(state.errors.is_empty(), "{:?}", state.errors);
+    set(&mut state, "cluster.chip.hbm_tb_per_s", json!(1e-30));
+    set(&mut state, "cluster.chip.bf16_tflops", json!(1e40));
+    let messages: Vec<String> = state.errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(
+        messages.iter().any(|m| m.contains("hbm_tb_per_s: is too small (min 0.01 TB/s)")),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("bf16_tflops: is too large (max 100,000 TFLOP/s)")),
+        "{messages:?}"
+    );
+    assert!(messages.iter().all(|m| m.len() < 80), "{messages:?}");
+}
+
+#[test]
+fn reset_and_undo_return_to_the_plan_before() {
+    let mut state = fresh();
+    set(&mut state, "parallelism.tp", json!(4));
+    let mine = state.scenario.clone();
+    let history = state.history;
+    state.apply(Action::Reset);
+    assert_eq!(state.scenario, Scenario::default_plan());
+    assert!(state.history > history, "a whole-plan change adds a history entry");
+    assert!(state.notice.as_ref().is_some_and(Notice::undoable));
+    state.apply(Action::Undo);
+    assert_eq!(state.scenario, mine);
+    state.apply(Action::Undo);
+    assert_eq!(state.notice, Some(Notice::NothingToUndo));
+    assert_eq!(state.scenario, mine);
+}
+
+#[test]
+fn a_bad_import_keeps_the_plan_and_says_why() {
+    let mut state = fresh();
+    set(&mut state, "parallelism.tp", json!(4));
+    let mine = state.scenario.clone();
+    for text in
+        ["{ not json", r#"{"model": {"preset": "nope"}, "cluster": {"chips": "many"}}"#, "[{}, {}]"]
+    {
+        state.apply(Action::Import { name: "bad.json".into(), text: text.into() });
+        assert_eq!(state.scenario, mine, "{text}");
+        assert!(state.errors.is_empty());
+        match &state.notice {
+            Some(Notice::ImportRejected { name, problems }) => {
+                assert_eq!(name, "bad.json");
+                assert!(!problems.is_empty());
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    let good = Scenario::default_plan().with("cluster.chips", Some(json!(8192)));
+    state.apply(Action::Import { name: "good.json".into(), text: good.to_json() });
+    assert_eq!(state.scenario, good);
+    state.apply(Action::Undo);
+    assert_eq!(state.scenario, mine);
+}
+
+#[test]
+fn changing_the_chip_keeps_the_network_the_user_chose() {
+    // The default plan runs on RoCE 400G, not the H100's usual InfiniBand NDR.
+    let mut state = fresh();
+    state.apply(Action::ChooseChip("h200".into()));
+    assert_eq!(state.scenario.get("cluster.scale_out"), Some(json!("roce-400g")));
+    match &state.notice {
+        Some(Notice::ChipChanged { kept, .. }) => {
+            assert!(kept
+                .iter()
+                .any(|k| k.path == "cluster.scale_out" && k.yours == json!("roce-400g")))
+        }
+        other => panic!("{other:?}"),
+    }
+    // A network that merely came with the previous chip follows the new one.
+    set(&mut state, "cluster.scale_out", json!("ib-ndr"));
+    state.apply(Action::ChooseChip("h100-sxm".into()));
+    state.apply(Action::ChooseChip("mi300x".into()));
+    assert_eq!(state.scenario.get("cluster.scale_out"), None);
+    state.apply(Action::Undo);
+    assert_eq!(state.scenario.get("cluster.chip"), Some(json!("h100-sxm")));
+}
+
+#[test]
+fn published_plans_load_in_one_click_and_mixtures_hint_at_expert_parallelism() {
+    let mut state = fresh();
+    state.apply(Action::ChooseModel("deepseek-v3".into()));
+    assert!(matches!(state.notice, Some(Notice::MoeWithoutEp { .. })));
+    state.apply(Action::LoadPublishedPlan("deepseek-v3".into()));
+    let good = state.good.as_ref().expect("a result");
+    assert!(state.errors.is_empty());
+    assert_eq!(good.inputs.cluster.n_chips, 2048);
+    assert_eq!((good.inputs.parallelism.pipeline, good.inputs.parallelism.expert), (16, 64));
+    assert!(good.estimate.feasible);
+    assert!(clusterplan::editor::published_plan("llama3-405b").is_some());
+}
+
+#[test]
+fn an_edited_preset_is_marked_modified() {
+    let mut state = fresh();
+    assert!(!clusterplan::editor::model_modified(&state.scenario));
+    set(&mut state, "model.layers", json!(100));
+    assert!(clusterplan::editor::model_modified(&state.scenario));
+}
+
+/// The same scenarios through the page's reducer, the shared policy and the command-line
+/// tool give the same verdict.
+#[test]
+fn the_page_and_the_command_line_share_one_validity_policy() {
+    let mut rng = Rng(0xBADC_0FFE);
+    let scenarios: Vec<Scenario> = (0..60).map(|_| random_scenario(&mut rng)).collect();
+    let input =
+        Value::Array(scenarios.iter().map(|s| serde_json::to_value(s).expect("json")).collect());
+    let out = Command::new(env!("CARGO_BIN_EXE_clusterplan"))
+        .args(["predict", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().expect("stdin").write_all(input.to_string().as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("the tool runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed: Value = serde_json::from_slice(&out.stdout).expect("JSON out");
+    let mut infeasible = 0;
+    for (idx, scenario) in scenarios.iter().enumerate() {
+        let (_, shared) = scenario.evaluate().expect("generated scenarios resolve");
+        let page = State::new(scenario.clone(), None);
+        let shown = &page.good.as_ref().expect("a result").estimate;
+        assert_eq!(shown, &shared, "scenario {idx}");
+        assert_eq!(printed[idx]["feasible"], json!(shared.feasible), "scenario {idx}");
+        assert_eq!(printed[idx]["problems"].as_array().map(Vec::len), Some(shared.problems.len()));
+        infeasible += usize::from(!shared.feasible);
+    }
+    assert!(infeasible > 0 && infeasible < scenarios.len(), "both verdicts occur: {infeasible}");
+}
