@@ -7,8 +7,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::model::sweep::ScalingPoint;
+use crate::model::sweep::{self, ScalingPoint};
 use crate::model::Estimate;
+use crate::numbers;
 
 /// Colours for one colour scheme.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -23,6 +24,31 @@ pub struct Theme {
     pub alert: RGBColor,
     /// Series colours, in breakdown order.
     pub palette: [RGBColor; 9],
+    /// Device pixels per CSS pixel: fonts, margins and strokes are multiplied by it, so a
+    /// canvas drawn at the screen's density stays sharp.
+    pub scale: f64,
+}
+
+impl Theme {
+    /// The theme drawn at `scale` device pixels per CSS pixel.
+    pub fn at_scale(self, scale: f64) -> Theme {
+        Theme { scale: if scale.is_finite() { scale.clamp(1.0, 4.0) } else { 1.0 }, ..self }
+    }
+
+    /// `n` CSS pixels in device pixels.
+    fn px(&self, n: f64) -> i32 {
+        (n * self.scale).round() as i32
+    }
+
+    /// `n` CSS pixels in device pixels, unsigned.
+    fn upx(&self, n: f64) -> u32 {
+        self.px(n).max(0) as u32
+    }
+
+    /// The sans-serif font at `size` CSS pixels.
+    fn font(&self, size: f64) -> TextStyle<'static> {
+        ("sans-serif", size * self.scale).into_font().color(&self.foreground)
+    }
 }
 
 /// Light scheme.
@@ -42,6 +68,7 @@ pub const LIGHT: Theme = Theme {
         RGBColor(127, 127, 127),
         RGBColor(188, 189, 34),
     ],
+    scale: 1.0,
 };
 
 /// Dark scheme.
@@ -61,6 +88,7 @@ pub const DARK: Theme = Theme {
         RGBColor(170, 170, 170),
         RGBColor(215, 215, 80),
     ],
+    scale: 1.0,
 };
 
 /// Why a plot could not be drawn (the backend's own error, as text).
@@ -96,17 +124,15 @@ fn stacked_bar<DB: DrawingBackend>(
     capacity: Option<(&str, f64)>,
 ) -> DrawResult {
     root.fill(&theme.background).map_err(err)?;
-    let root = root
-        .titled(caption, ("sans-serif", 16).into_font().color(&theme.foreground))
-        .map_err(err)?;
+    let root = root.titled(caption, theme.font(16.0)).map_err(err)?;
     let (width, _) = root.dim_in_pixel();
     let (plot_area, legend_area) = root.split_horizontally((width as f64 * 0.7) as u32);
     let total: f64 = parts.iter().map(|(_, v)| v.max(0.0)).sum();
     let limit = capacity.map_or(total, |(_, c)| c.max(total)).max(1e-12) * 1.05;
     let mut chart = ChartBuilder::on(&plot_area)
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(6)
+        .margin(theme.upx(10.0))
+        .x_label_area_size(theme.upx(40.0))
+        .y_label_area_size(theme.upx(6.0))
         .build_cartesian_2d(0.0..limit, 0.0..1.0)
         .map_err(err)?;
     chart
@@ -119,7 +145,7 @@ fn stacked_bar<DB: DrawingBackend>(
         .axis_style(theme.foreground)
         .x_desc(unit)
         .x_label_formatter(&|x| short(*x))
-        .label_style(("sans-serif", 12).into_font().color(&theme.foreground))
+        .label_style(theme.font(12.0))
         .draw()
         .map_err(err)?;
     let mut start = 0.0;
@@ -141,7 +167,7 @@ fn stacked_bar<DB: DrawingBackend>(
     }
     if let Some((label, c)) = capacity {
         let over = total > c;
-        let style = theme.alert.stroke_width(3);
+        let style = theme.alert.stroke_width(theme.upx(3.0));
         chart
             .draw_series(std::iter::once(PathElement::new(vec![(c, 0.1), (c, 0.9)], style)))
             .map_err(err)?;
@@ -149,11 +175,16 @@ fn stacked_bar<DB: DrawingBackend>(
         legend.push((format!("{label}: {}{verdict}", short(c)), theme.alert.filled()));
     }
     legend.push((format!("total: {}", short(total)), theme.foreground.filled()));
-    let font = ("sans-serif", 12).into_font().color(&theme.foreground);
+    let font = theme.font(12.0);
+    let px = |n: f64| theme.px(n);
     for (row, (text, style)) in legend.iter().enumerate() {
-        let y = 14 + 17 * row as i32;
-        legend_area.draw(&Rectangle::new([(6, y - 5), (16, y + 5)], *style)).map_err(err)?;
-        legend_area.draw(&Text::new(text.clone(), (22, y - 7), font.clone())).map_err(err)?;
+        let y = px(14.0 + 17.0 * row as f64);
+        legend_area
+            .draw(&Rectangle::new([(px(6.0), y - px(5.0)), (px(16.0), y + px(5.0))], *style))
+            .map_err(err)?;
+        legend_area
+            .draw(&Text::new(text.clone(), (px(22.0), y - px(7.0)), font.clone()))
+            .map_err(err)?;
     }
     root.present().map_err(err)
 }
@@ -244,28 +275,25 @@ pub fn draw_scaling<DB: DrawingBackend>(
     let x_lo = current.map_or(48.0, |p| (p.chips as f64 * 0.7).min(48.0)).max(1.0);
     let x_hi = current.map_or(131072.0, |p| (p.chips as f64 * 1.4).max(131072.0));
     let mut chart = ChartBuilder::on(root)
-        .caption(
-            "Scaling: days to train and MFU",
-            ("sans-serif", 16).into_font().color(&theme.foreground),
-        )
-        .margin(12)
-        .x_label_area_size(36)
-        .y_label_area_size(56)
-        .right_y_label_area_size(52)
+        .caption("Scaling: days to train and MFU", theme.font(16.0))
+        .margin(theme.upx(12.0))
+        .x_label_area_size(theme.upx(36.0))
+        .y_label_area_size(theme.upx(56.0))
+        .right_y_label_area_size(theme.upx(52.0))
         .build_cartesian_2d((x_lo..x_hi).log_scale(), (lo..hi).log_scale())
         .map_err(err)?
         .set_secondary_coord((x_lo..x_hi).log_scale(), 0.0..mfu_top);
-    let label_style = ("sans-serif", 12).into_font().color(&theme.foreground);
+    let label_style = theme.font(12.0);
     chart
         .configure_mesh()
         .bold_line_style(theme.grid)
         .max_light_lines(0)
-        .x_labels(8)
-        .y_labels(6)
+        .x_labels(14)
+        .y_labels(8)
         .axis_style(theme.foreground)
         .x_desc("chips (log scale)")
         .y_desc("days to train")
-        .x_label_formatter(&|x| format!("{:.0}", x))
+        .x_label_formatter(&|x| numbers::format(x.round()))
         .y_label_formatter(&|y| short(*y))
         .label_style(label_style.clone())
         .draw()
@@ -281,25 +309,44 @@ pub fn draw_scaling<DB: DrawingBackend>(
         .map_err(err)?;
     let days_color = theme.palette[0];
     let mfu_color = theme.palette[2];
+    let (w1, w2) = (theme.upx(1.0), theme.upx(2.0));
+    let (r4, r5, r6) = (theme.px(4.0), theme.px(5.0), theme.px(6.0));
+    let key = theme.px(14.0);
+    // Perfect scaling from this plan: the gap to the curve is what size costs.
+    if let Some(p) = current {
+        let ideal_color = theme.foreground.mix(0.5);
+        let ideal =
+            |chips: f64| sweep::ideal_days(p, chips.round().clamp(1.0, u32::MAX as f64) as u32);
+        chart
+            .draw_series(LineSeries::new(
+                [x_lo, x_hi].into_iter().map(|x| (x, ideal(x).clamp(lo, hi))),
+                ideal_color.stroke_width(w1),
+            ))
+            .map_err(err)?
+            .label("ideal scaling from this plan")
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + key, y)], ideal_color.stroke_width(w1))
+            });
+    }
     chart
         .draw_series(LineSeries::new(
             points.iter().map(|p| (p.chips as f64, days(p))),
-            days_color.stroke_width(2),
+            days_color.stroke_width(w2),
         ))
         .map_err(err)?
         .label("days to train")
         .legend(move |(x, y)| {
-            PathElement::new(vec![(x, y), (x + 14, y)], days_color.stroke_width(2))
+            PathElement::new(vec![(x, y), (x + key, y)], days_color.stroke_width(w2))
         });
     chart
         .draw_secondary_series(LineSeries::new(
             points.iter().map(|p| (p.chips as f64, p.mfu)),
-            mfu_color.stroke_width(2),
+            mfu_color.stroke_width(w2),
         ))
         .map_err(err)?
-        .label("MFU")
+        .label("MFU (%)")
         .legend(move |(x, y)| {
-            PathElement::new(vec![(x, y), (x + 14, y)], mfu_color.stroke_width(2))
+            PathElement::new(vec![(x, y), (x + key, y)], mfu_color.stroke_width(w2))
         });
     let alert = theme.alert;
     if points.iter().any(|p| !p.fits) {
@@ -308,23 +355,27 @@ pub fn draw_scaling<DB: DrawingBackend>(
                 points
                     .iter()
                     .filter(|p| !p.fits)
-                    .map(|p| Cross::new((p.chips as f64, days(p)), 4, alert.stroke_width(2))),
+                    .map(|p| Cross::new((p.chips as f64, days(p)), r4, alert.stroke_width(w2))),
             )
             .map_err(err)?
             .label("does not fit in memory")
-            .legend(move |(x, y)| Cross::new((x + 6, y), 4, alert.stroke_width(2)));
+            .legend(move |(x, y)| Cross::new((x + r6, y), r4, alert.stroke_width(w2)));
     }
     if let Some(p) = current {
         let fg = theme.foreground;
         chart
-            .draw_series(std::iter::once(Circle::new((p.chips as f64, days(p)), 6, fg.filled())))
+            .draw_series(std::iter::once(Circle::new((p.chips as f64, days(p)), r6, fg.filled())))
             .map_err(err)?
-            .label(format!("this plan: {} chips", p.chips))
-            .legend(move |(x, y)| Circle::new((x + 6, y), 4, fg.filled()));
+            .label(format!(
+                "this plan: {} chips, {}",
+                numbers::format(p.chips as f64),
+                if p.fits { "fits" } else { "does not fit" }
+            ))
+            .legend(move |(x, y)| Circle::new((x + r6, y), r4, fg.filled()));
         chart
             .draw_secondary_series(std::iter::once(Circle::new(
                 (p.chips as f64, p.mfu),
-                5,
+                r5,
                 mfu_color.filled(),
             )))
             .map_err(err)?;
@@ -334,7 +385,7 @@ pub fn draw_scaling<DB: DrawingBackend>(
         .position(SeriesLabelPosition::UpperRight)
         .background_style(theme.background.mix(0.9))
         .border_style(theme.grid)
-        .label_font(("sans-serif", 11).into_font().color(&theme.foreground))
+        .label_font(theme.font(11.0))
         .draw()
         .map_err(err)?;
     root.present().map_err(err)

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::model::sweep::{self, ScalingPoint};
 use crate::model::{presets, Estimate, Inputs};
-use crate::scenario::{describe, InputError, Scenario};
+use crate::scenario::{describe, fields, InputError, Scenario};
 use crate::validation;
 
 /// Undo keeps this many whole-plan changes.
@@ -248,23 +248,22 @@ impl State {
             ("cluster.scale_out", old.map(|p| p.scale_out), preset.scale_out),
         ];
         for (path, old_default, new_default) in fabrics {
-            match self.scenario.get(path) {
-                None => {}
+            let chosen = match self.scenario.get(path) {
+                None => continue,
                 Some(Value::String(yours))
                     if old.is_some() && Some(yours.as_str()) != old_default =>
                 {
-                    if yours != new_default {
-                        kept.push(Kept {
-                            path,
-                            yours: Value::String(yours),
-                            usual: Some(Value::String(new_default.to_string())),
-                        });
-                    }
+                    yours
                 }
                 Some(_) => {
                     next = next.with(path, None);
                     replaced.push(path);
+                    continue;
                 }
+            };
+            if chosen != new_default {
+                let usual = Some(Value::String(new_default.to_string()));
+                kept.push(Kept { path, yours: Value::String(chosen), usual });
             }
         }
         for path in ["cluster.scale_up_domain", "cluster.chips_per_node"] {
@@ -339,6 +338,58 @@ pub fn published_plan(model_id: &str) -> Option<(String, Scenario)> {
         (chips, std::cmp::Reverse(changed.unwrap_or(0)))
     };
     rows.max_by_key(key).map(|row| (row.title, row.scenario))
+}
+
+/// How sure an estimate can be, from what stands behind its figures.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Confidence {
+    /// The chip's display name, or `None` for a custom chip.
+    pub chip: Option<&'static str>,
+    /// Field-table paths of chip figures whose source is weak.
+    pub unverified: Vec<&'static str>,
+    /// The chip's efficiency figures are assumed by chip class, not checked against a run.
+    pub efficiency_by_class: bool,
+    /// The cluster is larger than any validated run, which had this many chips.
+    pub beyond_validated: Option<u32>,
+}
+
+impl Confidence {
+    /// Nothing behind the estimate is weaker than the validated runs.
+    pub fn firm(&self) -> bool {
+        self.chip.is_some()
+            && self.unverified.is_empty()
+            && !self.efficiency_by_class
+            && self.beyond_validated.is_none()
+    }
+}
+
+/// How sure the estimate of `scenario` (resolved as `inputs`) can be.
+pub fn confidence(scenario: &Scenario, inputs: &Inputs) -> Confidence {
+    let coverage = validation::coverage();
+    let chip_value = scenario.get("cluster.chip");
+    let preset = match &chip_value {
+        Some(Value::String(id)) => presets::chip(id),
+        // A preset with figures changed is the user's chip, not the catalog's.
+        Some(Value::Object(map)) if map.len() == 1 => {
+            map.get("preset").and_then(Value::as_str).and_then(presets::chip)
+        }
+        _ => None,
+    };
+    let beyond = (inputs.cluster.n_chips > coverage.max_chips).then_some(coverage.max_chips);
+    match preset {
+        Some(p) => Confidence {
+            chip: Some(p.name),
+            unverified: p.unverified.iter().filter_map(|f| fields::chip_figure_path(f)).collect(),
+            efficiency_by_class: !coverage.chips.iter().any(|c| c == p.id),
+            beyond_validated: beyond,
+        },
+        None => Confidence {
+            chip: None,
+            unverified: Vec::new(),
+            efficiency_by_class: true,
+            beyond_validated: beyond,
+        },
+    }
 }
 
 /// The scenario's model is a preset with some dimensions changed.

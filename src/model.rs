@@ -18,7 +18,7 @@ mod warnings;
 mod workload;
 
 pub use hardware::{Chip, Cluster, Link, ScaleUp};
-pub use memory::MemoryUse;
+pub use memory::{MemoryUse, Phase};
 pub use parallelism::{Parallelism, Recipe, Recompute, Sharding, Training};
 pub use step_time::{LinkTimes, StepBreakdown};
 pub use warnings::{Severity, Warning};

@@ -132,7 +132,7 @@ pub fn format(x: f64) -> String {
     if integer && exp < 6 {
         return format!("{sign}{}", grouped(&shift(&digits, exp)));
     }
-    if exp >= 6 && exp < 18 {
+    if (6..18).contains(&exp) {
         // T, B, M with at most four significant digits: 15.6T, 1.5M, 405B.
         let power = [12, 9, 6].into_iter().find(|p| exp >= *p).unwrap_or(6);
         let suffix = match power {

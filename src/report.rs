@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::model::{Estimate, Warning};
+use crate::model::{Estimate, Phase, Warning};
 use crate::scenario::fields;
 
 /// The estimate as a JSON object (see docs/scenario.md for the fields).
@@ -40,7 +40,11 @@ pub fn to_json(e: &Estimate) -> Value {
             "peak_bytes": m.peak_bytes,
             "hbm_bytes": m.hbm_bytes,
             "fits": m.fits,
-            "peak_phase": format!("{:?}", m.peak_phase).to_lowercase(),
+            "peak_phase": match m.peak_phase {
+                Phase::Forward => "forward",
+                Phase::Backward => "backward",
+                Phase::Optimizer => "optimizer",
+            },
             "weights_bytes": m.weights_bytes,
             "grads_bytes": m.grads_bytes,
             "optimizer_bytes": m.optimizer_bytes,

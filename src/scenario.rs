@@ -272,7 +272,7 @@ impl Scenario {
         // The data-parallel degree is left to follow the chip count.
         let json = serde_json::json!({
             "model": { "preset": "llama3-405b" },
-            "training": { "tokens": 15.6e12, "global_batch": 2048, "recipe": "megatron-bf16" },
+            "training": { "tokens": "15.6T", "global_batch": 2048, "recipe": "megatron-bf16" },
             "cluster": { "chip": "h100-sxm", "chips": 16384, "scale_out": "roce-400g" },
             "parallelism": { "tp": 8, "pp": 16, "cp": 2, "micro_batch": 1, "virtual_stages": 4,
                              "zero": 1, "recompute": "none", "sequence_parallel": true }

@@ -4,6 +4,7 @@
 //! go through `scenario::Scenario::with`, validation through `Scenario::resolve`, the URL
 //! through `scenario::url`. Browser access is confined to `ui::browser`.
 
+mod accuracy;
 mod app;
 mod browser;
 mod fields;
@@ -12,6 +13,7 @@ mod inputs;
 mod plot;
 mod results;
 mod state;
+mod text;
 
 pub use app::App;
 pub use state::{Action, State};

@@ -60,8 +60,34 @@ fn scaling_plot_has_both_axes_and_the_current_point() {
         fits: e.memory.fits,
     };
     let out = svg(|root| charts::draw_scaling(root, &points, Some(&current), &LIGHT));
-    for text in ["days to train", "MFU (%)", "chips (log scale)", "this plan: 16384 chips"] {
+    for text in [
+        "days to train",
+        "MFU (%)",
+        "chips (log scale)",
+        "this plan: 16,384 chips, ",
+        "ideal scaling from this plan",
+    ] {
         assert!(out.contains(text), "{text}");
+    }
+    let verdict = if current.fits { "16,384 chips, fits" } else { "16,384 chips, does not fit" };
+    assert!(out.contains(verdict), "the plan's fit status is in the legend");
+}
+
+#[test]
+fn plots_drawn_for_a_dense_screen_scale_their_text() {
+    let e = model::estimate(&default_inputs());
+    let plain = svg(|root| charts::draw_step(root, &e, &LIGHT));
+    let dense = svg(|root| charts::draw_step(root, &e, &LIGHT.at_scale(2.0)));
+    let sizes = |svg: &str| -> Vec<f64> {
+        svg.split("font-size=\"")
+            .skip(1)
+            .filter_map(|s| s.split('"').next()?.parse().ok())
+            .collect()
+    };
+    let (plain, dense) = (sizes(&plain), sizes(&dense));
+    assert!(!plain.is_empty() && plain.len() == dense.len(), "{plain:?} {dense:?}");
+    for (p, d) in plain.iter().zip(&dense) {
+        assert!((d / p - 2.0).abs() < 1e-9, "text twice as large on a 2x screen: {p} -> {d}");
     }
 }
 

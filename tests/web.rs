@@ -109,7 +109,7 @@ async fn a_bad_value_is_marked_and_the_last_result_dimmed() {
     let root = mount().await;
     let days = text(&root, "train-days");
     type_into(&root, "pp", "-3").await;
-    assert!(text(&root, "error-pp").contains("positive"), "error: {}", text(&root, "error-pp"));
+    assert!(text(&root, "error-pp").contains("at least 1"), "error: {}", text(&root, "error-pp"));
     assert_eq!(text(&root, "train-days"), days, "the last good result stays");
     let results = root.query_selector("[data-testid=\"results\"]").ok().flatten().expect("results");
     assert!(results.class_name().split_whitespace().any(|c| c == "stale"));

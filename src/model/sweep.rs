@@ -19,6 +19,12 @@ pub struct ScalingPoint {
     pub fits: bool,
 }
 
+/// Days to train at `chips` if the plan scaled perfectly from `reference`: twice the chips,
+/// half the days. The gap to the curve is what communication and bubbles cost at that size.
+pub fn ideal_days(reference: &ScalingPoint, chips: u32) -> f64 {
+    crate::model::finite(reference.train_days * reference.chips as f64 / chips.max(1) as f64)
+}
+
 /// Chip counts a scaling curve visits: powers of two from 64 up, then 100,000.
 pub fn default_chip_counts() -> Vec<u32> {
     let mut counts: Vec<u32> = (6..=16).map(|k| 1u32 << k).collect();

@@ -1,4 +1,4 @@
-//! `App`: owns the state, keeps the URL and local storage in step, lays out the page.
+//! `App`: owns the state, keeps the URL, history and local storage in step, lays out the page.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -7,25 +7,40 @@ use gloo::file::callbacks::FileReader;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::browser;
+use super::accuracy::Accuracy;
+use super::browser::{self, ShareLink};
 use super::fields::Change;
-use super::inputs::{ClusterPanel, ModelPanel, ParallelismPanel, TrainingPanel};
+use super::inputs::{chip_id, ClusterPanel, ModelPanel, ParallelismPanel, TrainingPanel};
 use super::plot::{Plot, PlotKind};
 use super::results::Results;
-use super::state::{Action, State};
+use super::state::{Action, Notice, State};
+use super::{format, text};
 use crate::scenario::Scenario;
 
 /// What the estimate assumes and leaves out, as the README's Assumptions and Limitations say.
-const ABOUT: [&str; 8] = [
-    "An analytical model of every operator, collective and pipeline stage, validated against published runs (Megatron-LM 2021 and 2022, Llama 3.1 405B, GPT-3, OPT, BLOOM, LLaMA, DeepSeek-V3): 29 of 32 rows within ±10% (throughput) or ±15% (days); see docs/accuracy.md.",
+const ABOUT: [&str; 7] = [
     "Each operator takes the larger of its FLOP time at the chip's achievable GEMM rate and its memory time at the achievable bandwidth.",
     "Collectives use the alpha-beta model; a group stays on the scale-up fabric as far as Megatron-LM's rank order allows and crosses the network for the rest.",
     "Tensor-parallel and expert all-to-all traffic is exposed unless an overlap is switched on; data-parallel reduction overlaps the backward pass when enabled.",
     "MFU counts model FLOPs as Megatron-LM does (causal attention counted once) over the BF16 dense peak; HFU adds recomputation.",
     "Memory follows Korthikanti et al.'s activation accounting at the busiest pipeline stage and the worst phase of a step.",
     "Days to train assume no failures or restarts; power, cooling and cost are not modelled yet.",
-    "Figures marked unverified in the chip description are estimates; most non-NVIDIA efficiency figures are by chip class.",
+    "Chip figures marked unverified come from secondary sources; efficiency for chips without a published training run is assumed by chip class.",
 ];
+
+/// The exported file's name: model, chip and size, so a folder of them reads like a list.
+fn export_name(scenario: &Scenario) -> String {
+    let model = scenario
+        .get("model.preset")
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| "custom-model".into());
+    let chip = chip_id(scenario.get("cluster.chip").as_ref());
+    let chips = scenario.get("cluster.chips").map(|v| format::raw(&v)).unwrap_or_default();
+    let clean = |s: &str| -> String {
+        s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '-' }).collect()
+    };
+    format!("clusterplan-{}-{}-{}.json", clean(&model), clean(&chip), clean(&chips))
+}
 
 /// The planner page.
 #[function_component(App)]
@@ -33,47 +48,51 @@ pub fn app() -> Html {
     let opening = use_memo((), |_| browser::initial_scenario());
     let state = use_reducer({
         let opening = opening.clone();
-        move || State::new(opening.0.clone(), opening.1.clone())
+        move || State::new(opening.0.clone(), opening.1.clone().map(Notice::Text))
     });
     let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
     // A link that could not be read stays in the address bar until the first edit, so the
     // user can still copy or fix it.
     let keep_link = use_mut_ref(|| opening.2 == browser::Origin::BrokenLink);
     let dark = use_state(browser::prefers_dark);
+    let width = use_state(|| 0u32);
 
-    // The link and local storage always hold the scenario as typed, valid or not.
+    // The link and local storage always hold the scenario as typed, valid or not; a
+    // whole-plan change adds a history entry so Back returns to the plan before.
     {
         let keep_link = keep_link.clone();
-        use_effect_with(state.scenario.clone(), move |scenario| {
+        let last_history = use_mut_ref(|| state.history);
+        use_effect_with((state.scenario.clone(), state.history), move |(scenario, history)| {
+            let push = *last_history.borrow() != *history;
+            *last_history.borrow_mut() = *history;
             if !keep_link.replace(false) {
-                browser::save(scenario);
+                browser::save(scenario, push);
             }
         });
     }
-    // A link pasted into the address bar of an open page opens its plan.
+    // A link pasted into the address bar, or Back and Forward, opens its plan.
     {
-        let state = state.clone();
+        let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
-            let listener = browser::on_hash_change(move || {
+            let listeners = browser::on_location_change(move || {
                 let action = match browser::linked_scenario() {
-                    Ok(Some(scenario)) => Action::Replace(
-                        Box::new(scenario),
-                        Some("Opened the plan in the link.".into()),
-                    ),
+                    Ok(Some(scenario)) => Action::Open(Box::new(scenario)),
                     Ok(None) => return,
-                    Err(notice) => Action::Notify(notice),
+                    Err(notice) => Action::Notify(Notice::Text(notice)),
                 };
-                state.dispatch(action);
+                dispatcher.dispatch(action);
             });
-            move || drop(listener)
+            move || drop(listeners)
         });
     }
-    // Plots follow the colour scheme when the system switches it.
+    // Plots follow the colour scheme and the window's width.
     {
         let dark = dark.clone();
+        let width = width.clone();
         use_effect_with((), move |_| {
-            let listener = browser::on_scheme_change(move || dark.set(browser::prefers_dark()));
-            move || drop(listener)
+            let scheme = browser::on_scheme_change(move || dark.set(browser::prefers_dark()));
+            let resize = browser::on_resize(move || width.set(width.wrapping_add(1)));
+            move || drop((scheme, resize))
         });
     }
 
@@ -82,21 +101,38 @@ pub fn app() -> Html {
     let on_set = use_callback(state.dispatcher(), |changes: Vec<Change>, dispatcher| {
         dispatcher.dispatch(Action::Set(changes))
     });
+    let on_action =
+        use_callback(state.dispatcher(), |action: Action, dispatcher| dispatcher.dispatch(action));
     let on_copy = {
         let state = state.clone();
         Callback::from(move |_| {
-            let link = browser::share_link(&state.scenario);
+            let (link, local) = match browser::share_link(&state.scenario) {
+                ShareLink::Web(link) => (link, false),
+                ShareLink::Fragment(fragment) => (fragment, true),
+            };
+            const LOCAL: &str =
+                "This page was opened from a file, so a link to it opens only on this machine.";
+            let done = if local {
+                format!("{LOCAL} Copied the plan's part of the link: add it to the hosted planner's address to share the plan. {link}")
+            } else {
+                "Link copied: it opens this plan.".to_string()
+            };
+            let refused = if local {
+                format!("{LOCAL} Copy the plan's part of the link and add it to the hosted planner's address: {link}")
+            } else {
+                format!("The browser did not allow copying; share this link: {link}")
+            };
             let Some(promise) = browser::copy(&link) else {
-                state.dispatch(Action::Notify(format!("Copy this link to share the plan: {link}")));
+                state.dispatch(Action::Notify(Notice::Text(refused)));
                 return;
             };
             let state = state.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let message = match wasm_bindgen_futures::JsFuture::from(promise).await {
-                    Ok(_) => "Link copied: it opens this plan.".to_string(),
-                    Err(_) => format!("The browser did not allow copying; share this link: {link}"),
+                    Ok(_) => done,
+                    Err(_) => refused,
                 };
-                state.dispatch(Action::Notify(message));
+                state.dispatch(Action::Notify(Notice::Text(message)));
             });
         })
     };
@@ -104,8 +140,9 @@ pub fn app() -> Html {
         let state = state.clone();
         Callback::from(move |_| {
             let json = serde_json::to_string_pretty(&state.scenario).unwrap_or_default();
-            if let Err(e) = browser::download("clusterplan-scenario.json", &json) {
-                state.dispatch(Action::Notify(format!("Could not export the scenario: {e}")));
+            if let Err(e) = browser::download(&export_name(&state.scenario), &json) {
+                let text = format!("Could not export the scenario: {e}");
+                state.dispatch(Action::Notify(Notice::Text(text)));
             }
         })
     };
@@ -119,18 +156,12 @@ pub fn app() -> Html {
             let state = state.clone();
             let task =
                 gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |text| {
-                    let action = match text
-                        .map_err(|e| e.to_string())
-                        .and_then(|t| Scenario::parse_many(&t).map_err(|e| e.to_string()))
-                    {
-                        Ok(mut list) if list.len() == 1 => Action::Replace(
-                            Box::new(list.remove(0)),
-                            Some(format!("Imported {name}.")),
-                        ),
-                        Ok(_) => Action::Notify(format!(
-                            "{name} holds several scenarios; import one at a time."
-                        )),
-                        Err(e) => Action::Notify(format!("Could not import {name}: {e}")),
+                    let action = match text {
+                        Ok(text) => Action::Import { name, text },
+                        Err(e) => Action::Notify(Notice::ImportRejected {
+                            name,
+                            problems: vec![e.to_string()],
+                        }),
                     };
                     state.dispatch(action);
                 });
@@ -148,17 +179,22 @@ pub fn app() -> Html {
             }
         })
     };
-    let on_reset = {
-        let state = state.clone();
-        Callback::from(move |_| {
-            state.dispatch(Action::Replace(
-                Box::new(Scenario::default_plan()),
-                Some("Back to the default plan.".into()),
-            ))
-        })
-    };
+    let on_reset = on_action.reform(|_| Action::Reset);
+    let on_undo = on_action.reform(|_| Action::Undo);
 
     let good = state.good.clone();
+    let notice = state.notice.as_ref();
+    let summary = good.as_ref().map(|g| {
+        let e = &g.estimate;
+        html! {
+            <div class={classes!("summary", (!e.feasible || state.stale()).then_some("infeasible"))} data-testid="summary" aria-hidden="true">
+                <span>{ format!("{:.1} days", e.train_days.min(1e6)) }</span>
+                <span>{ format!("MFU {}", format::percent(e.mfu)) }</span>
+                <span class={classes!((!e.memory.fits).then_some("bad"))}>{ if e.memory.fits { "fits" } else { "does not fit" } }</span>
+                if !e.feasible { <span class="bad">{ "cannot run" }</span> }
+            </div>
+        }
+    });
     html! {
         <>
             <header class="top">
@@ -173,28 +209,37 @@ pub fn app() -> Html {
                     <input ref={file_input} type="file" accept=".json,application/json" onchange={on_import}
                         data-testid="import" aria-label="Import a scenario file" hidden=true />
                     <button onclick={on_reset} data-testid="reset">{ "Reset" }</button>
+                    <button onclick={on_undo.clone()} data-testid="undo" disabled={state.undo.is_empty()}
+                        title="Undo the last reset, import, published plan or chip change">{ "Undo" }</button>
                 </nav>
             </header>
+            { for summary }
             <div class="notice" data-testid="notice" role="status" aria-live="polite">
-                { state.notice.clone().unwrap_or_default() }
+                if let Some(n) = notice {
+                    { text::notice(n) }
+                    if n.undoable() && !state.undo.is_empty() {
+                        { " " }<button class="link" data-testid="notice-undo" onclick={on_undo}>{ "Undo" }</button>
+                    }
+                }
             </div>
             <main class="layout">
                 <div class="inputs">
-                    <ModelPanel state={state.clone()} on_set={on_set.clone()} />
-                    <TrainingPanel state={state.clone()} on_set={on_set.clone()} />
-                    <ClusterPanel state={state.clone()} on_set={on_set.clone()} />
-                    <ParallelismPanel state={state.clone()} on_set={on_set} />
+                    <ModelPanel state={state.clone()} on_set={on_set.clone()} on_action={on_action.clone()} />
+                    <TrainingPanel state={state.clone()} on_set={on_set.clone()} on_action={on_action.clone()} />
+                    <ClusterPanel state={state.clone()} on_set={on_set.clone()} on_action={on_action.clone()} />
+                    <ParallelismPanel state={state.clone()} on_set={on_set} on_action={on_action} />
                 </div>
                 <div class="outputs">
                     <Results state={state.clone()} />
                     if let Some(good) = good {
-                        <div class={classes!("plots", state.stale().then_some("stale"))}>
-                            <Plot kind={PlotKind::Step} good={good.clone()} dark={*dark} testid="plot-step" label="Step time breakdown in seconds" height={230} />
-                            <Plot kind={PlotKind::Memory} good={good.clone()} dark={*dark} testid="plot-memory" label="Memory per chip against capacity in GiB" height={230} />
-                            <Plot kind={PlotKind::Scaling} good={good} dark={*dark} testid="plot-scaling" label="Days to train and MFU against chip count" height={320} />
+                        <div class={classes!("plots", (state.stale() || !good.estimate.feasible).then_some("stale"))}>
+                            <Plot kind={PlotKind::Step} good={good.clone()} dark={*dark} width={*width} testid="plot-step" label="Step time breakdown in seconds" height={230} />
+                            <Plot kind={PlotKind::Memory} good={good.clone()} dark={*dark} width={*width} testid="plot-memory" label="Memory per chip against capacity in GiB" height={230} />
+                            <Plot kind={PlotKind::Scaling} good={good} dark={*dark} width={*width} testid="plot-scaling" label="Days to train and MFU against chip count" height={320} />
                         </div>
                     }
                     <footer class="about">
+                        <Accuracy />
                         <details>
                             <summary>{ "How these numbers are made" }</summary>
                             <ul>

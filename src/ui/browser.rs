@@ -73,16 +73,20 @@ fn storage() -> Option<web_sys::Storage> {
     window().and_then(|w| w.local_storage().ok().flatten())
 }
 
-/// Writes the scenario into the URL fragment (no new history entry) and local storage.
-pub fn save(scenario: &Scenario) {
+/// Writes the scenario into the URL fragment and local storage. An edit replaces the current
+/// history entry; a whole-plan change (`push`) adds one, so Back returns to the plan before.
+pub fn save(scenario: &Scenario, push: bool) {
     let fragment = url::encode(scenario);
     if let Some(w) = window() {
         let current = w.location().hash().unwrap_or_default();
         if current.trim_start_matches('#') != fragment {
             if let Ok(history) = w.history() {
-                history
-                    .replace_state_with_url(&JsValue::NULL, "", Some(&format!("#{fragment}")))
-                    .ok();
+                let url = format!("#{fragment}");
+                if push {
+                    history.push_state_with_url(&JsValue::NULL, "", Some(&url)).ok();
+                } else {
+                    history.replace_state_with_url(&JsValue::NULL, "", Some(&url)).ok();
+                }
             }
         }
     }
@@ -91,13 +95,38 @@ pub fn save(scenario: &Scenario) {
     }
 }
 
-/// The link that opens `scenario`: this page's address with the scenario's fragment, built
-/// from the state rather than the address bar, which browsers may stop updating under very
-/// rapid edits.
-pub fn share_link(scenario: &Scenario) -> String {
-    let href = window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+/// The address of the hosted planner, when the build was told it (`CLUSTERPLAN_PUBLIC_URL`
+/// at build time; see the README). A page opened from a file shares links to it.
+const PUBLIC_URL: Option<&str> = option_env!("CLUSTERPLAN_PUBLIC_URL");
+
+/// A link to share a plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShareLink {
+    /// A link that opens the plan anywhere.
+    Web(String),
+    /// The page was opened from a file and the build knows no hosted address: only the
+    /// plan's fragment (`#s=1.…`) travels.
+    Fragment(String),
+}
+
+/// The link that opens `scenario`: this page's address (or the hosted planner's, for a page
+/// opened from a file) with the scenario's fragment, built from the state rather than the
+/// address bar, which browsers may stop updating under very rapid edits.
+pub fn share_link(scenario: &Scenario) -> ShareLink {
+    let fragment = format!("#{}", url::encode(scenario));
+    let location = window().map(|w| w.location());
+    let protocol = location.as_ref().and_then(|l| l.protocol().ok()).unwrap_or_default();
+    if protocol == "file:" {
+        return match PUBLIC_URL.filter(|u| !u.is_empty()) {
+            Some(base) => {
+                ShareLink::Web(format!("{}{fragment}", base.split('#').next().unwrap_or(base)))
+            }
+            None => ShareLink::Fragment(fragment),
+        };
+    }
+    let href = location.and_then(|l| l.href().ok()).unwrap_or_default();
     let base = href.split('#').next().unwrap_or_default();
-    format!("{base}#{}", url::encode(scenario))
+    ShareLink::Web(format!("{base}{fragment}"))
 }
 
 /// Starts copying text to the clipboard; the promise settles when the browser has decided.
@@ -153,8 +182,26 @@ pub fn on_scheme_change(f: impl Fn() + 'static) -> Option<EventListener> {
     dark_query().map(|q| EventListener::new(&q, "change", move |_| f()))
 }
 
-/// Calls `f` whenever the page's fragment changes (a link pasted into the address bar), while
-/// the listener lives. `save` uses `replaceState`, which does not fire it.
-pub fn on_hash_change(f: impl Fn() + 'static) -> Option<EventListener> {
-    window().map(|w| EventListener::new(&w, "hashchange", move |_| f()))
+/// Calls `f` whenever the page's fragment changes (a link pasted into the address bar, Back
+/// and Forward), while the listeners live. `save` does not fire them.
+pub fn on_location_change(f: impl Fn() + 'static) -> Vec<EventListener> {
+    let Some(w) = window() else { return Vec::new() };
+    let f = std::rc::Rc::new(f);
+    ["hashchange", "popstate"]
+        .into_iter()
+        .map(|event| {
+            let f = f.clone();
+            EventListener::new(&w, event, move |_| f())
+        })
+        .collect()
+}
+
+/// Calls `f` whenever the window is resized, while the listener lives.
+pub fn on_resize(f: impl Fn() + 'static) -> Option<EventListener> {
+    window().map(|w| EventListener::new(&w, "resize", move |_| f()))
+}
+
+/// Device pixels per CSS pixel (2 on most phones and high-density laptop screens).
+pub fn pixel_ratio() -> f64 {
+    window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0)
 }

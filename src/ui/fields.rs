@@ -5,8 +5,8 @@ use serde_json::Value;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-/// A change to the scenario: a dotted path and its new raw value (`None` clears it).
-pub type Change = (String, Option<Value>);
+pub use crate::editor::Change;
+use crate::scenario::Fix;
 
 /// How a slider maps its position to a value.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -15,13 +15,20 @@ pub enum Slider {
     Pow2 { min: u32, max: u32 },
     /// Log-spaced from `10^min` to `10^max`, 8 steps per decade.
     Log10 { min: i32, max: i32 },
+    /// Log-spaced from 1 to `2^max`, 32 steps per doubling (about 2% apart), each value
+    /// snapped to a multiple of `snap` (the chips one plan replica takes).
+    Fine { max: u32, snap: u32 },
 }
+
+/// Steps per doubling of a `Fine` slider.
+const FINE_STEPS: f64 = 32.0;
 
 impl Slider {
     fn range(self) -> (f64, f64) {
         match self {
             Slider::Pow2 { min, max } => (min as f64, max as f64),
             Slider::Log10 { min, max } => (8.0 * min as f64, 8.0 * max as f64),
+            Slider::Fine { max, .. } => (0.0, FINE_STEPS * max as f64),
         }
     }
 
@@ -30,6 +37,7 @@ impl Slider {
         let p = match self {
             Slider::Pow2 { .. } => value.max(1.0).log2().round(),
             Slider::Log10 { .. } => (8.0 * value.max(1e-30).log10()).round(),
+            Slider::Fine { .. } => (FINE_STEPS * value.max(1.0).log2()).round(),
         };
         p.clamp(lo, hi)
     }
@@ -39,9 +47,14 @@ impl Slider {
             Slider::Pow2 { .. } => Value::from(2f64.powf(position).round() as u64),
             Slider::Log10 { .. } => {
                 let x = 10f64.powf(position / 8.0);
-                // Three significant digits, so the number box reads cleanly.
+                // Three significant digits, written short (`15.6T`), so the box reads cleanly.
                 let scale = 10f64.powf(x.log10().floor() - 2.0);
-                Value::from((x / scale).round() * scale)
+                Value::String(crate::numbers::format((x / scale).round() * scale))
+            }
+            Slider::Fine { snap, .. } => {
+                let x = 2f64.powf(position / FINE_STEPS);
+                let snap = snap.max(1) as f64;
+                Value::from(((x / snap).round().max(1.0) * snap) as u64)
             }
         }
     }
@@ -90,9 +103,21 @@ pub struct NumberFieldProps {
     /// Errors for this field.
     #[prop_or_default]
     pub errors: Vec<String>,
+    /// One-click fixes for the errors.
+    #[prop_or_default]
+    pub fixes: Vec<Fix>,
+    /// Problems of the plan that concern this field (it cannot run as written).
+    #[prop_or_default]
+    pub problems: Vec<String>,
     /// Warnings that concern this field.
     #[prop_or_default]
     pub notes: Vec<String>,
+    /// What the field means, on hover and focus.
+    #[prop_or_default]
+    pub help: AttrValue,
+    /// The slider only shows the value (it follows other fields).
+    #[prop_or_default]
+    pub slider_readonly: bool,
     /// A short reading of the value in human units ("15.6 T tokens").
     #[prop_or_default]
     pub reading: AttrValue,
@@ -106,6 +131,7 @@ pub struct NumberFieldProps {
 pub fn number_field(props: &NumberFieldProps) -> Html {
     let path = props.path.to_string();
     let optional = props.optional;
+    // `16k`, `14.8T` and `1.6万` are parsed where every value is: in `resolve`.
     let on_input = {
         let on_set = props.on_set.clone();
         let path = path.clone();
@@ -119,12 +145,9 @@ pub fn number_field(props: &NumberFieldProps) -> Html {
     };
     let slider = props.slider.map(|slider| {
         let (lo, hi) = slider.range();
-        let current = props
-            .value
-            .trim()
-            .parse::<f64>()
+        let current = crate::numbers::parse(&props.value)
             .ok()
-            .or_else(|| props.placeholder.trim().parse().ok());
+            .or_else(|| crate::numbers::parse(&props.placeholder).ok());
         let position = current.map_or(lo, |v| slider.position(v));
         let on_slide = {
             let on_set = props.on_set.clone();
@@ -138,16 +161,16 @@ pub fn number_field(props: &NumberFieldProps) -> Html {
         let spoken = current.map(|v| format!("{v} {}", props.unit)).unwrap_or_default();
         html! {
             <input type="range" class="slider" min={lo.to_string()} max={hi.to_string()} step="1"
-                value={position.to_string()} oninput={on_slide}
+                value={position.to_string()} oninput={on_slide} disabled={props.slider_readonly}
                 aria-label={format!("{} slider", props.label)} aria-valuetext={spoken}
                 data-testid={format!("{}-slider", props.testid)} />
         }
     });
-    let invalid = !props.errors.is_empty();
+    let invalid = !props.errors.is_empty() || !props.problems.is_empty();
     html! {
         <div class={classes!("field", invalid.then_some("invalid"))}>
             <label>
-                <span class="label">{ props.label.clone() }</span>
+                <span class="label">{ props.label.clone() }<Help text={props.help.clone()} /></span>
                 <span class="entry">
                     { slider }
                     <input type="text" inputmode="decimal" class="number" value={props.value.clone()}
@@ -158,8 +181,29 @@ pub fn number_field(props: &NumberFieldProps) -> Html {
                 </span>
             </label>
             if !props.reading.is_empty() { <div class="reading">{ props.reading.clone() }</div> }
-            <Messages testid={props.testid.clone()} errors={props.errors.clone()} notes={props.notes.clone()} />
+            <Messages testid={props.testid.clone()} errors={props.errors.clone()} fixes={props.fixes.clone()}
+                problems={props.problems.clone()} notes={props.notes.clone()} on_set={props.on_set.clone()} />
         </div>
+    }
+}
+
+/// Properties of a term's explanation.
+#[derive(Properties, PartialEq)]
+pub struct HelpProps {
+    /// The explanation; nothing is drawn when empty.
+    pub text: AttrValue,
+}
+
+/// A small focusable mark whose explanation shows on hover and on keyboard focus.
+#[function_component(Help)]
+pub fn help(props: &HelpProps) -> Html {
+    if props.text.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <span class="help" tabindex="0" role="note" aria-label={props.text.clone()} title={props.text.clone()}>
+            { "?" }<span class="tip" aria-hidden="true">{ props.text.clone() }</span>
+        </span>
     }
 }
 
@@ -170,20 +214,48 @@ pub struct MessagesProps {
     pub testid: AttrValue,
     /// Errors.
     pub errors: Vec<String>,
+    /// One-click fixes for the errors, each a button.
+    #[prop_or_default]
+    pub fixes: Vec<Fix>,
+    /// Problems of the plan (red).
+    #[prop_or_default]
+    pub problems: Vec<String>,
     /// Warnings.
     pub notes: Vec<String>,
+    /// Applies a fix.
+    #[prop_or_default]
+    pub on_set: Option<Callback<Vec<Change>>>,
 }
 
-/// Errors (red) and warnings (amber) under a field.
+/// Errors and problems (red), their fixes, and warnings (amber) under a field.
 #[function_component(Messages)]
 pub fn messages(props: &MessagesProps) -> Html {
+    let fix_button = |fix: &Fix| {
+        let changes: Vec<Change> =
+            fix.changes.iter().map(|(p, v)| (p.clone(), Some(v.clone()))).collect();
+        let on_set = props.on_set.clone();
+        let onclick = Callback::from(move |_| {
+            if let Some(on_set) = &on_set {
+                on_set.emit(changes.clone());
+            }
+        });
+        html! {
+            <button type="button" class="suggest" data-testid={format!("{}-suggest", props.testid)} {onclick}>
+                { fix.label.clone() }
+            </button>
+        }
+    };
     html! {
         <>
             if !props.errors.is_empty() {
-                <div class="error" data-testid={format!("error-{}", props.testid)}>
+                <div class="error" role="alert" data-testid={format!("error-{}", props.testid)}>
                     { props.errors.join("; ") }
                 </div>
             }
+            if !props.fixes.is_empty() {
+                <div class="fixes">{ for props.fixes.iter().map(fix_button) }</div>
+            }
+            { for props.problems.iter().map(|n| html! { <div class="error problem">{ n.clone() }</div> }) }
             { for props.notes.iter().map(|n| html! { <div class="note">{ n.clone() }</div> }) }
         </>
     }
@@ -203,12 +275,18 @@ pub struct SelectFieldProps {
     /// Errors for this field.
     #[prop_or_default]
     pub errors: Vec<String>,
+    /// Problems of the plan that concern this field.
+    #[prop_or_default]
+    pub problems: Vec<String>,
     /// Warnings that concern this field.
     #[prop_or_default]
     pub notes: Vec<String>,
     /// A line of detail under the select.
     #[prop_or_default]
-    pub detail: AttrValue,
+    pub detail: Html,
+    /// What the field means, on hover and focus.
+    #[prop_or_default]
+    pub help: AttrValue,
     /// Called with the chosen value.
     pub on_change: Callback<String>,
 }
@@ -236,17 +314,17 @@ pub fn select_field(props: &SelectFieldProps) -> Html {
         })
     };
     html! {
-        <div class={classes!("field", (!props.errors.is_empty()).then_some("invalid"))}>
+        <div class={classes!("field", (!props.errors.is_empty() || !props.problems.is_empty()).then_some("invalid"))}>
             <label>
-                <span class="label">{ props.label.clone() }</span>
+                <span class="label">{ props.label.clone() }<Help text={props.help.clone()} /></span>
                 <select ref={select} onchange={on_change} data-testid={props.testid.clone()}>
                     { for props.options.iter().map(|(value, text)| html! {
                         <option value={value.clone()} selected={*value == props.value}>{ text.clone() }</option>
                     }) }
                 </select>
             </label>
-            if !props.detail.is_empty() { <div class="reading">{ props.detail.clone() }</div> }
-            <Messages testid={props.testid.clone()} errors={props.errors.clone()} notes={props.notes.clone()} />
+            if props.detail != Html::default() { <div class="reading">{ props.detail.clone() }</div> }
+            <Messages testid={props.testid.clone()} errors={props.errors.clone()} problems={props.problems.clone()} notes={props.notes.clone()} />
         </div>
     }
 }
@@ -262,6 +340,9 @@ pub struct ToggleFieldProps {
     pub label: AttrValue,
     /// Checked.
     pub checked: bool,
+    /// What the field means, on hover and focus.
+    #[prop_or_default]
+    pub help: AttrValue,
     /// Warnings that concern this field.
     #[prop_or_default]
     pub notes: Vec<String>,
@@ -288,6 +369,7 @@ pub fn toggle_field(props: &ToggleFieldProps) -> Html {
                 <input type="checkbox" checked={props.checked} onchange={on_change} data-testid={props.testid.clone()} />
                 <span class="label">{ props.label.clone() }</span>
             </label>
+            <Help text={props.help.clone()} />
             <Messages testid={props.testid.clone()} errors={Vec::<String>::new()} notes={props.notes.clone()} />
         </div>
     }

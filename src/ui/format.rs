@@ -61,3 +61,21 @@ pub fn raw(value: &serde_json::Value) -> String {
         other => other.to_string(),
     }
 }
+
+/// A count of micro-batches in words ("1 micro-batch", "16 micro-batches").
+pub fn microbatches(n: u32) -> String {
+    if n == 1 {
+        "1 micro-batch".to_string()
+    } else {
+        format!("{} micro-batches", crate::numbers::format(n as f64))
+    }
+}
+
+/// A memory phase's name.
+pub fn phase(p: crate::model::Phase) -> &'static str {
+    match p {
+        crate::model::Phase::Forward => "forward",
+        crate::model::Phase::Backward => "backward",
+        crate::model::Phase::Optimizer => "optimizer",
+    }
+}

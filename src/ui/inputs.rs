@@ -1,48 +1,33 @@
 //! The four input panels: model, training, cluster, parallelism.
 //!
 //! Each field shows what the scenario says, or the value a preset or default gives it, and
-//! the errors and warnings that concern it.
+//! the errors, problems and warnings that concern it. Units, ranges and formats come from the
+//! field table (`scenario::fields`), words from `ui::text`; whole-plan changes (a chip, a
+//! model, a published plan) go to the editor as actions.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use yew::prelude::*;
 
 use super::fields::{Change, NumberField, SelectField, Slider, ToggleField};
 use super::format;
-use super::state::{Good, State};
+use super::state::{Action, Good, State};
+use super::text;
+use crate::cite;
+use crate::editor;
 use crate::model::presets::{self, units};
 use crate::model::{AttentionImpl, FfnKind, Recipe, Recompute, Sharding, Warning};
-use crate::scenario::value_at;
+use crate::numbers;
+use crate::scenario::{fields, value_at};
 
 /// Properties shared by the panels.
 #[derive(Properties, PartialEq, Clone)]
 pub struct PanelProps {
     /// Current state.
     pub state: UseReducerHandle<State>,
-    /// Called with each change.
+    /// Called with each field change.
     pub on_set: Callback<Vec<Change>>,
-}
-
-/// The scenario field a warning concerns, so it is shown next to that input.
-fn warning_path(w: &Warning) -> &'static str {
-    match w {
-        Warning::DoesNotFit { .. } => "parallelism.recompute",
-        Warning::DegreesMismatch { .. } => "parallelism.dp",
-        Warning::TensorSplitsHeads { .. }
-        | Warning::TensorReplicatesKvHeads { .. }
-        | Warning::TensorCrossesDomain { .. } => "parallelism.tp",
-        Warning::BatchNotDivisible { .. } | Warning::IdleReplicas { .. } => "training.global_batch",
-        Warning::LayersNotDivisible { .. } | Warning::FewMicrobatches { .. } => "parallelism.pp",
-        Warning::InterleavingNeedsMultiple { .. } => "parallelism.virtual_stages",
-        Warning::ExpertCrossesDomain { .. }
-        | Warning::ExpertDegreeExceedsExperts { .. }
-        | Warning::ExpertDegreeNotDivisible { .. }
-        | Warning::ExpertParallelWithoutExperts { .. } => "parallelism.ep",
-        Warning::ContextSplitsSequence { .. } => "parallelism.cp",
-        Warning::Fp8Unsupported => "training.recipe",
-        Warning::SequenceParallelWithoutTensor => "parallelism.sequence_parallel",
-        Warning::ShardingWithoutReplicas => "parallelism.zero",
-        Warning::VirtualStagesWithoutPipeline => "parallelism.virtual_stages",
-    }
+    /// Called with whole-plan actions.
+    pub on_action: Callback<Action>,
 }
 
 /// Reads the state for one panel.
@@ -68,89 +53,77 @@ impl<'a> Form<'a> {
         value_at(&self.json, path).cloned()
     }
 
-    fn notes(&self, path: &str) -> Vec<String> {
+    fn errors(&self, path: &str) -> Vec<String> {
+        self.state.errors_for(path).iter().map(|e| e.message.clone()).collect()
+    }
+
+    /// Findings of the shown estimate that concern `path`, when it is the scenario's own.
+    fn findings(
+        &self,
+        path: &str,
+        list: fn(&crate::model::Estimate) -> &Vec<Warning>,
+    ) -> Vec<String> {
         let Some(good) = self.good else { return Vec::new() };
         if self.state.stale() {
             return Vec::new();
         }
-        good.estimate
-            .warnings
+        list(&good.estimate)
             .iter()
-            .filter(|w| warning_path(w) == path)
+            .filter(|w| fields::warning_field(w) == path)
             .map(|w| w.to_string())
             .collect()
     }
 
-    /// A number field whose value is the scenario's, else `resolved`.
-    #[allow(clippy::too_many_arguments)]
-    fn number(
-        &self,
-        path: &str,
-        testid: &str,
-        label: &str,
-        unit: &str,
-        resolved: Option<f64>,
-        slider: Option<Slider>,
-        reading: String,
-    ) -> Html {
-        let shown = resolved.map(|v| {
-            if v.fract() == 0.0 && v.abs() < 1e15 {
-                format!("{v:.0}")
-            } else {
-                format!("{v}")
-            }
-        });
+    fn problems(&self, path: &str) -> Vec<String> {
+        self.findings(path, |e| &e.problems)
+    }
+
+    fn notes(&self, path: &str) -> Vec<String> {
+        self.findings(path, |e| &e.warnings)
+    }
+
+    /// A number field whose value is the scenario's, else `resolved`, with the table's unit.
+    fn number(&self, path: &str, testid: &str, resolved: Option<f64>) -> NumberSpec {
+        NumberSpec {
+            path: path.to_string(),
+            testid: testid.to_string(),
+            resolved,
+            slider: None,
+            reading: String::new(),
+            extra_note: None,
+            locked: false,
+        }
+    }
+
+    fn render(&self, spec: NumberSpec) -> Html {
+        let path = spec.path.as_str();
         // A value the scenario sets is shown as typed; one that a preset or default gives is
         // the placeholder, and emptying a box goes back to it.
         let value = self.raw(path).map(|v| format::raw(&v)).unwrap_or_default();
+        let placeholder = spec.resolved.map(numbers::format).unwrap_or_default();
+        let fixes =
+            self.state.errors_for(path).iter().flat_map(|e| e.fixes.clone()).collect::<Vec<_>>();
+        let mut notes = self.notes(path);
+        notes.extend(spec.extra_note);
         html! {
-            <NumberField path={path.to_string()} testid={testid.to_string()} label={label.to_string()}
-                unit={unit.to_string()} value={value} placeholder={shown.unwrap_or_default()}
-                slider={slider} reading={reading} optional=true
-                errors={self.state.errors_for(path)} notes={self.notes(path)} on_set={self.on_set.clone()} />
+            <NumberField path={path.to_string()} testid={spec.testid} label={text::label(path)}
+                unit={text::unit(path)} value={value} placeholder={placeholder}
+                slider={spec.slider} slider_readonly={spec.locked} reading={spec.reading} optional=true help={text::help(path)}
+                errors={self.errors(path)} fixes={fixes} problems={self.problems(path)} notes={notes}
+                on_set={self.on_set.clone()} />
         }
     }
 
-    /// A field that falls back to a derived value when empty ("auto").
-    fn auto_number(
-        &self,
-        path: &str,
-        testid: &str,
-        label: &str,
-        derived: Option<f64>,
-        slider: Slider,
-    ) -> Html {
-        let set = self.raw(path).map(|v| format::raw(&v));
-        let reading = if set.is_some() {
-            "set by hand; empty the box for automatic"
-        } else {
-            "automatic: chips ÷ (TP × PP × CP)"
-        };
-        html! {
-            <NumberField path={path.to_string()} testid={testid.to_string()} label={label.to_string()}
-                value={set.unwrap_or_default()} placeholder={derived.map(|d| format!("{d:.0}")).unwrap_or_default()}
-                slider={slider} optional=true reading={reading}
-                errors={self.state.errors_for(path)} notes={self.notes(path)} on_set={self.on_set.clone()} />
-        }
-    }
-
-    fn toggle(&self, path: &str, testid: &str, label: &str, resolved: bool) -> Html {
+    fn toggle(&self, path: &str, testid: &str, resolved: bool) -> Html {
         let checked = self.raw(path).and_then(|v| v.as_bool()).unwrap_or(resolved);
         html! {
-            <ToggleField path={path.to_string()} testid={testid.to_string()} label={label.to_string()}
-                checked={checked} notes={self.notes(path)} on_set={self.on_set.clone()} />
+            <ToggleField path={path.to_string()} testid={testid.to_string()} label={text::label(path)}
+                checked={checked} help={text::help(path)} notes={self.notes(path)} on_set={self.on_set.clone()} />
         }
     }
 
     /// A select that writes its choice to `path` as text.
-    fn choice(
-        &self,
-        path: &str,
-        testid: &str,
-        label: &str,
-        options: &[(&str, &str)],
-        resolved: &str,
-    ) -> Html {
+    fn choice(&self, path: &str, testid: &str, options: &[(&str, &str)], resolved: &str) -> Html {
         let value = self
             .raw(path)
             .and_then(|v| v.as_str().map(str::to_string))
@@ -160,41 +133,112 @@ impl<'a> Form<'a> {
         let on_change =
             Callback::from(move |v: String| on_set.emit(vec![(p.clone(), Some(Value::String(v)))]));
         html! {
-            <SelectField testid={testid.to_string()} label={label.to_string()}
+            <SelectField testid={testid.to_string()} label={text::label(path)} help={text::help(path)}
                 options={options.iter().map(|(v, t)| (AttrValue::from(v.to_string()), AttrValue::from(t.to_string()))).collect::<Vec<_>>()}
-                value={value} errors={self.state.errors_for(path)} notes={self.notes(path)} on_change={on_change} />
+                value={value} errors={self.errors(path)} problems={self.problems(path)} notes={self.notes(path)} on_change={on_change} />
         }
     }
 }
 
-/// The transformer: preset or custom dimensions, mixture of experts.
+/// A number field being described.
+struct NumberSpec {
+    path: String,
+    testid: String,
+    resolved: Option<f64>,
+    slider: Option<Slider>,
+    reading: String,
+    extra_note: Option<String>,
+    /// The slider only shows the value, which follows other fields.
+    locked: bool,
+}
+
+impl NumberSpec {
+    fn slider(mut self, slider: Slider) -> NumberSpec {
+        self.slider = Some(slider);
+        self
+    }
+
+    fn reading(mut self, reading: String) -> NumberSpec {
+        self.reading = reading;
+        self
+    }
+}
+
+/// A source text with its arXiv references as links.
+pub fn source(text: &str) -> Html {
+    html! {
+        <>
+            { for cite::segments(text).into_iter().map(|s| match s {
+                cite::Segment::Text(t) => html! { { t.to_string() } },
+                cite::Segment::Link { text, .. } => html! {
+                    <a href={s.href().unwrap_or_default()} target="_blank" rel="noopener noreferrer">{ text.to_string() }</a>
+                },
+            }) }
+        </>
+    }
+}
+
+/// What a published plan is, in a few words: "2,048 H800, PP 16, EP 64, FP8".
+fn plan_summary(inputs: &crate::model::Inputs, chip: &str) -> String {
+    let p = &inputs.parallelism;
+    let mut parts = vec![format!("{} {chip}", numbers::format(inputs.cluster.n_chips as f64))];
+    for (name, degree) in
+        [("TP", p.tensor), ("PP", p.pipeline), ("CP", p.context), ("EP", p.expert)]
+    {
+        if degree > 1 {
+            parts.push(format!("{name} {degree}"));
+        }
+    }
+    if inputs.training.recipe == Recipe::Fp8 {
+        parts.push("FP8".into());
+    }
+    parts.join(", ")
+}
+
+/// The transformer: preset or custom dimensions, mixture of experts, published plan.
 #[function_component(ModelPanel)]
 pub fn model_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
     let t = f.good.map(|g| g.inputs.transformer);
     let preset = f.raw("model.preset").and_then(|v| v.as_str().map(str::to_string));
+    let modified = editor::model_modified(&f.state.scenario);
     let mut options: Vec<(AttrValue, AttrValue)> = presets::TRANSFORMERS
         .iter()
-        .map(|p| (AttrValue::from(p.id), AttrValue::from(p.name)))
+        .map(|p| {
+            let name = if modified && preset.as_deref() == Some(p.id) {
+                format!("{} (modified)", p.name)
+            } else {
+                p.name.to_string()
+            };
+            (AttrValue::from(p.id), AttrValue::from(name))
+        })
         .collect();
     options.push(("custom".into(), "Custom dimensions".into()));
-    let on_preset = {
-        let on_set = f.on_set.clone();
-        Callback::from(move |id: String| {
-            let model = if id == "custom" {
-                t.map(custom_model).unwrap_or_else(|| json!({}))
-            } else {
-                json!({ "preset": id })
-            };
-            on_set.emit(vec![("model".into(), Some(model))]);
-        })
-    };
+    let on_preset = props.on_action.reform(Action::ChooseModel);
     let detail = f.good.map(|g| {
         format!(
             "{} parameters, {} active per token",
             format::count(g.estimate.params),
             format::count(g.estimate.active_params)
         )
+    });
+    let source_line = preset.as_deref().and_then(presets::transformer).map(|p| source(p.source));
+    // The model's published plan, one click away.
+    let published = preset.as_deref().and_then(|id| {
+        let (_, scenario) = editor::published_plan(id)?;
+        let inputs = scenario.resolve().ok()?;
+        let chip = scenario.get("cluster.chip").and_then(|v| v.as_str().map(str::to_string))?;
+        let chip = presets::chip(&chip).map_or(chip.clone(), |c| short_chip(c.name));
+        let name = presets::transformer(id).map_or(id, |p| p.name);
+        let on_load = props.on_action.reform({
+            let id = id.to_string();
+            move |_| Action::LoadPublishedPlan(id.clone())
+        });
+        Some(html! {
+            <button type="button" class="published" data-testid="load-published-plan" onclick={on_load}>
+                { format!("Load {name}'s published plan: {}", plan_summary(&inputs, &chip)) }
+            </button>
+        })
     });
     let n = |x: Option<u32>| x.map(|v| v as f64);
     let moe = t.and_then(|t| t.moe);
@@ -208,59 +252,49 @@ pub fn model_panel(props: &PanelProps) -> Html {
         <section class="panel">
             <h2>{ "Model" }</h2>
             <SelectField testid="model-preset" label="Transformer" options={options}
-                value={preset.unwrap_or_else(|| "custom".into())} detail={detail.unwrap_or_default()}
-                errors={f.state.errors_for("model.preset")} on_change={on_preset} />
+                value={preset.unwrap_or_else(|| "custom".into())}
+                detail={html! { <>{ detail.unwrap_or_default() }{ for source_line.map(|s| html! { <><br />{ s }</> }) }</> }}
+                errors={f.errors("model.preset")} on_change={on_preset} />
+            { for published }
             <div class="grid">
-                { f.number("model.layers", "layers", "Layers", "", n(t.map(|t| t.n_layers)), None, String::new()) }
-                { f.number("model.hidden", "hidden", "Hidden size", "", n(t.map(|t| t.hidden)), None, String::new()) }
-                { f.number("model.heads", "heads", "Attention heads", "", n(t.map(|t| t.n_heads)), None, String::new()) }
-                { f.number("model.kv_heads", "kv-heads", "KV heads", "", n(t.map(|t| t.n_kv_heads)), None, String::new()) }
-                { f.number("model.ffn", "ffn", "FFN size", "", n(t.map(|t| t.ffn)), None, String::new()) }
-                { f.number("model.vocab", "vocab", "Vocabulary", "tokens", n(t.map(|t| t.vocab)), None, String::new()) }
+                { f.render(f.number("model.layers", "layers", n(t.map(|t| t.n_layers)))) }
+                { f.render(f.number("model.hidden", "hidden", n(t.map(|t| t.hidden)))) }
+                { f.render(f.number("model.heads", "heads", n(t.map(|t| t.n_heads)))) }
+                { f.render(f.number("model.kv_heads", "kv-heads", n(t.map(|t| t.n_kv_heads)))) }
+                { f.render(f.number("model.ffn", "ffn", n(t.map(|t| t.ffn)))) }
+                { f.render(f.number("model.vocab", "vocab", n(t.map(|t| t.vocab)))) }
             </div>
-            { f.number("model.seq_len", "seq-len", "Sequence length", "tokens", n(t.map(|t| t.seq_len)),
-                Some(Slider::Pow2 { min: 9, max: 20 }), String::new()) }
+            { f.render(f.number("model.seq_len", "seq-len", n(t.map(|t| t.seq_len))).slider(Slider::Pow2 { min: 9, max: 20 })) }
             <div class="grid">
-                { f.choice("model.ffn_act", "ffn-act", "Feed-forward", &[("gelu", "GELU MLP"), ("swiglu", "SwiGLU")],
+                { f.choice("model.ffn_act", "ffn-act", &[("gelu", "GELU MLP"), ("swiglu", "SwiGLU")],
                     if t.is_some_and(|t| t.ffn_kind == FfnKind::SwiGlu) { "swiglu" } else { "gelu" }) }
-                { f.choice("model.attention", "attention", "Attention", &[("flash", "Flash (fused)"), ("materialized", "Materialised scores")],
+                { f.choice("model.attention", "attention", &[("flash", "Flash (fused)"), ("materialized", "Materialised scores")],
                     if t.is_some_and(|t| t.attention == AttentionImpl::Materialized) { "materialized" } else { "flash" }) }
             </div>
             <ToggleField path="model.moe" testid="moe" label="Mixture of experts" checked={moe_on}
                 on_set={f.on_set.reform(|changes: Vec<Change>| {
                     changes.into_iter().map(|(path, on)| {
-                        let value = if on == Some(Value::Bool(true)) { json!({ "experts": 8, "top_k": 2 }) } else { Value::Bool(false) };
+                        let value = if on == Some(Value::Bool(true)) { serde_json::json!({ "experts": 8, "top_k": 2 }) } else { Value::Bool(false) };
                         (path, Some(value))
                     }).collect::<Vec<_>>()
                 })} />
             if let Some(m) = moe {
                 <div class="grid">
-                    { f.number("model.moe.experts", "experts", "Routed experts", "", Some(m.n_experts as f64), None, String::new()) }
-                    { f.number("model.moe.top_k", "top-k", "Experts per token", "", Some(m.top_k as f64), None, String::new()) }
-                    { f.number("model.moe.shared_experts", "shared-experts", "Shared experts", "", Some(m.n_shared_experts as f64), None, String::new()) }
-                    { f.number("model.moe.expert_ffn", "expert-ffn", "Expert FFN size", "", Some(m.expert_ffn as f64), None, String::new()) }
-                    { f.number("model.moe.dense_layers", "dense-layers", "Leading dense layers", "", Some(m.n_dense_layers as f64), None, String::new()) }
+                    { f.render(f.number("model.moe.experts", "experts", Some(m.n_experts as f64))) }
+                    { f.render(f.number("model.moe.top_k", "top-k", Some(m.top_k as f64))) }
+                    { f.render(f.number("model.moe.shared_experts", "shared-experts", Some(m.n_shared_experts as f64))) }
+                    { f.render(f.number("model.moe.expert_ffn", "expert-ffn", Some(m.expert_ffn as f64))) }
+                    { f.render(f.number("model.moe.dense_layers", "dense-layers", Some(m.n_dense_layers as f64))) }
                 </div>
             }
         </section>
     }
 }
 
-/// The current transformer written out as explicit dimensions.
-fn custom_model(t: crate::model::Transformer) -> Value {
-    let mut model = json!({
-        "layers": t.n_layers, "hidden": t.hidden, "heads": t.n_heads, "kv_heads": t.n_kv_heads,
-        "head_dim": t.head_dim, "ffn": t.ffn, "vocab": t.vocab, "seq_len": t.seq_len,
-        "ffn_act": if t.ffn_kind == FfnKind::SwiGlu { "swiglu" } else { "gelu" },
-        "attention": if t.attention == AttentionImpl::Flash { "flash" } else { "materialized" },
-        "tied_embeddings": t.tied_embeddings, "dropout": t.dropout, "mtp_layers": t.mtp_layers,
-    });
-    if let Some(m) = t.moe {
-        model["moe"] = json!({ "experts": m.n_experts, "top_k": m.top_k, "shared_experts": m.n_shared_experts,
-            "expert_ffn": m.expert_ffn, "dense_layers": m.n_dense_layers,
-            "capacity_factor": m.capacity_factor, "node_limit": m.node_limit });
-    }
-    model
+/// A chip's name without its maker, as plans are spoken of ("H800").
+fn short_chip(name: &str) -> String {
+    let name = name.strip_prefix("NVIDIA ").unwrap_or(name);
+    name.split_whitespace().next().unwrap_or(name).to_string()
 }
 
 /// Token budget, batch, precision.
@@ -279,11 +313,11 @@ pub fn training_panel(props: &PanelProps) -> Html {
     html! {
         <section class="panel">
             <h2>{ "Training" }</h2>
-            { f.number("training.tokens", "tokens", "Tokens to train", "tokens", tokens, Some(Slider::Log10 { min: 9, max: 14 }),
-                tokens.map(|t| format!("{} tokens", format::count(t))).unwrap_or_default()) }
-            { f.number("training.global_batch", "global-batch", "Global batch", "sequences", batch, Some(Slider::Pow2 { min: 0, max: 16 }),
-                per_step.map(|t| format!("{} tokens per step", format::count(t))).unwrap_or_default()) }
-            { f.choice("training.recipe", "recipe", "Precision recipe", &[
+            { f.render(f.number("training.tokens", "tokens", tokens).slider(Slider::Log10 { min: 9, max: 14 })
+                .reading(tokens.map(|t| format!("{} tokens", format::count(t))).unwrap_or_default())) }
+            { f.render(f.number("training.global_batch", "global-batch", batch).slider(Slider::Pow2 { min: 0, max: 16 })
+                .reading(per_step.map(|t| format!("{} tokens per step", format::count(t))).unwrap_or_default())) }
+            { f.choice("training.recipe", "recipe", &[
                 ("megatron-bf16", "BF16, FP32 master and Adam (18 B/param)"),
                 ("torch-amp", "FP32 weights, AMP (16 B/param)"),
                 ("fp8", "FP8 GEMMs, BF16 moments (14 B/param)"),
@@ -292,85 +326,54 @@ pub fn training_panel(props: &PanelProps) -> Html {
     }
 }
 
-/// The machine: chip, count, fabrics.
-#[function_component(ClusterPanel)]
-pub fn cluster_panel(props: &PanelProps) -> Html {
-    let f = Form::new(props);
-    let c = f.good.map(|g| g.inputs.cluster);
-    let chip_raw = f.raw("cluster.chip");
-    let chip_id = match &chip_raw {
+/// The chip preset id the scenario names, or `custom`.
+pub fn chip_id(scenario_chip: Option<&Value>) -> String {
+    match scenario_chip {
         Some(Value::String(id)) => id.clone(),
         Some(Value::Object(map)) if map.contains_key("preset") && map.len() == 1 => {
             map.get("preset").and_then(Value::as_str).unwrap_or("custom").to_string()
         }
         _ => "custom".to_string(),
-    };
+    }
+}
+
+/// The machine: chip, count, fabrics.
+#[function_component(ClusterPanel)]
+pub fn cluster_panel(props: &PanelProps) -> Html {
+    let f = Form::new(props);
+    let c = f.good.map(|g| g.inputs.cluster);
+    let chip_id = chip_id(f.raw("cluster.chip").as_ref());
     let custom = chip_id == "custom";
     let mut options: Vec<(AttrValue, AttrValue)> = presets::CHIPS
         .iter()
         .map(|p| (AttrValue::from(p.id), AttrValue::from(format!("{} ({})", p.name, p.vendor))))
         .collect();
     options.push(("custom".into(), "Custom chip…".into()));
-    let on_chip = {
-        let on_set = f.on_set.clone();
-        Callback::from(move |id: String| {
-            if id == "custom" {
-                let Some(c) = c else { return };
-                // Every figure of the current chip and fabrics is copied, so the answer does not
-                // move until the user changes one.
-                let chip = json!({
-                    "name": "Custom chip",
-                    "bf16_tflops": c.chip.bf16_flops_per_s / units::TFLOPS,
-                    "fp8_tflops": c.chip.fp8_flops_per_s / units::TFLOPS,
-                    "fp32_tflops": c.chip.fp32_flops_per_s / units::TFLOPS,
-                    "hbm_gb": c.chip.hbm_bytes / units::GB,
-                    "hbm_tb_per_s": c.chip.hbm_bytes_per_s / units::TB_PER_S,
-                    "tdp_w": c.chip.tdp_w,
-                    "matmul_efficiency": c.chip.matmul_efficiency,
-                    "memory_efficiency": c.chip.memory_efficiency,
-                    "price_usd": c.chip.price_usd,
-                });
-                let scale_up = json!({
-                    "bandwidth_gb_per_s": 2.0 * c.scale_up.link.bytes_per_s / units::GB_PER_S,
-                    "domain": c.scale_up.domain_size,
-                    "latency_us": c.scale_up.link.latency_s / units::US,
-                    "efficiency": c.scale_up.link.efficiency,
-                });
-                let scale_out = json!({
-                    "gbit_per_s": c.scale_out.bytes_per_s / units::GBIT_PER_S,
-                    "latency_us": c.scale_out.latency_s / units::US,
-                    "efficiency": c.scale_out.efficiency,
-                });
-                on_set.emit(vec![
-                    ("cluster.chip".into(), Some(chip)),
-                    ("cluster.scale_up".into(), Some(scale_up)),
-                    ("cluster.scale_out".into(), Some(scale_out)),
-                ]);
-            } else {
-                on_set.emit(vec![
-                    ("cluster.chip".into(), Some(Value::String(id))),
-                    ("cluster.scale_up".into(), None),
-                    ("cluster.scale_out".into(), None),
-                    ("cluster.scale_up_domain".into(), None),
-                    ("cluster.chips_per_node".into(), None),
-                ]);
-            }
-        })
-    };
+    let on_chip = props.on_action.reform(Action::ChooseChip);
     let detail = presets::chip(&chip_id).map(|p| {
         let ch = &p.chip;
-        let mut text = format!(
-            "{:.0} TFLOP/s BF16 · {:.0} GB · {:.2} TB/s · {:.0} W — {}",
-            ch.bf16_flops_per_s / units::TFLOPS,
-            ch.hbm_bytes / units::GB,
-            ch.hbm_bytes_per_s / units::TB_PER_S,
-            ch.tdp_w,
-            p.source
+        let figures = format!(
+            "{} TFLOP/s BF16 · {} GB · {} TB/s · {} W",
+            numbers::format(ch.bf16_flops_per_s / units::TFLOPS),
+            numbers::format(ch.hbm_bytes / units::GB),
+            numbers::format(ch.hbm_bytes_per_s / units::TB_PER_S),
+            numbers::format(ch.tdp_w),
         );
-        if !p.unverified.is_empty() {
-            text.push_str(&format!(" — unverified: {}", p.unverified.join(", ")));
+        let unverified: Vec<&str> = p
+            .unverified
+            .iter()
+            .filter_map(|name| fields::chip_figure_path(name))
+            .map(text::figure_name)
+            .collect();
+        html! {
+            <>
+                { figures }
+                if !unverified.is_empty() {
+                    <span class="unverified">{ format!(" · unverified: {}", unverified.iter().map(|n| text::in_sentence(n)).collect::<Vec<_>>().join(", ")) }</span>
+                }
+                <br /><span class="source">{ "Source: " }{ source(p.source) }</span>
+            </>
         }
-        text
     });
     let fabric_options = |list: Vec<(&'static str, &'static str)>| -> Vec<(AttrValue, AttrValue)> {
         list.into_iter().map(|(id, name)| (AttrValue::from(id), AttrValue::from(name))).collect()
@@ -379,45 +382,49 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
     let out_default = presets::chip(&chip_id).map_or("", |p| p.scale_out);
     let fabric = |path: &'static str,
                   testid: &'static str,
-                  label: &'static str,
                   options: Vec<(AttrValue, AttrValue)>,
                   default: &str| {
         let value =
             f.raw(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or(default.to_string());
         let on_set = f.on_set.clone();
         html! {
-            <SelectField testid={testid} label={label} options={options} value={value}
-                errors={f.state.errors_for(path)}
+            <SelectField testid={testid} label={text::label(path)} help={text::help(path)} options={options} value={value}
+                errors={f.errors(path)}
                 on_change={Callback::from(move |v: String| on_set.emit(vec![(path.to_string(), Some(Value::String(v)))]))} />
         }
     };
     let n = |x: Option<u32>| x.map(|v| v as f64);
+    // The chips slider reaches any count in fine steps, snapped to what one replica takes.
+    let snap = f.good.map_or(1, |g| {
+        let p = g.inputs.parallelism;
+        p.tensor.saturating_mul(p.pipeline).saturating_mul(p.context).max(1)
+    });
     html! {
         <section class="panel">
             <h2>{ "Cluster" }</h2>
             <SelectField testid="chip" label="Accelerator" options={options} value={chip_id.clone()}
-                detail={detail.unwrap_or_default()} errors={f.state.errors_for("cluster.chip")} on_change={on_chip} />
+                detail={detail.unwrap_or_default()} errors={f.errors("cluster.chip")} on_change={on_chip} />
             if custom {
                 <div class="grid">
-                    { f.number("cluster.chip.bf16_tflops", "chip-bf16", "BF16 dense", "TFLOP/s", c.map(|c| c.chip.bf16_flops_per_s / units::TFLOPS), None, String::new()) }
-                    { f.number("cluster.chip.fp8_tflops", "chip-fp8", "FP8 dense", "TFLOP/s", c.map(|c| c.chip.fp8_flops_per_s / units::TFLOPS), None, String::new()) }
-                    { f.number("cluster.chip.hbm_gb", "chip-hbm", "Memory", "GB", c.map(|c| c.chip.hbm_bytes / units::GB), None, String::new()) }
-                    { f.number("cluster.chip.hbm_tb_per_s", "chip-bw", "Memory bandwidth", "TB/s", c.map(|c| c.chip.hbm_bytes_per_s / units::TB_PER_S), None, String::new()) }
-                    { f.number("cluster.scale_up.bandwidth_gb_per_s", "scale-up-bw", "Scale-up bandwidth", "GB/s both ways", c.map(|c| 2.0 * c.scale_up.link.bytes_per_s / units::GB_PER_S), None, String::new()) }
-                    { f.number("cluster.scale_out.gbit_per_s", "scale-out-bw", "Network per chip", "Gb/s", c.map(|c| c.scale_out.bytes_per_s / units::GBIT_PER_S), None, String::new()) }
+                    { f.render(f.number("cluster.chip.bf16_tflops", "chip-bf16", c.map(|c| c.chip.bf16_flops_per_s / units::TFLOPS))) }
+                    { f.render(f.number("cluster.chip.fp8_tflops", "chip-fp8", c.map(|c| c.chip.fp8_flops_per_s / units::TFLOPS))) }
+                    { f.render(f.number("cluster.chip.hbm_gb", "chip-hbm", c.map(|c| c.chip.hbm_bytes / units::GB))) }
+                    { f.render(f.number("cluster.chip.hbm_tb_per_s", "chip-bw", c.map(|c| c.chip.hbm_bytes_per_s / units::TB_PER_S))) }
+                    { f.render(f.number("cluster.scale_up.bandwidth_gb_per_s", "scale-up-bw", c.map(|c| 2.0 * c.scale_up.link.bytes_per_s / units::GB_PER_S))) }
+                    { f.render(f.number("cluster.scale_out.gbit_per_s", "scale-out-bw", c.map(|c| c.scale_out.bytes_per_s / units::GBIT_PER_S))) }
                 </div>
             }
-            { f.number("cluster.chips", "chips", "Chips", "chips", n(c.map(|c| c.n_chips)), Some(Slider::Pow2 { min: 3, max: 17 }), String::new()) }
+            { f.render(f.number("cluster.chips", "chips", n(c.map(|c| c.n_chips))).slider(Slider::Fine { max: 20, snap })) }
             if !custom {
-                { fabric("cluster.scale_up", "scale-up", "Scale-up fabric",
+                { fabric("cluster.scale_up", "scale-up",
                     fabric_options(presets::SCALE_UP.iter().map(|p| (p.id, p.name)).collect()), up_default) }
             }
             <div class="grid">
-                { f.number("cluster.scale_up_domain", "scale-up-domain", "Scale-up domain", "chips", n(c.map(|c| c.scale_up.domain_size)), None, String::new()) }
-                { f.number("cluster.chips_per_node", "chips-per-node", "Chips per node", "chips", n(c.map(|c| c.chips_per_node)), None, String::new()) }
+                { f.render(f.number("cluster.scale_up_domain", "scale-up-domain", n(c.map(|c| c.scale_up.domain_size)))) }
+                { f.render(f.number("cluster.chips_per_node", "chips-per-node", n(c.map(|c| c.chips_per_node)))) }
             </div>
             if !custom {
-                { fabric("cluster.scale_out", "scale-out", "Scale-out network",
+                { fabric("cluster.scale_out", "scale-out",
                     fabric_options(presets::SCALE_OUT.iter().map(|p| (p.id, p.name)).collect()), out_default) }
             }
         </section>
@@ -430,10 +437,6 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
     let p = f.good.map(|g| g.inputs.parallelism);
     let n = |x: Option<u32>| x.map(|v| v as f64);
-    let derived_dp = f.good.map(|g| {
-        let q = g.inputs.parallelism;
-        g.inputs.cluster.n_chips as f64 / (q.tensor as f64 * q.pipeline as f64 * q.context as f64)
-    });
     let zero = match p.map(|p| p.sharding) {
         Some(Sharding::None) => "0",
         Some(Sharding::Gradients) => "2",
@@ -463,25 +466,46 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
     .iter()
     .map(|(v, t)| (AttrValue::from(*v), AttrValue::from(*t)))
     .collect();
+    // DP follows the chips unless set by hand; its slider then only shows the value.
+    let dp_auto = f.raw("parallelism.dp").is_none();
+    let mut dp = f
+        .number("parallelism.dp", "dp", n(p.map(|p| p.data)))
+        .slider(Slider::Pow2 { min: 0, max: 20 });
+    dp.reading = if dp_auto {
+        "automatic: chips ÷ (TP × PP × CP); type a number to set it".into()
+    } else {
+        "set by hand; empty the box for automatic".into()
+    };
+    let moe_without_ep = f
+        .good
+        .is_some_and(|g| g.inputs.transformer.moe.is_some() && g.inputs.parallelism.expert <= 1);
+    let mut ep = f
+        .number("parallelism.ep", "ep", n(p.map(|p| p.expert)))
+        .slider(Slider::Pow2 { min: 0, max: 8 });
+    if moe_without_ep {
+        ep.extra_note = Some("a mixture of experts with EP 1 keeps every expert on every chip; raise EP to spread them".into());
+    }
+    dp.locked = dp_auto;
     html! {
         <section class="panel">
             <h2>{ "Parallelism" }</h2>
             <div class="degrees">
-                { f.number("parallelism.tp", "tp", "Tensor (TP)", "", n(p.map(|p| p.tensor)), Some(Slider::Pow2 { min: 0, max: 6 }), String::new()) }
-                { f.number("parallelism.pp", "pp", "Pipeline (PP)", "stages", n(p.map(|p| p.pipeline)), Some(Slider::Pow2 { min: 0, max: 7 }), String::new()) }
-                { f.auto_number("parallelism.dp", "dp", "Data (DP)", derived_dp, Slider::Pow2 { min: 0, max: 14 }) }
-                { f.number("parallelism.cp", "cp", "Context (CP)", "", n(p.map(|p| p.context)), Some(Slider::Pow2 { min: 0, max: 5 }), String::new()) }
-                { f.number("parallelism.ep", "ep", "Expert (EP)", "", n(p.map(|p| p.expert)), Some(Slider::Pow2 { min: 0, max: 8 }), String::new()) }
-                { f.number("parallelism.micro_batch", "micro-batch", "Micro-batch", "sequences", n(p.map(|p| p.micro_batch)), Some(Slider::Pow2 { min: 0, max: 5 }), String::new()) }
-                { f.number("parallelism.virtual_stages", "virtual-stages", "Virtual stages", "per rank", n(p.map(|p| p.virtual_stages)), Some(Slider::Pow2 { min: 0, max: 4 }), String::new()) }
+                { f.render(f.number("parallelism.tp", "tp", n(p.map(|p| p.tensor))).slider(Slider::Pow2 { min: 0, max: 6 })) }
+                { f.render(f.number("parallelism.pp", "pp", n(p.map(|p| p.pipeline))).slider(Slider::Pow2 { min: 0, max: 7 })) }
+                { f.render(dp) }
+                { f.render(f.number("parallelism.cp", "cp", n(p.map(|p| p.context))).slider(Slider::Pow2 { min: 0, max: 5 })) }
+                { f.render(ep) }
+                { f.render(f.number("parallelism.micro_batch", "micro-batch", n(p.map(|p| p.micro_batch))).slider(Slider::Pow2 { min: 0, max: 5 })) }
+                { f.render(f.number("parallelism.virtual_stages", "virtual-stages", n(p.map(|p| p.virtual_stages))).slider(Slider::Pow2 { min: 0, max: 4 })) }
             </div>
-            <SelectField testid="zero" label="Sharding" options={zero_options} value={zero}
-                errors={f.state.errors_for("parallelism.zero")} notes={f.notes("parallelism.zero")} on_change={on_zero} />
-            { f.choice("parallelism.recompute", "recompute", "Activation recomputation",
+            <SelectField testid="zero" label={text::label("parallelism.zero")} help={text::help("parallelism.zero")} options={zero_options} value={zero}
+                errors={f.errors("parallelism.zero")} notes={f.notes("parallelism.zero")} on_change={on_zero} />
+            { f.choice("parallelism.recompute", "recompute",
                 &[("none", "None"), ("selective", "Selective (attention core)"), ("full", "Full (whole layers)")], recompute) }
-            { f.toggle("parallelism.sequence_parallel", "sp", "Sequence parallelism (with TP)", p.is_some_and(|p| p.sequence_parallel)) }
-            { f.toggle("parallelism.dp_overlap", "dp-overlap", "Overlap gradient reduction with backward", p.is_none_or(|p| p.dp_overlap)) }
-            { f.toggle("parallelism.ep_overlap", "ep-overlap", "Overlap expert all-to-all (DualPipe)", p.is_some_and(|p| p.ep_overlap)) }
+            { f.toggle("parallelism.sequence_parallel", "sp", p.is_some_and(|p| p.sequence_parallel)) }
+            { f.toggle("parallelism.dp_overlap", "dp-overlap", p.is_none_or(|p| p.dp_overlap)) }
+            { f.toggle("parallelism.ep_overlap", "ep-overlap", p.is_some_and(|p| p.ep_overlap)) }
+            { f.toggle("parallelism.cp_overlap", "cp-overlap", p.is_some_and(|p| p.cp_overlap)) }
         </section>
     }
 }

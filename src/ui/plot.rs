@@ -8,6 +8,7 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use super::browser;
 use super::state::Good;
 use crate::charts::{self, DARK, LIGHT};
 use crate::model::sweep::ScalingPoint;
@@ -36,9 +37,12 @@ pub struct PlotProps {
     pub testid: AttrValue,
     /// Accessible description.
     pub label: AttrValue,
-    /// Canvas height in pixels.
+    /// Canvas height in CSS pixels.
     #[prop_or(260)]
     pub height: u32,
+    /// Changes whenever the window is resized, so the plot is redrawn at its new width.
+    #[prop_or_default]
+    pub width: u32,
 }
 
 /// A canvas showing one plot.
@@ -49,14 +53,26 @@ pub fn plot(props: &PlotProps) -> Html {
         let canvas = canvas.clone();
         let kind = props.kind;
         let good = props.good.clone();
-        use_effect_with((good, kind, props.dark), move |(good, kind, dark)| {
+        let height = props.height;
+        use_effect_with((good, kind, props.dark, props.width), move |(good, kind, dark, _)| {
             if let Some(element) = canvas.cast::<HtmlCanvasElement>() {
-                draw(&element, *kind, good, if *dark { &DARK } else { &LIGHT });
+                // Drawn at the screen's density and as wide as its column, so text is sharp
+                // and never stretched.
+                let ratio = browser::pixel_ratio();
+                let css_width = match element.client_width() {
+                    w if w > 0 => w as f64,
+                    _ => 720.0,
+                };
+                element.set_width((css_width * ratio).round() as u32);
+                element.set_height((height as f64 * ratio).round() as u32);
+                let theme = if *dark { DARK } else { LIGHT }.at_scale(ratio);
+                draw(&element, *kind, good, &theme);
             }
         });
     }
     html! {
         <canvas ref={canvas} width="720" height={props.height.to_string()} class="plot"
+            style={format!("height: {}px", props.height)}
             role="img" aria-label={props.label.clone()} data-testid={props.testid.clone()} />
     }
 }

@@ -1,10 +1,16 @@
-//! Headline numbers, the memory fit bar, breakdown tables and warnings.
+//! Headline numbers, how sure they are, problems and warnings, the memory fit bar and the
+//! breakdown tables.
 
 use yew::prelude::*;
 
+use super::fields::Help;
 use super::format;
 use super::state::State;
+use super::text;
 use crate::charts::{memory_parts, MEMORY_LABELS, STEP_LABELS};
+use crate::editor::{self, Confidence};
+use crate::model::Severity;
+use crate::numbers;
 
 /// Properties of the results panel.
 #[derive(Properties, PartialEq)]
@@ -16,9 +22,48 @@ pub struct ResultsProps {
 fn card(testid: &'static str, label: &'static str, value: String, detail: String) -> Html {
     html! {
         <div class="card">
-            <div class="card-label">{ label }</div>
+            <div class="card-label">{ label }<Help text={text::help(testid)} /></div>
             <div class="card-value" data-testid={testid}>{ value }</div>
             <div class="card-detail">{ detail }</div>
+        </div>
+    }
+}
+
+/// The confidence badge: firm, or what makes the estimate softer, in words.
+fn confidence(c: &Confidence) -> Html {
+    let mut reasons = Vec::new();
+    match c.chip {
+        Some(chip) if !c.unverified.is_empty() => {
+            let names: Vec<String> =
+                c.unverified.iter().map(|p| text::in_sentence(text::figure_name(p))).collect();
+            reasons.push(format!("{chip}: {} unverified", names.join(", ")));
+        }
+        Some(_) => {}
+        None => reasons.push("custom chip: its figures are as entered".to_string()),
+    }
+    if c.efficiency_by_class {
+        reasons.push(
+            "GEMM and memory efficiency assumed by chip class, not measured in a published run"
+                .into(),
+        );
+    }
+    if let Some(max) = c.beyond_validated {
+        reasons.push(format!(
+            "larger than the largest validated run ({} chips)",
+            numbers::format(max as f64)
+        ));
+    }
+    let firm = reasons.is_empty();
+    let title = if firm {
+        "Validated: this chip's figures are from its datasheet and its efficiency was checked against published runs of this size."
+    } else {
+        "Estimate: treat these numbers as a guide."
+    };
+    html! {
+        <div class={classes!("confidence", if firm { "firm" } else { "soft" })} data-testid="confidence"
+            data-firm={firm.to_string()} title={title}>
+            <strong>{ if firm { "validated" } else { "estimate" } }</strong>
+            if !firm { { format!(": {}", reasons.join("; ")) } }
         </div>
     }
 }
@@ -28,7 +73,7 @@ fn card(testid: &'static str, label: &'static str, value: String, detail: String
 pub fn results(props: &ResultsProps) -> Html {
     let state = &props.state;
     let Some(good) = state.good.as_deref() else {
-        return html! { <section class="results stale" data-testid="results"><p>{ "Fix the marked fields to see an estimate." }</p></section> };
+        return html! { <section class="results stale" data-testid="results" data-feasible="false"><p>{ "Fix the marked fields to see an estimate." }</p></section> };
     };
     let e = &good.estimate;
     let m = &e.memory;
@@ -36,41 +81,65 @@ pub fn results(props: &ResultsProps) -> Html {
         if m.hbm_bytes > 0.0 { (m.peak_bytes / m.hbm_bytes * 100.0).min(100.0) } else { 100.0 };
     let step_total = e.step_s.max(1e-30);
     let memory = memory_parts(e);
+    let sure = editor::confidence(&state.scenario, &good.inputs);
+    let feasible = e.feasible && !state.stale();
+    let days = if e.train_days < 1e5 {
+        format!("{:.1} days", e.train_days)
+    } else {
+        format!("{} days", numbers::format(e.train_days.round()))
+    };
     html! {
-        <section class={classes!("results", state.stale().then_some("stale"))} data-testid="results"
+        <section class={classes!("results", state.stale().then_some("stale"), (!e.feasible).then_some("infeasible"))}
+            data-testid="results" data-feasible={feasible.to_string()}
             title={if state.stale() { "Showing the last valid plan; fix the marked fields" } else { "" }}>
             if state.stale() {
                 <div class="stale-note">{ "Showing the last valid plan while the marked fields are fixed." }</div>
             }
+            if !e.problems.is_empty() {
+                <div class="problems" data-testid="problems" role="alert">
+                    <strong>{ "This plan cannot run as written:" }</strong>
+                    <ul>{ for e.problems.iter().map(|w| html! { <li>{ w.to_string() }</li> }) }</ul>
+                    <span class="problems-hint">{ "The numbers below are dimmed: they only suggest what a runnable plan near it would cost." }</span>
+                </div>
+            }
+            { confidence(&sure) }
             <div class="cards">
-                { card("train-days", "Days to train", format!("{:.1} days", e.train_days),
+                { card("train-days", "Days to train", days,
                     format!("{} steps, no failures", format::count(e.steps))) }
                 { card("mfu", "MFU", format::percent(e.mfu), format!("HFU {}", format::percent(e.hfu))) }
                 { card("tokens-per-s", "Throughput", format!("{} tokens/s", format::count(e.tokens_per_s)),
-                    format!("{} chips busy", e.chips_used)) }
-                { card("step-time", "Step time", format::seconds(e.step_s), format!("{} micro-batches", e.n_microbatches)) }
+                    format!("{} chips busy", numbers::format(e.chips_used as f64))) }
+                { card("step-time", "Step time", format::seconds(e.step_s), format::microbatches(e.n_microbatches)) }
                 { card("chip-hours", "Chip-hours", format!("{} chip-hours", format::count(e.chip_hours)),
-                    format!("{} chips", good.inputs.cluster.n_chips)) }
+                    format!("{} chips", numbers::format(good.inputs.cluster.n_chips as f64))) }
                 <div class="card memory">
-                    <div class="card-label">{ "Memory per chip" }</div>
+                    <div class="card-label">{ "Memory per chip" }<Help text={text::help("memory-per-chip")} /></div>
                     <div class="card-value" data-testid="memory-per-chip">
                         { format!("{} of {}", format::gib(m.peak_bytes), format::gib(m.hbm_bytes)) }
                     </div>
                     <div class={classes!("fit-bar", (!m.fits).then_some("over"))} role="meter"
-                        aria-valuenow={format!("{fill:.0}")} aria-valuemin="0" aria-valuemax="100">
+                        aria-label="memory used" aria-valuenow={format!("{fill:.0}")} aria-valuemin="0" aria-valuemax="100">
                         <div class="fit-fill" style={format!("width: {fill:.1}%")}></div>
                     </div>
                     <div class="card-detail">
                         <span class={classes!((!m.fits).then_some("bad"))} data-testid="fits">
                             { if m.fits { "fits" } else { "does not fit" } }
                         </span>
-                        { format!(" · the chip's {:.0} GB is {}", m.hbm_bytes / 1e9, format::gib(m.hbm_bytes)) }
+                        { format!(" · the chip's {} GB is {}", numbers::format((m.hbm_bytes / 1e9).round()), format::gib(m.hbm_bytes)) }
                     </div>
                 </div>
             </div>
             if !e.warnings.is_empty() {
                 <ul class="warnings" data-testid="warnings">
-                    { for e.warnings.iter().map(|w| html! { <li>{ w.to_string() }</li> }) }
+                    { for e.warnings.iter().map(|w| html! {
+                        <li class={if w.severity() == Severity::Fit { "fit" } else { "advice" }}
+                            data-severity={format!("{:?}", w.severity()).to_lowercase()}>{ w.to_string() }</li>
+                    }) }
+                </ul>
+            }
+            if !e.notes.is_empty() {
+                <ul class="notes" data-testid="notes">
+                    { for e.notes.iter().map(|w| html! { <li>{ w.to_string() }</li> }) }
                 </ul>
             }
             <details class="tables">
@@ -90,7 +159,7 @@ pub fn results(props: &ResultsProps) -> Html {
                         { for MEMORY_LABELS.iter().zip(memory).map(|(label, b)| html! {
                             <tr><td>{ *label }</td><td>{ format::gib(b) }</td></tr>
                         }) }
-                        <tr class="total"><td>{ format!("peak ({:?} phase)", m.peak_phase).to_lowercase() }</td><td>{ format::gib(m.peak_bytes) }</td></tr>
+                        <tr class="total"><td>{ format!("peak ({} phase)", format::phase(m.peak_phase)) }</td><td>{ format::gib(m.peak_bytes) }</td></tr>
                     </tbody>
                 </table>
                 <table>

@@ -1,0 +1,254 @@
+// End-to-end tests of trust at first sight, with the exact inputs users tried: a 10,000-chip
+// cluster, numbers written as people write them, impossible plans, absurd figures, a bad import,
+// Reset then Undo and Back, a chip change on RoCE, a phone screen and a high-density screen.
+// Every test also checks that the page logged no console error and made no stray request.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  DIST, assertClean, harness, newContext, newPage, num, open, origin, q, served, text, typeInto, until, waitChange,
+} from './harness.mjs';
+
+harness();
+
+const attr = (page, id, name) => page.locator(q(id)).getAttribute(name);
+
+async function fresh(t, options = {}) {
+  const log = { errors: [], requests: [] };
+  const page = await newPage(await newContext(t, options), log);
+  await open(page, `${origin}/`);
+  return { page, log };
+}
+
+async function waitFeasible(page, value) {
+  await until(page, `results data-feasible=${value}`, ([s, v]) => document.querySelector(s)?.dataset.feasible === v,
+    [q('results'), String(value)]);
+}
+
+async function waitError(page, id, pattern) {
+  await until(page, `error-${id} matching ${pattern}`, ([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent ?? ''),
+    [q(`error-${id}`), pattern.source]);
+  return text(page, `error-${id}`);
+}
+
+async function select(page, id, value) {
+  await page.selectOption(q(id), value);
+}
+
+test('10,000 chips is an error on Chips with usable counts one click away', async (t) => {
+  const { page, log } = await fresh(t);
+  await typeInto(page, 'chips', '10000');
+  const error = await waitError(page, 'chips', /do not divide/);
+  assert.match(error, /10,000 chips do not divide into TP 8 × PP 16 × CP 2 = 256/);
+  assert.equal(await page.locator(q('error-dp')).count(), 0, 'no second error on DP');
+  const suggestions = await page.locator(q('chips-suggest')).allTextContents();
+  assert.deepEqual(suggestions, ['9,984 chips', '10,240 chips', 'keep 10,000 chips, 16 idle']);
+  const days = await text(page, 'train-days');
+  await page.locator(q('chips-suggest')).nth(1).click();
+  await until(page, 'chips to become 10240', (s) => document.querySelector(s)?.value === '10240', q('chips'));
+  await waitFeasible(page, true);
+  assert.equal(await page.locator(q('error-chips')).count(), 0);
+  assert.notEqual(await text(page, 'train-days'), days);
+  // The chips slider reaches counts between powers of two.
+  const step = Number(await page.getAttribute(q('chips-slider'), 'max'));
+  assert.ok(step >= 32 * 17, `fine chip slider, max position ${step}`);
+  // DP follows the chips while automatic: its slider only shows the value.
+  assert.equal(await page.locator(q('dp-slider')).isDisabled(), true);
+  assertClean(log, served());
+});
+
+test('numbers written the way people write them are understood', async (t) => {
+  const { page, log } = await fresh(t);
+  const days = await text(page, 'train-days');
+  await typeInto(page, 'chips', '１６３８４');
+  await until(page, 'full-width 16384 accepted', (s) => !document.querySelector(s), q('error-chips'));
+  assert.equal(await text(page, 'train-days'), days, 'full-width digits mean 16,384');
+
+  await typeInto(page, 'chips', '16k');
+  const error = await waitError(page, 'chips', /16,000 chips/);
+  assert.doesNotMatch(error, /not a number/);
+  await typeInto(page, 'chips', '16,384');
+  await until(page, '16,384 accepted', (s) => !document.querySelector(s), q('error-chips'));
+
+  await typeInto(page, 'tokens', '14.8T');
+  const later = await waitChange(page, 'train-days', days);
+  assert.ok(Math.abs(num(later) / num(days) - 14.8 / 15.6) < 0.01, `${days} -> ${later}`);
+  assert.equal(await page.locator(q('error-tokens')).count(), 0);
+  assert.equal(await page.inputValue(q('tokens')), '14.8T', 'shown as typed');
+  assertClean(log, served());
+});
+
+test('impossible plans are marked, dimmed and explained, problems first', async (t) => {
+  const { page, log } = await fresh(t);
+  // DeepSeek-V3 on 2,048 chips with TP 8, PP 16, CP 2: DP × CP = 16, so EP 64 cannot be formed.
+  await select(page, 'model-preset', 'deepseek-v3');
+  await typeInto(page, 'chips', '2048');
+  await until(page, 'chips 2048 accepted', (s) => !document.querySelector(s), q('error-chips'));
+  await typeInto(page, 'ep', '64');
+  await waitFeasible(page, false);
+  const problems = await text(page, 'problems');
+  assert.match(problems, /EP 64 must divide both the 256 routed experts and DP × CP = 16/);
+  assert.ok(await page.locator('.results.infeasible').count(), 'results dimmed');
+  const order = await page.evaluate(() => {
+    const all = [...document.querySelectorAll('[data-testid="problems"], [data-testid="warnings"], .card')];
+    return all[0]?.dataset.testid;
+  });
+  assert.equal(order, 'problems', 'problems come before the numbers');
+  assert.match(await page.locator(q('ep')).evaluate((e) => e.closest('.field').className), /invalid/);
+
+  // A micro-batch larger than a replica's share of the batch.
+  await typeInto(page, 'ep', '8');
+  await waitFeasible(page, true);
+  await typeInto(page, 'micro-batch', '4096');
+  await waitFeasible(page, false);
+  assert.match(await text(page, 'problems'), /micro-batch 4096 is more than/);
+  assertClean(log, served());
+});
+
+test('absurd chip figures are refused in short words and the layout holds', async (t) => {
+  const { page, log } = await fresh(t);
+  await select(page, 'chip', 'custom');
+  await until(page, 'custom chip fields', (s) => document.querySelector(s), q('chip-bw'));
+  const days = await text(page, 'train-days');
+  // Pasted whole (one input event), so no prefix of the number is ever a valid figure.
+  await page.fill(q('chip-bw'), '1e-30');
+  assert.match(await waitError(page, 'chip-bw', /too small/), /min 0.01 TB\/s/);
+  await page.fill(q('chip-bf16'), '1e40');
+  const error = await waitError(page, 'chip-bf16', /too large/);
+  assert.match(error, /max 100,000 TFLOP\/s/);
+  assert.ok(error.length < 60, `short: ${error}`);
+  assert.equal(await text(page, 'train-days'), days, 'no absurd days are shown');
+  const widths = await page.evaluate(() => ['chip-fp8', 'chip-hbm', 'chip-bf16']
+    .map((id) => document.querySelector(`[data-testid="${id}"]`).getBoundingClientRect().width));
+  assert.ok(widths.every((w) => w > 60), `fields keep their width: ${widths}`);
+  assertClean(log, served());
+});
+
+test('a bad import keeps the plan and lists the problems', async (t) => {
+  const { page, log } = await fresh(t);
+  await typeInto(page, 'chips', '4096');
+  await until(page, 'chips 4096', (s) => !document.querySelector(s), q('error-chips'));
+  const bad = { model: { preset: 'llama3-405b', layers: 'many' }, cluster: { chip: 'z9000' } };
+  await page.setInputFiles(q('import'), { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+  await until(page, 'a rejection notice', (s) => /Did not import bad\.json/.test(document.querySelector(s)?.textContent ?? ''), q('notice'));
+  const notice = await text(page, 'notice');
+  assert.match(notice, /your plan is unchanged/);
+  assert.match(notice, /model\.layers/);
+  assert.match(notice, /unknown chip 'z9000'/);
+  assert.equal(await page.inputValue(q('chips')), '4096');
+  assert.equal(await page.inputValue(q('model-preset')), 'llama3-405b');
+  assert.equal(await page.locator('.field.invalid').count(), 0, 'no field turned red');
+  assertClean(log, served());
+});
+
+test('Reset is undone by Undo and by Back', async (t) => {
+  const { page, log } = await fresh(t);
+  await typeInto(page, 'chips', '4096');
+  await until(page, 'chips 4096', (s) => !document.querySelector(s), q('error-chips'));
+  const mine = await text(page, 'train-days');
+  assert.equal(await page.locator(q('undo')).isDisabled(), true, 'nothing to undo yet');
+
+  await page.click(q('reset'));
+  await until(page, 'the default plan', (s) => document.querySelector(s)?.value === '16384', q('chips'));
+  await page.click(q('undo'));
+  await until(page, 'undone', (s) => document.querySelector(s)?.value === '4096', q('chips'));
+  assert.equal(await text(page, 'train-days'), mine);
+
+  await page.click(q('reset'));
+  await until(page, 'the default plan again', (s) => document.querySelector(s)?.value === '16384', q('chips'));
+  await page.goBack();
+  await until(page, 'Back returns to the plan before', (s) => document.querySelector(s)?.value === '4096', q('chips'));
+  assert.ok(page.url().startsWith(origin), 'Back stayed on the page');
+  assert.equal(await text(page, 'train-days'), mine);
+  assertClean(log, served());
+});
+
+test('changing the chip keeps the network the user chose, and says so', async (t) => {
+  const { page, log } = await fresh(t);
+  assert.equal(await page.inputValue(q('scale-out')), 'roce-400g');
+  await select(page, 'chip', 'h200');
+  await until(page, 'a chip notice', (s) => /H200/.test(document.querySelector(s)?.textContent ?? ''), q('notice'));
+  assert.equal(await page.inputValue(q('scale-out')), 'roce-400g', 'RoCE 400G is kept');
+  assert.match(await text(page, 'notice'), /kept your scale-out network RoCE/);
+  await page.click(q('notice-undo'));
+  await until(page, 'the H100 back', (s) => document.querySelector(s)?.value === 'h100-sxm', q('chip'));
+  assertClean(log, served());
+});
+
+test('the page says how sure it is, explains its terms and shows its validation', async (t) => {
+  const { page, log } = await fresh(t);
+  assert.equal(await attr(page, 'confidence', 'data-firm'), 'true');
+  await select(page, 'chip', 'ascend-910b');
+  await until(page, 'a soft confidence badge', (s) => document.querySelector(s)?.dataset.firm === 'false', q('confidence'));
+  const badge = await text(page, 'confidence');
+  assert.match(badge, /Ascend 910B: .*memory bandwidth.* unverified/);
+  assert.match(badge, /efficiency assumed by chip class/);
+  assert.doesNotMatch(badge, /_per_s|hbm_/, 'human names, not code names');
+
+  // A term explains itself on keyboard focus.
+  const help = page.locator('.card .help').nth(1);
+  await help.focus();
+  const tip = help.locator('.tip');
+  assert.ok(await tip.isVisible(), 'the MFU explanation shows on focus');
+  assert.match(await tip.textContent(), /BF16 dense peak/);
+
+  // Sources are links and the validation table is one click away.
+  assert.ok(await page.locator('.reading a[href^="https://arxiv.org/abs/"]').count() > 0);
+  await page.locator(`${q('accuracy')} summary`).click();
+  const rows = await page.locator(`${q('accuracy')} tbody tr`).count();
+  assert.ok(rows >= 30, `validation rows: ${rows}`);
+  assertClean(log, served());
+});
+
+test('presets help: a published plan in one click, a hint at EP, "(modified)"', async (t) => {
+  const { page, log } = await fresh(t);
+  assert.equal(await page.locator(q('warnings')).count(), 0, 'the default plan opens without a warning');
+  await select(page, 'model-preset', 'deepseek-v3');
+  await until(page, 'an EP hint', (s) => /mixture of experts/.test(document.querySelector(s)?.textContent ?? ''), q('notice'));
+  const button = page.locator(q('load-published-plan'));
+  assert.match(await button.textContent(), /2,048 H800, PP 16, EP 64, FP8/);
+  await button.click();
+  await until(page, '2,048 chips', (s) => document.querySelector(s)?.value === '2048', q('chips'));
+  await waitFeasible(page, true);
+  assert.equal(await page.inputValue(q('ep')), '64');
+
+  await typeInto(page, 'layers', '60');
+  await until(page, '"(modified)"', (s) => {
+    const el = document.querySelector(s);
+    return /\(modified\)/.test(el?.options[el.selectedIndex]?.text ?? '');
+  }, q('model-preset'));
+  assertClean(log, served());
+});
+
+test('a phone screen: nothing scrolls sideways and the headline is in sight', async (t) => {
+  const { page, log } = await fresh(t, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true });
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `page is ${width} px wide`);
+  const summary = await page.locator(q('summary')).boundingBox();
+  assert.ok(summary && summary.y + summary.height <= 844, `summary at ${JSON.stringify(summary)}`);
+  assert.match(await text(page, 'summary'), /days/);
+  // Charts are drawn at the device pixel ratio and as wide as their column.
+  const canvas = await page.evaluate(() => {
+    const c = document.querySelector('[data-testid="plot-scaling"]');
+    return { width: c.width, shown: c.clientWidth };
+  });
+  assert.ok(canvas.shown <= 390 && canvas.width === 2 * canvas.shown, JSON.stringify(canvas));
+  assertClean(log, served());
+});
+
+test('a wide screen puts every card in one row', async (t) => {
+  const { page, log } = await fresh(t, { viewport: { width: 1440, height: 900 } });
+  const tops = await page.evaluate(() => [...document.querySelectorAll('.card')].map((c) => Math.round(c.getBoundingClientRect().top)));
+  assert.equal(new Set(tops).size, 1, `card rows: ${tops}`);
+  assertClean(log, served());
+});
+
+test('standalone.html copies a link that says where it opens', async (t) => {
+  const log = { errors: [], requests: [] };
+  const context = await newContext(t);
+  const page = await newPage(context, log);
+  await open(page, new URL('standalone.html', DIST).href, 20_000);
+  await page.click(q('copy-link'));
+  await until(page, 'a copy notice', (s) => /opened from a file|hosted planner|Copy this/.test(document.querySelector(s)?.textContent ?? ''), q('notice'));
+  assert.match(await text(page, 'notice'), /#s=1\./);
+  assertClean(log, ['file:', 'data:']);
+});
