@@ -119,6 +119,7 @@ fn stacked_bar<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     theme: &Theme,
     caption: &str,
+    axis: &str,
     unit: &str,
     parts: &[(&str, f64)],
     capacity: Option<(&str, f64)>,
@@ -143,7 +144,7 @@ fn stacked_bar<DB: DrawingBackend>(
         .bold_line_style(theme.grid)
         .max_light_lines(2)
         .axis_style(theme.foreground)
-        .x_desc(unit)
+        .x_desc(axis)
         .x_label_formatter(&|x| short(*x))
         .label_style(theme.font(12.0))
         .draw()
@@ -162,7 +163,7 @@ fn stacked_bar<DB: DrawingBackend>(
                 color.filled(),
             )))
             .map_err(err)?;
-        legend.push((format!("{label}: {}", short(*value)), color.filled()));
+        legend.push((format!("{label}: {} {unit}", short(*value)), color.filled()));
         start = end;
     }
     if let Some((label, c)) = capacity {
@@ -172,9 +173,9 @@ fn stacked_bar<DB: DrawingBackend>(
             .draw_series(std::iter::once(PathElement::new(vec![(c, 0.1), (c, 0.9)], style)))
             .map_err(err)?;
         let verdict = if over { " (exceeded)" } else { "" };
-        legend.push((format!("{label}: {}{verdict}", short(c)), theme.alert.filled()));
+        legend.push((format!("{label}: {} {unit}{verdict}", short(c)), theme.alert.filled()));
     }
-    legend.push((format!("total: {}", short(total)), theme.foreground.filled()));
+    legend.push((format!("total: {} {unit}", short(total)), theme.foreground.filled()));
     let font = theme.font(12.0);
     let px = |n: f64| theme.px(n);
     for (row, (text, style)) in legend.iter().enumerate() {
@@ -209,7 +210,7 @@ pub fn draw_step<DB: DrawingBackend>(
     let values = e.breakdown.parts();
     let parts: Vec<(&str, f64)> =
         STEP_LABELS.iter().zip(values.iter()).map(|(l, (_, v))| (*l, *v)).collect();
-    stacked_bar(root, theme, "Step time breakdown", "seconds per step", &parts, None)
+    stacked_bar(root, theme, "Step time breakdown", "seconds per step", "s", &parts, None)
 }
 
 /// Labels of the memory parts, in `memory_parts` order.
@@ -253,6 +254,7 @@ pub fn draw_memory<DB: DrawingBackend>(
         theme,
         "Memory per chip at peak",
         "GiB per chip",
+        "GiB",
         &parts,
         Some(("capacity", e.memory.hbm_bytes / GIB)),
     )

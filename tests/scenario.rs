@@ -266,3 +266,36 @@ fn a_single_replica_defaults_to_no_sharding() {
     assert_eq!(inputs.parallelism.data, 1);
     assert_eq!(inputs.parallelism.sharding, clusterplan::model::Sharding::None);
 }
+
+/// `docs/scenario.md`'s range table is generated from the field table; `UPDATE_DOCS=1`
+/// rewrites it. Every key in the field table is also described in the reference above it.
+#[test]
+fn the_documented_ranges_follow_the_field_table() {
+    use clusterplan::scenario::fields;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenario.md");
+    let doc = std::fs::read_to_string(path).expect("docs/scenario.md");
+    let start =
+        "<!-- ranges: generated from src/scenario/fields.rs; tests/scenario.rs checks it -->\n";
+    let end = "<!-- end of ranges -->";
+    let (Some(a), Some(b)) = (doc.find(start), doc.find(end)) else { panic!("range markers") };
+    let expected = format!("{}{start}{}{}", &doc[..a], fields::markdown(), &doc[b..]);
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(path, &expected).expect("write docs/scenario.md");
+    }
+    assert!(doc == expected, "docs/scenario.md's range table is stale: run with UPDATE_DOCS=1");
+    for field in fields::FIELDS {
+        let key = field.path.rsplit('.').next().unwrap_or(field.path);
+        assert!(doc[..a].contains(&format!("| `{key}` |")), "{} is not described", field.path);
+    }
+}
+
+#[test]
+fn every_unverified_figure_names_a_field() {
+    use clusterplan::scenario::fields;
+    for chip in presets::CHIPS {
+        for name in chip.unverified {
+            let path = fields::chip_figure_path(name);
+            assert!(path.and_then(fields::field).is_some(), "{}: unverified {name}", chip.id);
+        }
+    }
+}
