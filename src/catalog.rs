@@ -2,66 +2,56 @@
 //!
 //! Reads `model::presets`; adds no figures of its own.
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
-use crate::model::presets::{self, units::*};
+use crate::model::presets;
+use crate::scenario::describe::{self, into_map};
+use crate::scenario::fields;
+
+/// The keys every catalog entry starts with.
+fn identity(id: &str, name: &str, basis: &str, source: &str) -> Map<String, Value> {
+    into_map(json!({ "id": id, "name": name, "basis": basis, "source": source }))
+}
 
 /// Every chip, scale-up fabric, scale-out fabric and transformer preset with id, figures and source.
 pub fn to_json() -> Value {
+    // Figures in the scenario's own keys and units (`scenario::describe`), so what the catalog
+    // prints can be pasted into a scenario; unverified figures are named by those keys too.
     let chips: Vec<Value> = presets::CHIPS
         .iter()
         .map(|p| {
-            let c = &p.chip;
-            json!({
-                "id": p.id,
-                "name": p.name,
+            let mut entry = describe::chip(&p.chip);
+            let unverified: Vec<&str> = p
+                .unverified
+                .iter()
+                .filter_map(|f| fields::chip_figure_path(f))
+                .map(|path| path.rsplit('.').next().unwrap_or(path))
+                .collect();
+            entry.extend(identity(p.id, p.name, p.basis.as_str(), p.source));
+            entry.extend(into_map(json!({
                 "vendor": p.vendor,
-                "bf16_tflops": c.bf16_flops_per_s / TFLOPS,
-                "fp8_tflops": c.fp8_flops_per_s / TFLOPS,
-                "fp32_tflops": c.fp32_flops_per_s / TFLOPS,
-                "hbm_gb": c.hbm_bytes / GB,
-                "hbm_tb_per_s": c.hbm_bytes_per_s / TB_PER_S,
-                "tdp_w": c.tdp_w,
-                "price_usd": c.price_usd,
-                "matmul_efficiency": c.matmul_efficiency,
-                "memory_efficiency": c.memory_efficiency,
                 "scale_up": p.scale_up,
                 "scale_out": p.scale_out,
                 "chips_per_node": p.chips_per_node,
-                "basis": p.basis.as_str(),
-                "unverified": p.unverified,
-                "source": p.source,
-            })
+                "unverified": unverified,
+            })));
+            Value::Object(entry)
         })
         .collect();
     let scale_up: Vec<Value> = presets::SCALE_UP
         .iter()
         .map(|p| {
-            let l = &p.scale_up.link;
-            json!({
-                "id": p.id,
-                "name": p.name,
-                "bandwidth_gb_per_s": 2.0 * l.bytes_per_s / GB_PER_S,
-                "domain": p.scale_up.domain_size,
-                "latency_us": l.latency_s / US,
-                "efficiency": l.efficiency,
-                "basis": p.basis.as_str(),
-                "source": p.source,
-            })
+            let mut entry = describe::scale_up(&p.scale_up);
+            entry.extend(identity(p.id, p.name, p.basis.as_str(), p.source));
+            Value::Object(entry)
         })
         .collect();
     let scale_out: Vec<Value> = presets::SCALE_OUT
         .iter()
         .map(|p| {
-            json!({
-                "id": p.id,
-                "name": p.name,
-                "gbit_per_s": p.link.bytes_per_s / GBIT_PER_S,
-                "latency_us": p.link.latency_s / US,
-                "efficiency": p.link.efficiency,
-                "basis": p.basis.as_str(),
-                "source": p.source,
-            })
+            let mut entry = describe::scale_out(&p.link);
+            entry.extend(identity(p.id, p.name, p.basis.as_str(), p.source));
+            Value::Object(entry)
         })
         .collect();
     let models: Vec<Value> = presets::TRANSFORMERS

@@ -260,6 +260,30 @@ pub fn draw_memory<DB: DrawingBackend>(
     )
 }
 
+/// Tick values on a log axis from `lo` to `hi`: each power of ten times each of `steps`, or,
+/// with `base` 2, the powers of two; at most about a dozen, so labels never collide.
+fn ticks(lo: f64, hi: f64, steps: &[f64], base: f64) -> Vec<f64> {
+    if !(lo > 0.0 && hi > lo && hi.is_finite()) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if base == 2.0 {
+        let mut x = 2f64.powi(lo.log2().ceil() as i32);
+        let stride = if hi / lo > 4096.0 { 2.0 } else { 1.0 };
+        while x <= hi {
+            out.push(x);
+            x *= 2f64.powf(stride);
+        }
+    } else {
+        let mut decade = 10f64.powi(lo.log10().floor() as i32);
+        while decade <= hi {
+            out.extend(steps.iter().map(|s| s * decade).filter(|x| (lo..=hi).contains(x)));
+            decade *= 10.0;
+        }
+    }
+    out
+}
+
 /// Days to train and MFU against chip count (log axis), with the current plan marked.
 pub fn draw_scaling<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -282,7 +306,10 @@ pub fn draw_scaling<DB: DrawingBackend>(
         .x_label_area_size(theme.upx(36.0))
         .y_label_area_size(theme.upx(56.0))
         .right_y_label_area_size(theme.upx(52.0))
-        .build_cartesian_2d((x_lo..x_hi).log_scale(), (lo..hi).log_scale())
+        .build_cartesian_2d(
+            (x_lo..x_hi).log_scale().with_key_points(ticks(x_lo, x_hi, &[1.0, 2.0, 4.0, 8.0], 2.0)),
+            (lo..hi).log_scale().with_key_points(ticks(lo, hi, &[1.0, 2.0, 5.0], 1.0)),
+        )
         .map_err(err)?
         .set_secondary_coord((x_lo..x_hi).log_scale(), 0.0..mfu_top);
     let label_style = theme.font(12.0);
@@ -296,7 +323,7 @@ pub fn draw_scaling<DB: DrawingBackend>(
         .x_desc("chips (log scale)")
         .y_desc("days to train")
         .x_label_formatter(&|x| numbers::format(x.round()))
-        .y_label_formatter(&|y| short(*y))
+        .y_label_formatter(&|y| numbers::format(*y))
         .label_style(label_style.clone())
         .draw()
         .map_err(err)?;

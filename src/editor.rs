@@ -326,18 +326,18 @@ impl State {
 /// The model preset's published plan: the title of the run that used it and its scenario
 /// (the calibration row with the most chips that keeps the preset's own dimensions).
 pub fn published_plan(model_id: &str) -> Option<(String, Scenario)> {
-    let (_, rows) = validation::load().ok()?;
-    let rows = rows.into_iter().filter(|row| {
+    let (_, rows) = validation::loaded().as_ref().ok()?;
+    let rows = rows.iter().filter(|row| {
         row.scenario.get("model.preset").and_then(|v| v.as_str().map(str::to_string)).as_deref()
             == Some(model_id)
     });
     // The run at its largest scale, preferring a row that keeps the preset's own dimensions.
-    let key = |row: &validation::Row| {
+    let key = |row: &&validation::Row| {
         let chips = row.scenario.get("cluster.chips").and_then(|v| v.as_u64()).unwrap_or(0);
         let changed = row.scenario.get("model").and_then(|m| m.as_object().map(|m| m.len()));
         (chips, std::cmp::Reverse(changed.unwrap_or(0)))
     };
-    rows.max_by_key(key).map(|row| (row.title, row.scenario))
+    rows.max_by_key(key).map(|row| (row.title.clone(), row.scenario.clone()))
 }
 
 /// How sure an estimate can be, from what stands behind its figures.

@@ -217,13 +217,22 @@ pub struct Coverage {
     pub max_chips: u32,
 }
 
+/// The calibration data as read: every run and row, or why it could not be read.
+pub type Loaded = Result<(Vec<Run>, Vec<Row>), String>;
+
+/// Every run and row, parsed once for the life of the program (the page asks on every render).
+pub fn loaded() -> &'static Loaded {
+    static LOADED: std::sync::OnceLock<Loaded> = std::sync::OnceLock::new();
+    LOADED.get_or_init(load)
+}
+
 /// The calibration's coverage, read once.
 pub fn coverage() -> &'static Coverage {
     static COVERAGE: std::sync::OnceLock<Coverage> = std::sync::OnceLock::new();
     COVERAGE.get_or_init(|| {
-        let Ok((_, rows)) = load() else { return Coverage::default() };
+        let Ok((_, rows)) = loaded() else { return Coverage::default() };
         let mut coverage = Coverage::default();
-        for row in &rows {
+        for row in rows {
             let chip = row.scenario.get("cluster.chip");
             let id = chip.as_ref().and_then(|c| c.as_str().or_else(|| c.get("preset")?.as_str()));
             if let Some(id) = id {

@@ -299,3 +299,40 @@ fn every_unverified_figure_names_a_field() {
         }
     }
 }
+
+/// `describe` is the inverse of `resolve`: every catalog chip and fabric, written out as a
+/// custom chip, resolves to exactly the figures of the preset.
+#[test]
+fn every_preset_written_out_resolves_to_itself() {
+    use clusterplan::scenario::describe;
+    let base = Scenario::default_plan().resolve().expect("default resolves");
+    for chip in presets::CHIPS {
+        let up = presets::scale_up(chip.scale_up).expect("scale-up preset").scale_up;
+        let out = presets::scale_out(chip.scale_out).expect("scale-out preset").link;
+        let cluster = clusterplan::model::Cluster {
+            chip: chip.chip,
+            scale_up: up,
+            scale_out: out,
+            ..base.cluster
+        };
+        let mut scenario = Scenario::default_plan();
+        for (path, value) in describe::custom_chip(&cluster) {
+            scenario = scenario.with(path, Some(value));
+        }
+        let resolved = scenario.resolve().unwrap_or_else(|e| panic!("{}: {e:?}", chip.id));
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs());
+        let (a, b) = (resolved.cluster.chip, chip.chip);
+        for (name, x, y) in [
+            ("bf16", a.bf16_flops_per_s, b.bf16_flops_per_s),
+            ("fp8", a.fp8_flops_per_s, b.fp8_flops_per_s),
+            ("hbm", a.hbm_bytes, b.hbm_bytes),
+            ("bw", a.hbm_bytes_per_s, b.hbm_bytes_per_s),
+            ("matmul", a.matmul_efficiency, b.matmul_efficiency),
+            ("scale-up", resolved.cluster.scale_up.link.bytes_per_s, up.link.bytes_per_s),
+            ("scale-out", resolved.cluster.scale_out.bytes_per_s, out.bytes_per_s),
+        ] {
+            assert!(close(x, y), "{} {name}: {x} != {y}", chip.id);
+        }
+        assert_eq!(resolved.cluster.scale_up.domain_size, up.domain_size, "{}", chip.id);
+    }
+}

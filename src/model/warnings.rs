@@ -126,15 +126,15 @@ impl fmt::Display for Warning {
                 if product < chips as u64 { "; the rest sit idle" } else { "; the plan needs more chips than exist" }
             ),
             Warning::TensorSplitsHeads { tp, heads } => {
-                write!(f, "TP={tp} does not divide the {heads} attention heads")
+                write!(f, "TP {tp} does not divide the {heads} attention heads")
             }
             Warning::TensorReplicatesKvHeads { tp, kv_heads } => write!(
                 f,
-                "TP={tp} exceeds the {kv_heads} key/value heads, so each is copied on several chips"
+                "TP {tp} exceeds the {kv_heads} key/value heads, so each is copied on several chips"
             ),
             Warning::BatchNotDivisible { global_batch, dp, micro_batch } => write!(
                 f,
-                "global batch {global_batch} is not a multiple of DP={dp} x micro-batch {micro_batch}; the last micro-batch is padded"
+                "global batch {global_batch} is not a multiple of DP {dp} × micro-batch {micro_batch}; the last micro-batch is padded"
             ),
             Warning::IdleReplicas { global_batch, dp, micro_batch } => write!(
                 f,
@@ -168,26 +168,26 @@ impl fmt::Display for Warning {
             ),
             Warning::TensorCrossesDomain { tp, domain } => write!(
                 f,
-                "TP={tp} spans {} scale-up domains of {domain} chips: tensor-parallel traffic crosses the slower network",
+                "TP {tp} spans {} scale-up domains of {domain} chips: tensor-parallel traffic crosses the slower network",
                 tp.div_ceil(domain.max(1))
             ),
             Warning::ExpertCrossesDomain { ep, domain } => write!(
                 f,
-                "EP={ep} spans more than one scale-up domain of {domain} chips: the all-to-all crosses the slower network"
+                "EP {ep} spans more than one scale-up domain of {domain} chips: the all-to-all crosses the slower network"
             ),
             Warning::ExpertDegreeExceedsExperts { ep, experts } => {
-                write!(f, "EP={ep} is more than the {experts} routed experts")
+                write!(f, "EP {ep} is more than the {experts} routed experts")
             }
             Warning::ExpertDegreeNotDivisible { ep, experts, dp_cp } => write!(
                 f,
                 "EP {ep} must divide both the {experts} routed experts and DP × CP = {dp_cp}"
             ),
             Warning::ExpertParallelWithoutExperts { ep } => {
-                write!(f, "EP={ep} has no effect: the model has no experts")
+                write!(f, "EP {ep} has no effect: the model has no experts")
             }
             Warning::ContextSplitsSequence { cp, seq_len } => write!(
                 f,
-                "CP={cp} does not split the {seq_len}-token sequence into {} equal chunks",
+                "CP {cp} does not split the {seq_len}-token sequence into {} equal chunks",
                 2 * cp as u64
             ),
             Warning::Fp8Unsupported => {

@@ -2,10 +2,10 @@
 //! written back as scenario JSON, so "custom chip" and "custom dimensions" start from exactly
 //! what was on screen and the estimate does not move until the user changes a figure.
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use crate::model::presets::units;
-use crate::model::{AttentionImpl, Cluster, FfnKind, Transformer};
+use crate::model::{AttentionImpl, Chip, Cluster, FfnKind, Link, ScaleUp, Transformer};
 
 /// A transformer as explicit dimensions (`model` without a preset).
 pub fn transformer(t: &Transformer) -> Value {
@@ -25,42 +25,58 @@ pub fn transformer(t: &Transformer) -> Value {
     model
 }
 
+/// A chip's figures in the scenario's keys and datasheet units.
+pub fn chip(c: &Chip) -> Map<String, Value> {
+    let figures = json!({
+        "bf16_tflops": c.bf16_flops_per_s / units::TFLOPS,
+        "fp8_tflops": c.fp8_flops_per_s / units::TFLOPS,
+        "fp32_tflops": c.fp32_flops_per_s / units::TFLOPS,
+        "hbm_gb": c.hbm_bytes / units::GB,
+        "hbm_tb_per_s": c.hbm_bytes_per_s / units::TB_PER_S,
+        "tdp_w": c.tdp_w,
+        "matmul_efficiency": c.matmul_efficiency,
+        "memory_efficiency": c.memory_efficiency,
+        "price_usd": c.price_usd,
+    });
+    into_map(figures)
+}
+
+/// A scale-up fabric's figures; datasheets quote its bandwidth as both directions added, the
+/// model keeps one.
+pub fn scale_up(s: &ScaleUp) -> Map<String, Value> {
+    into_map(json!({
+        "bandwidth_gb_per_s": 2.0 * s.link.bytes_per_s / units::GB_PER_S,
+        "domain": s.domain_size,
+        "latency_us": s.link.latency_s / units::US,
+        "efficiency": s.link.efficiency,
+    }))
+}
+
+/// A scale-out network's figures per chip.
+pub fn scale_out(l: &Link) -> Map<String, Value> {
+    into_map(json!({
+        "gbit_per_s": l.bytes_per_s / units::GBIT_PER_S,
+        "latency_us": l.latency_s / units::US,
+        "efficiency": l.efficiency,
+    }))
+}
+
+/// The object inside a JSON value (empty for anything else).
+pub(crate) fn into_map(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
 /// A cluster's chip and both fabrics as custom objects: `cluster.chip`, `cluster.scale_up`,
 /// `cluster.scale_out`, in that order.
 pub fn custom_chip(c: &Cluster) -> [(&'static str, Value); 3] {
-    // Datasheets quote scale-up bandwidth as both directions added; the model keeps one.
+    let mut figures = chip(&c.chip);
+    figures.insert("name".into(), Value::from("Custom chip"));
     [
-        (
-            "cluster.chip",
-            json!({
-                "name": "Custom chip",
-                "bf16_tflops": c.chip.bf16_flops_per_s / units::TFLOPS,
-                "fp8_tflops": c.chip.fp8_flops_per_s / units::TFLOPS,
-                "fp32_tflops": c.chip.fp32_flops_per_s / units::TFLOPS,
-                "hbm_gb": c.chip.hbm_bytes / units::GB,
-                "hbm_tb_per_s": c.chip.hbm_bytes_per_s / units::TB_PER_S,
-                "tdp_w": c.chip.tdp_w,
-                "matmul_efficiency": c.chip.matmul_efficiency,
-                "memory_efficiency": c.chip.memory_efficiency,
-                "price_usd": c.chip.price_usd,
-            }),
-        ),
-        (
-            "cluster.scale_up",
-            json!({
-                "bandwidth_gb_per_s": 2.0 * c.scale_up.link.bytes_per_s / units::GB_PER_S,
-                "domain": c.scale_up.domain_size,
-                "latency_us": c.scale_up.link.latency_s / units::US,
-                "efficiency": c.scale_up.link.efficiency,
-            }),
-        ),
-        (
-            "cluster.scale_out",
-            json!({
-                "gbit_per_s": c.scale_out.bytes_per_s / units::GBIT_PER_S,
-                "latency_us": c.scale_out.latency_s / units::US,
-                "efficiency": c.scale_out.efficiency,
-            }),
-        ),
+        ("cluster.chip", Value::Object(figures)),
+        ("cluster.scale_up", Value::Object(scale_up(&c.scale_up))),
+        ("cluster.scale_out", Value::Object(scale_out(&c.scale_out))),
     ]
 }

@@ -540,9 +540,10 @@ pub const CHIPS: &[ChipPreset] = &[
             "hbm_bytes_per_s",
             "tdp_w",
         ],
+        // No measured training run calibrates its efficiency yet; Pangu Ultra 135B reports about
+        // 52% MFU on 8,192 NPUs, a candidate calibration row.
         source: "No Huawei datasheet found. boardor.com (~320 TF, 64 GB); jishuzhan.net (256 TF, \
-                 350 W); oryoy.com. Calibrate from measured runs (Pangu Ultra 135B ~52% MFU on \
-                 8,192 NPUs)",
+                 350 W); oryoy.com",
     },
     ChipPreset {
         id: "ascend-910c",
