@@ -326,6 +326,22 @@ impl State {
 /// The model preset's published plan: the title of the run that used it and its scenario
 /// (the calibration row with the most chips that keeps the preset's own dimensions).
 pub fn published_plan(model_id: &str) -> Option<(String, Scenario)> {
+    // Worked out once: the page asks on every render.
+    static PLANS: std::sync::OnceLock<Vec<(&'static str, String, Scenario)>> =
+        std::sync::OnceLock::new();
+    let plans = PLANS.get_or_init(|| {
+        presets::TRANSFORMERS
+            .iter()
+            .filter_map(|p| find_published_plan(p.id).map(|(t, s)| (p.id, t, s)))
+            .collect()
+    });
+    plans
+        .iter()
+        .find(|(id, ..)| *id == model_id)
+        .map(|(_, title, scenario)| (title.clone(), scenario.clone()))
+}
+
+fn find_published_plan(model_id: &str) -> Option<(String, Scenario)> {
     let (_, rows) = validation::loaded().as_ref().ok()?;
     let rows = rows.iter().filter(|row| {
         row.scenario.get("model.preset").and_then(|v| v.as_str().map(str::to_string)).as_deref()

@@ -89,3 +89,15 @@ fn accuracy_document_is_current() {
         "docs/accuracy.md is stale; regenerate with `cargo run --release --bin clusterplan -- validate > docs/accuracy.md`"
     );
 }
+
+#[test]
+fn the_readme_quotes_the_current_accuracy() {
+    let (_, outcomes) = validation::run_all().expect("calibration data loads");
+    let s = validation::Summary::of(&outcomes);
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let quoted = format!("{} of the {} rows are within their tolerance", s.within, s.rows);
+    assert!(readme.contains(&quoted), "README should say: {quoted}");
+    let mean = format!("mean absolute error of {:.1}%", 100.0 * s.mean_abs_error);
+    assert!(readme.contains(&mean), "README should say: {mean}");
+}
