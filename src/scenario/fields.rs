@@ -322,6 +322,15 @@ pub const FIELDS: &[Field] = &[
     flag("parallelism.cp_overlap", Fixed(0.0)),
 ];
 
+/// The fixed default of the field at `path` (1 for true, 0 for false); 0 for a field whose
+/// default is not fixed, which `tests/scenario.rs` rules out for every path `resolve` asks.
+pub fn fixed(path: &str) -> f64 {
+    match field(path).map(|f| f.default) {
+        Some(Fallback::Fixed(x)) => x,
+        _ => 0.0,
+    }
+}
+
 /// The field at `path`, if it is in the table.
 pub fn field(path: &str) -> Option<&'static Field> {
     FIELDS.iter().find(|f| f.path == path)

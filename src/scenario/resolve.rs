@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::fields::{self, Kind};
+use super::fields::{self, fixed, Kind};
 use super::{Raw, Scenario, VERSION};
 use crate::model::presets::{self, units::*};
 use crate::model::{
@@ -335,8 +335,11 @@ impl Scenario {
             b.is_some_and(|t| t.tied_embeddings),
         );
         let dropout = r.flag(&m.dropout, "model.dropout", b.is_some_and(|t| t.dropout));
-        let mtp_layers =
-            r.count(&m.mtp_layers, "model.mtp_layers", Some(b.map_or(0, |t| t.mtp_layers)));
+        let mtp_layers = r.count(
+            &m.mtp_layers,
+            "model.mtp_layers",
+            Some(b.map_or(fixed("model.mtp_layers") as u32, |t| t.mtp_layers)),
+        );
         if n_kv_heads > n_heads || n_heads % n_kv_heads.max(1) != 0 {
             r.error(
                 "model.kv_heads",
@@ -369,11 +372,14 @@ impl Scenario {
                 let n_experts =
                     r.count(&get("experts"), "model.moe.experts", base_moe.map(|x| x.n_experts));
                 let top_k = r.count(&get("top_k"), "model.moe.top_k", base_moe.map(|x| x.top_k));
-                let n_shared_experts = r.count(
-                    &get("shared_experts"),
-                    "model.moe.shared_experts",
-                    Some(base_moe.map_or(0, |x| x.n_shared_experts)),
-                );
+                let n_shared_experts =
+                    r.count(
+                        &get("shared_experts"),
+                        "model.moe.shared_experts",
+                        Some(base_moe.map_or(fixed("model.moe.shared_experts") as u32, |x| {
+                            x.n_shared_experts
+                        })),
+                    );
                 let expert_ffn = r.count(
                     &get("expert_ffn"),
                     "model.moe.expert_ffn",
@@ -382,7 +388,10 @@ impl Scenario {
                 let n_dense_layers = r.count(
                     &get("dense_layers"),
                     "model.moe.dense_layers",
-                    Some(base_moe.map_or(0, |x| x.n_dense_layers)),
+                    Some(
+                        base_moe
+                            .map_or(fixed("model.moe.dense_layers") as u32, |x| x.n_dense_layers),
+                    ),
                 );
                 let capacity_factor = match get("capacity_factor") {
                     None => base_moe.and_then(|x| x.capacity_factor),
@@ -500,9 +509,9 @@ impl Scenario {
     fn resolve_parallelism(&self, r: &mut Reader, n_chips: u32) -> Parallelism {
         let p = &self.parallelism;
         r.unknown("parallelism", &p.unknown);
-        let tensor = r.count(&p.tp, "parallelism.tp", Some(1));
-        let pipeline = r.count(&p.pp, "parallelism.pp", Some(1));
-        let context = r.count(&p.cp, "parallelism.cp", Some(1));
+        let tensor = r.count(&p.tp, "parallelism.tp", Some(fixed("parallelism.tp") as u32));
+        let pipeline = r.count(&p.pp, "parallelism.pp", Some(fixed("parallelism.pp") as u32));
+        let context = r.count(&p.cp, "parallelism.cp", Some(fixed("parallelism.cp") as u32));
         let degrees_ok =
             !["parallelism.tp", "parallelism.pp", "parallelism.cp"].iter().any(|f| r.failed(f));
         let model_parallel = (tensor as u64 * pipeline as u64 * context as u64).max(1);
@@ -534,15 +543,23 @@ impl Scenario {
             tensor,
             pipeline,
             data,
-            expert: r.count(&p.ep, "parallelism.ep", Some(1)),
+            expert: r.count(&p.ep, "parallelism.ep", Some(fixed("parallelism.ep") as u32)),
             context,
             sequence_parallel: r.flag(
                 &p.sequence_parallel,
                 "parallelism.sequence_parallel",
                 tensor > 1,
             ),
-            virtual_stages: r.count(&p.virtual_stages, "parallelism.virtual_stages", Some(1)),
-            micro_batch: r.count(&p.micro_batch, "parallelism.micro_batch", Some(1)),
+            virtual_stages: r.count(
+                &p.virtual_stages,
+                "parallelism.virtual_stages",
+                Some(fixed("parallelism.virtual_stages") as u32),
+            ),
+            micro_batch: r.count(
+                &p.micro_batch,
+                "parallelism.micro_batch",
+                Some(fixed("parallelism.micro_batch") as u32),
+            ),
             sharding,
             recompute: r.choice(
                 &p.recompute,
@@ -554,9 +571,21 @@ impl Scenario {
                 ],
                 Recompute::None,
             ),
-            dp_overlap: r.flag(&p.dp_overlap, "parallelism.dp_overlap", true),
-            ep_overlap: r.flag(&p.ep_overlap, "parallelism.ep_overlap", false),
-            cp_overlap: r.flag(&p.cp_overlap, "parallelism.cp_overlap", false),
+            dp_overlap: r.flag(
+                &p.dp_overlap,
+                "parallelism.dp_overlap",
+                fixed("parallelism.dp_overlap") != 0.0,
+            ),
+            ep_overlap: r.flag(
+                &p.ep_overlap,
+                "parallelism.ep_overlap",
+                fixed("parallelism.ep_overlap") != 0.0,
+            ),
+            cp_overlap: r.flag(
+                &p.cp_overlap,
+                "parallelism.cp_overlap",
+                fixed("parallelism.cp_overlap") != 0.0,
+            ),
         }
     }
 }
@@ -656,17 +685,20 @@ fn resolve_chip(r: &mut Reader, raw: &Raw) -> (Chip, Option<&'static presets::Ch
         "cluster.chip.hbm_tb_per_s",
         base.map(|c| c.hbm_bytes_per_s / TB_PER_S),
     );
-    let tdp =
-        r.positive(&get("tdp_w"), "cluster.chip.tdp_w", Some(base.map_or(700.0, |c| c.tdp_w)));
+    let tdp = r.positive(
+        &get("tdp_w"),
+        "cluster.chip.tdp_w",
+        Some(base.map_or(fixed("cluster.chip.tdp_w"), |c| c.tdp_w)),
+    );
     let matmul = r.fraction(
         &get("matmul_efficiency"),
         "cluster.chip.matmul_efficiency",
-        base.map_or(0.6, |c| c.matmul_efficiency),
+        base.map_or(fixed("cluster.chip.matmul_efficiency"), |c| c.matmul_efficiency),
     );
     let memory = r.fraction(
         &get("memory_efficiency"),
         "cluster.chip.memory_efficiency",
-        base.map_or(0.8, |c| c.memory_efficiency),
+        base.map_or(fixed("cluster.chip.memory_efficiency"), |c| c.memory_efficiency),
     );
     let price = match get("price_usd") {
         None => base.and_then(|c| c.price_usd),
@@ -722,12 +754,12 @@ fn resolve_scale_up(r: &mut Reader, raw: &Value) -> ScaleUp {
     let latency = r.positive(
         &get("latency_us"),
         "cluster.scale_up.latency_us",
-        Some(base.map_or(5.0, |s| s.link.latency_s / US)),
+        Some(base.map_or(fixed("cluster.scale_up.latency_us"), |s| s.link.latency_s / US)),
     );
     let efficiency = r.fraction(
         &get("efficiency"),
         "cluster.scale_up.efficiency",
-        base.map_or(0.7, |s| s.link.efficiency),
+        base.map_or(fixed("cluster.scale_up.efficiency"), |s| s.link.efficiency),
     );
     ScaleUp {
         link: Link { bytes_per_s: bw / 2.0 * GB_PER_S, latency_s: latency * US, efficiency },
@@ -765,12 +797,12 @@ fn resolve_scale_out(r: &mut Reader, raw: &Value) -> Link {
     let latency = r.positive(
         &get("latency_us"),
         "cluster.scale_out.latency_us",
-        Some(base.map_or(10.0, |l| l.latency_s / US)),
+        Some(base.map_or(fixed("cluster.scale_out.latency_us"), |l| l.latency_s / US)),
     );
     let efficiency = r.fraction(
         &get("efficiency"),
         "cluster.scale_out.efficiency",
-        base.map_or(0.8, |l| l.efficiency),
+        base.map_or(fixed("cluster.scale_out.efficiency"), |l| l.efficiency),
     );
     Link { bytes_per_s: rate * GBIT_PER_S, latency_s: latency * US, efficiency }
 }
