@@ -26,7 +26,8 @@ impl Rng {
     }
 }
 
-/// A random scenario built from presets and power-of-two degrees; valid by construction.
+/// A random scenario built from presets and power-of-two degrees: its fields always resolve,
+/// though the plan may be infeasible (a degree that does not divide what it splits).
 pub fn random_scenario(rng: &mut Rng) -> Scenario {
     let model = rng.pick(presets::TRANSFORMERS).id;
     let chip = rng.pick(presets::CHIPS).id;
@@ -42,14 +43,14 @@ pub fn random_scenario(rng: &mut Rng) -> Scenario {
     let recipe = *rng.pick(&["megatron-bf16", "torch-amp", "fp8"]);
     let attention = *rng.pick(&["flash", "materialized"]);
     let json = json!({
-        "model": { "preset": model, "seq_len": seq_len, "attention": attention },
+        "model": { "preset": model, "seq_len": seq_len, "attention": attention, "mtp_layers": rng.below(2) },
         "training": { "tokens": 1e12, "global_batch": global_batch, "recipe": recipe },
         "cluster": { "chip": chip, "chips": tp * pp * dp * cp },
         "parallelism": {
             "tp": tp, "pp": pp, "dp": dp, "cp": cp, "ep": ep, "micro_batch": micro_batch,
             "virtual_stages": rng.pow2(2), "zero": rng.below(4), "recompute": recompute,
             "sequence_parallel": rng.below(2) == 1, "dp_overlap": rng.below(2) == 1,
-            "ep_overlap": rng.below(2) == 1
+            "ep_overlap": rng.below(2) == 1, "cp_overlap": rng.below(2) == 1
         }
     });
     Scenario::from_value(json).expect("generated scenario parses")
