@@ -4,6 +4,8 @@
 //! - `model`: the analytical model, pure and total (`model::estimate`).
 //! - `scenario`: what a user typed, serializable and versioned; `Scenario::resolve` validates
 //!   it into `model::Inputs`.
+//! - `fabric`: the scale-out network as a graph (petgraph), its bill of materials and the tier
+//!   summary the model reads.
 //! - `charts`: plots of an estimate on any plotters backend.
 //! - `catalog`, `report`: the presets and an estimate as JSON, for the command-line tool.
 //! - `numbers`: numbers as people write them (`16k`, `14.8T`, `1.6万`), read and written.
@@ -13,6 +15,7 @@ pub mod catalog;
 pub mod charts;
 pub mod cite;
 pub mod editor;
+pub mod fabric;
 pub mod model;
 pub mod numbers;
 pub mod report;

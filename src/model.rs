@@ -5,6 +5,7 @@
 //! reports infeasible plans (memory overflow, degrees that do not multiply) as `Warning`s
 //! inside the result. No clock, no randomness: the same inputs give the same estimate.
 
+mod bom;
 pub mod efficiency;
 mod hardware;
 mod memory;
@@ -17,7 +18,8 @@ pub mod topology;
 mod warnings;
 mod workload;
 
-pub use hardware::{Chip, Cluster, Link, ScaleUp};
+pub use bom::{Bom, CABLE_TIERS};
+pub use hardware::{Chip, Cluster, Link, Network, ScaleUp, Switch, System};
 pub use memory::{MemoryUse, Phase};
 pub use parallelism::{Parallelism, Recipe, Recompute, Sharding, Training};
 pub use step_time::{LinkTimes, StepBreakdown};

@@ -67,4 +67,82 @@ pub struct Cluster {
     pub scale_up: ScaleUp,
     /// Scale-out fabric; `bytes_per_s` is the NIC bandwidth per chip.
     pub scale_out: Link,
+    /// How the scale-out network is built, as far as collectives feel it.
+    pub network: Network,
+}
+
+impl Cluster {
+    /// The scale-out link a group whose ranks span `span_chips` consecutive chips gets: the NIC
+    /// rate, divided by the top tier's oversubscription when the group leaves its pod.
+    pub fn scale_out_for(&self, span_chips: u64) -> Link {
+        Link {
+            bytes_per_s: self.scale_out.bytes_per_s * self.network.share(span_chips),
+            ..self.scale_out
+        }
+    }
+}
+
+/// The scale-out network as collectives feel it, summarised from the fabric (built by the
+/// `fabric` module from its graph; the model never sees the graph).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Network {
+    /// Chips under one pod, below the top switch tier: a group inside one gets the NIC's full
+    /// rate in a non-blocking fat tree.
+    pub pod_chips: u64,
+    /// Oversubscription of the top tier (7 for Meta's Llama 3 aggregation layer at 1:7): a
+    /// group spread over pods gets this fraction of its NIC rate across them, and the slowest
+    /// link paces a ring (Llama 3 report, arXiv:2407.21783, §3.3.1).
+    pub oversubscription: f64,
+    /// Switch tiers of the fabric (1 to 3).
+    pub tiers: u32,
+}
+
+impl Network {
+    /// A non-blocking network of any size: every group gets the NIC's full rate.
+    pub const NON_BLOCKING: Network =
+        Network { pod_chips: u64::MAX, oversubscription: 1.0, tiers: 1 };
+
+    /// The share of the NIC rate a group spanning `span_chips` consecutive chips gets.
+    pub fn share(&self, span_chips: u64) -> f64 {
+        if span_chips > self.pod_chips && self.oversubscription > 1.0 {
+            1.0 / self.oversubscription
+        } else {
+            1.0
+        }
+    }
+}
+
+/// A server or rack-scale system: how chips are packaged, powered and bought.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct System {
+    /// Chips in one node (a server, or a compute tray of a rack-scale system).
+    pub chips_per_node: u32,
+    /// Scale-out network ports per chip (one per rail plane).
+    pub nics_per_chip: u32,
+    /// Node power at its maximum (the power supplies' rating), watts.
+    pub node_max_w: f64,
+    /// Nodes in one rack as the system's reference design places them.
+    pub nodes_per_rack: u32,
+    /// Needs direct liquid cooling.
+    pub liquid: bool,
+    /// Price of one node, USD.
+    pub node_price_usd: f64,
+    /// Scale-up switch trays in one rack (9 NVLink switch trays in an NVL72 rack; 0 where the
+    /// switches sit on the node's own board).
+    pub scale_up_switches_per_rack: u32,
+}
+
+/// A scale-out switch model.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Switch {
+    /// Ports at `port_bytes_per_s` (a twin-port cage counts as two).
+    pub ports: u32,
+    /// Line rate of one port, bytes/s.
+    pub port_bytes_per_s: f64,
+    /// Power at typical load without optics, watts.
+    pub power_w: f64,
+    /// Price, USD.
+    pub price_usd: f64,
+    /// Ports served by one transceiver (2 for twin-port OSFP modules).
+    pub ports_per_transceiver: u32,
 }

@@ -6,13 +6,17 @@
 
 mod chips;
 mod fabrics;
+mod switches;
+mod systems;
 mod transformers;
 
 pub use chips::CHIPS;
 pub use fabrics::{SCALE_OUT, SCALE_UP};
+pub use switches::SWITCHES;
+pub use systems::SYSTEMS;
 pub use transformers::TRANSFORMERS;
 
-use crate::model::{Chip, Link, ScaleUp, Transformer};
+use crate::model::{Chip, Link, ScaleUp, Switch, System, Transformer};
 
 /// How firm a preset's figures are (vendor, secondary or unverified, as compiled).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +106,108 @@ pub struct TransformerPreset {
     pub transformer: Transformer,
     /// Where the shape comes from.
     pub source: &'static str,
+}
+
+/// A reference architecture's rules for sizing the scale-out fabric (NVIDIA DGX SuperPOD):
+/// scalable units of a fixed number of node positions, each with one leaf per rail, and a
+/// minimum number of tiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SuperPod {
+    /// Node positions per scalable unit (leaf down-ports used per rail).
+    pub nodes_per_unit: u32,
+    /// Tiers the design builds even where fewer would do.
+    pub min_tiers: u32,
+}
+
+/// A catalog system (server or rack-scale system).
+#[derive(Clone, Copy, Debug)]
+pub struct SystemPreset {
+    /// Lowercase, hyphenated id (`dgx-h100`).
+    pub id: &'static str,
+    /// Display name.
+    pub name: &'static str,
+    /// Id of the chip it holds (in `CHIPS`).
+    pub chip: &'static str,
+    /// Figures.
+    pub system: System,
+    /// Id of its scale-up fabric (in `SCALE_UP`).
+    pub scale_up: &'static str,
+    /// Id of its usual scale-out network (in `SCALE_OUT`).
+    pub scale_out: &'static str,
+    /// Id of its reference design's scale-out switch (in `SWITCHES`).
+    pub switch: &'static str,
+    /// Its reference architecture's sizing rules, when it has one.
+    pub superpod: Option<SuperPod>,
+    /// How firm the figures are overall.
+    pub basis: Basis,
+    /// Field names of `System` whose value is not confirmed.
+    pub unverified: &'static [&'static str],
+    /// Where the figures come from.
+    pub source: &'static str,
+}
+
+/// A catalog scale-out switch.
+#[derive(Clone, Copy, Debug)]
+pub struct SwitchPreset {
+    /// Lowercase, hyphenated id (`qm9700`).
+    pub id: &'static str,
+    /// Display name.
+    pub name: &'static str,
+    /// Figures.
+    pub switch: Switch,
+    /// How firm the figures are.
+    pub basis: Basis,
+    /// Field names of `Switch` whose value is not confirmed.
+    pub unverified: &'static [&'static str],
+    /// Where the figures come from.
+    pub source: &'static str,
+}
+
+/// Node power of a server the catalog does not list, per chip TDP: a DGX H100's 10.2 kW over
+/// its 8 x 700 W GPUs is 1.82, a DGX A100's 6.5 kW over 8 x 400 W is 2.03 (vendor system
+/// maxima); the lower ratio, for the larger chips most plans use.
+pub const GENERIC_NODE_W_PER_CHIP_TDP: f64 = 1.82;
+
+/// The system a chip comes in when the scenario names none: the catalog system built around
+/// it, else a generic server of the chip preset's size whose price is the chip preset's price
+/// (when it has one) times its chips, as the catalog priced chips before systems existed.
+pub fn system_for_chip(chip_id: &str) -> Option<SystemPreset> {
+    if let Some(system) = SYSTEMS.iter().find(|s| s.chip == chip_id) {
+        return Some(*system);
+    }
+    let c = chip(chip_id)?;
+    let n = c.chips_per_node.max(1);
+    Some(SystemPreset {
+        id: c.id,
+        name: c.name,
+        chip: c.id,
+        system: System {
+            chips_per_node: n,
+            nics_per_chip: 1,
+            node_max_w: GENERIC_NODE_W_PER_CHIP_TDP * c.chip.tdp_w * n as f64,
+            nodes_per_rack: 4,
+            liquid: false,
+            node_price_usd: c.chip.price_usd.unwrap_or(0.0) * n as f64,
+            scale_up_switches_per_rack: 0,
+        },
+        scale_up: c.scale_up,
+        scale_out: c.scale_out,
+        switch: "tomahawk5",
+        superpod: None,
+        basis: Basis::Unverified,
+        unverified: &["node_max_w", "nodes_per_rack", "node_price_usd"],
+        source: "a generic server of the chip preset's size: power 1.82 x the chips' TDP (the DGX                  H100 ratio), four per rack, priced at the chip preset's price per chip",
+    })
+}
+
+/// The system preset with this id.
+pub fn system(id: &str) -> Option<&'static SystemPreset> {
+    SYSTEMS.iter().find(|p| p.id == id)
+}
+
+/// The switch preset with this id.
+pub fn switch(id: &str) -> Option<&'static SwitchPreset> {
+    SWITCHES.iter().find(|p| p.id == id)
 }
 
 /// The chip preset with this id.

@@ -201,7 +201,7 @@ impl Ctx<'_> {
 
     fn collective(&self, kind: Collective, bytes: f64, group: Group) -> f64 {
         let c = &self.inputs.cluster;
-        collective_s(kind, bytes, group, &c.scale_up, &c.scale_out)
+        collective_s(kind, bytes, group, &c.scale_up, &c.scale_out_for(group.span))
     }
 
     /// Tensor-parallel traffic around one block (attention or MLP) in one pass: an all-reduce,
@@ -433,7 +433,7 @@ impl Ctx<'_> {
                 unit * outside_copies,
                 group,
                 &c.scale_up,
-                &c.scale_out,
+                &c.scale_out_for(group.span),
             )
         };
         0.5 * (one(dispatch_bytes) + one(ACT_BYTES))
@@ -600,7 +600,9 @@ pub(crate) fn step(
             bytes,
             group.crosses_domains(),
             &inputs.cluster.scale_up,
-            &inputs.cluster.scale_out,
+            // Neighbouring stages sit one stride apart; only that distance decides whether a
+            // send leaves its pod.
+            &inputs.cluster.scale_out_for(group.span / group.size.max(1) as u64),
         );
         2.0 * m * shape.v * one
     } else {

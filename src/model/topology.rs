@@ -30,6 +30,8 @@ pub struct Group {
     pub size: u32,
     /// Ranks of the group inside one scale-up domain.
     pub per_domain: u32,
+    /// Consecutive chips the group's ranks spread over (size x stride in rank order).
+    pub span: u64,
 }
 
 impl Group {
@@ -42,7 +44,7 @@ impl Group {
         let size = size.max(1);
         let stride = stride.max(1);
         let per_domain = if stride >= domain { 1 } else { gcd(domain / stride, size).max(1) };
-        Group { size, per_domain }
+        Group { size, per_domain, span: size as u64 * stride as u64 }
     }
 
     /// The group crosses the scale-out network.

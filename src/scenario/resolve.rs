@@ -12,8 +12,8 @@ use super::fields::{self, fixed, Kind};
 use super::{Raw, Scenario, VERSION};
 use crate::model::presets::{self, units::*};
 use crate::model::{
-    AttentionImpl, Chip, Cluster, FfnKind, Inputs, Link, Moe, Parallelism, Recipe, Recompute,
-    ScaleUp, Sharding, Training, Transformer,
+    AttentionImpl, Chip, Cluster, FfnKind, Inputs, Link, Moe, Network, Parallelism, Recipe,
+    Recompute, ScaleUp, Sharding, Training, Transformer,
 };
 use crate::numbers::{self, NumberError};
 
@@ -503,7 +503,14 @@ impl Scenario {
         let node_default = preset.map_or(scale_up.domain_size.min(8), |p| p.chips_per_node);
         let chips_per_node =
             r.count(&c.chips_per_node, "cluster.chips_per_node", Some(node_default));
-        Cluster { chip, n_chips, chips_per_node, scale_up, scale_out }
+        Cluster {
+            chip,
+            n_chips,
+            chips_per_node,
+            scale_up,
+            scale_out,
+            network: Network::NON_BLOCKING,
+        }
     }
 
     fn resolve_parallelism(&self, r: &mut Reader, n_chips: u32) -> Parallelism {

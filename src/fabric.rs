@@ -1,0 +1,254 @@
+//! The scale-out network as a graph (petgraph): a rail-optimised fat tree of 1, 2 or 3 tiers,
+//! one graph per plane, from which come the bill of materials and the tier summary the model
+//! reads (`model::Network`).
+//!
+//! Vertices are groups, not boxes, so a 100,000-chip cluster is a graph of a few hundred
+//! vertices: the nodes of one scalable unit, that unit's leaf switches (one per rail), a pod's
+//! spines, the core. Edge weights count cables. The model never sees the graph; it gets plain
+//! counts (`model::Bom`) and the summary.
+//!
+//! Sizing rules (Leiserson 1985 fat trees, as built rail-optimised in the NVIDIA DGX SuperPOD
+//! reference architectures): a leaf gives half its ports to nodes and half to spines; a unit is
+//! as many nodes as a leaf has down-ports, with one leaf per rail (GPU index) so that a rail's
+//! traffic stays on one leaf; two tiers while every spine can reach every leaf, else pods of
+//! half a radix of leaves under their own spines, joined by a core. Uplinks spread evenly, so
+//! a tier's switch count is rounded up to a divisor of the uplinks each switch below sends
+//! (the SuperPOD B300 tables: 4 units use 18 spines, not 16). Oversubscription thins the top
+//! tier's uplinks.
+
+use petgraph::graph::{DiGraph, NodeIndex};
+
+use crate::model::{Bom, Network, Switch};
+
+/// What the fabric is built from and for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spec {
+    /// Chips in the cluster.
+    pub chips: u32,
+    /// Chips per node.
+    pub chips_per_node: u32,
+    /// Scale-out ports per chip: one plane each.
+    pub planes: u32,
+    /// Nodes per rack; a unit that fits in a rack is cabled in copper to its leaves.
+    pub nodes_per_rack: u32,
+    /// Scale-up switch trays per rack (NVL72's 9), counted in the bill of materials.
+    pub scale_up_switches_per_rack: u32,
+    /// The switch at every tier.
+    pub switch: Switch,
+    /// Tiers to build; `None` as the size needs.
+    pub tiers: Option<u32>,
+    /// Fewest tiers the design builds (a reference architecture's rule).
+    pub min_tiers: u32,
+    /// Down-ports per leaf per rail (nodes per scalable unit); `None` for half the radix.
+    pub unit_nodes: Option<u32>,
+    /// Top tier oversubscription: down-links per up-link of the tier below it (1 = none).
+    pub oversubscription: f64,
+}
+
+/// A group of identical things in the graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vertex {
+    /// Nodes of scalable unit `unit`.
+    Nodes { unit: u32, count: u32 },
+    /// Leaf switches of unit `unit`, one per rail.
+    Leaves { unit: u32, count: u32 },
+    /// Spine switches of pod `pod`.
+    Spines { pod: u32, count: u32 },
+    /// Core switches.
+    Cores { count: u32 },
+}
+
+/// Cables between two groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cables {
+    /// Tier index: 0 node-leaf, 1 leaf-spine, 2 spine-core.
+    pub tier: usize,
+    /// Cables.
+    pub count: u64,
+    /// Optical (beyond a rack) rather than copper.
+    pub optical: bool,
+}
+
+/// One plane of the fabric, its bill of materials (all planes) and what collectives feel.
+#[derive(Clone, Debug)]
+pub struct Fabric {
+    /// One plane's graph (every plane is the same).
+    pub plane: DiGraph<Vertex, Cables>,
+    /// Bill of materials of the whole cluster.
+    pub bom: Bom,
+    /// The tier summary the model reads.
+    pub network: Network,
+}
+
+/// Why a fabric cannot be built as asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FabricError {
+    /// Occurs when one tier is asked for but the endpoints outnumber the switch's ports.
+    OneTierTooSmall { endpoints: u64, ports: u32 },
+    /// Occurs when a switch has too few ports to split into down- and up-links.
+    TooFewPorts { ports: u32 },
+}
+
+impl std::fmt::Display for FabricError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FabricError::OneTierTooSmall { endpoints, ports } => write!(
+                f,
+                "one tier of {ports}-port switches cannot connect {endpoints} chips; allow more tiers"
+            ),
+            FabricError::TooFewPorts { ports } => {
+                write!(f, "a switch needs at least 4 ports for a fat tree, got {ports}")
+            }
+        }
+    }
+}
+
+/// The smallest divisor of `links` that is at least `min` (or `min` when none is): switches
+/// over which each switch below can spread its `links` uplinks evenly.
+fn even_spread(min: u64, links: u64) -> u64 {
+    (min.max(1)..=links).find(|d| links % d == 0).unwrap_or(min.max(1))
+}
+
+/// Builds the fabric.
+pub fn build(spec: &Spec) -> Result<Fabric, FabricError> {
+    let k = spec.switch.ports;
+    let chips = spec.chips.max(1) as u64;
+    let per_node = spec.chips_per_node.max(1) as u64;
+    let nodes = chips.div_ceil(per_node);
+    let planes = spec.planes.max(1);
+    let o = if spec.oversubscription.is_finite() { spec.oversubscription.max(1.0) } else { 1.0 };
+    let mut g = DiGraph::new();
+
+    let one_tier_fits = chips <= k as u64;
+    let forced = spec.tiers.map(|t| t.clamp(1, 3));
+    if forced == Some(1) && !one_tier_fits {
+        return Err(FabricError::OneTierTooSmall { endpoints: chips, ports: k });
+    }
+    if k < 4 && !(forced == Some(1) || (one_tier_fits && spec.min_tiers <= 1)) {
+        return Err(FabricError::TooFewPorts { ports: k });
+    }
+    let single = forced == Some(1) || (forced.is_none() && spec.min_tiers <= 1 && one_tier_fits);
+    let rack_nodes = spec.nodes_per_rack.max(1) as u64;
+    if single {
+        let n = g.add_node(Vertex::Nodes { unit: 0, count: nodes as u32 });
+        let leaf = g.add_node(Vertex::Leaves { unit: 0, count: 1 });
+        let optical = nodes > rack_nodes;
+        g.add_edge(n, leaf, Cables { tier: 0, count: chips, optical });
+        return Ok(finish(
+            g,
+            spec,
+            nodes,
+            1,
+            planes,
+            Network { pod_chips: u64::MAX, oversubscription: 1.0, tiers: 1 },
+        ));
+    }
+
+    // Leaves: one per rail per unit; down-ports to the unit's nodes, the rest up.
+    let unit = spec.unit_nodes.map_or((k / 2) as u64, |u| u as u64).clamp(1, k as u64 - 1);
+    let units = nodes.div_ceil(unit);
+    let rails = per_node;
+    let leaves = units * rails;
+    let two_tier_up =
+        |down: u64| -> u64 { ((down as f64 / o).ceil() as u64).clamp(1, k as u64 - down) };
+    let full_up = (k as u64 - unit).max(1);
+    let tiers = match forced {
+        Some(t) => t.max(2),
+        None if leaves <= k as u64 && spec.min_tiers <= 2 => 2,
+        None => 3,
+    };
+    let leaf_up = if tiers == 2 { two_tier_up(unit) } else { full_up };
+    let mut leaf_nodes = Vec::with_capacity(units as usize);
+    for u in 0..units {
+        let in_unit = (nodes - u * unit).min(unit);
+        let n = g.add_node(Vertex::Nodes { unit: u as u32, count: in_unit as u32 });
+        let l = g.add_node(Vertex::Leaves { unit: u as u32, count: rails as u32 });
+        // A unit cabled inside its rack uses copper; rail leaves across racks need optics.
+        g.add_edge(n, l, Cables { tier: 0, count: in_unit * rails, optical: unit > rack_nodes });
+        leaf_nodes.push(l);
+    }
+
+    let network = if tiers == 2 {
+        let spines = even_spread((leaves * leaf_up).div_ceil(k as u64), leaf_up);
+        let s = g.add_node(Vertex::Spines { pod: 0, count: spines as u32 });
+        for &l in &leaf_nodes {
+            g.add_edge(l, s, Cables { tier: 1, count: rails * leaf_up, optical: true });
+        }
+        let pod_chips = if o > 1.0 { unit * per_node } else { u64::MAX };
+        Network { pod_chips, oversubscription: o, tiers: 2 }
+    } else {
+        // Pods: as many whole units as a spine's down-ports reach, one link per leaf.
+        let spine_down = (k / 2) as u64;
+        let units_per_pod = (spine_down / rails).max(1);
+        let pods = units.div_ceil(units_per_pod);
+        let spine_up = ((spine_down as f64 / o).ceil() as u64).clamp(1, k as u64 - spine_down);
+        let mut spine_nodes = Vec::new();
+        let mut total_spines = 0;
+        for p in 0..pods {
+            let first = p * units_per_pod;
+            let in_pod = (units - first).min(units_per_pod);
+            let spines = even_spread((in_pod * rails * leaf_up).div_ceil(spine_down), leaf_up);
+            total_spines += spines;
+            let s = g.add_node(Vertex::Spines { pod: p as u32, count: spines as u32 });
+            for &l in &leaf_nodes[first as usize..(first + in_pod) as usize] {
+                g.add_edge(l, s, Cables { tier: 1, count: rails * leaf_up, optical: true });
+            }
+            spine_nodes.push((s, spines));
+        }
+        let cores = (total_spines * spine_up).div_ceil(k as u64);
+        let c = g.add_node(Vertex::Cores { count: cores as u32 });
+        for (s, spines) in spine_nodes {
+            g.add_edge(s, c, Cables { tier: 2, count: spines * spine_up, optical: true });
+        }
+        let pod_chips = if o > 1.0 { units_per_pod * unit * per_node } else { u64::MAX };
+        Network { pod_chips, oversubscription: o, tiers: 3 }
+    };
+    Ok(finish(g, spec, nodes, tiers, planes, network))
+}
+
+/// Counts the bill of materials off the graph and multiplies it by the planes.
+fn finish(
+    plane: DiGraph<Vertex, Cables>,
+    spec: &Spec,
+    nodes: u64,
+    tiers: u32,
+    planes: u32,
+    network: Network,
+) -> Fabric {
+    let p = planes as u64;
+    let mut bom = Bom {
+        nodes,
+        racks: nodes.div_ceil(spec.nodes_per_rack.max(1) as u64),
+        tiers,
+        planes,
+        nics: spec.chips.max(1) as u64 * p,
+        ..Bom::default()
+    };
+    bom.scale_up_switches = bom.racks * spec.scale_up_switches_per_rack as u64;
+    for v in plane.node_weights() {
+        match *v {
+            Vertex::Leaves { count, .. } => bom.leaf += count as u64 * p,
+            Vertex::Spines { count, .. } => bom.spine += count as u64 * p,
+            Vertex::Cores { count } => bom.core += count as u64 * p,
+            Vertex::Nodes { .. } => {}
+        }
+    }
+    let per_module = spec.switch.ports_per_transceiver.max(1) as u64;
+    for e in plane.edge_references() {
+        let c = e.weight();
+        bom.cables[c.tier] += c.count * p;
+        if c.optical {
+            bom.optical[c.tier] += c.count * p;
+            // One module at each end; a twin-port module serves two switch ports.
+            let switch_ends = if c.tier == 0 { 1 } else { 2 };
+            let nic_end = if c.tier == 0 { c.count } else { 0 };
+            bom.transceivers += (nic_end + (switch_ends * c.count).div_ceil(per_module)) * p;
+        }
+    }
+    Fabric { plane, bom, network }
+}
+
+/// The index of every vertex of one kind, for drawings and tests.
+pub fn vertices(fabric: &Fabric) -> impl Iterator<Item = (NodeIndex, &Vertex)> {
+    fabric.plane.node_indices().map(move |i| (i, &fabric.plane[i]))
+}

@@ -1,0 +1,48 @@
+//! The bill of materials of a cluster as plain counts, built by the `fabric` module from its
+//! graph and read by `facility` for power and cost. The model never sees the graph.
+
+/// Cable tiers, from the chips outward.
+pub const CABLE_TIERS: [&str; 3] = ["node-leaf", "leaf-spine", "spine-core"];
+
+/// What a cluster is built from. Counts of switches, cables and transceivers cover every
+/// plane of the scale-out network.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Bom {
+    /// Servers (or compute trays of a rack-scale system).
+    pub nodes: u64,
+    /// Racks of nodes as the system's design places them (before any power limit).
+    pub racks: u64,
+    /// Scale-up switch trays outside the nodes (NVLink switch trays of NVL72 racks).
+    pub scale_up_switches: u64,
+    /// Switch tiers of the scale-out network (1 to 3).
+    pub tiers: u32,
+    /// Identical scale-out networks (one per NIC port of a chip).
+    pub planes: u32,
+    /// Leaf switches, all planes.
+    pub leaf: u64,
+    /// Spine switches, all planes.
+    pub spine: u64,
+    /// Core switches, all planes.
+    pub core: u64,
+    /// Scale-out NIC ports (one per chip per plane).
+    pub nics: u64,
+    /// Cables per tier, node-leaf first (see `CABLE_TIERS`).
+    pub cables: [u64; 3],
+    /// Of those, the optical ones (the rest are copper inside a rack).
+    pub optical: [u64; 3],
+    /// Optical transceivers: one per optical cable end, a twin-port module serving two switch
+    /// ports.
+    pub transceivers: u64,
+}
+
+impl Bom {
+    /// Scale-out switches of every tier and plane.
+    pub fn switches(&self) -> u64 {
+        self.leaf + self.spine + self.core
+    }
+
+    /// Cables of every tier.
+    pub fn total_cables(&self) -> u64 {
+        self.cables.iter().sum()
+    }
+}

@@ -1,0 +1,183 @@
+//! The fabric graph against published cluster designs: exact switch and cable counts where the
+//! design follows the same rules (the DGX SuperPOD reference architectures), structure where it
+//! does not. Sources: `docs/accuracy.md`, "Fabric designs".
+#![cfg(not(target_arch = "wasm32"))]
+
+use clusterplan::fabric::{self, Spec};
+use clusterplan::model::presets;
+use clusterplan::model::Bom;
+
+/// The fabric a catalog system's reference design builds for `chips` chips.
+fn system_fabric(system: &str, chips: u32) -> Bom {
+    let s = presets::system(system).expect("system preset");
+    let switch = presets::switch(s.switch).expect("switch preset").switch;
+    let spec = Spec {
+        chips,
+        chips_per_node: s.system.chips_per_node,
+        planes: s.system.nics_per_chip,
+        nodes_per_rack: s.system.nodes_per_rack,
+        scale_up_switches_per_rack: s.system.scale_up_switches_per_rack,
+        switch,
+        tiers: None,
+        min_tiers: s.superpod.map_or(1, |p| p.min_tiers),
+        unit_nodes: s.superpod.map(|p| p.nodes_per_unit),
+        oversubscription: 1.0,
+    };
+    fabric::build(&spec).expect("builds").bom
+}
+
+fn switches(b: &Bom) -> (u64, u64, u64) {
+    (b.leaf, b.spine, b.core)
+}
+
+#[test]
+fn dgx_h100_superpod_switch_counts_are_reproduced() {
+    // DGX SuperPOD H100 RA: 1 SU = 31 systems, 8 leaf + 4 spine, 256 leaf-spine cables;
+    // 4 SUs = 127 systems, 32 leaf + 16 spine.
+    let one = system_fabric("dgx-h100", 31 * 8);
+    assert_eq!(switches(&one), (8, 4, 0));
+    assert_eq!(one.cables[1], 256);
+    assert_eq!(one.cables[0], 248, "the RA's 252 node-leaf cables add 4 for its UFM appliances");
+    assert_eq!(switches(&system_fabric("dgx-h100", 127 * 8)), (32, 16, 0));
+}
+
+#[test]
+fn dgx_b200_superpod_builds_three_tiers() {
+    // DGX SuperPOD B200 RA: 16 SUs (4,096 GPUs) = 128 leaf + 128 spine + 64 core, 4,096 cables
+    // per tier; 64 SUs (16,384 GPUs) = 512 + 512 + 256.
+    let b = system_fabric("dgx-b200", 4096);
+    assert_eq!(switches(&b), (128, 128, 64));
+    assert_eq!(b.cables, [4096, 4096, 4096]);
+    assert_eq!(b.tiers, 3);
+    assert_eq!(switches(&system_fabric("dgx-b200", 16_384)), (512, 512, 256));
+}
+
+#[test]
+fn dgx_b300_xdr_superpod_table_is_reproduced() {
+    // DGX SuperPOD B300 XDR RA, Table 3: SUs of 72 systems on 144-port Quantum-X800 switches.
+    for (units, leaf, spine) in [(1, 8, 4), (2, 16, 8), (4, 32, 18), (8, 64, 36), (18, 144, 72)] {
+        let b = system_fabric("dgx-b300", units * 72 * 8);
+        assert_eq!(switches(&b), (leaf, spine, 0), "{units} SUs");
+        assert_eq!(b.cables[0], b.cables[1], "{units} SUs: as many leaf-spine as node-leaf cables");
+    }
+    assert_eq!(system_fabric("dgx-b300", 18 * 72 * 8).cables[1], 10_368);
+}
+
+#[test]
+fn a_minimal_two_tier_fat_tree_of_64_port_switches() {
+    // A public worked example: 512 GPUs on 64-port switches = 16 leaf + 8 spine.
+    let spec = Spec {
+        chips: 512,
+        chips_per_node: 8,
+        planes: 1,
+        nodes_per_rack: 4,
+        scale_up_switches_per_rack: 0,
+        switch: presets::switch("qm9700").expect("qm9700").switch,
+        tiers: None,
+        min_tiers: 1,
+        unit_nodes: None,
+        oversubscription: 1.0,
+    };
+    let b = fabric::build(&spec).expect("builds").bom;
+    assert_eq!((b.leaf, b.spine, b.core), (16, 8, 0));
+    // Twice the chips do not fit two tiers of 64-port switches with rails kept apart... until
+    // the leaves outnumber a spine's ports: 2,048 chips still do, 4,096 need a core.
+    let at = |chips| fabric::build(&Spec { chips, ..spec }).expect("builds").bom.tiers;
+    assert_eq!((at(2048), at(4096)), (2, 3));
+}
+
+#[test]
+fn megascale_needs_three_layers_of_split_tomahawk_4_ports() {
+    // MegaScale (NSDI'24 §3.6): 12,288 GPUs, 8 x 200G NICs per server to 8 ToRs, Tomahawk 4
+    // ports split into 2 x 200G (128 ports), up to 64 servers under one ToR set, 3-layer Clos.
+    let mut switch = presets::switch("tomahawk4").expect("tomahawk4").switch;
+    switch.ports *= 2;
+    switch.port_bytes_per_s /= 2.0;
+    let spec = Spec {
+        chips: 12_288,
+        chips_per_node: 8,
+        planes: 1,
+        nodes_per_rack: 4,
+        scale_up_switches_per_rack: 0,
+        switch,
+        tiers: None,
+        min_tiers: 1,
+        unit_nodes: Some(64),
+        oversubscription: 1.0,
+    };
+    let b = fabric::build(&spec).expect("builds").bom;
+    assert_eq!(b.tiers, 3);
+    assert_eq!(b.leaf, 12_288 / 64, "one ToR per rail per 64 servers");
+}
+
+#[test]
+fn oversubscription_thins_the_top_tier_and_bounds_the_pod() {
+    let base = Spec {
+        chips: 16_384,
+        chips_per_node: 8,
+        planes: 1,
+        nodes_per_rack: 4,
+        scale_up_switches_per_rack: 0,
+        switch: presets::switch("qm9700").expect("qm9700").switch,
+        tiers: None,
+        min_tiers: 1,
+        unit_nodes: None,
+        oversubscription: 1.0,
+    };
+    let full = fabric::build(&base).expect("builds");
+    let thin = fabric::build(&Spec { oversubscription: 7.0, ..base }).expect("builds");
+    assert_eq!(full.bom.leaf, thin.bom.leaf);
+    assert!(thin.bom.core * 6 < full.bom.core, "{} vs {}", thin.bom.core, full.bom.core);
+    assert_eq!(full.network.share(16_384), 1.0);
+    assert!(thin.network.pod_chips < 16_384);
+    assert_eq!(thin.network.share(thin.network.pod_chips + 1), 1.0 / 7.0);
+    assert_eq!(thin.network.share(thin.network.pod_chips), 1.0);
+}
+
+#[test]
+fn planes_multiply_the_network_and_the_graph_stays_small() {
+    let spec = Spec {
+        chips: 100_000,
+        chips_per_node: 8,
+        planes: 2,
+        nodes_per_rack: 4,
+        scale_up_switches_per_rack: 0,
+        switch: presets::switch("qm9700").expect("qm9700").switch,
+        tiers: None,
+        min_tiers: 1,
+        unit_nodes: None,
+        oversubscription: 1.0,
+    };
+    let two = fabric::build(&spec).expect("builds");
+    let one = fabric::build(&Spec { planes: 1, ..spec }).expect("builds");
+    assert_eq!(two.bom.switches(), 2 * one.bom.switches());
+    assert_eq!(two.bom.nics, 200_000);
+    assert!(two.plane.node_count() < 2_000, "{} vertices", two.plane.node_count());
+    let optics = two.bom.optical.iter().sum::<u64>();
+    assert!(two.bom.transceivers >= optics, "at least one module per optical cable");
+}
+
+#[test]
+fn impossible_fabrics_are_errors_not_panics() {
+    let spec = Spec {
+        chips: 1024,
+        chips_per_node: 8,
+        planes: 1,
+        nodes_per_rack: 4,
+        scale_up_switches_per_rack: 0,
+        switch: presets::switch("qm9700").expect("qm9700").switch,
+        tiers: Some(1),
+        min_tiers: 1,
+        unit_nodes: None,
+        oversubscription: 1.0,
+    };
+    assert!(fabric::build(&spec).is_err());
+    let mut tiny = spec;
+    tiny.tiers = None;
+    tiny.switch.ports = 3;
+    assert!(fabric::build(&tiny).is_err());
+    for chips in [1, 7, 8, 9, 65_536, 10_000_000] {
+        let b = fabric::build(&Spec { chips, tiers: None, ..spec }).expect("builds").bom;
+        assert!(b.leaf >= 1 && b.nics == chips as u64, "{chips}");
+    }
+}
