@@ -26,6 +26,22 @@ fn system_fabric(system: &str, chips: u32) -> Bom {
     fabric::build(&spec).expect("builds").bom
 }
 
+/// A plain fat tree of `switch` for `chips` chips, 8 per node, one plane, no reference rules.
+fn plain(chips: u32, switch: &str) -> Spec {
+    Spec {
+        chips,
+        chips_per_node: 8,
+        planes: 1,
+        nodes_per_rack: 4,
+        scale_up_switches_per_rack: 0,
+        switch: presets::switch(switch).expect("switch preset").switch,
+        tiers: None,
+        min_tiers: 1,
+        unit_nodes: None,
+        oversubscription: 1.0,
+    }
+}
+
 fn switches(b: &Bom) -> (u64, u64, u64) {
     (b.leaf, b.spine, b.core)
 }
@@ -66,18 +82,7 @@ fn dgx_b300_xdr_superpod_table_is_reproduced() {
 #[test]
 fn a_minimal_two_tier_fat_tree_of_64_port_switches() {
     // A public worked example: 512 GPUs on 64-port switches = 16 leaf + 8 spine.
-    let spec = Spec {
-        chips: 512,
-        chips_per_node: 8,
-        planes: 1,
-        nodes_per_rack: 4,
-        scale_up_switches_per_rack: 0,
-        switch: presets::switch("qm9700").expect("qm9700").switch,
-        tiers: None,
-        min_tiers: 1,
-        unit_nodes: None,
-        oversubscription: 1.0,
-    };
+    let spec = plain(512, "qm9700");
     let b = fabric::build(&spec).expect("builds").bom;
     assert_eq!((b.leaf, b.spine, b.core), (16, 8, 0));
     // Twice the chips do not fit two tiers of 64-port switches with rails kept apart... until
@@ -112,18 +117,7 @@ fn megascale_needs_three_layers_of_split_tomahawk_4_ports() {
 
 #[test]
 fn oversubscription_thins_the_top_tier_and_bounds_the_pod() {
-    let base = Spec {
-        chips: 16_384,
-        chips_per_node: 8,
-        planes: 1,
-        nodes_per_rack: 4,
-        scale_up_switches_per_rack: 0,
-        switch: presets::switch("qm9700").expect("qm9700").switch,
-        tiers: None,
-        min_tiers: 1,
-        unit_nodes: None,
-        oversubscription: 1.0,
-    };
+    let base = plain(16_384, "qm9700");
     let full = fabric::build(&base).expect("builds");
     let thin = fabric::build(&Spec { oversubscription: 7.0, ..base }).expect("builds");
     assert_eq!(full.bom.leaf, thin.bom.leaf);
@@ -136,18 +130,7 @@ fn oversubscription_thins_the_top_tier_and_bounds_the_pod() {
 
 #[test]
 fn planes_multiply_the_network_and_the_graph_stays_small() {
-    let spec = Spec {
-        chips: 100_000,
-        chips_per_node: 8,
-        planes: 2,
-        nodes_per_rack: 4,
-        scale_up_switches_per_rack: 0,
-        switch: presets::switch("qm9700").expect("qm9700").switch,
-        tiers: None,
-        min_tiers: 1,
-        unit_nodes: None,
-        oversubscription: 1.0,
-    };
+    let spec = Spec { planes: 2, ..plain(100_000, "qm9700") };
     let two = fabric::build(&spec).expect("builds");
     let one = fabric::build(&Spec { planes: 1, ..spec }).expect("builds");
     assert_eq!(two.bom.switches(), 2 * one.bom.switches());
@@ -159,18 +142,7 @@ fn planes_multiply_the_network_and_the_graph_stays_small() {
 
 #[test]
 fn impossible_fabrics_are_errors_not_panics() {
-    let spec = Spec {
-        chips: 1024,
-        chips_per_node: 8,
-        planes: 1,
-        nodes_per_rack: 4,
-        scale_up_switches_per_rack: 0,
-        switch: presets::switch("qm9700").expect("qm9700").switch,
-        tiers: Some(1),
-        min_tiers: 1,
-        unit_nodes: None,
-        oversubscription: 1.0,
-    };
+    let spec = Spec { tiers: Some(1), ..plain(1024, "qm9700") };
     assert!(fabric::build(&spec).is_err());
     let mut tiny = spec;
     tiny.tiers = None;
