@@ -7,6 +7,7 @@
 
 mod bom;
 pub mod efficiency;
+pub mod facility;
 mod hardware;
 mod memory;
 mod parallelism;
@@ -19,6 +20,7 @@ mod warnings;
 mod workload;
 
 pub use bom::{Bom, CABLE_TIERS};
+pub use facility::{FacilityEstimate, Plant};
 pub use hardware::{Chip, Cluster, Link, Network, ScaleUp, Switch, System};
 pub use memory::{MemoryUse, Phase};
 pub use parallelism::{Parallelism, Recipe, Recompute, Sharding, Training};
@@ -37,6 +39,8 @@ pub struct Inputs {
     pub cluster: Cluster,
     /// How the work is split.
     pub parallelism: Parallelism,
+    /// The cluster as built: system, switch, bill of materials and site.
+    pub plant: Plant,
 }
 
 impl Inputs {
@@ -90,6 +94,8 @@ pub struct Estimate {
     pub warnings: Vec<Warning>,
     /// How the model handled the plan where it had a choice (`Severity::Note`).
     pub notes: Vec<Warning>,
+    /// Power, cooling and cost of the cluster as built, for this run.
+    pub facility: FacilityEstimate,
 }
 
 /// Estimates step time, memory and run totals for one training plan.
@@ -123,6 +129,23 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
     let tokens_per_s = if step_s > 0.0 { finite(tokens_per_step / step_s) } else { 0.0 };
     let steps = finite((inputs.training.tokens.max(0.0) / tokens_per_step).ceil());
     let train_s = steps * step_s;
+    let facility = facility::assess(
+        &inputs.plant,
+        inputs.cluster.chip.tdp_w,
+        inputs.cluster.n_chips,
+        chips_used,
+        facility::busy_share(&breakdown, step_s),
+        train_s,
+        inputs.training.tokens,
+    );
+    if facility.cooling.node_exceeds_rack || rack_too_dense(inputs) {
+        findings.push(Warning::RackTooDense {
+            rack_w: inputs.plant.system.node_max_w
+                * inputs.plant.system.nodes_per_rack.max(1) as f64,
+            limit_w: rack_limit_w(inputs),
+            liquid: inputs.plant.facility.cooling != facility::Cooling::Air,
+        });
+    }
     // Stable, so findings of one severity keep the order `check` gives them.
     findings.sort_by_key(Warning::severity);
     let split = |severity: fn(Severity) -> bool| -> Vec<Warning> {
@@ -152,7 +175,31 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
         problems,
         warnings,
         notes,
+        facility,
     }
+}
+
+/// The most a rack can shed with the site's cooling: what the user set, and at most what the
+/// cooling can remove at all. Air: about 60 kW, the densest air-cooled design published (the
+/// DGX SuperPOD B300 reference architecture's 56 kW racks, with contained aisles; typical air
+/// rooms manage 25-30 kW, Uptime Institute survey summaries). Direct liquid: about 145 kW, the
+/// top of GB300 NVL72 rack quotes (120-142 kW, press). Hybrid: in between, an assumption.
+fn rack_limit_w(inputs: &Inputs) -> f64 {
+    let practical: f64 = match inputs.plant.facility.cooling {
+        facility::Cooling::Air => 60_000.0,
+        facility::Cooling::Hybrid => 100_000.0,
+        facility::Cooling::Liquid => 145_000.0,
+    };
+    practical.min(inputs.plant.facility.rack_w.max(1.0))
+}
+
+/// A rack-scale system (one scale-up domain per rack, which cannot be spread over more racks)
+/// draws more at its maximum than the cooling can remove. Servers are spread instead: the
+/// facility estimate places fewer per rack.
+fn rack_too_dense(inputs: &Inputs) -> bool {
+    let s = &inputs.plant.system;
+    s.scale_up_switches_per_rack > 0
+        && s.node_max_w * s.nodes_per_rack.max(1) as f64 > rack_limit_w(inputs) * 1.05
 }
 
 /// Replaces NaN and infinities by zero so no result ever carries them.

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::model::{Estimate, Phase, Warning};
+use crate::model::{Estimate, FacilityEstimate, Phase, Warning, CABLE_TIERS};
 use crate::scenario::fields;
 
 /// The estimate as a JSON object (see docs/scenario.md for the fields).
@@ -61,7 +61,81 @@ pub fn to_json(e: &Estimate) -> Value {
         "problems": findings(&e.problems),
         "warnings": e.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
         "notes": e.notes.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
+        "facility": facility(&e.facility),
     })
+}
+
+/// The cluster as built: bill of materials, power, energy, cooling and cost.
+fn facility(f: &FacilityEstimate) -> Value {
+    let b = &f.bom;
+    let p = &f.power;
+    let c = &f.cooling;
+    let k = &f.cost;
+    json!({
+        "nodes": b.nodes,
+        "racks": c.racks,
+        "network": {
+            "tiers": b.tiers,
+            "planes": b.planes,
+            "switches": { "leaf": b.leaf, "spine": b.spine, "core": b.core, "scale_up": b.scale_up_switches },
+            "nics": b.nics,
+            "transceivers": b.transceivers,
+            "cables": b.total_cables(),
+            "cables_by_tier": b.cables,
+            "optical_by_tier": b.optical,
+        },
+        "power_w": {
+            "chips": p.chips_w,
+            "hosts": p.hosts_w,
+            "network": p.network_w,
+            "it": p.it_w,
+            "facility": p.facility_w,
+            "peak_it": p.peak_it_w,
+        },
+        "energy_mwh": f.energy_mwh,
+        "co2_t": f.co2_t,
+        "cooling": {
+            "rack_kw": c.rack_w / 1000.0,
+            "liquid_w": c.liquid_w,
+            "air_w": c.air_w,
+            "coolant_l_per_min": c.coolant_l_per_min,
+            "refrigeration_tons": c.refrigeration_tons,
+        },
+        "cost_usd": {
+            "hardware": k.hardware_usd,
+            "facility": k.facility_usd,
+            "capex": k.capex_usd,
+            "energy": k.energy_usd,
+            "run_amortized": k.run_amortized_usd,
+            "run_cloud": k.run_cloud_usd,
+            "per_day": k.per_day_usd,
+            "per_million_tokens": k.per_million_tokens_usd,
+        },
+    })
+}
+
+/// The bill of materials as CSV rows `item,tier,count`.
+pub fn bom_csv(f: &FacilityEstimate) -> String {
+    let b = &f.bom;
+    let mut rows = vec![
+        ("nodes", "", b.nodes),
+        ("racks", "", f.cooling.racks),
+        ("scale-up switch trays", "", b.scale_up_switches),
+        ("leaf switches", "", b.leaf),
+        ("spine switches", "", b.spine),
+        ("core switches", "", b.core),
+        ("NIC ports", "", b.nics),
+        ("transceivers", "", b.transceivers),
+    ];
+    for (idx, tier) in CABLE_TIERS.iter().enumerate() {
+        rows.push(("cables", tier, b.cables[idx]));
+        rows.push(("of which optical", tier, b.optical[idx]));
+    }
+    let mut out = String::from("item,tier,count\n");
+    for (item, tier, count) in rows {
+        out.push_str(&format!("{item},{tier},{count}\n"));
+    }
+    out
 }
 
 /// Blocking problems with the scenario field each concerns.

@@ -10,6 +10,7 @@
 pub mod describe;
 mod edit;
 pub mod fields;
+mod plant;
 mod resolve;
 pub mod url;
 
@@ -48,9 +49,52 @@ pub struct Scenario {
     /// How the work is split.
     #[serde(default)]
     pub parallelism: ParallelismSpec,
+    /// The site: cooling, power and prices.
+    #[serde(default, skip_serializing_if = "FacilitySpec::is_empty")]
+    pub facility: FacilitySpec,
     /// Keys this build does not know; reported by `resolve`.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, Value>,
+}
+
+/// The site: cooling, power usage effectiveness, rack limit and prices. Every key has a cited
+/// default (`docs/assumptions.md`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FacilitySpec {
+    /// `air`, `liquid` or `hybrid`; default the system's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cooling: Raw,
+    /// Power usage effectiveness; default by cooling.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pue: Raw,
+    /// Power one rack position takes, kW; default the system's rack as designed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rack_kw: Raw,
+    /// Electricity, USD per kWh.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usd_per_kwh: Raw,
+    /// Grid carbon intensity, kg CO2 per kWh.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kg_co2_per_kwh: Raw,
+    /// Building cost per MW of IT load, USD.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_usd_per_mw: Raw,
+    /// Years hardware and building are paid off over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amortization_years: Raw,
+    /// Cloud rental, USD per chip-hour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cloud_usd_per_chip_hour: Raw,
+    /// Keys this build does not know.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, Value>,
+}
+
+impl FacilitySpec {
+    /// Nothing set, so older scenarios serialize as they always did.
+    pub fn is_empty(&self) -> bool {
+        *self == FacilitySpec::default()
+    }
 }
 
 /// The transformer: a preset id, dimensions, or a preset with some dimensions overridden.
@@ -144,6 +188,12 @@ pub struct ClusterSpec {
     /// Scale-out fabric id or object; defaults to the chip preset's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scale_out: Raw,
+    /// System (server or rack-scale system) id or object; defaults to the chip's system.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system: Raw,
+    /// The scale-out fabric's build: `switch`, `planes`, `tiers`, `oversubscription`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fabric: Raw,
     /// Keys this build does not know.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, Value>,

@@ -14,7 +14,9 @@ const USAGE: &str = "usage: clusterplan <command>
 commands:
   predict FILE   estimate each scenario in FILE (one object or an array; '-' reads stdin)
                  and print the estimates as JSON
-  catalog        print every chip, fabric and model preset with figures and sources as JSON
+  bom FILE       print the bill of materials of the scenario in FILE as CSV ('-' reads stdin)
+  catalog        print every chip, fabric, system, switch and model preset with figures and
+                 sources as JSON
   validate       compare the model with published training runs (Markdown table);
                  exits 1 if a row is outside its tolerance and not a documented miss
   example        print an example scenario";
@@ -23,6 +25,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["predict", path] => predict(path),
+        ["bom", path] => bom(path),
         ["catalog"] => print_json(&catalog::to_json()),
         ["validate"] => validate(),
         ["example"] => {
@@ -106,6 +109,33 @@ fn predict(path: &str) -> ExitCode {
     }
     let out = if is_array { serde_json::Value::Array(estimates) } else { estimates.remove(0) };
     print_json(&out)
+}
+
+fn bom(path: &str) -> ExitCode {
+    let scenarios =
+        match read_input(path).and_then(|t| Scenario::parse_many(&t).map_err(|e| e.to_string())) {
+            Ok(s) if s.len() == 1 => s,
+            Ok(_) => {
+                eprintln!("error: bom takes one scenario");
+                return ExitCode::from(2);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+    match scenarios[0].evaluate() {
+        Ok((_, estimate)) => {
+            print!("{}", report::bom_csv(&estimate.facility));
+            ExitCode::SUCCESS
+        }
+        Err(errors) => {
+            for e in errors {
+                eprintln!("error: {e}");
+            }
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn validate() -> ExitCode {

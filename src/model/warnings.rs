@@ -59,6 +59,8 @@ pub enum Warning {
     ShardingWithoutReplicas,
     /// Occurs when virtual stages are set without pipeline parallelism.
     VirtualStagesWithoutPipeline,
+    /// Occurs when a rack of the system, as designed, draws more than its cooling can remove.
+    RackTooDense { rack_w: f64, limit_w: f64, liquid: bool },
 }
 
 /// How much a finding matters, most serious first; warnings are listed in this order.
@@ -89,7 +91,7 @@ impl Warning {
             | Warning::ExpertDegreeExceedsExperts { .. }
             | Warning::ExpertDegreeNotDivisible { .. }
             | Warning::ContextSplitsSequence { .. } => Severity::Problem,
-            Warning::DoesNotFit { .. } => Severity::Fit,
+            Warning::DoesNotFit { .. } | Warning::RackTooDense { .. } => Severity::Fit,
             Warning::DegreesMismatch { .. }
             | Warning::FewMicrobatches { .. }
             | Warning::TensorCrossesDomain { .. }
@@ -202,6 +204,14 @@ impl fmt::Display for Warning {
             Warning::VirtualStagesWithoutPipeline => {
                 write!(f, "virtual stages have no effect without pipeline parallelism")
             }
+            Warning::RackTooDense { rack_w, limit_w, liquid } => write!(
+                f,
+                "a rack of this system draws up to {:.0} kW but {} racks shed about {:.0} kW: spread the nodes over more racks{}",
+                rack_w / 1000.0,
+                if liquid { "these" } else { "air-cooled" },
+                limit_w / 1000.0,
+                if liquid { "" } else { ", or cool with liquid or rear-door heat exchangers" }
+            ),
         }
     }
 }

@@ -52,21 +52,21 @@ impl fmt::Display for InputError {
 
 /// Collects errors while reading fields, so every problem is reported at once.
 #[derive(Default)]
-struct Reader {
+pub(super) struct Reader {
     errors: Vec<InputError>,
 }
 
 impl Reader {
-    fn error(&mut self, field: &str, message: impl Into<String>) {
+    pub(super) fn error(&mut self, field: &str, message: impl Into<String>) {
         self.errors.push(InputError::new(field, message));
     }
 
     /// Some field at `path` is already reported, so nothing is computed from its placeholder.
-    fn failed(&self, path: &str) -> bool {
+    pub(super) fn failed(&self, path: &str) -> bool {
         self.errors.iter().any(|e| e.field == path)
     }
 
-    fn unknown(&mut self, section: &str, keys: &BTreeMap<String, Value>) {
+    pub(super) fn unknown(&mut self, section: &str, keys: &BTreeMap<String, Value>) {
         for key in keys.keys() {
             let field = if section.is_empty() { key.clone() } else { format!("{section}.{key}") };
             self.error(&field, "unknown key");
@@ -75,7 +75,7 @@ impl Reader {
 
     /// A number, from a JSON number or a string written the way people write numbers
     /// (`16,384`, `16k`, `14.8T`, `1.6万`; see `crate::numbers`).
-    fn number_value(&mut self, raw: &Value, field: &str) -> Option<f64> {
+    pub(super) fn number_value(&mut self, raw: &Value, field: &str) -> Option<f64> {
         let x = match raw {
             Value::Number(n) => n.as_f64().ok_or(NumberError::NotANumber),
             Value::String(s) => numbers::parse(s),
@@ -99,7 +99,7 @@ impl Reader {
     }
 
     /// Checks `x` against the field table's plausible range; true when it is inside.
-    fn in_range(&mut self, x: f64, field: &str) -> bool {
+    pub(super) fn in_range(&mut self, x: f64, field: &str) -> bool {
         let Some(spec) = fields::field(field) else { return true };
         if x < spec.min {
             let message = if spec.min <= 0.0 {
@@ -122,7 +122,7 @@ impl Reader {
     }
 
     /// A positive number; `default` when absent.
-    fn positive(&mut self, raw: &Raw, field: &str, default: Option<f64>) -> f64 {
+    pub(super) fn positive(&mut self, raw: &Raw, field: &str, default: Option<f64>) -> f64 {
         let Some(value) = raw else {
             return default.unwrap_or_else(|| {
                 self.error(field, "is required");
@@ -140,7 +140,7 @@ impl Reader {
     }
 
     /// A number zero or above (0 means absent, e.g. no FP8 units).
-    fn non_negative(&mut self, value: &Value, field: &str) -> f64 {
+    pub(super) fn non_negative(&mut self, value: &Value, field: &str) -> f64 {
         match self.number_value(value, field) {
             Some(x) if self.in_range(x, field) => x,
             _ => 0.0,
@@ -148,7 +148,7 @@ impl Reader {
     }
 
     /// A fraction in (0, 1]; `default` when absent.
-    fn fraction(&mut self, raw: &Raw, field: &str, default: f64) -> f64 {
+    pub(super) fn fraction(&mut self, raw: &Raw, field: &str, default: f64) -> f64 {
         let Some(value) = raw else { return default };
         match self.number_value(value, field) {
             Some(x) if x > 0.0 && x <= 1.0 => x,
@@ -161,7 +161,7 @@ impl Reader {
     }
 
     /// A whole number in the field table's range; `default` when absent.
-    fn count(&mut self, raw: &Raw, field: &str, default: Option<u32>) -> u32 {
+    pub(super) fn count(&mut self, raw: &Raw, field: &str, default: Option<u32>) -> u32 {
         let fallback = fields::field(field).map_or(1, |f| f.min.max(1.0) as u32);
         let Some(value) = raw else {
             return default.unwrap_or_else(|| {
@@ -180,7 +180,7 @@ impl Reader {
         }
     }
 
-    fn flag(&mut self, raw: &Raw, field: &str, default: bool) -> bool {
+    pub(super) fn flag(&mut self, raw: &Raw, field: &str, default: bool) -> bool {
         match raw {
             None => default,
             Some(Value::Bool(b)) => *b,
@@ -193,7 +193,13 @@ impl Reader {
         }
     }
 
-    fn choice<T: Copy>(&mut self, raw: &Raw, field: &str, options: &[(&str, T)], default: T) -> T {
+    pub(super) fn choice<T: Copy>(
+        &mut self,
+        raw: &Raw,
+        field: &str,
+        options: &[(&str, T)],
+        default: T,
+    ) -> T {
         let Some(value) = raw else { return default };
         let text = value.as_str().map(str::trim).unwrap_or("");
         if let Some((_, t)) = options.iter().find(|(name, _)| *name == text) {
@@ -204,7 +210,7 @@ impl Reader {
         default
     }
 
-    fn text<'a>(&mut self, raw: &'a Value, field: &str) -> Option<&'a str> {
+    pub(super) fn text<'a>(&mut self, raw: &'a Value, field: &str) -> Option<&'a str> {
         match raw.as_str() {
             Some(s) => Some(s.trim()),
             None => {
@@ -216,7 +222,7 @@ impl Reader {
 }
 
 /// A short rendering of a bad value for messages.
-fn short(value: &Value) -> String {
+pub(super) fn short(value: &Value) -> String {
     let mut s = value.to_string();
     if s.len() > 40 {
         s.truncate(37);
@@ -226,7 +232,7 @@ fn short(value: &Value) -> String {
 }
 
 /// Splits a field that is either a preset id or an object with an optional `preset`.
-fn preset_and_fields<'a>(
+pub(super) fn preset_and_fields<'a>(
     r: &mut Reader,
     raw: &'a Value,
     field: &str,
@@ -245,7 +251,12 @@ fn preset_and_fields<'a>(
 }
 
 /// Reports keys of a custom object other than `allowed`.
-fn check_keys(r: &mut Reader, map: &serde_json::Map<String, Value>, field: &str, allowed: &[&str]) {
+pub(super) fn check_keys(
+    r: &mut Reader,
+    map: &serde_json::Map<String, Value>,
+    field: &str,
+    allowed: &[&str],
+) {
     for key in map.keys() {
         if key != "preset" && !allowed.contains(&key.as_str()) {
             r.error(&format!("{field}.{key}"), "unknown key");
@@ -253,7 +264,7 @@ fn check_keys(r: &mut Reader, map: &serde_json::Map<String, Value>, field: &str,
     }
 }
 
-fn ids<T>(items: &[T], id: impl Fn(&T) -> &str) -> String {
+pub(super) fn ids<T>(items: &[T], id: impl Fn(&T) -> &str) -> String {
     items.iter().map(id).collect::<Vec<_>>().join(", ")
 }
 
@@ -273,10 +284,16 @@ impl Scenario {
         r.unknown("", &self.unknown);
         let transformer = self.resolve_transformer(&mut r);
         let training = self.resolve_training(&mut r);
-        let cluster = self.resolve_cluster(&mut r);
+        let mut cluster = self.resolve_cluster(&mut r);
         let parallelism = self.resolve_parallelism(&mut r, cluster.n_chips);
+        let chip_id = match &self.cluster.chip {
+            Some(Value::String(id)) => Some(id.trim()),
+            Some(Value::Object(map)) => map.get("preset").and_then(Value::as_str),
+            _ => None,
+        };
+        let plant = self.resolve_plant(&mut r, chip_id, &mut cluster);
         if r.errors.is_empty() {
-            Ok(Inputs { transformer, training, cluster, parallelism })
+            Ok(Inputs { transformer, training, cluster, parallelism, plant })
         } else {
             Err(r.errors)
         }
@@ -473,11 +490,14 @@ impl Scenario {
         // Only a chip described from scratch lacks default fabrics; an unknown id is already reported.
         let custom = matches!(&c.chip, Some(Value::Object(map)) if !map.contains_key("preset"));
         let n_chips = r.count(&c.chips, "cluster.chips", None);
+        // A system named explicitly brings its own fabrics and node size; otherwise the chip's.
+        let system = self.named_system();
 
         let mut scale_up = match &c.scale_up {
             Some(raw) => resolve_scale_up(r, raw),
-            None => preset
-                .and_then(|p| presets::scale_up(p.scale_up))
+            None => system
+                .and_then(|s| presets::scale_up(s.scale_up))
+                .or_else(|| preset.and_then(|p| presets::scale_up(p.scale_up)))
                 .map(|p| p.scale_up)
                 .unwrap_or_else(|| {
                     if custom {
@@ -490,8 +510,9 @@ impl Scenario {
             r.count(&c.scale_up_domain, "cluster.scale_up_domain", Some(scale_up.domain_size));
         let scale_out = match &c.scale_out {
             Some(raw) => resolve_scale_out(r, raw),
-            None => preset
-                .and_then(|p| presets::scale_out(p.scale_out))
+            None => system
+                .and_then(|s| presets::scale_out(s.scale_out))
+                .or_else(|| preset.and_then(|p| presets::scale_out(p.scale_out)))
                 .map(|p| p.link)
                 .unwrap_or_else(|| {
                     if custom {
@@ -500,7 +521,9 @@ impl Scenario {
                     presets::SCALE_OUT[0].link
                 }),
         };
-        let node_default = preset.map_or(scale_up.domain_size.min(8), |p| p.chips_per_node);
+        let node_default = system
+            .map(|s| s.system.chips_per_node)
+            .unwrap_or_else(|| preset.map_or(scale_up.domain_size.min(8), |p| p.chips_per_node));
         let chips_per_node =
             r.count(&c.chips_per_node, "cluster.chips_per_node", Some(node_default));
         Cluster {

@@ -1,0 +1,312 @@
+//! What the cluster as built draws, sheds and costs: power at training load, cooling and the
+//! capital and running cost of a run, from the bill of materials and the step's breakdown.
+//!
+//! Every figure here is either a cited measurement (the constants below) or an assumption the
+//! scenario can change (`Facility`); `docs/assumptions.md` lists both with their sources.
+
+use crate::model::step_time::StepBreakdown;
+use crate::model::{finite, Bom, Switch, System};
+
+/// How the heat leaves the racks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cooling {
+    /// Air through the racks; heat rejected by the room's air handling.
+    Air,
+    /// Direct liquid: cold plates take most of a node's heat.
+    Liquid,
+    /// Liquid on the accelerators only, air for the rest.
+    Hybrid,
+}
+
+/// The site and the prices: assumptions with cited defaults.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Facility {
+    /// How racks are cooled.
+    pub cooling: Cooling,
+    /// Power usage effectiveness: facility power over IT power.
+    pub pue: f64,
+    /// The most power one rack position can take and cool, watts.
+    pub rack_w: f64,
+    /// Electricity price, USD per kWh.
+    pub usd_per_kwh: f64,
+    /// Grid carbon intensity, kg CO2 per kWh (t per MWh).
+    pub kg_co2_per_kwh: f64,
+    /// Data-centre construction per watt of critical IT load, USD.
+    pub build_usd_per_w: f64,
+    /// Years the hardware and the building are paid off over.
+    pub amortization_years: f64,
+    /// Cloud rental per chip-hour, USD.
+    pub cloud_usd_per_chip_hour: f64,
+}
+
+/// The plant: system, switch and the bill of materials built from them, and the site.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plant {
+    /// The system the chips come in.
+    pub system: System,
+    /// The scale-out switch.
+    pub switch: Switch,
+    /// What the cluster is built from.
+    pub bom: Bom,
+    /// The site and prices.
+    pub facility: Facility,
+}
+
+/// Board power of a chip idling between kernels, as a share of its TDP: 79 W of 700 W on an
+/// H200 (measured, `shared/reference/h200-microbench.md`).
+pub const CHIP_IDLE_SHARE: f64 = 79.0 / 700.0;
+
+/// Board power of a chip running training kernels, as a share of its TDP: 688-693 W of 700 W
+/// on an H200 training 1.3B-7B transformers (measured, same source); TPU v4's mean of 170 W
+/// against a 192 W maximum (Google Cloud TPU v4 documentation) is 0.89.
+pub const CHIP_BUSY_SHARE: f64 = 690.0 / 700.0;
+
+/// Share of a node's non-accelerator maximum (CPUs, memory, NICs, fans, power conversion)
+/// drawn during training. BLOOM's Jean Zay run spent 257 MWh on idle and overhead beside
+/// 433 MWh of A100 energy (Luccioni et al., JMLR 2023); on a DGX-class node (about half the
+/// maximum outside the GPUs) that ratio is reached at about 0.7. An assumption, not a
+/// measurement.
+pub const HOST_LOAD_SHARE: f64 = 0.7;
+
+/// Power of one optical transceiver, watts: 800G pluggables draw 14-16 W typical and a
+/// twin-port 800G OSFP 17 W (NVIDIA transceiver datasheets; field reports).
+pub const TRANSCEIVER_W: f64 = 15.0;
+
+/// Power of one scale-up switch tray, watts: an NVL72 rack's 9 NVLink switch trays draw about
+/// 3.6 kW (vendor rack specifications via press).
+pub const SCALE_UP_SWITCH_W: f64 = 400.0;
+
+/// Share of a liquid-cooled node's heat that leaves through the liquid: 6.2 of 6.6 kW on a
+/// GB300 NVL72 compute tray (analyst teardown, as quoted).
+pub const LIQUID_HEAT_SHARE: f64 = 6.2 / 6.6;
+
+/// Temperature rise of the liquid loop, kelvin: the design rule of about 1.5 L/min per kW at
+/// most 10 K (Open Compute Project liquid-cooling guidance, as quoted).
+pub const COOLANT_RISE_K: f64 = 10.0;
+
+/// Water's heat capacity, kJ per kg and kelvin (one litre weighs about a kilogram).
+const WATER_KJ_PER_KG_K: f64 = 4.18;
+
+/// One refrigeration ton: 12,000 BTU/h = 3.517 kW (definition).
+pub const REFRIGERATION_TON_W: f64 = 3517.0;
+
+/// Price of one optical transceiver, USD (an assumption: 400G-800G pluggables at volume).
+pub const TRANSCEIVER_USD: f64 = 800.0;
+
+/// Price of one cable, USD (an assumption: direct-attach copper and fibre at volume).
+pub const CABLE_USD: f64 = 150.0;
+
+/// Price of a rack with its power distribution, USD (an assumption).
+pub const RACK_USD: f64 = 30_000.0;
+
+/// Yearly maintenance and support as a share of the hardware's price (an assumption).
+pub const MAINTENANCE_SHARE_PER_YEAR: f64 = 0.05;
+
+/// Power draws, watts. `it` is the sum of the parts above it; `facility` is `it` times PUE.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Power {
+    /// Accelerator boards at training load (idle ones at idle).
+    pub chips_w: f64,
+    /// Hosts: CPUs, memory, NICs, fans, power conversion.
+    pub hosts_w: f64,
+    /// Scale-out switches, transceivers and scale-up switch trays.
+    pub network_w: f64,
+    /// All IT equipment.
+    pub it_w: f64,
+    /// IT times PUE: what the site draws from the grid.
+    pub facility_w: f64,
+    /// IT at every power supply's maximum, the figure the electrical design must carry.
+    pub peak_it_w: f64,
+}
+
+/// How the heat leaves.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CoolingLoad {
+    /// Average power of one rack as placed under the rack limit, watts.
+    pub rack_w: f64,
+    /// Racks needed under the rack power limit.
+    pub racks: u64,
+    /// Heat into the liquid loop, watts.
+    pub liquid_w: f64,
+    /// Heat into the air, watts.
+    pub air_w: f64,
+    /// Coolant flow for the liquid heat at the loop's temperature rise, litres per minute.
+    pub coolant_l_per_min: f64,
+    /// All heat to reject, in refrigeration tons.
+    pub refrigeration_tons: f64,
+    /// One node draws more at its maximum than a rack position can take.
+    pub node_exceeds_rack: bool,
+}
+
+/// What the cluster and the run cost, USD.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Cost {
+    /// Systems, scale-out switches, transceivers, cables and racks.
+    pub hardware_usd: f64,
+    /// The building, per MW of IT load.
+    pub facility_usd: f64,
+    /// Hardware and building.
+    pub capex_usd: f64,
+    /// Electricity for the run.
+    pub energy_usd: f64,
+    /// The run's share of the capex over the amortisation period, plus energy and maintenance.
+    pub run_amortized_usd: f64,
+    /// The run on rented chips.
+    pub run_cloud_usd: f64,
+    /// Amortised cost of one day of the cluster, with energy and maintenance.
+    pub per_day_usd: f64,
+    /// Amortised cost per million tokens trained.
+    pub per_million_tokens_usd: f64,
+}
+
+/// The plant's power, cooling and cost for one run.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FacilityEstimate {
+    /// Bill of materials (racks as the design places them; `cooling.racks` under the limit).
+    pub bom: Bom,
+    /// Power draws at training load.
+    pub power: Power,
+    /// Energy of the run at the site, MWh.
+    pub energy_mwh: f64,
+    /// Emissions of that energy, tonnes CO2.
+    pub co2_t: f64,
+    /// Heat and cooling.
+    pub cooling: CoolingLoad,
+    /// Capital and run cost.
+    pub cost: Cost,
+}
+
+/// Share of a step the accelerators spend in kernels rather than waiting on the network or
+/// the pipeline: compute, recomputation and the optimizer over the whole step.
+pub fn busy_share(b: &StepBreakdown, step_s: f64) -> f64 {
+    if !(step_s > 0.0) {
+        return 0.0;
+    }
+    ((b.compute_s + b.recompute_s + b.optimizer_s) / step_s).clamp(0.0, 1.0)
+}
+
+/// Power, cooling and cost of training for `train_s` seconds on `chips_used` of `n_chips`
+/// chips of `tdp_w`, with the step split as `breakdown`.
+pub fn assess(
+    plant: &Plant,
+    tdp_w: f64,
+    n_chips: u32,
+    chips_used: u32,
+    busy: f64,
+    train_s: f64,
+    tokens: f64,
+) -> FacilityEstimate {
+    let s = &plant.system;
+    let f = &plant.facility;
+    let bom = plant.bom;
+    let nodes = bom.nodes as f64;
+    let used = chips_used.min(n_chips) as f64;
+    let idle = n_chips.saturating_sub(chips_used) as f64;
+    let tdp = tdp_w.max(0.0);
+    let busy_w = tdp * (CHIP_IDLE_SHARE + (CHIP_BUSY_SHARE - CHIP_IDLE_SHARE) * busy);
+    let chips_w = used * busy_w + idle * tdp * CHIP_IDLE_SHARE;
+    let host_max = (s.node_max_w - s.chips_per_node as f64 * tdp).max(0.0);
+    let hosts_w = nodes * host_max * HOST_LOAD_SHARE;
+    let network_w = bom.switches() as f64 * plant.switch.power_w
+        + bom.transceivers as f64 * TRANSCEIVER_W
+        + bom.scale_up_switches as f64 * SCALE_UP_SWITCH_W;
+    let it_w = chips_w + hosts_w + network_w;
+    let pue = f.pue.max(1.0);
+    let peak_it_w = nodes * s.node_max_w + network_w;
+    let power = Power { chips_w, hosts_w, network_w, it_w, facility_w: it_w * pue, peak_it_w };
+
+    // Racks: the design's layout, fewer nodes per rack where its maximum exceeds the limit.
+    let node_max = s.node_max_w.max(1.0);
+    let fits = (f.rack_w * 1.05 / node_max).floor().max(1.0) as u64;
+    let per_rack = (s.nodes_per_rack.max(1) as u64).min(fits);
+    let racks = bom.nodes.div_ceil(per_rack.max(1));
+    let node_w = if nodes > 0.0 { (chips_w + hosts_w) / nodes } else { 0.0 };
+    let liquid_share = match f.cooling {
+        Cooling::Air => 0.0,
+        Cooling::Liquid => LIQUID_HEAT_SHARE,
+        Cooling::Hybrid => {
+            if chips_w + hosts_w > 0.0 {
+                chips_w / (chips_w + hosts_w)
+            } else {
+                0.0
+            }
+        }
+    };
+    let liquid_w = (chips_w + hosts_w) * liquid_share;
+    let cooling = CoolingLoad {
+        rack_w: node_w * per_rack as f64,
+        racks,
+        liquid_w,
+        air_w: it_w - liquid_w,
+        coolant_l_per_min: liquid_w / 1000.0 * 60.0 / (WATER_KJ_PER_KG_K * COOLANT_RISE_K),
+        refrigeration_tons: it_w / REFRIGERATION_TON_W,
+        node_exceeds_rack: node_max > f.rack_w,
+    };
+
+    let hours = train_s.max(0.0) / 3600.0;
+    let energy_mwh = power.facility_w * hours / 1e6;
+    let years = f.amortization_years.max(0.1);
+    let hardware_usd = nodes * s.node_price_usd
+        + bom.switches() as f64 * plant.switch.price_usd
+        + bom.transceivers as f64 * TRANSCEIVER_USD
+        + bom.total_cables() as f64 * CABLE_USD
+        + racks as f64 * RACK_USD;
+    let facility_usd = peak_it_w * f.build_usd_per_w;
+    let capex_usd = hardware_usd + facility_usd;
+    let energy_usd = energy_mwh * 1000.0 * f.usd_per_kwh;
+    let days = hours / 24.0;
+    let per_day_usd = capex_usd / (years * 365.0)
+        + hardware_usd * MAINTENANCE_SHARE_PER_YEAR / 365.0
+        + power.facility_w * 24.0 / 1000.0 * f.usd_per_kwh;
+    let run_amortized_usd = per_day_usd * days;
+    let cost = Cost {
+        hardware_usd,
+        facility_usd,
+        capex_usd,
+        energy_usd,
+        run_amortized_usd,
+        run_cloud_usd: n_chips as f64 * hours * f.cloud_usd_per_chip_hour,
+        per_day_usd,
+        per_million_tokens_usd: if tokens > 0.0 { run_amortized_usd / tokens * 1e6 } else { 0.0 },
+    };
+    let mut out = FacilityEstimate {
+        bom: Bom { racks, ..bom },
+        power,
+        energy_mwh,
+        co2_t: energy_mwh * f.kg_co2_per_kwh,
+        cooling,
+        cost,
+    };
+    clean(&mut out);
+    out
+}
+
+/// No NaN or infinity leaves the model.
+fn clean(e: &mut FacilityEstimate) {
+    let p = &mut e.power;
+    for x in [
+        &mut p.chips_w,
+        &mut p.hosts_w,
+        &mut p.network_w,
+        &mut p.it_w,
+        &mut p.facility_w,
+        &mut p.peak_it_w,
+        &mut e.energy_mwh,
+        &mut e.co2_t,
+        &mut e.cooling.rack_w,
+        &mut e.cooling.liquid_w,
+        &mut e.cooling.air_w,
+        &mut e.cooling.coolant_l_per_min,
+        &mut e.cooling.refrigeration_tons,
+        &mut e.cost.hardware_usd,
+        &mut e.cost.facility_usd,
+        &mut e.cost.capex_usd,
+        &mut e.cost.energy_usd,
+        &mut e.cost.run_amortized_usd,
+        &mut e.cost.run_cloud_usd,
+        &mut e.cost.per_day_usd,
+        &mut e.cost.per_million_tokens_usd,
+    ] {
+        *x = finite(*x);
+    }
+}

@@ -1,0 +1,300 @@
+//! Resolving the cluster as built: `cluster.system`, `cluster.fabric` and `facility` into the
+//! model's `Plant`, building the fabric graph on the way for its bill of materials and the tier
+//! summary the model reads.
+//!
+//! Every key defaults so that a scenario written before these keys existed keeps its meaning:
+//! the system follows the chip, the fabric is non-blocking, the site takes cited defaults.
+
+use serde_json::Value;
+
+use super::fields::fixed;
+use super::resolve::{check_keys, ids, preset_and_fields, short, Reader};
+use super::Scenario;
+use crate::fabric::{self, Spec};
+use crate::model::facility::{Cooling, Facility, Plant};
+use crate::model::presets::{self, units::*, SystemPreset};
+use crate::model::{Chip, Cluster, Switch, System};
+
+/// PUE when the scenario gives none, by cooling: the industry average of mostly air-cooled
+/// sites, 1.56 in 2024 (Uptime Institute survey); about 1.1 at hyperscale, liquid-cooled sites
+/// (Meta 1.09 in 2022, Google's fleet 1.10); hybrid halfway, an assumption.
+pub fn default_pue(cooling: Cooling) -> f64 {
+    match cooling {
+        Cooling::Air => 1.56,
+        Cooling::Liquid => 1.1,
+        Cooling::Hybrid => 1.33,
+    }
+}
+
+/// The system a custom chip comes in: a generic server around the chip's own figures.
+fn generic(chip: &Chip, chips_per_node: u32) -> SystemPreset {
+    let n = chips_per_node.max(1);
+    SystemPreset {
+        id: "custom",
+        name: "Custom server",
+        chip: "custom",
+        system: System {
+            chips_per_node: n,
+            nics_per_chip: 1,
+            node_max_w: presets::GENERIC_NODE_W_PER_CHIP_TDP * chip.tdp_w * n as f64,
+            nodes_per_rack: 4,
+            liquid: false,
+            node_price_usd: chip.price_usd.unwrap_or(0.0) * n as f64,
+            scale_up_switches_per_rack: 0,
+        },
+        scale_up: "",
+        scale_out: "",
+        switch: "",
+        superpod: None,
+        basis: presets::Basis::Unverified,
+        unverified: &[],
+        source: "",
+    }
+}
+
+/// A switch whose ports match the NIC rate, for systems without a reference design.
+fn switch_for_rate(nic_bytes_per_s: f64) -> &'static presets::SwitchPreset {
+    let by_rate = |id| presets::switch(id).expect("catalog switch");
+    if nic_bytes_per_s <= 200.0 * GBIT_PER_S {
+        by_rate("qm8700")
+    } else if nic_bytes_per_s <= 400.0 * GBIT_PER_S {
+        by_rate("qm9700")
+    } else {
+        by_rate("q3400")
+    }
+}
+
+const SYSTEM_KEYS: &[&str] = &[
+    "name",
+    "chips_per_node",
+    "nics_per_chip",
+    "node_max_kw",
+    "nodes_per_rack",
+    "liquid",
+    "node_price_usd",
+];
+const FABRIC_KEYS: &[&str] = &["switch", "planes", "tiers", "oversubscription"];
+const SWITCH_KEYS: &[&str] = &["name", "ports", "gbit_per_s", "power_w", "price_usd"];
+
+impl Scenario {
+    /// The system preset the scenario names (explicitly), for the cluster's defaults.
+    pub(super) fn named_system(&self) -> Option<&'static SystemPreset> {
+        let id = match self.cluster.system.as_ref()? {
+            Value::String(id) => id.trim(),
+            Value::Object(map) => map.get("preset")?.as_str()?.trim(),
+            _ => return None,
+        };
+        presets::system(id)
+    }
+
+    /// The plant: system, switch, bill of materials and site; sets the cluster's network
+    /// summary and multiplies its NIC rate by the planes.
+    pub(super) fn resolve_plant(
+        &self,
+        r: &mut Reader,
+        chip_id: Option<&str>,
+        cluster: &mut Cluster,
+    ) -> Plant {
+        let base = match &self.cluster.system {
+            None => chip_id
+                .and_then(presets::system_for_chip)
+                .unwrap_or_else(|| generic(&cluster.chip, cluster.chips_per_node)),
+            Some(raw) => {
+                let (id, _) = preset_and_fields(r, raw, "cluster.system");
+                match id {
+                    Some(id) => match presets::system(id) {
+                        Some(p) => *p,
+                        None => {
+                            let known = ids(presets::SYSTEMS, |p| p.id);
+                            r.error(
+                                "cluster.system",
+                                format!("unknown system '{id}'; known: {known}"),
+                            );
+                            generic(&cluster.chip, cluster.chips_per_node)
+                        }
+                    },
+                    None => generic(&cluster.chip, cluster.chips_per_node),
+                }
+            }
+        };
+        let mut system = base.system;
+        system.chips_per_node = cluster.chips_per_node;
+        if let Some(Value::Object(map)) = &self.cluster.system {
+            check_keys(r, map, "cluster.system", SYSTEM_KEYS);
+            let get = |k: &str| map.get(k).cloned();
+            system.nics_per_chip = r.count(
+                &get("nics_per_chip"),
+                "cluster.system.nics_per_chip",
+                Some(system.nics_per_chip),
+            );
+            system.node_max_w = 1000.0
+                * r.positive(
+                    &get("node_max_kw"),
+                    "cluster.system.node_max_kw",
+                    Some(system.node_max_w / 1000.0),
+                );
+            system.nodes_per_rack = r.count(
+                &get("nodes_per_rack"),
+                "cluster.system.nodes_per_rack",
+                Some(system.nodes_per_rack),
+            );
+            system.liquid = r.flag(&get("liquid"), "cluster.system.liquid", system.liquid);
+            system.node_price_usd = match get("node_price_usd") {
+                None => system.node_price_usd,
+                Some(v) => r.non_negative(&v, "cluster.system.node_price_usd"),
+            };
+            if map.contains_key("chips_per_node") {
+                r.error("cluster.system.chips_per_node", "is set by cluster.chips_per_node");
+            }
+        }
+
+        // The fabric.
+        let fabric_map = match &self.cluster.fabric {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(map)) => {
+                check_keys(r, map, "cluster.fabric", FABRIC_KEYS);
+                Some(map)
+            }
+            Some(other) => {
+                r.error("cluster.fabric", format!("must be an object, got {}", short(other)));
+                None
+            }
+        };
+        let get = |k: &str| fabric_map.and_then(|m| m.get(k).cloned());
+        let own_switch = presets::switch(base.switch).or_else(|| presets::switch("qm9700"));
+        let (switch, own) = match get("switch") {
+            None => match presets::switch(base.switch) {
+                Some(p) => (p.switch, true),
+                None => (switch_for_rate(cluster.scale_out.bytes_per_s).switch, false),
+            },
+            Some(raw) => (self.resolve_switch(r, &raw, own_switch.map(|p| p.switch)), false),
+        };
+        let planes = r.count(&get("planes"), "cluster.fabric.planes", Some(system.nics_per_chip));
+        let tiers = match get("tiers") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(r.count(&Some(v), "cluster.fabric.tiers", None)),
+        };
+        let oversubscription = match get("oversubscription") {
+            None => fixed("cluster.fabric.oversubscription"),
+            Some(v) => {
+                let x = r.positive(&Some(v), "cluster.fabric.oversubscription", None);
+                if x < 1.0 {
+                    r.error(
+                        "cluster.fabric.oversubscription",
+                        "must be at least 1 (1 = non-blocking, 7 = 1:7)",
+                    );
+                }
+                x.max(1.0)
+            }
+        };
+        // A reference architecture's rules hold with its own switch.
+        let rules = base.superpod.filter(|_| own);
+        let spec = Spec {
+            chips: cluster.n_chips,
+            chips_per_node: system.chips_per_node,
+            planes,
+            nodes_per_rack: system.nodes_per_rack,
+            scale_up_switches_per_rack: system.scale_up_switches_per_rack,
+            switch,
+            tiers,
+            min_tiers: rules.map_or(1, |p| p.min_tiers),
+            unit_nodes: rules.map(|p| p.nodes_per_unit),
+            oversubscription,
+        };
+        let built = match fabric::build(&spec) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                let field =
+                    if tiers.is_some() { "cluster.fabric.tiers" } else { "cluster.fabric.switch" };
+                r.error(field, e.to_string());
+                None
+            }
+        };
+        cluster.scale_out.bytes_per_s *= planes.max(1) as f64;
+        if let Some(f) = &built {
+            cluster.network = f.network;
+        }
+        let facility = self.resolve_facility(r, &system);
+        Plant { system, switch, bom: built.map(|f| f.bom).unwrap_or_default(), facility }
+    }
+
+    fn resolve_switch(&self, r: &mut Reader, raw: &Value, fallback: Option<Switch>) -> Switch {
+        let field = "cluster.fabric.switch";
+        let (id, map) = preset_and_fields(r, raw, field);
+        let base = match id {
+            Some(id) => match presets::switch(id) {
+                Some(p) => Some(p.switch),
+                None => {
+                    let known = ids(presets::SWITCHES, |p| p.id);
+                    r.error(field, format!("unknown switch '{id}'; known: {known}"));
+                    fallback
+                }
+            },
+            None => None,
+        };
+        let Some(map) = map else {
+            return base.or(fallback).unwrap_or(presets::SWITCHES[0].switch);
+        };
+        check_keys(r, map, field, SWITCH_KEYS);
+        let get = |k: &str| map.get(k).cloned();
+        let ports = r.count(&get("ports"), "cluster.fabric.switch.ports", base.map(|s| s.ports));
+        let gbit = r.positive(
+            &get("gbit_per_s"),
+            "cluster.fabric.switch.gbit_per_s",
+            base.map(|s| s.port_bytes_per_s / GBIT_PER_S),
+        );
+        let power_w = r.positive(
+            &get("power_w"),
+            "cluster.fabric.switch.power_w",
+            Some(base.map_or(fixed("cluster.fabric.switch.power_w"), |s| s.power_w)),
+        );
+        let price_usd = match get("price_usd") {
+            None => base.map_or(fixed("cluster.fabric.switch.price_usd"), |s| s.price_usd),
+            Some(v) => r.non_negative(&v, "cluster.fabric.switch.price_usd"),
+        };
+        Switch {
+            ports,
+            port_bytes_per_s: gbit * GBIT_PER_S,
+            power_w,
+            price_usd,
+            ports_per_transceiver: base.map_or(1, |s| s.ports_per_transceiver),
+        }
+    }
+
+    fn resolve_facility(&self, r: &mut Reader, system: &System) -> Facility {
+        let f = &self.facility;
+        r.unknown("facility", &f.unknown);
+        let own = if system.liquid { Cooling::Liquid } else { Cooling::Air };
+        let cooling = r.choice(
+            &f.cooling,
+            "facility.cooling",
+            &[("air", Cooling::Air), ("liquid", Cooling::Liquid), ("hybrid", Cooling::Hybrid)],
+            own,
+        );
+        let pue = r.positive(&f.pue, "facility.pue", Some(default_pue(cooling)));
+        let design_rack_kw = system.nodes_per_rack as f64 * system.node_max_w / 1000.0;
+        let number = |r: &mut Reader, raw: &Option<Value>, path: &str| match raw {
+            None => fixed(path),
+            Some(v) => r.non_negative(v, path),
+        };
+        Facility {
+            cooling,
+            pue,
+            rack_w: 1000.0
+                * r.positive(&f.rack_kw, "facility.rack_kw", Some(design_rack_kw.max(1.0))),
+            usd_per_kwh: number(r, &f.usd_per_kwh, "facility.usd_per_kwh"),
+            kg_co2_per_kwh: number(r, &f.kg_co2_per_kwh, "facility.kg_co2_per_kwh"),
+            build_usd_per_w: number(r, &f.build_usd_per_mw, "facility.build_usd_per_mw") / 1e6,
+            amortization_years: r.positive(
+                &f.amortization_years,
+                "facility.amortization_years",
+                Some(fixed("facility.amortization_years")),
+            ),
+            cloud_usd_per_chip_hour: number(
+                r,
+                &f.cloud_usd_per_chip_hour,
+                "facility.cloud_usd_per_chip_hour",
+            ),
+        }
+    }
+}
