@@ -125,3 +125,51 @@ fn unknown_commands_print_usage_and_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("usage: clusterplan"));
 }
+
+#[test]
+fn predict_prints_the_facility_and_bom_prints_csv() {
+    let scenario = json!({
+        "model": { "preset": "llama3-70b" },
+        "training": { "tokens": 15e12, "global_batch": 1024 },
+        "cluster": { "chip": "b200", "chips": 4096, "system": "dgx-b200" },
+        "parallelism": { "tp": 8, "pp": 4 }
+    });
+    let out = run(&["predict", "-"], &scenario.to_string());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let e: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let f = &e["facility"];
+    assert_eq!(f["network"]["switches"]["leaf"], json!(128));
+    assert_eq!(f["network"]["switches"]["spine"], json!(128));
+    assert_eq!(f["network"]["switches"]["core"], json!(64));
+    for key in ["chips", "hosts", "network", "it", "facility"] {
+        assert!(f["power_w"][key].as_f64().is_some_and(|x| x > 0.0), "power_w.{key}");
+    }
+    for key in ["hardware", "facility", "capex", "run_amortized", "run_cloud", "energy"] {
+        assert!(f["cost_usd"][key].as_f64().is_some_and(|x| x > 0.0), "cost_usd.{key}");
+    }
+    for key in ["rack_kw", "liquid_w", "air_w", "coolant_l_per_min", "refrigeration_tons"] {
+        assert!(f["cooling"][key].as_f64().is_some(), "cooling.{key}");
+    }
+    assert!(f["energy_mwh"].as_f64().is_some_and(|x| x > 0.0) && f["co2_t"].as_f64().is_some());
+
+    let csv = run(&["bom", "-"], &scenario.to_string());
+    assert!(csv.status.success());
+    let text = String::from_utf8_lossy(&csv.stdout);
+    assert!(text.starts_with("item,tier,count\n"), "{text}");
+    assert!(
+        text.contains("leaf switches,,128\n") && text.contains("core switches,,64\n"),
+        "{text}"
+    );
+
+    let mut bad = scenario.clone();
+    bad["cluster"]["fabric"] =
+        json!({ "switch": { "ports": 3, "gbit_per_s": 400 }, "oversubscription": 0 });
+    bad["facility"] = json!({ "pue": 0.8 });
+    let out = run(&["bom", "-"], &bad.to_string());
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for field in ["cluster.fabric.switch.ports", "cluster.fabric.oversubscription", "facility.pue"]
+    {
+        assert!(stderr.contains(field), "{field} in {stderr}");
+    }
+}

@@ -176,16 +176,8 @@ impl Scenario {
         };
         let oversubscription = match get("oversubscription") {
             None => fixed("cluster.fabric.oversubscription"),
-            Some(v) => {
-                let x = r.positive(&Some(v), "cluster.fabric.oversubscription", None);
-                if x < 1.0 {
-                    r.error(
-                        "cluster.fabric.oversubscription",
-                        "must be at least 1 (1 = non-blocking, 7 = 1:7)",
-                    );
-                }
-                x.max(1.0)
-            }
+            // The field table's range refuses anything below 1 (1 = non-blocking, 7 = 1:7).
+            Some(v) => r.positive(&Some(v), "cluster.fabric.oversubscription", None).max(1.0),
         };
         // A reference architecture's rules hold with its own switch.
         let rules = base.superpod.filter(|_| own);

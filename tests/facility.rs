@@ -1,0 +1,173 @@
+//! The cluster as built: power at training load against published system figures, cooling,
+//! cost, the network's effect on step time, and clear errors for impossible values.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use clusterplan::model::{Severity, Warning};
+use clusterplan::scenario::Scenario;
+use common::{random_scenario, Rng};
+use serde_json::{json, Value};
+
+fn with(changes: &[(&str, Value)]) -> Scenario {
+    changes.iter().fold(Scenario::default_plan(), |s, (p, v)| s.with(p, Some(v.clone())))
+}
+
+fn evaluate(s: &Scenario) -> clusterplan::model::Estimate {
+    s.evaluate().unwrap_or_else(|e| panic!("{e:?}")).1
+}
+
+#[test]
+fn power_parts_sum_and_stay_under_the_systems_rating() {
+    let e = evaluate(&Scenario::default_plan());
+    let f = &e.facility;
+    let p = &f.power;
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs());
+    assert!(close(p.it_w, p.chips_w + p.hosts_w + p.network_w));
+    assert!(close(p.facility_w, p.it_w * 1.56), "air-cooled default PUE");
+    // A DGX H100 is rated 10.2 kW; at training load it draws less, and more than its GPUs.
+    let node_w = (p.chips_w + p.hosts_w) / f.bom.nodes as f64;
+    assert!(node_w < 10_200.0 && node_w > 0.7 * 10_200.0, "{node_w} W per DGX H100");
+    assert!(p.peak_it_w > p.it_w);
+    // Energy is power times time.
+    let hours = e.train_days * 24.0;
+    assert!(close(f.energy_mwh, p.facility_w * hours / 1e6));
+    assert!(close(f.co2_t, f.energy_mwh * 0.41));
+}
+
+#[test]
+fn chips_waiting_on_the_network_draw_less() {
+    // The same plan on a slow network: more of each step waits, so chips draw less on average.
+    let fast = evaluate(&Scenario::default_plan());
+    let slow = evaluate(&with(&[("cluster.scale_out", json!("roce-100g"))]));
+    assert!(slow.step_s > fast.step_s);
+    let per_chip = |e: &clusterplan::model::Estimate| e.facility.power.chips_w / 16_384.0;
+    assert!(per_chip(&slow) < per_chip(&fast), "{} vs {}", per_chip(&slow), per_chip(&fast));
+    assert!(slow.facility.energy_mwh > fast.facility.energy_mwh, "but longer runs use more energy");
+}
+
+#[test]
+fn an_oversubscribed_top_tier_slows_groups_that_leave_their_pod() {
+    // PP 8 leaves DP 128: with CP 2 the data-parallel ring of 256 replicas, 8 chips apart,
+    // spreads over 2,048 chips, across pods of 1,024 chips when the core is thinned 1:7.
+    let base = with(&[
+        ("cluster.system", json!("dgx-h100")),
+        ("cluster.fabric", json!({ "switch": "qm9700" })),
+        ("parallelism.pp", json!(8)),
+    ]);
+    let thin = base.with("cluster.fabric.oversubscription", Some(json!(7)));
+    let (b, t) = (evaluate(&base), evaluate(&thin));
+    assert!(t.link.dp_s > 2.0 * b.link.dp_s, "{} -> {}", b.link.dp_s, t.link.dp_s);
+    assert!(t.train_days > b.train_days);
+    assert!(t.facility.bom.core < b.facility.bom.core, "fewer core switches");
+    assert!(t.facility.cost.hardware_usd < b.facility.cost.hardware_usd);
+    // Without oversubscription the fabric changes nothing the model feels.
+    let plain = evaluate(&with(&[("parallelism.pp", json!(8))]));
+    assert_eq!(plain.step_s, b.step_s);
+}
+
+#[test]
+fn more_planes_mean_more_bandwidth_and_more_switches() {
+    let one = evaluate(&Scenario::default_plan());
+    let two = evaluate(&with(&[("cluster.fabric", json!({ "planes": 2 }))]));
+    assert_eq!(two.facility.bom.switches(), 2 * one.facility.bom.switches());
+    assert!(two.link.dp_s < one.link.dp_s);
+}
+
+#[test]
+fn a_liquid_rack_on_air_is_warned_and_liquid_heat_has_a_flow() {
+    let rack = with(&[("cluster.chip", json!("gb200")), ("cluster.chips", json!(9216))]);
+    let liquid = evaluate(&rack);
+    assert!(
+        liquid.facility.cooling.liquid_w
+            > 0.9 * (liquid.facility.power.chips_w + liquid.facility.power.hosts_w) * 0.9
+    );
+    assert!(liquid.facility.cooling.coolant_l_per_min > 0.0);
+    assert_eq!(liquid.facility.bom.scale_up_switches, 9 * liquid.facility.cooling.racks);
+    assert!(!liquid.warnings.iter().any(|w| matches!(w, Warning::RackTooDense { .. })));
+    let air = evaluate(&rack.with("facility.cooling", Some(json!("air"))));
+    let w = air.warnings.iter().find(|w| matches!(w, Warning::RackTooDense { .. }));
+    assert!(w.is_some_and(|w| w.severity() == Severity::Fit), "{:?}", air.warnings);
+    assert_eq!(air.facility.cooling.liquid_w, 0.0);
+}
+
+#[test]
+fn servers_spread_over_more_racks_under_a_lower_rack_limit() {
+    let design = evaluate(&Scenario::default_plan());
+    let limited = evaluate(&with(&[("facility.rack_kw", json!(21))]));
+    assert_eq!(limited.facility.cooling.racks, 2 * design.facility.cooling.racks);
+}
+
+#[test]
+fn cost_follows_its_assumptions() {
+    let base = evaluate(&Scenario::default_plan());
+    let dear = evaluate(&with(&[
+        ("facility.usd_per_kwh", json!(0.16)),
+        ("facility.cloud_usd_per_chip_hour", json!(4)),
+    ]));
+    let c = |e: &clusterplan::model::Estimate| e.facility.cost;
+    assert!((c(&dear).energy_usd / c(&base).energy_usd - 0.16 / 0.0806).abs() < 1e-9);
+    assert!((c(&dear).run_cloud_usd / c(&base).run_cloud_usd - 2.0).abs() < 1e-9);
+    assert!(c(&base).capex_usd == c(&base).hardware_usd + c(&base).facility_usd);
+    assert!(c(&base).run_amortized_usd > c(&base).energy_usd);
+}
+
+#[test]
+fn impossible_values_name_their_field() {
+    for (path, value, words) in [
+        ("cluster.fabric.oversubscription", json!(0.5), "too small (min 1)"),
+        (
+            "cluster.fabric.switch",
+            json!({ "ports": 3, "gbit_per_s": 400 }),
+            "cluster.fabric.switch.ports",
+        ),
+        ("cluster.system", json!({ "preset": "dgx-h100", "node_price_usd": -5 }), "zero or more"),
+        ("facility.pue", json!(0.9), "too small"),
+        ("facility.cooling", json!("ice"), "one of air, liquid, hybrid"),
+        ("cluster.fabric.tiers", json!(1), "one tier"),
+        ("cluster.system", json!("dgx-z"), "unknown system"),
+    ] {
+        let s = Scenario::default_plan().with(path, Some(value.clone()));
+        let errors: Vec<String> = match s.resolve() {
+            Ok(_) => panic!("{path} = {value} should be refused"),
+            Err(e) => e.iter().map(|e| e.to_string()).collect(),
+        };
+        assert!(errors.iter().any(|e| e.contains(words)), "{path} = {value}: {errors:?}");
+    }
+}
+
+#[test]
+fn random_plants_never_produce_nan_or_negative_figures() {
+    let mut rng = Rng(0x0FAB_41C5);
+    let systems =
+        ["dgx-h100", "dgx-b200", "gb200-nvl72", "atlas-800t-a2", "kuae-s4000", "mi300x-platform"];
+    let switches = ["qm9700", "q3400", "tomahawk5", "h3c-s9827"];
+    for case in 0..200 {
+        let s = random_scenario(&mut rng)
+            .with("cluster.system", Some(json!(*rng.pick(&systems))))
+            .with("cluster.chips_per_node", None)
+            .with(
+                "cluster.fabric",
+                Some(json!({
+                    "switch": *rng.pick(&switches),
+                    "planes": 1 + rng.below(2),
+                    "oversubscription": 1 + rng.below(8),
+                })),
+            )
+            .with("facility.cooling", Some(json!(*rng.pick(&["air", "liquid", "hybrid"]))));
+        let Ok((_, e)) = s.evaluate() else { continue };
+        let f = &e.facility;
+        for x in [
+            f.power.it_w,
+            f.power.facility_w,
+            f.energy_mwh,
+            f.cost.capex_usd,
+            f.cost.run_amortized_usd,
+            f.cooling.air_w,
+            f.cooling.liquid_w,
+        ] {
+            assert!(x.is_finite() && x >= 0.0, "case {case}: {x}");
+        }
+        assert!(f.bom.leaf >= 1 && f.bom.nodes >= 1, "case {case}");
+    }
+}
