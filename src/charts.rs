@@ -284,6 +284,173 @@ fn ticks(lo: f64, hi: f64, steps: &[f64], base: f64) -> Vec<f64> {
     out
 }
 
+/// Labels of the power parts, in `power_parts` order.
+pub const POWER_LABELS: [&str; 4] = ["chips", "hosts", "network", "cooling and losses"];
+
+/// Site power in MW, in `POWER_LABELS` order: the IT parts, then what PUE adds.
+pub fn power_parts(e: &Estimate) -> [f64; 4] {
+    let p = &e.facility.power;
+    [p.chips_w, p.hosts_w, p.network_w, p.facility_w - p.it_w].map(|w| w / 1e6)
+}
+
+/// Site power at training load split into its parts, against the IT peak, MW.
+pub fn draw_power<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    e: &Estimate,
+    theme: &Theme,
+) -> DrawResult {
+    let parts: Vec<(&str, f64)> = POWER_LABELS.iter().copied().zip(power_parts(e)).collect();
+    let peak = e.facility.power.peak_it_w / 1e6;
+    stacked_bar(
+        root,
+        theme,
+        "Site power at training load",
+        "MW",
+        "MW",
+        &parts,
+        Some(("IT at maximum", peak)),
+    )
+}
+
+/// Labels of the run's cost parts, in `cost_parts` order.
+pub const COST_LABELS: [&str; 4] = ["hardware share", "building share", "maintenance", "energy"];
+
+/// The run's amortised cost in USD millions, in `COST_LABELS` order; the parts sum to it.
+pub fn cost_parts(e: &Estimate) -> [f64; 4] {
+    let c = &e.facility.cost;
+    [c.run_hardware_usd, c.run_building_usd, c.run_maintenance_usd, c.energy_usd].map(|x| x / 1e6)
+}
+
+/// The run's amortised cost split into its parts, with the cloud price as a marker, USD M.
+pub fn draw_cost<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    e: &Estimate,
+    theme: &Theme,
+) -> DrawResult {
+    let parts: Vec<(&str, f64)> = COST_LABELS.iter().copied().zip(cost_parts(e)).collect();
+    let cloud = e.facility.cost.run_cloud_usd / 1e6;
+    stacked_bar(
+        root,
+        theme,
+        "Cost of the run, amortised",
+        "USD millions",
+        "$M",
+        &parts,
+        Some(("cloud rental", cloud)),
+    )
+}
+
+/// Site power and the run's cost against chip count (log axes), the plan's own size marked.
+pub fn draw_plant_scaling<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    points: &[ScalingPoint],
+    current: Option<&ScalingPoint>,
+    theme: &Theme,
+) -> DrawResult {
+    root.fill(&theme.background).map_err(err)?;
+    let mw = |p: &ScalingPoint| (p.facility_w / 1e6).max(1e-3);
+    let musd = |p: &ScalingPoint| (p.run_usd / 1e6).max(1e-3);
+    let range = |f: &dyn Fn(&ScalingPoint) -> f64| {
+        let (lo, hi) = points
+            .iter()
+            .chain(current)
+            .fold((f64::MAX, 0.0f64), |(lo, hi), p| (lo.min(f(p)), hi.max(f(p))));
+        if hi > 0.0 {
+            (lo * 0.7, hi * 1.4)
+        } else {
+            (0.1, 100.0)
+        }
+    };
+    let (p_lo, p_hi) = range(&mw);
+    let (c_lo, c_hi) = range(&musd);
+    let x_lo = current.map_or(48.0, |p| (p.chips as f64 * 0.7).min(48.0)).max(1.0);
+    let x_hi = current.map_or(131072.0, |p| (p.chips as f64 * 1.4).max(131072.0));
+    let mut chart = ChartBuilder::on(root)
+        .caption("Site power and run cost against cluster size", theme.font(16.0))
+        .margin(theme.upx(12.0))
+        .x_label_area_size(theme.upx(36.0))
+        .y_label_area_size(theme.upx(56.0))
+        .right_y_label_area_size(theme.upx(60.0))
+        .build_cartesian_2d(
+            (x_lo..x_hi).log_scale().with_key_points(ticks(x_lo, x_hi, &[1.0, 2.0, 4.0, 8.0], 2.0)),
+            (p_lo..p_hi).log_scale().with_key_points(ticks(p_lo, p_hi, &[1.0, 2.0, 5.0], 1.0)),
+        )
+        .map_err(err)?
+        .set_secondary_coord(
+            (x_lo..x_hi).log_scale(),
+            (c_lo..c_hi).log_scale().with_key_points(ticks(c_lo, c_hi, &[1.0, 2.0, 5.0], 1.0)),
+        );
+    let label_style = theme.font(12.0);
+    chart
+        .configure_mesh()
+        .bold_line_style(theme.grid)
+        .max_light_lines(0)
+        .axis_style(theme.foreground)
+        .x_desc("chips (log scale)")
+        .y_desc("site power (MW)")
+        .x_label_formatter(&|x| numbers::format(x.round()))
+        .y_label_formatter(&|y| numbers::format(*y))
+        .label_style(label_style.clone())
+        .draw()
+        .map_err(err)?;
+    chart
+        .configure_secondary_axes()
+        .axis_style(theme.foreground)
+        .y_desc("run cost ($M)")
+        .y_label_formatter(&|y| numbers::format(*y))
+        .label_style(label_style)
+        .draw()
+        .map_err(err)?;
+    let (w2, r6, r4) = (theme.upx(2.0), theme.px(6.0), theme.px(4.0));
+    let key = theme.px(14.0);
+    let power_color = theme.palette[3];
+    let cost_color = theme.palette[4];
+    chart
+        .draw_series(LineSeries::new(
+            points.iter().map(|p| (p.chips as f64, mw(p))),
+            power_color.stroke_width(w2),
+        ))
+        .map_err(err)?
+        .label("site power (MW)")
+        .legend(move |(x, y)| {
+            PathElement::new(vec![(x, y), (x + key, y)], power_color.stroke_width(w2))
+        });
+    chart
+        .draw_secondary_series(LineSeries::new(
+            points.iter().map(|p| (p.chips as f64, musd(p))),
+            cost_color.stroke_width(w2),
+        ))
+        .map_err(err)?
+        .label("run cost ($M, amortised)")
+        .legend(move |(x, y)| {
+            PathElement::new(vec![(x, y), (x + key, y)], cost_color.stroke_width(w2))
+        });
+    if let Some(p) = current {
+        let fg = theme.foreground;
+        chart
+            .draw_series(std::iter::once(Circle::new((p.chips as f64, mw(p)), r6, fg.filled())))
+            .map_err(err)?
+            .label(format!("this plan: {} chips", numbers::format(p.chips as f64)))
+            .legend(move |(x, y)| Circle::new((x + r6, y), r4, fg.filled()));
+        chart
+            .draw_secondary_series(std::iter::once(Circle::new(
+                (p.chips as f64, musd(p)),
+                r6,
+                cost_color.filled(),
+            )))
+            .map_err(err)?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(theme.background.mix(0.9))
+        .border_style(theme.grid)
+        .label_font(theme.font(11.0))
+        .draw()
+        .map_err(err)?;
+    root.present().map_err(err)
+}
+
 /// Days to train and MFU against chip count (log axis), with the current plan marked.
 pub fn draw_scaling<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,

@@ -314,7 +314,8 @@ impl State {
     fn evaluate(&mut self) {
         match self.scenario.evaluate() {
             Ok((inputs, estimate)) => {
-                let scaling = sweep::scaling(&inputs, &sweep::default_chip_counts());
+                // The fabric is rebuilt at each size, so power and cost scale with what is bought.
+                let scaling = crate::fabric::scaling(&inputs, &sweep::default_chip_counts());
                 self.errors.clear();
                 self.good = Some(Rc::new(Evaluation { inputs, estimate, scaling }));
             }

@@ -18,7 +18,8 @@
 
 use petgraph::graph::{DiGraph, NodeIndex};
 
-use crate::model::{Bom, Network, Switch};
+use crate::model::sweep::ScalingPoint;
+use crate::model::{estimate, Bom, Inputs, Network, Switch};
 
 /// What the fabric is built from and for.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -246,6 +247,48 @@ fn finish(
         }
     }
     Fabric { plane, bom, network }
+}
+
+/// The fabric spec the inputs' plant was built from, at `chips` chips.
+pub fn spec_of(inputs: &Inputs, chips: u32) -> Spec {
+    let p = &inputs.plant;
+    Spec {
+        chips,
+        chips_per_node: p.system.chips_per_node,
+        planes: p.fabric.planes,
+        nodes_per_rack: p.system.nodes_per_rack,
+        scale_up_switches_per_rack: p.system.scale_up_switches_per_rack,
+        switch: p.switch,
+        tiers: p.fabric.tiers,
+        min_tiers: p.fabric.min_tiers,
+        unit_nodes: p.fabric.unit_nodes,
+        oversubscription: p.fabric.oversubscription,
+    }
+}
+
+/// The same plan at other cluster sizes, growing data parallelism as `model::sweep` does, with
+/// the fabric rebuilt at each size, so its power and cost scale with what would be bought.
+/// Sizes too small for one replica, or whose fabric cannot be built, are left out.
+pub fn scaling(inputs: &Inputs, chip_counts: &[u32]) -> Vec<ScalingPoint> {
+    let p = &inputs.parallelism;
+    let replica =
+        (p.tensor.max(1) as u64 * p.pipeline.max(1) as u64 * p.context.max(1) as u64).max(1);
+    chip_counts
+        .iter()
+        .filter_map(|&chips| {
+            let data = chips as u64 / replica;
+            if data == 0 {
+                return None;
+            }
+            let fabric = build(&spec_of(inputs, chips)).ok()?;
+            let mut at = *inputs;
+            at.parallelism.data = data.min(u32::MAX as u64) as u32;
+            at.cluster.n_chips = chips;
+            at.cluster.network = fabric.network;
+            at.plant.bom = fabric.bom;
+            Some(ScalingPoint::of(chips, &estimate(&at)))
+        })
+        .collect()
 }
 
 /// The index of every vertex of one kind, for drawings and tests.

@@ -53,12 +53,7 @@ fn scaling_plot_has_both_axes_and_the_current_point() {
         "more chips, fewer days"
     );
     let e = model::estimate(&inputs);
-    let current = sweep::ScalingPoint {
-        chips: inputs.cluster.n_chips,
-        train_days: e.train_days,
-        mfu: e.mfu,
-        fits: e.memory.fits,
-    };
+    let current = sweep::ScalingPoint::of(inputs.cluster.n_chips, &e);
     let out = svg(|root| charts::draw_scaling(root, &points, Some(&current), &LIGHT));
     for text in [
         "days to train",
@@ -100,4 +95,32 @@ fn plots_survive_degenerate_estimates() {
     svg(|root| charts::draw_step(root, &e, &LIGHT));
     svg(|root| charts::draw_memory(root, &e, &LIGHT));
     svg(|root| charts::draw_scaling(root, &[], None, &LIGHT));
+}
+
+#[test]
+fn power_and_cost_plots_show_parts_that_sum_to_their_totals() {
+    let inputs = default_inputs();
+    let e = model::estimate(&inputs);
+    let power: f64 = charts::power_parts(&e).iter().sum();
+    assert!((power - e.facility.power.facility_w / 1e6).abs() < 1e-9 * power.max(1.0));
+    let cost: f64 = charts::cost_parts(&e).iter().sum();
+    assert!((cost - e.facility.cost.run_amortized_usd / 1e6).abs() < 1e-9 * cost.max(1.0));
+    let out = svg(|root| charts::draw_power(root, &e, &LIGHT));
+    for text in ["Site power", "chips:", "IT at maximum", "MW"] {
+        assert!(out.contains(text), "{text}");
+    }
+    let out = svg(|root| charts::draw_cost(root, &e, &LIGHT));
+    for text in ["Cost of the run", "energy:", "cloud rental", "$M"] {
+        assert!(out.contains(text), "{text}");
+    }
+    let points = clusterplan::fabric::scaling(&inputs, &sweep::default_chip_counts());
+    let big = points.last().expect("points");
+    let small = points.first().expect("points");
+    assert!(big.facility_w > 100.0 * small.facility_w, "power grows with the cluster");
+    let current = sweep::ScalingPoint::of(inputs.cluster.n_chips, &e);
+    let out = svg(|root| charts::draw_plant_scaling(root, &points, Some(&current), &LIGHT));
+    for text in ["site power (MW)", "run cost ($M", "this plan: 16,384 chips"] {
+        assert!(out.contains(text), "{text}");
+    }
+    svg(|root| charts::draw_plant_scaling(root, &[], None, &DARK));
 }

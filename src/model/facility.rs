@@ -39,6 +39,21 @@ pub struct Facility {
     pub cloud_usd_per_chip_hour: f64,
 }
 
+/// How the scale-out fabric is built, so it can be rebuilt at another size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FabricRules {
+    /// Identical networks, one per scale-out port of a chip.
+    pub planes: u32,
+    /// Tiers asked for; `None` as the size needs.
+    pub tiers: Option<u32>,
+    /// Fewest tiers the design builds.
+    pub min_tiers: u32,
+    /// Nodes per scalable unit of a reference design; `None` for half the switch radix.
+    pub unit_nodes: Option<u32>,
+    /// Top-tier oversubscription (1 = non-blocking).
+    pub oversubscription: f64,
+}
+
 /// The plant: system, switch and the bill of materials built from them, and the site.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plant {
@@ -46,6 +61,8 @@ pub struct Plant {
     pub system: System,
     /// The scale-out switch.
     pub switch: Switch,
+    /// How the fabric is built.
+    pub fabric: FabricRules,
     /// What the cluster is built from.
     pub bom: Bom,
     /// The site and prices.
@@ -149,7 +166,14 @@ pub struct Cost {
     pub capex_usd: f64,
     /// Electricity for the run.
     pub energy_usd: f64,
-    /// The run's share of the capex over the amortisation period, plus energy and maintenance.
+    /// The run's share of the hardware's price over the amortisation period.
+    pub run_hardware_usd: f64,
+    /// The run's share of the building's cost over the amortisation period.
+    pub run_building_usd: f64,
+    /// Maintenance and support during the run.
+    pub run_maintenance_usd: f64,
+    /// The run's cost: its shares of hardware and building, maintenance and energy (the four
+    /// parts above and `energy_usd` sum to it).
     pub run_amortized_usd: f64,
     /// The run on rented chips.
     pub run_cloud_usd: f64,
@@ -255,15 +279,19 @@ pub fn assess(
     let capex_usd = hardware_usd + facility_usd;
     let energy_usd = energy_mwh * 1000.0 * f.usd_per_kwh;
     let days = hours / 24.0;
-    let per_day_usd = capex_usd / (years * 365.0)
-        + hardware_usd * MAINTENANCE_SHARE_PER_YEAR / 365.0
-        + power.facility_w * 24.0 / 1000.0 * f.usd_per_kwh;
-    let run_amortized_usd = per_day_usd * days;
+    let run_hardware_usd = hardware_usd / (years * 365.0) * days;
+    let run_building_usd = facility_usd / (years * 365.0) * days;
+    let run_maintenance_usd = hardware_usd * MAINTENANCE_SHARE_PER_YEAR / 365.0 * days;
+    let run_amortized_usd = run_hardware_usd + run_building_usd + run_maintenance_usd + energy_usd;
+    let per_day_usd = if days > 0.0 { run_amortized_usd / days } else { 0.0 };
     let cost = Cost {
         hardware_usd,
         facility_usd,
         capex_usd,
         energy_usd,
+        run_hardware_usd,
+        run_building_usd,
+        run_maintenance_usd,
         run_amortized_usd,
         run_cloud_usd: n_chips as f64 * hours * f.cloud_usd_per_chip_hour,
         per_day_usd,
@@ -302,6 +330,9 @@ fn clean(e: &mut FacilityEstimate) {
         &mut e.cost.facility_usd,
         &mut e.cost.capex_usd,
         &mut e.cost.energy_usd,
+        &mut e.cost.run_hardware_usd,
+        &mut e.cost.run_building_usd,
+        &mut e.cost.run_maintenance_usd,
         &mut e.cost.run_amortized_usd,
         &mut e.cost.run_cloud_usd,
         &mut e.cost.per_day_usd,

@@ -2,7 +2,9 @@
 //!
 //! Holds tensor, pipeline, context and expert degrees, the micro-batch and the global batch
 //! fixed, and gives the data-parallel degree the chips that remain, as one would grow a cluster
-//! by adding replicas. Pure; calls `estimate` once per size.
+//! by adding replicas. Pure; calls `estimate` once per size. The plant is kept as given, so
+//! the power and cost of these points are the plan's own bill of materials; `fabric::scaling`
+//! rebuilds the fabric at each size.
 
 use crate::model::{estimate, Inputs};
 
@@ -17,6 +19,24 @@ pub struct ScalingPoint {
     pub mfu: f64,
     /// The plan fits in memory at this size.
     pub fits: bool,
+    /// Site power at this size, watts.
+    pub facility_w: f64,
+    /// Amortised cost of the run at this size, USD.
+    pub run_usd: f64,
+}
+
+impl ScalingPoint {
+    /// The point of an estimate at `chips` chips.
+    pub fn of(chips: u32, e: &crate::model::Estimate) -> ScalingPoint {
+        ScalingPoint {
+            chips,
+            train_days: e.train_days,
+            mfu: e.mfu,
+            fits: e.memory.fits,
+            facility_w: e.facility.power.facility_w,
+            run_usd: e.facility.cost.run_amortized_usd,
+        }
+    }
 }
 
 /// Days to train at `chips` if the plan scaled perfectly from `reference`: twice the chips,
@@ -47,8 +67,7 @@ pub fn scaling(inputs: &Inputs, chip_counts: &[u32]) -> Vec<ScalingPoint> {
             let mut at = *inputs;
             at.parallelism.data = data.min(u32::MAX as u128) as u32;
             at.cluster.n_chips = chips;
-            let e = estimate(&at);
-            Some(ScalingPoint { chips, train_days: e.train_days, mfu: e.mfu, fits: e.memory.fits })
+            Some(ScalingPoint::of(chips, &estimate(&at)))
         })
         .collect()
 }

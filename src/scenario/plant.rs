@@ -11,7 +11,7 @@ use super::fields::fixed;
 use super::resolve::{check_keys, ids, preset_and_fields, short, Reader};
 use super::Scenario;
 use crate::fabric::{self, Spec};
-use crate::model::facility::{Cooling, Facility, Plant};
+use crate::model::facility::{Cooling, FabricRules, Facility, Plant};
 use crate::model::presets::{self, units::*, SystemPreset};
 use crate::model::{Chip, Cluster, Switch, System};
 
@@ -207,7 +207,14 @@ impl Scenario {
             cluster.network = f.network;
         }
         let facility = self.resolve_facility(r, &system);
-        Plant { system, switch, bom: built.map(|f| f.bom).unwrap_or_default(), facility }
+        let fabric = FabricRules {
+            planes,
+            tiers,
+            min_tiers: spec.min_tiers,
+            unit_nodes: spec.unit_nodes,
+            oversubscription,
+        };
+        Plant { system, switch, fabric, bom: built.map(|f| f.bom).unwrap_or_default(), facility }
     }
 
     fn resolve_switch(&self, r: &mut Reader, raw: &Value, fallback: Option<Switch>) -> Switch {

@@ -85,12 +85,7 @@ fn draw(canvas: &HtmlCanvasElement, kind: PlotKind, good: &Good, theme: &charts:
         PlotKind::Memory => charts::draw_memory(&root, &good.estimate, theme),
         PlotKind::Scaling => {
             let e = &good.estimate;
-            let current = ScalingPoint {
-                chips: good.inputs.cluster.n_chips,
-                train_days: e.train_days,
-                mfu: e.mfu,
-                fits: e.memory.fits,
-            };
+            let current = ScalingPoint::of(good.inputs.cluster.n_chips, e);
             charts::draw_scaling(&root, &good.scaling, Some(&current), theme)
         }
     };
