@@ -235,10 +235,12 @@ test('a phone screen: nothing scrolls sideways and the headline is in sight', as
   assertClean(log, served());
 });
 
-test('a wide screen puts every card in one row', async (t) => {
+test('a wide screen puts each group of cards in one row', async (t) => {
   const { page, log } = await fresh(t, { viewport: { width: 1440, height: 900 } });
-  const tops = await page.evaluate(() => [...document.querySelectorAll('.card')].map((c) => Math.round(c.getBoundingClientRect().top)));
-  assert.equal(new Set(tops).size, 1, `card rows: ${tops}`);
+  const rows = await page.evaluate(() => [...document.querySelectorAll('.cards')].map((g) =>
+    [...g.querySelectorAll('.card')].map((c) => Math.round(c.getBoundingClientRect().top))));
+  assert.equal(rows.length, 2, 'training results and the cluster as built');
+  for (const tops of rows) assert.equal(new Set(tops).size, 1, `card rows: ${tops}`);
   assertClean(log, served());
 });
 

@@ -10,7 +10,9 @@ use yew::prelude::*;
 use super::accuracy::Accuracy;
 use super::browser::{self, ShareLink};
 use super::fields::Change;
-use super::inputs::{chip_id, ClusterPanel, ModelPanel, ParallelismPanel, TrainingPanel};
+use super::inputs::{
+    chip_id, ClusterPanel, FacilityPanel, ModelPanel, ParallelismPanel, TrainingPanel,
+};
 use super::plot::{Plot, PlotKind};
 use super::results::Results;
 use super::state::{Action, Notice, State};
@@ -179,6 +181,25 @@ pub fn app() -> Html {
             }
         })
     };
+    let on_copy_text = {
+        let state = state.clone();
+        Callback::from(move |text: String| {
+            let Some(promise) = browser::copy(&text) else {
+                state.dispatch(Action::Notify(Notice::Text(
+                    "The browser did not allow copying.".into(),
+                )));
+                return;
+            };
+            let state = state.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let message = match wasm_bindgen_futures::JsFuture::from(promise).await {
+                    Ok(_) => "Copied the bill of materials as CSV.",
+                    Err(_) => "The browser did not allow copying.",
+                };
+                state.dispatch(Action::Notify(Notice::Text(message.into())));
+            });
+        })
+    };
     let on_reset = on_action.reform(|_| Action::Reset);
     let on_undo = on_action.reform(|_| Action::Undo);
 
@@ -227,15 +248,19 @@ pub fn app() -> Html {
                     <ModelPanel state={state.clone()} on_set={on_set.clone()} on_action={on_action.clone()} />
                     <TrainingPanel state={state.clone()} on_set={on_set.clone()} on_action={on_action.clone()} />
                     <ClusterPanel state={state.clone()} on_set={on_set.clone()} on_action={on_action.clone()} />
-                    <ParallelismPanel state={state.clone()} on_set={on_set} on_action={on_action} />
+                    <ParallelismPanel state={state.clone()} on_set={on_set.clone()} on_action={on_action.clone()} />
+                    <FacilityPanel state={state.clone()} on_set={on_set} on_action={on_action} />
                 </div>
                 <div class="outputs">
-                    <Results state={state.clone()} />
+                    <Results state={state.clone()} on_copy={on_copy_text} />
                     if let Some(good) = good {
                         <div class={classes!("plots", (state.stale() || !good.estimate.feasible).then_some("stale"))}>
                             <Plot kind={PlotKind::Step} good={good.clone()} dark={*dark} width={*width} testid="plot-step" label="Step time breakdown in seconds" height={230} />
                             <Plot kind={PlotKind::Memory} good={good.clone()} dark={*dark} width={*width} testid="plot-memory" label="Memory per chip against capacity in GiB" height={230} />
-                            <Plot kind={PlotKind::Scaling} good={good} dark={*dark} width={*width} testid="plot-scaling" label="Days to train and MFU against chip count" height={320} />
+                            <Plot kind={PlotKind::Scaling} good={good.clone()} dark={*dark} width={*width} testid="plot-scaling" label="Days to train and MFU against chip count" height={320} />
+                            <Plot kind={PlotKind::Power} good={good.clone()} dark={*dark} width={*width} testid="plot-power" label="Site power at training load in MW" height={230} />
+                            <Plot kind={PlotKind::Cost} good={good.clone()} dark={*dark} width={*width} testid="plot-cost" label="Cost of the run in millions of dollars" height={230} />
+                            <Plot kind={PlotKind::PlantScaling} good={good} dark={*dark} width={*width} testid="plot-plant-scaling" label="Site power and run cost against chip count" height={300} />
                         </div>
                     }
                     <footer class="about">

@@ -427,6 +427,96 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
                 { fabric("cluster.scale_out", "scale-out",
                     fabric_options(presets::SCALE_OUT.iter().map(|p| (p.id, p.name)).collect()), out_default) }
             }
+            { system_select(&f) }
+            { preset_select(&f, "cluster.fabric.switch", "switch", "The system's own",
+                presets::SWITCHES.iter().map(|p| (p.id, p.name)).collect()) }
+            <div class="grid">
+                { f.render(f.number("cluster.fabric.planes", "planes", f.good.map(|g| g.inputs.plant.fabric.planes as f64))) }
+                { f.render(f.number("cluster.fabric.oversubscription", "oversubscription", f.good.map(|g| g.inputs.plant.fabric.oversubscription))) }
+            </div>
+        </section>
+    }
+}
+
+/// A select over catalog presets at `path`, with a first option that clears it (the default).
+fn preset_select(
+    f: &Form,
+    path: &'static str,
+    testid: &'static str,
+    auto: &'static str,
+    list: Vec<(&'static str, &'static str)>,
+) -> Html {
+    let value = f.raw(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    let mut options: Vec<(AttrValue, AttrValue)> = vec![("".into(), auto.into())];
+    options.extend(list.into_iter().map(|(id, name)| (AttrValue::from(id), AttrValue::from(name))));
+    let on_set = f.on_set.clone();
+    let on_change = Callback::from(move |v: String| {
+        let value = if v.is_empty() { None } else { Some(Value::String(v)) };
+        on_set.emit(vec![(path.to_string(), value)]);
+    });
+    html! {
+        <SelectField testid={testid} label={text::label(path)} help={text::help(path)} options={options}
+            value={value} errors={f.errors(path)} notes={f.notes(path)} on_change={on_change} />
+    }
+}
+
+/// The system select: choosing a system also chooses its chip, and its node size and fabrics
+/// follow it.
+fn system_select(f: &Form) -> Html {
+    let path = "cluster.system";
+    let value = f.raw(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    let mut options: Vec<(AttrValue, AttrValue)> = vec![("".into(), "The chip's own".into())];
+    options
+        .extend(presets::SYSTEMS.iter().map(|p| (AttrValue::from(p.id), AttrValue::from(p.name))));
+    let on_set = f.on_set.clone();
+    let on_change = Callback::from(move |v: String| {
+        let mut changes: Vec<Change> = vec![(path.to_string(), None)];
+        if let Some(system) = presets::system(&v) {
+            changes = vec![
+                (path.to_string(), Some(Value::String(v.clone()))),
+                ("cluster.chip".into(), Some(Value::String(system.chip.to_string()))),
+            ];
+            for cleared in [
+                "cluster.scale_up",
+                "cluster.scale_out",
+                "cluster.chips_per_node",
+                "cluster.scale_up_domain",
+            ] {
+                changes.push((cleared.into(), None));
+            }
+        }
+        on_set.emit(changes);
+    });
+    let detail = presets::system(&value)
+        .map(|p| html! { <span class="source">{ "Source: " }{ source(p.source) }</span> });
+    html! {
+        <SelectField testid="system" label={text::label(path)} help={text::help(path)} options={options}
+            value={value} detail={detail.unwrap_or_default()} errors={f.errors(path)} on_change={on_change} />
+    }
+}
+
+/// The site: cooling, PUE, rack limit and prices.
+#[function_component(FacilityPanel)]
+pub fn facility_panel(props: &PanelProps) -> Html {
+    let f = Form::new(props);
+    let site = f.good.map(|g| g.inputs.plant.facility);
+    let cooling = match site.map(|s| s.cooling) {
+        Some(crate::model::facility::Cooling::Liquid) => "liquid",
+        Some(crate::model::facility::Cooling::Hybrid) => "hybrid",
+        _ => "air",
+    };
+    html! {
+        <section class="panel">
+            <h2>{ "Facility" }</h2>
+            { f.choice("facility.cooling", "cooling", &[("air", "Air"), ("liquid", "Direct liquid"), ("hybrid", "Hybrid: liquid on the chips")], cooling) }
+            <div class="grid">
+                { f.render(f.number("facility.pue", "pue", site.map(|s| s.pue))) }
+                { f.render(f.number("facility.rack_kw", "rack-kw", site.map(|s| s.rack_w / 1000.0))) }
+                { f.render(f.number("facility.usd_per_kwh", "usd-per-kwh", site.map(|s| s.usd_per_kwh))) }
+                { f.render(f.number("facility.cloud_usd_per_chip_hour", "cloud-price", site.map(|s| s.cloud_usd_per_chip_hour))) }
+                { f.render(f.number("facility.amortization_years", "amortization", site.map(|s| s.amortization_years))) }
+                { f.render(f.number("facility.kg_co2_per_kwh", "co2", site.map(|s| s.kg_co2_per_kwh))) }
+            </div>
         </section>
     }
 }

@@ -22,6 +22,12 @@ pub enum PlotKind {
     Memory,
     /// Days and MFU against chip count.
     Scaling,
+    /// Site power breakdown.
+    Power,
+    /// The run's cost breakdown.
+    Cost,
+    /// Site power and run cost against chip count.
+    PlantScaling,
 }
 
 /// Properties of a plot.
@@ -87,6 +93,12 @@ fn draw(canvas: &HtmlCanvasElement, kind: PlotKind, good: &Good, theme: &charts:
             let e = &good.estimate;
             let current = ScalingPoint::of(good.inputs.cluster.n_chips, e);
             charts::draw_scaling(&root, &good.scaling, Some(&current), theme)
+        }
+        PlotKind::Power => charts::draw_power(&root, &good.estimate, theme),
+        PlotKind::Cost => charts::draw_cost(&root, &good.estimate, theme),
+        PlotKind::PlantScaling => {
+            let current = ScalingPoint::of(good.inputs.cluster.n_chips, &good.estimate);
+            charts::draw_plant_scaling(&root, &good.scaling, Some(&current), theme)
         }
     };
     if let Err(message) = result {

@@ -11,12 +11,41 @@ use crate::charts::{memory_parts, MEMORY_LABELS, STEP_LABELS};
 use crate::editor::{self, Confidence};
 use crate::model::Severity;
 use crate::numbers;
+use crate::report;
 
 /// Properties of the results panel.
 #[derive(Properties, PartialEq)]
 pub struct ResultsProps {
     /// Current state.
     pub state: UseReducerHandle<State>,
+    /// Copies text (the bill of materials as CSV) to the clipboard.
+    pub on_copy: Callback<String>,
+}
+
+/// The bill of materials as a table, with a button that copies it as CSV.
+fn bom(f: &crate::model::FacilityEstimate, on_copy: &Callback<String>) -> Html {
+    let csv = report::bom_csv(f);
+    let rows: Vec<Vec<String>> =
+        csv.lines().skip(1).map(|l| l.split(',').map(str::to_string).collect()).collect();
+    let onclick = on_copy.reform(move |_| csv.clone());
+    html! {
+        <details class="tables bom">
+            <summary>{ format!("Bill of materials: {} nodes, {} scale-out switches in {} tiers, {} transceivers",
+                numbers::format(f.bom.nodes as f64), numbers::format(f.bom.switches() as f64),
+                f.bom.tiers, numbers::format(f.bom.transceivers as f64)) }</summary>
+            <table data-testid="bom">
+                <thead><tr><th>{ "item" }</th><th>{ "tier" }</th><th>{ "count" }</th></tr></thead>
+                <tbody>
+                    { for rows.iter().map(|r| html! {
+                        <tr>{ for r.iter().enumerate().map(|(i, c)| html! {
+                            <td>{ if i == 2 { c.parse::<f64>().map(numbers::format).unwrap_or_else(|_| c.clone()) } else { c.clone() } }</td>
+                        }) }</tr>
+                    }) }
+                </tbody>
+            </table>
+            <button type="button" data-testid="bom-copy" {onclick}>{ "Copy as CSV" }</button>
+        </details>
+    }
 }
 
 fn card(testid: &'static str, label: &'static str, value: String, detail: String) -> Html {
@@ -82,6 +111,7 @@ pub fn results(props: &ResultsProps) -> Html {
     let step_total = e.step_s.max(1e-30);
     let memory = memory_parts(e);
     let sure = editor::confidence(&state.scenario, &good.inputs);
+    let f = &e.facility;
     let feasible = e.feasible && !state.stale();
     let days = if e.train_days < 1e5 {
         format!("{:.1} days", e.train_days)
@@ -129,6 +159,16 @@ pub fn results(props: &ResultsProps) -> Html {
                     </div>
                 </div>
             </div>
+            <div class="cards plant" data-testid="plant-cards">
+                { card("facility-mw", "Site power", format!("{} MW", format::sig3(f.power.facility_w / 1e6)),
+                    format!("{} MW IT at PUE {}", format::sig3(f.power.it_w / 1e6), format::sig3(good.inputs.plant.facility.pue))) }
+                { card("energy", "Energy per run", format!("{} MWh", format::sig3(f.energy_mwh)),
+                    format!("{} t CO₂", format::sig3(f.co2_t))) }
+                { card("capex", "Capex", format!("${}", format::count(f.cost.capex_usd)),
+                    format!("${} hardware, ${} building", format::count(f.cost.hardware_usd), format::count(f.cost.facility_usd))) }
+                { card("run-cost", "Cost per run", format!("${}", format::count(f.cost.run_amortized_usd)),
+                    format!("${} rented; ${} per M tokens", format::count(f.cost.run_cloud_usd), format::sig3(f.cost.per_million_tokens_usd))) }
+            </div>
             if !e.warnings.is_empty() {
                 <ul class="warnings" data-testid="warnings">
                     { for e.warnings.iter().map(|w| html! {
@@ -142,6 +182,7 @@ pub fn results(props: &ResultsProps) -> Html {
                     { for e.notes.iter().map(|w| html! { <li>{ w.to_string() }</li> }) }
                 </ul>
             }
+            { bom(f, &props.on_copy) }
             <details class="tables">
                 <summary>{ "Breakdown tables" }</summary>
                 <table>

@@ -1,0 +1,100 @@
+// End-to-end tests of the cluster as built: changing the system, the switch, the planes, the
+// oversubscription, the cooling and the PUE moves switch counts, site power, cost and days,
+// and the power and cost plots are drawn. No console error, no stray request.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  assertClean, harness, newContext, newPage, num, open, origin, q, served, text, typeInto, until, waitChange,
+} from './harness.mjs';
+
+harness();
+
+async function fresh(t) {
+  const log = { errors: [], requests: [] };
+  const page = await newPage(await newContext(t, { viewport: { width: 1440, height: 1000 } }), log);
+  await open(page, `${origin}/`);
+  return { page, log };
+}
+
+// A row of the bill of materials by its item and tier.
+async function bom(page, item, tier = '') {
+  return page.evaluate(([s, item, tier]) => {
+    for (const row of document.querySelectorAll(`${s} tbody tr`)) {
+      const cells = [...row.children].map((c) => c.textContent.trim());
+      if (cells[0] === item && cells[1] === tier) return Number(cells[2].replace(/,/g, ''));
+    }
+    return NaN;
+  }, [q('bom'), item, tier]);
+}
+
+test('the cluster as built is shown with its bill of materials and plots', async (t) => {
+  const { page, log } = await fresh(t);
+  for (const id of ['facility-mw', 'energy', 'capex', 'run-cost']) {
+    assert.ok(Number.isFinite(num(await text(page, id))), `${id}: ${await text(page, id)}`);
+  }
+  assert.match(await text(page, 'facility-mw'), /MW$/);
+  assert.equal(await bom(page, 'leaf switches'), 512);
+  assert.equal(await bom(page, 'core switches'), 256);
+  const drawn = await page.evaluate((ids) => ids.map((id) => {
+    const c = document.querySelector(`[data-testid="${id}"]`);
+    const blank = document.createElement('canvas');
+    [blank.width, blank.height] = [c.width, c.height];
+    return c.toDataURL() !== blank.toDataURL();
+  }), ['plot-power', 'plot-cost', 'plot-plant-scaling']);
+  assert.deepEqual(drawn, [true, true, true]);
+  assertClean(log, served());
+});
+
+test('thinning the core 1:7 saves switches and money but slows a plan that crosses pods', async (t) => {
+  const { page, log } = await fresh(t);
+  await typeInto(page, 'pp', '8');
+  await until(page, 'PP 8 accepted', (s) => !document.querySelector(s), q('error-pp'));
+  const days = await text(page, 'train-days');
+  const capex = await text(page, 'capex');
+  const cores = await bom(page, 'core switches');
+  await typeInto(page, 'oversubscription', '7');
+  const later = await waitChange(page, 'train-days', days);
+  assert.ok(num(later) > num(days), `${days} -> ${later}`);
+  assert.ok(num(await text(page, 'capex')) < num(capex), 'fewer core switches cost less');
+  assert.ok((await bom(page, 'core switches')) < cores / 5);
+  assertClean(log, served());
+});
+
+test('a second plane doubles the switches; a larger switch needs fewer', async (t) => {
+  const { page, log } = await fresh(t);
+  const leaves = await bom(page, 'leaf switches');
+  const mw = await text(page, 'facility-mw');
+  await typeInto(page, 'planes', '2');
+  await waitChange(page, 'facility-mw', mw);
+  assert.equal(await bom(page, 'leaf switches'), 2 * leaves);
+
+  await typeInto(page, 'planes', '1');
+  await until(page, 'one plane', ([s, n]) => {
+    for (const row of document.querySelectorAll(`${s} tbody tr`)) {
+      if (row.children[0].textContent.trim() === 'leaf switches') return Number(row.children[2].textContent.replace(/,/g, '')) === n;
+    }
+    return false;
+  }, [q('bom'), leaves]);
+  const capex = await text(page, 'capex');
+  await page.selectOption(q('switch'), 'q3400');
+  await waitChange(page, 'capex', capex);
+  // 144-port switches serve 72 nodes per rail leaf: 29 units of 8 leaves instead of 64.
+  assert.equal(await bom(page, 'leaf switches'), 232);
+  assertClean(log, served());
+});
+
+test('a liquid-cooled rack system on air is warned about; PUE moves site power', async (t) => {
+  const { page, log } = await fresh(t);
+  const mw = await text(page, 'facility-mw');
+  await page.selectOption(q('system'), 'gb200-nvl72');
+  await until(page, 'the GB200 chosen', (s) => document.querySelector(s)?.value === 'gb200', q('chip'));
+  await until(page, 'liquid cooling by default', (s) => document.querySelector(s)?.value === 'liquid', q('cooling'));
+  assert.notEqual(await text(page, 'facility-mw'), mw);
+  await page.selectOption(q('cooling'), 'air');
+  await until(page, 'a rack warning', (s) => /air-cooled racks shed/.test(document.querySelector(s)?.textContent ?? ''), q('warnings'));
+  const before = await text(page, 'facility-mw');
+  await typeInto(page, 'pue', '1.1');
+  const after = await waitChange(page, 'facility-mw', before);
+  assert.ok(num(after) < num(before), `${before} -> ${after}`);
+  assertClean(log, served());
+});
