@@ -1,5 +1,7 @@
-//! Time of one `estimate` on the two reference plans: a 16,384-chip dense 405B run and a
-//! 2,048-chip 671B MoE run. Target: at most 20 us each.
+//! Time of one `estimate` (the facility estimate included) on the two reference plans: a
+//! 16,384-chip dense 405B run and a 2,048-chip 671B MoE run. Target: at most 20 us each.
+//! Also the fabric graph of a 100,000-chip cluster and the plan-size sweep the page redraws,
+//! which rebuilds the fabric at 12 sizes.
 
 use clusterplan::model::{estimate, Inputs};
 use clusterplan::scenario::Scenario;
@@ -33,6 +35,20 @@ fn dense_405b_16384_chips(bencher: divan::Bencher) {
 fn moe_671b_2048_chips(bencher: divan::Bencher) {
     let inputs = inputs(MOE_671B);
     bencher.bench(|| estimate(divan::black_box(&inputs)));
+}
+
+#[divan::bench]
+fn fabric_graph_100000_chips(bencher: divan::Bencher) {
+    let inputs = inputs(DENSE_405B);
+    let spec = clusterplan::fabric::spec_of(&inputs, 100_000);
+    bencher.bench(|| clusterplan::fabric::build(divan::black_box(&spec)));
+}
+
+#[divan::bench]
+fn scaling_sweep_with_fabric_12_sizes(bencher: divan::Bencher) {
+    let inputs = inputs(DENSE_405B);
+    let counts = clusterplan::model::sweep::default_chip_counts();
+    bencher.bench(|| clusterplan::fabric::scaling(divan::black_box(&inputs), &counts));
 }
 
 fn main() {

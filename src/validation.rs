@@ -5,6 +5,8 @@
 //! recomputed forward pass, Korthikanti et al. 2022 state their own model-FLOP formula, the
 //! rest use this tool's MFU, hardware TFLOP/s, tokens/s, days or chip-hours.
 
+pub mod designs;
+
 use serde_json::Value;
 
 use crate::model::{self, Estimate, Inputs, Warning};
@@ -356,6 +358,7 @@ pub fn markdown(runs: &[Run], outcomes: &[Outcome]) -> String {
             ));
         }
     }
+    out.push_str(&designs::markdown());
     out.push_str("\n## Sources and assumptions\n\n");
     for run in runs {
         out.push_str(&format!(

@@ -171,3 +171,31 @@ fn random_plants_never_produce_nan_or_negative_figures() {
         assert!(f.bom.leaf >= 1 && f.bom.nodes >= 1, "case {case}");
     }
 }
+
+/// Every constant and site default of the facility estimate is listed with its source.
+#[test]
+fn every_assumption_is_documented() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let doc = std::fs::read_to_string(format!("{root}/docs/assumptions.md"))
+        .expect("docs/assumptions.md");
+    let code =
+        std::fs::read_to_string(format!("{root}/src/model/facility.rs")).expect("facility.rs");
+    let constants: Vec<&str> = code
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("pub const "))
+        .filter_map(|l| l.split(':').next())
+        .collect();
+    assert!(constants.len() >= 10);
+    for name in constants {
+        assert!(doc.contains(&format!("`{name}`")), "docs/assumptions.md does not list {name}");
+    }
+    for field in
+        clusterplan::scenario::fields::FIELDS.iter().filter(|f| f.path.starts_with("facility."))
+    {
+        assert!(
+            doc.contains(&format!("`{}`", field.path)),
+            "docs/assumptions.md does not list {}",
+            field.path
+        );
+    }
+}

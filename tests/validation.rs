@@ -101,3 +101,18 @@ fn the_readme_quotes_the_current_accuracy() {
     let mean = format!("mean absolute error of {:.1}%", 100.0 * s.mean_abs_error);
     assert!(readme.contains(&mean), "README should say: {mean}");
 }
+
+#[test]
+fn every_published_design_that_follows_our_rules_is_reproduced_exactly() {
+    let outcomes = validation::designs::outcomes();
+    assert!(outcomes.len() >= 7);
+    for o in outcomes.iter().filter(|o| o.design.exact) {
+        assert!(
+            o.matches(),
+            "{}: published {:?}, built {:?}",
+            o.design.name,
+            o.design.published,
+            o.predicted
+        );
+    }
+}
