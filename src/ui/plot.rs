@@ -69,8 +69,16 @@ pub fn plot(props: &PlotProps) -> Html {
                     w if w > 0 => w as f64,
                     _ => 720.0,
                 };
-                element.set_width((css_width * ratio).round() as u32);
-                element.set_height((height as f64 * ratio).round() as u32);
+                // Resizing a canvas clears it and invalidates the page's layout, which the next
+                // plot's width read would then recompute: only resize when the size changed.
+                let (w, h) =
+                    ((css_width * ratio).round() as u32, (height as f64 * ratio).round() as u32);
+                if element.width() != w {
+                    element.set_width(w);
+                }
+                if element.height() != h {
+                    element.set_height(h);
+                }
                 let theme = if *dark { DARK } else { LIGHT }.at_scale(ratio);
                 draw(&element, *kind, good, &theme);
             }
