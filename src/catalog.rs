@@ -83,5 +83,44 @@ pub fn to_json() -> Value {
             })
         })
         .collect();
-    json!({ "chips": chips, "scale_up": scale_up, "scale_out": scale_out, "models": models })
+    let systems: Vec<Value> = presets::SYSTEMS
+        .iter()
+        .map(|p| {
+            let s = &p.system;
+            let mut entry = identity(p.id, p.name, p.basis.as_str(), p.source);
+            entry.extend(into_map(json!({
+                "chip": p.chip,
+                "chips_per_node": s.chips_per_node,
+                "nics_per_chip": s.nics_per_chip,
+                "node_max_kw": s.node_max_w / 1000.0,
+                "nodes_per_rack": s.nodes_per_rack,
+                "liquid": s.liquid,
+                "node_price_usd": s.node_price_usd,
+                "scale_up": p.scale_up,
+                "scale_out": p.scale_out,
+                "switch": p.switch,
+                "superpod": p.superpod.map(|r| json!({ "nodes_per_unit": r.nodes_per_unit, "min_tiers": r.min_tiers })),
+                "unverified": p.unverified,
+            })));
+            Value::Object(entry)
+        })
+        .collect();
+    let switches: Vec<Value> = presets::SWITCHES
+        .iter()
+        .map(|p| {
+            let s = &p.switch;
+            let mut entry = identity(p.id, p.name, p.basis.as_str(), p.source);
+            entry.extend(into_map(json!({
+                "ports": s.ports,
+                "gbit_per_s": s.port_bytes_per_s / presets::units::GBIT_PER_S,
+                "power_w": s.power_w,
+                "price_usd": s.price_usd,
+                "ports_per_transceiver": s.ports_per_transceiver,
+                "unverified": p.unverified,
+            })));
+            Value::Object(entry)
+        })
+        .collect();
+    json!({ "chips": chips, "scale_up": scale_up, "scale_out": scale_out, "systems": systems,
+            "switches": switches, "models": models })
 }

@@ -114,7 +114,7 @@ fn catalog_lists_every_preset_with_a_source() {
         assert!(chip["id"].is_string() && chip["source"].as_str().is_some_and(|s| !s.is_empty()));
         assert!(chip["bf16_tflops"].as_f64().is_some_and(|x| x > 0.0));
     }
-    for key in ["scale_up", "scale_out", "models"] {
+    for key in ["scale_up", "scale_out", "systems", "switches", "models"] {
         assert!(catalog[key].as_array().is_some_and(|a| !a.is_empty()), "{key}");
     }
 }

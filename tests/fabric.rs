@@ -153,3 +153,43 @@ fn impossible_fabrics_are_errors_not_panics() {
         assert!(b.leaf >= 1 && b.nics == chips as u64, "{chips}");
     }
 }
+
+#[test]
+fn every_system_names_parts_the_catalog_has() {
+    let fields = [
+        "chips_per_node",
+        "nics_per_chip",
+        "node_max_w",
+        "nodes_per_rack",
+        "liquid",
+        "node_price_usd",
+        "scale_up_switches_per_rack",
+    ];
+    for s in presets::SYSTEMS {
+        assert!(presets::chip(s.chip).is_some(), "{}: chip {}", s.id, s.chip);
+        assert!(presets::scale_up(s.scale_up).is_some(), "{}: scale-up {}", s.id, s.scale_up);
+        assert!(presets::scale_out(s.scale_out).is_some(), "{}: scale-out {}", s.id, s.scale_out);
+        assert!(presets::switch(s.switch).is_some(), "{}: switch {}", s.id, s.switch);
+        assert!(!s.source.is_empty());
+        for name in s.unverified {
+            assert!(fields.contains(name), "{}: unverified {name}", s.id);
+        }
+    }
+    for chip in presets::CHIPS {
+        let system = presets::system_for_chip(chip.id).expect("every chip has a system");
+        assert_eq!(system.chip, chip.id);
+    }
+}
+
+#[test]
+fn a_chip_comes_in_the_system_its_preset_describes() {
+    for chip in presets::CHIPS {
+        let system = presets::system_for_chip(chip.id).expect("a system");
+        let catalog =
+            presets::SYSTEMS.iter().any(|s| s.chip == chip.id && s.scale_up == chip.scale_up);
+        if catalog {
+            assert_eq!(system.scale_up, chip.scale_up, "{}", chip.id);
+        }
+    }
+    assert_eq!(presets::system_for_chip("gb300").map(|s| s.id), Some("gb300-nvl72"));
+}

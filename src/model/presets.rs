@@ -172,10 +172,15 @@ pub const GENERIC_NODE_W_PER_CHIP_TDP: f64 = 1.82;
 /// it, else a generic server of the chip preset's size whose price is the chip preset's price
 /// (when it has one) times its chips, as the catalog priced chips before systems existed.
 pub fn system_for_chip(chip_id: &str) -> Option<SystemPreset> {
-    if let Some(system) = SYSTEMS.iter().find(|s| s.chip == chip_id) {
+    let c = chip(chip_id)?;
+    // The system built the way the chip preset describes it (its scale-up domain) comes first,
+    // so a GB300 stays in its NVL72 rack rather than in an 8-GPU DGX B300.
+    let own = SYSTEMS.iter().filter(|s| s.chip == chip_id);
+    if let Some(system) =
+        own.clone().find(|s| s.scale_up == c.scale_up).or_else(|| own.clone().next())
+    {
         return Some(*system);
     }
-    let c = chip(chip_id)?;
     let n = c.chips_per_node.max(1);
     Some(SystemPreset {
         id: c.id,
