@@ -12,6 +12,7 @@ mod hardware;
 mod memory;
 mod parallelism;
 pub mod presets;
+pub mod reliability;
 mod stages;
 mod step_time;
 pub mod sweep;
@@ -24,6 +25,7 @@ pub use facility::{FacilityEstimate, Plant};
 pub use hardware::{Chip, Cluster, Link, Network, ScaleUp, Switch, System};
 pub use memory::{MemoryUse, Phase};
 pub use parallelism::{Parallelism, Recipe, Recompute, Sharding, Training};
+pub use reliability::{Reliability, ReliabilityEstimate};
 pub use step_time::{LinkTimes, StepBreakdown};
 pub use warnings::{Severity, Warning};
 pub use workload::{AttentionImpl, FfnKind, Moe, Transformer};
@@ -41,6 +43,8 @@ pub struct Inputs {
     pub parallelism: Parallelism,
     /// The cluster as built: system, switch, bill of materials and site.
     pub plant: Plant,
+    /// Failures, checkpoints and recovery.
+    pub reliability: Reliability,
 }
 
 impl Inputs {
@@ -96,6 +100,10 @@ pub struct Estimate {
     pub notes: Vec<Warning>,
     /// Power, cooling and cost of the cluster as built, for this run.
     pub facility: FacilityEstimate,
+    /// Failures, checkpoints and goodput.
+    pub reliability: ReliabilityEstimate,
+    /// Days to train including checkpoints, interruptions and restarts.
+    pub effective_train_days: f64,
 }
 
 /// Estimates step time, memory and run totals for one training plan.
@@ -129,13 +137,28 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
     let tokens_per_s = if step_s > 0.0 { finite(tokens_per_step / step_s) } else { 0.0 };
     let steps = finite((inputs.training.tokens.max(0.0) / tokens_per_step).ceil());
     let train_s = steps * step_s;
+    let checkpoint_bytes = t.params()
+        * (inputs.training.recipe.weight_bytes() + inputs.training.recipe.optimizer_bytes());
+    let reliability = reliability::assess(
+        &inputs.reliability,
+        &inputs.plant.bom,
+        inputs.cluster.n_chips,
+        finite(checkpoint_bytes),
+        train_s,
+        step_s,
+    );
     let facility = facility::assess(
         &inputs.plant,
         inputs.cluster.chip.tdp_w,
         inputs.cluster.n_chips,
         chips_used,
         facility::busy_share(&breakdown, step_s),
-        train_s,
+        // The site runs for the whole wall-clock time, interruptions included.
+        if reliability.effective_train_days > 0.0 {
+            reliability.effective_train_days * 86_400.0
+        } else {
+            train_s
+        },
         inputs.training.tokens,
     );
     if facility.cooling.node_exceeds_rack || rack_too_dense(inputs) {
@@ -176,6 +199,8 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
         warnings,
         notes,
         facility,
+        effective_train_days: reliability.effective_train_days,
+        reliability,
     }
 }
 

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::model::{Estimate, FacilityEstimate, Phase, Warning, CABLE_TIERS};
+use crate::model::{Estimate, FacilityEstimate, Phase, ReliabilityEstimate, Warning, CABLE_TIERS};
 use crate::scenario::fields;
 
 /// The estimate as a JSON object (see docs/scenario.md for the fields).
@@ -62,6 +62,8 @@ pub fn to_json(e: &Estimate) -> Value {
         "warnings": e.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
         "notes": e.notes.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
         "facility": facility(&e.facility),
+        "effective_train_days": e.effective_train_days,
+        "reliability": reliability(&e.reliability),
     })
 }
 
@@ -110,6 +112,26 @@ fn facility(f: &FacilityEstimate) -> Value {
             "run_cloud": k.run_cloud_usd,
             "per_day": k.per_day_usd,
             "per_million_tokens": k.per_million_tokens_usd,
+        },
+    })
+}
+
+/// Failures, checkpoints and goodput.
+fn reliability(r: &ReliabilityEstimate) -> Value {
+    json!({
+        "interruptions_per_day": r.interruptions_per_day,
+        "mtbf_h": r.mtbf_h,
+        "checkpoint_bytes": r.checkpoint_bytes,
+        "checkpoint_write_s": r.checkpoint_write_s,
+        "checkpoint_stall_s": r.checkpoint_stall_s,
+        "checkpoint_interval_s": r.checkpoint_interval_s,
+        "lost_per_interruption_s": r.lost_per_interruption_s,
+        "goodput": r.goodput,
+        "expected_interruptions": r.expected_interruptions,
+        "lost_s": {
+            "checkpoints": r.checkpoint_total_s,
+            "lost_work": r.lost_work_total_s,
+            "restarts": r.restart_total_s,
         },
     })
 }

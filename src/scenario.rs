@@ -52,6 +52,9 @@ pub struct Scenario {
     /// The site: cooling, power and prices.
     #[serde(default, skip_serializing_if = "FacilitySpec::is_empty")]
     pub facility: FacilitySpec,
+    /// Failures, checkpoints and recovery.
+    #[serde(default, skip_serializing_if = "ReliabilitySpec::is_empty")]
+    pub reliability: ReliabilitySpec,
     /// Keys this build does not know; reported by `resolve`.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, Value>,
@@ -88,6 +91,34 @@ pub struct FacilitySpec {
     /// Keys this build does not know.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, Value>,
+}
+
+/// Failures, checkpoints and recovery; every key has a cited default.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReliabilitySpec {
+    /// `sync`, `async` or `in-memory`; default `async`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Raw,
+    /// Aggregate storage write bandwidth, GB/s; default scales with the chips.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storage_gb_per_s: Raw,
+    /// Detection, restart and catch-up per interruption, minutes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_min: Raw,
+    /// Failures per million component-hours, by class (`chip`, `hbm`, `host`, `software`,
+    /// `nic`, `switch`, `link`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rates: Raw,
+    /// Keys this build does not know.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, Value>,
+}
+
+impl ReliabilitySpec {
+    /// Nothing set, so older scenarios serialize as they always did.
+    pub fn is_empty(&self) -> bool {
+        *self == ReliabilitySpec::default()
+    }
 }
 
 impl FacilitySpec {

@@ -29,8 +29,8 @@ fn power_parts_sum_and_stay_under_the_systems_rating() {
     let node_w = (p.chips_w + p.hosts_w) / f.bom.nodes as f64;
     assert!(node_w < 10_200.0 && node_w > 0.7 * 10_200.0, "{node_w} W per DGX H100");
     assert!(p.peak_it_w > p.it_w);
-    // Energy is power times time.
-    let hours = e.train_days * 24.0;
+    // Energy is power times the wall-clock time, interruptions included.
+    let hours = e.effective_train_days * 24.0;
     assert!(close(f.energy_mwh, p.facility_w * hours / 1e6));
     assert!(close(f.co2_t, f.energy_mwh * 0.41));
 }

@@ -23,6 +23,8 @@ pub struct ScalingPoint {
     pub facility_w: f64,
     /// Amortised cost of the run at this size, USD.
     pub run_usd: f64,
+    /// Share of wall-clock time that trains at this size.
+    pub goodput: f64,
 }
 
 impl ScalingPoint {
@@ -35,6 +37,7 @@ impl ScalingPoint {
             fits: e.memory.fits,
             facility_w: e.facility.power.facility_w,
             run_usd: e.facility.cost.run_amortized_usd,
+            goodput: e.reliability.goodput,
         }
     }
 }

@@ -13,6 +13,9 @@ use super::Scenario;
 use crate::fabric::{self, Spec};
 use crate::model::facility::{Cooling, FabricRules, Facility, Plant};
 use crate::model::presets::{self, units::*, SystemPreset};
+use crate::model::reliability::{
+    Checkpoint, Reliability, DEFAULT_RATES, STORAGE_BYTES_PER_S_PER_CHIP,
+};
 use crate::model::{Chip, Cluster, Switch, System};
 
 /// PUE when the scenario gives none, by cooling: the industry average of mostly air-cooled
@@ -257,6 +260,68 @@ impl Scenario {
             power_w,
             price_usd,
             ports_per_transceiver: base.map_or(1, |s| s.ports_per_transceiver),
+        }
+    }
+
+    /// Failures, checkpoints and recovery.
+    pub(super) fn resolve_reliability(&self, r: &mut Reader, chips: u32) -> Reliability {
+        let spec = &self.reliability;
+        r.unknown("reliability", &spec.unknown);
+        let checkpoint = r.choice(
+            &spec.checkpoint,
+            "reliability.checkpoint",
+            &[
+                ("sync", Checkpoint::Sync),
+                ("async", Checkpoint::Async),
+                ("in-memory", Checkpoint::InMemory),
+            ],
+            Checkpoint::Async,
+        );
+        let storage_default = STORAGE_BYTES_PER_S_PER_CHIP * chips.max(1) as f64 / GB_PER_S;
+        let storage = r.positive(
+            &spec.storage_gb_per_s,
+            "reliability.storage_gb_per_s",
+            Some(storage_default),
+        );
+        let restart_min = match &spec.restart_min {
+            None => fixed("reliability.restart_min"),
+            Some(v) => r.non_negative(v, "reliability.restart_min"),
+        };
+        let mut rates = DEFAULT_RATES;
+        match &spec.rates {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(map)) => {
+                check_keys(
+                    r,
+                    map,
+                    "reliability.rates",
+                    &["chip", "hbm", "host", "software", "nic", "switch", "link"],
+                );
+                let per_million = 1e6;
+                for (key, rate) in [
+                    ("chip", &mut rates.chip),
+                    ("hbm", &mut rates.hbm),
+                    ("host", &mut rates.host),
+                    ("software", &mut rates.software),
+                    ("nic", &mut rates.nic),
+                    ("switch", &mut rates.switch),
+                    ("link", &mut rates.link),
+                ] {
+                    if let Some(v) = map.get(key) {
+                        *rate =
+                            r.non_negative(v, &format!("reliability.rates.{key}")) / per_million;
+                    }
+                }
+            }
+            Some(other) => {
+                r.error("reliability.rates", format!("must be an object, got {}", short(other)))
+            }
+        }
+        Reliability {
+            checkpoint,
+            storage_bytes_per_s: storage * GB_PER_S,
+            restart_s: restart_min * 60.0,
+            rates,
         }
     }
 

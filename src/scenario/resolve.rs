@@ -292,8 +292,9 @@ impl Scenario {
             _ => None,
         };
         let plant = self.resolve_plant(&mut r, chip_id, &mut cluster);
+        let reliability = self.resolve_reliability(&mut r, cluster.n_chips);
         if r.errors.is_empty() {
-            Ok(Inputs { transformer, training, cluster, parallelism, plant })
+            Ok(Inputs { transformer, training, cluster, parallelism, plant, reliability })
         } else {
             Err(r.errors)
         }

@@ -1,0 +1,232 @@
+//! What failures take from a run: interruptions from the cluster's component counts and
+//! per-component failure rates, checkpoints (their size, stall and interval), and the work and
+//! time each interruption loses; from these, goodput and days to train including all of it.
+//!
+//! Rates per component-hour come from the only public per-component breakdown of a large run,
+//! Meta's Llama 3.1 405B (419 unexpected interruptions in 54 days on 16,384 H100 in 2,048
+//! servers; Llama 3 report, arXiv:2407.21783, Table 5), except the network's, which come from
+//! Alibaba's HPN fleet (SIGCOMM 2024) so that the Llama total is a check, not only a fit.
+//! The checkpoint interval is Daly's (2006) optimum, never shorter than a checkpoint's write.
+
+use crate::model::{finite, Bom};
+
+/// How checkpoints are taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checkpoint {
+    /// Training stops while the state is written to storage.
+    Sync,
+    /// Training stops only to copy the state to host memory; the write to storage overlaps the
+    /// next steps (Megatron-Core asynchronous checkpointing; ByteCheckpoint, NSDI 2025).
+    Async,
+    /// As async, and the copy kept in peers' host memory is what a restart reads (GEMINI, SOSP
+    /// 2023): restarts skip reading storage.
+    InMemory,
+}
+
+/// Failures per component-hour, by component class.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FailureRates {
+    /// Per accelerator-hour: faulty GPU, SRAM, system processor, silent data corruption.
+    pub chip: f64,
+    /// Per accelerator-hour: HBM.
+    pub hbm: f64,
+    /// Per node-hour: host hardware and maintenance, and unattributed causes.
+    pub host: f64,
+    /// Per node-hour: software, collective library watchdogs.
+    pub software: f64,
+    /// Per NIC-hour.
+    pub nic: f64,
+    /// Per switch-hour.
+    pub switch: f64,
+    /// Per cable-hour (optics and copper).
+    pub link: f64,
+}
+
+/// Hours of the Llama 3.1 405B snapshot the rates are counted over: 54 days.
+const LLAMA_HOURS: f64 = 54.0 * 24.0;
+/// Its accelerators and servers.
+const LLAMA_GPUS: f64 = 16_384.0;
+const LLAMA_HOSTS: f64 = 2_048.0;
+
+/// Rates with their sources: Llama 3 report Table 5 for chips (148 faulty GPU + 19 SRAM + 17
+/// system processor + 6 silent data corruption), HBM (72), hosts (32 maintenance + 22
+/// unattributed), software (54 + 7 NCCL watchdog) and NICs (7); Alibaba HPN (SIGCOMM 2024) for
+/// switches (0.051% of ToR switches hit critical errors per month) and links (0.057% of NIC-ToR
+/// links fail per month).
+pub const DEFAULT_RATES: FailureRates = FailureRates {
+    chip: 190.0 / (LLAMA_GPUS * LLAMA_HOURS),
+    hbm: 72.0 / (LLAMA_GPUS * LLAMA_HOURS),
+    host: 54.0 / (LLAMA_HOSTS * LLAMA_HOURS),
+    software: 61.0 / (LLAMA_HOSTS * LLAMA_HOURS),
+    nic: 7.0 / (LLAMA_GPUS * LLAMA_HOURS),
+    switch: 0.000_51 / HOURS_PER_MONTH,
+    link: 0.000_57 / HOURS_PER_MONTH,
+};
+
+/// Hours in an average month.
+const HOURS_PER_MONTH: f64 = 730.0;
+
+/// Host memory copy rate of an accelerator's share of the state during an asynchronous or
+/// in-memory checkpoint, bytes/s: a PCIe Gen4-5 x16 link at about half its 32-64 GB/s.
+pub const HOST_COPY_BYTES_PER_S: f64 = 25e9;
+
+/// Storage write bandwidth per accelerator when the scenario gives none, bytes/s: Llama 3's
+/// 7 TB/s peak over 16,384 GPUs (2 TB/s sustained; Llama 3 report §3.3.4).
+pub const STORAGE_BYTES_PER_S_PER_CHIP: f64 = 7e12 / 16_384.0;
+
+/// Detection, restart and catch-up per interruption when the scenario gives none, seconds:
+/// MegaScale detects and diagnoses in under 10 minutes (NSDI'24); Llama 3's more than 90%
+/// effective training time over 419 interruptions in 54 days allows about 18 minutes lost each.
+pub const RESTART_S: f64 = 10.0 * 60.0;
+
+/// Failures and recovery as the scenario describes them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reliability {
+    /// How checkpoints are taken.
+    pub checkpoint: Checkpoint,
+    /// Aggregate storage write bandwidth, bytes/s.
+    pub storage_bytes_per_s: f64,
+    /// Detection, restart and catch-up per interruption, seconds.
+    pub restart_s: f64,
+    /// Failure rates.
+    pub rates: FailureRates,
+}
+
+/// Failures, checkpoints and goodput of one run.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ReliabilityEstimate {
+    /// Unexpected interruptions per day of the cluster.
+    pub interruptions_per_day: f64,
+    /// Mean time between interruptions, hours.
+    pub mtbf_h: f64,
+    /// Bytes one checkpoint writes (weights and optimizer state).
+    pub checkpoint_bytes: f64,
+    /// Seconds one checkpoint takes to reach storage.
+    pub checkpoint_write_s: f64,
+    /// Seconds training stops for one checkpoint.
+    pub checkpoint_stall_s: f64,
+    /// Seconds between checkpoints (Daly's optimum, at least one write).
+    pub checkpoint_interval_s: f64,
+    /// Seconds each interruption costs: restart, reading the checkpoint back, and the work
+    /// since the last checkpoint (half an interval on average).
+    pub lost_per_interruption_s: f64,
+    /// Share of wall-clock time that trains.
+    pub goodput: f64,
+    /// Interruptions expected over the run.
+    pub expected_interruptions: f64,
+    /// Days to train including checkpoints and interruptions.
+    pub effective_train_days: f64,
+    /// Wall-clock seconds spent on checkpoints over the run.
+    pub checkpoint_total_s: f64,
+    /// Wall-clock seconds of work redone over the run.
+    pub lost_work_total_s: f64,
+    /// Wall-clock seconds of restarts (with reading checkpoints back) over the run.
+    pub restart_total_s: f64,
+}
+
+/// Interruptions per hour of a cluster with these component counts.
+pub fn interruptions_per_hour(rates: &FailureRates, bom: &Bom, chips: u32) -> f64 {
+    let chips = chips as f64;
+    let nodes = bom.nodes as f64;
+    rates.chip * chips
+        + rates.hbm * chips
+        + (rates.host + rates.software) * nodes
+        + rates.nic * bom.nics as f64
+        + rates.switch * (bom.switches() + bom.scale_up_switches) as f64
+        + rates.link * bom.total_cables() as f64
+}
+
+/// Share of wall-clock time that trains, checkpointing every `interval_s` with a stall of
+/// `stall_s`, when interruptions come every `mtbf_s` on average and each costs `restart_s` plus
+/// the work since the last checkpoint (half an interval): wall time W for training time T is
+/// W = T (1 + stall / interval) + (W / MTBF) (restart + interval / 2).
+pub fn goodput(interval_s: f64, stall_s: f64, mtbf_s: f64, restart_s: f64) -> f64 {
+    let interval_s = interval_s.max(1e-9);
+    let overhead = 1.0 + stall_s.max(0.0) / interval_s;
+    let failing = if mtbf_s.is_finite() && mtbf_s > 0.0 {
+        (restart_s.max(0.0) + interval_s / 2.0) / mtbf_s
+    } else {
+        0.0
+    };
+    if failing < 1.0 {
+        finite(((1.0 - failing) / overhead).clamp(0.0, 1.0))
+    } else {
+        0.0
+    }
+}
+
+/// Failures, checkpoints and goodput of training for `train_s` failure-free seconds in steps
+/// of `step_s` on `chips` chips whose checkpoint is `checkpoint_bytes`.
+pub fn assess(
+    r: &Reliability,
+    bom: &Bom,
+    chips: u32,
+    checkpoint_bytes: f64,
+    train_s: f64,
+    step_s: f64,
+) -> ReliabilityEstimate {
+    let per_hour = interruptions_per_hour(&r.rates, bom, chips).max(0.0);
+    let mtbf_s = if per_hour > 0.0 { 3600.0 / per_hour } else { f64::INFINITY };
+    let storage = r.storage_bytes_per_s.max(1.0);
+    let write_s = checkpoint_bytes / storage;
+    let stall_s = match r.checkpoint {
+        Checkpoint::Sync => write_s,
+        Checkpoint::Async | Checkpoint::InMemory => {
+            checkpoint_bytes / (chips.max(1) as f64 * HOST_COPY_BYTES_PER_S)
+        }
+    };
+    // Daly (2006): tau = sqrt(2 delta M) - delta for delta < M / 2, else M; an asynchronous
+    // checkpoint cannot start before the previous one has reached storage.
+    let daly =
+        if stall_s < mtbf_s / 2.0 { (2.0 * stall_s * mtbf_s).sqrt() - stall_s } else { mtbf_s };
+    // A checkpoint is taken between steps, so at most one per step.
+    let floor = match r.checkpoint {
+        Checkpoint::Sync => stall_s,
+        Checkpoint::Async | Checkpoint::InMemory => write_s,
+    }
+    .max(step_s);
+    let interval_s = daly.max(floor).max(1.0);
+    let reload_s = match r.checkpoint {
+        Checkpoint::InMemory => stall_s,
+        Checkpoint::Sync | Checkpoint::Async => write_s,
+    };
+    let restart_s = r.restart_s.max(0.0) + reload_s;
+    let lost_work_s = interval_s / 2.0;
+    let lost_per_interruption_s = restart_s + lost_work_s;
+    let goodput = goodput(interval_s, stall_s, mtbf_s, restart_s);
+    let wall_s = if goodput > 0.0 { train_s / goodput } else { 0.0 };
+    let interruptions = if mtbf_s.is_finite() { wall_s / mtbf_s } else { 0.0 };
+    let mut e = ReliabilityEstimate {
+        interruptions_per_day: per_hour * 24.0,
+        mtbf_h: if mtbf_s.is_finite() { mtbf_s / 3600.0 } else { 0.0 },
+        checkpoint_bytes,
+        checkpoint_write_s: write_s,
+        checkpoint_stall_s: stall_s,
+        checkpoint_interval_s: interval_s,
+        lost_per_interruption_s,
+        goodput,
+        expected_interruptions: interruptions,
+        effective_train_days: wall_s / 86_400.0,
+        checkpoint_total_s: train_s / interval_s * stall_s,
+        lost_work_total_s: interruptions * lost_work_s,
+        restart_total_s: interruptions * restart_s,
+    };
+    for x in [
+        &mut e.interruptions_per_day,
+        &mut e.mtbf_h,
+        &mut e.checkpoint_bytes,
+        &mut e.checkpoint_write_s,
+        &mut e.checkpoint_stall_s,
+        &mut e.checkpoint_interval_s,
+        &mut e.lost_per_interruption_s,
+        &mut e.goodput,
+        &mut e.expected_interruptions,
+        &mut e.effective_train_days,
+        &mut e.checkpoint_total_s,
+        &mut e.lost_work_total_s,
+        &mut e.restart_total_s,
+    ] {
+        *x = finite(*x);
+    }
+    e
+}
