@@ -94,8 +94,8 @@ pub const DARK: Theme = Theme {
 /// Why a plot could not be drawn (the backend's own error, as text).
 pub type DrawResult = Result<(), String>;
 
-fn err<E: std::fmt::Debug>(e: E) -> String {
-    format!("{e:?}")
+fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
 }
 
 const GIB: f64 = 1073741824.0;

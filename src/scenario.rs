@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::model::{Estimate, Inputs};
 
@@ -31,255 +31,222 @@ pub const VERSION: u64 = 1;
 /// A raw leaf value: whatever JSON the user wrote, checked by `resolve`.
 pub type Raw = Option<Value>;
 
+/// Defines a scenario section: a struct of raw leaves in the format's key order, read from a
+/// JSON object key by key (keys it does not know are kept in `unknown`, for `resolve` to
+/// report) and written back in the same order. Written by hand rather than derived: the
+/// derived form of flattened unknown keys costs the app a tenth of its download.
+macro_rules! section {
+    ($(#[$meta:meta])* $name:ident { $($(#[$doc:meta])* $field:ident,)* }) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, Default, PartialEq)]
+        pub struct $name {
+            $($(#[$doc])* pub $field: Raw,)*
+            /// Keys this build does not know.
+            pub unknown: BTreeMap<String, Value>,
+        }
+
+        impl $name {
+            fn from_map(mut map: Map<String, Value>) -> $name {
+                $name {
+                    $($field: take(&mut map, stringify!($field)),)*
+                    unknown: map.into_iter().collect(),
+                }
+            }
+
+            fn to_map(&self) -> Map<String, Value> {
+                let mut map = Map::new();
+                $(if let Some(v) = &self.$field {
+                    map.insert(stringify!($field).to_string(), v.clone());
+                })*
+                map.extend(self.unknown.iter().map(|(k, v)| (k.clone(), v.clone())));
+                map
+            }
+
+            /// Nothing set, so older scenarios serialize as they always did.
+            pub fn is_empty(&self) -> bool {
+                *self == $name::default()
+            }
+        }
+    };
+}
+
+/// Takes a key out of a section: `null` counts as absent, except for `moe`, where `null`
+/// removes a preset's experts.
+fn take(map: &mut Map<String, Value>, key: &str) -> Raw {
+    match map.remove(key) {
+        Some(Value::Null) if key != "moe" => None,
+        other => other,
+    }
+}
+
+/// The object at `key` of a scenario, for a section; `Err` names a key that is not an object.
+fn object(map: &mut Map<String, Value>, key: &str) -> Result<Map<String, Value>, ParseError> {
+    match map.remove(key) {
+        None | Some(Value::Null) => Ok(Map::new()),
+        Some(Value::Object(inner)) => Ok(inner),
+        Some(other) => Err(ParseError::Syntax(format!("'{key}' must be an object, got {other}"))),
+    }
+}
+
 /// A whole plan as typed.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scenario {
     /// Format version; absent means 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Raw,
     /// The transformer.
-    #[serde(default)]
     pub model: ModelSpec,
     /// Token budget, batch and recipe.
-    #[serde(default)]
     pub training: TrainingSpec,
     /// The machine.
-    #[serde(default)]
     pub cluster: ClusterSpec,
     /// How the work is split.
-    #[serde(default)]
     pub parallelism: ParallelismSpec,
     /// The site: cooling, power and prices.
-    #[serde(default, skip_serializing_if = "FacilitySpec::is_empty")]
     pub facility: FacilitySpec,
     /// Failures, checkpoints and recovery.
-    #[serde(default, skip_serializing_if = "ReliabilitySpec::is_empty")]
     pub reliability: ReliabilitySpec,
     /// Keys this build does not know; reported by `resolve`.
-    #[serde(flatten)]
     pub unknown: BTreeMap<String, Value>,
 }
 
-/// The site: cooling, power usage effectiveness, rack limit and prices. Every key has a cited
-/// default (`docs/assumptions.md`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct FacilitySpec {
-    /// `air`, `liquid` or `hybrid`; default the system's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cooling: Raw,
-    /// Power usage effectiveness; default by cooling.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pue: Raw,
-    /// Power one rack position takes, kW; default the system's rack as designed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rack_kw: Raw,
-    /// Electricity, USD per kWh.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub usd_per_kwh: Raw,
-    /// Grid carbon intensity, kg CO2 per kWh.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kg_co2_per_kwh: Raw,
-    /// Building cost per MW of IT load, USD.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub build_usd_per_mw: Raw,
-    /// Years hardware and building are paid off over.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub amortization_years: Raw,
-    /// Cloud rental, USD per chip-hour.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cloud_usd_per_chip_hour: Raw,
-    /// Keys this build does not know.
-    #[serde(flatten)]
-    pub unknown: BTreeMap<String, Value>,
-}
-
-/// Failures, checkpoints and recovery; every key has a cited default.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ReliabilitySpec {
-    /// `sync`, `async` or `in-memory`; default `async`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub checkpoint: Raw,
-    /// Aggregate storage write bandwidth, GB/s; default scales with the chips.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub storage_gb_per_s: Raw,
-    /// Detection, restart and catch-up per interruption, minutes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub restart_min: Raw,
-    /// Failures per million component-hours, by class (`chip`, `hbm`, `host`, `software`,
-    /// `nic`, `switch`, `link`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rates: Raw,
-    /// Keys this build does not know.
-    #[serde(flatten)]
-    pub unknown: BTreeMap<String, Value>,
-}
-
-impl ReliabilitySpec {
-    /// Nothing set, so older scenarios serialize as they always did.
-    pub fn is_empty(&self) -> bool {
-        *self == ReliabilitySpec::default()
+section! {
+    /// The site: cooling, power usage effectiveness, rack limit and prices. Every key has a cited
+    /// default (`docs/assumptions.md`).
+    FacilitySpec {
+        /// `air`, `liquid` or `hybrid`; default the system's.
+        cooling,
+        /// Power usage effectiveness; default by cooling.
+        pue,
+        /// Power one rack position takes, kW; default the system's rack as designed.
+        rack_kw,
+        /// Electricity, USD per kWh.
+        usd_per_kwh,
+        /// Grid carbon intensity, kg CO2 per kWh.
+        kg_co2_per_kwh,
+        /// Building cost per MW of IT load, USD.
+        build_usd_per_mw,
+        /// Years hardware and building are paid off over.
+        amortization_years,
+        /// Cloud rental, USD per chip-hour.
+        cloud_usd_per_chip_hour,
     }
 }
 
-impl FacilitySpec {
-    /// Nothing set, so older scenarios serialize as they always did.
-    pub fn is_empty(&self) -> bool {
-        *self == FacilitySpec::default()
+section! {
+    /// Failures, checkpoints and recovery; every key has a cited default.
+    ReliabilitySpec {
+        /// `sync`, `async` or `in-memory`; default `async`.
+        checkpoint,
+        /// Aggregate storage write bandwidth, GB/s; default scales with the chips.
+        storage_gb_per_s,
+        /// Detection, restart and catch-up per interruption, minutes.
+        restart_min,
+        /// Failures per million component-hours, by class (`chip`, `hbm`, `host`, `software`,
+        /// `nic`, `switch`, `link`).
+        rates,
     }
 }
 
-/// The transformer: a preset id, dimensions, or a preset with some dimensions overridden.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ModelSpec {
-    /// Transformer preset id (`llama3-405b`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub preset: Raw,
-    /// Decoder layers.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub layers: Raw,
-    /// Model width.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hidden: Raw,
-    /// Query heads.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub heads: Raw,
-    /// Key/value heads; defaults to `heads`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kv_heads: Raw,
-    /// Head width; defaults to `hidden / heads`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub head_dim: Raw,
-    /// Dense feed-forward width.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ffn: Raw,
-    /// `gelu`, `relu` or `swiglu`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ffn_act: Raw,
-    /// Vocabulary size.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vocab: Raw,
-    /// Training sequence length, tokens.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub seq_len: Raw,
-    /// Input and output embeddings share weights.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tied_embeddings: Raw,
-    /// `flash` or `materialized`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub attention: Raw,
-    /// Dropout layers present.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dropout: Raw,
-    /// Multi-token-prediction modules (DeepSeek-V3); default the preset's, else 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mtp_layers: Raw,
-    /// Mixture of experts: an object, or `null`/`false` to make a preset dense.
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "keep_null")]
-    pub moe: Raw,
-    /// Keys this build does not know.
-    #[serde(flatten)]
-    pub unknown: BTreeMap<String, Value>,
+section! {
+    /// The transformer: a preset id, dimensions, or a preset with some dimensions overridden.
+    ModelSpec {
+        /// Transformer preset id (`llama3-405b`).
+        preset,
+        /// Decoder layers.
+        layers,
+        /// Model width.
+        hidden,
+        /// Query heads.
+        heads,
+        /// Key/value heads; defaults to `heads`.
+        kv_heads,
+        /// Head width; defaults to `hidden / heads`.
+        head_dim,
+        /// Dense feed-forward width.
+        ffn,
+        /// `gelu`, `relu` or `swiglu`.
+        ffn_act,
+        /// Vocabulary size.
+        vocab,
+        /// Training sequence length, tokens.
+        seq_len,
+        /// Input and output embeddings share weights.
+        tied_embeddings,
+        /// `flash` or `materialized`.
+        attention,
+        /// Dropout layers present.
+        dropout,
+        /// Multi-token-prediction modules (DeepSeek-V3); default the preset's, else 0.
+        mtp_layers,
+        /// Mixture of experts: an object, or `null`/`false` to make a preset dense.
+        moe,
+    }
 }
 
-/// Token budget, batch and recipe.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct TrainingSpec {
-    /// Tokens to train on.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tokens: Raw,
-    /// Sequences per optimizer step.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub global_batch: Raw,
-    /// `megatron-bf16`, `torch-amp` or `fp8`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub recipe: Raw,
-    /// Keys this build does not know.
-    #[serde(flatten)]
-    pub unknown: BTreeMap<String, Value>,
+section! {
+    /// Token budget, batch and recipe.
+    TrainingSpec {
+        /// Tokens to train on.
+        tokens,
+        /// Sequences per optimizer step.
+        global_batch,
+        /// `megatron-bf16`, `torch-amp` or `fp8`.
+        recipe,
+    }
 }
 
-/// The machine.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ClusterSpec {
-    /// Chip preset id, or an object with `preset` and/or figures (see docs/scenario.md).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chip: Raw,
-    /// Chips in the cluster.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chips: Raw,
-    /// Chips per server; defaults to the chip preset's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chips_per_node: Raw,
-    /// Scale-up fabric id or object; defaults to the chip preset's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scale_up: Raw,
-    /// Chips per scale-up domain, overriding the fabric's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scale_up_domain: Raw,
-    /// Scale-out fabric id or object; defaults to the chip preset's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scale_out: Raw,
-    /// System (server or rack-scale system) id or object; defaults to the chip's system.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub system: Raw,
-    /// The scale-out fabric's build: `switch`, `planes`, `tiers`, `oversubscription`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fabric: Raw,
-    /// Keys this build does not know.
-    #[serde(flatten)]
-    pub unknown: BTreeMap<String, Value>,
+section! {
+    /// The machine.
+    ClusterSpec {
+        /// Chip preset id, or an object with `preset` and/or figures (see docs/scenario.md).
+        chip,
+        /// Chips in the cluster.
+        chips,
+        /// Chips per server; defaults to the chip preset's.
+        chips_per_node,
+        /// Scale-up fabric id or object; defaults to the chip preset's.
+        scale_up,
+        /// Chips per scale-up domain, overriding the fabric's.
+        scale_up_domain,
+        /// Scale-out fabric id or object; defaults to the chip preset's.
+        scale_out,
+        /// System (server or rack-scale system) id or object; defaults to the chip's system.
+        system,
+        /// The scale-out fabric's build: `switch`, `planes`, `tiers`, `oversubscription`.
+        fabric,
+    }
 }
 
-/// Parallel degrees and schedule.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ParallelismSpec {
-    /// Tensor-parallel degree; default 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tp: Raw,
-    /// Pipeline stages; default 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pp: Raw,
-    /// Data-parallel replicas; default: chips / (tp x pp x cp).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dp: Raw,
-    /// Expert-parallel degree; default 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ep: Raw,
-    /// Context-parallel degree; default 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cp: Raw,
-    /// Sequences per micro-batch; default 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub micro_batch: Raw,
-    /// Virtual stages per pipeline rank; default 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub virtual_stages: Raw,
-    /// ZeRO stage 0-3 (3 = FSDP); default 1 (Megatron's distributed optimizer).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub zero: Raw,
-    /// `none`, `selective` or `full`; default `none`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub recompute: Raw,
-    /// Sequence parallelism; default on whenever tp > 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sequence_parallel: Raw,
-    /// Data-parallel reduction overlapped with backward; default true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dp_overlap: Raw,
-    /// Expert all-to-all overlapped with another micro-batch (DualPipe); default false.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ep_overlap: Raw,
-    /// Context-parallel exchange overlapped with attention (ring attention); default false.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cp_overlap: Raw,
-    /// Keys this build does not know.
-    #[serde(flatten)]
-    pub unknown: BTreeMap<String, Value>,
-}
-
-/// Reads a present key as `Some`, even when its value is `null` (serde would make that `None`).
-fn keep_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Raw, D::Error> {
-    Value::deserialize(d).map(Some)
+section! {
+    /// Parallel degrees and schedule.
+    ParallelismSpec {
+        /// Tensor-parallel degree; default 1.
+        tp,
+        /// Pipeline stages; default 1.
+        pp,
+        /// Data-parallel replicas; default: chips / (tp x pp x cp).
+        dp,
+        /// Expert-parallel degree; default 1.
+        ep,
+        /// Context-parallel degree; default 1.
+        cp,
+        /// Sequences per micro-batch; default 1.
+        micro_batch,
+        /// Virtual stages per pipeline rank; default 1.
+        virtual_stages,
+        /// ZeRO stage 0-3 (3 = FSDP); default 1 (Megatron's distributed optimizer).
+        zero,
+        /// `none`, `selective` or `full`; default `none`.
+        recompute,
+        /// Sequence parallelism; default on whenever tp > 1.
+        sequence_parallel,
+        /// Data-parallel reduction overlapped with backward; default true.
+        dp_overlap,
+        /// Expert all-to-all overlapped with another micro-batch (DualPipe); default false.
+        ep_overlap,
+        /// Context-parallel exchange overlapped with attention (ring attention); default false.
+        cp_overlap,
+    }
 }
 
 /// Why a scenario document could not be read at all.
@@ -289,6 +256,19 @@ pub enum ParseError {
     Syntax(String),
     /// Occurs when the document says it is from a newer format than this build reads.
     FutureVersion(u64),
+}
+
+impl Serialize for Scenario {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Scenario {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Scenario, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        Scenario::from_value(value).map_err(serde::de::Error::custom)
+    }
 }
 
 impl fmt::Display for ParseError {
@@ -311,8 +291,19 @@ impl Scenario {
         if !value.is_object() {
             return Err(ParseError::Syntax("expected a JSON object".to_string()));
         }
-        let scenario: Scenario =
-            serde_json::from_value(value).map_err(|e| ParseError::Syntax(e.to_string()))?;
+        let Value::Object(mut map) = value else {
+            return Err(ParseError::Syntax("expected a JSON object".to_string()));
+        };
+        let scenario = Scenario {
+            version: take(&mut map, "version"),
+            model: ModelSpec::from_map(object(&mut map, "model")?),
+            training: TrainingSpec::from_map(object(&mut map, "training")?),
+            cluster: ClusterSpec::from_map(object(&mut map, "cluster")?),
+            parallelism: ParallelismSpec::from_map(object(&mut map, "parallelism")?),
+            facility: FacilitySpec::from_map(object(&mut map, "facility")?),
+            reliability: ReliabilitySpec::from_map(object(&mut map, "reliability")?),
+            unknown: map.into_iter().collect(),
+        };
         if let Some(v) = scenario.version.as_ref().and_then(Value::as_u64) {
             if v > VERSION {
                 return Err(ParseError::FutureVersion(v));
@@ -341,9 +332,29 @@ impl Scenario {
         Ok((inputs, estimate))
     }
 
+    /// The scenario as a JSON value, keys in the format's order.
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        if let Some(v) = &self.version {
+            map.insert("version".into(), v.clone());
+        }
+        map.insert("model".into(), Value::Object(self.model.to_map()));
+        map.insert("training".into(), Value::Object(self.training.to_map()));
+        map.insert("cluster".into(), Value::Object(self.cluster.to_map()));
+        map.insert("parallelism".into(), Value::Object(self.parallelism.to_map()));
+        if !self.facility.is_empty() {
+            map.insert("facility".into(), Value::Object(self.facility.to_map()));
+        }
+        if !self.reliability.is_empty() {
+            map.insert("reliability".into(), Value::Object(self.reliability.to_map()));
+        }
+        map.extend(self.unknown.iter().map(|(k, v)| (k.clone(), v.clone())));
+        Value::Object(map)
+    }
+
     /// The scenario as compact JSON.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        self.to_value().to_string()
     }
 
     /// The plan the app opens with: Llama 3.1 405B on 16,384 H100s with Meta's tensor and

@@ -78,6 +78,19 @@ pub enum Severity {
     Note,
 }
 
+impl Severity {
+    /// Lowercase name, for markup and reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Problem => "problem",
+            Severity::Fit => "fit",
+            Severity::Waste => "waste",
+            Severity::Advice => "advice",
+            Severity::Note => "note",
+        }
+    }
+}
+
 impl Warning {
     /// How much this matters.
     pub fn severity(&self) -> Severity {

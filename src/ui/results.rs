@@ -173,7 +173,7 @@ pub fn results(props: &ResultsProps) -> Html {
                 <ul class="warnings" data-testid="warnings">
                     { for e.warnings.iter().map(|w| html! {
                         <li class={if w.severity() == Severity::Fit { "fit" } else { "advice" }}
-                            data-severity={format!("{:?}", w.severity()).to_lowercase()}>{ w.to_string() }</li>
+                            data-severity={w.severity().as_str()}>{ w.to_string() }</li>
                     }) }
                 </ul>
             }
