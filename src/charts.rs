@@ -284,6 +284,54 @@ fn ticks(lo: f64, hi: f64, steps: &[f64], base: f64) -> Vec<f64> {
     out
 }
 
+/// How a legend entry is marked.
+#[derive(Clone, Copy)]
+enum Mark {
+    Line,
+    Dot,
+    Cross,
+}
+
+/// A legend drawn by hand in a corner of the plotting area: plotters' own legend measures
+/// every label through the page's layout in a browser, which costs more than the plot.
+/// Widths are estimated from the label's length, which is enough for the box behind it.
+fn draw_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    theme: &Theme,
+    plot: (std::ops::Range<i32>, std::ops::Range<i32>),
+    entries: &[(String, Mark, ShapeStyle)],
+    right: bool,
+) -> DrawResult {
+    let px = |n: f64| theme.px(n);
+    let longest = entries.iter().map(|(t, ..)| t.chars().count()).max().unwrap_or(0) as f64;
+    let width = px(30.0) + px(longest * 11.0 * 0.56);
+    let height = px(8.0) + px(16.0) * entries.len() as i32;
+    let (xs, ys) = plot;
+    let x0 = if right { xs.end - width - px(8.0) } else { xs.start + px(8.0) };
+    let y0 = ys.start + px(6.0);
+    root.draw(&Rectangle::new(
+        [(x0, y0), (x0 + width, y0 + height)],
+        theme.background.mix(0.9).filled(),
+    ))
+    .map_err(err)?;
+    root.draw(&Rectangle::new([(x0, y0), (x0 + width, y0 + height)], theme.grid.stroke_width(1)))
+        .map_err(err)?;
+    let font = theme.font(11.0);
+    for (row, (text, mark, style)) in entries.iter().enumerate() {
+        let y = y0 + px(12.0) + px(16.0) * row as i32;
+        let x = x0 + px(6.0);
+        match mark {
+            Mark::Line => root.draw(&PathElement::new(vec![(x, y), (x + px(14.0), y)], *style)),
+            Mark::Dot => root.draw(&Circle::new((x + px(7.0), y), px(4.0), *style)),
+            Mark::Cross => root.draw(&Cross::new((x + px(7.0), y), px(4.0), *style)),
+        }
+        .map_err(err)?;
+        root.draw(&Text::new(text.clone(), (x + px(20.0), y - px(6.0)), font.clone()))
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
 /// Labels of the power parts, in `power_parts` order.
 pub const POWER_LABELS: [&str; 4] = ["chips", "hosts", "network", "cooling and losses"];
 
@@ -401,37 +449,29 @@ pub fn draw_plant_scaling<DB: DrawingBackend>(
         .label_style(label_style)
         .draw()
         .map_err(err)?;
-    let (w2, r6, r4) = (theme.upx(2.0), theme.px(6.0), theme.px(4.0));
-    let key = theme.px(14.0);
+    let (w2, r6) = (theme.upx(2.0), theme.px(6.0));
     let power_color = theme.palette[3];
     let cost_color = theme.palette[4];
+    let mut legend = Vec::new();
     chart
         .draw_series(LineSeries::new(
             points.iter().map(|p| (p.chips as f64, mw(p))),
             power_color.stroke_width(w2),
         ))
-        .map_err(err)?
-        .label("site power (MW)")
-        .legend(move |(x, y)| {
-            PathElement::new(vec![(x, y), (x + key, y)], power_color.stroke_width(w2))
-        });
+        .map_err(err)?;
+    legend.push(("site power (MW)".to_string(), Mark::Line, power_color.stroke_width(w2)));
     chart
         .draw_secondary_series(LineSeries::new(
             points.iter().map(|p| (p.chips as f64, musd(p))),
             cost_color.stroke_width(w2),
         ))
-        .map_err(err)?
-        .label("run cost ($M, amortised)")
-        .legend(move |(x, y)| {
-            PathElement::new(vec![(x, y), (x + key, y)], cost_color.stroke_width(w2))
-        });
+        .map_err(err)?;
+    legend.push(("run cost ($M, amortised)".to_string(), Mark::Line, cost_color.stroke_width(w2)));
     if let Some(p) = current {
         let fg = theme.foreground;
         chart
             .draw_series(std::iter::once(Circle::new((p.chips as f64, mw(p)), r6, fg.filled())))
-            .map_err(err)?
-            .label(format!("this plan: {} chips", numbers::format(p.chips as f64)))
-            .legend(move |(x, y)| Circle::new((x + r6, y), r4, fg.filled()));
+            .map_err(err)?;
         chart
             .draw_secondary_series(std::iter::once(Circle::new(
                 (p.chips as f64, musd(p)),
@@ -439,15 +479,13 @@ pub fn draw_plant_scaling<DB: DrawingBackend>(
                 cost_color.filled(),
             )))
             .map_err(err)?;
+        legend.push((
+            format!("this plan: {} chips", numbers::format(p.chips as f64)),
+            Mark::Dot,
+            fg.filled(),
+        ));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(theme.background.mix(0.9))
-        .border_style(theme.grid)
-        .label_font(theme.font(11.0))
-        .draw()
-        .map_err(err)?;
+    draw_legend(root, theme, chart.plotting_area().get_pixel_range(), &legend, false)?;
     root.present().map_err(err)
 }
 
@@ -507,7 +545,7 @@ pub fn draw_scaling<DB: DrawingBackend>(
     let mfu_color = theme.palette[2];
     let (w1, w2) = (theme.upx(1.0), theme.upx(2.0));
     let (r4, r5, r6) = (theme.px(4.0), theme.px(5.0), theme.px(6.0));
-    let key = theme.px(14.0);
+    let mut legend = Vec::new();
     // Perfect scaling from this plan: the gap to the curve is what size costs.
     if let Some(p) = current {
         let ideal_color = theme.foreground.mix(0.5);
@@ -518,32 +556,27 @@ pub fn draw_scaling<DB: DrawingBackend>(
                 [x_lo, x_hi].into_iter().map(|x| (x, ideal(x).clamp(lo, hi))),
                 ideal_color.stroke_width(w1),
             ))
-            .map_err(err)?
-            .label("ideal scaling from this plan")
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + key, y)], ideal_color.stroke_width(w1))
-            });
+            .map_err(err)?;
+        legend.push((
+            "ideal scaling from this plan".to_string(),
+            Mark::Line,
+            ideal_color.stroke_width(w1),
+        ));
     }
     chart
         .draw_series(LineSeries::new(
             points.iter().map(|p| (p.chips as f64, days(p))),
             days_color.stroke_width(w2),
         ))
-        .map_err(err)?
-        .label("days to train")
-        .legend(move |(x, y)| {
-            PathElement::new(vec![(x, y), (x + key, y)], days_color.stroke_width(w2))
-        });
+        .map_err(err)?;
+    legend.push(("days to train".to_string(), Mark::Line, days_color.stroke_width(w2)));
     chart
         .draw_secondary_series(LineSeries::new(
             points.iter().map(|p| (p.chips as f64, p.mfu)),
             mfu_color.stroke_width(w2),
         ))
-        .map_err(err)?
-        .label("MFU (%)")
-        .legend(move |(x, y)| {
-            PathElement::new(vec![(x, y), (x + key, y)], mfu_color.stroke_width(w2))
-        });
+        .map_err(err)?;
+    legend.push(("MFU (%)".to_string(), Mark::Line, mfu_color.stroke_width(w2)));
     let alert = theme.alert;
     if points.iter().any(|p| !p.fits) {
         chart
@@ -553,21 +586,14 @@ pub fn draw_scaling<DB: DrawingBackend>(
                     .filter(|p| !p.fits)
                     .map(|p| Cross::new((p.chips as f64, days(p)), r4, alert.stroke_width(w2))),
             )
-            .map_err(err)?
-            .label("does not fit in memory")
-            .legend(move |(x, y)| Cross::new((x + r6, y), r4, alert.stroke_width(w2)));
+            .map_err(err)?;
+        legend.push(("does not fit in memory".to_string(), Mark::Cross, alert.stroke_width(w2)));
     }
     if let Some(p) = current {
         let fg = theme.foreground;
         chart
             .draw_series(std::iter::once(Circle::new((p.chips as f64, days(p)), r6, fg.filled())))
-            .map_err(err)?
-            .label(format!(
-                "this plan: {} chips, {}",
-                numbers::format(p.chips as f64),
-                if p.fits { "fits" } else { "does not fit" }
-            ))
-            .legend(move |(x, y)| Circle::new((x + r6, y), r4, fg.filled()));
+            .map_err(err)?;
         chart
             .draw_secondary_series(std::iter::once(Circle::new(
                 (p.chips as f64, p.mfu),
@@ -575,14 +601,13 @@ pub fn draw_scaling<DB: DrawingBackend>(
                 mfu_color.filled(),
             )))
             .map_err(err)?;
+        let verdict = if p.fits { "fits" } else { "does not fit" };
+        legend.push((
+            format!("this plan: {} chips, {verdict}", numbers::format(p.chips as f64)),
+            Mark::Dot,
+            fg.filled(),
+        ));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(theme.background.mix(0.9))
-        .border_style(theme.grid)
-        .label_font(theme.font(11.0))
-        .draw()
-        .map_err(err)?;
+    draw_legend(root, theme, chart.plotting_area().get_pixel_range(), &legend, true)?;
     root.present().map_err(err)
 }

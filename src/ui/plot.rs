@@ -4,8 +4,12 @@
 use std::rc::Rc;
 
 use plotters::prelude::*;
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+};
 use plotters_canvas::CanvasBackend;
-use web_sys::HtmlCanvasElement;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
 use super::browser;
@@ -91,8 +95,107 @@ pub fn plot(props: &PlotProps) -> Html {
     }
 }
 
+/// The canvas backend, measuring text with the canvas's own `measureText`. Plotters' browser
+/// font support measures every label with a span in the page, forcing a layout of the whole
+/// page each time; that cost more than drawing the plots.
+struct Measured {
+    canvas: CanvasBackend,
+    context: CanvasRenderingContext2d,
+}
+
+type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
+type Drawn = Result<(), DrawingErrorKind<CanvasError>>;
+
+impl DrawingBackend for Measured {
+    type ErrorType = CanvasError;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.canvas.get_size()
+    }
+    fn ensure_prepared(&mut self) -> Drawn {
+        self.canvas.ensure_prepared()
+    }
+    fn present(&mut self) -> Drawn {
+        self.canvas.present()
+    }
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Drawn {
+        self.canvas.draw_pixel(point, color)
+    }
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Drawn {
+        self.canvas.draw_line(from, to, style)
+    }
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        a: BackendCoord,
+        b: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Drawn {
+        self.canvas.draw_rect(a, b, style, fill)
+    }
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Drawn {
+        self.canvas.draw_path(path, style)
+    }
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Drawn {
+        self.canvas.draw_circle(center, radius, style, fill)
+    }
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Drawn {
+        self.canvas.fill_polygon(vert, style)
+    }
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Drawn {
+        self.canvas.draw_text(text, style, pos)
+    }
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
+        let size = style.size();
+        self.context.set_font(&format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            size,
+            style.family().as_str()
+        ));
+        let width = self.context.measure_text(text).map_or(0.0, |m| m.width());
+        // A line box is about 1.15 font sizes tall, as the browser lays out a span.
+        Ok((width.ceil() as u32, (size * 1.15).ceil() as u32))
+    }
+}
+
 fn draw(canvas: &HtmlCanvasElement, kind: PlotKind, good: &Good, theme: &charts::Theme) {
-    let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else { return };
+    let Some(inner) = CanvasBackend::with_canvas_object(canvas.clone()) else { return };
+    let context = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok());
+    let Some(context) = context else { return };
+    let backend = Measured { canvas: inner, context };
     let root = backend.into_drawing_area();
     let result = match kind {
         PlotKind::Step => charts::draw_step(&root, &good.estimate, theme),
