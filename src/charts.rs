@@ -489,6 +489,96 @@ pub fn draw_plant_scaling<DB: DrawingBackend>(
     root.present().map_err(err)
 }
 
+/// What the cluster really delivers against its size, in model EFLOP/s (log axes): linear
+/// growth from the smallest size, what MFU leaves, and what failures leave of that.
+pub fn draw_effective<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    points: &[ScalingPoint],
+    current: Option<&ScalingPoint>,
+    theme: &Theme,
+) -> DrawResult {
+    root.fill(&theme.background).map_err(err)?;
+    let exa = |x: f64| (x / 1e18).max(1e-6);
+    let first = points.first().copied();
+    let ideal = |p: &ScalingPoint| {
+        first.map_or(0.0, |f| f.model_flops_per_s * p.chips as f64 / f.chips.max(1) as f64)
+    };
+    let (lo, hi) = points.iter().fold((f64::MAX, 0.0f64), |(lo, hi), p| {
+        let g = exa(p.model_flops_per_s * p.goodput);
+        (lo.min(g), hi.max(exa(ideal(p)).max(exa(p.model_flops_per_s))))
+    });
+    let (lo, hi) = if hi > 0.0 && lo < hi { (lo * 0.7, hi * 1.4) } else { (1e-3, 10.0) };
+    let x_lo = current.map_or(48.0, |p| (p.chips as f64 * 0.7).min(48.0)).max(1.0);
+    let x_hi = current.map_or(131072.0, |p| (p.chips as f64 * 1.4).max(131072.0));
+    let mut chart = ChartBuilder::on(root)
+        .caption("What the cluster delivers: model EFLOP/s against its size", theme.font(16.0))
+        .margin(theme.upx(12.0))
+        .x_label_area_size(theme.upx(36.0))
+        .y_label_area_size(theme.upx(56.0))
+        .build_cartesian_2d(
+            (x_lo..x_hi).log_scale().with_key_points(ticks(x_lo, x_hi, &[1.0, 2.0, 4.0, 8.0], 2.0)),
+            (lo..hi).log_scale().with_key_points(ticks(lo, hi, &[1.0, 2.0, 5.0], 1.0)),
+        )
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .bold_line_style(theme.grid)
+        .max_light_lines(0)
+        .axis_style(theme.foreground)
+        .x_desc("chips (log scale)")
+        .y_desc("model EFLOP/s")
+        .x_label_formatter(&|x| numbers::format(x.round()))
+        .y_label_formatter(&|y| numbers::format(*y))
+        .label_style(theme.font(12.0))
+        .draw()
+        .map_err(err)?;
+    let w2 = theme.upx(2.0);
+    let series = [
+        (
+            "linear growth from the smallest size",
+            theme.foreground.mix(0.5).stroke_width(theme.upx(1.0)),
+            0,
+        ),
+        ("at the plan's MFU", theme.palette[2].stroke_width(w2), 1),
+        ("and after failures (goodput)", theme.palette[0].stroke_width(w2), 2),
+    ];
+    let mut legend = Vec::new();
+    for (label, style, which) in series {
+        let y = |p: &ScalingPoint| match which {
+            0 => exa(ideal(p)),
+            1 => exa(p.model_flops_per_s),
+            _ => exa(p.model_flops_per_s * p.goodput),
+        };
+        chart
+            .draw_series(LineSeries::new(points.iter().map(|p| (p.chips as f64, y(p))), style))
+            .map_err(err)?;
+        legend.push((label.to_string(), Mark::Line, style));
+    }
+    if let Some(p) = current {
+        let fg = theme.foreground;
+        let at = (p.chips as f64, exa(p.model_flops_per_s * p.goodput));
+        chart
+            .draw_series(std::iter::once(Circle::new(at, theme.px(6.0), fg.filled())))
+            .map_err(err)?;
+        legend.push((
+            format!(
+                "this plan: {} chips, {} goodput",
+                numbers::format(p.chips as f64),
+                percent(p.goodput)
+            ),
+            Mark::Dot,
+            fg.filled(),
+        ));
+    }
+    draw_legend(root, theme, chart.plotting_area().get_pixel_range(), &legend, false)?;
+    root.present().map_err(err)
+}
+
+/// A share as a percentage with one decimal.
+fn percent(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
 /// Days to train and MFU against chip count (log axis), with the current plan marked.
 pub fn draw_scaling<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,

@@ -124,3 +124,19 @@ fn power_and_cost_plots_show_parts_that_sum_to_their_totals() {
     }
     svg(|root| charts::draw_plant_scaling(root, &[], None, &DARK));
 }
+
+#[test]
+fn the_effective_compute_plot_shows_what_failures_and_mfu_take() {
+    let inputs = default_inputs();
+    let e = model::estimate(&inputs);
+    let points = clusterplan::fabric::scaling(&inputs, &sweep::default_chip_counts());
+    assert!(points
+        .iter()
+        .all(|p| p.goodput > 0.0 && p.goodput <= 1.0 && p.model_flops_per_s > 0.0));
+    let current = sweep::ScalingPoint::of(inputs.cluster.n_chips, &e);
+    let out = svg(|root| charts::draw_effective(root, &points, Some(&current), &LIGHT));
+    for text in ["model EFLOP/s", "linear growth", "MFU", "after failures", "goodput"] {
+        assert!(out.contains(text), "{text}");
+    }
+    svg(|root| charts::draw_effective(root, &[], None, &DARK));
+}

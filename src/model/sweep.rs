@@ -25,6 +25,9 @@ pub struct ScalingPoint {
     pub run_usd: f64,
     /// Share of wall-clock time that trains at this size.
     pub goodput: f64,
+    /// Model FLOPs per second the whole job achieves while training (MFU times the peak of
+    /// the chips used).
+    pub model_flops_per_s: f64,
 }
 
 impl ScalingPoint {
@@ -38,6 +41,11 @@ impl ScalingPoint {
             facility_w: e.facility.power.facility_w,
             run_usd: e.facility.cost.run_amortized_usd,
             goodput: e.reliability.goodput,
+            model_flops_per_s: if e.step_s > 0.0 {
+                crate::model::finite(e.model_flops_per_step / e.step_s)
+            } else {
+                0.0
+            },
         }
     }
 }

@@ -260,7 +260,8 @@ pub fn app() -> Html {
                             <Plot kind={PlotKind::Scaling} good={good.clone()} dark={*dark} width={*width} testid="plot-scaling" label="Days to train and MFU against chip count" height={320} />
                             <Plot kind={PlotKind::Power} good={good.clone()} dark={*dark} width={*width} testid="plot-power" label="Site power at training load in MW" height={230} />
                             <Plot kind={PlotKind::Cost} good={good.clone()} dark={*dark} width={*width} testid="plot-cost" label="Cost of the run in millions of dollars" height={230} />
-                            <Plot kind={PlotKind::PlantScaling} good={good} dark={*dark} width={*width} testid="plot-plant-scaling" label="Site power and run cost against chip count" height={300} />
+                            <Plot kind={PlotKind::PlantScaling} good={good.clone()} dark={*dark} width={*width} testid="plot-plant-scaling" label="Site power and run cost against chip count" height={300} />
+                            <Plot kind={PlotKind::Effective} good={good} dark={*dark} width={*width} testid="plot-effective" label="Model EFLOP/s delivered against chip count: linear, at MFU, and after failures" height={300} />
                         </div>
                     }
                     <footer class="about">

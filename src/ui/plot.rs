@@ -32,6 +32,8 @@ pub enum PlotKind {
     Cost,
     /// Site power and run cost against chip count.
     PlantScaling,
+    /// Effective compute against chip count.
+    Effective,
 }
 
 /// Properties of a plot.
@@ -210,6 +212,10 @@ fn draw(canvas: &HtmlCanvasElement, kind: PlotKind, good: &Good, theme: &charts:
         PlotKind::PlantScaling => {
             let current = ScalingPoint::of(good.inputs.cluster.n_chips, &good.estimate);
             charts::draw_plant_scaling(&root, &good.scaling, Some(&current), theme)
+        }
+        PlotKind::Effective => {
+            let current = ScalingPoint::of(good.inputs.cluster.n_chips, &good.estimate);
+            charts::draw_effective(&root, &good.scaling, Some(&current), theme)
         }
     };
     if let Err(message) = result {

@@ -112,6 +112,7 @@ pub fn results(props: &ResultsProps) -> Html {
     let memory = memory_parts(e);
     let sure = editor::confidence(&state.scenario, &good.inputs);
     let f = &e.facility;
+    let r = &e.reliability;
     let feasible = e.feasible && !state.stale();
     let days = if e.train_days < 1e5 {
         format!("{:.1} days", e.train_days)
@@ -168,6 +169,19 @@ pub fn results(props: &ResultsProps) -> Html {
                     format!("${} hardware, ${} building", format::count(f.cost.hardware_usd), format::count(f.cost.facility_usd))) }
                 { card("run-cost", "Cost per run", format!("${}", format::count(f.cost.run_amortized_usd)),
                     format!("${} rented; ${} per M tokens", format::count(f.cost.run_cloud_usd), format::sig3(f.cost.per_million_tokens_usd))) }
+            </div>
+            <div class="cards delivered" data-testid="delivered-cards">
+                { card("goodput", "Goodput", format::percent(r.goodput),
+                    format!("{} interruptions over the run", format::sig3(r.expected_interruptions))) }
+                { card("effective-days", "Days with failures", format!("{:.1} days", e.effective_train_days.min(1e6)),
+                    format!("{:.1} without; checkpoint every {}", e.train_days.min(1e6), format::seconds(r.checkpoint_interval_s))) }
+                { card("mtbf", "Mean time between interruptions", format!("{} h", format::sig3(r.mtbf_h)),
+                    format!("{} a day on this cluster", format::sig3(r.interruptions_per_day))) }
+            </div>
+            <div class="time-lost" data-testid="time-lost">
+                { format!("Time lost over the run: restarts {} h · redone work {} h · checkpoints {} h",
+                    format::sig3(r.restart_total_s / 3600.0), format::sig3(r.lost_work_total_s / 3600.0),
+                    format::sig3(r.checkpoint_total_s / 3600.0)) }
             </div>
             if !e.warnings.is_empty() {
                 <ul class="warnings" data-testid="warnings">
