@@ -4,6 +4,7 @@
 //! knows the browser, and nothing computes: every number comes from `model::Estimate` or a
 //! `model::sweep::ScalingPoint`, only converted to display units.
 
+use plotters::coord::combinators::WithKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -411,23 +412,16 @@ pub fn draw_plant_scaling<DB: DrawingBackend>(
     };
     let (p_lo, p_hi) = range(&mw);
     let (c_lo, c_hi) = range(&musd);
-    let x_lo = current.map_or(48.0, |p| (p.chips as f64 * 0.7).min(48.0)).max(1.0);
-    let x_hi = current.map_or(131072.0, |p| (p.chips as f64 * 1.4).max(131072.0));
+    let (x_lo, x_hi) = chip_axis(current);
     let mut chart = ChartBuilder::on(root)
         .caption("Site power and run cost against cluster size", theme.font(16.0))
         .margin(theme.upx(12.0))
         .x_label_area_size(theme.upx(36.0))
         .y_label_area_size(theme.upx(56.0))
         .right_y_label_area_size(theme.upx(60.0))
-        .build_cartesian_2d(
-            (x_lo..x_hi).log_scale().with_key_points(ticks(x_lo, x_hi, &[1.0, 2.0, 4.0, 8.0], 2.0)),
-            (p_lo..p_hi).log_scale().with_key_points(ticks(p_lo, p_hi, &[1.0, 2.0, 5.0], 1.0)),
-        )
+        .build_cartesian_2d(log_axis(x_lo, x_hi, 2.0), log_axis(p_lo, p_hi, 1.0))
         .map_err(err)?
-        .set_secondary_coord(
-            (x_lo..x_hi).log_scale(),
-            (c_lo..c_hi).log_scale().with_key_points(ticks(c_lo, c_hi, &[1.0, 2.0, 5.0], 1.0)),
-        );
+        .set_secondary_coord((x_lo..x_hi).log_scale(), log_axis(c_lo, c_hi, 1.0));
     let label_style = theme.font(12.0);
     chart
         .configure_mesh()
@@ -508,17 +502,13 @@ pub fn draw_effective<DB: DrawingBackend>(
         (lo.min(g), hi.max(exa(ideal(p)).max(exa(p.model_flops_per_s))))
     });
     let (lo, hi) = if hi > 0.0 && lo < hi { (lo * 0.7, hi * 1.4) } else { (1e-3, 10.0) };
-    let x_lo = current.map_or(48.0, |p| (p.chips as f64 * 0.7).min(48.0)).max(1.0);
-    let x_hi = current.map_or(131072.0, |p| (p.chips as f64 * 1.4).max(131072.0));
+    let (x_lo, x_hi) = chip_axis(current);
     let mut chart = ChartBuilder::on(root)
         .caption("What the cluster delivers: model EFLOP/s against its size", theme.font(16.0))
         .margin(theme.upx(12.0))
         .x_label_area_size(theme.upx(36.0))
         .y_label_area_size(theme.upx(56.0))
-        .build_cartesian_2d(
-            (x_lo..x_hi).log_scale().with_key_points(ticks(x_lo, x_hi, &[1.0, 2.0, 4.0, 8.0], 2.0)),
-            (lo..hi).log_scale().with_key_points(ticks(lo, hi, &[1.0, 2.0, 5.0], 1.0)),
-        )
+        .build_cartesian_2d(log_axis(x_lo, x_hi, 2.0), log_axis(lo, hi, 1.0))
         .map_err(err)?;
     chart
         .configure_mesh()
@@ -574,6 +564,19 @@ pub fn draw_effective<DB: DrawingBackend>(
     root.present().map_err(err)
 }
 
+/// The chip-count axis of the scaling plots: 64 to 100,000 chips, widened to keep the plan on it.
+fn chip_axis(current: Option<&ScalingPoint>) -> (f64, f64) {
+    let lo = current.map_or(48.0, |p| (p.chips as f64 * 0.7).min(48.0)).max(1.0);
+    let hi = current.map_or(131072.0, |p| (p.chips as f64 * 1.4).max(131072.0));
+    (lo, hi)
+}
+
+/// A log axis from `lo` to `hi` with ticks at powers of two (`base` 2) or 1-2-5 per decade.
+fn log_axis(lo: f64, hi: f64, base: f64) -> WithKeyPoints<LogCoord<f64>> {
+    let steps: &[f64] = if base == 2.0 { &[1.0, 2.0, 4.0, 8.0] } else { &[1.0, 2.0, 5.0] };
+    (lo..hi).log_scale().with_key_points(ticks(lo, hi, steps, base))
+}
+
 /// A share as a percentage with one decimal.
 fn percent(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
@@ -593,18 +596,14 @@ pub fn draw_scaling<DB: DrawingBackend>(
     let (lo, hi) = if hi > 0.0 { (lo * 0.7, hi * 1.4) } else { (0.1, 100.0) };
     let mfu_top = points.iter().chain(current).map(|p| p.mfu).fold(0.6f64, f64::max) * 1.1;
     // 64 to 100,000 chips, widened to keep the current plan on the axis.
-    let x_lo = current.map_or(48.0, |p| (p.chips as f64 * 0.7).min(48.0)).max(1.0);
-    let x_hi = current.map_or(131072.0, |p| (p.chips as f64 * 1.4).max(131072.0));
+    let (x_lo, x_hi) = chip_axis(current);
     let mut chart = ChartBuilder::on(root)
         .caption("Scaling: days to train and MFU", theme.font(16.0))
         .margin(theme.upx(12.0))
         .x_label_area_size(theme.upx(36.0))
         .y_label_area_size(theme.upx(56.0))
         .right_y_label_area_size(theme.upx(52.0))
-        .build_cartesian_2d(
-            (x_lo..x_hi).log_scale().with_key_points(ticks(x_lo, x_hi, &[1.0, 2.0, 4.0, 8.0], 2.0)),
-            (lo..hi).log_scale().with_key_points(ticks(lo, hi, &[1.0, 2.0, 5.0], 1.0)),
-        )
+        .build_cartesian_2d(log_axis(x_lo, x_hi, 2.0), log_axis(lo, hi, 1.0))
         .map_err(err)?
         .set_secondary_coord((x_lo..x_hi).log_scale(), 0.0..mfu_top);
     let label_style = theme.font(12.0);
