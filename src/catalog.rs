@@ -28,7 +28,10 @@ pub fn to_json() -> Value {
                 .map(|path| path.rsplit('.').next().unwrap_or(path))
                 .collect();
             entry.extend(identity(p.id, p.name, p.basis.as_str(), p.source));
+            // Which chips a published training run checks, and which are set by chip class.
+            let calibrated = crate::validation::coverage().chips.iter().any(|c| c == p.id);
             entry.extend(into_map(json!({
+                "efficiency": if calibrated { "calibrated on a published run" } else { "by chip class" },
                 "vendor": p.vendor,
                 "scale_up": p.scale_up,
                 "scale_out": p.scale_out,

@@ -4,6 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::model::reliability;
 use crate::model::{Estimate, FacilityEstimate, Phase, ReliabilityEstimate, Warning, CABLE_TIERS};
 use crate::scenario::fields;
 
@@ -132,6 +133,13 @@ fn reliability(r: &ReliabilityEstimate) -> Value {
             "checkpoints": r.checkpoint_total_s,
             "lost_work": r.lost_work_total_s,
             "restarts": r.restart_total_s,
+        },
+        "vendor_claim": {
+            "mtbf_h": reliability::VENDOR_CLAIM.mtbf_h,
+            "effective": reliability::VENDOR_CLAIM.effective,
+            "per_million_chip_hours": r.vendor_claim.per_million_chip_hours,
+            "calibrated_per_million_chip_hours": r.vendor_claim.calibrated_per_million_chip_hours,
+            "max_lost_per_interruption_h": r.vendor_claim.max_lost_per_interruption_h,
         },
     })
 }

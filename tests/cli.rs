@@ -173,3 +173,14 @@ fn predict_prints_the_facility_and_bom_prints_csv() {
         assert!(stderr.contains(field), "{field} in {stderr}");
     }
 }
+
+#[test]
+fn the_catalog_says_which_chips_a_published_run_calibrates() {
+    let out = run(&["catalog"], "");
+    let catalog: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let chips = catalog["chips"].as_array().expect("chips");
+    let of =
+        |id: &str| chips.iter().find(|c| c["id"] == json!(id)).map(|c| c["efficiency"].clone());
+    assert_eq!(of("h100-sxm"), Some(json!("calibrated on a published run")));
+    assert_eq!(of("ascend-910b"), Some(json!("by chip class")));
+}

@@ -142,3 +142,19 @@ fn extremes_never_produce_nan() {
         assert!(r.goodput <= 1.0);
     }
 }
+
+#[test]
+fn the_vendor_claim_is_set_beside_the_calibrated_rates() {
+    // 15 days between failures on 10,000 chips allows 0.28 failures per million chip-hours;
+    // Llama 3.1's rates give tens.
+    let e = evaluate(&with(&[
+        ("cluster.chips", json!(10_240)),
+        ("parallelism.tp", json!(8)),
+        ("parallelism.pp", json!(16)),
+        ("parallelism.cp", json!(1)),
+    ]));
+    let c = e.reliability.vendor_claim;
+    assert!((c.per_million_chip_hours - 1e6 / (360.0 * 10_240.0)).abs() < 1e-9);
+    assert!(c.calibrated_per_million_chip_hours > 10.0 * c.per_million_chip_hours, "{c:?}");
+    assert!((c.max_lost_per_interruption_h - 3.6).abs() < 1e-9);
+}

@@ -122,6 +122,43 @@ pub struct ReliabilityEstimate {
     pub lost_work_total_s: f64,
     /// Wall-clock seconds of restarts (with reading checkpoints back) over the run.
     pub restart_total_s: f64,
+    /// What the vendor claim (`VENDOR_CLAIM`) would mean at this size.
+    pub vendor_claim: ClaimImplies,
+}
+
+/// A vendor's reliability claim, as a comparison: Moore Threads' KUAE announcement (July 2024)
+/// of 15 days or more without failure and a weekly effective training rate of 99% or more.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Claim {
+    /// Claimed mean time between interruptions, hours.
+    pub mtbf_h: f64,
+    /// Claimed share of time that trains.
+    pub effective: f64,
+}
+
+/// The KUAE claim.
+pub const VENDOR_CLAIM: Claim = Claim { mtbf_h: 15.0 * 24.0, effective: 0.99 };
+
+/// What a claim implies at a cluster size, beside what the calibrated rates give.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ClaimImplies {
+    /// Interruptions per million chip-hours the claim allows.
+    pub per_million_chip_hours: f64,
+    /// The calibrated rates' interruptions per million chip-hours at this size.
+    pub calibrated_per_million_chip_hours: f64,
+    /// The most a single interruption may cost for the claimed effective time, hours.
+    pub max_lost_per_interruption_h: f64,
+}
+
+/// What `claim` implies for a cluster of `chips` chips interrupted `per_hour` times an hour by
+/// the calibrated rates.
+pub fn implied_by(claim: &Claim, chips: u32, per_hour: f64) -> ClaimImplies {
+    let chip_hours = chips.max(1) as f64;
+    ClaimImplies {
+        per_million_chip_hours: finite(1e6 / (claim.mtbf_h.max(1e-9) * chip_hours)),
+        calibrated_per_million_chip_hours: finite(per_hour * 1e6 / chip_hours),
+        max_lost_per_interruption_h: finite((1.0 - claim.effective).max(0.0) * claim.mtbf_h),
+    }
 }
 
 /// Interruptions per hour of a cluster with these component counts.
@@ -210,6 +247,7 @@ pub fn assess(
         checkpoint_total_s: train_s / interval_s * stall_s,
         lost_work_total_s: interruptions * lost_work_s,
         restart_total_s: interruptions * restart_s,
+        vendor_claim: implied_by(&VENDOR_CLAIM, chips, per_hour),
     };
     for x in [
         &mut e.interruptions_per_day,

@@ -182,6 +182,10 @@ pub fn results(props: &ResultsProps) -> Html {
                 { format!("Time lost over the run: restarts {} h · redone work {} h · checkpoints {} h",
                     format::sig3(r.restart_total_s / 3600.0), format::sig3(r.lost_work_total_s / 3600.0),
                     format::sig3(r.checkpoint_total_s / 3600.0)) }
+                <br />
+                { format!("A vendor claim of 15 days between failures and 99% effective time (Moore Threads KUAE) allows {} failures per million chip-hours at this size, against {} calibrated on Llama 3.1, and at most {} h lost per failure.",
+                    format::sig3(r.vendor_claim.per_million_chip_hours), format::sig3(r.vendor_claim.calibrated_per_million_chip_hours),
+                    format::sig3(r.vendor_claim.max_lost_per_interruption_h)) }
             </div>
             if !e.warnings.is_empty() {
                 <ul class="warnings" data-testid="warnings">
