@@ -1,0 +1,93 @@
+//! Data-parallel traffic of one step under each ZeRO stage, how much of it hides behind the
+//! backward pass, and the optimizer's update (Rajbhandari et al. 2020, "ZeRO", arXiv:1910.02054).
+
+use crate::model::efficiency::{OVERLAP_INTERFERENCE, PREFETCH_OVERLAP};
+use crate::model::topology::Collective;
+use crate::model::Sharding;
+
+use super::ops::{Ctx, Passes};
+
+/// Data-parallel traffic of one step: (link seconds, exposed seconds).
+pub(super) fn data_parallel(
+    ctx: &Ctx,
+    busiest: &Passes,
+    (dense, experts): (f64, f64),
+) -> (f64, f64) {
+    let shape = ctx.shape;
+    let p = &ctx.inputs.parallelism;
+    let recipe = ctx.inputs.training.recipe;
+    let replicas = shape.dp_u.saturating_mul(shape.cp_u);
+    if replicas <= 1 {
+        return (0.0, 0.0);
+    }
+    let dense_group = ctx.group(replicas, shape.tp_u);
+    let expert_replicas = (replicas / shape.ep_u).max(1);
+    let expert_group = ctx.group(expert_replicas, shape.tp_u.saturating_mul(shape.ep_u));
+    let both = |kind: Collective, bytes_per_param: f64| {
+        ctx.collective(kind, dense * bytes_per_param, dense_group)
+            + ctx.collective(kind, experts * bytes_per_param, expert_group)
+    };
+    let g = recipe.grad_bytes();
+    let w = recipe.weight_bytes();
+    let m = shape.n_microbatches as f64;
+    let fwd_window = busiest.fwd.compute;
+    let bwd_window = busiest.bwd.compute + busiest.recompute.compute;
+    match p.sharding {
+        Sharding::None | Sharding::Optimizer => {
+            // One reduction after the last micro-batch; the full gradient buffer accumulates.
+            let (reduce, gather) = if p.sharding == Sharding::None {
+                (both(Collective::AllReduce, g), 0.0)
+            } else {
+                (both(Collective::ReduceScatter, g), both(Collective::AllGather, w))
+            };
+            let link = reduce + gather;
+            let exposed = if p.dp_overlap {
+                (reduce - bwd_window).max(0.0) + (gather - fwd_window).max(0.0)
+            } else {
+                link
+            };
+            (link, with_interference(link, exposed))
+        }
+        Sharding::Gradients => {
+            // Sharded gradients cannot accumulate locally: every micro-batch reduce-scatters
+            // its gradients (DeepSpeed ZeRO-2, FSDP SHARD_GRAD_OP; ZeRO §5.2).
+            let reduce = both(Collective::ReduceScatter, g);
+            let gather = both(Collective::AllGather, w);
+            let link = m * reduce + gather;
+            let exposed = if p.dp_overlap {
+                m * (reduce - bwd_window).max(0.0) + (gather - fwd_window).max(0.0)
+            } else {
+                link
+            };
+            (link, with_interference(link, exposed))
+        }
+        Sharding::Full => {
+            // Parameters gathered for the forward and again for the backward of every
+            // micro-batch, gradients reduce-scattered after each (ZeRO §5.3).
+            let per_mb = 2.0 * both(Collective::AllGather, w) + both(Collective::ReduceScatter, g);
+            let hidden =
+                if p.dp_overlap { PREFETCH_OVERLAP * (fwd_window + bwd_window) } else { 0.0 };
+            let link = m * per_mb;
+            (link, with_interference(link, m * (per_mb - hidden).max(0.0)))
+        }
+    }
+}
+
+/// Exposed seconds plus the compute slowdown the hidden part causes.
+fn with_interference(link: f64, exposed: f64) -> f64 {
+    exposed + OVERLAP_INTERFERENCE * (link - exposed).max(0.0)
+}
+
+/// Adam update time: a memory-bound sweep over this chip's optimizer shard
+/// (plus one read of the gradients for the global norm used in clipping).
+pub(super) fn optimizer_s(ctx: &Ctx, (dense, experts): (f64, f64)) -> f64 {
+    let shape = ctx.shape;
+    let replicas = (shape.dp * shape.cp).max(1.0);
+    let (dense, experts) = match ctx.inputs.parallelism.sharding {
+        Sharding::None => (dense, experts),
+        _ => (dense / replicas, experts / (replicas / shape.ep).max(1.0)),
+    };
+    let recipe = ctx.inputs.training.recipe;
+    let bytes = (dense + experts) * (recipe.optimizer_traffic_bytes() + recipe.grad_bytes());
+    ctx.elementwise(bytes)
+}

@@ -1,0 +1,472 @@
+//! Operator costs of one layer for one micro-batch: the rooflines of every GEMM, attention
+//! and element-wise kernel, and the collectives of tensor, context and expert parallelism
+//! around them, as forward, backward and recompute passes.
+//!
+//! Depends only on the per-chip shape, not on the pipeline schedule or data parallelism, so a
+//! plan search can keep these costs while it varies the rest.
+
+use crate::model::efficiency::{
+    kernel_s, ELEMENTWISE_BWD_BYTE_RATIO, FLASH_BWD_FLOP_RATIO, FLASH_BWD_RELATIVE,
+    FLASH_FWD_RELATIVE, FP8_GEMM_RELATIVE, KERNEL_FLOOR_S, OVERLAP_INTERFERENCE,
+};
+use crate::model::parallelism::Shape;
+use crate::model::stages::Stage;
+use crate::model::topology::{all_to_all_s, collective_s, Collective, Group};
+use crate::model::{AttentionImpl, FfnKind, Inputs, Recompute};
+
+use super::ACT_BYTES;
+
+/// Time of one pass (forward, backward or recompute) of some layers for one micro-batch.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Pass {
+    pub(super) compute: f64,
+    pub(super) tp: f64,
+    pub(super) cp_link: f64,
+    pub(super) cp_exposed: f64,
+    pub(super) ep_link: f64,
+    pub(super) ep: f64,
+}
+
+impl Pass {
+    pub(super) fn plus(self, o: Pass) -> Pass {
+        Pass {
+            compute: self.compute + o.compute,
+            tp: self.tp + o.tp,
+            cp_link: self.cp_link + o.cp_link,
+            cp_exposed: self.cp_exposed + o.cp_exposed,
+            ep_link: self.ep_link + o.ep_link,
+            ep: self.ep + o.ep,
+        }
+    }
+
+    pub(super) fn times(self, k: f64) -> Pass {
+        Pass {
+            compute: self.compute * k,
+            tp: self.tp * k,
+            cp_link: self.cp_link * k,
+            cp_exposed: self.cp_exposed * k,
+            ep_link: self.ep_link * k,
+            ep: self.ep * k,
+        }
+    }
+
+    pub(super) fn total(&self) -> f64 {
+        self.compute + self.tp + self.cp_exposed + self.ep
+    }
+}
+
+/// Forward, backward and recompute passes of one layer or stage for one micro-batch.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Passes {
+    pub(super) fwd: Pass,
+    pub(super) bwd: Pass,
+    pub(super) recompute: Pass,
+}
+
+impl Passes {
+    pub(super) fn plus(self, o: Passes) -> Passes {
+        Passes {
+            fwd: self.fwd.plus(o.fwd),
+            bwd: self.bwd.plus(o.bwd),
+            recompute: self.recompute.plus(o.recompute),
+        }
+    }
+
+    pub(super) fn times(self, k: f64) -> Passes {
+        Passes {
+            fwd: self.fwd.times(k),
+            bwd: self.bwd.times(k),
+            recompute: self.recompute.times(k),
+        }
+    }
+
+    pub(super) fn total(&self) -> f64 {
+        self.fwd.total() + self.bwd.total() + self.recompute.total()
+    }
+}
+
+/// Rates and sizes shared by every operator of one estimate.
+pub(super) struct Ctx<'a> {
+    pub(super) inputs: &'a Inputs,
+    pub(super) shape: &'a Shape,
+    /// Achievable GEMM rate of the recipe's datatype, FLOP/s.
+    pub(super) gemm_rate: f64,
+    /// Achievable BF16 GEMM rate (attention runs in BF16 in every recipe), FLOP/s.
+    pub(super) bf16_rate: f64,
+    /// Achievable memory bandwidth, bytes/s.
+    pub(super) mem_rate: f64,
+}
+
+impl Ctx<'_> {
+    pub(super) fn new<'a>(inputs: &'a Inputs, shape: &'a Shape) -> Ctx<'a> {
+        let chip = &inputs.cluster.chip;
+        let eff = chip.matmul_efficiency.clamp(0.01, 1.0);
+        let bf16_rate = (chip.bf16_flops_per_s * eff).max(1.0);
+        let gemm_rate = if inputs.fp8_active() {
+            (chip.fp8_flops_per_s * eff * FP8_GEMM_RELATIVE).max(1.0)
+        } else {
+            bf16_rate
+        };
+        let mem_rate = (chip.hbm_bytes_per_s * chip.memory_efficiency.clamp(0.01, 1.0)).max(1.0);
+        Ctx { inputs, shape, gemm_rate, bf16_rate, mem_rate }
+    }
+
+    /// Roofline time of `batch` GEMMs of `m x k` by `k x n` at `rate`.
+    pub(super) fn gemm_at(&self, rate: f64, m: f64, n: f64, k: f64, batch: f64) -> f64 {
+        let flops = 2.0 * m * n * k * batch;
+        let ideal = flops / rate;
+        let compute = kernel_s(ideal);
+        let bytes = ACT_BYTES * batch * (m * k + k * n + m * n);
+        compute.max(bytes / self.mem_rate).max(KERNEL_FLOOR_S)
+    }
+
+    pub(super) fn gemm(&self, m: f64, n: f64, k: f64) -> f64 {
+        self.gemm_at(self.gemm_rate, m, n, k, 1.0)
+    }
+
+    /// Time of a memory-bound kernel moving `bytes`.
+    pub(super) fn elementwise(&self, bytes: f64) -> f64 {
+        (bytes / self.mem_rate).max(KERNEL_FLOOR_S)
+    }
+
+    pub(super) fn group(&self, size: u32, stride: u32) -> Group {
+        Group::place(size, stride, self.inputs.cluster.scale_up.domain_size.max(1))
+    }
+
+    pub(super) fn collective(&self, kind: Collective, bytes: f64, group: Group) -> f64 {
+        let c = &self.inputs.cluster;
+        collective_s(kind, bytes, group, &c.scale_up, &c.scale_out_for(group.span))
+    }
+
+    /// Tensor-parallel traffic around one block (attention or MLP) in one pass: an all-reduce,
+    /// or with sequence parallelism an all-gather before and a reduce-scatter after.
+    pub(super) fn tp_block(&self) -> f64 {
+        let s = self.shape;
+        if s.tp_u <= 1 {
+            return 0.0;
+        }
+        let bytes = s.tokens * self.inputs.transformer.hidden as f64 * ACT_BYTES;
+        let group = self.group(s.tp_u, 1);
+        if self.inputs.parallelism.sequence_parallel {
+            self.collective(Collective::AllGather, bytes, group)
+                + self.collective(Collective::ReduceScatter, bytes, group)
+        } else {
+            self.collective(Collective::AllReduce, bytes, group)
+        }
+    }
+
+    /// Attention block: norm, QKV, attention core, output projection, residual.
+    /// Returns the passes and the attention core's forward compute (for selective recompute).
+    pub(super) fn attention_block(&self) -> (Passes, f64) {
+        let t = &self.inputs.transformer;
+        let s = self.shape;
+        let sp = self.inputs.parallelism.sequence_parallel;
+        let h = t.hidden as f64;
+        let tokens = s.tokens;
+        let norm_tokens = s.norm_tokens(sp);
+        let q = t.q_dim() / s.tp;
+        // With more tensor ranks than key/value heads each rank keeps a copy of one head.
+        let kv = (t.kv_dim() / s.tp).max(t.head_dim as f64);
+        let dropout_bytes = if t.dropout { 1.0 } else { 0.0 };
+
+        let norm = self.elementwise(4.0 * norm_tokens * h);
+        let residual = self.elementwise((6.0 + dropout_bytes) * norm_tokens * h);
+        let gemms_fwd = self.gemm(tokens, q + 2.0 * kv, h) + self.gemm(tokens, h, q);
+        let elementwise_fwd = norm + residual;
+
+        let (core_fwd, core_bwd) = self.attention_core();
+
+        let tp = self.tp_block();
+        let (cp_fwd, cp_bwd) = self.context_exchange();
+        let fwd = Pass {
+            compute: gemms_fwd + elementwise_fwd + core_fwd,
+            tp,
+            cp_link: cp_fwd,
+            cp_exposed: self.cp_exposed(cp_fwd, core_fwd),
+            ..Pass::default()
+        };
+        let bwd = Pass {
+            compute: 2.0 * gemms_fwd + ELEMENTWISE_BWD_BYTE_RATIO * elementwise_fwd + core_bwd,
+            tp,
+            cp_link: cp_bwd,
+            cp_exposed: self.cp_exposed(cp_bwd, core_bwd),
+            ..Pass::default()
+        };
+        (Passes { fwd, bwd, recompute: Pass::default() }, core_fwd)
+    }
+
+    /// Forward and backward time of the attention core (scores, softmax, weighted sum).
+    pub(super) fn attention_core(&self) -> (f64, f64) {
+        let t = &self.inputs.transformer;
+        let s = self.shape;
+        let heads = t.n_heads as f64 / s.tp;
+        let dh = t.head_dim as f64;
+        let sq = t.seq_len as f64 / s.cp;
+        let sk = t.seq_len as f64;
+        let b = s.micro_batch;
+        match t.attention {
+            AttentionImpl::Flash => {
+                // Causal: only half of the score tiles are computed (Dao 2023, §3.1).
+                let flops = 4.0 * b * sq * sk * heads * dh * 0.5;
+                let rate_fwd = self.bf16_rate * FLASH_FWD_RELATIVE;
+                let rate_bwd = self.bf16_rate * FLASH_BWD_RELATIVE;
+                let fwd_ideal = flops / rate_fwd;
+                let bwd_ideal = FLASH_BWD_FLOP_RATIO * flops / rate_bwd;
+                let fwd = kernel_s(fwd_ideal).max(KERNEL_FLOOR_S);
+                let bwd = kernel_s(bwd_ideal).max(KERNEL_FLOOR_S);
+                (fwd, bwd)
+            }
+            AttentionImpl::Materialized => {
+                let batch = b * heads;
+                let scores = self.gemm_at(self.bf16_rate, sq, sk, dh, batch);
+                let weighted = self.gemm_at(self.bf16_rate, sq, dh, sk, batch);
+                let elements = batch * sq * sk;
+                // Fused scale-mask-softmax reads and writes the scores (4 B/element); dropout
+                // reads and writes them again and stores a 1-byte mask (Korthikanti et al. 2022, §4.1).
+                let dropout = if t.dropout { 5.0 } else { 0.0 };
+                let softmax = self.elementwise((4.0 + dropout) * elements);
+                let fwd = scores + weighted + softmax;
+                let bwd = 2.0 * (scores + weighted) + ELEMENTWISE_BWD_BYTE_RATIO * softmax;
+                (fwd, bwd)
+            }
+        }
+    }
+
+    /// Exposed part of a context-parallel exchange: all of it for the all-gather form, whose
+    /// latency "is exposed in the critical path" (Llama 3 report §3.3.2); with ring attention
+    /// (`cp_overlap`) it hides behind the attention it feeds, charging interference.
+    pub(super) fn cp_exposed(&self, link: f64, attention: f64) -> f64 {
+        if self.inputs.parallelism.cp_overlap {
+            let exposed = (link - attention).max(0.0);
+            exposed + OVERLAP_INTERFERENCE * (link - exposed)
+        } else {
+            link
+        }
+    }
+
+    /// Context-parallel key/value all-gather (forward) and all-gather plus gradient
+    /// reduce-scatter (backward), link seconds (Llama 3 report, arXiv:2407.21783, §3.3.2).
+    pub(super) fn context_exchange(&self) -> (f64, f64) {
+        let s = self.shape;
+        if s.cp_u <= 1 {
+            return (0.0, 0.0);
+        }
+        let t = &self.inputs.transformer;
+        let kv = (t.kv_dim() / s.tp).max(t.head_dim as f64);
+        let bytes = 2.0 * s.micro_batch * t.seq_len as f64 * kv * ACT_BYTES;
+        let group = self.group(s.cp_u, s.tp_u);
+        let gather = self.collective(Collective::AllGather, bytes, group);
+        let scatter = self.collective(Collective::ReduceScatter, bytes, group);
+        (gather, gather + scatter)
+    }
+
+    /// Dense feed-forward block: norm, up (and gate), activation, down, residual.
+    pub(super) fn dense_ffn(&self) -> Passes {
+        let t = &self.inputs.transformer;
+        let s = self.shape;
+        let ffn = t.ffn as f64 / s.tp;
+        let (gemms, act) = self.ffn_core(s.tokens, ffn, 1.0);
+        self.ffn_passes(gemms, act, 0.0)
+    }
+
+    /// GEMM and activation time of a feed-forward core of width `ffn` (already sharded) over
+    /// `tokens`, as `batch` equal experts.
+    pub(super) fn ffn_core(&self, tokens: f64, ffn: f64, batch: f64) -> (f64, f64) {
+        let t = &self.inputs.transformer;
+        let h = t.hidden as f64;
+        let (n_in, act_bytes) = match t.ffn_kind {
+            FfnKind::Gelu => (1.0, 4.0),
+            FfnKind::SwiGlu => (2.0, 6.0),
+        };
+        let gemms = self.gemm_at(self.gemm_rate, tokens, n_in * ffn, h, batch)
+            + self.gemm_at(self.gemm_rate, tokens, h, ffn, batch);
+        let act = self.elementwise(act_bytes * tokens * ffn * batch);
+        (gemms, act)
+    }
+
+    /// Wraps a feed-forward core with its norm, residual and tensor-parallel traffic.
+    pub(super) fn ffn_passes(&self, gemms: f64, elementwise: f64, ep: f64) -> Passes {
+        let t = &self.inputs.transformer;
+        let norm_tokens = self.shape.norm_tokens(self.inputs.parallelism.sequence_parallel);
+        let h = t.hidden as f64;
+        let dropout_bytes = if t.dropout { 1.0 } else { 0.0 };
+        let around = self.elementwise(4.0 * norm_tokens * h)
+            + self.elementwise((6.0 + dropout_bytes) * norm_tokens * h);
+        let elementwise = elementwise + around;
+        let tp = self.tp_block();
+        let fwd = Pass { compute: gemms + elementwise, tp, ep_link: ep, ep, ..Pass::default() };
+        let bwd = Pass {
+            compute: 2.0 * gemms + ELEMENTWISE_BWD_BYTE_RATIO * elementwise,
+            tp,
+            ep_link: ep,
+            ep,
+            ..Pass::default()
+        };
+        Passes { fwd, bwd, recompute: Pass::default() }
+    }
+
+    /// Mixture-of-experts block: router, dispatch, routed and shared experts, combine.
+    /// Experts are sharded by the tensor-parallel degree like a dense block; tokens are balanced.
+    pub(super) fn moe_ffn(&self) -> Passes {
+        let t = &self.inputs.transformer;
+        let Some(moe) = t.moe else { return self.dense_ffn() };
+        let s = self.shape;
+        let h = t.hidden as f64;
+        let n_experts = moe.n_experts.max(1) as f64;
+        let k = moe.top_k as f64;
+        let cf = moe.capacity_factor.unwrap_or(1.0).max(1.0);
+        let local_experts = (n_experts / s.ep).max(1.0);
+        let expert_ffn = moe.expert_ffn as f64 / s.tp;
+        // Tokens the EP group routes, spread evenly over all experts (Fedus et al. 2021, §2.1).
+        let tokens_per_expert = s.tokens * k * cf * s.ep.min(n_experts) / n_experts;
+        let (routed, routed_act) = self.ffn_core(tokens_per_expert, expert_ffn, local_experts);
+        let (shared, shared_act) = if moe.n_shared_experts > 0 {
+            self.ffn_core(s.tokens, moe.n_shared_experts as f64 * expert_ffn, 1.0)
+        } else {
+            (0.0, 0.0)
+        };
+        let router = self.gemm_at(self.bf16_rate, s.tokens, n_experts, h, 1.0);
+        let norm_tokens = s.norm_tokens(self.inputs.parallelism.sequence_parallel);
+        // Permute before and unpermute after the experts: read and write every routed copy.
+        let permute = self.elementwise(2.0 * 2.0 * ACT_BYTES * norm_tokens * k * cf * h);
+        let ep = if s.ep_u > 1 { 2.0 * self.expert_exchange(norm_tokens * cf, moe) } else { 0.0 };
+        self.ffn_passes(routed + shared + router, routed_act + shared_act + permute, ep)
+    }
+
+    /// One pass's expert all-to-all (dispatch out and combine back) for `tokens` local tokens.
+    ///
+    /// Without node-limited routing every routed copy travels on its own, so a fraction
+    /// `(n - k) / n` of the `top_k` copies crosses the network (Megatron-LM's dispatcher). With
+    /// it, a token goes once to each distinct remote domain holding one of its experts (at most
+    /// `node_limit`; `m (1 - (1 - 1/m)^top_k)` domains on average for balanced routing over `m`)
+    /// and is forwarded inside the domain (DeepSeek-V3 §3.2.2). Under the FP8 recipe the
+    /// dispatch is sent in FP8 and the combine in BF16 (DeepSeek-V3 §3.3.2).
+    /// Returns the average of the dispatch and combine times.
+    pub(super) fn expert_exchange(&self, tokens: f64, moe: crate::model::Moe) -> f64 {
+        let s = self.shape;
+        let c = &self.inputs.cluster;
+        let h = self.inputs.transformer.hidden as f64;
+        let k = moe.top_k as f64;
+        let group = self.group(s.ep_u, s.tp_u.saturating_mul(s.cp_u));
+        let n = group.size as f64;
+        let per_domain = group.per_domain as f64;
+        let domains = group.n_domains() as f64;
+        let (inside_copies, outside_copies) = match moe.node_limit {
+            Some(limit) if domains > 1.0 => {
+                let distinct = domains * (1.0 - (1.0 - 1.0 / domains).powf(k));
+                let remote = distinct.min(limit as f64) * (domains - 1.0) / domains;
+                (k * (per_domain - 1.0) / per_domain.max(1.0), remote)
+            }
+            _ => (k * (per_domain - 1.0) / n, k * (n - per_domain) / n),
+        };
+        let dispatch_bytes = if self.inputs.fp8_active() { 1.0 } else { ACT_BYTES };
+        let one = |bytes_per_element: f64| {
+            let unit = tokens * h * bytes_per_element;
+            all_to_all_s(
+                unit * inside_copies,
+                unit * outside_copies,
+                group,
+                &c.scale_up,
+                &c.scale_out_for(group.span),
+            )
+        };
+        0.5 * (one(dispatch_bytes) + one(ACT_BYTES))
+    }
+
+    /// Input embedding on the first stage: a lookup and, under tensor parallelism, the
+    /// vocabulary-parallel reduction of its output.
+    pub(super) fn embedding(&self) -> Passes {
+        let s = self.shape;
+        let h = self.inputs.transformer.hidden as f64;
+        let lookup = self.elementwise(4.0 * s.tokens * h);
+        let tp = if s.tp_u > 1 {
+            let bytes = s.tokens * h * ACT_BYTES;
+            // Sequence parallelism leaves the embedding sharded: a reduce-scatter suffices.
+            let kind = if self.inputs.parallelism.sequence_parallel {
+                Collective::ReduceScatter
+            } else {
+                Collective::AllReduce
+            };
+            self.collective(kind, bytes, self.group(s.tp_u, 1))
+        } else {
+            0.0
+        };
+        Passes {
+            fwd: Pass { compute: lookup, tp, ..Pass::default() },
+            bwd: Pass { compute: ELEMENTWISE_BWD_BYTE_RATIO * lookup, ..Pass::default() },
+            recompute: Pass::default(),
+        }
+    }
+
+    /// Output projection and cross-entropy on the last stage (vocabulary-parallel).
+    pub(super) fn logits(&self) -> Passes {
+        let t = &self.inputs.transformer;
+        let s = self.shape;
+        let h = t.hidden as f64;
+        let vocab = t.vocab as f64 / s.tp;
+        let norm =
+            self.elementwise(4.0 * s.norm_tokens(self.inputs.parallelism.sequence_parallel) * h);
+        let gemm = self.gemm_at(self.bf16_rate, s.tokens, vocab, h, 1.0);
+        // Logits in BF16, softmax statistics and loss in FP32: read 2 B, write and reread 4 B each.
+        let loss_fwd = self.elementwise(10.0 * s.tokens * vocab);
+        let loss_bwd = self.elementwise(6.0 * s.tokens * vocab);
+        let tp = self.tp_block() / 2.0;
+        Passes {
+            fwd: Pass { compute: norm + gemm + loss_fwd, tp, ..Pass::default() },
+            bwd: Pass { compute: 2.0 * norm + 2.0 * gemm + loss_bwd, tp, ..Pass::default() },
+            recompute: Pass::default(),
+        }
+    }
+
+    /// One layer of the given kind with its recompute pass filled in.
+    pub(super) fn layer(&self, moe: bool) -> Passes {
+        let (attention, core_fwd) = self.attention_block();
+        let ffn = if moe { self.moe_ffn() } else { self.dense_ffn() };
+        let mut layer = attention.plus(ffn);
+        if self.inputs.parallelism.ep_overlap {
+            // Another micro-batch's attention and experts run while this one's tokens travel.
+            for pass in [&mut layer.fwd, &mut layer.bwd] {
+                let exposed = (pass.ep_link - pass.compute).max(0.0);
+                pass.ep = exposed + OVERLAP_INTERFERENCE * (pass.ep_link - exposed);
+            }
+        }
+        layer.recompute = match self.inputs.parallelism.recompute {
+            Recompute::None => Pass::default(),
+            Recompute::Full => layer.fwd,
+            Recompute::Selective => match self.inputs.transformer.attention {
+                // The fused kernel already recomputes scores in its backward pass.
+                AttentionImpl::Flash => Pass::default(),
+                AttentionImpl::Materialized => Pass { compute: core_fwd, ..Pass::default() },
+            },
+        };
+        layer
+    }
+
+    /// Parameters on one chip of `stage`, before data-parallel sharding:
+    /// (dense part, routed-expert part).
+    pub(super) fn stage_params(&self, stage: &Stage) -> (f64, f64) {
+        let t = &self.inputs.transformer;
+        let s = self.shape;
+        let layers = stage.layers() as f64;
+        let dense_layers = stage.dense_layers as f64;
+        let moe_layers = stage.moe_layers as f64;
+        let block = layers * t.attention_params()
+            + dense_layers * t.ffn_params(t.ffn as f64)
+            + moe_layers * t.shared_expert_params();
+        // Each end of a pipeline holds one vocabulary matrix (a tied one is kept on both).
+        let embedding = if s.pp_u <= 1 {
+            t.embedding_params()
+        } else if stage.first || stage.last {
+            t.vocab as f64 * t.hidden as f64
+        } else {
+            0.0
+        };
+        let mtp = stage.mtp_layers as f64;
+        let mtp_dense =
+            mtp * (t.mtp_params() - if t.moe.is_some() { t.routed_expert_params() } else { 0.0 });
+        let mtp_experts = if t.moe.is_some() { mtp * t.routed_expert_params() } else { 0.0 };
+        let dense = (block + embedding + mtp_dense) / s.tp;
+        let experts = (moe_layers * t.routed_expert_params() + mtp_experts) / (s.tp * s.ep);
+        (dense, experts)
+    }
+}
