@@ -404,3 +404,14 @@ fn fp8_savings_need_fp8_units() {
     i.training.recipe = Recipe::Fp8;
     assert_eq!(run(&i).memory.activations_bytes, bf16, "an A100 keeps BF16 activations");
 }
+
+#[test]
+fn chips_have_the_memory_the_device_reports() {
+    use clusterplan::model::presets::units::GIB;
+    // A datasheet's "80 GB" is 80 GiB, of which an H100 reports 81,559 MiB; an H200 reports
+    // 139.8 GiB of its "141 GB" (measured). Neither is 80e9 or 141e9 bytes.
+    let gib = |id: &str| presets::chip(id).expect("chip").chip.hbm_bytes / GIB;
+    assert!((gib("h100-sxm") - 81_559.0 / 1024.0).abs() < 1e-9);
+    assert!((gib("h200") - 139.8).abs() < 1e-9);
+    assert!(gib("a100-80gb") > 79.0 && gib("a100-80gb") < 80.0);
+}

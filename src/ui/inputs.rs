@@ -353,9 +353,9 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
     let detail = presets::chip(&chip_id).map(|p| {
         let ch = &p.chip;
         let figures = format!(
-            "{} TFLOP/s BF16 · {} GB · {} TB/s · {} W",
+            "{} TFLOP/s BF16 · {} · {} TB/s · {} W",
             numbers::format(ch.bf16_flops_per_s / units::TFLOPS),
-            numbers::format(ch.hbm_bytes / units::GB),
+            format::gib(ch.hbm_bytes),
             numbers::format(ch.hbm_bytes_per_s / units::TB_PER_S),
             numbers::format(ch.tdp_w),
         );

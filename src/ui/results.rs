@@ -156,7 +156,7 @@ pub fn results(props: &ResultsProps) -> Html {
                         <span class={classes!((!m.fits).then_some("bad"))} data-testid="fits">
                             { if m.fits { "fits" } else { "does not fit" } }
                         </span>
-                        { format!(" · the chip's {} GB is {}", numbers::format((m.hbm_bytes / 1e9).round()), format::gib(m.hbm_bytes)) }
+                        { format!(" · of the {} the device reports", format::gib(m.hbm_bytes)) }
                     </div>
                 </div>
             </div>

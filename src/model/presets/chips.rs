@@ -19,7 +19,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 125.0 * TFLOPS, // FP16 tensor; V100 has no BF16
             fp8_flops_per_s: 0.0,
             fp32_flops_per_s: 15.7 * TFLOPS,
-            hbm_bytes: 32.0 * GB,
+            hbm_bytes: 32.0 * DATASHEET_GB,
             hbm_bytes_per_s: 0.9 * TB_PER_S,
             tdp_w: 300.0,
             matmul_efficiency: 0.72,
@@ -42,7 +42,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 312.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp32_flops_per_s: 19.5 * TFLOPS,
-            hbm_bytes: 40.0 * GB,
+            hbm_bytes: 40.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.555 * TB_PER_S,
             tdp_w: 400.0,
             matmul_efficiency: 0.72,
@@ -66,7 +66,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 312.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp32_flops_per_s: 19.5 * TFLOPS,
-            hbm_bytes: 80.0 * GB,
+            hbm_bytes: 80.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.039 * TB_PER_S,
             tdp_w: 400.0,
             matmul_efficiency: 0.72,
@@ -89,7 +89,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 312.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp32_flops_per_s: 19.5 * TFLOPS,
-            hbm_bytes: 80.0 * GB,
+            hbm_bytes: 80.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.039 * TB_PER_S,
             tdp_w: 400.0,
             matmul_efficiency: 0.72,
@@ -112,7 +112,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 989.0 * TFLOPS,
             fp8_flops_per_s: 1979.0 * TFLOPS,
             fp32_flops_per_s: 67.0 * TFLOPS,
-            hbm_bytes: 80.0 * GB,
+            hbm_bytes: 81_559.0 * MIB, // as the device reports it: 81,559 MiB of "80 GB" (H100 80GB)
             hbm_bytes_per_s: 3.35 * TB_PER_S,
             tdp_w: 700.0,
             matmul_efficiency: 0.62,
@@ -136,7 +136,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 989.0 * TFLOPS,
             fp8_flops_per_s: 1979.0 * TFLOPS,
             fp32_flops_per_s: 67.0 * TFLOPS,
-            hbm_bytes: 80.0 * GB,
+            hbm_bytes: 81_559.0 * MIB, // as the device reports it: 81,559 MiB of "80 GB" (H100 80GB)
             hbm_bytes_per_s: 3.35 * TB_PER_S,
             tdp_w: 700.0, // one source; another claims a 550 W firmware cap
             matmul_efficiency: 0.62,
@@ -160,7 +160,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 148.0 * TFLOPS,
             fp8_flops_per_s: 296.0 * TFLOPS,
             fp32_flops_per_s: 44.0 * TFLOPS,
-            hbm_bytes: 96.0 * GB,
+            hbm_bytes: 96.0 * DATASHEET_GB,
             hbm_bytes_per_s: 4.0 * TB_PER_S,
             tdp_w: 400.0,
             matmul_efficiency: 0.62,
@@ -183,7 +183,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 989.0 * TFLOPS,
             fp8_flops_per_s: 1979.0 * TFLOPS,
             fp32_flops_per_s: 67.0 * TFLOPS,
-            hbm_bytes: 141.0 * GB,
+            hbm_bytes: 139.8 * GIB, // as the device reports it (measured: 139.8 GiB of "141 GB")
             hbm_bytes_per_s: 4.8 * TB_PER_S,
             tdp_w: 700.0,
             matmul_efficiency: 0.62,
@@ -206,7 +206,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 2250.0 * TFLOPS,
             fp8_flops_per_s: 4500.0 * TFLOPS,
             fp32_flops_per_s: 80.0 * TFLOPS,
-            hbm_bytes: 180.0 * GB, // usable; 192 GB physical (reports vary)
+            hbm_bytes: 180.0 * DATASHEET_GB, // usable; 192 GB physical (reports vary)
             hbm_bytes_per_s: 8.0 * TB_PER_S, // reports give 7.7-8.0
             tdp_w: 1000.0,
             matmul_efficiency: 0.60,
@@ -230,7 +230,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 2500.0 * TFLOPS,
             fp8_flops_per_s: 5000.0 * TFLOPS,
             fp32_flops_per_s: 90.0 * TFLOPS,
-            hbm_bytes: 186.0 * GB, // ~13.4 TB per 72 GPUs
+            hbm_bytes: 186.0 * DATASHEET_GB, // ~13.4 TB per 72 GPUs
             hbm_bytes_per_s: 8.0 * TB_PER_S,
             tdp_w: 1200.0,
             matmul_efficiency: 0.60,
@@ -254,7 +254,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 2500.0 * TFLOPS,
             fp8_flops_per_s: 5000.0 * TFLOPS,
             fp32_flops_per_s: 80.0 * TFLOPS,
-            hbm_bytes: 279.0 * GB,
+            hbm_bytes: 279.0 * DATASHEET_GB,
             hbm_bytes_per_s: 8.0 * TB_PER_S,
             tdp_w: 1400.0,
             matmul_efficiency: 0.60,
@@ -276,7 +276,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 362.0 * TFLOPS,
             fp8_flops_per_s: 733.0 * TFLOPS,
             fp32_flops_per_s: 91.6 * TFLOPS,
-            hbm_bytes: 48.0 * GB, // GDDR6
+            hbm_bytes: 48.0 * DATASHEET_GB, // GDDR6
             hbm_bytes_per_s: 0.864 * TB_PER_S,
             tdp_w: 350.0,
             matmul_efficiency: 0.50,
@@ -300,7 +300,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 119.5 * TFLOPS, // estimate: ~1/3 of L40S (tensor figure not found)
             fp8_flops_per_s: 239.0 * TFLOPS,  // estimate: 2x the BF16 estimate, as on L40S
             fp32_flops_per_s: 59.35 * TFLOPS,
-            hbm_bytes: 48.0 * GB, // GDDR6
+            hbm_bytes: 48.0 * DATASHEET_GB, // GDDR6
             hbm_bytes_per_s: 0.864 * TB_PER_S,
             tdp_w: 275.0,
             matmul_efficiency: 0.50,
@@ -325,7 +325,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 383.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp32_flops_per_s: 47.9 * TFLOPS, // vector; 95.7 matrix
-            hbm_bytes: 128.0 * GB,
+            hbm_bytes: 128.0 * DATASHEET_GB,
             hbm_bytes_per_s: 3.2 * TB_PER_S,
             tdp_w: 560.0, // AMD table 560 W; a leak said 500 W
             matmul_efficiency: 0.55,
@@ -349,7 +349,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 1307.0 * TFLOPS,
             fp8_flops_per_s: 2615.0 * TFLOPS,
             fp32_flops_per_s: 81.7 * TFLOPS, // estimate: vector = half the ~163 matrix FP32
-            hbm_bytes: 192.0 * GB,
+            hbm_bytes: 192.0 * DATASHEET_GB,
             hbm_bytes_per_s: 5.3 * TB_PER_S,
             tdp_w: 750.0,
             matmul_efficiency: 0.55,
@@ -373,7 +373,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 1307.0 * TFLOPS,
             fp8_flops_per_s: 2615.0 * TFLOPS,
             fp32_flops_per_s: 81.7 * TFLOPS, // estimate: as MI300X (same CDNA 3 compute)
-            hbm_bytes: 256.0 * GB,           // shipping; 288 GB was announced
+            hbm_bytes: 256.0 * DATASHEET_GB, // shipping; 288 GB was announced
             hbm_bytes_per_s: 6.0 * TB_PER_S,
             tdp_w: 1000.0,
             matmul_efficiency: 0.55,
@@ -404,7 +404,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 432.0 * TFLOPS,
             fp8_flops_per_s: 865.0 * TFLOPS, // 835 in one press report
             fp32_flops_per_s: 5.4 * TFLOPS,  // estimate: Gaudi 3 vector scaled by TPCs 24/64, /2
-            hbm_bytes: 96.0 * GB,
+            hbm_bytes: 96.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.45 * TB_PER_S,
             tdp_w: 600.0,
             matmul_efficiency: 0.60,
@@ -428,7 +428,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 1835.0 * TFLOPS,
             fp8_flops_per_s: 1835.0 * TFLOPS,
             fp32_flops_per_s: 14.3 * TFLOPS, // estimate: half the 28.7 TF BF16 vector figure
-            hbm_bytes: 128.0 * GB,
+            hbm_bytes: 128.0 * DATASHEET_GB,
             hbm_bytes_per_s: 3.7 * TB_PER_S,
             tdp_w: 900.0,
             matmul_efficiency: 0.60,
@@ -475,7 +475,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 197.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp32_flops_per_s: 12.3 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
-            hbm_bytes: 16.0 * GB,
+            hbm_bytes: 16.0 * DATASHEET_GB,
             hbm_bytes_per_s: 0.819 * TB_PER_S,
             tdp_w: 200.0, // estimate: comparable to TPU v4's 192 W maximum
             matmul_efficiency: 0.65,
@@ -498,7 +498,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 459.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp32_flops_per_s: 28.7 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
-            hbm_bytes: 95.0 * GB,
+            hbm_bytes: 95.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.765 * TB_PER_S,
             tdp_w: 350.0, // estimate: no power figure published
             matmul_efficiency: 0.65,
@@ -522,7 +522,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 320.0 * TFLOPS, // disputed: 256 / ~320 / ~376 quoted
             fp8_flops_per_s: 0.0,
             fp32_flops_per_s: 20.0 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
-            hbm_bytes: 64.0 * GB,
+            hbm_bytes: 64.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.6 * TB_PER_S, // conflicting: 0.4, 0.77, 1.6 TB/s cited
             tdp_w: 400.0,                    // 310-400 W quoted
             matmul_efficiency: 0.50,
@@ -553,7 +553,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 780.0 * TFLOPS, // 780-800 quoted
             fp8_flops_per_s: 0.0,             // FP8 arrives with the 950 series
             fp32_flops_per_s: 48.8 * TFLOPS,  // estimate: 1/16 of BF16 (A100 ratio)
-            hbm_bytes: 128.0 * GB,
+            hbm_bytes: 128.0 * DATASHEET_GB,
             hbm_bytes_per_s: 3.2 * TB_PER_S, // CloudMatrix 384: 1,229 TB/s / 384
             tdp_w: 800.0,                    // estimate: two ~400 W 910B-class dies
             matmul_efficiency: 0.50,
@@ -579,7 +579,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 100.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp32_flops_per_s: 25.0 * TFLOPS,
-            hbm_bytes: 48.0 * GB, // GDDR6
+            hbm_bytes: 48.0 * DATASHEET_GB, // GDDR6
             hbm_bytes_per_s: 0.768 * TB_PER_S,
             tdp_w: 450.0, // estimate: widely quoted board power, no datasheet retrieved
             matmul_efficiency: 0.50,
@@ -602,7 +602,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 500.0 * TFLOPS, // estimate: half the ~1,000 TF FP8 claim
             fp8_flops_per_s: 1000.0 * TFLOPS, // vendor ~1,000 TF, sparsity not stated
             fp32_flops_per_s: 31.3 * TFLOPS,  // estimate: 1/16 of BF16 (A100 ratio)
-            hbm_bytes: 80.0 * GB,
+            hbm_bytes: 80.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.6 * TB_PER_S,
             tdp_w: 600.0, // estimate: no power figure found
             matmul_efficiency: 0.50,
@@ -627,7 +627,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 96.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp32_flops_per_s: 32.0 * TFLOPS,
-            hbm_bytes: 48.0 * GB, // LPDDR5
+            hbm_bytes: 48.0 * DATASHEET_GB, // LPDDR5
             hbm_bytes_per_s: 0.6144 * TB_PER_S,
             tdp_w: 250.0,
             matmul_efficiency: 0.50,
@@ -652,7 +652,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 1024.0 * TFLOPS, // vendor figure; sparsity not stated
             fp8_flops_per_s: 0.0,
             fp32_flops_per_s: 256.0 * TFLOPS,
-            hbm_bytes: 64.0 * GB,
+            hbm_bytes: 64.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.64 * TB_PER_S,
             tdp_w: 550.0,
             matmul_efficiency: 0.50,
@@ -676,7 +676,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 512.0 * TFLOPS, // vendor figure; sparsity not stated
             fp8_flops_per_s: 0.0,
             fp32_flops_per_s: 128.0 * TFLOPS,
-            hbm_bytes: 32.0 * GB,
+            hbm_bytes: 32.0 * DATASHEET_GB,
             hbm_bytes_per_s: 0.819 * TB_PER_S,
             tdp_w: 300.0,
             matmul_efficiency: 0.50,
