@@ -1,0 +1,183 @@
+//! The cluster panel: chip, count, fabrics, the system the chips come in and the scale-out
+//! network's build.
+
+use serde_json::Value;
+use yew::prelude::*;
+
+use super::{source, Form, PanelProps};
+use crate::model::presets::{self, units};
+use crate::numbers;
+use crate::scenario::fields;
+use crate::ui::fields::{Change, SelectField, Slider};
+use crate::ui::format;
+use crate::ui::state::Action;
+use crate::ui::text;
+
+/// The chip preset id the scenario names, or `custom`.
+pub fn chip_id(scenario_chip: Option<&Value>) -> String {
+    match scenario_chip {
+        Some(Value::String(id)) => id.clone(),
+        Some(Value::Object(map)) if map.contains_key("preset") && map.len() == 1 => {
+            map.get("preset").and_then(Value::as_str).unwrap_or("custom").to_string()
+        }
+        _ => "custom".to_string(),
+    }
+}
+
+/// The machine: chip, count, fabrics.
+#[function_component(ClusterPanel)]
+pub fn cluster_panel(props: &PanelProps) -> Html {
+    let f = Form::new(props);
+    let c = f.good.map(|g| g.inputs.cluster);
+    let chip_id = chip_id(f.raw("cluster.chip").as_ref());
+    let custom = chip_id == "custom";
+    let mut options: Vec<(AttrValue, AttrValue)> = presets::CHIPS
+        .iter()
+        .map(|p| (AttrValue::from(p.id), AttrValue::from(format!("{} ({})", p.name, p.vendor))))
+        .collect();
+    options.push(("custom".into(), "Custom chip…".into()));
+    let on_chip = props.on_action.reform(Action::ChooseChip);
+    let detail = presets::chip(&chip_id).map(|p| {
+        let ch = &p.chip;
+        let figures = format!(
+            "{} TFLOP/s BF16 · {} · {} TB/s · {} W",
+            numbers::format(ch.bf16_flops_per_s / units::TFLOPS),
+            format::gib(ch.hbm_bytes),
+            numbers::format(ch.hbm_bytes_per_s / units::TB_PER_S),
+            numbers::format(ch.tdp_w),
+        );
+        let unverified: Vec<&str> = p
+            .unverified
+            .iter()
+            .filter_map(|name| fields::chip_figure_path(name))
+            .map(text::figure_name)
+            .collect();
+        html! {
+            <>
+                { figures }
+                if !unverified.is_empty() {
+                    <span class="unverified">{ format!(" · unverified: {}", unverified.iter().map(|n| text::in_sentence(n)).collect::<Vec<_>>().join(", ")) }</span>
+                }
+                <br /><span class="source">{ "Source: " }{ source(p.source) }</span>
+            </>
+        }
+    });
+    let fabric_options = |list: Vec<(&'static str, &'static str)>| -> Vec<(AttrValue, AttrValue)> {
+        list.into_iter().map(|(id, name)| (AttrValue::from(id), AttrValue::from(name))).collect()
+    };
+    let up_default = presets::chip(&chip_id).map_or("", |p| p.scale_up);
+    let out_default = presets::chip(&chip_id).map_or("", |p| p.scale_out);
+    let fabric = |path: &'static str,
+                  testid: &'static str,
+                  options: Vec<(AttrValue, AttrValue)>,
+                  default: &str| {
+        let value =
+            f.raw(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or(default.to_string());
+        let on_set = f.on_set.clone();
+        html! {
+            <SelectField testid={testid} label={text::label(path)} help={text::help(path)} options={options} value={value}
+                errors={f.errors(path)}
+                on_change={Callback::from(move |v: String| on_set.emit(vec![(path.to_string(), Some(Value::String(v)))]))} />
+        }
+    };
+    let n = |x: Option<u32>| x.map(|v| v as f64);
+    // The chips slider reaches any count in fine steps, snapped to what one replica takes.
+    let snap = f.good.map_or(1, |g| {
+        let p = g.inputs.parallelism;
+        p.tensor.saturating_mul(p.pipeline).saturating_mul(p.context).max(1)
+    });
+    html! {
+        <section class="panel">
+            <h2>{ "Cluster" }</h2>
+            <SelectField testid="chip" label="Accelerator" options={options} value={chip_id.clone()}
+                detail={detail.unwrap_or_default()} errors={f.errors("cluster.chip")} on_change={on_chip} />
+            if custom {
+                <div class="grid">
+                    { f.render(f.number("cluster.chip.bf16_tflops", "chip-bf16", c.map(|c| c.chip.bf16_flops_per_s / units::TFLOPS))) }
+                    { f.render(f.number("cluster.chip.fp8_tflops", "chip-fp8", c.map(|c| c.chip.fp8_flops_per_s / units::TFLOPS))) }
+                    { f.render(f.number("cluster.chip.hbm_gb", "chip-hbm", c.map(|c| c.chip.hbm_bytes / units::GB))) }
+                    { f.render(f.number("cluster.chip.hbm_tb_per_s", "chip-bw", c.map(|c| c.chip.hbm_bytes_per_s / units::TB_PER_S))) }
+                    { f.render(f.number("cluster.scale_up.bandwidth_gb_per_s", "scale-up-bw", c.map(|c| 2.0 * c.scale_up.link.bytes_per_s / units::GB_PER_S))) }
+                    { f.render(f.number("cluster.scale_out.gbit_per_s", "scale-out-bw", c.map(|c| c.scale_out.bytes_per_s / units::GBIT_PER_S))) }
+                </div>
+            }
+            { f.render(f.number("cluster.chips", "chips", n(c.map(|c| c.n_chips))).slider(Slider::Fine { max: 20, snap })) }
+            if !custom {
+                { fabric("cluster.scale_up", "scale-up",
+                    fabric_options(presets::SCALE_UP.iter().map(|p| (p.id, p.name)).collect()), up_default) }
+            }
+            <div class="grid">
+                { f.render(f.number("cluster.scale_up_domain", "scale-up-domain", n(c.map(|c| c.scale_up.domain_size)))) }
+                { f.render(f.number("cluster.chips_per_node", "chips-per-node", n(c.map(|c| c.chips_per_node)))) }
+            </div>
+            if !custom {
+                { fabric("cluster.scale_out", "scale-out",
+                    fabric_options(presets::SCALE_OUT.iter().map(|p| (p.id, p.name)).collect()), out_default) }
+            }
+            { system_select(&f) }
+            { preset_select(&f, "cluster.fabric.switch", "switch", "The system's own",
+                presets::SWITCHES.iter().map(|p| (p.id, p.name)).collect()) }
+            <div class="grid">
+                { f.render(f.number("cluster.fabric.planes", "planes", f.good.map(|g| g.inputs.plant.fabric.planes as f64))) }
+                { f.render(f.number("cluster.fabric.oversubscription", "oversubscription", f.good.map(|g| g.inputs.plant.fabric.oversubscription))) }
+            </div>
+        </section>
+    }
+}
+
+/// A select over catalog presets at `path`, with a first option that clears it (the default).
+fn preset_select(
+    f: &Form,
+    path: &'static str,
+    testid: &'static str,
+    auto: &'static str,
+    list: Vec<(&'static str, &'static str)>,
+) -> Html {
+    let value = f.raw(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    let mut options: Vec<(AttrValue, AttrValue)> = vec![("".into(), auto.into())];
+    options.extend(list.into_iter().map(|(id, name)| (AttrValue::from(id), AttrValue::from(name))));
+    let on_set = f.on_set.clone();
+    let on_change = Callback::from(move |v: String| {
+        let value = if v.is_empty() { None } else { Some(Value::String(v)) };
+        on_set.emit(vec![(path.to_string(), value)]);
+    });
+    html! {
+        <SelectField testid={testid} label={text::label(path)} help={text::help(path)} options={options}
+            value={value} errors={f.errors(path)} notes={f.notes(path)} on_change={on_change} />
+    }
+}
+
+/// The system select: choosing a system also chooses its chip, and its node size and fabrics
+/// follow it.
+fn system_select(f: &Form) -> Html {
+    let path = "cluster.system";
+    let value = f.raw(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    let mut options: Vec<(AttrValue, AttrValue)> = vec![("".into(), "The chip's own".into())];
+    options
+        .extend(presets::SYSTEMS.iter().map(|p| (AttrValue::from(p.id), AttrValue::from(p.name))));
+    let on_set = f.on_set.clone();
+    let on_change = Callback::from(move |v: String| {
+        let mut changes: Vec<Change> = vec![(path.to_string(), None)];
+        if let Some(system) = presets::system(&v) {
+            changes = vec![
+                (path.to_string(), Some(Value::String(v.clone()))),
+                ("cluster.chip".into(), Some(Value::String(system.chip.to_string()))),
+            ];
+            for cleared in [
+                "cluster.scale_up",
+                "cluster.scale_out",
+                "cluster.chips_per_node",
+                "cluster.scale_up_domain",
+            ] {
+                changes.push((cleared.into(), None));
+            }
+        }
+        on_set.emit(changes);
+    });
+    let detail = presets::system(&value)
+        .map(|p| html! { <span class="source">{ "Source: " }{ source(p.source) }</span> });
+    html! {
+        <SelectField testid="system" label={text::label(path)} help={text::help(path)} options={options}
+            value={value} detail={detail.unwrap_or_default()} errors={f.errors(path)} on_change={on_change} />
+    }
+}

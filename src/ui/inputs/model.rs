@@ -1,0 +1,133 @@
+//! The model panel: a preset or custom dimensions, the mixture of experts, and the preset's
+//! published plan in one click.
+
+use serde_json::Value;
+use yew::prelude::*;
+
+use super::{source, Form, PanelProps};
+use crate::editor;
+use crate::model::presets::{self};
+use crate::model::{AttentionImpl, FfnKind, Recipe};
+use crate::numbers;
+use crate::ui::fields::{Change, SelectField, Slider, ToggleField};
+use crate::ui::format;
+use crate::ui::state::Action;
+
+/// What a published plan is, in a few words: "2,048 H800, PP 16, EP 64, FP8".
+fn plan_summary(inputs: &crate::model::Inputs, chip: &str) -> String {
+    let p = &inputs.parallelism;
+    let mut parts = vec![format!("{} {chip}", numbers::format(inputs.cluster.n_chips as f64))];
+    for (name, degree) in
+        [("TP", p.tensor), ("PP", p.pipeline), ("CP", p.context), ("EP", p.expert)]
+    {
+        if degree > 1 {
+            parts.push(format!("{name} {degree}"));
+        }
+    }
+    if inputs.training.recipe == Recipe::Fp8 {
+        parts.push("FP8".into());
+    }
+    parts.join(", ")
+}
+
+/// The transformer: preset or custom dimensions, mixture of experts, published plan.
+#[function_component(ModelPanel)]
+pub fn model_panel(props: &PanelProps) -> Html {
+    let f = Form::new(props);
+    let t = f.good.map(|g| g.inputs.transformer);
+    let preset = f.raw("model.preset").and_then(|v| v.as_str().map(str::to_string));
+    let modified = editor::model_modified(&f.state.scenario);
+    let mut options: Vec<(AttrValue, AttrValue)> = presets::TRANSFORMERS
+        .iter()
+        .map(|p| {
+            let name = if modified && preset.as_deref() == Some(p.id) {
+                format!("{} (modified)", p.name)
+            } else {
+                p.name.to_string()
+            };
+            (AttrValue::from(p.id), AttrValue::from(name))
+        })
+        .collect();
+    options.push(("custom".into(), "Custom dimensions".into()));
+    let on_preset = props.on_action.reform(Action::ChooseModel);
+    let detail = f.good.map(|g| {
+        format!(
+            "{} parameters, {} active per token",
+            format::count(g.estimate.params),
+            format::count(g.estimate.active_params)
+        )
+    });
+    let source_line = preset.as_deref().and_then(presets::transformer).map(|p| source(p.source));
+    // The model's published plan, one click away.
+    let published = preset.as_deref().and_then(|id| {
+        let (_, scenario) = editor::published_plan(id)?;
+        let inputs = scenario.resolve().ok()?;
+        let chip = scenario.get("cluster.chip").and_then(|v| v.as_str().map(str::to_string))?;
+        let chip = presets::chip(&chip).map_or(chip.clone(), |c| short_chip(c.name));
+        let name = presets::transformer(id).map_or(id, |p| p.name);
+        let on_load = props.on_action.reform({
+            let id = id.to_string();
+            move |_| Action::LoadPublishedPlan(id.clone())
+        });
+        Some(html! {
+            <button type="button" class="published" data-testid="load-published-plan" onclick={on_load}>
+                { format!("Load {name}'s published plan: {}", plan_summary(&inputs, &chip)) }
+            </button>
+        })
+    });
+    let n = |x: Option<u32>| x.map(|v| v as f64);
+    let moe = t.and_then(|t| t.moe);
+    // What the scenario says wins over the last valid result, which may be stale.
+    let moe_on = match f.raw("model.moe") {
+        Some(Value::Object(_)) => true,
+        Some(Value::Bool(false)) | Some(Value::Null) => false,
+        _ => moe.is_some(),
+    };
+    html! {
+        <section class="panel">
+            <h2>{ "Model" }</h2>
+            <SelectField testid="model-preset" label="Transformer" options={options}
+                value={preset.unwrap_or_else(|| "custom".into())}
+                detail={html! { <>{ detail.unwrap_or_default() }{ for source_line.map(|s| html! { <><br />{ s }</> }) }</> }}
+                errors={f.errors("model.preset")} on_change={on_preset} />
+            { for published }
+            <div class="grid">
+                { f.render(f.number("model.layers", "layers", n(t.map(|t| t.n_layers)))) }
+                { f.render(f.number("model.hidden", "hidden", n(t.map(|t| t.hidden)))) }
+                { f.render(f.number("model.heads", "heads", n(t.map(|t| t.n_heads)))) }
+                { f.render(f.number("model.kv_heads", "kv-heads", n(t.map(|t| t.n_kv_heads)))) }
+                { f.render(f.number("model.ffn", "ffn", n(t.map(|t| t.ffn)))) }
+                { f.render(f.number("model.vocab", "vocab", n(t.map(|t| t.vocab)))) }
+            </div>
+            { f.render(f.number("model.seq_len", "seq-len", n(t.map(|t| t.seq_len))).slider(Slider::Pow2 { min: 9, max: 20 })) }
+            <div class="grid">
+                { f.choice("model.ffn_act", "ffn-act", &[("gelu", "GELU MLP"), ("swiglu", "SwiGLU")],
+                    if t.is_some_and(|t| t.ffn_kind == FfnKind::SwiGlu) { "swiglu" } else { "gelu" }) }
+                { f.choice("model.attention", "attention", &[("flash", "Flash (fused)"), ("materialized", "Materialised scores")],
+                    if t.is_some_and(|t| t.attention == AttentionImpl::Materialized) { "materialized" } else { "flash" }) }
+            </div>
+            <ToggleField path="model.moe" testid="moe" label="Mixture of experts" checked={moe_on}
+                on_set={f.on_set.reform(|changes: Vec<Change>| {
+                    changes.into_iter().map(|(path, on)| {
+                        let value = if on == Some(Value::Bool(true)) { serde_json::json!({ "experts": 8, "top_k": 2 }) } else { Value::Bool(false) };
+                        (path, Some(value))
+                    }).collect::<Vec<_>>()
+                })} />
+            if let Some(m) = moe {
+                <div class="grid">
+                    { f.render(f.number("model.moe.experts", "experts", Some(m.n_experts as f64))) }
+                    { f.render(f.number("model.moe.top_k", "top-k", Some(m.top_k as f64))) }
+                    { f.render(f.number("model.moe.shared_experts", "shared-experts", Some(m.n_shared_experts as f64))) }
+                    { f.render(f.number("model.moe.expert_ffn", "expert-ffn", Some(m.expert_ffn as f64))) }
+                    { f.render(f.number("model.moe.dense_layers", "dense-layers", Some(m.n_dense_layers as f64))) }
+                </div>
+            }
+        </section>
+    }
+}
+
+/// A chip's name without its maker, as plans are spoken of ("H800").
+fn short_chip(name: &str) -> String {
+    let name = name.strip_prefix("NVIDIA ").unwrap_or(name);
+    name.split_whitespace().next().unwrap_or(name).to_string()
+}

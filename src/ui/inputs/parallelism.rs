@@ -1,0 +1,88 @@
+//! The parallelism panel: degrees, schedule, sharding, recomputation and overlaps.
+
+use serde_json::Value;
+use yew::prelude::*;
+
+use super::{Form, PanelProps};
+use crate::model::{Recompute, Sharding};
+use crate::ui::fields::{SelectField, Slider};
+use crate::ui::text;
+
+/// Parallel degrees and schedule.
+#[function_component(ParallelismPanel)]
+pub fn parallelism_panel(props: &PanelProps) -> Html {
+    let f = Form::new(props);
+    let p = f.good.map(|g| g.inputs.parallelism);
+    let n = |x: Option<u32>| x.map(|v| v as f64);
+    let zero = match p.map(|p| p.sharding) {
+        Some(Sharding::None) => "0",
+        Some(Sharding::Gradients) => "2",
+        Some(Sharding::Full) => "3",
+        _ => "1",
+    };
+    let recompute = match p.map(|p| p.recompute) {
+        Some(Recompute::Selective) => "selective",
+        Some(Recompute::Full) => "full",
+        _ => "none",
+    };
+    let on_zero = {
+        let on_set = f.on_set.clone();
+        Callback::from(move |v: String| {
+            on_set.emit(vec![(
+                "parallelism.zero".into(),
+                Some(Value::from(v.parse::<u64>().unwrap_or(1))),
+            )])
+        })
+    };
+    let zero_options: Vec<(AttrValue, AttrValue)> = [
+        ("0", "ZeRO-0: replicate everything"),
+        ("1", "ZeRO-1: shard optimizer states"),
+        ("2", "ZeRO-2: + gradients"),
+        ("3", "ZeRO-3 / FSDP: + weights"),
+    ]
+    .iter()
+    .map(|(v, t)| (AttrValue::from(*v), AttrValue::from(*t)))
+    .collect();
+    // DP follows the chips unless set by hand; its slider then only shows the value.
+    let dp_auto = f.raw("parallelism.dp").is_none();
+    let mut dp = f
+        .number("parallelism.dp", "dp", n(p.map(|p| p.data)))
+        .slider(Slider::Pow2 { min: 0, max: 20 });
+    dp.reading = if dp_auto {
+        "automatic: chips ÷ (TP × PP × CP); type a number to set it".into()
+    } else {
+        "set by hand; empty the box for automatic".into()
+    };
+    let moe_without_ep = f
+        .good
+        .is_some_and(|g| g.inputs.transformer.moe.is_some() && g.inputs.parallelism.expert <= 1);
+    let mut ep = f
+        .number("parallelism.ep", "ep", n(p.map(|p| p.expert)))
+        .slider(Slider::Pow2 { min: 0, max: 8 });
+    if moe_without_ep {
+        ep.extra_note = Some("a mixture of experts with EP 1 keeps every expert on every chip; raise EP to spread them".into());
+    }
+    dp.locked = dp_auto;
+    html! {
+        <section class="panel">
+            <h2>{ "Parallelism" }</h2>
+            <div class="degrees">
+                { f.render(f.number("parallelism.tp", "tp", n(p.map(|p| p.tensor))).slider(Slider::Pow2 { min: 0, max: 6 })) }
+                { f.render(f.number("parallelism.pp", "pp", n(p.map(|p| p.pipeline))).slider(Slider::Pow2 { min: 0, max: 7 })) }
+                { f.render(dp) }
+                { f.render(f.number("parallelism.cp", "cp", n(p.map(|p| p.context))).slider(Slider::Pow2 { min: 0, max: 5 })) }
+                { f.render(ep) }
+                { f.render(f.number("parallelism.micro_batch", "micro-batch", n(p.map(|p| p.micro_batch))).slider(Slider::Pow2 { min: 0, max: 5 })) }
+                { f.render(f.number("parallelism.virtual_stages", "virtual-stages", n(p.map(|p| p.virtual_stages))).slider(Slider::Pow2 { min: 0, max: 4 })) }
+            </div>
+            <SelectField testid="zero" label={text::label("parallelism.zero")} help={text::help("parallelism.zero")} options={zero_options} value={zero}
+                errors={f.errors("parallelism.zero")} notes={f.notes("parallelism.zero")} on_change={on_zero} />
+            { f.choice("parallelism.recompute", "recompute",
+                &[("none", "None"), ("selective", "Selective (attention core)"), ("full", "Full (whole layers)")], recompute) }
+            { f.toggle("parallelism.sequence_parallel", "sp", p.is_some_and(|p| p.sequence_parallel)) }
+            { f.toggle("parallelism.dp_overlap", "dp-overlap", p.is_none_or(|p| p.dp_overlap)) }
+            { f.toggle("parallelism.ep_overlap", "ep-overlap", p.is_some_and(|p| p.ep_overlap)) }
+            { f.toggle("parallelism.cp_overlap", "cp-overlap", p.is_some_and(|p| p.cp_overlap)) }
+        </section>
+    }
+}
