@@ -33,7 +33,18 @@ fn known_misses_are_still_misses() {
     // never explains a gap that is gone.
     let (_, outcomes) = validation::run_all().expect("calibration data loads and resolves");
     let known: Vec<_> = outcomes.iter().filter(|o| o.row.known_miss.is_some()).collect();
-    assert!(known.len() <= 3, "at most the BLOOM rows are documented misses");
+    // BLOOM's three rows, and the held-out MegaScale rows at scale where the model is still
+    // too fast (issue 8); no other run may explain a miss away.
+    let allowed = ["bloom-176b", "megascale-megatron"];
+    assert!(known.len() <= 6, "at most six documented misses, found {}", known.len());
+    for o in &known {
+        assert!(
+            allowed.contains(&o.row.run.as_str()),
+            "{} {} may not be a documented miss",
+            o.row.run,
+            o.row.label
+        );
+    }
     for o in known {
         assert!(
             !o.within(),
