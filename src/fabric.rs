@@ -18,7 +18,8 @@
 
 use petgraph::graph::{DiGraph, NodeIndex};
 
-use crate::model::sweep::ScalingPoint;
+use crate::model::presets::{self, SystemPreset};
+use crate::model::sweep::{self, ScalingPoint};
 use crate::model::{estimate, Bom, Inputs, Network, Switch};
 
 /// What the fabric is built from and for.
@@ -249,6 +250,26 @@ fn finish(
     Fabric { plane, bom, network }
 }
 
+impl Spec {
+    /// The fabric a catalog system's reference design builds for `chips` chips, with its own
+    /// switch and rules, non-blocking; `None` when its switch is not in the catalog.
+    pub fn for_system(system: &SystemPreset, chips: u32) -> Option<Spec> {
+        let s = &system.system;
+        Some(Spec {
+            chips,
+            chips_per_node: s.chips_per_node,
+            planes: s.nics_per_chip,
+            nodes_per_rack: s.nodes_per_rack,
+            scale_up_switches_per_rack: s.scale_up_switches_per_rack,
+            switch: presets::switch(system.switch)?.switch,
+            tiers: None,
+            min_tiers: system.superpod.map_or(1, |p| p.min_tiers),
+            unit_nodes: system.superpod.map(|p| p.nodes_per_unit),
+            oversubscription: 1.0,
+        })
+    }
+}
+
 /// The fabric spec the inputs' plant was built from, at `chips` chips.
 pub fn spec_of(inputs: &Inputs, chips: u32) -> Spec {
     let p = &inputs.plant;
@@ -270,20 +291,11 @@ pub fn spec_of(inputs: &Inputs, chips: u32) -> Spec {
 /// the fabric rebuilt at each size, so its power and cost scale with what would be bought.
 /// Sizes too small for one replica, or whose fabric cannot be built, are left out.
 pub fn scaling(inputs: &Inputs, chip_counts: &[u32]) -> Vec<ScalingPoint> {
-    let p = &inputs.parallelism;
-    let replica =
-        (p.tensor.max(1) as u64 * p.pipeline.max(1) as u64 * p.context.max(1) as u64).max(1);
     chip_counts
         .iter()
         .filter_map(|&chips| {
-            let data = chips as u64 / replica;
-            if data == 0 {
-                return None;
-            }
+            let mut at = sweep::at_size(inputs, chips)?;
             let fabric = build(&spec_of(inputs, chips)).ok()?;
-            let mut at = *inputs;
-            at.parallelism.data = data.min(u32::MAX as u64) as u32;
-            at.cluster.n_chips = chips;
             at.cluster.network = fabric.network;
             at.plant.bom = fabric.bom;
             Some(ScalingPoint::of(chips, &estimate(&at)))

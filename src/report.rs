@@ -146,6 +146,15 @@ fn reliability(r: &ReliabilityEstimate) -> Value {
 
 /// The bill of materials as CSV rows `item,tier,count`.
 pub fn bom_csv(f: &FacilityEstimate) -> String {
+    let mut out = String::from("item,tier,count\n");
+    for (item, tier, count) in bom_rows(f) {
+        out.push_str(&format!("{item},{tier},{count}\n"));
+    }
+    out
+}
+
+/// The bill of materials as `(item, tier, count)` rows, for the CSV and the page's table.
+pub fn bom_rows(f: &FacilityEstimate) -> Vec<(&'static str, &'static str, u64)> {
     let b = &f.bom;
     let mut rows = vec![
         ("nodes", "", b.nodes),
@@ -161,11 +170,7 @@ pub fn bom_csv(f: &FacilityEstimate) -> String {
         rows.push(("cables", tier, b.cables[idx]));
         rows.push(("of which optical", tier, b.optical[idx]));
     }
-    let mut out = String::from("item,tier,count\n");
-    for (item, tier, count) in rows {
-        out.push_str(&format!("{item},{tier},{count}\n"));
-    }
-    out
+    rows
 }
 
 /// Blocking problems with the scenario field each concerns.

@@ -10,20 +10,7 @@ use clusterplan::model::Bom;
 /// The fabric a catalog system's reference design builds for `chips` chips.
 fn system_fabric(system: &str, chips: u32) -> Bom {
     let s = presets::system(system).expect("system preset");
-    let switch = presets::switch(s.switch).expect("switch preset").switch;
-    let spec = Spec {
-        chips,
-        chips_per_node: s.system.chips_per_node,
-        planes: s.system.nics_per_chip,
-        nodes_per_rack: s.system.nodes_per_rack,
-        scale_up_switches_per_rack: s.system.scale_up_switches_per_rack,
-        switch,
-        tiers: None,
-        min_tiers: s.superpod.map_or(1, |p| p.min_tiers),
-        unit_nodes: s.superpod.map(|p| p.nodes_per_unit),
-        oversubscription: 1.0,
-    };
-    fabric::build(&spec).expect("builds").bom
+    fabric::build(&Spec::for_system(s, chips).expect("its switch")).expect("builds").bom
 }
 
 /// A plain fat tree of `switch` for `chips` chips, 8 per node, one plane, no reference rules.

@@ -6,16 +6,8 @@ mod common;
 
 use clusterplan::model::{Severity, Warning};
 use clusterplan::scenario::Scenario;
-use common::{random_scenario, Rng};
-use serde_json::{json, Value};
-
-fn with(changes: &[(&str, Value)]) -> Scenario {
-    changes.iter().fold(Scenario::default_plan(), |s, (p, v)| s.with(p, Some(v.clone())))
-}
-
-fn evaluate(s: &Scenario) -> clusterplan::model::Estimate {
-    s.evaluate().unwrap_or_else(|e| panic!("{e:?}")).1
-}
+use common::{evaluate, random_scenario, with, Rng};
+use serde_json::json;
 
 #[test]
 fn power_parts_sum_and_stay_under_the_systems_rating() {

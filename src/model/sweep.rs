@@ -63,22 +63,26 @@ pub fn default_chip_counts() -> Vec<u32> {
     counts
 }
 
+/// The plan at `chips` chips, data parallelism taking the chips that remain after one model
+/// replica; `None` when they do not hold a replica.
+pub fn at_size(inputs: &Inputs, chips: u32) -> Option<Inputs> {
+    let p = &inputs.parallelism;
+    let replica =
+        (p.tensor.max(1) as u64 * p.pipeline.max(1) as u64 * p.context.max(1) as u64).max(1);
+    let data = chips as u64 / replica;
+    if data == 0 {
+        return None;
+    }
+    let mut at = *inputs;
+    at.parallelism.data = data.min(u32::MAX as u64) as u32;
+    at.cluster.n_chips = chips;
+    Some(at)
+}
+
 /// The plan at each chip count, skipping sizes too small to hold one model replica.
 pub fn scaling(inputs: &Inputs, chip_counts: &[u32]) -> Vec<ScalingPoint> {
-    let p = &inputs.parallelism;
-    let model_parallel =
-        (p.tensor.max(1) as u128 * p.pipeline.max(1) as u128 * p.context.max(1) as u128).max(1);
     chip_counts
         .iter()
-        .filter_map(|&chips| {
-            let data = chips as u128 / model_parallel;
-            if data == 0 {
-                return None;
-            }
-            let mut at = *inputs;
-            at.parallelism.data = data.min(u32::MAX as u128) as u32;
-            at.cluster.n_chips = chips;
-            Some(ScalingPoint::of(chips, &estimate(&at)))
-        })
+        .filter_map(|&chips| Some(ScalingPoint::of(chips, &estimate(&at_size(inputs, chips)?))))
         .collect()
 }

@@ -79,7 +79,7 @@ const fn count(
     max: f64,
     why: &'static str,
 ) -> Field {
-    Field { path, unit: "", kind: Kind::Count, default, min, max, why }
+    counted(path, "", default, min, max, why)
 }
 
 const fn counted(

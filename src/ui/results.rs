@@ -25,8 +25,7 @@ pub struct ResultsProps {
 /// The bill of materials as a table, with a button that copies it as CSV.
 fn bom(f: &crate::model::FacilityEstimate, on_copy: &Callback<String>) -> Html {
     let csv = report::bom_csv(f);
-    let rows: Vec<Vec<String>> =
-        csv.lines().skip(1).map(|l| l.split(',').map(str::to_string).collect()).collect();
+    let rows = report::bom_rows(f);
     let onclick = on_copy.reform(move |_| csv.clone());
     html! {
         <details class="tables bom">
@@ -36,10 +35,8 @@ fn bom(f: &crate::model::FacilityEstimate, on_copy: &Callback<String>) -> Html {
             <table data-testid="bom">
                 <thead><tr><th>{ "item" }</th><th>{ "tier" }</th><th>{ "count" }</th></tr></thead>
                 <tbody>
-                    { for rows.iter().map(|r| html! {
-                        <tr>{ for r.iter().enumerate().map(|(i, c)| html! {
-                            <td>{ if i == 2 { c.parse::<f64>().map(numbers::format).unwrap_or_else(|_| c.clone()) } else { c.clone() } }</td>
-                        }) }</tr>
+                    { for rows.iter().map(|(item, tier, count)| html! {
+                        <tr><td>{ *item }</td><td>{ *tier }</td><td>{ numbers::format(*count as f64) }</td></tr>
                     }) }
                 </tbody>
             </table>

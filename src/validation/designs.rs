@@ -112,22 +112,8 @@ pub fn outcomes() -> Vec<DesignOutcome> {
         .iter()
         .map(|d| {
             let predicted = presets::system(d.system)
-                .and_then(|s| {
-                    let switch = presets::switch(s.switch)?.switch;
-                    let spec = Spec {
-                        chips: d.chips,
-                        chips_per_node: s.system.chips_per_node,
-                        planes: s.system.nics_per_chip,
-                        nodes_per_rack: s.system.nodes_per_rack,
-                        scale_up_switches_per_rack: s.system.scale_up_switches_per_rack,
-                        switch,
-                        tiers: None,
-                        min_tiers: s.superpod.map_or(1, |p| p.min_tiers),
-                        unit_nodes: s.superpod.map(|p| p.nodes_per_unit),
-                        oversubscription: 1.0,
-                    };
-                    fabric::build(&spec).ok()
-                })
+                .and_then(|s| Spec::for_system(s, d.chips))
+                .and_then(|spec| fabric::build(&spec).ok())
                 .map_or([0; 3], |f| [f.bom.leaf, f.bom.spine, f.bom.core]);
             DesignOutcome { design: *d, predicted }
         })

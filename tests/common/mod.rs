@@ -55,3 +55,13 @@ pub fn random_scenario(rng: &mut Rng) -> Scenario {
     });
     Scenario::from_value(json).expect("generated scenario parses")
 }
+
+/// The default plan with some fields set by path.
+pub fn with(changes: &[(&str, serde_json::Value)]) -> Scenario {
+    changes.iter().fold(Scenario::default_plan(), |s, (p, v)| s.with(p, Some(v.clone())))
+}
+
+/// The estimate of a scenario that must resolve.
+pub fn evaluate(s: &Scenario) -> clusterplan::model::Estimate {
+    s.evaluate().unwrap_or_else(|e| panic!("{e:?}")).1
+}
