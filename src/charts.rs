@@ -102,7 +102,7 @@ fn err<E: std::fmt::Display>(e: E) -> String {
 const GIB: f64 = 1073741824.0;
 
 /// Labels of the step-time parts, in `StepBreakdown::parts` order.
-pub const STEP_LABELS: [&str; 9] = [
+pub const STEP_LABELS: [&str; 10] = [
     "compute",
     "recompute",
     "TP comm",
@@ -112,6 +112,7 @@ pub const STEP_LABELS: [&str; 9] = [
     "DP comm",
     "pipeline bubble",
     "optimizer",
+    "slowest chip",
 ];
 
 /// One horizontal stacked bar of `(label, value)` parts with an optional capacity marker,

@@ -240,12 +240,22 @@ section! {
         recompute,
         /// Sequence parallelism; default on whenever tp > 1.
         sequence_parallel,
-        /// Data-parallel reduction overlapped with backward; default true.
+        /// Data-parallel reduction overlapped with backward; default: on with `megatron-core`.
         dp_overlap,
         /// Expert all-to-all overlapped with another micro-batch (DualPipe); default false.
         ep_overlap,
         /// Context-parallel exchange overlapped with attention (ring attention); default false.
         cp_overlap,
+        /// `megatron-core` (data-, tensor- and pipeline-parallel communication overlapped, as
+        /// Megatron-Core's README runs it) or `megatron-baseline` (no overlap flags, as the
+        /// 2021-2023 papers ran Megatron-LM); default `megatron-core`.
+        stack,
+        /// Tensor-parallel communication pipelined with its GEMMs; default: on with `megatron-core`.
+        tp_overlap,
+        /// Pipeline sends overlapped with compute; default: on with `megatron-core`.
+        pp_overlap,
+        /// Norms and activation functions recomputed instead of stored; default false.
+        recompute_elementwise,
     }
 }
 

@@ -415,3 +415,46 @@ fn chips_have_the_memory_the_device_reports() {
     assert!((gib("h200") - 139.8).abs() < 1e-9);
     assert!(gib("a100-80gb") > 79.0 && gib("a100-80gb") < 80.0);
 }
+
+#[test]
+fn the_slowest_chip_costs_more_on_more_chips() {
+    // The expected slowest of N identical chips grows with N, slowly (about sqrt(2 ln N)).
+    let small = model::efficiency::slowest_of(8);
+    let large = model::efficiency::slowest_of(16_384);
+    assert_eq!(model::efficiency::slowest_of(1), 0.0);
+    assert!(small > 0.0 && large > small, "{small} {large}");
+    assert!(large < 0.06, "about 8% spread between fastest and slowest: {large}");
+    let e = run(&base());
+    assert!(e.breakdown.straggler_s > 0.0);
+    let sum: f64 = e.breakdown.parts().iter().map(|(_, s)| s).sum();
+    assert!(relative(sum, e.step_s) < 1e-12);
+}
+
+#[test]
+fn overlapping_communication_never_slows_a_plan() {
+    let mut slow = base();
+    slow.parallelism.tp_overlap = false;
+    slow.parallelism.pp_overlap = false;
+    slow.parallelism.dp_overlap = false;
+    let mut fast = slow;
+    fast.parallelism.tp_overlap = true;
+    fast.parallelism.pp_overlap = true;
+    fast.parallelism.dp_overlap = true;
+    let (a, b) = (run(&slow), run(&fast));
+    assert!(b.step_s < a.step_s, "{} vs {}", b.step_s, a.step_s);
+    assert!(b.breakdown.tp_exposed_s < a.breakdown.tp_exposed_s);
+    // The links carry the same traffic either way.
+    assert!(relative(a.link.tp_s, b.link.tp_s) < 1e-12);
+}
+
+#[test]
+fn recomputing_norms_and_activations_trades_a_little_time_for_memory() {
+    let mut keep = base();
+    keep.parallelism.recompute = Recompute::None;
+    keep.parallelism.recompute_elementwise = false;
+    let mut light = keep;
+    light.parallelism.recompute_elementwise = true;
+    let (a, b) = (run(&keep), run(&light));
+    assert!(b.memory.activations_bytes < 0.8 * a.memory.activations_bytes);
+    assert!(b.step_s > a.step_s && b.step_s < 1.05 * a.step_s, "{} vs {}", b.step_s, a.step_s);
+}

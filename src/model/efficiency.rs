@@ -59,3 +59,35 @@ pub const PREFETCH_OVERLAP: f64 = 0.9;
 /// with dependent computation via decomposition", ASPLOS'23, §2; Chang et al. 2024, FLUX,
 /// arXiv:2406.06858, §1); a quarter of the hidden time is charged back.
 pub const OVERLAP_INTERFERENCE: f64 = 0.25;
+
+/// Spread of speed among chips of one model, as a standard deviation relative to the median:
+/// Sinha et al. 2022 ("Not All GPUs Are Created Equal", SC'22, arXiv:2208.11035) measure an
+/// average 8% spread between the fastest and slowest of the thousands of identical GPUs in each
+/// of five clusters, from power management and manufacturing variation. For a normal spread
+/// the range over `n` chips is about `2 z(n)` standard deviations, and `z` is about 3.4 for a
+/// few thousand chips, so the deviation is about 8% / 6.8.
+pub const CHIP_SPEED_SPREAD: f64 = 0.08 / 6.8;
+
+/// Slowdown of a synchronous step on `n` chips relative to a median chip: the expected
+/// slowest of `n` draws, `CHIP_SPEED_SPREAD * z(n)`, with `z(n)` the expected largest of `n`
+/// standard normals by Blom's formula, `Phi^-1((n - 0.375) / (n + 0.25))` (Blom 1958). Every
+/// chip waits for the slowest at each collective, so the whole job runs at its pace (MegaScale,
+/// arXiv:2402.15627, §5: "training efficiency is predominantly determined by the slowest
+/// machine"; Llama 3 report, arXiv:2407.21783, §3.3.4).
+pub fn slowest_of(n: u32) -> f64 {
+    if n <= 1 {
+        return 0.0;
+    }
+    let n = n as f64;
+    CHIP_SPEED_SPREAD * normal_quantile((n - 0.375) / (n + 0.25))
+}
+
+/// Upper quantile of the standard normal for `p` in (0.5, 1), within 4.5e-4
+/// (Abramowitz and Stegun 1964, 26.2.23).
+fn normal_quantile(p: f64) -> f64 {
+    let q = (1.0 - p).clamp(1e-300, 0.5);
+    let t = (-2.0 * q.ln()).sqrt();
+    let num = 2.515517 + 0.802853 * t + 0.010328 * t * t;
+    let den = 1.0 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t;
+    (t - num / den).max(0.0)
+}

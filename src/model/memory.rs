@@ -93,8 +93,12 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
     let fp8 = inputs.fp8_active();
     let gemm_in = if fp8 { 1.0 } else { ACT_BYTES };
 
+    // Recomputing norms and activation functions keeps only their inputs; the activation's
+    // input is then cached in FP8 under the FP8 recipe (DeepSeek-V3 report §3.3.3, §3.4).
+    let light = p.recompute_elementwise && p.recompute != Recompute::Full;
     // Norm inputs (2) and norm outputs, which are the QKV and MLP GEMM inputs (2).
-    let norms = 2.0 * (ACT_BYTES + gemm_in) * norm_tokens * h;
+    let norm_outputs = 2.0 * gemm_in * norm_tokens * h;
+    let norms = 2.0 * ACT_BYTES * norm_tokens * h + norm_outputs;
     let masks = 2.0 * mask * norm_tokens * h;
     let qkv = ACT_BYTES * tokens * (q + 2.0 * kv);
     // The attention output feeds the output projection; under FP8 the fused attention's
@@ -111,27 +115,43 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
             elements * (ACT_BYTES + mask * (1.0 + ACT_BYTES))
         }
     };
-    let ffn_tensors = |tokens: f64, ffn: f64| {
-        let act_in = match t.ffn_kind {
-            FfnKind::Gelu => 1.0,
-            FfnKind::SwiGlu => 2.0,
-        };
-        tokens * ffn * (ACT_BYTES * act_in + gemm_in)
+    let act_in = match t.ffn_kind {
+        FfnKind::Gelu => 1.0,
+        FfnKind::SwiGlu => 2.0,
     };
-    let ffn = match (moe_layer, t.moe) {
+    // Bytes per feed-forward element: the activation's inputs and its output (the down
+    // projection's input), and what recomputing the activation rebuilds.
+    let (ffn_stored, ffn_rebuilt) = if light {
+        (act_in * if fp8 { 1.0 } else { ACT_BYTES }, gemm_in)
+    } else {
+        (act_in * ACT_BYTES + gemm_in, 0.0)
+    };
+    let ffn_tensors = |tokens: f64, ffn: f64| tokens * ffn * ffn_stored;
+    let ffn_rebuilt_tensors = |tokens: f64, ffn: f64| tokens * ffn * ffn_rebuilt;
+    let (ffn, rebuilt) = match (moe_layer, t.moe) {
         (true, Some(moe)) => {
             let routed = tokens * moe.top_k as f64 * moe.capacity_factor.unwrap_or(1.0).max(1.0);
             let expert_ffn = moe.expert_ffn as f64 / shape.tp;
-            gemm_in * routed * h
-                + ffn_tensors(routed, expert_ffn)
-                + ffn_tensors(tokens, moe.n_shared_experts as f64 * expert_ffn)
+            let shared = moe.n_shared_experts as f64 * expert_ffn;
+            (
+                gemm_in * routed * h
+                    + ffn_tensors(routed, expert_ffn)
+                    + ffn_tensors(tokens, shared),
+                ffn_rebuilt_tensors(routed, expert_ffn) + ffn_rebuilt_tensors(tokens, shared),
+            )
         }
-        _ => ffn_tensors(tokens, t.ffn as f64 / shape.tp),
+        _ => (
+            ffn_tensors(tokens, t.ffn as f64 / shape.tp),
+            ffn_rebuilt_tensors(tokens, t.ffn as f64 / shape.tp),
+        ),
     };
+    // What the elementwise recomputation rebuilds during a layer's backward pass.
+    let rebuilt = if light { rebuilt + norm_outputs } else { 0.0 };
+    let norms = if light { norms - norm_outputs } else { norms };
     let full = norms + masks + qkv + proj_in + scores + ffn;
     let (stored, recomputed) = match (p.recompute, t.attention) {
-        (Recompute::None, _) | (Recompute::Selective, AttentionImpl::Flash) => (full, 0.0),
-        (Recompute::Selective, AttentionImpl::Materialized) => (full - scores, scores),
+        (Recompute::None, _) | (Recompute::Selective, AttentionImpl::Flash) => (full, rebuilt),
+        (Recompute::Selective, AttentionImpl::Materialized) => (full - scores, scores + rebuilt),
         // Only the layer input survives (Korthikanti et al. eq. 6: 2sbh per layer).
         (Recompute::Full, _) => (ACT_BYTES * norm_tokens * h, full),
     };

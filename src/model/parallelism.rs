@@ -120,6 +120,19 @@ pub struct Parallelism {
     /// Context-parallel key/value exchange overlapped with attention (ring attention, as in
     /// Megatron-Core); off, it is the all-gather of the Llama 3 report, exposed.
     pub cp_overlap: bool,
+    /// Tensor-parallel all-gathers and reduce-scatters split into chunks and pipelined with the
+    /// GEMMs they feed (Megatron-Core `--tp-comm-overlap` with Transformer Engine userbuffers;
+    /// Wang et al. 2023, ASPLOS'23; MegaScale, arXiv:2402.15627, §3.2), as Megatron-Core's
+    /// README runs its scaling tables.
+    pub tp_overlap: bool,
+    /// Pipeline sends and receives overlapped with the next chunk's compute in the interleaved
+    /// schedule (Megatron-Core `overlap_p2p_comm`; MegaScale §3.2, "PP overlap").
+    pub pp_overlap: bool,
+    /// Norms and the feed-forward activation function rerun in the backward pass instead of
+    /// storing their outputs, with the activation's input kept in FP8 under the FP8 recipe
+    /// (DeepSeek-V3 report, arXiv:2412.19437, §3.3.3 and §3.4; Megatron-Core
+    /// `--recompute-modules layernorm moe_act`).
+    pub recompute_elementwise: bool,
 }
 
 /// Derived per-chip quantities, computed once per estimate.

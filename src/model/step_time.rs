@@ -14,6 +14,7 @@ mod ops;
 use data_parallel::{data_parallel, optimizer_s};
 use ops::{Ctx, Pass, Passes};
 
+use crate::model::efficiency::{slowest_of, OVERLAP_INTERFERENCE};
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
 use crate::model::topology::point_to_point_s;
@@ -45,6 +46,9 @@ pub struct StepBreakdown {
     pub bubble_s: f64,
     /// Optimizer update (memory-bound Adam over this chip's shard).
     pub optimizer_s: f64,
+    /// Waiting for the slowest of the chips: identical chips run at different speeds, and a
+    /// synchronous step goes at the pace of the slowest (`efficiency::slowest_of`).
+    pub straggler_s: f64,
 }
 
 impl StepBreakdown {
@@ -54,7 +58,7 @@ impl StepBreakdown {
     }
 
     /// Every part with a short label, in display order.
-    pub fn parts(&self) -> [(&'static str, f64); 9] {
+    pub fn parts(&self) -> [(&'static str, f64); 10] {
         [
             ("compute", self.compute_s),
             ("recompute", self.recompute_s),
@@ -65,6 +69,7 @@ impl StepBreakdown {
             ("dp_exposed", self.dp_exposed_s),
             ("bubble", self.bubble_s),
             ("optimizer", self.optimizer_s),
+            ("straggler", self.straggler_s),
         ]
     }
 }
@@ -155,6 +160,16 @@ pub(crate) fn step(
     } else {
         0.0
     };
+    // With overlap, each send travels while the next chunk computes (one chunk is a stage's
+    // forward or backward of one micro-batch on one virtual stage).
+    let pp_exposed = if inputs.parallelism.pp_overlap && pp_link > 0.0 {
+        let sends = 2.0 * m * shape.v;
+        let chunk = 0.5 * (busiest.fwd.compute + busiest.bwd.compute) / shape.v;
+        let exposed = sends * (pp_link / sends - chunk).max(0.0);
+        exposed + OVERLAP_INTERFERENCE * (pp_link - exposed)
+    } else {
+        pp_link
+    };
     let bubble = if shape.pp_u > 1 {
         (shape.pp - 1.0) / shape.v * (average.total() + pp_link / m)
     } else {
@@ -174,19 +189,22 @@ pub(crate) fn step(
 
     let per_step =
         |f: fn(&Pass) -> f64| m * (f(&busiest.fwd) + f(&busiest.bwd) + f(&busiest.recompute));
+    let compute = m * (busiest.fwd.compute + busiest.bwd.compute);
+    let recompute = m * busiest.recompute.compute;
     let breakdown = StepBreakdown {
-        compute_s: m * (busiest.fwd.compute + busiest.bwd.compute),
-        recompute_s: m * busiest.recompute.compute,
+        compute_s: compute,
+        recompute_s: recompute,
         tp_exposed_s: per_step(|x| x.tp),
         cp_exposed_s: per_step(|x| x.cp_exposed),
         ep_exposed_s: per_step(|x| x.ep),
-        pp_exposed_s: pp_link,
+        pp_exposed_s: pp_exposed,
         dp_exposed_s: dp_exposed,
         bubble_s: bubble,
         optimizer_s: optimizer,
+        straggler_s: slowest_of(shape.chips_used) * (compute + recompute + bubble),
     };
     let link = LinkTimes {
-        tp_s: per_step(|x| x.tp),
+        tp_s: per_step(|x| x.tp_link),
         cp_s: per_step(|x| x.cp_link),
         ep_s: per_step(|x| x.ep_link),
         pp_s: pp_link,
@@ -224,6 +242,7 @@ fn clean(b: StepBreakdown) -> StepBreakdown {
         dp_exposed_s: finite(b.dp_exposed_s),
         bubble_s: finite(b.bubble_s),
         optimizer_s: finite(b.optimizer_s),
+        straggler_s: finite(b.straggler_s),
     }
 }
 

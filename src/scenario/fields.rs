@@ -519,9 +519,12 @@ pub const FIELDS: &[Field] = &[
     count("parallelism.virtual_stages", Fixed(1.0), 1.0, 1024.0, "Megatron-LM uses a few per rank"),
     count("parallelism.zero", Derived, 0.0, 3.0, "ZeRO has stages 0 to 3"),
     flag("parallelism.sequence_parallel", Derived),
-    flag("parallelism.dp_overlap", Fixed(1.0)),
+    flag("parallelism.dp_overlap", Derived),
     flag("parallelism.ep_overlap", Fixed(0.0)),
     flag("parallelism.cp_overlap", Fixed(0.0)),
+    flag("parallelism.tp_overlap", Derived),
+    flag("parallelism.pp_overlap", Derived),
+    flag("parallelism.recompute_elementwise", Fixed(0.0)),
 ];
 
 /// The fixed default of the field at `path` (1 for true, 0 for false); 0 for a field whose

@@ -570,6 +570,13 @@ impl Scenario {
                 Sharding::Optimizer
             }
         };
+        // The software stack sets the defaults of the overlaps it implements.
+        let tuned = r.choice(
+            &p.stack,
+            "parallelism.stack",
+            &[("megatron-core", true), ("megatron-baseline", false)],
+            true,
+        );
         Parallelism {
             tensor,
             pipeline,
@@ -602,11 +609,7 @@ impl Scenario {
                 ],
                 Recompute::None,
             ),
-            dp_overlap: r.flag(
-                &p.dp_overlap,
-                "parallelism.dp_overlap",
-                fixed("parallelism.dp_overlap") != 0.0,
-            ),
+            dp_overlap: r.flag(&p.dp_overlap, "parallelism.dp_overlap", tuned),
             ep_overlap: r.flag(
                 &p.ep_overlap,
                 "parallelism.ep_overlap",
@@ -616,6 +619,13 @@ impl Scenario {
                 &p.cp_overlap,
                 "parallelism.cp_overlap",
                 fixed("parallelism.cp_overlap") != 0.0,
+            ),
+            tp_overlap: r.flag(&p.tp_overlap, "parallelism.tp_overlap", tuned),
+            pp_overlap: r.flag(&p.pp_overlap, "parallelism.pp_overlap", tuned),
+            recompute_elementwise: r.flag(
+                &p.recompute_elementwise,
+                "parallelism.recompute_elementwise",
+                fixed("parallelism.recompute_elementwise") != 0.0,
             ),
         }
     }

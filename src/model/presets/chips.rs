@@ -45,7 +45,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 40.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.555 * TB_PER_S,
             tdp_w: 400.0,
-            matmul_efficiency: 0.72,
+            matmul_efficiency: 0.74,
             memory_efficiency: 0.80,
             price_usd: Some(24_875.0), // DGX A100 list ~$199k at launch / 8 (includes host)
         },
@@ -69,7 +69,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 80.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.039 * TB_PER_S,
             tdp_w: 400.0,
-            matmul_efficiency: 0.72,
+            matmul_efficiency: 0.74,
             memory_efficiency: 0.80,
             price_usd: None,
         },
@@ -92,7 +92,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 80.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.039 * TB_PER_S,
             tdp_w: 400.0,
-            matmul_efficiency: 0.72,
+            matmul_efficiency: 0.74,
             memory_efficiency: 0.80,
             price_usd: None,
         },
@@ -525,7 +525,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 64.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.6 * TB_PER_S, // conflicting: 0.4, 0.77, 1.6 TB/s cited
             tdp_w: 400.0,                    // 310-400 W quoted
-            matmul_efficiency: 0.50,
+            matmul_efficiency: 0.68,
             memory_efficiency: 0.80,
             price_usd: None,
         },

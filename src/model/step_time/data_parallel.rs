@@ -42,7 +42,7 @@ pub(super) fn data_parallel(
             };
             let link = reduce + gather;
             let exposed = if p.dp_overlap {
-                (reduce - bwd_window).max(0.0) + (gather - fwd_window).max(0.0)
+                chunked(reduce, bwd_window, shape) + chunked(gather, fwd_window, shape)
             } else {
                 link
             };
@@ -71,6 +71,22 @@ pub(super) fn data_parallel(
             (link, with_interference(link, m * (per_mb - hidden).max(0.0)))
         }
     }
+}
+
+/// Exposed part of a once-per-step gradient reduction (or parameter gather) of `link`
+/// seconds, overlapped with one micro-batch's backward (or forward) of `window` seconds.
+///
+/// The traffic goes in buckets per model chunk. Without interleaving, the buckets reduce while
+/// the last micro-batch's backward runs through the earlier layers. With `v` virtual stages,
+/// a chunk's gradients are final after the last round of its backward, and its reduction
+/// overlaps the following chunks' rounds of `min(m, p)` micro-batches each; only the last
+/// chunk's reduction and the next step's first gather stay exposed (MegaScale,
+/// arXiv:2402.15627, §3.2: the exposed share is `1 / (2 vpp)` of the data-parallel traffic).
+fn chunked(link: f64, window: f64, shape: &crate::model::parallelism::Shape) -> f64 {
+    let v = if shape.pp_u > 1 { shape.v } else { 1.0 };
+    let per_chunk = link / v;
+    let round = (shape.n_microbatches as f64).min(shape.pp).max(1.0) * window / v;
+    (per_chunk - window / v).max(0.0) + (v - 1.0) * (per_chunk - round).max(0.0)
 }
 
 /// Exposed seconds plus the compute slowdown the hidden part causes.

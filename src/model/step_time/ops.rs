@@ -20,7 +20,10 @@ use super::ACT_BYTES;
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Pass {
     pub(super) compute: f64,
+    /// Tensor-parallel time on the critical path.
     pub(super) tp: f64,
+    /// Tensor-parallel time on the links, hidden or not.
+    pub(super) tp_link: f64,
     pub(super) cp_link: f64,
     pub(super) cp_exposed: f64,
     pub(super) ep_link: f64,
@@ -32,6 +35,7 @@ impl Pass {
         Pass {
             compute: self.compute + o.compute,
             tp: self.tp + o.tp,
+            tp_link: self.tp_link + o.tp_link,
             cp_link: self.cp_link + o.cp_link,
             cp_exposed: self.cp_exposed + o.cp_exposed,
             ep_link: self.ep_link + o.ep_link,
@@ -43,6 +47,7 @@ impl Pass {
         Pass {
             compute: self.compute * k,
             tp: self.tp * k,
+            tp_link: self.tp_link * k,
             cp_link: self.cp_link * k,
             cp_exposed: self.cp_exposed * k,
             ep_link: self.ep_link * k,
@@ -181,6 +186,7 @@ impl Ctx<'_> {
         let fwd = Pass {
             compute: gemms_fwd + elementwise_fwd + core_fwd,
             tp,
+            tp_link: tp,
             cp_link: cp_fwd,
             cp_exposed: self.cp_exposed(cp_fwd, core_fwd),
             ..Pass::default()
@@ -188,6 +194,7 @@ impl Ctx<'_> {
         let bwd = Pass {
             compute: 2.0 * gemms_fwd + ELEMENTWISE_BWD_BYTE_RATIO * elementwise_fwd + core_bwd,
             tp,
+            tp_link: tp,
             cp_link: cp_bwd,
             cp_exposed: self.cp_exposed(cp_bwd, core_bwd),
             ..Pass::default()
@@ -294,10 +301,18 @@ impl Ctx<'_> {
             + self.elementwise((6.0 + dropout_bytes) * norm_tokens * h);
         let elementwise = elementwise + around;
         let tp = self.tp_block();
-        let fwd = Pass { compute: gemms + elementwise, tp, ep_link: ep, ep, ..Pass::default() };
+        let fwd = Pass {
+            compute: gemms + elementwise,
+            tp,
+            tp_link: tp,
+            ep_link: ep,
+            ep,
+            ..Pass::default()
+        };
         let bwd = Pass {
             compute: 2.0 * gemms + ELEMENTWISE_BWD_BYTE_RATIO * elementwise,
             tp,
+            tp_link: tp,
             ep_link: ep,
             ep,
             ..Pass::default()
@@ -392,7 +407,7 @@ impl Ctx<'_> {
             0.0
         };
         Passes {
-            fwd: Pass { compute: lookup, tp, ..Pass::default() },
+            fwd: Pass { compute: lookup, tp, tp_link: tp, ..Pass::default() },
             bwd: Pass { compute: ELEMENTWISE_BWD_BYTE_RATIO * lookup, ..Pass::default() },
             recompute: Pass::default(),
         }
@@ -412,8 +427,13 @@ impl Ctx<'_> {
         let loss_bwd = self.elementwise(6.0 * s.tokens * vocab);
         let tp = self.tp_block() / 2.0;
         Passes {
-            fwd: Pass { compute: norm + gemm + loss_fwd, tp, ..Pass::default() },
-            bwd: Pass { compute: 2.0 * norm + 2.0 * gemm + loss_bwd, tp, ..Pass::default() },
+            fwd: Pass { compute: norm + gemm + loss_fwd, tp, tp_link: tp, ..Pass::default() },
+            bwd: Pass {
+                compute: 2.0 * norm + 2.0 * gemm + loss_bwd,
+                tp,
+                tp_link: tp,
+                ..Pass::default()
+            },
             recompute: Pass::default(),
         }
     }
@@ -423,6 +443,14 @@ impl Ctx<'_> {
         let (attention, core_fwd) = self.attention_block();
         let ffn = if moe { self.moe_ffn() } else { self.dense_ffn() };
         let mut layer = attention.plus(ffn);
+        if self.inputs.parallelism.tp_overlap {
+            // Each chunk of a collective travels while the GEMM on the previous chunk runs;
+            // what the layer's compute cannot cover stays exposed.
+            for pass in [&mut layer.fwd, &mut layer.bwd] {
+                let exposed = (pass.tp_link - pass.compute).max(0.0);
+                pass.tp = exposed + OVERLAP_INTERFERENCE * (pass.tp_link - exposed);
+            }
+        }
         if self.inputs.parallelism.ep_overlap {
             // Another micro-batch's attention and experts run while this one's tokens travel.
             for pass in [&mut layer.fwd, &mut layer.bwd] {
@@ -430,16 +458,46 @@ impl Ctx<'_> {
                 pass.ep = exposed + OVERLAP_INTERFERENCE * (pass.ep_link - exposed);
             }
         }
+        let elementwise = if self.inputs.parallelism.recompute_elementwise {
+            self.elementwise_fwd(moe)
+        } else {
+            0.0
+        };
         layer.recompute = match self.inputs.parallelism.recompute {
-            Recompute::None => Pass::default(),
+            Recompute::None => Pass { compute: elementwise, ..Pass::default() },
             Recompute::Full => layer.fwd,
             Recompute::Selective => match self.inputs.transformer.attention {
                 // The fused kernel already recomputes scores in its backward pass.
-                AttentionImpl::Flash => Pass::default(),
-                AttentionImpl::Materialized => Pass { compute: core_fwd, ..Pass::default() },
+                AttentionImpl::Flash => Pass { compute: elementwise, ..Pass::default() },
+                AttentionImpl::Materialized => {
+                    Pass { compute: core_fwd + elementwise, ..Pass::default() }
+                }
             },
         };
         layer
+    }
+
+    /// Forward time of a layer's two norms and its feed-forward activation function, which
+    /// `recompute_elementwise` runs again in the backward pass.
+    fn elementwise_fwd(&self, moe: bool) -> f64 {
+        let t = &self.inputs.transformer;
+        let s = self.shape;
+        let h = t.hidden as f64;
+        let norms = 2.0
+            * self.elementwise(4.0 * s.norm_tokens(self.inputs.parallelism.sequence_parallel) * h);
+        let act = match (moe, t.moe) {
+            (true, Some(m)) => {
+                let k = m.top_k as f64 * m.capacity_factor.unwrap_or(1.0).max(1.0);
+                let routed =
+                    s.tokens * k * s.ep.min(m.n_experts.max(1) as f64) / m.n_experts.max(1) as f64;
+                let local = (m.n_experts.max(1) as f64 / s.ep).max(1.0);
+                let expert_ffn = m.expert_ffn as f64 / s.tp;
+                self.ffn_core(routed, expert_ffn, local).1
+                    + self.ffn_core(s.tokens, m.n_shared_experts as f64 * expert_ffn, 1.0).1
+            }
+            _ => self.ffn_core(s.tokens, t.ffn as f64 / s.tp, 1.0).1,
+        };
+        norms + act
     }
 
     /// Parameters on one chip of `stage`, before data-parallel sharding:

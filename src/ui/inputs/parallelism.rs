@@ -79,8 +79,13 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
                 errors={f.errors("parallelism.zero")} notes={f.notes("parallelism.zero")} on_change={on_zero} />
             { f.choice("parallelism.recompute", "recompute",
                 &[("none", "None"), ("selective", "Selective (attention core)"), ("full", "Full (whole layers)")], recompute) }
+            { f.toggle("parallelism.recompute_elementwise", "recompute-elementwise", p.is_some_and(|p| p.recompute_elementwise)) }
             { f.toggle("parallelism.sequence_parallel", "sp", p.is_some_and(|p| p.sequence_parallel)) }
+            { f.choice("parallelism.stack", "stack",
+                &[("megatron-core", "Megatron-Core (overlapped)"), ("megatron-baseline", "Megatron-LM baseline (no overlap)")], "megatron-core") }
             { f.toggle("parallelism.dp_overlap", "dp-overlap", p.is_none_or(|p| p.dp_overlap)) }
+            { f.toggle("parallelism.tp_overlap", "tp-overlap", p.is_none_or(|p| p.tp_overlap)) }
+            { f.toggle("parallelism.pp_overlap", "pp-overlap", p.is_none_or(|p| p.pp_overlap)) }
             { f.toggle("parallelism.ep_overlap", "ep-overlap", p.is_some_and(|p| p.ep_overlap)) }
             { f.toggle("parallelism.cp_overlap", "cp-overlap", p.is_some_and(|p| p.cp_overlap)) }
         </section>
