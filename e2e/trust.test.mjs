@@ -177,10 +177,11 @@ test('changing the chip keeps the network the user chose, and says so', async (t
 test('the page says how sure it is, explains its terms and shows its validation', async (t) => {
   const { page, log } = await fresh(t);
   assert.equal(await attr(page, 'confidence', 'data-firm'), 'true');
-  await select(page, 'chip', 'ascend-910b');
+  // The 910C has no published training run (the 910B is calibrated on Pangu Ultra's).
+  await select(page, 'chip', 'ascend-910c');
   await until(page, 'a soft confidence badge', (s) => document.querySelector(s)?.dataset.firm === 'false', q('confidence'));
   const badge = await text(page, 'confidence');
-  assert.match(badge, /Ascend 910B: .*memory bandwidth.* unverified/);
+  assert.match(badge, /Ascend 910C \(dual-die\): .*board power unverified/);
   assert.match(badge, /efficiency assumed by chip class/);
   assert.doesNotMatch(badge, /_per_s|hbm_/, 'human names, not code names');
 
