@@ -330,22 +330,31 @@ impl Ctx<'_> {
         let n_experts = moe.n_experts.max(1) as f64;
         let k = moe.top_k as f64;
         let cf = moe.capacity_factor.unwrap_or(1.0).max(1.0);
-        let local_experts = (n_experts / s.ep).max(1.0);
-        let expert_ffn = moe.expert_ffn as f64 / s.tp;
-        // Tokens the EP group routes, spread evenly over all experts (Fedus et al. 2021, §2.1).
-        let tokens_per_expert = s.tokens * k * cf * s.ep.min(n_experts) / n_experts;
-        let (routed, routed_act) = self.ffn_core(tokens_per_expert, expert_ffn, local_experts);
-        let (shared, shared_act) = if moe.n_shared_experts > 0 {
-            self.ffn_core(s.tokens, moe.n_shared_experts as f64 * expert_ffn, 1.0)
-        } else {
-            (0.0, 0.0)
-        };
+        let ((routed, routed_act), (shared, shared_act)) = self.expert_cores(moe);
         let router = self.gemm_at(self.bf16_rate, s.tokens, n_experts, h, 1.0);
         let norm_tokens = s.norm_tokens(self.inputs.parallelism.sequence_parallel);
         // Permute before and unpermute after the experts: read and write every routed copy.
         let permute = self.elementwise(2.0 * 2.0 * ACT_BYTES * norm_tokens * k * cf * h);
         let ep = if s.ep_u > 1 { 2.0 * self.expert_exchange(norm_tokens * cf, moe) } else { 0.0 };
         self.ffn_passes(routed + shared + router, routed_act + shared_act + permute, ep)
+    }
+
+    /// GEMM and activation time of an MoE layer's (routed, shared) experts on one chip.
+    fn expert_cores(&self, moe: crate::model::Moe) -> ((f64, f64), (f64, f64)) {
+        let s = self.shape;
+        let n_experts = moe.n_experts.max(1) as f64;
+        let k = moe.top_k as f64 * moe.capacity_factor.unwrap_or(1.0).max(1.0);
+        let local_experts = (n_experts / s.ep).max(1.0);
+        let expert_ffn = moe.expert_ffn as f64 / s.tp;
+        // Tokens the EP group routes, spread evenly over all experts (Fedus et al. 2021, §2.1).
+        let tokens_per_expert = s.tokens * k * s.ep.min(n_experts) / n_experts;
+        let routed = self.ffn_core(tokens_per_expert, expert_ffn, local_experts);
+        let shared = if moe.n_shared_experts > 0 {
+            self.ffn_core(s.tokens, moe.n_shared_experts as f64 * expert_ffn, 1.0)
+        } else {
+            (0.0, 0.0)
+        };
+        (routed, shared)
     }
 
     /// One pass's expert all-to-all (dispatch out and combine back) for `tokens` local tokens.
@@ -487,13 +496,8 @@ impl Ctx<'_> {
             * self.elementwise(4.0 * s.norm_tokens(self.inputs.parallelism.sequence_parallel) * h);
         let act = match (moe, t.moe) {
             (true, Some(m)) => {
-                let k = m.top_k as f64 * m.capacity_factor.unwrap_or(1.0).max(1.0);
-                let routed =
-                    s.tokens * k * s.ep.min(m.n_experts.max(1) as f64) / m.n_experts.max(1) as f64;
-                let local = (m.n_experts.max(1) as f64 / s.ep).max(1.0);
-                let expert_ffn = m.expert_ffn as f64 / s.tp;
-                self.ffn_core(routed, expert_ffn, local).1
-                    + self.ffn_core(s.tokens, m.n_shared_experts as f64 * expert_ffn, 1.0).1
+                let ((_, routed), (_, shared)) = self.expert_cores(m);
+                routed + shared
             }
             _ => self.ffn_core(s.tokens, t.ffn as f64 / s.tp, 1.0).1,
         };
