@@ -60,6 +60,18 @@ pub const PREFETCH_OVERLAP: f64 = 0.9;
 /// arXiv:2406.06858, §1); a quarter of the hidden time is charged back.
 pub const OVERLAP_INTERFERENCE: f64 = 0.25;
 
+/// Critical-path seconds of `link` seconds of communication of which all but `exposed` hides
+/// under compute: the exposed part plus the slowdown the hidden part causes.
+pub fn with_interference(link: f64, exposed: f64) -> f64 {
+    exposed + OVERLAP_INTERFERENCE * (link - exposed).max(0.0)
+}
+
+/// Critical-path seconds of `link` seconds of communication overlapped with `window` seconds
+/// of compute: what the window cannot cover, plus interference for what it does.
+pub fn overlapped(link: f64, window: f64) -> f64 {
+    with_interference(link, (link - window).max(0.0))
+}
+
 /// Spread of speed among chips of one model, as a standard deviation relative to the median:
 /// Sinha et al. 2022 ("Not All GPUs Are Created Equal", SC'22, arXiv:2208.11035) measure an
 /// average 8% spread between the fastest and slowest of the thousands of identical GPUs in each

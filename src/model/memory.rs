@@ -98,7 +98,7 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
     let light = p.recompute_elementwise && p.recompute != Recompute::Full;
     // Norm inputs (2) and norm outputs, which are the QKV and MLP GEMM inputs (2).
     let norm_outputs = 2.0 * gemm_in * norm_tokens * h;
-    let norms = 2.0 * ACT_BYTES * norm_tokens * h + norm_outputs;
+    let norms = 2.0 * ACT_BYTES * norm_tokens * h + if light { 0.0 } else { norm_outputs };
     let masks = 2.0 * mask * norm_tokens * h;
     let qkv = ACT_BYTES * tokens * (q + 2.0 * kv);
     // The attention output feeds the output projection; under FP8 the fused attention's
@@ -147,7 +147,6 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
     };
     // What the elementwise recomputation rebuilds during a layer's backward pass.
     let rebuilt = if light { rebuilt + norm_outputs } else { 0.0 };
-    let norms = if light { norms - norm_outputs } else { norms };
     let full = norms + masks + qkv + proj_in + scores + ffn;
     let (stored, recomputed) = match (p.recompute, t.attention) {
         (Recompute::None, _) | (Recompute::Selective, AttentionImpl::Flash) => (full, rebuilt),

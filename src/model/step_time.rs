@@ -14,7 +14,7 @@ mod ops;
 use data_parallel::{data_parallel, optimizer_s};
 use ops::{Ctx, Pass, Passes};
 
-use crate::model::efficiency::{slowest_of, OVERLAP_INTERFERENCE};
+use crate::model::efficiency::{overlapped, slowest_of};
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
 use crate::model::topology::point_to_point_s;
@@ -165,8 +165,7 @@ pub(crate) fn step(
     let pp_exposed = if inputs.parallelism.pp_overlap && pp_link > 0.0 {
         let sends = 2.0 * m * shape.v;
         let chunk = 0.5 * (busiest.fwd.compute + busiest.bwd.compute) / shape.v;
-        let exposed = sends * (pp_link / sends - chunk).max(0.0);
-        exposed + OVERLAP_INTERFERENCE * (pp_link - exposed)
+        sends * overlapped(pp_link / sends, chunk)
     } else {
         pp_link
     };

@@ -1,7 +1,7 @@
 //! Data-parallel traffic of one step under each ZeRO stage, how much of it hides behind the
 //! backward pass, and the optimizer's update (Rajbhandari et al. 2020, "ZeRO", arXiv:1910.02054).
 
-use crate::model::efficiency::{OVERLAP_INTERFERENCE, PREFETCH_OVERLAP};
+use crate::model::efficiency::{with_interference, PREFETCH_OVERLAP};
 use crate::model::topology::Collective;
 use crate::model::Sharding;
 
@@ -87,11 +87,6 @@ fn chunked(link: f64, window: f64, shape: &crate::model::parallelism::Shape) -> 
     let per_chunk = link / v;
     let round = (shape.n_microbatches as f64).min(shape.pp).max(1.0) * window / v;
     (per_chunk - window / v).max(0.0) + (v - 1.0) * (per_chunk - round).max(0.0)
-}
-
-/// Exposed seconds plus the compute slowdown the hidden part causes.
-fn with_interference(link: f64, exposed: f64) -> f64 {
-    exposed + OVERLAP_INTERFERENCE * (link - exposed).max(0.0)
 }
 
 /// Adam update time: a memory-bound sweep over this chip's optimizer shard

@@ -6,8 +6,8 @@
 //! plan search can keep these costs while it varies the rest.
 
 use crate::model::efficiency::{
-    kernel_s, ELEMENTWISE_BWD_BYTE_RATIO, FLASH_BWD_FLOP_RATIO, FLASH_BWD_RELATIVE,
-    FLASH_FWD_RELATIVE, FP8_GEMM_RELATIVE, KERNEL_FLOOR_S, OVERLAP_INTERFERENCE,
+    kernel_s, overlapped, ELEMENTWISE_BWD_BYTE_RATIO, FLASH_BWD_FLOP_RATIO, FLASH_BWD_RELATIVE,
+    FLASH_FWD_RELATIVE, FP8_GEMM_RELATIVE, KERNEL_FLOOR_S,
 };
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
@@ -244,8 +244,7 @@ impl Ctx<'_> {
     /// (`cp_overlap`) it hides behind the attention it feeds, charging interference.
     pub(super) fn cp_exposed(&self, link: f64, attention: f64) -> f64 {
         if self.inputs.parallelism.cp_overlap {
-            let exposed = (link - attention).max(0.0);
-            exposed + OVERLAP_INTERFERENCE * (link - exposed)
+            overlapped(link, attention)
         } else {
             link
         }
@@ -456,15 +455,13 @@ impl Ctx<'_> {
             // Each chunk of a collective travels while the GEMM on the previous chunk runs;
             // what the layer's compute cannot cover stays exposed.
             for pass in [&mut layer.fwd, &mut layer.bwd] {
-                let exposed = (pass.tp_link - pass.compute).max(0.0);
-                pass.tp = exposed + OVERLAP_INTERFERENCE * (pass.tp_link - exposed);
+                pass.tp = overlapped(pass.tp_link, pass.compute);
             }
         }
         if self.inputs.parallelism.ep_overlap {
             // Another micro-batch's attention and experts run while this one's tokens travel.
             for pass in [&mut layer.fwd, &mut layer.bwd] {
-                let exposed = (pass.ep_link - pass.compute).max(0.0);
-                pass.ep = exposed + OVERLAP_INTERFERENCE * (pass.ep_link - exposed);
+                pass.ep = overlapped(pass.ep_link, pass.compute);
             }
         }
         let elementwise = if self.inputs.parallelism.recompute_elementwise {
