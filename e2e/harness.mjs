@@ -116,6 +116,9 @@ export async function typeInto(page, id, value) {
   await page.click(q(id));
   await page.keyboard.press('Control+A');
   await page.keyboard.type(value);
+  // Let the app render the last keystroke before the test reads the page: two frames, so a
+  // render scheduled by the last input event has run.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 }
 
 export async function waitChange(page, id, before) {

@@ -30,6 +30,14 @@ async function waitError(page, id, pattern) {
   return text(page, `error-${id}`);
 }
 
+// Waits for the problems list to match: while a number is typed, its first digits can be a
+// problem of their own ("EP 6" on the way to "EP 64").
+async function waitProblem(page, pattern) {
+  await until(page, `problems matching ${pattern}`, ([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent ?? ''),
+    [q('problems'), pattern.source]);
+  return text(page, 'problems');
+}
+
 async function select(page, id, value) {
   await page.selectOption(q(id), value);
 }
@@ -37,7 +45,8 @@ async function select(page, id, value) {
 test('10,000 chips is an error on Chips with usable counts one click away', async (t) => {
   const { page, log } = await fresh(t);
   await typeInto(page, 'chips', '10000');
-  const error = await waitError(page, 'chips', /do not divide/);
+  // Wait for the whole typed count: while typing, "1 chips" does not divide either.
+  const error = await waitError(page, 'chips', /10,000 chips do not divide/);
   assert.match(error, /10,000 chips do not divide into TP 8 × PP 16 × CP 2 = 256/);
   assert.equal(await page.locator(q('error-dp')).count(), 0, 'no second error on DP');
   const suggestions = await page.locator(q('chips-suggest')).allTextContents();
@@ -85,7 +94,7 @@ test('impossible plans are marked, dimmed and explained, problems first', async 
   await until(page, 'chips 2048 accepted', (s) => !document.querySelector(s), q('error-chips'));
   await typeInto(page, 'ep', '64');
   await waitFeasible(page, false);
-  const problems = await text(page, 'problems');
+  const problems = await waitProblem(page, /EP 64 /);
   assert.match(problems, /EP 64 must divide both the 256 routed experts and DP × CP = 16/);
   assert.ok(await page.locator('.results.infeasible').count(), 'results dimmed');
   const order = await page.evaluate(() => {
@@ -100,7 +109,7 @@ test('impossible plans are marked, dimmed and explained, problems first', async 
   await waitFeasible(page, true);
   await typeInto(page, 'micro-batch', '4096');
   await waitFeasible(page, false);
-  assert.match(await text(page, 'problems'), /micro-batch 4096 is more than/);
+  assert.match(await waitProblem(page, /micro-batch 4096 /), /micro-batch 4096 is more than/);
   assertClean(log, served());
 });
 
