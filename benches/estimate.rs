@@ -3,6 +3,7 @@
 //! Also the fabric graph of a 100,000-chip cluster and the plan-size sweep the page redraws,
 //! which rebuilds the fabric at 12 sizes.
 
+use clusterplan::model::search::{evaluate, search, Options};
 use clusterplan::model::{estimate, Inputs};
 use clusterplan::scenario::Scenario;
 
@@ -51,6 +52,37 @@ fn scaling_sweep_with_fabric_12_sizes(bencher: divan::Bencher) {
     bencher.bench(|| clusterplan::fabric::scaling(divan::black_box(&inputs), &counts));
 }
 
+/// Every plan for the dense reference workload on 16,384 chips, searched whole.
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn search_dense_405b_16384_chips(bencher: divan::Bencher) {
+    let inputs = inputs(DENSE_405B);
+    bencher.bench(|| search(divan::black_box(&inputs), Options::default()));
+}
+
+/// Every plan for the MoE reference workload on 2,048 chips, searched whole.
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn search_moe_671b_2048_chips(bencher: divan::Bencher) {
+    let inputs = inputs(MOE_671B);
+    bencher.bench(|| search(divan::black_box(&inputs), Options::default()));
+}
+
+/// One plan judged as the search judges it: problems, memory, then time.
+#[divan::bench]
+fn search_evaluate_one_plan(bencher: divan::Bencher) {
+    let inputs = inputs(DENSE_405B);
+    bencher.bench(|| evaluate(divan::black_box(&inputs)));
+}
+
 fn main() {
+    // What each search covers, so plans per second can be read off the times below.
+    for (name, json) in
+        [("dense 405B, 16,384 chips", DENSE_405B), ("MoE 671B, 2,048 chips", MOE_671B)]
+    {
+        let o = search(&inputs(json), Options::default());
+        println!(
+            "search {name}: {} plans searched, {} pruned ({} cannot run, {} do not fit), {} evaluated",
+            o.searched, o.pruned, o.invalid, o.does_not_fit, o.evaluated
+        );
+    }
     divan::main();
 }

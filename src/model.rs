@@ -13,6 +13,7 @@ mod memory;
 mod parallelism;
 pub mod presets;
 pub mod reliability;
+pub mod search;
 mod stages;
 mod step_time;
 pub mod sweep;
@@ -114,9 +115,22 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
     let mut findings = Vec::new();
     warnings::check(inputs, &shape, &mut findings);
 
-    let (breakdown, link) = step_time::step(inputs, &shape, &layout);
+    let params = step_time::layout_params(inputs, &shape, &layout);
+    let (breakdown, link) = step_time::step_with(
+        inputs,
+        &shape,
+        &layout,
+        &params,
+        &step_time::LayerCosts::of(inputs, &shape),
+    );
     let step_s = finite(breakdown.total());
-    let memory = memory::per_chip(inputs, &shape, &layout);
+    let memory = memory::per_chip_with(
+        inputs,
+        &shape,
+        &layout,
+        &params,
+        &memory::LayerMemory::of(inputs, &shape),
+    );
     if !memory.fits {
         findings.push(Warning::DoesNotFit {
             need_bytes: memory.peak_bytes,
@@ -126,41 +140,14 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
 
     let t = &inputs.transformer;
     let batch = inputs.training.global_batch.max(1) as f64;
-    let seq = t.seq_len.max(1) as f64;
     let model_flops_per_step = finite(batch * t.model_flops_per_sequence());
     let hardware_flops_per_step =
         finite(model_flops_per_step + batch * step_time::recompute_flops_per_sequence(inputs));
     let chips_used = shape.chips_used;
     let peak = inputs.cluster.chip.bf16_flops_per_s.max(1.0) * chips_used.max(1) as f64;
     let ratio = |flops: f64| if step_s > 0.0 { finite(flops / step_s / peak) } else { 0.0 };
-    let tokens_per_step = batch * seq;
-    let tokens_per_s = if step_s > 0.0 { finite(tokens_per_step / step_s) } else { 0.0 };
-    let steps = finite((inputs.training.tokens.max(0.0) / tokens_per_step).ceil());
-    let train_s = steps * step_s;
-    let checkpoint_bytes = t.params()
-        * (inputs.training.recipe.weight_bytes() + inputs.training.recipe.optimizer_bytes());
-    let reliability = reliability::assess(
-        &inputs.reliability,
-        &inputs.plant.bom,
-        inputs.cluster.n_chips,
-        finite(checkpoint_bytes),
-        train_s,
-        step_s,
-    );
-    let facility = facility::assess(
-        &inputs.plant,
-        inputs.cluster.chip.tdp_w,
-        inputs.cluster.n_chips,
-        chips_used,
-        facility::busy_share(&breakdown, step_s),
-        // The site runs for the whole wall-clock time, interruptions included.
-        if reliability.effective_train_days > 0.0 {
-            reliability.effective_train_days * 86_400.0
-        } else {
-            train_s
-        },
-        inputs.training.tokens,
-    );
+    let Run { steps, train_s, tokens_per_s, reliability, facility } =
+        run(inputs, chips_used, &breakdown, step_s);
     if facility.cooling.node_exceeds_rack || rack_too_dense(inputs) {
         findings.push(Warning::RackTooDense {
             rack_w: inputs.plant.system.node_max_w
@@ -202,6 +189,55 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
         effective_train_days: reliability.effective_train_days,
         reliability,
     }
+}
+
+/// What one step time makes of the whole run.
+pub(crate) struct Run {
+    /// Optimizer steps to train on the token budget.
+    pub steps: f64,
+    /// Seconds of training without failures.
+    pub train_s: f64,
+    /// Tokens trained per second.
+    pub tokens_per_s: f64,
+    /// Failures, checkpoints and goodput.
+    pub reliability: ReliabilityEstimate,
+    /// Power, energy and cost at the site.
+    pub facility: FacilityEstimate,
+}
+
+/// Steps, days, failures and the site for a plan of `step_s` seconds split as `breakdown` on
+/// `chips_used` chips; `estimate` and the plan search share it.
+pub(crate) fn run(inputs: &Inputs, chips_used: u32, breakdown: &StepBreakdown, step_s: f64) -> Run {
+    let t = &inputs.transformer;
+    let tokens_per_step = inputs.training.global_batch.max(1) as f64 * t.seq_len.max(1) as f64;
+    let tokens_per_s = if step_s > 0.0 { finite(tokens_per_step / step_s) } else { 0.0 };
+    let steps = finite((inputs.training.tokens.max(0.0) / tokens_per_step).ceil());
+    let train_s = steps * step_s;
+    let checkpoint_bytes = t.params()
+        * (inputs.training.recipe.weight_bytes() + inputs.training.recipe.optimizer_bytes());
+    let reliability = reliability::assess(
+        &inputs.reliability,
+        &inputs.plant.bom,
+        inputs.cluster.n_chips,
+        finite(checkpoint_bytes),
+        train_s,
+        step_s,
+    );
+    let facility = facility::assess(
+        &inputs.plant,
+        inputs.cluster.chip.tdp_w,
+        inputs.cluster.n_chips,
+        chips_used,
+        facility::busy_share(breakdown, step_s),
+        // The site runs for the whole wall-clock time, interruptions included.
+        if reliability.effective_train_days > 0.0 {
+            reliability.effective_train_days * 86_400.0
+        } else {
+            train_s
+        },
+        inputs.training.tokens,
+    );
+    Run { steps, train_s, tokens_per_s, reliability, facility }
 }
 
 /// The most a rack can shed with the site's cooling: what the user set, and at most what the

@@ -8,7 +8,6 @@
 
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
-use crate::model::step_time::stage_params;
 use crate::model::{finite, AttentionImpl, FfnKind, Inputs, Recompute, Sharding};
 
 /// Bytes of one activation element (BF16/FP16).
@@ -157,11 +156,31 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
     LayerActivations { stored, full, recomputed }
 }
 
-/// Memory per chip of the stage that needs the most.
-pub(crate) fn per_chip(inputs: &Inputs, shape: &Shape, layout: &[Stage; 3]) -> MemoryUse {
-    // Per-layer activations are the same on every stage; only the layer counts differ.
-    let layers = [layer_activations(inputs, shape, false), layer_activations(inputs, shape, true)];
-    let [first, second, last] = layout.map(|stage| stage_memory(inputs, shape, &stage, &layers));
+/// A dense and an MoE layer's activations for one micro-batch. Per-layer activations are the
+/// same on every stage (only the layer counts differ) and depend only on the per-chip shape, so
+/// a plan search computes them once for all the schedules and ZeRO stages of one shape.
+pub(crate) struct LayerMemory([LayerActivations; 2]);
+
+impl LayerMemory {
+    pub(crate) fn of(inputs: &Inputs, shape: &Shape) -> LayerMemory {
+        LayerMemory([
+            layer_activations(inputs, shape, false),
+            layer_activations(inputs, shape, true),
+        ])
+    }
+}
+
+/// Memory per chip of the stage that needs the most, from the layout's parameters and the
+/// layers' activations.
+pub(crate) fn per_chip_with(
+    inputs: &Inputs,
+    shape: &Shape,
+    layout: &[Stage; 3],
+    layout_params: &[(f64, f64); 3],
+    layers: &LayerMemory,
+) -> MemoryUse {
+    let [first, second, last] =
+        [0, 1, 2].map(|i| stage_memory(inputs, shape, &layout[i], layout_params[i], &layers.0));
     [second, last]
         .into_iter()
         .fold(first, |best, m| if m.peak_bytes > best.peak_bytes { m } else { best })
@@ -173,6 +192,7 @@ fn stage_memory(
     inputs: &Inputs,
     shape: &Shape,
     stage: &Stage,
+    (dense, experts): (f64, f64),
     layers: &[LayerActivations; 2],
 ) -> MemoryUse {
     let t = &inputs.transformer;
@@ -180,7 +200,6 @@ fn stage_memory(
     let recipe = inputs.training.recipe;
     let h = t.hidden as f64;
 
-    let (dense, experts) = stage_params(inputs, shape, stage);
     let replicas = (shape.dp * shape.cp).max(1.0);
     let expert_replicas = (replicas / shape.ep).max(1.0);
     let shard = |sharded: bool| {

@@ -89,26 +89,53 @@ pub struct LinkTimes {
     pub dp_s: f64,
 }
 
-/// Parameters held by one chip of `stage`, before data-parallel sharding:
-/// (dense part, routed-expert part).
-pub(crate) fn stage_params(inputs: &Inputs, shape: &Shape, stage: &Stage) -> (f64, f64) {
-    Ctx::new(inputs, shape).stage_params(stage)
-}
-
-/// The step's breakdown and link times.
-pub(crate) fn step(
+/// Parameters held by one chip of each stage of `layout`.
+pub(crate) fn layout_params(
     inputs: &Inputs,
     shape: &Shape,
     layout: &[Stage; 3],
+) -> [(f64, f64); 3] {
+    let ctx = Ctx::new(inputs, shape);
+    layout.map(|stage| ctx.stage_params(&stage))
+}
+
+/// One layer of each kind, the embedding and the output layer, for one micro-batch. They
+/// depend only on the per-chip shape (`ops`), so a plan search computes them once for all the
+/// schedules and ZeRO stages it tries on one shape.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LayerCosts {
+    dense: Passes,
+    moe: Passes,
+    embedding: Passes,
+    logits: Passes,
+}
+
+impl LayerCosts {
+    pub(crate) fn of(inputs: &Inputs, shape: &Shape) -> LayerCosts {
+        let ctx = Ctx::new(inputs, shape);
+        let dense = ctx.layer(false);
+        LayerCosts {
+            dense,
+            moe: if inputs.transformer.moe.is_some() { ctx.layer(true) } else { dense },
+            embedding: ctx.embedding(),
+            logits: ctx.logits(),
+        }
+    }
+}
+
+/// The step's breakdown and link times from the layout's parameters and the layer costs.
+pub(crate) fn step_with(
+    inputs: &Inputs,
+    shape: &Shape,
+    layout: &[Stage; 3],
+    layout_params: &[(f64, f64); 3],
+    layers: &LayerCosts,
 ) -> (StepBreakdown, LinkTimes) {
     let ctx = Ctx::new(inputs, shape);
     let t = &inputs.transformer;
     let m = shape.n_microbatches as f64;
 
-    let dense_layer = ctx.layer(false);
-    let moe_layer = if t.moe.is_some() { ctx.layer(true) } else { dense_layer };
-    let embedding = ctx.embedding();
-    let logits = ctx.logits();
+    let LayerCosts { dense: dense_layer, moe: moe_layer, embedding, logits } = *layers;
     let stage_passes = |stage: &Stage| {
         let mut passes = dense_layer
             .times(stage.dense_layers as f64)
@@ -176,13 +203,8 @@ pub(crate) fn step(
     };
 
     // The stage holding the most parameters sets the data-parallel traffic and the update.
-    let params = layout.iter().map(|stage| ctx.stage_params(stage)).fold((0.0, 0.0), |a, b| {
-        if b.0 + b.1 > a.0 + a.1 {
-            b
-        } else {
-            a
-        }
-    });
+    let params =
+        layout_params.iter().fold((0.0, 0.0), |a, &b| if b.0 + b.1 > a.0 + a.1 { b } else { a });
     let (dp_link, dp_exposed) = data_parallel(&ctx, &busiest, params);
     let optimizer = optimizer_s(&ctx, params);
 

@@ -229,8 +229,30 @@ impl fmt::Display for Warning {
     }
 }
 
+/// Where `check` puts what it finds: the estimate keeps every finding; the plan search only
+/// asks whether any makes the plan impossible, without allocating.
+pub(crate) trait Findings {
+    fn push(&mut self, warning: Warning);
+}
+
+impl Findings for Vec<Warning> {
+    fn push(&mut self, warning: Warning) {
+        Vec::push(self, warning);
+    }
+}
+
+/// A sink that only remembers whether a `Severity::Problem` went by.
+#[derive(Default)]
+pub(crate) struct AnyProblem(pub bool);
+
+impl Findings for AnyProblem {
+    fn push(&mut self, warning: Warning) {
+        self.0 |= warning.severity() == Severity::Problem;
+    }
+}
+
 /// Appends every warning that the inputs alone imply (memory is checked after estimating).
-pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut Vec<Warning>) {
+pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
     let t = &inputs.transformer;
     let p = &inputs.parallelism;
     let c = &inputs.cluster;
