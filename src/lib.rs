@@ -9,6 +9,8 @@
 //! - `charts`: plots of an estimate on any plotters backend.
 //! - `catalog`, `report`: the presets and an estimate as JSON, for the command-line tool.
 //! - `numbers`: numbers as people write them (`16k`, `14.8T`, `1.6万`), read and written.
+//! - `sizing`: the smallest cluster of a chip that meets a deadline, searching plans at each
+//!   size (`model::search`).
 //! - `validation`: published training runs and the model's error on each.
 
 pub mod catalog;
@@ -20,6 +22,7 @@ pub mod model;
 pub mod numbers;
 pub mod report;
 pub mod scenario;
+pub mod sizing;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 pub mod validation;

@@ -1,12 +1,15 @@
-//! The estimate as JSON, for the command-line tool and exported files.
+//! The estimate, a plan search and a sizing as JSON, for the command-line tool and exported
+//! files.
 //!
 //! Field names carry their units; every number is copied from `model::Estimate` unchanged.
 
 use serde_json::{json, Map, Value};
 
-use crate::model::reliability;
+use crate::model::{reliability, search};
 use crate::model::{Estimate, FacilityEstimate, Phase, ReliabilityEstimate, Warning, CABLE_TIERS};
 use crate::scenario::fields;
+use crate::scenario::{describe, Scenario};
+use crate::sizing;
 
 /// The estimate as a JSON object (see docs/scenario.md for the fields).
 pub fn to_json(e: &Estimate) -> Value {
@@ -178,4 +181,111 @@ fn findings(list: &[Warning]) -> Vec<Value> {
     list.iter()
         .map(|w| json!({ "field": fields::warning_field(w), "message": w.to_string() }))
         .collect()
+}
+
+/// A finished search as JSON: the ranked plans, each with its scenario's `parallelism` keys,
+/// its full estimate and what it loses on against the best; the front of days against cost;
+/// the counts; where the scenario's own plan ranks; and, when nothing ranks, why.
+pub fn search_json(scenario: &Scenario, outcome: &search::Outcome) -> Value {
+    let best = outcome.ranked.first();
+    let plans: Vec<Value> = outcome
+        .ranked
+        .iter()
+        .enumerate()
+        .map(|(i, plan)| {
+            let estimate = scenario.with_plan(&plan.parallelism).evaluate().ok();
+            let mut row = json!({
+                "rank": i + 1,
+                "parallelism": describe::plan(&plan.parallelism),
+                "estimate": estimate.map(|(_, e)| to_json(&e)),
+            });
+            if let Some(best) = best.filter(|_| i > 0) {
+                let gap = plan.gap(best, outcome.objective);
+                row["behind"] = json!(gap.behind);
+                row["loses_on"] = json!({ "part": gap.part, "seconds": gap.seconds });
+            }
+            row
+        })
+        .collect();
+    let pareto: Vec<Value> = outcome.pareto.iter().map(plan_summary).collect();
+    let yours = &outcome.yours;
+    let mut out = json!({
+        "objective": outcome.objective.id(),
+        "plans": plans,
+        "pareto": pareto,
+        "searched": outcome.searched,
+        "pruned": outcome.pruned,
+        "invalid": outcome.invalid,
+        "does_not_fit": outcome.does_not_fit,
+        "evaluated": outcome.evaluated,
+        "yours": {
+            "rank": if yours.rank > 0 { json!(yours.rank) } else { Value::Null },
+            "behind": yours.behind,
+            "verdict": match yours.verdict {
+                search::Verdict::Fits(_) => "fits",
+                search::Verdict::DoesNotFit { .. } => "does_not_fit",
+                search::Verdict::Invalid => "invalid",
+            },
+        },
+    });
+    if let Some(why) = outcome.none_because {
+        out["why"] = json!(why.to_string());
+    }
+    out
+}
+
+/// A plan's parallelism keys and the figures it is ranked by.
+pub fn plan_summary(plan: &search::Plan) -> Value {
+    json!({
+        "parallelism": describe::plan(&plan.parallelism),
+        "step_s": plan.step_s,
+        "mfu": plan.mfu,
+        "train_days": plan.train_days,
+        "effective_train_days": plan.effective_train_days,
+        "run_usd": plan.run_usd,
+        "energy_mwh": plan.energy_mwh,
+    })
+}
+
+/// One chip's sizing as a row: the smallest cluster that meets the deadline with its plan,
+/// nodes, racks, site power and cost; or, when none up to `sizing::MAX_CHIPS` does, `chips`
+/// null, the fastest size found and why.
+pub fn sizing_row(chip: &str, deadline_days: f64, answer: &sizing::Answer) -> Value {
+    match answer {
+        sizing::Answer::Meets(s) => {
+            let e = &s.estimate;
+            json!({
+                "chip": chip,
+                "chips": s.chips,
+                "train_days": s.plan.train_days,
+                "effective_train_days": s.plan.effective_train_days,
+                "mfu": s.plan.mfu,
+                "nodes": e.facility.bom.nodes,
+                "racks": e.facility.bom.racks,
+                "facility_mw": e.facility.power.facility_w / 1e6,
+                "capex_usd": e.facility.cost.capex_usd,
+                "run_usd": s.plan.run_usd,
+                "plan": describe::plan(&s.plan.parallelism),
+            })
+        }
+        sizing::Answer::Misses { fastest } => {
+            let best = fastest.as_ref().and_then(|p| p.best.map(|b| (p.chips, b)));
+            json!({
+                "chip": chip,
+                "chips": Value::Null,
+                "why": match best {
+                    Some((chips, plan)) => format!(
+                        "no cluster of up to {} chips trains it in {deadline_days} days; the fastest found is {:.1} days on {chips} chips",
+                        sizing::MAX_CHIPS, plan.effective_train_days
+                    ),
+                    None => format!("no cluster of up to {} chips trains it in {deadline_days} days", sizing::MAX_CHIPS),
+                },
+                "fastest": best.map(|(chips, plan)| {
+                    let mut summary = plan_summary(&plan);
+                    summary["chips"] = json!(chips);
+                    summary
+                }),
+            })
+        }
+    }
 }

@@ -342,6 +342,30 @@ impl Scenario {
         Ok((inputs, estimate))
     }
 
+    /// The scenario with `plan`'s degrees and schedule (`describe::plan`) in place of its own,
+    /// the data-parallel degree derived from the chips again, the overlaps as they were.
+    pub fn with_plan(&self, plan: &crate::model::Parallelism) -> Scenario {
+        let mut s = self.clone();
+        let mut keys = describe::plan(plan);
+        let p = &mut s.parallelism;
+        for (key, slot) in [
+            ("tp", &mut p.tp),
+            ("pp", &mut p.pp),
+            ("cp", &mut p.cp),
+            ("ep", &mut p.ep),
+            ("micro_batch", &mut p.micro_batch),
+            ("virtual_stages", &mut p.virtual_stages),
+            ("zero", &mut p.zero),
+            ("recompute", &mut p.recompute),
+            ("sequence_parallel", &mut p.sequence_parallel),
+            ("recompute_elementwise", &mut p.recompute_elementwise),
+        ] {
+            *slot = keys.remove(key);
+        }
+        p.dp = None;
+        s
+    }
+
     /// The scenario as a JSON value, keys in the format's order.
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();

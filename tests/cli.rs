@@ -15,7 +15,10 @@ fn run(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    // A command that rejects its options exits before reading stdin.
+    if let Err(e) = child.stdin.take().expect("stdin").write_all(stdin.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
+    }
     child.wait_with_output().expect("the binary finishes")
 }
 
@@ -185,4 +188,109 @@ fn the_catalog_says_which_chips_a_published_run_calibrates() {
     // Pangu Ultra's run on 8,192 NPUs calibrates the 910B; its successor has no published run.
     assert_eq!(of("ascend-910b"), Some(json!("calibrated on a published run")));
     assert_eq!(of("ascend-910c"), Some(json!("by chip class")));
+}
+
+fn small_search_scenario() -> Value {
+    json!({
+        "model": { "preset": "llama3-8b" },
+        "training": { "tokens": 1e12, "global_batch": 256 },
+        "cluster": { "chip": "h100-sxm", "chips": 64 },
+        "parallelism": { "tp": 2, "pp": 2 }
+    })
+}
+
+#[test]
+fn search_prints_ranked_plans_the_front_and_the_counts() {
+    let out = run(&["search", "-", "--top", "4"], &small_search_scenario().to_string());
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let plans = v["plans"].as_array().expect("plans");
+    assert_eq!(plans.len(), 4);
+    for plan in plans {
+        assert_estimate(&plan["estimate"]);
+        assert!(plan["parallelism"]["tp"].as_u64().is_some());
+    }
+    let days: Vec<f64> =
+        plans.iter().map(|p| p["estimate"]["train_days"].as_f64().unwrap()).collect();
+    assert!(days.windows(2).all(|w| w[0] <= w[1]), "ranked by days: {days:?}");
+    assert!(plans[1]["loses_on"]["part"].is_string());
+    assert!(!v["pareto"].as_array().expect("pareto").is_empty());
+    let n = |k: &str| v[k].as_u64().unwrap_or_else(|| panic!("{k}"));
+    assert_eq!(n("searched"), n("pruned") + n("evaluated"));
+    assert!(v["yours"]["rank"].as_u64().is_some_and(|r| r >= 1));
+    // The best plan, written back into the scenario, predicts the same days.
+    let mut applied = small_search_scenario();
+    applied["parallelism"] = plans[0]["parallelism"].clone();
+    let out = run(&["predict", "-"], &applied.to_string());
+    let e: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let (a, b) = (e["train_days"].as_f64().unwrap(), days[0]);
+    assert!((a - b).abs() <= 1e-9 * b, "{a} against {b}");
+}
+
+#[test]
+fn search_by_cost_and_bad_options_exit_2() {
+    let text = small_search_scenario().to_string();
+    let out = run(&["search", "-", "--objective", "cost", "--top", "3"], &text);
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["objective"], "cost");
+    for (args, says) in [
+        (vec!["search", "-", "--objective", "fastest"], "--objective"),
+        (vec!["search", "-", "--top", "0"], "--top"),
+        (vec!["search", "-", "--colour", "red"], "unknown option"),
+        (vec!["size", "-"], "--deadline-days"),
+        (vec!["size", "-", "--deadline-days", "-3"], "--deadline-days"),
+    ] {
+        let out = run(&args, &text);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(says), "{args:?}");
+    }
+    let mut bad = small_search_scenario();
+    bad["training"]["global_batch"] = json!(-1);
+    let out = run(&["search", "-"], &bad.to_string());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("training.global_batch"));
+}
+
+#[test]
+fn a_search_with_no_plan_says_why() {
+    let mut s = small_search_scenario();
+    s["model"] = json!({ "preset": "llama3-405b" });
+    s["cluster"] = json!({ "chip": "a100-40gb", "chips": 2 });
+    s["parallelism"] = json!({});
+    let out = run(&["search", "-"], &s.to_string());
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["plans"].as_array().map(Vec::len), Some(0));
+    let why = v["why"].as_str().expect("why");
+    assert!(why.contains("GiB"), "{why}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no plan fits"));
+}
+
+#[test]
+fn size_prints_one_row_per_chip() {
+    let text = small_search_scenario().to_string();
+    let out = run(
+        &["size", "-", "--deadline-days", "10", "--chip", "h100-sxm", "--chip", "mi300x"],
+        &text,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let rows = v["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 2);
+    for (row, chip) in rows.iter().zip(["h100-sxm", "mi300x"]) {
+        assert_eq!(row["chip"], chip);
+        assert!(row["chips"].as_u64().is_some_and(|n| n >= 8));
+        assert!(row["train_days"].as_f64().is_some_and(|d| d > 0.0 && d <= 10.0));
+        assert!(row["plan"]["tp"].as_u64().is_some());
+        assert!(row["facility_mw"].as_f64().is_some_and(|mw| mw > 0.0));
+    }
+    // Without --chip, the scenario's own chip.
+    let out = run(&["size", "-", "--deadline-days", "10"], &text);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["rows"][0]["chip"], "h100-sxm");
+    // An unknown chip is named by its field.
+    let out = run(&["size", "-", "--deadline-days", "10", "--chip", "nope"], &text);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cluster.chip"));
 }

@@ -5,7 +5,7 @@ use clusterplan::model::search::{
     self, evaluate, Objective, Options, Verdict, MAX_CP, MAX_MICRO_BATCH, MAX_TP,
     MAX_VIRTUAL_STAGES, MIN_CP_CHUNK_TOKENS,
 };
-use clusterplan::model::{estimate, Inputs, Recompute, Sharding, Warning};
+use clusterplan::model::{estimate, AttentionImpl, Inputs, Recompute, Sharding, Warning};
 use clusterplan::scenario::Scenario;
 use clusterplan::validation;
 
@@ -23,10 +23,11 @@ const SMALL_DENSE: &str = r#"{
   "parallelism": { "tp": 2, "pp": 2, "micro_batch": 1 }
 }"#;
 
-/// A small mixture of experts on 16 chips, so expert parallelism is in play.
+/// A small mixture of experts on 16 chips, so expert parallelism is in play, with attention
+/// scores kept in memory, so selective recomputation is a choice of its own.
 const SMALL_MOE: &str = r#"{
   "model": { "layers": 4, "hidden": 2048, "heads": 16, "kv_heads": 16, "head_dim": 128,
-             "ffn": 8192, "vocab": 32000, "seq_len": 4096,
+             "ffn": 8192, "vocab": 32000, "seq_len": 4096, "attention": "materialized",
              "moe": { "experts": 8, "top_k": 2, "expert_ffn": 2048 } },
   "training": { "tokens": 1e11, "global_batch": 16 },
   "cluster": { "chip": "a100-40gb", "chips": 16 },
@@ -96,7 +97,7 @@ fn brute_force(base: &Inputs) -> Vec<(f64, f64)> {
 /// The search's space in the model's own words: the estimate raises no problem, the plan fits,
 /// uses every chip, splits the batch evenly and sets nothing that has no effect; plus the
 /// search's stated limits, and one plan for settings that make no difference (the light
-/// recompute under full recompute).
+/// recompute under full recompute, selective recompute with fused attention).
 fn admissible(inputs: &Inputs) -> bool {
     let p = &inputs.parallelism;
     let t = &inputs.transformer;
@@ -106,6 +107,7 @@ fn admissible(inputs: &Inputs) -> bool {
         && (p.context == 1
             || (p.context <= MAX_CP && t.seq_len / p.context >= MIN_CP_CHUNK_TOKENS))
         && !(p.recompute == Recompute::Full && p.recompute_elementwise)
+        && !(p.recompute == Recompute::Selective && t.attention == AttentionImpl::Flash)
         && !(t.moe.is_none() && p.expert > 1);
     if !within_limits {
         return false;

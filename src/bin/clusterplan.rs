@@ -6,14 +6,22 @@
 use std::io::Read;
 use std::process::ExitCode;
 
+use clusterplan::model::search;
 use clusterplan::scenario::{fields, Scenario};
-use clusterplan::{catalog, report, validation};
+use clusterplan::{catalog, report, sizing, validation};
 
 const USAGE: &str = "usage: clusterplan <command>
 
 commands:
   predict FILE   estimate each scenario in FILE (one object or an array; '-' reads stdin)
                  and print the estimates as JSON
+  search FILE [--objective days|effective-days|cost|energy] [--top N]
+                 search every plan for the scenario's workload and cluster and print the
+                 best, the front of days against cost and the counts as JSON; exits 1
+                 when no plan runs and fits, and says why
+  size FILE --deadline-days D [--chip ID ...]
+                 the smallest cluster of each chip (the scenario's when none is given)
+                 that trains the workload in D days, with its plan, as JSON
   bom FILE       print the bill of materials of the scenario in FILE as CSV ('-' reads stdin)
   catalog        print every chip, fabric, system, switch and model preset with figures and
                  sources as JSON
@@ -26,6 +34,8 @@ fn main() -> ExitCode {
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["predict", path] => predict(path),
         ["bom", path] => bom(path),
+        ["search", path, rest @ ..] => search(path, rest),
+        ["size", path, rest @ ..] => size(path, rest),
         ["catalog"] => print_json(&catalog::to_json()),
         ["validate"] => validate(),
         ["example"] => {
@@ -109,6 +119,157 @@ fn predict(path: &str) -> ExitCode {
     }
     let out = if is_array { serde_json::Value::Array(estimates) } else { estimates.remove(0) };
     print_json(&out)
+}
+
+/// The one scenario in the file at `path`, or the exit status after saying what is wrong.
+fn one_scenario(path: &str, command: &str) -> Result<Scenario, ExitCode> {
+    match read_input(path).and_then(|t| Scenario::parse_many(&t).map_err(|e| e.to_string())) {
+        Ok(mut s) if s.len() == 1 => Ok(s.remove(0)),
+        Ok(_) => {
+            eprintln!("error: {command} takes one scenario");
+            Err(ExitCode::from(2))
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+fn input_errors(errors: Vec<clusterplan::scenario::InputError>) -> ExitCode {
+    for e in errors {
+        eprintln!("error: {e}");
+    }
+    ExitCode::from(2)
+}
+
+/// Pairs of `--flag value` after the file; `Err` names what is wrong.
+fn flags<'a>(rest: &[&'a str], known: &[&str]) -> Result<Vec<(&'a str, &'a str)>, String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < rest.len() {
+        let flag = rest[i];
+        if !known.contains(&flag) {
+            return Err(format!("unknown option '{flag}'; expected {}", known.join(", ")));
+        }
+        let Some(value) = rest.get(i + 1) else {
+            return Err(format!("{flag} needs a value"));
+        };
+        out.push((flag, *value));
+        i += 2;
+    }
+    Ok(out)
+}
+
+fn search(path: &str, rest: &[&str]) -> ExitCode {
+    let mut options = search::Options::default();
+    match flags(rest, &["--objective", "--top"]) {
+        Ok(pairs) => {
+            for (flag, value) in pairs {
+                let ok = match flag {
+                    "--objective" => {
+                        search::Objective::from_id(value).map(|o| options.objective = o).is_some()
+                    }
+                    _ => value
+                        .parse()
+                        .ok()
+                        .filter(|&n: &usize| (1..=1000).contains(&n))
+                        .map(|n| options.top = n)
+                        .is_some(),
+                };
+                if !ok {
+                    let expected = match flag {
+                        "--objective" => "days, effective-days, cost or energy",
+                        _ => "a whole number from 1 to 1000",
+                    };
+                    eprintln!("error: {flag}: expected {expected}, got '{value}'");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    let scenario = match one_scenario(path, "search") {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let inputs = match scenario.resolve() {
+        Ok(inputs) => inputs,
+        Err(errors) => return input_errors(errors),
+    };
+    let outcome = search::search(&inputs, options);
+    let code = print_json(&report::search_json(&scenario, &outcome));
+    match outcome.none_because {
+        Some(why) => {
+            eprintln!("error: {why}");
+            ExitCode::from(1)
+        }
+        None => code,
+    }
+}
+
+fn size(path: &str, rest: &[&str]) -> ExitCode {
+    let pairs = match flags(rest, &["--deadline-days", "--chip"]) {
+        Ok(pairs) => pairs,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let deadlines: Vec<&str> =
+        pairs.iter().filter(|(f, _)| *f == "--deadline-days").map(|(_, v)| *v).collect();
+    let deadline = match deadlines.as_slice() {
+        [one] => match clusterplan::numbers::parse(one) {
+            Ok(d) if d > 0.0 && d.is_finite() => d,
+            _ => {
+                eprintln!(
+                    "error: --deadline-days: expected a positive number of days, got '{one}'"
+                );
+                return ExitCode::from(2);
+            }
+        },
+        _ => {
+            eprintln!("error: size needs one --deadline-days D");
+            return ExitCode::from(2);
+        }
+    };
+    let chips: Vec<&str> = pairs.iter().filter(|(f, _)| *f == "--chip").map(|(_, v)| *v).collect();
+    let scenario = match one_scenario(path, "size") {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    if let Err(errors) = scenario.resolve() {
+        return input_errors(errors);
+    }
+    let asked: Vec<Option<&str>> =
+        if chips.is_empty() { vec![None] } else { chips.iter().map(|c| Some(*c)).collect() };
+    let mut rows = Vec::new();
+    for chip in asked {
+        match sizing::size(&scenario, chip, deadline) {
+            Ok(answer) => {
+                let name = chip.map(str::to_string).unwrap_or_else(|| chip_id(&scenario));
+                rows.push(report::sizing_row(&name, deadline, &answer));
+            }
+            Err(errors) => return input_errors(errors),
+        }
+    }
+    print_json(&serde_json::json!({ "deadline_days": deadline, "rows": rows }))
+}
+
+/// The scenario's chip as the command line names it: its catalog id, or its name.
+fn chip_id(scenario: &Scenario) -> String {
+    match scenario.get("cluster.chip") {
+        Some(serde_json::Value::String(id)) => id,
+        Some(v) => v
+            .get("preset")
+            .or_else(|| v.get("name"))
+            .and_then(|x| x.as_str().map(str::to_string))
+            .unwrap_or_else(|| "custom".to_string()),
+        None => "default".to_string(),
+    }
 }
 
 fn bom(path: &str) -> ExitCode {

@@ -21,7 +21,7 @@ use crate::model::stages::Stage;
 use crate::model::step_time::LayerCosts;
 use crate::model::warnings::{self, AnyProblem};
 use crate::model::{finite, run, stages, step_time};
-use crate::model::{Inputs, Parallelism, Recompute, Sharding, StepBreakdown};
+use crate::model::{AttentionImpl, Inputs, Parallelism, Recompute, Sharding, StepBreakdown};
 
 /// The largest tensor-parallel degree tried: beyond 64 every published plan stops (Megatron-LM
 /// 2021 Table 1 uses at most 8; Llama 3 at most 8; DeepSeek-V3 1).
@@ -227,6 +227,24 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
     })
 }
 
+/// Days no plan on these chips can beat: the model FLOPs of the run at the chip's best
+/// achievable GEMM rate (its peak in the faster datatype times `matmul_efficiency`) on every
+/// chip. Every kernel takes at least its ideal time (`efficiency::kernel_s`), so a search's
+/// best is never below it; sizing uses it to skip cluster sizes that cannot meet a deadline.
+pub fn days_bound(inputs: &Inputs) -> f64 {
+    let chip = &inputs.cluster.chip;
+    let fastest = if inputs.fp8_active() {
+        chip.bf16_flops_per_s.max(chip.fp8_flops_per_s)
+    } else {
+        chip.bf16_flops_per_s
+    };
+    let rate = fastest.max(1.0) * chip.matmul_efficiency.clamp(0.01, 1.0);
+    let t = &inputs.transformer;
+    let sequences = inputs.training.tokens.max(0.0) / t.seq_len.max(1) as f64;
+    let chips = inputs.cluster.n_chips.max(1) as f64;
+    finite(sequences * t.model_flops_per_sequence() / (rate * chips) / 86_400.0)
+}
+
 /// A choice of degrees; the search tries every schedule and memory option inside it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Cell {
@@ -271,6 +289,34 @@ pub struct Outcome {
     pub yours: Placement,
     /// Cells (choices of degrees) done and in all.
     pub progress: (usize, usize),
+    /// Why no plan is ranked, once the search is done and found none.
+    pub none_because: Option<NoPlan>,
+}
+
+/// Why a finished search ranks no plan.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NoPlan {
+    /// No split of the chips into degrees divides the heads, layers and batch.
+    NoSplit { chips: u32, heads: u32, global_batch: u32 },
+    /// Plans split, but none fits: the least any needs, and what the chip has, bytes.
+    NothingFits { plans: u64, need_bytes: f64, have_bytes: f64 },
+}
+
+impl std::fmt::Display for NoPlan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            NoPlan::NoSplit { chips, heads, global_batch } => write!(
+                f,
+                "no plan: {chips} chips do not split into TP × CP × PP × DP with TP dividing the {heads} heads and DP dividing the batch of {global_batch} sequences; try a chip count with more factors of two"
+            ),
+            NoPlan::NothingFits { plans, need_bytes, have_bytes } => write!(
+                f,
+                "no plan fits: of {plans} plans the smallest needs {:.1} GiB per chip and the chip has {:.1} GiB; use more chips or chips with more memory",
+                need_bytes / 1073741824.0,
+                have_bytes / 1073741824.0
+            ),
+        }
+    }
 }
 
 /// A search in progress; `advance` does a number of cells at a time.
@@ -289,6 +335,8 @@ pub struct Search {
     yours: Verdict,
     yours_value: f64,
     better_than_yours: u64,
+    /// The least memory any plan that does not fit needs, bytes, and the chip's.
+    least_need: Option<(f64, f64)>,
 }
 
 impl Search {
@@ -313,6 +361,7 @@ impl Search {
             yours,
             yours_value,
             better_than_yours: 0,
+            least_need: None,
         }
     }
 
@@ -360,6 +409,17 @@ impl Search {
             evaluated: self.evaluated,
             yours,
             progress: (self.next, self.cells.len()),
+            none_because: match (self.done() && self.ranked.is_empty(), self.least_need) {
+                (false, _) => None,
+                (true, Some((need_bytes, have_bytes))) => {
+                    Some(NoPlan::NothingFits { plans: self.searched, need_bytes, have_bytes })
+                }
+                (true, None) => Some(NoPlan::NoSplit {
+                    chips: self.base.cluster.n_chips,
+                    heads: self.base.transformer.n_heads,
+                    global_batch: self.base.training.global_batch,
+                }),
+            },
         }
     }
 
@@ -369,6 +429,14 @@ impl Search {
         let layers = inputs.transformer.n_layers.max(1);
         let zero_max = if c.dp as u64 * c.cp as u64 > 1 { 3 } else { 0 };
         let sp_options: &[bool] = if c.tp > 1 { &[true, false] } else { &[false] };
+        // Fused attention already recomputes its scores, so selective recomputation is the
+        // same plan as none (`memory`, `step_time::ops`): it is tried once.
+        let recomputes: &[Recompute] = match inputs.transformer.attention {
+            AttentionImpl::Flash => &[Recompute::None, Recompute::Full],
+            AttentionImpl::Materialized => {
+                &[Recompute::None, Recompute::Selective, Recompute::Full]
+            }
+        };
         for mb in 1..=per_replica.min(MAX_MICRO_BATCH) {
             if per_replica % mb != 0 {
                 continue;
@@ -379,7 +447,7 @@ impl Search {
             } else {
                 1
             };
-            for recompute in [Recompute::None, Recompute::Selective, Recompute::Full] {
+            for &recompute in recomputes {
                 let elementwise: &[bool] =
                     if recompute == Recompute::Full { &[false] } else { &[false, true] };
                 for &ew in elementwise {
@@ -416,8 +484,11 @@ impl Search {
                 self.invalid += 1;
                 return;
             }
-            Verdict::DoesNotFit { .. } => {
+            Verdict::DoesNotFit { need_bytes, have_bytes } => {
                 self.does_not_fit += 1;
+                if self.least_need.is_none_or(|(least, _)| need_bytes < least) {
+                    self.least_need = Some((need_bytes, have_bytes));
+                }
                 return;
             }
             Verdict::Fits(plan) => plan,

@@ -5,7 +5,10 @@
 use serde_json::{json, Map, Value};
 
 use crate::model::presets::units;
-use crate::model::{AttentionImpl, Chip, Cluster, FfnKind, Link, ScaleUp, Transformer};
+use crate::model::{
+    AttentionImpl, Chip, Cluster, FfnKind, Link, Parallelism, Recompute, ScaleUp, Sharding,
+    Transformer,
+};
 
 /// A transformer as explicit dimensions (`model` without a preset).
 pub fn transformer(t: &Transformer) -> Value {
@@ -79,4 +82,22 @@ pub fn custom_chip(c: &Cluster) -> [(&'static str, Value); 3] {
         ("cluster.scale_up", Value::Object(scale_up(&c.scale_up))),
         ("cluster.scale_out", Value::Object(scale_out(&c.scale_out))),
     ]
+}
+
+/// A plan's degrees and schedule in the scenario's `parallelism` keys. The data-parallel degree
+/// is left out (a plan the search found uses every chip, so it is the default), and so are the
+/// overlap flags, which belong to the software stack.
+pub fn plan(p: &Parallelism) -> Map<String, Value> {
+    into_map(json!({
+        "tp": p.tensor, "pp": p.pipeline, "cp": p.context, "ep": p.expert,
+        "micro_batch": p.micro_batch, "virtual_stages": p.virtual_stages,
+        "zero": match p.sharding {
+            Sharding::None => 0, Sharding::Optimizer => 1, Sharding::Gradients => 2, Sharding::Full => 3,
+        },
+        "recompute": match p.recompute {
+            Recompute::None => "none", Recompute::Selective => "selective", Recompute::Full => "full",
+        },
+        "sequence_parallel": p.sequence_parallel,
+        "recompute_elementwise": p.recompute_elementwise,
+    }))
 }
