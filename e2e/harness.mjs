@@ -150,3 +150,8 @@ export function assertClean(log, allowed) {
 }
 
 export const served = () => [`${origin}/`, 'data:', 'blob:'];
+
+// Chooses an option of a <select> by its value.
+export async function select(page, id, value) {
+  await page.selectOption(q(id), value);
+}

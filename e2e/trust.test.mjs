@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  DIST, assertClean, harness, newContext, newPage, num, open, origin, q, served, text, typeInto, until, waitChange,
+  DIST, assertClean, harness, newContext, newPage, num, open, origin, q, select, served, text, typeInto, until, waitChange,
 } from './harness.mjs';
 
 harness();
@@ -38,9 +38,6 @@ async function waitProblem(page, pattern) {
   return text(page, 'problems');
 }
 
-async function select(page, id, value) {
-  await page.selectOption(q(id), value);
-}
 
 test('10,000 chips is an error on Chips with usable counts one click away', async (t) => {
   const { page, log } = await fresh(t);

@@ -503,26 +503,14 @@ pub fn draw_effective<DB: DrawingBackend>(
         (lo.min(g), hi.max(exa(ideal(p)).max(exa(p.model_flops_per_s))))
     });
     let (lo, hi) = if hi > 0.0 && lo < hi { (lo * 0.7, hi * 1.4) } else { (1e-3, 10.0) };
-    let (x_lo, x_hi) = chip_axis(current);
-    let mut chart = ChartBuilder::on(root)
-        .caption("What the cluster delivers: model EFLOP/s against its size", theme.font(16.0))
-        .margin(theme.upx(12.0))
-        .x_label_area_size(theme.upx(36.0))
-        .y_label_area_size(theme.upx(56.0))
-        .build_cartesian_2d(log_axis(x_lo, x_hi, 2.0), log_axis(lo, hi, 1.0))
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .bold_line_style(theme.grid)
-        .max_light_lines(0)
-        .axis_style(theme.foreground)
-        .x_desc("chips (log scale)")
-        .y_desc("model EFLOP/s")
-        .x_label_formatter(&|x| numbers::format(x.round()))
-        .y_label_formatter(&|y| numbers::format(*y))
-        .label_style(theme.font(12.0))
-        .draw()
-        .map_err(err)?;
+    let mut chart = chips_chart(
+        root,
+        theme,
+        "What the cluster delivers: model EFLOP/s against its size",
+        chip_axis(current),
+        (lo, hi),
+        "model EFLOP/s",
+    )?;
     let w2 = theme.upx(2.0);
     let series = [
         (
@@ -576,6 +564,40 @@ fn chip_axis(current: Option<&ScalingPoint>) -> (f64, f64) {
 fn log_axis(lo: f64, hi: f64, base: f64) -> WithKeyPoints<LogCoord<f64>> {
     let steps: &[f64] = if base == 2.0 { &[1.0, 2.0, 4.0, 8.0] } else { &[1.0, 2.0, 5.0] };
     (lo..hi).log_scale().with_key_points(ticks(lo, hi, steps, base))
+}
+
+/// Both axes of a log-log plot against chip count.
+type ChipsLogLog = Cartesian2d<WithKeyPoints<LogCoord<f64>>, WithKeyPoints<LogCoord<f64>>>;
+
+/// A log-log chart against chip count with its caption, grid and axis labels drawn.
+fn chips_chart<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    theme: &Theme,
+    caption: &str,
+    (x_lo, x_hi): (f64, f64),
+    (y_lo, y_hi): (f64, f64),
+    y_desc: &str,
+) -> Result<ChartContext<'a, DB, ChipsLogLog>, String> {
+    let mut chart = ChartBuilder::on(root)
+        .caption(caption, theme.font(16.0))
+        .margin(theme.upx(12.0))
+        .x_label_area_size(theme.upx(36.0))
+        .y_label_area_size(theme.upx(56.0))
+        .build_cartesian_2d(log_axis(x_lo, x_hi, 2.0), log_axis(y_lo, y_hi, 1.0))
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .bold_line_style(theme.grid)
+        .max_light_lines(0)
+        .axis_style(theme.foreground)
+        .x_desc("chips (log scale)")
+        .y_desc(y_desc)
+        .x_label_formatter(&|x| numbers::format(x.round()))
+        .y_label_formatter(&|y| numbers::format(*y))
+        .label_style(theme.font(12.0))
+        .draw()
+        .map_err(err)?;
+    Ok(chart)
 }
 
 /// A share as a percentage with one decimal.
@@ -697,6 +719,66 @@ pub fn draw_scaling<DB: DrawingBackend>(
             Mark::Dot,
             fg.filled(),
         ));
+    }
+    draw_legend(root, theme, chart.plotting_area().get_pixel_range(), &legend, true)?;
+    root.present().map_err(err)
+}
+
+/// One chip's best days to train at each cluster size a sizing searched.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Curve {
+    /// The chip, as the legend names it.
+    pub label: String,
+    /// (chips, days with failures), by chips.
+    pub points: Vec<(u32, f64)>,
+}
+
+/// Days to train (with failures) against chip count for each chip sized, with the deadline as
+/// a dashed line, so "N of chip A match M of chip B" reads off where the curves cross it.
+pub fn draw_sizing<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    curves: &[Curve],
+    deadline_days: f64,
+    theme: &Theme,
+) -> DrawResult {
+    root.fill(&theme.background).map_err(err)?;
+    let all = curves.iter().flat_map(|c| c.points.iter());
+    let (x_lo, x_hi, y_lo, y_hi) = all.fold(
+        (f64::MAX, 0.0f64, deadline_days.max(1e-3), deadline_days.max(1e-3)),
+        |(a, b, c, d), &(n, days)| (a.min(n as f64), b.max(n as f64), c.min(days), d.max(days)),
+    );
+    let (x_lo, x_hi) = if x_hi > 0.0 { (x_lo * 0.7, x_hi * 1.4) } else { (8.0, 131072.0) };
+    let (y_lo, y_hi) = (y_lo.max(1e-3) * 0.7, y_hi * 1.4);
+    let mut chart = chips_chart(
+        root,
+        theme,
+        "Days to train against cluster size, per chip",
+        (x_lo, x_hi),
+        (y_lo, y_hi),
+        "days with failures",
+    )?;
+    let (w2, r5) = (theme.upx(2.0), theme.px(5.0));
+    let fg = theme.foreground;
+    let mut legend = Vec::new();
+    chart
+        .draw_series(DashedLineSeries::new(
+            [(x_lo, deadline_days), (x_hi, deadline_days)],
+            theme.px(6.0),
+            theme.px(4.0),
+            fg.stroke_width(w2),
+        ))
+        .map_err(err)?;
+    legend.push((
+        format!("deadline: {} days", numbers::format(deadline_days)),
+        Mark::Line,
+        fg.stroke_width(w2),
+    ));
+    for (i, curve) in curves.iter().enumerate() {
+        let color = theme.palette[i % theme.palette.len()];
+        let points = curve.points.iter().map(|&(n, d)| (n as f64, d.max(1e-3)));
+        chart.draw_series(LineSeries::new(points.clone(), color.stroke_width(w2))).map_err(err)?;
+        chart.draw_series(points.map(|p| Circle::new(p, r5, color.filled()))).map_err(err)?;
+        legend.push((curve.label.clone(), Mark::Dot, color.filled()));
     }
     draw_legend(root, theme, chart.plotting_area().get_pixel_range(), &legend, true)?;
     root.present().map_err(err)

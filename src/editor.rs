@@ -2,7 +2,7 @@
 //!
 //! `State::apply(Action)` is the page's reducer: an edit resolves and estimates at once; an
 //! invalid scenario keeps the last good result (marked stale) and lists its errors by field.
-//! Whole-plan changes (reset, import, a published plan, a chip change) are undoable, and each
+//! Whole-plan changes (reset, import, a published plan, a chip change, a searched or sized plan) are undoable, and each
 //! raises `history` so the page adds a browser-history entry and Back returns to the plan
 //! before. Nothing typed is lost: a file that does not parse or resolve is rejected whole.
 //! No browser and no Yew here, so native tests drive it; `ui` adapts it to `use_reducer`.
@@ -60,6 +60,8 @@ pub enum Notice {
     ChipChanged { chip: String, kept: Vec<Kept>, replaced: Vec<&'static str> },
     /// Occurs when a mixture-of-experts model is chosen with expert parallelism 1.
     MoeWithoutEp { model: String },
+    /// Occurs when a plan the search or the sizing found was applied.
+    Applied { label: String },
     /// Occurs after Undo.
     Undone,
     /// Occurs when Undo has nothing to undo.
@@ -78,6 +80,7 @@ impl Notice {
             Notice::Reset
                 | Notice::Imported { .. }
                 | Notice::LoadedPlan { .. }
+                | Notice::Applied { .. }
                 | Notice::ChipChanged { .. }
                 | Notice::MoeWithoutEp { .. }
         )
@@ -119,6 +122,8 @@ pub enum Action {
     ChooseModel(String),
     /// Load the published plan of a model preset.
     LoadPublishedPlan(String),
+    /// Replace the plan by one the search or the sizing found; `label` says which.
+    Apply { label: String, scenario: Box<Scenario> },
     /// Go back to the scenario before the last whole-plan change.
     Undo,
     /// Show a notice.
@@ -170,6 +175,7 @@ impl State {
                 }
             }
             Action::ChooseChip(id) => self.choose_chip(&id),
+            Action::Apply { label, scenario } => self.replace(*scenario, Notice::Applied { label }),
             Action::ChooseModel(id) => self.choose_model(&id),
             Action::LoadPublishedPlan(id) => match published_plan(&id) {
                 Some((title, scenario)) => self.replace(scenario, Notice::LoadedPlan { title }),

@@ -6,6 +6,8 @@
 //!   it into `model::Inputs`.
 //! - `fabric`: the scale-out network as a graph (petgraph), its bill of materials and the tier
 //!   summary the model reads.
+//! - `jobs`: a plan search or a sizing as a job done a slice at a time, with JSON requests and
+//!   updates, for the page's worker.
 //! - `charts`: plots of an estimate on any plotters backend.
 //! - `catalog`, `report`: the presets and an estimate as JSON, for the command-line tool.
 //! - `numbers`: numbers as people write them (`16k`, `14.8T`, `1.6万`), read and written.
@@ -18,6 +20,7 @@ pub mod charts;
 pub mod cite;
 pub mod editor;
 pub mod fabric;
+pub mod jobs;
 pub mod model;
 pub mod numbers;
 pub mod report;

@@ -197,6 +197,7 @@ pub fn search_json(scenario: &Scenario, outcome: &search::Outcome) -> Value {
             let mut row = json!({
                 "rank": i + 1,
                 "parallelism": describe::plan(&plan.parallelism),
+                "dp": plan.parallelism.data,
                 "estimate": estimate.map(|(_, e)| to_json(&e)),
             });
             if let Some(best) = best.filter(|_| i > 0) {
@@ -273,7 +274,7 @@ pub fn sizing_row(chip: &str, deadline_days: f64, answer: &sizing::Answer) -> Va
             json!({
                 "chip": chip,
                 "chips": Value::Null,
-                "why": match best {
+                "why": match best.filter(|(_, plan)| plan.finishes()) {
                     Some((chips, plan)) => format!(
                         "no cluster of up to {} chips trains it in {deadline_days} days; the fastest found is {:.1} days on {chips} chips",
                         sizing::MAX_CHIPS, plan.effective_train_days

@@ -107,7 +107,7 @@ pub enum Answer {
     Misses { fastest: Option<Point> },
 }
 
-/// Sizing for one chip, one size at a time, so a page can show progress and stop.
+/// Sizing for one chip, a slice at a time, so a page can show progress and stop.
 #[derive(Clone, Debug)]
 pub struct Sizer {
     scenario: Scenario,
@@ -115,6 +115,8 @@ pub struct Sizer {
     deadline_days: f64,
     sizes: Vec<u32>,
     next: usize,
+    /// The size being searched: its chips, scenario and search.
+    current: Option<(u32, Scenario, Search)>,
     /// Best plan at each size searched so far.
     pub points: Vec<Point>,
     answer: Option<Answer>,
@@ -143,16 +145,45 @@ impl Sizer {
             deadline_days,
             sizes,
             next: 0,
+            current: None,
             points: Vec::new(),
             answer: None,
         })
     }
 
-    /// Searches the next size; true once there is an answer.
+    /// Searches the next size whole; true once there is an answer.
     pub fn advance(&mut self) -> bool {
+        self.advance_by(usize::MAX)
+    }
+
+    /// Searches up to `cells` cells of the current size (`Search::advance`), starting the next
+    /// size when none is under way; true once there is an answer.
+    pub fn advance_by(&mut self, cells: usize) -> bool {
         if self.answer.is_some() {
             return true;
         }
+        let Some((chips, sized, search)) = &mut self.current else {
+            self.start_next_size();
+            return self.answer.is_some();
+        };
+        if !search.advance(cells) {
+            return false;
+        }
+        let (chips, best) = (*chips, search.outcome().ranked.first().copied());
+        let sized = std::mem::take(sized);
+        self.current = None;
+        self.points.push(Point { chips, best });
+        if let Some(plan) = best.filter(|p| p.wall_days() <= self.deadline_days) {
+            let scenario = sized.with_plan(&plan.parallelism);
+            if let Ok((_, estimate)) = scenario.evaluate() {
+                self.answer =
+                    Some(Answer::Meets(Box::new(Sized { chips, plan, scenario, estimate })));
+            }
+        }
+        self.answer.is_some()
+    }
+
+    fn start_next_size(&mut self) {
         let Some(&chips) = self.sizes.get(self.next) else {
             let fastest = self
                 .points
@@ -161,26 +192,35 @@ impl Sizer {
                 .min_by(|a, b| days(a).total_cmp(&days(b)))
                 .cloned();
             self.answer = Some(Answer::Misses { fastest });
-            return true;
+            return;
         };
         self.next += 1;
         let sized = at(&self.scenario, self.chip.as_deref(), chips);
-        let best = sized.resolve().ok().and_then(|inputs| best_plan(&inputs));
-        self.points.push(Point { chips, best });
-        if let Some(plan) = best.filter(|p| p.effective_train_days <= self.deadline_days) {
-            let scenario = sized.with_plan(&plan.parallelism);
-            if let Ok((_, estimate)) = scenario.evaluate() {
-                self.answer =
-                    Some(Answer::Meets(Box::new(Sized { chips, plan, scenario, estimate })));
-                return true;
+        match sized.resolve() {
+            Ok(inputs) => {
+                let options = Options { objective: Objective::EffectiveDays, top: 1 };
+                self.current = Some((chips, sized, Search::new(&inputs, options)));
             }
+            Err(_) => self.points.push(Point { chips, best: None }),
         }
-        false
     }
 
-    /// Sizes searched and sizes left at most.
-    pub fn progress(&self) -> (usize, usize) {
-        (self.next, self.sizes.len())
+    /// How far sizing has gone, from 0 to 1: sizes done, and the share of the one under way.
+    pub fn progress(&self) -> f64 {
+        if self.answer.is_some() || self.sizes.is_empty() {
+            return 1.0;
+        }
+        let within = self.current.as_ref().map_or(0.0, |(_, _, s)| {
+            let (done, all) = s.outcome().progress;
+            done as f64 / all.max(1) as f64
+        });
+        let started = self.next.saturating_sub(usize::from(self.current.is_some()));
+        ((started as f64 + within) / self.sizes.len() as f64).min(1.0)
+    }
+
+    /// Sizes on the ladder that the ideal time does not rule out.
+    pub fn sizes(&self) -> &[u32] {
+        &self.sizes
     }
 
     /// The answer, once `advance` has returned true.
@@ -190,7 +230,7 @@ impl Sizer {
 }
 
 fn days(p: &Point) -> f64 {
-    p.best.map_or(f64::INFINITY, |b| b.effective_train_days)
+    p.best.map_or(f64::INFINITY, |b| b.wall_days())
 }
 
 /// The best plan on the inputs' cluster, by days with failures.

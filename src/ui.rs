@@ -10,13 +10,19 @@ mod browser;
 mod fields;
 mod format;
 mod inputs;
+mod job_view;
 mod plot;
 mod results;
+mod search;
+mod sizing;
 mod state;
 mod text;
+mod worker;
 
 pub use app::App;
 pub use state::{Action, State};
+
+pub use worker::serve as serve_worker;
 
 /// Installs the panic hook and mounts the app on `<body>`.
 pub fn start() {

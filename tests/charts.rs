@@ -140,3 +140,18 @@ fn the_effective_compute_plot_shows_what_failures_and_mfu_take() {
     }
     svg(|root| charts::draw_effective(root, &[], None, &DARK));
 }
+
+#[test]
+fn sizing_plot_draws_each_chip_and_the_deadline() {
+    let curves = [
+        charts::Curve { label: "h100-sxm".into(), points: vec![(8192, 61.0), (12288, 44.0)] },
+        charts::Curve { label: "b200".into(), points: vec![(4096, 57.0)] },
+    ];
+    let out = svg(|root| charts::draw_sizing(root, &curves, 60.0, &LIGHT));
+    assert!(out.contains("Days to train against cluster size"));
+    assert!(out.contains("h100-sxm") && out.contains("b200"), "a legend entry per chip");
+    assert!(out.contains("deadline: 60 days"));
+    // Nothing sized yet still draws axes, without panicking.
+    let empty = svg(|root| charts::draw_sizing(root, &[], 30.0, &DARK));
+    assert!(empty.contains("deadline: 30 days"));
+}

@@ -228,3 +228,25 @@ fn the_page_and_the_command_line_share_one_validity_policy() {
     }
     assert!(infeasible > 0 && infeasible < scenarios.len(), "both verdicts occur: {infeasible}");
 }
+
+/// Applying a plan the search found is one undoable whole-plan change: the form, the estimate
+/// and the link follow it, and Undo brings the typed plan back.
+#[test]
+fn applying_a_searched_plan_is_undoable() {
+    let mut state = fresh();
+    let typed = state.scenario.clone();
+    let days = estimate(&state).train_days;
+    let inputs = typed.resolve().expect("resolves");
+    let best = clusterplan::model::search::search(&inputs, Default::default()).ranked[0];
+    let history = state.history;
+    state.apply(Action::Apply {
+        label: "the search's plan #1".into(),
+        scenario: Box::new(typed.with_plan(&best.parallelism)),
+    });
+    assert!(matches!(&state.notice, Some(Notice::Applied { label }) if label.contains("#1")));
+    assert_eq!(state.history, history + 1, "a new browser-history entry");
+    assert!((estimate(&state).train_days - best.train_days).abs() <= 1e-9 * best.train_days);
+    assert!(best.train_days <= days, "the best plan is no slower than the typed one");
+    state.apply(Action::Undo);
+    assert_eq!(state.scenario, typed);
+}

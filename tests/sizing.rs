@@ -66,7 +66,7 @@ fn no_smaller_size_meets_the_deadline() {
     assert!(!smaller.is_empty());
     for point in sizing::curve(&s, None, &smaller) {
         if let Some(best) = point.best {
-            assert!(best.effective_train_days > deadline, "{} chips meet it too", point.chips);
+            assert!(best.wall_days() > deadline, "{} chips meet it too", point.chips);
         }
     }
 }
@@ -105,7 +105,28 @@ fn an_unknown_chip_is_named_by_its_field() {
 #[test]
 fn an_impossible_deadline_is_missed() {
     let mut sizer = sizing::Sizer::new(&scenario(), None, 1e-4).expect("sizes");
-    assert_eq!(sizer.progress(), (0, 0), "every size is ruled out by the ideal time");
+    assert!(sizer.sizes().is_empty(), "every size is ruled out by the ideal time");
     assert!(sizer.advance());
     assert!(chips(sizer.answer().expect("answered")).is_none());
+}
+
+/// Past some size failures come faster than a run recovers from them (goodput zero): such a
+/// plan never finishes, so it meets no deadline and ranks last by days with failures.
+#[test]
+fn a_run_that_never_finishes_meets_no_deadline() {
+    let s = Scenario::parse_many(
+        r#"{ "model": { "preset": "deepseek-v3" }, "training": { "tokens": 14.8e12, "global_batch": 15360 },
+             "cluster": { "chip": "ascend-910b", "chips": 393216 } }"#,
+    )
+    .expect("parses")
+    .remove(0);
+    let inputs = s.resolve().expect("resolves");
+    // Ranked without failures, the fastest plan on 393,216 chips never finishes with them.
+    let fastest = search::search(&inputs, search::Options::default()).ranked[0];
+    assert!(!fastest.finishes(), "goodput {}", fastest.goodput);
+    assert_eq!(search::Objective::EffectiveDays.of(&fastest), f64::MAX);
+    let answer = sizing::size(&s, Some("ascend-910b"), 10.0).expect("sizes");
+    if let Answer::Meets(sized) = answer {
+        assert!(sized.plan.finishes() && sized.plan.wall_days() <= 10.0, "{} chips", sized.chips);
+    }
 }

@@ -16,7 +16,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 CSP = ("default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval' data:; "
        "style-src 'unsafe-inline'; img-src data: blob:; connect-src 'none'; "
@@ -126,6 +126,22 @@ def build(root):
     for (start, end), new in sorted(edits, reverse=True):
         out = out[:start - 1] + new + out[end + 1:]
     html = html[:script.start(2)] + out + html[script.end(2):]
+
+    # The plan search's worker (a second wasm build with no-modules glue), inline as a data:
+    # URL in <meta name="search-worker">, which the page prefers to its loader file.
+    worker_glue, worker_wasm = root / "clusterplan-worker.js", root / "clusterplan-worker_bg.wasm"
+    if worker_glue.is_file() and worker_wasm.is_file():
+        worker_js = (worker_glue.read_text(encoding="utf-8")
+                     + f"\nwasm_bindgen({{ module_or_path: Uint8Array.from(atob('{b64(worker_wasm.read_bytes())}'), c => c.charCodeAt(0)) }});\n")
+        sizes["worker"] = len(worker_js)
+        # Percent-encoded rather than base64 again: the wasm inside is base64 already.
+        worker_url = "data:text/javascript," + quote(worker_js, safe="+/=")
+        worker_meta = f'<meta name="search-worker" content="{worker_url}">'
+        html, n = re.subn(r"</head\s*>", lambda m: worker_meta + m.group(0), html, count=1, flags=re.I)
+        if n == 0:
+            raise Fail(f"{index} has no </head> to put the search worker in")
+    else:
+        print("standalone.py: no search worker in the build; the plan search will not run offline", file=sys.stderr)
 
     # Links: stylesheets inlined, preloads dropped, local icons as data:, anything else local dropped.
     def link(m):

@@ -250,26 +250,15 @@ fn size(path: &str, rest: &[&str]) -> ExitCode {
     for chip in asked {
         match sizing::size(&scenario, chip, deadline) {
             Ok(answer) => {
-                let name = chip.map(str::to_string).unwrap_or_else(|| chip_id(&scenario));
+                let name = chip
+                    .map(str::to_string)
+                    .unwrap_or_else(|| clusterplan::jobs::chip_name(&scenario));
                 rows.push(report::sizing_row(&name, deadline, &answer));
             }
             Err(errors) => return input_errors(errors),
         }
     }
     print_json(&serde_json::json!({ "deadline_days": deadline, "rows": rows }))
-}
-
-/// The scenario's chip as the command line names it: its catalog id, or its name.
-fn chip_id(scenario: &Scenario) -> String {
-    match scenario.get("cluster.chip") {
-        Some(serde_json::Value::String(id)) => id,
-        Some(v) => v
-            .get("preset")
-            .or_else(|| v.get("name"))
-            .and_then(|x| x.as_str().map(str::to_string))
-            .unwrap_or_else(|| "custom".to_string()),
-        None => "default".to_string(),
-    }
 }
 
 fn bom(path: &str) -> ExitCode {

@@ -74,7 +74,7 @@ impl Objective {
     pub fn of(self, plan: &Plan) -> f64 {
         match self {
             Objective::TrainDays => plan.train_days,
-            Objective::EffectiveDays => plan.effective_train_days,
+            Objective::EffectiveDays => plan.wall_days(),
             Objective::Cost => plan.run_usd,
             Objective::Energy => plan.energy_mwh,
         }
@@ -113,6 +113,9 @@ pub struct Plan {
     pub train_days: f64,
     /// Days including checkpoints, interruptions and restarts.
     pub effective_train_days: f64,
+    /// Share of wall-clock time that trains; zero when failures come faster than the run
+    /// recovers, so it never finishes.
+    pub goodput: f64,
     /// Amortised cost of the run, USD.
     pub run_usd: f64,
     /// Energy of the run at the site, MWh.
@@ -131,6 +134,20 @@ pub struct Gap {
 }
 
 impl Plan {
+    /// The run finishes despite failures.
+    pub fn finishes(&self) -> bool {
+        self.goodput > 0.0
+    }
+
+    /// Days including failures, or `f64::MAX` for a run that never finishes, for ranking.
+    pub fn wall_days(&self) -> f64 {
+        if self.finishes() {
+            self.effective_train_days
+        } else {
+            f64::MAX
+        }
+    }
+
     /// Why this plan loses to `best` under `objective`.
     pub fn gap(&self, best: &Plan, objective: Objective) -> Gap {
         let mine = self.breakdown.parts();
@@ -222,6 +239,7 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
         mfu,
         train_days: finite(totals.train_s / 86_400.0),
         effective_train_days: totals.reliability.effective_train_days,
+        goodput: totals.reliability.goodput,
         run_usd: totals.facility.cost.run_amortized_usd,
         energy_mwh: totals.facility.energy_mwh,
     })
@@ -510,12 +528,12 @@ impl Search {
     /// Adds `plan` to the front of days against cost unless a plan there is at least as good
     /// on both, and drops the plans it beats.
     fn keep_on_front(&mut self, plan: Plan) {
-        let point = |p: &Plan| (p.effective_train_days, p.run_usd);
+        let point = |p: &Plan| (p.wall_days(), p.run_usd);
         let (days, usd) = point(&plan);
-        if self.pareto.iter().any(|q| q.effective_train_days <= days && q.run_usd <= usd) {
+        if self.pareto.iter().any(|q| q.wall_days() <= days && q.run_usd <= usd) {
             return;
         }
-        self.pareto.retain(|q| !(days <= q.effective_train_days && usd <= q.run_usd));
+        self.pareto.retain(|q| !(days <= q.wall_days() && usd <= q.run_usd));
         let at = self.pareto.partition_point(|q| point(q) < (days, usd));
         self.pareto.insert(at, plan);
     }

@@ -15,6 +15,7 @@ use super::inputs::{
 };
 use super::plot::{Plot, PlotKind};
 use super::results::Results;
+use super::search::SearchPanel;
 use super::state::{Action, Notice, State};
 use super::{format, text};
 use crate::scenario::Scenario;
@@ -249,10 +250,11 @@ pub fn app() -> Html {
                     <TrainingPanel state={state.clone()} on_set={on_set.clone()} on_action={on_action.clone()} />
                     <ClusterPanel state={state.clone()} on_set={on_set.clone()} on_action={on_action.clone()} />
                     <ParallelismPanel state={state.clone()} on_set={on_set.clone()} on_action={on_action.clone()} />
-                    <FacilityPanel state={state.clone()} on_set={on_set} on_action={on_action} />
+                    <FacilityPanel state={state.clone()} on_set={on_set} on_action={on_action.clone()} />
                 </div>
                 <div class="outputs">
                     <Results state={state.clone()} on_copy={on_copy_text} />
+                    <SearchPanel state={state.clone()} on_action={on_action} dark={*dark} width={*width} />
                     if let Some(good) = good {
                         <div class={classes!("plots", (state.stale() || !good.estimate.feasible).then_some("stale"))}>
                             <Plot kind={PlotKind::Step} good={good.clone()} dark={*dark} width={*width} testid="plot-step" label="Step time breakdown in seconds" height={230} />

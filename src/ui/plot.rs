@@ -34,6 +34,17 @@ pub enum PlotKind {
     PlantScaling,
     /// Effective compute against chip count.
     Effective,
+    /// Days against chip count for each chip sized (`PlotProps::curves`).
+    Sizing,
+}
+
+/// What a sizing plot draws: one curve per chip, and the deadline.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SizingCurves {
+    /// One per chip.
+    pub curves: Vec<charts::Curve>,
+    /// The deadline, days.
+    pub deadline_days: f64,
 }
 
 /// Properties of a plot.
@@ -55,6 +66,9 @@ pub struct PlotProps {
     /// Changes whenever the window is resized, so the plot is redrawn at its new width.
     #[prop_or_default]
     pub width: u32,
+    /// The curves of a sizing plot.
+    #[prop_or_default]
+    pub curves: Option<Rc<SizingCurves>>,
 }
 
 /// A canvas showing one plot.
@@ -66,29 +80,35 @@ pub fn plot(props: &PlotProps) -> Html {
         let kind = props.kind;
         let good = props.good.clone();
         let height = props.height;
-        use_effect_with((good, kind, props.dark, props.width), move |(good, kind, dark, _)| {
-            if let Some(element) = canvas.cast::<HtmlCanvasElement>() {
-                // Drawn at the screen's density and as wide as its column, so text is sharp
-                // and never stretched.
-                let ratio = browser::pixel_ratio();
-                let css_width = match element.client_width() {
-                    w if w > 0 => w as f64,
-                    _ => 720.0,
-                };
-                // Resizing a canvas clears it and invalidates the page's layout, which the next
-                // plot's width read would then recompute: only resize when the size changed.
-                let (w, h) =
-                    ((css_width * ratio).round() as u32, (height as f64 * ratio).round() as u32);
-                if element.width() != w {
-                    element.set_width(w);
+        let curves = props.curves.clone();
+        use_effect_with(
+            (good, kind, props.dark, props.width, curves),
+            move |(good, kind, dark, _, curves)| {
+                if let Some(element) = canvas.cast::<HtmlCanvasElement>() {
+                    // Drawn at the screen's density and as wide as its column, so text is sharp
+                    // and never stretched.
+                    let ratio = browser::pixel_ratio();
+                    let css_width = match element.client_width() {
+                        w if w > 0 => w as f64,
+                        _ => 720.0,
+                    };
+                    // Resizing a canvas clears it and invalidates the page's layout, which the next
+                    // plot's width read would then recompute: only resize when the size changed.
+                    let (w, h) = (
+                        (css_width * ratio).round() as u32,
+                        (height as f64 * ratio).round() as u32,
+                    );
+                    if element.width() != w {
+                        element.set_width(w);
+                    }
+                    if element.height() != h {
+                        element.set_height(h);
+                    }
+                    let theme = if *dark { DARK } else { LIGHT }.at_scale(ratio);
+                    draw(&element, *kind, good, curves.as_deref(), &theme);
                 }
-                if element.height() != h {
-                    element.set_height(h);
-                }
-                let theme = if *dark { DARK } else { LIGHT }.at_scale(ratio);
-                draw(&element, *kind, good, &theme);
-            }
-        });
+            },
+        );
     }
     html! {
         <canvas ref={canvas} width="720" height={props.height.to_string()} class="plot"
@@ -189,7 +209,13 @@ impl DrawingBackend for Measured {
     }
 }
 
-fn draw(canvas: &HtmlCanvasElement, kind: PlotKind, good: &Good, theme: &charts::Theme) {
+fn draw(
+    canvas: &HtmlCanvasElement,
+    kind: PlotKind,
+    good: &Good,
+    curves: Option<&SizingCurves>,
+    theme: &charts::Theme,
+) {
     let Some(inner) = CanvasBackend::with_canvas_object(canvas.clone()) else { return };
     let context = canvas
         .get_context("2d")
@@ -216,6 +242,10 @@ fn draw(canvas: &HtmlCanvasElement, kind: PlotKind, good: &Good, theme: &charts:
         PlotKind::Effective => {
             let current = ScalingPoint::of(good.inputs.cluster.n_chips, &good.estimate);
             charts::draw_effective(&root, &good.scaling, Some(&current), theme)
+        }
+        PlotKind::Sizing => {
+            let c = curves.cloned().unwrap_or_default();
+            charts::draw_sizing(&root, &c.curves, c.deadline_days, theme)
         }
     };
     if let Err(message) = result {

@@ -1,0 +1,291 @@
+//! Long computations the page runs off the main thread: a plan search and a sizing, as jobs
+//! done a slice at a time.
+//!
+//! A `Task` crosses to the worker as JSON; the worker calls `Job::step` until it is done and
+//! sends back an update as JSON every so often, which the page reads into a `Status`. The same
+//! code runs natively, so tests drive a job exactly as the worker does.
+
+use serde_json::{json, Map, Value};
+
+use crate::model::search::{Objective, Options, Search};
+use crate::report;
+use crate::scenario::Scenario;
+use crate::sizing::{Answer, Sizer};
+
+/// Cells a search step covers; small enough that progress moves every few milliseconds.
+const CELLS_PER_STEP: usize = 4;
+
+/// What the page asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Task {
+    /// Search every plan for the scenario's workload and cluster.
+    Search { scenario: Scenario, objective: Objective, top: usize },
+    /// Size a cluster of each chip (`None`: the scenario's own) for a deadline.
+    Size { scenario: Scenario, deadline_days: f64, chips: Vec<Option<String>> },
+}
+
+impl Task {
+    /// The request as JSON text, for a worker message.
+    pub fn to_json(&self) -> String {
+        match self {
+            Task::Search { scenario, objective, top } => json!({
+                "search": { "scenario": scenario.to_value(), "objective": objective.id(), "top": top }
+            }),
+            Task::Size { scenario, deadline_days, chips } => json!({
+                "size": { "scenario": scenario.to_value(), "deadline_days": deadline_days, "chips": chips }
+            }),
+        }
+        .to_string()
+    }
+
+    /// A request from `to_json`'s text.
+    pub fn from_json(text: &str) -> Result<Task, String> {
+        let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let scenario =
+            |v: &Value| Scenario::from_value(v["scenario"].clone()).map_err(|e| e.to_string());
+        if let Some(v) = value.get("search") {
+            let objective =
+                v["objective"].as_str().and_then(Objective::from_id).ok_or("unknown objective")?;
+            let top = v["top"].as_u64().unwrap_or(10).clamp(1, 1000) as usize;
+            return Ok(Task::Search { scenario: scenario(v)?, objective, top });
+        }
+        if let Some(v) = value.get("size") {
+            let deadline_days = v["deadline_days"]
+                .as_f64()
+                .filter(|d| *d > 0.0 && d.is_finite())
+                .ok_or("the deadline must be a positive number of days")?;
+            let chips = v["chips"]
+                .as_array()
+                .map(|a| a.iter().map(|c| c.as_str().map(str::to_string)).collect())
+                .unwrap_or_else(|| vec![None]);
+            return Ok(Task::Size { scenario: scenario(v)?, deadline_days, chips });
+        }
+        Err("not a search or a sizing".into())
+    }
+}
+
+/// A job under way.
+pub struct Job {
+    kind: Kind,
+}
+
+enum Kind {
+    Search(Box<(Scenario, Search)>),
+    Size(Box<Sizing>),
+}
+
+/// Sizing of several chips, one after another.
+struct Sizing {
+    scenario: Scenario,
+    deadline_days: f64,
+    chips: Vec<Option<String>>,
+    /// The chip being sized, by index, and its sizer.
+    current: usize,
+    sizer: Option<Sizer>,
+    rows: Vec<Value>,
+    curves: Vec<Value>,
+}
+
+impl Job {
+    /// Starts a job; `Err` lists what is wrong with the request, by field where it has one.
+    pub fn start(request: &Task) -> Result<Job, Vec<String>> {
+        let words = |errors: Vec<crate::scenario::InputError>| -> Vec<String> {
+            errors.iter().map(ToString::to_string).collect()
+        };
+        match request {
+            Task::Search { scenario, objective, top } => {
+                let inputs = scenario.resolve().map_err(words)?;
+                let options = Options { objective: *objective, top: *top };
+                Ok(Job {
+                    kind: Kind::Search(Box::new((scenario.clone(), Search::new(&inputs, options)))),
+                })
+            }
+            Task::Size { scenario, deadline_days, chips } => {
+                scenario.resolve().map_err(words)?;
+                Ok(Job {
+                    kind: Kind::Size(Box::new(Sizing {
+                        scenario: scenario.clone(),
+                        deadline_days: *deadline_days,
+                        chips: if chips.is_empty() { vec![None] } else { chips.clone() },
+                        current: 0,
+                        sizer: None,
+                        rows: Vec::new(),
+                        curves: Vec::new(),
+                    })),
+                })
+            }
+        }
+    }
+
+    /// Does one slice of work; true once the job is done.
+    pub fn step(&mut self) -> bool {
+        match &mut self.kind {
+            Kind::Search(s) => s.1.advance(CELLS_PER_STEP),
+            Kind::Size(sizing) => sizing.step(),
+        }
+    }
+
+    /// How far the job has gone, from 0 to 1.
+    pub fn progress(&self) -> f64 {
+        match &self.kind {
+            Kind::Search(s) => {
+                let (done, all) = s.1.outcome().progress;
+                if all == 0 {
+                    1.0
+                } else {
+                    done as f64 / all as f64
+                }
+            }
+            Kind::Size(s) => {
+                let within = s.sizer.as_ref().map_or(0.0, Sizer::progress);
+                ((s.current as f64 + within) / s.chips.len().max(1) as f64).min(1.0)
+            }
+        }
+    }
+
+    /// The result so far as JSON: a search as `report::search_json` writes it, a sizing as
+    /// `{"deadline_days", "rows": [...], "curves": [{"chip", "points": [[chips, days], ...]}]}`.
+    pub fn result(&self) -> Value {
+        match &self.kind {
+            Kind::Search(s) => {
+                let (scenario, search) = &**s;
+                let outcome = search.outcome();
+                let mut out = report::search_json(scenario, &outcome);
+                // Each plan with the whole scenario it makes, so the page applies it as found.
+                if let Some(Value::Array(plans)) = out.get_mut("plans") {
+                    for (row, plan) in plans.iter_mut().zip(&outcome.ranked) {
+                        row["scenario"] = scenario.with_plan(&plan.parallelism).to_value();
+                    }
+                }
+                out
+            }
+            Kind::Size(s) => json!({
+                "deadline_days": s.deadline_days,
+                "rows": s.rows,
+                "curves": s.curves,
+            }),
+        }
+    }
+
+    /// One message for the page: `{"done", "progress", "result"}`.
+    pub fn update(&self, done: bool) -> String {
+        json!({ "done": done, "progress": self.progress(), "result": self.result() }).to_string()
+    }
+}
+
+impl Sizing {
+    fn step(&mut self) -> bool {
+        let Some(chip) = self.chips.get(self.current).cloned() else { return true };
+        let name = chip.clone().unwrap_or_else(|| chip_name(&self.scenario));
+        let sizer = match &mut self.sizer {
+            Some(sizer) => sizer,
+            None => match Sizer::new(&self.scenario, chip.as_deref(), self.deadline_days) {
+                Ok(sizer) => self.sizer.insert(sizer),
+                Err(errors) => {
+                    let why: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                    self.rows.push(json!({ "chip": name, "chips": null, "why": why.join("; ") }));
+                    self.current += 1;
+                    return self.current >= self.chips.len();
+                }
+            },
+        };
+        if !sizer.advance_by(CELLS_PER_STEP) {
+            return false;
+        }
+        let mut row = match sizer.answer() {
+            Some(answer) => report::sizing_row(&name, self.deadline_days, answer),
+            None => json!({ "chip": name, "chips": null }),
+        };
+        // The page applies a row by the chip it asked for (`null`: the scenario's own).
+        row["apply_chip"] = json!(chip);
+        if let Some(Answer::Meets(sized)) = sizer.answer() {
+            row["scenario"] = sized.scenario.to_value();
+        }
+        let points: Vec<Value> = sizer
+            .points
+            .iter()
+            .filter_map(|p| {
+                p.best.filter(|b| b.finishes()).map(|b| json!([p.chips, b.effective_train_days]))
+            })
+            .collect();
+        self.curves.push(json!({ "chip": name, "points": points }));
+        self.rows.push(row);
+        self.sizer = None;
+        self.current += 1;
+        self.current >= self.chips.len()
+    }
+}
+
+/// The scenario's chip as a row names it: its catalog id, or the name of a custom chip.
+pub fn chip_name(scenario: &Scenario) -> String {
+    match scenario.get("cluster.chip") {
+        Some(Value::String(id)) => id,
+        Some(Value::Object(map)) => text_of(&map, "preset")
+            .or_else(|| text_of(&map, "name"))
+            .unwrap_or_else(|| "custom".to_string()),
+        _ => "default".to_string(),
+    }
+}
+
+fn text_of(map: &Map<String, Value>, key: &str) -> Option<String> {
+    map.get(key).and_then(|v| v.as_str().map(str::to_string))
+}
+
+/// Runs a job to the end at once (the command line and tests).
+pub fn run(request: &Task) -> Result<Value, Vec<String>> {
+    let mut job = Job::start(request)?;
+    while !job.step() {}
+    Ok(job.result())
+}
+
+/// What the page knows of a job: whether it runs, how far it has gone, its latest result and
+/// any errors. Updates arrive as JSON text (`Job::update`); one that cannot be read is an
+/// error, never a panic.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Status {
+    /// The job is under way.
+    pub running: bool,
+    /// From 0 to 1.
+    pub progress: f64,
+    /// The latest result (a partial one while running).
+    pub result: Option<Value>,
+    /// Why the job could not run.
+    pub errors: Vec<String>,
+}
+
+impl Status {
+    /// A job just started.
+    pub fn started() -> Status {
+        Status { running: true, ..Status::default() }
+    }
+
+    /// The status after one update.
+    pub fn read(&self, update: &str) -> Status {
+        let Ok(value) = serde_json::from_str::<Value>(update) else {
+            return Status {
+                running: false,
+                errors: vec!["the search sent an update that could not be read".into()],
+                ..self.clone()
+            };
+        };
+        let done = value["done"].as_bool().unwrap_or(true);
+        let errors: Vec<String> = value["errors"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|e| e.as_str().map(str::to_string)).collect())
+            .unwrap_or_default();
+        Status {
+            running: !done,
+            progress: if done { 1.0 } else { value["progress"].as_f64().unwrap_or(self.progress) },
+            result: match value.get("result") {
+                Some(result) if !result.is_null() => Some(result.clone()),
+                _ => self.result.clone(),
+            },
+            errors,
+        }
+    }
+
+    /// The status once the user stopped the job: what was found so far stays.
+    pub fn cancelled(&self) -> Status {
+        Status { running: false, ..self.clone() }
+    }
+}

@@ -1,0 +1,216 @@
+//! What a search or a sizing looks like on the page, made in the worker: lines of text and a
+//! table of text cells, each row with the scenario its Apply button opens, and a sizing's
+//! curves. The page only lays these out (`ui::search::render`), so none of this wording or
+//! formatting weighs on the page's first load.
+
+use serde_json::{json, Value};
+
+use super::format;
+use crate::numbers;
+
+/// The JSON number at `key` as text.
+fn n(v: &Value, key: &str) -> String {
+    v[key].as_f64().map(numbers::format).unwrap_or_default()
+}
+
+fn line(testid: &str, text: String, bad: bool) -> Value {
+    json!({ "testid": testid, "text": text, "bad": bad })
+}
+
+/// A plan's degrees and schedule in a few words.
+fn plan_words(p: &Value, dp: Option<u64>) -> String {
+    let mut words = vec![format!("TP {}", n(p, "tp")), format!("PP {}", n(p, "pp"))];
+    if let Some(dp) = dp {
+        words.push(format!("DP {}", numbers::format(dp as f64)));
+    }
+    for (key, label) in [("cp", "CP"), ("ep", "EP"), ("virtual_stages", "v")] {
+        if p[key].as_u64().unwrap_or(1) > 1 {
+            words.push(format!("{label} {}", n(p, key)));
+        }
+    }
+    words.push(format!("mb {}", n(p, "micro_batch")));
+    words.push(format!("ZeRO-{}", n(p, "zero")));
+    if let Some(mode) = p["recompute"].as_str().filter(|m| *m != "none") {
+        words.push(format!("{mode} recompute"));
+    }
+    if p["recompute_elementwise"].as_bool() == Some(true) {
+        words.push("light recompute".into());
+    }
+    if p["sequence_parallel"].as_bool() == Some(true) {
+        words.push("SP".into());
+    }
+    words.join(" · ")
+}
+
+/// Why the best plan wins: its step's largest parts, as shares of the step.
+fn wins(estimate: &Value) -> String {
+    let step = estimate["step_s"].as_f64().unwrap_or(0.0);
+    let Some(parts) = estimate["breakdown"].as_object().filter(|_| step > 0.0) else {
+        return String::new();
+    };
+    let mut parts: Vec<(&str, f64)> = parts
+        .iter()
+        .filter_map(|(k, v)| Some((k.trim_end_matches("_s"), v.as_f64()?)))
+        .filter(|(_, s)| *s > 0.0)
+        .collect();
+    parts.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let shares: Vec<String> = parts
+        .iter()
+        .take(3)
+        .map(|(k, s)| format!("{} {}", k.replace('_', " "), format::percent(s / step)))
+        .collect();
+    format!("best; step is {}", shares.join(", "))
+}
+
+/// Why a runner-up loses: the part of its step that grew most against the best.
+fn loses(row: &Value) -> String {
+    let part = row["loses_on"]["part"].as_str().unwrap_or("step").replace('_', " ");
+    let seconds = row["loses_on"]["seconds"].as_f64().unwrap_or(0.0);
+    let behind = row["behind"].as_f64().unwrap_or(0.0);
+    if behind <= 1e-9 {
+        return "as good as the best".into();
+    }
+    format!("{} behind: {part} +{} a step", format::percent(behind), format::seconds(seconds))
+}
+
+fn ordinal(n: u64) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{}{suffix}", numbers::format(n as f64))
+}
+
+/// Where the typed plan ranks, in words.
+fn yours(result: &Value) -> String {
+    let y = &result["yours"];
+    match (y["verdict"].as_str(), y["rank"].as_u64()) {
+        (Some("fits"), Some(1)) => "Yours is the best plan found.".into(),
+        (Some("fits"), Some(rank)) => format!(
+            "Yours is {} of {}, {} slower than the best.",
+            ordinal(rank),
+            n(result, "evaluated"),
+            format::percent(y["behind"].as_f64().unwrap_or(0.0))
+        ),
+        (Some("does_not_fit"), _) => "Yours does not fit in memory, so it is not ranked.".into(),
+        _ => "Yours cannot run as written, so it is not ranked.".into(),
+    }
+}
+
+fn apply(testid: &str, label: String, scenario: &Value) -> Value {
+    json!({ "testid": testid, "label": label, "scenario": scenario })
+}
+
+/// A search's result as the page shows it.
+pub fn search(result: &Value, done: bool) -> Value {
+    let mut lines = vec![line(
+        "search-counts",
+        format!(
+            "{} plans tried: {} cannot run, {} do not fit, {} timed{}.",
+            n(result, "searched"),
+            n(result, "invalid"),
+            n(result, "does_not_fit"),
+            n(result, "evaluated"),
+            if done { "" } else { " so far" }
+        ),
+        false,
+    )];
+    if done {
+        lines.push(line("search-yours", yours(result), false));
+    }
+    if let Some(why) = result["why"].as_str() {
+        lines.push(line("search-why", why.to_string(), true));
+    }
+    let rows: Vec<Value> = result["plans"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|row| {
+            let e = &row["estimate"];
+            let rank = row["rank"].as_u64().unwrap_or(0);
+            json!({
+                "testid": "search-row",
+                "cells": [
+                    rank.to_string(),
+                    plan_words(&row["parallelism"], row["dp"].as_u64()),
+                    e["train_days"].as_f64().map(|d| format!("{d:.1}")).unwrap_or_default(),
+                    e["mfu"].as_f64().map(format::percent).unwrap_or_default(),
+                    e["memory"]["peak_bytes"].as_f64().map(format::gib).unwrap_or_default(),
+                    if rank == 1 { wins(e) } else { loses(row) },
+                ],
+                "apply": apply("search-apply", format!("the search's plan #{rank}"), &row["scenario"]),
+            })
+        })
+        .collect();
+    let pareto: Vec<String> = result["pareto"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|p| {
+            format!(
+                "{:.1} days with failures for ${}M: {}",
+                p["effective_train_days"].as_f64().unwrap_or(0.0),
+                format::sig3(p["run_usd"].as_f64().unwrap_or(0.0) / 1e6),
+                plan_words(&p["parallelism"], None)
+            )
+        })
+        .collect();
+    let mut view = json!({
+        "lines": lines,
+        "table": {
+            "testid": "search-results",
+            "head": ["#", "plan", "days", "MFU", "memory", "why"],
+            "rows": rows,
+        },
+    });
+    if done && pareto.len() > 1 {
+        view["list"] = json!({
+            "testid": "search-pareto",
+            "summary": "Faster or cheaper: plans no other beats on both days and cost",
+            "items": pareto,
+        });
+    }
+    view
+}
+
+/// A sizing's result as the page shows it.
+pub fn size(result: &Value) -> Value {
+    let rows: Vec<Value> = result["rows"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| {
+            let chip = r["chip"].as_str().unwrap_or("").to_string();
+            let Some(chips) = r["chips"].as_u64() else {
+                let why = r["why"].as_str().unwrap_or("no cluster size meets the deadline");
+                return json!({ "testid": "size-row", "cells": [chip, "", "", "", "", "", why] });
+            };
+            let count = numbers::format(chips as f64);
+            json!({
+                "testid": "size-row",
+                "cells": [
+                    chip.clone(),
+                    count.clone(),
+                    format!("{} / {}", n(r, "nodes"), n(r, "racks")),
+                    r["facility_mw"].as_f64().map(|mw| format!("{} MW", format::sig3(mw))).unwrap_or_default(),
+                    r["capex_usd"].as_f64().map(|usd| format!("${}M", format::sig3(usd / 1e6))).unwrap_or_default(),
+                    r["effective_train_days"].as_f64().map(|d| format!("{d:.1}")).unwrap_or_default(),
+                    plan_words(&r["plan"], None),
+                ],
+                "apply": apply("size-apply", format!("{count} {chip} chips"), &r["scenario"]),
+            })
+        })
+        .collect();
+    json!({
+        "lines": [],
+        "table": {
+            "testid": "size-results",
+            "head": ["chip", "chips", "nodes / racks", "site power", "capex", "days", "plan"],
+            "rows": rows,
+        },
+        "plot": { "curves": result["curves"], "deadline_days": result["deadline_days"] },
+    })
+}

@@ -1,0 +1,225 @@
+//! The plan search panel: start, progress, cancel, the ranked plans with why each wins or
+//! loses, where the typed plan ranks, and a button that applies a plan.
+
+use std::rc::Rc;
+
+use serde_json::Value;
+use yew::prelude::*;
+
+use super::format;
+use super::sizing::{sizing_section, use_sizing_inputs};
+use super::state::{Action, State};
+use super::worker::Runner;
+use crate::jobs::{Status, Task};
+use crate::model::search::Objective;
+use crate::scenario::Scenario;
+
+/// Properties of a job panel.
+#[derive(Properties, PartialEq)]
+pub struct JobProps {
+    /// Current state.
+    pub state: UseReducerHandle<State>,
+    /// Applies a plan.
+    pub on_action: Callback<Action>,
+    /// Plots in the dark colour scheme.
+    #[prop_or_default]
+    pub dark: bool,
+    /// Changes when the window is resized, so plots are redrawn.
+    #[prop_or_default]
+    pub width: u32,
+}
+
+/// A job's status and its runner, shared by the search and sizing panels.
+pub struct Running {
+    /// What the job has reported.
+    pub status: UseStateHandle<Rc<Status>>,
+    /// The scenario the job was started on.
+    pub started_on: UseStateHandle<Option<Rc<Scenario>>>,
+    /// Starts a request (cancelling any job under way).
+    pub start: Callback<Task>,
+    /// Stops the job, keeping what it found.
+    pub cancel: Callback<MouseEvent>,
+}
+
+/// The hook behind a job panel: starting, updates, cancelling. An update that ends the job
+/// lets the worker go on the next turn, not inside its own message handler.
+#[hook]
+pub fn use_job() -> Running {
+    let status = use_state(|| Rc::new(Status::default()));
+    let started_on = use_state(|| None::<Rc<Scenario>>);
+    let runner = use_mut_ref(|| None::<Runner>);
+    // Updates may arrive faster than renders: each reads the newest status, not a stale copy.
+    let latest = use_mut_ref(|| Rc::new(Status::default()));
+    let start = {
+        let (status, started_on, runner, latest) =
+            (status.clone(), started_on.clone(), runner.clone(), latest.clone());
+        Callback::from(move |request: Task| {
+            let scenario = match &request {
+                Task::Search { scenario, .. } | Task::Size { scenario, .. } => scenario.clone(),
+            };
+            started_on.set(Some(Rc::new(scenario)));
+            let first = Rc::new(Status::started());
+            *latest.borrow_mut() = first.clone();
+            status.set(first);
+            let on_update = {
+                let (status, runner, latest) = (status.clone(), runner.clone(), latest.clone());
+                Callback::from(move |text: String| {
+                    let next = Rc::new(latest.borrow().read(&text));
+                    *latest.borrow_mut() = next.clone();
+                    let done = !next.running;
+                    status.set(next);
+                    if done {
+                        let runner = runner.clone();
+                        gloo::timers::callback::Timeout::new(0, move || {
+                            drop(runner.borrow_mut().take())
+                        })
+                        .forget();
+                    }
+                })
+            };
+            // Replacing the runner drops (cancels) the one before.
+            match Runner::start(&request, on_update.clone()) {
+                Ok(started) => *runner.borrow_mut() = Some(started),
+                Err(why) => {
+                    drop(runner.borrow_mut().take());
+                    on_update
+                        .emit(serde_json::json!({ "done": true, "errors": [why] }).to_string());
+                }
+            }
+        })
+    };
+    let cancel = {
+        let (status, runner, latest) = (status.clone(), runner.clone(), latest.clone());
+        Callback::from(move |_| {
+            drop(runner.borrow_mut().take());
+            let stopped = Rc::new(latest.borrow().cancelled());
+            *latest.borrow_mut() = stopped.clone();
+            status.set(stopped);
+        })
+    };
+    Running { status, started_on, start, cancel }
+}
+
+/// The progress bar and cancel button of a job under way, or nothing.
+pub fn progress(job: &Running, testid: &'static str, cancel_testid: &'static str) -> Html {
+    let status = &**job.status;
+    if !status.running {
+        return html! {};
+    }
+    let cancel = job.cancel.clone();
+    html! {
+        <div class="job-progress" title="Running in the background: the page stays responsive">
+            <progress data-testid={testid} max="1" value={format!("{:.3}", status.progress)}
+                aria-label="progress">{ format::percent(status.progress) }</progress>
+            <span>{ format::percent(status.progress) }</span>
+            <button type="button" data-testid={cancel_testid} onclick={cancel}>{ "Cancel" }</button>
+        </div>
+    }
+}
+
+/// A job's result as the worker laid it out (`job_view`): lines, a table whose rows each
+/// apply their scenario, and a list.
+pub fn render(view: &Value, on_action: &Callback<Action>, running: bool) -> Html {
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    let table = &view["table"];
+    let items = |key: &str| view[key].as_array().cloned().unwrap_or_default();
+    let rows = table["rows"].as_array().cloned().unwrap_or_default();
+    html! {
+        <>
+            { for items("lines").iter().map(|l| html! {
+                <p data-testid={text(&l["testid"])} class={classes!(l["bad"].as_bool().unwrap_or(false).then_some("bad"))}>{ text(&l["text"]) }</p>
+            }) }
+            <table class="job-results" data-testid={text(&table["testid"])}>
+                <thead><tr>{ for table["head"].as_array().into_iter().flatten().map(|h| html! { <th>{ text(h) }</th> }) }<th></th></tr></thead>
+                <tbody>
+                    { for rows.iter().map(|row| {
+                        let apply = &row["apply"];
+                        let (label, scenario) = (text(&apply["label"]), apply["scenario"].clone());
+                        let on_action = on_action.clone();
+                        let onclick = Callback::from(move |_| {
+                            if let Ok(s) = Scenario::from_value(scenario.clone()) {
+                                on_action.emit(Action::Apply { label: label.clone(), scenario: Box::new(s) });
+                            }
+                        });
+                        html! {
+                            <tr data-testid={text(&row["testid"])}>
+                                { for row["cells"].as_array().into_iter().flatten().map(|c| html! { <td>{ text(c) }</td> }) }
+                                <td>if !apply.is_null() {
+                                    <button type="button" data-testid={text(&apply["testid"])} disabled={running} {onclick}>{ "Apply" }</button>
+                                }</td>
+                            </tr>
+                        }
+                    }) }
+                </tbody>
+            </table>
+            if !view["list"].is_null() {
+                <details class="tables" data-testid={text(&view["list"]["testid"])}>
+                    <summary>{ text(&view["list"]["summary"]) }</summary>
+                    <ul>{ for view["list"]["items"].as_array().into_iter().flatten().map(|i| html! { <li>{ text(i) }</li> }) }</ul>
+                </details>
+            }
+        </>
+    }
+}
+
+/// The plan search and the sizing, one component so the page carries one component's weight.
+#[function_component(SearchPanel)]
+pub fn search_panel(props: &JobProps) -> Html {
+    let job = use_job();
+    let sizing_job = use_job();
+    let sizing_inputs = use_sizing_inputs();
+    let objective = use_state(|| Objective::TrainDays);
+    let status = (*job.status).clone();
+    let on_search = {
+        let (state, objective, start) = (props.state.clone(), objective.clone(), job.start.clone());
+        Callback::from(move |_| {
+            start.emit(Task::Search {
+                scenario: state.scenario.clone(),
+                objective: *objective,
+                top: 10,
+            })
+        })
+    };
+    let on_objective = {
+        let objective = objective.clone();
+        Callback::from(move |e: Event| {
+            let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            objective.set(Objective::from_id(&value).unwrap_or(Objective::TrainDays));
+        })
+    };
+    let stale = job.started_on.as_deref().is_some_and(|s| *s != props.state.scenario);
+    html! {
+        <>
+        <section class="panel job" data-testid="search-panel">
+            <h2>{ "Find the best plan" }</h2>
+            <p class="job-hint">{ "Tries every split of these chips into tensor, pipeline, data, context and expert parallelism, with every micro-batch, interleaving, ZeRO stage and recomputation, and ranks the plans that fit." }</p>
+            <div class="job-controls">
+                <label>{ "Rank by " }
+                    <select data-testid="search-objective" onchange={on_objective} disabled={status.running}>
+                        { for [
+                            (Objective::TrainDays, "fewest days (no failures)"),
+                            (Objective::EffectiveDays, "fewest days with failures"),
+                            (Objective::Cost, "lowest cost of the run"),
+                            (Objective::Energy, "least energy"),
+                        ].iter().map(|(o, words)| html! {
+                            <option value={o.id()} selected={*o == *objective}>{ *words }</option>
+                        }) }
+                    </select>
+                </label>
+                <button type="button" class="primary" data-testid="search" onclick={on_search} disabled={status.running}>
+                    { if status.running { "Searching…" } else { "Search every plan" } }
+                </button>
+            </div>
+            { progress(&job, "search-progress", "search-cancel") }
+            { for status.errors.iter().map(|e| html! { <p class="bad" role="alert">{ e.clone() }</p> }) }
+            if stale && !status.running && status.result.is_some() {
+                <p class="stale-note">{ "These plans were found for the plan as it was; search again to follow your edits." }</p>
+            }
+            if let Some(view) = &status.result {
+                { render(view, &props.on_action, status.running) }
+            }
+        </section>
+        { sizing_section(props, &sizing_job, &sizing_inputs) }
+        </>
+    }
+}

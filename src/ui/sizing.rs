@@ -1,0 +1,129 @@
+//! The sizing panel: a deadline, the chips to compare, and for each the smallest cluster that
+//! meets the deadline with its plan, nodes, racks, power and cost, plotted as days against
+//! chip count.
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use serde_json::Value;
+use yew::prelude::*;
+
+use super::inputs::chip_id;
+use super::plot::{Plot, PlotKind, SizingCurves};
+use super::search::{progress, render, JobProps, Running};
+use crate::charts::Curve;
+use crate::jobs::Task;
+use crate::model::presets;
+use crate::numbers;
+
+/// The curves of a sizing view, for the plot.
+fn curves(plot: &Value) -> SizingCurves {
+    let curves = plot["curves"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| Curve {
+            label: c["chip"].as_str().unwrap_or("").to_string(),
+            points: c["points"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|p| Some((p[0].as_u64()? as u32, p[1].as_f64()?)))
+                .collect(),
+        })
+        .collect();
+    SizingCurves { curves, deadline_days: plot["deadline_days"].as_f64().unwrap_or(0.0) }
+}
+
+/// What the sizing section keeps between renders: the deadline as typed and the chips picked.
+pub struct SizingInputs {
+    /// The deadline as typed, days.
+    pub deadline: UseStateHandle<String>,
+    /// Catalog ids of the other chips to size.
+    pub picked: UseStateHandle<BTreeSet<String>>,
+}
+
+/// The hook behind the sizing section's inputs.
+#[hook]
+pub fn use_sizing_inputs() -> SizingInputs {
+    SizingInputs { deadline: use_state(|| "90".to_string()), picked: use_state(BTreeSet::new) }
+}
+
+/// The sizing section: a deadline, the chips to compare, the table and the plot.
+pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) -> Html {
+    let SizingInputs { deadline, picked } = inputs;
+    let own = chip_id(props.state.scenario.get("cluster.chip").as_ref());
+    let status = (*job.status).clone();
+    let parsed = numbers::parse(deadline).ok().filter(|d| *d > 0.0 && d.is_finite());
+    let on_deadline = {
+        let deadline = deadline.clone();
+        Callback::from(move |e: InputEvent| {
+            deadline.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().value())
+        })
+    };
+    let on_size = {
+        let (state, picked, start) = (props.state.clone(), picked.clone(), job.start.clone());
+        Callback::from(move |_| {
+            let Some(deadline_days) = parsed else { return };
+            // The scenario's own chip first (as it is, custom figures included), then the others.
+            let mut chips = vec![None];
+            chips.extend(picked.iter().map(|id| Some(id.clone())));
+            start.emit(Task::Size { scenario: state.scenario.clone(), deadline_days, chips })
+        })
+    };
+    let toggle = |id: &'static str| {
+        let picked = picked.clone();
+        Callback::from(move |_| {
+            let mut next = (*picked).clone();
+            if !next.remove(id) {
+                next.insert(id.to_string());
+            }
+            picked.set(next);
+        })
+    };
+    let result = status.result.as_ref();
+    html! {
+        <section class="panel job" data-testid="size-panel">
+            <h2>{ "Size the cluster for a deadline" }</h2>
+            <p class="job-hint">{ "The smallest cluster of each chip that trains this model on these tokens by the deadline, failures included, with its best plan." }</p>
+            <div class="job-controls">
+                <label>{ "Deadline " }
+                    <input type="text" inputmode="decimal" data-testid="size-deadline" value={(**deadline).clone()}
+                        oninput={on_deadline} aria-invalid={parsed.is_none().to_string()} size="6" />
+                    { " days" }
+                </label>
+                <button type="button" class="primary" data-testid="size" onclick={on_size}
+                    disabled={status.running || parsed.is_none()}>
+                    { if status.running { "Sizing…" } else { "Find the smallest cluster" } }
+                </button>
+            </div>
+            if parsed.is_none() {
+                <p class="bad" data-testid="size-deadline-error">{ "The deadline must be a positive number of days." }</p>
+            }
+            <details class="size-chips">
+                <summary>{ format!("Compare with other chips ({} chosen)", picked.len()) }</summary>
+                <div class="chip-choices">
+                    { for presets::CHIPS.iter().filter(|c| c.id != own).map(|c| html! {
+                        <label>
+                            <input type="checkbox" data-testid={format!("size-chip-{}", c.id)}
+                                checked={picked.contains(c.id)} onchange={toggle(c.id)} />
+                            { format!(" {} {}", c.vendor, c.name) }
+                        </label>
+                    }) }
+                </div>
+            </details>
+            { progress(job, "size-progress", "size-cancel") }
+            { for status.errors.iter().map(|e| html! { <p class="bad" role="alert">{ e.clone() }</p> }) }
+            if let Some(view) = result {
+                { render(view, &props.on_action, status.running) }
+            }
+            if let (Some(view), Some(good)) = (result, props.state.good.clone()) {
+                if !status.running {
+                    <Plot kind={PlotKind::Sizing} good={good} dark={props.dark} width={props.width}
+                        curves={Some(Rc::new(curves(&view["plot"])))} testid="plot-sizing"
+                        label="Days to train with failures against chip count, per chip, with the deadline" height={300} />
+                }
+            }
+        </section>
+    }
+}

@@ -1,0 +1,11 @@
+//! The plan search's Web Worker: runs searches and sizings for the page (`ui::worker`).
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    clusterplan::ui::serve_worker();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("clusterplan-worker runs in the browser beside the app; the command-line tool is `clusterplan`");
+}

@@ -1,0 +1,4 @@
+// Starts the plan search's worker (src/ui/worker.rs): the worker build's wasm-bindgen glue
+// (trunk, data-type="worker", no hashed names) and its wasm, beside this file.
+importScripts('./clusterplan-worker.js');
+wasm_bindgen({ module_or_path: './clusterplan-worker_bg.wasm' });

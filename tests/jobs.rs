@@ -1,0 +1,111 @@
+//! The page's worker jobs, driven natively exactly as the worker drives them: requests survive
+//! their JSON, a search and a sizing run to the end in slices, and the page's status reads
+//! every update, including broken ones.
+
+use clusterplan::jobs::{self, Job, Status, Task};
+use clusterplan::model::search::Objective;
+use clusterplan::scenario::Scenario;
+
+fn scenario() -> Scenario {
+    Scenario::parse_many(
+        r#"{ "model": { "preset": "llama3-8b" }, "training": { "tokens": 1e12, "global_batch": 256 },
+             "cluster": { "chip": "h100-sxm", "chips": 64 }, "parallelism": { "tp": 2 } }"#,
+    )
+    .expect("parses")
+    .remove(0)
+}
+
+#[test]
+fn requests_survive_their_json() {
+    for request in [
+        Task::Search { scenario: scenario(), objective: Objective::Cost, top: 7 },
+        Task::Size {
+            scenario: scenario(),
+            deadline_days: 12.5,
+            chips: vec![None, Some("b200".into())],
+        },
+    ] {
+        assert_eq!(Task::from_json(&request.to_json()), Ok(request));
+    }
+    for bad in
+        ["", "[]", r#"{"search": {"objective": "fastest"}}"#, r#"{"size": {"deadline_days": -1}}"#]
+    {
+        assert!(Task::from_json(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn a_search_runs_in_slices_to_the_same_end_as_the_command_line() {
+    let request = Task::Search { scenario: scenario(), objective: Objective::TrainDays, top: 5 };
+    let mut job = Job::start(&request).expect("starts");
+    let mut status = Status::started();
+    let mut slices = 0;
+    let mut last = 0.0;
+    while !job.step() {
+        slices += 1;
+        status = status.read(&job.update(false));
+        assert!(status.running && status.progress >= last, "progress never goes back");
+        last = status.progress;
+    }
+    status = status.read(&job.update(true));
+    assert!(slices > 1 && !status.running && status.progress == 1.0);
+    let result = status.result.expect("a result");
+    let plans = result["plans"].as_array().expect("plans");
+    assert_eq!(plans.len(), 5);
+    // Each row carries the scenario Apply opens; it estimates to the row's own days.
+    for row in plans {
+        let applied = Scenario::from_value(row["scenario"].clone()).expect("a scenario");
+        let (_, e) = applied.evaluate().expect("the applied plan is valid");
+        let days = row["estimate"]["train_days"].as_f64().unwrap();
+        assert!((e.train_days - days).abs() <= 1e-9 * days);
+    }
+    assert_eq!(jobs::run(&request).expect("runs")["searched"], result["searched"]);
+}
+
+#[test]
+fn a_sizing_gives_a_row_and_a_curve_per_chip() {
+    let request = Task::Size {
+        scenario: scenario(),
+        deadline_days: 20.0,
+        chips: vec![None, Some("b200".into()), Some("no-such-chip".into())],
+    };
+    let result = jobs::run(&request).expect("runs");
+    let rows = result["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0]["chip"], "h100-sxm");
+    assert!(rows[0]["apply_chip"].is_null(), "the scenario's own chip, as it is");
+    assert_eq!(rows[1]["apply_chip"], "b200");
+    for row in &rows[..2] {
+        let days = row["effective_train_days"].as_f64().expect("days");
+        assert!(days <= 20.0);
+        let sized = Scenario::from_value(row["scenario"].clone()).expect("a scenario");
+        assert_eq!(sized.get("cluster.chips").and_then(|v| v.as_u64()), row["chips"].as_u64());
+    }
+    assert!(rows[2]["chips"].is_null());
+    assert!(rows[2]["why"].as_str().is_some_and(|w| w.contains("cluster.chip")), "{}", rows[2]);
+    assert_eq!(result["curves"].as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn a_request_that_does_not_resolve_is_refused_by_field() {
+    let mut bad = scenario();
+    bad.training.global_batch = Some(serde_json::json!(-5));
+    let errors =
+        Job::start(&Task::Search { scenario: bad, objective: Objective::TrainDays, top: 3 })
+            .err()
+            .expect("refused");
+    assert!(errors.iter().any(|e| e.contains("training.global_batch")), "{errors:?}");
+}
+
+#[test]
+fn the_status_reads_errors_and_garbage_without_panicking() {
+    let started = Status::started();
+    let failed = started.read(r#"{"done": true, "errors": ["the search could not start"]}"#);
+    assert!(!failed.running && failed.errors == ["the search could not start"]);
+    let garbage = started.read("not json");
+    assert!(!garbage.running && !garbage.errors.is_empty());
+    let partial = started.read(r#"{"done": false, "progress": 0.25, "result": {"plans": []}}"#);
+    assert!(partial.running && partial.progress == 0.25 && partial.result.is_some());
+    let cancelled = partial.cancelled();
+    assert!(!cancelled.running && cancelled.result == partial.result, "what was found stays");
+}
