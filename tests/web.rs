@@ -1,6 +1,7 @@
 //! The app in a real headless Chromium (wasm-bindgen-test): mount, edit, read the DOM and the
 //! URL fragment. No sleeps: `yew::scheduler::flush` waits for rendering and effects.
-//! Also the in-browser benchmark: one estimate in wasm, and input-to-redrawn-plots latency.
+//! Also the in-browser benchmarks: one estimate in wasm, input-to-redrawn-plots latency, and
+//! the full plan search of the two reference workloads.
 #![cfg(target_arch = "wasm32")]
 
 use clusterplan::model;
@@ -166,6 +167,40 @@ async fn benchmark_in_browser() {
         &format!("BENCH estimate_us={per_estimate_us:.2} input_to_redraw_ms={per_edit_ms:.2}")
             .into(),
     );
+}
+
+/// Not a test of speed: prints the time of the full plan search of each reference workload
+/// (`tests/data/reference-workloads.json`, as the native benchmark) in wasm, the shipped
+/// profile when run as `scripts/test.sh` runs it.
+#[wasm_bindgen_test]
+fn search_benchmark_in_browser() {
+    let performance = window().performance().expect("performance");
+    let workloads =
+        Scenario::parse_many(include_str!("data/reference-workloads.json")).expect("parses");
+    for (name, scenario) in ["dense_405b_16384", "moe_671b_2048"].iter().zip(workloads) {
+        let inputs = scenario.resolve().expect("resolves");
+        let mut times = Vec::new();
+        let mut outcome = None;
+        for _ in 0..3 {
+            let start = performance.now();
+            outcome = Some(model::search::search(&inputs, Default::default()));
+            times.push(performance.now() - start);
+        }
+        times.sort_by(f64::total_cmp);
+        let o = outcome.expect("searched");
+        assert!(!o.ranked.is_empty(), "{name}: plans found");
+        let ms = times[1];
+        web_sys::console::log_1(
+            &format!(
+                "BENCH search_{name}_ms={ms:.0} searched={} pruned={} evaluated={} evaluated_per_s={:.0}",
+                o.searched,
+                o.pruned,
+                o.evaluated,
+                o.evaluated as f64 / (ms / 1000.0)
+            )
+            .into(),
+        );
+    }
 }
 
 #[wasm_bindgen_test]
