@@ -201,6 +201,7 @@ test('the page says how sure it is, explains its terms and shows its validation'
   // Sources are links and the validation table is one click away.
   assert.ok(await page.locator('.reading a[href^="https://arxiv.org/abs/"]').count() > 0);
   await page.locator(`${q('accuracy')} summary`).click();
+  await until(page, 'the validation rows', (s) => document.querySelectorAll(s).length >= 30, `${q('accuracy')} tbody tr`);
   const rows = await page.locator(`${q('accuracy')} tbody tr`).count();
   assert.ok(rows >= 30, `validation rows: ${rows}`);
   assertClean(log, served());

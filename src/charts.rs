@@ -734,7 +734,7 @@ pub struct Curve {
 }
 
 /// Days to train (with failures) against chip count for each chip sized, with the deadline as
-/// a dashed line, so "N of chip A match M of chip B" reads off where the curves cross it.
+/// a grey line, so "N of chip A match M of chip B" reads off where the curves cross it.
 pub fn draw_sizing<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     curves: &[Curve],
@@ -761,11 +761,9 @@ pub fn draw_sizing<DB: DrawingBackend>(
     let fg = theme.foreground;
     let mut legend = Vec::new();
     chart
-        .draw_series(DashedLineSeries::new(
+        .draw_series(LineSeries::new(
             [(x_lo, deadline_days), (x_hi, deadline_days)],
-            theme.px(6.0),
-            theme.px(4.0),
-            fg.stroke_width(w2),
+            fg.mix(0.6).stroke_width(w2),
         ))
         .map_err(err)?;
     legend.push((

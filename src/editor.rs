@@ -331,36 +331,14 @@ impl State {
 }
 
 /// The model preset's published plan: the title of the run that used it and its scenario
-/// (the calibration row with the most chips that keeps the preset's own dimensions).
+/// (`validation::published_plans`, read from the digest).
 pub fn published_plan(model_id: &str) -> Option<(String, Scenario)> {
-    // Worked out once: the page asks on every render.
-    static PLANS: std::sync::OnceLock<Vec<(&'static str, String, Scenario)>> =
-        std::sync::OnceLock::new();
-    let plans = PLANS.get_or_init(|| {
-        presets::TRANSFORMERS
-            .iter()
-            .filter_map(|p| find_published_plan(p.id).map(|(t, s)| (p.id, t, s)))
-            .collect()
-    });
-    plans
-        .iter()
-        .find(|(id, ..)| *id == model_id)
-        .map(|(_, title, scenario)| (title.clone(), scenario.clone()))
-}
-
-fn find_published_plan(model_id: &str) -> Option<(String, Scenario)> {
-    let (_, rows) = validation::loaded().as_ref().ok()?;
-    let rows = rows.iter().filter(|row| {
-        row.scenario.get("model.preset").and_then(|v| v.as_str().map(str::to_string)).as_deref()
-            == Some(model_id)
-    });
-    // The run at its largest scale, preferring a row that keeps the preset's own dimensions.
-    let key = |row: &&validation::Row| {
-        let chips = row.scenario.get("cluster.chips").and_then(|v| v.as_u64()).unwrap_or(0);
-        let changed = row.scenario.get("model").and_then(|m| m.as_object().map(|m| m.len()));
-        (chips, std::cmp::Reverse(changed.unwrap_or(0)))
-    };
-    rows.max_by_key(key).map(|row| (row.title.clone(), row.scenario.clone()))
+    validation::digest::PUBLISHED_PLANS.iter().find(|(id, ..)| *id == model_id).and_then(
+        |(_, title, json)| {
+            let scenario = Scenario::parse_many(json).ok()?.pop()?;
+            Some((title.to_string(), scenario))
+        },
+    )
 }
 
 /// How sure an estimate can be, from what stands behind its figures.

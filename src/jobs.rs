@@ -1,5 +1,5 @@
-//! Long computations the page runs off the main thread: a plan search and a sizing, as jobs
-//! done a slice at a time.
+//! Long computations the page runs off the main thread: a plan search, a sizing and the
+//! accuracy report, as jobs done a slice at a time.
 //!
 //! A `Task` crosses to the worker as JSON; the worker calls `Job::step` until it is done and
 //! sends back an update as JSON every so often, which the page reads into a `Status`. The same
@@ -11,6 +11,7 @@ use crate::model::search::{Objective, Options, Search};
 use crate::report;
 use crate::scenario::Scenario;
 use crate::sizing::{Answer, Sizer};
+use crate::validation;
 
 /// Cells a search step covers; small enough that progress moves every few milliseconds.
 const CELLS_PER_STEP: usize = 4;
@@ -22,6 +23,8 @@ pub enum Task {
     Search { scenario: Scenario, objective: Objective, top: usize },
     /// Size a cluster of each chip (`None`: the scenario's own) for a deadline.
     Size { scenario: Scenario, deadline_days: f64, chips: Vec<Option<String>> },
+    /// Predict every published run (`validation::run_all`) for the accuracy table.
+    Validate,
 }
 
 impl Task {
@@ -34,6 +37,7 @@ impl Task {
             Task::Size { scenario, deadline_days, chips } => json!({
                 "size": { "scenario": scenario.to_value(), "deadline_days": deadline_days, "chips": chips }
             }),
+            Task::Validate => json!({ "validate": true }),
         }
         .to_string()
     }
@@ -60,6 +64,9 @@ impl Task {
                 .unwrap_or_else(|| vec![None]);
             return Ok(Task::Size { scenario: scenario(v)?, deadline_days, chips });
         }
+        if value.get("validate").is_some() {
+            return Ok(Task::Validate);
+        }
         Err("not a search or a sizing".into())
     }
 }
@@ -72,6 +79,8 @@ pub struct Job {
 enum Kind {
     Search(Box<(Scenario, Search)>),
     Size(Box<Sizing>),
+    /// The accuracy report once made.
+    Validate(Option<Value>),
 }
 
 /// Sizing of several chips, one after another.
@@ -114,6 +123,7 @@ impl Job {
                     })),
                 })
             }
+            Task::Validate => Ok(Job { kind: Kind::Validate(None) }),
         }
     }
 
@@ -122,6 +132,10 @@ impl Job {
         match &mut self.kind {
             Kind::Search(s) => s.1.advance(CELLS_PER_STEP),
             Kind::Size(sizing) => sizing.step(),
+            Kind::Validate(report) => {
+                report.get_or_insert_with(accuracy);
+                true
+            }
         }
     }
 
@@ -140,6 +154,7 @@ impl Job {
                 let within = s.sizer.as_ref().map_or(0.0, Sizer::progress);
                 ((s.current as f64 + within) / s.chips.len().max(1) as f64).min(1.0)
             }
+            Kind::Validate(report) => f64::from(u8::from(report.is_some())),
         }
     }
 
@@ -164,6 +179,7 @@ impl Job {
                 "rows": s.rows,
                 "curves": s.curves,
             }),
+            Kind::Validate(report) => report.clone().unwrap_or(Value::Null),
         }
     }
 
@@ -213,6 +229,28 @@ impl Sizing {
         self.sizer = None;
         self.current += 1;
         self.current >= self.chips.len()
+    }
+}
+
+/// Every published run's prediction: `{"rows": [{run, label, metric, published, predicted,
+/// error, tolerance, within, known_miss}], "runs": [{title, source}]}`, or `{"error"}`.
+fn accuracy() -> Value {
+    match validation::run_all() {
+        Ok((runs, outcomes)) => json!({
+            "rows": outcomes.iter().map(|o| json!({
+                "run": o.row.run,
+                "label": o.row.label,
+                "metric": o.row.metric.label(),
+                "published": validation::show(o.row.metric, o.row.published),
+                "predicted": validation::show(o.row.metric, o.predicted),
+                "error": o.error,
+                "tolerance": o.row.tolerance,
+                "within": o.within(),
+                "known_miss": o.row.known_miss,
+            })).collect::<Vec<_>>(),
+            "runs": runs.iter().map(|r| json!({ "title": r.title, "source": r.source })).collect::<Vec<_>>(),
+        }),
+        Err(e) => json!({ "error": e }),
     }
 }
 

@@ -6,6 +6,9 @@
 //! rest use this tool's MFU, hardware TFLOP/s, tokens/s, days or chip-hours.
 
 pub mod designs;
+// Generated (`digest_source`); kept as written so the staleness check compares like with like.
+#[rustfmt::skip]
+pub mod digest;
 
 use serde_json::Value;
 
@@ -232,25 +235,13 @@ pub fn loaded() -> &'static Loaded {
     LOADED.get_or_init(load)
 }
 
-/// The calibration's coverage, read once.
-pub fn coverage() -> &'static Coverage {
-    static COVERAGE: std::sync::OnceLock<Coverage> = std::sync::OnceLock::new();
-    COVERAGE.get_or_init(|| {
-        let Ok((_, rows)) = loaded() else { return Coverage::default() };
-        let mut coverage = Coverage::default();
-        for row in rows {
-            let chip = row.scenario.get("cluster.chip");
-            let id = chip.as_ref().and_then(|c| c.as_str().or_else(|| c.get("preset")?.as_str()));
-            if let Some(id) = id {
-                if !coverage.chips.iter().any(|c| c == id) {
-                    coverage.chips.push(id.to_string());
-                }
-            }
-            let chips = row.scenario.get("cluster.chips").and_then(|v| v.as_u64()).unwrap_or(0);
-            coverage.max_chips = coverage.max_chips.max(chips.min(u32::MAX as u64) as u32);
-        }
-        coverage
-    })
+/// The calibration's coverage, from the digest (`coverage_of` the rows, kept current by
+/// `tests/validation.rs`).
+pub fn coverage() -> Coverage {
+    Coverage {
+        chips: digest::CALIBRATED_CHIPS.iter().map(|c| c.to_string()).collect(),
+        max_chips: digest::MAX_VALIDATED_CHIPS,
+    }
 }
 
 /// Predicts one row.
@@ -380,5 +371,91 @@ pub fn markdown(runs: &[Run], outcomes: &[Outcome]) -> String {
             run.id, run.title, run.source, run.assumed
         ));
     }
+    out
+}
+
+/// Each model preset's published plan: the calibration row at the largest scale that uses the
+/// preset, preferring one that keeps the preset's own dimensions, as (preset id, run title,
+/// scenario).
+pub fn published_plans(rows: &[Row]) -> Vec<(&'static str, String, Scenario)> {
+    crate::model::presets::TRANSFORMERS
+        .iter()
+        .filter_map(|preset| {
+            let using = rows.iter().filter(|row| {
+                row.scenario.get("model.preset").and_then(|v| v.as_str().map(str::to_string))
+                    == Some(preset.id.to_string())
+            });
+            let key = |row: &&Row| {
+                let chips = row.scenario.get("cluster.chips").and_then(|v| v.as_u64()).unwrap_or(0);
+                let changed =
+                    row.scenario.get("model").and_then(|m| m.as_object().map(|m| m.len()));
+                (chips, std::cmp::Reverse(changed.unwrap_or(0)))
+            };
+            let row = using.max_by_key(key)?;
+            Some((preset.id, row.title.clone(), row.scenario.clone()))
+        })
+        .collect()
+}
+
+/// What the calibration rows cover.
+pub fn coverage_of(rows: &[Row]) -> Coverage {
+    let mut coverage = Coverage::default();
+    for row in rows {
+        let chip = row.scenario.get("cluster.chip");
+        let id = chip.as_ref().and_then(|c| c.as_str().or_else(|| c.get("preset")?.as_str()));
+        if let Some(id) = id {
+            if !coverage.chips.iter().any(|c| c == id) {
+                coverage.chips.push(id.to_string());
+            }
+        }
+        let chips = row.scenario.get("cluster.chips").and_then(|v| v.as_u64()).unwrap_or(0);
+        coverage.max_chips = coverage.max_chips.max(chips.min(u32::MAX as u64) as u32);
+    }
+    coverage
+}
+
+/// The source of `src/validation/digest.rs`: what the page needs of the calibration, so it
+/// does not carry the whole file (`tests/validation.rs` keeps it current).
+pub fn digest_source(rows: &[Row], outcomes: &[Outcome]) -> String {
+    let coverage = coverage_of(rows);
+    let s = Summary::of(outcomes);
+    let quote = |text: &str| format!("{text:?}");
+    let mut out = String::new();
+    out.push_str(
+        "//! What the page needs of `data/calibration.json`, so it does not carry the file: the\n",
+    );
+    out.push_str("//! chips a published run calibrates, the largest validated cluster, the accuracy headline\n");
+    out.push_str(
+        "//! and each model preset's published plan. Written by `validation::digest_source`;\n",
+    );
+    out.push_str(
+        "//! `tests/validation.rs` fails when it is stale (`UPDATE_ACCURACY=1 cargo test --test\n",
+    );
+    out.push_str("//! validation` rewrites it with docs/accuracy.md).\n\n");
+    out.push_str(
+        "/// Chip presets whose efficiency figures were checked against a published run.\n",
+    );
+    let chips: Vec<String> = coverage.chips.iter().map(|c| quote(c)).collect();
+    out.push_str(&format!("pub const CALIBRATED_CHIPS: &[&str] = &[{}];\n\n", chips.join(", ")));
+    out.push_str("/// The most chips any published run used.\n");
+    out.push_str(&format!("pub const MAX_VALIDATED_CHIPS: u32 = {};\n\n", coverage.max_chips));
+    out.push_str("/// Rows within tolerance, rows, and the mean absolute error, over every row.\n");
+    out.push_str(&format!(
+        "pub const SUMMARY: (usize, usize, f64) = ({}, {}, {:?});\n\n",
+        s.within, s.rows, s.mean_abs_error
+    ));
+    out.push_str(
+        "/// Each model preset's published plan: (preset id, run title, scenario JSON).\n",
+    );
+    out.push_str("pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[\n");
+    for (id, title, scenario) in published_plans(rows) {
+        out.push_str(&format!(
+            "    ({}, {}, {}),\n",
+            quote(id),
+            quote(&title),
+            quote(&scenario.to_json())
+        ));
+    }
+    out.push_str("];\n");
     out
 }

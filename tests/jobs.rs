@@ -24,6 +24,7 @@ fn requests_survive_their_json() {
             deadline_days: 12.5,
             chips: vec![None, Some("b200".into())],
         },
+        Task::Validate,
     ] {
         assert_eq!(Task::from_json(&request.to_json()), Ok(request));
     }
@@ -108,4 +109,20 @@ fn the_status_reads_errors_and_garbage_without_panicking() {
     assert!(partial.running && partial.progress == 0.25 && partial.result.is_some());
     let cancelled = partial.cancelled();
     assert!(!cancelled.running && cancelled.result == partial.result, "what was found stays");
+}
+
+/// The accuracy table the page opens is the same report `clusterplan validate` prints.
+#[test]
+fn the_accuracy_job_predicts_every_published_row() {
+    let report = jobs::run(&Task::Validate).expect("runs");
+    let (runs, outcomes) = clusterplan::validation::run_all().expect("loads");
+    let rows = report["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), outcomes.len());
+    assert_eq!(report["runs"].as_array().map(Vec::len), Some(runs.len()));
+    let within = rows.iter().filter(|r| r["within"] == true).count();
+    assert_eq!(within, outcomes.iter().filter(|o| o.within()).count());
+    assert_eq!(
+        (within, rows.len()),
+        (clusterplan::validation::digest::SUMMARY.0, clusterplan::validation::digest::SUMMARY.1)
+    );
 }

@@ -130,3 +130,9 @@ fn a_run_that_never_finishes_meets_no_deadline() {
         assert!(sized.plan.finishes() && sized.plan.wall_days() <= 10.0, "{} chips", sized.chips);
     }
 }
+
+/// The page keeps the chips picked for sizing as one bit per catalog chip in a `u64`.
+#[test]
+fn the_catalog_fits_the_pages_chip_choice() {
+    assert!(clusterplan::model::presets::CHIPS.len() <= 64);
+}

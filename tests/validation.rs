@@ -129,6 +129,29 @@ fn accuracy_document_is_current() {
     );
 }
 
+/// The page reads the calibration through a digest; it must say what the data says.
+#[test]
+fn the_digest_is_current() {
+    let (_, rows) = validation::load().expect("calibration data loads");
+    let (_, outcomes) = validation::run_all().expect("calibration data loads");
+    let expected = validation::digest_source(&rows, &outcomes);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/validation/digest.rs");
+    if std::env::var_os("UPDATE_ACCURACY").is_some() {
+        std::fs::write(path, &expected).expect("write src/validation/digest.rs");
+        return;
+    }
+    let actual = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        actual == expected,
+        "src/validation/digest.rs is stale; regenerate with `UPDATE_ACCURACY=1 cargo test --test validation the_digest_is_current`"
+    );
+    // What the page reads from it is what the rows give.
+    assert_eq!(validation::coverage(), validation::coverage_of(&rows));
+    for (id, title, scenario) in validation::published_plans(&rows) {
+        assert_eq!(clusterplan::editor::published_plan(id), Some((title, scenario)), "{id}");
+    }
+}
+
 #[test]
 fn the_readme_quotes_the_current_accuracy() {
     let (_, outcomes) = validation::run_all().expect("calibration data loads");

@@ -1,54 +1,48 @@
 //! The validation table in the page: every published run the model is checked against, its
 //! published and predicted value and the error, from the same report as `docs/accuracy.md`.
+//! The headline comes from the digest; the table is made in the search worker when opened,
+//! so the page does not carry the calibration data.
 
 use yew::prelude::*;
 
 use super::inputs::source;
-use crate::validation;
+use super::search::{render, use_job};
+use crate::jobs::Task;
+use crate::validation::digest;
 
 /// The accuracy table, folded until opened.
 #[function_component(Accuracy)]
 pub fn accuracy() -> Html {
-    // The 32 rows take well under a millisecond; once per page is enough.
-    let report = use_memo((), |_| validation::run_all());
-    let Ok((runs, outcomes)) = &*report else {
-        return html! { <p data-testid="accuracy">{ "The validation data could not be read." }</p> };
+    let job = use_job();
+    let status = (*job.status).clone();
+    let (within, rows, mean) = digest::SUMMARY;
+    let onclick = {
+        let (start, asked) = (job.start.clone(), status.running || status.result.is_some());
+        Callback::from(move |_| {
+            if !asked {
+                start.emit(Task::Validate);
+            }
+        })
     };
-    let summary = validation::Summary::of(outcomes);
     html! {
         <details class="accuracy" data-testid="accuracy">
-            <summary>{ format!(
-                "Accuracy: {} of {} published rows within tolerance, mean error {:.1}%",
-                summary.within, summary.rows, 100.0 * summary.mean_abs_error
+            <summary {onclick}>{ format!(
+                "Accuracy: {within} of {rows} published rows within tolerance, mean error {:.1}%",
+                100.0 * mean
             ) }</summary>
-            <div class="table-scroll">
-                <table>
-                    <thead><tr>
-                        <th>{ "run" }</th><th>{ "row" }</th><th>{ "metric" }</th><th>{ "published" }</th>
-                        <th>{ "predicted" }</th><th>{ "error" }</th><th>{ "tolerance" }</th>
-                    </tr></thead>
-                    <tbody>
-                        { for outcomes.iter().map(|o| html! {
-                            <tr class={classes!((!o.within()).then_some("miss"))}>
-                                <td>{ o.row.run.clone() }</td><td>{ o.row.label.clone() }</td>
-                                <td>{ o.row.metric.label() }</td>
-                                <td>{ validation::show(o.row.metric, o.row.published) }</td>
-                                <td>{ validation::show(o.row.metric, o.predicted) }</td>
-                                <td>{ format!("{:+.1}%", 100.0 * o.error) }</td>
-                                <td>{ format!("±{:.0}%", 100.0 * o.row.tolerance) }</td>
-                            </tr>
-                        }) }
-                    </tbody>
-                </table>
-            </div>
-            <ul>
-                { for outcomes.iter().filter_map(|o| o.row.known_miss.as_ref().map(|why| html! {
-                    <li>{ format!("{} {} is outside its tolerance: {why}", o.row.run, o.row.label) }</li>
-                })) }
-                { for runs.iter().map(|run| html! {
-                    <li><strong>{ run.title.clone() }</strong>{ ": " }{ source(&run.source) }</li>
-                }) }
-            </ul>
+            if status.running {
+                <p>{ "Predicting every published run…" }</p>
+            }
+            { for status.errors.iter().map(|e| html! { <p class="bad" role="alert">{ e.clone() }</p> }) }
+            if let Some(view) = &status.result {
+                <div class="table-scroll">{ render(view, &Callback::noop(), false) }</div>
+                <ul>
+                    { for view["sources"].as_array().into_iter().flatten().map(|run| html! {
+                        <li><strong>{ run["title"].as_str().unwrap_or_default() }</strong>{ ": " }
+                            { source(run["source"].as_str().unwrap_or_default()) }</li>
+                    }) }
+                </ul>
+            }
         </details>
     }
 }

@@ -214,3 +214,51 @@ pub fn size(result: &Value) -> Value {
         "plot": { "curves": result["curves"], "deadline_days": result["deadline_days"] },
     })
 }
+
+/// The accuracy report as the page shows it: every published row with its error, the misses
+/// explained, and each run's sources (the page renders those as links).
+pub fn accuracy(result: &Value) -> Value {
+    if let Some(error) = result["error"].as_str() {
+        return json!({ "lines": [line("accuracy-error", format!("The validation data could not be read: {error}"), true)] });
+    }
+    let rows: Vec<Value> = result["rows"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| {
+            let within = r["within"].as_bool().unwrap_or(false);
+            json!({
+                "class": if within { "" } else { "miss" },
+                "cells": [
+                    r["run"], r["label"], r["metric"], r["published"], r["predicted"],
+                    format!("{:+.1}%", 100.0 * r["error"].as_f64().unwrap_or(0.0)),
+                    format!("±{:.0}%", 100.0 * r["tolerance"].as_f64().unwrap_or(0.0)),
+                ],
+            })
+        })
+        .collect();
+    let misses: Vec<Value> = result["rows"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| {
+            let why = r["known_miss"].as_str()?;
+            let run = r["run"].as_str().unwrap_or_default();
+            let label = r["label"].as_str().unwrap_or_default();
+            Some(line(
+                "accuracy-miss",
+                format!("{run} {label} is outside its tolerance: {why}"),
+                false,
+            ))
+        })
+        .collect();
+    json!({
+        "table": {
+            "testid": "accuracy-table",
+            "head": ["run", "row", "metric", "published", "predicted", "error", "tolerance"],
+            "rows": rows,
+        },
+        "after": misses,
+        "sources": result["runs"],
+    })
+}

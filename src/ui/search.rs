@@ -54,10 +54,12 @@ pub fn use_job() -> Running {
         let (status, started_on, runner, latest) =
             (status.clone(), started_on.clone(), runner.clone(), latest.clone());
         Callback::from(move |request: Task| {
-            let scenario = match &request {
-                Task::Search { scenario, .. } | Task::Size { scenario, .. } => scenario.clone(),
-            };
-            started_on.set(Some(Rc::new(scenario)));
+            started_on.set(match &request {
+                Task::Search { scenario, .. } | Task::Size { scenario, .. } => {
+                    Some(Rc::new(scenario.clone()))
+                }
+                Task::Validate => None,
+            });
             let first = Rc::new(Status::started());
             *latest.borrow_mut() = first.clone();
             status.set(first);
@@ -123,35 +125,45 @@ pub fn render(view: &Value, on_action: &Callback<Action>, running: bool) -> Html
     let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
     let table = &view["table"];
     let items = |key: &str| view[key].as_array().cloned().unwrap_or_default();
+    let lines = |key: &str| {
+        items(key).iter().map(|l| html! {
+            <p data-testid={text(&l["testid"])} class={classes!(l["bad"].as_bool().unwrap_or(false).then_some("bad"))}>{ text(&l["text"]) }</p>
+        }).collect::<Html>()
+    };
     let rows = table["rows"].as_array().cloned().unwrap_or_default();
+    let applies = rows.iter().any(|r| !r["apply"].is_null());
     html! {
         <>
-            { for items("lines").iter().map(|l| html! {
-                <p data-testid={text(&l["testid"])} class={classes!(l["bad"].as_bool().unwrap_or(false).then_some("bad"))}>{ text(&l["text"]) }</p>
-            }) }
-            <table class="job-results" data-testid={text(&table["testid"])}>
-                <thead><tr>{ for table["head"].as_array().into_iter().flatten().map(|h| html! { <th>{ text(h) }</th> }) }<th></th></tr></thead>
-                <tbody>
-                    { for rows.iter().map(|row| {
-                        let apply = &row["apply"];
-                        let (label, scenario) = (text(&apply["label"]), apply["scenario"].clone());
-                        let on_action = on_action.clone();
-                        let onclick = Callback::from(move |_| {
-                            if let Ok(s) = Scenario::from_value(scenario.clone()) {
-                                on_action.emit(Action::Apply { label: label.clone(), scenario: Box::new(s) });
+            { lines("lines") }
+            if !table.is_null() {
+                <table class="job-results" data-testid={text(&table["testid"])}>
+                    <thead><tr>
+                        { for table["head"].as_array().into_iter().flatten().map(|h| html! { <th>{ text(h) }</th> }) }
+                        if applies { <th></th> }
+                    </tr></thead>
+                    <tbody>
+                        { for rows.iter().map(|row| {
+                            let apply = &row["apply"];
+                            let (label, scenario) = (text(&apply["label"]), apply["scenario"].clone());
+                            let on_action = on_action.clone();
+                            let onclick = Callback::from(move |_| {
+                                if let Ok(s) = Scenario::from_value(scenario.clone()) {
+                                    on_action.emit(Action::Apply { label: label.clone(), scenario: Box::new(s) });
+                                }
+                            });
+                            html! {
+                                <tr data-testid={text(&row["testid"])} class={text(&row["class"])}>
+                                    { for row["cells"].as_array().into_iter().flatten().map(|c| html! { <td>{ text(c) }</td> }) }
+                                    if applies { <td>if !apply.is_null() {
+                                        <button type="button" data-testid={text(&apply["testid"])} disabled={running} {onclick}>{ "Apply" }</button>
+                                    }</td> }
+                                </tr>
                             }
-                        });
-                        html! {
-                            <tr data-testid={text(&row["testid"])}>
-                                { for row["cells"].as_array().into_iter().flatten().map(|c| html! { <td>{ text(c) }</td> }) }
-                                <td>if !apply.is_null() {
-                                    <button type="button" data-testid={text(&apply["testid"])} disabled={running} {onclick}>{ "Apply" }</button>
-                                }</td>
-                            </tr>
-                        }
-                    }) }
-                </tbody>
-            </table>
+                        }) }
+                    </tbody>
+                </table>
+            }
+            { lines("after") }
             if !view["list"].is_null() {
                 <details class="tables" data-testid={text(&view["list"]["testid"])}>
                     <summary>{ text(&view["list"]["summary"]) }</summary>

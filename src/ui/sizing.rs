@@ -2,7 +2,6 @@
 //! meets the deadline with its plan, nodes, racks, power and cost, plotted as days against
 //! chip count.
 
-use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use serde_json::Value;
@@ -35,18 +34,23 @@ fn curves(plot: &Value) -> SizingCurves {
     SizingCurves { curves, deadline_days: plot["deadline_days"].as_f64().unwrap_or(0.0) }
 }
 
+/// The catalog chips whose bits are set in `picked`.
+fn chosen(picked: u64) -> impl Iterator<Item = &'static presets::ChipPreset> {
+    presets::CHIPS.iter().zip(0..64).filter(move |(_, i)| picked & (1 << i) != 0).map(|(c, _)| c)
+}
+
 /// What the sizing section keeps between renders: the deadline as typed and the chips picked.
 pub struct SizingInputs {
     /// The deadline as typed, days.
     pub deadline: UseStateHandle<String>,
-    /// Catalog ids of the other chips to size.
-    pub picked: UseStateHandle<BTreeSet<String>>,
+    /// The other chips to size, as bits by their place in `presets::CHIPS`.
+    pub picked: UseStateHandle<u64>,
 }
 
 /// The hook behind the sizing section's inputs.
 #[hook]
 pub fn use_sizing_inputs() -> SizingInputs {
-    SizingInputs { deadline: use_state(|| "90".to_string()), picked: use_state(BTreeSet::new) }
+    SizingInputs { deadline: use_state(|| "90".to_string()), picked: use_state(|| 0) }
 }
 
 /// The sizing section: a deadline, the chips to compare, the table and the plot.
@@ -67,19 +71,13 @@ pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) ->
             let Some(deadline_days) = parsed else { return };
             // The scenario's own chip first (as it is, custom figures included), then the others.
             let mut chips = vec![None];
-            chips.extend(picked.iter().map(|id| Some(id.clone())));
+            chips.extend(chosen(*picked).map(|c| Some(c.id.to_string())));
             start.emit(Task::Size { scenario: state.scenario.clone(), deadline_days, chips })
         })
     };
-    let toggle = |id: &'static str| {
+    let toggle = |bit: u64| {
         let picked = picked.clone();
-        Callback::from(move |_| {
-            let mut next = (*picked).clone();
-            if !next.remove(id) {
-                next.insert(id.to_string());
-            }
-            picked.set(next);
-        })
+        Callback::from(move |_| picked.set(*picked ^ bit))
     };
     let result = status.result.as_ref();
     html! {
@@ -101,12 +99,12 @@ pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) ->
                 <p class="bad" data-testid="size-deadline-error">{ "The deadline must be a positive number of days." }</p>
             }
             <details class="size-chips">
-                <summary>{ format!("Compare with other chips ({} chosen)", picked.len()) }</summary>
+                <summary>{ format!("Compare with other chips ({} chosen)", picked.count_ones()) }</summary>
                 <div class="chip-choices">
-                    { for presets::CHIPS.iter().filter(|c| c.id != own).map(|c| html! {
+                    { for presets::CHIPS.iter().zip(0..).filter(|(c, _)| c.id != own).map(|(c, i)| html! {
                         <label>
                             <input type="checkbox" data-testid={format!("size-chip-{}", c.id)}
-                                checked={picked.contains(c.id)} onchange={toggle(c.id)} />
+                                checked={**picked & (1 << i) != 0} onchange={toggle(1 << i)} />
                             { format!(" {} {}", c.vendor, c.name) }
                         </label>
                     }) }

@@ -37,7 +37,11 @@ pub fn serve() {
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
         let request = Task::from_json(&text).map_err(|e| vec![e]);
-        let search = matches!(request, Ok(Task::Search { .. }));
+        let view: fn(&serde_json::Value, bool) -> serde_json::Value = match request {
+            Ok(Task::Search { .. }) => job_view::search,
+            Ok(Task::Size { .. }) => |result, _| job_view::size(result),
+            _ => |result, _| job_view::accuracy(result),
+        };
         let mut job = match request.and_then(|r| Job::start(&r)) {
             Ok(job) => job,
             Err(errors) => {
@@ -48,9 +52,7 @@ pub fn serve() {
         // The page gets the result as it shows it (`job_view`), not the raw figures.
         let update = |job: &Job, done: bool| {
             let result = job.result();
-            let view =
-                if search { job_view::search(&result, done) } else { job_view::size(&result) };
-            serde_json::json!({ "done": done, "progress": job.progress(), "result": view })
+            serde_json::json!({ "done": done, "progress": job.progress(), "result": view(&result, done) })
                 .to_string()
         };
         let mut last = js_sys::Date::now();
