@@ -79,12 +79,10 @@ test('sizing finds the smallest cluster of each chip for a deadline, plots them 
   const [n100, n200] = [num(h100[1]), num(b200[1])];
   assert.ok(n200 > 0 && n100 > 0 && n200 < n100, `fewer B200 than H100 meet the deadline: ${n200} < ${n100}`);
   for (const row of [h100, b200]) assert.ok(num(row[5]) <= 120, `${row[0]} meets the deadline: ${row[5]} days`);
-  const drawn = await page.evaluate((s) => {
-    const c = document.querySelector(s);
-    const blank = document.createElement('canvas');
-    [blank.width, blank.height] = [c.width, c.height];
-    return c.toDataURL() !== blank.toDataURL();
-  }, q('plot-sizing'));
+  // The plot comes from the worker as an SVG image: it loads and has the chips in its legend.
+  await until(page, 'the sizing plot to load', (s) => document.querySelector(s)?.naturalWidth > 0, q('plot-sizing'));
+  const svg = decodeURIComponent((await page.getAttribute(q('plot-sizing'), 'src')).replace(/^data:image\/svg\+xml,/, ''));
+  const drawn = svg.includes('<svg') && svg.includes('b200') && svg.includes('deadline: 120 days');
   assert.ok(drawn, 'plot-sizing is drawn');
 
   // Applying the B200 row sets the chip and the count, and the days with failures meet it.

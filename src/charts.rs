@@ -781,3 +781,116 @@ pub fn draw_sizing<DB: DrawingBackend>(
     draw_legend(root, theme, chart.plotting_area().get_pixel_range(), &legend, true)?;
     root.present().map_err(err)
 }
+
+/// The sizing plot as an SVG document of `width` x `height` pixels.
+pub fn sizing_svg(curves: &[Curve], deadline_days: f64, theme: &Theme, size: (u32, u32)) -> String {
+    let mut out = String::new();
+    {
+        // About 0.56 em a character in a sans-serif face; a line box of 1.15 em.
+        let measure = |text: &str, size: f64, _: &str| {
+            ((text.chars().count() as f64 * size * 0.56).ceil() as u32, (size * 1.15).ceil() as u32)
+        };
+        let backend = OwnText { backend: SVGBackend::with_string(&mut out, size), measure };
+        let root = backend.into_drawing_area();
+        // A plot that cannot be drawn leaves the image blank rather than failing the sizing.
+        let _ = draw_sizing(&root, curves, deadline_days, theme);
+    }
+    out
+}
+
+mod own_text {
+    //! A backend whose text is measured by the caller rather than by plotters' font system:
+    //! in the browser plotters measures every label with a span in the page (a layout of the
+    //! whole page each time), and in a Web Worker there is no page at all.
+
+    use plotters::prelude::*;
+    use plotters_backend::{
+        BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+    };
+
+    /// `backend`, with text measured by `measure(text, font size in pixels, CSS font)`.
+    pub struct OwnText<B, M> {
+        /// The backend that draws.
+        pub backend: B,
+        /// Width and height of a text, pixels.
+        pub measure: M,
+    }
+
+    type Drawn<B> = Result<(), DrawingErrorKind<<B as DrawingBackend>::ErrorType>>;
+
+    impl<B: DrawingBackend, M: Fn(&str, f64, &str) -> (u32, u32)> DrawingBackend for OwnText<B, M> {
+        type ErrorType = B::ErrorType;
+
+        fn get_size(&self) -> (u32, u32) {
+            self.backend.get_size()
+        }
+        fn ensure_prepared(&mut self) -> Drawn<B> {
+            self.backend.ensure_prepared()
+        }
+        fn present(&mut self) -> Drawn<B> {
+            self.backend.present()
+        }
+        fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Drawn<B> {
+            self.backend.draw_pixel(point, color)
+        }
+        fn draw_line<S: BackendStyle>(
+            &mut self,
+            from: BackendCoord,
+            to: BackendCoord,
+            style: &S,
+        ) -> Drawn<B> {
+            self.backend.draw_line(from, to, style)
+        }
+        fn draw_rect<S: BackendStyle>(
+            &mut self,
+            a: BackendCoord,
+            b: BackendCoord,
+            style: &S,
+            fill: bool,
+        ) -> Drawn<B> {
+            self.backend.draw_rect(a, b, style, fill)
+        }
+        fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+            &mut self,
+            path: I,
+            style: &S,
+        ) -> Drawn<B> {
+            self.backend.draw_path(path, style)
+        }
+        fn draw_circle<S: BackendStyle>(
+            &mut self,
+            center: BackendCoord,
+            radius: u32,
+            style: &S,
+            fill: bool,
+        ) -> Drawn<B> {
+            self.backend.draw_circle(center, radius, style, fill)
+        }
+        fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+            &mut self,
+            vert: I,
+            style: &S,
+        ) -> Drawn<B> {
+            self.backend.fill_polygon(vert, style)
+        }
+        fn draw_text<S: BackendTextStyle>(
+            &mut self,
+            text: &str,
+            style: &S,
+            pos: BackendCoord,
+        ) -> Drawn<B> {
+            self.backend.draw_text(text, style, pos)
+        }
+        fn estimate_text_size<S: BackendTextStyle>(
+            &self,
+            text: &str,
+            style: &S,
+        ) -> Result<(u32, u32), DrawingErrorKind<Self::ErrorType>> {
+            let size = style.size();
+            let font = format!("{} {}px {}", style.style().as_str(), size, style.family().as_str());
+            Ok((self.measure)(text, size, &font))
+        }
+    }
+}
+
+pub use own_text::OwnText;

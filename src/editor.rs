@@ -62,6 +62,8 @@ pub enum Notice {
     MoeWithoutEp { model: String },
     /// Occurs when a plan the search or the sizing found was applied.
     Applied { label: String },
+    /// Occurs when the current plan was pinned as side A of a comparison.
+    Comparing,
     /// Occurs after Undo.
     Undone,
     /// Occurs when Undo has nothing to undo.
@@ -102,6 +104,26 @@ pub struct State {
     pub undo: Vec<Rc<Scenario>>,
     /// Rises with every whole-plan change, so the page adds a browser-history entry.
     pub history: u32,
+    /// Side A of a comparison, pinned while the form edits side B (`scenario`); `None` when
+    /// the page shows one plan.
+    pub pinned: Option<Rc<Pinned>>,
+}
+
+/// The scenario pinned as side A of a comparison, with its result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pinned {
+    /// Side A as it was pinned.
+    pub scenario: Scenario,
+    /// Its result, when it resolves.
+    pub good: Option<Rc<Evaluation>>,
+}
+
+impl Pinned {
+    /// Pins `scenario` as side A.
+    pub fn of(scenario: Scenario) -> Pinned {
+        let good = evaluation(&scenario).ok().map(Rc::new);
+        Pinned { scenario, good }
+    }
 }
 
 /// Something the user did.
@@ -124,6 +146,12 @@ pub enum Action {
     LoadPublishedPlan(String),
     /// Replace the plan by one the search or the sizing found; `label` says which.
     Apply { label: String, scenario: Box<Scenario> },
+    /// Pin the current plan as side A of a comparison and go on editing it as side B.
+    Compare,
+    /// Leave the comparison, keeping side B.
+    EndCompare,
+    /// A comparison from the link (side A, side B); not undoable, as `Open`.
+    OpenPair(Box<(Scenario, Scenario)>),
     /// Go back to the scenario before the last whole-plan change.
     Undo,
     /// Show a notice.
@@ -140,8 +168,16 @@ impl State {
             notice,
             undo: Vec::new(),
             history: 0,
+            pinned: None,
         };
         state.evaluate();
+        state
+    }
+
+    /// The state of a comparison: side A pinned, side B in the form.
+    pub fn pair(a: Scenario, b: Scenario, notice: Option<Notice>) -> State {
+        let mut state = State::new(b, notice);
+        state.pinned = Some(Rc::new(Pinned::of(a)));
         state
     }
 
@@ -168,11 +204,34 @@ impl State {
             Action::Reset => self.replace(Scenario::default_plan(), Notice::Reset),
             Action::Import { name, text } => self.import(name, &text),
             Action::Open(scenario) => {
-                if *scenario != self.scenario {
+                if *scenario != self.scenario || self.pinned.is_some() {
                     self.scenario = *scenario;
+                    self.pinned = None;
                     self.notice = Some(Notice::OpenedLink);
                     self.evaluate();
                 }
+            }
+            Action::OpenPair(pair) => {
+                let (a, b) = *pair;
+                if self.pinned.as_ref().is_none_or(|p| p.scenario != a) {
+                    self.pinned = Some(Rc::new(Pinned::of(a)));
+                }
+                self.scenario = b;
+                self.notice = Some(Notice::OpenedLink);
+                self.evaluate();
+            }
+            Action::Compare => {
+                self.pinned = Some(Rc::new(Pinned {
+                    scenario: self.scenario.clone(),
+                    good: self.good.clone().filter(|_| self.errors.is_empty()),
+                }));
+                self.notice = Some(Notice::Comparing);
+                self.history = self.history.wrapping_add(1);
+            }
+            Action::EndCompare => {
+                self.pinned = None;
+                self.notice = None;
+                self.history = self.history.wrapping_add(1);
             }
             Action::ChooseChip(id) => self.choose_chip(&id),
             Action::Apply { label, scenario } => self.replace(*scenario, Notice::Applied { label }),
@@ -318,16 +377,22 @@ impl State {
     }
 
     fn evaluate(&mut self) {
-        match self.scenario.evaluate() {
-            Ok((inputs, estimate)) => {
-                // The fabric is rebuilt at each size, so power and cost scale with what is bought.
-                let scaling = crate::fabric::scaling(&inputs, &sweep::default_chip_counts());
+        match evaluation(&self.scenario) {
+            Ok(good) => {
                 self.errors.clear();
-                self.good = Some(Rc::new(Evaluation { inputs, estimate, scaling }));
+                self.good = Some(Rc::new(good));
             }
             Err(errors) => self.errors = errors,
         }
     }
+}
+
+/// A scenario's result as the page shows it: the estimate and the plan at other sizes.
+fn evaluation(scenario: &Scenario) -> Result<Evaluation, Vec<InputError>> {
+    let (inputs, estimate) = scenario.evaluate()?;
+    // The fabric is rebuilt at each size, so power and cost scale with what is bought.
+    let scaling = crate::fabric::scaling(&inputs, &sweep::default_chip_counts());
+    Ok(Evaluation { inputs, estimate, scaling })
 }
 
 /// The model preset's published plan: the title of the run that used it and its scenario
@@ -399,4 +464,53 @@ pub fn model_modified(scenario: &Scenario) -> bool {
         Some(Value::Object(map)) => map.contains_key("preset") && map.len() > 1,
         _ => false,
     }
+}
+
+/// One figure of a comparison: side A's, side B's, and B's change relative to A.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Difference {
+    /// What the figure is (a key the page words: `train_days`, `step.bubble`, `bom.nodes`).
+    pub key: &'static str,
+    /// Side A's value.
+    pub a: f64,
+    /// Side B's value.
+    pub b: f64,
+    /// `(b - a) / a`; zero when A is zero.
+    pub change: f64,
+}
+
+/// The headline figures, step parts and bill of materials of two estimates, side by side.
+pub fn compare(a: &Estimate, b: &Estimate) -> Vec<Difference> {
+    let pick = |e: &Estimate| -> Vec<(&'static str, f64)> {
+        let mut figures = vec![
+            ("train_days", e.train_days),
+            ("effective_train_days", e.effective_train_days),
+            ("mfu", e.mfu),
+            ("step_s", e.step_s),
+            ("memory_bytes", e.memory.peak_bytes),
+            ("chips", e.chips_used as f64),
+            ("facility_w", e.facility.power.facility_w),
+            ("capex_usd", e.facility.cost.capex_usd),
+            ("run_usd", e.facility.cost.run_amortized_usd),
+            ("energy_mwh", e.facility.energy_mwh),
+        ];
+        figures.extend(e.breakdown.parts());
+        figures.extend([
+            ("bom.nodes", e.facility.bom.nodes as f64),
+            ("bom.racks", e.facility.bom.racks as f64),
+            ("bom.switches", e.facility.bom.switches() as f64),
+            ("bom.transceivers", e.facility.bom.transceivers as f64),
+        ]);
+        figures
+    };
+    pick(a)
+        .into_iter()
+        .zip(pick(b))
+        .map(|((key, a), (_, b))| Difference {
+            key,
+            a,
+            b,
+            change: if a != 0.0 { crate::model::finite((b - a) / a) } else { 0.0 },
+        })
+        .collect()
 }

@@ -21,8 +21,9 @@ const CELLS_PER_STEP: usize = 4;
 pub enum Task {
     /// Search every plan for the scenario's workload and cluster.
     Search { scenario: Scenario, objective: Objective, top: usize },
-    /// Size a cluster of each chip (`None`: the scenario's own) for a deadline.
-    Size { scenario: Scenario, deadline_days: f64, chips: Vec<Option<String>> },
+    /// Size a cluster of each chip (`None`: the scenario's own) for a deadline; the plot is
+    /// drawn for the dark colour scheme when `dark`.
+    Size { scenario: Scenario, deadline_days: f64, chips: Vec<Option<String>>, dark: bool },
     /// Predict every published run (`validation::run_all`) for the accuracy table.
     Validate,
 }
@@ -34,8 +35,8 @@ impl Task {
             Task::Search { scenario, objective, top } => json!({
                 "search": { "scenario": scenario.to_value(), "objective": objective.id(), "top": top }
             }),
-            Task::Size { scenario, deadline_days, chips } => json!({
-                "size": { "scenario": scenario.to_value(), "deadline_days": deadline_days, "chips": chips }
+            Task::Size { scenario, deadline_days, chips, dark } => json!({
+                "size": { "scenario": scenario.to_value(), "deadline_days": deadline_days, "chips": chips, "dark": dark }
             }),
             Task::Validate => json!({ "validate": true }),
         }
@@ -62,7 +63,8 @@ impl Task {
                 .as_array()
                 .map(|a| a.iter().map(|c| c.as_str().map(str::to_string)).collect())
                 .unwrap_or_else(|| vec![None]);
-            return Ok(Task::Size { scenario: scenario(v)?, deadline_days, chips });
+            let dark = v["dark"].as_bool().unwrap_or(false);
+            return Ok(Task::Size { scenario: scenario(v)?, deadline_days, chips, dark });
         }
         if value.get("validate").is_some() {
             return Ok(Task::Validate);
@@ -109,7 +111,7 @@ impl Job {
                     kind: Kind::Search(Box::new((scenario.clone(), Search::new(&inputs, options)))),
                 })
             }
-            Task::Size { scenario, deadline_days, chips } => {
+            Task::Size { scenario, deadline_days, chips, .. } => {
                 scenario.resolve().map_err(words)?;
                 Ok(Job {
                     kind: Kind::Size(Box::new(Sizing {

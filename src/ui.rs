@@ -7,6 +7,7 @@
 mod accuracy;
 mod app;
 mod browser;
+mod compare;
 mod fields;
 mod format;
 mod inputs;

@@ -155,3 +155,14 @@ fn sizing_plot_draws_each_chip_and_the_deadline() {
     let empty = svg(|root| charts::draw_sizing(root, &[], 30.0, &DARK));
     assert!(empty.contains("deadline: 30 days"));
 }
+
+/// The sizing plot the worker sends as an image: a whole SVG document, text sized without a
+/// font system (there is none in a Web Worker).
+#[test]
+fn sizing_plot_as_an_svg_document() {
+    let curves =
+        [charts::Curve { label: "mi300x".into(), points: vec![(1024, 40.0), (2048, 21.0)] }];
+    let svg = charts::sizing_svg(&curves, 30.0, &DARK, (720, 300));
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains("mi300x") && svg.contains("deadline: 30 days"));
+}

@@ -250,3 +250,31 @@ fn applying_a_searched_plan_is_undoable() {
     state.apply(Action::Undo);
     assert_eq!(state.scenario, typed);
 }
+
+/// Pinning a plan as A keeps it while the form edits B; the comparison lists both, and ending
+/// it keeps B.
+#[test]
+fn a_pinned_plan_stays_while_b_is_edited() {
+    let mut state = fresh();
+    let a_days = estimate(&state).train_days;
+    state.apply(Action::Compare);
+    let pinned = state.pinned.clone().expect("A is pinned");
+    set(&mut state, "cluster.chips", serde_json::json!(8192));
+    let b = estimate(&state).clone();
+    assert!(b.train_days > a_days, "half the chips take longer");
+    let a = &pinned.good.as_ref().expect("A has a result").estimate;
+    assert_eq!(a.train_days, a_days, "A is as pinned");
+    let rows = clusterplan::editor::compare(a, &b);
+    let days = rows.iter().find(|d| d.key == "train_days").expect("days");
+    assert!((days.change - (b.train_days / a_days - 1.0)).abs() < 1e-12);
+    assert!(rows.iter().any(|d| d.key == "bubble") && rows.iter().any(|d| d.key == "bom.nodes"));
+    // A comparison link opens both sides; a single link ends the comparison.
+    let mut opened = fresh();
+    opened.apply(Action::OpenPair(Box::new((pinned.scenario.clone(), state.scenario.clone()))));
+    assert_eq!(opened.pinned.as_ref().map(|p| &p.scenario), Some(&pinned.scenario));
+    assert_eq!(estimate(&opened).train_days, b.train_days);
+    opened.apply(Action::Open(Box::new(pinned.scenario.clone())));
+    assert!(opened.pinned.is_none());
+    state.apply(Action::EndCompare);
+    assert!(state.pinned.is_none() && estimate(&state).train_days == b.train_days);
+}

@@ -23,6 +23,7 @@ fn requests_survive_their_json() {
             scenario: scenario(),
             deadline_days: 12.5,
             chips: vec![None, Some("b200".into())],
+            dark: true,
         },
         Task::Validate,
     ] {
@@ -69,6 +70,7 @@ fn a_sizing_gives_a_row_and_a_curve_per_chip() {
         scenario: scenario(),
         deadline_days: 20.0,
         chips: vec![None, Some("b200".into()), Some("no-such-chip".into())],
+        dark: false,
     };
     let result = jobs::run(&request).expect("runs");
     let rows = result["rows"].as_array().expect("rows");

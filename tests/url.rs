@@ -125,3 +125,16 @@ fn clearing_a_missing_key_changes_nothing() {
     assert_eq!(s.with("cluster.scale_up.domain", None), s, "no empty parent appears");
     assert_eq!(s.with("nowhere.at.all", None), s);
 }
+
+/// A comparison travels as `s=` (plan A) and `b=` (plan B); a reader that knows only `s=`
+/// opens plan A, as links always opened.
+#[test]
+fn a_comparison_link_carries_both_plans() {
+    let a = Scenario::default_plan();
+    let b = a.with("cluster.chips", Some(serde_json::json!(8192)));
+    let fragment = url::encode_pair(&a, &b);
+    assert!(fragment.starts_with("s=1.") && fragment.contains("&b=1."), "{fragment}");
+    assert_eq!(url::decode(&fragment), Ok(Some(a.clone())));
+    assert_eq!(url::decode_b(&format!("#{fragment}")), Ok(Some(b)));
+    assert_eq!(url::decode_b(&url::encode(&a)), Ok(None), "a single plan has no side B");
+}

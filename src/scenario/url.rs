@@ -51,10 +51,25 @@ pub fn encode(scenario: &Scenario) -> String {
     format!("s={FRAGMENT_VERSION}.{}", base64url_encode(scenario.to_json().as_bytes()))
 }
 
+/// The fragment (without `#`) of a comparison: side A as `s=`, side B as `b=`. A reader that
+/// knows no comparison opens side A, as it would any link.
+pub fn encode_pair(a: &Scenario, b: &Scenario) -> String {
+    format!("{}&b={FRAGMENT_VERSION}.{}", encode(a), base64url_encode(b.to_json().as_bytes()))
+}
+
 /// The scenario in a fragment (with or without the leading `#`); `Ok(None)` when it holds none.
 pub fn decode(fragment: &str) -> Result<Option<Scenario>, DecodeError> {
+    decode_part(fragment, "s=")
+}
+
+/// Side B of a comparison in a fragment (its `b=` part); `Ok(None)` when there is none.
+pub fn decode_b(fragment: &str) -> Result<Option<Scenario>, DecodeError> {
+    decode_part(fragment, "b=")
+}
+
+fn decode_part(fragment: &str, key: &str) -> Result<Option<Scenario>, DecodeError> {
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
-    let Some(value) = fragment.split('&').find_map(|part| part.strip_prefix("s=")) else {
+    let Some(value) = fragment.split('&').find_map(|part| part.strip_prefix(key)) else {
         return Ok(None);
     };
     let (version, payload) = value.split_once('.').ok_or(DecodeError::NoVersion)?;

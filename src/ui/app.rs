@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use super::accuracy::Accuracy;
 use super::browser::{self, ShareLink};
+use super::compare::Compare;
 use super::fields::Change;
 use super::inputs::{
     chip_id, ClusterPanel, FacilityPanel, ModelPanel, ParallelismPanel, TrainingPanel,
@@ -27,7 +28,7 @@ const ABOUT: [&str; 7] = [
     "Tensor-parallel and expert all-to-all traffic is exposed unless an overlap is switched on; data-parallel reduction overlaps the backward pass when enabled.",
     "MFU counts model FLOPs as Megatron-LM does (causal attention counted once) over the BF16 dense peak; HFU adds recomputation.",
     "Memory follows Korthikanti et al.'s activation accounting at the busiest pipeline stage and the worst phase of a step.",
-    "Days to train assume no failures or restarts; power, cooling and cost are not modelled yet.",
+    "Days to train assume no failures; days with failures add checkpoints, interruptions and restarts at rates calibrated on Llama 3.1.",
     "Chip figures marked unverified come from secondary sources; efficiency for chips without a published training run is assumed by chip class.",
 ];
 
@@ -51,7 +52,13 @@ pub fn app() -> Html {
     let opening = use_memo((), |_| browser::initial_scenario());
     let state = use_reducer({
         let opening = opening.clone();
-        move || State::new(opening.0.clone(), opening.1.clone().map(Notice::Text))
+        move || {
+            let notice = opening.1.clone().map(Notice::Text);
+            match opening.0.clone() {
+                (a, Some(b)) => State::pair(a, b, notice),
+                (scenario, None) => State::new(scenario, notice),
+            }
+        }
     });
     let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
     // A link that could not be read stays in the address bar until the first edit, so the
@@ -65,13 +72,17 @@ pub fn app() -> Html {
     {
         let keep_link = keep_link.clone();
         let last_history = use_mut_ref(|| state.history);
-        use_effect_with((state.scenario.clone(), state.history), move |(scenario, history)| {
-            let push = *last_history.borrow() != *history;
-            *last_history.borrow_mut() = *history;
-            if !keep_link.replace(false) {
-                browser::save(scenario, push);
-            }
-        });
+        let pinned = state.pinned.as_ref().map(|p| p.scenario.clone());
+        use_effect_with(
+            (state.scenario.clone(), pinned, state.history),
+            move |(scenario, pinned, history)| {
+                let push = *last_history.borrow() != *history;
+                *last_history.borrow_mut() = *history;
+                if !keep_link.replace(false) {
+                    browser::save(scenario, pinned.as_ref(), push);
+                }
+            },
+        );
     }
     // A link pasted into the address bar, or Back and Forward, opens its plan.
     {
@@ -79,7 +90,8 @@ pub fn app() -> Html {
         use_effect_with((), move |_| {
             let listeners = browser::on_location_change(move || {
                 let action = match browser::linked_scenario() {
-                    Ok(Some(scenario)) => Action::Open(Box::new(scenario)),
+                    Ok(Some((a, Some(b)))) => Action::OpenPair(Box::new((a, b))),
+                    Ok(Some((scenario, None))) => Action::Open(Box::new(scenario)),
                     Ok(None) => return,
                     Err(notice) => Action::Notify(Notice::Text(notice)),
                 };
@@ -109,7 +121,8 @@ pub fn app() -> Html {
     let on_copy = {
         let state = state.clone();
         Callback::from(move |_| {
-            let (link, local) = match browser::share_link(&state.scenario) {
+            let pinned = state.pinned.as_ref().map(|p| &p.scenario);
+            let (link, local) = match browser::share_link(&state.scenario, pinned) {
                 ShareLink::Web(link) => (link, false),
                 ShareLink::Fragment(fragment) => (fragment, true),
             };
@@ -230,6 +243,10 @@ pub fn app() -> Html {
                     <button onclick={on_pick}>{ "Import JSON" }</button>
                     <input ref={file_input} type="file" accept=".json,application/json" onchange={on_import}
                         data-testid="import" aria-label="Import a scenario file" hidden=true />
+                    if state.pinned.is_none() {
+                        <button onclick={on_action.reform(|_| Action::Compare)} data-testid="compare"
+                            title="Pin this plan as A, then edit it into plan B and see both side by side">{ "Compare" }</button>
+                    }
                     <button onclick={on_reset} data-testid="reset">{ "Reset" }</button>
                     <button onclick={on_undo.clone()} data-testid="undo" disabled={state.undo.is_empty()}
                         title="Undo the last reset, import, published plan or chip change">{ "Undo" }</button>
@@ -253,6 +270,7 @@ pub fn app() -> Html {
                     <FacilityPanel state={state.clone()} on_set={on_set} on_action={on_action.clone()} />
                 </div>
                 <div class="outputs">
+                    <Compare state={state.clone()} on_action={on_action.clone()} />
                     <Results state={state.clone()} on_copy={on_copy_text} />
                     <SearchPanel state={state.clone()} on_action={on_action} dark={*dark} width={*width} />
                     if let Some(good) = good {

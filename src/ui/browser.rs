@@ -42,30 +42,48 @@ pub enum Origin {
     BrokenLink,
 }
 
-/// The scenario in the page's link, if any; `Err` carries a notice when it cannot be read.
-pub fn linked_scenario() -> Result<Option<Scenario>, String> {
+/// What a link or the storage holds: a plan (`s=`), and side B when it is a comparison
+/// (`b=`), in which case the first is side A.
+pub type Linked = (Scenario, Option<Scenario>);
+
+fn read(fragment: &str) -> Result<Option<Linked>, url::DecodeError> {
+    let Some(first) = url::decode(fragment)? else { return Ok(None) };
+    Ok(Some((first, url::decode_b(fragment)?)))
+}
+
+/// The fragment of the page's state: the plan, or side A and side B of a comparison.
+fn fragment(scenario: &Scenario, pinned: Option<&Scenario>) -> String {
+    match pinned {
+        Some(a) => url::encode_pair(a, scenario),
+        None => url::encode(scenario),
+    }
+}
+
+/// The plan in the page's link, if any; `Err` carries a notice when it cannot be read.
+pub fn linked_scenario() -> Result<Option<Linked>, String> {
     let hash = window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-    url::decode(&hash)
+    read(&hash)
         .map_err(|e| format!("Could not open this link: {e}. Showing the default plan instead."))
 }
 
-/// The scenario to open with: the link's, else the last one used here, else the default;
-/// with a notice when something could not be read.
-pub fn initial_scenario() -> (Scenario, Option<String>, Origin) {
+/// The plan to open with: the link's, else the last one used here, else the default; with a
+/// notice when something could not be read.
+pub fn initial_scenario() -> (Linked, Option<String>, Origin) {
+    let default = || (Scenario::default_plan(), None);
     match linked_scenario() {
-        Ok(Some(scenario)) => return (scenario, None, Origin::Fine),
-        Err(notice) => return (Scenario::default_plan(), Some(notice), Origin::BrokenLink),
+        Ok(Some(linked)) => return (linked, None, Origin::Fine),
+        Err(notice) => return (default(), Some(notice), Origin::BrokenLink),
         Ok(None) => {}
     }
     let stored = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
-    match stored.map(|text| url::decode(&text)) {
-        Some(Ok(Some(scenario))) => (scenario, None, Origin::Fine),
+    match stored.map(|text| read(&text)) {
+        Some(Ok(Some(linked))) => (linked, None, Origin::Fine),
         Some(Err(_)) => {
             let notice =
                 "The scenario saved in this browser could not be read; showing the default plan.";
-            (Scenario::default_plan(), Some(notice.into()), Origin::Fine)
+            (default(), Some(notice.into()), Origin::Fine)
         }
-        _ => (Scenario::default_plan(), None, Origin::Fine),
+        _ => (default(), None, Origin::Fine),
     }
 }
 
@@ -75,8 +93,8 @@ fn storage() -> Option<web_sys::Storage> {
 
 /// Writes the scenario into the URL fragment and local storage. An edit replaces the current
 /// history entry; a whole-plan change (`push`) adds one, so Back returns to the plan before.
-pub fn save(scenario: &Scenario, push: bool) {
-    let fragment = url::encode(scenario);
+pub fn save(scenario: &Scenario, pinned: Option<&Scenario>, push: bool) {
+    let fragment = fragment(scenario, pinned);
     if let Some(w) = window() {
         let current = w.location().hash().unwrap_or_default();
         if current.trim_start_matches('#') != fragment {
@@ -112,8 +130,8 @@ pub enum ShareLink {
 /// The link that opens `scenario`: this page's address (or the hosted planner's, for a page
 /// opened from a file) with the scenario's fragment, built from the state rather than the
 /// address bar, which browsers may stop updating under very rapid edits.
-pub fn share_link(scenario: &Scenario) -> ShareLink {
-    let fragment = format!("#{}", url::encode(scenario));
+pub fn share_link(scenario: &Scenario, pinned: Option<&Scenario>) -> ShareLink {
+    let fragment = format!("#{}", fragment(scenario, pinned));
     let location = window().map(|w| w.location());
     let protocol = location.as_ref().and_then(|l| l.protocol().ok()).unwrap_or_default();
     if protocol == "file:" {

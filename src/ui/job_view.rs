@@ -6,6 +6,7 @@
 use serde_json::{json, Value};
 
 use super::format;
+use crate::charts::{self, Curve, DARK, LIGHT};
 use crate::numbers;
 
 /// The JSON number at `key` as text.
@@ -176,8 +177,40 @@ pub fn search(result: &Value, done: bool) -> Value {
     view
 }
 
-/// A sizing's result as the page shows it.
-pub fn size(result: &Value) -> Value {
+/// The sizing's curves (`jobs`: `{"chip", "points": [[chips, days], ...]}`) for the plot.
+fn curves(result: &Value) -> Vec<Curve> {
+    result["curves"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| Curve {
+            label: c["chip"].as_str().unwrap_or("").to_string(),
+            points: c["points"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|p| Some((p[0].as_u64()? as u32, p[1].as_f64()?)))
+                .collect(),
+        })
+        .collect()
+}
+
+/// An SVG document as a `data:` URL for an `<img>`, where no script in it can run.
+fn svg_url(svg: &str) -> String {
+    let mut out = String::from("data:image/svg+xml,");
+    for b in svg.bytes() {
+        if b.is_ascii_alphanumeric() || b" .,:;=/-_()'".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// A sizing's result as the page shows it, with its plot drawn for the dark colour scheme when
+/// `dark`.
+pub fn size(result: &Value, dark: bool) -> Value {
     let rows: Vec<Value> = result["rows"]
         .as_array()
         .into_iter()
@@ -211,7 +244,12 @@ pub fn size(result: &Value) -> Value {
             "head": ["chip", "chips", "nodes / racks", "site power", "capex", "days", "plan"],
             "rows": rows,
         },
-        "plot": { "curves": result["curves"], "deadline_days": result["deadline_days"] },
+        "plot": svg_url(&charts::sizing_svg(
+            &curves(result),
+            result["deadline_days"].as_f64().unwrap_or(0.0),
+            if dark { &DARK } else { &LIGHT },
+            (720, 300),
+        )),
     })
 }
 

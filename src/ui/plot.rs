@@ -4,9 +4,6 @@
 use std::rc::Rc;
 
 use plotters::prelude::*;
-use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
-};
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -14,7 +11,7 @@ use yew::prelude::*;
 
 use super::browser;
 use super::state::Good;
-use crate::charts::{self, DARK, LIGHT};
+use crate::charts::{self, OwnText, DARK, LIGHT};
 use crate::model::sweep::ScalingPoint;
 
 /// Which plot.
@@ -34,17 +31,6 @@ pub enum PlotKind {
     PlantScaling,
     /// Effective compute against chip count.
     Effective,
-    /// Days against chip count for each chip sized (`PlotProps::curves`).
-    Sizing,
-}
-
-/// What a sizing plot draws: one curve per chip, and the deadline.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SizingCurves {
-    /// One per chip.
-    pub curves: Vec<charts::Curve>,
-    /// The deadline, days.
-    pub deadline_days: f64,
 }
 
 /// Properties of a plot.
@@ -66,9 +52,6 @@ pub struct PlotProps {
     /// Changes whenever the window is resized, so the plot is redrawn at its new width.
     #[prop_or_default]
     pub width: u32,
-    /// The curves of a sizing plot.
-    #[prop_or_default]
-    pub curves: Option<Rc<SizingCurves>>,
 }
 
 /// A canvas showing one plot.
@@ -80,35 +63,29 @@ pub fn plot(props: &PlotProps) -> Html {
         let kind = props.kind;
         let good = props.good.clone();
         let height = props.height;
-        let curves = props.curves.clone();
-        use_effect_with(
-            (good, kind, props.dark, props.width, curves),
-            move |(good, kind, dark, _, curves)| {
-                if let Some(element) = canvas.cast::<HtmlCanvasElement>() {
-                    // Drawn at the screen's density and as wide as its column, so text is sharp
-                    // and never stretched.
-                    let ratio = browser::pixel_ratio();
-                    let css_width = match element.client_width() {
-                        w if w > 0 => w as f64,
-                        _ => 720.0,
-                    };
-                    // Resizing a canvas clears it and invalidates the page's layout, which the next
-                    // plot's width read would then recompute: only resize when the size changed.
-                    let (w, h) = (
-                        (css_width * ratio).round() as u32,
-                        (height as f64 * ratio).round() as u32,
-                    );
-                    if element.width() != w {
-                        element.set_width(w);
-                    }
-                    if element.height() != h {
-                        element.set_height(h);
-                    }
-                    let theme = if *dark { DARK } else { LIGHT }.at_scale(ratio);
-                    draw(&element, *kind, good, curves.as_deref(), &theme);
+        use_effect_with((good, kind, props.dark, props.width), move |(good, kind, dark, _)| {
+            if let Some(element) = canvas.cast::<HtmlCanvasElement>() {
+                // Drawn at the screen's density and as wide as its column, so text is sharp
+                // and never stretched.
+                let ratio = browser::pixel_ratio();
+                let css_width = match element.client_width() {
+                    w if w > 0 => w as f64,
+                    _ => 720.0,
+                };
+                // Resizing a canvas clears it and invalidates the page's layout, which the next
+                // plot's width read would then recompute: only resize when the size changed.
+                let (w, h) =
+                    ((css_width * ratio).round() as u32, (height as f64 * ratio).round() as u32);
+                if element.width() != w {
+                    element.set_width(w);
                 }
-            },
-        );
+                if element.height() != h {
+                    element.set_height(h);
+                }
+                let theme = if *dark { DARK } else { LIGHT }.at_scale(ratio);
+                draw(&element, *kind, good, &theme);
+            }
+        });
     }
     html! {
         <canvas ref={canvas} width="720" height={props.height.to_string()} class="plot"
@@ -117,105 +94,7 @@ pub fn plot(props: &PlotProps) -> Html {
     }
 }
 
-/// The canvas backend, measuring text with the canvas's own `measureText`. Plotters' browser
-/// font support measures every label with a span in the page, forcing a layout of the whole
-/// page each time; that cost more than drawing the plots.
-struct Measured {
-    canvas: CanvasBackend,
-    context: CanvasRenderingContext2d,
-}
-
-type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
-type Drawn = Result<(), DrawingErrorKind<CanvasError>>;
-
-impl DrawingBackend for Measured {
-    type ErrorType = CanvasError;
-
-    fn get_size(&self) -> (u32, u32) {
-        self.canvas.get_size()
-    }
-    fn ensure_prepared(&mut self) -> Drawn {
-        self.canvas.ensure_prepared()
-    }
-    fn present(&mut self) -> Drawn {
-        self.canvas.present()
-    }
-    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Drawn {
-        self.canvas.draw_pixel(point, color)
-    }
-    fn draw_line<S: BackendStyle>(
-        &mut self,
-        from: BackendCoord,
-        to: BackendCoord,
-        style: &S,
-    ) -> Drawn {
-        self.canvas.draw_line(from, to, style)
-    }
-    fn draw_rect<S: BackendStyle>(
-        &mut self,
-        a: BackendCoord,
-        b: BackendCoord,
-        style: &S,
-        fill: bool,
-    ) -> Drawn {
-        self.canvas.draw_rect(a, b, style, fill)
-    }
-    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        path: I,
-        style: &S,
-    ) -> Drawn {
-        self.canvas.draw_path(path, style)
-    }
-    fn draw_circle<S: BackendStyle>(
-        &mut self,
-        center: BackendCoord,
-        radius: u32,
-        style: &S,
-        fill: bool,
-    ) -> Drawn {
-        self.canvas.draw_circle(center, radius, style, fill)
-    }
-    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        vert: I,
-        style: &S,
-    ) -> Drawn {
-        self.canvas.fill_polygon(vert, style)
-    }
-    fn draw_text<S: BackendTextStyle>(
-        &mut self,
-        text: &str,
-        style: &S,
-        pos: BackendCoord,
-    ) -> Drawn {
-        self.canvas.draw_text(text, style, pos)
-    }
-    fn estimate_text_size<S: BackendTextStyle>(
-        &self,
-        text: &str,
-        style: &S,
-    ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
-        let size = style.size();
-        self.context.set_font(&format!(
-            "{} {}px {}",
-            style.style().as_str(),
-            size,
-            style.family().as_str()
-        ));
-        let width = self.context.measure_text(text).map_or(0.0, |m| m.width());
-        // A line box is about 1.15 font sizes tall, as the browser lays out a span.
-        Ok((width.ceil() as u32, (size * 1.15).ceil() as u32))
-    }
-}
-
-fn draw(
-    canvas: &HtmlCanvasElement,
-    kind: PlotKind,
-    good: &Good,
-    curves: Option<&SizingCurves>,
-    theme: &charts::Theme,
-) {
+fn draw(canvas: &HtmlCanvasElement, kind: PlotKind, good: &Good, theme: &charts::Theme) {
     let Some(inner) = CanvasBackend::with_canvas_object(canvas.clone()) else { return };
     let context = canvas
         .get_context("2d")
@@ -223,7 +102,14 @@ fn draw(
         .flatten()
         .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok());
     let Some(context) = context else { return };
-    let backend = Measured { canvas: inner, context };
+    // Text is measured with the canvas's own `measureText`, not plotters' page spans.
+    let measure = move |text: &str, size: f64, font: &str| {
+        context.set_font(font);
+        let width = context.measure_text(text).map_or(0.0, |m| m.width());
+        // A line box is about 1.15 font sizes tall, as the browser lays out a span.
+        (width.ceil() as u32, (size * 1.15).ceil() as u32)
+    };
+    let backend = OwnText { backend: inner, measure };
     let root = backend.into_drawing_area();
     let result = match kind {
         PlotKind::Step => charts::draw_step(&root, &good.estimate, theme),
@@ -242,10 +128,6 @@ fn draw(
         PlotKind::Effective => {
             let current = ScalingPoint::of(good.inputs.cluster.n_chips, &good.estimate);
             charts::draw_effective(&root, &good.scaling, Some(&current), theme)
-        }
-        PlotKind::Sizing => {
-            let c = curves.cloned().unwrap_or_default();
-            charts::draw_sizing(&root, &c.curves, c.deadline_days, theme)
         }
     };
     if let Err(message) = result {

@@ -2,37 +2,13 @@
 //! meets the deadline with its plan, nodes, racks, power and cost, plotted as days against
 //! chip count.
 
-use std::rc::Rc;
-
-use serde_json::Value;
 use yew::prelude::*;
 
 use super::inputs::chip_id;
-use super::plot::{Plot, PlotKind, SizingCurves};
 use super::search::{progress, render, JobProps, Running};
-use crate::charts::Curve;
 use crate::jobs::Task;
 use crate::model::presets;
 use crate::numbers;
-
-/// The curves of a sizing view, for the plot.
-fn curves(plot: &Value) -> SizingCurves {
-    let curves = plot["curves"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|c| Curve {
-            label: c["chip"].as_str().unwrap_or("").to_string(),
-            points: c["points"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|p| Some((p[0].as_u64()? as u32, p[1].as_f64()?)))
-                .collect(),
-        })
-        .collect();
-    SizingCurves { curves, deadline_days: plot["deadline_days"].as_f64().unwrap_or(0.0) }
-}
 
 /// The catalog chips whose bits are set in `picked`.
 fn chosen(picked: u64) -> impl Iterator<Item = &'static presets::ChipPreset> {
@@ -67,12 +43,13 @@ pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) ->
     };
     let on_size = {
         let (state, picked, start) = (props.state.clone(), picked.clone(), job.start.clone());
+        let dark = props.dark;
         Callback::from(move |_| {
             let Some(deadline_days) = parsed else { return };
             // The scenario's own chip first (as it is, custom figures included), then the others.
             let mut chips = vec![None];
             chips.extend(chosen(*picked).map(|c| Some(c.id.to_string())));
-            start.emit(Task::Size { scenario: state.scenario.clone(), deadline_days, chips })
+            start.emit(Task::Size { scenario: state.scenario.clone(), deadline_days, chips, dark })
         })
     };
     let toggle = |bit: u64| {
@@ -115,12 +92,9 @@ pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) ->
             if let Some(view) = result {
                 { render(view, &props.on_action, status.running) }
             }
-            if let (Some(view), Some(good)) = (result, props.state.good.clone()) {
-                if !status.running {
-                    <Plot kind={PlotKind::Sizing} good={good} dark={props.dark} width={props.width}
-                        curves={Some(Rc::new(curves(&view["plot"])))} testid="plot-sizing"
-                        label="Days to train with failures against chip count, per chip, with the deadline" height={300} />
-                }
+            if let Some(src) = result.and_then(|view| view["plot"].as_str()).filter(|_| !status.running) {
+                <img class="plot" data-testid="plot-sizing" src={src.to_string()}
+                    alt="Days to train with failures against chip count, per chip, with the deadline" />
             }
         </section>
     }

@@ -201,6 +201,7 @@ pub fn notice(n: &Notice) -> String {
             "{model} is a mixture of experts: with EP 1 every chip holds every expert. Raise Expert (EP) or load its published plan."
         ),
         Notice::Applied { label } => format!("Applied {label}; the link now opens it."),
+        Notice::Comparing => "Pinned this plan as A: edit it into plan B and compare them side by side; the link carries both.".into(),
         Notice::Undone => "Undone: back to the plan before.".into(),
         Notice::NothingToUndo => "Nothing to undo.".into(),
         Notice::OpenedLink => "Opened the plan in the link.".into(),

@@ -37,10 +37,11 @@ pub fn serve() {
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
         let request = Task::from_json(&text).map_err(|e| vec![e]);
-        let view: fn(&serde_json::Value, bool) -> serde_json::Value = match request {
-            Ok(Task::Search { .. }) => job_view::search,
-            Ok(Task::Size { .. }) => |result, _| job_view::size(result),
-            _ => |result, _| job_view::accuracy(result),
+        // The page gets the result as it shows it (`job_view`), not the raw figures.
+        let view = match &request {
+            Ok(Task::Search { .. }) => View::Search,
+            Ok(Task::Size { dark, .. }) => View::Size { dark: *dark },
+            _ => View::Accuracy,
         };
         let mut job = match request.and_then(|r| Job::start(&r)) {
             Ok(job) => job,
@@ -49,10 +50,14 @@ pub fn serve() {
                 return;
             }
         };
-        // The page gets the result as it shows it (`job_view`), not the raw figures.
         let update = |job: &Job, done: bool| {
             let result = job.result();
-            serde_json::json!({ "done": done, "progress": job.progress(), "result": view(&result, done) })
+            let shown = match view {
+                View::Search => job_view::search(&result, done),
+                View::Size { dark } => job_view::size(&result, dark),
+                View::Accuracy => job_view::accuracy(&result),
+            };
+            serde_json::json!({ "done": done, "progress": job.progress(), "result": shown })
                 .to_string()
         };
         let mut last = js_sys::Date::now();
@@ -68,6 +73,14 @@ pub fn serve() {
     // The handler lives as long as the worker.
     on_message.forget();
     let _ = scope.post_message(&READY.into());
+}
+
+/// How the worker words a job's result.
+#[derive(Clone, Copy)]
+enum View {
+    Search,
+    Size { dark: bool },
+    Accuracy,
 }
 
 /// A job the page started; dropping it cancels the job.

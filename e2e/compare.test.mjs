@@ -1,0 +1,46 @@
+// End-to-end tests of comparing two plans: pin A, edit B, see both side by side, share the
+// comparison as one link that reopens it, and end it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  assertClean, harness, newContext, newPage, num, open, origin, q, served, text, typeInto, until, waitChange,
+} from './harness.mjs';
+
+harness();
+
+test('pin a plan as A, edit B, compare them, and share both in one link', async (t) => {
+  const log = { errors: [], requests: [] };
+  const page = await newPage(await newContext(t), log);
+  await open(page, `${origin}/`);
+  const days = await text(page, 'train-days');
+
+  await page.click(q('compare'));
+  await until(page, 'the comparison', (s) => !!document.querySelector(s), q('train-days-b'));
+  assert.equal(num(await text(page, 'train-days-a')), num(days));
+  assert.equal(num(await text(page, 'train-days-b')), num(days), 'B starts as a copy of A');
+
+  // Editing the form edits B; A stays as pinned.
+  await typeInto(page, 'chips', '8192');
+  await waitChange(page, 'train-days', days);
+  await until(page, 'B to follow the form', ([s, d]) => Number(document.querySelector(s)?.textContent.replace(/,/g, '')) > d,
+    [q('train-days-b'), num(days)]);
+  assert.equal(num(await text(page, 'train-days-a')), num(days), 'A is unchanged');
+  assert.equal(num(await text(page, 'train-days-b')), num(await text(page, 'train-days')), 'B is the form');
+  const rows = await page.locator(`${q('compare-panel')} tbody tr`).count();
+  assert.ok(rows >= 15, `headline figures, step parts and bill of materials: ${rows} rows`);
+
+  // The link carries both plans and reopens the comparison.
+  await until(page, 'a link with both plans', () => /^#s=1\.[^&]+&b=1\./.test(location.hash));
+  const other = await newPage(await newContext(t), log);
+  await open(other, page.url());
+  await until(other, 'the comparison from the link', (s) => !!document.querySelector(s), q('train-days-b'));
+  for (const id of ['train-days-a', 'train-days-b', 'train-days']) {
+    assert.equal(await text(other, id), await text(page, id), `${id} from the link`);
+  }
+
+  // Ending the comparison keeps B and drops A from the link.
+  await page.click(q('compare-end'));
+  await until(page, 'the comparison to end', (s) => !document.querySelector(s), q('compare-panel'));
+  await until(page, 'a link with one plan', () => location.hash.startsWith('#s=1.') && !location.hash.includes('&b='));
+  assertClean(log, served());
+});

@@ -1,0 +1,91 @@
+//! The comparison: plan A (pinned) beside plan B (the form), every headline figure, step part
+//! and bill-of-materials count with B's change against A (`editor::compare`).
+
+use yew::prelude::*;
+
+use super::format;
+use super::state::{Action, State};
+use crate::charts::STEP_LABELS;
+use crate::editor;
+use crate::model::StepBreakdown;
+use crate::numbers;
+
+/// A figure's name and how its values are shown, by `editor::Difference::key`.
+fn shown(key: &str) -> (&'static str, fn(f64) -> String) {
+    let days: fn(f64) -> String = |d| format!("{d:.1}");
+    let millions: fn(f64) -> String = |usd| format!("${}M", format::sig3(usd / 1e6));
+    let count: fn(f64) -> String = |n| numbers::format(n.round());
+    match key {
+        "train_days" => ("days to train", days),
+        "effective_train_days" => ("days with failures", days),
+        "mfu" => ("MFU", format::percent),
+        "step_s" => ("step time", format::seconds),
+        "memory_bytes" => ("memory per chip", format::gib),
+        "chips" => ("chips used", count),
+        "facility_w" => ("site power", |w| format!("{} MW", format::sig3(w / 1e6))),
+        "capex_usd" => ("capex", millions),
+        "run_usd" => ("cost of the run", millions),
+        "energy_mwh" => {
+            ("energy of the run", |mwh| format!("{} MWh", numbers::format(mwh.round())))
+        }
+        "bom.nodes" => ("nodes", count),
+        "bom.racks" => ("racks", count),
+        "bom.switches" => ("scale-out switches", count),
+        "bom.transceivers" => ("transceivers", count),
+        // A part of the step, labelled as the step plot labels it.
+        part => (
+            StepBreakdown::default()
+                .parts()
+                .iter()
+                .position(|(k, _)| *k == part)
+                .map_or("", |i| STEP_LABELS[i]),
+            format::seconds,
+        ),
+    }
+}
+
+/// Properties of the comparison.
+#[derive(Properties, PartialEq)]
+pub struct CompareProps {
+    /// Current state.
+    pub state: UseReducerHandle<State>,
+    /// Ends the comparison.
+    pub on_action: Callback<Action>,
+}
+
+/// Plan A beside plan B, when a plan is pinned.
+#[function_component(Compare)]
+pub fn compare(props: &CompareProps) -> Html {
+    let state = &props.state;
+    let Some(pinned) = &state.pinned else { return html! {} };
+    let (Some(a), Some(b)) = (pinned.good.as_ref(), state.good.as_ref()) else {
+        return html! { <section class="panel compare" data-testid="compare-panel"><p class="bad">{ "Fix the marked fields to compare." }</p></section> };
+    };
+    let rows = editor::compare(&a.estimate, &b.estimate);
+    let end = props.on_action.reform(|_| Action::EndCompare);
+    html! {
+        <section class="panel compare" data-testid="compare-panel">
+            <h2>{ "Plan A against plan B" }</h2>
+            <table class="job-results">
+                <thead><tr><th></th><th>{ "A (pinned)" }</th><th>{ "B (the form)" }</th><th>{ "B against A" }</th></tr></thead>
+                <tbody>
+                    { for rows.iter().filter(|d| d.a != 0.0 || d.b != 0.0).map(|d| {
+                        let (label, show) = shown(d.key);
+                        let id = |side: &str| (d.key == "train_days").then(|| format!("train-days-{side}"));
+                        html! {
+                            <tr class={classes!(d.key.starts_with("bom.").then_some("bom-row"))}>
+                                <td>{ label }</td>
+                                <td data-testid={id("a")}>{ show(d.a) }</td>
+                                <td data-testid={id("b")}>{ show(d.b) }</td>
+                                <td>
+                                    { if d.change.abs() < 0.0005 { "same".to_string() } else { format!("{:+.1} %", 100.0 * d.change) } }
+                                </td>
+                            </tr>
+                        }
+                    }) }
+                </tbody>
+            </table>
+            <button type="button" data-testid="compare-end" onclick={end}>{ "End the comparison" }</button>
+        </section>
+    }
+}
