@@ -9,13 +9,14 @@ use yew::prelude::*;
 
 use super::accuracy::Accuracy;
 use super::browser::{self, ShareLink};
-use super::compare::Compare;
+use super::compare::compare;
 use super::fields::Change;
 use super::inputs::{
-    chip_id, ClusterPanel, FacilityPanel, ModelPanel, ParallelismPanel, TrainingPanel,
+    chip_id, cluster_panel, facility_panel, model_panel, parallelism_panel, training_panel,
+    PanelProps,
 };
 use super::plot::{Plot, PlotKind};
-use super::results::Results;
+use super::results::results;
 use super::search::SearchPanel;
 use super::state::{Action, Notice, State};
 use super::{format, text};
@@ -217,6 +218,8 @@ pub fn app() -> Html {
     let on_reset = on_action.reform(|_| Action::Reset);
     let on_undo = on_action.reform(|_| Action::Undo);
 
+    let panels =
+        PanelProps { state: state.clone(), on_set: on_set.clone(), on_action: on_action.clone() };
     let good = state.good.clone();
     let notice = state.notice.as_ref();
     let summary = good.as_ref().map(|g| {
@@ -263,15 +266,11 @@ pub fn app() -> Html {
             </div>
             <main class="layout">
                 <div class="inputs">
-                    <ModelPanel state={state.clone()} on_set={on_set.clone()} on_action={on_action.clone()} />
-                    <TrainingPanel state={state.clone()} on_set={on_set.clone()} on_action={on_action.clone()} />
-                    <ClusterPanel state={state.clone()} on_set={on_set.clone()} on_action={on_action.clone()} />
-                    <ParallelismPanel state={state.clone()} on_set={on_set.clone()} on_action={on_action.clone()} />
-                    <FacilityPanel state={state.clone()} on_set={on_set} on_action={on_action.clone()} />
+                    { for [model_panel, training_panel, cluster_panel, parallelism_panel, facility_panel].iter().map(|panel| panel(&panels)) }
                 </div>
                 <div class="outputs">
-                    <Compare state={state.clone()} on_action={on_action.clone()} />
-                    <Results state={state.clone()} on_copy={on_copy_text} />
+                    { compare(&state, &on_action) }
+                    { results(&state, &on_copy_text) }
                     <SearchPanel state={state.clone()} on_action={on_action} dark={*dark} width={*width} />
                     if let Some(good) = good {
                         <div class={classes!("plots", (state.stale() || !good.estimate.feasible).then_some("stale"))}>

@@ -44,25 +44,15 @@ fn shown(key: &str) -> (&'static str, fn(f64) -> String) {
     }
 }
 
-/// Properties of the comparison.
-#[derive(Properties, PartialEq)]
-pub struct CompareProps {
-    /// Current state.
-    pub state: UseReducerHandle<State>,
-    /// Ends the comparison.
-    pub on_action: Callback<Action>,
-}
-
-/// Plan A beside plan B, when a plan is pinned.
-#[function_component(Compare)]
-pub fn compare(props: &CompareProps) -> Html {
-    let state = &props.state;
+/// Plan A beside plan B, when a plan is pinned. A plain function rather than a component: it
+/// keeps no state of its own, and each component costs the page's download about a kilobyte.
+pub fn compare(state: &State, on_action: &Callback<Action>) -> Html {
     let Some(pinned) = &state.pinned else { return html! {} };
     let (Some(a), Some(b)) = (pinned.good.as_ref(), state.good.as_ref()) else {
         return html! { <section class="panel compare" data-testid="compare-panel"><p class="bad">{ "Fix the marked fields to compare." }</p></section> };
     };
     let rows = editor::compare(&a.estimate, &b.estimate);
-    let end = props.on_action.reform(|_| Action::EndCompare);
+    let end = on_action.reform(|_| Action::EndCompare);
     html! {
         <section class="panel compare" data-testid="compare-panel">
             <h2>{ "Plan A against plan B" }</h2>

@@ -170,7 +170,7 @@ pub fn number_field(props: &NumberFieldProps) -> Html {
     html! {
         <div class={classes!("field", invalid.then_some("invalid"))}>
             <label>
-                <span class="label">{ props.label.clone() }<Help text={props.help.clone()} /></span>
+                <span class="label">{ props.label.clone() }{ help(props.help.clone()) }</span>
                 <span class="entry">
                     { slider }
                     <input type="text" inputmode="decimal" class="number" value={props.value.clone()}
@@ -181,54 +181,45 @@ pub fn number_field(props: &NumberFieldProps) -> Html {
                 </span>
             </label>
             if !props.reading.is_empty() { <div class="reading">{ props.reading.clone() }</div> }
-            <Messages testid={props.testid.clone()} errors={props.errors.clone()} fixes={props.fixes.clone()}
-                problems={props.problems.clone()} notes={props.notes.clone()} on_set={props.on_set.clone()} />
+            { messages(&MessagesProps { testid: props.testid.clone(), errors: props.errors.clone(), fixes: props.fixes.clone(),
+                problems: props.problems.clone(), notes: props.notes.clone(), on_set: Some(props.on_set.clone()) }) }
         </div>
     }
 }
 
-/// Properties of a term's explanation.
-#[derive(Properties, PartialEq)]
-pub struct HelpProps {
-    /// The explanation; nothing is drawn when empty.
-    pub text: AttrValue,
-}
-
-/// A small focusable mark whose explanation shows on hover and on keyboard focus.
-#[function_component(Help)]
-pub fn help(props: &HelpProps) -> Html {
-    if props.text.is_empty() {
+/// A small focusable mark whose explanation (`text`; nothing is drawn when empty) shows on
+/// hover and on keyboard focus. Plain functions here and in `messages` rather than
+/// components: they live inside the field components, which already skip unchanged renders.
+pub fn help(text: impl Into<AttrValue>) -> Html {
+    let text: AttrValue = text.into();
+    if text.is_empty() {
         return Html::default();
     }
     html! {
-        <span class="help" tabindex="0" role="note" aria-label={props.text.clone()} title={props.text.clone()}>
-            { "?" }<span class="tip" aria-hidden="true">{ props.text.clone() }</span>
+        <span class="help" tabindex="0" role="note" aria-label={text.clone()} title={text.clone()}>
+            { "?" }<span class="tip" aria-hidden="true">{ text }</span>
         </span>
     }
 }
 
-/// Properties of the error and warning lines under a field.
-#[derive(Properties, PartialEq)]
+/// The error and warning lines under a field.
+#[derive(Default)]
 pub struct MessagesProps {
     /// The field's `data-testid`.
     pub testid: AttrValue,
     /// Errors.
     pub errors: Vec<String>,
     /// One-click fixes for the errors, each a button.
-    #[prop_or_default]
     pub fixes: Vec<Fix>,
     /// Problems of the plan (red).
-    #[prop_or_default]
     pub problems: Vec<String>,
     /// Warnings.
     pub notes: Vec<String>,
     /// Applies a fix.
-    #[prop_or_default]
     pub on_set: Option<Callback<Vec<Change>>>,
 }
 
 /// Errors and problems (red), their fixes, and warnings (amber) under a field.
-#[function_component(Messages)]
 pub fn messages(props: &MessagesProps) -> Html {
     let fix_button = |fix: &Fix| {
         let changes: Vec<Change> =
@@ -316,7 +307,7 @@ pub fn select_field(props: &SelectFieldProps) -> Html {
     html! {
         <div class={classes!("field", (!props.errors.is_empty() || !props.problems.is_empty()).then_some("invalid"))}>
             <label>
-                <span class="label">{ props.label.clone() }<Help text={props.help.clone()} /></span>
+                <span class="label">{ props.label.clone() }{ help(props.help.clone()) }</span>
                 <select ref={select} onchange={on_change} data-testid={props.testid.clone()}>
                     { for props.options.iter().map(|(value, text)| html! {
                         <option value={value.clone()} selected={*value == props.value}>{ text.clone() }</option>
@@ -324,7 +315,8 @@ pub fn select_field(props: &SelectFieldProps) -> Html {
                 </select>
             </label>
             if props.detail != Html::default() { <div class="reading">{ props.detail.clone() }</div> }
-            <Messages testid={props.testid.clone()} errors={props.errors.clone()} problems={props.problems.clone()} notes={props.notes.clone()} />
+            { messages(&MessagesProps { testid: props.testid.clone(), errors: props.errors.clone(),
+                problems: props.problems.clone(), notes: props.notes.clone(), ..Default::default() }) }
         </div>
     }
 }
@@ -369,8 +361,8 @@ pub fn toggle_field(props: &ToggleFieldProps) -> Html {
                 <input type="checkbox" checked={props.checked} onchange={on_change} data-testid={props.testid.clone()} />
                 <span class="label">{ props.label.clone() }</span>
             </label>
-            <Help text={props.help.clone()} />
-            <Messages testid={props.testid.clone()} errors={Vec::<String>::new()} notes={props.notes.clone()} />
+            { help(props.help.clone()) }
+            { messages(&MessagesProps { testid: props.testid.clone(), notes: props.notes.clone(), ..Default::default() }) }
         </div>
     }
 }

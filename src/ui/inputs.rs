@@ -23,14 +23,15 @@ mod model;
 mod parallelism;
 mod training;
 
-pub use cluster::{chip_id, ClusterPanel};
-pub use facility::FacilityPanel;
-pub use model::ModelPanel;
-pub use parallelism::ParallelismPanel;
-pub use training::TrainingPanel;
+pub use cluster::{chip_id, cluster_panel};
+pub use facility::facility_panel;
+pub use model::model_panel;
+pub use parallelism::parallelism_panel;
+pub use training::training_panel;
 
-/// Properties shared by the panels.
-#[derive(Properties, PartialEq, Clone)]
+/// What every panel reads. The panels are plain functions, not components: they follow the
+/// whole state, so a component boundary would skip no render, and each component costs the
+/// page's download about a kilobyte.
 pub struct PanelProps {
     /// Current state.
     pub state: UseReducerHandle<State>,

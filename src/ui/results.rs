@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::fields::Help;
+use super::fields::help;
 use super::format;
 use super::state::State;
 use super::text;
@@ -12,15 +12,6 @@ use crate::editor::{self, Confidence};
 use crate::model::Severity;
 use crate::numbers;
 use crate::report;
-
-/// Properties of the results panel.
-#[derive(Properties, PartialEq)]
-pub struct ResultsProps {
-    /// Current state.
-    pub state: UseReducerHandle<State>,
-    /// Copies text (the bill of materials as CSV) to the clipboard.
-    pub on_copy: Callback<String>,
-}
 
 /// The bill of materials as a table, with a button that copies it as CSV.
 fn bom(f: &crate::model::FacilityEstimate, on_copy: &Callback<String>) -> Html {
@@ -48,7 +39,7 @@ fn bom(f: &crate::model::FacilityEstimate, on_copy: &Callback<String>) -> Html {
 fn card(testid: &'static str, label: &'static str, value: String, detail: String) -> Html {
     html! {
         <div class="card">
-            <div class="card-label">{ label }<Help text={text::help(testid)} /></div>
+            <div class="card-label">{ label }{ help(text::help(testid)) }</div>
             <div class="card-value" data-testid={testid}>{ value }</div>
             <div class="card-detail">{ detail }</div>
         </div>
@@ -94,10 +85,9 @@ fn confidence(c: &Confidence) -> Html {
     }
 }
 
-/// What the plan costs, from the newest valid estimate.
-#[function_component(Results)]
-pub fn results(props: &ResultsProps) -> Html {
-    let state = &props.state;
+/// What the plan costs, from the newest valid estimate; `on_copy` copies text (the bill of
+/// materials as CSV) to the clipboard. A plain function, as the panels are (`inputs`).
+pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
     let Some(good) = state.good.as_deref() else {
         return html! { <section class="results stale" data-testid="results" data-feasible="false"><p>{ "Fix the marked fields to see an estimate." }</p></section> };
     };
@@ -141,7 +131,7 @@ pub fn results(props: &ResultsProps) -> Html {
                 { card("chip-hours", "Chip-hours", format!("{} chip-hours", format::count(e.chip_hours)),
                     format!("{} chips", numbers::format(good.inputs.cluster.n_chips as f64))) }
                 <div class="card memory">
-                    <div class="card-label">{ "Memory per chip" }<Help text={text::help("memory-per-chip")} /></div>
+                    <div class="card-label">{ "Memory per chip" }{ help(text::help("memory-per-chip")) }</div>
                     <div class="card-value" data-testid="memory-per-chip">
                         { format!("{} of {}", format::gib(m.peak_bytes), format::gib(m.hbm_bytes)) }
                     </div>
@@ -197,7 +187,7 @@ pub fn results(props: &ResultsProps) -> Html {
                     { for e.notes.iter().map(|w| html! { <li>{ w.to_string() }</li> }) }
                 </ul>
             }
-            { bom(f, &props.on_copy) }
+            { bom(f, on_copy) }
             <details class="tables">
                 <summary>{ "Breakdown tables" }</summary>
                 <table>

@@ -25,7 +25,6 @@ pub fn chip_id(scenario_chip: Option<&Value>) -> String {
 }
 
 /// The machine: chip, count, fabrics.
-#[function_component(ClusterPanel)]
 pub fn cluster_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
     let c = f.good.map(|g| g.inputs.cluster);

@@ -5,7 +5,6 @@ use yew::prelude::*;
 use super::{Form, PanelProps};
 
 /// The site: cooling, PUE, rack limit and prices.
-#[function_component(FacilityPanel)]
 pub fn facility_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
     let site = f.good.map(|g| g.inputs.plant.facility);

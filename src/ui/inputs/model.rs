@@ -31,7 +31,6 @@ fn plan_summary(inputs: &crate::model::Inputs, chip: &str) -> String {
 }
 
 /// The transformer: preset or custom dimensions, mixture of experts, published plan.
-#[function_component(ModelPanel)]
 pub fn model_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
     let t = f.good.map(|g| g.inputs.transformer);

@@ -9,7 +9,6 @@ use crate::ui::fields::{SelectField, Slider};
 use crate::ui::text;
 
 /// Parallel degrees and schedule.
-#[function_component(ParallelismPanel)]
 pub fn parallelism_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
     let p = f.good.map(|g| g.inputs.parallelism);

@@ -8,7 +8,6 @@ use crate::ui::fields::Slider;
 use crate::ui::format;
 
 /// Token budget, batch, precision.
-#[function_component(TrainingPanel)]
 pub fn training_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
     let i = f.good.map(|g| g.inputs);
