@@ -147,6 +147,21 @@ fn reliability(r: &ReliabilityEstimate) -> Value {
     })
 }
 
+/// The step and memory breakdowns as CSV rows `breakdown,part,value,unit`: every part of the
+/// step in seconds and of the peak memory per chip in bytes, each with its total.
+pub fn breakdown_csv(e: &Estimate) -> String {
+    let mut out = String::from("breakdown,part,value,unit\n");
+    for (label, (_, seconds)) in crate::charts::STEP_LABELS.iter().zip(e.breakdown.parts()) {
+        out.push_str(&format!("step,{label},{seconds},s\n"));
+    }
+    out.push_str(&format!("step,total,{},s\n", e.step_s));
+    for (label, bytes) in crate::charts::MEMORY_LABELS.iter().zip(crate::charts::memory_parts(e)) {
+        out.push_str(&format!("memory,{label},{bytes},bytes\n"));
+    }
+    out.push_str(&format!("memory,peak,{},bytes\n", e.memory.peak_bytes));
+    out
+}
+
 /// The bill of materials as CSV rows `item,tier,count`.
 pub fn bom_csv(f: &FacilityEstimate) -> String {
     let mut out = String::from("item,tier,count\n");

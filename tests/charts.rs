@@ -166,3 +166,23 @@ fn sizing_plot_as_an_svg_document() {
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     assert!(svg.contains("mi300x") && svg.contains("deadline: 30 days"));
 }
+
+/// The breakdowns exported as CSV sum to their totals, as the tables do.
+#[test]
+fn breakdown_csv_sums_to_its_totals() {
+    let e = model::estimate(&default_inputs());
+    let csv = clusterplan::report::breakdown_csv(&e);
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    let sum = |kind: &str| -> f64 {
+        rows.iter()
+            .filter(|r| r[0] == kind && r[1] != "total" && r[1] != "peak")
+            .map(|r| r[2].parse::<f64>().unwrap())
+            .sum()
+    };
+    let total = |kind: &str, name: &str| -> f64 {
+        rows.iter().find(|r| r[0] == kind && r[1] == name).map(|r| r[2].parse().unwrap()).unwrap()
+    };
+    assert!((sum("step") - total("step", "total")).abs() <= 1e-9 * e.step_s);
+    assert!((sum("memory") - total("memory", "peak")).abs() <= 1e-6 * e.memory.peak_bytes);
+    assert!(rows.iter().all(|r| r.len() == 4), "no label holds a comma");
+}

@@ -47,6 +47,14 @@ fn export_name(scenario: &Scenario) -> String {
     format!("clusterplan-{}-{}-{}.json", clean(&model), clean(&chip), clean(&chips))
 }
 
+/// What a report is about: model, chip and size, as the export names it.
+fn report_title(scenario: &Scenario) -> String {
+    export_name(scenario)
+        .trim_start_matches("clusterplan-")
+        .trim_end_matches(".json")
+        .replace('-', " ")
+}
+
 /// The planner page.
 #[function_component(App)]
 pub fn app() -> Html {
@@ -101,6 +109,11 @@ pub fn app() -> Html {
             move || drop(listeners)
         });
     }
+    // A printed page holds every folded section, however printing was started.
+    use_effect_with((), move |_| {
+        let listener = browser::on_before_print(browser::unfold_all);
+        move || drop(listener)
+    });
     // Plots follow the colour scheme and the window's width.
     {
         let dark = dark.clone();
@@ -157,7 +170,9 @@ pub fn app() -> Html {
         let state = state.clone();
         Callback::from(move |_| {
             let json = serde_json::to_string_pretty(&state.scenario).unwrap_or_default();
-            if let Err(e) = browser::download(&export_name(&state.scenario), &json) {
+            if let Err(e) =
+                browser::download(&export_name(&state.scenario), &json, "application/json")
+            {
                 let text = format!("Could not export the scenario: {e}");
                 state.dispatch(Action::Notify(Notice::Text(text)));
             }
@@ -250,12 +265,21 @@ pub fn app() -> Html {
                         <button onclick={on_action.reform(|_| Action::Compare)} data-testid="compare"
                             title="Pin this plan as A, then edit it into plan B and see both side by side">{ "Compare" }</button>
                     }
+                    <button onclick={|_| { browser::unfold_all(); browser::print(); }} data-testid="report"
+                        title="Print the plan, every result and plot, the bill of materials and the assumptions, or save them as PDF">{ "Report" }</button>
                     <button onclick={on_reset} data-testid="reset">{ "Reset" }</button>
                     <button onclick={on_undo.clone()} data-testid="undo" disabled={state.undo.is_empty()}
                         title="Undo the last reset, import, published plan or chip change">{ "Undo" }</button>
                 </nav>
             </header>
             { for summary }
+            <div class="print-only report-head" data-testid="report-head">
+                <strong>{ "clusterplan report" }</strong>
+                <span>{ report_title(&state.scenario) }</span>
+                <span data-testid="report-link">{ match browser::share_link(&state.scenario, state.pinned.as_ref().map(|p| &p.scenario)) {
+                    ShareLink::Web(link) | ShareLink::Fragment(link) => link,
+                } }</span>
+            </div>
             <div class="notice" data-testid="notice" role="status" aria-live="polite">
                 if let Some(n) = notice {
                     { text::notice(n) }

@@ -160,30 +160,60 @@ pub fn copy(text: &str) -> Option<js_sys::Promise> {
     write.call1(&clipboard, &JsValue::from_str(text)).ok()?.dyn_into::<js_sys::Promise>().ok()
 }
 
-/// Offers `text` as a file download named `name`.
-pub fn download(name: &str, text: &str) -> Result<(), String> {
-    let document = window().and_then(|w| w.document()).ok_or("no document")?;
+/// Offers `text` as a file download named `name`, of type `mime`.
+pub fn download(name: &str, text: &str, mime: &str) -> Result<(), String> {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/json");
+    options.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
         .map_err(|_| "cannot make a file")?;
     let url =
         web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| "cannot make a file link")?;
-    let anchor: web_sys::HtmlAnchorElement = document
-        .create_element("a")
-        .map_err(|_| "no link element")?
-        .dyn_into()
-        .map_err(|_| "no link element")?;
-    anchor.set_href(&url);
-    anchor.set_download(name);
-    anchor.click();
+    download_url(name, &url)?;
     // Some browsers start the download after the click returns: release the file later.
     gloo::timers::callback::Timeout::new(10_000, move || {
         web_sys::Url::revoke_object_url(&url).ok();
     })
     .forget();
     Ok(())
+}
+
+/// Offers the file at `url` (a `blob:` or `data:` URL) as a download named `name`.
+pub fn download_url(name: &str, url: &str) -> Result<(), String> {
+    let document = window().and_then(|w| w.document()).ok_or("no document")?;
+    let anchor: web_sys::HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(|_| "no link element")?
+        .dyn_into()
+        .map_err(|_| "no link element")?;
+    anchor.set_href(url);
+    anchor.set_download(name);
+    anchor.click();
+    Ok(())
+}
+
+/// Unfolds every folded section, so a printed page holds all of them.
+pub fn unfold_all() {
+    let Some(document) = window().and_then(|w| w.document()) else { return };
+    let Ok(all) = document.query_selector_all("details") else { return };
+    for i in 0..all.length() {
+        if let Some(details) = all.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+            details.set_attribute("open", "").ok();
+        }
+    }
+}
+
+/// Opens the browser's print dialog (where "Save as PDF" is).
+pub fn print() {
+    if let Some(w) = window() {
+        w.print().ok();
+    }
+}
+
+/// Calls `f` before the page is printed, however printing was started, while the listener
+/// lives.
+pub fn on_before_print(f: impl Fn() + 'static) -> Option<EventListener> {
+    window().map(|w| EventListener::new(&w, "beforeprint", move |_| f()))
 }
 
 fn dark_query() -> Option<web_sys::MediaQueryList> {

@@ -87,10 +87,24 @@ pub fn plot(props: &PlotProps) -> Html {
             }
         });
     }
+    // Saves the plot as drawn, at the screen's density.
+    let save = {
+        let (canvas, name) = (canvas.clone(), format!("clusterplan-{}.png", props.testid));
+        Callback::from(move |_| {
+            let url = canvas.cast::<HtmlCanvasElement>().and_then(|c| c.to_data_url().ok());
+            if let Some(url) = url {
+                browser::download_url(&name, &url).ok();
+            }
+        })
+    };
     html! {
-        <canvas ref={canvas} width="720" height={props.height.to_string()} class="plot"
-            style={format!("height: {}px", props.height)}
-            role="img" aria-label={props.label.clone()} data-testid={props.testid.clone()} />
+        <figure class="plot-box">
+            <canvas ref={canvas} width="720" height={props.height.to_string()} class="plot"
+                style={format!("height: {}px", props.height)}
+                role="img" aria-label={props.label.clone()} data-testid={props.testid.clone()} />
+            <button type="button" class="save" data-testid={format!("{}-png", props.testid)} onclick={save}
+                title="Save this plot as a PNG image">{ "PNG" }</button>
+        </figure>
     }
 }
 

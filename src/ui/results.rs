@@ -3,6 +3,7 @@
 
 use yew::prelude::*;
 
+use super::browser;
 use super::fields::help;
 use super::format;
 use super::state::State;
@@ -32,8 +33,19 @@ fn bom(f: &crate::model::FacilityEstimate, on_copy: &Callback<String>) -> Html {
                 </tbody>
             </table>
             <button type="button" data-testid="bom-copy" {onclick}>{ "Copy as CSV" }</button>
+            { save_button("bom-csv", "clusterplan-bill-of-materials.csv", report::bom_csv(f)) }
         </details>
     }
+}
+
+/// A button that downloads `csv` as the file `name`.
+fn save_button(testid: &'static str, name: &'static str, csv: String) -> Html {
+    let onclick = Callback::from(move |_| {
+        if let Err(e) = browser::download(name, &csv, "text/csv") {
+            web_sys::console::warn_1(&format!("could not save {name}: {e}").into());
+        }
+    });
+    html! { <button type="button" class="save" data-testid={testid} {onclick}>{ "Download CSV" }</button> }
 }
 
 fn card(testid: &'static str, label: &'static str, value: String, detail: String) -> Html {
@@ -190,6 +202,7 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
             { bom(f, on_copy) }
             <details class="tables">
                 <summary>{ "Breakdown tables" }</summary>
+                { save_button("breakdown-csv", "clusterplan-breakdown.csv", report::breakdown_csv(e)) }
                 <table>
                     <thead><tr><th>{ "Step part" }</th><th>{ "seconds" }</th><th>{ "share" }</th></tr></thead>
                     <tbody>
