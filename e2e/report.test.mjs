@@ -1,6 +1,6 @@
 // End-to-end tests of the report: one click unfolds every section and prints, the printed page
 // drops the form and keeps every result with the share link, a PDF comes out of headless
-// Chromium, and the breakdowns, bill of materials and plots save as CSV and PNG.
+// Chromium, and the breakdowns, bill of materials and plots save as CSV, PNG and SVG.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -37,7 +37,7 @@ test('a report prints every section with the share link, and saves as PDF', asyn
   assertClean(log, served());
 });
 
-test('breakdowns and the bill of materials save as CSV, plots as PNG', async (t) => {
+test('breakdowns and the bill of materials save as CSV, plots as PNG and SVG', async (t) => {
   const log = { errors: [], requests: [] };
   const page = await newPage(await newContext(t, { acceptDownloads: true }), log);
   await open(page, `${origin}/`);
@@ -56,6 +56,10 @@ test('breakdowns and the bill of materials save as CSV, plots as PNG', async (t)
   const png = await saved('plot-step-png');
   assert.equal(png.name, 'clusterplan-plot-step.png');
   assert.deepEqual([...png.body.subarray(1, 4)], [0x50, 0x4e, 0x47], 'a PNG image');
+  // SVG is drawn by the worker from the same drawing code.
+  const svg = await saved('plot-scaling-svg');
+  assert.equal(svg.name, 'clusterplan-plot-scaling.svg');
+  assert.match(svg.body.toString(), /^<svg[\s\S]*Scaling: days to train and MFU[\s\S]*<\/svg>\s*$/);
   await until(page, 'the page to stay', () => true);
   assertClean(log, served());
 });

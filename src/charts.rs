@@ -782,20 +782,105 @@ pub fn draw_sizing<DB: DrawingBackend>(
     root.present().map_err(err)
 }
 
-/// The sizing plot as an SVG document of `width` x `height` pixels.
-pub fn sizing_svg(curves: &[Curve], deadline_days: f64, theme: &Theme, size: (u32, u32)) -> String {
+/// One of the page's plots of an estimate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Step-time breakdown.
+    Step,
+    /// Memory breakdown against capacity.
+    Memory,
+    /// Days and MFU against chip count.
+    Scaling,
+    /// Site power breakdown.
+    Power,
+    /// The run's cost breakdown.
+    Cost,
+    /// Site power and run cost against chip count.
+    PlantScaling,
+    /// Effective compute against chip count.
+    Effective,
+}
+
+impl Kind {
+    /// Every plot, in the page's order.
+    pub const ALL: [Kind; 7] = [
+        Kind::Step,
+        Kind::Memory,
+        Kind::Scaling,
+        Kind::Power,
+        Kind::Cost,
+        Kind::PlantScaling,
+        Kind::Effective,
+    ];
+
+    /// The plot's name in requests and file names.
+    pub fn id(self) -> &'static str {
+        match self {
+            Kind::Step => "step",
+            Kind::Memory => "memory",
+            Kind::Scaling => "scaling",
+            Kind::Power => "power",
+            Kind::Cost => "cost",
+            Kind::PlantScaling => "plant-scaling",
+            Kind::Effective => "effective",
+        }
+    }
+
+    /// The plot named `id`.
+    pub fn from_id(id: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.id() == id)
+    }
+}
+
+/// Draws plot `kind` of estimate `e` of a plan on `chips` chips, with the plan at other sizes
+/// (`scaling`) for the plots against chip count.
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    kind: Kind,
+    e: &Estimate,
+    scaling: &[ScalingPoint],
+    chips: u32,
+    theme: &Theme,
+) -> DrawResult {
+    let current = ScalingPoint::of(chips, e);
+    match kind {
+        Kind::Step => draw_step(root, e, theme),
+        Kind::Memory => draw_memory(root, e, theme),
+        Kind::Scaling => draw_scaling(root, scaling, Some(&current), theme),
+        Kind::Power => draw_power(root, e, theme),
+        Kind::Cost => draw_cost(root, e, theme),
+        Kind::PlantScaling => draw_plant_scaling(root, scaling, Some(&current), theme),
+        Kind::Effective => draw_effective(root, scaling, Some(&current), theme),
+    }
+}
+
+/// A drawing as an SVG document of `size` pixels, its text sized by an average glyph width
+/// (there is no font system in a Web Worker, where these are drawn for the page). A plot that
+/// cannot be drawn leaves the image blank.
+pub fn svg(
+    size: (u32, u32),
+    draw: impl FnOnce(
+        &DrawingArea<OwnText<SVGBackend, fn(&str, f64, &str) -> (u32, u32)>, Shift>,
+    ) -> DrawResult,
+) -> String {
+    fn measure(text: &str, size: f64, _: &str) -> (u32, u32) {
+        // About 0.56 em a character in a sans-serif face; a line box of 1.15 em.
+        ((text.chars().count() as f64 * size * 0.56).ceil() as u32, (size * 1.15).ceil() as u32)
+    }
     let mut out = String::new();
     {
-        // About 0.56 em a character in a sans-serif face; a line box of 1.15 em.
-        let measure = |text: &str, size: f64, _: &str| {
-            ((text.chars().count() as f64 * size * 0.56).ceil() as u32, (size * 1.15).ceil() as u32)
+        let backend = OwnText {
+            backend: SVGBackend::with_string(&mut out, size),
+            measure: measure as fn(&str, f64, &str) -> (u32, u32),
         };
-        let backend = OwnText { backend: SVGBackend::with_string(&mut out, size), measure };
-        let root = backend.into_drawing_area();
-        // A plot that cannot be drawn leaves the image blank rather than failing the sizing.
-        let _ = draw_sizing(&root, curves, deadline_days, theme);
+        let _ = draw(&backend.into_drawing_area());
     }
     out
+}
+
+/// The sizing plot as an SVG document of `size` pixels.
+pub fn sizing_svg(curves: &[Curve], deadline_days: f64, theme: &Theme, size: (u32, u32)) -> String {
+    svg(size, |root| draw_sizing(root, curves, deadline_days, theme))
 }
 
 mod own_text {

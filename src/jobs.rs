@@ -1,5 +1,5 @@
-//! Long computations the page runs off the main thread: a plan search, a sizing and the
-//! accuracy report, as jobs done a slice at a time.
+//! Long computations the page runs off the main thread: a plan search, a sizing, the
+//! accuracy report and plots as SVG documents, as jobs done a slice at a time.
 //!
 //! A `Task` crosses to the worker as JSON; the worker calls `Job::step` until it is done and
 //! sends back an update as JSON every so often, which the page reads into a `Status`. The same
@@ -7,6 +7,7 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::charts;
 use crate::model::search::{Objective, Options, Search};
 use crate::report;
 use crate::scenario::Scenario;
@@ -26,6 +27,8 @@ pub enum Task {
     Size { scenario: Scenario, deadline_days: f64, chips: Vec<Option<String>>, dark: bool },
     /// Predict every published run (`validation::run_all`) for the accuracy table.
     Validate,
+    /// Draw one of the page's plots of the scenario as an SVG document, for saving.
+    Plot { scenario: Scenario, kind: charts::Kind, dark: bool },
 }
 
 impl Task {
@@ -39,6 +42,9 @@ impl Task {
                 "size": { "scenario": scenario.to_value(), "deadline_days": deadline_days, "chips": chips, "dark": dark }
             }),
             Task::Validate => json!({ "validate": true }),
+            Task::Plot { scenario, kind, dark } => json!({
+                "plot": { "scenario": scenario.to_value(), "kind": kind.id(), "dark": dark }
+            }),
         }
         .to_string()
     }
@@ -69,6 +75,11 @@ impl Task {
         if value.get("validate").is_some() {
             return Ok(Task::Validate);
         }
+        if let Some(v) = value.get("plot") {
+            let kind = v["kind"].as_str().and_then(charts::Kind::from_id).ok_or("unknown plot")?;
+            let dark = v["dark"].as_bool().unwrap_or(false);
+            return Ok(Task::Plot { scenario: scenario(v)?, kind, dark });
+        }
         Err("not a search or a sizing".into())
     }
 }
@@ -83,6 +94,8 @@ enum Kind {
     Size(Box<Sizing>),
     /// The accuracy report once made.
     Validate(Option<Value>),
+    /// A plot to draw, then `{"svg"}`.
+    Plot(Box<(Scenario, charts::Kind, bool)>, Option<Value>),
 }
 
 /// Sizing of several chips, one after another.
@@ -126,6 +139,10 @@ impl Job {
                 })
             }
             Task::Validate => Ok(Job { kind: Kind::Validate(None) }),
+            Task::Plot { scenario, kind, dark } => {
+                scenario.resolve().map_err(words)?;
+                Ok(Job { kind: Kind::Plot(Box::new((scenario.clone(), *kind, *dark)), None) })
+            }
         }
     }
 
@@ -136,6 +153,10 @@ impl Job {
             Kind::Size(sizing) => sizing.step(),
             Kind::Validate(report) => {
                 report.get_or_insert_with(accuracy);
+                true
+            }
+            Kind::Plot(task, drawn) => {
+                drawn.get_or_insert_with(|| plot_svg(&task.0, task.1, task.2));
                 true
             }
         }
@@ -156,7 +177,7 @@ impl Job {
                 let within = s.sizer.as_ref().map_or(0.0, Sizer::progress);
                 ((s.current as f64 + within) / s.chips.len().max(1) as f64).min(1.0)
             }
-            Kind::Validate(report) => f64::from(u8::from(report.is_some())),
+            Kind::Validate(report) | Kind::Plot(_, report) => f64::from(u8::from(report.is_some())),
         }
     }
 
@@ -181,7 +202,7 @@ impl Job {
                 "rows": s.rows,
                 "curves": s.curves,
             }),
-            Kind::Validate(report) => report.clone().unwrap_or(Value::Null),
+            Kind::Validate(report) | Kind::Plot(_, report) => report.clone().unwrap_or(Value::Null),
         }
     }
 
@@ -253,6 +274,24 @@ fn accuracy() -> Value {
             "runs": runs.iter().map(|r| json!({ "title": r.title, "source": r.source })).collect::<Vec<_>>(),
         }),
         Err(e) => json!({ "error": e }),
+    }
+}
+
+/// Plot `kind` of the scenario as the page draws it, as `{"svg"}` (or `{"error"}`).
+fn plot_svg(scenario: &Scenario, kind: charts::Kind, dark: bool) -> Value {
+    match scenario.evaluate() {
+        Ok((inputs, e)) => {
+            let scaling =
+                crate::fabric::scaling(&inputs, &crate::model::sweep::default_chip_counts());
+            let theme = if dark { charts::DARK } else { charts::LIGHT };
+            let svg = charts::svg((960, 420), |root| {
+                charts::draw(root, kind, &e, &scaling, inputs.cluster.n_chips, &theme)
+            });
+            json!({ "svg": svg })
+        }
+        Err(errors) => {
+            json!({ "error": errors.iter().map(ToString::to_string).collect::<Vec<_>>() })
+        }
     }
 }
 

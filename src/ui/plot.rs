@@ -11,27 +11,12 @@ use yew::prelude::*;
 
 use super::browser;
 use super::state::Good;
+use super::worker::Runner;
 use crate::charts::{self, OwnText, DARK, LIGHT};
-use crate::model::sweep::ScalingPoint;
+use crate::jobs::Task;
+use crate::scenario::Scenario;
 
-/// Which plot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlotKind {
-    /// Step-time breakdown.
-    Step,
-    /// Memory breakdown against capacity.
-    Memory,
-    /// Days and MFU against chip count.
-    Scaling,
-    /// Site power breakdown.
-    Power,
-    /// The run's cost breakdown.
-    Cost,
-    /// Site power and run cost against chip count.
-    PlantScaling,
-    /// Effective compute against chip count.
-    Effective,
-}
+pub use crate::charts::Kind as PlotKind;
 
 /// Properties of a plot.
 #[derive(Properties, PartialEq)]
@@ -52,6 +37,8 @@ pub struct PlotProps {
     /// Changes whenever the window is resized, so the plot is redrawn at its new width.
     #[prop_or_default]
     pub width: u32,
+    /// The scenario drawn, which the worker draws again as SVG for saving.
+    pub scenario: Rc<Scenario>,
 }
 
 /// A canvas showing one plot.
@@ -97,13 +84,39 @@ pub fn plot(props: &PlotProps) -> Html {
             }
         })
     };
+    // Saves the plot as SVG, drawn by the search worker (the page carries no SVG drawing).
+    let worker = use_mut_ref(|| None::<Runner>);
+    let save_svg = {
+        let (scenario, kind, dark) = (props.scenario.clone(), props.kind, props.dark);
+        let name = format!("clusterplan-{}.svg", props.testid);
+        Callback::from(move |_| {
+            let task = Task::Plot { scenario: (*scenario).clone(), kind, dark };
+            let (name, done) = (name.clone(), worker.clone());
+            let on_update = Callback::from(move |text: String| {
+                let update: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+                if let Some(svg) = update["result"]["svg"].as_str() {
+                    browser::download(&name, svg, "image/svg+xml").ok();
+                }
+                if update["done"] != false {
+                    let done = done.clone();
+                    gloo::timers::callback::Timeout::new(0, move || drop(done.borrow_mut().take()))
+                        .forget();
+                }
+            });
+            *worker.borrow_mut() = Runner::start(&task, on_update).ok();
+        })
+    };
     html! {
         <figure class="plot-box">
             <canvas ref={canvas} width="720" height={props.height.to_string()} class="plot"
                 style={format!("height: {}px", props.height)}
                 role="img" aria-label={props.label.clone()} data-testid={props.testid.clone()} />
-            <button type="button" class="save" data-testid={format!("{}-png", props.testid)} onclick={save}
-                title="Save this plot as a PNG image">{ "PNG" }</button>
+            <span class="save-as">
+                <button type="button" class="save" data-testid={format!("{}-png", props.testid)} onclick={save}
+                    title="Save this plot as a PNG image">{ "PNG" }</button>
+                <button type="button" class="save" data-testid={format!("{}-svg", props.testid)} onclick={save_svg}
+                    title="Save this plot as an SVG drawing">{ "SVG" }</button>
+            </span>
         </figure>
     }
 }
@@ -125,25 +138,14 @@ fn draw(canvas: &HtmlCanvasElement, kind: PlotKind, good: &Good, theme: &charts:
     };
     let backend = OwnText { backend: inner, measure };
     let root = backend.into_drawing_area();
-    let result = match kind {
-        PlotKind::Step => charts::draw_step(&root, &good.estimate, theme),
-        PlotKind::Memory => charts::draw_memory(&root, &good.estimate, theme),
-        PlotKind::Scaling => {
-            let e = &good.estimate;
-            let current = ScalingPoint::of(good.inputs.cluster.n_chips, e);
-            charts::draw_scaling(&root, &good.scaling, Some(&current), theme)
-        }
-        PlotKind::Power => charts::draw_power(&root, &good.estimate, theme),
-        PlotKind::Cost => charts::draw_cost(&root, &good.estimate, theme),
-        PlotKind::PlantScaling => {
-            let current = ScalingPoint::of(good.inputs.cluster.n_chips, &good.estimate);
-            charts::draw_plant_scaling(&root, &good.scaling, Some(&current), theme)
-        }
-        PlotKind::Effective => {
-            let current = ScalingPoint::of(good.inputs.cluster.n_chips, &good.estimate);
-            charts::draw_effective(&root, &good.scaling, Some(&current), theme)
-        }
-    };
+    let result = charts::draw(
+        &root,
+        kind,
+        &good.estimate,
+        &good.scaling,
+        good.inputs.cluster.n_chips,
+        theme,
+    );
     if let Err(message) = result {
         web_sys::console::warn_1(&format!("plot could not be drawn: {message}").into());
     }

@@ -58,7 +58,7 @@ pub fn use_job() -> Running {
                 Task::Search { scenario, .. } | Task::Size { scenario, .. } => {
                     Some(Rc::new(scenario.clone()))
                 }
-                Task::Validate => None,
+                Task::Validate | Task::Plot { .. } => None,
             });
             let first = Rc::new(Status::started());
             *latest.borrow_mut() = first.clone();

@@ -41,6 +41,7 @@ pub fn serve() {
         let view = match &request {
             Ok(Task::Search { .. }) => View::Search,
             Ok(Task::Size { dark, .. }) => View::Size { dark: *dark },
+            Ok(Task::Plot { .. }) => View::AsIs,
             _ => View::Accuracy,
         };
         let mut job = match request.and_then(|r| Job::start(&r)) {
@@ -56,6 +57,7 @@ pub fn serve() {
                 View::Search => job_view::search(&result, done),
                 View::Size { dark } => job_view::size(&result, dark),
                 View::Accuracy => job_view::accuracy(&result),
+                View::AsIs => result,
             };
             serde_json::json!({ "done": done, "progress": job.progress(), "result": shown })
                 .to_string()
@@ -81,6 +83,7 @@ enum View {
     Search,
     Size { dark: bool },
     Accuracy,
+    AsIs,
 }
 
 /// A job the page started; dropping it cancels the job.
