@@ -6,14 +6,13 @@
 use yew::prelude::*;
 
 use super::inputs::source;
-use super::search::{render, use_job};
+use super::search::{render, Running};
 use crate::jobs::Task;
 use crate::validation::digest;
 
-/// The accuracy table, folded until opened.
-#[function_component(Accuracy)]
-pub fn accuracy() -> Html {
-    let job = use_job();
+/// The accuracy table, folded until opened; `job` (the page's `use_job`) makes it. A plain
+/// function: a component of its own would cost the page's download about a kilobyte.
+pub fn accuracy(job: &Running) -> Html {
     let status = (*job.status).clone();
     let (within, rows, mean) = digest::SUMMARY;
     let onclick = {

@@ -7,7 +7,7 @@ use gloo::file::callbacks::FileReader;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::accuracy::Accuracy;
+use super::accuracy::accuracy;
 use super::browser::{self, ShareLink};
 use super::compare::compare;
 use super::fields::Change;
@@ -74,6 +74,8 @@ pub fn app() -> Html {
     // user can still copy or fix it.
     let keep_link = use_mut_ref(|| opening.2 == browser::Origin::BrokenLink);
     let dark = use_state(browser::prefers_dark);
+    // The accuracy table, made in the search worker when first opened.
+    let validation = super::search::use_job();
     let width = use_state(|| 0u32);
 
     // The link and local storage always hold the scenario as typed, valid or not; a
@@ -309,7 +311,7 @@ pub fn app() -> Html {
                         </div>
                     }
                     <footer class="about">
-                        <Accuracy />
+                        { accuracy(&validation) }
                         <details>
                             <summary>{ "How these numbers are made" }</summary>
                             <ul>
