@@ -11,6 +11,7 @@ mod compare;
 mod fields;
 mod format;
 mod inputs;
+mod job;
 mod job_view;
 mod plot;
 mod results;

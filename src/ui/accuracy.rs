@@ -6,7 +6,7 @@
 use yew::prelude::*;
 
 use super::inputs::source;
-use super::search::{render, Running};
+use super::job::{render, Running};
 use crate::jobs::Task;
 use crate::validation::digest;
 

@@ -75,7 +75,7 @@ pub fn app() -> Html {
     let keep_link = use_mut_ref(|| opening.2 == browser::Origin::BrokenLink);
     let dark = use_state(browser::prefers_dark);
     // The accuracy table, made in the search worker when first opened.
-    let validation = super::search::use_job();
+    let validation = super::job::use_job();
     let width = use_state(|| 0u32);
 
     // The link and local storage always hold the scenario as typed, valid or not; a

@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use super::inputs::chip_id;
-use super::search::{progress, render, JobProps, Running};
+use super::job::{progress, render, JobProps, Running};
 use crate::jobs::Task;
 use crate::model::presets;
 use crate::numbers;
