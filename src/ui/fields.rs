@@ -322,7 +322,7 @@ pub fn select_field(props: &SelectFieldProps) -> Html {
 }
 
 /// Properties of a checkbox field.
-#[derive(Properties, PartialEq, Clone)]
+#[derive(Default)]
 pub struct ToggleFieldProps {
     /// Scenario path.
     pub path: AttrValue,
@@ -333,19 +333,17 @@ pub struct ToggleFieldProps {
     /// Checked.
     pub checked: bool,
     /// What the field means, on hover and focus.
-    #[prop_or_default]
     pub help: AttrValue,
     /// Warnings that concern this field.
-    #[prop_or_default]
     pub notes: Vec<String>,
     /// Called with each change; the same callback on every render, so an unchanged field is
     /// not re-rendered.
     pub on_set: Callback<Vec<Change>>,
 }
 
-/// A labelled checkbox.
-#[function_component(ToggleField)]
-pub fn toggle_field(props: &ToggleFieldProps) -> Html {
+/// A labelled checkbox. A plain function: a handful of checkboxes re-render for less than a
+/// component of their own costs the page's download.
+pub fn toggle_field(props: ToggleFieldProps) -> Html {
     let on_change = {
         let on_set = props.on_set.clone();
         let path = props.path.to_string();

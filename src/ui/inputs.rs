@@ -8,7 +8,7 @@
 use serde_json::Value;
 use yew::prelude::*;
 
-use super::fields::{Change, NumberField, SelectField, Slider, ToggleField};
+use super::fields::{toggle_field, Change, NumberField, SelectField, Slider, ToggleFieldProps};
 use super::format;
 use super::state::{Action, Good, State};
 use super::text;
@@ -128,8 +128,9 @@ impl<'a> Form<'a> {
     pub(super) fn toggle(&self, path: &str, testid: &str, resolved: bool) -> Html {
         let checked = self.raw(path).and_then(|v| v.as_bool()).unwrap_or(resolved);
         html! {
-            <ToggleField path={path.to_string()} testid={testid.to_string()} label={text::label(path)}
-                checked={checked} help={text::help(path)} notes={self.notes(path)} on_set={self.on_set.clone()} />
+            { toggle_field(ToggleFieldProps { path: path.to_string().into(), testid: testid.to_string().into(),
+                label: text::label(path).into(), checked, help: text::help(path).into(), notes: self.notes(path),
+                on_set: self.on_set.clone() }) }
         }
     }
 

@@ -9,7 +9,7 @@ use crate::editor;
 use crate::model::presets::{self};
 use crate::model::{AttentionImpl, FfnKind, Recipe};
 use crate::numbers;
-use crate::ui::fields::{Change, SelectField, Slider, ToggleField};
+use crate::ui::fields::{toggle_field, Change, SelectField, Slider, ToggleFieldProps};
 use crate::ui::format;
 use crate::ui::state::Action;
 
@@ -105,13 +105,13 @@ pub fn model_panel(props: &PanelProps) -> Html {
                 { f.choice("model.attention", "attention", &[("flash", "Flash (fused)"), ("materialized", "Materialised scores")],
                     if t.is_some_and(|t| t.attention == AttentionImpl::Materialized) { "materialized" } else { "flash" }) }
             </div>
-            <ToggleField path="model.moe" testid="moe" label="Mixture of experts" checked={moe_on}
-                on_set={f.on_set.reform(|changes: Vec<Change>| {
+            { toggle_field(ToggleFieldProps { path: "model.moe".into(), testid: "moe".into(), label: "Mixture of experts".into(), checked: moe_on,
+                on_set: f.on_set.reform(|changes: Vec<Change>| {
                     changes.into_iter().map(|(path, on)| {
                         let value = if on == Some(Value::Bool(true)) { serde_json::json!({ "experts": 8, "top_k": 2 }) } else { Value::Bool(false) };
                         (path, Some(value))
                     }).collect::<Vec<_>>()
-                })} />
+                }), ..Default::default() }) }
             if let Some(m) = moe {
                 <div class="grid">
                     { f.render(f.number("model.moe.experts", "experts", Some(m.n_experts as f64))) }
