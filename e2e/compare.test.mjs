@@ -28,6 +28,12 @@ test('pin a plan as A, edit B, compare them, and share both in one link', async 
   assert.equal(num(await text(page, 'train-days-b')), num(await text(page, 'train-days')), 'B is the form');
   const rows = await page.locator(`${q('compare-panel')} tbody tr`).count();
   assert.ok(rows >= 15, `headline figures, step parts and bill of materials: ${rows} rows`);
+  // Overlaid plots of both plans arrive from the worker once the edits pause.
+  for (const id of ['compare-step', 'compare-scaling']) {
+    await until(page, `${id} to load`, (s) => document.querySelector(s)?.naturalWidth > 0, q(id));
+  }
+  const svg = decodeURIComponent((await page.getAttribute(q('compare-step'), 'src')).replace(/^data:image\/svg\+xml,/, ''));
+  assert.match(svg, /plan A against plan B/);
 
   // The link carries both plans and reopens the comparison.
   await until(page, 'a link with both plans', () => /^#s=1\.[^&]+&b=1\./.test(location.hash));

@@ -979,3 +979,124 @@ mod own_text {
 }
 
 pub use own_text::OwnText;
+
+/// Plan A against plan B: each one's step as a stacked bar on one axis (A above B), parts in
+/// the step plot's colours, with both values per part in the legend.
+pub fn draw_compare_step<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    a: &Estimate,
+    b: &Estimate,
+    theme: &Theme,
+) -> DrawResult {
+    root.fill(&theme.background).map_err(err)?;
+    let root = root.titled("Step time: plan A against plan B", theme.font(16.0)).map_err(err)?;
+    let (width, _) = root.dim_in_pixel();
+    let (plot_area, legend_area) = root.split_horizontally((width as f64 * 0.62) as u32);
+    let limit = a.step_s.max(b.step_s).max(1e-12) * 1.05;
+    let mut chart = ChartBuilder::on(&plot_area)
+        .margin(theme.upx(10.0))
+        .x_label_area_size(theme.upx(40.0))
+        .y_label_area_size(theme.upx(30.0))
+        .build_cartesian_2d(0.0..limit, 0.0..2.0)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .light_line_style(theme.grid.mix(0.5))
+        .bold_line_style(theme.grid)
+        .max_light_lines(2)
+        .axis_style(theme.foreground)
+        .x_desc("seconds per step")
+        .y_labels(2)
+        .y_label_formatter(&|y| if *y >= 1.0 { "A".into() } else { "B".into() })
+        .x_label_formatter(&|x| short(*x))
+        .label_style(theme.font(12.0))
+        .draw()
+        .map_err(err)?;
+    let (pa, pb) = (a.breakdown.parts(), b.breakdown.parts());
+    for (estimate_parts, (lo, hi)) in [(&pa, (1.2, 1.8)), (&pb, (0.2, 0.8))] {
+        let mut start = 0.0;
+        for (idx, (_, value)) in estimate_parts.iter().enumerate() {
+            if !(*value > 0.0) {
+                continue;
+            }
+            let color = theme.palette[idx % theme.palette.len()];
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(start, lo), (start + value, hi)],
+                    color.filled(),
+                )))
+                .map_err(err)?;
+            start += value;
+        }
+    }
+    let font = theme.font(12.0);
+    let px = |n: f64| theme.px(n);
+    let rows = STEP_LABELS
+        .iter()
+        .zip(pa.iter().zip(pb.iter()))
+        .enumerate()
+        .filter(|(_, (_, (x, y)))| x.1 > 0.0 || y.1 > 0.0);
+    for (row, (idx, (label, ((_, va), (_, vb))))) in rows.enumerate() {
+        let y = px(14.0 + 17.0 * row as f64);
+        let color = theme.palette[idx % theme.palette.len()];
+        legend_area
+            .draw(&Rectangle::new(
+                [(px(6.0), y - px(5.0)), (px(16.0), y + px(5.0))],
+                color.filled(),
+            ))
+            .map_err(err)?;
+        let text = format!("{label}: A {} s, B {} s", short(*va), short(*vb));
+        legend_area.draw(&Text::new(text, (px(22.0), y - px(7.0)), font.clone())).map_err(err)?;
+    }
+    root.present().map_err(err)
+}
+
+/// Plan A against plan B: days to train against chip count for each, the plans themselves
+/// marked.
+pub fn draw_compare_scaling<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    a: (&[ScalingPoint], &ScalingPoint),
+    b: (&[ScalingPoint], &ScalingPoint),
+    theme: &Theme,
+) -> DrawResult {
+    root.fill(&theme.background).map_err(err)?;
+    let days = |p: &ScalingPoint| p.train_days.max(1e-3);
+    let all = a.0.iter().chain(b.0).chain([a.1, b.1]);
+    let (lo, hi) = all.fold((f64::MAX, 0.0f64), |(lo, hi), p| (lo.min(days(p)), hi.max(days(p))));
+    let (lo, hi) = if hi > 0.0 { (lo * 0.7, hi * 1.4) } else { (0.1, 100.0) };
+    let x = (
+        (a.1.chips.min(b.1.chips) as f64 * 0.7).clamp(1.0, 48.0),
+        (a.1.chips.max(b.1.chips) as f64 * 1.4).max(131072.0),
+    );
+    let mut chart = chips_chart(
+        root,
+        theme,
+        "Days to train against cluster size: plan A and plan B",
+        x,
+        (lo, hi),
+        "days to train",
+    )?;
+    let (w2, r6) = (theme.upx(2.0), theme.px(6.0));
+    let mut legend = Vec::new();
+    for ((points, current), name, color) in
+        [(a, "plan A", theme.palette[0]), (b, "plan B", theme.palette[3])]
+    {
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().filter(|p| p.fits).map(|p| (p.chips as f64, days(p))),
+                color.stroke_width(w2),
+            ))
+            .map_err(err)?;
+        chart
+            .draw_series(std::iter::once(Circle::new(
+                (current.chips as f64, days(current)),
+                r6,
+                color.filled(),
+            )))
+            .map_err(err)?;
+        legend.push((name.to_string(), Mark::Dot, color.filled()));
+    }
+    draw_legend(root, theme, chart.plotting_area().get_pixel_range(), &legend, true)?;
+    root.present().map_err(err)
+}

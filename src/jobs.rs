@@ -29,6 +29,8 @@ pub enum Task {
     Validate,
     /// Draw one of the page's plots of the scenario as an SVG document, for saving.
     Plot { scenario: Scenario, kind: charts::Kind, dark: bool },
+    /// Draw plan A against plan B (their steps, and days against chip count) as SVG.
+    Compare { pair: Box<(Scenario, Scenario)>, dark: bool },
 }
 
 impl Task {
@@ -44,6 +46,9 @@ impl Task {
             Task::Validate => json!({ "validate": true }),
             Task::Plot { scenario, kind, dark } => json!({
                 "plot": { "scenario": scenario.to_value(), "kind": kind.id(), "dark": dark }
+            }),
+            Task::Compare { pair, dark } => json!({
+                "compare": { "a": pair.0.to_value(), "b": pair.1.to_value(), "dark": dark }
             }),
         }
         .to_string()
@@ -75,6 +80,11 @@ impl Task {
         if value.get("validate").is_some() {
             return Ok(Task::Validate);
         }
+        if let Some(v) = value.get("compare") {
+            let side = |key: &str| Scenario::from_value(v[key].clone()).map_err(|e| e.to_string());
+            let dark = v["dark"].as_bool().unwrap_or(false);
+            return Ok(Task::Compare { pair: Box::new((side("a")?, side("b")?)), dark });
+        }
         if let Some(v) = value.get("plot") {
             let kind = v["kind"].as_str().and_then(charts::Kind::from_id).ok_or("unknown plot")?;
             let dark = v["dark"].as_bool().unwrap_or(false);
@@ -96,6 +106,8 @@ enum Kind {
     Validate(Option<Value>),
     /// A plot to draw, then `{"svg"}`.
     Plot(Box<(Scenario, charts::Kind, bool)>, Option<Value>),
+    /// Plan A against plan B to draw, then `{"step", "scaling"}`.
+    Compare(Box<(Scenario, Scenario, bool)>, Option<Value>),
 }
 
 /// Sizing of several chips, one after another.
@@ -143,6 +155,12 @@ impl Job {
                 scenario.resolve().map_err(words)?;
                 Ok(Job { kind: Kind::Plot(Box::new((scenario.clone(), *kind, *dark)), None) })
             }
+            Task::Compare { pair, dark } => {
+                pair.0.resolve().map_err(words)?;
+                pair.1.resolve().map_err(words)?;
+                let (a, b) = (**pair).clone();
+                Ok(Job { kind: Kind::Compare(Box::new((a, b, *dark)), None) })
+            }
         }
     }
 
@@ -157,6 +175,10 @@ impl Job {
             }
             Kind::Plot(task, drawn) => {
                 drawn.get_or_insert_with(|| plot_svg(&task.0, task.1, task.2));
+                true
+            }
+            Kind::Compare(task, drawn) => {
+                drawn.get_or_insert_with(|| compare_svg(&task.0, &task.1, task.2));
                 true
             }
         }
@@ -177,7 +199,9 @@ impl Job {
                 let within = s.sizer.as_ref().map_or(0.0, Sizer::progress);
                 ((s.current as f64 + within) / s.chips.len().max(1) as f64).min(1.0)
             }
-            Kind::Validate(report) | Kind::Plot(_, report) => f64::from(u8::from(report.is_some())),
+            Kind::Validate(report) | Kind::Plot(_, report) | Kind::Compare(_, report) => {
+                f64::from(u8::from(report.is_some()))
+            }
         }
     }
 
@@ -202,7 +226,9 @@ impl Job {
                 "rows": s.rows,
                 "curves": s.curves,
             }),
-            Kind::Validate(report) | Kind::Plot(_, report) => report.clone().unwrap_or(Value::Null),
+            Kind::Validate(report) | Kind::Plot(_, report) | Kind::Compare(_, report) => {
+                report.clone().unwrap_or(Value::Null)
+            }
         }
     }
 
@@ -293,6 +319,26 @@ fn plot_svg(scenario: &Scenario, kind: charts::Kind, dark: bool) -> Value {
             json!({ "error": errors.iter().map(ToString::to_string).collect::<Vec<_>>() })
         }
     }
+}
+
+/// Plan A against plan B as `{"step", "scaling"}` SVG documents (or `{"error"}`).
+fn compare_svg(a: &Scenario, b: &Scenario, dark: bool) -> Value {
+    let evaluated = |s: &Scenario| {
+        let (inputs, e) = s.evaluate().ok()?;
+        let scaling = crate::fabric::scaling(&inputs, &crate::model::sweep::default_chip_counts());
+        let current = crate::model::sweep::ScalingPoint::of(inputs.cluster.n_chips, &e);
+        Some((e, scaling, current))
+    };
+    let (Some(a), Some(b)) = (evaluated(a), evaluated(b)) else {
+        return json!({ "error": "a plan of the comparison does not resolve" });
+    };
+    let theme = if dark { charts::DARK } else { charts::LIGHT };
+    json!({
+        "step": charts::svg((960, 300), |root| charts::draw_compare_step(root, &a.0, &b.0, &theme)),
+        "scaling": charts::svg((960, 380), |root| {
+            charts::draw_compare_scaling(root, (&a.1, &a.2), (&b.1, &b.2), &theme)
+        }),
+    })
 }
 
 /// The scenario's chip as a row names it: its catalog id, or the name of a custom chip.

@@ -145,3 +145,16 @@ fn every_plot_draws_as_svg() {
         assert!(svg.starts_with("<svg") && svg.len() > 2000, "{}: {} bytes", kind.id(), svg.len());
     }
 }
+
+/// Plan A against plan B draws both steps on one axis and both scaling curves on one chart.
+#[test]
+fn a_comparison_draws_both_plans() {
+    let b = scenario().with("cluster.chips", Some(serde_json::json!(128)));
+    let result =
+        jobs::run(&Task::Compare { pair: Box::new((scenario(), b)), dark: true }).expect("runs");
+    let step = result["step"].as_str().expect("the step drawing");
+    assert!(step.starts_with("<svg") && step.contains("plan A against plan B"));
+    assert!(step.contains(": A ") && step.contains(", B "), "both values in the legend");
+    let scaling = result["scaling"].as_str().expect("the scaling drawing");
+    assert!(scaling.contains("plan A") && scaling.contains("plan B"));
+}

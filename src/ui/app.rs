@@ -76,6 +76,21 @@ pub fn app() -> Html {
     let dark = use_state(browser::prefers_dark);
     // The accuracy table, made in the search worker when first opened.
     let validation = super::job::use_job();
+    // Plan A against plan B drawn by the worker, once edits pause.
+    let compare_plots = super::job::use_job();
+    {
+        let start = compare_plots.start.clone();
+        let pair = state.pinned.as_ref().map(|p| (p.scenario.clone(), state.scenario.clone()));
+        use_effect_with((pair, *dark), move |(pair, dark)| {
+            let dark = *dark;
+            let timer = pair.clone().map(|(a, b)| {
+                gloo::timers::callback::Timeout::new(300, move || {
+                    start.emit(crate::jobs::Task::Compare { pair: Box::new((a, b)), dark })
+                })
+            });
+            move || drop(timer)
+        });
+    }
     let width = use_state(|| 0u32);
 
     // The link and local storage always hold the scenario as typed, valid or not; a
@@ -296,7 +311,7 @@ pub fn app() -> Html {
                     { for [model_panel, training_panel, cluster_panel, parallelism_panel, facility_panel].iter().map(|panel| panel(&panels)) }
                 </div>
                 <div class="outputs">
-                    { compare(&state, &on_action) }
+                    { compare(&state, &on_action, &compare_plots.status) }
                     { results(&state, &on_copy_text) }
                     <SearchPanel state={state.clone()} on_action={on_action} dark={*dark} width={*width} />
                     if let Some(good) = good {

@@ -7,6 +7,7 @@ use super::format;
 use super::state::{Action, State};
 use crate::charts::STEP_LABELS;
 use crate::editor;
+use crate::jobs::Status;
 use crate::model::StepBreakdown;
 use crate::numbers;
 
@@ -46,7 +47,7 @@ fn shown(key: &str) -> (&'static str, fn(f64) -> String) {
 
 /// Plan A beside plan B, when a plan is pinned. A plain function rather than a component: it
 /// keeps no state of its own, and each component costs the page's download about a kilobyte.
-pub fn compare(state: &State, on_action: &Callback<Action>) -> Html {
+pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> Html {
     let Some(pinned) = &state.pinned else { return html! {} };
     let (Some(a), Some(b)) = (pinned.good.as_ref(), state.good.as_ref()) else {
         return html! { <section class="panel compare" data-testid="compare-panel"><p class="bad">{ "Fix the marked fields to compare." }</p></section> };
@@ -75,6 +76,11 @@ pub fn compare(state: &State, on_action: &Callback<Action>) -> Html {
                     }) }
                 </tbody>
             </table>
+            // Overlaid plots, drawn by the worker a moment after the last edit.
+            { for ["step", "scaling"].iter().filter_map(|key| {
+                let src = plots.result.as_ref()?[*key].as_str()?.to_string();
+                Some(html! { <img class="plot" data-testid={format!("compare-{key}")} {src} alt="Plan A against plan B" /> })
+            }) }
             <button type="button" data-testid="compare-end" onclick={end}>{ "End the comparison" }</button>
         </section>
     }

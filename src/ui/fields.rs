@@ -78,7 +78,7 @@ pub fn typed_value(text: &str) -> Value {
 }
 
 /// Properties of a number field.
-#[derive(Properties, PartialEq, Clone)]
+#[derive(Default)]
 pub struct NumberFieldProps {
     /// Scenario path.
     pub path: AttrValue,
@@ -87,39 +87,28 @@ pub struct NumberFieldProps {
     /// Label.
     pub label: AttrValue,
     /// Unit shown after the input.
-    #[prop_or_default]
     pub unit: AttrValue,
     /// Text in the box.
     pub value: AttrValue,
     /// The value the box would take if left empty (shown as placeholder).
-    #[prop_or_default]
     pub placeholder: AttrValue,
     /// Slider beside the box.
-    #[prop_or_default]
     pub slider: Option<Slider>,
     /// Emptying the box clears the key (back to its default) instead of reporting it.
-    #[prop_or_default]
     pub optional: bool,
     /// Errors for this field.
-    #[prop_or_default]
     pub errors: Vec<String>,
     /// One-click fixes for the errors.
-    #[prop_or_default]
     pub fixes: Vec<Fix>,
     /// Problems of the plan that concern this field (it cannot run as written).
-    #[prop_or_default]
     pub problems: Vec<String>,
     /// Warnings that concern this field.
-    #[prop_or_default]
     pub notes: Vec<String>,
     /// What the field means, on hover and focus.
-    #[prop_or_default]
     pub help: AttrValue,
     /// The slider only shows the value (it follows other fields).
-    #[prop_or_default]
     pub slider_readonly: bool,
     /// A short reading of the value in human units ("15.6 T tokens").
-    #[prop_or_default]
     pub reading: AttrValue,
     /// Called with each change; the same callback on every render, so an unchanged field is
     /// not re-rendered.
@@ -127,8 +116,8 @@ pub struct NumberFieldProps {
 }
 
 /// A number box with its label, unit, slider, errors and warnings.
-#[function_component(NumberField)]
-pub fn number_field(props: &NumberFieldProps) -> Html {
+pub fn number_field(props: NumberFieldProps) -> Html {
+    let props = &props;
     let path = props.path.to_string();
     let optional = props.optional;
     // `16k`, `14.8T` and `1.6万` are parsed where every value is: in `resolve`.

@@ -8,7 +8,9 @@
 use serde_json::Value;
 use yew::prelude::*;
 
-use super::fields::{toggle_field, Change, NumberField, SelectField, Slider, ToggleFieldProps};
+use super::fields::{
+    number_field, toggle_field, Change, NumberFieldProps, SelectField, Slider, ToggleFieldProps,
+};
 use super::format;
 use super::state::{Action, Good, State};
 use super::text;
@@ -117,11 +119,11 @@ impl<'a> Form<'a> {
         let mut notes = self.notes(path);
         notes.extend(spec.extra_note);
         html! {
-            <NumberField path={path.to_string()} testid={spec.testid} label={text::label(path)}
-                unit={text::unit(path)} value={value} placeholder={placeholder}
-                slider={spec.slider} slider_readonly={spec.locked} reading={spec.reading} optional=true help={text::help(path)}
-                errors={self.errors(path)} fixes={fixes} problems={self.problems(path)} notes={notes}
-                on_set={self.on_set.clone()} />
+            { number_field(NumberFieldProps { path: path.to_string().into(), testid: spec.testid.into(), label: text::label(path).into(),
+                unit: text::unit(path).into(), value: value.into(), placeholder: placeholder.into(),
+                slider: spec.slider, slider_readonly: spec.locked, reading: spec.reading.into(), optional: true, help: text::help(path).into(),
+                errors: self.errors(path), fixes, problems: self.problems(path), notes,
+                on_set: self.on_set.clone() }) }
         }
     }
 

@@ -300,3 +300,9 @@ pub fn accuracy(result: &Value) -> Value {
         "sources": result["runs"],
     })
 }
+
+/// Plan A against plan B as the page shows it: each drawing as an image's `data:` URL.
+pub fn compare(result: &Value) -> Value {
+    let url = |key: &str| result[key].as_str().map(svg_url);
+    json!({ "step": url("step"), "scaling": url("scaling"), "error": result["error"] })
+}

@@ -42,6 +42,7 @@ pub fn serve() {
             Ok(Task::Search { .. }) => View::Search,
             Ok(Task::Size { dark, .. }) => View::Size { dark: *dark },
             Ok(Task::Plot { .. }) => View::AsIs,
+            Ok(Task::Compare { .. }) => View::Compare,
             _ => View::Accuracy,
         };
         let mut job = match request.and_then(|r| Job::start(&r)) {
@@ -58,6 +59,7 @@ pub fn serve() {
                 View::Size { dark } => job_view::size(&result, dark),
                 View::Accuracy => job_view::accuracy(&result),
                 View::AsIs => result,
+                View::Compare => job_view::compare(&result),
             };
             serde_json::json!({ "done": done, "progress": job.progress(), "result": shown })
                 .to_string()
@@ -84,6 +86,7 @@ enum View {
     Size { dark: bool },
     Accuracy,
     AsIs,
+    Compare,
 }
 
 /// A job the page started; dropping it cancels the job.
