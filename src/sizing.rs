@@ -151,8 +151,12 @@ impl Sizer {
         })
     }
 
-    /// Searches the next size whole; true once there is an answer.
+    /// Starts the next size (when none is under way) and searches it whole; true once there
+    /// is an answer.
     pub fn advance(&mut self) -> bool {
+        if self.current.is_none() && self.advance_by(usize::MAX) {
+            return true;
+        }
         self.advance_by(usize::MAX)
     }
 

@@ -289,8 +289,10 @@ fn size_prints_one_row_per_chip() {
     let out = run(&["size", "-", "--deadline-days", "10"], &text);
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(v["rows"][0]["chip"], "h100-sxm");
-    // An unknown chip is named by its field.
-    let out = run(&["size", "-", "--deadline-days", "10", "--chip", "nope"], &text);
+    // An unknown chip is named by its field, before any chip is sized.
+    let out =
+        run(&["size", "-", "--deadline-days", "10", "--chip", "h100-sxm", "--chip", "nope"], &text);
     assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "nothing sized, nothing printed");
     assert!(String::from_utf8_lossy(&out.stderr).contains("cluster.chip"));
 }

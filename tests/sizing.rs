@@ -125,6 +125,13 @@ fn a_run_that_never_finishes_meets_no_deadline() {
     let fastest = search::search(&inputs, search::Options::default()).ranked[0];
     assert!(!fastest.finishes(), "goodput {}", fastest.goodput);
     assert_eq!(search::Objective::EffectiveDays.of(&fastest), f64::MAX);
+    // Its cost and energy cover only the failure-free time, so they cannot rank it either,
+    // and the front of days against cost holds only runs that finish.
+    assert_eq!(search::Objective::Cost.of(&fastest), f64::MAX);
+    assert_eq!(search::Objective::Energy.of(&fastest), f64::MAX);
+    let by_cost =
+        search::search(&inputs, search::Options { objective: search::Objective::Cost, top: 3 });
+    assert!(by_cost.pareto.iter().all(|p| p.finishes()));
     let answer = sizing::size(&s, Some("ascend-910b"), 10.0).expect("sizes");
     if let Answer::Meets(sized) = answer {
         assert!(sized.plan.finishes() && sized.plan.wall_days() <= 10.0, "{} chips", sized.chips);

@@ -132,7 +132,8 @@ def build(root):
     worker_glue, worker_wasm = root / "clusterplan-worker.js", root / "clusterplan-worker_bg.wasm"
     if worker_glue.is_file() and worker_wasm.is_file():
         worker_js = (worker_glue.read_text(encoding="utf-8")
-                     + f"\nwasm_bindgen({{ module_or_path: Uint8Array.from(atob('{b64(worker_wasm.read_bytes())}'), c => c.charCodeAt(0)) }});\n")
+                     + f"\nwasm_bindgen({{ module_or_path: Uint8Array.from(atob('{b64(worker_wasm.read_bytes())}'), c => c.charCodeAt(0)) }})"
+                     + ".catch(e => postMessage(JSON.stringify({ done: true, errors: ['the search worker could not start: ' + e] })));\n")
         sizes["worker"] = len(worker_js)
         # Percent-encoded rather than base64 again: the wasm inside is base64 already.
         worker_url = "data:text/javascript," + quote(worker_js, safe="+/=")

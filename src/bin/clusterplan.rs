@@ -246,6 +246,12 @@ fn size(path: &str, rest: &[&str]) -> ExitCode {
     }
     let asked: Vec<Option<&str>> =
         if chips.is_empty() { vec![None] } else { chips.iter().map(|c| Some(*c)).collect() };
+    // Every chip is checked before any is sized, so a typo costs no search.
+    for chip in &asked {
+        if let Err(errors) = sizing::Sizer::new(&scenario, *chip, deadline) {
+            return input_errors(errors);
+        }
+    }
     let mut rows = Vec::new();
     for chip in asked {
         match sizing::size(&scenario, chip, deadline) {

@@ -75,6 +75,10 @@ impl Objective {
         match self {
             Objective::TrainDays => plan.train_days,
             Objective::EffectiveDays => plan.wall_days(),
+            // A run that never finishes costs no less than any that does: its figures cover only
+            // the failure-free time.
+            Objective::Cost if !plan.finishes() => f64::MAX,
+            Objective::Energy if !plan.finishes() => f64::MAX,
             Objective::Cost => plan.run_usd,
             Objective::Energy => plan.energy_mwh,
         }
@@ -291,7 +295,8 @@ pub struct Outcome {
     pub objective: Objective,
     /// The best plans, best first (ties keep the order they were found in).
     pub ranked: Vec<Plan>,
-    /// Plans no other beats on both days (with failures) and cost, fastest first.
+    /// Plans that finish and that no other beats on both days (with failures) and cost,
+    /// fastest first.
     pub pareto: Vec<Plan>,
     /// Plans enumerated.
     pub searched: u64,
@@ -528,6 +533,9 @@ impl Search {
     /// Adds `plan` to the front of days against cost unless a plan there is at least as good
     /// on both, and drops the plans it beats.
     fn keep_on_front(&mut self, plan: Plan) {
+        if !plan.finishes() {
+            return;
+        }
         let point = |p: &Plan| (p.wall_days(), p.run_usd);
         let (days, usd) = point(&plan);
         if self.pareto.iter().any(|q| q.wall_days() <= days && q.run_usd <= usd) {

@@ -69,7 +69,7 @@ pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> H
                                 <td data-testid={id("a")}>{ show(d.a) }</td>
                                 <td data-testid={id("b")}>{ show(d.b) }</td>
                                 <td>
-                                    { if d.change.abs() < 0.0005 { "same".to_string() } else { format!("{:+.1} %", 100.0 * d.change) } }
+                                    { if d.a == 0.0 { "new".to_string() } else if d.change.abs() < 0.0005 { "same".to_string() } else { format!("{:+.1} %", 100.0 * d.change) } }
                                 </td>
                             </tr>
                         }

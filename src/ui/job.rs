@@ -41,7 +41,9 @@ pub struct Running {
 }
 
 /// The hook behind a job panel: starting, updates, cancelling. An update that ends the job
-/// lets the worker go on the next turn, not inside its own message handler.
+/// lets the worker go on the next turn, not inside its own message handler. Each start is a
+/// new generation: updates and clean-ups of a job started before are ignored, so they can
+/// neither overwrite nor stop the job after it.
 #[hook]
 pub fn use_job() -> Running {
     let status = use_state(|| Rc::new(Status::default()));
@@ -49,10 +51,18 @@ pub fn use_job() -> Running {
     let runner = use_mut_ref(|| None::<Runner>);
     // Updates may arrive faster than renders: each reads the newest status, not a stale copy.
     let latest = use_mut_ref(|| Rc::new(Status::default()));
+    let generation = use_mut_ref(|| 0u64);
     let start = {
-        let (status, started_on, runner, latest) =
-            (status.clone(), started_on.clone(), runner.clone(), latest.clone());
+        let (status, started_on, runner, latest, generation) = (
+            status.clone(),
+            started_on.clone(),
+            runner.clone(),
+            latest.clone(),
+            generation.clone(),
+        );
         Callback::from(move |request: Task| {
+            *generation.borrow_mut() += 1;
+            let mine = *generation.borrow();
             started_on.set(match &request {
                 Task::Search { scenario, .. } | Task::Size { scenario, .. } => {
                     Some(Rc::new(scenario.clone()))
@@ -63,16 +73,22 @@ pub fn use_job() -> Running {
             *latest.borrow_mut() = first.clone();
             status.set(first);
             let on_update = {
-                let (status, runner, latest) = (status.clone(), runner.clone(), latest.clone());
+                let (status, runner, latest, generation) =
+                    (status.clone(), runner.clone(), latest.clone(), generation.clone());
                 Callback::from(move |text: String| {
+                    if *generation.borrow() != mine {
+                        return;
+                    }
                     let next = Rc::new(latest.borrow().read(&text));
                     *latest.borrow_mut() = next.clone();
                     let done = !next.running;
                     status.set(next);
                     if done {
-                        let runner = runner.clone();
+                        let (runner, generation) = (runner.clone(), generation.clone());
                         gloo::timers::callback::Timeout::new(0, move || {
-                            drop(runner.borrow_mut().take())
+                            if *generation.borrow() == mine {
+                                drop(runner.borrow_mut().take());
+                            }
                         })
                         .forget();
                     }
@@ -92,6 +108,7 @@ pub fn use_job() -> Running {
     let cancel = {
         let (status, runner, latest) = (status.clone(), runner.clone(), latest.clone());
         Callback::from(move |_| {
+            *generation.borrow_mut() += 1;
             drop(runner.borrow_mut().take());
             let stopped = Rc::new(latest.borrow().cancelled());
             *latest.borrow_mut() = stopped.clone();
@@ -119,8 +136,9 @@ pub fn progress(job: &Running, testid: &'static str, cancel_testid: &'static str
 }
 
 /// A job's result as the worker laid it out (`job_view`): lines, a table whose rows each
-/// apply their scenario, and a list.
-pub fn render(view: &Value, on_action: &Callback<Action>, running: bool) -> Html {
+/// apply their scenario, and a list. The Apply buttons are off while `frozen` (the job runs,
+/// or the plan was edited since it started, which Apply would undo).
+pub fn render(view: &Value, on_action: &Callback<Action>, frozen: bool) -> Html {
     let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
     let table = &view["table"];
     let items = |key: &str| view[key].as_array().cloned().unwrap_or_default();
@@ -154,7 +172,7 @@ pub fn render(view: &Value, on_action: &Callback<Action>, running: bool) -> Html
                                 <tr data-testid={text(&row["testid"])} class={text(&row["class"])}>
                                     { for row["cells"].as_array().into_iter().flatten().map(|c| html! { <td>{ text(c) }</td> }) }
                                     if applies { <td>if !apply.is_null() {
-                                        <button type="button" data-testid={text(&apply["testid"])} disabled={running} {onclick}>{ "Apply" }</button>
+                                        <button type="button" data-testid={text(&apply["testid"])} disabled={frozen} {onclick}>{ "Apply" }</button>
                                     }</td> }
                                 </tr>
                             }

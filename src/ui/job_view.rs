@@ -71,6 +71,10 @@ fn loses(row: &Value) -> String {
     if behind <= 1e-9 {
         return "as good as the best".into();
     }
+    if seconds <= 0.0 {
+        // Ranked by cost, energy or failures, a plan can lose with the shorter step.
+        return format!("{} behind", format::percent(behind));
+    }
     format!("{} behind: {part} +{} a step", format::percent(behind), format::seconds(seconds))
 }
 
@@ -91,10 +95,15 @@ fn yours(result: &Value) -> String {
     match (y["verdict"].as_str(), y["rank"].as_u64()) {
         (Some("fits"), Some(1)) => "Yours is the best plan found.".into(),
         (Some("fits"), Some(rank)) => format!(
-            "Yours is {} of {}, {} slower than the best.",
+            "Yours is {} of {}, {} {} than the best.",
             ordinal(rank),
             n(result, "evaluated"),
-            format::percent(y["behind"].as_f64().unwrap_or(0.0))
+            format::percent(y["behind"].as_f64().unwrap_or(0.0)),
+            match result["objective"].as_str() {
+                Some("cost") => "dearer",
+                Some("energy") => "more energy",
+                _ => "slower",
+            }
         ),
         (Some("does_not_fit"), _) => "Yours does not fit in memory, so it is not ranked.".into(),
         _ => "Yours cannot run as written, so it is not ranked.".into(),

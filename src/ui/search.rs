@@ -60,10 +60,10 @@ pub fn search_panel(props: &JobProps) -> Html {
             { progress(&job, "search-progress", "search-cancel") }
             { for status.errors.iter().map(|e| html! { <p class="bad" role="alert">{ e.clone() }</p> }) }
             if stale && !status.running && status.result.is_some() {
-                <p class="stale-note">{ "These plans were found for the plan as it was; search again to follow your edits." }</p>
+                <p class="stale-note">{ "These plans were found for the plan as it was; search again to follow your edits (Apply would undo them)." }</p>
             }
             if let Some(view) = &status.result {
-                { render(view, &props.on_action, status.running) }
+                { render(view, &props.on_action, status.running || stale) }
             }
         </section>
         { sizing_section(props, &sizing_job, &sizing_inputs) }

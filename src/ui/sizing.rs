@@ -48,7 +48,9 @@ pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) ->
             let Some(deadline_days) = parsed else { return };
             // The scenario's own chip first (as it is, custom figures included), then the others.
             let mut chips = vec![None];
-            chips.extend(chosen(*picked).map(|c| Some(c.id.to_string())));
+            // The scenario's own chip is sized once, as it is, even if it was ticked before.
+            let own = chip_id(state.scenario.get("cluster.chip").as_ref());
+            chips.extend(chosen(*picked).filter(|c| c.id != own).map(|c| Some(c.id.to_string())));
             start.emit(Task::Size { scenario: state.scenario.clone(), deadline_days, chips, dark })
         })
     };
@@ -57,6 +59,7 @@ pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) ->
         Callback::from(move |_| picked.set(*picked ^ bit))
     };
     let result = status.result.as_ref();
+    let stale = job.started_on.as_deref().is_some_and(|s| *s != props.state.scenario);
     html! {
         <section class="panel job" data-testid="size-panel">
             <h2>{ "Size the cluster for a deadline" }</h2>
@@ -90,7 +93,10 @@ pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) ->
             { progress(job, "size-progress", "size-cancel") }
             { for status.errors.iter().map(|e| html! { <p class="bad" role="alert">{ e.clone() }</p> }) }
             if let Some(view) = result {
-                { render(view, &props.on_action, status.running) }
+                if stale && !status.running {
+                    <p class="stale-note">{ "These sizes were found for the plan as it was; size again to follow your edits (Apply would undo them)." }</p>
+                }
+                { render(view, &props.on_action, status.running || stale) }
             }
             if let Some(src) = result.and_then(|view| view["plot"].as_str()).filter(|_| !status.running) {
                 <img class="plot" data-testid="plot-sizing" src={src.to_string()}
