@@ -388,7 +388,7 @@ impl State {
 }
 
 /// A scenario's result as the page shows it: the estimate and the plan at other sizes.
-fn evaluation(scenario: &Scenario) -> Result<Evaluation, Vec<InputError>> {
+pub fn evaluation(scenario: &Scenario) -> Result<Evaluation, Vec<InputError>> {
     let (inputs, estimate) = scenario.evaluate()?;
     // The fabric is rebuilt at each size, so power and cost scale with what is bought.
     let scaling = crate::fabric::scaling(&inputs, &sweep::default_chip_counts());

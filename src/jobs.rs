@@ -8,7 +8,9 @@
 use serde_json::{json, Map, Value};
 
 use crate::charts;
+use crate::editor;
 use crate::model::search::{Objective, Options, Search};
+use crate::model::sweep::ScalingPoint;
 use crate::report;
 use crate::scenario::Scenario;
 use crate::sizing::{Answer, Sizer};
@@ -305,13 +307,12 @@ fn accuracy() -> Value {
 
 /// Plot `kind` of the scenario as the page draws it, as `{"svg"}` (or `{"error"}`).
 fn plot_svg(scenario: &Scenario, kind: charts::Kind, dark: bool) -> Value {
-    match scenario.evaluate() {
-        Ok((inputs, e)) => {
-            let scaling =
-                crate::fabric::scaling(&inputs, &crate::model::sweep::default_chip_counts());
+    match editor::evaluation(scenario) {
+        Ok(good) => {
             let theme = if dark { charts::DARK } else { charts::LIGHT };
+            let chips = good.inputs.cluster.n_chips;
             let svg = charts::svg((960, 420), |root| {
-                charts::draw(root, kind, &e, &scaling, inputs.cluster.n_chips, &theme)
+                charts::draw(root, kind, &good.estimate, &good.scaling, chips, &theme)
             });
             json!({ "svg": svg })
         }
@@ -323,20 +324,18 @@ fn plot_svg(scenario: &Scenario, kind: charts::Kind, dark: bool) -> Value {
 
 /// Plan A against plan B as `{"step", "scaling"}` SVG documents (or `{"error"}`).
 fn compare_svg(a: &Scenario, b: &Scenario, dark: bool) -> Value {
-    let evaluated = |s: &Scenario| {
-        let (inputs, e) = s.evaluate().ok()?;
-        let scaling = crate::fabric::scaling(&inputs, &crate::model::sweep::default_chip_counts());
-        let current = crate::model::sweep::ScalingPoint::of(inputs.cluster.n_chips, &e);
-        Some((e, scaling, current))
-    };
-    let (Some(a), Some(b)) = (evaluated(a), evaluated(b)) else {
+    let (Ok(a), Ok(b)) = (editor::evaluation(a), editor::evaluation(b)) else {
         return json!({ "error": "a plan of the comparison does not resolve" });
     };
+    let current = |g: &editor::Evaluation| ScalingPoint::of(g.inputs.cluster.n_chips, &g.estimate);
+    let (now_a, now_b) = (current(&a), current(&b));
     let theme = if dark { charts::DARK } else { charts::LIGHT };
     json!({
-        "step": charts::svg((960, 300), |root| charts::draw_compare_step(root, &a.0, &b.0, &theme)),
+        "step": charts::svg((960, 300), |root| {
+            charts::draw_compare_step(root, &a.estimate, &b.estimate, &theme)
+        }),
         "scaling": charts::svg((960, 380), |root| {
-            charts::draw_compare_scaling(root, (&a.1, &a.2), (&b.1, &b.2), &theme)
+            charts::draw_compare_scaling(root, (&a.scaling, &now_a), (&b.scaling, &now_b), &theme)
         }),
     })
 }

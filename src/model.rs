@@ -144,8 +144,7 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
     let hardware_flops_per_step =
         finite(model_flops_per_step + batch * step_time::recompute_flops_per_sequence(inputs));
     let chips_used = shape.chips_used;
-    let peak = inputs.cluster.chip.bf16_flops_per_s.max(1.0) * chips_used.max(1) as f64;
-    let ratio = |flops: f64| if step_s > 0.0 { finite(flops / step_s / peak) } else { 0.0 };
+    let ratio = |flops: f64| utilisation(inputs, chips_used, flops, step_s);
     let Run { steps, train_s, tokens_per_s, reliability, facility } =
         run(inputs, chips_used, &breakdown, step_s);
     if facility.cooling.node_exceeds_rack || rack_too_dense(inputs) {
@@ -188,6 +187,17 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
         facility,
         effective_train_days: reliability.effective_train_days,
         reliability,
+    }
+}
+
+/// `flops` per step of `step_s` seconds over the BF16 dense peak of `chips_used` chips: MFU
+/// for model FLOPs, HFU for executed ones; `estimate` and the plan search share it.
+pub(crate) fn utilisation(inputs: &Inputs, chips_used: u32, flops: f64, step_s: f64) -> f64 {
+    let peak = inputs.cluster.chip.bf16_flops_per_s.max(1.0) * chips_used.max(1) as f64;
+    if step_s > 0.0 {
+        finite(flops / step_s / peak)
+    } else {
+        0.0
     }
 }
 

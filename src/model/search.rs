@@ -20,7 +20,7 @@ use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
 use crate::model::step_time::LayerCosts;
 use crate::model::warnings::{self, AnyProblem};
-use crate::model::{finite, run, stages, step_time};
+use crate::model::{finite, run, stages, step_time, utilisation};
 use crate::model::{AttentionImpl, Inputs, Parallelism, Recompute, Sharding, StepBreakdown};
 
 /// The largest tensor-parallel degree tried: beyond 64 every published plan stops (Megatron-LM
@@ -229,12 +229,8 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
     let step_s = finite(breakdown.total());
     let totals = run(inputs, shape.chips_used, &breakdown, step_s);
     let batch = inputs.training.global_batch.max(1) as f64;
-    let peak = inputs.cluster.chip.bf16_flops_per_s.max(1.0) * shape.chips_used.max(1) as f64;
-    let mfu = if step_s > 0.0 {
-        finite(batch * inputs.transformer.model_flops_per_sequence() / step_s / peak)
-    } else {
-        0.0
-    };
+    let model_flops = finite(batch * inputs.transformer.model_flops_per_sequence());
+    let mfu = utilisation(inputs, shape.chips_used, model_flops, step_s);
     Verdict::Fits(Plan {
         parallelism: inputs.parallelism,
         step_s,
