@@ -26,6 +26,7 @@ pub mod numbers;
 pub mod report;
 pub mod scenario;
 pub mod sizing;
+pub mod sketch;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 pub mod validation;

@@ -17,6 +17,7 @@ mod plot;
 mod results;
 mod search;
 mod sizing;
+mod sketch;
 mod state;
 mod text;
 mod worker;

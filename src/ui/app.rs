@@ -18,6 +18,7 @@ use super::inputs::{
 use super::plot::{Plot, PlotKind};
 use super::results::results;
 use super::search::SearchPanel;
+use super::sketch::SketchView;
 use super::state::{Action, Notice, State};
 use super::{format, text};
 use crate::scenario::Scenario;
@@ -313,6 +314,9 @@ pub fn app() -> Html {
                 <div class="outputs">
                     { compare(&state, &on_action, &compare_plots.status) }
                     { results(&state, &on_copy_text) }
+                    if let Some(good) = good.clone() {
+                        <SketchView {good} dark={*dark} on_set={on_set.clone()} />
+                    }
                     <SearchPanel state={state.clone()} on_action={on_action} dark={*dark} width={*width} />
                     if let Some(good) = good {
                         <div class={classes!("plots", (state.stale() || !good.estimate.feasible).then_some("stale"))}>

@@ -253,3 +253,34 @@ pub fn on_resize(f: impl Fn() + 'static) -> Option<EventListener> {
 pub fn pixel_ratio() -> f64 {
     window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0)
 }
+
+/// Offers an SVG drawing as a PNG image named `name`, rendered at twice its size.
+pub fn download_png(name: &str, svg: &str) {
+    let Ok(image) = web_sys::HtmlImageElement::new() else { return };
+    let (name, drawn) = (name.to_string(), image.clone());
+    let onload = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let (w, h) = (drawn.natural_width() * 2, drawn.natural_height() * 2);
+        let document = window().and_then(|w| w.document());
+        let canvas = document
+            .and_then(|d| d.create_element("canvas").ok())
+            .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok());
+        let Some(canvas) = canvas else { return };
+        canvas.set_width(w);
+        canvas.set_height(h);
+        let context = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok());
+        let Some(context) = context else { return };
+        context
+            .draw_image_with_html_image_element_and_dw_and_dh(&drawn, 0.0, 0.0, w as f64, h as f64)
+            .ok();
+        if let Ok(url) = canvas.to_data_url() {
+            download_url(&name, &url).ok();
+        }
+    });
+    image.set_onload(Some(onload.unchecked_ref()));
+    let encoded = String::from(js_sys::encode_uri_component(svg));
+    image.set_src(&format!("data:image/svg+xml;charset=utf-8,{encoded}"));
+}

@@ -80,16 +80,4 @@ pub fn phase(p: crate::model::Phase) -> &'static str {
     }
 }
 
-/// A figure to three significant digits, grouped (`26.2`, `43,700`, `0.412`).
-pub fn sig3(x: f64) -> String {
-    if !(x.is_finite() && x != 0.0) {
-        return "0".to_string();
-    }
-    let magnitude = x.abs().log10().floor() as i32;
-    if magnitude >= 2 {
-        let scale = 10f64.powi(magnitude - 2);
-        crate::numbers::format((x / scale).round() * scale)
-    } else {
-        format!("{x:.*}", (2 - magnitude) as usize)
-    }
-}
+pub use crate::numbers::sig3;

@@ -213,3 +213,32 @@ pub fn notice(n: &Notice) -> String {
 pub fn unit(path: &str) -> &'static str {
     fields::field(path).map_or("", |f| f.unit)
 }
+
+/// The cluster drawing's words.
+pub const SKETCH: crate::sketch::Words = crate::sketch::Words {
+    tiers: ["leaf", "spine", "core"],
+    pod: ["Pod", "pods"],
+    unit: ["Unit", "units"],
+    rack: "racks",
+    node: "nodes",
+    chips: "chips",
+    domain: "scale-up domains",
+    one_rack: "One rack",
+    switches: "switches",
+    planes: "planes",
+    more: "more",
+    each: "each",
+    knobs: [
+        "chips per node",
+        "nodes per rack",
+        "scale-up domain",
+        "tiers",
+        "planes",
+        "oversubscription",
+    ],
+    title: "The cluster as built",
+};
+
+/// What the save buttons of a drawing say.
+pub const SAVE_PNG: &str = "Save as a PNG image";
+pub const SAVE_SVG: &str = "Save as an SVG drawing";
