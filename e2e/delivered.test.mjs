@@ -4,8 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  assertClean, harness, newContext, newPage, num, open, origin, q, served, text, typeInto, until, waitChange,
-} from './harness.mjs';
+  assertClean, harness, newContext, newPage, num, open, origin, q, served, text, typeInto, until, waitChange, plotOf } from './harness.mjs';
 
 harness();
 
@@ -20,13 +19,7 @@ test('goodput, days with failures and MTBF are shown and respond to checkpoints 
   assert.ok(effective > days, `${effective} days with failures, ${days} without`);
   assert.ok(num(await text(page, 'mtbf')) > 1, await text(page, 'mtbf'));
   assert.match(await text(page, 'time-lost'), /restarts .* h/);
-  const drawn = await page.evaluate((id) => {
-    const c = document.querySelector(`[data-testid="${id}"]`);
-    const blank = document.createElement('canvas');
-    [blank.width, blank.height] = [c.width, c.height];
-    return c.toDataURL() !== blank.toDataURL();
-  }, 'plot-effective');
-  assert.ok(drawn, 'plot-effective is drawn');
+  assert.ok((await plotOf(page, 'plot-effective')).drawn, 'plot-effective is drawn');
 
   // Synchronous checkpoints to slow storage stall training.
   await page.selectOption(q('checkpoint'), 'sync');

@@ -155,3 +155,14 @@ export const served = () => [`${origin}/`, 'data:', 'blob:'];
 export async function select(page, id, value) {
   await page.selectOption(q(id), value);
 }
+
+// What a plot shows: whether it exists, the width its drawing was made at and is shown at, and
+// whether it holds marks (a curve, or the parts of a bar).
+export async function plotOf(page, id) {
+  return page.evaluate((s) => {
+    const svg = document.querySelector(`${s} svg`);
+    if (!svg) return { missing: true };
+    const marks = svg.querySelectorAll('polyline').length + svg.querySelectorAll('rect').length - 1;
+    return { width: Number(svg.getAttribute('width')), shown: svg.getBoundingClientRect().width, drawn: marks > 2 };
+  }, q(id));
+}

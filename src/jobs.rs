@@ -29,8 +29,6 @@ pub enum Task {
     Size { scenario: Scenario, deadline_days: f64, chips: Vec<Option<String>>, dark: bool },
     /// Predict every published run (`validation::run_all`) for the accuracy table.
     Validate,
-    /// Draw one of the page's plots of the scenario as an SVG document, for saving.
-    Plot { scenario: Scenario, kind: charts::Kind, dark: bool },
     /// Draw plan A against plan B (their steps, and days against chip count) as SVG.
     Compare { pair: Box<(Scenario, Scenario)>, dark: bool },
 }
@@ -46,9 +44,6 @@ impl Task {
                 "size": { "scenario": scenario.to_value(), "deadline_days": deadline_days, "chips": chips, "dark": dark }
             }),
             Task::Validate => json!({ "validate": true }),
-            Task::Plot { scenario, kind, dark } => json!({
-                "plot": { "scenario": scenario.to_value(), "kind": kind.id(), "dark": dark }
-            }),
             Task::Compare { pair, dark } => json!({
                 "compare": { "a": pair.0.to_value(), "b": pair.1.to_value(), "dark": dark }
             }),
@@ -87,11 +82,6 @@ impl Task {
             let dark = v["dark"].as_bool().unwrap_or(false);
             return Ok(Task::Compare { pair: Box::new((side("a")?, side("b")?)), dark });
         }
-        if let Some(v) = value.get("plot") {
-            let kind = v["kind"].as_str().and_then(charts::Kind::from_id).ok_or("unknown plot")?;
-            let dark = v["dark"].as_bool().unwrap_or(false);
-            return Ok(Task::Plot { scenario: scenario(v)?, kind, dark });
-        }
         Err("not a search or a sizing".into())
     }
 }
@@ -106,8 +96,6 @@ enum Kind {
     Size(Box<Sizing>),
     /// The accuracy report once made.
     Validate(Option<Value>),
-    /// A plot to draw, then `{"svg"}`.
-    Plot(Box<(Scenario, charts::Kind, bool)>, Option<Value>),
     /// Plan A against plan B to draw, then `{"step", "scaling"}`.
     Compare(Box<(Scenario, Scenario, bool)>, Option<Value>),
 }
@@ -153,10 +141,6 @@ impl Job {
                 })
             }
             Task::Validate => Ok(Job { kind: Kind::Validate(None) }),
-            Task::Plot { scenario, kind, dark } => {
-                scenario.resolve().map_err(words)?;
-                Ok(Job { kind: Kind::Plot(Box::new((scenario.clone(), *kind, *dark)), None) })
-            }
             Task::Compare { pair, dark } => {
                 pair.0.resolve().map_err(words)?;
                 pair.1.resolve().map_err(words)?;
@@ -173,10 +157,6 @@ impl Job {
             Kind::Size(sizing) => sizing.step(),
             Kind::Validate(report) => {
                 report.get_or_insert_with(accuracy);
-                true
-            }
-            Kind::Plot(task, drawn) => {
-                drawn.get_or_insert_with(|| plot_svg(&task.0, task.1, task.2));
                 true
             }
             Kind::Compare(task, drawn) => {
@@ -201,7 +181,7 @@ impl Job {
                 let within = s.sizer.as_ref().map_or(0.0, Sizer::progress);
                 ((s.current as f64 + within) / s.chips.len().max(1) as f64).min(1.0)
             }
-            Kind::Validate(report) | Kind::Plot(_, report) | Kind::Compare(_, report) => {
+            Kind::Validate(report) | Kind::Compare(_, report) => {
                 f64::from(u8::from(report.is_some()))
             }
         }
@@ -228,7 +208,7 @@ impl Job {
                 "rows": s.rows,
                 "curves": s.curves,
             }),
-            Kind::Validate(report) | Kind::Plot(_, report) | Kind::Compare(_, report) => {
+            Kind::Validate(report) | Kind::Compare(_, report) => {
                 report.clone().unwrap_or(Value::Null)
             }
         }
@@ -305,23 +285,6 @@ fn accuracy() -> Value {
     }
 }
 
-/// Plot `kind` of the scenario as the page draws it, as `{"svg"}` (or `{"error"}`).
-fn plot_svg(scenario: &Scenario, kind: charts::Kind, dark: bool) -> Value {
-    match editor::evaluation(scenario) {
-        Ok(good) => {
-            let theme = if dark { charts::DARK } else { charts::LIGHT };
-            let chips = good.inputs.cluster.n_chips;
-            let svg = charts::svg((960, 420), |root| {
-                charts::draw(root, kind, &good.estimate, &good.scaling, chips, &theme)
-            });
-            json!({ "svg": svg })
-        }
-        Err(errors) => {
-            json!({ "error": errors.iter().map(ToString::to_string).collect::<Vec<_>>() })
-        }
-    }
-}
-
 /// Plan A against plan B as `{"step", "scaling"}` SVG documents (or `{"error"}`).
 fn compare_svg(a: &Scenario, b: &Scenario, dark: bool) -> Value {
     let (Ok(a), Ok(b)) = (editor::evaluation(a), editor::evaluation(b)) else {
@@ -331,12 +294,8 @@ fn compare_svg(a: &Scenario, b: &Scenario, dark: bool) -> Value {
     let (now_a, now_b) = (current(&a), current(&b));
     let theme = if dark { charts::DARK } else { charts::LIGHT };
     json!({
-        "step": charts::svg((960, 300), |root| {
-            charts::draw_compare_step(root, &a.estimate, &b.estimate, &theme)
-        }),
-        "scaling": charts::svg((960, 380), |root| {
-            charts::draw_compare_scaling(root, (&a.scaling, &now_a), (&b.scaling, &now_b), &theme)
-        }),
+        "step": charts::draw_compare_step(&a.estimate, &b.estimate, &theme, (960, 300)),
+        "scaling": charts::draw_compare_scaling((&a.scaling, &now_a), (&b.scaling, &now_b), &theme, (960, 380)),
     })
 }
 

@@ -8,7 +8,7 @@
 //!   summary the model reads.
 //! - `jobs`: a plan search or a sizing as a job done a slice at a time, with JSON requests and
 //!   updates, for the page's worker.
-//! - `charts`: plots of an estimate on any plotters backend.
+//! - `charts`: plots of an estimate as SVG documents.
 //! - `catalog`, `report`: the presets and an estimate as JSON, for the command-line tool.
 //! - `numbers`: numbers as people write them (`16k`, `14.8T`, `1.6万`), read and written.
 //! - `sizing`: the smallest cluster of a chip that meets a deadline, searching plans at each

@@ -1,21 +1,11 @@
-//! The plots drawn into SVG strings: the same drawing code the app runs on a canvas.
+//! The plots as SVG documents: the same drawing code the page shows inline and saves.
 #![cfg(not(target_arch = "wasm32"))]
 
 use clusterplan::charts::{self, DARK, LIGHT};
 use clusterplan::model::{self, sweep};
 use clusterplan::scenario::Scenario;
-use plotters::prelude::*;
 
-fn svg(
-    draw: impl Fn(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> charts::DrawResult,
-) -> String {
-    let mut out = String::new();
-    {
-        let root = SVGBackend::with_string(&mut out, (640, 240)).into_drawing_area();
-        draw(&root).expect("draws");
-    }
-    out
-}
+const SIZE: charts::Size = (640, 240);
 
 fn default_inputs() -> model::Inputs {
     Scenario::default_plan().resolve().expect("default plan resolves")
@@ -24,7 +14,7 @@ fn default_inputs() -> model::Inputs {
 #[test]
 fn step_plot_labels_every_nonzero_part_with_units() {
     let e = model::estimate(&default_inputs());
-    let out = svg(|root| charts::draw_step(root, &e, &LIGHT));
+    let out = charts::draw_step(&e, &LIGHT, SIZE);
     assert!(out.contains("seconds per step"), "x axis has its unit");
     assert!(out.contains("Step time breakdown"));
     for (label, (_, seconds)) in charts::STEP_LABELS.iter().zip(e.breakdown.parts()) {
@@ -35,7 +25,7 @@ fn step_plot_labels_every_nonzero_part_with_units() {
 #[test]
 fn memory_plot_marks_the_capacity() {
     let e = model::estimate(&default_inputs());
-    let out = svg(|root| charts::draw_memory(root, &e, &DARK));
+    let out = charts::draw_memory(&e, &DARK, SIZE);
     assert!(out.contains("GiB per chip"));
     assert!(out.contains("capacity"));
     assert!(out.contains("weights"));
@@ -54,7 +44,7 @@ fn scaling_plot_has_both_axes_and_the_current_point() {
     );
     let e = model::estimate(&inputs);
     let current = sweep::ScalingPoint::of(inputs.cluster.n_chips, &e);
-    let out = svg(|root| charts::draw_scaling(root, &points, Some(&current), &LIGHT));
+    let out = charts::draw_scaling(&points, Some(&current), &LIGHT, SIZE);
     for text in [
         "days to train",
         "MFU (%)",
@@ -69,20 +59,29 @@ fn scaling_plot_has_both_axes_and_the_current_point() {
 }
 
 #[test]
-fn plots_drawn_for_a_dense_screen_scale_their_text() {
-    let e = model::estimate(&default_inputs());
-    let plain = svg(|root| charts::draw_step(root, &e, &LIGHT));
-    let dense = svg(|root| charts::draw_step(root, &e, &LIGHT.at_scale(2.0)));
-    let sizes = |svg: &str| -> Vec<f64> {
-        svg.split("font-size=\"")
-            .skip(1)
-            .filter_map(|s| s.split('"').next()?.parse().ok())
-            .collect()
-    };
-    let (plain, dense) = (sizes(&plain), sizes(&dense));
-    assert!(!plain.is_empty() && plain.len() == dense.len(), "{plain:?} {dense:?}");
-    for (p, d) in plain.iter().zip(&dense) {
-        assert!((d / p - 2.0).abs() < 1e-9, "text twice as large on a 2x screen: {p} -> {d}");
+fn plots_are_drawn_at_the_size_asked_with_their_text_inside() {
+    let inputs = default_inputs();
+    let e = model::estimate(&inputs);
+    let points = clusterplan::fabric::scaling(&inputs, &sweep::default_chip_counts());
+    for size in [(360, 240), (960, 420)] {
+        for kind in charts::Kind::ALL {
+            let svg = charts::draw(kind, &e, &points, inputs.cluster.n_chips, &LIGHT, size);
+            assert!(svg.starts_with(&format!(
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\"",
+                size.0, size.1
+            )));
+            assert!(svg.ends_with("</svg>"));
+            for x in svg
+                .split("<text x=\"")
+                .skip(1)
+                .filter_map(|s| s.split('"').next()?.parse::<f64>().ok())
+            {
+                assert!((0.0..=size.0 as f64).contains(&x), "{kind:?} text at x {x} of {}", size.0);
+            }
+            for bad in ["NaN", "inf\""] {
+                assert!(!svg.contains(bad), "{kind:?}: {bad}");
+            }
+        }
     }
 }
 
@@ -92,9 +91,9 @@ fn plots_survive_degenerate_estimates() {
     inputs.cluster.chip.hbm_bytes = 0.0;
     inputs.training.tokens = 0.0;
     let e = model::estimate(&inputs);
-    svg(|root| charts::draw_step(root, &e, &LIGHT));
-    svg(|root| charts::draw_memory(root, &e, &LIGHT));
-    svg(|root| charts::draw_scaling(root, &[], None, &LIGHT));
+    charts::draw_step(&e, &LIGHT, SIZE);
+    charts::draw_memory(&e, &LIGHT, SIZE);
+    charts::draw_scaling(&[], None, &LIGHT, SIZE);
 }
 
 #[test]
@@ -105,11 +104,11 @@ fn power_and_cost_plots_show_parts_that_sum_to_their_totals() {
     assert!((power - e.facility.power.facility_w / 1e6).abs() < 1e-9 * power.max(1.0));
     let cost: f64 = charts::cost_parts(&e).iter().sum();
     assert!((cost - e.facility.cost.run_amortized_usd / 1e6).abs() < 1e-9 * cost.max(1.0));
-    let out = svg(|root| charts::draw_power(root, &e, &LIGHT));
+    let out = charts::draw_power(&e, &LIGHT, SIZE);
     for text in ["Site power", "chips:", "IT at maximum", "MW"] {
         assert!(out.contains(text), "{text}");
     }
-    let out = svg(|root| charts::draw_cost(root, &e, &LIGHT));
+    let out = charts::draw_cost(&e, &LIGHT, SIZE);
     for text in ["Cost of the run", "energy:", "cloud rental", "$M"] {
         assert!(out.contains(text), "{text}");
     }
@@ -118,11 +117,11 @@ fn power_and_cost_plots_show_parts_that_sum_to_their_totals() {
     let small = points.first().expect("points");
     assert!(big.facility_w > 100.0 * small.facility_w, "power grows with the cluster");
     let current = sweep::ScalingPoint::of(inputs.cluster.n_chips, &e);
-    let out = svg(|root| charts::draw_plant_scaling(root, &points, Some(&current), &LIGHT));
+    let out = charts::draw_plant_scaling(&points, Some(&current), &LIGHT, SIZE);
     for text in ["site power (MW)", "run cost ($M", "this plan: 16,384 chips"] {
         assert!(out.contains(text), "{text}");
     }
-    svg(|root| charts::draw_plant_scaling(root, &[], None, &DARK));
+    charts::draw_plant_scaling(&[], None, &DARK, SIZE);
 }
 
 #[test]
@@ -134,11 +133,11 @@ fn the_effective_compute_plot_shows_what_failures_and_mfu_take() {
         .iter()
         .all(|p| p.goodput > 0.0 && p.goodput <= 1.0 && p.model_flops_per_s > 0.0));
     let current = sweep::ScalingPoint::of(inputs.cluster.n_chips, &e);
-    let out = svg(|root| charts::draw_effective(root, &points, Some(&current), &LIGHT));
+    let out = charts::draw_effective(&points, Some(&current), &LIGHT, SIZE);
     for text in ["model EFLOP/s", "linear growth", "MFU", "after failures", "goodput"] {
         assert!(out.contains(text), "{text}");
     }
-    svg(|root| charts::draw_effective(root, &[], None, &DARK));
+    charts::draw_effective(&[], None, &DARK, SIZE);
 }
 
 #[test]
@@ -147,12 +146,12 @@ fn sizing_plot_draws_each_chip_and_the_deadline() {
         charts::Curve { label: "h100-sxm".into(), points: vec![(8192, 61.0), (12288, 44.0)] },
         charts::Curve { label: "b200".into(), points: vec![(4096, 57.0)] },
     ];
-    let out = svg(|root| charts::draw_sizing(root, &curves, 60.0, &LIGHT));
+    let out = charts::sizing_svg(&curves, 60.0, &LIGHT, SIZE);
     assert!(out.contains("Days to train against cluster size"));
     assert!(out.contains("h100-sxm") && out.contains("b200"), "a legend entry per chip");
     assert!(out.contains("deadline: 60 days"));
     // Nothing sized yet still draws axes, without panicking.
-    let empty = svg(|root| charts::draw_sizing(root, &[], 30.0, &DARK));
+    let empty = charts::sizing_svg(&[], 30.0, &DARK, SIZE);
     assert!(empty.contains("deadline: 30 days"));
 }
 
@@ -185,4 +184,19 @@ fn breakdown_csv_sums_to_its_totals() {
     assert!((sum("step") - total("step", "total")).abs() <= 1e-9 * e.step_s);
     assert!((sum("memory") - total("memory", "peak")).abs() <= 1e-6 * e.memory.peak_bytes);
     assert!(rows.iter().all(|r| r.len() == 4), "no label holds a comma");
+}
+
+/// Writes every plot to look at: `PLOTS_OUT=/tmp cargo test --test charts`.
+#[test]
+fn plots_can_be_written_out() {
+    let Some(dir) = std::env::var_os("PLOTS_OUT") else { return };
+    let inputs = default_inputs();
+    let e = model::estimate(&inputs);
+    let points = clusterplan::fabric::scaling(&inputs, &sweep::default_chip_counts());
+    for (i, kind) in charts::Kind::ALL.into_iter().enumerate() {
+        let theme = if i % 2 == 0 { &LIGHT } else { &DARK };
+        let svg = charts::draw(kind, &e, &points, inputs.cluster.n_chips, theme, (720, 300));
+        std::fs::write(std::path::Path::new(&dir).join(format!("plot-{}.svg", kind.id())), svg)
+            .unwrap();
+    }
 }

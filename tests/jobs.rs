@@ -26,11 +26,7 @@ fn requests_survive_their_json() {
             dark: true,
         },
         Task::Validate,
-        Task::Plot {
-            scenario: scenario(),
-            kind: clusterplan::charts::Kind::PlantScaling,
-            dark: true,
-        },
+        Task::Compare { pair: Box::new((scenario(), scenario())), dark: true },
     ] {
         assert_eq!(Task::from_json(&request.to_json()), Ok(request));
     }
@@ -132,18 +128,6 @@ fn the_accuracy_job_predicts_every_published_row() {
         (within, rows.len()),
         (clusterplan::validation::digest::SUMMARY.0, clusterplan::validation::digest::SUMMARY.1)
     );
-}
-
-/// Every plot of the page is drawn as an SVG document for saving, from the same code.
-#[test]
-fn every_plot_draws_as_svg() {
-    for kind in clusterplan::charts::Kind::ALL {
-        assert_eq!(clusterplan::charts::Kind::from_id(kind.id()), Some(kind));
-        let result =
-            jobs::run(&Task::Plot { scenario: scenario(), kind, dark: false }).expect("runs");
-        let svg = result["svg"].as_str().expect("an SVG document");
-        assert!(svg.starts_with("<svg") && svg.len() > 2000, "{}: {} bytes", kind.id(), svg.len());
-    }
 }
 
 /// Plan A against plan B draws both steps on one axis and both scaling curves on one chart.

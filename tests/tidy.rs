@@ -136,7 +136,7 @@ fn only_ui_knows_the_browser() {
     }
     for path in files {
         let text = fs::read_to_string(&path).unwrap_or_default();
-        for word in ["yew", "web_sys", "wasm_bindgen", "gloo", "js_sys", "plotters_canvas"] {
+        for word in ["yew", "web_sys", "wasm_bindgen", "gloo", "js_sys"] {
             assert!(!text.contains(word), "{} names `{word}`", relative(&path));
         }
     }

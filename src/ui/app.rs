@@ -251,7 +251,6 @@ pub fn app() -> Html {
     let on_reset = on_action.reform(|_| Action::Reset);
     let on_undo = on_action.reform(|_| Action::Undo);
 
-    let scenario = Rc::new(state.scenario.clone());
     let panels =
         PanelProps { state: state.clone(), on_set: on_set.clone(), on_action: on_action.clone() };
     let good = state.good.clone();
@@ -320,13 +319,13 @@ pub fn app() -> Html {
                     <SearchPanel state={state.clone()} on_action={on_action} dark={*dark} width={*width} />
                     if let Some(good) = good {
                         <div class={classes!("plots", (state.stale() || !good.estimate.feasible).then_some("stale"))}>
-                            <Plot kind={PlotKind::Step} good={good.clone()} scenario={scenario.clone()} dark={*dark} width={*width} testid="plot-step" label="Step time breakdown in seconds" height={230} />
-                            <Plot kind={PlotKind::Memory} good={good.clone()} scenario={scenario.clone()} dark={*dark} width={*width} testid="plot-memory" label="Memory per chip against capacity in GiB" height={230} />
-                            <Plot kind={PlotKind::Scaling} good={good.clone()} scenario={scenario.clone()} dark={*dark} width={*width} testid="plot-scaling" label="Days to train and MFU against chip count" height={320} />
-                            <Plot kind={PlotKind::Power} good={good.clone()} scenario={scenario.clone()} dark={*dark} width={*width} testid="plot-power" label="Site power at training load in MW" height={230} />
-                            <Plot kind={PlotKind::Cost} good={good.clone()} scenario={scenario.clone()} dark={*dark} width={*width} testid="plot-cost" label="Cost of the run in millions of dollars" height={230} />
-                            <Plot kind={PlotKind::PlantScaling} good={good.clone()} scenario={scenario.clone()} dark={*dark} width={*width} testid="plot-plant-scaling" label="Site power and run cost against chip count" height={300} />
-                            <Plot kind={PlotKind::Effective} good={good} scenario={scenario.clone()} dark={*dark} width={*width} testid="plot-effective" label="Model EFLOP/s delivered against chip count: linear, at MFU, and after failures" height={300} />
+                            <Plot kind={PlotKind::Step} good={good.clone()} dark={*dark} width={*width} testid="plot-step" label="Step time breakdown in seconds" height={230} />
+                            <Plot kind={PlotKind::Memory} good={good.clone()} dark={*dark} width={*width} testid="plot-memory" label="Memory per chip against capacity in GiB" height={230} />
+                            <Plot kind={PlotKind::Scaling} good={good.clone()} dark={*dark} width={*width} testid="plot-scaling" label="Days to train and MFU against chip count" height={320} />
+                            <Plot kind={PlotKind::Power} good={good.clone()} dark={*dark} width={*width} testid="plot-power" label="Site power at training load in MW" height={230} />
+                            <Plot kind={PlotKind::Cost} good={good.clone()} dark={*dark} width={*width} testid="plot-cost" label="Cost of the run in millions of dollars" height={230} />
+                            <Plot kind={PlotKind::PlantScaling} good={good.clone()} dark={*dark} width={*width} testid="plot-plant-scaling" label="Site power and run cost against chip count" height={300} />
+                            <Plot kind={PlotKind::Effective} good={good} dark={*dark} width={*width} testid="plot-effective" label="Model EFLOP/s delivered against chip count: linear, at MFU, and after failures" height={300} />
                         </div>
                     }
                     <footer class="about">

@@ -249,11 +249,6 @@ pub fn on_resize(f: impl Fn() + 'static) -> Option<EventListener> {
     window().map(|w| EventListener::new(&w, "resize", move |_| f()))
 }
 
-/// Device pixels per CSS pixel (2 on most phones and high-density laptop screens).
-pub fn pixel_ratio() -> f64 {
-    window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0)
-}
-
 /// Offers an SVG drawing as a PNG image named `name`, rendered at twice its size.
 pub fn download_png(name: &str, svg: &str) {
     let Ok(image) = web_sys::HtmlImageElement::new() else { return };

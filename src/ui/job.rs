@@ -67,7 +67,7 @@ pub fn use_job() -> Running {
                 Task::Search { scenario, .. } | Task::Size { scenario, .. } => {
                     Some(Rc::new(scenario.clone()))
                 }
-                Task::Validate | Task::Plot { .. } | Task::Compare { .. } => None,
+                Task::Validate | Task::Compare { .. } => None,
             });
             let first = Rc::new(Status::started());
             *latest.borrow_mut() = first.clone();

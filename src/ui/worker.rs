@@ -41,7 +41,6 @@ pub fn serve() {
         let view = match &request {
             Ok(Task::Search { .. }) => View::Search,
             Ok(Task::Size { dark, .. }) => View::Size { dark: *dark },
-            Ok(Task::Plot { .. }) => View::AsIs,
             Ok(Task::Compare { .. }) => View::Compare,
             _ => View::Accuracy,
         };
@@ -58,7 +57,6 @@ pub fn serve() {
                 View::Search => job_view::search(&result, done),
                 View::Size { dark } => job_view::size(&result, dark),
                 View::Accuracy => job_view::accuracy(&result),
-                View::AsIs => result,
                 View::Compare => job_view::compare(&result),
             };
             serde_json::json!({ "done": done, "progress": job.progress(), "result": shown })
@@ -85,7 +83,6 @@ enum View {
     Search,
     Size { dark: bool },
     Accuracy,
-    AsIs,
     Compare,
 }
 
