@@ -14,7 +14,7 @@ export const ROOT = fileURLToPath(DIST);
 export const SHOT = new URL('../target/e2e/planner.png', import.meta.url);
 const MIME = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
-  '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
+  '.css': 'text/css', '.txt': 'text/plain; charset=utf-8', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
 };
 const LAUNCH = {
   executablePath: '/usr/bin/chromium', headless: true,

@@ -23,7 +23,7 @@ test('a report prints every section with the share link, and saves as PDF', asyn
   assert.equal(await page.evaluate(() => document.querySelectorAll('details:not([open])').length), 0, 'every section unfolded');
 
   await page.emulateMedia({ media: 'print' });
-  for (const id of ['report-head', 'results', 'train-days', 'plant-cards', 'delivered-cards', 'bom', 'plot-step', 'plot-scaling', 'accuracy']) {
+  for (const id of ['report-head', 'results', 'train-days', 'plant-cards', 'delivered-cards', 'bom', 'sketch', 'plot-step', 'plot-scaling', 'accuracy']) {
     assert.ok(await visible(page, q(id)), `${id} is on the printed page`);
   }
   assert.ok(!(await visible(page, '.inputs')), 'the form is not printed');

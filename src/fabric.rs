@@ -91,20 +91,6 @@ pub enum FabricError {
     TooFewPorts { ports: u32 },
 }
 
-impl std::fmt::Display for FabricError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            FabricError::OneTierTooSmall { endpoints, ports } => write!(
-                f,
-                "one tier of {ports}-port switches cannot connect {endpoints} chips; allow more tiers"
-            ),
-            FabricError::TooFewPorts { ports } => {
-                write!(f, "a switch needs at least 4 ports for a fat tree, got {ports}")
-            }
-        }
-    }
-}
-
 /// The smallest divisor of `links` that is at least `min` (or `min` when none is): switches
 /// over which each switch below can spread its `links` uplinks evenly.
 fn even_spread(min: u64, links: u64) -> u64 {

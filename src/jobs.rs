@@ -36,7 +36,7 @@ pub enum Task {
 impl Task {
     /// The request as JSON text, for a worker message.
     pub fn to_json(&self) -> String {
-        match self {
+        let mut request = match self {
             Task::Search { scenario, objective, top } => json!({
                 "search": { "scenario": scenario.to_value(), "objective": objective.id(), "top": top }
             }),
@@ -47,8 +47,10 @@ impl Task {
             Task::Compare { pair, dark } => json!({
                 "compare": { "a": pair.0.to_value(), "b": pair.1.to_value(), "dark": dark }
             }),
-        }
-        .to_string()
+        };
+        // The worker words its result in the page's language.
+        request["lang"] = json!(crate::text::lang().code());
+        request.to_string()
     }
 
     /// A request from `to_json`'s text.

@@ -27,6 +27,7 @@ pub mod report;
 pub mod scenario;
 pub mod sizing;
 pub mod sketch;
+pub mod text;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 pub mod validation;

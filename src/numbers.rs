@@ -7,8 +7,6 @@
 //! `format` writes a value so that `parse` reads back exactly the same `f64`.
 //! Std only; it knows nothing of fields, units or the browser.
 
-use std::fmt;
-
 /// Why a text is not a number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NumberError {
@@ -21,17 +19,6 @@ pub enum NumberError {
     NotANumber,
     /// Occurs when the number is too large to represent (`1e400`).
     Overflow,
-}
-
-impl fmt::Display for NumberError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            NumberError::Empty => "is empty",
-            NumberError::Grouping => "has a separator that is not between groups of three digits; write decimals with a point",
-            NumberError::NotANumber => "is not a number",
-            NumberError::Overflow => "is too large to be a number",
-        })
-    }
 }
 
 impl std::error::Error for NumberError {}
@@ -208,9 +195,34 @@ pub fn sig3(x: f64) -> String {
     }
 }
 
+/// A count as Chinese reads it, to three significant digits: in 亿 (10^8) and 万 (10^4)
+/// from ten thousand up (`1.64万`, `2,290万`, `1.2亿`), plain below; `parse` reads it back.
+pub fn wan(x: f64) -> String {
+    if !x.is_finite() {
+        return "0".to_string();
+    }
+    let (v, unit) = match x.abs() {
+        a if a >= 1e8 => (x / 1e8, "亿"),
+        a if a >= 1e4 => (x / 1e4, "万"),
+        _ => return sig3(x),
+    };
+    format!("{}{unit}", sig3(v))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_in_wan_and_yi_read_back() {
+        for (x, want) in
+            [(16_384.0, "1.64万"), (2.29e7, "2,290万"), (1.2e8, "1.20亿"), (512.0, "512")]
+        {
+            assert_eq!(wan(x), want);
+            let back = parse(want).expect("reads back");
+            assert!((back - x).abs() <= 0.005 * x, "{want} is {back}, not {x}");
+        }
+    }
 
     #[test]
     fn reads_the_forms_people_write() {

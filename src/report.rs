@@ -286,16 +286,23 @@ pub fn sizing_row(chip: &str, deadline_days: f64, answer: &sizing::Answer) -> Va
         }
         sizing::Answer::Misses { fastest } => {
             let best = fastest.as_ref().and_then(|p| p.best.map(|b| (p.chips, b)));
+            let (max, deadline) = (sizing::MAX_CHIPS.to_string(), deadline_days.to_string());
+            let why = match best.filter(|(_, plan)| plan.finishes()) {
+                Some((chips, plan)) => crate::text::fill(
+                    "size.misses-fastest",
+                    &[
+                        ("max", &max),
+                        ("deadline", &deadline),
+                        ("days", &format!("{:.1}", plan.effective_train_days)),
+                        ("chips", &chips.to_string()),
+                    ],
+                ),
+                None => crate::text::fill("size.misses", &[("max", &max), ("deadline", &deadline)]),
+            };
             json!({
                 "chip": chip,
                 "chips": Value::Null,
-                "why": match best.filter(|(_, plan)| plan.finishes()) {
-                    Some((chips, plan)) => format!(
-                        "no cluster of up to {} chips trains it in {deadline_days} days; the fastest found is {:.1} days on {chips} chips",
-                        sizing::MAX_CHIPS, plan.effective_train_days
-                    ),
-                    None => format!("no cluster of up to {} chips trains it in {deadline_days} days", sizing::MAX_CHIPS),
-                },
+                "why": why,
                 "fastest": best.map(|(chips, plan)| {
                     let mut summary = plan_summary(&plan);
                     summary["chips"] = json!(chips);

@@ -11,11 +11,11 @@ pub mod describe;
 mod edit;
 pub mod fields;
 mod plant;
+mod problem;
 mod resolve;
 pub mod url;
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 use crate::model::{Estimate, Inputs};
 
 pub use edit::value_at;
-pub use resolve::{Fix, InputError};
+pub use resolve::{Catalog, Fix, FixLabel, InputError, Problem};
 
 /// The newest scenario format this build reads and writes.
 pub const VERSION: u64 = 1;
@@ -278,18 +278,6 @@ impl<'de> Deserialize<'de> for Scenario {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Scenario, D::Error> {
         let value = Value::deserialize(deserializer)?;
         Scenario::from_value(value).map_err(serde::de::Error::custom)
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseError::Syntax(e) => write!(f, "not a scenario: {e}"),
-            ParseError::FutureVersion(v) => write!(
-                f,
-                "scenario format version {v} is newer than this build reads (up to {VERSION})"
-            ),
-        }
     }
 }
 

@@ -27,8 +27,21 @@ pub use state::{Action, State};
 
 pub use worker::serve as serve_worker;
 
-/// Installs the panic hook and mounts the app on `<body>`.
+/// Installs the panic hook, loads the catalogue of the language to open in (English when
+/// that cannot be had) and mounts the app on `<body>`.
 pub fn start() {
     browser::install_panic_hook();
-    yew::Renderer::<App>::new().render();
+    let wanted = browser::preferred_lang();
+    wasm_bindgen_futures::spawn_local(async move {
+        let lang = match browser::load_text(wanted).await {
+            Ok(()) => wanted,
+            Err(why) => {
+                web_sys::console::warn_1(&format!("no {} text: {why}", wanted.code()).into());
+                browser::load_text(crate::text::Lang::En).await.ok();
+                crate::text::Lang::En
+            }
+        };
+        browser::speak(lang);
+        yew::Renderer::<App>::new().render();
+    });
 }

@@ -40,7 +40,7 @@ fn ten_thousand_chips_is_an_error_on_chips_with_usable_counts_to_pick() {
     assert_eq!(state.errors.len(), 1, "{:?}", state.errors);
     let error = &state.errors[0];
     assert_eq!(error.field, "cluster.chips");
-    let labels: Vec<&str> = error.fixes.iter().map(|f| f.label.as_str()).collect();
+    let labels: Vec<String> = error.fixes.iter().map(|f| f.label.to_string()).collect();
     assert_eq!(labels, ["9,984 chips", "10,240 chips", "keep 10,000 chips, 16 idle"]);
     // Each fix makes the plan valid; leaving chips idle is a warning, not a problem.
     for fix in &error.fixes {

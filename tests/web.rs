@@ -32,6 +32,9 @@ fn hash() -> String {
 
 /// Mounts a fresh app into its own element and waits for the first render and effects.
 async fn mount() -> Element {
+    // The page loads its catalogue as a file; the tests carry it.
+    clusterplan::text::install(clusterplan::text::Lang::En, clusterplan::catalogue_source!(En))
+        .ok();
     let document = window().document().expect("a document");
     let root = document.create_element("div").expect("a div");
     document.body().expect("a body").append_child(&root).expect("append");

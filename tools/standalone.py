@@ -3,7 +3,8 @@
 
 Run by trunk as a post_build hook (Trunk.toml) with TRUNK_STAGING_DIR set; by hand it reads `dist`.
 It inlines what trunk's index.html references: stylesheets into <style>, the wasm-bindgen glue as a
-data: module URL, the wasm as base64 bytes handed to init(). It drops preload links, <base> and
+data: module URL, the wasm as base64 bytes handed to init(), the text catalogues (dist/text/*.txt)
+as <script type="text/plain" data-text="LANG">. It drops preload links, <base> and
 trunk serve's autoreload script, and sets a Content-Security-Policy that allows no request at all.
 
     python3 tools/standalone.py               # $TRUNK_STAGING_DIR or dist -> standalone.html
@@ -143,6 +144,21 @@ def build(root):
             raise Fail(f"{index} has no </head> to put the search worker in")
     else:
         print("standalone.py: no search worker in the build; the plan search will not run offline", file=sys.stderr)
+
+    # The text catalogues, one per language, inline where the page looks first
+    # (<script type="text/plain" data-text="en">), so switching language needs no request.
+    texts = sorted((root / "text").glob("*.txt")) if (root / "text").is_dir() else []
+    if not texts:
+        raise Fail(f"no text catalogues in {root / 'text'}: the page would have no words")
+    blocks = []
+    for file in texts:
+        body = file.read_text(encoding="utf-8")
+        if "</" in body:
+            raise Fail(f"{file} contains '</', which would end its <script> early")
+        blocks.append(f'<script type="text/plain" data-text="{file.stem}">{body}</script>')
+    html, n = re.subn(r"</head\s*>", lambda m: "".join(blocks) + m.group(0), html, count=1, flags=re.I)
+    if n == 0:
+        raise Fail(f"{index} has no </head> to put the text catalogues in")
 
     # Links: stylesheets inlined, preloads dropped, local icons as data:, anything else local dropped.
     def link(m):

@@ -321,23 +321,6 @@ pub enum NoPlan {
     NothingFits { plans: u64, need_bytes: f64, have_bytes: f64 },
 }
 
-impl std::fmt::Display for NoPlan {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {
-            NoPlan::NoSplit { chips, heads, global_batch } => write!(
-                f,
-                "no plan: {chips} chips do not split into TP × CP × PP × DP with TP dividing the {heads} heads and DP dividing the batch of {global_batch} sequences; try a chip count with more factors of two"
-            ),
-            NoPlan::NothingFits { plans, need_bytes, have_bytes } => write!(
-                f,
-                "no plan fits: of {plans} plans the smallest needs {:.1} GiB per chip and the chip has {:.1} GiB; use more chips or chips with more memory",
-                need_bytes / 1073741824.0,
-                have_bytes / 1073741824.0
-            ),
-        }
-    }
-}
-
 /// A search in progress; `advance` does a number of cells at a time.
 #[derive(Clone, Debug)]
 pub struct Search {

@@ -1,4 +1,5 @@
-//! Why a plan is infeasible or suspicious, in words a user understands.
+//! Why a plan is infeasible or suspicious, as typed findings (`text::warning` words them in
+//! the language spoken).
 //!
 //! The model never refuses a plan: it estimates what it can and lists these alongside, each
 //! with a severity. `Problem`s make the plan impossible to run as written (a degree that does
@@ -6,8 +7,6 @@
 //! share of the batch): the estimate is then `feasible: false`, and its numbers are what the
 //! nearest runnable plan would roughly cost, nothing more. The same rule serves the
 //! command-line tool, the page and the plan search.
-
-use std::fmt;
 
 use crate::model::parallelism::Shape;
 use crate::model::topology::Group;
@@ -118,113 +117,6 @@ impl Warning {
             | Warning::ShardingWithoutReplicas
             | Warning::VirtualStagesWithoutPipeline => Severity::Advice,
             Warning::LayersNotDivisible { .. } => Severity::Note,
-        }
-    }
-}
-
-fn gib(bytes: f64) -> f64 {
-    bytes / 1073741824.0
-}
-
-impl fmt::Display for Warning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Warning::DoesNotFit { need_bytes, have_bytes } => write!(
-                f,
-                "does not fit: needs {:.1} GiB per chip but the chip has {:.1} GiB; raise TP, PP or ZeRO, or recompute activations",
-                gib(need_bytes),
-                gib(have_bytes)
-            ),
-            Warning::DegreesMismatch { product, chips } => write!(
-                f,
-                "TP × PP × DP × CP = {product} but the cluster has {chips} chips{}",
-                if product < chips as u64 { "; the rest sit idle" } else { "; the plan needs more chips than exist" }
-            ),
-            Warning::TensorSplitsHeads { tp, heads } => {
-                write!(f, "TP {tp} does not divide the {heads} attention heads")
-            }
-            Warning::TensorReplicatesKvHeads { tp, kv_heads } => write!(
-                f,
-                "TP {tp} exceeds the {kv_heads} key/value heads, so each is copied on several chips"
-            ),
-            Warning::BatchNotDivisible { global_batch, dp, micro_batch } => write!(
-                f,
-                "global batch {global_batch} is not a multiple of DP {dp} × micro-batch {micro_batch}; the last micro-batch is padded"
-            ),
-            Warning::IdleReplicas { global_batch, dp, micro_batch } => write!(
-                f,
-                "micro-batch {micro_batch} is more than the {} each of DP {dp} replicas gets from a global batch of {global_batch}",
-                if global_batch as u64 >= dp as u64 {
-                    format!("{} sequences", global_batch as u64 / dp.max(1) as u64)
-                } else {
-                    "less than one sequence".to_string()
-                }
-            ),
-            Warning::LayersNotDivisible { layers, pp, virtual_stages } => {
-                let chunks = pp as u64 * virtual_stages as u64;
-                if virtual_stages > 1 {
-                    write!(f, "PP {pp} × {virtual_stages} virtual stages = {chunks} chunks do not split {layers} layers evenly")?;
-                } else {
-                    write!(f, "PP {pp} stages do not split {layers} layers evenly")?;
-                }
-                write!(f, "; the last stage, which also runs the output layer, takes fewer (as Llama 3 does) and the busiest sets the pace")
-            }
-            Warning::StagesExceedLayers { layers, pp, .. } => write!(
-                f,
-                "PP {pp} stages is more than the {layers} layers: some stage would hold none"
-            ),
-            Warning::FewMicrobatches { microbatches, stages } => write!(
-                f,
-                "only {microbatches} micro-batches for {stages} pipeline stages: the pipeline bubble dominates"
-            ),
-            Warning::InterleavingNeedsMultiple { microbatches, stages } => write!(
-                f,
-                "interleaved stages need the {microbatches} micro-batches per step to be a multiple of the {stages} pipeline stages"
-            ),
-            Warning::TensorCrossesDomain { tp, domain } => write!(
-                f,
-                "TP {tp} spans {} scale-up domains of {domain} chips: tensor-parallel traffic crosses the slower network",
-                tp.div_ceil(domain.max(1))
-            ),
-            Warning::ExpertCrossesDomain { ep, domain } => write!(
-                f,
-                "EP {ep} spans more than one scale-up domain of {domain} chips: the all-to-all crosses the slower network"
-            ),
-            Warning::ExpertDegreeExceedsExperts { ep, experts } => {
-                write!(f, "EP {ep} is more than the {experts} routed experts")
-            }
-            Warning::ExpertDegreeNotDivisible { ep, experts, dp_cp } => write!(
-                f,
-                "EP {ep} must divide both the {experts} routed experts and DP × CP = {dp_cp}"
-            ),
-            Warning::ExpertParallelWithoutExperts { ep } => {
-                write!(f, "EP {ep} has no effect: the model has no experts")
-            }
-            Warning::ContextSplitsSequence { cp, seq_len } => write!(
-                f,
-                "CP {cp} does not split the {seq_len}-token sequence into {} equal chunks",
-                2 * cp as u64
-            ),
-            Warning::Fp8Unsupported => {
-                write!(f, "this chip has no FP8 tensor units; GEMMs are estimated at BF16 speed")
-            }
-            Warning::SequenceParallelWithoutTensor => {
-                write!(f, "sequence parallelism has no effect without tensor parallelism")
-            }
-            Warning::ShardingWithoutReplicas => {
-                write!(f, "ZeRO sharding has no effect with a single data-parallel replica")
-            }
-            Warning::VirtualStagesWithoutPipeline => {
-                write!(f, "virtual stages have no effect without pipeline parallelism")
-            }
-            Warning::RackTooDense { rack_w, limit_w, liquid } => write!(
-                f,
-                "a rack of this system draws up to {:.0} kW but {} racks shed about {:.0} kW: spread the nodes over more racks{}",
-                rack_w / 1000.0,
-                if liquid { "these" } else { "air-cooled" },
-                limit_w / 1000.0,
-                if liquid { "" } else { ", or cool with liquid or rear-door heat exchangers" }
-            ),
         }
     }
 }

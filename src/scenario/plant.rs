@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use super::fields::fixed;
-use super::resolve::{check_keys, ids, preset_and_fields, short, Reader};
+use super::resolve::{check_keys, ids, preset_and_fields, short, Catalog, Problem, Reader};
 use super::Scenario;
 use crate::fabric::{self, Spec};
 use crate::model::facility::{Cooling, FabricRules, Facility, Plant};
@@ -109,10 +109,8 @@ impl Scenario {
                         Some(p) => *p,
                         None => {
                             let known = ids(presets::SYSTEMS, |p| p.id);
-                            r.error(
-                                "cluster.system",
-                                format!("unknown system '{id}'; known: {known}"),
-                            );
+                            let (catalog, id) = (Catalog::System, id.to_string());
+                            r.error("cluster.system", Problem::Unknown { catalog, id, known });
                             generic(&cluster.chip, cluster.chips_per_node)
                         }
                     },
@@ -147,7 +145,8 @@ impl Scenario {
                 Some(v) => r.non_negative(&v, "cluster.system.node_price_usd"),
             };
             if map.contains_key("chips_per_node") {
-                r.error("cluster.system.chips_per_node", "is set by cluster.chips_per_node");
+                let other = "cluster.chips_per_node";
+                r.error("cluster.system.chips_per_node", Problem::SetBy { other });
             }
         }
 
@@ -159,7 +158,7 @@ impl Scenario {
                 Some(map)
             }
             Some(other) => {
-                r.error("cluster.fabric", format!("must be an object, got {}", short(other)));
+                r.error("cluster.fabric", Problem::NotObject { got: short(other), or_null: false });
                 None
             }
         };
@@ -201,7 +200,7 @@ impl Scenario {
             Err(e) => {
                 let field =
                     if tiers.is_some() { "cluster.fabric.tiers" } else { "cluster.fabric.switch" };
-                r.error(field, e.to_string());
+                r.error(field, Problem::Fabric(e));
                 None
             }
         };
@@ -228,7 +227,8 @@ impl Scenario {
                 Some(p) => Some(p.switch),
                 None => {
                     let known = ids(presets::SWITCHES, |p| p.id);
-                    r.error(field, format!("unknown switch '{id}'; known: {known}"));
+                    let (catalog, id) = (Catalog::Switch, id.to_string());
+                    r.error(field, Problem::Unknown { catalog, id, known });
                     fallback
                 }
             },
@@ -314,7 +314,8 @@ impl Scenario {
                 }
             }
             Some(other) => {
-                r.error("reliability.rates", format!("must be an object, got {}", short(other)))
+                let problem = Problem::NotObject { got: short(other), or_null: false };
+                r.error("reliability.rates", problem)
             }
         }
         Reliability {

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+pub use super::problem::{Catalog, FixLabel, Problem};
 use serde_json::Value;
 
 use super::fields::{self, fixed, Kind};
@@ -18,35 +19,40 @@ use crate::model::{
 use crate::numbers::{self, NumberError};
 
 /// One bad field.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct InputError {
     /// Dotted path of the field (`parallelism.tp`).
     pub field: String,
-    /// What is wrong, in plain words.
-    pub message: String,
+    /// What is wrong (`message` words it).
+    pub problem: Problem,
     /// Edits that would each make the field valid, offered as one-click suggestions.
     pub fixes: Vec<Fix>,
 }
 
-/// One way to repair a field: a short label and the edits it makes, by dotted path.
+/// One way to repair a field: what it does and the edits it makes, by dotted path.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fix {
-    /// What the fix does, in a few words (`9,984 chips`).
-    pub label: String,
+    /// What the fix does (`9,984 chips`, as `text::fix` words it).
+    pub label: FixLabel,
     /// The edits, by dotted path.
     pub changes: Vec<(String, Value)>,
 }
 
 impl InputError {
     /// An error with no suggested fix.
-    pub fn new(field: &str, message: impl Into<String>) -> InputError {
-        InputError { field: field.to_string(), message: message.into(), fixes: Vec::new() }
+    pub fn new(field: &str, problem: Problem) -> InputError {
+        InputError { field: field.to_string(), problem, fixes: Vec::new() }
+    }
+
+    /// What is wrong, in words of the language spoken.
+    pub fn message(&self) -> String {
+        crate::text::input_error(self)
     }
 }
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
+        write!(f, "{}: {}", self.field, self.message())
     }
 }
 
@@ -57,8 +63,8 @@ pub(super) struct Reader {
 }
 
 impl Reader {
-    pub(super) fn error(&mut self, field: &str, message: impl Into<String>) {
-        self.errors.push(InputError::new(field, message));
+    pub(super) fn error(&mut self, field: &str, problem: Problem) {
+        self.errors.push(InputError::new(field, problem));
     }
 
     /// Some field at `path` is already reported, so nothing is computed from its placeholder.
@@ -69,7 +75,7 @@ impl Reader {
     pub(super) fn unknown(&mut self, section: &str, keys: &BTreeMap<String, Value>) {
         for key in keys.keys() {
             let field = if section.is_empty() { key.clone() } else { format!("{section}.{key}") };
-            self.error(&field, "unknown key");
+            self.error(&field, Problem::UnknownKey);
         }
     }
 
@@ -84,15 +90,15 @@ impl Reader {
         match x {
             Ok(x) if x.is_finite() => Some(x),
             Ok(_) => {
-                self.error(field, NumberError::Overflow.to_string());
+                self.error(field, Problem::Number(NumberError::Overflow));
                 None
             }
             Err(NumberError::NotANumber) => {
-                self.error(field, format!("{} is not a number", short(raw)));
+                self.error(field, Problem::NotANumber { got: short(raw) });
                 None
             }
             Err(e) => {
-                self.error(field, e.to_string());
+                self.error(field, Problem::Number(e));
                 None
             }
         }
@@ -102,19 +108,19 @@ impl Reader {
     pub(super) fn in_range(&mut self, x: f64, field: &str) -> bool {
         let Some(spec) = fields::field(field) else { return true };
         if x < spec.min {
-            let message = if spec.min <= 0.0 {
-                "must be zero or more".to_string()
+            let problem = if spec.min <= 0.0 {
+                Problem::Negative
             } else if spec.kind == Kind::Count && spec.min <= 1.0 {
-                "must be at least 1".to_string()
+                Problem::BelowOne
             } else if x <= 0.0 {
-                "must be more than zero".to_string()
+                Problem::NotPositive
             } else {
-                format!("is too small (min {})", spec.show_with_unit(spec.min))
+                Problem::TooSmall { min: spec.min }
             };
-            self.error(field, message);
+            self.error(field, problem);
             false
         } else if x > spec.max {
-            self.error(field, format!("is too large (max {})", spec.show_with_unit(spec.max)));
+            self.error(field, Problem::TooLarge { max: spec.max });
             false
         } else {
             true
@@ -125,13 +131,13 @@ impl Reader {
     pub(super) fn positive(&mut self, raw: &Raw, field: &str, default: Option<f64>) -> f64 {
         let Some(value) = raw else {
             return default.unwrap_or_else(|| {
-                self.error(field, "is required");
+                self.error(field, Problem::Required);
                 1.0
             });
         };
         match self.number_value(value, field) {
             Some(x) if x <= 0.0 => {
-                self.error(field, "must be more than zero");
+                self.error(field, Problem::NotPositive);
                 1.0
             }
             Some(x) if self.in_range(x, field) => x,
@@ -153,7 +159,7 @@ impl Reader {
         match self.number_value(value, field) {
             Some(x) if x > 0.0 && x <= 1.0 => x,
             Some(_) => {
-                self.error(field, "must be a fraction above 0 and at most 1");
+                self.error(field, Problem::NotFraction);
                 default
             }
             None => default,
@@ -165,13 +171,13 @@ impl Reader {
         let fallback = fields::field(field).map_or(1, |f| f.min.max(1.0) as u32);
         let Some(value) = raw else {
             return default.unwrap_or_else(|| {
-                self.error(field, "is required");
+                self.error(field, Problem::Required);
                 fallback
             });
         };
         let Some(x) = self.number_value(value, field) else { return fallback };
         if x.fract() != 0.0 {
-            self.error(field, format!("must be a whole number, got {}", numbers::format(x)));
+            self.error(field, Problem::NotWhole { got: x });
             fallback
         } else if !self.in_range(x, field) || x > u32::MAX as f64 {
             fallback
@@ -187,7 +193,7 @@ impl Reader {
             Some(Value::String(s)) if s == "true" => true,
             Some(Value::String(s)) if s == "false" => false,
             Some(other) => {
-                self.error(field, format!("must be true or false, got {}", short(other)));
+                self.error(field, Problem::NotFlag { got: short(other) });
                 default
             }
         }
@@ -197,7 +203,7 @@ impl Reader {
         &mut self,
         raw: &Raw,
         field: &str,
-        options: &[(&str, T)],
+        options: &[(&'static str, T)],
         default: T,
     ) -> T {
         let Some(value) = raw else { return default };
@@ -205,8 +211,8 @@ impl Reader {
         if let Some((_, t)) = options.iter().find(|(name, _)| *name == text) {
             return *t;
         }
-        let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
-        self.error(field, format!("must be one of {}, got {}", names.join(", "), short(value)));
+        let names: Vec<&'static str> = options.iter().map(|(n, _)| *n).collect();
+        self.error(field, Problem::NotOneOf { names, got: short(value) });
         default
     }
 
@@ -214,7 +220,7 @@ impl Reader {
         match raw.as_str() {
             Some(s) => Some(s.trim()),
             None => {
-                self.error(field, format!("must be a text id, got {}", short(raw)));
+                self.error(field, Problem::NotText { got: short(raw) });
                 None
             }
         }
@@ -244,7 +250,7 @@ pub(super) fn preset_and_fields<'a>(
             (preset, Some(map))
         }
         other => {
-            r.error(field, format!("must be a preset id or an object, got {}", short(other)));
+            r.error(field, Problem::NotPresetOrObject { got: short(other) });
             (None, None)
         }
     }
@@ -259,7 +265,7 @@ pub(super) fn check_keys(
 ) {
     for key in map.keys() {
         if key != "preset" && !allowed.contains(&key.as_str()) {
-            r.error(&format!("{field}.{key}"), "unknown key");
+            r.error(&format!("{field}.{key}"), Problem::UnknownKey);
         }
     }
 }
@@ -277,7 +283,7 @@ impl Scenario {
             if version as u64 > VERSION {
                 r.error(
                     "version",
-                    format!("{version} is newer than this build reads (up to {VERSION})"),
+                    Problem::NewerVersion { version: version as u64, reads: VERSION },
                 );
             }
         }
@@ -309,7 +315,8 @@ impl Scenario {
                     Some(p) => Some(p.transformer),
                     None => {
                         let known = ids(presets::TRANSFORMERS, |p| p.id);
-                        r.error("model.preset", format!("unknown model '{id}'; known: {known}"));
+                        let (catalog, id) = (Catalog::Model, id.to_string());
+                        r.error("model.preset", Problem::Unknown { catalog, id, known });
                         None
                     }
                 },
@@ -359,13 +366,10 @@ impl Scenario {
             Some(b.map_or(fixed("model.mtp_layers") as u32, |t| t.mtp_layers)),
         );
         if n_kv_heads > n_heads || n_heads % n_kv_heads.max(1) != 0 {
-            r.error(
-                "model.kv_heads",
-                format!("must divide the {n_heads} attention heads, got {n_kv_heads}"),
-            );
+            r.error("model.kv_heads", Problem::KvHeads { heads: n_heads, got: n_kv_heads });
         }
         if seq_len as f64 > 16.0 * 1048576.0 {
-            r.error("model.seq_len", format!("is too long: {seq_len} tokens"));
+            r.error("model.seq_len", Problem::SequenceTooLong { tokens: seq_len });
         }
         let moe = match &m.moe {
             None => b.and_then(|t| t.moe),
@@ -422,16 +426,11 @@ impl Scenario {
                     Some(v) => Some(r.count(&Some(v), "model.moe.node_limit", None)),
                 };
                 if top_k > n_experts {
-                    r.error(
-                        "model.moe.top_k",
-                        format!("must not exceed the {n_experts} experts, got {top_k}"),
-                    );
+                    let problem = Problem::TopKExceedsExperts { experts: n_experts, got: top_k };
+                    r.error("model.moe.top_k", problem);
                 }
                 if n_dense_layers >= n_layers {
-                    r.error(
-                        "model.moe.dense_layers",
-                        format!("must be fewer than the {n_layers} layers"),
-                    );
+                    r.error("model.moe.dense_layers", Problem::DenseLayers { layers: n_layers });
                 }
                 Some(Moe {
                     n_experts,
@@ -444,7 +443,7 @@ impl Scenario {
                 })
             }
             Some(other) => {
-                r.error("model.moe", format!("must be an object or null, got {}", short(other)));
+                r.error("model.moe", Problem::NotObject { got: short(other), or_null: true });
                 None
             }
         };
@@ -502,7 +501,7 @@ impl Scenario {
                 .map(|p| p.scale_up)
                 .unwrap_or_else(|| {
                     if custom {
-                        r.error("cluster.scale_up", "is required for a custom chip");
+                        r.error("cluster.scale_up", Problem::RequiredForCustomChip);
                     }
                     presets::SCALE_UP[0].scale_up
                 }),
@@ -517,7 +516,7 @@ impl Scenario {
                 .map(|p| p.link)
                 .unwrap_or_else(|| {
                     if custom {
-                        r.error("cluster.scale_out", "is required for a custom chip");
+                        r.error("cluster.scale_out", Problem::RequiredForCustomChip);
                     }
                     presets::SCALE_OUT[0].link
                 }),
@@ -566,7 +565,7 @@ impl Scenario {
             2 => Sharding::Gradients,
             3 => Sharding::Full,
             other => {
-                r.error("parallelism.zero", format!("must be 0, 1, 2 or 3, got {other}"));
+                r.error("parallelism.zero", Problem::ZeroStage { got: other.to_string() });
                 Sharding::Optimizer
             }
         };
@@ -637,35 +636,25 @@ fn chips_do_not_divide(n_chips: u32, [tp, pp, cp]: [u32; 3]) -> InputError {
     let unit = (tp as u64 * pp as u64 * cp as u64).max(1);
     let below = n_chips as u64 / unit * unit;
     let above = below + unit;
-    let show = |x: u64| numbers::format(x as f64);
     let mut fixes = Vec::new();
     let mut options = Vec::new();
     for count in [below, above] {
         if count >= 1 && count <= fields::field("cluster.chips").map_or(1e7, |f| f.max) as u64 {
             fixes.push(Fix {
-                label: format!("{} chips", show(count)),
+                label: FixLabel::Chips(count),
                 changes: vec![("cluster.chips".to_string(), Value::from(count))],
             });
-            options.push(show(count));
+            options.push(count);
         }
     }
     if below >= 1 {
         fixes.push(Fix {
-            label: format!(
-                "keep {} chips, {} idle",
-                show(n_chips as u64),
-                show(n_chips as u64 - below)
-            ),
+            label: FixLabel::KeepIdle { chips: n_chips as u64, idle: n_chips as u64 - below },
             changes: vec![("parallelism.dp".to_string(), Value::from(below / unit))],
         });
     }
-    let message = format!(
-        "{} chips do not divide into TP {tp} × PP {pp} × CP {cp} = {}; use {}, or set DP and leave the rest idle",
-        show(n_chips as u64),
-        show(unit),
-        options.join(" or "),
-    );
-    InputError { field: "cluster.chips".to_string(), message, fixes }
+    let problem = Problem::ChipsDoNotDivide { chips: n_chips as u64, tp, pp, cp, options };
+    InputError { field: "cluster.chips".to_string(), problem, fixes }
 }
 
 const CHIP_KEYS: &[&str] = &[
@@ -684,7 +673,7 @@ const CHIP_KEYS: &[&str] = &[
 fn resolve_chip(r: &mut Reader, raw: &Raw) -> (Chip, Option<&'static presets::ChipPreset>) {
     let fallback = presets::CHIPS[0];
     let Some(raw) = raw else {
-        r.error("cluster.chip", "is required");
+        r.error("cluster.chip", Problem::Required);
         return (fallback.chip, None);
     };
     let (id, fields) = preset_and_fields(r, raw, "cluster.chip");
@@ -692,10 +681,9 @@ fn resolve_chip(r: &mut Reader, raw: &Raw) -> (Chip, Option<&'static presets::Ch
         Some(id) => match presets::chip(id) {
             Some(p) => Some(p),
             None => {
-                r.error(
-                    "cluster.chip",
-                    format!("unknown chip '{id}'; known: {}", ids(presets::CHIPS, |p| p.id)),
-                );
+                let known = ids(presets::CHIPS, |p| p.id);
+                let (catalog, id) = (Catalog::Chip, id.to_string());
+                r.error("cluster.chip", Problem::Unknown { catalog, id, known });
                 return (fallback.chip, None);
             }
         },
@@ -770,12 +758,10 @@ fn resolve_scale_up(r: &mut Reader, raw: &Value) -> ScaleUp {
         Some(id) => match presets::scale_up(id) {
             Some(p) => Some(p.scale_up),
             None => {
+                let known = ids(presets::SCALE_UP, |p| p.id);
                 r.error(
                     field,
-                    format!(
-                        "unknown scale-up fabric '{id}'; known: {}",
-                        ids(presets::SCALE_UP, |p| p.id)
-                    ),
+                    Problem::Unknown { catalog: Catalog::ScaleUp, id: id.into(), known },
                 );
                 None
             }
@@ -815,12 +801,10 @@ fn resolve_scale_out(r: &mut Reader, raw: &Value) -> Link {
         Some(id) => match presets::scale_out(id) {
             Some(p) => Some(p.link),
             None => {
+                let known = ids(presets::SCALE_OUT, |p| p.id);
                 r.error(
                     field,
-                    format!(
-                        "unknown scale-out fabric '{id}'; known: {}",
-                        ids(presets::SCALE_OUT, |p| p.id)
-                    ),
+                    Problem::Unknown { catalog: Catalog::ScaleOut, id: id.into(), known },
                 );
                 None
             }

@@ -4,8 +4,6 @@
 //! data only: a fragment can describe a plan, never run anything. Every version ever written
 //! keeps decoding (tests/data/golden-fragments.json).
 
-use std::fmt;
-
 use super::{ParseError, Scenario};
 
 /// Fragment format this build writes.
@@ -27,21 +25,6 @@ pub enum DecodeError {
     NotScenario(String),
     /// Occurs when the payload is implausibly long.
     TooLong,
-}
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DecodeError::NoVersion => write!(f, "the link has no format version"),
-            DecodeError::FutureVersion(v) => write!(
-                f,
-                "the link was made by a newer version of clusterplan (format {v}; this one reads up to {FRAGMENT_VERSION})"
-            ),
-            DecodeError::NotBase64 => write!(f, "the link is damaged (not valid base64url)"),
-            DecodeError::NotScenario(why) => write!(f, "the link is damaged or truncated ({why})"),
-            DecodeError::TooLong => write!(f, "the link is too long to be a scenario"),
-        }
-    }
 }
 
 impl std::error::Error for DecodeError {}

@@ -8,6 +8,7 @@ use yew::prelude::*;
 use super::inputs::source;
 use super::job::{render, Running};
 use crate::jobs::Task;
+use crate::text::{fill, t};
 use crate::validation::digest;
 
 /// The accuracy table, folded until opened; `job` (the page's `use_job`) makes it. A plain
@@ -25,12 +26,10 @@ pub fn accuracy(job: &Running) -> Html {
     };
     html! {
         <details class="accuracy" data-testid="accuracy">
-            <summary {onclick}>{ format!(
-                "Accuracy: {within} of {rows} published rows within tolerance, mean error {:.1}%",
-                100.0 * mean
-            ) }</summary>
+            <summary {onclick}>{ fill("accuracy.summary", &[
+                ("within", &within.to_string()), ("rows", &rows.to_string()), ("mean", &format!("{:.1}", 100.0 * mean))]) }</summary>
             if status.running {
-                <p>{ "Predicting every published run…" }</p>
+                <p>{ t("accuracy.running") }</p>
             }
             { for status.errors.iter().map(|e| html! { <p class="bad" role="alert">{ e.clone() }</p> }) }
             if let Some(view) = &status.result {

@@ -22,17 +22,12 @@ use super::sketch::SketchView;
 use super::state::{Action, Notice, State};
 use super::{format, text};
 use crate::scenario::Scenario;
+use crate::text::Lang;
 
-/// What the estimate assumes and leaves out, as the README's Assumptions and Limitations say.
-const ABOUT: [&str; 7] = [
-    "Each operator takes the larger of its FLOP time at the chip's achievable GEMM rate and its memory time at the achievable bandwidth.",
-    "Collectives use the alpha-beta model; a group stays on the scale-up fabric as far as Megatron-LM's rank order allows and crosses the network for the rest.",
-    "Tensor-parallel and expert all-to-all traffic is exposed unless an overlap is switched on; data-parallel reduction overlaps the backward pass when enabled.",
-    "MFU counts model FLOPs as Megatron-LM does (causal attention counted once) over the BF16 dense peak; HFU adds recomputation.",
-    "Memory follows Korthikanti et al.'s activation accounting at the busiest pipeline stage and the worst phase of a step.",
-    "Days to train assume no failures; days with failures add checkpoints, interruptions and restarts at rates calibrated on Llama 3.1.",
-    "Chip figures marked unverified come from secondary sources; efficiency for chips without a published training run is assumed by chip class.",
-];
+/// What the estimate assumes and leaves out, as the README's Assumptions and Limitations say:
+/// the catalogue's `about.1` to `about.7`.
+const ABOUT: [&str; 7] =
+    ["about.1", "about.2", "about.3", "about.4", "about.5", "about.6", "about.7"];
 
 /// The exported file's name: model, chip and size, so a folder of them reads like a list.
 fn export_name(scenario: &Scenario) -> String {
@@ -75,6 +70,22 @@ pub fn app() -> Html {
     // user can still copy or fix it.
     let keep_link = use_mut_ref(|| opening.2 == browser::Origin::BrokenLink);
     let dark = use_state(browser::prefers_dark);
+    // The language spoken; a switch loads the other catalogue first if it is not here yet.
+    let lang = use_state(crate::text::lang);
+    let on_lang = {
+        let lang = lang.clone();
+        Callback::from(move |e: Event| {
+            let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() else { return };
+            let chosen = Lang::from_code(&select.value());
+            let lang = lang.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                if browser::load_text(chosen).await.is_ok() {
+                    browser::speak(chosen);
+                    lang.set(chosen);
+                }
+            });
+        })
+    };
     // The accuracy table, made in the search worker when first opened.
     let validation = super::job::use_job();
     // Plan A against plan B drawn by the worker, once edits pause.
@@ -158,17 +169,11 @@ pub fn app() -> Html {
                 ShareLink::Web(link) => (link, false),
                 ShareLink::Fragment(fragment) => (fragment, true),
             };
-            const LOCAL: &str =
-                "This page was opened from a file, so a link to it opens only on this machine.";
-            let done = if local {
-                format!("{LOCAL} Copied the plan's part of the link: add it to the hosted planner's address to share the plan. {link}")
+            let link_key = |key| text::fill(key, &[("link", &link)]);
+            let (done, refused) = if local {
+                (link_key("copy.local-done"), link_key("copy.local-refused"))
             } else {
-                "Link copied: it opens this plan.".to_string()
-            };
-            let refused = if local {
-                format!("{LOCAL} Copy the plan's part of the link and add it to the hosted planner's address: {link}")
-            } else {
-                format!("The browser did not allow copying; share this link: {link}")
+                (text::t("copy.done").to_string(), link_key("copy.refused"))
             };
             let Some(promise) = browser::copy(&link) else {
                 state.dispatch(Action::Notify(Notice::Text(refused)));
@@ -191,7 +196,7 @@ pub fn app() -> Html {
             if let Err(e) =
                 browser::download(&export_name(&state.scenario), &json, "application/json")
             {
-                let text = format!("Could not export the scenario: {e}");
+                let text = text::fill("export.failed", &[("why", &e)]);
                 state.dispatch(Action::Notify(Notice::Text(text)));
             }
         })
@@ -233,16 +238,14 @@ pub fn app() -> Html {
         let state = state.clone();
         Callback::from(move |text: String| {
             let Some(promise) = browser::copy(&text) else {
-                state.dispatch(Action::Notify(Notice::Text(
-                    "The browser did not allow copying.".into(),
-                )));
+                state.dispatch(Action::Notify(Notice::Text(text::t("copy.not-allowed").into())));
                 return;
             };
             let state = state.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let message = match wasm_bindgen_futures::JsFuture::from(promise).await {
-                    Ok(_) => "Copied the bill of materials as CSV.",
-                    Err(_) => "The browser did not allow copying.",
+                    Ok(_) => text::t("copy.bom"),
+                    Err(_) => text::t("copy.not-allowed"),
                 };
                 state.dispatch(Action::Notify(Notice::Text(message.into())));
             });
@@ -259,10 +262,10 @@ pub fn app() -> Html {
         let e = &g.estimate;
         html! {
             <div class={classes!("summary", (!e.feasible || state.stale()).then_some("infeasible"))} data-testid="summary" aria-hidden="true">
-                <span>{ format!("{:.1} days", e.train_days.min(1e6)) }</span>
-                <span>{ format!("MFU {}", format::percent(e.mfu)) }</span>
-                <span class={classes!((!e.memory.fits).then_some("bad"))}>{ if e.memory.fits { "fits" } else { "does not fit" } }</span>
-                if !e.feasible { <span class="bad">{ "cannot run" }</span> }
+                <span>{ format::days(e.train_days) }</span>
+                <span>{ text::fill("summary.mfu", &[("mfu", &format::percent(e.mfu))]) }</span>
+                <span class={classes!((!e.memory.fits).then_some("bad"))}>{ text::t(if e.memory.fits { "fit.fits" } else { "fit.does-not-fit" }) }</span>
+                if !e.feasible { <span class="bad">{ text::t("summary.cannot-run") }</span> }
             </div>
         }
     });
@@ -271,28 +274,33 @@ pub fn app() -> Html {
             <header class="top">
                 <div class="title">
                     <h1>{ "clusterplan" }</h1>
-                    <span class="tagline">{ "How long, how much memory, how many chip-hours: a training plan for a large cluster" }</span>
+                    <span class="tagline">{ text::t("page.tagline") }</span>
                 </div>
                 <nav class="actions">
-                    <button onclick={on_copy} data-testid="copy-link">{ "Copy link" }</button>
-                    <button onclick={on_export} data-testid="export">{ "Export JSON" }</button>
-                    <button onclick={on_pick}>{ "Import JSON" }</button>
+                    <button onclick={on_copy} data-testid="copy-link">{ text::t("action.copy-link") }</button>
+                    <button onclick={on_export} data-testid="export">{ text::t("action.export") }</button>
+                    <button onclick={on_pick}>{ text::t("action.import") }</button>
                     <input ref={file_input} type="file" accept=".json,application/json" onchange={on_import}
-                        data-testid="import" aria-label="Import a scenario file" hidden=true />
+                        data-testid="import" aria-label={text::t("action.import-file")} hidden=true />
                     if state.pinned.is_none() {
                         <button onclick={on_action.reform(|_| Action::Compare)} data-testid="compare"
-                            title="Pin this plan as A, then edit it into plan B and see both side by side">{ "Compare" }</button>
+                            title={text::t("action.compare-title")}>{ text::t("action.compare") }</button>
                     }
                     <button onclick={|_| { browser::unfold_all(); browser::print(); }} data-testid="report"
-                        title="Print the plan, every result and plot, the bill of materials and the assumptions, or save them as PDF">{ "Report" }</button>
-                    <button onclick={on_reset} data-testid="reset">{ "Reset" }</button>
+                        title={text::t("action.report-title")}>{ text::t("action.report") }</button>
+                    <button onclick={on_reset} data-testid="reset">{ text::t("action.reset") }</button>
                     <button onclick={on_undo.clone()} data-testid="undo" disabled={state.undo.is_empty()}
-                        title="Undo the last reset, import, published plan or chip change">{ "Undo" }</button>
+                        title={text::t("action.undo-title")}>{ text::t("action.undo") }</button>
+                    <select data-testid="lang" aria-label={text::t("action.language")} onchange={on_lang}>
+                        { for Lang::ALL.into_iter().map(|l| html! {
+                            <option value={l.code()} selected={l == *lang}>{ l.name() }</option>
+                        }) }
+                    </select>
                 </nav>
             </header>
             { for summary }
             <div class="print-only report-head" data-testid="report-head">
-                <strong>{ "clusterplan report" }</strong>
+                <strong>{ text::t("report.title") }</strong>
                 <span>{ report_title(&state.scenario) }</span>
                 <span data-testid="report-link">{ match browser::share_link(&state.scenario, state.pinned.as_ref().map(|p| &p.scenario)) {
                     ShareLink::Web(link) | ShareLink::Fragment(link) => link,
@@ -302,7 +310,7 @@ pub fn app() -> Html {
                 if let Some(n) = notice {
                     { text::notice(n) }
                     if n.undoable() && !state.undo.is_empty() {
-                        { " " }<button class="link" data-testid="notice-undo" onclick={on_undo}>{ "Undo" }</button>
+                        { " " }<button class="link" data-testid="notice-undo" onclick={on_undo}>{ text::t("action.undo") }</button>
                     }
                 }
             </div>
@@ -314,29 +322,29 @@ pub fn app() -> Html {
                     { compare(&state, &on_action, &compare_plots.status) }
                     { results(&state, &on_copy_text) }
                     if let Some(good) = good.clone() {
-                        <SketchView {good} dark={*dark} on_set={on_set.clone()} />
+                        <SketchView {good} dark={*dark} lang={*lang} on_set={on_set.clone()} />
                     }
-                    <SearchPanel state={state.clone()} on_action={on_action} dark={*dark} width={*width} />
+                    <SearchPanel state={state.clone()} on_action={on_action} dark={*dark} width={*width} lang={*lang} />
                     if let Some(good) = good {
                         <div class={classes!("plots", (state.stale() || !good.estimate.feasible).then_some("stale"))}>
-                            <Plot kind={PlotKind::Step} good={good.clone()} dark={*dark} width={*width} testid="plot-step" label="Step time breakdown in seconds" height={230} />
-                            <Plot kind={PlotKind::Memory} good={good.clone()} dark={*dark} width={*width} testid="plot-memory" label="Memory per chip against capacity in GiB" height={230} />
-                            <Plot kind={PlotKind::Scaling} good={good.clone()} dark={*dark} width={*width} testid="plot-scaling" label="Days to train and MFU against chip count" height={320} />
-                            <Plot kind={PlotKind::Power} good={good.clone()} dark={*dark} width={*width} testid="plot-power" label="Site power at training load in MW" height={230} />
-                            <Plot kind={PlotKind::Cost} good={good.clone()} dark={*dark} width={*width} testid="plot-cost" label="Cost of the run in millions of dollars" height={230} />
-                            <Plot kind={PlotKind::PlantScaling} good={good.clone()} dark={*dark} width={*width} testid="plot-plant-scaling" label="Site power and run cost against chip count" height={300} />
-                            <Plot kind={PlotKind::Effective} good={good} dark={*dark} width={*width} testid="plot-effective" label="Model EFLOP/s delivered against chip count: linear, at MFU, and after failures" height={300} />
+                            <Plot kind={PlotKind::Step} good={good.clone()} dark={*dark} width={*width} testid="plot-step" lang={*lang} height={230} />
+                            <Plot kind={PlotKind::Memory} good={good.clone()} dark={*dark} width={*width} testid="plot-memory" lang={*lang} height={230} />
+                            <Plot kind={PlotKind::Scaling} good={good.clone()} dark={*dark} width={*width} testid="plot-scaling" lang={*lang} height={320} />
+                            <Plot kind={PlotKind::Power} good={good.clone()} dark={*dark} width={*width} testid="plot-power" lang={*lang} height={230} />
+                            <Plot kind={PlotKind::Cost} good={good.clone()} dark={*dark} width={*width} testid="plot-cost" lang={*lang} height={230} />
+                            <Plot kind={PlotKind::PlantScaling} good={good.clone()} dark={*dark} width={*width} testid="plot-plant-scaling" lang={*lang} height={300} />
+                            <Plot kind={PlotKind::Effective} good={good} dark={*dark} width={*width} testid="plot-effective" lang={*lang} height={300} />
                         </div>
                     }
                     <footer class="about">
                         { accuracy(&validation) }
                         <details>
-                            <summary>{ "How these numbers are made" }</summary>
+                            <summary>{ text::t("about.title") }</summary>
                             <ul>
-                                { for ABOUT.iter().map(|line| html! { <li>{ *line }</li> }) }
+                                { for ABOUT.iter().map(|key| html! { <li>{ text::t(key) }</li> }) }
                             </ul>
                         </details>
-                        { "Nothing leaves this page: it makes no network requests, and the plan lives in the link." }
+                        { text::t("about.private") }
                     </footer>
                 </div>
             </main>

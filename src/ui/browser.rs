@@ -4,8 +4,11 @@
 
 use gloo::events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 
+use super::text as words;
 use crate::scenario::{url, Scenario};
+use crate::text::{self, Lang};
 
 /// Local-storage key of the last scenario (as a fragment).
 const STORAGE_KEY: &str = "clusterplan.scenario";
@@ -17,9 +20,7 @@ fn window() -> Option<web_sys::Window> {
 /// Shows any Rust panic on the page instead of leaving a dead app.
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        let message = format!(
-            "clusterplan hit an internal error and stopped: {info}. Reload the page; your scenario is in the link."
-        );
+        let message = text::fill("page.crashed", &[("why", &info.to_string())]);
         web_sys::console::error_1(&JsValue::from_str(&message));
         let Some(document) = window().and_then(|w| w.document()) else { return };
         let Ok(banner) = document.create_element("div") else { return };
@@ -62,8 +63,7 @@ fn fragment(scenario: &Scenario, pinned: Option<&Scenario>) -> String {
 /// The plan in the page's link, if any; `Err` carries a notice when it cannot be read.
 pub fn linked_scenario() -> Result<Option<Linked>, String> {
     let hash = window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-    read(&hash)
-        .map_err(|e| format!("Could not open this link: {e}. Showing the default plan instead."))
+    read(&hash).map_err(|e| text::fill("link.broken", &[("why", &words::decode_error(&e))]))
 }
 
 /// The plan to open with: the link's, else the last one used here, else the default; with a
@@ -78,11 +78,7 @@ pub fn initial_scenario() -> (Linked, Option<String>, Origin) {
     let stored = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
     match stored.map(|text| read(&text)) {
         Some(Ok(Some(linked))) => (linked, None, Origin::Fine),
-        Some(Err(_)) => {
-            let notice =
-                "The scenario saved in this browser could not be read; showing the default plan.";
-            (default(), Some(notice.into()), Origin::Fine)
-        }
+        Some(Err(_)) => (default(), Some(text::t("link.stored-broken").into()), Origin::Fine),
         _ => (default(), None, Origin::Fine),
     }
 }
@@ -278,4 +274,55 @@ pub fn download_png(name: &str, svg: &str) {
     image.set_onload(Some(onload.unchecked_ref()));
     let encoded = String::from(js_sys::encode_uri_component(svg));
     image.set_src(&format!("data:image/svg+xml;charset=utf-8,{encoded}"));
+}
+
+/// Where the chosen language is remembered.
+const LANG_KEY: &str = "clusterplan.lang";
+
+/// The language to open in: the one chosen here before, else the browser's.
+pub fn preferred_lang() -> Lang {
+    let stored = storage().and_then(|s| s.get_item(LANG_KEY).ok().flatten());
+    let browser = window().and_then(|w| w.navigator().language());
+    Lang::from_code(&stored.or(browser).unwrap_or_default())
+}
+
+/// Speaks `lang` from now on, remembers it and says so to the page (`<html lang>`).
+pub fn speak(lang: Lang) {
+    text::set_lang(lang);
+    if let Some(s) = storage() {
+        s.set_item(LANG_KEY, lang.code()).ok();
+    }
+    if let Some(root) = window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        root.set_attribute("lang", lang.code()).ok();
+    }
+}
+
+/// Installs `lang`'s catalogue: from the page itself when it carries it (`standalone.html`),
+/// else from the file beside the page (`text/<lang>.txt`).
+pub async fn load_text(lang: Lang) -> Result<(), String> {
+    if text::has(lang) {
+        return Ok(());
+    }
+    let window = window().ok_or("no window")?;
+    let inline = window
+        .document()
+        .and_then(|d| {
+            d.query_selector(&format!("script[data-text=\"{}\"]", lang.code())).ok().flatten()
+        })
+        .and_then(|s| s.text_content());
+    let source = match inline {
+        Some(source) => source,
+        None => {
+            let url = format!("text/{}.txt", lang.code());
+            let response =
+                JsFuture::from(window.fetch_with_str(&url)).await.map_err(|_| "offline")?;
+            let response: web_sys::Response = response.dyn_into().map_err(|_| "no response")?;
+            if !response.ok() {
+                return Err(format!("{url}: {}", response.status()));
+            }
+            let body = response.text().map_err(|_| "no text")?;
+            JsFuture::from(body).await.map_err(|_| "no text")?.as_string().ok_or("no text")?
+        }
+    };
+    text::install(lang, Box::leak(source.into_boxed_str()))
 }

@@ -10,39 +10,38 @@ use crate::editor;
 use crate::jobs::Status;
 use crate::model::StepBreakdown;
 use crate::numbers;
+use crate::text::{fill, t};
 
 /// A figure's name and how its values are shown, by `editor::Difference::key`.
 fn shown(key: &str) -> (&'static str, fn(f64) -> String) {
     let days: fn(f64) -> String = |d| format!("{d:.1}");
-    let millions: fn(f64) -> String = |usd| format!("${}M", format::sig3(usd / 1e6));
+    let money: fn(f64) -> String = |usd| fill("unit.usd", &[("n", &format::count(usd))]);
     let count: fn(f64) -> String = |n| numbers::format(n.round());
-    match key {
-        "train_days" => ("days to train", days),
-        "effective_train_days" => ("days with failures", days),
-        "mfu" => ("MFU", format::percent),
-        "step_s" => ("step time", format::seconds),
-        "memory_bytes" => ("memory per chip", format::gib),
-        "chips" => ("chips used", count),
-        "facility_w" => ("site power", |w| format!("{} MW", format::sig3(w / 1e6))),
-        "capex_usd" => ("capex", millions),
-        "run_usd" => ("cost of the run", millions),
+    let (key, show): (&str, fn(f64) -> String) = match key {
+        "train_days" => ("compare.train-days", days),
+        "effective_train_days" => ("compare.effective-days", days),
+        "mfu" => ("compare.mfu", format::percent),
+        "step_s" => ("compare.step", format::seconds),
+        "memory_bytes" => ("compare.memory", format::gib),
+        "chips" => ("compare.chips", count),
+        "facility_w" => ("compare.power", |w| fill("unit.mw", &[("n", &format::sig3(w / 1e6))])),
+        "capex_usd" => ("compare.capex", money),
+        "run_usd" => ("compare.run-cost", money),
         "energy_mwh" => {
-            ("energy of the run", |mwh| format!("{} MWh", numbers::format(mwh.round())))
+            ("compare.energy", |mwh| fill("unit.mwh", &[("n", &numbers::format(mwh.round()))]))
         }
-        "bom.nodes" => ("nodes", count),
-        "bom.racks" => ("racks", count),
-        "bom.switches" => ("scale-out switches", count),
-        "bom.transceivers" => ("transceivers", count),
+        "bom.nodes" => ("part.nodes", count),
+        "bom.racks" => ("part.racks", count),
+        "bom.switches" => ("compare.switches", count),
+        "bom.transceivers" => ("part.transceivers", count),
         // A part of the step, labelled as the step plot labels it.
-        part => (
-            StepBreakdown::default()
-                .parts()
-                .iter()
-                .position(|(k, _)| *k == part)
-                .map_or("", |i| STEP_LABELS[i]),
-            format::seconds,
-        ),
-    }
+        part => {
+            let parts = StepBreakdown::default().parts();
+            let label = parts.iter().position(|(k, _)| *k == part).map_or("", |i| STEP_LABELS[i]);
+            return (format::part(label), format::seconds);
+        }
+    };
+    (t(key), show)
 }
 
 /// Plan A beside plan B, when a plan is pinned. A plain function rather than a component: it
@@ -50,15 +49,15 @@ fn shown(key: &str) -> (&'static str, fn(f64) -> String) {
 pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> Html {
     let Some(pinned) = &state.pinned else { return html! {} };
     let (Some(a), Some(b)) = (pinned.good.as_ref(), state.good.as_ref()) else {
-        return html! { <section class="panel compare" data-testid="compare-panel"><p class="bad">{ "Fix the marked fields to compare." }</p></section> };
+        return html! { <section class="panel compare" data-testid="compare-panel"><p class="bad">{ t("compare.fix") }</p></section> };
     };
     let rows = editor::compare(&a.estimate, &b.estimate);
     let end = on_action.reform(|_| Action::EndCompare);
     html! {
         <section class="panel compare" data-testid="compare-panel">
-            <h2>{ "Plan A against plan B" }</h2>
+            <h2>{ t("compare.title") }</h2>
             <table class="job-results">
-                <thead><tr><th></th><th>{ "A (pinned)" }</th><th>{ "B (the form)" }</th><th>{ "B against A" }</th></tr></thead>
+                <thead><tr><th></th><th>{ t("compare.a") }</th><th>{ t("compare.b") }</th><th>{ t("compare.change") }</th></tr></thead>
                 <tbody>
                     { for rows.iter().filter(|d| d.a != 0.0 || d.b != 0.0).map(|d| {
                         let (label, show) = shown(d.key);
@@ -69,7 +68,7 @@ pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> H
                                 <td data-testid={id("a")}>{ show(d.a) }</td>
                                 <td data-testid={id("b")}>{ show(d.b) }</td>
                                 <td>
-                                    { if d.a == 0.0 { "new".to_string() } else if d.change.abs() < 0.0005 { "same".to_string() } else { format!("{:+.1} %", 100.0 * d.change) } }
+                                    { if d.a == 0.0 { t("compare.new").to_string() } else if d.change.abs() < 0.0005 { t("compare.same").to_string() } else { format!("{:+.1} %", 100.0 * d.change) } }
                                 </td>
                             </tr>
                         }
@@ -79,9 +78,9 @@ pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> H
             // Overlaid plots, drawn by the worker a moment after the last edit.
             { for ["step", "scaling"].iter().filter_map(|key| {
                 let src = plots.result.as_ref()?[*key].as_str()?.to_string();
-                Some(html! { <img class="plot" data-testid={format!("compare-{key}")} {src} alt="Plan A against plan B" /> })
+                Some(html! { <img class="plot" data-testid={format!("compare-{key}")} {src} alt={t("compare.title")} /> })
             }) }
-            <button type="button" data-testid="compare-end" onclick={end}>{ "End the comparison" }</button>
+            <button type="button" data-testid="compare-end" onclick={end}>{ t("compare.end") }</button>
         </section>
     }
 }

@@ -221,7 +221,7 @@ pub fn messages(props: &MessagesProps) -> Html {
         });
         html! {
             <button type="button" class="suggest" data-testid={format!("{}-suggest", props.testid)} {onclick}>
-                { fix.label.clone() }
+                { fix.label.to_string() }
             </button>
         }
     };

@@ -23,8 +23,12 @@ pub fn percent(x: f64) -> String {
     format!("{:.1} %", 100.0 * x)
 }
 
-/// A large count with an SI-style suffix (k, M, B, T).
+/// A large count as the language groups it: with an SI-style suffix (k, M, B, T) in English,
+/// in 万 and 亿 in Chinese.
 pub fn count(x: f64) -> String {
+    if crate::text::lang() == crate::text::Lang::ZhCn {
+        return crate::numbers::wan(x);
+    }
     let (v, suffix) = if x >= 1e12 {
         (x / 1e12, " T")
     } else if x >= 1e9 {
@@ -64,20 +68,30 @@ pub fn raw(value: &serde_json::Value) -> String {
 
 /// A count of micro-batches in words ("1 micro-batch", "16 micro-batches").
 pub fn microbatches(n: u32) -> String {
-    if n == 1 {
-        "1 micro-batch".to_string()
-    } else {
-        format!("{} micro-batches", crate::numbers::format(n as f64))
-    }
+    let key = if n == 1 { "format.micro-batch" } else { "format.micro-batches" };
+    fill(key, &[("n", &crate::numbers::format(n as f64))])
+}
+
+/// Days to train, one decimal below 100,000.
+pub fn days(d: f64) -> String {
+    let d = d.min(1e6);
+    let n = if d < 1e5 { format!("{d:.1}") } else { crate::numbers::format(d.round()) };
+    fill("format.days", &[("n", &n)])
 }
 
 /// A memory phase's name.
 pub fn phase(p: crate::model::Phase) -> &'static str {
-    match p {
-        crate::model::Phase::Forward => "forward",
-        crate::model::Phase::Backward => "backward",
-        crate::model::Phase::Optimizer => "optimizer",
-    }
+    t(match p {
+        crate::model::Phase::Forward => "phase.forward",
+        crate::model::Phase::Backward => "phase.backward",
+        crate::model::Phase::Optimizer => "phase.optimizer",
+    })
+}
+
+/// A step, memory, power or cost part's name (`charts::STEP_LABELS` and the like).
+pub fn part(label: &str) -> &'static str {
+    t(&crate::text::part_key(label))
 }
 
 pub use crate::numbers::sig3;
+use crate::text::{fill, t};

@@ -67,7 +67,7 @@ impl<'a> Form<'a> {
     }
 
     pub(super) fn errors(&self, path: &str) -> Vec<String> {
-        self.state.errors_for(path).iter().map(|e| e.message.clone()).collect()
+        self.state.errors_for(path).iter().map(|e| e.message()).collect()
     }
 
     /// Findings of the shown estimate that concern `path`, when it is the scenario's own.
@@ -141,7 +141,7 @@ impl<'a> Form<'a> {
         &self,
         path: &str,
         testid: &str,
-        options: &[(&str, &str)],
+        options: &[&str],
         resolved: &str,
     ) -> Html {
         let value = self
@@ -154,7 +154,7 @@ impl<'a> Form<'a> {
             Callback::from(move |v: String| on_set.emit(vec![(p.clone(), Some(Value::String(v)))]));
         html! {
             <SelectField testid={testid.to_string()} label={text::label(path)} help={text::help(path)}
-                options={options.iter().map(|(v, t)| (AttrValue::from(v.to_string()), AttrValue::from(t.to_string()))).collect::<Vec<_>>()}
+                options={options.iter().map(|v| (AttrValue::from(v.to_string()), AttrValue::from(text::t(&format!("option.{path}.{v}"))))).collect::<Vec<_>>()}
                 value={value} errors={self.errors(path)} problems={self.problems(path)} notes={self.notes(path)} on_change={on_change} />
         }
     }

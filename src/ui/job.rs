@@ -12,6 +12,7 @@ use super::state::{Action, State};
 use super::worker::Runner;
 use crate::jobs::{Status, Task};
 use crate::scenario::Scenario;
+use crate::text::t;
 
 /// Properties of a job panel.
 #[derive(Properties, PartialEq)]
@@ -26,6 +27,8 @@ pub struct JobProps {
     /// Changes when the window is resized, so plots are redrawn.
     #[prop_or_default]
     pub width: u32,
+    /// The language spoken.
+    pub lang: crate::text::Lang,
 }
 
 /// A job's status and its runner, shared by the search and sizing panels.
@@ -126,11 +129,11 @@ pub fn progress(job: &Running, testid: &'static str, cancel_testid: &'static str
     }
     let cancel = job.cancel.clone();
     html! {
-        <div class="job-progress" title="Running in the background: the page stays responsive">
+        <div class="job-progress" title={t("job.background")}>
             <progress data-testid={testid} max="1" value={format!("{:.3}", status.progress)}
-                aria-label="progress">{ format::percent(status.progress) }</progress>
+                aria-label={t("job.progress")}>{ format::percent(status.progress) }</progress>
             <span>{ format::percent(status.progress) }</span>
-            <button type="button" data-testid={cancel_testid} onclick={cancel}>{ "Cancel" }</button>
+            <button type="button" data-testid={cancel_testid} onclick={cancel}>{ t("job.cancel") }</button>
         </div>
     }
 }
@@ -172,7 +175,7 @@ pub fn render(view: &Value, on_action: &Callback<Action>, frozen: bool) -> Html 
                                 <tr data-testid={text(&row["testid"])} class={text(&row["class"])}>
                                     { for row["cells"].as_array().into_iter().flatten().map(|c| html! { <td>{ text(c) }</td> }) }
                                     if applies { <td>if !apply.is_null() {
-                                        <button type="button" data-testid={text(&apply["testid"])} disabled={frozen} {onclick}>{ "Apply" }</button>
+                                        <button type="button" data-testid={text(&apply["testid"])} disabled={frozen} {onclick}>{ t("job.apply") }</button>
                                     }</td> }
                                 </tr>
                             }

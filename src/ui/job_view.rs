@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use super::format;
 use crate::charts::{self, Curve, DARK, LIGHT};
 use crate::numbers;
+use crate::text::{fill, t};
 
 /// The JSON number at `key` as text.
 fn n(v: &Value, key: &str) -> String {
@@ -29,13 +30,13 @@ fn plan_words(p: &Value, dp: Option<u64>) -> String {
             words.push(format!("{label} {}", n(p, key)));
         }
     }
-    words.push(format!("mb {}", n(p, "micro_batch")));
+    words.push(fill("plan.mb", &[("n", &n(p, "micro_batch"))]));
     words.push(format!("ZeRO-{}", n(p, "zero")));
     if let Some(mode) = p["recompute"].as_str().filter(|m| *m != "none") {
-        words.push(format!("{mode} recompute"));
+        words.push(t(&format!("plan.recompute.{mode}")).into());
     }
     if p["recompute_elementwise"].as_bool() == Some(true) {
-        words.push("light recompute".into());
+        words.push(t("plan.light-recompute").into());
     }
     if p["sequence_parallel"].as_bool() == Some(true) {
         words.push("SP".into());
@@ -58,55 +59,60 @@ fn wins(estimate: &Value) -> String {
     let shares: Vec<String> = parts
         .iter()
         .take(3)
-        .map(|(k, s)| format!("{} {}", k.replace('_', " "), format::percent(s / step)))
+        .map(|(k, s)| format!("{} {}", t(&format!("step.{k}")), format::percent(s / step)))
         .collect();
-    format!("best; step is {}", shares.join(", "))
+    fill("search.wins", &[("shares", &shares.join(t("text.list")))])
 }
 
 /// Why a runner-up loses: the part of its step that grew most against the best.
 fn loses(row: &Value) -> String {
-    let part = row["loses_on"]["part"].as_str().unwrap_or("step").replace('_', " ");
+    let part = t(&format!("step.{}", row["loses_on"]["part"].as_str().unwrap_or("step")));
     let seconds = row["loses_on"]["seconds"].as_f64().unwrap_or(0.0);
     let behind = row["behind"].as_f64().unwrap_or(0.0);
     if behind <= 1e-9 {
-        return "as good as the best".into();
+        return t("search.as-good").into();
     }
+    let behind = format::percent(behind);
     if seconds <= 0.0 {
         // Ranked by cost, energy or failures, a plan can lose with the shorter step.
-        return format!("{} behind", format::percent(behind));
+        return fill("search.behind", &[("behind", &behind)]);
     }
-    format!("{} behind: {part} +{} a step", format::percent(behind), format::seconds(seconds))
+    let values =
+        [("behind", behind.as_str()), ("part", part), ("seconds", &format::seconds(seconds))];
+    fill("search.behind-on", &values)
 }
 
+/// A rank as the language says it: 53rd, 第 53.
 fn ordinal(n: u64) -> String {
     let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
+        (_, 11..=13) => "ordinal.th",
+        (1, _) => "ordinal.st",
+        (2, _) => "ordinal.nd",
+        (3, _) => "ordinal.rd",
+        _ => "ordinal.th",
     };
-    format!("{}{suffix}", numbers::format(n as f64))
+    fill(suffix, &[("n", &numbers::format(n as f64))])
 }
 
 /// Where the typed plan ranks, in words.
 fn yours(result: &Value) -> String {
     let y = &result["yours"];
     match (y["verdict"].as_str(), y["rank"].as_u64()) {
-        (Some("fits"), Some(1)) => "Yours is the best plan found.".into(),
-        (Some("fits"), Some(rank)) => format!(
-            "Yours is {} of {}, {} {} than the best.",
-            ordinal(rank),
-            n(result, "evaluated"),
-            format::percent(y["behind"].as_f64().unwrap_or(0.0)),
+        (Some("fits"), Some(1)) => t("search.yours-best").into(),
+        (Some("fits"), Some(rank)) => fill(
             match result["objective"].as_str() {
-                Some("cost") => "dearer",
-                Some("energy") => "more energy",
-                _ => "slower",
-            }
+                Some("cost") => "search.yours-dearer",
+                Some("energy") => "search.yours-more-energy",
+                _ => "search.yours-slower",
+            },
+            &[
+                ("rank", &ordinal(rank)),
+                ("of", &n(result, "evaluated")),
+                ("behind", &format::percent(y["behind"].as_f64().unwrap_or(0.0))),
+            ],
         ),
-        (Some("does_not_fit"), _) => "Yours does not fit in memory, so it is not ranked.".into(),
-        _ => "Yours cannot run as written, so it is not ranked.".into(),
+        (Some("does_not_fit"), _) => t("search.yours-does-not-fit").into(),
+        _ => t("search.yours-cannot-run").into(),
     }
 }
 
@@ -118,13 +124,14 @@ fn apply(testid: &str, label: String, scenario: &Value) -> Value {
 pub fn search(result: &Value, done: bool) -> Value {
     let mut lines = vec![line(
         "search-counts",
-        format!(
-            "{} plans tried: {} cannot run, {} do not fit, {} timed{}.",
-            n(result, "searched"),
-            n(result, "invalid"),
-            n(result, "does_not_fit"),
-            n(result, "evaluated"),
-            if done { "" } else { " so far" }
+        fill(
+            if done { "search.counts" } else { "search.counts-so-far" },
+            &[
+                ("searched", &n(result, "searched")),
+                ("invalid", &n(result, "invalid")),
+                ("unfit", &n(result, "does_not_fit")),
+                ("timed", &n(result, "evaluated")),
+            ],
         ),
         false,
     )];
@@ -151,7 +158,7 @@ pub fn search(result: &Value, done: bool) -> Value {
                     e["memory"]["peak_bytes"].as_f64().map(format::gib).unwrap_or_default(),
                     if rank == 1 { wins(e) } else { loses(row) },
                 ],
-                "apply": apply("search-apply", format!("the search's plan #{rank}"), &row["scenario"]),
+                "apply": apply("search-apply", fill("search.apply-label", &[("rank", &rank.to_string())]), &row["scenario"]),
             })
         })
         .collect();
@@ -160,11 +167,13 @@ pub fn search(result: &Value, done: bool) -> Value {
         .into_iter()
         .flatten()
         .map(|p| {
-            format!(
-                "{:.1} days with failures for ${}M: {}",
-                p["effective_train_days"].as_f64().unwrap_or(0.0),
-                format::sig3(p["run_usd"].as_f64().unwrap_or(0.0) / 1e6),
-                plan_words(&p["parallelism"], None)
+            fill(
+                "search.front-item",
+                &[
+                    ("days", &format!("{:.1}", p["effective_train_days"].as_f64().unwrap_or(0.0))),
+                    ("usd", &format::sig3(p["run_usd"].as_f64().unwrap_or(0.0) / 1e6)),
+                    ("plan", &plan_words(&p["parallelism"], None)),
+                ],
             )
         })
         .collect();
@@ -172,14 +181,14 @@ pub fn search(result: &Value, done: bool) -> Value {
         "lines": lines,
         "table": {
             "testid": "search-results",
-            "head": ["#", "plan", "days", "MFU", "memory", "why"],
+            "head": ["#", t("search.head.plan"), t("search.head.days"), "MFU", t("search.head.memory"), t("search.head.why")],
             "rows": rows,
         },
     });
     if done && pareto.len() > 1 {
         view["list"] = json!({
             "testid": "search-pareto",
-            "summary": "Faster or cheaper: plans no other beats on both days and cost",
+            "summary": t("search.front"),
             "items": pareto,
         });
     }
@@ -227,7 +236,7 @@ pub fn size(result: &Value, dark: bool) -> Value {
         .map(|r| {
             let chip = r["chip"].as_str().unwrap_or("").to_string();
             let Some(chips) = r["chips"].as_u64() else {
-                let why = r["why"].as_str().unwrap_or("no cluster size meets the deadline");
+                let why = r["why"].as_str().unwrap_or(t("size.none"));
                 return json!({ "testid": "size-row", "cells": [chip, "", "", "", "", "", why] });
             };
             let count = numbers::format(chips as f64);
@@ -237,12 +246,12 @@ pub fn size(result: &Value, dark: bool) -> Value {
                     chip.clone(),
                     count.clone(),
                     format!("{} / {}", n(r, "nodes"), n(r, "racks")),
-                    r["facility_mw"].as_f64().map(|mw| format!("{} MW", format::sig3(mw))).unwrap_or_default(),
-                    r["capex_usd"].as_f64().map(|usd| format!("${}M", format::sig3(usd / 1e6))).unwrap_or_default(),
+                    r["facility_mw"].as_f64().map(|mw| fill("unit.mw", &[("n", &format::sig3(mw))])).unwrap_or_default(),
+                    r["capex_usd"].as_f64().map(|usd| fill("unit.usd", &[("n", &format::count(usd))])).unwrap_or_default(),
                     r["effective_train_days"].as_f64().map(|d| format!("{d:.1}")).unwrap_or_default(),
                     plan_words(&r["plan"], None),
                 ],
-                "apply": apply("size-apply", format!("{count} {chip} chips"), &r["scenario"]),
+                "apply": apply("size-apply", fill("size.apply-label", &[("n", &count), ("chip", &chip)]), &r["scenario"]),
             })
         })
         .collect();
@@ -250,7 +259,7 @@ pub fn size(result: &Value, dark: bool) -> Value {
         "lines": [],
         "table": {
             "testid": "size-results",
-            "head": ["chip", "chips", "nodes / racks", "site power", "capex", "days", "plan"],
+            "head": [t("size.head.chip"), t("size.head.chips"), t("size.head.nodes"), t("size.head.power"), t("size.head.capex"), t("size.head.days"), t("search.head.plan")],
             "rows": rows,
         },
         "plot": svg_url(&charts::sizing_svg(
@@ -266,7 +275,7 @@ pub fn size(result: &Value, dark: bool) -> Value {
 /// explained, and each run's sources (the page renders those as links).
 pub fn accuracy(result: &Value) -> Value {
     if let Some(error) = result["error"].as_str() {
-        return json!({ "lines": [line("accuracy-error", format!("The validation data could not be read: {error}"), true)] });
+        return json!({ "lines": [line("accuracy-error", fill("accuracy.error", &[("why", error)]), true)] });
     }
     let rows: Vec<Value> = result["rows"]
         .as_array()
@@ -294,15 +303,17 @@ pub fn accuracy(result: &Value) -> Value {
             let label = r["label"].as_str().unwrap_or_default();
             Some(line(
                 "accuracy-miss",
-                format!("{run} {label} is outside its tolerance: {why}"),
+                fill("accuracy.miss", &[("run", run), ("label", label), ("why", why)]),
                 false,
             ))
         })
         .collect();
+    let head = ["run", "row", "metric", "published", "predicted", "error", "tolerance"]
+        .map(|h| t(&format!("accuracy.head.{h}")));
     json!({
         "table": {
             "testid": "accuracy-table",
-            "head": ["run", "row", "metric", "published", "predicted", "error", "tolerance"],
+            "head": head,
             "rows": rows,
         },
         "after": misses,

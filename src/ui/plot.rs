@@ -11,6 +11,7 @@ use super::browser;
 use super::state::Good;
 use super::text;
 use crate::charts::{self, DARK, LIGHT};
+use crate::text::Lang;
 
 pub use crate::charts::Kind as PlotKind;
 
@@ -25,8 +26,8 @@ pub struct PlotProps {
     pub dark: bool,
     /// `data-testid` of the drawing.
     pub testid: AttrValue,
-    /// Accessible description.
-    pub label: AttrValue,
+    /// The language spoken (the plot is redrawn in it).
+    pub lang: Lang,
     /// Height in CSS pixels.
     #[prop_or(260)]
     pub height: u32,
@@ -51,8 +52,9 @@ pub fn plot(props: &PlotProps) -> Html {
         });
     }
     let size = (if *column > 0 { *column } else { 720 }, props.height);
-    let svg =
-        use_memo((props.good.clone(), props.kind, props.dark, size), |(good, kind, dark, size)| {
+    let svg = use_memo(
+        (props.good.clone(), props.kind, props.dark, size, props.lang),
+        |(good, kind, dark, size, _)| {
             let theme = if *dark { DARK } else { LIGHT };
             charts::draw(
                 *kind,
@@ -62,7 +64,8 @@ pub fn plot(props: &PlotProps) -> Html {
                 &theme,
                 *size,
             )
-        });
+        },
+    );
     let name = |ext: &str| format!("clusterplan-{}.{ext}", props.testid);
     let save_png = {
         let (svg, name) = (svg.clone(), name("png"));
@@ -76,14 +79,14 @@ pub fn plot(props: &PlotProps) -> Html {
     };
     html! {
         <figure class="plot-box" ref={figure}>
-            <div class="plot" role="img" aria-label={props.label.clone()} data-testid={props.testid.clone()}>
+            <div class="plot" role="img" aria-label={text::t(&format!("plot.{}.aria", props.kind.id()))} data-testid={props.testid.clone()}>
                 { Html::from_html_unchecked(AttrValue::from((*svg).clone())) }
             </div>
             <span class="save-as">
                 <button type="button" class="save" data-testid={format!("{}-png", props.testid)} onclick={save_png}
-                    title={text::SAVE_PNG}>{ "PNG" }</button>
+                    title={text::t("save.png")}>{ "PNG" }</button>
                 <button type="button" class="save" data-testid={format!("{}-svg", props.testid)} onclick={save_svg}
-                    title={text::SAVE_SVG}>{ "SVG" }</button>
+                    title={text::t("save.svg")}>{ "SVG" }</button>
             </span>
         </figure>
     }

@@ -13,6 +13,7 @@ use crate::editor::{self, Confidence};
 use crate::model::Severity;
 use crate::numbers;
 use crate::report;
+use crate::text::{fill, t};
 
 /// The bill of materials as a table, with a button that copies it as CSV.
 fn bom(f: &crate::model::FacilityEstimate, on_copy: &Callback<String>) -> Html {
@@ -21,18 +22,18 @@ fn bom(f: &crate::model::FacilityEstimate, on_copy: &Callback<String>) -> Html {
     let onclick = on_copy.reform(move |_| csv.clone());
     html! {
         <details class="tables bom">
-            <summary>{ format!("Bill of materials: {} nodes, {} scale-out switches in {} tiers, {} transceivers",
-                numbers::format(f.bom.nodes as f64), numbers::format(f.bom.switches() as f64),
-                f.bom.tiers, numbers::format(f.bom.transceivers as f64)) }</summary>
+            <summary>{ fill("bom.summary", &[
+                ("nodes", &numbers::format(f.bom.nodes as f64)), ("switches", &numbers::format(f.bom.switches() as f64)),
+                ("tiers", &f.bom.tiers.to_string()), ("transceivers", &numbers::format(f.bom.transceivers as f64))]) }</summary>
             <table data-testid="bom">
-                <thead><tr><th>{ "item" }</th><th>{ "tier" }</th><th>{ "count" }</th></tr></thead>
+                <thead><tr><th>{ t("bom.item") }</th><th>{ t("bom.tier") }</th><th>{ t("bom.count") }</th></tr></thead>
                 <tbody>
                     { for rows.iter().map(|(item, tier, count)| html! {
-                        <tr><td>{ *item }</td><td>{ *tier }</td><td>{ numbers::format(*count as f64) }</td></tr>
+                        <tr><td>{ format::part(item) }</td><td>{ format::part(tier) }</td><td>{ numbers::format(*count as f64) }</td></tr>
                     }) }
                 </tbody>
             </table>
-            <button type="button" data-testid="bom-copy" {onclick}>{ "Copy as CSV" }</button>
+            <button type="button" data-testid="bom-copy" {onclick}>{ t("bom.copy") }</button>
             { save_button("bom-csv", "clusterplan-bill-of-materials.csv", report::bom_csv(f)) }
         </details>
     }
@@ -45,13 +46,13 @@ fn save_button(testid: &'static str, name: &'static str, csv: String) -> Html {
             web_sys::console::warn_1(&format!("could not save {name}: {e}").into());
         }
     });
-    html! { <button type="button" class="save" data-testid={testid} {onclick}>{ "Download CSV" }</button> }
+    html! { <button type="button" class="save" data-testid={testid} {onclick}>{ t("save.csv") }</button> }
 }
 
-fn card(testid: &'static str, label: &'static str, value: String, detail: String) -> Html {
+fn card(testid: &'static str, value: String, detail: String) -> Html {
     html! {
         <div class="card">
-            <div class="card-label">{ label }{ help(text::help(testid)) }</div>
+            <div class="card-label">{ t(&format!("card.{testid}")) }{ help(text::help(testid)) }</div>
             <div class="card-value" data-testid={testid}>{ value }</div>
             <div class="card-detail">{ detail }</div>
         </div>
@@ -65,34 +66,26 @@ fn confidence(c: &Confidence) -> Html {
         Some(chip) if !c.unverified.is_empty() => {
             let names: Vec<String> =
                 c.unverified.iter().map(|p| text::in_sentence(text::figure_name(p))).collect();
-            reasons.push(format!("{chip}: {} unverified", names.join(", ")));
+            reasons.push(fill(
+                "sure.unverified",
+                &[("chip", chip), ("figures", &names.join(t("text.list")))],
+            ));
         }
         Some(_) => {}
-        None => reasons.push("custom chip: its figures are as entered".to_string()),
+        None => reasons.push(t("sure.custom-chip").into()),
     }
     if c.efficiency_by_class {
-        reasons.push(
-            "GEMM and memory efficiency assumed by chip class, not measured in a published run"
-                .into(),
-        );
+        reasons.push(t("sure.by-class").into());
     }
     if let Some(max) = c.beyond_validated {
-        reasons.push(format!(
-            "larger than the largest validated run ({} chips)",
-            numbers::format(max as f64)
-        ));
+        reasons.push(fill("sure.beyond", &[("chips", &numbers::format(max as f64))]));
     }
     let firm = reasons.is_empty();
-    let title = if firm {
-        "Validated: this chip's figures are from its datasheet and its efficiency was checked against published runs of this size."
-    } else {
-        "Estimate: treat these numbers as a guide."
-    };
     html! {
         <div class={classes!("confidence", if firm { "firm" } else { "soft" })} data-testid="confidence"
-            data-firm={firm.to_string()} title={title}>
-            <strong>{ if firm { "validated" } else { "estimate" } }</strong>
-            if !firm { { format!(": {}", reasons.join("; ")) } }
+            data-firm={firm.to_string()} title={t(if firm { "sure.firm-title" } else { "sure.soft-title" })}>
+            <strong>{ t(if firm { "sure.firm" } else { "sure.soft" }) }</strong>
+            if !firm { { t("text.colon") }{ reasons.join(t("text.clause")) } }
         </div>
     }
 }
@@ -101,11 +94,11 @@ fn confidence(c: &Confidence) -> Html {
 /// materials as CSV) to the clipboard. A plain function, as the panels are (`inputs`).
 pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
     let Some(good) = state.good.as_deref() else {
-        return html! { <section class="results stale" data-testid="results" data-feasible="false"><p>{ "Fix the marked fields to see an estimate." }</p></section> };
+        return html! { <section class="results stale" data-testid="results" data-feasible="false"><p>{ t("results.none") }</p></section> };
     };
     let e = &good.estimate;
     let m = &e.memory;
-    let fill =
+    let filled =
         if m.hbm_bytes > 0.0 { (m.peak_bytes / m.hbm_bytes * 100.0).min(100.0) } else { 100.0 };
     let step_total = e.step_s.max(1e-30);
     let memory = memory_parts(e);
@@ -113,122 +106,116 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
     let f = &e.facility;
     let r = &e.reliability;
     let feasible = e.feasible && !state.stale();
-    let days = if e.train_days < 1e5 {
-        format!("{:.1} days", e.train_days)
-    } else {
-        format!("{} days", numbers::format(e.train_days.round()))
-    };
     html! {
         <section class={classes!("results", state.stale().then_some("stale"), (!e.feasible).then_some("infeasible"))}
             data-testid="results" data-feasible={feasible.to_string()}
-            title={if state.stale() { "Showing the last valid plan; fix the marked fields" } else { "" }}>
+            title={if state.stale() { t("results.stale-title") } else { "" }}>
             if state.stale() {
-                <div class="stale-note">{ "Showing the last valid plan while the marked fields are fixed." }</div>
+                <div class="stale-note">{ t("results.stale") }</div>
             }
             if !e.problems.is_empty() {
                 <div class="problems" data-testid="problems" role="alert">
-                    <strong>{ "This plan cannot run as written:" }</strong>
-                    <ul>{ for e.problems.iter().map(|w| html! { <li>{ w.to_string() }</li> }) }</ul>
-                    <span class="problems-hint">{ "The numbers below are dimmed: they only suggest what a runnable plan near it would cost." }</span>
+                    <strong>{ t("results.problems") }</strong>
+                    <ul>{ for e.problems.iter().map(|w| html! { <li>{ text::warning(w) }</li> }) }</ul>
+                    <span class="problems-hint">{ t("results.problems-hint") }</span>
                 </div>
             }
             { confidence(&sure) }
             <div class="cards">
-                { card("train-days", "Days to train", days,
-                    format!("{} steps, no failures", format::count(e.steps))) }
-                { card("mfu", "MFU", format::percent(e.mfu), format!("HFU {}", format::percent(e.hfu))) }
-                { card("tokens-per-s", "Throughput", format!("{} tokens/s", format::count(e.tokens_per_s)),
-                    format!("{} chips busy", numbers::format(e.chips_used as f64))) }
-                { card("step-time", "Step time", format::seconds(e.step_s), format::microbatches(e.n_microbatches)) }
-                { card("chip-hours", "Chip-hours", format!("{} chip-hours", format::count(e.chip_hours)),
-                    format!("{} chips", numbers::format(good.inputs.cluster.n_chips as f64))) }
+                { card("train-days", format::days(e.train_days),
+                    fill("card.train-days.detail", &[("steps", &format::count(e.steps))])) }
+                { card("mfu", format::percent(e.mfu), fill("card.mfu.detail", &[("hfu", &format::percent(e.hfu))])) }
+                { card("tokens-per-s", fill("card.tokens-per-s.value", &[("n", &format::count(e.tokens_per_s))]),
+                    fill("card.tokens-per-s.detail", &[("chips", &format::count(e.chips_used as f64))])) }
+                { card("step-time", format::seconds(e.step_s), format::microbatches(e.n_microbatches)) }
+                { card("chip-hours", fill("card.chip-hours.value", &[("n", &format::count(e.chip_hours))]),
+                    fill("card.chip-hours.detail", &[("chips", &format::count(good.inputs.cluster.n_chips as f64))])) }
                 <div class="card memory">
-                    <div class="card-label">{ "Memory per chip" }{ help(text::help("memory-per-chip")) }</div>
+                    <div class="card-label">{ t("card.memory-per-chip") }{ help(text::help("memory-per-chip")) }</div>
                     <div class="card-value" data-testid="memory-per-chip">
-                        { format!("{} of {}", format::gib(m.peak_bytes), format::gib(m.hbm_bytes)) }
+                        { fill("card.memory-per-chip.value", &[("peak", &format::gib(m.peak_bytes)), ("hbm", &format::gib(m.hbm_bytes))]) }
                     </div>
                     <div class={classes!("fit-bar", (!m.fits).then_some("over"))} role="meter"
-                        aria-label="memory used" aria-valuenow={format!("{fill:.0}")} aria-valuemin="0" aria-valuemax="100">
-                        <div class="fit-fill" style={format!("width: {fill:.1}%")}></div>
+                        aria-label={t("card.memory-per-chip.meter")} aria-valuenow={format!("{filled:.0}")} aria-valuemin="0" aria-valuemax="100">
+                        <div class="fit-fill" style={format!("width: {filled:.1}%")}></div>
                     </div>
                     <div class="card-detail">
                         <span class={classes!((!m.fits).then_some("bad"))} data-testid="fits">
-                            { if m.fits { "fits" } else { "does not fit" } }
+                            { t(if m.fits { "fit.fits" } else { "fit.does-not-fit" }) }
                         </span>
-                        { format!(" · of the {} the device reports", format::gib(m.hbm_bytes)) }
+                        { fill("card.memory-per-chip.detail", &[("hbm", &format::gib(m.hbm_bytes))]) }
                     </div>
                 </div>
             </div>
             <div class="cards plant" data-testid="plant-cards">
-                { card("facility-mw", "Site power", format!("{} MW", format::sig3(f.power.facility_w / 1e6)),
-                    format!("{} MW IT at PUE {}", format::sig3(f.power.it_w / 1e6), format::sig3(good.inputs.plant.facility.pue))) }
-                { card("energy", "Energy per run", format!("{} MWh", format::sig3(f.energy_mwh)),
-                    format!("{} t CO₂", format::sig3(f.co2_t))) }
-                { card("capex", "Capex", format!("${}", format::count(f.cost.capex_usd)),
-                    format!("${} hardware, ${} building", format::count(f.cost.hardware_usd), format::count(f.cost.facility_usd))) }
-                { card("run-cost", "Cost per run", format!("${}", format::count(f.cost.run_amortized_usd)),
-                    format!("${} rented; ${} per M tokens", format::count(f.cost.run_cloud_usd), format::sig3(f.cost.per_million_tokens_usd))) }
+                { card("facility-mw", fill("unit.mw", &[("n", &format::sig3(f.power.facility_w / 1e6))]),
+                    fill("card.facility-mw.detail", &[("it", &format::sig3(f.power.it_w / 1e6)), ("pue", &format::sig3(good.inputs.plant.facility.pue))])) }
+                { card("energy", fill("unit.mwh", &[("n", &format::sig3(f.energy_mwh))]),
+                    fill("card.energy.detail", &[("t", &format::sig3(f.co2_t))])) }
+                { card("capex", fill("unit.usd", &[("n", &format::count(f.cost.capex_usd))]),
+                    fill("card.capex.detail", &[("hardware", &format::count(f.cost.hardware_usd)), ("building", &format::count(f.cost.facility_usd))])) }
+                { card("run-cost", fill("unit.usd", &[("n", &format::count(f.cost.run_amortized_usd))]),
+                    fill("card.run-cost.detail", &[("rented", &format::count(f.cost.run_cloud_usd)), ("per", &format::sig3(f.cost.per_million_tokens_usd))])) }
             </div>
             <div class="cards delivered" data-testid="delivered-cards">
-                { card("goodput", "Goodput", format::percent(r.goodput),
-                    format!("{} interruptions over the run", format::sig3(r.expected_interruptions))) }
-                { card("effective-days", "Days with failures", format!("{:.1} days", e.effective_train_days.min(1e6)),
-                    format!("{:.1} without; checkpoint every {}", e.train_days.min(1e6), format::seconds(r.checkpoint_interval_s))) }
-                { card("mtbf", "Mean time between interruptions", format!("{} h", format::sig3(r.mtbf_h)),
-                    format!("{} a day on this cluster", format::sig3(r.interruptions_per_day))) }
+                { card("goodput", format::percent(r.goodput),
+                    fill("card.goodput.detail", &[("n", &format::sig3(r.expected_interruptions))])) }
+                { card("effective-days", format::days(e.effective_train_days),
+                    fill("card.effective-days.detail", &[("without", &format!("{:.1}", e.train_days.min(1e6))), ("every", &format::seconds(r.checkpoint_interval_s))])) }
+                { card("mtbf", fill("unit.hours", &[("n", &format::sig3(r.mtbf_h))]),
+                    fill("card.mtbf.detail", &[("n", &format::sig3(r.interruptions_per_day))])) }
             </div>
             <div class="time-lost" data-testid="time-lost">
-                { format!("Time lost over the run: restarts {} h · redone work {} h · checkpoints {} h",
-                    format::sig3(r.restart_total_s / 3600.0), format::sig3(r.lost_work_total_s / 3600.0),
-                    format::sig3(r.checkpoint_total_s / 3600.0)) }
+                { fill("results.time-lost", &[("restarts", &format::sig3(r.restart_total_s / 3600.0)),
+                    ("redone", &format::sig3(r.lost_work_total_s / 3600.0)), ("checkpoints", &format::sig3(r.checkpoint_total_s / 3600.0))]) }
                 <br />
-                { format!("A vendor claim of 15 days between failures and 99% effective time (Moore Threads KUAE) allows {} failures per million chip-hours at this size, against {} calibrated on Llama 3.1, and at most {} h lost per failure.",
-                    format::sig3(r.vendor_claim.per_million_chip_hours), format::sig3(r.vendor_claim.calibrated_per_million_chip_hours),
-                    format::sig3(r.vendor_claim.max_lost_per_interruption_h)) }
+                { fill("results.vendor-claim", &[("allowed", &format::sig3(r.vendor_claim.per_million_chip_hours)),
+                    ("calibrated", &format::sig3(r.vendor_claim.calibrated_per_million_chip_hours)),
+                    ("lost", &format::sig3(r.vendor_claim.max_lost_per_interruption_h))]) }
             </div>
             if !e.warnings.is_empty() {
                 <ul class="warnings" data-testid="warnings">
                     { for e.warnings.iter().map(|w| html! {
                         <li class={if w.severity() == Severity::Fit { "fit" } else { "advice" }}
-                            data-severity={w.severity().as_str()}>{ w.to_string() }</li>
+                            data-severity={w.severity().as_str()}>{ text::warning(w) }</li>
                     }) }
                 </ul>
             }
             if !e.notes.is_empty() {
                 <ul class="notes" data-testid="notes">
-                    { for e.notes.iter().map(|w| html! { <li>{ w.to_string() }</li> }) }
+                    { for e.notes.iter().map(|w| html! { <li>{ text::warning(w) }</li> }) }
                 </ul>
             }
             { bom(f, on_copy) }
             <details class="tables">
-                <summary>{ "Breakdown tables" }</summary>
+                <summary>{ t("tables.title") }</summary>
                 { save_button("breakdown-csv", "clusterplan-breakdown.csv", report::breakdown_csv(e)) }
                 <table>
-                    <thead><tr><th>{ "Step part" }</th><th>{ "seconds" }</th><th>{ "share" }</th></tr></thead>
+                    <thead><tr><th>{ t("tables.step-part") }</th><th>{ t("tables.seconds") }</th><th>{ t("tables.share") }</th></tr></thead>
                     <tbody>
                         { for STEP_LABELS.iter().zip(e.breakdown.parts()).map(|(label, (_, s))| html! {
-                            <tr><td>{ *label }</td><td>{ format!("{s:.3}") }</td><td>{ format::percent(s / step_total) }</td></tr>
+                            <tr><td>{ format::part(label) }</td><td>{ format!("{s:.3}") }</td><td>{ format::percent(s / step_total) }</td></tr>
                         }) }
-                        <tr class="total"><td>{ "step" }</td><td>{ format!("{:.3}", e.step_s) }</td><td>{ "100.0 %" }</td></tr>
+                        <tr class="total"><td>{ t("tables.step") }</td><td>{ format!("{:.3}", e.step_s) }</td><td>{ "100.0 %" }</td></tr>
                     </tbody>
                 </table>
                 <table>
-                    <thead><tr><th>{ "Memory part" }</th><th>{ "per chip" }</th></tr></thead>
+                    <thead><tr><th>{ t("tables.memory-part") }</th><th>{ t("tables.per-chip") }</th></tr></thead>
                     <tbody>
                         { for MEMORY_LABELS.iter().zip(memory).map(|(label, b)| html! {
-                            <tr><td>{ *label }</td><td>{ format::gib(b) }</td></tr>
+                            <tr><td>{ format::part(label) }</td><td>{ format::gib(b) }</td></tr>
                         }) }
-                        <tr class="total"><td>{ format!("peak ({} phase)", format::phase(m.peak_phase)) }</td><td>{ format::gib(m.peak_bytes) }</td></tr>
+                        <tr class="total"><td>{ fill("tables.peak", &[("phase", format::phase(m.peak_phase))]) }</td><td>{ format::gib(m.peak_bytes) }</td></tr>
                     </tbody>
                 </table>
                 <table>
-                    <thead><tr><th>{ "Link busy per step" }</th><th>{ "seconds" }</th><th>{ "exposed" }</th></tr></thead>
+                    <thead><tr><th>{ t("tables.link") }</th><th>{ t("tables.seconds") }</th><th>{ t("tables.exposed") }</th></tr></thead>
                     <tbody>
-                        <tr><td>{ "tensor parallel" }</td><td>{ format!("{:.3}", e.link.tp_s) }</td><td>{ format!("{:.3}", e.breakdown.tp_exposed_s) }</td></tr>
-                        <tr><td>{ "context parallel" }</td><td>{ format!("{:.3}", e.link.cp_s) }</td><td>{ format!("{:.3}", e.breakdown.cp_exposed_s) }</td></tr>
-                        <tr><td>{ "expert all-to-all" }</td><td>{ format!("{:.3}", e.link.ep_s) }</td><td>{ format!("{:.3}", e.breakdown.ep_exposed_s) }</td></tr>
-                        <tr><td>{ "pipeline" }</td><td>{ format!("{:.3}", e.link.pp_s) }</td><td>{ format!("{:.3}", e.breakdown.pp_exposed_s) }</td></tr>
-                        <tr><td>{ "data parallel" }</td><td>{ format!("{:.3}", e.link.dp_s) }</td><td>{ format!("{:.3}", e.breakdown.dp_exposed_s) }</td></tr>
+                        { for [("tables.tp", e.link.tp_s, e.breakdown.tp_exposed_s), ("tables.cp", e.link.cp_s, e.breakdown.cp_exposed_s),
+                            ("tables.ep", e.link.ep_s, e.breakdown.ep_exposed_s), ("tables.pp", e.link.pp_s, e.breakdown.pp_exposed_s),
+                            ("tables.dp", e.link.dp_s, e.breakdown.dp_exposed_s)].into_iter().map(|(key, busy, exposed)| html! {
+                            <tr><td>{ t(key) }</td><td>{ format!("{busy:.3}") }</td><td>{ format!("{exposed:.3}") }</td></tr>
+                        }) }
                     </tbody>
                 </table>
             </details>

@@ -8,6 +8,7 @@ use super::job::{progress, render, use_job, JobProps};
 use super::sizing::{sizing_section, use_sizing_inputs};
 use crate::jobs::Task;
 use crate::model::search::Objective;
+use crate::text::t;
 
 /// The plan search and the sizing, one component so the page carries one component's weight.
 #[function_component(SearchPanel)]
@@ -38,29 +39,29 @@ pub fn search_panel(props: &JobProps) -> Html {
     html! {
         <>
         <section class="panel job" data-testid="search-panel">
-            <h2>{ "Find the best plan" }</h2>
-            <p class="job-hint">{ "Tries every split of these chips into tensor, pipeline, data, context and expert parallelism, with every micro-batch, interleaving, ZeRO stage and recomputation, and ranks the plans that fit." }</p>
+            <h2>{ t("search.title") }</h2>
+            <p class="job-hint">{ t("search.hint") }</p>
             <div class="job-controls">
-                <label>{ "Rank by " }
+                <label>{ t("search.rank-by") }{ " " }
                     <select data-testid="search-objective" onchange={on_objective} disabled={status.running}>
                         { for [
-                            (Objective::TrainDays, "fewest days (no failures)"),
-                            (Objective::EffectiveDays, "fewest days with failures"),
-                            (Objective::Cost, "lowest cost of the run"),
-                            (Objective::Energy, "least energy"),
-                        ].iter().map(|(o, words)| html! {
-                            <option value={o.id()} selected={*o == *objective}>{ *words }</option>
+                            (Objective::TrainDays, "search.by.days"),
+                            (Objective::EffectiveDays, "search.by.effective-days"),
+                            (Objective::Cost, "search.by.cost"),
+                            (Objective::Energy, "search.by.energy"),
+                        ].iter().map(|(o, key)| html! {
+                            <option value={o.id()} selected={*o == *objective}>{ t(key) }</option>
                         }) }
                     </select>
                 </label>
                 <button type="button" class="primary" data-testid="search" onclick={on_search} disabled={status.running}>
-                    { if status.running { "Searching…" } else { "Search every plan" } }
+                    { t(if status.running { "search.running" } else { "search.start" }) }
                 </button>
             </div>
             { progress(&job, "search-progress", "search-cancel") }
             { for status.errors.iter().map(|e| html! { <p class="bad" role="alert">{ e.clone() }</p> }) }
             if stale && !status.running && status.result.is_some() {
-                <p class="stale-note">{ "These plans were found for the plan as it was; search again to follow your edits (Apply would undo them)." }</p>
+                <p class="stale-note">{ t("search.stale") }</p>
             }
             if let Some(view) = &status.result {
                 { render(view, &props.on_action, status.running || stale) }

@@ -9,6 +9,7 @@ use super::job::{progress, render, JobProps, Running};
 use crate::jobs::Task;
 use crate::model::presets;
 use crate::numbers;
+use crate::text::{fill, t};
 
 /// The catalog chips whose bits are set in `picked`.
 fn chosen(picked: u64) -> impl Iterator<Item = &'static presets::ChipPreset> {
@@ -62,24 +63,24 @@ pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) ->
     let stale = job.started_on.as_deref().is_some_and(|s| *s != props.state.scenario);
     html! {
         <section class="panel job" data-testid="size-panel">
-            <h2>{ "Size the cluster for a deadline" }</h2>
-            <p class="job-hint">{ "The smallest cluster of each chip that trains this model on these tokens by the deadline, failures included, with its best plan." }</p>
+            <h2>{ t("size.title") }</h2>
+            <p class="job-hint">{ t("size.hint") }</p>
             <div class="job-controls">
-                <label>{ "Deadline " }
+                <label>{ t("size.deadline") }{ " " }
                     <input type="text" inputmode="decimal" data-testid="size-deadline" value={(**deadline).clone()}
                         oninput={on_deadline} aria-invalid={parsed.is_none().to_string()} size="6" />
-                    { " days" }
+                    { " " }{ t("unit.days") }
                 </label>
                 <button type="button" class="primary" data-testid="size" onclick={on_size}
                     disabled={status.running || parsed.is_none()}>
-                    { if status.running { "Sizing…" } else { "Find the smallest cluster" } }
+                    { t(if status.running { "size.running" } else { "size.start" }) }
                 </button>
             </div>
             if parsed.is_none() {
-                <p class="bad" data-testid="size-deadline-error">{ "The deadline must be a positive number of days." }</p>
+                <p class="bad" data-testid="size-deadline-error">{ t("size.bad-deadline") }</p>
             }
             <details class="size-chips">
-                <summary>{ format!("Compare with other chips ({} chosen)", picked.count_ones()) }</summary>
+                <summary>{ fill("size.other-chips", &[("n", &picked.count_ones().to_string())]) }</summary>
                 <div class="chip-choices">
                     { for presets::CHIPS.iter().zip(0..).filter(|(c, _)| c.id != own).map(|(c, i)| html! {
                         <label>
@@ -94,13 +95,13 @@ pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) ->
             { for status.errors.iter().map(|e| html! { <p class="bad" role="alert">{ e.clone() }</p> }) }
             if let Some(view) = result {
                 if stale && !status.running {
-                    <p class="stale-note">{ "These sizes were found for the plan as it was; size again to follow your edits (Apply would undo them)." }</p>
+                    <p class="stale-note">{ t("size.stale") }</p>
                 }
                 { render(view, &props.on_action, status.running || stale) }
             }
             if let Some(src) = result.and_then(|view| view["plot"].as_str()).filter(|_| !status.running) {
                 <img class="plot" data-testid="plot-sizing" src={src.to_string()}
-                    alt="Days to train with failures against chip count, per chip, with the deadline" />
+                    alt={t("size.plot-alt")} />
             }
         </section>
     }

@@ -21,6 +21,8 @@ pub struct SketchProps {
     pub good: Rc<Good>,
     /// Draw in the dark colour scheme.
     pub dark: bool,
+    /// The language spoken (the drawing's words are in it).
+    pub lang: crate::text::Lang,
     /// Sets fields, as the form does.
     pub on_set: Callback<Vec<Change>>,
 }
@@ -38,8 +40,9 @@ pub fn sketch_view(props: &SketchProps) -> Html {
     let root = use_node_ref();
     // The button last pressed, focused again once the drawing is redrawn around it.
     let pressed = use_mut_ref(|| None::<String>);
-    let svg = use_memo((props.good.clone(), props.dark), |(good, dark)| {
-        sketch::sketch(&good.inputs, &good.estimate).map(|s| sketch::svg(&s, &text::SKETCH, *dark))
+    let svg = use_memo((props.good.clone(), props.dark, props.lang), |(good, dark, _)| {
+        sketch::sketch(&good.inputs, &good.estimate)
+            .map(|s| sketch::svg(&s, &text::sketch_words(), *dark))
     });
     {
         let (root, pressed) = (root.clone(), pressed.clone());
@@ -106,16 +109,16 @@ pub fn sketch_view(props: &SketchProps) -> Html {
     let inline = svg.replacen("<svg ", "<svg data-testid=\"sketch\" ", 1);
     html! {
         <section class="sketch-box">
-            <h2>{ text::SKETCH.title }</h2>
+            <h2>{ text::t("sketch.title") }</h2>
             <div class="sketch" ref={root} {onclick} {onkeydown} {onmouseover} {onfocusin}>
                 { Html::from_html_unchecked(AttrValue::from(inline)) }
             </div>
             <p class="sketch-info" data-testid="sketch-info" aria-live="polite">{ (*info).clone() }</p>
             <span class="save-as">
                 <button type="button" class="save" data-testid="sketch-png" onclick={save_png}
-                    title={text::SAVE_PNG}>{ "PNG" }</button>
+                    title={text::t("save.png")}>{ "PNG" }</button>
                 <button type="button" class="save" data-testid="sketch-svg" onclick={save_svg}
-                    title={text::SAVE_SVG}>{ "SVG" }</button>
+                    title={text::t("save.svg")}>{ "SVG" }</button>
             </span>
         </section>
     }

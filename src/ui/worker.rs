@@ -17,6 +17,7 @@ use yew::Callback;
 
 use super::job_view;
 use crate::jobs::{Job, Task};
+use crate::text::{self, Lang};
 
 /// The worker's loader, next to the page (`static/search-worker.js`).
 const LOADER: &str = "search-worker.js";
@@ -28,6 +29,9 @@ const UPDATE_MS: f64 = 100.0;
 /// The worker's side: says it is ready, then runs each request it is sent.
 pub fn serve() {
     let Ok(scope) = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() else { return };
+    // The worker carries both catalogues (it is not part of the page's first load).
+    text::install(Lang::En, crate::catalogue_source!(En)).ok();
+    text::install(Lang::ZhCn, crate::catalogue_source!(ZhCn)).ok();
     let post = {
         let scope = scope.clone();
         move |text: String| {
@@ -36,6 +40,10 @@ pub fn serve() {
     };
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
+        let lang = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| v["lang"].as_str().map(Lang::from_code));
+        text::set_lang(lang.unwrap_or(Lang::En));
         let request = Task::from_json(&text).map_err(|e| vec![e]);
         // The page gets the result as it shows it (`job_view`), not the raw figures.
         let view = match &request {

@@ -34,7 +34,7 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
         .iter()
         .map(|p| (AttrValue::from(p.id), AttrValue::from(format!("{} ({})", p.name, p.vendor))))
         .collect();
-    options.push(("custom".into(), "Custom chip…".into()));
+    options.push(("custom".into(), text::t("form.custom-chip").into()));
     let on_chip = props.on_action.reform(Action::ChooseChip);
     let detail = presets::chip(&chip_id).map(|p| {
         let ch = &p.chip;
@@ -55,9 +55,9 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
             <>
                 { figures }
                 if !unverified.is_empty() {
-                    <span class="unverified">{ format!(" · unverified: {}", unverified.iter().map(|n| text::in_sentence(n)).collect::<Vec<_>>().join(", ")) }</span>
+                    <span class="unverified">{ text::fill("form.unverified", &[("figures", &unverified.iter().map(|n| text::in_sentence(n)).collect::<Vec<_>>().join(text::t("text.list")))]) }</span>
                 }
-                <br /><span class="source">{ "Source: " }{ source(p.source) }</span>
+                <br /><span class="source">{ text::t("form.source") }{ source(p.source) }</span>
             </>
         }
     });
@@ -87,8 +87,8 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
     });
     html! {
         <section class="panel">
-            <h2>{ "Cluster" }</h2>
-            <SelectField testid="chip" label="Accelerator" options={options} value={chip_id.clone()}
+            <h2>{ text::t("form.cluster") }</h2>
+            <SelectField testid="chip" label={text::label("cluster.chip")} options={options} value={chip_id.clone()}
                 detail={detail.unwrap_or_default()} errors={f.errors("cluster.chip")} on_change={on_chip} />
             if custom {
                 <div class="grid">
@@ -114,7 +114,7 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
                     fabric_options(presets::SCALE_OUT.iter().map(|p| (p.id, p.name)).collect()), out_default) }
             }
             { system_select(&f) }
-            { preset_select(&f, "cluster.fabric.switch", "switch", "The system's own",
+            { preset_select(&f, "cluster.fabric.switch", "switch", text::t("form.systems-own"),
                 presets::SWITCHES.iter().map(|p| (p.id, p.name)).collect()) }
             <div class="grid">
                 { f.render(f.number("cluster.fabric.planes", "planes", f.good.map(|g| g.inputs.plant.fabric.planes as f64))) }
@@ -151,7 +151,8 @@ fn preset_select(
 fn system_select(f: &Form) -> Html {
     let path = "cluster.system";
     let value = f.raw(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-    let mut options: Vec<(AttrValue, AttrValue)> = vec![("".into(), "The chip's own".into())];
+    let mut options: Vec<(AttrValue, AttrValue)> =
+        vec![("".into(), text::t("form.chips-own").into())];
     options
         .extend(presets::SYSTEMS.iter().map(|p| (AttrValue::from(p.id), AttrValue::from(p.name))));
     let on_set = f.on_set.clone();
@@ -173,8 +174,9 @@ fn system_select(f: &Form) -> Html {
         }
         on_set.emit(changes);
     });
-    let detail = presets::system(&value)
-        .map(|p| html! { <span class="source">{ "Source: " }{ source(p.source) }</span> });
+    let detail = presets::system(&value).map(
+        |p| html! { <span class="source">{ text::t("form.source") }{ source(p.source) }</span> },
+    );
     html! {
         <SelectField testid="system" label={text::label(path)} help={text::help(path)} options={options}
             value={value} detail={detail.unwrap_or_default()} errors={f.errors(path)} on_change={on_change} />

@@ -21,8 +21,8 @@ pub fn facility_panel(props: &PanelProps) -> Html {
     };
     html! {
         <section class="panel">
-            <h2>{ "Facility" }</h2>
-            { f.choice("facility.cooling", "cooling", &[("air", "Air"), ("liquid", "Direct liquid"), ("hybrid", "Hybrid: liquid on the chips")], cooling) }
+            <h2>{ crate::text::t("form.facility") }</h2>
+            { f.choice("facility.cooling", "cooling", &["air", "liquid", "hybrid"], cooling) }
             <div class="grid">
                 { f.render(f.number("facility.pue", "pue", site.map(|s| s.pue))) }
                 { f.render(f.number("facility.rack_kw", "rack-kw", site.map(|s| s.rack_w / 1000.0))) }
@@ -31,9 +31,8 @@ pub fn facility_panel(props: &PanelProps) -> Html {
                 { f.render(f.number("facility.amortization_years", "amortization", site.map(|s| s.amortization_years))) }
                 { f.render(f.number("facility.kg_co2_per_kwh", "co2", site.map(|s| s.kg_co2_per_kwh))) }
             </div>
-            <h2>{ "Failures and checkpoints" }</h2>
-            { f.choice("reliability.checkpoint", "checkpoint", &[("async", "Asynchronous (copy to host memory, write in the background)"),
-                ("sync", "Synchronous (training waits for storage)"), ("in-memory", "In peers' memory (fast restarts)")], checkpoint) }
+            <h2>{ crate::text::t("form.failures") }</h2>
+            { f.choice("reliability.checkpoint", "checkpoint", &["async", "sync", "in-memory"], checkpoint) }
             <div class="grid">
                 { f.render(f.number("reliability.storage_gb_per_s", "storage", rel.map(|r| r.storage_bytes_per_s / 1e9))) }
                 { f.render(f.number("reliability.restart_min", "restart", rel.map(|r| r.restart_s / 60.0))) }

@@ -4,6 +4,8 @@
 use serde_json::Value;
 use yew::prelude::*;
 
+use crate::text::{fill, t};
+
 use super::{source, Form, PanelProps};
 use crate::editor;
 use crate::model::presets::{self};
@@ -33,27 +35,29 @@ fn plan_summary(inputs: &crate::model::Inputs, chip: &str) -> String {
 /// The transformer: preset or custom dimensions, mixture of experts, published plan.
 pub fn model_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
-    let t = f.good.map(|g| g.inputs.transformer);
+    let shape = f.good.map(|g| g.inputs.transformer);
     let preset = f.raw("model.preset").and_then(|v| v.as_str().map(str::to_string));
     let modified = editor::model_modified(&f.state.scenario);
     let mut options: Vec<(AttrValue, AttrValue)> = presets::TRANSFORMERS
         .iter()
         .map(|p| {
             let name = if modified && preset.as_deref() == Some(p.id) {
-                format!("{} (modified)", p.name)
+                fill("form.modified", &[("name", p.name)])
             } else {
                 p.name.to_string()
             };
             (AttrValue::from(p.id), AttrValue::from(name))
         })
         .collect();
-    options.push(("custom".into(), "Custom dimensions".into()));
+    options.push(("custom".into(), t("form.custom-model").into()));
     let on_preset = props.on_action.reform(Action::ChooseModel);
     let detail = f.good.map(|g| {
-        format!(
-            "{} parameters, {} active per token",
-            format::count(g.estimate.params),
-            format::count(g.estimate.active_params)
+        fill(
+            "form.parameters",
+            &[
+                ("params", &format::count(g.estimate.params)),
+                ("active", &format::count(g.estimate.active_params)),
+            ],
         )
     });
     let source_line = preset.as_deref().and_then(presets::transformer).map(|p| source(p.source));
@@ -70,12 +74,12 @@ pub fn model_panel(props: &PanelProps) -> Html {
         });
         Some(html! {
             <button type="button" class="published" data-testid="load-published-plan" onclick={on_load}>
-                { format!("Load {name}'s published plan: {}", plan_summary(&inputs, &chip)) }
+                { fill("form.load-published", &[("name", name), ("plan", &plan_summary(&inputs, &chip))]) }
             </button>
         })
     });
     let n = |x: Option<u32>| x.map(|v| v as f64);
-    let moe = t.and_then(|t| t.moe);
+    let moe = shape.and_then(|t| t.moe);
     // What the scenario says wins over the last valid result, which may be stale.
     let moe_on = match f.raw("model.moe") {
         Some(Value::Object(_)) => true,
@@ -84,28 +88,28 @@ pub fn model_panel(props: &PanelProps) -> Html {
     };
     html! {
         <section class="panel">
-            <h2>{ "Model" }</h2>
-            <SelectField testid="model-preset" label="Transformer" options={options}
+            <h2>{ t("form.model") }</h2>
+            <SelectField testid="model-preset" label={t("form.transformer")} options={options}
                 value={preset.unwrap_or_else(|| "custom".into())}
                 detail={html! { <>{ detail.unwrap_or_default() }{ for source_line.map(|s| html! { <><br />{ s }</> }) }</> }}
                 errors={f.errors("model.preset")} on_change={on_preset} />
             { for published }
             <div class="grid">
-                { f.render(f.number("model.layers", "layers", n(t.map(|t| t.n_layers)))) }
-                { f.render(f.number("model.hidden", "hidden", n(t.map(|t| t.hidden)))) }
-                { f.render(f.number("model.heads", "heads", n(t.map(|t| t.n_heads)))) }
-                { f.render(f.number("model.kv_heads", "kv-heads", n(t.map(|t| t.n_kv_heads)))) }
-                { f.render(f.number("model.ffn", "ffn", n(t.map(|t| t.ffn)))) }
-                { f.render(f.number("model.vocab", "vocab", n(t.map(|t| t.vocab)))) }
+                { f.render(f.number("model.layers", "layers", n(shape.map(|t| t.n_layers)))) }
+                { f.render(f.number("model.hidden", "hidden", n(shape.map(|t| t.hidden)))) }
+                { f.render(f.number("model.heads", "heads", n(shape.map(|t| t.n_heads)))) }
+                { f.render(f.number("model.kv_heads", "kv-heads", n(shape.map(|t| t.n_kv_heads)))) }
+                { f.render(f.number("model.ffn", "ffn", n(shape.map(|t| t.ffn)))) }
+                { f.render(f.number("model.vocab", "vocab", n(shape.map(|t| t.vocab)))) }
             </div>
-            { f.render(f.number("model.seq_len", "seq-len", n(t.map(|t| t.seq_len))).slider(Slider::Pow2 { min: 9, max: 20 })) }
+            { f.render(f.number("model.seq_len", "seq-len", n(shape.map(|t| t.seq_len))).slider(Slider::Pow2 { min: 9, max: 20 })) }
             <div class="grid">
-                { f.choice("model.ffn_act", "ffn-act", &[("gelu", "GELU MLP"), ("swiglu", "SwiGLU")],
-                    if t.is_some_and(|t| t.ffn_kind == FfnKind::SwiGlu) { "swiglu" } else { "gelu" }) }
-                { f.choice("model.attention", "attention", &[("flash", "Flash (fused)"), ("materialized", "Materialised scores")],
-                    if t.is_some_and(|t| t.attention == AttentionImpl::Materialized) { "materialized" } else { "flash" }) }
+                { f.choice("model.ffn_act", "ffn-act", &["gelu", "swiglu"],
+                    if shape.is_some_and(|t| t.ffn_kind == FfnKind::SwiGlu) { "swiglu" } else { "gelu" }) }
+                { f.choice("model.attention", "attention", &["flash", "materialized"],
+                    if shape.is_some_and(|t| t.attention == AttentionImpl::Materialized) { "materialized" } else { "flash" }) }
             </div>
-            { toggle_field(ToggleFieldProps { path: "model.moe".into(), testid: "moe".into(), label: "Mixture of experts".into(), checked: moe_on,
+            { toggle_field(ToggleFieldProps { path: "model.moe".into(), testid: "moe".into(), label: t("form.moe").into(), checked: moe_on,
                 on_set: f.on_set.reform(|changes: Vec<Change>| {
                     changes.into_iter().map(|(path, on)| {
                         let value = if on == Some(Value::Bool(true)) { serde_json::json!({ "experts": 8, "top_k": 2 }) } else { Value::Bool(false) };

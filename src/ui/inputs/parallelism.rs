@@ -3,6 +3,8 @@
 use serde_json::Value;
 use yew::prelude::*;
 
+use crate::text::t;
+
 use super::{Form, PanelProps};
 use crate::model::{Recompute, Sharding};
 use crate::ui::fields::{SelectField, Slider};
@@ -33,25 +35,16 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
             )])
         })
     };
-    let zero_options: Vec<(AttrValue, AttrValue)> = [
-        ("0", "ZeRO-0: replicate everything"),
-        ("1", "ZeRO-1: shard optimizer states"),
-        ("2", "ZeRO-2: + gradients"),
-        ("3", "ZeRO-3 / FSDP: + weights"),
-    ]
-    .iter()
-    .map(|(v, t)| (AttrValue::from(*v), AttrValue::from(*t)))
-    .collect();
+    let zero_options: Vec<(AttrValue, AttrValue)> = ["0", "1", "2", "3"]
+        .iter()
+        .map(|v| (AttrValue::from(*v), AttrValue::from(t(&format!("option.parallelism.zero.{v}")))))
+        .collect();
     // DP follows the chips unless set by hand; its slider then only shows the value.
     let dp_auto = f.raw("parallelism.dp").is_none();
     let mut dp = f
         .number("parallelism.dp", "dp", n(p.map(|p| p.data)))
         .slider(Slider::Pow2 { min: 0, max: 20 });
-    dp.reading = if dp_auto {
-        "automatic: chips ÷ (TP × PP × CP); type a number to set it".into()
-    } else {
-        "set by hand; empty the box for automatic".into()
-    };
+    dp.reading = if dp_auto { t("form.dp-auto").into() } else { t("form.dp-set").into() };
     let moe_without_ep = f
         .good
         .is_some_and(|g| g.inputs.transformer.moe.is_some() && g.inputs.parallelism.expert <= 1);
@@ -59,12 +52,12 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
         .number("parallelism.ep", "ep", n(p.map(|p| p.expert)))
         .slider(Slider::Pow2 { min: 0, max: 8 });
     if moe_without_ep {
-        ep.extra_note = Some("a mixture of experts with EP 1 keeps every expert on every chip; raise EP to spread them".into());
+        ep.extra_note = Some(t("form.moe-without-ep").into());
     }
     dp.locked = dp_auto;
     html! {
         <section class="panel">
-            <h2>{ "Parallelism" }</h2>
+            <h2>{ t("form.parallelism") }</h2>
             <div class="degrees">
                 { f.render(f.number("parallelism.tp", "tp", n(p.map(|p| p.tensor))).slider(Slider::Pow2 { min: 0, max: 6 })) }
                 { f.render(f.number("parallelism.pp", "pp", n(p.map(|p| p.pipeline))).slider(Slider::Pow2 { min: 0, max: 7 })) }
@@ -76,12 +69,10 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
             </div>
             <SelectField testid="zero" label={text::label("parallelism.zero")} help={text::help("parallelism.zero")} options={zero_options} value={zero}
                 errors={f.errors("parallelism.zero")} notes={f.notes("parallelism.zero")} on_change={on_zero} />
-            { f.choice("parallelism.recompute", "recompute",
-                &[("none", "None"), ("selective", "Selective (attention core)"), ("full", "Full (whole layers)")], recompute) }
+            { f.choice("parallelism.recompute", "recompute", &["none", "selective", "full"], recompute) }
             { f.toggle("parallelism.recompute_elementwise", "recompute-elementwise", p.is_some_and(|p| p.recompute_elementwise)) }
             { f.toggle("parallelism.sequence_parallel", "sp", p.is_some_and(|p| p.sequence_parallel)) }
-            { f.choice("parallelism.stack", "stack",
-                &[("megatron-core", "Megatron-Core (overlapped)"), ("megatron-baseline", "Megatron-LM baseline (no overlap)")], "megatron-core") }
+            { f.choice("parallelism.stack", "stack", &["megatron-core", "megatron-baseline"], "megatron-core") }
             { f.toggle("parallelism.dp_overlap", "dp-overlap", p.is_none_or(|p| p.dp_overlap)) }
             { f.toggle("parallelism.tp_overlap", "tp-overlap", p.is_none_or(|p| p.tp_overlap)) }
             { f.toggle("parallelism.pp_overlap", "pp-overlap", p.is_none_or(|p| p.pp_overlap)) }

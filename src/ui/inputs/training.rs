@@ -2,6 +2,8 @@
 
 use yew::prelude::*;
 
+use crate::text::{fill, t};
+
 use super::{Form, PanelProps};
 use crate::model::Recipe;
 use crate::ui::fields::Slider;
@@ -21,16 +23,12 @@ pub fn training_panel(props: &PanelProps) -> Html {
     };
     html! {
         <section class="panel">
-            <h2>{ "Training" }</h2>
+            <h2>{ t("form.training") }</h2>
             { f.render(f.number("training.tokens", "tokens", tokens).slider(Slider::Log10 { min: 9, max: 14 })
-                .reading(tokens.map(|t| format!("{} tokens", format::count(t))).unwrap_or_default())) }
+                .reading(tokens.map(|n| fill("form.tokens", &[("n", &format::count(n))])).unwrap_or_default())) }
             { f.render(f.number("training.global_batch", "global-batch", batch).slider(Slider::Pow2 { min: 0, max: 16 })
-                .reading(per_step.map(|t| format!("{} tokens per step", format::count(t))).unwrap_or_default())) }
-            { f.choice("training.recipe", "recipe", &[
-                ("megatron-bf16", "BF16, FP32 master and Adam (18 B/param)"),
-                ("torch-amp", "FP32 weights, AMP (16 B/param)"),
-                ("fp8", "FP8 GEMMs, BF16 moments (14 B/param)"),
-            ], recipe) }
+                .reading(per_step.map(|n| fill("form.tokens-per-step", &[("n", &format::count(n))])).unwrap_or_default())) }
+            { f.choice("training.recipe", "recipe", &["megatron-bf16", "torch-amp", "fp8"], recipe) }
         </section>
     }
 }

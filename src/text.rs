@@ -1,0 +1,512 @@
+//! The words of the page, one catalogue per language: `static/text/en.txt` and
+//! `static/text/zh-CN.txt`, lines of `key = text` with `{name}` where a value goes.
+//!
+//! The page's first load carries no catalogue in its code: it reads the one it needs as a file
+//! beside it (or, in `standalone.html`, from the page itself) and installs it before it draws.
+//! Native code (the command-line tool, tests) and the worker have both compiled in. A key
+//! missing from the installed catalogue shows as the key itself, and `tests/text.rs` fails
+//! when any key the code uses is missing in either language.
+
+use std::cell::Cell;
+
+use crate::fabric::FabricError;
+use crate::model::search::NoPlan;
+use crate::model::Warning;
+use crate::numbers::NumberError;
+use crate::scenario::url::{self, DecodeError};
+use crate::scenario::{Catalog, FixLabel, InputError, ParseError, Problem};
+
+/// A language of the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    En,
+    ZhCn,
+}
+
+impl Lang {
+    /// Every language, in the switch's order.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::ZhCn];
+
+    /// The BCP 47 tag (`en`, `zh-CN`), also the catalogue's file name.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::ZhCn => "zh-CN",
+        }
+    }
+
+    /// The language for a browser's tag: any Chinese is `zh-CN`, anything else English.
+    pub fn from_code(tag: &str) -> Lang {
+        if tag.trim().to_ascii_lowercase().starts_with("zh") {
+            Lang::ZhCn
+        } else {
+            Lang::En
+        }
+    }
+
+    /// The language's own name, as the switch shows it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::ZhCn => "中文",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// One language's words, sorted by key.
+#[derive(Debug, Default)]
+pub struct Catalogue {
+    entries: Vec<(&'static str, &'static str)>,
+}
+
+impl Catalogue {
+    /// Reads `key = text` lines (a text in double quotes keeps its outer spaces); `#` starts a
+    /// comment line. A key given twice, or a line
+    /// without ` = `, is an error naming the line.
+    pub fn parse(source: &'static str) -> Result<Catalogue, String> {
+        let mut entries = Vec::new();
+        for (n, line) in source.lines().enumerate() {
+            let line = line.trim_end();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let Some((key, text)) = line.split_once(" = ") else {
+                return Err(format!("line {}: no ' = ' in {line:?}", n + 1));
+            };
+            // A text in double quotes keeps its spaces (`text.clause = "; "`).
+            let text = text.trim();
+            let text = match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+                Some(inner) if text.len() >= 2 => inner,
+                _ => text,
+            };
+            entries.push((key.trim(), text));
+        }
+        entries.sort_by_key(|(key, _)| *key);
+        if let Some(pair) = entries.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err(format!("{} is given twice", pair[0].0));
+        }
+        Ok(Catalogue { entries })
+    }
+
+    /// The text of `key`.
+    pub fn get(&self, key: &str) -> Option<&'static str> {
+        let i = self.entries.binary_search_by_key(&key, |(k, _)| k).ok()?;
+        Some(self.entries[i].1)
+    }
+
+    /// Every key, sorted.
+    pub fn keys(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.entries.iter().map(|(k, _)| *k)
+    }
+}
+
+thread_local! {
+    static CATALOGUES: [Cell<Option<&'static Catalogue>>; 2] = const { [Cell::new(None), Cell::new(None)] };
+    static CURRENT: Cell<Lang> = const { Cell::new(Lang::En) };
+}
+
+/// Makes `source` the catalogue of `lang` (kept for the life of the program).
+pub fn install(lang: Lang, source: &'static str) -> Result<(), String> {
+    let catalogue: &'static Catalogue = Box::leak(Box::new(Catalogue::parse(source)?));
+    CATALOGUES.with(|c| c[lang.index()].set(Some(catalogue)));
+    Ok(())
+}
+
+/// Whether `lang`'s catalogue is installed.
+pub fn has(lang: Lang) -> bool {
+    CATALOGUES.with(|c| c[lang.index()].get().is_some()) || embedded(lang).is_some()
+}
+
+/// Speaks `lang` from now on.
+pub fn set_lang(lang: Lang) {
+    CURRENT.with(|c| c.set(lang));
+}
+
+/// The language spoken.
+pub fn lang() -> Lang {
+    CURRENT.with(Cell::get)
+}
+
+/// Both catalogues, for code that carries them (native builds, the worker, tests).
+#[macro_export]
+macro_rules! catalogue_source {
+    (En) => {
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/text/en.txt"))
+    };
+    (ZhCn) => {
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/text/zh-CN.txt"))
+    };
+}
+
+/// The catalogues compiled into native builds; the page loads its own (`ui::start`).
+#[cfg(not(target_arch = "wasm32"))]
+fn embedded(lang: Lang) -> Option<&'static str> {
+    Some(match lang {
+        Lang::En => catalogue_source!(En),
+        Lang::ZhCn => catalogue_source!(ZhCn),
+    })
+}
+
+#[cfg(target_arch = "wasm32")]
+fn embedded(_: Lang) -> Option<&'static str> {
+    None
+}
+
+fn catalogue(lang: Lang) -> Option<&'static Catalogue> {
+    if let Some(c) = CATALOGUES.with(|c| c[lang.index()].get()) {
+        return Some(c);
+    }
+    let source = embedded(lang)?;
+    install(lang, source).ok()?;
+    CATALOGUES.with(|c| c[lang.index()].get())
+}
+
+/// The text of `key` in the language spoken (English where that has no such key, empty where
+/// neither has: `tests/text.rs` keeps every key the code uses in both).
+pub fn t(key: &str) -> &'static str {
+    in_lang(lang(), key)
+}
+
+/// The text of `key` in `lang`.
+pub fn in_lang(lang: Lang, key: &str) -> &'static str {
+    catalogue(lang)
+        .and_then(|c| c.get(key))
+        .or_else(|| catalogue(Lang::En).and_then(|c| c.get(key)))
+        .unwrap_or("")
+}
+
+/// `key`'s text with each `{name}` replaced by its value.
+pub fn fill(key: &str, values: &[(&str, &str)]) -> String {
+    let mut out = t(key).to_string();
+    for (name, value) in values {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
+}
+
+/// A finding about a plan in words, in the language spoken.
+pub fn warning(w: &Warning) -> String {
+    let n = |x: u64| x.to_string();
+    let gib = |b: f64| format!("{:.1}", b / 1073741824.0);
+    match *w {
+        Warning::DoesNotFit { need_bytes, have_bytes } => {
+            fill("warn.does-not-fit", &[("need", &gib(need_bytes)), ("have", &gib(have_bytes))])
+        }
+        Warning::DegreesMismatch { product, chips } => {
+            let key =
+                if product < chips as u64 { "warn.degrees-idle" } else { "warn.degrees-short" };
+            fill(key, &[("product", &n(product)), ("chips", &n(chips as u64))])
+        }
+        Warning::TensorSplitsHeads { tp, heads } => {
+            fill("warn.tp-heads", &[("tp", &n(tp as u64)), ("heads", &n(heads as u64))])
+        }
+        Warning::TensorReplicatesKvHeads { tp, kv_heads } => {
+            fill("warn.tp-kv-heads", &[("tp", &n(tp as u64)), ("kv", &n(kv_heads as u64))])
+        }
+        Warning::BatchNotDivisible { global_batch, dp, micro_batch } => fill(
+            "warn.batch-padded",
+            &[
+                ("batch", &n(global_batch as u64)),
+                ("dp", &n(dp as u64)),
+                ("mb", &n(micro_batch as u64)),
+            ],
+        ),
+        Warning::IdleReplicas { global_batch, dp, micro_batch } => {
+            let values = [
+                ("batch", n(global_batch as u64)),
+                ("dp", n(dp as u64)),
+                ("mb", n(micro_batch as u64)),
+                ("each", n(global_batch as u64 / dp.max(1) as u64)),
+            ];
+            let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let key =
+                if global_batch >= dp { "warn.idle-replicas" } else { "warn.idle-replicas-none" };
+            fill(key, &values)
+        }
+        Warning::LayersNotDivisible { layers, pp, virtual_stages } => {
+            let chunks = pp as u64 * virtual_stages as u64;
+            let key = if virtual_stages > 1 {
+                "warn.layers-uneven-virtual"
+            } else {
+                "warn.layers-uneven"
+            };
+            fill(
+                key,
+                &[
+                    ("pp", &n(pp as u64)),
+                    ("v", &n(virtual_stages as u64)),
+                    ("chunks", &n(chunks)),
+                    ("layers", &n(layers as u64)),
+                ],
+            )
+        }
+        Warning::StagesExceedLayers { layers, pp, .. } => fill(
+            "warn.stages-exceed-layers",
+            &[("pp", &n(pp as u64)), ("layers", &n(layers as u64))],
+        ),
+        Warning::FewMicrobatches { microbatches, stages } => fill(
+            "warn.few-microbatches",
+            &[("mb", &n(microbatches as u64)), ("stages", &n(stages as u64))],
+        ),
+        Warning::InterleavingNeedsMultiple { microbatches, stages } => fill(
+            "warn.interleaving-multiple",
+            &[("mb", &n(microbatches as u64)), ("stages", &n(stages as u64))],
+        ),
+        Warning::TensorCrossesDomain { tp, domain } => fill(
+            "warn.tp-crosses",
+            &[
+                ("tp", &n(tp as u64)),
+                ("domains", &n(tp.div_ceil(domain.max(1)) as u64)),
+                ("domain", &n(domain as u64)),
+            ],
+        ),
+        Warning::ExpertCrossesDomain { ep, domain } => {
+            fill("warn.ep-crosses", &[("ep", &n(ep as u64)), ("domain", &n(domain as u64))])
+        }
+        Warning::ExpertDegreeExceedsExperts { ep, experts } => {
+            fill("warn.ep-experts", &[("ep", &n(ep as u64)), ("experts", &n(experts as u64))])
+        }
+        Warning::ExpertDegreeNotDivisible { ep, experts, dp_cp } => fill(
+            "warn.ep-divide",
+            &[("ep", &n(ep as u64)), ("experts", &n(experts as u64)), ("dpcp", &n(dp_cp))],
+        ),
+        Warning::ExpertParallelWithoutExperts { ep } => {
+            fill("warn.ep-no-experts", &[("ep", &n(ep as u64))])
+        }
+        Warning::ContextSplitsSequence { cp, seq_len } => fill(
+            "warn.cp-sequence",
+            &[("cp", &n(cp as u64)), ("seq", &n(seq_len as u64)), ("chunks", &n(2 * cp as u64))],
+        ),
+        Warning::Fp8Unsupported => t("warn.fp8-unsupported").into(),
+        Warning::SequenceParallelWithoutTensor => t("warn.sp-without-tp").into(),
+        Warning::ShardingWithoutReplicas => t("warn.zero-without-dp").into(),
+        Warning::VirtualStagesWithoutPipeline => t("warn.virtual-without-pp").into(),
+        Warning::RackTooDense { rack_w, limit_w, liquid } => fill(
+            if liquid { "warn.rack-dense-liquid" } else { "warn.rack-dense-air" },
+            &[
+                ("rack", &format!("{:.0}", rack_w / 1000.0)),
+                ("limit", &format!("{:.0}", limit_w / 1000.0)),
+            ],
+        ),
+    }
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&warning(self))
+    }
+}
+
+/// Why a search ranks no plan, in words.
+impl std::fmt::Display for NoPlan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let gib = |b: f64| format!("{:.1}", b / 1073741824.0);
+        f.write_str(&match *self {
+            NoPlan::NoSplit { chips, heads, global_batch } => fill(
+                "search.no-split",
+                &[
+                    ("chips", &chips.to_string()),
+                    ("heads", &heads.to_string()),
+                    ("batch", &global_batch.to_string()),
+                ],
+            ),
+            NoPlan::NothingFits { plans, need_bytes, have_bytes } => fill(
+                "search.nothing-fits",
+                &[
+                    ("plans", &plans.to_string()),
+                    ("need", &gib(need_bytes)),
+                    ("have", &gib(have_bytes)),
+                ],
+            ),
+        })
+    }
+}
+
+/// The catalogue key of a step, memory, power or cost part, or a bill-of-materials item, by
+/// its English id (`charts::STEP_LABELS` and the like): `TP comm` is `part.tp-comm`.
+pub fn part_key(label: &str) -> String {
+    let id: String = label
+        .chars()
+        .map(|c| if c == ' ' || c == '/' { '-' } else { c.to_ascii_lowercase() })
+        .collect();
+    format!("part.{id}")
+}
+
+/// What is wrong with a field, in words of the language spoken.
+pub fn input_error(e: &InputError) -> String {
+    let unit = |x: f64| {
+        let spec = crate::scenario::fields::field(&e.field);
+        let shown = spec.map_or_else(|| crate::numbers::format(x), |f| f.show(x));
+        match spec.map_or("", |f| f.unit) {
+            "" => shown,
+            u => format!(
+                "{shown} {}",
+                match t(&format!("unit.{u}")) {
+                    "" => u,
+                    word => word,
+                }
+            ),
+        }
+    };
+    let n = |x: u64| crate::numbers::format(x as f64);
+    match &e.problem {
+        Problem::UnknownKey => t("error.unknown-key").into(),
+        Problem::Number(why) => number_error(*why),
+        Problem::NotANumber { got } => fill("error.not-a-number", &[("got", got)]),
+        Problem::Negative => t("error.negative").into(),
+        Problem::BelowOne => t("error.below-one").into(),
+        Problem::NotPositive => t("error.not-positive").into(),
+        Problem::TooSmall { min } => fill("error.too-small", &[("min", &unit(*min))]),
+        Problem::TooLarge { max } => fill("error.too-large", &[("max", &unit(*max))]),
+        Problem::Required => t("error.required").into(),
+        Problem::NotFraction => t("error.not-fraction").into(),
+        Problem::NotWhole { got } => {
+            fill("error.not-whole", &[("got", &crate::numbers::format(*got))])
+        }
+        Problem::NotFlag { got } => fill("error.not-flag", &[("got", got)]),
+        Problem::NotOneOf { names, got } => {
+            fill("error.not-one-of", &[("names", &names.join(", ")), ("got", got)])
+        }
+        Problem::NotText { got } => fill("error.not-text", &[("got", got)]),
+        Problem::NotPresetOrObject { got } => fill("error.not-preset-or-object", &[("got", got)]),
+        Problem::NotObject { got, or_null } => fill(
+            if *or_null { "error.not-object-or-null" } else { "error.not-object" },
+            &[("got", got)],
+        ),
+        Problem::SetBy { other } => fill("error.set-by", &[("other", other)]),
+        Problem::Unknown { catalog, id, known } => {
+            let what = t(match catalog {
+                Catalog::Model => "error.catalog.model",
+                Catalog::Chip => "error.catalog.chip",
+                Catalog::ScaleUp => "error.catalog.scale-up",
+                Catalog::ScaleOut => "error.catalog.scale-out",
+                Catalog::System => "error.catalog.system",
+                Catalog::Switch => "error.catalog.switch",
+            });
+            fill("error.unknown", &[("what", what), ("id", id), ("known", known)])
+        }
+        Problem::NewerVersion { version, reads } => fill(
+            "error.newer-version",
+            &[("version", &version.to_string()), ("reads", &reads.to_string())],
+        ),
+        Problem::KvHeads { heads, got } => {
+            fill("error.kv-heads", &[("heads", &heads.to_string()), ("got", &got.to_string())])
+        }
+        Problem::SequenceTooLong { tokens } => {
+            fill("error.sequence-too-long", &[("tokens", &tokens.to_string())])
+        }
+        Problem::TopKExceedsExperts { experts, got } => {
+            fill("error.top-k", &[("experts", &experts.to_string()), ("got", &got.to_string())])
+        }
+        Problem::DenseLayers { layers } => {
+            fill("error.dense-layers", &[("layers", &layers.to_string())])
+        }
+        Problem::RequiredForCustomChip => t("error.required-custom-chip").into(),
+        Problem::ZeroStage { got } => fill("error.zero-stage", &[("got", got)]),
+        Problem::Fabric(why) => fabric_error(*why),
+        Problem::ChipsDoNotDivide { chips, tp, pp, cp, options } => {
+            let unit = *tp as u64 * *pp as u64 * *cp as u64;
+            let options: Vec<String> = options.iter().map(|c| n(*c)).collect();
+            fill(
+                "error.chips-do-not-divide",
+                &[
+                    ("chips", &n(*chips)),
+                    ("tp", &tp.to_string()),
+                    ("pp", &pp.to_string()),
+                    ("cp", &cp.to_string()),
+                    ("unit", &n(unit)),
+                    ("options", &options.join(t("error.or"))),
+                ],
+            )
+        }
+    }
+}
+
+/// What a one-click fix does, in words.
+pub fn fix(label: &FixLabel) -> String {
+    let n = |x: u64| crate::numbers::format(x as f64);
+    match label {
+        FixLabel::Chips(chips) => fill("fix.chips", &[("chips", &n(*chips))]),
+        FixLabel::KeepIdle { chips, idle } => {
+            fill("fix.keep-idle", &[("chips", &n(*chips)), ("idle", &n(*idle))])
+        }
+    }
+}
+
+/// Why a written number does not read.
+pub fn number_error(e: NumberError) -> String {
+    t(match e {
+        NumberError::Empty => "error.number.empty",
+        NumberError::Grouping => "error.number.grouping",
+        NumberError::NotANumber => "error.number.not-a-number",
+        NumberError::Overflow => "error.number.overflow",
+    })
+    .into()
+}
+
+/// Why a fabric cannot be built as asked.
+pub fn fabric_error(e: FabricError) -> String {
+    match e {
+        FabricError::OneTierTooSmall { endpoints, ports } => fill(
+            "error.fabric.one-tier",
+            &[("ports", &ports.to_string()), ("chips", &endpoints.to_string())],
+        ),
+        FabricError::TooFewPorts { ports } => {
+            fill("error.fabric.ports", &[("ports", &ports.to_string())])
+        }
+    }
+}
+
+impl std::fmt::Display for NumberError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&number_error(*self))
+    }
+}
+
+impl std::fmt::Display for FabricError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&fabric_error(*self))
+    }
+}
+
+impl std::fmt::Display for FixLabel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&fix(self))
+    }
+}
+
+/// Why a link could not be opened.
+pub fn decode_error(e: &DecodeError) -> String {
+    match e {
+        DecodeError::NoVersion => t("link.no-version").into(),
+        DecodeError::FutureVersion(v) => fill(
+            "link.future-version",
+            &[("version", &v.to_string()), ("reads", &url::FRAGMENT_VERSION.to_string())],
+        ),
+        DecodeError::NotBase64 => t("link.not-base64").into(),
+        DecodeError::NotScenario(why) => fill("link.not-scenario", &[("why", why)]),
+        DecodeError::TooLong => t("link.too-long").into(),
+    }
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&decode_error(self))
+    }
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&match self {
+            ParseError::Syntax(why) => fill("import.not-a-scenario", &[("why", why)]),
+            ParseError::FutureVersion(v) => fill(
+                "import.newer-version",
+                &[("version", &v.to_string()), ("reads", &crate::scenario::VERSION.to_string())],
+            ),
+        })
+    }
+}

@@ -1,0 +1,237 @@
+//! The two catalogues (`static/text/en.txt`, `static/text/zh-CN.txt`): the same keys with the
+//! same placeholders, every key the code asks for present, and every typed finding and field
+//! error worded in both languages.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use clusterplan::model::presets;
+use clusterplan::scenario::{fields, Scenario};
+use clusterplan::text::{self, Catalogue, Lang};
+
+fn catalogue(lang: Lang) -> Catalogue {
+    let source = match lang {
+        Lang::En => clusterplan::catalogue_source!(En),
+        Lang::ZhCn => clusterplan::catalogue_source!(ZhCn),
+    };
+    Catalogue::parse(source).unwrap_or_else(|e| panic!("{}: {e}", lang.code()))
+}
+
+/// The `{name}`s of a text.
+fn placeholders(text: &str) -> BTreeSet<&str> {
+    text.split('{').skip(1).filter_map(|s| s.split_once('}').map(|(name, _)| name)).collect()
+}
+
+#[test]
+fn both_languages_have_the_same_keys_and_placeholders() {
+    let (en, zh) = (catalogue(Lang::En), catalogue(Lang::ZhCn));
+    let en_keys: BTreeSet<_> = en.keys().collect();
+    let zh_keys: BTreeSet<_> = zh.keys().collect();
+    let missing: Vec<_> = en_keys.difference(&zh_keys).collect();
+    let extra: Vec<_> = zh_keys.difference(&en_keys).collect();
+    assert!(missing.is_empty(), "missing in zh-CN: {missing:?}");
+    assert!(extra.is_empty(), "only in zh-CN: {extra:?}");
+    for key in en.keys() {
+        let (e, z) = (en.get(key).unwrap_or(""), zh.get(key).unwrap_or(""));
+        assert_eq!(placeholders(e), placeholders(z), "{key}: {e:?} / {z:?}");
+        assert!(!z.trim().is_empty() || e.trim().is_empty(), "{key} is empty in zh-CN");
+    }
+}
+
+/// Every string literal in the code that looks like a catalogue key.
+fn keys_in_code() -> BTreeSet<String> {
+    const PREFIXES: &[&str] = &[
+        "about.",
+        "accuracy.",
+        "action.",
+        "bom.",
+        "card.",
+        "chart.",
+        "compare.",
+        "copy.",
+        "error.",
+        "export.",
+        "fit.",
+        "fix.",
+        "form.",
+        "format.",
+        "help.",
+        "import.",
+        "job.",
+        "label.",
+        "link.",
+        "notice.",
+        "ordinal.",
+        "page.",
+        "phase.",
+        "plan.",
+        "report.",
+        "results.",
+        "save.",
+        "search.",
+        "size.",
+        "sketch.",
+        "summary.",
+        "sure.",
+        "tables.",
+        "text.",
+        "unit.",
+        "warn.",
+    ];
+    let mut out = BTreeSet::new();
+    let mut stack = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("src") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let code = std::fs::read_to_string(&path).expect("read");
+            for literal in code.split('"').skip(1).step_by(2) {
+                let looks_like_key = PREFIXES.iter().any(|p| literal.starts_with(p))
+                    && literal.len() > 4
+                    && literal.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+                    && !literal.ends_with('.');
+                if looks_like_key {
+                    out.insert(literal.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_key_the_code_asks_for_is_in_both_catalogues() {
+    let (en, zh) = (catalogue(Lang::En), catalogue(Lang::ZhCn));
+    let mut asked = keys_in_code();
+    assert!(asked.len() > 200, "found only {} keys in the code", asked.len());
+    // Keys made from data: field labels, plot names, parts and step parts.
+    for path in [
+        "cluster.chip",
+        "cluster.chips",
+        "cluster.chips_per_node",
+        "cluster.scale_up_domain",
+        "cluster.scale_up",
+        "cluster.scale_out",
+        "cluster.system",
+        "cluster.fabric.switch",
+        "cluster.fabric.planes",
+        "cluster.fabric.oversubscription",
+        "parallelism.zero",
+    ] {
+        asked.insert(format!("label.{path}"));
+    }
+    for kind in clusterplan::charts::Kind::ALL {
+        asked.insert(format!("plot.{}.aria", kind.id()));
+    }
+    for label in clusterplan::charts::STEP_LABELS
+        .iter()
+        .chain(&clusterplan::charts::MEMORY_LABELS)
+        .chain(&clusterplan::charts::POWER_LABELS)
+        .chain(&clusterplan::charts::COST_LABELS)
+    {
+        asked.insert(text::part_key(label));
+    }
+    let e = clusterplan::model::estimate(&Scenario::default_plan().resolve().expect("resolves"));
+    for (item, tier, _) in clusterplan::report::bom_rows(&e.facility) {
+        asked.insert(text::part_key(item));
+        if !tier.is_empty() {
+            asked.insert(text::part_key(tier));
+        }
+    }
+    for (key, _) in e.breakdown.parts() {
+        asked.insert(format!("step.{key}"));
+    }
+    // The comparison's figure ids (`bom.nodes`) look like keys but are the editor's data.
+    for d in clusterplan::editor::compare(&e, &e) {
+        asked.remove(d.key);
+    }
+    let missing: Vec<_> =
+        asked.iter().filter(|k| en.get(k).is_none() || zh.get(k).is_none()).collect();
+    assert!(missing.is_empty(), "keys the code uses but a catalogue lacks: {missing:?}");
+}
+
+#[test]
+fn every_field_of_the_form_has_a_label_in_both_languages() {
+    let (en, zh) = (catalogue(Lang::En), catalogue(Lang::ZhCn));
+    let form = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui/inputs"))
+        .expect("inputs")
+        .map(|e| std::fs::read_to_string(e.expect("entry").path()).expect("read"))
+        .collect::<String>();
+    let mut checked = 0;
+    for field in fields::FIELDS {
+        let shown = form.contains(&format!("\"{}\"", field.path));
+        if shown {
+            let key = format!("label.{}", field.path);
+            assert!(en.get(&key).is_some() && zh.get(&key).is_some(), "{key}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 40, "{checked} fields in the form");
+}
+
+#[test]
+fn findings_and_field_errors_are_worded_in_both_languages() {
+    let chips = presets::CHIPS.len();
+    let bad = [
+        ("cluster.chips", serde_json::json!(10_000)),
+        ("parallelism.tp", serde_json::json!(-3)),
+        ("parallelism.pp", serde_json::json!("1,5")),
+        ("model.kv_heads", serde_json::json!(7)),
+        ("cluster.chip", serde_json::json!("no-such-chip")),
+        ("cluster.fabric.tiers", serde_json::json!(1)),
+        ("parallelism.zero", serde_json::json!(5)),
+    ];
+    for lang in Lang::ALL {
+        text::set_lang(lang);
+        for (path, value) in &bad {
+            let s = Scenario::default_plan().with(path, Some(value.clone()));
+            let errors = s.resolve().expect_err(path);
+            for e in errors {
+                let words = e.message();
+                assert!(!words.is_empty() && !words.contains('{'), "{lang:?} {path}: {words:?}");
+                for fix in &e.fixes {
+                    assert!(!fix.label.to_string().is_empty());
+                }
+            }
+        }
+        // A plan with many findings: every one is worded.
+        let s = Scenario::default_plan()
+            .with("parallelism.tp", Some(serde_json::json!(3)))
+            .with("parallelism.pp", Some(serde_json::json!(200)))
+            .with("parallelism.dp", Some(serde_json::json!(1)))
+            .with("cluster.chips", Some(serde_json::json!(1200)));
+        let e = clusterplan::model::estimate(&s.resolve().expect("resolves"));
+        assert!(e.problems.len() + e.warnings.len() >= 2);
+        for w in e.problems.iter().chain(&e.warnings).chain(&e.notes) {
+            let words = w.to_string();
+            assert!(!words.is_empty() && !words.contains('{'), "{lang:?}: {words:?}");
+        }
+    }
+    text::set_lang(Lang::En);
+    assert!(chips > 10);
+}
+
+#[test]
+fn chinese_words_are_chinese() {
+    let (en, zh) = (catalogue(Lang::En), catalogue(Lang::ZhCn));
+    let mut same = Vec::new();
+    for key in en.keys() {
+        let (e, z) = (en.get(key).unwrap_or(""), zh.get(key).unwrap_or(""));
+        // A sentence left in English (more than two words, no Chinese character).
+        let words = e
+            .split_whitespace()
+            .filter(|w| !w.contains('{') && w.chars().filter(char::is_ascii_alphabetic).count() > 1)
+            .count();
+        if words > 2 && !z.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) {
+            same.push(key);
+        }
+    }
+    assert!(same.is_empty(), "left in English in zh-CN: {same:?}");
+}
