@@ -50,4 +50,9 @@ need_browser() {
     echo "setup: installing Chromium and ChromeDriver (Debian)" >&2
     apt_install chromium chromium-driver
   fi
+  # A Chinese face, so the screenshots of the Chinese page show characters, not boxes.
+  if ! fc-list :lang=zh 2>/dev/null | grep -q .; then
+    echo "setup: installing a Chinese font (Debian fonts-wqy-zenhei)" >&2
+    apt_install fonts-wqy-zenhei
+  fi
 }
