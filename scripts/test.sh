@@ -15,7 +15,7 @@ cargo test --profile wasm-release --target wasm32-unknown-unknown --test web -- 
 trunk build --release
 python3 tools/standalone.py --check dist/standalone.html
 set +x
-for f in dist/*.wasm dist/*.js dist/*.css dist/index.html dist/standalone.html; do
+for f in dist/*.wasm dist/*.js dist/*.css dist/index.html dist/text/*.txt dist/standalone.html; do
   printf 'size: %-48s %9d bytes raw %9d bytes gzip -9\n' "$f" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)"
 done
 set -x

@@ -14,6 +14,7 @@ mod plant;
 mod problem;
 mod resolve;
 pub mod url;
+pub mod user_catalog;
 
 use std::collections::BTreeMap;
 

@@ -14,6 +14,7 @@ use crate::model::search::NoPlan;
 use crate::model::Warning;
 use crate::numbers::NumberError;
 use crate::scenario::url::{self, DecodeError};
+use crate::scenario::user_catalog::{CatalogError, CATALOG_VERSION};
 use crate::scenario::{Catalog, FixLabel, InputError, ParseError, Problem};
 
 /// A language of the page.
@@ -508,5 +509,31 @@ impl std::fmt::Display for ParseError {
                 &[("version", &v.to_string()), ("reads", &crate::scenario::VERSION.to_string())],
             ),
         })
+    }
+}
+
+/// Why a catalog file was refused, in words.
+pub fn catalog_error(e: &CatalogError) -> String {
+    match e {
+        CatalogError::NotJson(why) => fill("catalog.not-json", &[("why", why)]),
+        CatalogError::NotACatalog => t("catalog.not-a-catalog").into(),
+        CatalogError::Newer(v) => fill(
+            "catalog.newer",
+            &[("version", &v.to_string()), ("reads", &CATALOG_VERSION.to_string())],
+        ),
+        CatalogError::Incomplete => t("catalog.incomplete").into(),
+        CatalogError::ForeignFields { name, kind } => {
+            fill("catalog.foreign-fields", &[("name", name), ("fields", &kind.paths().join(", "))])
+        }
+        CatalogError::BadEntry { name, errors } => {
+            let why: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            fill("catalog.bad-entry", &[("name", name), ("why", &why.join(t("text.clause")))])
+        }
+    }
+}
+
+impl std::fmt::Display for CatalogError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&catalog_error(self))
     }
 }

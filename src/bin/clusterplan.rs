@@ -7,14 +7,17 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use clusterplan::model::search;
+use clusterplan::scenario::user_catalog::UserCatalog;
 use clusterplan::scenario::{fields, Scenario};
 use clusterplan::{catalog, report, sizing, validation};
 
 const USAGE: &str = "usage: clusterplan <command>
 
 commands:
-  predict FILE   estimate each scenario in FILE (one object or an array; '-' reads stdin)
-                 and print the estimates as JSON
+  predict FILE [--catalog CATALOG]
+                 estimate each scenario in FILE (one object or an array; '-' reads stdin)
+                 and print the estimates as JSON; with a catalog of your own chips, systems,
+                 switches and models (the page's Export), a scenario may name its entries
   search FILE [--objective days|effective-days|cost|energy] [--top N]
                  search every plan for the scenario's workload and cluster and print the
                  best, the front of days against cost and the counts as JSON; exits 1
@@ -32,7 +35,8 @@ commands:
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
-        ["predict", path] => predict(path),
+        ["predict", path] => predict(path, None),
+        ["predict", path, "--catalog", catalog] => predict(path, Some(catalog)),
         ["bom", path] => bom(path),
         ["search", path, rest @ ..] => search(path, rest),
         ["size", path, rest @ ..] => size(path, rest),
@@ -77,7 +81,19 @@ fn read_input(path: &str) -> Result<String, String> {
     }
 }
 
-fn predict(path: &str) -> ExitCode {
+fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
+    let catalog = match catalog.map(|c| read_input(c).map(|t| UserCatalog::parse(&t))) {
+        None => UserCatalog::default(),
+        Some(Ok(Ok(catalog))) => catalog,
+        Some(Ok(Err(e))) => {
+            eprintln!("error: the catalog: {e}");
+            return ExitCode::from(2);
+        }
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let text = match read_input(path) {
         Ok(text) => text,
         Err(e) => {
@@ -96,7 +112,7 @@ fn predict(path: &str) -> ExitCode {
     let mut estimates = Vec::new();
     let mut failed = false;
     for (idx, scenario) in scenarios.iter().enumerate() {
-        match scenario.evaluate() {
+        match catalog.expand(scenario).evaluate() {
             Ok((_, estimate)) => {
                 // An infeasible plan is still estimated (exit 0); stderr says why it cannot run.
                 let which = if is_array { format!("scenario {idx}: ") } else { String::new() };
