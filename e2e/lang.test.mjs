@@ -13,7 +13,8 @@ harness();
 
 // The catalogue's texts, each split at its placeholders into the literal pieces shown.
 async function catalogue(lang) {
-  const source = await readFile(new URL(`text/${lang}.txt`, DIST), 'utf8');
+  const source = (await readFile(new URL(`text/${lang}.txt`, DIST), 'utf8'))
+    + (await readFile(new URL(`text/${lang}.help.txt`, DIST), 'utf8'));
   return source.split('\n').filter((l) => l.includes(' = ') && !l.startsWith('#'))
     .map((l) => l.slice(l.indexOf(' = ') + 3).trim().replace(/^"(.*)"$/, '$1'));
 }
@@ -53,12 +54,14 @@ test('switching to Chinese keeps the plan, words everything in Chinese, and is r
 
   // The same walk finds the English catalogue on the English page, so it would find a leftover.
   const pieces = await englishPieces();
+  await until(page, 'the explanations', () => document.querySelectorAll('.help').length > 10);
   const english = await pageWords(page);
   assert.ok(pieces.filter((p) => english.includes(p)).length >= 20, 'the walk sees English where there is English');
 
   await page.selectOption(q('lang'), 'zh-CN');
   await speaks(page, 'zh-CN');
   await until(page, 'the cards in Chinese', (s) => /天/.test(document.querySelector(s)?.textContent ?? ''), q('train-days'));
+  await until(page, 'the explanations in Chinese', () => [...document.querySelectorAll('.help')].some((h) => /[\u4e00-\u9fff]/.test(h.title)));
   assert.equal(num(await text(page, 'train-days')), num(later), 'the same plan, in other words');
   assert.equal(await page.inputValue(q('chips')), '8192', 'the form kept its value');
   assert.match(await text(page, 'chip-hours'), /万|亿/, 'large counts in 万 or 亿');

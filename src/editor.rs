@@ -23,8 +23,10 @@ const UNDO_DEPTH: usize = 50;
 /// A change to one field: a dotted path and its new raw value (`None` clears it).
 pub type Change = (String, Option<Value>);
 
-/// A result that can be shown.
-#[derive(Clone, Debug, PartialEq)]
+/// A result that can be shown. Two are equal when their inputs are: the estimate and the
+/// sweep are functions of the inputs, so comparing them too (as the page's props and memos
+/// do on every render) would only cost code and time.
+#[derive(Clone, Debug)]
 pub struct Evaluation {
     /// Validated inputs.
     pub inputs: Inputs,
@@ -32,6 +34,12 @@ pub struct Evaluation {
     pub estimate: Estimate,
     /// The same plan at other cluster sizes.
     pub scaling: Vec<ScalingPoint>,
+}
+
+impl PartialEq for Evaluation {
+    fn eq(&self, other: &Evaluation) -> bool {
+        self.inputs == other.inputs
+    }
 }
 
 /// A fabric or node setting the user chose that a chip change kept.

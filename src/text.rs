@@ -1,5 +1,7 @@
 //! The words of the page, one catalogue per language: `static/text/en.txt` and
-//! `static/text/zh-CN.txt`, lines of `key = text` with `{name}` where a value goes.
+//! `static/text/zh-CN.txt`, lines of `key = text` with `{name}` where a value goes, and beside
+//! each its explanations of fields and results (`en.help.txt`, `zh-CN.help.txt`), which the page
+//! loads once it is drawn.
 //!
 //! The page's first load carries no catalogue in its code: it reads the one it needs as a file
 //! beside it (or, in `standalone.html`, from the page itself) and installs it before it draws.
@@ -110,11 +112,23 @@ thread_local! {
     static CURRENT: Cell<Lang> = const { Cell::new(Lang::En) };
 }
 
-/// Makes `source` the catalogue of `lang` (kept for the life of the program).
+/// Adds `source` to the catalogue of `lang` (kept for the life of the program): the page
+/// installs a language's words, then its explanations (`<lang>.help.txt`) once it is drawn.
 pub fn install(lang: Lang, source: &'static str) -> Result<(), String> {
-    let catalogue: &'static Catalogue = Box::leak(Box::new(Catalogue::parse(source)?));
+    let mut catalogue = Catalogue::parse(source)?;
+    if let Some(before) = CATALOGUES.with(|c| c[lang.index()].get()) {
+        catalogue.entries.extend(before.entries.iter().copied());
+        catalogue.entries.sort_by_key(|(key, _)| *key);
+        catalogue.entries.dedup_by_key(|(key, _)| *key);
+    }
+    let catalogue: &'static Catalogue = Box::leak(Box::new(catalogue));
     CATALOGUES.with(|c| c[lang.index()].set(Some(catalogue)));
     Ok(())
+}
+
+/// Whether `lang`'s own catalogue has `key` (no fallback to English).
+pub fn has_key(lang: Lang, key: &str) -> bool {
+    catalogue(lang).is_some_and(|c| c.get(key).is_some())
 }
 
 /// Whether `lang`'s catalogue is installed.
@@ -132,14 +146,23 @@ pub fn lang() -> Lang {
     CURRENT.with(Cell::get)
 }
 
-/// Both catalogues, for code that carries them (native builds, the worker, tests).
+/// A language's whole catalogue, words and explanations, for code that carries it (native
+/// builds, the worker, tests).
 #[macro_export]
 macro_rules! catalogue_source {
     (En) => {
-        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/text/en.txt"))
+        concat!(
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/text/en.txt")),
+            "\n",
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/text/en.help.txt"))
+        )
     };
     (ZhCn) => {
-        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/text/zh-CN.txt"))
+        concat!(
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/text/zh-CN.txt")),
+            "\n",
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/text/zh-CN.help.txt"))
+        )
     };
 }
 

@@ -7,6 +7,7 @@
 mod accuracy;
 mod app;
 mod browser;
+mod catalog;
 mod compare;
 mod fields;
 mod format;

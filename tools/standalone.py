@@ -152,7 +152,10 @@ def build(root):
         raise Fail(f"no text catalogues in {root / 'text'}: the page would have no words")
     blocks = []
     for file in texts:
-        body = file.read_text(encoding="utf-8")
+        # Comments and blank lines are for translators: the page is served without them.
+        lines = file.read_text(encoding="utf-8").splitlines()
+        body = "\n".join(l for l in lines if l.strip() and not l.startswith("#")) + "\n"
+        file.write_text(body, encoding="utf-8")
         if "</" in body:
             raise Fail(f"{file} contains '</', which would end its <script> early")
         blocks.append(f'<script type="text/plain" data-text="{file.stem}">{body}</script>')

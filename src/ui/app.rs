@@ -9,13 +9,14 @@ use yew::prelude::*;
 
 use super::accuracy::accuracy;
 use super::browser::{self, ShareLink};
+use super::catalog::{my_catalog, CatalogProps};
 use super::compare::compare;
 use super::fields::Change;
 use super::inputs::{
     chip_id, cluster_panel, facility_panel, model_panel, parallelism_panel, training_panel,
     PanelProps,
 };
-use super::plot::{Plot, PlotKind};
+use super::plot::{plot, PlotKind, PlotSpec};
 use super::results::results;
 use super::search::SearchPanel;
 use super::sketch::SketchView;
@@ -66,6 +67,9 @@ pub fn app() -> Html {
         }
     });
     let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
+    // The user's own chips, systems, switches and models, kept in this browser.
+    let user_catalog = use_state(browser::stored_catalog);
+    let (catalog_name, catalog_file) = (use_node_ref(), use_node_ref());
     // A link that could not be read stays in the address bar until the first edit, so the
     // user can still copy or fix it.
     let keep_link = use_mut_ref(|| opening.2 == browser::Origin::BrokenLink);
@@ -86,6 +90,18 @@ pub fn app() -> Html {
             });
         })
     };
+    // The explanations of fields and results arrive once the page is drawn; `explained`
+    // redraws it with them.
+    let explained = use_state(|| false);
+    {
+        let explained = explained.clone();
+        use_effect_with(*lang, move |lang| {
+            let lang = *lang;
+            wasm_bindgen_futures::spawn_local(async move {
+                explained.set(browser::load_help(lang).await);
+            });
+        });
+    }
     // The accuracy table, made in the search worker when first opened.
     let validation = super::job::use_job();
     // Plan A against plan B drawn by the worker, once edits pause.
@@ -149,7 +165,9 @@ pub fn app() -> Html {
         let width = width.clone();
         use_effect_with((), move |_| {
             let scheme = browser::on_scheme_change(move || dark.set(browser::prefers_dark()));
-            let resize = browser::on_resize(move || width.set(width.wrapping_add(1)));
+            // The plots are drawn as wide as the results column.
+            width.set(browser::column_width());
+            let resize = browser::on_resize(move || width.set(browser::column_width()));
             move || drop((scheme, resize))
         });
     }
@@ -317,6 +335,8 @@ pub fn app() -> Html {
             <main class="layout">
                 <div class="inputs">
                     { for [model_panel, training_panel, cluster_panel, parallelism_panel, facility_panel].iter().map(|panel| panel(&panels)) }
+                    { my_catalog(CatalogProps { state: &state, catalog: &user_catalog, on_action: &on_action,
+                        name: &catalog_name, file: &catalog_file, reader: &reader }) }
                 </div>
                 <div class="outputs">
                     { compare(&state, &on_action, &compare_plots.status) }
@@ -327,13 +347,13 @@ pub fn app() -> Html {
                     <SearchPanel state={state.clone()} on_action={on_action} dark={*dark} width={*width} lang={*lang} />
                     if let Some(good) = good {
                         <div class={classes!("plots", (state.stale() || !good.estimate.feasible).then_some("stale"))}>
-                            <Plot kind={PlotKind::Step} good={good.clone()} dark={*dark} width={*width} testid="plot-step" lang={*lang} height={230} />
-                            <Plot kind={PlotKind::Memory} good={good.clone()} dark={*dark} width={*width} testid="plot-memory" lang={*lang} height={230} />
-                            <Plot kind={PlotKind::Scaling} good={good.clone()} dark={*dark} width={*width} testid="plot-scaling" lang={*lang} height={320} />
-                            <Plot kind={PlotKind::Power} good={good.clone()} dark={*dark} width={*width} testid="plot-power" lang={*lang} height={230} />
-                            <Plot kind={PlotKind::Cost} good={good.clone()} dark={*dark} width={*width} testid="plot-cost" lang={*lang} height={230} />
-                            <Plot kind={PlotKind::PlantScaling} good={good.clone()} dark={*dark} width={*width} testid="plot-plant-scaling" lang={*lang} height={300} />
-                            <Plot kind={PlotKind::Effective} good={good} dark={*dark} width={*width} testid="plot-effective" lang={*lang} height={300} />
+                            { plot(&good, PlotSpec { kind: PlotKind::Step, dark: *dark, width: *width, height: 230, testid: "plot-step" }) }
+                            { plot(&good, PlotSpec { kind: PlotKind::Memory, dark: *dark, width: *width, height: 230, testid: "plot-memory" }) }
+                            { plot(&good, PlotSpec { kind: PlotKind::Scaling, dark: *dark, width: *width, height: 320, testid: "plot-scaling" }) }
+                            { plot(&good, PlotSpec { kind: PlotKind::Power, dark: *dark, width: *width, height: 230, testid: "plot-power" }) }
+                            { plot(&good, PlotSpec { kind: PlotKind::Cost, dark: *dark, width: *width, height: 230, testid: "plot-cost" }) }
+                            { plot(&good, PlotSpec { kind: PlotKind::PlantScaling, dark: *dark, width: *width, height: 300, testid: "plot-plant-scaling" }) }
+                            { plot(&good, PlotSpec { kind: PlotKind::Effective, dark: *dark, width: *width, height: 300, testid: "plot-effective" }) }
                         </div>
                     }
                     <footer class="about">

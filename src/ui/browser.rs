@@ -7,6 +7,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use super::text as words;
+use crate::scenario::user_catalog::UserCatalog;
 use crate::scenario::{url, Scenario};
 use crate::text::{self, Lang};
 
@@ -303,17 +304,29 @@ pub async fn load_text(lang: Lang) -> Result<(), String> {
     if text::has(lang) {
         return Ok(());
     }
+    load(lang.code().to_string()).await.and_then(|source| text::install(lang, source))
+}
+
+/// Adds `lang`'s explanations (`text/<lang>.help.txt`) to its catalogue; true once they are in.
+pub async fn load_help(lang: Lang) -> bool {
+    if text::has_key(lang, "help.mfu") {
+        return true;
+    }
+    let source = load(format!("{}.help", lang.code())).await;
+    source.and_then(|s| text::install(lang, s)).is_ok()
+}
+
+/// The text of the catalogue file `name`, from the page or beside it, kept for good.
+async fn load(name: String) -> Result<&'static str, String> {
     let window = window().ok_or("no window")?;
     let inline = window
         .document()
-        .and_then(|d| {
-            d.query_selector(&format!("script[data-text=\"{}\"]", lang.code())).ok().flatten()
-        })
+        .and_then(|d| d.query_selector(&format!("script[data-text=\"{name}\"]")).ok().flatten())
         .and_then(|s| s.text_content());
     let source = match inline {
         Some(source) => source,
         None => {
-            let url = format!("text/{}.txt", lang.code());
+            let url = format!("text/{name}.txt");
             let response =
                 JsFuture::from(window.fetch_with_str(&url)).await.map_err(|_| "offline")?;
             let response: web_sys::Response = response.dyn_into().map_err(|_| "no response")?;
@@ -324,5 +337,32 @@ pub async fn load_text(lang: Lang) -> Result<(), String> {
             JsFuture::from(body).await.map_err(|_| "no text")?.as_string().ok_or("no text")?
         }
     };
-    text::install(lang, Box::leak(source.into_boxed_str()))
+    Ok(Box::leak(source.into_boxed_str()))
+}
+
+/// Where the user's own catalog is kept.
+const CATALOG_KEY: &str = "clusterplan.catalog";
+
+/// The user's own catalog as this browser keeps it (empty when there is none or it no longer
+/// reads).
+pub fn stored_catalog() -> UserCatalog {
+    storage()
+        .and_then(|s| s.get_item(CATALOG_KEY).ok().flatten())
+        .and_then(|text| UserCatalog::parse(&text).ok())
+        .unwrap_or_default()
+}
+
+/// Keeps the user's own catalog in this browser.
+pub fn save_catalog(catalog: &UserCatalog) {
+    if let Some(s) = storage() {
+        s.set_item(CATALOG_KEY, &catalog.to_json()).ok();
+    }
+}
+
+/// The width of the results column in CSS pixels (0 before the page is laid out).
+pub fn column_width() -> u32 {
+    let column = window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(".outputs").ok().flatten());
+    column.map_or(0, |c| c.client_width().max(0) as u32)
 }
