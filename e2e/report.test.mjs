@@ -41,7 +41,7 @@ test('breakdowns and the bill of materials save as CSV, plots as PNG and SVG', a
   const log = { errors: [], requests: [] };
   const page = await newPage(await newContext(t, { acceptDownloads: true }), log);
   await open(page, `${origin}/`);
-  await page.locator('.tables > summary', { hasText: 'Breakdown tables' }).click();
+  await page.locator(`${q('breakdown-tables')} > summary`).click();
   const saved = async (id) => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(q(id))]);
     return { name: download.suggestedFilename(), body: await readFile(await download.path()) };

@@ -30,7 +30,7 @@ pub struct Words {
     pub chips: &'static str,
     pub domain: &'static str,
     pub one_rack: &'static str,
-    /// "switches", "planes", "more", "each".
+    /// "switches", "planes", "more", and how many chips each part holds ("{n} chips each").
     pub switches: &'static str,
     pub planes: &'static str,
     pub more: &'static str,
@@ -321,7 +321,7 @@ fn n(x: u64) -> String {
 pub fn info(part: &Part, name: &str, words: &Words) -> String {
     let mut s = format!("{} {name}", n(part.count));
     if part.chips_each > 1 {
-        let _ = write!(s, " · {} {} {}", n(part.chips_each), words.chips, words.each);
+        let _ = write!(s, " · {}", words.each.replace("{n}", &n(part.chips_each)));
     }
     let _ = write!(s, " · {} kW", numbers::sig3(part.power_w / 1e3));
     if part.cost_usd > 0.0 {

@@ -24,7 +24,7 @@ const WORDS: Words = Words {
     switches: "w-switches",
     planes: "w-planes",
     more: "w-more",
-    each: "w-each",
+    each: "{n} w-chips w-each",
     knobs: ["k-cpn", "k-npr", "k-dom", "k-tiers", "k-planes", "k-over"],
     title: "w-title",
 };

@@ -187,7 +187,7 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
                 </ul>
             }
             { bom(f, on_copy) }
-            <details class="tables">
+            <details class="tables" data-testid="breakdown-tables">
                 <summary>{ t("tables.title") }</summary>
                 { save_button("breakdown-csv", "clusterplan-breakdown.csv", report::breakdown_csv(e)) }
                 <table>
