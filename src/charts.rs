@@ -10,12 +10,19 @@ mod svg;
 use crate::model::sweep::{self, ScalingPoint};
 use crate::model::Estimate;
 use crate::numbers;
-use crate::text::{fill, t};
+use crate::text::substitute;
+
+/// `key`'s words with each `{name}` replaced by its value.
+fn fill_in(words: fn(&str) -> &'static str, key: &str, values: &[(&str, &str)]) -> String {
+    substitute(words(key), values)
+}
 use svg::{Anchor, Axis, Doc, Mark, Names};
 
-/// Colours for one colour scheme, as SVG colours.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// How a plot looks: the colours of one colour scheme, as SVG colours, and its words.
+#[derive(Clone, Copy, Debug)]
 pub struct Theme {
+    /// The plot's words by catalogue key (`chart.step`): the page's language, or any other.
+    pub words: fn(&str) -> &'static str,
     /// Plot background.
     pub background: &'static str,
     /// Text, axes and outlines.
@@ -30,6 +37,7 @@ pub struct Theme {
 
 /// Light scheme.
 pub const LIGHT: Theme = Theme {
+    words: crate::text::t,
     background: "#ffffff",
     foreground: "#212529",
     grid: "#dee2e6",
@@ -42,6 +50,7 @@ pub const LIGHT: Theme = Theme {
 
 /// Dark scheme.
 pub const DARK: Theme = Theme {
+    words: crate::text::t,
     background: "#181a1f",
     foreground: "#e6e8eb",
     grid: "#3a3e46",
@@ -91,7 +100,8 @@ fn stacked_bar(
         }
         let color = theme.palette[idx % theme.palette.len()];
         doc.rect(at(start), bar_top, at(start + value) - at(start), bar_h, color);
-        let part = format!("{}: {} {unit}", t(&crate::text::part_key(label)), short(*value));
+        let part =
+            format!("{}: {} {unit}", (theme.words)(&crate::text::part_key(label)), short(*value));
         legend.push((part, color));
         start += value;
     }
@@ -103,10 +113,12 @@ fn stacked_bar(
             theme.alert,
             3.0,
         );
-        legend
-            .push((fill(key, &[("label", label), ("n", &short(c)), ("unit", unit)]), theme.alert));
+        legend.push((
+            fill_in(theme.words, key, &[("label", label), ("n", &short(c)), ("unit", unit)]),
+            theme.alert,
+        ));
     }
-    let total_line = fill("chart.total", &[("n", &short(total)), ("unit", unit)]);
+    let total_line = fill_in(theme.words, "chart.total", &[("n", &short(total)), ("unit", unit)]);
     legend.push((total_line, theme.foreground));
     let lx = doc.w * 0.7 + 6.0;
     for (row, (text, color)) in legend.iter().enumerate() {
@@ -122,7 +134,15 @@ pub fn draw_step(e: &Estimate, theme: &Theme, size: Size) -> String {
     let values = e.breakdown.parts();
     let parts: Vec<(&str, f64)> =
         STEP_LABELS.iter().zip(values.iter()).map(|(l, (_, v))| (*l, *v)).collect();
-    stacked_bar(size, theme, t("chart.step"), t("chart.seconds-per-step"), "s", &parts, None)
+    stacked_bar(
+        size,
+        theme,
+        (theme.words)("chart.step"),
+        (theme.words)("chart.seconds-per-step"),
+        "s",
+        &parts,
+        None,
+    )
 }
 
 /// Peak memory per chip split into its parts against the chip's capacity, GiB.
@@ -130,22 +150,38 @@ pub fn draw_memory(e: &Estimate, theme: &Theme, size: Size) -> String {
     let bytes = memory_parts(e);
     let parts: Vec<(&str, f64)> =
         MEMORY_LABELS.iter().zip(bytes).map(|(l, b)| (*l, b / GIB)).collect();
-    let capacity = Some((t("chart.capacity-name"), e.memory.hbm_bytes / GIB));
-    stacked_bar(size, theme, t("chart.memory"), t("chart.gib-per-chip"), "GiB", &parts, capacity)
+    let capacity = Some(((theme.words)("chart.capacity-name"), e.memory.hbm_bytes / GIB));
+    stacked_bar(
+        size,
+        theme,
+        (theme.words)("chart.memory"),
+        (theme.words)("chart.gib-per-chip"),
+        "GiB",
+        &parts,
+        capacity,
+    )
 }
 
 /// Site power at training load split into its parts, against the IT peak, MW.
 pub fn draw_power(e: &Estimate, theme: &Theme, size: Size) -> String {
     let parts: Vec<(&str, f64)> = POWER_LABELS.iter().copied().zip(power_parts(e)).collect();
-    let peak = Some((t("chart.it-maximum"), e.facility.power.peak_it_w / 1e6));
-    stacked_bar(size, theme, t("chart.power"), "MW", "MW", &parts, peak)
+    let peak = Some(((theme.words)("chart.it-maximum"), e.facility.power.peak_it_w / 1e6));
+    stacked_bar(size, theme, (theme.words)("chart.power"), "MW", "MW", &parts, peak)
 }
 
 /// The run's amortised cost split into its parts, with the cloud price as a marker, USD M.
 pub fn draw_cost(e: &Estimate, theme: &Theme, size: Size) -> String {
     let parts: Vec<(&str, f64)> = COST_LABELS.iter().copied().zip(cost_parts(e)).collect();
-    let cloud = Some((t("chart.cloud"), e.facility.cost.run_cloud_usd / 1e6));
-    stacked_bar(size, theme, t("chart.cost"), t("chart.usd-millions"), "$M", &parts, cloud)
+    let cloud = Some(((theme.words)("chart.cloud"), e.facility.cost.run_cloud_usd / 1e6));
+    stacked_bar(
+        size,
+        theme,
+        (theme.words)("chart.cost"),
+        (theme.words)("chart.usd-millions"),
+        "$M",
+        &parts,
+        cloud,
+    )
 }
 
 /// A chip count as an axis label.
@@ -184,7 +220,7 @@ fn chips_chart(
         None => (None, "", &plain_tick as svg::Tick),
     };
     let names = Names {
-        x: t("chart.chips-log"),
+        x: (theme.words)("chart.chips-log"),
         y: y_name,
         y2: y2_name,
         x_tick: &chips_tick,
@@ -210,23 +246,24 @@ pub fn draw_plant_scaling(
     let c = chips_chart(
         &mut doc,
         theme,
-        t("chart.plant-scaling"),
+        (theme.words)("chart.plant-scaling"),
         chip_axis(current),
         range(all().map(mw), (0.1, 100.0)),
-        t("chart.site-power-mw"),
-        Some((cost_axis, t("chart.run-cost-musd"), &plain_tick)),
+        (theme.words)("chart.site-power-mw"),
+        Some((cost_axis, (theme.words)("chart.run-cost-musd"), &plain_tick)),
     );
     let (power_color, cost_color) = (theme.palette[3], theme.palette[4]);
     c.series(&mut doc, points.iter().map(|p| (p.chips as f64, mw(p))), false, power_color, 2.0);
     c.series(&mut doc, points.iter().map(|p| (p.chips as f64, musd(p))), true, cost_color, 2.0);
     let mut legend = vec![
-        (t("chart.site-power-mw").to_string(), Mark::Line, power_color),
-        (t("chart.run-cost-amortised").to_string(), Mark::Line, cost_color),
+        ((theme.words)("chart.site-power-mw").to_string(), Mark::Line, power_color),
+        ((theme.words)("chart.run-cost-amortised").to_string(), Mark::Line, cost_color),
     ];
     if let Some(p) = current {
         doc.dot(c.at(p.chips as f64, mw(p), false), 6.0, theme.foreground);
         doc.dot(c.at(p.chips as f64, musd(p), true), 6.0, cost_color);
-        let label = fill("chart.this-plan", &[("chips", &numbers::format(p.chips as f64))]);
+        let label =
+            fill_in(theme.words, "chart.this-plan", &[("chips", &numbers::format(p.chips as f64))]);
         legend.push((label, Mark::Dot, theme.foreground));
     }
     svg::legend(&mut doc, theme, &c, &legend, false);
@@ -253,16 +290,16 @@ pub fn draw_effective(
     let c = chips_chart(
         &mut doc,
         theme,
-        t("chart.effective"),
+        (theme.words)("chart.effective"),
         chip_axis(current),
         range(values, (1e-3, 10.0)),
-        t("chart.eflops"),
+        (theme.words)("chart.eflops"),
         None,
     );
     let series: [(&str, &str, f64, usize); 3] = [
-        (t("chart.linear"), theme.foreground, 1.0, 0),
-        (t("chart.at-mfu"), theme.palette[2], 2.0, 1),
-        (t("chart.after-failures"), theme.palette[0], 2.0, 2),
+        ((theme.words)("chart.linear"), theme.foreground, 1.0, 0),
+        ((theme.words)("chart.at-mfu"), theme.palette[2], 2.0, 1),
+        ((theme.words)("chart.after-failures"), theme.palette[0], 2.0, 2),
     ];
     let mut legend = Vec::new();
     for (label, color, width, which) in series {
@@ -281,7 +318,8 @@ pub fn draw_effective(
             6.0,
             theme.foreground,
         );
-        let label = fill(
+        let label = fill_in(
+            theme.words,
             "chart.this-plan-goodput",
             &[("chips", &numbers::format(p.chips as f64)), ("goodput", &percent(p.goodput))],
         );
@@ -307,10 +345,10 @@ pub fn draw_scaling(
     let c = chips_chart(
         &mut doc,
         theme,
-        t("chart.scaling"),
+        (theme.words)("chart.scaling"),
         (x_lo, x_hi),
         (lo, hi),
-        t("chart.days"),
+        (theme.words)("chart.days"),
         Some((Axis::linear(0.0, mfu_top, 6), "MFU (%)", &mfu_tick)),
     );
     let (days_color, mfu_color) = (theme.palette[0], theme.palette[2]);
@@ -321,24 +359,25 @@ pub fn draw_scaling(
             |chips: f64| sweep::ideal_days(p, chips.round().clamp(1.0, u32::MAX as f64) as u32);
         let line = [x_lo, x_hi].map(|x| c.at(x, ideal(x).clamp(lo, hi), false));
         doc.path(&line, theme.foreground, 1.0, 0.5);
-        legend.push((t("chart.ideal").to_string(), Mark::Faint, theme.foreground));
+        legend.push(((theme.words)("chart.ideal").to_string(), Mark::Faint, theme.foreground));
     }
     c.series(&mut doc, points.iter().map(|p| (p.chips as f64, days(p))), false, days_color, 2.0);
-    legend.push((t("chart.days").to_string(), Mark::Line, days_color));
+    legend.push(((theme.words)("chart.days").to_string(), Mark::Line, days_color));
     c.series(&mut doc, points.iter().map(|p| (p.chips as f64, p.mfu)), true, mfu_color, 2.0);
     legend.push(("MFU (%)".to_string(), Mark::Line, mfu_color));
     if points.iter().any(|p| !p.fits) {
         for p in points.iter().filter(|p| !p.fits) {
             doc.cross(c.at(p.chips as f64, days(p), false), 4.0, theme.alert);
         }
-        legend.push((t("chart.does-not-fit").to_string(), Mark::Cross, theme.alert));
+        legend.push(((theme.words)("chart.does-not-fit").to_string(), Mark::Cross, theme.alert));
     }
     if let Some(p) = current {
         doc.dot(c.at(p.chips as f64, days(p), false), 6.0, theme.foreground);
         doc.dot(c.at(p.chips as f64, p.mfu, true), 5.0, mfu_color);
-        let verdict = t(if p.fits { "fit.fits" } else { "fit.does-not-fit" });
+        let verdict = (theme.words)(if p.fits { "fit.fits" } else { "fit.does-not-fit" });
         let chips = numbers::format(p.chips as f64);
-        let label = fill("chart.this-plan-fit", &[("chips", &chips), ("verdict", verdict)]);
+        let label =
+            fill_in(theme.words, "chart.this-plan-fit", &[("chips", &chips), ("verdict", verdict)]);
         legend.push((label, Mark::Dot, theme.foreground));
     }
     svg::legend(&mut doc, theme, &c, &legend, true);
@@ -356,17 +395,17 @@ pub fn sizing_svg(curves: &[Curve], deadline_days: f64, theme: &Theme, size: Siz
     let c = chips_chart(
         &mut doc,
         theme,
-        t("chart.sizing"),
+        (theme.words)("chart.sizing"),
         (x_lo, x_hi),
         (y_lo, y_hi),
-        t("chart.days-with-failures"),
+        (theme.words)("chart.days-with-failures"),
         None,
     );
     let fg = theme.foreground;
     let line = [c.at(x_lo, deadline, false), c.at(x_hi, deadline, false)];
     doc.path(&line, fg, 2.0, 0.6);
     let mut legend = vec![(
-        fill("chart.deadline", &[("days", &numbers::format(deadline_days))]),
+        fill_in(theme.words, "chart.deadline", &[("days", &numbers::format(deadline_days))]),
         Mark::Line,
         fg,
     )];
@@ -410,7 +449,7 @@ pub fn draw(
 /// the step plot's colours, with both values per part in the legend.
 pub fn draw_compare_step(a: &Estimate, b: &Estimate, theme: &Theme, size: Size) -> String {
     let mut doc = Doc::new(size.0 as f64, size.1 as f64, theme);
-    doc.caption(t("chart.compare-step"), theme);
+    doc.caption((theme.words)("chart.compare-step"), theme);
     let limit = a.step_s.max(b.step_s).max(1e-12) * 1.05;
     let (left, right, top, bottom) = (34.0, doc.w * 0.62 - 10.0, 34.0, doc.h - 44.0);
     let at = |v: f64| left + (v / limit).clamp(0.0, 1.05) * (right - left);
@@ -426,7 +465,7 @@ pub fn draw_compare_step(a: &Estimate, b: &Estimate, theme: &Theme, size: Size) 
         12.0,
         Anchor::Middle,
         theme.foreground,
-        t("chart.seconds-per-step"),
+        (theme.words)("chart.seconds-per-step"),
     );
     let (pa, pb) = (a.breakdown.parts(), b.breakdown.parts());
     let band = (bottom - top) / 2.0;
@@ -451,8 +490,12 @@ pub fn draw_compare_step(a: &Estimate, b: &Estimate, theme: &Theme, size: Size) 
     for (row, (idx, (label, ((_, va), (_, vb))))) in rows.enumerate() {
         let y = 44.0 + 17.0 * row as f64;
         doc.rect(lx, y - 5.0, 10.0, 10.0, theme.palette[idx % theme.palette.len()]);
-        let text =
-            format!("{}: A {} s, B {} s", t(&crate::text::part_key(label)), short(*va), short(*vb));
+        let text = format!(
+            "{}: A {} s, B {} s",
+            (theme.words)(&crate::text::part_key(label)),
+            short(*va),
+            short(*vb)
+        );
         doc.text(lx + 16.0, y + 4.0, 12.0, Anchor::Start, theme.foreground, &text);
     }
     doc.finish()
@@ -476,16 +519,17 @@ pub fn draw_compare_scaling(
     let c = chips_chart(
         &mut doc,
         theme,
-        t("chart.compare-scaling"),
+        (theme.words)("chart.compare-scaling"),
         x,
         range(all.map(days), (0.1, 100.0)),
-        t("chart.days"),
+        (theme.words)("chart.days"),
         None,
     );
     let mut legend = Vec::new();
-    for ((points, current), name, color) in
-        [(a, t("chart.plan-a"), theme.palette[0]), (b, t("chart.plan-b"), theme.palette[3])]
-    {
+    for ((points, current), name, color) in [
+        (a, (theme.words)("chart.plan-a"), theme.palette[0]),
+        (b, (theme.words)("chart.plan-b"), theme.palette[3]),
+    ] {
         let fitting = points.iter().filter(|p| p.fits);
         c.series(&mut doc, fitting.map(|p| (p.chips as f64, days(p))), false, color, 2.0);
         doc.dot(c.at(current.chips as f64, days(current), false), 6.0, color);

@@ -205,7 +205,12 @@ pub fn in_lang(lang: Lang, key: &str) -> &'static str {
 
 /// `key`'s text with each `{name}` replaced by its value.
 pub fn fill(key: &str, values: &[(&str, &str)]) -> String {
-    let mut out = t(key).to_string();
+    substitute(t(key), values)
+}
+
+/// `template` with each `{name}` replaced by its value.
+pub fn substitute(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = template.to_string();
     for (name, value) in values {
         out = out.replace(&format!("{{{name}}}"), value);
     }

@@ -200,3 +200,16 @@ fn plots_can_be_written_out() {
             .unwrap();
     }
 }
+
+/// A plot's words come in with its look: a Chinese plot while the program speaks English.
+#[test]
+fn a_plot_speaks_the_words_it_is_given() {
+    use clusterplan::text::{self, Lang};
+    let e = model::estimate(&default_inputs());
+    text::set_lang(Lang::En);
+    let chinese = charts::Theme { words: |k| text::in_lang(Lang::ZhCn, k), ..LIGHT };
+    let svg = charts::draw_step(&e, &chinese, SIZE);
+    assert!(svg.contains(text::in_lang(Lang::ZhCn, "chart.step")), "the Chinese caption");
+    assert!(!svg.contains("Step time breakdown"));
+    assert!(charts::draw_step(&e, &LIGHT, SIZE).contains("Step time breakdown"));
+}
