@@ -7,6 +7,8 @@
 
 mod svg;
 
+pub use svg::escape;
+
 use crate::model::sweep::{self, ScalingPoint};
 use crate::model::Estimate;
 use crate::numbers;

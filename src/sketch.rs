@@ -11,6 +11,7 @@
 
 use std::fmt::Write;
 
+use crate::charts::escape;
 use crate::fabric::{self, Vertex};
 use crate::model::facility::{RACK_USD, SCALE_UP_SWITCH_W};
 use crate::model::{Estimate, Inputs};
@@ -307,11 +308,6 @@ pub const WIDTH: u32 = 760;
 const LIGHT: [&str; 6] = ["#ffffff", "#f3f5f8", "#8a94a6", "#1c2330", "#5b6577", "#2f6fdb"];
 const DARK: [&str; 6] = ["#16191f", "#222834", "#6f7a8e", "#e6e9ef", "#a3acbb", "#6ea2ff"];
 
-/// Text safe inside markup.
-fn esc(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
 /// A count as people read it (`16,384`, `1.5M`).
 fn n(x: u64) -> String {
     numbers::format(x as f64)
@@ -356,8 +352,11 @@ impl Pen {
         );
     }
     fn text(&mut self, x: f64, y: f64, class: &str, text: &str) {
-        let _ =
-            write!(self.out, r#"<text class="{class}" x="{x:.1}" y="{y:.1}">{}</text>"#, esc(text));
+        let _ = write!(
+            self.out,
+            r#"<text class="{class}" x="{x:.1}" y="{y:.1}">{}</text>"#,
+            escape(text)
+        );
     }
     fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64) {
         let _ = write!(
@@ -367,7 +366,7 @@ impl Pen {
     }
     /// Opens a part that tells its counts on hover and focus.
     fn part(&mut self, info: &str) {
-        let info = esc(info);
+        let info = escape(info);
         let _ = write!(
             self.out,
             r#"<g class="sk-part" tabindex="0" data-info="{info}"><title>{info}</title>"#
@@ -395,7 +394,7 @@ impl Pen {
                     let _ = write!(
                         self.out,
                         r#"<g class="sk-btn" role="button" tabindex="0" aria-label="{}" data-edit="{}" data-to="{}">"#,
-                        esc(&aria),
+                        escape(&aria),
                         knob.path,
                         v
                     );
@@ -421,7 +420,7 @@ pub fn svg(s: &Sketch, words: &Words, dark: bool) -> String {
     let _ = write!(
         pen.out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="group" aria-label="{}" font-family="system-ui, sans-serif" font-size="12"><style>.sk-bg{{fill:{}}}.sk-box{{fill:{};stroke:{}}}.sk-sw{{fill:{}}}.sk-chip{{fill:{}}}.sk-l{{stroke:{};stroke-width:1}}.sk-t,.sk-v{{fill:{}}}.sk-v{{font-weight:600}}.sk-m{{fill:{}}}.sk-k{{fill:{};stroke:{}}}.sk-off{{opacity:.35}}.sk-btn{{cursor:pointer}}.sk-part:focus,.sk-btn:focus{{outline:2px solid {}}}</style><rect class="sk-bg" width="{w}" height="{h}"/>"#,
-        esc(words.title),
+        escape(words.title),
         c[0],
         c[1],
         c[2],

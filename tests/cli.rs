@@ -296,3 +296,34 @@ fn size_prints_one_row_per_chip() {
     assert!(out.stdout.is_empty(), "nothing sized, nothing printed");
     assert!(String::from_utf8_lossy(&out.stderr).contains("cluster.chip"));
 }
+
+/// A scenario may name an entry of the user's own catalog (the page's export) with `--catalog`.
+#[test]
+fn predict_reads_a_scenario_that_names_an_entry_of_the_catalog() {
+    use clusterplan::scenario::user_catalog::{Entry, Kind, UserCatalog};
+    use clusterplan::scenario::Scenario;
+    let own = Scenario::default_plan()
+        .with(
+            "cluster.chip",
+            Some(json!({ "name": "X1", "bf16_tflops": 1800, "hbm_gb": 192, "hbm_tb_per_s": 6 })),
+        )
+        .with("cluster.scale_up", Some(json!("nvlink5-72")))
+        .with("cluster.scale_out", Some(json!("ib-xdr")));
+    let mut catalog = UserCatalog::default();
+    catalog.put(Entry::capture(Kind::Chip, "X1", &own).expect("a chip of its own"));
+    let dir = std::env::temp_dir().join(format!("clusterplan-catalog-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("mine.json");
+    std::fs::write(&file, catalog.to_json()).expect("write");
+    let named =
+        Scenario::default_plan().with("cluster.chip", Some(json!("X1"))).to_value().to_string();
+
+    let with_catalog = run(&["predict", "-", "--catalog", file.to_str().expect("path")], &named);
+    assert!(with_catalog.status.success(), "{}", String::from_utf8_lossy(&with_catalog.stderr));
+    let estimate: Value = serde_json::from_slice(&with_catalog.stdout).expect("json");
+    assert!(estimate["step_s"].as_f64().is_some_and(|s| s > 0.0));
+    let without = run(&["predict", "-"], &named);
+    assert_eq!(without.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&without.stderr).contains("unknown chip 'X1'"));
+    std::fs::remove_dir_all(&dir).ok();
+}

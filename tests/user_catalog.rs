@@ -5,9 +5,6 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use clusterplan::model::presets::units::TFLOPS;
 use clusterplan::scenario::user_catalog::{CatalogError, Entry, Kind, UserCatalog};
 use clusterplan::scenario::Scenario;
@@ -101,33 +98,4 @@ fn a_bad_catalog_is_refused_whole_and_says_why() {
         }
         other => panic!("{other:?}"),
     }
-}
-
-#[test]
-fn predict_reads_a_scenario_that_names_an_entry_of_the_catalog() {
-    let dir = std::env::temp_dir().join(format!("clusterplan-catalog-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let catalog = dir.join("mine.json");
-    std::fs::write(&catalog, catalog_with_x1().to_json()).expect("write");
-    let named =
-        Scenario::default_plan().with("cluster.chip", Some(json!("X1"))).to_value().to_string();
-    let run = |args: &[&str]| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_clusterplan"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("starts");
-        child.stdin.take().expect("stdin").write_all(named.as_bytes()).expect("write");
-        child.wait_with_output().expect("finishes")
-    };
-    let with_catalog = run(&["predict", "-", "--catalog", catalog.to_str().expect("path")]);
-    assert!(with_catalog.status.success(), "{}", String::from_utf8_lossy(&with_catalog.stderr));
-    let estimate: serde_json::Value = serde_json::from_slice(&with_catalog.stdout).expect("json");
-    assert!(estimate["step_s"].as_f64().is_some_and(|s| s > 0.0));
-    let without = run(&["predict", "-"]);
-    assert_eq!(without.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&without.stderr).contains("unknown chip 'X1'"));
-    std::fs::remove_dir_all(&dir).ok();
 }
