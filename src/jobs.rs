@@ -12,7 +12,7 @@ use crate::editor;
 use crate::model::search::{Objective, Options, Search};
 use crate::model::sweep::ScalingPoint;
 use crate::report;
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, Searchable};
 use crate::sizing::{Answer, Sizer};
 use crate::validation;
 
@@ -94,7 +94,7 @@ pub struct Job {
 }
 
 enum Kind {
-    Search(Box<(Scenario, Search)>),
+    Search(Box<(Searchable, Search)>),
     Size(Box<Sizing>),
     /// The accuracy report once made.
     Validate(Option<Value>),
@@ -122,14 +122,19 @@ impl Job {
         };
         match request {
             Task::Search { scenario, objective, top } => {
-                let inputs = scenario.resolve().map_err(words)?;
-                let options = Options { objective: *objective, top: *top };
-                Ok(Job {
-                    kind: Kind::Search(Box::new((scenario.clone(), Search::new(&inputs, options)))),
-                })
+                let searchable = scenario.for_search().map_err(words)?;
+                let options = Options {
+                    objective: *objective,
+                    top: *top,
+                    equivalent_within: validation::model_error(),
+                };
+                let typed = searchable.typed.as_ref().ok().copied();
+                let search = Search::placing(&searchable.inputs, typed, options);
+                Ok(Job { kind: Kind::Search(Box::new((searchable, search))) })
             }
             Task::Size { scenario, deadline_days, chips, .. } => {
-                scenario.resolve().map_err(words)?;
+                // Sizing chooses its own plans, so only errors beyond the typed plan stop it.
+                scenario.for_search().map_err(words)?;
                 Ok(Job {
                     kind: Kind::Size(Box::new(Sizing {
                         scenario: scenario.clone(),
@@ -194,14 +199,24 @@ impl Job {
     pub fn result(&self) -> Value {
         match &self.kind {
             Kind::Search(s) => {
-                let (scenario, search) = &**s;
+                let (searchable, search) = &**s;
                 let outcome = search.outcome();
-                let mut out = report::search_json(scenario, &outcome);
+                let why = report::typed_plan_why(searchable, &outcome.yours.verdict);
+                let scenario = &searchable.scenario;
+                let mut out = report::search_json(scenario, &outcome, &why);
                 // Each plan with the whole scenario it makes, so the page applies it as found.
+                let n_chips = searchable.inputs.cluster.n_chips;
+                let applied = |plan: &crate::model::search::Plan| {
+                    scenario.with_plan(&plan.parallelism, n_chips).to_value()
+                };
                 if let Some(Value::Array(plans)) = out.get_mut("plans") {
                     for (row, plan) in plans.iter_mut().zip(&outcome.ranked) {
-                        row["scenario"] = scenario.with_plan(&plan.parallelism).to_value();
+                        row["scenario"] = applied(plan);
                     }
+                }
+                if let (Some(row), Some(plan)) = (out.get_mut("best_inside"), &outcome.best_inside)
+                {
+                    row["scenario"] = applied(plan);
                 }
                 out
             }
@@ -242,7 +257,7 @@ impl Sizing {
             return false;
         }
         let mut row = match sizer.answer() {
-            Some(answer) => report::sizing_row(&name, self.deadline_days, answer),
+            Some(answer) => report::sizing_row(&name, self.deadline_days, answer, sizer.unit()),
             None => json!({ "chip": name, "chips": null }),
         };
         // The page applies a row by the chip it asked for (`null`: the scenario's own).
@@ -250,13 +265,8 @@ impl Sizing {
         if let Some(Answer::Meets(sized)) = sizer.answer() {
             row["scenario"] = sized.scenario.to_value();
         }
-        let points: Vec<Value> = sizer
-            .points
-            .iter()
-            .filter_map(|p| {
-                p.best.filter(|b| b.finishes()).map(|b| json!([p.chips, b.effective_train_days]))
-            })
-            .collect();
+        let points: Vec<Value> =
+            sizer.curve().into_iter().map(|(chips, days)| json!([chips, days])).collect();
         self.curves.push(json!({ "chip": name, "points": points }));
         self.rows.push(row);
         self.sizer = None;

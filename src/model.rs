@@ -103,8 +103,10 @@ pub struct Estimate {
     pub facility: FacilityEstimate,
     /// Failures, checkpoints and goodput.
     pub reliability: ReliabilityEstimate,
-    /// Days to train including checkpoints, interruptions and restarts.
-    pub effective_train_days: f64,
+    /// Days to train including checkpoints, interruptions and restarts; `None` when
+    /// interruptions come faster than the run recovers (`reliability.finishes()` is false, and
+    /// `problems` says so).
+    pub effective_train_days: Option<f64>,
 }
 
 /// Estimates step time, memory and run totals for one training plan.
@@ -147,6 +149,12 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
     let ratio = |flops: f64| utilisation(inputs, chips_used, flops, step_s);
     let Run { steps, train_s, tokens_per_s, reliability, facility } =
         run(inputs, chips_used, &breakdown, step_s);
+    if !reliability.finishes() {
+        findings.push(Warning::NeverFinishes {
+            mtbf_s: reliability.mtbf_h * 3600.0,
+            lost_s: reliability.lost_per_interruption_s,
+        });
+    }
     if facility.cooling.node_exceeds_rack || rack_too_dense(inputs) {
         findings.push(Warning::RackTooDense {
             rack_w: inputs.plant.system.node_max_w
@@ -239,12 +247,9 @@ pub(crate) fn run(inputs: &Inputs, chips_used: u32, breakdown: &StepBreakdown, s
         inputs.cluster.n_chips,
         chips_used,
         facility::busy_share(breakdown, step_s),
-        // The site runs for the whole wall-clock time, interruptions included.
-        if reliability.effective_train_days > 0.0 {
-            reliability.effective_train_days * 86_400.0
-        } else {
-            train_s
-        },
+        // The site runs for the whole wall-clock time, interruptions included; a run that never
+        // finishes is costed for its failure-free time only, and flagged as a problem.
+        reliability.effective_train_days.map_or(train_s, |days| days * 86_400.0),
         inputs.training.tokens,
     );
     Run { steps, train_s, tokens_per_s, reliability, facility }

@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 use crate::model::{reliability, search};
 use crate::model::{Estimate, FacilityEstimate, Phase, ReliabilityEstimate, Warning, CABLE_TIERS};
 use crate::scenario::fields;
-use crate::scenario::{describe, Scenario};
+use crate::scenario::{describe, Scenario, Searchable};
 use crate::sizing;
 
 /// The estimate as a JSON object (see docs/scenario.md for the fields).
@@ -131,6 +131,8 @@ fn reliability(r: &ReliabilityEstimate) -> Value {
         "checkpoint_interval_s": r.checkpoint_interval_s,
         "lost_per_interruption_s": r.lost_per_interruption_s,
         "goodput": r.goodput,
+        "finishes": r.finishes(),
+        "effective_train_days": r.effective_train_days,
         "expected_interruptions": r.expected_interruptions,
         "lost_s": {
             "checkpoints": r.checkpoint_total_s,
@@ -199,32 +201,63 @@ fn findings(list: &[Warning]) -> Vec<Value> {
 }
 
 /// A finished search as JSON: the ranked plans, each with its scenario's `parallelism` keys,
-/// its full estimate and what it loses on against the best; the front of days against cost;
-/// the counts; where the scenario's own plan ranks; and, when nothing ranks, why.
-pub fn search_json(scenario: &Scenario, outcome: &search::Outcome) -> Value {
+/// its full estimate, what it loses on against the best, whether the model can tell it from
+/// the best, its idle chips and their cost, and what applying it changes against the typed
+/// plan; the front of days against cost; the counts; where the typed plan ranks and, when it
+/// is not ranked, why (`yours_why`, in words); and, when nothing ranks, why.
+pub fn search_json(scenario: &Scenario, outcome: &search::Outcome, yours_why: &[String]) -> Value {
     let best = outcome.ranked.first();
+    let yours = match outcome.yours.verdict {
+        search::Verdict::Fits(plan) => Some(plan),
+        _ => None,
+    };
+    // A plan as a row: its keys, its full estimate, and how it compares.
+    let row = |plan: &search::Plan| {
+        let applied = scenario.with_plan(&plan.parallelism, n_chips(plan));
+        let estimate = applied.evaluate().ok();
+        let mut row = json!({
+            "parallelism": describe::plan(&plan.parallelism),
+            "dp": plan.parallelism.data,
+            "chips_used": plan.chips_used,
+            "idle_chips": plan.idle_chips,
+            "idle_usd": plan.idle_usd,
+            "tp_domains": plan.tp_domains,
+            "equivalent": outcome.equivalent(plan),
+            "yours": yours.is_some_and(|y| y.parallelism == plan.parallelism),
+            "estimate": estimate.map(|(_, e)| to_json(&e)),
+        });
+        if let Some(best) = best {
+            let gap = plan.gap(best, outcome.objective);
+            row["behind"] = json!(gap.behind);
+            row["loses_on"] = json!({ "part": gap.part, "seconds": gap.seconds });
+        }
+        if let Some(yours) = yours {
+            row["against_yours"] = against(&plan.against(&yours));
+        }
+        if let Some(inside) = outcome.best_inside.filter(|_| plan.tp_crosses_domain()) {
+            row["against_inside"] = against(&plan.against(&inside));
+        }
+        row
+    };
     let plans: Vec<Value> = outcome
         .ranked
         .iter()
         .enumerate()
         .map(|(i, plan)| {
-            let estimate = scenario.with_plan(&plan.parallelism).evaluate().ok();
-            let mut row = json!({
-                "rank": i + 1,
-                "parallelism": describe::plan(&plan.parallelism),
-                "dp": plan.parallelism.data,
-                "estimate": estimate.map(|(_, e)| to_json(&e)),
-            });
-            if let Some(best) = best.filter(|_| i > 0) {
-                let gap = plan.gap(best, outcome.objective);
-                row["behind"] = json!(gap.behind);
-                row["loses_on"] = json!({ "part": gap.part, "seconds": gap.seconds });
+            let mut row = row(plan);
+            row["rank"] = json!(i + 1);
+            if i == 0 {
+                // The best loses on nothing.
+                if let Some(map) = row.as_object_mut() {
+                    map.remove("behind");
+                    map.remove("loses_on");
+                }
             }
             row
         })
         .collect();
     let pareto: Vec<Value> = outcome.pareto.iter().map(plan_summary).collect();
-    let yours = &outcome.yours;
+    let placed = &outcome.yours;
     let mut out = json!({
         "objective": outcome.objective.id(),
         "plans": plans,
@@ -233,21 +266,69 @@ pub fn search_json(scenario: &Scenario, outcome: &search::Outcome) -> Value {
         "pruned": outcome.pruned,
         "invalid": outcome.invalid,
         "does_not_fit": outcome.does_not_fit,
+        "never_finish": outcome.never_finish,
         "evaluated": outcome.evaluated,
+        "equivalent_within": outcome.equivalent_within,
         "yours": {
-            "rank": if yours.rank > 0 { json!(yours.rank) } else { Value::Null },
-            "behind": yours.behind,
-            "verdict": match yours.verdict {
+            "rank": if placed.rank > 0 { json!(placed.rank) } else { Value::Null },
+            "behind": placed.behind,
+            "within_error": placed.within_error,
+            "verdict": match placed.verdict {
                 search::Verdict::Fits(_) => "fits",
                 search::Verdict::DoesNotFit { .. } => "does_not_fit",
+                search::Verdict::NeverFinishes { .. } => "never_finishes",
                 search::Verdict::Invalid => "invalid",
             },
+            "why": yours_why,
         },
     });
+    // The best plan keeping tensor parallelism inside a scale-up domain, when the best does not.
+    let crossing = outcome.ranked.first().is_some_and(search::Plan::tp_crosses_domain);
+    if let Some(inside) = outcome.best_inside.filter(|_| crossing) {
+        out["best_inside"] = row(&inside);
+    }
     if let Some(why) = outcome.none_because {
         out["why"] = json!(why.to_string());
     }
     out
+}
+
+/// Why the typed plan is not ranked, in words: the errors that keep the scenario from
+/// resolving with it, the problems that keep it from running, or what it needs beyond the chip's
+/// memory, or how failures keep it from finishing. Empty when it is ranked.
+pub fn typed_plan_why(searchable: &Searchable, verdict: &search::Verdict) -> Vec<String> {
+    let words = |w: Warning| vec![w.to_string()];
+    match (&searchable.typed, verdict) {
+        (Err(errors), _) => errors.iter().map(ToString::to_string).collect(),
+        (Ok(_), search::Verdict::Fits(_)) => Vec::new(),
+        (Ok(_), search::Verdict::DoesNotFit { need_bytes, have_bytes }) => {
+            words(Warning::DoesNotFit { need_bytes: *need_bytes, have_bytes: *have_bytes })
+        }
+        (Ok(_), search::Verdict::NeverFinishes { mtbf_s, lost_s }) => {
+            words(Warning::NeverFinishes { mtbf_s: *mtbf_s, lost_s: *lost_s })
+        }
+        (Ok(_), search::Verdict::Invalid) => match searchable.scenario.evaluate() {
+            Ok((_, e)) => e.problems.iter().map(ToString::to_string).collect(),
+            Err(errors) => errors.iter().map(ToString::to_string).collect(),
+        },
+    }
+}
+
+/// The chips of the cluster a searched plan ran on: the ones it uses and the ones it leaves
+/// idle.
+fn n_chips(plan: &search::Plan) -> u32 {
+    plan.chips_used.saturating_add(plan.idle_chips)
+}
+
+/// What applying a plan changes, as fractions (memory in bytes).
+fn against(a: &search::Against) -> Value {
+    json!({
+        "days": a.days,
+        "effective_days": a.effective_days,
+        "run_usd": a.run_usd,
+        "energy": a.energy,
+        "memory_bytes": a.memory_bytes,
+    })
 }
 
 /// A plan's parallelism keys and the figures it is ranked by.
@@ -260,19 +341,26 @@ pub fn plan_summary(plan: &search::Plan) -> Value {
         "effective_train_days": plan.effective_train_days,
         "run_usd": plan.run_usd,
         "energy_mwh": plan.energy_mwh,
+        "chips_used": plan.chips_used,
+        "idle_chips": plan.idle_chips,
     })
 }
 
 /// One chip's sizing as a row: the smallest cluster that meets the deadline with its plan,
 /// nodes, racks, site power and cost; or, when none up to `sizing::MAX_CHIPS` does, `chips`
 /// null, the fastest size found and why.
-pub fn sizing_row(chip: &str, deadline_days: f64, answer: &sizing::Answer) -> Value {
+pub fn sizing_row(chip: &str, deadline_days: f64, answer: &sizing::Answer, unit: u32) -> Value {
     match answer {
         sizing::Answer::Meets(s) => {
             let e = &s.estimate;
             json!({
                 "chip": chip,
                 "chips": s.chips,
+                "misses_at": s.misses_at,
+                "at_most_over": s.at_most_over(unit),
+                "unit": unit,
+                "chips_used": s.plan.chips_used,
+                "idle_chips": s.plan.idle_chips,
                 "train_days": s.plan.train_days,
                 "effective_train_days": s.plan.effective_train_days,
                 "mfu": s.plan.mfu,
@@ -287,7 +375,7 @@ pub fn sizing_row(chip: &str, deadline_days: f64, answer: &sizing::Answer) -> Va
         sizing::Answer::Misses { fastest } => {
             let best = fastest.as_ref().and_then(|p| p.best.map(|b| (p.chips, b)));
             let (max, deadline) = (sizing::MAX_CHIPS.to_string(), deadline_days.to_string());
-            let why = match best.filter(|(_, plan)| plan.finishes()) {
+            let why = match best {
                 Some((chips, plan)) => crate::text::fill(
                     "size.misses-fastest",
                     &[

@@ -284,6 +284,17 @@ impl<'de> Deserialize<'de> for Scenario {
 
 impl std::error::Error for ParseError {}
 
+/// A scenario ready for the plan search (`Scenario::for_search`).
+#[derive(Clone, Debug)]
+pub struct Searchable {
+    /// The scenario found plans are applied to (`Scenario::with_plan`).
+    pub scenario: Scenario,
+    /// Its inputs: the workload and cluster the search splits.
+    pub inputs: Inputs,
+    /// The typed plan, or why the scenario does not resolve with it.
+    pub typed: Result<crate::model::Parallelism, Vec<InputError>>,
+}
+
 impl Scenario {
     /// Reads one scenario from a JSON value.
     pub fn from_value(value: Value) -> Result<Scenario, ParseError> {
@@ -332,8 +343,10 @@ impl Scenario {
     }
 
     /// The scenario with `plan`'s degrees and schedule (`describe::plan`) in place of its own,
-    /// the data-parallel degree derived from the chips again, the overlaps as they were.
-    pub fn with_plan(&self, plan: &crate::model::Parallelism) -> Scenario {
+    /// the overlaps as they were. On a cluster of `n_chips` that the plan fills, the
+    /// data-parallel degree is left to follow the chips; a plan that leaves chips idle keeps
+    /// its own.
+    pub fn with_plan(&self, plan: &crate::model::Parallelism, n_chips: u32) -> Scenario {
         let mut s = self.clone();
         let mut keys = describe::plan(plan);
         let p = &mut s.parallelism;
@@ -351,7 +364,54 @@ impl Scenario {
         ] {
             *slot = keys.remove(key);
         }
-        p.dp = None;
+        let used = [plan.tensor, plan.pipeline, plan.data, plan.context]
+            .iter()
+            .fold(1u64, |product, &d| product.saturating_mul(d.max(1) as u64));
+        p.dp = (used != n_chips as u64).then(|| Value::from(plan.data));
+        s
+    }
+
+    /// Where a plan search starts: the scenario to apply found plans to, its inputs, and the
+    /// typed plan to place among them. When the scenario resolves, that is the scenario itself
+    /// and its plan. When only its plan keeps it from resolving (degrees that do not divide the
+    /// chips, a degree out of range), the search still runs on the cluster without the plan,
+    /// and the typed plan's errors say why it is not placed: the typed degrees never block a
+    /// search. Errs when the scenario is wrong beyond its plan.
+    pub fn for_search(&self) -> Result<Searchable, Vec<InputError>> {
+        match self.resolve() {
+            Ok(inputs) => {
+                Ok(Searchable { scenario: self.clone(), typed: Ok(inputs.parallelism), inputs })
+            }
+            Err(errors) => {
+                let scenario = self.without_plan();
+                let inputs = scenario.resolve()?;
+                Ok(Searchable { scenario, inputs, typed: Err(errors) })
+            }
+        }
+    }
+
+    /// The scenario with its parallel degrees and schedule cleared, so that any chip count
+    /// resolves (every chip one data-parallel rank); the software stack and its overlaps are
+    /// kept. The plan search and sizing start from it when the typed degrees do not divide
+    /// the chips.
+    pub fn without_plan(&self) -> Scenario {
+        let mut s = self.clone();
+        let p = &mut s.parallelism;
+        for key in [
+            &mut p.tp,
+            &mut p.pp,
+            &mut p.dp,
+            &mut p.cp,
+            &mut p.ep,
+            &mut p.micro_batch,
+            &mut p.virtual_stages,
+            &mut p.zero,
+            &mut p.recompute,
+            &mut p.sequence_parallel,
+            &mut p.recompute_elementwise,
+        ] {
+            *key = None;
+        }
         s
     }
 

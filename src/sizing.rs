@@ -1,13 +1,14 @@
 //! Sizing: the smallest cluster of a chip that trains a workload by a deadline, with its best
 //! plan; and the best days at each size, for comparing chips.
 //!
-//! Cluster sizes come from one ladder per chip, `unit x {1, 2, 3, 4, 6, 8, 12, ...}`, where a
-//! unit is a node or a whole scale-up domain, whichever is larger: counts with many factors of
-//! two split into the most plans. Sizes are tried from the smallest up and the first whose best
-//! plan (searched in full, `model::search`, ranked by days with failures) meets the deadline is
-//! the answer. The ladder does not depend on the deadline, so a later deadline never needs more
-//! chips. Sizes whose ideal time (`search::days_bound`) already misses the deadline are skipped
-//! without a search: no plan could meet it there.
+//! A size is a whole number of units, a unit being a node or a whole scale-up domain, whichever
+//! is larger. At each size the search tries every plan on at most that many chips
+//! (`model::search`, ranked by days with failures), so a size can leave a few chips idle
+//! rather than miss the plans a round count allows. Sizing first climbs a coarse ladder
+//! (`unit x {1, 2, 3, 4, 6, 8, 12, ...}`) to the first size that meets the deadline, then
+//! bisects on whole units between it and the largest size that missed, until the two are
+//! within `RESOLUTION` of each other (or one unit apart). Sizes whose ideal time
+//! (`search::days_bound`) already misses the deadline are never searched.
 //!
 //! Each size is resolved as a scenario (`Scenario::resolve`), so its fabric, bill of materials
 //! and site are built for that many chips, exactly as if the user had typed the count.
@@ -21,7 +22,12 @@ use crate::scenario::{InputError, Scenario};
 /// The most chips sizing considers: ten times the largest clusters built.
 pub const MAX_CHIPS: u32 = 1 << 20;
 
-/// Multiples of the unit that sizes take, repeating with factors of two.
+/// How close the answer is to the smallest size that meets the deadline: bisection stops once
+/// the size that meets is within this share of the largest size known to miss (or one unit
+/// above it), so the answer is at most this much larger than the smallest.
+pub const RESOLUTION: f64 = 0.01;
+
+/// Multiples of the unit that the coarse ladder takes, repeating with factors of two.
 const STEPS: [u32; 2] = [2, 3];
 
 /// Cluster sizes from `unit` chips up to `max`: `unit x {1, 2, 3, 4, 6, 8, 12, 16, ...}`.
@@ -57,23 +63,7 @@ pub fn at(scenario: &Scenario, chip: Option<&str>, chips: u32) -> Scenario {
         None => scenario.clone(),
     };
     s.cluster.chips = Some(Value::from(chips));
-    let p = &mut s.parallelism;
-    for key in [
-        &mut p.tp,
-        &mut p.pp,
-        &mut p.dp,
-        &mut p.cp,
-        &mut p.ep,
-        &mut p.micro_batch,
-        &mut p.virtual_stages,
-        &mut p.zero,
-        &mut p.recompute,
-        &mut p.sequence_parallel,
-        &mut p.recompute_elementwise,
-    ] {
-        *key = None;
-    }
-    s
+    s.without_plan()
 }
 
 /// The best plan at one size.
@@ -81,7 +71,8 @@ pub fn at(scenario: &Scenario, chip: Option<&str>, chips: u32) -> Scenario {
 pub struct Point {
     /// Chips in the cluster.
     pub chips: u32,
-    /// The best plan, ranked by days with failures; `None` when no plan runs and fits.
+    /// The best plan on at most that many chips, ranked by days with failures; `None` when no
+    /// plan runs, fits and finishes.
     pub best: Option<Plan>,
 }
 
@@ -90,6 +81,9 @@ pub struct Point {
 pub struct Sized {
     /// Chips in the cluster.
     pub chips: u32,
+    /// The largest size known to miss the deadline (searched, or ruled out by the ideal time;
+    /// 0 when none is smaller): the smallest size that meets it lies above this.
+    pub misses_at: u32,
     /// The plan, as searched.
     pub plan: Plan,
     /// The scenario at this size with the plan applied.
@@ -98,13 +92,31 @@ pub struct Sized {
     pub estimate: Estimate,
 }
 
+impl Sized {
+    /// How much larger than the smallest size that meets the deadline the answer can be, as a
+    /// fraction of the answer: the gap to the largest size known to miss, less one unit.
+    pub fn at_most_over(&self, unit: u32) -> f64 {
+        let gap = self.chips.saturating_sub(self.misses_at.saturating_add(unit.max(1)));
+        gap as f64 / self.chips.max(1) as f64
+    }
+}
+
 /// The answer for one chip.
 #[derive(Clone, Debug)]
 pub enum Answer {
     /// The smallest cluster that meets the deadline.
     Meets(Box<Sized>),
     /// No size up to `MAX_CHIPS` meets it; the fastest size searched and its plan, if any ran.
-    Misses { fastest: Option<Point> },
+    Misses { fastest: Option<Box<Point>> },
+}
+
+/// Where a sizing is.
+#[derive(Clone, Debug)]
+enum Stage {
+    /// Climbing the ladder: the next size to search.
+    Climbing(usize),
+    /// Bisecting between a size that misses and one that meets.
+    Bisecting { misses: u32, meets: u32 },
 }
 
 /// Sizing for one chip, a slice at a time, so a page can show progress and stop.
@@ -113,11 +125,18 @@ pub struct Sizer {
     scenario: Scenario,
     chip: Option<String>,
     deadline_days: f64,
+    /// Chips per node or scale-up domain, whichever is larger: sizes are whole units.
+    unit: u32,
+    /// Ladder sizes the ideal time does not rule out.
     sizes: Vec<u32>,
-    next: usize,
+    /// The largest whole-unit size the ideal time rules out (0: none).
+    ruled_out: u32,
+    stage: Stage,
     /// The size being searched: its chips, scenario and search.
     current: Option<(u32, Scenario, Search)>,
-    /// Best plan at each size searched so far.
+    /// The smallest size found to meet the deadline so far, with its scenario and plan.
+    meeting: Option<(u32, Scenario, Plan)>,
+    /// Best plan at each size searched so far, in the order searched.
     pub points: Vec<Point>,
     answer: Option<Answer>,
 }
@@ -135,24 +154,31 @@ impl Sizer {
         let unit = probe.cluster.chips_per_node.max(probe.cluster.scale_up.domain_size).max(1);
         // The ideal days scale as one over the chips; sizes below it cannot meet the deadline.
         let bound_chips = search::days_bound(&probe) * probe_chips as f64;
-        let sizes = ladder(unit, MAX_CHIPS)
-            .into_iter()
-            .filter(|&n| bound_chips / n as f64 <= deadline_days)
-            .collect();
+        let possible = |n: u32| bound_chips / n as f64 <= deadline_days;
+        let sizes: Vec<u32> =
+            ladder(unit, MAX_CHIPS).into_iter().filter(|&n| possible(n)).collect();
+        let first_possible = (bound_chips / deadline_days.max(1e-12) / unit as f64).ceil().max(1.0);
+        let ruled_out = if first_possible > (MAX_CHIPS / unit) as f64 {
+            MAX_CHIPS
+        } else {
+            (first_possible as u32 - 1) * unit
+        };
         Ok(Sizer {
             scenario: scenario.clone(),
             chip: chip.map(str::to_string),
             deadline_days,
+            unit,
             sizes,
-            next: 0,
+            ruled_out,
+            stage: Stage::Climbing(0),
             current: None,
+            meeting: None,
             points: Vec::new(),
             answer: None,
         })
     }
 
-    /// Starts the next size (when none is under way) and searches it whole; true once there
-    /// is an answer.
+    /// Searches the next size whole; true once there is an answer.
     pub fn advance(&mut self) -> bool {
         if self.current.is_none() && self.advance_by(usize::MAX) {
             return true;
@@ -177,39 +203,97 @@ impl Sizer {
         let sized = std::mem::take(sized);
         self.current = None;
         self.points.push(Point { chips, best });
-        if let Some(plan) = best.filter(|p| p.wall_days() <= self.deadline_days) {
-            let scenario = sized.with_plan(&plan.parallelism);
-            if let Ok((_, estimate)) = scenario.evaluate() {
-                self.answer =
-                    Some(Answer::Meets(Box::new(Sized { chips, plan, scenario, estimate })));
+        let meets = best.filter(|p| p.wall_days() <= self.deadline_days);
+        if let Some(plan) = meets {
+            if self.meeting.as_ref().is_none_or(|(n, _, _)| chips < *n) {
+                self.meeting = Some((chips, sized, plan));
             }
         }
+        self.stage = match self.stage {
+            Stage::Climbing(idx) if meets.is_some() => {
+                let misses = match idx {
+                    0 => self.ruled_out,
+                    _ => self.sizes[idx - 1],
+                };
+                Stage::Bisecting { misses, meets: chips }
+            }
+            Stage::Climbing(idx) => Stage::Climbing(idx + 1),
+            Stage::Bisecting { misses, meets: at } if meets.is_some() => {
+                Stage::Bisecting { misses, meets: chips.min(at) }
+            }
+            Stage::Bisecting { meets, .. } => Stage::Bisecting { misses: chips, meets },
+        };
         self.answer.is_some()
     }
 
+    /// The size to search next, or the answer when there is none.
     fn start_next_size(&mut self) {
-        let Some(&chips) = self.sizes.get(self.next) else {
-            let fastest = self
-                .points
-                .iter()
-                .filter(|p| p.best.is_some())
-                .min_by(|a, b| days(a).total_cmp(&days(b)))
-                .cloned();
-            self.answer = Some(Answer::Misses { fastest });
-            return;
+        let next = match self.stage {
+            Stage::Climbing(idx) => match self.sizes.get(idx) {
+                Some(&chips) => chips,
+                None => return self.give_up(),
+            },
+            Stage::Bisecting { misses, meets } => {
+                let gap = meets.saturating_sub(misses);
+                let close = (RESOLUTION * meets as f64) as u32;
+                if gap <= self.unit.max(close) {
+                    return self.settle(misses);
+                }
+                // The midpoint in whole units, strictly between the two.
+                let units = (misses / self.unit + meets / self.unit) / 2;
+                (units * self.unit).max(misses + self.unit).min(meets - self.unit)
+            }
         };
-        self.next += 1;
-        let sized = at(&self.scenario, self.chip.as_deref(), chips);
+        let sized = at(&self.scenario, self.chip.as_deref(), next);
         match sized.resolve() {
             Ok(inputs) => {
-                let options = Options { objective: Objective::EffectiveDays, top: 1 };
-                self.current = Some((chips, sized, Search::new(&inputs, options)));
+                let options =
+                    Options { objective: Objective::EffectiveDays, top: 1, ..Options::default() };
+                self.current = Some((next, sized, Search::placing(&inputs, None, options)));
             }
-            Err(_) => self.points.push(Point { chips, best: None }),
+            Err(_) => {
+                // A size that does not resolve meets nothing; the stage moves on as for a miss.
+                self.points.push(Point { chips: next, best: None });
+                self.stage = match self.stage {
+                    Stage::Climbing(idx) => Stage::Climbing(idx + 1),
+                    Stage::Bisecting { meets, .. } => Stage::Bisecting { misses: next, meets },
+                };
+            }
         }
     }
 
-    /// How far sizing has gone, from 0 to 1: sizes done, and the share of the one under way.
+    /// The answer once bisection has closed in: the smallest size that met the deadline.
+    fn settle(&mut self, misses: u32) {
+        let Some((chips, scenario, plan)) = self.meeting.take() else {
+            return self.give_up();
+        };
+        let scenario = scenario.with_plan(&plan.parallelism, chips);
+        self.answer = Some(match scenario.evaluate() {
+            Ok((_, estimate)) => Answer::Meets(Box::new(Sized {
+                chips,
+                misses_at: misses,
+                plan,
+                scenario,
+                estimate,
+            })),
+            Err(_) => Answer::Misses { fastest: Some(Box::new(Point { chips, best: Some(plan) })) },
+        });
+    }
+
+    /// No size meets the deadline: the answer is the fastest size searched.
+    fn give_up(&mut self) {
+        let fastest = self
+            .points
+            .iter()
+            .filter(|p| p.best.is_some())
+            .min_by(|a, b| days(a).total_cmp(&days(b)))
+            .cloned()
+            .map(Box::new);
+        self.answer = Some(Answer::Misses { fastest });
+    }
+
+    /// How far sizing has gone, from 0 to 1: the ladder climbed, then the bisection's interval
+    /// narrowed (on a log scale), with the share of the size under way.
     pub fn progress(&self) -> f64 {
         if self.answer.is_some() || self.sizes.is_empty() {
             return 1.0;
@@ -218,8 +302,18 @@ impl Sizer {
             let (done, all) = s.outcome().progress;
             done as f64 / all.max(1) as f64
         });
-        let started = self.next.saturating_sub(usize::from(self.current.is_some()));
-        ((started as f64 + within) / self.sizes.len() as f64).min(1.0)
+        match self.stage {
+            Stage::Climbing(idx) => {
+                0.6 * ((idx as f64 + within) / self.sizes.len() as f64).min(1.0)
+            }
+            Stage::Bisecting { misses, meets } => {
+                // About log2(gap / resolution) more sizes to search.
+                let gap = meets.saturating_sub(misses).max(1) as f64;
+                let close = (RESOLUTION * meets as f64).max(self.unit as f64);
+                let left = (gap / close).log2().max(0.0) + 1.0;
+                (1.0 - 0.4 * (left / (left + 1.0 + within)).min(1.0)).min(0.99)
+            }
+        }
     }
 
     /// Sizes on the ladder that the ideal time does not rule out.
@@ -227,9 +321,33 @@ impl Sizer {
         &self.sizes
     }
 
+    /// Chips per whole unit (a node or a scale-up domain) that sizes are made of.
+    pub fn unit(&self) -> u32 {
+        self.unit
+    }
+
     /// The answer, once `advance` has returned true.
     pub fn answer(&self) -> Option<&Answer> {
         self.answer.as_ref()
+    }
+
+    /// Days with failures against chips for a plot: at each size searched, the best of every
+    /// size up to it (a cluster can always run a smaller cluster's plan), so more chips are
+    /// never slower. Sizes where nothing finishes are left out.
+    pub fn curve(&self) -> Vec<(u32, f64)> {
+        let mut points: Vec<&Point> = self.points.iter().collect();
+        points.sort_by_key(|p| p.chips);
+        let mut best = f64::INFINITY;
+        let mut out = Vec::new();
+        for p in points {
+            if let Some(plan) = p.best {
+                best = best.min(plan.wall_days());
+            }
+            if best.is_finite() && out.last().is_none_or(|&(n, _)| n != p.chips) {
+                out.push((p.chips, best));
+            }
+        }
+        out
     }
 }
 
@@ -237,10 +355,10 @@ fn days(p: &Point) -> f64 {
     p.best.map_or(f64::INFINITY, |b| b.wall_days())
 }
 
-/// The best plan on the inputs' cluster, by days with failures.
+/// The best plan on at most the inputs' chips, by days with failures.
 pub fn best_plan(inputs: &Inputs) -> Option<Plan> {
-    let options = Options { objective: Objective::EffectiveDays, top: 1 };
-    let mut s = Search::new(inputs, options);
+    let options = Options { objective: Objective::EffectiveDays, top: 1, ..Options::default() };
+    let mut s = Search::placing(inputs, None, options);
     s.advance(usize::MAX);
     s.outcome().ranked.first().copied()
 }

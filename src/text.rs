@@ -217,6 +217,19 @@ pub fn substitute(template: &str, values: &[(&str, &str)]) -> String {
     out
 }
 
+/// A span of time in the unit that reads best: seconds below 90, minutes below 90, then hours.
+pub fn duration(s: f64) -> String {
+    let s = if s.is_finite() { s.max(0.0) } else { 0.0 };
+    let (n, key) = if s < 90.0 {
+        (format!("{s:.0}"), "unit.duration-s")
+    } else if s < 90.0 * 60.0 {
+        (format!("{:.1}", s / 60.0), "unit.duration-min")
+    } else {
+        (format!("{:.1}", s / 3600.0), "unit.duration-h")
+    };
+    fill(key, &[("n", &n)])
+}
+
 /// A finding about a plan in words, in the language spoken.
 pub fn warning(w: &Warning) -> String {
     let n = |x: u64| x.to_string();
@@ -285,6 +298,10 @@ pub fn warning(w: &Warning) -> String {
             "warn.interleaving-multiple",
             &[("mb", &n(microbatches as u64)), ("stages", &n(stages as u64))],
         ),
+        Warning::InterleavingNeedsMicrobatches { microbatches, stages } => fill(
+            "warn.interleaving-microbatches",
+            &[("mb", &n(microbatches as u64)), ("stages", &n(stages as u64))],
+        ),
         Warning::TensorCrossesDomain { tp, domain } => fill(
             "warn.tp-crosses",
             &[
@@ -314,6 +331,9 @@ pub fn warning(w: &Warning) -> String {
         Warning::SequenceParallelWithoutTensor => t("warn.sp-without-tp").into(),
         Warning::ShardingWithoutReplicas => t("warn.zero-without-dp").into(),
         Warning::VirtualStagesWithoutPipeline => t("warn.virtual-without-pp").into(),
+        Warning::NeverFinishes { mtbf_s, lost_s } => {
+            fill("warn.never-finishes", &[("mtbf", &duration(mtbf_s)), ("lost", &duration(lost_s))])
+        }
         Warning::RackTooDense { rack_w, limit_w, liquid } => fill(
             if liquid { "warn.rack-dense-liquid" } else { "warn.rack-dense-air" },
             &[
@@ -335,14 +355,17 @@ impl std::fmt::Display for NoPlan {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let gib = |b: f64| format!("{:.1}", b / 1073741824.0);
         f.write_str(&match *self {
-            NoPlan::NoSplit { chips, heads, global_batch } => fill(
-                "search.no-split",
+            NoPlan::NeverFinishes { plans, mtbf_s, lost_s } => fill(
+                "search.never-finishes",
                 &[
-                    ("chips", &chips.to_string()),
-                    ("heads", &heads.to_string()),
-                    ("batch", &global_batch.to_string()),
+                    ("plans", &plans.to_string()),
+                    ("mtbf", &duration(mtbf_s)),
+                    ("lost", &duration(lost_s)),
                 ],
             ),
+            NoPlan::NoneRuns { plans } => {
+                fill("search.none-runs", &[("plans", &plans.to_string())])
+            }
             NoPlan::NothingFits { plans, need_bytes, have_bytes } => fill(
                 "search.nothing-fits",
                 &[
@@ -363,6 +386,22 @@ pub fn part_key(label: &str) -> String {
         .map(|c| if c == ' ' || c == '/' { '-' } else { c.to_ascii_lowercase() })
         .collect();
     format!("part.{id}")
+}
+
+/// A field's name as people read it: its label in the language spoken (`Chips`), or its path
+/// when it has none (an unknown key is named as written).
+pub fn field_name(path: &str) -> String {
+    match t(&format!("label.{path}")) {
+        "" => path.to_string(),
+        label => label.to_string(),
+    }
+}
+
+/// A bad field as a sentence: its name in words, then what is wrong with it.
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", field_name(&self.field), input_error(self))
+    }
 }
 
 /// What is wrong with a field, in words of the language spoken.

@@ -88,8 +88,8 @@ fn bad_input_exits_2_naming_each_field() {
     let out = run(&["predict", "-"], &bad.to_string());
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("parallelism.tp: must be at least 1"), "{stderr}");
-    assert!(stderr.contains("cluster.chip: unknown chip 'z9000'"), "{stderr}");
+    assert!(stderr.contains("Tensor (TP) [parallelism.tp]: must be at least 1"), "{stderr}");
+    assert!(stderr.contains("Accelerator [cluster.chip]: unknown chip 'z9000'"), "{stderr}");
     assert!(out.stdout.is_empty(), "nothing on stdout for invalid input");
 }
 

@@ -96,11 +96,11 @@ fn absurd_figures_are_refused_in_short_words() {
     let messages: Vec<String> = state.errors.iter().map(|e| e.to_string()).collect();
     assert_eq!(messages.len(), 2, "{messages:?}");
     assert!(
-        messages.iter().any(|m| m.contains("hbm_tb_per_s: is too small (min 0.01 TB/s)")),
+        messages.iter().any(|m| m.contains("Memory bandwidth: is too small (min 0.01 TB/s)")),
         "{messages:?}"
     );
     assert!(
-        messages.iter().any(|m| m.contains("bf16_tflops: is too large (max 100,000 TFLOP/s)")),
+        messages.iter().any(|m| m.contains("BF16 dense peak: is too large (max 100,000 TFLOP/s)")),
         "{messages:?}"
     );
     assert!(messages.iter().all(|m| m.len() < 80), "{messages:?}");
@@ -241,7 +241,7 @@ fn applying_a_searched_plan_is_undoable() {
     let history = state.history;
     state.apply(Action::Apply {
         label: "the search's plan #1".into(),
-        scenario: Box::new(typed.with_plan(&best.parallelism)),
+        scenario: Box::new(typed.with_plan(&best.parallelism, inputs.cluster.n_chips)),
     });
     assert!(matches!(&state.notice, Some(Notice::Applied { label }) if label.contains("#1")));
     assert_eq!(state.history, history + 1, "a new browser-history entry");

@@ -5,6 +5,7 @@
 mod common;
 
 use clusterplan::model::reliability::{self, Checkpoint};
+use clusterplan::model::Warning;
 use clusterplan::scenario::Scenario;
 use common::{evaluate, random_scenario, with, Rng};
 use serde_json::json;
@@ -25,10 +26,12 @@ fn goodput_is_above_90_percent_with_the_defaults_and_days_grow_by_it() {
     let e = evaluate(&Scenario::default_plan());
     let r = &e.reliability;
     assert!(r.goodput > 0.90 && r.goodput < 1.0, "{}", r.goodput);
-    assert!((e.effective_train_days * r.goodput - e.train_days).abs() < 1e-6 * e.train_days);
+    let effective = e.effective_train_days.expect("the default plan finishes");
+    assert!(r.finishes() && r.effective_train_days == Some(effective));
+    assert!((effective * r.goodput - e.train_days).abs() < 1e-6 * e.train_days);
     // The lost time adds up to the difference.
     let lost = (r.checkpoint_total_s + r.lost_work_total_s + r.restart_total_s) / 86_400.0;
-    assert!((e.train_days + lost - e.effective_train_days).abs() < 1e-6 * e.effective_train_days);
+    assert!((e.train_days + lost - effective).abs() < 1e-6 * effective);
     assert!(r.expected_interruptions > 100.0);
     // A Llama-sized checkpoint: 405 B parameters x 14 bytes of weights and optimizer state.
     assert!((r.checkpoint_bytes / (405.8e9 * 14.0) - 1.0).abs() < 0.01, "{}", r.checkpoint_bytes);
@@ -126,12 +129,16 @@ fn extremes_never_produce_nan() {
             r.goodput,
             r.mtbf_h,
             r.checkpoint_interval_s,
-            r.effective_train_days,
+            r.effective_train_days.unwrap_or(0.0),
             r.expected_interruptions,
         ] {
             assert!(x.is_finite() && x >= 0.0, "case {case}: {r:?}");
         }
         assert!(r.goodput <= 1.0);
+        // A run that never finishes has no days with failures, and it is a problem.
+        assert_eq!(r.finishes(), r.goodput > 0.0, "case {case}: {r:?}");
+        let flagged = e.problems.iter().any(|w| matches!(w, Warning::NeverFinishes { .. }));
+        assert_eq!(flagged, !r.finishes(), "case {case}");
     }
 }
 

@@ -9,10 +9,14 @@ fn scenario(value: Value) -> Scenario {
     Scenario::from_value(value).expect("parses")
 }
 
+/// Each error as `path: what is wrong`, so tests can name the field by its key.
 fn errors(value: Value) -> Vec<String> {
     match scenario(value).resolve() {
         Ok(_) => Vec::new(),
-        Err(errors) => errors.iter().map(|e| e.to_string()).collect(),
+        Err(errors) => errors
+            .iter()
+            .map(|e| format!("{}: {}", e.field, clusterplan::text::input_error(e)))
+            .collect(),
     }
 }
 

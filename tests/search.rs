@@ -1,16 +1,25 @@
-//! The plan search: it agrees with brute force, ranks only plans that run and fit, and finds
+//! The plan search: it agrees with brute force, loses nothing to the plans it does not
+//! enumerate, never contradicts the form, ranks only plans that run, fit and finish, and finds
 //! plans at least as fast as the published ones on the same clusters.
 
+mod common;
+
 use clusterplan::model::search::{
-    self, evaluate, Objective, Options, Verdict, MAX_CP, MAX_MICRO_BATCH, MAX_TP,
+    self, evaluate, Objective, Options, Plan, Verdict, MAX_CP, MAX_MICRO_BATCH, MAX_TP,
     MAX_VIRTUAL_STAGES, MIN_CP_CHUNK_TOKENS,
 };
-use clusterplan::model::{estimate, AttentionImpl, Inputs, Recompute, Sharding, Warning};
+use clusterplan::model::{estimate, AttentionImpl, Inputs, Recompute, Sharding};
 use clusterplan::scenario::Scenario;
 use clusterplan::validation;
+use common::{random_scenario, Rng};
+use serde_json::json;
+
+fn scenario(json: &str) -> Scenario {
+    Scenario::parse_many(json).expect("parses").remove(0)
+}
 
 fn inputs(json: &str) -> Inputs {
-    Scenario::parse_many(json).expect("parses").remove(0).resolve().expect("resolves")
+    scenario(json).resolve().expect("resolves")
 }
 
 /// A small dense model with long sequences (so context parallelism is in play) on 16 chips
@@ -34,52 +43,67 @@ const SMALL_MOE: &str = r#"{
   "parallelism": { "tp": 1, "pp": 2, "ep": 4 }
 }"#;
 
-/// Every plan of the search's space, found the slow way: every combination of every setting,
-/// each run through `estimate`, kept when the estimate finds nothing that rules it out of the
-/// space (`admissible`). Returns each kept plan's days to train and run cost.
-fn brute_force(base: &Inputs) -> Vec<(f64, f64)> {
+/// A small dense model on 12 chips with a batch of 12 and 6 layers: counts with few factors of
+/// two, so plans that leave chips idle or pad the last micro-batch are in play.
+const SMALL_ODD: &str = r#"{
+  "model": { "layers": 6, "hidden": 4096, "heads": 32, "kv_heads": 8, "head_dim": 128,
+             "ffn": 14336, "vocab": 32000, "seq_len": 4096 },
+  "training": { "tokens": 1e11, "global_batch": 12 },
+  "cluster": { "chip": "a100-40gb", "chips": 12 },
+  "parallelism": { "tp": 2, "pp": 3, "micro_batch": 1 }
+}"#;
+
+/// Every plan on at most the cluster's chips, found the slow way: every combination of every
+/// setting, each run through `estimate`, kept when `keep` accepts it and the estimate runs,
+/// fits and finishes. Returns each kept plan's days to train and run cost.
+fn brute_force(base: &Inputs, keep: impl Fn(&Inputs) -> bool) -> Vec<(f64, f64)> {
     let n = base.cluster.n_chips;
-    let experts = base.transformer.moe.map_or(1, |m| m.n_experts);
+    let t = &base.transformer;
+    let experts = t.moe.map_or(1, |m| m.n_experts);
     let mut kept = Vec::new();
     let mut inputs = *base;
-    for tp in 1..=n {
-        for cp in 1..=n {
-            for pp in 1..=n {
-                if (tp * cp * pp) == 0 || n % (tp * cp * pp) != 0 {
-                    continue;
-                }
-                let dp = n / (tp * cp * pp);
-                for ep in 1..=experts {
-                    for mb in 1..=base.training.global_batch {
-                        for v in 1..=base.transformer.n_layers {
-                            for zero in [
-                                Sharding::None,
-                                Sharding::Optimizer,
-                                Sharding::Gradients,
-                                Sharding::Full,
-                            ] {
-                                for rc in [Recompute::None, Recompute::Selective, Recompute::Full] {
-                                    for ew in [false, true] {
-                                        for sp in [false, true] {
-                                            let p = &mut inputs.parallelism;
-                                            *p = base.parallelism;
-                                            p.tensor = tp;
-                                            p.context = cp;
-                                            p.pipeline = pp;
-                                            p.data = dp;
-                                            p.expert = ep;
-                                            p.micro_batch = mb;
-                                            p.virtual_stages = v;
-                                            p.sharding = zero;
-                                            p.recompute = rc;
-                                            p.recompute_elementwise = ew;
-                                            p.sequence_parallel = sp;
-                                            if admissible(&inputs) {
+    for tp in (1..=n).filter(|tp| t.n_heads % tp == 0) {
+        for cp in 1..=n / tp {
+            for pp in 1..=(n / tp / cp).min(t.n_layers) {
+                for dp in 1..=n / (tp * cp * pp) {
+                    let share = base.training.global_batch.div_ceil(dp);
+                    for ep in 1..=experts {
+                        for mb in 1..=share {
+                            for v in 1..=t.n_layers {
+                                for zero in [
+                                    Sharding::None,
+                                    Sharding::Optimizer,
+                                    Sharding::Gradients,
+                                    Sharding::Full,
+                                ] {
+                                    for rc in
+                                        [Recompute::None, Recompute::Selective, Recompute::Full]
+                                    {
+                                        for ew in [false, true] {
+                                            for sp in [false, true] {
+                                                let p = &mut inputs.parallelism;
+                                                *p = base.parallelism;
+                                                p.tensor = tp;
+                                                p.context = cp;
+                                                p.pipeline = pp;
+                                                p.data = dp;
+                                                p.expert = ep;
+                                                p.micro_batch = mb;
+                                                p.virtual_stages = v;
+                                                p.sharding = zero;
+                                                p.recompute = rc;
+                                                p.recompute_elementwise = ew;
+                                                p.sequence_parallel = sp;
+                                                if !keep(&inputs) {
+                                                    continue;
+                                                }
                                                 let e = estimate(&inputs);
-                                                kept.push((
-                                                    e.train_days,
-                                                    e.facility.cost.run_amortized_usd,
-                                                ));
+                                                if e.feasible && e.memory.fits {
+                                                    kept.push((
+                                                        e.train_days,
+                                                        e.facility.cost.run_amortized_usd,
+                                                    ));
+                                                }
                                             }
                                         }
                                     }
@@ -94,42 +118,38 @@ fn brute_force(base: &Inputs) -> Vec<(f64, f64)> {
     kept
 }
 
-/// The search's space in the model's own words: the estimate raises no problem, the plan fits,
-/// uses every chip, splits the batch evenly and sets nothing that has no effect; plus the
-/// search's stated limits, and one plan for settings that make no difference (the light
-/// recompute under full recompute, selective recompute with fused attention).
-fn admissible(inputs: &Inputs) -> bool {
+/// The search's stated space: the degrees `search::pipeline_degrees` and
+/// `search::data_degrees` name, micro-batches dividing a replica's share of the batch,
+/// interleaving only with a micro-batch for every stage, the stated limits, and one plan for
+/// settings that make no difference (the light recompute under full recompute, selective
+/// recompute with fused attention, sharding without replicas, sequence parallelism without
+/// tensor parallelism).
+fn in_space(inputs: &Inputs) -> bool {
     let p = &inputs.parallelism;
     let t = &inputs.transformer;
-    let within_limits = p.tensor <= MAX_TP
-        && p.micro_batch <= MAX_MICRO_BATCH
-        && p.virtual_stages <= MAX_VIRTUAL_STAGES.min(t.n_layers.div_ceil(p.pipeline))
+    let global = inputs.training.global_batch;
+    let most = (inputs.cluster.n_chips / (p.tensor * p.context * p.pipeline)).min(global);
+    let share = global.div_ceil(p.data);
+    let experts = t.moe.map_or(1, |m| m.n_experts);
+    p.tensor <= MAX_TP
         && (p.context == 1
-            || (p.context <= MAX_CP && t.seq_len / p.context >= MIN_CP_CHUNK_TOKENS))
+            || (p.context <= MAX_CP
+                && t.seq_len / p.context >= MIN_CP_CHUNK_TOKENS
+                && t.seq_len % (2 * p.context) == 0))
+        && search::pipeline_degrees(inputs).contains(&p.pipeline)
+        && search::data_degrees(global, most, p.pipeline).contains(&Some(p.data))
+        && experts % p.expert == 0
+        && (p.data * p.context) % p.expert == 0
+        && p.micro_batch <= MAX_MICRO_BATCH
+        && share % p.micro_batch == 0
+        && (p.virtual_stages == 1
+            || (p.pipeline > 1
+                && share / p.micro_batch >= p.pipeline
+                && p.virtual_stages <= MAX_VIRTUAL_STAGES.min(t.n_layers.div_ceil(p.pipeline))))
+        && (p.sharding == Sharding::None || p.data * p.context > 1)
+        && (!p.sequence_parallel || p.tensor > 1)
         && !(p.recompute == Recompute::Full && p.recompute_elementwise)
         && !(p.recompute == Recompute::Selective && t.attention == AttentionImpl::Flash)
-        && !(t.moe.is_none() && p.expert > 1);
-    if !within_limits {
-        return false;
-    }
-    let e = estimate(inputs);
-    // Megatron-LM's interleaved schedule needs the micro-batches to be a multiple of the
-    // stages; the model warns of it only when the pipeline has enough micro-batches at all.
-    let interleaving_runs = p.virtual_stages == 1 || e.n_microbatches % p.pipeline == 0;
-    e.feasible
-        && interleaving_runs
-        && e.memory.fits
-        && !e.warnings.iter().any(|w| {
-            matches!(
-                w,
-                Warning::DegreesMismatch { .. }
-                    | Warning::BatchNotDivisible { .. }
-                    | Warning::InterleavingNeedsMultiple { .. }
-                    | Warning::SequenceParallelWithoutTensor
-                    | Warning::ShardingWithoutReplicas
-                    | Warning::VirtualStagesWithoutPipeline
-            )
-        })
 }
 
 fn sorted(mut values: Vec<f64>) -> Vec<f64> {
@@ -143,14 +163,26 @@ fn close(a: f64, b: f64) -> bool {
 
 fn agrees_with_brute_force(json: &str) {
     let base = inputs(json);
-    let brute = brute_force(&base);
+    let brute = brute_force(&base, in_space);
     assert!(brute.len() > 20, "the small scenario has a real choice: {} plans", brute.len());
+    let typed = estimate(&base);
+    let typed_in_space = in_space(&base);
     for objective in [Objective::TrainDays, Objective::Cost] {
-        let outcome = search::search(&base, Options { objective, top: 25 });
-        assert_eq!(outcome.evaluated as usize, brute.len(), "same plans run and fit");
+        let outcome = search::search(&base, Options { objective, top: 25, ..Options::default() });
+        // The typed plan is placed whether or not it is in the space.
+        let extra = usize::from(!typed_in_space && typed.feasible && typed.memory.fits);
+        assert_eq!(outcome.evaluated as usize, brute.len() + extra, "same plans run and fit");
         let pick =
             |&(days, usd): &(f64, f64)| if objective == Objective::Cost { usd } else { days };
-        let expected = sorted(brute.iter().map(pick).collect());
+        let mut all: Vec<f64> = brute.iter().map(pick).collect();
+        if extra == 1 {
+            all.push(if objective == Objective::Cost {
+                typed.facility.cost.run_amortized_usd
+            } else {
+                typed.train_days
+            });
+        }
+        let expected = sorted(all);
         let found: Vec<f64> = outcome.ranked.iter().map(|p| objective.of(p)).collect();
         assert_eq!(found.len(), 25.min(expected.len()));
         for (f, e) in found.iter().zip(&expected) {
@@ -188,22 +220,54 @@ fn agrees_with_brute_force_on_a_small_mixture_of_experts() {
 }
 
 #[test]
+fn agrees_with_brute_force_where_chips_and_batch_split_unevenly() {
+    agrees_with_brute_force(SMALL_ODD);
+}
+
+/// The degrees the search leaves out cannot win: over every plan on at most the chips (every
+/// pipeline and data-parallel degree, every micro-batch, idle chips and padded batches
+/// included), none is faster than the search's best.
+#[test]
+fn the_degrees_left_out_never_beat_the_best() {
+    for json in [SMALL_DENSE, SMALL_MOE, SMALL_ODD] {
+        let base = inputs(json);
+        // Every plan within the search's stated limits, whatever its degrees.
+        let everything = brute_force(&base, |i| {
+            let (p, t) = (&i.parallelism, &i.transformer);
+            p.micro_batch <= MAX_MICRO_BATCH
+                && p.virtual_stages <= MAX_VIRTUAL_STAGES
+                && p.tensor <= MAX_TP
+                && (p.context == 1
+                    || (p.context <= MAX_CP && t.seq_len / p.context >= MIN_CP_CHUNK_TOKENS))
+        });
+        let fastest = everything.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
+        let best = search::search(&base, Options::default()).ranked[0];
+        assert!(
+            best.train_days <= fastest * (1.0 + 1e-9),
+            "the search's best {} against {fastest} over every plan",
+            best.train_days
+        );
+    }
+}
+
+#[test]
 fn counts_add_up_and_some_plans_do_not_fit() {
     let outcome = search::search(&inputs(SMALL_DENSE), Options::default());
-    assert_eq!(outcome.searched, outcome.pruned + outcome.evaluated);
+    assert_eq!(outcome.searched, outcome.pruned + outcome.never_finish + outcome.evaluated);
     assert_eq!(outcome.pruned, outcome.invalid + outcome.does_not_fit);
     assert!(outcome.does_not_fit > 0, "the 40 GB chip rules some plans out");
     assert_eq!(outcome.progress.0, outcome.progress.1);
 }
 
-/// Every ranked plan, run through `estimate` as the page would run it, fits, runs, and has the
-/// numbers the search ranked it by; so no plan that does not fit can be ranked at all, let
-/// alone above one that does.
+/// Every ranked plan, run through `estimate` as the page would run it, fits, runs, finishes,
+/// and has the numbers the search ranked it by; so no plan that does not fit can be ranked at
+/// all, let alone above one that does.
 #[test]
 fn ranks_only_plans_that_run_and_fit_with_the_estimates_own_numbers() {
-    for json in [SMALL_DENSE, SMALL_MOE] {
+    for json in [SMALL_DENSE, SMALL_MOE, SMALL_ODD] {
         let base = inputs(json);
-        let outcome = search::search(&base, Options { objective: Objective::TrainDays, top: 50 });
+        let options = Options { objective: Objective::TrainDays, top: 50, ..Options::default() };
+        let outcome = search::search(&base, options);
         for plan in &outcome.ranked {
             let mut at = base;
             at.parallelism = plan.parallelism;
@@ -211,14 +275,182 @@ fn ranks_only_plans_that_run_and_fit_with_the_estimates_own_numbers() {
             assert!(e.feasible && e.memory.fits, "{:?}", plan.parallelism);
             assert!(close(e.step_s, plan.step_s));
             assert!(close(e.train_days, plan.train_days));
-            assert!(close(e.effective_train_days, plan.effective_train_days));
+            assert!(close(e.effective_train_days.expect("finishes"), plan.effective_train_days));
             assert!(close(e.memory.peak_bytes, plan.peak_bytes));
             assert!(close(e.mfu, plan.mfu));
+            assert_eq!(e.chips_used, plan.chips_used);
+            assert_eq!(plan.chips_used + plan.idle_chips, base.cluster.n_chips);
         }
         for pair in outcome.ranked.windows(2) {
             assert!(pair[0].train_days <= pair[1].train_days);
         }
     }
+}
+
+/// On random scenarios, through the scenario as the page and the command line apply a plan:
+/// every ranked plan passes `Scenario::evaluate` with the search's own days; the typed plan
+/// is ranked whenever it runs, fits and finishes; the best is never slower than it; "yours is
+/// the best" means the typed plan is first; and a chip count the typed degrees do not divide
+/// still searches.
+#[test]
+fn the_search_never_contradicts_the_form_on_random_scenarios() {
+    let mut rng = Rng(0x5eed_0016);
+    let mut placed = 0;
+    let mut uneven = 0;
+    for case in 0..24 {
+        let mut s = random_scenario(&mut rng);
+        // Some clusters get a few chips the typed degrees do not divide, with DP left to follow.
+        if case % 3 == 0 {
+            let chips = s.get("cluster.chips").and_then(|v| v.as_u64()).unwrap_or(1);
+            s = s
+                .with("cluster.chips", Some(json!(chips + 1 + rng.below(7))))
+                .with("parallelism.dp", None);
+        }
+        let searchable = s.for_search().unwrap_or_else(|e| panic!("case {case}: {e:?}"));
+        let typed = searchable.typed.as_ref().ok().copied();
+        if typed.is_none() {
+            uneven += 1;
+        }
+        let options = Options { top: 5, ..Options::default() };
+        let mut run = search::Search::placing(&searchable.inputs, typed, options);
+        run.advance(usize::MAX);
+        let outcome = run.outcome();
+        let n_chips = searchable.inputs.cluster.n_chips;
+        for plan in &outcome.ranked {
+            let applied = searchable.scenario.with_plan(&plan.parallelism, n_chips);
+            let (_, e) = applied.evaluate().unwrap_or_else(|e| panic!("case {case}: {e:?}"));
+            assert!(e.feasible && e.memory.fits, "case {case}: {:?}", e.problems);
+            assert!(close(e.train_days, plan.train_days), "case {case}");
+            assert!(plan.chips_used <= n_chips);
+        }
+        if let Some(typed) = typed {
+            let (_, e) = s.evaluate().expect("the typed scenario resolves");
+            let runs = e.feasible && e.memory.fits && e.effective_train_days.is_some();
+            assert_eq!(outcome.yours.rank > 0, runs, "case {case}: {:?}", e.problems);
+            if runs {
+                placed += 1;
+                let best = outcome.ranked[0];
+                assert!(best.train_days <= e.train_days * (1.0 + 1e-9), "case {case}");
+                if outcome.yours.rank == 1 {
+                    assert_eq!(best.parallelism, typed, "case {case}: yours is first");
+                }
+            }
+        } else {
+            assert_eq!(outcome.yours.rank, 0);
+        }
+    }
+    assert!(
+        placed >= 3 && uneven >= 3,
+        "{placed} placed, {uneven} with chips the plan does not divide"
+    );
+}
+
+/// 10,000 H100 with Llama 3.1 405B's TP 8 x PP 16: the chips do not divide, yet the search
+/// tries every split of at most 10,000 chips, and says why the typed plan is not placed.
+#[test]
+fn a_chip_count_the_typed_degrees_do_not_divide_still_searches() {
+    let s = scenario(
+        r#"{ "model": { "preset": "llama3-405b" }, "training": { "tokens": "15.6T", "global_batch": 2048 },
+             "cluster": { "chip": "h100-sxm", "chips": 10000 }, "parallelism": { "tp": 8, "pp": 16 } }"#,
+    );
+    assert!(s.resolve().is_err(), "the form refuses the plan as typed");
+    let searchable = s.for_search().expect("the cluster itself is fine");
+    let errors = searchable.typed.as_ref().expect_err("the typed plan does not resolve");
+    assert!(errors.iter().any(|e| e.field == "cluster.chips"));
+    let mut run = search::Search::placing(&searchable.inputs, None, Options::default());
+    run.advance(usize::MAX);
+    let outcome = run.outcome();
+    assert!(outcome.ranked.len() == 10 && outcome.none_because.is_none());
+    assert_eq!(outcome.yours.rank, 0);
+    let best = outcome.ranked[0];
+    assert!(best.chips_used <= 10_000 && best.chips_used >= 9_000, "{}", best.chips_used);
+    assert_eq!(best.idle_chips, 10_000 - best.chips_used);
+    assert!(best.idle_chips == 0 || best.idle_usd > 0.0, "idle chips cost money");
+}
+
+/// Plans the model cannot tell apart are equivalent; the typed plan is "within the model's
+/// error" when it is behind by less than it.
+#[test]
+fn plans_within_the_models_error_are_equivalent() {
+    let base = inputs(SMALL_DENSE);
+    let band = 0.05;
+    let outcome =
+        search::search(&base, Options { equivalent_within: band, top: 50, ..Options::default() });
+    let best = outcome.ranked[0].train_days;
+    for plan in &outcome.ranked {
+        assert_eq!(outcome.equivalent(plan), plan.train_days <= best * (1.0 + band));
+    }
+    assert!(outcome.ranked.iter().any(|p| outcome.equivalent(p)));
+    let y = outcome.yours;
+    assert_eq!(y.within_error, y.rank > 0 && y.behind <= band, "{y:?}");
+    // Without a band nothing but ties is equivalent.
+    let exact = search::search(&base, Options { top: 50, ..Options::default() });
+    assert!(exact.ranked.iter().all(|p| !exact.equivalent(p) || p.train_days == best));
+}
+
+/// A plan whose tensor-parallel group leaves its scale-up domain is marked, and the best plan
+/// keeping it inside is kept beside it for comparison.
+#[test]
+fn plans_with_tensor_parallelism_across_domains_are_marked() {
+    // 8-GPU DGX A100 servers: TP 16 spans two of them.
+    let base = inputs(
+        r#"{ "model": { "preset": "llama3-70b" }, "training": { "tokens": "1T", "global_batch": 256 },
+             "cluster": { "chip": "a100-80gb", "chips": 256 }, "parallelism": { "tp": 16, "pp": 1 } }"#,
+    );
+    let outcome = search::search(&base, Options { top: 100_000, ..Options::default() });
+    let inside = outcome.best_inside.expect("plans keep TP inside a server");
+    assert!(!inside.tp_crosses_domain());
+    let across: Vec<&Plan> = outcome.ranked.iter().filter(|p| p.tp_crosses_domain()).collect();
+    assert!(!across.is_empty(), "TP 16 plans are searched");
+    for plan in across {
+        assert!(plan.parallelism.tensor > 8 && plan.tp_domains >= 2);
+    }
+    let best_inside = outcome.ranked.iter().find(|p| !p.tp_crosses_domain()).expect("ranked");
+    assert_eq!(best_inside.parallelism, inside.parallelism);
+}
+
+/// A run that never finishes is never ranked, under any objective: on 1,048,576 H100,
+/// interruptions outpace recovery for the plans that use most of the chips.
+#[test]
+fn a_run_that_never_finishes_is_never_ranked() {
+    let base = inputs(
+        r#"{ "model": { "preset": "llama3-405b" }, "training": { "tokens": "15.6T", "global_batch": 2048 },
+             "cluster": { "chip": "h100-sxm", "chips": 1048576 }, "parallelism": { "tp": 8, "pp": 16, "cp": 2, "dp": 2048 } }"#,
+    );
+    let typed = estimate(&base);
+    assert!(typed.effective_train_days.is_none() && !typed.reliability.finishes());
+    assert!(!typed.feasible, "never finishing is a problem");
+    for objective in Objective::ALL {
+        let outcome = search::search(&base, Options { objective, top: 20, ..Options::default() });
+        assert!(matches!(outcome.yours.verdict, Verdict::NeverFinishes { .. }));
+        assert_eq!(outcome.yours.rank, 0);
+        assert!(outcome.never_finish > 0, "{objective:?}");
+        for plan in &outcome.ranked {
+            let mut at = base;
+            at.parallelism = plan.parallelism;
+            assert!(
+                estimate(&at).reliability.finishes(),
+                "{objective:?} ranks a run that never finishes"
+            );
+            assert!(plan.goodput > 0.0);
+        }
+        assert!(outcome.pareto.iter().all(|p| p.goodput > 0.0));
+    }
+}
+
+/// A batch of one sequence on 65,536 chips: plans use the few chips a batch of one can keep
+/// busy and leave the rest idle, rather than finding nothing.
+#[test]
+fn a_tiny_batch_on_a_huge_cluster_leaves_chips_idle() {
+    let base = inputs(
+        r#"{ "model": { "preset": "llama3-8b" }, "training": { "tokens": "1T", "global_batch": 1 },
+             "cluster": { "chip": "h100-sxm", "chips": 65536 }, "parallelism": { "tp": 8, "pp": 1 } }"#,
+    );
+    let outcome = search::search(&base, Options::default());
+    assert!(outcome.none_because.is_none(), "{:?}", outcome.none_because);
+    let best = outcome.ranked[0];
+    assert_eq!(best.parallelism.data, 1);
+    assert!(best.idle_chips > 60_000, "{}", best.idle_chips);
 }
 
 /// A plan that does not fit is not placed: it has no rank, and the verdict says how much it
@@ -242,11 +474,13 @@ fn a_plan_that_does_not_fit_gets_no_rank() {
     assert!(!outcome.ranked.is_empty(), "other plans do fit");
 }
 
-/// Runners-up say what they lose on, and by how much.
+/// Runners-up say what they lose on, and by how much; each says what applying it changes
+/// against the typed plan.
 #[test]
 fn runners_up_name_the_part_they_lose_on() {
     let outcome = search::search(&inputs(SMALL_DENSE), Options::default());
     let best = outcome.ranked[0];
+    let Verdict::Fits(yours) = outcome.yours.verdict else { panic!("the typed plan fits") };
     for plan in &outcome.ranked[1..] {
         let gap = plan.gap(&best, outcome.objective);
         assert!(gap.behind >= 0.0);
@@ -254,6 +488,9 @@ fn runners_up_name_the_part_they_lose_on() {
         if gap.behind > 1e-9 {
             assert!(gap.seconds > 0.0, "a slower plan is slower somewhere: {gap:?}");
         }
+        let change = plan.against(&yours);
+        assert!(close(1.0 + change.days, plan.train_days / yours.train_days));
+        assert!(close(change.memory_bytes, plan.peak_bytes - yours.peak_bytes));
     }
 }
 
@@ -267,8 +504,8 @@ fn finds_plans_at_least_as_fast_as_the_published_ones() {
     for row in rows.iter().filter(|r| r.run == "megatron-2021" || r.run == "llama-3.1-405b") {
         let published = row.scenario.resolve().expect("published plan resolves");
         let theirs = estimate(&published);
-        let outcome =
-            search::search(&published, Options { objective: Objective::TrainDays, top: 3 });
+        let options = Options { objective: Objective::TrainDays, top: 3, ..Options::default() };
+        let outcome = search::search(&published, options);
         let best = outcome.ranked.first().unwrap_or_else(|| panic!("{}: no plan found", row.label));
         assert!(
             best.train_days <= theirs.train_days * (1.0 + 1e-9),
@@ -290,7 +527,7 @@ fn objectives_rank_by_their_own_figure() {
     let base = inputs(SMALL_DENSE);
     for objective in Objective::ALL {
         assert_eq!(Objective::from_id(objective.id()), Some(objective));
-        let outcome = search::search(&base, Options { objective, top: 10 });
+        let outcome = search::search(&base, Options { objective, top: 10, ..Options::default() });
         for pair in outcome.ranked.windows(2) {
             assert!(objective.of(&pair[0]) <= objective.of(&pair[1]), "{objective:?}");
         }

@@ -1,20 +1,22 @@
-//! Sizing: the smallest cluster that meets a deadline, monotone in the deadline, never
-//! skipping a size that could have met it.
+//! Sizing: the smallest cluster that meets a deadline, as a brute force over every whole-node
+//! count finds it, monotone in the deadline, with a curve where more chips are never slower.
 
 use clusterplan::model::search;
 use clusterplan::scenario::Scenario;
 use clusterplan::sizing::{self, Answer};
 
-fn scenario() -> Scenario {
-    Scenario::parse_many(
+fn scenario(json: &str) -> Scenario {
+    Scenario::parse_many(json).expect("parses").remove(0)
+}
+
+fn small() -> Scenario {
+    scenario(
         r#"{
       "model": { "preset": "llama3-8b" },
       "training": { "tokens": 1e12, "global_batch": 512 },
       "cluster": { "chip": "h100-sxm", "chips": 64 }
     }"#,
     )
-    .expect("parses")
-    .remove(0)
 }
 
 fn chips(answer: &Answer) -> Option<u32> {
@@ -34,47 +36,75 @@ fn the_ladder_climbs_in_steps_of_at_most_a_half() {
     assert!(*ladder.last().unwrap() <= 100_000);
 }
 
+/// The answer is the smallest whole-node count that meets the deadline: a brute force that
+/// searches every count of whole nodes up to the answer finds none smaller, for deadlines
+/// that ask for sizes between the ladder's rungs.
+#[test]
+fn sizing_agrees_with_every_whole_node_count() {
+    let s = small();
+    for deadline in [7.0, 11.0, 19.0] {
+        let Answer::Meets(sized) = sizing::size(&s, None, deadline).expect("sizes") else {
+            panic!("{deadline} days can be met")
+        };
+        assert!(sized.plan.wall_days() <= deadline);
+        assert!(sized.estimate.feasible && sized.estimate.memory.fits);
+        assert_eq!(sized.chips % 8, 0, "whole DGX H100 nodes");
+        let counts: Vec<u32> = (1..=sized.chips / 8).map(|k| 8 * k).collect();
+        let smallest = sizing::curve(&s, None, &counts)
+            .into_iter()
+            .find(|p| p.best.is_some_and(|b| b.wall_days() <= deadline))
+            .map(|p| p.chips);
+        assert_eq!(smallest, Some(sized.chips), "{deadline} days");
+        assert_eq!(sized.at_most_over(8), 0.0, "a small cluster is sized to the node");
+    }
+}
+
 /// A later deadline never needs more chips, and each answer meets its deadline.
 #[test]
 fn a_later_deadline_never_needs_more_chips() {
-    let s = scenario();
+    let s = small();
     let mut previous = u32::MAX;
     let mut distinct = std::collections::BTreeSet::new();
     for deadline in [2.0, 4.0, 8.0, 16.0, 30.0, 60.0] {
         let answer = sizing::size(&s, None, deadline).expect("sizes");
         let Answer::Meets(sized) = &answer else { panic!("{deadline} days can be met") };
         assert!(sized.plan.effective_train_days <= deadline);
-        assert!(sized.estimate.feasible && sized.estimate.memory.fits);
         assert!(sized.chips <= previous, "{deadline} days: {} chips after {previous}", sized.chips);
         previous = sized.chips;
         distinct.insert(sized.chips);
     }
-    assert!(distinct.len() >= 3, "the deadlines ask for different sizes: {distinct:?}");
+    assert!(distinct.len() >= 4, "the deadlines ask for different sizes: {distinct:?}");
 }
 
-/// The answer is the smallest: every size below it on the ladder misses the deadline when
-/// searched in full, including the sizes the ideal-time bound skipped.
+/// At 10,000-chip scale the answer is within the stated resolution of the largest size found
+/// to miss, and the curve of days against chips never rises.
 #[test]
-fn no_smaller_size_meets_the_deadline() {
-    let s = scenario();
-    let deadline = 10.0;
-    let Answer::Meets(sized) = sizing::size(&s, None, deadline).expect("sizes") else {
-        panic!("10 days can be met")
-    };
-    let smaller: Vec<u32> =
-        sizing::ladder(8, sizing::MAX_CHIPS).into_iter().filter(|&n| n < sized.chips).collect();
-    assert!(!smaller.is_empty());
-    for point in sizing::curve(&s, None, &smaller) {
-        if let Some(best) = point.best {
-            assert!(best.wall_days() > deadline, "{} chips meet it too", point.chips);
-        }
+fn a_large_sizing_is_close_and_its_curve_is_monotone() {
+    let s = scenario(
+        r#"{ "model": { "preset": "llama3-405b" }, "training": { "tokens": "15.6T", "global_batch": 2048 },
+             "cluster": { "chip": "h100-sxm", "chips": 16384 }, "parallelism": { "tp": 8, "pp": 16 } }"#,
+    );
+    let mut sizer = sizing::Sizer::new(&s, None, 90.0).expect("sizes");
+    while !sizer.advance() {}
+    let Some(Answer::Meets(sized)) = sizer.answer() else { panic!("90 days can be met") };
+    assert!(sized.plan.wall_days() <= 90.0);
+    assert!(sized.misses_at < sized.chips);
+    let over = sized.at_most_over(sizer.unit());
+    assert!(over <= sizing::RESOLUTION, "{over}");
+    // The size just below the answer's bracket misses: searched, it is slower than the deadline.
+    let below = sizing::curve(&s, None, &[sized.misses_at]);
+    assert!(below[0].best.is_none_or(|b| b.wall_days() > 90.0));
+    let curve = sizer.curve();
+    assert!(curve.len() >= 5, "{curve:?}");
+    for pair in curve.windows(2) {
+        assert!(pair[1].0 > pair[0].0 && pair[1].1 <= pair[0].1, "more chips, more days: {pair:?}");
     }
 }
 
 /// No plan beats the ideal time, so skipping sizes by it loses nothing.
 #[test]
 fn no_plan_beats_the_ideal_time() {
-    let s = scenario();
+    let s = small();
     for chips in [8, 64, 512] {
         let inputs = sizing::at(&s, None, chips).resolve().expect("resolves");
         let bound = search::days_bound(&inputs);
@@ -86,7 +116,7 @@ fn no_plan_beats_the_ideal_time() {
 /// Other chips are sized on the same workload; a faster chip needs no more of them.
 #[test]
 fn chips_compare_on_the_same_deadline() {
-    let s = scenario();
+    let s = small();
     let a100 = chips(&sizing::size(&s, Some("a100-80gb"), 10.0).expect("sizes"));
     let h100 = chips(&sizing::size(&s, Some("h100-sxm"), 10.0).expect("sizes"));
     let b200 = chips(&sizing::size(&s, Some("b200"), 10.0).expect("sizes"));
@@ -96,7 +126,7 @@ fn chips_compare_on_the_same_deadline() {
 
 #[test]
 fn an_unknown_chip_is_named_by_its_field() {
-    let errors = sizing::size(&scenario(), Some("no-such-chip"), 10.0).expect_err("unknown chip");
+    let errors = sizing::size(&small(), Some("no-such-chip"), 10.0).expect_err("unknown chip");
     assert!(errors.iter().any(|e| e.field == "cluster.chip"), "{errors:?}");
 }
 
@@ -104,37 +134,43 @@ fn an_unknown_chip_is_named_by_its_field() {
 /// once, without searching.
 #[test]
 fn an_impossible_deadline_is_missed() {
-    let mut sizer = sizing::Sizer::new(&scenario(), None, 1e-4).expect("sizes");
+    let mut sizer = sizing::Sizer::new(&small(), None, 1e-4).expect("sizes");
     assert!(sizer.sizes().is_empty(), "every size is ruled out by the ideal time");
     assert!(sizer.advance());
     assert!(chips(sizer.answer().expect("answered")).is_none());
 }
 
-/// Past some size failures come faster than a run recovers from them (goodput zero): such a
-/// plan never finishes, so it meets no deadline and ranks last by days with failures.
+/// Typed degrees that do not divide the chips do not stop a sizing: it chooses its own plans.
 #[test]
-fn a_run_that_never_finishes_meets_no_deadline() {
-    let s = Scenario::parse_many(
+fn typed_degrees_never_block_a_sizing() {
+    let s = small()
+        .with("cluster.chips", Some(serde_json::json!(100)))
+        .with("parallelism.tp", Some(serde_json::json!(8)));
+    let s = s.with("parallelism.pp", Some(serde_json::json!(3)));
+    assert!(s.resolve().is_err());
+    assert!(chips(&sizing::size(&s, None, 10.0).expect("sizes")).is_some());
+}
+
+/// Past some size failures come faster than a run recovers from them: such plans are never
+/// offered, and the sizing's answer finishes.
+#[test]
+fn a_run_that_never_finishes_is_never_offered() {
+    let s = scenario(
         r#"{ "model": { "preset": "deepseek-v3" }, "training": { "tokens": 14.8e12, "global_batch": 15360 },
              "cluster": { "chip": "ascend-910b", "chips": 393216 } }"#,
-    )
-    .expect("parses")
-    .remove(0);
+    );
     let inputs = s.resolve().expect("resolves");
-    // Ranked without failures, the fastest plan on 393,216 chips never finishes with them.
-    let fastest = search::search(&inputs, search::Options::default()).ranked[0];
-    assert!(!fastest.finishes(), "goodput {}", fastest.goodput);
-    assert_eq!(search::Objective::EffectiveDays.of(&fastest), f64::MAX);
-    // Its cost and energy cover only the failure-free time, so they cannot rank it either,
-    // and the front of days against cost holds only runs that finish.
-    assert_eq!(search::Objective::Cost.of(&fastest), f64::MAX);
-    assert_eq!(search::Objective::Energy.of(&fastest), f64::MAX);
-    let by_cost =
-        search::search(&inputs, search::Options { objective: search::Objective::Cost, top: 3 });
-    assert!(by_cost.pareto.iter().all(|p| p.finishes()));
+    let outcome = search::search(&inputs, search::Options::default());
+    assert!(outcome.never_finish > 0, "some plans on 393,216 chips never finish");
+    assert!(outcome.ranked.iter().all(|p| p.goodput > 0.0));
     let answer = sizing::size(&s, Some("ascend-910b"), 10.0).expect("sizes");
     if let Answer::Meets(sized) = answer {
-        assert!(sized.plan.finishes() && sized.plan.wall_days() <= 10.0, "{} chips", sized.chips);
+        assert!(
+            sized.plan.goodput > 0.0 && sized.plan.wall_days() <= 10.0,
+            "{} chips",
+            sized.chips
+        );
+        assert!(sized.estimate.reliability.finishes());
     }
 }
 

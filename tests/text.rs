@@ -194,7 +194,7 @@ fn findings_and_field_errors_are_worded_in_both_languages() {
             let s = Scenario::default_plan().with(path, Some(value.clone()));
             let errors = s.resolve().expect_err(path);
             for e in errors {
-                let words = e.message();
+                let words = text::input_error(&e);
                 assert!(!words.is_empty() && !words.contains('{'), "{lang:?} {path}: {words:?}");
                 for fix in &e.fixes {
                     assert!(!fix.label.to_string().is_empty());

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clusterplan::model::search;
 use clusterplan::scenario::user_catalog::UserCatalog;
 use clusterplan::scenario::{fields, Scenario};
-use clusterplan::{catalog, report, sizing, validation};
+use clusterplan::{catalog, report, sizing, text, validation};
 
 const USAGE: &str = "usage: clusterplan <command>
 
@@ -117,7 +117,7 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
                 // An infeasible plan is still estimated (exit 0); stderr says why it cannot run.
                 let which = if is_array { format!("scenario {idx}: ") } else { String::new() };
                 for p in &estimate.problems {
-                    eprintln!("problem: {which}{}: {p}", fields::warning_field(p));
+                    eprintln!("problem: {which}{}: {p}", field(fields::warning_field(p)));
                 }
                 estimates.push(report::to_json(&estimate));
             }
@@ -125,7 +125,7 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
                 failed = true;
                 let which = if is_array { format!("scenario {idx}: ") } else { String::new() };
                 for e in errors {
-                    eprintln!("error: {which}{e}");
+                    eprintln!("error: {which}{}", bad_field(&e));
                 }
             }
         }
@@ -154,9 +154,23 @@ fn one_scenario(path: &str, command: &str) -> Result<Scenario, ExitCode> {
 
 fn input_errors(errors: Vec<clusterplan::scenario::InputError>) -> ExitCode {
     for e in errors {
-        eprintln!("error: {e}");
+        eprintln!("error: {}", bad_field(&e));
     }
     ExitCode::from(2)
+}
+
+/// A field as the command line names it: in words, with the key to edit in the file in
+/// brackets (`Chips [cluster.chips]`), or by its key alone when it has no name in words.
+fn field(path: &str) -> String {
+    match text::field_name(path) {
+        name if name == path => name,
+        name => format!("{name} [{path}]"),
+    }
+}
+
+/// A bad field and what is wrong with it.
+fn bad_field(e: &clusterplan::scenario::InputError) -> String {
+    format!("{}: {}", field(&e.field), text::input_error(e))
 }
 
 /// Pairs of `--flag value` after the file; `Err` names what is wrong.
@@ -212,12 +226,19 @@ fn search(path: &str, rest: &[&str]) -> ExitCode {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let inputs = match scenario.resolve() {
-        Ok(inputs) => inputs,
+    // The typed degrees never block a search: a plan that does not divide the chips is
+    // placed as one that cannot run, and every split of at most the chips is searched.
+    let searchable = match scenario.for_search() {
+        Ok(s) => s,
         Err(errors) => return input_errors(errors),
     };
-    let outcome = search::search(&inputs, options);
-    let code = print_json(&report::search_json(&scenario, &outcome));
+    options.equivalent_within = validation::model_error();
+    let typed = searchable.typed.as_ref().ok().copied();
+    let mut run = search::Search::placing(&searchable.inputs, typed, options);
+    run.advance(usize::MAX);
+    let outcome = run.outcome();
+    let why = report::typed_plan_why(&searchable, &outcome.yours.verdict);
+    let code = print_json(&report::search_json(&searchable.scenario, &outcome, &why));
     match outcome.none_because {
         Some(why) => {
             eprintln!("error: {why}");
@@ -257,7 +278,8 @@ fn size(path: &str, rest: &[&str]) -> ExitCode {
         Ok(s) => s,
         Err(code) => return code,
     };
-    if let Err(errors) = scenario.resolve() {
+    // Sizing chooses its own plans, so only errors beyond the typed plan stop it.
+    if let Err(errors) = scenario.for_search() {
         return input_errors(errors);
     }
     let asked: Vec<Option<&str>> =
@@ -270,14 +292,15 @@ fn size(path: &str, rest: &[&str]) -> ExitCode {
     }
     let mut rows = Vec::new();
     for chip in asked {
-        match sizing::size(&scenario, chip, deadline) {
-            Ok(answer) => {
-                let name = chip
-                    .map(str::to_string)
-                    .unwrap_or_else(|| clusterplan::jobs::chip_name(&scenario));
-                rows.push(report::sizing_row(&name, deadline, &answer));
-            }
+        let mut sizer = match sizing::Sizer::new(&scenario, chip, deadline) {
+            Ok(sizer) => sizer,
             Err(errors) => return input_errors(errors),
+        };
+        while !sizer.advance() {}
+        if let Some(answer) = sizer.answer() {
+            let name =
+                chip.map(str::to_string).unwrap_or_else(|| clusterplan::jobs::chip_name(&scenario));
+            rows.push(report::sizing_row(&name, deadline, answer, sizer.unit()));
         }
     }
     print_json(&serde_json::json!({ "deadline_days": deadline, "rows": rows }))
@@ -301,12 +324,7 @@ fn bom(path: &str) -> ExitCode {
             print!("{}", report::bom_csv(&estimate.facility));
             ExitCode::SUCCESS
         }
-        Err(errors) => {
-            for e in errors {
-                eprintln!("error: {e}");
-            }
-            ExitCode::from(2)
-        }
+        Err(errors) => input_errors(errors),
     }
 }
 

@@ -114,8 +114,9 @@ pub struct ReliabilityEstimate {
     pub goodput: f64,
     /// Interruptions expected over the run.
     pub expected_interruptions: f64,
-    /// Days to train including checkpoints and interruptions.
-    pub effective_train_days: f64,
+    /// Days to train including checkpoints and interruptions; `None` when interruptions come
+    /// faster than the run recovers from them, so it never finishes.
+    pub effective_train_days: Option<f64>,
     /// Wall-clock seconds spent on checkpoints over the run.
     pub checkpoint_total_s: f64,
     /// Wall-clock seconds of work redone over the run.
@@ -124,6 +125,14 @@ pub struct ReliabilityEstimate {
     pub restart_total_s: f64,
     /// What the vendor claim (`VENDOR_CLAIM`) would mean at this size.
     pub vendor_claim: ClaimImplies,
+}
+
+impl ReliabilityEstimate {
+    /// The run finishes despite failures: each interruption costs less than the time between
+    /// them.
+    pub fn finishes(&self) -> bool {
+        self.effective_train_days.is_some()
+    }
 }
 
 /// A vendor's reliability claim, as a comparison: Moore Threads' KUAE announcement (July 2024)
@@ -243,7 +252,7 @@ pub fn assess(
         lost_per_interruption_s,
         goodput,
         expected_interruptions: interruptions,
-        effective_train_days: wall_s / 86_400.0,
+        effective_train_days: (goodput > 0.0).then(|| finite(wall_s / 86_400.0)),
         checkpoint_total_s: train_s / interval_s * stall_s,
         lost_work_total_s: interruptions * lost_work_s,
         restart_total_s: interruptions * restart_s,
@@ -259,7 +268,6 @@ pub fn assess(
         &mut e.lost_per_interruption_s,
         &mut e.goodput,
         &mut e.expected_interruptions,
-        &mut e.effective_train_days,
         &mut e.checkpoint_total_s,
         &mut e.lost_work_total_s,
         &mut e.restart_total_s,

@@ -1,13 +1,22 @@
-//! Plan search: every runnable plan for a workload on a cluster, evaluated and ranked.
+//! Plan search: every runnable plan for a workload on at most the cluster's chips, evaluated and
+//! ranked.
 //!
 //! The space is the one Megatron-LM exposes (Narayanan et al. 2021, arXiv:2104.04473, §3;
 //! Korthikanti et al. 2022, arXiv:2205.05198): tensor, context, pipeline, data and expert
-//! degrees whose product is the cluster's chips, micro-batches that divide a replica's share
-//! of the batch, virtual stages, ZeRO stages, recomputation and sequence parallelism. The
-//! overlap flags belong to the software stack (`parallelism.stack`), not to the plan, so they
-//! stay as the inputs set them. Calculon (Isaev et al. 2023, SC'23) searches a similar space
-//! by running its full model on every point; here each point is first checked for what makes
-//! it impossible, then for memory, and only plans that fit are timed.
+//! degrees whose product is at most the cluster's chips (the rest stay idle, as a plan on the
+//! form may leave them), micro-batches that divide a replica's share of the batch, virtual
+//! stages, ZeRO stages, recomputation and sequence parallelism. The overlap flags belong to the
+//! software stack (`parallelism.stack`), not to the plan, so they stay as the inputs set them.
+//! The plan the inputs carry is always judged and placed with the same rule, so a search never
+//! contradicts the form: its best is never slower than the typed plan, which it ranks whenever
+//! that plan runs and fits. Calculon (Isaev et al. 2023, SC'23) searches a similar space by
+//! running its full model on every point; here each point is first checked for what makes it
+//! impossible, then for memory, and only plans that fit are timed.
+//!
+//! Of the degrees, only those that can win are enumerated (`pipeline_degrees`,
+//! `data_degrees`): a pipeline degree whose busiest stage holds as much as a smaller degree's
+//! only adds stages, bubble and memory; a data-parallel degree beyond the fewest replicas that
+//! give each its share of the batch only adds chips that wait.
 //!
 //! Evaluation reuses the model's own parts (`Shape`, `stages`, `memory::per_chip`,
 //! `step_time::step`, `run`), so a ranked plan's numbers are exactly `estimate`'s. Nothing
@@ -17,10 +26,11 @@
 
 use crate::model::memory::{self, LayerMemory};
 use crate::model::parallelism::Shape;
-use crate::model::stages::Stage;
+use crate::model::stages::{self, Stage};
 use crate::model::step_time::LayerCosts;
+use crate::model::topology::Group;
 use crate::model::warnings::{self, AnyProblem};
-use crate::model::{finite, run, stages, step_time, utilisation};
+use crate::model::{finite, run, step_time, utilisation};
 use crate::model::{AttentionImpl, Inputs, Parallelism, Recompute, Sharding, StepBreakdown};
 
 /// The largest tensor-parallel degree tried: beyond 64 every published plan stops (Megatron-LM
@@ -70,15 +80,12 @@ impl Objective {
         Objective::ALL.into_iter().find(|o| o.id() == id)
     }
 
-    /// The plan's value under this objective; lower is better.
+    /// The plan's value under this objective; lower is better. Every plan ranked finishes, so
+    /// each figure covers the whole run.
     pub fn of(self, plan: &Plan) -> f64 {
         match self {
             Objective::TrainDays => plan.train_days,
-            Objective::EffectiveDays => plan.wall_days(),
-            // A run that never finishes costs no less than any that does: its figures cover only
-            // the failure-free time.
-            Objective::Cost if !plan.finishes() => f64::MAX,
-            Objective::Energy if !plan.finishes() => f64::MAX,
+            Objective::EffectiveDays => plan.effective_train_days,
             Objective::Cost => plan.run_usd,
             Objective::Energy => plan.energy_mwh,
         }
@@ -92,15 +99,19 @@ pub struct Options {
     pub objective: Objective,
     /// How many of the best plans to keep.
     pub top: usize,
+    /// Plans within this fraction of the best are as good as it as far as the model can tell
+    /// (its error against published runs): the search calls them equivalent instead of ranking
+    /// on noise. Zero ranks on every difference.
+    pub equivalent_within: f64,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { objective: Objective::TrainDays, top: 10 }
+        Options { objective: Objective::TrainDays, top: 10, equivalent_within: 0.0 }
     }
 }
 
-/// One plan that runs and fits, with the figures it is ranked by.
+/// One plan that runs, fits and finishes, with the figures it is ranked by.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
     /// The plan.
@@ -117,13 +128,22 @@ pub struct Plan {
     pub train_days: f64,
     /// Days including checkpoints, interruptions and restarts.
     pub effective_train_days: f64,
-    /// Share of wall-clock time that trains; zero when failures come faster than the run
-    /// recovers, so it never finishes.
+    /// Share of wall-clock time that trains.
     pub goodput: f64,
     /// Amortised cost of the run, USD.
     pub run_usd: f64,
     /// Energy of the run at the site, MWh.
     pub energy_mwh: f64,
+    /// Chips the plan uses: tensor x pipeline x data x context.
+    pub chips_used: u32,
+    /// Chips of the cluster the plan leaves idle.
+    pub idle_chips: u32,
+    /// The idle chips' share of the run's amortised hardware, building and maintenance cost,
+    /// USD: what they cost while doing nothing.
+    pub idle_usd: f64,
+    /// Scale-up domains the tensor-parallel group spans; more than one sends its traffic over
+    /// the scale-out network, which practitioners avoid.
+    pub tp_domains: u32,
 }
 
 /// Where a plan falls short of a better one: the part of the step that grew the most.
@@ -137,19 +157,30 @@ pub struct Gap {
     pub behind: f64,
 }
 
+/// How a plan compares with another, as fractions of the other's figures (positive: more).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Against {
+    /// Days without failures.
+    pub days: f64,
+    /// Days with failures.
+    pub effective_days: f64,
+    /// Amortised cost of the run.
+    pub run_usd: f64,
+    /// Energy of the run.
+    pub energy: f64,
+    /// Peak memory per chip, bytes more (negative: less).
+    pub memory_bytes: f64,
+}
+
 impl Plan {
-    /// The run finishes despite failures.
-    pub fn finishes(&self) -> bool {
-        self.goodput > 0.0
+    /// Days including failures.
+    pub fn wall_days(&self) -> f64 {
+        self.effective_train_days
     }
 
-    /// Days including failures, or `f64::MAX` for a run that never finishes, for ranking.
-    pub fn wall_days(&self) -> f64 {
-        if self.finishes() {
-            self.effective_train_days
-        } else {
-            f64::MAX
-        }
+    /// The tensor-parallel group leaves its scale-up domain.
+    pub fn tp_crosses_domain(&self) -> bool {
+        self.tp_domains > 1
     }
 
     /// Why this plan loses to `best` under `objective`.
@@ -161,9 +192,31 @@ impl Plan {
             .zip(theirs.iter())
             .map(|(&(label, a), &(_, b))| (label, a - b))
             .fold(("compute", f64::NEG_INFINITY), |acc, x| if x.1 > acc.1 { x } else { acc });
-        let base = objective.of(best);
-        let behind = if base > 0.0 { finite(objective.of(self) / base - 1.0) } else { 0.0 };
-        Gap { part, seconds: finite(seconds), behind }
+        Gap {
+            part,
+            seconds: finite(seconds),
+            behind: relative(objective.of(self), objective.of(best)),
+        }
+    }
+
+    /// This plan against `other`: what applying it instead of `other` changes.
+    pub fn against(&self, other: &Plan) -> Against {
+        Against {
+            days: relative(self.train_days, other.train_days),
+            effective_days: relative(self.effective_train_days, other.effective_train_days),
+            run_usd: relative(self.run_usd, other.run_usd),
+            energy: relative(self.energy_mwh, other.energy_mwh),
+            memory_bytes: finite(self.peak_bytes - other.peak_bytes),
+        }
+    }
+}
+
+/// `a` over `b`, less one; zero when `b` is not positive.
+fn relative(a: f64, b: f64) -> f64 {
+    if b > 0.0 {
+        finite(a / b - 1.0)
+    } else {
+        0.0
     }
 }
 
@@ -174,7 +227,10 @@ pub enum Verdict {
     Invalid,
     /// It runs out of memory: it needs `need_bytes` of `have_bytes`.
     DoesNotFit { need_bytes: f64, have_bytes: f64 },
-    /// It runs and fits.
+    /// It runs and fits, but interruptions (every `mtbf_s`) come faster than it recovers from
+    /// each (`lost_s`), so it never finishes.
+    NeverFinishes { mtbf_s: f64, lost_s: f64 },
+    /// It runs, fits and finishes.
     Fits(Plan),
 }
 
@@ -228,9 +284,20 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
     let (breakdown, _) = step_time::step_with(inputs, &shape, layout, params, time);
     let step_s = finite(breakdown.total());
     let totals = run(inputs, shape.chips_used, &breakdown, step_s);
+    let Some(effective_train_days) = totals.reliability.effective_train_days else {
+        return Verdict::NeverFinishes {
+            mtbf_s: totals.reliability.mtbf_h * 3600.0,
+            lost_s: totals.reliability.lost_per_interruption_s,
+        };
+    };
     let batch = inputs.training.global_batch.max(1) as f64;
     let model_flops = finite(batch * inputs.transformer.model_flops_per_sequence());
     let mfu = utilisation(inputs, shape.chips_used, model_flops, step_s);
+    let n_chips = inputs.cluster.n_chips.max(1);
+    let idle_chips = n_chips.saturating_sub(shape.chips_used);
+    let cost = &totals.facility.cost;
+    let capital_usd = cost.run_amortized_usd - totals.facility.cost.energy_usd;
+    let domain = inputs.cluster.scale_up.domain_size.max(1);
     Verdict::Fits(Plan {
         parallelism: inputs.parallelism,
         step_s,
@@ -238,10 +305,14 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
         peak_bytes: memory.peak_bytes,
         mfu,
         train_days: finite(totals.train_s / 86_400.0),
-        effective_train_days: totals.reliability.effective_train_days,
+        effective_train_days,
         goodput: totals.reliability.goodput,
-        run_usd: totals.facility.cost.run_amortized_usd,
+        run_usd: cost.run_amortized_usd,
         energy_mwh: totals.facility.energy_mwh,
+        chips_used: shape.chips_used,
+        idle_chips,
+        idle_usd: finite(capital_usd.max(0.0) * idle_chips as f64 / n_chips as f64),
+        tp_domains: Group::place(shape.tp_u, 1, domain).n_domains(),
     })
 }
 
@@ -278,10 +349,14 @@ struct Cell {
 pub struct Placement {
     /// What became of it.
     pub verdict: Verdict,
-    /// 1 + the plans found strictly better; 0 when it does not run or fit.
+    /// 1 + the plans found strictly better; 0 when it is not ranked (it does not run, fit or
+    /// finish, or there was no typed plan).
     pub rank: u64,
     /// How much worse it is than the best plan found, as a fraction (0 when it is the best).
     pub behind: f64,
+    /// It is behind the best by no more than the model's error (`Options::equivalent_within`),
+    /// so the model cannot say the best is really better.
+    pub within_error: bool,
 }
 
 /// The result of a search (or of the part done so far).
@@ -289,12 +364,12 @@ pub struct Placement {
 pub struct Outcome {
     /// The objective plans are ranked by.
     pub objective: Objective,
-    /// The best plans, best first (ties keep the order they were found in).
+    /// The best plans, best first (ties keep the order they were found in, the typed plan
+    /// first).
     pub ranked: Vec<Plan>,
-    /// Plans that finish and that no other beats on both days (with failures) and cost,
-    /// fastest first.
+    /// Plans that no other beats on both days (with failures) and cost, fastest first.
     pub pareto: Vec<Plan>,
-    /// Plans enumerated.
+    /// Plans enumerated (the typed plan included).
     pub searched: u64,
     /// Plans set aside before timing: `invalid` plus `does_not_fit`.
     pub pruned: u64,
@@ -302,23 +377,42 @@ pub struct Outcome {
     pub invalid: u64,
     /// Plans that run out of memory.
     pub does_not_fit: u64,
-    /// Plans timed.
+    /// Plans timed that never finish: interruptions outpace recovery.
+    pub never_finish: u64,
+    /// Plans timed that finish, the ones ranked.
     pub evaluated: u64,
-    /// The inputs' own plan among them.
+    /// The typed plan among them.
     pub yours: Placement,
+    /// The best plan whose tensor-parallel group stays inside a scale-up domain, for comparing
+    /// plans that leave it.
+    pub best_inside: Option<Plan>,
+    /// The fraction within which plans count as equivalent to the best.
+    pub equivalent_within: f64,
     /// Cells (choices of degrees) done and in all.
     pub progress: (usize, usize),
     /// Why no plan is ranked, once the search is done and found none.
     pub none_because: Option<NoPlan>,
 }
 
+impl Outcome {
+    /// `plan` is as good as the best, as far as the model can tell.
+    pub fn equivalent(&self, plan: &Plan) -> bool {
+        self.ranked.first().is_some_and(|best| {
+            self.objective.of(plan) <= self.objective.of(best) * (1.0 + self.equivalent_within)
+        })
+    }
+}
+
 /// Why a finished search ranks no plan.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum NoPlan {
-    /// No split of the chips into degrees divides the heads, layers and batch.
-    NoSplit { chips: u32, heads: u32, global_batch: u32 },
     /// Plans split, but none fits: the least any needs, and what the chip has, bytes.
     NothingFits { plans: u64, need_bytes: f64, have_bytes: f64 },
+    /// Plans fit, but on this cluster interruptions come faster than any recovers: every
+    /// `mtbf_s` against `lost_s` lost to each (of the fastest plan that fits).
+    NeverFinishes { plans: u64, mtbf_s: f64, lost_s: f64 },
+    /// No plan runs as written (a setting every plan shares rules them all out).
+    NoneRuns { plans: u64 },
 }
 
 /// A search in progress; `advance` does a number of cells at a time.
@@ -333,38 +427,67 @@ pub struct Search {
     searched: u64,
     invalid: u64,
     does_not_fit: u64,
+    never_finish: u64,
     evaluated: u64,
+    /// The typed plan, if there is one.
+    typed: Option<Parallelism>,
     yours: Verdict,
     yours_value: f64,
     better_than_yours: u64,
+    best_inside: Option<(f64, Plan)>,
     /// The least memory any plan that does not fit needs, bytes, and the chip's.
     least_need: Option<(f64, f64)>,
+    /// Why the plans that fit never finish (the last one seen).
+    never: Option<(f64, f64)>,
 }
 
 impl Search {
-    /// A search over every plan for the inputs' workload and cluster.
+    /// A search over every plan for the inputs' workload and cluster, placing the inputs' own
+    /// plan among them.
     pub fn new(inputs: &Inputs, options: Options) -> Search {
-        let yours = evaluate(inputs);
-        let yours_value = match &yours {
-            Verdict::Fits(plan) => options.objective.of(plan),
-            _ => f64::INFINITY,
-        };
-        Search {
-            base: *inputs,
-            options: Options { top: options.top.max(1), ..options },
-            cells: cells(inputs),
+        Search::placing(inputs, Some(inputs.parallelism), options)
+    }
+
+    /// A search over every plan for the workload and cluster of `base`, placing `typed` (the
+    /// plan as the user wrote it, on `base`'s cluster) when there is one. `base`'s own degrees
+    /// play no part: the search tries every split of at most its chips.
+    pub fn placing(base: &Inputs, typed: Option<Parallelism>, options: Options) -> Search {
+        let mut search = Search {
+            base: *base,
+            options: Options {
+                top: options.top.max(1),
+                equivalent_within: finite(options.equivalent_within).max(0.0),
+                ..options
+            },
+            cells: cells(base),
             next: 0,
             ranked: Vec::new(),
             pareto: Vec::new(),
             searched: 0,
             invalid: 0,
             does_not_fit: 0,
+            never_finish: 0,
             evaluated: 0,
-            yours,
-            yours_value,
+            typed,
+            yours: Verdict::Invalid,
+            yours_value: f64::INFINITY,
             better_than_yours: 0,
+            best_inside: None,
             least_need: None,
+            never: None,
+        };
+        if let Some(plan) = typed {
+            let mut inputs = *base;
+            inputs.parallelism = plan;
+            // The typed plan goes first, so that among equals it keeps the lead.
+            search.yours =
+                search.consider(&inputs, &mut PerShape::of(&inputs), &Staged::of(&inputs));
+            if let Verdict::Fits(plan) = search.yours {
+                search.yours_value = search.options.objective.of(&plan);
+            }
+            search.better_than_yours = 0;
         }
+        search
     }
 
     /// Searches up to `cells` more cells; true once every cell is done.
@@ -387,18 +510,36 @@ impl Search {
     /// The result so far.
     pub fn outcome(&self) -> Outcome {
         let best = self.ranked.first().map(|(v, _)| *v);
+        let band = self.options.equivalent_within;
         let yours = match self.yours {
-            Verdict::Fits(_) => Placement {
-                verdict: self.yours,
-                rank: self.better_than_yours + 1,
-                behind: match best {
+            Verdict::Fits(_) => {
+                let behind = match best {
                     Some(b) if b > 0.0 && b < self.yours_value => {
                         finite(self.yours_value / b - 1.0)
                     }
                     _ => 0.0,
-                },
-            },
-            verdict => Placement { verdict, rank: 0, behind: 0.0 },
+                };
+                Placement {
+                    verdict: self.yours,
+                    rank: self.better_than_yours + 1,
+                    behind,
+                    within_error: behind <= band,
+                }
+            }
+            verdict => Placement { verdict, rank: 0, behind: 0.0, within_error: false },
+        };
+        let none_because = if self.done() && self.ranked.is_empty() {
+            Some(match (self.never, self.least_need) {
+                (Some((mtbf_s, lost_s)), _) => {
+                    NoPlan::NeverFinishes { plans: self.searched, mtbf_s, lost_s }
+                }
+                (None, Some((need_bytes, have_bytes))) => {
+                    NoPlan::NothingFits { plans: self.searched, need_bytes, have_bytes }
+                }
+                (None, None) => NoPlan::NoneRuns { plans: self.searched },
+            })
+        } else {
+            None
         };
         Outcome {
             objective: self.options.objective,
@@ -408,26 +549,19 @@ impl Search {
             pruned: self.invalid + self.does_not_fit,
             invalid: self.invalid,
             does_not_fit: self.does_not_fit,
+            never_finish: self.never_finish,
             evaluated: self.evaluated,
             yours,
+            best_inside: self.best_inside.map(|(_, p)| p),
+            equivalent_within: band,
             progress: (self.next, self.cells.len()),
-            none_because: match (self.done() && self.ranked.is_empty(), self.least_need) {
-                (false, _) => None,
-                (true, Some((need_bytes, have_bytes))) => {
-                    Some(NoPlan::NothingFits { plans: self.searched, need_bytes, have_bytes })
-                }
-                (true, None) => Some(NoPlan::NoSplit {
-                    chips: self.base.cluster.n_chips,
-                    heads: self.base.transformer.n_heads,
-                    global_batch: self.base.training.global_batch,
-                }),
-            },
+            none_because,
         }
     }
 
     fn cell(&mut self, inputs: &mut Inputs, c: Cell) {
         let global = inputs.training.global_batch.max(1);
-        let per_replica = global / c.dp;
+        let per_replica = global.div_ceil(c.dp);
         let layers = inputs.transformer.n_layers.max(1);
         let zero_max = if c.dp as u64 * c.cp as u64 > 1 { 3 } else { 0 };
         let sp_options: &[bool] = if c.tp > 1 { &[true, false] } else { &[false] };
@@ -444,7 +578,8 @@ impl Search {
                 continue;
             }
             let microbatches = per_replica / mb;
-            let v_max = if c.pp > 1 && microbatches % c.pp == 0 {
+            // Interleaving needs a pipeline with a micro-batch for every stage.
+            let v_max = if c.pp > 1 && microbatches >= c.pp {
                 layers.div_ceil(c.pp).min(MAX_VIRTUAL_STAGES)
             } else {
                 1
@@ -470,7 +605,10 @@ impl Search {
                             let staged = Staged::of(inputs);
                             for sharding in &SHARDINGS[..=zero_max] {
                                 inputs.parallelism.sharding = *sharding;
-                                self.consider(inputs, &mut per_shape, &staged);
+                                // The typed plan was placed first.
+                                if self.typed != Some(inputs.parallelism) {
+                                    self.consider(inputs, &mut per_shape, &staged);
+                                }
                             }
                         }
                     }
@@ -479,19 +617,25 @@ impl Search {
         }
     }
 
-    fn consider(&mut self, inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) {
+    fn consider(&mut self, inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> Verdict {
         self.searched += 1;
-        let plan = match evaluate_with(inputs, per_shape, staged) {
+        let verdict = evaluate_with(inputs, per_shape, staged);
+        let plan = match verdict {
             Verdict::Invalid => {
                 self.invalid += 1;
-                return;
+                return verdict;
             }
             Verdict::DoesNotFit { need_bytes, have_bytes } => {
                 self.does_not_fit += 1;
                 if self.least_need.is_none_or(|(least, _)| need_bytes < least) {
                     self.least_need = Some((need_bytes, have_bytes));
                 }
-                return;
+                return verdict;
+            }
+            Verdict::NeverFinishes { mtbf_s, lost_s } => {
+                self.never_finish += 1;
+                self.never = Some((mtbf_s, lost_s));
+                return verdict;
             }
             Verdict::Fits(plan) => plan,
         };
@@ -506,15 +650,16 @@ impl Search {
             self.ranked.insert(at, (value, plan));
             self.ranked.truncate(self.options.top);
         }
+        if !plan.tp_crosses_domain() && self.best_inside.is_none_or(|(v, _)| value < v) {
+            self.best_inside = Some((value, plan));
+        }
         self.keep_on_front(plan);
+        verdict
     }
 
     /// Adds `plan` to the front of days against cost unless a plan there is at least as good
     /// on both, and drops the plans it beats.
     fn keep_on_front(&mut self, plan: Plan) {
-        if !plan.finishes() {
-            return;
-        }
         let point = |p: &Plan| (p.wall_days(), p.run_usd);
         let (days, usd) = point(&plan);
         if self.pareto.iter().any(|q| q.wall_days() <= days && q.run_usd <= usd) {
@@ -536,38 +681,82 @@ pub fn search(inputs: &Inputs, options: Options) -> Outcome {
     s.outcome()
 }
 
-/// Every choice of degrees that can run: tensor parallelism dividing the heads, context
-/// parallelism only for long sequences, no more stages than layers, no more replicas than
-/// sequences in the batch, each replica an equal share of it, expert parallelism (models with
-/// experts only) dividing the experts and the data x context ranks. Degrees that split no
+/// Every choice of degrees worth trying on at most the cluster's chips: tensor parallelism
+/// dividing the heads, context parallelism only for long sequences, the pipeline degrees of
+/// `pipeline_degrees`, the data-parallel degrees of `data_degrees`, expert parallelism (models
+/// with experts only) dividing the experts and the data x context ranks. Degrees that split no
 /// divisor are the model's problems too; checking them here only saves time.
 fn cells(inputs: &Inputs) -> Vec<Cell> {
     let n = inputs.cluster.n_chips.max(1);
     let t = &inputs.transformer;
     let global = inputs.training.global_batch.max(1);
+    let pipelines = pipeline_degrees(inputs);
+    let batch_divisors: Vec<u32> = divisors(global).collect();
+    let expert_degrees: Vec<u32> =
+        t.moe.map_or(vec![1], |m| divisors(m.n_experts.max(1)).collect());
     let mut out = Vec::new();
-    for tp in divisors(n).filter(|&d| d <= MAX_TP && t.n_heads % d == 0) {
-        for cp in divisors(n / tp).filter(|&d| {
-            d == 1
-                || (d <= MAX_CP && t.seq_len / d >= MIN_CP_CHUNK_TOKENS && t.seq_len % (2 * d) == 0)
-        }) {
-            for pp in divisors(n / tp / cp).filter(|&d| d <= t.n_layers.max(1)) {
-                let dp = n / tp / cp / pp;
-                if dp > global || global % dp != 0 {
-                    continue;
-                }
-                match t.moe {
-                    Some(moe) => {
-                        let ranks = dp as u64 * cp as u64;
-                        for ep in divisors(moe.n_experts.max(1)).filter(|&e| ranks % e as u64 == 0)
-                        {
-                            out.push(Cell { tp, cp, pp, dp, ep });
-                        }
+    for tp in (1..=MAX_TP.min(n)).filter(|&d| t.n_heads % d == 0) {
+        let cps = (1..=MAX_CP).filter(|&d| {
+            d == 1 || (t.seq_len / d >= MIN_CP_CHUNK_TOKENS && t.seq_len % (2 * d) == 0)
+        });
+        for cp in cps.filter(|&cp| tp as u64 * cp as u64 <= n as u64) {
+            for &pp in pipelines.iter().filter(|&&pp| tp as u64 * cp as u64 * pp as u64 <= n as u64)
+            {
+                let most = (n / (tp * cp * pp)).min(global);
+                for dp in data_degrees_of(global, most, pp, &batch_divisors).into_iter().flatten() {
+                    let ranks = dp as u64 * cp as u64;
+                    for &ep in expert_degrees.iter().filter(|&&e| ranks % e as u64 == 0) {
+                        out.push(Cell { tp, cp, pp, dp, ep });
                     }
-                    None => out.push(Cell { tp, cp, pp, dp, ep: 1 }),
                 }
             }
         }
+    }
+    out
+}
+
+/// The pipeline degrees worth trying: each one whose busiest stage (`stages::busiest`, the
+/// output layer counted) holds less than with any fewer stages. A degree that does not lighten
+/// the busiest stage sets the same pace with more bubble, more micro-batches in flight and
+/// fewer replicas, so it cannot win.
+pub fn pipeline_degrees(inputs: &Inputs) -> Vec<u32> {
+    let t = &inputs.transformer;
+    let mut out = Vec::new();
+    let mut lightest = f64::INFINITY;
+    for pp in 1..=t.n_layers.max(1) {
+        let work = stages::busiest(t, pp);
+        if work < lightest - 1e-9 {
+            lightest = work;
+            out.push(pp);
+        }
+    }
+    out
+}
+
+/// The data-parallel degrees worth trying with at most `most` replicas: for each of three
+/// shares of the batch, the fewest replicas that give every replica at most that share (more
+/// replicas at the same share only add chips that wait). The shares: the smallest the chips
+/// allow (its last micro-batch may be padded, as the form allows); the smallest that splits
+/// the batch evenly; and the smallest that is a multiple of the pipeline stages, so that an
+/// interleaved schedule runs whole rounds of micro-batches.
+pub fn data_degrees(global: u32, most: u32, pp: u32) -> [Option<u32>; 3] {
+    let batch_divisors: Vec<u32> = divisors(global.max(1)).collect();
+    data_degrees_of(global, most, pp, &batch_divisors)
+}
+
+/// `data_degrees` with the batch's divisors at hand.
+fn data_degrees_of(global: u32, most: u32, pp: u32, batch_divisors: &[u32]) -> [Option<u32>; 3] {
+    let most = most.max(1);
+    let fewest = |share: u32| global.div_ceil(share.max(1));
+    let smallest = fewest(global.div_ceil(most));
+    let even = batch_divisors.iter().copied().filter(|&d| d <= most).max().unwrap_or(1);
+    let rounds = fewest(global.div_ceil(most).div_ceil(pp.max(1)).saturating_mul(pp.max(1)));
+    let mut out = [Some(smallest), Some(even), Some(rounds)];
+    if out[1] == out[0] {
+        out[1] = None;
+    }
+    if out[2] == out[0] || out[2] == out[1] {
+        out[2] = None;
     }
     out
 }

@@ -72,6 +72,17 @@ fn layout(total: u32, p: u32, head: f64) -> (u32, u32, u32) {
     (first, middle, last)
 }
 
+/// The work of the busiest of `p` pipeline stages, in layers (the last stage's output layer
+/// counted as `Transformer::head_layers`): the stage that sets the pipeline's pace.
+pub(crate) fn busiest(t: &Transformer, p: u32) -> f64 {
+    let head = t.head_layers();
+    let (first, middle, last) = layout(t.n_layers, p.max(1), head);
+    if p <= 1 {
+        return t.n_layers as f64 + if head.is_finite() { head.max(0.0) } else { 0.0 };
+    }
+    (first.max(middle) as f64).max(last as f64 + if head.is_finite() { head.max(0.0) } else { 0.0 })
+}
+
 /// The first, second and last stages; with fewer than three stages some repeat, which changes
 /// no maximum. A fixed array keeps `estimate` free of allocations.
 pub(crate) fn stages(t: &Transformer, shape: &Shape) -> [Stage; 3] {

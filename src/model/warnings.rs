@@ -35,9 +35,15 @@ pub enum Warning {
     StagesExceedLayers { layers: u32, pp: u32, virtual_stages: u32 },
     /// Occurs when a pipeline has fewer micro-batches than stages, so most of it idles.
     FewMicrobatches { microbatches: u32, stages: u32 },
-    /// Occurs when an interleaved schedule's micro-batches are not a multiple of the stages
-    /// (Megatron-LM requires it).
+    /// Occurs when an interleaved schedule's micro-batches are not a multiple of the stages, so
+    /// its last round of micro-batches is partial (Megatron-Core's schedule table runs it; the
+    /// 2021 Megatron-LM required a multiple).
     InterleavingNeedsMultiple { microbatches: u32, stages: u32 },
+    /// Occurs when an interleaved schedule has fewer micro-batches than pipeline stages, which
+    /// Megatron-Core refuses: the micro-batches run per virtual stage in a group must number
+    /// from the stages to all of them (`microbatch_group_size_per_vp_stage` in
+    /// `forward_backward_pipelining_with_interleaving`).
+    InterleavingNeedsMicrobatches { microbatches: u32, stages: u32 },
     /// Occurs when the tensor-parallel group spans several scale-up domains.
     TensorCrossesDomain { tp: u32, domain: u32 },
     /// Occurs when the expert-parallel group spans several scale-up domains.
@@ -58,6 +64,10 @@ pub enum Warning {
     ShardingWithoutReplicas,
     /// Occurs when virtual stages are set without pipeline parallelism.
     VirtualStagesWithoutPipeline,
+    /// Occurs when interruptions come faster than the run recovers from each (restart, reading
+    /// the checkpoint back and redoing the work since it), so the run never finishes:
+    /// `mtbf_s` between interruptions against `lost_s` lost to each.
+    NeverFinishes { mtbf_s: f64, lost_s: f64 },
     /// Occurs when a rack of the system, as designed, draws more than its cooling can remove.
     RackTooDense { rack_w: f64, limit_w: f64, liquid: bool },
 }
@@ -102,7 +112,9 @@ impl Warning {
             | Warning::StagesExceedLayers { .. }
             | Warning::ExpertDegreeExceedsExperts { .. }
             | Warning::ExpertDegreeNotDivisible { .. }
-            | Warning::ContextSplitsSequence { .. } => Severity::Problem,
+            | Warning::ContextSplitsSequence { .. }
+            | Warning::InterleavingNeedsMicrobatches { .. }
+            | Warning::NeverFinishes { .. } => Severity::Problem,
             Warning::DoesNotFit { .. } | Warning::RackTooDense { .. } => Severity::Fit,
             Warning::DegreesMismatch { .. }
             | Warning::FewMicrobatches { .. }
@@ -190,7 +202,12 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
             virtual_stages: layers.2,
         });
     }
-    if shape.pp_u > 1 && shape.n_microbatches < shape.pp_u {
+    if shape.pp_u > 1 && shape.n_microbatches < shape.pp_u && p.virtual_stages > 1 {
+        out.push(Warning::InterleavingNeedsMicrobatches {
+            microbatches: shape.n_microbatches,
+            stages: shape.pp_u,
+        });
+    } else if shape.pp_u > 1 && shape.n_microbatches < shape.pp_u {
         out.push(Warning::FewMicrobatches {
             microbatches: shape.n_microbatches,
             stages: shape.pp_u,

@@ -551,11 +551,14 @@ pub fn warning_field(w: &Warning) -> &'static str {
         | Warning::TensorReplicatesKvHeads { .. }
         | Warning::TensorCrossesDomain { .. } => "parallelism.tp",
         Warning::BatchNotDivisible { .. } => "training.global_batch",
+        // More replicas than sequences: the data-parallel degree is what is wrong.
+        Warning::IdleReplicas { global_batch, dp, .. } if dp > global_batch => "parallelism.dp",
         Warning::IdleReplicas { .. } => "parallelism.micro_batch",
         Warning::LayersNotDivisible { .. }
         | Warning::StagesExceedLayers { .. }
         | Warning::FewMicrobatches { .. } => "parallelism.pp",
-        Warning::InterleavingNeedsMultiple { .. } => "parallelism.virtual_stages",
+        Warning::InterleavingNeedsMultiple { .. }
+        | Warning::InterleavingNeedsMicrobatches { .. } => "parallelism.virtual_stages",
         Warning::ExpertCrossesDomain { .. }
         | Warning::ExpertDegreeExceedsExperts { .. }
         | Warning::ExpertDegreeNotDivisible { .. }
@@ -566,6 +569,7 @@ pub fn warning_field(w: &Warning) -> &'static str {
         Warning::ShardingWithoutReplicas => "parallelism.zero",
         Warning::VirtualStagesWithoutPipeline => "parallelism.virtual_stages",
         Warning::RackTooDense { .. } => "facility.cooling",
+        Warning::NeverFinishes { .. } => "cluster.chips",
     }
 }
 

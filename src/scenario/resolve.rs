@@ -4,7 +4,6 @@
 //! the model speaks SI base units.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 pub use super::problem::{Catalog, FixLabel, Problem};
 use serde_json::Value;
@@ -42,17 +41,6 @@ impl InputError {
     /// An error with no suggested fix.
     pub fn new(field: &str, problem: Problem) -> InputError {
         InputError { field: field.to_string(), problem, fixes: Vec::new() }
-    }
-
-    /// What is wrong, in words of the language spoken.
-    pub fn message(&self) -> String {
-        crate::text::input_error(self)
-    }
-}
-
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.message())
     }
 }
 

@@ -72,8 +72,11 @@ pub fn microbatches(n: u32) -> String {
     fill(key, &[("n", &crate::numbers::format(n as f64))])
 }
 
-/// Days to train, one decimal below 100,000.
+/// Days to train, one decimal below 100,000; a run that never finishes (infinite days) says so.
 pub fn days(d: f64) -> String {
+    if d.is_infinite() {
+        return t("format.never-finishes").into();
+    }
     let d = d.min(1e6);
     let n = if d < 1e5 { format!("{d:.1}") } else { crate::numbers::format(d.round()) };
     fill("format.days", &[("n", &n)])

@@ -67,7 +67,7 @@ impl<'a> Form<'a> {
     }
 
     pub(super) fn errors(&self, path: &str) -> Vec<String> {
-        self.state.errors_for(path).iter().map(|e| e.message()).collect()
+        self.state.errors_for(path).iter().map(|e| crate::text::input_error(e)).collect()
     }
 
     /// Findings of the shown estimate that concern `path`, when it is the scenario's own.

@@ -64,7 +64,8 @@ fn wins(estimate: &Value) -> String {
     fill("search.wins", &[("shares", &shares.join(t("text.list")))])
 }
 
-/// Why a runner-up loses: the part of its step that grew most against the best.
+/// Why a runner-up loses: the part of its step that grew most against the best; or that the
+/// model cannot tell it from the best.
 fn loses(row: &Value) -> String {
     let part = t(&format!("step.{}", row["loses_on"]["part"].as_str().unwrap_or("step")));
     let seconds = row["loses_on"]["seconds"].as_f64().unwrap_or(0.0);
@@ -72,14 +73,75 @@ fn loses(row: &Value) -> String {
     if behind <= 1e-9 {
         return t("search.as-good").into();
     }
-    let behind = format::percent(behind);
+    let pct = format::percent(behind);
+    if row["equivalent"].as_bool() == Some(true) {
+        return fill("search.equivalent", &[("behind", &pct)]);
+    }
     if seconds <= 0.0 {
         // Ranked by cost, energy or failures, a plan can lose with the shorter step.
-        return fill("search.behind", &[("behind", &behind)]);
+        return fill("search.behind", &[("behind", &pct)]);
     }
-    let values =
-        [("behind", behind.as_str()), ("part", part), ("seconds", &format::seconds(seconds))];
+    let values = [("behind", pct.as_str()), ("part", part), ("seconds", &format::seconds(seconds))];
     fill("search.behind-on", &values)
+}
+
+/// What else a row should say: that its tensor parallelism leaves the scale-up domain (and by
+/// how much the model prefers it to the best plan that does not), and the chips it leaves idle.
+fn caveats(row: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let domains = row["tp_domains"].as_u64().unwrap_or(1);
+    if domains > 1 {
+        let tp = n(&row["parallelism"], "tp");
+        let faster = -row["against_inside"]["days"].as_f64().unwrap_or(0.0);
+        out.push(fill(
+            if faster > 0.0 { "search.tp-crosses-faster" } else { "search.tp-crosses" },
+            &[("tp", &tp), ("domains", &domains.to_string()), ("faster", &format::percent(faster))],
+        ));
+    }
+    if let Some(idle) = row["idle_chips"].as_u64().filter(|&i| i > 0) {
+        let usd = row["idle_usd"].as_f64().unwrap_or(0.0);
+        out.push(fill(
+            "search.idle",
+            &[("n", &numbers::format(idle as f64)), ("usd", &format::count(usd))],
+        ));
+    }
+    out
+}
+
+/// What applying a row does to the typed plan's figures, in words: "12.0 % slower, 3.0 GiB
+/// less memory"; "yours" on the typed plan's own row.
+fn against_yours(row: &Value, objective: &str) -> String {
+    if row["yours"].as_bool() == Some(true) {
+        return t("search.is-yours").into();
+    }
+    let a = &row["against_yours"];
+    let Some(days) = a["days"].as_f64() else { return String::new() };
+    let mut parts = Vec::new();
+    let change = |x: f64, more: &str, less: &str| {
+        let key = if x > 0.0 { more } else { less };
+        fill(key, &[("n", &format::percent(x.abs()))])
+    };
+    if days.abs() >= 0.0005 {
+        parts.push(change(days, "search.slower", "search.faster"));
+    }
+    let (figure, more, less) = match objective {
+        "cost" => ("run_usd", "search.dearer", "search.cheaper"),
+        "energy" => ("energy", "search.more-energy", "search.less-energy"),
+        "effective-days" => ("effective_days", "search.slower-failures", "search.faster-failures"),
+        _ => ("", "", ""),
+    };
+    if let Some(x) = a[figure].as_f64().filter(|x| x.abs() >= 0.0005) {
+        parts.push(change(x, more, less));
+    }
+    let bytes = a["memory_bytes"].as_f64().unwrap_or(0.0);
+    if bytes.abs() >= 0.05 * 1073741824.0 {
+        let key = if bytes > 0.0 { "search.more-memory" } else { "search.less-memory" };
+        parts.push(fill(key, &[("n", &format::gib(bytes.abs()))]));
+    }
+    if parts.is_empty() {
+        return t("search.same-as-yours").into();
+    }
+    parts.join(t("text.list"))
 }
 
 /// A rank as the language says it: 53rd, 第 53.
@@ -94,30 +156,62 @@ fn ordinal(n: u64) -> String {
     fill(suffix, &[("n", &numbers::format(n as f64))])
 }
 
-/// Where the typed plan ranks, in words.
+/// Where the typed plan ranks, in words; or why it is not ranked.
 fn yours(result: &Value) -> String {
     let y = &result["yours"];
+    let why: Vec<&str> =
+        y["why"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    let why = why.join(t("text.list"));
     match (y["verdict"].as_str(), y["rank"].as_u64()) {
         (Some("fits"), Some(1)) => t("search.yours-best").into(),
-        (Some("fits"), Some(rank)) => fill(
-            match result["objective"].as_str() {
-                Some("cost") => "search.yours-dearer",
-                Some("energy") => "search.yours-more-energy",
+        (Some("fits"), Some(rank)) => {
+            let behind = format::percent(y["behind"].as_f64().unwrap_or(0.0));
+            let band = format::percent(result["equivalent_within"].as_f64().unwrap_or(0.0));
+            let key = match (result["objective"].as_str(), y["within_error"].as_bool()) {
+                (_, Some(true)) => "search.yours-within-error",
+                (Some("cost"), _) => "search.yours-dearer",
+                (Some("energy"), _) => "search.yours-more-energy",
                 _ => "search.yours-slower",
-            },
-            &[
-                ("rank", &ordinal(rank)),
-                ("of", &n(result, "evaluated")),
-                ("behind", &format::percent(y["behind"].as_f64().unwrap_or(0.0))),
-            ],
-        ),
-        (Some("does_not_fit"), _) => t("search.yours-does-not-fit").into(),
-        _ => t("search.yours-cannot-run").into(),
+            };
+            fill(
+                key,
+                &[
+                    ("rank", &ordinal(rank)),
+                    ("of", &n(result, "evaluated")),
+                    ("behind", &behind),
+                    ("band", &band),
+                ],
+            )
+        }
+        (Some("does_not_fit"), _) => fill("search.yours-does-not-fit", &[("why", &why)]),
+        (Some("never_finishes"), _) => fill("search.yours-never-finishes", &[("why", &why)]),
+        _ => fill("search.yours-cannot-run", &[("why", &why)]),
     }
 }
 
 fn apply(testid: &str, label: String, scenario: &Value) -> Value {
     json!({ "testid": testid, "label": label, "scenario": scenario })
+}
+
+/// One plan as a row of the table: its rank (or `first` in its place), plan, days, MFU,
+/// memory, what applying it does to the typed plan, and why it wins or loses.
+fn plan_row(row: &Value, first: String, why: String, objective: &str, apply: Value) -> Value {
+    let e = &row["estimate"];
+    let mut why = vec![why];
+    why.extend(caveats(row));
+    json!({
+        "testid": "search-row",
+        "cells": [
+            first,
+            plan_words(&row["parallelism"], row["dp"].as_u64()),
+            e["train_days"].as_f64().map(|d| format!("{d:.1}")).unwrap_or_default(),
+            e["mfu"].as_f64().map(format::percent).unwrap_or_default(),
+            e["memory"]["peak_bytes"].as_f64().map(format::gib).unwrap_or_default(),
+            against_yours(row, objective),
+            why.into_iter().filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" · "),
+        ],
+        "apply": apply,
+    })
 }
 
 /// A search's result as the page shows it.
@@ -135,33 +229,48 @@ pub fn search(result: &Value, done: bool) -> Value {
         ),
         false,
     )];
+    if result["never_finish"].as_u64().unwrap_or(0) > 0 {
+        let never = n(result, "never_finish");
+        lines.push(line("search-never", fill("search.counts-never", &[("n", &never)]), false));
+    }
     if done {
         lines.push(line("search-yours", yours(result), false));
     }
     if let Some(why) = result["why"].as_str() {
         lines.push(line("search-why", why.to_string(), true));
     }
-    let rows: Vec<Value> = result["plans"]
+    let objective = result["objective"].as_str().unwrap_or("days");
+    let mut rows: Vec<Value> = result["plans"]
         .as_array()
         .into_iter()
         .flatten()
         .map(|row| {
-            let e = &row["estimate"];
             let rank = row["rank"].as_u64().unwrap_or(0);
-            json!({
-                "testid": "search-row",
-                "cells": [
-                    rank.to_string(),
-                    plan_words(&row["parallelism"], row["dp"].as_u64()),
-                    e["train_days"].as_f64().map(|d| format!("{d:.1}")).unwrap_or_default(),
-                    e["mfu"].as_f64().map(format::percent).unwrap_or_default(),
-                    e["memory"]["peak_bytes"].as_f64().map(format::gib).unwrap_or_default(),
-                    if rank == 1 { wins(e) } else { loses(row) },
-                ],
-                "apply": apply("search-apply", fill("search.apply-label", &[("rank", &rank.to_string())]), &row["scenario"]),
-            })
+            let why = if rank == 1 { wins(&row["estimate"]) } else { loses(row) };
+            let label = fill("search.apply-label", &[("rank", &rank.to_string())]);
+            plan_row(
+                row,
+                rank.to_string(),
+                why,
+                objective,
+                apply("search-apply", label, &row["scenario"]),
+            )
         })
         .collect();
+    let inside = &result["best_inside"];
+    if done && !inside.is_null() {
+        let label = t("search.inside-apply").to_string();
+        let mut row = plan_row(
+            inside,
+            t("search.inside-rank").into(),
+            loses(inside),
+            objective,
+            apply("search-apply-inside", label, &inside["scenario"]),
+        );
+        row["testid"] = json!("search-inside");
+        rows.push(row);
+        lines.push(line("search-inside-note", t("search.inside-note").into(), false));
+    }
     let pareto: Vec<String> = result["pareto"]
         .as_array()
         .into_iter()
@@ -181,7 +290,7 @@ pub fn search(result: &Value, done: bool) -> Value {
         "lines": lines,
         "table": {
             "testid": "search-results",
-            "head": ["#", t("search.head.plan"), t("search.head.days"), "MFU", t("search.head.memory"), t("search.head.why")],
+            "head": ["#", t("search.head.plan"), t("search.head.days"), "MFU", t("search.head.memory"), t("search.head.against"), t("search.head.why")],
             "rows": rows,
         },
     });
@@ -255,8 +364,29 @@ pub fn size(result: &Value, dark: bool) -> Value {
             })
         })
         .collect();
+    // How close each answer is to the true smallest cluster.
+    let bounds: Vec<Value> = result["rows"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| {
+            let chips = r["chips"].as_u64()?;
+            let text = fill(
+                "size.bound",
+                &[
+                    ("chip", r["chip"].as_str().unwrap_or("")),
+                    ("chips", &numbers::format(chips as f64)),
+                    ("misses", &n(r, "misses_at")),
+                    ("over", &format::percent(r["at_most_over"].as_f64().unwrap_or(0.0))),
+                    ("unit", &n(r, "unit")),
+                ],
+            );
+            Some(line("size-bound", text, false))
+        })
+        .collect();
     json!({
         "lines": [],
+        "after": bounds,
         "table": {
             "testid": "size-results",
             "head": [t("size.head.chip"), t("size.head.chips"), t("size.head.nodes"), t("size.head.power"), t("size.head.capex"), t("size.head.days"), t("search.head.plan")],

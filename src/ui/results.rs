@@ -158,9 +158,12 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
                     fill("card.run-cost.detail", &[("rented", &format::count(f.cost.run_cloud_usd)), ("per", &format::sig3(f.cost.per_million_tokens_usd))])) }
             </div>
             <div class="cards delivered" data-testid="delivered-cards">
-                { card("goodput", format::percent(r.goodput),
-                    fill("card.goodput.detail", &[("n", &format::sig3(r.expected_interruptions))])) }
-                { card("effective-days", format::days(e.effective_train_days),
+                { card("goodput", format::percent(r.goodput), if r.finishes() {
+                    fill("card.goodput.detail", &[("n", &format::sig3(r.expected_interruptions))])
+                } else {
+                    fill("card.goodput.never", &[("mtbf", &crate::text::duration(r.mtbf_h * 3600.0)), ("lost", &crate::text::duration(r.lost_per_interruption_s))])
+                }) }
+                { card("effective-days", format::days(e.effective_train_days.unwrap_or(f64::INFINITY)),
                     fill("card.effective-days.detail", &[("without", &format!("{:.1}", e.train_days.min(1e6))), ("every", &format::seconds(r.checkpoint_interval_s))])) }
                 { card("mtbf", fill("unit.hours", &[("n", &format::sig3(r.mtbf_h))]),
                     fill("card.mtbf.detail", &[("n", &format::sig3(r.interruptions_per_day))])) }
