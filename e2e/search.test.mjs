@@ -32,8 +32,8 @@ test('a search ranks plans in a worker; applying one puts it in the link, which 
   const days = [];
   for (let i = 0; i < 10; i++) days.push(num((await cells(page, 'search-results', i))[2]));
   assert.deepEqual(days, [...days].sort((a, b) => a - b), `ranked by days: ${days}`);
-  assert.match((await cells(page, 'search-results', 0))[5], /compute/);
-  assert.match((await cells(page, 'search-results', 9))[5], /behind|as good/);
+  assert.match((await cells(page, 'search-results', 0))[6], /compute/);
+  assert.match((await cells(page, 'search-results', 9))[6], /behind|as good/);
   // The search ran off the page: the worker's files were loaded.
   assert.ok(log.requests.some((u) => u.endsWith('/clusterplan-worker_bg.wasm')), 'the worker loaded its wasm');
 

@@ -374,7 +374,8 @@ pub fn sizing_row(chip: &str, deadline_days: f64, answer: &sizing::Answer, unit:
         }
         sizing::Answer::Misses { fastest } => {
             let best = fastest.as_ref().and_then(|p| p.best.map(|b| (p.chips, b)));
-            let (max, deadline) = (sizing::MAX_CHIPS.to_string(), deadline_days.to_string());
+            let max = crate::numbers::format(sizing::MAX_CHIPS as f64);
+            let deadline = crate::numbers::format(deadline_days);
             let why = match best {
                 Some((chips, plan)) => crate::text::fill(
                     "size.misses-fastest",
@@ -382,7 +383,7 @@ pub fn sizing_row(chip: &str, deadline_days: f64, answer: &sizing::Answer, unit:
                         ("max", &max),
                         ("deadline", &deadline),
                         ("days", &format!("{:.1}", plan.effective_train_days)),
-                        ("chips", &chips.to_string()),
+                        ("chips", &crate::numbers::format(chips as f64)),
                     ],
                 ),
                 None => crate::text::fill("size.misses", &[("max", &max), ("deadline", &deadline)]),

@@ -232,7 +232,7 @@ pub fn duration(s: f64) -> String {
 
 /// A finding about a plan in words, in the language spoken.
 pub fn warning(w: &Warning) -> String {
-    let n = |x: u64| x.to_string();
+    let n = |x: u64| crate::numbers::format(x as f64);
     let gib = |b: f64| format!("{:.1}", b / 1073741824.0);
     match *w {
         Warning::DoesNotFit { need_bytes, have_bytes } => {
@@ -358,18 +358,18 @@ impl std::fmt::Display for NoPlan {
             NoPlan::NeverFinishes { plans, mtbf_s, lost_s } => fill(
                 "search.never-finishes",
                 &[
-                    ("plans", &plans.to_string()),
+                    ("plans", &crate::numbers::format(plans as f64)),
                     ("mtbf", &duration(mtbf_s)),
                     ("lost", &duration(lost_s)),
                 ],
             ),
             NoPlan::NoneRuns { plans } => {
-                fill("search.none-runs", &[("plans", &plans.to_string())])
+                fill("search.none-runs", &[("plans", &crate::numbers::format(plans as f64))])
             }
             NoPlan::NothingFits { plans, need_bytes, have_bytes } => fill(
                 "search.nothing-fits",
                 &[
-                    ("plans", &plans.to_string()),
+                    ("plans", &crate::numbers::format(plans as f64)),
                     ("need", &gib(need_bytes)),
                     ("have", &gib(have_bytes)),
                 ],

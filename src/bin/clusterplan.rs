@@ -290,20 +290,21 @@ fn size(path: &str, rest: &[&str]) -> ExitCode {
             return input_errors(errors);
         }
     }
-    let mut rows = Vec::new();
+    let (mut rows, mut curves) = (Vec::new(), Vec::new());
     for chip in asked {
         let mut sizer = match sizing::Sizer::new(&scenario, chip, deadline) {
             Ok(sizer) => sizer,
             Err(errors) => return input_errors(errors),
         };
         while !sizer.advance() {}
+        let name =
+            chip.map(str::to_string).unwrap_or_else(|| clusterplan::jobs::chip_name(&scenario));
         if let Some(answer) = sizer.answer() {
-            let name =
-                chip.map(str::to_string).unwrap_or_else(|| clusterplan::jobs::chip_name(&scenario));
             rows.push(report::sizing_row(&name, deadline, answer, sizer.unit()));
         }
+        curves.push(serde_json::json!({ "chip": name, "points": sizer.curve() }));
     }
-    print_json(&serde_json::json!({ "deadline_days": deadline, "rows": rows }))
+    print_json(&serde_json::json!({ "deadline_days": deadline, "rows": rows, "curves": curves }))
 }
 
 fn bom(path: &str) -> ExitCode {

@@ -269,7 +269,9 @@ pub fn search(result: &Value, done: bool) -> Value {
         );
         row["testid"] = json!("search-inside");
         rows.push(row);
-        lines.push(line("search-inside-note", t("search.inside-note").into(), false));
+        let faster = -result["plans"][0]["against_inside"]["days"].as_f64().unwrap_or(0.0);
+        let note = fill("search.inside-note", &[("faster", &format::percent(faster.max(0.0)))]);
+        lines.push(line("search-inside-note", note, false));
     }
     let pareto: Vec<String> = result["pareto"]
         .as_array()

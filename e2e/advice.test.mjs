@@ -1,0 +1,180 @@
+// End-to-end tests of advice one can act on, with the exact inputs users tried, in English and
+// in Chinese: the search never contradicts the form (Ascend 910B at 10,240 and 9,984 chips with
+// the default plan), searches a chip count the typed degrees do not divide (10,000 H100), sizes
+// to the true smallest cluster with a curve that never rises (90 days on 910B, H100 and MTT
+// S4000), and never offers a run that never finishes (1,048,576 H100).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  assertClean, harness, newContext, newPage, num, open, origin, q, select, served, text, typeInto, until,
+} from './harness.mjs';
+
+harness();
+
+const LANGS = ['en', 'zh-CN'];
+
+// The default plan (Llama 3.1 405B, TP 8 x PP 16 x CP 2, 4 virtual stages, DP following the
+// chips) on another cluster, as a share link.
+function link(cluster) {
+  const scenario = {
+    model: { preset: 'llama3-405b' },
+    training: { tokens: '15.6T', global_batch: 2048, recipe: 'megatron-bf16' },
+    cluster,
+    parallelism: { tp: 8, pp: 16, cp: 2, micro_batch: 1, virtual_stages: 4, zero: 1, recompute: 'none', sequence_parallel: true },
+  };
+  return `${origin}/#s=1.${Buffer.from(JSON.stringify(scenario)).toString('base64url')}`;
+}
+
+async function fresh(t, lang) {
+  const log = { errors: [], requests: [] };
+  const page = await newPage(await newContext(t, { locale: lang }), log);
+  return { page, log };
+}
+
+const rows = (page, id) => page.locator(`${q(id)} tbody tr`);
+const cells = async (page, id, row) => (await rows(page, id).nth(row).locator('td').allTextContents()).map((s) => s.trim());
+const searched = (page) => until(page, 'the search to finish', (s) => !!document.querySelector(s), q('search-yours'));
+
+// No internal key of the scenario format shows in the panel: fields are named in words.
+async function noKeys(page, id) {
+  const words = await text(page, id);
+  assert.doesNotMatch(words, /\b(cluster|parallelism|training|model|facility|reliability)\.[a-z_]+/, `${id}: ${words}`);
+}
+
+for (const lang of LANGS) {
+  const zh = lang === 'zh-CN';
+
+  test(`${lang}: the search agrees with the form on Ascend 910B at 10,240 and 9,984 chips`, async (t) => {
+    const { page, log } = await fresh(t, lang);
+    for (const chips of [10240, 9984]) {
+      // A full load for each link, as when it is opened from a message.
+      await page.goto('about:blank');
+      await open(page, link({ chip: 'ascend-910b', chips, system: 'atlas-800t-a2' }));
+      const days = num(await text(page, 'train-days'));
+      await page.click(q('search'));
+      await searched(page);
+      const yours = await text(page, 'search-yours');
+      const first = await cells(page, 'search-results', 0);
+      // The best is never slower than the form's plan, and "yours is the best" only when the
+      // first row is the typed plan.
+      assert.ok(num(first[2]) <= days + 0.05, `${chips}: the best takes ${first[2]} days, the form ${days}`);
+      const best = zh ? /就是找到的最佳方案/ : /Yours is the best plan found/;
+      const isYours = zh ? '你的方案' : 'yours';
+      if (best.test(yours)) assert.equal(first[5], isYours, `${chips}: ${yours}`);
+      else assert.match(yours, zh ? /排第 [\d,]+/ : /Yours is [\d,]+\w\w of/, `${chips}: ${yours}`);
+      // Applying the best says what it changes against the typed plan, and never makes it slower.
+      assert.match(first[5], zh ? /快|你的方案|相同/ : /faster|yours|as yours/, `${chips}: ${first[5]}`);
+      await noKeys(page, 'search-panel');
+      await page.locator(q('search-apply')).first().click();
+      await until(page, 'the applied plan', (s) => !!document.querySelector(s), q('notice-undo'));
+      const applied = num(await text(page, 'train-days'));
+      assert.ok(applied <= days + 0.05, `${chips}: applying the best gives ${applied} days against ${days}`);
+      assert.ok(Math.abs(applied - num(first[2])) <= 0.05, `${chips}: the row said ${first[2]}, the cards ${applied}`);
+    }
+    assertClean(log, served());
+  });
+
+  test(`${lang}: 10,000 chips the typed degrees do not divide still search, and so does the quick fix`, async (t) => {
+    const { page, log } = await fresh(t, lang);
+    await open(page, `${origin}/`);
+    await typeInto(page, 'chips', '10000');
+    await until(page, 'the chips error', (s) => /10,000/.test(document.querySelector(s)?.textContent ?? ''), q('error-chips'));
+    await page.click(q('search'));
+    await searched(page);
+    const counts = (await text(page, 'search-counts')).replace(/,/g, '').match(/\d+/g).map(Number);
+    assert.ok(counts[0] > 10_000 && counts[3] > 1000, `plans tried and timed: ${counts}`);
+    assert.ok(await rows(page, 'search-results').count() >= 10, 'plans ranked');
+    assert.equal(await page.locator(q('search-why')).count(), 0, 'no "no plan" line');
+    const yours = await text(page, 'search-yours');
+    assert.match(yours, zh ? /无法运行.*卡数/ : /cannot run as written.*Chips/, yours);
+    await noKeys(page, 'search-panel');
+    for (let i = 0; i < 10; i++) {
+      const plan = (await cells(page, 'search-results', i))[1];
+      const [tp, pp, dp] = ['TP', 'PP', 'DP'].map((d) => num(plan.match(new RegExp(`${d} [\\d,]+`))[0]));
+      const cp = plan.match(/CP (\d+)/) ? num(plan.match(/CP (\d+)/)[0]) : 1;
+      assert.ok(tp * pp * dp * cp <= 10_000, `row ${i} uses at most 10,000 chips: ${plan}`);
+    }
+
+    // The page's own fix: keep 10,000 chips with 16 idle. The search then places the plan.
+    await page.locator(q('chips-suggest')).nth(2).click();
+    await until(page, 'the plan to resolve', (s) => !document.querySelector(s), q('error-chips'));
+    await page.click(q('search'));
+    await until(page, 'a new search', (s) => {
+      const placed = document.querySelector(s);
+      return placed && !/无法运行|cannot run/.test(placed.textContent);
+    }, q('search-yours'));
+    const placed = await text(page, 'search-yours');
+    assert.match(placed, zh ? /你的方案(就是|在)/ : /Yours is (the best|[\d,]+\w\w of)/, placed);
+    assert.ok(num(await text(page, 'search-counts')) > 0, 'plans were tried');
+    assert.equal(await page.locator(q('search-why')).count(), 0);
+    assertClean(log, served());
+  });
+
+  test(`${lang}: a 90-day sizing finds the smallest 910B and H100 clusters, and says S4000 cannot`, async (t) => {
+    const { page, log } = await fresh(t, lang);
+    await open(page, `${origin}/`);
+    await typeInto(page, 'size-deadline', '90');
+    await page.locator('.size-chips summary').click();
+    await page.check(q('size-chip-ascend-910b'));
+    await page.check(q('size-chip-mtt-s4000'));
+    await page.click(q('size'));
+    await until(page, 'the sizing plot', (s) => document.querySelector(s)?.naturalWidth > 0, q('plot-sizing'), 60_000);
+    assert.equal(await rows(page, 'size-results').count(), 3);
+    const table = {};
+    const order = [];
+    for (let i = 0; i < 3; i++) {
+      const row = await cells(page, 'size-results', i);
+      table[row[0]] = row;
+      order.push(row[0]);
+    }
+    const [h100, ascend, s4000] = [table['h100-sxm'], table['ascend-910b'], table['mtt-s4000']];
+    // Not the ladder's 16,384 and 65,536: within a few percent of the smallest that meets it.
+    const [nh, na] = [num(h100[1]), num(ascend[1])];
+    assert.ok(nh > 9_000 && nh < 14_000, `H100: ${nh}`);
+    assert.ok(na > 28_000 && na < 45_000, `910B: ${na}`);
+    for (const row of [h100, ascend]) assert.ok(num(row[5]) <= 90, `${row[0]} meets 90 days: ${row[5]}`);
+    assert.equal(s4000[1], '', 'no S4000 cluster meets it');
+    assert.match(s4000[6], zh ? /没有集群/ : /no cluster/, s4000[6]);
+    // Each answer says how close it is to the true smallest.
+    const bounds = await page.locator(q('size-bound')).allTextContents();
+    assert.equal(bounds.length, 2, `${bounds}`);
+    for (const b of bounds) {
+      const pct = num(b.match(/[\d.]+ %/)[0]);
+      assert.ok(pct <= 1, `within 1 %: ${b}`);
+    }
+    // The plot of days against chips never rises: each curve's points, left to right, go down
+    // the chart (SVG y grows downward, days fall).
+    const svg = decodeURIComponent((await page.getAttribute(q('plot-sizing'), 'src')).replace(/^data:image\/svg\+xml,/, ''));
+    const curves = [...svg.matchAll(/<polyline points="([^"]+)"[^>]*stroke-opacity="1"/g)].map((m) => m[1].trim().split(/\s+/).map((p) => p.split(',').map(Number)));
+    assert.ok(curves.length >= 2, `curves drawn: ${curves.length}`);
+    for (const points of curves) {
+      for (let i = 1; i < points.length; i++) {
+        assert.ok(points[i][0] > points[i - 1][0] && points[i][1] >= points[i - 1][1] - 0.05, `more chips, more days: ${points}`);
+      }
+    }
+    await noKeys(page, 'size-results');
+    // Applying the 910B answer meets the deadline in the cards.
+    // Rows without an answer have no Apply, so the 910B's button is counted among those that do.
+    const applies = order.filter((chip) => table[chip][1] !== '');
+    await page.locator(q('size-apply')).nth(applies.indexOf('ascend-910b')).click();
+    await until(page, 'the 910B count in the form', (want) => document.querySelector('[data-testid="chips"]')?.value.replace(/,/g, '') === String(want), na);
+    assert.ok(num(await text(page, 'effective-days')) <= 90);
+    assertClean(log, served());
+  });
+
+  test(`${lang}: a run that never finishes says so, and the search offers none`, async (t) => {
+    const { page, log } = await fresh(t, lang);
+    await open(page, link({ chip: 'h100-sxm', chips: 1048576, scale_out: 'roce-400g' }));
+    const days = await text(page, 'effective-days');
+    assert.match(days, zh ? /永远无法完成/ : /never finishes/, days);
+    assert.doesNotMatch(days, /\b0\.0\b/);
+    const problems = await text(page, 'problems');
+    assert.match(problems, zh ? /中断一次.*永远无法完成/ : /an interruption every [\d.]+ min against [\d.]+ min lost.*never finishes/, problems);
+    await select(page, 'search-objective', 'cost');
+    await page.click(q('search'));
+    await searched(page);
+    assert.match(await text(page, 'search-why'), zh ? /没有能完成的方案/ : /no plan finishes/);
+    assert.equal(await page.locator(q('search-row')).count(), 0, 'no plan ranked, by cost or otherwise');
+    assertClean(log, served());
+  });
+}
