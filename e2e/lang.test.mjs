@@ -14,7 +14,8 @@ harness();
 // The catalogue's texts, each split at its placeholders into the literal pieces shown.
 async function catalogue(lang) {
   const source = (await readFile(new URL(`text/${lang}.txt`, DIST), 'utf8'))
-    + (await readFile(new URL(`text/${lang}.help.txt`, DIST), 'utf8'));
+    + (await readFile(new URL(`text/${lang}.help.txt`, DIST), 'utf8'))
+    + (await readFile(new URL(`text/${lang}.worker.txt`, DIST), 'utf8'));
   return source.split('\n').filter((l) => l.includes(' = ') && !l.startsWith('#'))
     .map((l) => l.slice(l.indexOf(' = ') + 3).trim().replace(/^"(.*)"$/, '$1'));
 }

@@ -1,7 +1,8 @@
 //! The words of the page, one catalogue per language: `static/text/en.txt` and
 //! `static/text/zh-CN.txt`, lines of `key = text` with `{name}` where a value goes, and beside
 //! each its explanations of fields and results (`en.help.txt`, `zh-CN.help.txt`), which the page
-//! loads once it is drawn.
+//! loads once it is drawn, and the words only the search worker speaks (`en.worker.txt`,
+//! `zh-CN.worker.txt`), which the page never loads.
 //!
 //! The page's first load carries no catalogue in its code: it reads the one it needs as a file
 //! beside it (or, in `standalone.html`, from the page itself) and installs it before it draws.
@@ -146,7 +147,8 @@ pub fn lang() -> Lang {
     CURRENT.with(Cell::get)
 }
 
-/// A language's whole catalogue, words and explanations, for code that carries it (native
+/// A language's whole catalogue, words, explanations and the words only the search worker
+/// speaks (`<lang>.worker.txt`, which the page never loads), for code that carries it (native
 /// builds, the worker, tests).
 #[macro_export]
 macro_rules! catalogue_source {
@@ -154,14 +156,18 @@ macro_rules! catalogue_source {
         concat!(
             include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/text/en.txt")),
             "\n",
-            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/text/en.help.txt"))
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/text/en.help.txt")),
+            "\n",
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/text/en.worker.txt"))
         )
     };
     (ZhCn) => {
         concat!(
             include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/text/zh-CN.txt")),
             "\n",
-            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/text/zh-CN.help.txt"))
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/text/zh-CN.help.txt")),
+            "\n",
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/static/text/zh-CN.worker.txt"))
         )
     };
 }

@@ -80,26 +80,35 @@ fn keys_in_code() -> BTreeSet<String> {
         "warn.",
     ];
     let mut out = BTreeSet::new();
-    let mut stack = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+    for (_, code) in sources() {
+        for literal in code.split('"').skip(1).step_by(2) {
+            let looks_like_key = PREFIXES.iter().any(|p| literal.starts_with(p))
+                && literal.len() > 4
+                && literal.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+                && !literal.ends_with('.');
+            if looks_like_key {
+                out.insert(literal.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Every Rust file under `src/`, as its path from the package root (`src/ui/app.rs`) and its
+/// text.
+fn sources() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    let mut stack = vec![root.join("src")];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).expect("src") {
             let path = entry.expect("entry").path();
             if path.is_dir() {
                 stack.push(path);
-                continue;
-            }
-            if path.extension().is_none_or(|e| e != "rs") {
-                continue;
-            }
-            let code = std::fs::read_to_string(&path).expect("read");
-            for literal in code.split('"').skip(1).step_by(2) {
-                let looks_like_key = PREFIXES.iter().any(|p| literal.starts_with(p))
-                    && literal.len() > 4
-                    && literal.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
-                    && !literal.ends_with('.');
-                if looks_like_key {
-                    out.insert(literal.to_string());
-                }
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let name = path.strip_prefix(root).expect("under root").to_string_lossy();
+                let code = std::fs::read_to_string(&path).expect("read");
+                out.push((name.replace('\\', "/"), code));
             }
         }
     }
@@ -155,6 +164,42 @@ fn every_key_the_code_asks_for_is_in_both_catalogues() {
     let missing: Vec<_> =
         asked.iter().filter(|k| en.get(k).is_none() || zh.get(k).is_none()).collect();
     assert!(missing.is_empty(), "keys the code uses but a catalogue lacks: {missing:?}");
+}
+
+/// The words only the search worker speaks (`<lang>.worker.txt`) stay out of the page's
+/// catalogue, so no code the page runs may ask for them: only the worker's wording
+/// (`ui/job_view.rs`), the jobs and reports it makes, sizing, and the search's `NoPlan` in
+/// `text.rs`. Keys made from data (`step.{part}`, `plan.recompute.{mode}`,
+/// `accuracy.head.{column}`) are looked for by their prefix.
+#[test]
+fn the_words_only_the_worker_speaks_are_not_asked_for_by_the_page() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let worker =
+        ["src/ui/job_view.rs", "src/jobs.rs", "src/report.rs", "src/sizing.rs", "src/text.rs"];
+    let mut keys: Vec<String> = Vec::new();
+    for lang in ["en", "zh-CN"] {
+        let source = std::fs::read_to_string(root.join(format!("static/text/{lang}.worker.txt")))
+            .expect("the worker's words");
+        let own: Vec<String> = source
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| l.split_once(" = ").map(|(k, _)| k.to_string()))
+            .collect();
+        assert!(own.len() > 50, "{lang}: {} worker keys", own.len());
+        keys.extend(own);
+    }
+    let prefixes = ["\"step.{", "\"plan.recompute.{", "\"accuracy.head.{"];
+    for (name, code) in sources() {
+        if worker.contains(&name.as_str()) || name.starts_with("src/bin/") {
+            continue;
+        }
+        for key in &keys {
+            assert!(!code.contains(&format!("\"{key}\"")), "{name} asks for the worker's {key}");
+        }
+        for prefix in prefixes {
+            assert!(!code.contains(prefix), "{name} makes keys {prefix}…}} the page lacks");
+        }
+    }
 }
 
 #[test]

@@ -199,6 +199,30 @@ fn search_benchmark_in_browser() {
     }
 }
 
+/// Not a test of speed: prints the time the worker takes for a whole search job as the page
+/// asks for it (the search, then each ranked plan's full estimate and scenario for the
+/// result), and for a 90-day sizing of the dense reference workload on its own chip.
+#[wasm_bindgen_test]
+fn job_benchmark_in_browser() {
+    use clusterplan::jobs::{self, Task};
+    use clusterplan::model::search::Objective;
+    let performance = window().performance().expect("performance");
+    let dense = Scenario::parse_many(include_str!("data/reference-workloads.json"))
+        .expect("parses")
+        .remove(0);
+    let search = Task::Search { scenario: dense.clone(), objective: Objective::TrainDays, top: 10 };
+    let size = Task::Size { scenario: dense, deadline_days: 90.0, chips: vec![None], dark: false };
+    for (name, task) in
+        [("search_job_dense_405b_16384", search), ("size_job_dense_405b_90_days", size)]
+    {
+        let start = performance.now();
+        let result = jobs::run(&task).expect("runs");
+        let ms = performance.now() - start;
+        assert!(!result.is_null(), "{name}: a result");
+        web_sys::console::log_1(&format!("BENCH {name}_ms={ms:.0}").into());
+    }
+}
+
 #[wasm_bindgen_test]
 async fn a_broken_link_stays_until_the_first_edit() {
     set_hash("s=1.eyJtb2RlbCI6");

@@ -147,7 +147,9 @@ def build(root):
 
     # The text catalogues, one per language, inline where the page looks first
     # (<script type="text/plain" data-text="en">), so switching language needs no request.
-    texts = sorted((root / "text").glob("*.txt")) if (root / "text").is_dir() else []
+    # The worker's own words are compiled into the worker, so the page carries none of them.
+    texts = sorted(f for f in (root / "text").glob("*.txt") if not f.name.endswith(".worker.txt")) \
+        if (root / "text").is_dir() else []
     if not texts:
         raise Fail(f"no text catalogues in {root / 'text'}: the page would have no words")
     blocks = []
