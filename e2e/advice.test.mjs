@@ -162,6 +162,33 @@ for (const lang of LANGS) {
     assertClean(log, served());
   });
 
+  test(`${lang}: plans with TP across servers say so, beside the best plan keeping TP inside one`, async (t) => {
+    const { page, log } = await fresh(t, lang);
+    const scenario = {
+      model: { preset: 'gpt4-moe-1.8t' }, training: { tokens: '15.6T', global_batch: 2048 },
+      cluster: { chip: 'a100-80gb', chips: 24576 }, parallelism: {},
+    };
+    await open(page, `${origin}/#s=1.${Buffer.from(JSON.stringify(scenario)).toString('base64url')}`);
+    await page.click(q('search'));
+    await searched(page);
+    // 8-GPU DGX A100 servers: every ranked plan with TP above 8 carries its reason.
+    let across = 0;
+    for (let i = 0; i < 10; i++) {
+      const row = await cells(page, 'search-results', i);
+      const tp = num(row[1].match(/TP (\d+)/)[0]);
+      if (tp > 8) {
+        across += 1;
+        assert.match(row[6], zh ? new RegExp(`TP ${tp} 跨越 \\d+ 个纵向扩展域`) : new RegExp(`TP ${tp} spans \\d+ scale-up domains`), row[6]);
+      }
+    }
+    assert.ok(across > 0, 'the model ranks TP across servers here');
+    const inside = await page.locator(q('search-inside')).locator('td').allTextContents();
+    assert.ok(num(inside[1].match(/TP (\d+)/)[0]) <= 8, `the best plan keeping TP inside a server: ${inside[1]}`);
+    assert.equal(await page.locator(q('search-apply-inside')).count(), 1, 'it can be applied');
+    assert.match(await text(page, 'search-inside-note'), zh ? /业界通常会把 TP 留在域内/ : /practitioners keep TP inside a domain/);
+    assertClean(log, served());
+  });
+
   test(`${lang}: a run that never finishes says so, and the search offers none`, async (t) => {
     const { page, log } = await fresh(t, lang);
     await open(page, link({ chip: 'h100-sxm', chips: 1048576, scale_out: 'roce-400g' }));

@@ -267,6 +267,62 @@ fn a_search_with_no_plan_says_why() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no plan fits"));
 }
 
+/// A chip count the typed degrees do not divide: `predict` refuses the plan naming the field in
+/// words, while `search` tries every split of at most the chips, places the typed plan as one
+/// that cannot run and says why, and `size` chooses its own plans.
+#[test]
+fn a_chip_count_the_typed_degrees_do_not_divide_still_searches_and_sizes() {
+    let mut s = small_search_scenario();
+    s["cluster"]["chips"] = json!(70);
+    let text = s.to_string();
+    let out = run(&["predict", "-"], &text);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("Chips [cluster.chips]: 70 chips do not divide"));
+    let out = run(&["search", "-", "--top", "3"], &text);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["yours"]["verdict"], "invalid");
+    assert!(v["yours"]["rank"].is_null());
+    let why = v["yours"]["why"][0].as_str().expect("why");
+    assert!(why.starts_with("Chips: 70 chips do not divide"), "{why}");
+    let plans = v["plans"].as_array().expect("plans");
+    assert_eq!(plans.len(), 3);
+    for plan in plans {
+        let used = plan["chips_used"].as_u64().expect("chips used");
+        assert!(used <= 70 && used + plan["idle_chips"].as_u64().expect("idle") == 70);
+    }
+    let out = run(&["size", "-", "--deadline-days", "30"], &text);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert!(v["rows"][0]["chips"].as_u64().is_some(), "{v}");
+    assert!(v["rows"][0]["at_most_over"].as_f64().is_some_and(|x| (0.0..=0.01).contains(&x)));
+    let points = v["curves"][0]["points"].as_array().expect("points");
+    for pair in points.windows(2) {
+        assert!(pair[1][1].as_f64() <= pair[0][1].as_f64(), "the curve never rises: {pair:?}");
+    }
+}
+
+/// A run whose interruptions outpace recovery: `effective_train_days` is null, never 0,
+/// `reliability.finishes` is false, and a problem says why in words.
+#[test]
+fn a_run_that_never_finishes_has_no_days_with_failures() {
+    let mut s = example();
+    s["cluster"] = json!({ "chip": "h100-sxm", "chips": 1048576 });
+    s["parallelism"] = json!({ "tp": 8, "pp": 16, "cp": 2, "dp": 2048 });
+    s["training"]["global_batch"] = json!(2048);
+    let out = run(&["predict", "-"], &s.to_string());
+    assert_eq!(out.status.code(), Some(0));
+    let e: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert!(e["effective_train_days"].is_null(), "{}", e["effective_train_days"]);
+    assert_eq!(e["reliability"]["finishes"], false);
+    assert!(e["reliability"]["effective_train_days"].is_null());
+    assert_eq!(e["feasible"], false);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("the run never finishes"), "{stderr}");
+    assert!(stderr.contains("Chips [cluster.chips]: an interruption every"), "{stderr}");
+}
+
 #[test]
 fn size_prints_one_row_per_chip() {
     let text = small_search_scenario().to_string();
