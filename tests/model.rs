@@ -458,3 +458,27 @@ fn recomputing_norms_and_activations_trades_a_little_time_for_memory() {
     assert!(b.memory.activations_bytes < 0.8 * a.memory.activations_bytes);
     assert!(b.step_s > a.step_s && b.step_s < 1.05 * a.step_s, "{} vs {}", b.step_s, a.step_s);
 }
+
+/// Tensor-parallel traffic hides under its neighbouring GEMMs only when the group stays inside
+/// an NVLink domain (Transformer Engine's userbuffers) and sequence parallelism is on: TP 16 on
+/// 8-GPU servers exposes all of it, TP 8 very little, and without sequence parallelism TP 8
+/// exposes all of it too.
+#[test]
+fn tensor_parallel_traffic_hides_only_inside_the_domain() {
+    let plan = |tp: u32, pp: u32, sp: bool| {
+        inputs(json!({
+            "model": { "preset": "gpt3-175b" },
+            "training": { "tokens": 3e11, "global_batch": 1536 },
+            "cluster": { "chip": "h100-sxm", "chips": 1024, "scale_out": "ib-ndr" },
+            "parallelism": { "tp": tp, "pp": pp, "micro_batch": 1, "recompute": "selective",
+                             "sequence_parallel": sp, "stack": "megatron-core" }
+        }))
+    };
+    let inside = run(&plan(8, 8, true));
+    let across = run(&plan(16, 4, true));
+    let no_sp = run(&plan(8, 8, false));
+    assert!(inside.breakdown.tp_exposed_s < 0.5 * inside.link.tp_s, "{:?}", inside.breakdown);
+    assert!(across.breakdown.tp_exposed_s >= across.link.tp_s * 0.999, "{:?}", across.breakdown);
+    assert!(no_sp.breakdown.tp_exposed_s >= no_sp.link.tp_s * 0.999, "{:?}", no_sp.breakdown);
+    assert!(across.step_s > inside.step_s);
+}

@@ -409,6 +409,35 @@ fn plans_with_tensor_parallelism_across_domains_are_marked() {
     assert_eq!(best_inside.parallelism, inside.parallelism);
 }
 
+/// On 8-chip servers with at most 400 Gb/s per chip, the best plan for the common dense and
+/// MoE presets keeps tensor parallelism inside a server, now that traffic leaving it is exposed
+/// on the network.
+#[test]
+fn the_best_plan_keeps_tensor_parallelism_inside_the_server() {
+    for (model, batch) in
+        [("llama3-405b", 2048), ("gpt3-175b", 1536), ("llama2-70b", 1024), ("mixtral-8x7b", 1024)]
+    {
+        for (chip, system, chips) in [
+            ("a100-80gb", "dgx-a100", 4096),
+            ("h100-sxm", "dgx-h100", 8192),
+            ("ascend-910b", "atlas-800t-a2", 10240),
+        ] {
+            let base = scenario(&format!(
+                r#"{{ "model": {{ "preset": "{model}" }}, "training": {{ "tokens": "10T", "global_batch": {batch} }},
+                     "cluster": {{ "chip": "{chip}", "chips": {chips}, "system": "{system}" }}, "parallelism": {{}} }}"#
+            ))
+            .resolve()
+            .expect("resolves");
+            let best = search::search(&base, Options { top: 1, ..Options::default() }).ranked[0];
+            assert!(
+                !best.tp_crosses_domain(),
+                "{model} on {chips} {chip}: TP {}",
+                best.parallelism.tensor
+            );
+        }
+    }
+}
+
 /// A run that never finishes is never ranked, under any objective: on 1,048,576 H100,
 /// interruptions outpace recovery for the plans that use most of the chips.
 #[test]

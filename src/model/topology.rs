@@ -97,6 +97,16 @@ pub fn collective_s(
                 + 2.0 * (m - 1.0) / m * (bytes / k) / out
                 + 2.0 * (steps(k) * alpha_up + steps(m) * alpha_out)
         }
+        // A group with several ranks in each of several domains: NCCL runs all-gather and
+        // reduce-scatter as rings through every rank (it has no tree for them), so every rank's
+        // share crosses the network. A ring's channels leave each domain through all `k` of its
+        // chips' NICs (rail-optimised fabrics), each carrying `1/k` of the data, and every step
+        // waits for the network's latency (NCCL's documentation of its algorithms; Thakur et al.
+        // 2005 for the ring's `(n - 1) / n`).
+        Collective::AllGather | Collective::ReduceScatter if k > 1.0 && m > 1.0 => {
+            let n = group.size as f64;
+            (n - 1.0) / n * bytes / up.min(k * out) + (n - 1.0) * alpha_out
+        }
         Collective::AllGather | Collective::ReduceScatter => {
             (k - 1.0) / k * bytes / up
                 + (m - 1.0) / m * (bytes / k) / out

@@ -160,6 +160,24 @@ impl Ctx<'_> {
         }
     }
 
+    /// Critical-path seconds of `link` seconds of tensor-parallel traffic around GEMMs taking
+    /// `gemms` seconds. Megatron-Core's overlap (`--tp-comm-overlap`, Transformer Engine's
+    /// userbuffers) splits each all-gather and reduce-scatter into chunks pipelined with the GEMM
+    /// that consumes or produces it, so only those GEMMs can hide it, not the rest of the layer;
+    /// it needs sequence parallelism (Megatron-LM's argument checks) and a tensor-parallel group
+    /// inside one NVLink domain (Transformer Engine, `examples/pytorch/comm_gemm_overlap`:
+    /// "tensor-parallel GPUs must be on a single node, and connected over NVLink/NVSwitch").
+    /// Elsewhere the traffic is exposed.
+    pub(super) fn tp_exposed(&self, link: f64, gemms: f64) -> f64 {
+        let p = &self.inputs.parallelism;
+        let inside = !self.group(self.shape.tp_u, 1).crosses_domains();
+        if p.tp_overlap && p.sequence_parallel && inside {
+            overlapped(link, gemms)
+        } else {
+            link
+        }
+    }
+
     /// Attention block: norm, QKV, attention core, output projection, residual.
     /// Returns the passes and the attention core's forward compute (for selective recompute).
     pub(super) fn attention_block(&self) -> (Passes, f64) {
@@ -185,7 +203,7 @@ impl Ctx<'_> {
         let (cp_fwd, cp_bwd) = self.context_exchange();
         let fwd = Pass {
             compute: gemms_fwd + elementwise_fwd + core_fwd,
-            tp,
+            tp: self.tp_exposed(tp, gemms_fwd),
             tp_link: tp,
             cp_link: cp_fwd,
             cp_exposed: self.cp_exposed(cp_fwd, core_fwd),
@@ -193,7 +211,7 @@ impl Ctx<'_> {
         };
         let bwd = Pass {
             compute: 2.0 * gemms_fwd + ELEMENTWISE_BWD_BYTE_RATIO * elementwise_fwd + core_bwd,
-            tp,
+            tp: self.tp_exposed(tp, 2.0 * gemms_fwd),
             tp_link: tp,
             cp_link: cp_bwd,
             cp_exposed: self.cp_exposed(cp_bwd, core_bwd),
@@ -302,7 +320,7 @@ impl Ctx<'_> {
         let tp = self.tp_block();
         let fwd = Pass {
             compute: gemms + elementwise,
-            tp,
+            tp: self.tp_exposed(tp, gemms),
             tp_link: tp,
             ep_link: ep,
             ep,
@@ -310,7 +328,7 @@ impl Ctx<'_> {
         };
         let bwd = Pass {
             compute: 2.0 * gemms + ELEMENTWISE_BWD_BYTE_RATIO * elementwise,
-            tp,
+            tp: self.tp_exposed(tp, 2.0 * gemms),
             tp_link: tp,
             ep_link: ep,
             ep,
@@ -451,13 +469,6 @@ impl Ctx<'_> {
         let (attention, core_fwd) = self.attention_block();
         let ffn = if moe { self.moe_ffn() } else { self.dense_ffn() };
         let mut layer = attention.plus(ffn);
-        if self.inputs.parallelism.tp_overlap {
-            // Each chunk of a collective travels while the GEMM on the previous chunk runs;
-            // what the layer's compute cannot cover stays exposed.
-            for pass in [&mut layer.fwd, &mut layer.bwd] {
-                pass.tp = overlapped(pass.tp_link, pass.compute);
-            }
-        }
         if self.inputs.parallelism.ep_overlap {
             // Another micro-batch's attention and experts run while this one's tokens travel.
             for pass in [&mut layer.fwd, &mut layer.bwd] {
