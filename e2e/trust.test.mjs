@@ -92,7 +92,7 @@ test('impossible plans are marked, dimmed and explained, problems first', async 
   await typeInto(page, 'ep', '64');
   await waitFeasible(page, false);
   const problems = await waitProblem(page, /EP 64 /);
-  assert.match(problems, /EP 64 must divide both the 256 routed experts and DP × CP = 16/);
+  assert.match(problems, /EP 64 × expert TP 8 must divide the TP × CP × DP = 128 ranks it is folded from/);
   assert.ok(await page.locator('.results.infeasible').count(), 'results dimmed');
   const order = await page.evaluate(() => {
     const all = [...document.querySelectorAll('[data-testid="problems"], [data-testid="warnings"], .card')];

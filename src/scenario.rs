@@ -229,6 +229,8 @@ section! {
         dp,
         /// Expert-parallel degree; default 1.
         ep,
+        /// Expert tensor-parallel degree; default: the tensor-parallel degree.
+        etp,
         /// Context-parallel degree; default 1.
         cp,
         /// Sequences per micro-batch; default 1.
@@ -243,6 +245,9 @@ section! {
         sequence_parallel,
         /// Data-parallel reduction overlapped with backward; default: on with `megatron-core`.
         dp_overlap,
+        /// `alltoall` (Megatron-Core's all-to-all dispatcher) or `deepep` (one copy per remote
+        /// domain, forwarded inside it); default `alltoall`.
+        dispatcher,
         /// Expert all-to-all overlapped with another micro-batch (DualPipe); default false.
         ep_overlap,
         /// Context-parallel exchange overlapped with attention (ring attention); default false.
@@ -355,6 +360,7 @@ impl Scenario {
             ("pp", &mut p.pp),
             ("cp", &mut p.cp),
             ("ep", &mut p.ep),
+            ("etp", &mut p.etp),
             ("micro_batch", &mut p.micro_batch),
             ("virtual_stages", &mut p.virtual_stages),
             ("zero", &mut p.zero),
@@ -403,6 +409,7 @@ impl Scenario {
             &mut p.dp,
             &mut p.cp,
             &mut p.ep,
+            &mut p.etp,
             &mut p.micro_batch,
             &mut p.virtual_stages,
             &mut p.zero,

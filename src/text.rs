@@ -322,9 +322,14 @@ pub fn warning(w: &Warning) -> String {
         Warning::ExpertDegreeExceedsExperts { ep, experts } => {
             fill("warn.ep-experts", &[("ep", &n(ep as u64)), ("experts", &n(experts as u64))])
         }
-        Warning::ExpertDegreeNotDivisible { ep, experts, dp_cp } => fill(
+        Warning::ExpertDegreeNotDivisible { ep, etp, experts, ranks } => fill(
             "warn.ep-divide",
-            &[("ep", &n(ep as u64)), ("experts", &n(experts as u64)), ("dpcp", &n(dp_cp))],
+            &[
+                ("ep", &n(ep as u64)),
+                ("etp", &n(etp as u64)),
+                ("experts", &n(experts as u64)),
+                ("ranks", &n(ranks)),
+            ],
         ),
         Warning::ExpertParallelWithoutExperts { ep } => {
             fill("warn.ep-no-experts", &[("ep", &n(ep as u64))])

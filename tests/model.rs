@@ -482,3 +482,50 @@ fn tensor_parallel_traffic_hides_only_inside_the_domain() {
     assert!(no_sp.breakdown.tp_exposed_s >= no_sp.link.tp_s * 0.999, "{:?}", no_sp.breakdown);
     assert!(across.step_s > inside.step_s);
 }
+
+/// Qwen3-235B-A22B on 256 H100 as Megatron-Core's MoE parallel folding runs it (Megatron-MoE
+/// ModelZoo): EP 32 drawn from TP 2 x DP 16 with expert tensor parallelism 1. With the expert
+/// tensor-parallel degree left at TP's 2, EP 32 x 2 does not divide the 32 ranks.
+fn qwen3_on_256(parallelism: Value) -> Inputs {
+    let mut p = json!({ "tp": 2, "pp": 8, "dp": 16, "ep": 32, "virtual_stages": 4, "micro_batch": 1,
+                        "recompute_elementwise": true, "sequence_parallel": true });
+    p.as_object_mut().expect("object").extend(parallelism.as_object().cloned().unwrap_or_default());
+    inputs(json!({
+        "model": { "layers": 94, "hidden": 4096, "heads": 64, "kv_heads": 4, "head_dim": 128,
+                   "ffn": 12288, "vocab": 151936, "seq_len": 4096,
+                   "moe": { "experts": 128, "top_k": 8, "expert_ffn": 1536 } },
+        "training": { "tokens": 1e12, "global_batch": 2048 },
+        "cluster": { "chip": "h100-sxm", "chips": 256, "scale_out": "ib-ndr" },
+        "parallelism": p
+    }))
+}
+
+#[test]
+fn expert_parallelism_folds_over_tensor_context_and_data() {
+    let folded = run(&qwen3_on_256(json!({ "etp": 1 })));
+    assert!(folded.feasible, "{:?}", folded.problems);
+    let classic = run(&qwen3_on_256(json!({})));
+    assert!(classic
+        .problems
+        .iter()
+        .any(|w| matches!(w, Warning::ExpertDegreeNotDivisible { ep: 32, etp: 2, ranks: 32, .. })));
+    // Whole experts on 32 chips, or halves on 16 x 2: the same expert work and weights per
+    // chip, but no tensor-parallel traffic around whole experts.
+    let split = run(&qwen3_on_256(json!({ "ep": 16 })));
+    assert!(split.feasible, "{:?}", split.problems);
+    assert!(relative(folded.breakdown.compute_s, split.breakdown.compute_s) < 0.05);
+    assert!(folded.link.tp_s < split.link.tp_s);
+    assert!(relative(folded.memory.weights_bytes, split.memory.weights_bytes) < 0.01);
+}
+
+/// DeepEP sends a token once to each remote domain holding one of its experts and forwards it
+/// over NVLink, instead of sending every routed copy on its own: with 8 of 128 experts per token
+/// over four 8-GPU servers, about 2.7 copies cross the network instead of 6.
+#[test]
+fn deepep_sends_a_token_once_per_remote_domain() {
+    let all_to_all = run(&qwen3_on_256(json!({ "etp": 1 })));
+    let deepep = run(&qwen3_on_256(json!({ "etp": 1, "dispatcher": "deepep" })));
+    let ratio = deepep.link.ep_s / all_to_all.link.ep_s;
+    assert!(ratio > 0.35 && ratio < 0.55, "{ratio}");
+    assert!(deepep.step_s < all_to_all.step_s);
+}

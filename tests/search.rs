@@ -67,7 +67,15 @@ fn brute_force(base: &Inputs, keep: impl Fn(&Inputs) -> bool) -> Vec<(f64, f64)>
             for pp in 1..=(n / tp / cp).min(t.n_layers) {
                 for dp in 1..=n / (tp * cp * pp) {
                     let share = base.training.global_batch.div_ceil(dp);
-                    for ep in 1..=experts {
+                    // Experts split like the attention or not at all, for models with experts.
+                    let etps = if t.moe.is_some() {
+                        (1..=tp).filter(|e| tp % e == 0).collect()
+                    } else {
+                        vec![tp]
+                    };
+                    for (ep, etp) in
+                        (1..=experts).flat_map(|ep| etps.iter().map(move |&etp| (ep, etp)))
+                    {
                         for mb in 1..=share {
                             for v in 1..=t.n_layers {
                                 for zero in [
@@ -88,6 +96,7 @@ fn brute_force(base: &Inputs, keep: impl Fn(&Inputs) -> bool) -> Vec<(f64, f64)>
                                                 p.pipeline = pp;
                                                 p.data = dp;
                                                 p.expert = ep;
+                                                p.expert_tensor = etp;
                                                 p.micro_batch = mb;
                                                 p.virtual_stages = v;
                                                 p.sharding = zero;
@@ -119,7 +128,8 @@ fn brute_force(base: &Inputs, keep: impl Fn(&Inputs) -> bool) -> Vec<(f64, f64)>
 }
 
 /// The search's stated space: the degrees `search::pipeline_degrees` and
-/// `search::data_degrees` name, micro-batches dividing a replica's share of the batch,
+/// `search::data_degrees` name, expert tensor parallelism equal to the tensor-parallel degree
+/// or 1 (models with experts), micro-batches dividing a replica's share of the batch,
 /// interleaving only with a micro-batch for every stage, the stated limits, and one plan for
 /// settings that make no difference (the light recompute under full recompute, selective
 /// recompute with fused attention, sharding without replicas, sequence parallelism without
@@ -139,7 +149,8 @@ fn in_space(inputs: &Inputs) -> bool {
         && search::pipeline_degrees(inputs).contains(&p.pipeline)
         && search::data_degrees(global, most, p.pipeline).contains(&Some(p.data))
         && experts % p.expert == 0
-        && (p.data * p.context) % p.expert == 0
+        && (p.expert_tensor == p.tensor || (t.moe.is_some() && p.expert_tensor == 1))
+        && (p.tensor * p.context * p.data) % (p.expert * p.expert_tensor) == 0
         && p.micro_batch <= MAX_MICRO_BATCH
         && share % p.micro_batch == 0
         && (p.virtual_stages == 1

@@ -33,11 +33,17 @@ fn known_misses_are_still_misses() {
     // never explains a gap that is gone.
     let (_, outcomes) = validation::run_all().expect("calibration data loads and resolves");
     let known: Vec<_> = outcomes.iter().filter(|o| o.row.known_miss.is_some()).collect();
-    // BLOOM's days, and held-out rows at scale where the model is still too fast: Megatron-LM's
-    // baseline beyond 8,192 GPUs and DeepSpeed's pipeline engine. No calibration row may
-    // explain a miss away.
-    let allowed = ["bloom-176b", "megascale-megatron", "megascale-530b-weak", "mt-nlg-530b"];
-    assert!(known.len() <= 8, "at most eight documented misses, found {}", known.len());
+    // BLOOM's days, and held-out rows where the model is still too fast: Megatron-LM's baseline
+    // beyond 8,192 GPUs, DeepSpeed's pipeline engine, and Megatron-Core's 1F1B all-to-all
+    // overlap priced as DualPipe's. No calibration row may explain a miss away.
+    let allowed = [
+        "bloom-176b",
+        "megascale-megatron",
+        "megascale-530b-weak",
+        "mt-nlg-530b",
+        "qwen3-235b-modelzoo",
+    ];
+    assert!(known.len() <= 9, "at most nine documented misses, found {}", known.len());
     for o in &known {
         assert!(
             allowed.contains(&o.row.run.as_str()),

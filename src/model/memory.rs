@@ -129,9 +129,13 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
     let ffn_rebuilt_tensors = |tokens: f64, ffn: f64| tokens * ffn * ffn_rebuilt;
     let (ffn, rebuilt) = match (moe_layer, t.moe) {
         (true, Some(moe)) => {
-            let routed = tokens * moe.top_k as f64 * moe.capacity_factor.unwrap_or(1.0).max(1.0);
-            let expert_ffn = moe.expert_ffn as f64 / shape.tp;
-            let shared = moe.n_shared_experts as f64 * expert_ffn;
+            // An expert tensor-parallel group holds `etp / tp` of a tensor-parallel group's
+            // tokens, each expert `1 / etp` of its width (MoE parallel folding).
+            let routed = tokens * shape.etp / shape.tp
+                * moe.top_k as f64
+                * moe.capacity_factor.unwrap_or(1.0).max(1.0);
+            let expert_ffn = moe.expert_ffn as f64 / shape.etp;
+            let shared = moe.n_shared_experts as f64 * moe.expert_ffn as f64 / shape.tp;
             (
                 gemm_in * routed * h
                     + ffn_tensors(routed, expert_ffn)
@@ -201,7 +205,7 @@ fn stage_memory(
     let h = t.hidden as f64;
 
     let replicas = (shape.dp * shape.cp).max(1.0);
-    let expert_replicas = (replicas / shape.ep).max(1.0);
+    let expert_replicas = shape.expert_replicas();
     let shard = |sharded: bool| {
         if sharded {
             dense / replicas + experts / expert_replicas

@@ -1,8 +1,10 @@
 //! How the work is split across chips and micro-batches, and the training recipe.
 //!
 //! Degrees follow Megatron-LM (Narayanan et al. 2021; Korthikanti et al. 2022): chips used =
-//! tensor x pipeline x data x context, and expert parallelism is carved out of data x context,
-//! as Megatron-Core does. `Shape` derives the per-chip quantities once so every formula reads
+//! tensor x pipeline x data x context. The experts are laid out independently of attention, as
+//! Megatron-Core's MoE parallel folding does (Liu et al. 2025, arXiv:2504.14960, §3): the
+//! tensor x context x data ranks of a pipeline stage are regrouped into expert-tensor (innermost),
+//! expert and expert-data parallel groups. `Shape` derives the per-chip quantities once so every formula reads
 //! them the same way; zero degrees are treated as one so the model stays total.
 
 use crate::model::Inputs;
@@ -30,6 +32,17 @@ pub enum Sharding {
     Gradients,
     /// ZeRO-3 / FSDP full sharding: parameters too, gathered layer by layer.
     Full,
+}
+
+/// How an MoE layer's tokens reach their experts across scale-up domains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dispatcher {
+    /// Megatron-Core's all-to-all dispatcher: every routed copy of a token travels on its own.
+    AllToAll,
+    /// DeepEP's kernels (DeepSeek-V3 report, arXiv:2412.19437, §3.2.2; the DeepEP repository's
+    /// internode kernels): a token crosses the network once to each domain holding one of its
+    /// experts and is forwarded inside the domain over the scale-up links.
+    DeepEp,
 }
 
 /// Mixed-precision recipe: datatypes of weights, gradients and optimizer states.
@@ -97,8 +110,13 @@ pub struct Parallelism {
     pub pipeline: u32,
     /// Data-parallel replicas.
     pub data: u32,
-    /// Expert-parallel degree, dividing data x context.
+    /// Expert-parallel degree: expert parallel x expert tensor parallel divides tensor x context x
+    /// data (MoE parallel folding).
     pub expert: u32,
+    /// Expert tensor-parallel degree: each expert's weights split over this many chips
+    /// (Megatron-Core `--expert-tensor-parallel-size`, which defaults to the tensor-parallel
+    /// degree; DeepSeek-V3 and folded plans use 1).
+    pub expert_tensor: u32,
     /// Context-parallel degree: each sequence split across this many chips.
     pub context: u32,
     /// Sequence parallelism inside the tensor-parallel group (Korthikanti et al. 2022, §4.2.2).
@@ -114,6 +132,8 @@ pub struct Parallelism {
     /// Data-parallel gradient reduction overlapped with the backward pass (Megatron-LM
     /// `--overlap-grad-reduce`, PyTorch DDP/FSDP); Megatron-LM 2021 did not overlap.
     pub dp_overlap: bool,
+    /// How tokens reach their experts across domains.
+    pub dispatcher: Dispatcher,
     /// Expert all-to-all hidden behind another micro-batch's computation (DeepSeek-V3's DualPipe,
     /// arXiv:2412.19437, §3.2.1); Megatron-LM's default leaves it exposed.
     pub ep_overlap: bool,
@@ -149,6 +169,8 @@ pub(crate) struct Shape {
     pub dp_u: u32,
     pub cp_u: u32,
     pub ep_u: u32,
+    pub etp: f64,
+    pub etp_u: u32,
     pub chips_used: u32,
     pub n_microbatches: u32,
     /// Sequences per micro-batch.
@@ -165,6 +187,7 @@ impl Shape {
         let dp_u = p.data.max(1);
         let cp_u = p.context.max(1);
         let ep_u = p.expert.max(1);
+        let etp_u = p.expert_tensor.max(1);
         let mb = p.micro_batch.max(1);
         let per_replica = inputs.training.global_batch.max(1).div_ceil(dp_u);
         let n_microbatches = per_replica.div_ceil(mb).max(1);
@@ -175,17 +198,29 @@ impl Shape {
             dp: dp_u as f64,
             cp: cp_u as f64,
             ep: ep_u as f64,
+            etp: etp_u as f64,
             v: p.virtual_stages.max(1) as f64,
             tp_u,
             pp_u,
             dp_u,
             cp_u,
             ep_u,
+            etp_u,
             chips_used,
             n_microbatches,
             micro_batch: mb as f64,
             tokens: mb as f64 * inputs.transformer.seq_len.max(1) as f64 / cp_u as f64,
         }
+    }
+
+    /// Ranks of one pipeline stage that the experts are folded over: tensor x context x data.
+    pub fn expert_ranks(&self) -> u64 {
+        self.tp_u as u64 * self.cp_u as u64 * self.dp_u as u64
+    }
+
+    /// Copies of each expert's shard: the expert-data-parallel degree, `tp cp dp / (etp ep)`.
+    pub fn expert_replicas(&self) -> f64 {
+        (self.tp * self.cp * self.dp / (self.etp * self.ep)).max(1.0)
     }
 
     /// Tokens a norm or dropout touches on one chip: sharded by tensor parallelism only with SP.

@@ -342,6 +342,7 @@ struct Cell {
     pp: u32,
     dp: u32,
     ep: u32,
+    etp: u32,
 }
 
 /// Where the plan the inputs carry ranks among the plans searched.
@@ -595,6 +596,7 @@ impl Search {
                         p.pipeline = c.pp;
                         p.data = c.dp;
                         p.expert = c.ep;
+                        p.expert_tensor = c.etp;
                         p.micro_batch = mb;
                         p.recompute = recompute;
                         p.recompute_elementwise = ew;
@@ -683,8 +685,9 @@ pub fn search(inputs: &Inputs, options: Options) -> Outcome {
 
 /// Every choice of degrees worth trying on at most the cluster's chips: tensor parallelism
 /// dividing the heads, context parallelism only for long sequences, the pipeline degrees of
-/// `pipeline_degrees`, the data-parallel degrees of `data_degrees`, expert parallelism (models
-/// with experts only) dividing the experts and the data x context ranks. Degrees that split no
+/// `pipeline_degrees`, the data-parallel degrees of `data_degrees`, and for models with
+/// experts, expert parallelism dividing the experts, with expert tensor parallelism equal to the
+/// tensor-parallel degree or 1, folded over the tensor x context x data ranks. Degrees that split no
 /// divisor are the model's problems too; checking them here only saves time.
 fn cells(inputs: &Inputs) -> Vec<Cell> {
     let n = inputs.cluster.n_chips.max(1);
@@ -704,9 +707,18 @@ fn cells(inputs: &Inputs) -> Vec<Cell> {
             {
                 let most = (n / (tp * cp * pp)).min(global);
                 for dp in data_degrees_of(global, most, pp, &batch_divisors).into_iter().flatten() {
-                    let ranks = dp as u64 * cp as u64;
-                    for &ep in expert_degrees.iter().filter(|&&e| ranks % e as u64 == 0) {
-                        out.push(Cell { tp, cp, pp, dp, ep });
+                    if t.moe.is_none() {
+                        out.push(Cell { tp, cp, pp, dp, ep: 1, etp: tp });
+                        continue;
+                    }
+                    // Experts folded over the stage's tensor x context x data ranks, split
+                    // either as the attention is (ETP = TP) or not at all (ETP = 1).
+                    let ranks = tp as u64 * cp as u64 * dp as u64;
+                    for etp in if tp > 1 { vec![tp, 1] } else { vec![1] } {
+                        let fits = |e: &&u32| ranks % (**e as u64 * etp as u64) == 0;
+                        for &ep in expert_degrees.iter().filter(fits) {
+                            out.push(Cell { tp, cp, pp, dp, ep, etp });
+                        }
                     }
                 }
             }

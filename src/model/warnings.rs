@@ -50,8 +50,10 @@ pub enum Warning {
     ExpertCrossesDomain { ep: u32, domain: u32 },
     /// Occurs when the expert-parallel degree exceeds the routed experts.
     ExpertDegreeExceedsExperts { ep: u32, experts: u32 },
-    /// Occurs when the expert-parallel degree does not divide the experts or data x context.
-    ExpertDegreeNotDivisible { ep: u32, experts: u32, dp_cp: u64 },
+    /// Occurs when the expert-parallel degree does not divide the experts, or expert parallel x
+    /// expert tensor parallel does not divide the tensor x context x data ranks it is folded
+    /// from (Megatron-Core MoE parallel folding, arXiv:2504.14960).
+    ExpertDegreeNotDivisible { ep: u32, etp: u32, experts: u32, ranks: u64 },
     /// Occurs when expert parallelism is set for a model without experts.
     ExpertParallelWithoutExperts { ep: u32 },
     /// Occurs when the context-parallel degree does not divide the sequence into 2 x cp chunks.
@@ -230,17 +232,18 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
                     experts: moe.n_experts,
                 });
             } else if moe.n_experts % shape.ep_u != 0
-                || (shape.dp_u as u64 * shape.cp_u as u64) % shape.ep_u as u64 != 0
+                || shape.expert_ranks() % (shape.ep_u as u64 * shape.etp_u as u64) != 0
             {
                 out.push(Warning::ExpertDegreeNotDivisible {
                     ep: shape.ep_u,
+                    etp: shape.etp_u,
                     experts: moe.n_experts,
-                    dp_cp: shape.dp_u as u64 * shape.cp_u as u64,
+                    ranks: shape.expert_ranks(),
                 });
             }
-            if Group::place(shape.ep_u, shape.tp_u.saturating_mul(shape.cp_u), domain)
-                .crosses_domains()
-            {
+            // Expert ranks follow expert tensor parallelism, innermost (Megatron-Core's expert
+            // rank order: ETP, EP, expert DP).
+            if Group::place(shape.ep_u, shape.etp_u, domain).crosses_domains() {
                 out.push(Warning::ExpertCrossesDomain { ep: shape.ep_u, domain });
             }
         }

@@ -85,10 +85,11 @@ pub fn custom_chip(c: &Cluster) -> [(&'static str, Value); 3] {
 }
 
 /// A plan's degrees and schedule in the scenario's `parallelism` keys. The data-parallel degree
-/// is left out (a plan the search found uses every chip, so it is the default), and so are the
-/// overlap flags, which belong to the software stack.
+/// is left out (`Scenario::with_plan` sets it when the plan leaves chips idle), and so are the
+/// overlap flags, which belong to the software stack; the expert tensor-parallel degree is
+/// given only where it differs from the tensor-parallel degree it defaults to.
 pub fn plan(p: &Parallelism) -> Map<String, Value> {
-    into_map(json!({
+    let mut keys = into_map(json!({
         "tp": p.tensor, "pp": p.pipeline, "cp": p.context, "ep": p.expert,
         "micro_batch": p.micro_batch, "virtual_stages": p.virtual_stages,
         "zero": match p.sharding {
@@ -99,5 +100,9 @@ pub fn plan(p: &Parallelism) -> Map<String, Value> {
         },
         "sequence_parallel": p.sequence_parallel,
         "recompute_elementwise": p.recompute_elementwise,
-    }))
+    }));
+    if p.expert_tensor != p.tensor {
+        keys.insert("etp".into(), json!(p.expert_tensor));
+    }
+    keys
 }

@@ -514,6 +514,7 @@ pub const FIELDS: &[Field] = &[
     counted("parallelism.pp", "stages", Fixed(1.0), 1.0, 1024.0, DEGREE),
     count("parallelism.dp", Derived, 1.0, 1e7, "as the chips"),
     count("parallelism.ep", Fixed(1.0), 1.0, 1e5, "as the experts"),
+    count("parallelism.etp", Derived, 1.0, 1024.0, DEGREE),
     count("parallelism.cp", Fixed(1.0), 1.0, 1024.0, DEGREE),
     counted("parallelism.micro_batch", "sequences", Fixed(1.0), 1.0, 1e6, "as the global batch"),
     count("parallelism.virtual_stages", Fixed(1.0), 1.0, 1024.0, "Megatron-LM uses a few per rank"),

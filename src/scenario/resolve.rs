@@ -12,8 +12,8 @@ use super::fields::{self, fixed, Kind};
 use super::{Raw, Scenario, VERSION};
 use crate::model::presets::{self, units::*};
 use crate::model::{
-    AttentionImpl, Chip, Cluster, FfnKind, Inputs, Link, Moe, Network, Parallelism, Recipe,
-    Recompute, ScaleUp, Sharding, Training, Transformer,
+    AttentionImpl, Chip, Cluster, Dispatcher, FfnKind, Inputs, Link, Moe, Network, Parallelism,
+    Recipe, Recompute, ScaleUp, Sharding, Training, Transformer,
 };
 use crate::numbers::{self, NumberError};
 
@@ -569,6 +569,9 @@ impl Scenario {
             pipeline,
             data,
             expert: r.count(&p.ep, "parallelism.ep", Some(fixed("parallelism.ep") as u32)),
+            // Megatron-Core's expert tensor parallelism follows the tensor-parallel degree unless
+            // set (`--expert-tensor-parallel-size`).
+            expert_tensor: r.count(&p.etp, "parallelism.etp", Some(tensor)),
             context,
             sequence_parallel: r.flag(
                 &p.sequence_parallel,
@@ -597,6 +600,12 @@ impl Scenario {
                 Recompute::None,
             ),
             dp_overlap: r.flag(&p.dp_overlap, "parallelism.dp_overlap", tuned),
+            dispatcher: r.choice(
+                &p.dispatcher,
+                "parallelism.dispatcher",
+                &[("alltoall", Dispatcher::AllToAll), ("deepep", Dispatcher::DeepEp)],
+                Dispatcher::AllToAll,
+            ),
             ep_overlap: r.flag(
                 &p.ep_overlap,
                 "parallelism.ep_overlap",

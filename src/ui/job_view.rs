@@ -30,6 +30,10 @@ fn plan_words(p: &Value, dp: Option<u64>) -> String {
             words.push(format!("{label} {}", n(p, key)));
         }
     }
+    // Given only where the experts are split unlike the attention.
+    if p.get("etp").is_some() {
+        words.push(format!("ETP {}", n(p, "etp")));
+    }
     words.push(fill("plan.mb", &[("n", &n(p, "micro_batch"))]));
     words.push(format!("ZeRO-{}", n(p, "zero")));
     if let Some(mode) = p["recompute"].as_str().filter(|m| *m != "none") {

@@ -11,7 +11,7 @@ pub const CALIBRATED_CHIPS: &[&str] = &["a100-80gb", "h100-sxm", "v100-sxm2-32gb
 pub const MAX_VALIDATED_CHIPS: u32 = 16384;
 
 /// Rows within tolerance, rows, and the mean absolute error, over every row.
-pub const SUMMARY: (usize, usize, f64) = (52, 60, 0.05658536624209329);
+pub const SUMMARY: (usize, usize, f64) = (53, 62, 0.05841285461975831);
 
 /// Each model preset's published plan: (preset id, run title, scenario JSON).
 pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[

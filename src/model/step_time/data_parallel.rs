@@ -17,12 +17,14 @@ pub(super) fn data_parallel(
     let p = &ctx.inputs.parallelism;
     let recipe = ctx.inputs.training.recipe;
     let replicas = shape.dp_u.saturating_mul(shape.cp_u);
-    if replicas <= 1 {
+    if replicas <= 1 && shape.expert_replicas() <= 1.0 {
         return (0.0, 0.0);
     }
     let dense_group = ctx.group(replicas, shape.tp_u);
-    let expert_replicas = (replicas / shape.ep_u).max(1);
-    let expert_group = ctx.group(expert_replicas, shape.tp_u.saturating_mul(shape.ep_u));
+    // Expert state is replicated over the expert-data-parallel group, outermost in the folded
+    // order (ETP, EP, expert DP).
+    let expert_replicas = shape.expert_replicas() as u32;
+    let expert_group = ctx.group(expert_replicas, shape.etp_u.saturating_mul(shape.ep_u));
     let both = |kind: Collective, bytes_per_param: f64| {
         ctx.collective(kind, dense * bytes_per_param, dense_group)
             + ctx.collective(kind, experts * bytes_per_param, expert_group)
@@ -96,7 +98,7 @@ pub(super) fn optimizer_s(ctx: &Ctx, (dense, experts): (f64, f64)) -> f64 {
     let replicas = (shape.dp * shape.cp).max(1.0);
     let (dense, experts) = match ctx.inputs.parallelism.sharding {
         Sharding::None => (dense, experts),
-        _ => (dense / replicas, experts / (replicas / shape.ep).max(1.0)),
+        _ => (dense / replicas, experts / shape.expert_replicas()),
     };
     let recipe = ctx.inputs.training.recipe;
     let bytes = (dense + experts) * (recipe.optimizer_traffic_bytes() + recipe.grad_bytes());

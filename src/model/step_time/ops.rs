@@ -12,7 +12,7 @@ use crate::model::efficiency::{
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
 use crate::model::topology::{all_to_all_s, collective_s, Collective, Group};
-use crate::model::{AttentionImpl, FfnKind, Inputs, Recompute};
+use crate::model::{AttentionImpl, Dispatcher, FfnKind, Inputs, Recompute};
 
 use super::ACT_BYTES;
 
@@ -146,12 +146,19 @@ impl Ctx<'_> {
     /// Tensor-parallel traffic around one block (attention or MLP) in one pass: an all-reduce,
     /// or with sequence parallelism an all-gather before and a reduce-scatter after.
     pub(super) fn tp_block(&self) -> f64 {
+        self.tensor_block(self.shape.tp_u, 1.0)
+    }
+
+    /// The same over a group of `size` chips sharing the tokens of `share` tensor-parallel
+    /// groups' worth of ranks (`etp / tp` for the expert tensor-parallel group, whose members
+    /// each bring their own sequence-parallel shard).
+    fn tensor_block(&self, size: u32, share: f64) -> f64 {
         let s = self.shape;
-        if s.tp_u <= 1 {
+        if size <= 1 {
             return 0.0;
         }
-        let bytes = s.tokens * self.inputs.transformer.hidden as f64 * ACT_BYTES;
-        let group = self.group(s.tp_u, 1);
+        let bytes = s.tokens * share * self.inputs.transformer.hidden as f64 * ACT_BYTES;
+        let group = self.group(size, 1);
         if self.inputs.parallelism.sequence_parallel {
             self.collective(Collective::AllGather, bytes, group)
                 + self.collective(Collective::ReduceScatter, bytes, group)
@@ -169,8 +176,14 @@ impl Ctx<'_> {
     /// "tensor-parallel GPUs must be on a single node, and connected over NVLink/NVSwitch").
     /// Elsewhere the traffic is exposed.
     pub(super) fn tp_exposed(&self, link: f64, gemms: f64) -> f64 {
+        self.tensor_exposed(link, gemms, self.shape.tp_u)
+    }
+
+    /// `tp_exposed` for a tensor-parallel group of `size` chips (the expert tensor-parallel
+    /// group around routed experts).
+    fn tensor_exposed(&self, link: f64, gemms: f64, size: u32) -> f64 {
         let p = &self.inputs.parallelism;
-        let inside = !self.group(self.shape.tp_u, 1).crosses_domains();
+        let inside = !self.group(size, 1).crosses_domains();
         if p.tp_overlap && p.sequence_parallel && inside {
             overlapped(link, gemms)
         } else {
@@ -290,7 +303,7 @@ impl Ctx<'_> {
         let s = self.shape;
         let ffn = t.ffn as f64 / s.tp;
         let (gemms, act) = self.ffn_core(s.tokens, ffn, 1.0);
-        self.ffn_passes(gemms, act, 0.0)
+        self.ffn_passes(gemms, act, 0.0, (self.tp_block(), s.tp_u))
     }
 
     /// GEMM and activation time of a feed-forward core of width `ffn` (already sharded) over
@@ -308,8 +321,15 @@ impl Ctx<'_> {
         (gemms, act)
     }
 
-    /// Wraps a feed-forward core with its norm, residual and tensor-parallel traffic.
-    pub(super) fn ffn_passes(&self, gemms: f64, elementwise: f64, ep: f64) -> Passes {
+    /// Wraps a feed-forward core with its norm, residual and tensor-parallel traffic (`tp`:
+    /// link seconds per pass over a tensor-parallel group of `size` chips).
+    pub(super) fn ffn_passes(
+        &self,
+        gemms: f64,
+        elementwise: f64,
+        ep: f64,
+        (tp, size): (f64, u32),
+    ) -> Passes {
         let t = &self.inputs.transformer;
         let norm_tokens = self.shape.norm_tokens(self.inputs.parallelism.sequence_parallel);
         let h = t.hidden as f64;
@@ -317,10 +337,9 @@ impl Ctx<'_> {
         let around = self.elementwise(4.0 * norm_tokens * h)
             + self.elementwise((6.0 + dropout_bytes) * norm_tokens * h);
         let elementwise = elementwise + around;
-        let tp = self.tp_block();
         let fwd = Pass {
             compute: gemms + elementwise,
-            tp: self.tp_exposed(tp, gemms),
+            tp: self.tensor_exposed(tp, gemms, size),
             tp_link: tp,
             ep_link: ep,
             ep,
@@ -328,7 +347,7 @@ impl Ctx<'_> {
         };
         let bwd = Pass {
             compute: 2.0 * gemms + ELEMENTWISE_BWD_BYTE_RATIO * elementwise,
-            tp: self.tp_exposed(tp, 2.0 * gemms),
+            tp: self.tensor_exposed(tp, 2.0 * gemms, size),
             tp_link: tp,
             ep_link: ep,
             ep,
@@ -337,8 +356,12 @@ impl Ctx<'_> {
         Passes { fwd, bwd, recompute: Pass::default() }
     }
 
-    /// Mixture-of-experts block: router, dispatch, routed and shared experts, combine.
-    /// Experts are sharded by the tensor-parallel degree like a dense block; tokens are balanced.
+    /// Mixture-of-experts block: router, dispatch, routed and shared experts, combine; tokens
+    /// are balanced. Routed experts are split over the expert tensor-parallel group, whose
+    /// members gather their tokens before and reduce-scatter after (with the tensor-parallel
+    /// degree, the classic layout, that is the block's sequence-parallel gather); shared experts
+    /// are a dense block over the attention's tensor-parallel group, which gathers its own
+    /// tokens when the two groups differ (Megatron-Core MoE parallel folding, arXiv:2504.14960).
     pub(super) fn moe_ffn(&self) -> Passes {
         let t = &self.inputs.transformer;
         let Some(moe) = t.moe else { return self.dense_ffn() };
@@ -353,7 +376,14 @@ impl Ctx<'_> {
         // Permute before and unpermute after the experts: read and write every routed copy.
         let permute = self.elementwise(2.0 * 2.0 * ACT_BYTES * norm_tokens * k * cf * h);
         let ep = if s.ep_u > 1 { 2.0 * self.expert_exchange(norm_tokens * cf, moe) } else { 0.0 };
-        self.ffn_passes(routed + shared + router, routed_act + shared_act + permute, ep)
+        let mut tensor = self.tensor_block(s.etp_u, s.etp / s.tp);
+        if moe.n_shared_experts > 0 && s.etp_u != s.tp_u {
+            tensor += self.tp_block();
+        }
+        // Gathers over the larger of the two groups decide where the traffic can hide.
+        let group = s.etp_u.max(s.tp_u);
+        let elementwise = routed_act + shared_act + permute;
+        self.ffn_passes(routed + shared + router, elementwise, ep, (tensor, group))
     }
 
     /// GEMM and activation time of an MoE layer's (routed, shared) experts on one chip.
@@ -362,12 +392,14 @@ impl Ctx<'_> {
         let n_experts = moe.n_experts.max(1) as f64;
         let k = moe.top_k as f64 * moe.capacity_factor.unwrap_or(1.0).max(1.0);
         let local_experts = (n_experts / s.ep).max(1.0);
-        let expert_ffn = moe.expert_ffn as f64 / s.tp;
-        // Tokens the EP group routes, spread evenly over all experts (Fedus et al. 2021, §2.1).
-        let tokens_per_expert = s.tokens * k * s.ep.min(n_experts) / n_experts;
+        let expert_ffn = moe.expert_ffn as f64 / s.etp;
+        // Tokens the EP group routes, spread evenly over all experts (Fedus et al. 2021, §2.1):
+        // each expert tensor-parallel group brings `etp / tp` of a tensor-parallel group's tokens.
+        let tokens_per_expert = s.tokens * s.etp / s.tp * k * s.ep.min(n_experts) / n_experts;
         let routed = self.ffn_core(tokens_per_expert, expert_ffn, local_experts);
         let shared = if moe.n_shared_experts > 0 {
-            self.ffn_core(s.tokens, moe.n_shared_experts as f64 * expert_ffn, 1.0)
+            let width = moe.n_shared_experts as f64 * moe.expert_ffn as f64 / s.tp;
+            self.ffn_core(s.tokens, width, 1.0)
         } else {
             (0.0, 0.0)
         };
@@ -376,11 +408,12 @@ impl Ctx<'_> {
 
     /// One pass's expert all-to-all (dispatch out and combine back) for `tokens` local tokens.
     ///
-    /// Without node-limited routing every routed copy travels on its own, so a fraction
-    /// `(n - k) / n` of the `top_k` copies crosses the network (Megatron-LM's dispatcher). With
-    /// it, a token goes once to each distinct remote domain holding one of its experts (at most
-    /// `node_limit`; `m (1 - (1 - 1/m)^top_k)` domains on average for balanced routing over `m`)
-    /// and is forwarded inside the domain (DeepSeek-V3 §3.2.2). Under the FP8 recipe the
+    /// With Megatron-Core's all-to-all dispatcher every routed copy travels on its own, so a
+    /// fraction `(n - k) / n` of the `top_k` copies crosses the network. With DeepEP's kernels,
+    /// or node-limited routing (which needs them), a token goes once to each distinct remote
+    /// domain holding one of its experts (at most `node_limit`; `m (1 - (1 - 1/m)^top_k)`
+    /// domains on average for balanced routing over `m`) and is forwarded inside the domain
+    /// (DeepSeek-V3 §3.2.2). Under the FP8 recipe the
     /// dispatch is sent in FP8 and the combine in BF16 (DeepSeek-V3 §3.3.2).
     /// Returns the average of the dispatch and combine times.
     pub(super) fn expert_exchange(&self, tokens: f64, moe: crate::model::Moe) -> f64 {
@@ -388,17 +421,19 @@ impl Ctx<'_> {
         let c = &self.inputs.cluster;
         let h = self.inputs.transformer.hidden as f64;
         let k = moe.top_k as f64;
-        let group = self.group(s.ep_u, s.tp_u.saturating_mul(s.cp_u));
+        let group = self.group(s.ep_u, s.etp_u);
         let n = group.size as f64;
         let per_domain = group.per_domain as f64;
         let domains = group.n_domains() as f64;
-        let (inside_copies, outside_copies) = match moe.node_limit {
-            Some(limit) if domains > 1.0 => {
-                let distinct = domains * (1.0 - (1.0 - 1.0 / domains).powf(k));
-                let remote = distinct.min(limit as f64) * (domains - 1.0) / domains;
-                (k * (per_domain - 1.0) / per_domain.max(1.0), remote)
-            }
-            _ => (k * (per_domain - 1.0) / n, k * (n - per_domain) / n),
+        let forwarded =
+            self.inputs.parallelism.dispatcher == Dispatcher::DeepEp || moe.node_limit.is_some();
+        let (inside_copies, outside_copies) = if forwarded && domains > 1.0 {
+            let limit = moe.node_limit.map_or(f64::INFINITY, |l| l as f64);
+            let distinct = domains * (1.0 - (1.0 - 1.0 / domains).powf(k));
+            let remote = distinct.min(limit) * (domains - 1.0) / domains;
+            (k * (per_domain - 1.0) / per_domain.max(1.0), remote)
+        } else {
+            (k * (per_domain - 1.0) / n, k * (n - per_domain) / n)
         };
         let dispatch_bytes = if self.inputs.fp8_active() { 1.0 } else { ACT_BYTES };
         let one = |bytes_per_element: f64| {
@@ -536,7 +571,7 @@ impl Ctx<'_> {
             mtp * (t.mtp_params() - if t.moe.is_some() { t.routed_expert_params() } else { 0.0 });
         let mtp_experts = if t.moe.is_some() { mtp * t.routed_expert_params() } else { 0.0 };
         let dense = (block + embedding + mtp_dense) / s.tp;
-        let experts = (moe_layers * t.routed_expert_params() + mtp_experts) / (s.tp * s.ep);
+        let experts = (moe_layers * t.routed_expert_params() + mtp_experts) / (s.etp * s.ep);
         (dense, experts)
     }
 }

@@ -64,6 +64,7 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
                 { f.render(dp) }
                 { f.render(f.number("parallelism.cp", "cp", n(p.map(|p| p.context))).slider(Slider::Pow2 { min: 0, max: 5 })) }
                 { f.render(ep) }
+                { f.render(f.number("parallelism.etp", "etp", n(p.map(|p| p.expert_tensor))).slider(Slider::Pow2 { min: 0, max: 6 })) }
                 { f.render(f.number("parallelism.micro_batch", "micro-batch", n(p.map(|p| p.micro_batch))).slider(Slider::Pow2 { min: 0, max: 5 })) }
                 { f.render(f.number("parallelism.virtual_stages", "virtual-stages", n(p.map(|p| p.virtual_stages))).slider(Slider::Pow2 { min: 0, max: 4 })) }
             </div>
