@@ -73,8 +73,8 @@ fn main() {
     {
         let o = search(&workload(index), Options::default());
         println!(
-            "search {name}: {} plans searched, {} pruned ({} cannot run, {} do not fit), {} evaluated",
-            o.searched, o.pruned, o.invalid, o.does_not_fit, o.evaluated
+            "search {name}: {} plans searched, {} pruned ({} cannot run, {} do not fit), {} evaluated, {} of {} choices of degrees skipped",
+            o.searched, o.pruned, o.invalid, o.does_not_fit, o.evaluated, o.skipped_cells, o.progress.1
         );
     }
     divan::main();

@@ -156,3 +156,36 @@ test('the dark colour scheme is readable', async (t) => {
   await page.screenshot({ path: fileURLToPath(new URL('planner-dark.png', SHOT)), fullPage: true });
   assertClean(log, served());
 });
+
+// Not a test of speed: prints how long the plots take to follow an edit, drawn by the worker
+// kept for them (a message each way), as `BENCH plots_after_edit_ms`.
+test('the plots are drawn by their worker and follow every edit', async (t) => {
+  const log = { errors: [], requests: [] };
+  const page = await newPage(await newContext(t), log);
+  await open(page, `${origin}/`);
+  const scaling = () => page.evaluate((s) => document.querySelector(s)?.innerHTML ?? '', q('plot-scaling'));
+  await until(page, 'the first plots', (s) => document.querySelector(s)?.innerHTML.includes('<polyline'), q('plot-scaling'));
+  assert.ok(log.requests.some((u) => u.endsWith('/clusterplan-worker_bg.wasm')), 'the plots come from the worker');
+  // One input event each (a paste), timed inside the page from the event to the redrawn plot.
+  const times = [];
+  for (const chips of ['8192', '16384', '4096', '16384', '8192', '2048', '16384']) {
+    times.push(await page.evaluate(([input, plot, value]) => new Promise((done) => {
+      const field = document.querySelector(input);
+      const target = document.querySelector(plot);
+      const before = target.innerHTML;
+      const start = performance.now();
+      const watch = new MutationObserver(() => {
+        if (target.innerHTML !== before && target.innerHTML.includes('<polyline')) {
+          watch.disconnect();
+          done(Math.round(performance.now() - start));
+        }
+      });
+      watch.observe(target, { childList: true, subtree: true, characterData: true });
+      field.value = value;
+      field.dispatchEvent(new InputEvent('input', { bubbles: true }));
+    }), [q('chips'), q('plot-scaling'), chips]));
+  }
+  times.sort((a, b) => a - b);
+  console.log(`BENCH plots_after_edit_ms=${times[3]} (median of ${times.length}; ${times.join(', ')})`);
+  assertClean(log, served());
+});

@@ -184,7 +184,27 @@ test('changing the chip keeps the network the user chose, and says so', async (t
 
 test('the page says how sure it is, explains its terms and shows its validation', async (t) => {
   const { page, log } = await fresh(t);
+  // The default plan is not a published plan and is larger than the runs of its kind: an
+  // estimate with its range, not "validated".
+  assert.equal(await attr(page, 'confidence', 'data-firm'), 'false');
+  assert.match(await text(page, 'confidence'), /^estimate ±\d+(\.\d)? %/);
+  for (const id of ['train-days', 'effective-days', 'mfu', 'step-time', 'chip-hours', 'tokens-per-s']) {
+    assert.match(await text(page, `${id}-range`), /^likely .+ to .+/, `${id} has a range`);
+  }
+  const [lo, hi] = (await text(page, 'train-days-range')).replace(/,/g, '').match(/[\d.]+/g).map(Number);
+  const days = num(await text(page, 'train-days'));
+  assert.ok(lo < hi && lo <= days * 1.2 && hi >= days * 0.8, `${lo} to ${hi} around ${days}`);
+  // GPT-3 175B on 1,024 A100 with Megatron-LM as the 2021-2023 papers ran it: the kind of plan
+  // many published runs back, within their sizes.
+  const validated = {
+    model: { preset: 'gpt3-175b' }, training: { tokens: '300B', global_batch: 1536 },
+    cluster: { chip: 'a100-80gb', chips: 1024, scale_out: 'ib-hdr' },
+    parallelism: { tp: 8, pp: 8, micro_batch: 1, stack: 'megatron-baseline', recompute: 'selective' },
+  };
+  await page.goto('about:blank');
+  await open(page, `${origin}/#s=1.${Buffer.from(JSON.stringify(validated)).toString('base64url')}`);
   assert.equal(await attr(page, 'confidence', 'data-firm'), 'true');
+  assert.equal(await text(page, 'confidence'), 'validated');
   // The 910C has no published training run (the 910B is calibrated on Pangu Ultra's).
   await select(page, 'chip', 'ascend-910c');
   await until(page, 'a soft confidence badge', (s) => document.querySelector(s)?.dataset.firm === 'false', q('confidence'));

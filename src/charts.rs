@@ -704,4 +704,29 @@ impl Kind {
     pub fn from_id(id: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.id() == id)
     }
+
+    /// The plot's height on the page, CSS pixels: bars are short, curves against chip count
+    /// taller.
+    pub fn height(self) -> u32 {
+        match self {
+            Kind::Scaling => 320,
+            Kind::PlantScaling | Kind::Effective => 300,
+            Kind::Step | Kind::Memory | Kind::Power | Kind::Cost => 230,
+        }
+    }
+}
+
+/// Every plot of a plan, each an SVG document `width` wide (`Kind::height` tall), keyed by
+/// `Kind::id`.
+pub fn draw_all(
+    e: &Estimate,
+    scaling: &[ScalingPoint],
+    chips: u32,
+    theme: &Theme,
+    width: u32,
+) -> Vec<(&'static str, String)> {
+    Kind::ALL
+        .into_iter()
+        .map(|kind| (kind.id(), draw(kind, e, scaling, chips, theme, (width, kind.height()))))
+        .collect()
 }

@@ -32,8 +32,8 @@ pub struct Evaluation {
     pub inputs: Inputs,
     /// Their estimate.
     pub estimate: Estimate,
-    /// The same plan at other cluster sizes.
-    pub scaling: Vec<ScalingPoint>,
+    /// The range of each headline, from the model's errors on runs like this one.
+    pub range: validation::range::Range,
 }
 
 impl PartialEq for Evaluation {
@@ -395,12 +395,18 @@ impl State {
     }
 }
 
-/// A scenario's result as the page shows it: the estimate and the plan at other sizes.
+/// A scenario's result as the page shows it: the estimate and the ranges of its headlines.
 pub fn evaluation(scenario: &Scenario) -> Result<Evaluation, Vec<InputError>> {
     let (inputs, estimate) = scenario.evaluate()?;
-    // The fabric is rebuilt at each size, so power and cost scale with what is bought.
-    let scaling = crate::fabric::scaling(&inputs, &sweep::default_chip_counts());
-    Ok(Evaluation { inputs, estimate, scaling })
+    let range = validation::range::range(scenario, &inputs, &estimate);
+    Ok(Evaluation { inputs, estimate, range })
+}
+
+/// The plan of `inputs` at the sizes its plots sweep; the fabric is rebuilt at each size, so
+/// power and cost scale with what is bought. The plots are drawn in the worker, which calls
+/// this; the page does not.
+pub fn scaling(inputs: &Inputs) -> Vec<ScalingPoint> {
+    crate::fabric::scaling(inputs, &sweep::default_chip_counts())
 }
 
 /// The model preset's published plan: the title of the run that used it and its scenario
@@ -425,6 +431,11 @@ pub struct Confidence {
     pub efficiency_by_class: bool,
     /// The cluster is larger than any validated run, which had this many chips.
     pub beyond_validated: Option<u32>,
+    /// Runs like this plan (its chip family, software stack, dense or MoE) within tolerance,
+    /// when fewer than the three that make it validated.
+    pub few_runs: Option<u32>,
+    /// Half the width of the range of the days, as a fraction of them.
+    pub plus_minus: f64,
 }
 
 impl Confidence {
@@ -434,12 +445,26 @@ impl Confidence {
             && self.unverified.is_empty()
             && !self.efficiency_by_class
             && self.beyond_validated.is_none()
+            && self.few_runs.is_none()
     }
 }
 
-/// How sure the estimate of `scenario` (resolved as `inputs`) can be.
-pub fn confidence(scenario: &Scenario, inputs: &Inputs) -> Confidence {
+/// How sure the estimate of `scenario` (resolved as `inputs`, its range `range`) can be.
+pub fn confidence(
+    scenario: &Scenario,
+    inputs: &Inputs,
+    range: &validation::range::Range,
+) -> Confidence {
     let coverage = validation::coverage();
+    let b = &range.basis;
+    let (lo, hi) = range.train_days;
+    let mid = 0.5 * (lo + hi);
+    let plus_minus = if mid > 0.0 { 0.5 * (hi - lo) / mid } else { 0.0 };
+    let runs = validation::digest::REGIMES
+        .iter()
+        .find(|r| r.family == b.regime.family && r.stack == b.regime.stack && r.moe == b.regime.moe)
+        .map_or(0, |r| r.stats.runs_within);
+    let few_runs = (runs < 3).then_some(runs);
     let chip_value = scenario.get("cluster.chip");
     let preset = match &chip_value {
         Some(Value::String(id)) => presets::chip(id),
@@ -456,12 +481,16 @@ pub fn confidence(scenario: &Scenario, inputs: &Inputs) -> Confidence {
             unverified: p.unverified.iter().filter_map(|f| fields::chip_figure_path(f)).collect(),
             efficiency_by_class: !coverage.chips.iter().any(|c| c == p.id),
             beyond_validated: beyond,
+            few_runs,
+            plus_minus,
         },
         None => Confidence {
             chip: None,
             unverified: Vec::new(),
             efficiency_by_class: true,
             beyond_validated: beyond,
+            few_runs,
+            plus_minus,
         },
     }
 }

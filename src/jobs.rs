@@ -31,6 +31,8 @@ pub enum Task {
     Validate,
     /// Draw plan A against plan B (their steps, and days against chip count) as SVG.
     Compare { pair: Box<(Scenario, Scenario)>, dark: bool },
+    /// Draw every plot of a plan as SVG, `width` pixels wide.
+    Plots { scenario: Scenario, dark: bool, width: u32 },
 }
 
 impl Task {
@@ -46,6 +48,9 @@ impl Task {
             Task::Validate => json!({ "validate": true }),
             Task::Compare { pair, dark } => json!({
                 "compare": { "a": pair.0.to_value(), "b": pair.1.to_value(), "dark": dark }
+            }),
+            Task::Plots { scenario, dark, width } => json!({
+                "plots": { "scenario": scenario.to_value(), "dark": dark, "width": width }
             }),
         };
         // The worker words its result in the page's language.
@@ -84,6 +89,11 @@ impl Task {
             let dark = v["dark"].as_bool().unwrap_or(false);
             return Ok(Task::Compare { pair: Box::new((side("a")?, side("b")?)), dark });
         }
+        if let Some(v) = value.get("plots") {
+            let dark = v["dark"].as_bool().unwrap_or(false);
+            let width = v["width"].as_u64().unwrap_or(720).min(u32::MAX as u64) as u32;
+            return Ok(Task::Plots { scenario: scenario(v)?, dark, width });
+        }
         Err("not a search or a sizing".into())
     }
 }
@@ -100,6 +110,8 @@ enum Kind {
     Validate(Option<Value>),
     /// Plan A against plan B to draw, then `{"step", "scaling"}`.
     Compare(Box<(Scenario, Scenario, bool)>, Option<Value>),
+    /// A plan's plots to draw (scheme, width), then each by its kind's id.
+    Plots(Box<(Scenario, bool, u32)>, Option<Value>),
 }
 
 /// Sizing of several chips, one after another.
@@ -127,6 +139,7 @@ impl Job {
                     objective: *objective,
                     top: *top,
                     equivalent_within: validation::model_error(),
+                    ..Options::default()
                 };
                 let typed = searchable.typed.as_ref().ok().copied();
                 let search = Search::placing(&searchable.inputs, typed, options);
@@ -154,6 +167,10 @@ impl Job {
                 let (a, b) = (**pair).clone();
                 Ok(Job { kind: Kind::Compare(Box::new((a, b, *dark)), None) })
             }
+            Task::Plots { scenario, dark, width } => {
+                scenario.resolve().map_err(words)?;
+                Ok(Job { kind: Kind::Plots(Box::new((scenario.clone(), *dark, *width)), None) })
+            }
         }
     }
 
@@ -168,6 +185,10 @@ impl Job {
             }
             Kind::Compare(task, drawn) => {
                 drawn.get_or_insert_with(|| compare_svg(&task.0, &task.1, task.2));
+                true
+            }
+            Kind::Plots(task, drawn) => {
+                drawn.get_or_insert_with(|| plots_svg(&task.0, task.1, task.2));
                 true
             }
         }
@@ -188,7 +209,7 @@ impl Job {
                 let within = s.sizer.as_ref().map_or(0.0, Sizer::progress);
                 ((s.current as f64 + within) / s.chips.len().max(1) as f64).min(1.0)
             }
-            Kind::Validate(report) | Kind::Compare(_, report) => {
+            Kind::Validate(report) | Kind::Compare(_, report) | Kind::Plots(_, report) => {
                 f64::from(u8::from(report.is_some()))
             }
         }
@@ -225,7 +246,7 @@ impl Job {
                 "rows": s.rows,
                 "curves": s.curves,
             }),
-            Kind::Validate(report) | Kind::Compare(_, report) => {
+            Kind::Validate(report) | Kind::Compare(_, report) | Kind::Plots(_, report) => {
                 report.clone().unwrap_or(Value::Null)
             }
         }
@@ -304,11 +325,25 @@ fn compare_svg(a: &Scenario, b: &Scenario, dark: bool) -> Value {
     };
     let current = |g: &editor::Evaluation| ScalingPoint::of(g.inputs.cluster.n_chips, &g.estimate);
     let (now_a, now_b) = (current(&a), current(&b));
+    let (scaling_a, scaling_b) = (editor::scaling(&a.inputs), editor::scaling(&b.inputs));
     let theme = if dark { charts::DARK } else { charts::LIGHT };
     json!({
         "step": charts::draw_compare_step(&a.estimate, &b.estimate, &theme, (960, 300)),
-        "scaling": charts::draw_compare_scaling((&a.scaling, &now_a), (&b.scaling, &now_b), &theme, (960, 380)),
+        "scaling": charts::draw_compare_scaling((&scaling_a, &now_a), (&scaling_b, &now_b), &theme, (960, 380)),
     })
+}
+
+/// Every plot of a plan as SVG documents `width` wide, keyed by `charts::Kind::id` (or
+/// `{"error"}`).
+fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Value {
+    let Ok(good) = editor::evaluation(scenario) else {
+        return json!({ "error": "the plan does not resolve" });
+    };
+    let theme = if dark { charts::DARK } else { charts::LIGHT };
+    let scaling = editor::scaling(&good.inputs);
+    let chips = good.inputs.cluster.n_chips;
+    let drawn = charts::draw_all(&good.estimate, &scaling, chips, &theme, width.clamp(200, 4000));
+    Value::Object(drawn.into_iter().map(|(id, svg)| (id.to_string(), Value::from(svg))).collect())
 }
 
 /// The scenario's chip as a row names it: its catalog id, or the name of a custom chip.

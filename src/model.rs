@@ -25,7 +25,7 @@ pub use bom::{Bom, CABLE_TIERS};
 pub use facility::{FacilityEstimate, Plant};
 pub use hardware::{Chip, Cluster, Link, Network, ScaleUp, Switch, System};
 pub use memory::{MemoryUse, Phase};
-pub use parallelism::{Dispatcher, Parallelism, Recipe, Recompute, Sharding, Training};
+pub use parallelism::{Dispatcher, Parallelism, Recipe, Recompute, Sharding, Stack, Training};
 pub use reliability::{Reliability, ReliabilityEstimate};
 pub use step_time::{LinkTimes, StepBreakdown};
 pub use warnings::{Severity, Warning};

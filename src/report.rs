@@ -10,6 +10,7 @@ use crate::model::{Estimate, FacilityEstimate, Phase, ReliabilityEstimate, Warni
 use crate::scenario::fields;
 use crate::scenario::{describe, Scenario, Searchable};
 use crate::sizing;
+use crate::validation::range::Range;
 
 /// The estimate as a JSON object (see docs/scenario.md for the fields).
 pub fn to_json(e: &Estimate) -> Value {
@@ -68,6 +69,31 @@ pub fn to_json(e: &Estimate) -> Value {
         "facility": facility(&e.facility),
         "effective_train_days": e.effective_train_days,
         "reliability": reliability(&e.reliability),
+    })
+}
+
+/// The range of each headline (`validation::range`): `[p10, p90]` pairs and what they rest on.
+pub fn range_json(r: &Range) -> Value {
+    let b = &r.basis;
+    let pair = |(lo, hi): (f64, f64)| json!([lo, hi]);
+    json!({
+        "step_s": pair(r.step_s),
+        "tokens_per_s": pair(r.tokens_per_s),
+        "mfu": pair(r.mfu),
+        "train_days": pair(r.train_days),
+        "effective_train_days": r.effective_train_days.map(pair),
+        "chip_hours": pair(r.chip_hours),
+        "basis": {
+            "family": b.regime.family,
+            "stack": b.regime.stack,
+            "moe": b.regime.moe,
+            "runs": b.runs,
+            "rows": b.rows,
+            "bias": b.bias,
+            "spread": b.spread,
+            "validated": b.validated,
+            "beyond_chips": b.beyond,
+        },
     })
 }
 

@@ -6,6 +6,7 @@
 //! rest use this tool's MFU, hardware TFLOP/s, tokens/s, days or chip-hours.
 
 pub mod designs;
+pub mod range;
 // Generated (`digest_source`); kept as written so the staleness check compares like with like.
 #[rustfmt::skip]
 pub mod digest;
@@ -370,6 +371,7 @@ pub fn markdown(runs: &[Run], outcomes: &[Outcome]) -> String {
             ));
         }
     }
+    out.push_str(&ranges_markdown(outcomes));
     out.push_str(&designs::markdown());
     out.push_str("\n## Sources and assumptions\n\n");
     for run in runs {
@@ -378,6 +380,65 @@ pub fn markdown(runs: &[Run], outcomes: &[Outcome]) -> String {
             run.id, run.title, run.source, run.assumed
         ));
     }
+    out
+}
+
+/// The errors by chip family and software stack, and how often the ranges hold, as Markdown.
+fn ranges_markdown(outcomes: &[Outcome]) -> String {
+    let points = range::points(outcomes);
+    let mut out = String::from("\n## Error by chip family and software stack\n\n");
+    out.push_str("Each row's error as an error of the step time (positive: the model is slow), grouped as the ranges group them.\n");
+    out.push_str("A plan's range is centred on its group's mean error and spread by its standard deviation, both shrunk toward all rows' when the group has few rows (`src/validation/range.rs`).\n\n");
+    out.push_str(
+        "| chip family | stack | model | runs | rows | mean error | spread | most chips |\n",
+    );
+    out.push_str("|---|---|---|---:|---:|---:|---:|---:|\n");
+    for (r, s) in range::regimes(&points) {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {:+.1}% | {:.1}% | {} |\n",
+            r.family,
+            r.stack,
+            if r.moe { "MoE" } else { "dense" },
+            s.runs,
+            s.rows,
+            100.0 * s.mean,
+            100.0 * s.sd,
+            crate::numbers::format(s.max_chips as f64)
+        ));
+    }
+    let p = range::pooled(&points);
+    out.push_str(&format!(
+        "\nAll rows: mean {:+.1}%, spread {:.1}%; the families' means spread by {:.1}%; the error drifts by {:.1}% per doubling of the chips.\n",
+        100.0 * p.mean,
+        100.0 * p.sd,
+        100.0 * p.between_families,
+        100.0 * p.drift_per_doubling
+    ));
+    // How often the ranges hold: each row's range from the other runs' errors.
+    let inside = |held_out: bool| {
+        let mine: Vec<(&Outcome, &range::Point)> =
+            outcomes.iter().zip(&points).filter(|(o, _)| o.row.held_out == held_out).collect();
+        let hit = mine
+            .iter()
+            .filter(|(o, point)| {
+                let others: Vec<range::Point> =
+                    points.iter().filter(|q| q.0 != point.0).cloned().collect();
+                range::covers(o, &point.1, point.2, &others)
+            })
+            .count();
+        (hit, mine.len())
+    };
+    let (held_hit, held_rows) = inside(true);
+    let (cal_hit, cal_rows) = inside(false);
+    let share = |hit: usize, rows: usize| 100.0 * hit as f64 / rows.max(1) as f64;
+    out.push_str("\n## Ranges\n\n");
+    out.push_str("Every headline carries a range, its 10th to 90th percentile: about four in five published values should fall inside their range.\n");
+    out.push_str("Each row below is judged by the range the other runs' errors give it (its own run left out).\n\n");
+    out.push_str(&format!(
+        "- Held-out rows: {held_hit} of {held_rows} inside their range ({:.0}%).\n- Calibration rows: {cal_hit} of {cal_rows} inside their range ({:.0}%).\n",
+        share(held_hit, held_rows),
+        share(cal_hit, cal_rows)
+    ));
     out
 }
 
@@ -431,14 +492,16 @@ pub fn digest_source(rows: &[Row], outcomes: &[Outcome]) -> String {
     out.push_str(
         "//! What the page needs of `data/calibration.json`, so it does not carry the file: the\n",
     );
-    out.push_str("//! chips a published run calibrates, the largest validated cluster, the accuracy headline\n");
+    out.push_str("//! chips a published run calibrates, the largest validated cluster, the accuracy headline,\n");
     out.push_str(
-        "//! and each model preset's published plan. Written by `validation::digest_source`;\n",
+        "//! each model preset's published plan, and the model's errors by regime for the ranges\n",
     );
+    out.push_str("//! (`range`). Written by `validation::digest_source`;\n");
     out.push_str(
         "//! `tests/validation.rs` fails when it is stale (`UPDATE_ACCURACY=1 cargo test --test\n",
     );
     out.push_str("//! validation` rewrites it with docs/accuracy.md).\n\n");
+    out.push_str("use super::range::{Digested, Pooled, Stats};\n\n");
     out.push_str(
         "/// Chip presets whose efficiency figures were checked against a published run.\n",
     );
@@ -463,6 +526,30 @@ pub fn digest_source(rows: &[Row], outcomes: &[Outcome]) -> String {
             quote(&scenario.to_json())
         ));
     }
-    out.push_str("];\n");
+    out.push_str("];\n\n");
+    let points = range::points(outcomes);
+    out.push_str("/// The model's time errors by regime (`range::Stats`).\n");
+    out.push_str("pub const REGIMES: &[Digested] = &[\n");
+    for (r, s) in range::regimes(&points) {
+        out.push_str(&format!(
+            "    Digested {{ family: {}, stack: {}, moe: {}, stats: Stats {{ runs: {}, runs_within: {}, rows: {}, mean: {:?}, sd: {:?}, max_chips: {} }} }},\n",
+            quote(&r.family),
+            quote(r.stack),
+            r.moe,
+            s.runs,
+            s.runs_within,
+            s.rows,
+            s.mean,
+            s.sd,
+            s.max_chips
+        ));
+    }
+    out.push_str("];\n\n");
+    let p = range::pooled(&points);
+    out.push_str("/// Over every row (`range::Pooled`).\n");
+    out.push_str(&format!(
+        "pub const POOLED: Pooled = Pooled {{ rows: {}, mean: {:?}, sd: {:?}, between_families: {:?}, drift_per_doubling: {:?} }};\n",
+        p.rows, p.mean, p.sd, p.between_families, p.drift_per_doubling
+    ));
     out
 }

@@ -179,7 +179,8 @@ fn agrees_with_brute_force(json: &str) {
     let typed = estimate(&base);
     let typed_in_space = in_space(&base);
     for objective in [Objective::TrainDays, Objective::Cost] {
-        let outcome = search::search(&base, Options { objective, top: 25, ..Options::default() });
+        let every = Options { objective, top: 25, skip_hopeless: false, ..Options::default() };
+        let outcome = search::search(&base, every);
         // The typed plan is placed whether or not it is in the space.
         let extra = usize::from(!typed_in_space && typed.feasible && typed.memory.fits);
         assert_eq!(outcome.evaluated as usize, brute.len() + extra, "same plans run and fit");
@@ -259,6 +260,46 @@ fn the_degrees_left_out_never_beat_the_best() {
             best.train_days
         );
     }
+}
+
+/// Skipping the choices of degrees whose ideal time cannot change the result changes nothing:
+/// the same ranked plans, front, best plan keeping TP inside and place of the typed plan, under
+/// every objective, on the small scenarios and on random ones, with fewer plans judged.
+#[test]
+fn skipping_hopeless_degrees_changes_nothing() {
+    let mut rng = Rng(0x5eed_5c1b);
+    let mut cases: Vec<Inputs> =
+        [SMALL_DENSE, SMALL_MOE, SMALL_ODD].iter().map(|j| inputs(j)).collect();
+    while cases.len() < 12 {
+        if let Ok(i) = random_scenario(&mut rng).resolve() {
+            cases.push(i);
+        }
+    }
+    let mut skipped = 0;
+    for (case, base) in cases.iter().enumerate() {
+        for objective in Objective::ALL {
+            let every = search::search(
+                base,
+                Options { objective, skip_hopeless: false, ..Options::default() },
+            );
+            let some = search::search(base, Options { objective, ..Options::default() });
+            let values =
+                |o: &search::Outcome| o.ranked.iter().map(|p| objective.of(p)).collect::<Vec<_>>();
+            assert_eq!(values(&some), values(&every), "case {case} {objective:?}");
+            let front = |o: &search::Outcome| {
+                o.pareto.iter().map(|p| (p.wall_days(), p.run_usd)).collect::<Vec<_>>()
+            };
+            assert_eq!(front(&some), front(&every), "case {case} {objective:?}");
+            assert_eq!(some.yours.rank, every.yours.rank, "case {case} {objective:?}");
+            assert_eq!(
+                some.best_inside.map(|p| objective.of(&p)),
+                every.best_inside.map(|p| objective.of(&p))
+            );
+            assert_eq!(some.none_because.is_some(), every.none_because.is_some());
+            skipped += some.skipped_cells;
+        }
+    }
+    assert!(skipped > 0, "some cells are skipped");
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! stated tolerance, and docs/accuracy.md equal to what `clusterplan validate` prints.
 #![cfg(not(target_arch = "wasm32"))]
 
+use clusterplan::scenario::Scenario;
 use clusterplan::validation;
 
 #[test]
@@ -182,5 +183,82 @@ fn every_published_design_that_follows_our_rules_is_reproduced_exactly() {
             o.design.published,
             o.predicted
         );
+    }
+}
+
+/// Every headline carries a range: low below high, around the estimate when its kind of plan is
+/// centred, and none for days with failures when the run never finishes.
+#[test]
+fn every_headline_has_a_range() {
+    use clusterplan::validation::range;
+    let s = Scenario::default_plan();
+    let (inputs, e) = s.evaluate().expect("evaluates");
+    let r = range::range(&s, &inputs, &e);
+    for (name, (lo, hi), value) in [
+        ("step", r.step_s, e.step_s),
+        ("tokens", r.tokens_per_s, e.tokens_per_s),
+        ("mfu", r.mfu, e.mfu),
+        ("days", r.train_days, e.train_days),
+        ("chip-hours", r.chip_hours, e.chip_hours),
+    ] {
+        assert!(lo > 0.0 && lo < hi, "{name}: {lo} to {hi}");
+        assert!(lo < value * 1.15 && hi > value * 0.85, "{name}: {lo} to {hi} around {value}");
+    }
+    assert!(r.effective_train_days.is_some());
+    let never = s.with("cluster.chips", Some(serde_json::json!(1_048_576)));
+    let (inputs, e) = never.evaluate().expect("evaluates");
+    assert!(range::range(&never, &inputs, &e).effective_train_days.is_none());
+}
+
+/// The range widens with distance from what was validated: beyond the largest run of the kind,
+/// and for a chip no run of its family backs.
+#[test]
+fn ranges_widen_away_from_validated_runs() {
+    use clusterplan::validation::range;
+    let spread = |s: &Scenario| {
+        let (inputs, e) = s.evaluate().expect("evaluates");
+        range::range(s, &inputs, &e).basis
+    };
+    let plan = Scenario::default_plan().with("cluster.chips", Some(serde_json::json!(4096)));
+    let near = spread(&plan);
+    let far = spread(&plan.with("cluster.chips", Some(serde_json::json!(131_072))));
+    assert!(far.spread > near.spread && far.beyond.is_some(), "{near:?} {far:?}");
+    let own_chip = plan.with("cluster.chip", Some(serde_json::json!("custom")));
+    if let Ok((inputs, e)) = own_chip.evaluate() {
+        let custom = range::range(&own_chip, &inputs, &e).basis;
+        assert_eq!(custom.regime.family, "custom");
+        assert!(custom.spread > near.spread, "{custom:?}");
+    }
+    let gaudi = spread(&plan.with("cluster.chip", Some(serde_json::json!("gaudi3"))));
+    assert!(gaudi.spread > near.spread && !gaudi.validated, "{gaudi:?}");
+}
+
+/// About four in five published values fall inside the range the other runs' errors give their
+/// row; at least three in five, on the held-out rows and on all rows.
+#[test]
+fn ranges_hold_for_most_published_runs() {
+    use clusterplan::validation::range;
+    let (_, outcomes) = validation::run_all().expect("calibration data loads");
+    let points = range::points(&outcomes);
+    assert_eq!(points.len(), outcomes.len(), "every row has a regime");
+    let share = |held_out_only: bool| {
+        let mine: Vec<_> = outcomes
+            .iter()
+            .zip(&points)
+            .filter(|(o, _)| !held_out_only || o.row.held_out)
+            .collect();
+        let inside = mine
+            .iter()
+            .filter(|(o, p)| {
+                let others: Vec<range::Point> =
+                    points.iter().filter(|q| q.0 != p.0).cloned().collect();
+                range::covers(o, &p.1, p.2, &others)
+            })
+            .count();
+        inside as f64 / mine.len().max(1) as f64
+    };
+    for (which, held) in [("held-out", true), ("all", false)] {
+        let s = share(held);
+        assert!((0.6..=0.97).contains(&s), "{which} rows inside their range: {s}");
     }
 }

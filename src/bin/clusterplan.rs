@@ -112,14 +112,18 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
     let mut estimates = Vec::new();
     let mut failed = false;
     for (idx, scenario) in scenarios.iter().enumerate() {
-        match catalog.expand(scenario).evaluate() {
-            Ok((_, estimate)) => {
+        let scenario = catalog.expand(scenario);
+        match scenario.evaluate() {
+            Ok((inputs, estimate)) => {
                 // An infeasible plan is still estimated (exit 0); stderr says why it cannot run.
                 let which = if is_array { format!("scenario {idx}: ") } else { String::new() };
                 for p in &estimate.problems {
                     eprintln!("problem: {which}{}: {p}", field(fields::warning_field(p)));
                 }
-                estimates.push(report::to_json(&estimate));
+                let mut json = report::to_json(&estimate);
+                let range = validation::range::range(&scenario, &inputs, &estimate);
+                json["range"] = report::range_json(&range);
+                estimates.push(json);
             }
             Err(errors) => {
                 failed = true;

@@ -34,6 +34,35 @@ pub enum Sharding {
     Full,
 }
 
+/// The software stack a plan runs on. It sets the defaults of the overlaps it implements
+/// (`scenario::resolve`), and the validation runs are grouped by it (`validation::range`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stack {
+    /// Megatron-Core as its README runs its scaling tables: data-, tensor- and
+    /// pipeline-parallel communication overlapped.
+    MegatronCore,
+    /// Megatron-LM as the 2021-2023 papers ran it: no overlap flags.
+    MegatronBaseline,
+}
+
+impl Stack {
+    /// Every stack, in the order a menu lists them.
+    pub const ALL: [Stack; 2] = [Stack::MegatronCore, Stack::MegatronBaseline];
+
+    /// The stack's name in scenarios and links.
+    pub fn id(self) -> &'static str {
+        match self {
+            Stack::MegatronCore => "megatron-core",
+            Stack::MegatronBaseline => "megatron-baseline",
+        }
+    }
+
+    /// It overlaps data-, tensor- and pipeline-parallel communication by default.
+    pub fn overlaps(self) -> bool {
+        self == Stack::MegatronCore
+    }
+}
+
 /// How an MoE layer's tokens reach their experts across scale-up domains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dispatcher {
@@ -134,6 +163,8 @@ pub struct Parallelism {
     pub dp_overlap: bool,
     /// How tokens reach their experts across domains.
     pub dispatcher: Dispatcher,
+    /// The software stack.
+    pub stack: Stack,
     /// Expert all-to-all hidden behind another micro-batch's computation (DeepSeek-V3's DualPipe,
     /// arXiv:2412.19437, §3.2.1); Megatron-LM's default leaves it exposed.
     pub ep_overlap: bool,

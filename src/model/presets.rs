@@ -49,6 +49,9 @@ pub struct ChipPreset {
     pub name: &'static str,
     /// Maker.
     pub vendor: &'static str,
+    /// The maker's architecture family (`Hopper`, `TPU`, `Ascend`): chips of one family share
+    /// their kernels and software, so the validation runs of one speak for the others.
+    pub family: &'static str,
     /// Figures.
     pub chip: Chip,
     /// Id of the scale-up fabric this chip ships with (in `SCALE_UP`).

@@ -103,11 +103,19 @@ pub struct Options {
     /// (its error against published runs): the search calls them equivalent instead of ranking
     /// on noise. Zero ranks on every difference.
     pub equivalent_within: f64,
+    /// Skip the choices of degrees whose ideal time shows that none of their plans could
+    /// change the result (`Search::advance`); off, every plan of the space is judged.
+    pub skip_hopeless: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { objective: Objective::TrainDays, top: 10, equivalent_within: 0.0 }
+        Options {
+            objective: Objective::TrainDays,
+            top: 10,
+            equivalent_within: 0.0,
+            skip_hopeless: true,
+        }
     }
 }
 
@@ -335,7 +343,7 @@ pub fn days_bound(inputs: &Inputs) -> f64 {
 }
 
 /// A choice of degrees; the search tries every schedule and memory option inside it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Cell {
     tp: u32,
     cp: u32,
@@ -343,6 +351,9 @@ struct Cell {
     dp: u32,
     ep: u32,
     etp: u32,
+    /// Days no plan of the cell beats: each chip of a replica does at least its share of the
+    /// model FLOPs of its share of the batch (padding included) at the chip's best rate.
+    days_bound: f64,
 }
 
 /// Where the plan the inputs carry ranks among the plans searched.
@@ -391,6 +402,9 @@ pub struct Outcome {
     pub equivalent_within: f64,
     /// Cells (choices of degrees) done and in all.
     pub progress: (usize, usize),
+    /// Cells skipped because their ideal time shows that no plan in them could rank, be
+    /// placed ahead of the typed plan, join the front or be the best plan keeping TP inside.
+    pub skipped_cells: u64,
     /// Why no plan is ranked, once the search is done and found none.
     pub none_because: Option<NoPlan>,
 }
@@ -440,6 +454,10 @@ pub struct Search {
     least_need: Option<(f64, f64)>,
     /// Why the plans that fit never finish (the last one seen).
     never: Option<(f64, f64)>,
+    /// Cost and energy of a day at the least power the cluster can draw (every chip idle):
+    /// with a cell's days bound, the least any of its plans can cost.
+    floor_per_day: (f64, f64),
+    skipped_cells: u64,
 }
 
 impl Search {
@@ -453,6 +471,18 @@ impl Search {
     /// plan as the user wrote it, on `base`'s cluster) when there is one. `base`'s own degrees
     /// play no part: the search tries every split of at most its chips.
     pub fn placing(base: &Inputs, typed: Option<Parallelism>, options: Options) -> Search {
+        let mut cells = cells(base);
+        // Most promising first, so the bar for skipping rises early.
+        cells.sort_by(|a, b| a.days_bound.total_cmp(&b.days_bound));
+        let idle_day = crate::model::facility::assess(
+            &base.plant,
+            base.cluster.chip.tdp_w,
+            base.cluster.n_chips,
+            0,
+            0.0,
+            86_400.0,
+            base.training.tokens,
+        );
         let mut search = Search {
             base: *base,
             options: Options {
@@ -460,7 +490,7 @@ impl Search {
                 equivalent_within: finite(options.equivalent_within).max(0.0),
                 ..options
             },
-            cells: cells(base),
+            cells,
             next: 0,
             ranked: Vec::new(),
             pareto: Vec::new(),
@@ -476,6 +506,8 @@ impl Search {
             best_inside: None,
             least_need: None,
             never: None,
+            floor_per_day: (idle_day.cost.run_amortized_usd, idle_day.energy_mwh),
+            skipped_cells: 0,
         };
         if let Some(plan) = typed {
             let mut inputs = *base;
@@ -498,9 +530,40 @@ impl Search {
         while self.next < end {
             let cell = self.cells[self.next];
             self.next += 1;
-            self.cell(&mut inputs, cell);
+            if self.options.skip_hopeless && self.hopeless(&cell) {
+                self.skipped_cells += 1;
+            } else {
+                self.cell(&mut inputs, cell);
+            }
         }
         self.done()
+    }
+
+    /// No plan of `cell` can change the result: its least value under the objective is worse
+    /// than the last ranked plan and the typed plan, its least days and cost are both beaten by
+    /// a plan on the front, and it cannot be the best plan keeping TP inside a domain. Every
+    /// figure a plan is ranked by grows with its time (cost and energy at least as fast as an
+    /// idle cluster's), so the cell's days bound bounds them all.
+    fn hopeless(&self, cell: &Cell) -> bool {
+        let days = cell.days_bound;
+        let (usd_per_day, mwh_per_day) = self.floor_per_day;
+        let least = match self.options.objective {
+            Objective::TrainDays | Objective::EffectiveDays => days,
+            Objective::Cost => usd_per_day * days,
+            Objective::Energy => mwh_per_day * days,
+        };
+        let Some(&(last, _)) = self.ranked.get(self.options.top - 1) else { return false };
+        let yours = if matches!(self.yours, Verdict::Fits(_)) { self.yours_value } else { 0.0 };
+        if least <= last.max(yours) {
+            return false;
+        }
+        let usd = usd_per_day * days;
+        if !self.pareto.iter().any(|q| q.wall_days() <= days && q.run_usd <= usd) {
+            return false;
+        }
+        let domain = self.base.cluster.scale_up.domain_size.max(1);
+        let inside = !Group::place(cell.tp, 1, domain).crosses_domains();
+        !inside || self.best_inside.is_some_and(|(v, _)| v < least)
     }
 
     /// Every cell is done.
@@ -556,6 +619,7 @@ impl Search {
             best_inside: self.best_inside.map(|(_, p)| p),
             equivalent_within: band,
             progress: (self.next, self.cells.len()),
+            skipped_cells: self.skipped_cells,
             none_because,
         }
     }
@@ -605,14 +669,51 @@ impl Search {
                         for v in 1..=v_max {
                             inputs.parallelism.virtual_stages = v;
                             let staged = Staged::of(inputs);
-                            for sharding in &SHARDINGS[..=zero_max] {
-                                inputs.parallelism.sharding = *sharding;
-                                // The typed plan was placed first.
-                                if self.typed != Some(inputs.parallelism) {
-                                    self.consider(inputs, &mut per_shape, &staged);
-                                }
-                            }
+                            self.shardings(inputs, &mut per_shape, &staged, zero_max);
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every ZeRO stage of one plan. ZeRO-2, ZeRO-1 and ZeRO-0 shard less and less of the same
+    /// state with nothing else changed, so once one of them does not fit, those after it do not
+    /// either, and they are counted without being judged; whether a plan can run does not
+    /// depend on its ZeRO stage, so one that cannot settles the rest too. ZeRO-3, which adds
+    /// gathered layers, is judged on its own.
+    fn shardings(
+        &mut self,
+        inputs: &mut Inputs,
+        per_shape: &mut PerShape,
+        staged: &Staged,
+        zero_max: usize,
+    ) {
+        let order: &[Sharding] = if zero_max == 0 {
+            &[Sharding::None]
+        } else {
+            &[Sharding::Gradients, Sharding::Optimizer, Sharding::None, Sharding::Full]
+        };
+        let mut settled: Option<Verdict> = None;
+        for &sharding in order {
+            inputs.parallelism.sharding = sharding;
+            // The typed plan was placed first.
+            if self.typed == Some(inputs.parallelism) {
+                continue;
+            }
+            match settled {
+                Some(Verdict::Invalid) => {
+                    self.searched += 1;
+                    self.invalid += 1;
+                }
+                Some(Verdict::DoesNotFit { .. }) if sharding != Sharding::Full => {
+                    self.searched += 1;
+                    self.does_not_fit += 1;
+                }
+                _ => {
+                    let verdict = self.consider(inputs, per_shape, staged);
+                    if matches!(verdict, Verdict::Invalid | Verdict::DoesNotFit { .. }) {
+                        settled = Some(verdict);
                     }
                 }
             }
@@ -673,9 +774,6 @@ impl Search {
     }
 }
 
-const SHARDINGS: [Sharding; 4] =
-    [Sharding::None, Sharding::Optimizer, Sharding::Gradients, Sharding::Full];
-
 /// Searches every plan at once.
 pub fn search(inputs: &Inputs, options: Options) -> Outcome {
     let mut s = Search::new(inputs, options);
@@ -695,6 +793,7 @@ fn cells(inputs: &Inputs) -> Vec<Cell> {
     let global = inputs.training.global_batch.max(1);
     let pipelines = pipeline_degrees(inputs);
     let batch_divisors: Vec<u32> = divisors(global).collect();
+    let bound = CellBound::of(inputs);
     let expert_degrees: Vec<u32> =
         t.moe.map_or(vec![1], |m| divisors(m.n_experts.max(1)).collect());
     let mut out = Vec::new();
@@ -707,8 +806,9 @@ fn cells(inputs: &Inputs) -> Vec<Cell> {
             {
                 let most = (n / (tp * cp * pp)).min(global);
                 for dp in data_degrees_of(global, most, pp, &batch_divisors).into_iter().flatten() {
+                    let days_bound = bound.days(tp * cp * pp, global.div_ceil(dp));
                     if t.moe.is_none() {
-                        out.push(Cell { tp, cp, pp, dp, ep: 1, etp: tp });
+                        out.push(Cell { tp, cp, pp, dp, ep: 1, etp: tp, days_bound });
                         continue;
                     }
                     // Experts folded over the stage's tensor x context x data ranks, split
@@ -717,7 +817,7 @@ fn cells(inputs: &Inputs) -> Vec<Cell> {
                     for etp in if tp > 1 { vec![tp, 1] } else { vec![1] } {
                         let fits = |e: &&u32| ranks % (**e as u64 * etp as u64) == 0;
                         for &ep in expert_degrees.iter().filter(fits) {
-                            out.push(Cell { tp, cp, pp, dp, ep, etp });
+                            out.push(Cell { tp, cp, pp, dp, ep, etp, days_bound });
                         }
                     }
                 }
@@ -725,6 +825,38 @@ fn cells(inputs: &Inputs) -> Vec<Cell> {
         }
     }
     out
+}
+
+/// What a cell's days bound is made of: steps, model FLOPs per sequence, the chip's best rate.
+struct CellBound {
+    steps: f64,
+    flops_per_sequence: f64,
+    rate: f64,
+}
+
+impl CellBound {
+    fn of(inputs: &Inputs) -> CellBound {
+        let chip = &inputs.cluster.chip;
+        let fastest = if inputs.fp8_active() {
+            chip.bf16_flops_per_s.max(chip.fp8_flops_per_s)
+        } else {
+            chip.bf16_flops_per_s
+        };
+        let t = &inputs.transformer;
+        let tokens_per_step = inputs.training.global_batch.max(1) as f64 * t.seq_len.max(1) as f64;
+        CellBound {
+            steps: (inputs.training.tokens.max(0.0) / tokens_per_step).ceil(),
+            flops_per_sequence: t.model_flops_per_sequence(),
+            rate: fastest.max(1.0) * chip.matmul_efficiency.clamp(0.01, 1.0),
+        }
+    }
+
+    /// Days for replicas of `chips` chips each running `share` sequences a step.
+    fn days(&self, chips: u32, share: u32) -> f64 {
+        let step = share as f64 * self.flops_per_sequence / (chips.max(1) as f64 * self.rate);
+        // A hair under, so rounding never skips a plan that ties.
+        finite(self.steps * step / 86_400.0) * (1.0 - 1e-9)
+    }
 }
 
 /// The pipeline degrees worth trying: each one whose busiest stage (`stages::busiest`, the

@@ -13,7 +13,7 @@ use super::{Raw, Scenario, VERSION};
 use crate::model::presets::{self, units::*};
 use crate::model::{
     AttentionImpl, Chip, Cluster, Dispatcher, FfnKind, Inputs, Link, Moe, Network, Parallelism,
-    Recipe, Recompute, ScaleUp, Sharding, Training, Transformer,
+    Recipe, Recompute, ScaleUp, Sharding, Stack, Training, Transformer,
 };
 use crate::numbers::{self, NumberError};
 
@@ -558,12 +558,9 @@ impl Scenario {
             }
         };
         // The software stack sets the defaults of the overlaps it implements.
-        let tuned = r.choice(
-            &p.stack,
-            "parallelism.stack",
-            &[("megatron-core", true), ("megatron-baseline", false)],
-            true,
-        );
+        let choices = Stack::ALL.map(|s| (s.id(), s));
+        let stack = r.choice(&p.stack, "parallelism.stack", &choices, Stack::MegatronCore);
+        let tuned = stack.overlaps();
         Parallelism {
             tensor,
             pipeline,
@@ -600,6 +597,7 @@ impl Scenario {
                 Recompute::None,
             ),
             dp_overlap: r.flag(&p.dp_overlap, "parallelism.dp_overlap", tuned),
+            stack,
             dispatcher: r.choice(
                 &p.dispatcher,
                 "parallelism.dispatcher",

@@ -16,7 +16,7 @@ use super::inputs::{
     chip_id, cluster_panel, facility_panel, model_panel, parallelism_panel, training_panel,
     PanelProps,
 };
-use super::plot::{plot, PlotKind, PlotSpec};
+use super::plot::{plot, PlotKind};
 use super::results::results;
 use super::search::SearchPanel;
 use super::sketch::SketchView;
@@ -120,6 +120,34 @@ pub fn app() -> Html {
         });
     }
     let width = use_state(|| 0u32);
+    // The plots, drawn by a worker kept for them, a message after each edit.
+    let plots = use_state(|| None::<Rc<serde_json::Value>>);
+    let drawer = use_mut_ref(|| None::<super::worker::Drawer>);
+    {
+        let (plots, drawer) = (plots.clone(), drawer.clone());
+        let scenario = state.errors.is_empty().then(|| state.scenario.clone());
+        use_effect_with((scenario, *dark, *width, *lang), move |(scenario, dark, width, _)| {
+            if let Some(scenario) = scenario.clone() {
+                let mut drawer = drawer.borrow_mut();
+                if drawer.is_none() {
+                    let on_drawn = Callback::from(move |text: String| {
+                        let drawn = serde_json::from_str::<serde_json::Value>(&text).ok();
+                        if let Some(result) =
+                            drawn.map(|v| v["result"].clone()).filter(|r| r["step"].is_string())
+                        {
+                            plots.set(Some(Rc::new(result)));
+                        }
+                    });
+                    *drawer = super::worker::Drawer::start(on_drawn).ok();
+                }
+                // The drawing sits inside a one-pixel border.
+                let width = if *width > 2 { *width - 2 } else { 720 };
+                if let Some(d) = drawer.as_ref() {
+                    d.draw(&crate::jobs::Task::Plots { scenario, dark: *dark, width });
+                }
+            }
+        });
+    }
 
     // The link and local storage always hold the scenario as typed, valid or not; a
     // whole-plan change adds a history entry so Back returns to the plan before.
@@ -347,13 +375,9 @@ pub fn app() -> Html {
                     <SearchPanel state={state.clone()} on_action={on_action} dark={*dark} width={*width} lang={*lang} />
                     if let Some(good) = good {
                         <div class={classes!("plots", (state.stale() || !good.estimate.feasible).then_some("stale"))}>
-                            { plot(&good, PlotSpec { kind: PlotKind::Step, dark: *dark, width: *width, height: 230, testid: "plot-step" }) }
-                            { plot(&good, PlotSpec { kind: PlotKind::Memory, dark: *dark, width: *width, height: 230, testid: "plot-memory" }) }
-                            { plot(&good, PlotSpec { kind: PlotKind::Scaling, dark: *dark, width: *width, height: 320, testid: "plot-scaling" }) }
-                            { plot(&good, PlotSpec { kind: PlotKind::Power, dark: *dark, width: *width, height: 230, testid: "plot-power" }) }
-                            { plot(&good, PlotSpec { kind: PlotKind::Cost, dark: *dark, width: *width, height: 230, testid: "plot-cost" }) }
-                            { plot(&good, PlotSpec { kind: PlotKind::PlantScaling, dark: *dark, width: *width, height: 300, testid: "plot-plant-scaling" }) }
-                            { plot(&good, PlotSpec { kind: PlotKind::Effective, dark: *dark, width: *width, height: 300, testid: "plot-effective" }) }
+                            { for PlotKind::ALL.into_iter().map(|kind| {
+                                plot(plots.as_ref().and_then(|p| p[kind.id()].as_str()), kind)
+                            }) }
                         </div>
                     }
                     <footer class="about">

@@ -70,7 +70,7 @@ pub fn use_job() -> Running {
                 Task::Search { scenario, .. } | Task::Size { scenario, .. } => {
                     Some(Rc::new(scenario.clone()))
                 }
-                Task::Validate | Task::Compare { .. } => None,
+                Task::Validate | Task::Compare { .. } | Task::Plots { .. } => None,
             });
             let first = Rc::new(Status::started());
             *latest.borrow_mut() = first.clone();

@@ -1,35 +1,24 @@
-//! One of `charts`' SVG plots inline, drawn as wide as the page's column (so its text is never
-//! scaled down) with buttons that save it as the same SVG or as a PNG image of it. A plain
-//! function: the page redraws every plot with each result, so a component's memo would only
-//! add weight.
+//! One of `charts`' SVG plots inline, drawn by the worker as wide as the page's column (so its
+//! text is never scaled down), with buttons that save it as the same SVG or as a PNG image of
+//! it. A plain function: the page redraws every plot with each drawing, so a component's memo
+//! would only add weight.
 
 use yew::prelude::*;
 
 use super::browser;
-use super::state::Good;
 use super::text;
-use crate::charts::{self, DARK, LIGHT};
 
 pub use crate::charts::Kind as PlotKind;
 
-/// How a plot is shown: which, in which scheme, how wide and tall (CSS pixels; 0 wide before
-/// the column is measured), and the `data-testid` of the drawing.
-pub struct PlotSpec {
-    pub kind: PlotKind,
-    pub dark: bool,
-    pub width: u32,
-    pub height: u32,
-    pub testid: &'static str,
-}
-
-/// One plot with its save buttons.
-pub fn plot(good: &Good, spec: PlotSpec) -> Html {
-    let theme = if spec.dark { DARK } else { LIGHT };
-    // The drawing sits inside a one-pixel border.
-    let size = (if spec.width > 2 { spec.width - 2 } else { 720 }, spec.height);
-    let chips = good.inputs.cluster.n_chips;
-    let svg = charts::draw(spec.kind, &good.estimate, &good.scaling, chips, &theme, size);
-    let name = |ext: &str| format!("clusterplan-{}.{ext}", spec.testid);
+/// One plot with its save buttons (`data-testid` `plot-<kind id>`): `svg`, the drawing the
+/// worker made (`jobs::Task::Plots`), or an empty frame of the plot's height while it comes.
+pub fn plot(svg: Option<&str>, kind: PlotKind) -> Html {
+    let testid = format!("plot-{}", kind.id());
+    let Some(svg) = svg.map(str::to_string) else {
+        let height = format!("min-height: {}px", kind.height());
+        return html! { <figure class="plot-box"><div class="plot" style={height} data-testid={testid}></div></figure> };
+    };
+    let name = |ext: &str| format!("clusterplan-{testid}.{ext}");
     let save_png = {
         let (svg, name) = (svg.clone(), name("png"));
         Callback::from(move |_| browser::download_png(&name, &svg))
@@ -42,13 +31,13 @@ pub fn plot(good: &Good, spec: PlotSpec) -> Html {
     };
     html! {
         <figure class="plot-box">
-            <div class="plot" role="img" aria-label={text::t(&format!("plot.{}.aria", spec.kind.id()))} data-testid={spec.testid}>
+            <div class="plot" role="img" aria-label={text::t(&format!("plot.{}.aria", kind.id()))} data-testid={testid.clone()}>
                 { Html::from_html_unchecked(AttrValue::from(svg)) }
             </div>
             <span class="save-as">
-                <button type="button" class="save" data-testid={format!("{}-png", spec.testid)} onclick={save_png}
+                <button type="button" class="save" data-testid={format!("{testid}-png")} onclick={save_png}
                     title={text::t("save.png")}>{ "PNG" }</button>
-                <button type="button" class="save" data-testid={format!("{}-svg", spec.testid)} onclick={save_svg}
+                <button type="button" class="save" data-testid={format!("{testid}-svg")} onclick={save_svg}
                     title={text::t("save.svg")}>{ "SVG" }</button>
             </span>
         </figure>

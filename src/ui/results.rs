@@ -50,13 +50,33 @@ fn save_button(testid: &'static str, name: &'static str, csv: String) -> Html {
 }
 
 fn card(testid: &'static str, value: String, detail: String) -> Html {
+    ranged(testid, value, None, detail)
+}
+
+/// A headline card with its likely range, [p10, p90], under the value.
+fn ranged(
+    testid: &'static str,
+    value: String,
+    range: Option<(String, String)>,
+    detail: String,
+) -> Html {
     html! {
         <div class="card">
             <div class="card-label">{ t(&format!("card.{testid}")) }{ help(text::help(testid)) }</div>
             <div class="card-value" data-testid={testid}>{ value }</div>
+            if let Some((lo, hi)) = range {
+                <div class="card-range" data-testid={format!("{testid}-range")} title={t("card.range-title")}>
+                    { fill("card.range", &[("lo", &lo), ("hi", &hi)]) }
+                </div>
+            }
             <div class="card-detail">{ detail }</div>
         </div>
     }
+}
+
+/// Both ends of a range, each as `show` writes a value.
+fn ends(range: (f64, f64), show: impl Fn(f64) -> String) -> Option<(String, String)> {
+    Some((show(range.0), show(range.1)))
 }
 
 /// The confidence badge: firm, or what makes the estimate softer, in words.
@@ -80,11 +100,15 @@ fn confidence(c: &Confidence) -> Html {
     if let Some(max) = c.beyond_validated {
         reasons.push(fill("sure.beyond", &[("chips", &numbers::format(max as f64))]));
     }
+    if let Some(runs) = c.few_runs {
+        reasons.push(fill("sure.few-runs", &[("runs", &runs.to_string())]));
+    }
     let firm = reasons.is_empty();
+    let plus_minus = format::percent(c.plus_minus);
     html! {
         <div class={classes!("confidence", if firm { "firm" } else { "soft" })} data-testid="confidence"
             data-firm={firm.to_string()} title={t(if firm { "sure.firm-title" } else { "sure.soft-title" })}>
-            <strong>{ t(if firm { "sure.firm" } else { "sure.soft" }) }</strong>
+            <strong>{ if firm { t("sure.firm").to_string() } else { fill("sure.soft", &[("pm", &plus_minus)]) } }</strong>
             if !firm { { t("text.colon") }{ reasons.join(t("text.clause")) } }
         </div>
     }
@@ -102,7 +126,8 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
         if m.hbm_bytes > 0.0 { (m.peak_bytes / m.hbm_bytes * 100.0).min(100.0) } else { 100.0 };
     let step_total = e.step_s.max(1e-30);
     let memory = memory_parts(e);
-    let sure = editor::confidence(&state.scenario, &good.inputs);
+    let sure = editor::confidence(&state.scenario, &good.inputs, &good.range);
+    let range = &good.range;
     let f = &e.facility;
     let r = &e.reliability;
     let feasible = e.feasible && !state.stale();
@@ -122,13 +147,13 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
             }
             { confidence(&sure) }
             <div class="cards">
-                { card("train-days", format::days(e.train_days),
+                { ranged("train-days", format::days(e.train_days), ends(range.train_days, format::days),
                     fill("card.train-days.detail", &[("steps", &format::count(e.steps))])) }
-                { card("mfu", format::percent(e.mfu), fill("card.mfu.detail", &[("hfu", &format::percent(e.hfu))])) }
-                { card("tokens-per-s", fill("card.tokens-per-s.value", &[("n", &format::count(e.tokens_per_s))]),
+                { ranged("mfu", format::percent(e.mfu), ends(range.mfu, format::percent), fill("card.mfu.detail", &[("hfu", &format::percent(e.hfu))])) }
+                { ranged("tokens-per-s", fill("card.tokens-per-s.value", &[("n", &format::count(e.tokens_per_s))]), ends(range.tokens_per_s, format::count),
                     fill("card.tokens-per-s.detail", &[("chips", &format::count(e.chips_used as f64))])) }
-                { card("step-time", format::seconds(e.step_s), format::microbatches(e.n_microbatches)) }
-                { card("chip-hours", fill("card.chip-hours.value", &[("n", &format::count(e.chip_hours))]),
+                { ranged("step-time", format::seconds(e.step_s), ends(range.step_s, format::seconds), format::microbatches(e.n_microbatches)) }
+                { ranged("chip-hours", fill("card.chip-hours.value", &[("n", &format::count(e.chip_hours))]), ends(range.chip_hours, format::count),
                     fill("card.chip-hours.detail", &[("chips", &format::count(good.inputs.cluster.n_chips as f64))])) }
                 <div class="card memory">
                     <div class="card-label">{ t("card.memory-per-chip") }{ help(text::help("memory-per-chip")) }</div>
@@ -163,7 +188,8 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
                 } else {
                     fill("card.goodput.never", &[("mtbf", &crate::text::duration(r.mtbf_h * 3600.0)), ("lost", &crate::text::duration(r.lost_per_interruption_s))])
                 }) }
-                { card("effective-days", format::days(e.effective_train_days.unwrap_or(f64::INFINITY)),
+                { ranged("effective-days", format::days(e.effective_train_days.unwrap_or(f64::INFINITY)),
+                    range.effective_train_days.and_then(|r| ends(r, format::days)),
                     fill("card.effective-days.detail", &[("without", &format!("{:.1}", e.train_days.min(1e6))), ("every", &format::seconds(r.checkpoint_interval_s))])) }
                 { card("mtbf", fill("unit.hours", &[("n", &format::sig3(r.mtbf_h))]),
                     fill("card.mtbf.detail", &[("n", &format::sig3(r.interruptions_per_day))])) }

@@ -50,6 +50,7 @@ pub fn serve() {
             Ok(Task::Search { .. }) => View::Search,
             Ok(Task::Size { dark, .. }) => View::Size { dark: *dark },
             Ok(Task::Compare { .. }) => View::Compare,
+            Ok(Task::Plots { .. }) => View::Plots,
             _ => View::Accuracy,
         };
         let mut job = match request.and_then(|r| Job::start(&r)) {
@@ -66,6 +67,7 @@ pub fn serve() {
                 View::Size { dark } => job_view::size(&result, dark),
                 View::Accuracy => job_view::accuracy(&result),
                 View::Compare => job_view::compare(&result),
+                View::Plots => result,
             };
             serde_json::json!({ "done": done, "progress": job.progress(), "result": shown })
                 .to_string()
@@ -92,6 +94,7 @@ enum View {
     Size { dark: bool },
     Accuracy,
     Compare,
+    Plots,
 }
 
 /// A job the page started; dropping it cancels the job.
@@ -144,6 +147,79 @@ impl Runner {
             on_update.emit(failed("the search's worker stopped with an error"));
         });
         Ok(Runner { worker, _listeners: [message, error] })
+    }
+}
+
+/// The worker that draws the page's plots: started once and kept, so each redraw costs a
+/// message, not a new worker. It draws one request at a time; while it draws, only the newest
+/// request waits, and older ones are dropped, so a burst of edits ends with the last plan drawn.
+pub struct Drawer {
+    worker: Rc<Worker>,
+    state: Rc<std::cell::RefCell<DrawerState>>,
+    _listeners: [EventListener; 2],
+}
+
+#[derive(Default)]
+struct DrawerState {
+    ready: bool,
+    busy: bool,
+    waiting: Option<String>,
+}
+
+impl DrawerState {
+    /// Sends the waiting request when the worker can take it.
+    fn flush(&mut self, worker: &Worker) {
+        if self.ready && !self.busy {
+            if let Some(text) = self.waiting.take() {
+                self.busy = worker.post_message(&text.into()).is_ok();
+            }
+        }
+    }
+}
+
+impl Drawer {
+    /// Starts the worker; `on_drawn` receives each finished drawing as an update's JSON text
+    /// (`jobs::Job::update`).
+    pub fn start(on_drawn: Callback<String>) -> Result<Drawer, String> {
+        let worker = Rc::new(
+            Worker::new(&script()).map_err(|e| format!("the plots could not be drawn: {e:?}"))?,
+        );
+        let state = Rc::new(std::cell::RefCell::new(DrawerState::default()));
+        let message = {
+            let (worker, state) = (worker.clone(), state.clone());
+            EventListener::new(&worker.clone(), "message", move |event| {
+                let Some(data) = event.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string())
+                else {
+                    return;
+                };
+                let mut s = state.borrow_mut();
+                if data == READY {
+                    s.ready = true;
+                } else if data.contains("\"done\":true") {
+                    s.busy = false;
+                    on_drawn.emit(data);
+                }
+                s.flush(&worker);
+            })
+        };
+        let error = {
+            let state = state.clone();
+            EventListener::new(&worker, "error", move |_| state.borrow_mut().ready = false)
+        };
+        Ok(Drawer { worker, state, _listeners: [message, error] })
+    }
+
+    /// Draws `request` next, replacing any request still waiting.
+    pub fn draw(&self, request: &Task) {
+        let mut s = self.state.borrow_mut();
+        s.waiting = Some(request.to_json());
+        s.flush(&self.worker);
+    }
+}
+
+impl Drop for Drawer {
+    fn drop(&mut self) {
+        self.worker.terminate();
     }
 }
 

@@ -1,8 +1,11 @@
 //! What the page needs of `data/calibration.json`, so it does not carry the file: the
-//! chips a published run calibrates, the largest validated cluster, the accuracy headline
-//! and each model preset's published plan. Written by `validation::digest_source`;
+//! chips a published run calibrates, the largest validated cluster, the accuracy headline,
+//! each model preset's published plan, and the model's errors by regime for the ranges
+//! (`range`). Written by `validation::digest_source`;
 //! `tests/validation.rs` fails when it is stale (`UPDATE_ACCURACY=1 cargo test --test
 //! validation` rewrites it with docs/accuracy.md).
+
+use super::range::{Digested, Pooled, Stats};
 
 /// Chip presets whose efficiency figures were checked against a published run.
 pub const CALIBRATED_CHIPS: &[&str] = &["a100-80gb", "h100-sxm", "v100-sxm2-32gb", "h800", "ascend-910b"];
@@ -19,3 +22,16 @@ pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[
     ("llama3-405b", "Llama 3.1 405B pre-training stages, Table 4", "{\"cluster\":{\"chip\":\"h100-sxm\",\"chips\":16384,\"scale_out\":\"roce-400g\"},\"model\":{\"preset\":\"llama3-405b\"},\"parallelism\":{\"cp\":1,\"dp\":128,\"dp_overlap\":true,\"micro_batch\":1,\"pp\":16,\"pp_overlap\":true,\"recompute\":\"none\",\"recompute_elementwise\":true,\"sequence_parallel\":true,\"stack\":\"megatron-baseline\",\"tp\":8,\"virtual_stages\":8,\"zero\":1},\"training\":{\"global_batch\":2048,\"recipe\":\"megatron-bf16\",\"tokens\":15600000000000.0}}"),
     ("deepseek-v3", "DeepSeek-V3 671B MoE on 2,048 H800", "{\"cluster\":{\"chip\":\"h800\",\"chips\":2048,\"scale_out\":\"ib-ndr\"},\"model\":{\"preset\":\"deepseek-v3\"},\"parallelism\":{\"dp\":128,\"ep\":64,\"ep_overlap\":true,\"micro_batch\":1,\"pp\":16,\"recompute\":\"selective\",\"recompute_elementwise\":true,\"tp\":1,\"zero\":1},\"training\":{\"global_batch\":15360,\"recipe\":\"fp8\",\"tokens\":14800000000000.0}}"),
 ];
+
+/// The model's time errors by regime (`range::Stats`).
+pub const REGIMES: &[Digested] = &[
+    Digested { family: "Ampere", stack: "megatron-baseline", moe: false, stats: Stats { runs: 9, runs_within: 8, rows: 46, mean: -0.03963508128906544, sd: 0.07743660445901177, max_chips: 12288 } },
+    Digested { family: "Ascend", stack: "megatron-core", moe: false, stats: Stats { runs: 1, runs_within: 1, rows: 1, mean: 0.028110181574466875, sd: 0.0, max_chips: 8192 } },
+    Digested { family: "Hopper", stack: "megatron-baseline", moe: false, stats: Stats { runs: 1, runs_within: 1, rows: 3, mean: 0.008391950547484614, sd: 0.0518918998268132, max_chips: 16384 } },
+    Digested { family: "Hopper", stack: "megatron-core", moe: false, stats: Stats { runs: 1, runs_within: 1, rows: 7, mean: -0.0033779782891849098, sd: 0.03468995896959102, max_chips: 10752 } },
+    Digested { family: "Hopper", stack: "megatron-core", moe: true, stats: Stats { runs: 2, runs_within: 2, rows: 3, mean: -0.08547254978539431, sd: 0.11473417657772121, max_chips: 2048 } },
+    Digested { family: "Volta", stack: "megatron-baseline", moe: false, stats: Stats { runs: 1, runs_within: 1, rows: 2, mean: -0.005552004163289881, sd: 0.04559548630460925, max_chips: 10000 } },
+];
+
+/// Over every row (`range::Pooled`).
+pub const POOLED: Pooled = Pooled { rows: 62, mean: -0.03324347115785721, sd: 0.07439999044187534, between_families: 0.028518699069674084, drift_per_doubling: 0.004772570254152571 };

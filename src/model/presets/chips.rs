@@ -15,6 +15,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "v100-sxm2-32gb",
         name: "NVIDIA V100 SXM2 32GB",
         vendor: "NVIDIA",
+        family: "Volta",
         chip: Chip {
             bf16_flops_per_s: 125.0 * TFLOPS, // FP16 tensor; V100 has no BF16
             fp8_flops_per_s: 0.0,
@@ -38,6 +39,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "a100-40gb",
         name: "NVIDIA A100 SXM4 40GB",
         vendor: "NVIDIA",
+        family: "Ampere",
         chip: Chip {
             bf16_flops_per_s: 312.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
@@ -62,6 +64,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "a100-80gb",
         name: "NVIDIA A100 SXM4 80GB",
         vendor: "NVIDIA",
+        family: "Ampere",
         chip: Chip {
             bf16_flops_per_s: 312.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
@@ -85,6 +88,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "a800-80gb",
         name: "NVIDIA A800 SXM4 80GB",
         vendor: "NVIDIA",
+        family: "Ampere",
         chip: Chip {
             bf16_flops_per_s: 312.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
@@ -108,6 +112,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "h100-sxm",
         name: "NVIDIA H100 SXM5 80GB",
         vendor: "NVIDIA",
+        family: "Hopper",
         chip: Chip {
             bf16_flops_per_s: 989.0 * TFLOPS,
             fp8_flops_per_s: 1979.0 * TFLOPS,
@@ -132,6 +137,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "h800",
         name: "NVIDIA H800 SXM 80GB",
         vendor: "NVIDIA",
+        family: "Hopper",
         chip: Chip {
             bf16_flops_per_s: 989.0 * TFLOPS,
             fp8_flops_per_s: 1979.0 * TFLOPS,
@@ -156,6 +162,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "h20",
         name: "NVIDIA H20 96GB",
         vendor: "NVIDIA",
+        family: "Hopper",
         chip: Chip {
             bf16_flops_per_s: 148.0 * TFLOPS,
             fp8_flops_per_s: 296.0 * TFLOPS,
@@ -179,6 +186,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "h200",
         name: "NVIDIA H200 SXM 141GB",
         vendor: "NVIDIA",
+        family: "Hopper",
         chip: Chip {
             bf16_flops_per_s: 989.0 * TFLOPS,
             fp8_flops_per_s: 1979.0 * TFLOPS,
@@ -202,6 +210,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "b200",
         name: "NVIDIA B200 (HGX, 1,000 W)",
         vendor: "NVIDIA",
+        family: "Blackwell",
         chip: Chip {
             bf16_flops_per_s: 2250.0 * TFLOPS,
             fp8_flops_per_s: 4500.0 * TFLOPS,
@@ -226,6 +235,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "gb200",
         name: "NVIDIA GB200 (per GPU, NVL72, 1,200 W)",
         vendor: "NVIDIA",
+        family: "Blackwell",
         chip: Chip {
             bf16_flops_per_s: 2500.0 * TFLOPS,
             fp8_flops_per_s: 5000.0 * TFLOPS,
@@ -250,6 +260,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "gb300",
         name: "NVIDIA GB300 (per GPU, NVL72, 1,400 W)",
         vendor: "NVIDIA",
+        family: "Blackwell",
         chip: Chip {
             bf16_flops_per_s: 2500.0 * TFLOPS,
             fp8_flops_per_s: 5000.0 * TFLOPS,
@@ -272,6 +283,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "l40s",
         name: "NVIDIA L40S (PCIe)",
         vendor: "NVIDIA",
+        family: "Ada",
         chip: Chip {
             bf16_flops_per_s: 362.0 * TFLOPS,
             fp8_flops_per_s: 733.0 * TFLOPS,
@@ -296,6 +308,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "l20",
         name: "NVIDIA L20 (PCIe, China SKU)",
         vendor: "NVIDIA",
+        family: "Ada",
         chip: Chip {
             bf16_flops_per_s: 119.5 * TFLOPS, // estimate: ~1/3 of L40S (tensor figure not found)
             fp8_flops_per_s: 239.0 * TFLOPS,  // estimate: 2x the BF16 estimate, as on L40S
@@ -321,6 +334,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "mi250x",
         name: "AMD Instinct MI250X (2 GCDs)",
         vendor: "AMD",
+        family: "CDNA",
         chip: Chip {
             bf16_flops_per_s: 383.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
@@ -345,6 +359,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "mi300x",
         name: "AMD Instinct MI300X",
         vendor: "AMD",
+        family: "CDNA",
         chip: Chip {
             bf16_flops_per_s: 1307.0 * TFLOPS,
             fp8_flops_per_s: 2615.0 * TFLOPS,
@@ -369,6 +384,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "mi325x",
         name: "AMD Instinct MI325X",
         vendor: "AMD",
+        family: "CDNA",
         chip: Chip {
             bf16_flops_per_s: 1307.0 * TFLOPS,
             fp8_flops_per_s: 2615.0 * TFLOPS,
@@ -400,6 +416,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "gaudi2",
         name: "Intel Gaudi 2",
         vendor: "Intel",
+        family: "Gaudi",
         chip: Chip {
             bf16_flops_per_s: 432.0 * TFLOPS,
             fp8_flops_per_s: 865.0 * TFLOPS, // 835 in one press report
@@ -424,6 +441,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "gaudi3",
         name: "Intel Gaudi 3 (OAM)",
         vendor: "Intel",
+        family: "Gaudi",
         chip: Chip {
             bf16_flops_per_s: 1835.0 * TFLOPS,
             fp8_flops_per_s: 1835.0 * TFLOPS,
@@ -448,6 +466,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "tpu-v4",
         name: "Google TPU v4",
         vendor: "Google",
+        family: "TPU",
         chip: Chip {
             bf16_flops_per_s: 275.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
@@ -471,6 +490,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "tpu-v5e",
         name: "Google TPU v5e",
         vendor: "Google",
+        family: "TPU",
         chip: Chip {
             bf16_flops_per_s: 197.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
@@ -494,6 +514,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "tpu-v5p",
         name: "Google TPU v5p",
         vendor: "Google",
+        family: "TPU",
         chip: Chip {
             bf16_flops_per_s: 459.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
@@ -518,6 +539,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "ascend-910b",
         name: "Huawei Ascend 910B",
         vendor: "Huawei",
+        family: "Ascend",
         chip: Chip {
             bf16_flops_per_s: 320.0 * TFLOPS, // disputed: 256 / ~320 / ~376 quoted
             fp8_flops_per_s: 0.0,
@@ -549,6 +571,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "ascend-910c",
         name: "Huawei Ascend 910C (dual-die)",
         vendor: "Huawei",
+        family: "Ascend",
         chip: Chip {
             bf16_flops_per_s: 780.0 * TFLOPS, // 780-800 quoted
             fp8_flops_per_s: 0.0,             // FP8 arrives with the 950 series
@@ -575,6 +598,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "mtt-s4000",
         name: "Moore Threads MTT S4000",
         vendor: "Moore Threads",
+        family: "MUSA",
         chip: Chip {
             bf16_flops_per_s: 100.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
@@ -598,6 +622,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "mtt-s5000",
         name: "Moore Threads MTT S5000",
         vendor: "Moore Threads",
+        family: "MUSA",
         chip: Chip {
             bf16_flops_per_s: 500.0 * TFLOPS, // estimate: half the ~1,000 TF FP8 claim
             fp8_flops_per_s: 1000.0 * TFLOPS, // vendor ~1,000 TF, sparsity not stated
@@ -623,6 +648,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "mlu370-x8",
         name: "Cambricon MLU370-X8 (card: 2 chips)",
         vendor: "Cambricon",
+        family: "MLU",
         chip: Chip {
             bf16_flops_per_s: 96.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
@@ -648,6 +674,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "br100",
         name: "Biren BR100 (OAM)",
         vendor: "Biren",
+        family: "BR",
         chip: Chip {
             bf16_flops_per_s: 1024.0 * TFLOPS, // vendor figure; sparsity not stated
             fp8_flops_per_s: 0.0,
@@ -672,6 +699,7 @@ pub const CHIPS: &[ChipPreset] = &[
         id: "br104",
         name: "Biren BR104 (PCIe)",
         vendor: "Biren",
+        family: "BR",
         chip: Chip {
             bf16_flops_per_s: 512.0 * TFLOPS, // vendor figure; sparsity not stated
             fp8_flops_per_s: 0.0,

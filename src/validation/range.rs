@@ -1,0 +1,332 @@
+//! An honest range around every headline, from the model's errors against published runs.
+//!
+//! Each validation row's error is turned into an error of the step time (predicted over
+//! published time, less one: positive when the model is slow) and filed under a regime: the
+//! chip's family, the software stack, and dense or mixture of experts. A plan's range is the
+//! spread of the errors in its regime, shrunk toward the spread of all rows when the regime has
+//! few of them (as if `PRIOR_ROWS` more rows had the overall spread), centred on their mean, and
+//! widened with distance from what was validated: beyond the regime's largest cluster by the
+//! error's drift with cluster size, and for a family no run covers by the spread between
+//! families. The range is the 10th to 90th percentile of a normal distribution with that mean
+//! and spread, applied to the time (so throughputs move the other way).
+//!
+//! The page carries only the statistics (`digest::REGIMES` and the pooled figures), written by
+//! `digest_source` from the rows; `tests/validation.rs` keeps them current.
+
+use serde_json::Value;
+
+use super::{digest, Metric, Outcome};
+use crate::model::{presets, Estimate, Inputs};
+use crate::scenario::Scenario;
+
+/// How many rows of the overall spread a regime's own rows are weighed against.
+pub const PRIOR_ROWS: f64 = 3.0;
+
+/// The standard normal's 90th percentile: [p10, p90] is the mean ± this many spreads.
+const Z90: f64 = 1.281_551_565_545;
+
+/// What kind of plan a row or an estimate is, for grouping the model's errors.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Regime {
+    /// The chip's family (`Hopper`, `TPU`), or `custom` for a chip of one's own.
+    pub family: String,
+    /// The software stack's id.
+    pub stack: &'static str,
+    /// A mixture of experts.
+    pub moe: bool,
+}
+
+impl Regime {
+    /// The regime of a plan.
+    pub fn of(scenario: &Scenario, inputs: &Inputs) -> Regime {
+        Regime {
+            family: chip_family(scenario).unwrap_or("custom").to_string(),
+            stack: inputs.parallelism.stack.id(),
+            moe: inputs.transformer.moe.is_some(),
+        }
+    }
+}
+
+/// The family of the scenario's chip when it is a catalog chip with its own figures.
+pub fn chip_family(scenario: &Scenario) -> Option<&'static str> {
+    let id = match scenario.get("cluster.chip")? {
+        Value::String(id) => id,
+        // A preset with figures changed is the user's chip, not the catalog's.
+        Value::Object(map) if map.len() == 1 => map.get("preset")?.as_str()?.to_string(),
+        _ => return None,
+    };
+    presets::chip(&id).map(|p| p.family)
+}
+
+/// The model's errors in one regime.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Published runs with a row in the regime.
+    pub runs: u32,
+    /// Runs with a row within its tolerance.
+    pub runs_within: u32,
+    /// Rows.
+    pub rows: u32,
+    /// Mean time error.
+    pub mean: f64,
+    /// Standard deviation of the time error (0 with one row).
+    pub sd: f64,
+    /// The most chips a row used.
+    pub max_chips: u32,
+}
+
+/// One regime's statistics as the digest keeps them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Digested {
+    /// The chip family.
+    pub family: &'static str,
+    /// The software stack's id.
+    pub stack: &'static str,
+    /// A mixture of experts.
+    pub moe: bool,
+    /// The errors.
+    pub stats: Stats,
+}
+
+/// Over every row: their count, mean and spread; the spread of the families' means; and how
+/// much the error drifts per doubling of the cluster.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Pooled {
+    /// Rows.
+    pub rows: u32,
+    /// Mean time error.
+    pub mean: f64,
+    /// Standard deviation of the time error.
+    pub sd: f64,
+    /// Standard deviation of the families' mean errors.
+    pub between_families: f64,
+    /// Least-squares slope of the time error against log2 of the chips, absolute.
+    pub drift_per_doubling: f64,
+}
+
+/// Why a range is as wide as it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Basis {
+    /// The plan's regime.
+    pub regime: Regime,
+    /// Published runs and rows in it.
+    pub runs: u32,
+    /// Rows in it.
+    pub rows: u32,
+    /// The mean error the range is centred on (positive: the model is slow).
+    pub bias: f64,
+    /// The spread used, after shrinkage and widening.
+    pub spread: f64,
+    /// The regime has at least three runs within tolerance and the plan is no larger than they
+    /// were: the estimate is validated.
+    pub validated: bool,
+    /// The plan has more chips than any run of its regime, which had this many.
+    pub beyond: Option<u32>,
+}
+
+/// [p10, p90] of each headline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Range {
+    /// Seconds per step.
+    pub step_s: (f64, f64),
+    /// Tokens per second.
+    pub tokens_per_s: (f64, f64),
+    /// Model FLOPs utilisation.
+    pub mfu: (f64, f64),
+    /// Days without failures.
+    pub train_days: (f64, f64),
+    /// Days with failures, when the run finishes.
+    pub effective_train_days: Option<(f64, f64)>,
+    /// Chip-hours.
+    pub chip_hours: (f64, f64),
+    /// What the range rests on.
+    pub basis: Basis,
+}
+
+/// The error of the step time a row implies: time metrics directly, throughputs inverted.
+pub fn time_error(outcome: &Outcome) -> f64 {
+    let ratio = match outcome.row.metric {
+        Metric::IterationS | Metric::TrainDays | Metric::ChipHours => {
+            outcome.predicted / outcome.row.published
+        }
+        _ => outcome.row.published / outcome.predicted,
+    };
+    if ratio.is_finite() {
+        ratio - 1.0
+    } else {
+        0.0
+    }
+}
+
+/// One row's place and error: (run, regime, chips, time error, within tolerance).
+pub type Point = (String, Regime, u32, f64, bool);
+
+/// Every row's point, for computing the statistics.
+pub fn points(outcomes: &[Outcome]) -> Vec<Point> {
+    outcomes
+        .iter()
+        .filter_map(|o| {
+            let row = &o.row;
+            let inputs = row.scenario.resolve().ok()?;
+            let regime = Regime::of(&row.scenario, &inputs);
+            Some((row.run.clone(), regime, inputs.cluster.n_chips, time_error(o), o.within()))
+        })
+        .collect()
+}
+
+fn mean_sd(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    if n == 0.0 {
+        return (0.0, 0.0);
+    }
+    let mean = xs.iter().sum::<f64>() / n;
+    let var =
+        if n > 1.0 { xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+    (mean, var.sqrt())
+}
+
+/// The statistics of every regime in `points`, sorted by regime.
+pub fn regimes(points: &[Point]) -> Vec<(Regime, Stats)> {
+    let mut keys: Vec<&Regime> = points.iter().map(|p| &p.1).collect();
+    keys.sort_by(|a, b| (&a.family, a.stack, a.moe).cmp(&(&b.family, b.stack, b.moe)));
+    keys.dedup();
+    keys.into_iter()
+        .map(|regime| {
+            let mine: Vec<&Point> = points.iter().filter(|p| &p.1 == regime).collect();
+            let errors: Vec<f64> = mine.iter().map(|p| p.3).collect();
+            let (mean, sd) = mean_sd(&errors);
+            let mut runs: Vec<&str> = mine.iter().map(|p| p.0.as_str()).collect();
+            runs.sort_unstable();
+            runs.dedup();
+            let mut within: Vec<&str> = mine.iter().filter(|p| p.4).map(|p| p.0.as_str()).collect();
+            within.sort_unstable();
+            within.dedup();
+            let stats = Stats {
+                runs: runs.len() as u32,
+                runs_within: within.len() as u32,
+                rows: mine.len() as u32,
+                mean,
+                sd,
+                max_chips: mine.iter().map(|p| p.2).max().unwrap_or(0),
+            };
+            (regime.clone(), stats)
+        })
+        .collect()
+}
+
+/// The pooled statistics of `points`.
+pub fn pooled(points: &[Point]) -> Pooled {
+    let errors: Vec<f64> = points.iter().map(|p| p.3).collect();
+    let (mean, sd) = mean_sd(&errors);
+    let mut families: Vec<&str> = points.iter().map(|p| p.1.family.as_str()).collect();
+    families.sort_unstable();
+    families.dedup();
+    let family_means: Vec<f64> = families
+        .iter()
+        .map(|f| {
+            let e: Vec<f64> = points.iter().filter(|p| p.1.family == *f).map(|p| p.3).collect();
+            mean_sd(&e).0
+        })
+        .collect();
+    // Least squares of the error on log2(chips).
+    let xs: Vec<f64> = points.iter().map(|p| (p.2.max(1) as f64).log2()).collect();
+    let (mx, _) = mean_sd(&xs);
+    let sxy: f64 = xs.iter().zip(&errors).map(|(x, e)| (x - mx) * (e - mean)).sum();
+    let sxx: f64 = xs.iter().map(|x| (x - mx).powi(2)).sum();
+    let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
+    Pooled {
+        rows: points.len() as u32,
+        mean,
+        sd,
+        between_families: mean_sd(&family_means).1,
+        drift_per_doubling: slope.abs(),
+    }
+}
+
+/// The centre and spread of the time error for a plan of `regime` on `chips` chips, and why.
+pub fn basis(regime: &Regime, chips: u32, regimes: &[(Regime, Stats)], pooled: &Pooled) -> Basis {
+    let own = regimes.iter().find(|(r, _)| r == regime).map(|(_, s)| *s);
+    // Without runs of the same family, the family's own effect is unknown: it is one more
+    // draw from the spread between families.
+    let family_known = regimes.iter().any(|(r, _)| r.family == regime.family);
+    let stats = own.unwrap_or_default();
+    let n = stats.rows as f64;
+    let bias = n * stats.mean / (n + PRIOR_ROWS);
+    let mut variance = (n * stats.sd.powi(2) + PRIOR_ROWS * pooled.sd.powi(2)) / (n + PRIOR_ROWS);
+    if !family_known {
+        variance += pooled.between_families.powi(2);
+    }
+    let largest = stats.max_chips;
+    let beyond = (chips > largest).then_some(largest);
+    let doublings = if largest > 0 { (chips as f64 / largest as f64).log2().max(0.0) } else { 0.0 };
+    // Extrapolating in size: the error drifts by the pooled slope per doubling beyond the
+    // regime's largest run, and how far it drifts is not known in sign.
+    variance += (pooled.drift_per_doubling * doublings).powi(2);
+    Basis {
+        regime: regime.clone(),
+        runs: stats.runs,
+        rows: stats.rows,
+        bias,
+        spread: variance.max(0.0).sqrt(),
+        validated: stats.runs_within >= 3 && beyond.is_none(),
+        beyond,
+    }
+}
+
+/// [p10, p90] of the time factor (true time over predicted): the predicted time is off by
+/// `1 + bias ± z spread`, so the true time is the predicted over that.
+fn factors(basis: &Basis) -> (f64, f64) {
+    let lo_error = basis.bias - Z90 * basis.spread;
+    let hi_error = basis.bias + Z90 * basis.spread;
+    // An error of -100% or below would mean an infinitely slow run: keep the factor finite.
+    let factor = |e: f64| 1.0 / (1.0 + e).max(0.05);
+    (factor(hi_error), factor(lo_error))
+}
+
+/// The range of each headline of `e`, from the regime statistics in the digest.
+pub fn range(scenario: &Scenario, inputs: &Inputs, e: &Estimate) -> Range {
+    let regimes: Vec<(Regime, Stats)> = digest::REGIMES
+        .iter()
+        .map(|d| {
+            let regime = Regime { family: d.family.to_string(), stack: d.stack, moe: d.moe };
+            (regime, d.stats)
+        })
+        .collect();
+    let basis =
+        basis(&Regime::of(scenario, inputs), inputs.cluster.n_chips, &regimes, &digest::POOLED);
+    of(e, basis)
+}
+
+/// The ranges of `e`'s headlines for a time factor spread as `basis` says.
+pub fn of(e: &Estimate, basis: Basis) -> Range {
+    let (lo, hi) = factors(&basis);
+    let time = |x: f64| (x * lo, x * hi);
+    let rate = |x: f64| (x / hi, x / lo);
+    Range {
+        step_s: time(e.step_s),
+        tokens_per_s: rate(e.tokens_per_s),
+        mfu: rate(e.mfu),
+        train_days: time(e.train_days),
+        effective_train_days: e.effective_train_days.map(time),
+        chip_hours: time(e.chip_hours),
+        basis,
+    }
+}
+
+/// Whether the published value of `outcome` lies inside the range its row gets from the other
+/// runs' errors (leave one run out), for reporting how often ranges hold.
+pub fn covers(outcome: &Outcome, row_regime: &Regime, chips: u32, others: &[Point]) -> bool {
+    let regimes = regimes(others);
+    let pooled = pooled(others);
+    let b = basis(row_regime, chips, &regimes, &pooled);
+    let (lo, hi) = factors(&b);
+    // The row's own metric, as a time or a rate.
+    let predicted = outcome.predicted;
+    let (low, high) = match outcome.row.metric {
+        Metric::IterationS | Metric::TrainDays | Metric::ChipHours => {
+            (predicted * lo, predicted * hi)
+        }
+        _ => (predicted / hi, predicted / lo),
+    };
+    (low..=high).contains(&outcome.row.published)
+}
