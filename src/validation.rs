@@ -414,22 +414,8 @@ fn ranges_markdown(outcomes: &[Outcome]) -> String {
         100.0 * p.between_families,
         100.0 * p.drift_per_doubling
     ));
-    // How often the ranges hold: each row's range from the other runs' errors.
-    let inside = |held_out: bool| {
-        let mine: Vec<(&Outcome, &range::Point)> =
-            outcomes.iter().zip(&points).filter(|(o, _)| o.row.held_out == held_out).collect();
-        let hit = mine
-            .iter()
-            .filter(|(o, point)| {
-                let others: Vec<range::Point> =
-                    points.iter().filter(|q| q.0 != point.0).cloned().collect();
-                range::covers(o, &point.1, point.2, &others)
-            })
-            .count();
-        (hit, mine.len())
-    };
-    let (held_hit, held_rows) = inside(true);
-    let (cal_hit, cal_rows) = inside(false);
+    let (held_hit, held_rows) = range::coverage(outcomes, |o| o.row.held_out);
+    let (cal_hit, cal_rows) = range::coverage(outcomes, |o| !o.row.held_out);
     let share = |hit: usize, rows: usize| 100.0 * hit as f64 / rows.max(1) as f64;
     out.push_str("\n## Ranges\n\n");
     out.push_str("Every headline carries a range, its 10th to 90th percentile: about four in five published values should fall inside their range.\n");

@@ -242,20 +242,8 @@ fn ranges_hold_for_most_published_runs() {
     let points = range::points(&outcomes);
     assert_eq!(points.len(), outcomes.len(), "every row has a regime");
     let share = |held_out_only: bool| {
-        let mine: Vec<_> = outcomes
-            .iter()
-            .zip(&points)
-            .filter(|(o, _)| !held_out_only || o.row.held_out)
-            .collect();
-        let inside = mine
-            .iter()
-            .filter(|(o, p)| {
-                let others: Vec<range::Point> =
-                    points.iter().filter(|q| q.0 != p.0).cloned().collect();
-                range::covers(o, &p.1, p.2, &others)
-            })
-            .count();
-        inside as f64 / mine.len().max(1) as f64
+        let (inside, rows) = range::coverage(&outcomes, |o| !held_out_only || o.row.held_out);
+        inside as f64 / rows.max(1) as f64
     };
     for (which, held) in [("held-out", true), ("all", false)] {
         let s = share(held);

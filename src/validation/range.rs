@@ -313,6 +313,22 @@ pub fn of(e: &Estimate, basis: Basis) -> Range {
     }
 }
 
+/// How often the ranges hold: of the rows `which` picks, how many have their published value
+/// inside the range the other runs' errors give them (`covers`), and how many there are.
+pub fn coverage(outcomes: &[Outcome], which: impl Fn(&Outcome) -> bool) -> (usize, usize) {
+    let points = points(outcomes);
+    let mine: Vec<(&Outcome, &Point)> =
+        outcomes.iter().zip(&points).filter(|(o, _)| which(o)).collect();
+    let inside = mine
+        .iter()
+        .filter(|(o, point)| {
+            let others: Vec<Point> = points.iter().filter(|q| q.0 != point.0).cloned().collect();
+            covers(o, &point.1, point.2, &others)
+        })
+        .count();
+    (inside, mine.len())
+}
+
 /// Whether the published value of `outcome` lies inside the range its row gets from the other
 /// runs' errors (leave one run out), for reporting how often ranges hold.
 pub fn covers(outcome: &Outcome, row_regime: &Regime, chips: u32, others: &[Point]) -> bool {
