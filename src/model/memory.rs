@@ -12,11 +12,6 @@ use crate::model::{finite, AttentionImpl, FfnKind, Inputs, Recompute, Sharding};
 
 /// Bytes of one activation element (BF16/FP16).
 const ACT_BYTES: f64 = 2.0;
-/// CUDA context, cuBLAS/cuDNN workspaces and library code resident on every chip, bytes
-/// (PyTorch reports about 0.5-1 GiB of context on Ampere/Hopper before any tensor exists).
-const FRAMEWORK_BYTES: f64 = 1.0 * 1073741824.0;
-/// Caching-allocator fragmentation as a fraction of the dynamic (activation) memory.
-const FRAGMENTATION: f64 = 0.05;
 /// Communication library buffers per process group in use, bytes (NCCL's default
 /// `NCCL_BUFFSIZE` of 4 MiB per channel times its usual 16-32 channels).
 const COMM_BYTES_PER_GROUP: f64 = 96.0 * 1048576.0;
@@ -256,12 +251,14 @@ fn stage_memory(
             .count() as f64;
     let comm = groups * COMM_BYTES_PER_GROUP;
 
-    let fixed = state + comm + FRAMEWORK_BYTES;
+    // The runtime's resident memory, and what its allocator loses of the dynamic memory.
+    let (runtime, fragmentation) = p.stack.allocator();
+    let fixed = state + comm + runtime;
     let forward_dynamic = activations + logits + fwd_transient;
     let backward_dynamic = activations + logits + bwd_transient;
     // The optimizer step reads and writes state in place, one tensor chunk at a time.
     let optimizer_dynamic = 0.0;
-    let total = |dynamic: f64| fixed + dynamic * (1.0 + FRAGMENTATION);
+    let total = |dynamic: f64| fixed + dynamic * (1.0 + fragmentation);
     let forward_peak = total(forward_dynamic);
     let backward_peak = total(backward_dynamic);
     let optimizer_peak = total(optimizer_dynamic);
@@ -274,7 +271,7 @@ fn stage_memory(
         } else {
             (Phase::Optimizer, 0.0, 0.0, optimizer_dynamic)
         };
-    let reserve = FRAMEWORK_BYTES + FRAGMENTATION * (acts + logit_part + transient);
+    let reserve = runtime + fragmentation * (acts + logit_part + transient);
     let peak = weights + grads + optimizer + acts + logit_part + transient + comm + reserve;
     let hbm = inputs.cluster.chip.hbm_bytes;
     MemoryUse {

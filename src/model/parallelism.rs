@@ -35,7 +35,8 @@ pub enum Sharding {
 }
 
 /// The software stack a plan runs on. It sets the defaults of the overlaps it implements
-/// (`scenario::resolve`), and the validation runs are grouped by it (`validation::range`).
+/// (`scenario::resolve`) and how device memory is allocated (`memory`), and the validation runs
+/// are grouped by it (`validation::range`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stack {
     /// Megatron-Core as its README runs its scaling tables: data-, tensor- and
@@ -43,23 +44,51 @@ pub enum Stack {
     MegatronCore,
     /// Megatron-LM as the 2021-2023 papers ran it: no overlap flags.
     MegatronBaseline,
+    /// PyTorch FSDP as torchtitan runs it: parameter gathers prefetched and gradient
+    /// reduce-scatters overlapped with compute; tensor-parallel collectives synchronous.
+    PytorchFsdp,
+    /// JAX or PyTorch/XLA on TPU (MaxText, PaxML): XLA's scheduler runs collectives
+    /// asynchronously beside compute, and buffers are assigned when the step is compiled.
+    Xla,
 }
 
 impl Stack {
     /// Every stack, in the order a menu lists them.
-    pub const ALL: [Stack; 2] = [Stack::MegatronCore, Stack::MegatronBaseline];
+    pub const ALL: [Stack; 4] =
+        [Stack::MegatronCore, Stack::MegatronBaseline, Stack::PytorchFsdp, Stack::Xla];
 
     /// The stack's name in scenarios and links.
     pub fn id(self) -> &'static str {
         match self {
             Stack::MegatronCore => "megatron-core",
             Stack::MegatronBaseline => "megatron-baseline",
+            Stack::PytorchFsdp => "pytorch-fsdp",
+            Stack::Xla => "xla",
         }
     }
 
-    /// It overlaps data-, tensor- and pipeline-parallel communication by default.
-    pub fn overlaps(self) -> bool {
-        self == Stack::MegatronCore
+    /// It overlaps data-parallel communication with compute by default.
+    pub fn overlaps_data(self) -> bool {
+        self != Stack::MegatronBaseline
+    }
+
+    /// It overlaps tensor- and pipeline-parallel communication with compute by default.
+    pub fn overlaps_model(self) -> bool {
+        matches!(self, Stack::MegatronCore | Stack::Xla)
+    }
+
+    /// Device memory its runtime holds before any tensor (bytes), and the share of the
+    /// dynamic memory lost to allocation. PyTorch's caching allocator: about 1 GiB of CUDA or
+    /// CANN context and library workspaces, and fragmentation of a few per cent of what
+    /// comes and goes. XLA assigns every buffer when it compiles the step, so nothing
+    /// fragments; its TPU runtime keeps 0.75 GiB of a 32 GiB chip (XLA:TPU reports a limit of
+    /// 31.25 GiB, Enzyme-JAX pull request 2422's allocator statistics).
+    pub fn allocator(self) -> (f64, f64) {
+        const GIB: f64 = 1073741824.0;
+        match self {
+            Stack::Xla => (0.75 * GIB, 0.0),
+            _ => (1.0 * GIB, 0.05),
+        }
     }
 }
 

@@ -560,7 +560,6 @@ impl Scenario {
         // The software stack sets the defaults of the overlaps it implements.
         let choices = Stack::ALL.map(|s| (s.id(), s));
         let stack = r.choice(&p.stack, "parallelism.stack", &choices, Stack::MegatronCore);
-        let tuned = stack.overlaps();
         Parallelism {
             tensor,
             pipeline,
@@ -596,7 +595,7 @@ impl Scenario {
                 ],
                 Recompute::None,
             ),
-            dp_overlap: r.flag(&p.dp_overlap, "parallelism.dp_overlap", tuned),
+            dp_overlap: r.flag(&p.dp_overlap, "parallelism.dp_overlap", stack.overlaps_data()),
             stack,
             dispatcher: r.choice(
                 &p.dispatcher,
@@ -614,8 +613,8 @@ impl Scenario {
                 "parallelism.cp_overlap",
                 fixed("parallelism.cp_overlap") != 0.0,
             ),
-            tp_overlap: r.flag(&p.tp_overlap, "parallelism.tp_overlap", tuned),
-            pp_overlap: r.flag(&p.pp_overlap, "parallelism.pp_overlap", tuned),
+            tp_overlap: r.flag(&p.tp_overlap, "parallelism.tp_overlap", stack.overlaps_model()),
+            pp_overlap: r.flag(&p.pp_overlap, "parallelism.pp_overlap", stack.overlaps_model()),
             recompute_elementwise: r.flag(
                 &p.recompute_elementwise,
                 "parallelism.recompute_elementwise",

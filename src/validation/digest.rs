@@ -8,17 +8,19 @@
 use super::range::{Digested, Pooled, Stats};
 
 /// Chip presets whose efficiency figures were checked against a published run.
-pub const CALIBRATED_CHIPS: &[&str] = &["a100-80gb", "h100-sxm", "v100-sxm2-32gb", "h800", "ascend-910b"];
+pub const CALIBRATED_CHIPS: &[&str] = &["a100-80gb", "h100-sxm", "v100-sxm2-32gb", "h800", "ascend-910b", "b200", "gb200", "a100-40gb", "tpu-v5e", "tpu-v5p", "tpu-v4"];
 
 /// The most chips any published run used.
 pub const MAX_VALIDATED_CHIPS: u32 = 16384;
 
 /// Rows within tolerance, rows, and the mean absolute error, over every row.
-pub const SUMMARY: (usize, usize, f64) = (53, 62, 0.05841285461975831);
+pub const SUMMARY: (usize, usize, f64) = (81, 114, 0.12795715291035156);
 
 /// Each model preset's published plan: (preset id, run title, scenario JSON).
 pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[
     ("gpt3-175b", "GPT-3 175B on V100", "{\"cluster\":{\"chip\":\"v100-sxm2-32gb\",\"chips\":10000},\"model\":{\"attention\":\"materialized\",\"dropout\":true,\"preset\":\"gpt3-175b\"},\"parallelism\":{\"dp\":156,\"dp_overlap\":false,\"micro_batch\":1,\"pp\":8,\"recompute\":\"full\",\"sequence_parallel\":false,\"stack\":\"megatron-baseline\",\"tp\":8,\"zero\":1},\"training\":{\"global_batch\":1560,\"recipe\":\"megatron-bf16\",\"tokens\":300000000000.0}}"),
+    ("llama3-8b", "torchtitan Llama 3.1 FSDP2 and FSDP2+TP on Grand Teton H100 (500 W)", "{\"cluster\":{\"chip\":{\"hbm_gb\":103.1,\"hbm_tb_per_s\":2.4,\"name\":\"H100 96GB HBM2e (Grand Teton, 500 W power limit)\",\"preset\":\"h100-sxm\",\"tdp_w\":500},\"chips\":128,\"scale_out\":\"roce-400g\"},\"model\":{\"preset\":\"llama3-8b\"},\"parallelism\":{\"dp\":128,\"micro_batch\":2,\"pp\":1,\"recompute\":\"selective\",\"stack\":\"pytorch-fsdp\",\"tp\":1,\"zero\":3},\"training\":{\"global_batch\":256,\"recipe\":\"torch-amp\",\"tokens\":1000000000000.0}}"),
+    ("llama3-70b", "torchtitan Llama 3.1 FSDP2 and FSDP2+TP on Grand Teton H100 (500 W)", "{\"cluster\":{\"chip\":{\"hbm_gb\":103.1,\"hbm_tb_per_s\":2.4,\"name\":\"H100 96GB HBM2e (Grand Teton, 500 W power limit)\",\"preset\":\"h100-sxm\",\"tdp_w\":500},\"chips\":256,\"scale_out\":\"roce-400g\"},\"model\":{\"preset\":\"llama3-70b\"},\"parallelism\":{\"dp\":32,\"micro_batch\":16,\"pp\":1,\"recompute\":\"full\",\"sequence_parallel\":true,\"stack\":\"pytorch-fsdp\",\"tp\":8,\"tp_overlap\":false,\"zero\":3},\"training\":{\"global_batch\":512,\"recipe\":\"fp8\",\"tokens\":1000000000000.0}}"),
     ("llama3-405b", "Llama 3.1 405B pre-training stages, Table 4", "{\"cluster\":{\"chip\":\"h100-sxm\",\"chips\":16384,\"scale_out\":\"roce-400g\"},\"model\":{\"preset\":\"llama3-405b\"},\"parallelism\":{\"cp\":1,\"dp\":128,\"dp_overlap\":true,\"micro_batch\":1,\"pp\":16,\"pp_overlap\":true,\"recompute\":\"none\",\"recompute_elementwise\":true,\"sequence_parallel\":true,\"stack\":\"megatron-baseline\",\"tp\":8,\"virtual_stages\":8,\"zero\":1},\"training\":{\"global_batch\":2048,\"recipe\":\"megatron-bf16\",\"tokens\":15600000000000.0}}"),
     ("deepseek-v3", "DeepSeek-V3 671B MoE on 2,048 H800", "{\"cluster\":{\"chip\":\"h800\",\"chips\":2048,\"scale_out\":\"ib-ndr\"},\"model\":{\"preset\":\"deepseek-v3\"},\"parallelism\":{\"dp\":128,\"ep\":64,\"ep_overlap\":true,\"micro_batch\":1,\"pp\":16,\"recompute\":\"selective\",\"recompute_elementwise\":true,\"tp\":1,\"zero\":1},\"training\":{\"global_batch\":15360,\"recipe\":\"fp8\",\"tokens\":14800000000000.0}}"),
 ];
@@ -26,12 +28,18 @@ pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[
 /// The model's time errors by regime (`range::Stats`).
 pub const REGIMES: &[Digested] = &[
     Digested { family: "Ampere", stack: "megatron-baseline", moe: false, stats: Stats { runs: 9, runs_within: 8, rows: 46, mean: -0.03963508128906544, sd: 0.07743660445901177, max_chips: 12288 } },
-    Digested { family: "Ascend", stack: "megatron-core", moe: false, stats: Stats { runs: 1, runs_within: 1, rows: 1, mean: 0.028110181574466875, sd: 0.0, max_chips: 8192 } },
+    Digested { family: "Ampere", stack: "pytorch-fsdp", moe: false, stats: Stats { runs: 1, runs_within: 1, rows: 1, mean: 0.00873457537642297, sd: 0.0, max_chips: 128 } },
+    Digested { family: "Ascend", stack: "megatron-core", moe: false, stats: Stats { runs: 11, runs_within: 8, rows: 11, mean: 0.006240353168454878, sd: 0.15254374593452447, max_chips: 8192 } },
+    Digested { family: "Ascend", stack: "megatron-core", moe: true, stats: Stats { runs: 2, runs_within: 0, rows: 2, mean: -0.3927277710004573, sd: 0.1925454378013074, max_chips: 64 } },
+    Digested { family: "Blackwell", stack: "megatron-core", moe: false, stats: Stats { runs: 2, runs_within: 2, rows: 5, mean: 0.022957385804288744, sd: 0.037967554535566994, max_chips: 256 } },
+    Digested { family: "Blackwell", stack: "megatron-core", moe: true, stats: Stats { runs: 2, runs_within: 0, rows: 5, mean: -0.31677245336961424, sd: 0.1885956744037172, max_chips: 256 } },
     Digested { family: "Hopper", stack: "megatron-baseline", moe: false, stats: Stats { runs: 1, runs_within: 1, rows: 3, mean: 0.008391950547484614, sd: 0.0518918998268132, max_chips: 16384 } },
-    Digested { family: "Hopper", stack: "megatron-core", moe: false, stats: Stats { runs: 1, runs_within: 1, rows: 7, mean: -0.0033779782891849098, sd: 0.03468995896959102, max_chips: 10752 } },
-    Digested { family: "Hopper", stack: "megatron-core", moe: true, stats: Stats { runs: 2, runs_within: 2, rows: 3, mean: -0.08547254978539431, sd: 0.11473417657772121, max_chips: 2048 } },
+    Digested { family: "Hopper", stack: "megatron-core", moe: false, stats: Stats { runs: 3, runs_within: 3, rows: 15, mean: 0.014484841089496636, sd: 0.06088747527716469, max_chips: 10752 } },
+    Digested { family: "Hopper", stack: "megatron-core", moe: true, stats: Stats { runs: 3, runs_within: 2, rows: 5, mean: -0.23236623795509503, sd: 0.2815914994230927, max_chips: 2048 } },
+    Digested { family: "Hopper", stack: "pytorch-fsdp", moe: false, stats: Stats { runs: 2, runs_within: 1, rows: 5, mean: -0.2053299778240496, sd: 0.174276084487164, max_chips: 512 } },
+    Digested { family: "TPU", stack: "xla", moe: false, stats: Stats { runs: 5, runs_within: 3, rows: 14, mean: 0.03078829150394267, sd: 0.11494207584926464, max_chips: 8192 } },
     Digested { family: "Volta", stack: "megatron-baseline", moe: false, stats: Stats { runs: 1, runs_within: 1, rows: 2, mean: -0.005552004163289881, sd: 0.04559548630460925, max_chips: 10000 } },
 ];
 
 /// Over every row (`range::Pooled`).
-pub const POOLED: Pooled = Pooled { rows: 62, mean: -0.03324347115785721, sd: 0.07439999044187534, between_families: 0.028518699069674084, drift_per_doubling: 0.004772570254152571 };
+pub const POOLED: Pooled = Pooled { rows: 114, mean: -0.04847777804453797, sd: 0.14792308781308722, between_families: 0.06064991827897941, drift_per_doubling: 0.005934385418998437 };

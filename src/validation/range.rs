@@ -47,12 +47,13 @@ impl Regime {
     }
 }
 
-/// The family of the scenario's chip when it is a catalog chip with its own figures.
+/// The family of the scenario's chip when it is a catalog chip, or a catalog chip with some
+/// figures changed (an H100 capped at 500 W is still a Hopper); `None` for a chip described
+/// from scratch.
 pub fn chip_family(scenario: &Scenario) -> Option<&'static str> {
     let id = match scenario.get("cluster.chip")? {
         Value::String(id) => id,
-        // A preset with figures changed is the user's chip, not the catalog's.
-        Value::Object(map) if map.len() == 1 => map.get("preset")?.as_str()?.to_string(),
+        Value::Object(map) => map.get("preset")?.as_str()?.to_string(),
         _ => return None,
     };
     presets::chip(&id).map(|p| p.family)

@@ -6,7 +6,7 @@ use yew::prelude::*;
 use crate::text::t;
 
 use super::{Form, PanelProps};
-use crate::model::{Recompute, Sharding};
+use crate::model::{Recompute, Sharding, Stack};
 use crate::ui::fields::{SelectField, Slider};
 use crate::ui::text;
 
@@ -73,7 +73,7 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
             { f.choice("parallelism.recompute", "recompute", &["none", "selective", "full"], recompute) }
             { f.toggle("parallelism.recompute_elementwise", "recompute-elementwise", p.is_some_and(|p| p.recompute_elementwise)) }
             { f.toggle("parallelism.sequence_parallel", "sp", p.is_some_and(|p| p.sequence_parallel)) }
-            { f.choice("parallelism.stack", "stack", &["megatron-core", "megatron-baseline"], "megatron-core") }
+            { f.choice("parallelism.stack", "stack", &Stack::ALL.map(Stack::id), "megatron-core") }
             { f.toggle("parallelism.dp_overlap", "dp-overlap", p.is_none_or(|p| p.dp_overlap)) }
             { f.toggle("parallelism.tp_overlap", "tp-overlap", p.is_none_or(|p| p.tp_overlap)) }
             { f.toggle("parallelism.pp_overlap", "pp-overlap", p.is_none_or(|p| p.pp_overlap)) }
