@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::model::sweep::{self, ScalingPoint};
 use crate::model::{presets, Estimate, Inputs};
-use crate::scenario::{describe, fields, InputError, Scenario};
+use crate::scenario::{describe, fields, Calibration, InputError, Scenario};
 use crate::validation;
 
 /// Undo keeps this many whole-plan changes.
@@ -25,7 +25,9 @@ pub type Change = (String, Option<Value>);
 
 /// A result that can be shown. Two are equal when their inputs are: the estimate and the
 /// sweep are functions of the inputs, so comparing them too (as the page's props and memos
-/// do on every render) would only cost code and time.
+/// do on every render) would only cost code and time. The components that compare them draw
+/// from the inputs alone; the measurements' fit and the ranges are shown by plain functions
+/// of the state, redrawn on every change.
 #[derive(Clone, Debug)]
 pub struct Evaluation {
     /// Validated inputs.
@@ -34,6 +36,8 @@ pub struct Evaluation {
     pub estimate: Estimate,
     /// The range of each headline, from the model's errors on runs like this one.
     pub range: validation::range::Range,
+    /// The chip efficiency fitted to the user's measurements, when there are any.
+    pub calibration: Option<Calibration>,
 }
 
 impl PartialEq for Evaluation {
@@ -397,9 +401,11 @@ impl State {
 
 /// A scenario's result as the page shows it: the estimate and the ranges of its headlines.
 pub fn evaluation(scenario: &Scenario) -> Result<Evaluation, Vec<InputError>> {
-    let (inputs, estimate) = scenario.evaluate()?;
-    let range = validation::range::range(scenario, &inputs, &estimate);
-    Ok(Evaluation { inputs, estimate, range })
+    let (inputs, calibration) = scenario.resolve_calibrated()?;
+    let estimate = crate::model::estimate(&inputs);
+    let fit = calibration.as_ref().map(|c| &c.fit);
+    let range = validation::range::range(scenario, &inputs, &estimate, fit);
+    Ok(Evaluation { inputs, estimate, range, calibration })
 }
 
 /// The plan of `inputs` at the sizes its plots sweep; the fabric is rebuilt at each size, so
@@ -436,6 +442,8 @@ pub struct Confidence {
     pub few_runs: Option<u32>,
     /// Half the width of the range of the days, as a fraction of them.
     pub plus_minus: f64,
+    /// The user's measurements set the chip's efficiency: how many.
+    pub calibrated: Option<u32>,
 }
 
 impl Confidence {
@@ -446,6 +454,7 @@ impl Confidence {
             && !self.efficiency_by_class
             && self.beyond_validated.is_none()
             && self.few_runs.is_none()
+            && self.calibrated.is_none()
     }
 }
 
@@ -464,7 +473,9 @@ pub fn confidence(
         .iter()
         .find(|r| r.family == b.regime.family && r.stack == b.regime.stack && r.moe == b.regime.moe)
         .map_or(0, |r| r.stats.runs_within);
-    let few_runs = (runs < 3).then_some(runs);
+    // Measurements of one's own replace the published runs as what the estimate rests on.
+    let calibrated = b.calibrated.map(|c| c.runs);
+    let few_runs = (runs < 3 && calibrated.is_none()).then_some(runs);
     let chip_value = scenario.get("cluster.chip");
     let preset = match &chip_value {
         Some(Value::String(id)) => presets::chip(id),
@@ -474,23 +485,31 @@ pub fn confidence(
         }
         _ => None,
     };
-    let beyond = (inputs.cluster.n_chips > coverage.max_chips).then_some(coverage.max_chips);
+    // Larger than any run of its kind, or than any run at all; measurements of one's own
+    // replace the published runs, and the range widens with the distance from them instead.
+    let beyond = b
+        .beyond
+        .filter(|&largest| largest > 0)
+        .or((inputs.cluster.n_chips > coverage.max_chips).then_some(coverage.max_chips))
+        .filter(|_| calibrated.is_none());
     match preset {
         Some(p) => Confidence {
             chip: Some(p.name),
             unverified: p.unverified.iter().filter_map(|f| fields::chip_figure_path(f)).collect(),
-            efficiency_by_class: !coverage.chips.iter().any(|c| c == p.id),
+            efficiency_by_class: calibrated.is_none() && !coverage.chips.iter().any(|c| c == p.id),
             beyond_validated: beyond,
             few_runs,
             plus_minus,
+            calibrated,
         },
         None => Confidence {
             chip: None,
             unverified: Vec::new(),
-            efficiency_by_class: true,
+            efficiency_by_class: calibrated.is_none(),
             beyond_validated: beyond,
             few_runs,
             plus_minus,
+            calibrated,
         },
     }
 }

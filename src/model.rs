@@ -6,6 +6,7 @@
 //! inside the result. No clock, no randomness: the same inputs give the same estimate.
 
 mod bom;
+pub mod calibrate;
 pub mod efficiency;
 pub mod facility;
 mod hardware;

@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 use crate::model::{reliability, search};
 use crate::model::{Estimate, FacilityEstimate, Phase, ReliabilityEstimate, Warning, CABLE_TIERS};
 use crate::scenario::fields;
-use crate::scenario::{describe, Scenario, Searchable};
+use crate::scenario::{describe, Calibration, Scenario, Searchable};
 use crate::sizing;
 use crate::validation::range::Range;
 
@@ -93,7 +93,32 @@ pub fn range_json(r: &Range) -> Value {
             "spread": b.spread,
             "validated": b.validated,
             "beyond_chips": b.beyond,
+            "calibrated": b.calibrated.map(|c| json!({
+                "runs": c.runs,
+                "rms": c.rms,
+                "nearest_chips": c.nearest_chips,
+            })),
         },
+    })
+}
+
+/// The chip efficiency fitted to the user's measurements (`model::calibrate`), each
+/// measurement's place in the list and step time measured, before and after the fit.
+pub fn calibration_json(c: &Calibration) -> Value {
+    let fit = &c.fit;
+    json!({
+        "catalog_efficiency": fit.catalog,
+        "efficiency": fit.efficiency,
+        "rms": fit.rms,
+        "at_bound": fit.at_bound,
+        "runs": fit.residuals.iter().zip(&fit.chips).zip(&c.places).map(|((r, chips), place)| json!({
+            "place": place,
+            "chips": chips,
+            "measured_step_s": r.measured_s,
+            "before_step_s": r.before_s,
+            "after_step_s": r.after_s,
+            "error": r.error(),
+        })).collect::<Vec<_>>(),
     })
 }
 

@@ -7,6 +7,7 @@
 //! meaning; `version` rises only when that promise cannot be kept, and old versions keep
 //! decoding. This module knows nothing about the browser or the model's formulas.
 
+mod calibration;
 pub mod describe;
 mod edit;
 pub mod fields;
@@ -23,6 +24,7 @@ use serde_json::{Map, Value};
 
 use crate::model::{Estimate, Inputs};
 
+pub use calibration::{merge, Calibration, MEASURES};
 pub use edit::value_at;
 pub use resolve::{Catalog, Fix, FixLabel, InputError, Problem};
 
@@ -106,6 +108,9 @@ pub struct Scenario {
     pub facility: FacilitySpec,
     /// Failures, checkpoints and recovery.
     pub reliability: ReliabilitySpec,
+    /// The user's own measurements, a list of `{ "scenario": changes, "measured": {..} }`
+    /// (`calibration.rs`); the chip's GEMM efficiency is fitted to them.
+    pub calibration: Raw,
     /// Keys this build does not know; reported by `resolve`.
     pub unknown: BTreeMap<String, Value>,
 }
@@ -317,6 +322,7 @@ impl Scenario {
             parallelism: ParallelismSpec::from_map(object(&mut map, "parallelism")?),
             facility: FacilitySpec::from_map(object(&mut map, "facility")?),
             reliability: ReliabilitySpec::from_map(object(&mut map, "reliability")?),
+            calibration: take(&mut map, "calibration"),
             unknown: map.into_iter().collect(),
         };
         if let Some(v) = scenario.version.as_ref().and_then(Value::as_u64) {
@@ -437,6 +443,9 @@ impl Scenario {
         }
         if !self.reliability.is_empty() {
             map.insert("reliability".into(), Value::Object(self.reliability.to_map()));
+        }
+        if let Some(v) = &self.calibration {
+            map.insert("calibration".into(), v.clone());
         }
         map.extend(self.unknown.iter().map(|(k, v)| (k.clone(), v.clone())));
         Value::Object(map)

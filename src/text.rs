@@ -399,9 +399,31 @@ pub fn part_key(label: &str) -> String {
     format!("part.{id}")
 }
 
+/// The place in the `calibration` list a measurement's field is at, and the field's path
+/// within the measurement, without its `scenario.` (`calibration.1.scenario.cluster.chips`
+/// is `(1, "cluster.chips")`; `calibration.1.measured.mfu` is `(1, "measured.mfu")`).
+pub fn measurement_field(path: &str) -> Option<(usize, &str)> {
+    let rest = path.strip_prefix("calibration.")?;
+    let (place, inner) = rest.split_once('.').unwrap_or((rest, ""));
+    Some((place.parse().ok()?, inner.strip_prefix("scenario.").unwrap_or(inner)))
+}
+
+/// The path whose label, help and unit a field takes: a measurement's field takes the plan's.
+pub fn field_key(path: &str) -> &str {
+    measurement_field(path).map_or(path, |(_, inner)| inner)
+}
+
 /// A field's name as people read it: its label in the language spoken (`Chips`), or its path
 /// when it has none (an unknown key is named as written).
 pub fn field_name(path: &str) -> String {
+    // A measurement's field: "Measurement 2, Chips" for `calibration.1.scenario.cluster.chips`.
+    if let Some((place, inner)) = measurement_field(path) {
+        let which = fill("label.measurement", &[("n", &(place + 1).to_string())]);
+        return match inner {
+            "" => which,
+            inner => format!("{which}{}{}", t("text.list"), field_name(inner)),
+        };
+    }
     match t(&format!("label.{path}")) {
         "" => path.to_string(),
         label => label.to_string(),
@@ -486,6 +508,10 @@ pub fn input_error(e: &InputError) -> String {
         }
         Problem::RequiredForCustomChip => t("error.required-custom-chip").into(),
         Problem::ZeroStage { got } => fill("error.zero-stage", &[("got", got)]),
+        Problem::NotList { got } => fill("error.not-list", &[("got", got)]),
+        Problem::OneOf { names } => fill("error.one-of", &[("names", &names.join(", "))]),
+        Problem::NotInMeasurement => t("error.not-in-measurement").into(),
+        Problem::NotTimeable => t("error.not-timeable").into(),
         Problem::Fabric(why) => fabric_error(*why),
         Problem::ChipsDoNotDivide { chips, tp, pp, cp, options } => {
             let unit = *tp as u64 * *pp as u64 * *cp as u64;

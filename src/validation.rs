@@ -163,18 +163,6 @@ pub struct Run {
     pub assumed: String,
 }
 
-/// Deep-merges `patch` into `base` (objects merge key by key, anything else replaces).
-fn merge(base: &mut Value, patch: &Value) {
-    match (base, patch) {
-        (Value::Object(b), Value::Object(p)) => {
-            for (k, v) in p {
-                merge(b.entry(k.clone()).or_insert(Value::Null), v);
-            }
-        }
-        (b, p) => *b = p.clone(),
-    }
-}
-
 /// Every run and row in the calibration data.
 pub fn load() -> Result<(Vec<Run>, Vec<Row>), String> {
     let data: Value = serde_json::from_str(DATA).map_err(|e| format!("calibration data: {e}"))?;
@@ -192,7 +180,7 @@ pub fn load() -> Result<(Vec<Run>, Vec<Row>), String> {
         let base = run.get("base").cloned().unwrap_or(Value::Null);
         for row in run.get("rows").and_then(Value::as_array).into_iter().flatten() {
             let mut scenario = base.clone();
-            merge(&mut scenario, row.get("set").unwrap_or(&Value::Null));
+            crate::scenario::merge(&mut scenario, row.get("set").unwrap_or(&Value::Null));
             let label = text(row, "label");
             let metric_name = text(row, "metric");
             let metric = Metric::parse(&metric_name)
@@ -562,8 +550,8 @@ pub fn digest_source(rows: &[Row], outcomes: &[Outcome]) -> String {
     let p = range::pooled(&points);
     out.push_str("/// Over every row (`range::Pooled`).\n");
     out.push_str(&format!(
-        "pub const POOLED: Pooled = Pooled {{ rows: {}, mean: {:?}, sd: {:?}, between_families: {:?}, drift_per_doubling: {:?} }};\n",
-        p.rows, p.mean, p.sd, p.between_families, p.drift_per_doubling
+        "pub const POOLED: Pooled = Pooled {{ rows: {}, mean: {:?}, sd: {:?}, between_families: {:?}, drift_per_doubling: {:?}, within_run: {:?} }};\n",
+        p.rows, p.mean, p.sd, p.between_families, p.drift_per_doubling, p.within_run
     ));
     out
 }

@@ -383,3 +383,39 @@ fn predict_reads_a_scenario_that_names_an_entry_of_the_catalog() {
     assert!(String::from_utf8_lossy(&without.stderr).contains("unknown chip 'X1'"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn predict_fits_the_chip_to_the_users_measurements() {
+    let plain = example();
+    let mut measured = example();
+    let run_changes = json!({ "cluster": { "chips": 64 }, "parallelism": { "dp": 1 } });
+    measured["calibration"] = json!([{ "scenario": run_changes, "measured": { "step_s": 400 } }]);
+    let out = run(&["predict", "-"], &json!([plain, measured]).to_string());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let both: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let (plain, fitted) = (&both[0], &both[1]);
+    assert!(plain["calibration"].is_null());
+    assert!(plain["range"]["basis"]["calibrated"].is_null());
+    assert_estimate(fitted);
+    let fit = &fitted["calibration"];
+    let run0 = &fit["runs"][0];
+    assert_eq!((run0["place"].as_u64(), run0["chips"].as_u64()), (Some(0), Some(64)));
+    assert_eq!(run0["measured_step_s"].as_f64(), Some(400.0));
+    assert!(
+        run0["error"].as_f64().is_some_and(|e| e.abs() < 0.01 || fit["at_bound"] == true),
+        "{fit}"
+    );
+    assert_ne!(fit["efficiency"], fit["catalog_efficiency"]);
+    assert_ne!(fitted["step_s"], plain["step_s"], "the fit moves the plan");
+    assert_eq!(fitted["range"]["basis"]["calibrated"]["runs"].as_u64(), Some(1));
+    // A bad measurement is named by its place.
+    let mut bad = example();
+    bad["calibration"] = json!([{ "measured": { "step_s": "fast" } }]);
+    let out = run(&["predict", "-"], &bad.to_string());
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("Measurement 1, Step time (s) [calibration.0.measured.step_s]"),
+        "{stderr}"
+    );
+}

@@ -189,7 +189,7 @@ fn every_headline_has_a_range() {
     use clusterplan::validation::range;
     let s = Scenario::default_plan();
     let (inputs, e) = s.evaluate().expect("evaluates");
-    let r = range::range(&s, &inputs, &e);
+    let r = range::range(&s, &inputs, &e, None);
     for (name, (lo, hi), value) in [
         ("step", r.step_s, e.step_s),
         ("tokens", r.tokens_per_s, e.tokens_per_s),
@@ -203,7 +203,7 @@ fn every_headline_has_a_range() {
     assert!(r.effective_train_days.is_some());
     let never = s.with("cluster.chips", Some(serde_json::json!(1_048_576)));
     let (inputs, e) = never.evaluate().expect("evaluates");
-    assert!(range::range(&never, &inputs, &e).effective_train_days.is_none());
+    assert!(range::range(&never, &inputs, &e, None).effective_train_days.is_none());
 }
 
 /// The range widens with distance from what was validated: beyond the largest run of the kind,
@@ -213,7 +213,7 @@ fn ranges_widen_away_from_validated_runs() {
     use clusterplan::validation::range;
     let spread = |s: &Scenario| {
         let (inputs, e) = s.evaluate().expect("evaluates");
-        range::range(s, &inputs, &e).basis
+        range::range(s, &inputs, &e, None).basis
     };
     let plan = Scenario::default_plan().with("cluster.chips", Some(serde_json::json!(4096)));
     let near = spread(&plan);
@@ -221,7 +221,7 @@ fn ranges_widen_away_from_validated_runs() {
     assert!(far.spread > near.spread && far.beyond.is_some(), "{near:?} {far:?}");
     let own_chip = plan.with("cluster.chip", Some(serde_json::json!("custom")));
     if let Ok((inputs, e)) = own_chip.evaluate() {
-        let custom = range::range(&own_chip, &inputs, &e).basis;
+        let custom = range::range(&own_chip, &inputs, &e, None).basis;
         assert_eq!(custom.regime.family, "custom");
         assert!(custom.spread > near.spread, "{custom:?}");
     }

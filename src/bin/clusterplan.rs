@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clusterplan::model::search;
 use clusterplan::scenario::user_catalog::UserCatalog;
 use clusterplan::scenario::{fields, Scenario};
-use clusterplan::{catalog, report, sizing, text, validation};
+use clusterplan::{catalog, editor, report, sizing, text, validation};
 
 const USAGE: &str = "usage: clusterplan <command>
 
@@ -113,16 +113,19 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
     let mut failed = false;
     for (idx, scenario) in scenarios.iter().enumerate() {
         let scenario = catalog.expand(scenario);
-        match scenario.evaluate() {
-            Ok((inputs, estimate)) => {
+        match editor::evaluation(&scenario) {
+            Ok(good) => {
                 // An infeasible plan is still estimated (exit 0); stderr says why it cannot run.
                 let which = if is_array { format!("scenario {idx}: ") } else { String::new() };
-                for p in &estimate.problems {
+                for p in &good.estimate.problems {
                     eprintln!("problem: {which}{}: {p}", field(fields::warning_field(p)));
                 }
-                let mut json = report::to_json(&estimate);
-                let range = validation::range::range(&scenario, &inputs, &estimate);
-                json["range"] = report::range_json(&range);
+                let mut json = report::to_json(&good.estimate);
+                json["range"] = report::range_json(&good.range);
+                json["calibration"] = good
+                    .calibration
+                    .as_ref()
+                    .map_or(serde_json::Value::Null, report::calibration_json);
                 estimates.push(json);
             }
             Err(errors) => {

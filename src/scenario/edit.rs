@@ -8,9 +8,25 @@ use serde_json::Value;
 use super::Scenario;
 
 /// The value at a dotted `path` inside a scenario's JSON, for callers that read many fields
-/// of one serialized scenario.
+/// of one serialized scenario. A number indexes a list (`calibration.0.measured`).
 pub fn value_at<'a>(root: &'a Value, path: &str) -> Option<&'a Value> {
-    path.split('.').try_fold(root, |node, key| node.get(key))
+    path.split('.').try_fold(root, child)
+}
+
+/// The child of `node` at `key`: an object's key, or a list's place.
+fn child<'a>(node: &'a Value, key: &str) -> Option<&'a Value> {
+    match node {
+        Value::Array(items) => items.get(key.parse::<usize>().ok()?),
+        _ => node.get(key),
+    }
+}
+
+/// The child of `node` at `key` to write into; a list's place must exist.
+fn child_mut<'a>(node: &'a mut Value, key: &str) -> Option<&'a mut Value> {
+    match node {
+        Value::Array(items) => items.get_mut(key.parse::<usize>().ok()?),
+        _ => node.get_mut(key),
+    }
 }
 
 impl Scenario {
@@ -31,7 +47,8 @@ impl Scenario {
         }
         let mut node = &mut root;
         for key in parents {
-            if !node.get(*key).is_some_and(Value::is_object) {
+            let container = |v: &Value| v.is_object() || v.is_array();
+            if !child(node, key).is_some_and(container) {
                 if let Value::Object(map) = node {
                     let old = map.remove(*key);
                     let mut fresh = serde_json::Map::new();
@@ -42,20 +59,28 @@ impl Scenario {
                     map.insert((*key).to_string(), Value::Object(fresh));
                 }
             }
-            match node.get_mut(*key) {
+            match child_mut(node, key) {
                 Some(next) => node = next,
                 None => return self.clone(),
             }
         }
-        if let Value::Object(map) = node {
-            match value {
+        match node {
+            Value::Object(map) => match value {
                 Some(v) => {
                     map.insert((*last).to_string(), v);
                 }
                 None => {
                     map.remove(*last);
                 }
+            },
+            // A place in a list is replaced, or set to null: removing it would renumber
+            // the places after it.
+            Value::Array(items) => {
+                if let Some(slot) = last.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
+                    *slot = value.unwrap_or(Value::Null);
+                }
             }
+            _ => {}
         }
         Scenario::from_value(root).unwrap_or_else(|_| self.clone())
     }

@@ -71,6 +71,14 @@ pub enum Problem {
     ZeroStage { got: String },
     /// A fabric that cannot be built as asked.
     Fabric(FabricError),
+    /// Not a list, as written.
+    NotList { got: String },
+    /// Not exactly one of these keys.
+    OneOf { names: Vec<&'static str> },
+    /// A key a measurement may not change (the chip it calibrates is the plan's).
+    NotInMeasurement,
+    /// A measured run the model cannot time.
+    NotTimeable,
     /// A chip count the plan's degrees do not divide, with the usable counts around it.
     ChipsDoNotDivide { chips: u64, tp: u32, pp: u32, cp: u32, options: Vec<u64> },
 }

@@ -55,6 +55,16 @@ impl Reader {
         self.errors.push(InputError::new(field, problem));
     }
 
+    /// How many problems are reported so far.
+    pub(super) fn count_errors(&self) -> usize {
+        self.errors.len()
+    }
+
+    /// Every problem reported.
+    pub(super) fn into_errors(self) -> Vec<InputError> {
+        self.errors
+    }
+
     /// Some field at `path` is already reported, so nothing is computed from its placeholder.
     pub(super) fn failed(&self, path: &str) -> bool {
         self.errors.iter().any(|e| e.field == path)
@@ -263,8 +273,14 @@ pub(super) fn ids<T>(items: &[T], id: impl Fn(&T) -> &str) -> String {
 }
 
 impl Scenario {
-    /// Validates the scenario into model inputs, or lists every bad field.
+    /// Validates the scenario into model inputs, or lists every bad field; with measurements
+    /// (`calibration`), the chip's GEMM efficiency is fitted to them (`resolve_calibrated`).
     pub fn resolve(&self) -> Result<Inputs, Vec<InputError>> {
+        self.resolve_calibrated().map(|(inputs, _)| inputs)
+    }
+
+    /// The scenario's own inputs, its measurements aside.
+    pub(super) fn resolve_own(&self) -> Result<Inputs, Vec<InputError>> {
         let mut r = Reader::default();
         if let Some(v) = &self.version {
             let version = r.count(&Some(v.clone()), "version", Some(1));

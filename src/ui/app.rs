@@ -13,8 +13,8 @@ use super::catalog::{my_catalog, CatalogProps};
 use super::compare::compare;
 use super::fields::Change;
 use super::inputs::{
-    chip_id, cluster_panel, facility_panel, model_panel, parallelism_panel, training_panel,
-    PanelProps,
+    chip_id, cluster_panel, facility_panel, measurements_panel, model_panel, parallelism_panel,
+    training_panel, PanelProps,
 };
 use super::plot::{plot, PlotKind};
 use super::results::results;
@@ -362,7 +362,7 @@ pub fn app() -> Html {
             </div>
             <main class="layout">
                 <div class="inputs">
-                    { for [model_panel, training_panel, cluster_panel, parallelism_panel, facility_panel].iter().map(|panel| panel(&panels)) }
+                    { for [model_panel, training_panel, cluster_panel, parallelism_panel, measurements_panel, facility_panel].iter().map(|panel| panel(&panels)) }
                     { my_catalog(CatalogProps { state: &state, catalog: &user_catalog, on_action: &on_action,
                         name: &catalog_name, file: &catalog_file, reader: &reader }) }
                 </div>

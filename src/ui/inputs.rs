@@ -1,4 +1,4 @@
-//! The four input panels: model, training, cluster, parallelism.
+//! The input panels: model, training, cluster, parallelism, the user's measurements, facility.
 //!
 //! Each field shows what the scenario says, or the value a preset or default gives it, and
 //! the errors, problems and warnings that concern it. Units, ranges and formats come from the
@@ -21,12 +21,14 @@ use crate::scenario::{fields, value_at};
 
 mod cluster;
 mod facility;
+mod measurements;
 mod model;
 mod parallelism;
 mod training;
 
 pub use cluster::{chip_id, cluster_panel};
 pub use facility::facility_panel;
+pub use measurements::measurements_panel;
 pub use model::model_panel;
 pub use parallelism::parallelism_panel;
 pub use training::training_panel;

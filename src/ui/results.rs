@@ -103,6 +103,9 @@ fn confidence(c: &Confidence) -> Html {
     if let Some(runs) = c.few_runs {
         reasons.push(fill("sure.few-runs", &[("runs", &runs.to_string())]));
     }
+    if let Some(runs) = c.calibrated {
+        reasons.push(fill("sure.calibrated", &[("runs", &runs.to_string())]));
+    }
     let firm = reasons.is_empty();
     let plus_minus = format::percent(c.plus_minus);
     html! {

@@ -9,12 +9,12 @@ pub use crate::text::{fill, t, warning};
 
 /// The label of a field, by its scenario path.
 pub fn label(path: &str) -> &'static str {
-    t(&format!("label.{path}"))
+    t(&format!("label.{}", crate::text::field_key(path)))
 }
 
 /// What a field or result means, shown on hover and keyboard focus.
 pub fn help(key: &str) -> &'static str {
-    t(&format!("help.{key}"))
+    t(&format!("help.{}", crate::text::field_key(key)))
 }
 
 /// A `fields` path as the user reads it (`Memory bandwidth`), for messages about figures.
@@ -91,7 +91,7 @@ pub fn notice(n: &Notice) -> String {
 /// The unit a field is shown in, from the field table, in words of the language spoken where
 /// it is a word (`chips`), as written where it is a symbol (`TB/s`).
 pub fn unit(path: &str) -> &'static str {
-    let unit = fields::field(path).map_or("", |f| f.unit);
+    let unit = fields::field(crate::text::field_key(path)).map_or("", |f| f.unit);
     match t(&format!("unit.{unit}")) {
         "" => unit,
         word => word,

@@ -16,6 +16,7 @@
 use serde_json::Value;
 
 use super::{digest, Metric, Outcome};
+use crate::model::calibrate::Fit;
 use crate::model::{presets, Estimate, Inputs};
 use crate::scenario::Scenario;
 
@@ -103,6 +104,10 @@ pub struct Pooled {
     pub between_families: f64,
     /// Least-squares slope of the time error against log2 of the chips, absolute.
     pub drift_per_doubling: f64,
+    /// Standard deviation of the time error around its run's mean, over runs with several
+    /// rows: what is left of the error once a measurement of the same chip and software has
+    /// removed its bias.
+    pub within_run: f64,
 }
 
 /// Why a range is as wide as it is.
@@ -123,6 +128,19 @@ pub struct Basis {
     pub validated: bool,
     /// The plan has more chips than any run of its regime, which had this many.
     pub beyond: Option<u32>,
+    /// The user's own measurements set the chip's efficiency, and the range rests on them.
+    pub calibrated: Option<Calibrated>,
+}
+
+/// A range resting on the user's measurements.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Calibrated {
+    /// Measurements fitted.
+    pub runs: u32,
+    /// Root mean square of the fit's errors.
+    pub rms: f64,
+    /// Chips of the measurement closest in size to the plan.
+    pub nearest_chips: u32,
 }
 
 /// [p10, p90] of each headline.
@@ -235,12 +253,25 @@ pub fn pooled(points: &[Point]) -> Pooled {
     let sxy: f64 = xs.iter().zip(&errors).map(|(x, e)| (x - mx) * (e - mean)).sum();
     let sxx: f64 = xs.iter().map(|x| (x - mx).powi(2)).sum();
     let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
+    // Each row's error around its run's mean, over runs with more than one row.
+    let mut around_run = Vec::new();
+    let mut run_ids: Vec<&str> = points.iter().map(|p| p.0.as_str()).collect();
+    run_ids.sort_unstable();
+    run_ids.dedup();
+    for run in run_ids {
+        let e: Vec<f64> = points.iter().filter(|p| p.0 == run).map(|p| p.3).collect();
+        if e.len() > 1 {
+            let (m, _) = mean_sd(&e);
+            around_run.extend(e.iter().map(|x| x - m));
+        }
+    }
     Pooled {
         rows: points.len() as u32,
         mean,
         sd,
         between_families: mean_sd(&family_means).1,
         drift_per_doubling: slope.abs(),
+        within_run: mean_sd(&around_run).1,
     }
 }
 
@@ -271,7 +302,35 @@ pub fn basis(regime: &Regime, chips: u32, regimes: &[(Regime, Stats)], pooled: &
         spread: variance.max(0.0).sqrt(),
         validated: stats.runs_within >= 3 && beyond.is_none(),
         beyond,
+        calibrated: None,
     }
+}
+
+/// The basis of a plan on `chips` chips whose chip efficiency the user's measurements set:
+/// centred (the fit removes the regime's bias), spread by what a measurement of the same chip
+/// and software leaves (`Pooled::within_run`) and by how far one efficiency is from explaining
+/// every measurement (`Fit::rms`), and widened by the drift per doubling from the measured
+/// size nearest the plan's.
+pub fn calibrated(mut basis: Basis, fit: &Fit, chips: u32, pooled: &Pooled) -> Basis {
+    let nearest = fit
+        .chips
+        .iter()
+        .copied()
+        .min_by(|a, b| {
+            let d = |c: u32| (chips.max(1) as f64 / c.max(1) as f64).log2().abs();
+            d(*a).total_cmp(&d(*b))
+        })
+        .unwrap_or(chips);
+    let doublings = (chips.max(1) as f64 / nearest.max(1) as f64).log2().abs();
+    let variance = pooled.within_run.powi(2)
+        + fit.rms.powi(2)
+        + (pooled.drift_per_doubling * doublings).powi(2);
+    basis.bias = 0.0;
+    basis.spread = variance.sqrt();
+    basis.validated = false;
+    basis.calibrated =
+        Some(Calibrated { runs: fit.residuals.len() as u32, rms: fit.rms, nearest_chips: nearest });
+    basis
 }
 
 /// [p10, p90] of the time factor (true time over predicted): the predicted time is off by
@@ -284,8 +343,9 @@ fn factors(basis: &Basis) -> (f64, f64) {
     (factor(hi_error), factor(lo_error))
 }
 
-/// The range of each headline of `e`, from the regime statistics in the digest.
-pub fn range(scenario: &Scenario, inputs: &Inputs, e: &Estimate) -> Range {
+/// The range of each headline of `e`, from the regime statistics in the digest, or from the
+/// user's measurements when `fit` says they set the chip's efficiency.
+pub fn range(scenario: &Scenario, inputs: &Inputs, e: &Estimate, fit: Option<&Fit>) -> Range {
     let regimes: Vec<(Regime, Stats)> = digest::REGIMES
         .iter()
         .map(|d| {
@@ -293,8 +353,11 @@ pub fn range(scenario: &Scenario, inputs: &Inputs, e: &Estimate) -> Range {
             (regime, d.stats)
         })
         .collect();
-    let basis =
-        basis(&Regime::of(scenario, inputs), inputs.cluster.n_chips, &regimes, &digest::POOLED);
+    let chips = inputs.cluster.n_chips;
+    let mut basis = basis(&Regime::of(scenario, inputs), chips, &regimes, &digest::POOLED);
+    if let Some(fit) = fit {
+        basis = calibrated(basis, fit, chips, &digest::POOLED);
+    }
     of(e, basis)
 }
 

@@ -1,0 +1,77 @@
+// End-to-end test of calibrating from one's own measurement, in English and in Chinese: a
+// sales engineer who measured Llama 3 70B on 64 Ascend 910B (one replica of TP 8 x PP 4 x CP 2)
+// enters the step time in "My measurements"; the 10,240-chip estimate moves, its range narrows
+// and rests on the measurement, and the link carries it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  assertClean, harness, newContext, newPage, num, open, origin, q, select, served, text, typeInto, until, waitChange,
+} from './harness.mjs';
+
+harness();
+
+const plan = {
+  model: { preset: 'llama3-405b' },
+  training: { tokens: '15.6T', global_batch: 2048, recipe: 'megatron-bf16' },
+  cluster: { chip: 'ascend-910b', chips: 10240, system: 'atlas-800t-a2' },
+  parallelism: { tp: 8, pp: 16, cp: 2, micro_batch: 1, virtual_stages: 4, zero: 1, recompute: 'none', sequence_parallel: true },
+};
+const link = () => `${origin}/#s=1.${Buffer.from(JSON.stringify(plan)).toString('base64url')}`;
+
+// The two ends of a range card ("likely 219 to 324 days", "可能 219 至 324 天").
+async function ends(page, id) {
+  const numbers = (await text(page, id)).replace(/,/g, '').match(/\d+(\.\d+)?/g).map(Number);
+  assert.equal(numbers.length, 2, `${id}: two ends`);
+  return numbers;
+}
+
+for (const lang of ['en', 'zh-CN']) {
+  test(`a 64-chip measurement moves the 10,240-chip estimate and narrows its range (${lang})`, async (t) => {
+    const log = { errors: [], requests: [] };
+    const page = await newPage(await newContext(t, { locale: lang }), log);
+    await open(page, link());
+    const days = await text(page, 'train-days');
+    const [lo, hi] = await ends(page, 'train-days-range');
+    const badge = await text(page, 'confidence');
+
+    await page.click(q('measurement-add'));
+    await until(page, 'a measurement row', (s) => !!document.querySelector(s), q('measurement-0'));
+    // Not yet entered: the estimate stands and the row asks for the figure.
+    assert.equal(await text(page, 'train-days'), days);
+    assert.equal(await page.locator(q('measurement-fit')).count(), 0);
+    await select(page, 'measurement-model-0', 'llama3-70b');
+    await typeInto(page, 'measurement-chips-0', '64');
+    await typeInto(page, 'measurement-pp-0', '4');
+    await typeInto(page, 'measurement-batch-0', '128');
+    // Measured 56 s per step: slower than the catalog's efficiency predicts (about 44 s).
+    await typeInto(page, 'measurement-value-0', '56');
+    const later = await waitChange(page, 'train-days', days);
+    assert.ok(num(later) > num(days) * 1.03, `slower chip, longer run: ${days} -> ${later}`);
+    const [lo2, hi2] = await ends(page, 'train-days-range');
+    assert.ok(hi2 / lo2 < hi / lo, `range narrows: ${lo}-${hi} -> ${lo2}-${hi2}`);
+    assert.ok(lo2 <= num(later) && num(later) <= hi2, `the estimate lies in its range`);
+    // The fit says what it did; the row shows the measurement against the model.
+    const fit = await text(page, 'measurement-fit');
+    assert.match(fit, lang === 'en' ? /GEMM efficiency fitted .*: [\d.]+ ?% \(catalog: [\d.]+ ?%\)/ : /GEMM 效率/);
+    assert.match(await text(page, 'measurement-result-0'), /56(\.0)? ?s|56(\.0)? ?秒/);
+    assert.notEqual(await text(page, 'confidence'), badge);
+    assert.match(await text(page, 'confidence'), lang === 'en' ? /your measurements \(1\)/ : /1 条实测/);
+    for (const id of ['train-days', 'effective-days', 'mfu', 'step-time', 'chip-hours', 'tokens-per-s']) {
+      assert.ok((await text(page, `${id}-range`)).length > 0, `${id} has a range`);
+    }
+
+    // The link carries the measurement: a fresh page opens with the same estimate.
+    const url = page.url();
+    assert.match(Buffer.from(url.split('#s=1.')[1].split('&')[0], 'base64url').toString(), /"calibration":\[/);
+    const again = await newPage(await newContext(t, { locale: lang }), log);
+    await open(again, url);
+    assert.equal(await text(again, 'train-days'), later);
+    assert.equal(await again.locator(q('measurement-value-0')).inputValue(), '56');
+
+    // Removing it brings the catalog's estimate back.
+    await page.click(q('measurement-remove-0'));
+    await until(page, 'the catalog estimate back', ([s, d]) => document.querySelector(s)?.textContent.trim() === d,
+      [q('train-days'), days]);
+    assertClean(log, served());
+  });
+}

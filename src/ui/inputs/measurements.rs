@@ -1,0 +1,146 @@
+//! "My measurements": runs the user measured on their own chips, each a chip count, degrees,
+//! batch and one measured figure (`calibration` in the scenario). The fit itself is the
+//! scenario's (`scenario::Calibration`); this panel only edits the list and shows the fit.
+
+use serde_json::{json, Value};
+use yew::prelude::*;
+
+use super::{Form, PanelProps};
+use crate::model::presets;
+use crate::scenario::MEASURES;
+use crate::text::{fill, t};
+use crate::ui::fields::SelectField;
+use crate::ui::format;
+
+/// An edit of the list of measurements.
+enum Edit {
+    /// A new measurement: the plan on one replica's chips, its figure left to enter.
+    Add,
+    /// Measure another model preset.
+    Model(String),
+    /// Give another kind of figure, keeping the number.
+    Metric(String),
+    /// Drop the measurement.
+    Remove,
+}
+
+/// The measurements panel.
+pub fn measurements_panel(props: &PanelProps) -> Html {
+    let f = Form::new(props);
+    let list: Vec<Value> =
+        f.raw("calibration").and_then(|v| v.as_array().cloned()).unwrap_or_default();
+    let calibration = f.good.and_then(|g| g.calibration.as_ref());
+    // One replica of the plan: its TP, PP and CP, and its batch.
+    let plan = f.good.map(|g| {
+        let p = g.inputs.parallelism;
+        ((p.tensor, p.pipeline, p.context), g.inputs.training.global_batch)
+    });
+    // One callback for every edit, so each control costs the page a closure, not a copy of
+    // the list handling.
+    let edit = {
+        let (list, on_set) = (list.clone(), f.on_set.clone());
+        let model = f.raw("model").unwrap_or(Value::Null);
+        Callback::from(move |(i, edit): (usize, Edit)| {
+            let mut list = list.clone();
+            match edit {
+                Edit::Add => {
+                    let ((tp, pp, cp), batch) = plan.unwrap_or(((1, 1, 1), 1));
+                    let (tp, pp) = (tp.max(1), pp.max(1));
+                    list.push(json!({
+                        "scenario": {
+                            "model": model,
+                            "training": { "global_batch": batch },
+                            "cluster": { "chips": tp * pp * cp.max(1) },
+                            "parallelism": { "tp": tp, "pp": pp, "dp": null },
+                        },
+                        "measured": { "step_s": null },
+                    }));
+                }
+                Edit::Model(id) => list[i]["scenario"]["model"] = json!({ "preset": id }),
+                Edit::Metric(key) => {
+                    let value =
+                        list[i]["measured"].as_object().and_then(|m| m.values().next().cloned());
+                    list[i]["measured"] = json!({ key: value });
+                }
+                Edit::Remove => {
+                    list.remove(i);
+                }
+            }
+            let value = (!list.is_empty()).then_some(Value::Array(list));
+            on_set.emit(vec![("calibration".into(), value)]);
+        })
+    };
+    let entries = list.iter().enumerate().map(|(i, entry)| {
+        let at = format!("calibration.{i}");
+        let metric = MEASURES
+            .into_iter()
+            .find(|k| entry["measured"].get(*k).is_some())
+            .unwrap_or(MEASURES[0]);
+        let on_metric = edit.reform(move |key| (i, Edit::Metric(key)));
+        // The measured model: a preset, or the plan's dimensions as they were when added.
+        let model = entry["scenario"]["model"]["preset"].as_str().unwrap_or("").to_string();
+        let on_model = edit.reform(move |id| (i, Edit::Model(id)));
+        let mut models: Vec<(AttrValue, AttrValue)> = presets::TRANSFORMERS
+            .iter()
+            .map(|p| (AttrValue::from(p.id), AttrValue::from(p.name)))
+            .collect();
+        if model.is_empty() {
+            models.insert(0, (AttrValue::default(), AttrValue::from(t("form.custom-model"))));
+        }
+        let on_remove = edit.reform(move |_: MouseEvent| (i, Edit::Remove));
+        let options: Vec<(AttrValue, AttrValue)> = MEASURES
+            .iter()
+            .map(|k| (AttrValue::from(*k), AttrValue::from(t(&format!("label.measured.{k}")))))
+            .collect();
+        let fitted = calibration.and_then(|c| {
+            let k = c.places.iter().position(|p| *p == i)?;
+            Some(c.fit.residuals[k])
+        });
+        let p = f.good.map(|g| g.inputs.parallelism);
+        let field = |key: &str, testid: &str, resolved: Option<u32>| {
+            f.render(f.number(&format!("{at}.scenario.{key}"), &format!("measurement-{testid}-{i}"), resolved.map(f64::from)))
+        };
+        html! {
+            <div class="measurement" data-testid={format!("measurement-{i}")}>
+                <SelectField testid={format!("measurement-model-{i}")} label={t("form.model")} options={models}
+                    value={model} errors={f.errors(&format!("{at}.scenario.model.preset"))} on_change={on_model} />
+                <div class="degrees">
+                    { field("cluster.chips", "chips", None) }
+                    { field("parallelism.tp", "tp", p.map(|p| p.tensor)) }
+                    { field("parallelism.pp", "pp", p.map(|p| p.pipeline)) }
+                    { field("training.global_batch", "batch", f.good.map(|g| g.inputs.training.global_batch)) }
+                </div>
+                <SelectField testid={format!("measurement-metric-{i}")} label={t("label.measured")} options={options}
+                    value={metric} errors={f.errors(&format!("{at}.measured"))} on_change={on_metric} />
+                { f.render(f.number(&format!("{at}.measured.{metric}"), &format!("measurement-value-{i}"), None)) }
+                <p class="reading" data-testid={format!("measurement-result-{i}")}>{ match fitted {
+                    Some(r) => fill("form.measurement-result", &[
+                        ("measured", &format::seconds(r.measured_s)),
+                        ("before", &format::seconds(r.before_s)),
+                        ("after", &format::seconds(r.after_s)),
+                    ]),
+                    None => t("form.measurement-pending").to_string(),
+                } }</p>
+                <button class="link" onclick={on_remove} data-testid={format!("measurement-remove-{i}")}>{ t("form.measurement-remove") }</button>
+            </div>
+        }
+    });
+    html! {
+        <section class="panel" data-testid="my-measurements">
+            <h2>{ t("form.measurements") }</h2>
+            <p class="reading">{ t("form.measurements-hint") }</p>
+            { for entries }
+            if let Some(c) = calibration {
+                <p class={classes!("fit", c.fit.at_bound.then_some("bad"))} data-testid="measurement-fit">
+                    { fill("form.measurement-fit", &[
+                        ("efficiency", &format::percent(c.fit.efficiency)),
+                        ("catalog", &format::percent(c.fit.catalog)),
+                        ("rms", &format::percent(c.fit.rms)),
+                    ]) }
+                    if c.fit.at_bound { { " " }{ t("form.measurement-at-bound") } }
+                </p>
+            }
+            <button onclick={edit.reform(|_: MouseEvent| (0, Edit::Add))} data-testid="measurement-add">{ t("form.measurement-add") }</button>
+        </section>
+    }
+}

@@ -1,0 +1,228 @@
+//! Calibration from the user's own measurements: the fit meets what was measured, recovers an
+//! efficiency the measurements were made with, moves the plan's estimate, narrows its range
+//! near the measured size and widens it away from it; bad measurements are named by place.
+#![cfg(not(target_arch = "wasm32"))]
+
+use clusterplan::editor::evaluation;
+use clusterplan::model::calibrate::{self, Measured, Run};
+use clusterplan::scenario::{url, Problem, Scenario};
+use serde_json::{json, Value};
+
+/// Llama 3.1 405B on 10,240 Ascend 910B: TP 8, PP 16, CP 2, so 256 chips per replica.
+fn ascend_plan() -> Value {
+    json!({
+        "model": { "preset": "llama3-405b" },
+        "training": { "tokens": "15.6T", "global_batch": 2048, "recipe": "megatron-bf16" },
+        "cluster": { "chip": "ascend-910b", "chips": 10240, "system": "atlas-800t-a2" },
+        "parallelism": { "tp": 8, "pp": 16, "cp": 2, "micro_batch": 1, "virtual_stages": 4,
+                         "zero": 1, "recompute": "none", "sequence_parallel": true }
+    })
+}
+
+/// A 64-chip run of the plan's model: TP 8, PP 4, CP 2, one replica.
+fn small_run() -> Value {
+    json!({ "cluster": { "chips": 64 }, "parallelism": { "pp": 4, "virtual_stages": 1, "dp": null } })
+}
+
+fn scenario(mut plan: Value, calibration: Value) -> Scenario {
+    plan["calibration"] = calibration;
+    Scenario::from_value(plan).expect("parses")
+}
+
+/// The model's step time of the small run with the catalog's efficiency.
+fn small_run_step() -> f64 {
+    let s = Scenario::from_value(ascend_plan()).expect("parses").measured_plan(&small_run());
+    s.evaluate().expect("the small run resolves").1.step_s
+}
+
+#[test]
+fn one_measurement_is_met_and_moves_the_plan() {
+    let base = evaluation(&Scenario::from_value(ascend_plan()).unwrap()).expect("resolves");
+    let measured = 1.25 * small_run_step();
+    let s = scenario(
+        ascend_plan(),
+        json!([{ "scenario": small_run(), "measured": { "step_s": measured } }]),
+    );
+    let good = evaluation(&s).expect("resolves with the measurement");
+    let c = good.calibration.as_ref().expect("a fit");
+    let fit = &c.fit;
+    assert_eq!(c.places, vec![0]);
+    assert!(!fit.at_bound, "{fit:?}");
+    // The fitted model meets the measurement; a slower run means a lower efficiency.
+    assert!(fit.residuals[0].error().abs() < 0.002, "{fit:?}");
+    assert!(fit.rms < 0.002, "{fit:?}");
+    assert!(fit.efficiency < fit.catalog, "{fit:?}");
+    assert_eq!(good.inputs.cluster.chip.matmul_efficiency, fit.efficiency);
+    // The 10,240-chip plan slows down, though by less than the 64-chip run (its
+    // communication is not what the fit changes).
+    let ratio = good.estimate.step_s / base.estimate.step_s;
+    assert!(ratio > 1.05 && ratio < 1.25, "the plan's step changed by {ratio}");
+    // Its range rests on the measurement now, and is narrower than the published runs gave.
+    let width = |r: (f64, f64)| r.1 / r.0;
+    let calibrated = good.range.basis.calibrated.expect("the range rests on the measurement");
+    assert_eq!((calibrated.runs, calibrated.nearest_chips), (1, 64));
+    assert!(
+        width(good.range.train_days) < width(base.range.train_days),
+        "calibrated {:?} against {:?}",
+        good.range.train_days,
+        base.range.train_days
+    );
+    assert!(!good.range.basis.validated);
+}
+
+#[test]
+fn a_measurement_nearer_the_plan_gives_a_narrower_range() {
+    let at = |chips: u32| {
+        let run = json!({ "cluster": { "chips": chips }, "parallelism": { "dp": null } });
+        let plan = Scenario::from_value(ascend_plan()).unwrap();
+        let step = plan.measured_plan(&run).evaluate().expect("resolves").1.step_s;
+        let s =
+            scenario(ascend_plan(), json!([{ "scenario": run, "measured": { "step_s": step } }]));
+        let r = evaluation(&s).expect("resolves").range;
+        r.train_days.1 / r.train_days.0
+    };
+    assert!(at(10240) < at(1024), "measured at the plan's size is surest");
+    assert!(at(1024) < at(256), "extrapolating further widens the range");
+}
+
+#[test]
+fn the_fit_recovers_the_efficiency_the_runs_were_made_with() {
+    let plan = Scenario::from_value(ascend_plan()).unwrap();
+    let truth = 0.55;
+    let mut runs = Vec::new();
+    for chips in [256u32, 512, 2048] {
+        let run = json!({ "cluster": { "chips": chips }, "parallelism": { "dp": null } });
+        let mut inputs = plan.measured_plan(&run).resolve().expect("resolves");
+        inputs.cluster.chip.matmul_efficiency = truth;
+        let e = clusterplan::model::estimate(&inputs);
+        // Each kind of figure a user may have.
+        let measured = match chips {
+            256 => Measured::StepS(e.step_s),
+            512 => Measured::TokensPerS(e.tokens_per_s),
+            _ => Measured::Mfu(e.mfu),
+        };
+        inputs.cluster.chip.matmul_efficiency =
+            plan.resolve().unwrap().cluster.chip.matmul_efficiency;
+        runs.push(Run { inputs, measured });
+    }
+    let fit = calibrate::fit(&runs).expect("fits");
+    assert!((fit.efficiency - truth).abs() < 0.002, "{fit:?}");
+    assert!(fit.rms < 0.001, "{fit:?}");
+    assert_eq!(fit.chips, vec![256, 512, 2048]);
+    assert!(calibrate::fit(&[]).is_none());
+}
+
+#[test]
+fn measurements_the_chip_cannot_explain_are_flagged() {
+    // Ten times faster than the model's catalog figure: beyond the chip's peak.
+    let s = scenario(
+        ascend_plan(),
+        json!([{ "scenario": small_run(), "measured": { "step_s": 0.1 * small_run_step() } }]),
+    );
+    let c = evaluation(&s).expect("resolves").calibration.expect("a fit");
+    assert!(c.fit.at_bound && c.fit.efficiency > 0.99, "{:?}", c.fit);
+    assert!(c.fit.rms > 0.5, "the misfit shows: {:?}", c.fit);
+    // Two measurements that no one efficiency explains leave a residual.
+    let run_b = json!({ "cluster": { "chips": 256 }, "parallelism": { "dp": null } });
+    let step_b = Scenario::from_value(ascend_plan())
+        .unwrap()
+        .measured_plan(&run_b)
+        .evaluate()
+        .unwrap()
+        .1
+        .step_s;
+    let s = scenario(
+        ascend_plan(),
+        json!([
+            { "scenario": small_run(), "measured": { "step_s": 0.8 * small_run_step() } },
+            { "scenario": run_b, "measured": { "step_s": 1.3 * step_b } }
+        ]),
+    );
+    let c = evaluation(&s).expect("resolves").calibration.expect("a fit");
+    assert!(c.fit.rms > 0.1, "{:?}", c.fit);
+    // The faster run is left slow by the compromise, the slower one fast.
+    assert!(c.fit.residuals[0].error() > 0.0 && c.fit.residuals[1].error() < 0.0, "{:?}", c.fit);
+}
+
+#[test]
+fn a_measurement_not_yet_entered_is_kept_and_left_out() {
+    let s = scenario(
+        ascend_plan(),
+        json!([
+            { "scenario": small_run(), "measured": { "step_s": null } },
+            { "scenario": small_run(), "measured": { "tokens_per_s": 20000 } }
+        ]),
+    );
+    let good = evaluation(&s).expect("resolves");
+    assert_eq!(good.calibration.expect("the entered one is fitted").places, vec![1]);
+    let only_pending =
+        scenario(ascend_plan(), json!([{ "scenario": small_run(), "measured": { "mfu": null } }]));
+    let good = evaluation(&only_pending).expect("resolves");
+    assert!(good.calibration.is_none());
+    assert_eq!(good.inputs, Scenario::from_value(ascend_plan()).unwrap().resolve().unwrap());
+}
+
+#[test]
+fn bad_measurements_are_named_by_their_place() {
+    let errors = |calibration: Value| {
+        let e = scenario(ascend_plan(), calibration).resolve().expect_err("rejected");
+        e.into_iter().map(|e| (e.field, e.problem)).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        errors(json!({ "step_s": 3 })),
+        vec![("calibration".to_string(), Problem::NotList { got: "{\"step_s\":3}".into() })]
+    );
+    let found = errors(json!([
+        { "scenario": small_run(), "measured": { "step_s": 3, "mfu": 0.4 } },
+        { "scenario": small_run() },
+        { "scenario": { "cluster": { "chip": "h100-sxm" } }, "measured": { "step_s": 3 } },
+        { "scenario": { "cluster": { "chips": 0 } }, "measured": { "step_s": 3 } },
+        { "scenario": small_run(), "measured": { "mfu": 1.5 } },
+        { "scenario": small_run(), "measured": { "step_s": -2 } },
+        { "scenario": small_run(), "measured": { "step_s": 3 }, "note": "x" }
+    ]));
+    let fields: Vec<&str> = found.iter().map(|(f, _)| f.as_str()).collect();
+    for expected in [
+        "calibration.0.measured",
+        "calibration.1.measured",
+        "calibration.2.scenario.cluster.chip",
+        "calibration.3.scenario.cluster.chips",
+        "calibration.4.measured.mfu",
+        "calibration.5.measured.step_s",
+        "calibration.6.note",
+    ] {
+        assert!(fields.contains(&expected), "{expected} not in {fields:?}");
+    }
+    assert!(found.contains(&(
+        "calibration.0.measured".into(),
+        Problem::OneOf { names: vec!["step_s", "tokens_per_s", "mfu"] }
+    )));
+    assert!(
+        found.contains(&("calibration.2.scenario.cluster.chip".into(), Problem::NotInMeasurement))
+    );
+    // In words, the place and the field the user knows.
+    let e = scenario(
+        ascend_plan(),
+        json!([{ "scenario": { "cluster": { "chips": 0 } }, "measured": { "step_s": 3 } }]),
+    )
+    .resolve()
+    .expect_err("rejected");
+    assert!(e[0].to_string().starts_with("Measurement 1, Chips"), "{}", e[0]);
+}
+
+#[test]
+fn the_link_and_the_search_carry_the_measurements() {
+    let s = scenario(
+        ascend_plan(),
+        json!([{ "scenario": small_run(), "measured": { "step_s": 1.3 * small_run_step() } }]),
+    );
+    let back = url::decode(&url::encode(&s)).expect("decodes").expect("a scenario");
+    assert_eq!(back, s);
+    assert_eq!(back.resolve(), s.resolve());
+    // The search starts from the fitted chip, so its plans and the form agree.
+    let searchable = s.for_search().expect("searchable");
+    let fitted = evaluation(&s).unwrap().inputs.cluster.chip.matmul_efficiency;
+    assert_eq!(searchable.inputs.cluster.chip.matmul_efficiency, fitted);
+    let applied = s.with_plan(&searchable.inputs.parallelism, 10240);
+    assert_eq!(applied.calibration, s.calibration, "applying a plan keeps the measurements");
+}
