@@ -84,6 +84,10 @@ test('standalone.html works from file://', async (t) => {
   await open(page, standalone.href, 20_000);
   const days = await text(page, 'train-days');
   assert.ok(Number.isFinite(num(days)), days);
+  // The catalog's sources, which the page's own build loads once it is drawn, come from the
+  // file itself: the chip's, and the model's with its paper as a link.
+  await until(page, 'the chip\'s source', (s) => (document.querySelector(s)?.textContent.length ?? 0) > 20, '.source');
+  assert.ok(await page.locator('a[href^="https://arxiv.org/abs/"]').count() > 0);
 
   const chips = Number(await page.inputValue(q('chips')));
   await typeInto(page, 'chips', String(Math.max(1, Math.floor(chips / 2))));

@@ -280,3 +280,22 @@ fn chinese_words_are_chinese() {
     }
     assert!(same.is_empty(), "left in English in zh-CN: {same:?}");
 }
+
+/// The page's own build leaves the catalog's sources out (`--features page`) and loads them
+/// from `static/text/sources.txt` once it is drawn; the file says what the presets say.
+#[test]
+fn the_sources_file_is_current() {
+    let expected = presets::sources_catalogue();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("static/text/sources.txt");
+    if std::env::var_os("UPDATE_TEXT").is_some() {
+        std::fs::write(&path, &expected).expect("write static/text/sources.txt");
+    }
+    let actual = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(actual == expected, "static/text/sources.txt is stale: run with UPDATE_TEXT=1");
+    let parsed = Catalogue::parse(Box::leak(actual.into_boxed_str())).expect("a catalogue");
+    for chip in presets::CHIPS {
+        assert_eq!(parsed.get(&format!("source.chip.{}", chip.id)), Some(chip.source.trim()));
+        assert!(!chip.source.trim().is_empty(), "{} has a source", chip.id);
+    }
+    assert!(parsed.get("source.model.llama3-405b").is_some_and(|s| s.contains("arXiv")));
+}

@@ -145,7 +145,7 @@ def build(root):
     else:
         print("standalone.py: no search worker in the build; the plan search will not run offline", file=sys.stderr)
 
-    # The text catalogues, one per language, inline where the page looks first
+    # The text catalogues (each language's words and explanations, and the catalog's sources), inline where the page looks first
     # (<script type="text/plain" data-text="en">), so switching language needs no request.
     # The worker's own words are compiled into the worker, so the page carries none of them.
     texts = sorted(f for f in (root / "text").glob("*.txt") if not f.name.endswith(".worker.txt")) \

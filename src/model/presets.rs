@@ -4,6 +4,19 @@
 //! tool and the app list the same figures. A figure whose source is weak is named in
 //! `unverified`, so the user interface can say so next to it.
 
+/// A preset's source text, or nothing in the page's own build (`--features page`): the page
+/// shows the sources of chips, systems and models from `text/sources.txt`, loaded once it is
+/// drawn (`sources_catalogue` writes it), so its first download carries none of them.
+macro_rules! source {
+    ($text:expr) => {
+        if cfg!(feature = "page") {
+            ""
+        } else {
+            $text
+        }
+    };
+}
+
 mod chips;
 mod fabrics;
 mod switches;
@@ -262,4 +275,20 @@ pub mod units {
     pub const GBIT_PER_S: f64 = 1e9 / 8.0;
     /// 10^-6 s.
     pub const US: f64 = 1e-6;
+}
+
+/// The sources of the catalog's chips, systems and models as a text catalogue
+/// (`source.chip.<id> = <text>`), for `static/text/sources.txt`, which the page loads once it is
+/// drawn (`tests/text.rs` keeps the file current).
+pub fn sources_catalogue() -> String {
+    let mut out = String::from(
+        "# Generated from src/model/presets/ by `UPDATE_TEXT=1 cargo test --test text`; do not edit.\n",
+    );
+    let chips = CHIPS.iter().map(|p| ("chip", p.id, p.source));
+    let systems = SYSTEMS.iter().map(|p| ("system", p.id, p.source));
+    let models = TRANSFORMERS.iter().map(|p| ("model", p.id, p.source));
+    for (kind, id, text) in chips.chain(systems).chain(models) {
+        out.push_str(&format!("source.{kind}.{id} = {}\n", text.trim()));
+    }
+    out
 }

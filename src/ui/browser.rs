@@ -307,13 +307,16 @@ pub async fn load_text(lang: Lang) -> Result<(), String> {
     load(lang.code().to_string()).await.and_then(|source| text::install(lang, source))
 }
 
-/// Adds `lang`'s explanations (`text/<lang>.help.txt`) to its catalogue; true once they are in.
+/// Adds `lang`'s explanations (`text/<lang>.help.txt`) and the catalog's sources
+/// (`text/sources.txt`) to its catalogue; true once they are in.
 pub async fn load_help(lang: Lang) -> bool {
     if text::has_key(lang, "help.mfu") {
         return true;
     }
-    let source = load(format!("{}.help", lang.code())).await;
-    source.and_then(|s| text::install(lang, s)).is_ok()
+    let help = load(format!("{}.help", lang.code())).await;
+    let sources = load("sources".to_string()).await;
+    help.and_then(|s| text::install(lang, s)).is_ok()
+        && sources.and_then(|s| text::install(lang, s)).is_ok()
 }
 
 /// The text of the catalogue file `name`, from the page or beside it, kept for good.

@@ -186,6 +186,15 @@ impl NumberSpec {
     }
 }
 
+/// A catalog entry's source (`kind`: `chip`, `system` or `model`): as compiled in, or in the
+/// page's own build, which leaves it out, from `text/sources.txt` once that has loaded.
+pub fn preset_source(kind: &str, id: &str, compiled: &'static str) -> Html {
+    match compiled {
+        "" => source(text::t(&format!("source.{kind}.{id}"))),
+        text => source(text),
+    }
+}
+
 /// A source text with its arXiv references as links.
 pub fn source(text: &str) -> Html {
     html! {

@@ -32,8 +32,10 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &[],
-        source: "NVIDIA Tesla V100 datasheet (SXM2 32GB: 125 TFLOPS FP16 tensor, 15.7 FP32, \
-                 900 GB/s HBM2, 300 W, NVLink 2 300 GB/s), as widely quoted. 8 per DGX-1",
+        source: source!(
+            "NVIDIA Tesla V100 datasheet (SXM2 32GB: 125 TFLOPS FP16 tensor, 15.7 FP32, \
+                 900 GB/s HBM2, 300 W, NVLink 2 300 GB/s), as widely quoted. 8 per DGX-1"
+        ),
     },
     ChipPreset {
         id: "a100-40gb",
@@ -56,9 +58,11 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &["hbm_bytes_per_s", "price_usd"],
-        source: "NVIDIA A100 datasheet (quoted in a secondary compilation); Megatron-LM SC'21 \
+        source: source!(
+            "NVIDIA A100 datasheet (quoted in a secondary compilation); Megatron-LM SC'21 \
                  §5 (312 TFLOP/s peak, 8x200 Gb/s HDR per node); DGX A100 $199k (Medium, \
-                 MT-NLG write-up), price is the system price / 8",
+                 MT-NLG write-up), price is the system price / 8"
+        ),
     },
     ChipPreset {
         id: "a100-80gb",
@@ -81,8 +85,10 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &[],
-        source: "NVIDIA A100 spec table reproduced at jishuzhan.net/article/1872432607539499010; \
-                 Luccioni et al. (A100 SXM4 80GB TDP 400 W); Megatron-LM SC'21 §5",
+        source: source!(
+            "NVIDIA A100 spec table reproduced at jishuzhan.net/article/1872432607539499010; \
+                 Luccioni et al. (A100 SXM4 80GB TDP 400 W); Megatron-LM SC'21 §5"
+        ),
     },
     ChipPreset {
         id: "a800-80gb",
@@ -105,8 +111,10 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &[],
-        source: "China SKU of A100: figures = A100 80GB, NVLink cut 600 -> 400 GB/s \
-                 (TechPowerUp / Tom's Hardware news, Reuters-sourced)",
+        source: source!(
+            "China SKU of A100: figures = A100 80GB, NVLink cut 600 -> 400 GB/s \
+                 (TechPowerUp / Tom's Hardware news, Reuters-sourced)"
+        ),
     },
     ChipPreset {
         id: "h100-sxm",
@@ -129,9 +137,11 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &[],
-        source: "NVIDIA H100 product page spec table; glennklockwood.com/garden/processors/h100 \
+        source: source!(
+            "NVIDIA H100 product page spec table; glennklockwood.com/garden/processors/h100 \
                  (989.4 dense BF16, 1978.9 FP8, 66.9 FP32); Llama 3 paper §3.3.1 (700 W, \
-                 80 GB HBM3, 400 Gbps per GPU); awesomeagents.ai (price ~$25-30k)",
+                 80 GB HBM3, 400 Gbps per GPU); awesomeagents.ai (price ~$25-30k)"
+        ),
     },
     ChipPreset {
         id: "h800",
@@ -154,9 +164,11 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &["tdp_w"],
-        source: "China SKU of H100 (compute = H100, FP64 and NVLink cut): philisun.com \
+        source: source!(
+            "China SKU of H100 (compute = H100, FP64 and NVLink cut): philisun.com \
                  'NVIDIA H800 vs H100'; aiwiki.ai/wiki/nvidia_h800; DeepSeek-V3 report §3.2.2 \
-                 (~160 GB/s NVLink, ~50 GB/s IB achieved per GPU)",
+                 (~160 GB/s NVLink, ~50 GB/s IB achieved per GPU)"
+        ),
     },
     ChipPreset {
         id: "h20",
@@ -179,8 +191,10 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &[],
-        source: "willitrunai.com/es/gpus/h20-96gb; zangshuxian.com (FP16 148, FP32 44); \
-                 1cnz.cn (FP8 296, 96 GB, 4.0 TB/s, NVLink 900 GB/s)",
+        source: source!(
+            "willitrunai.com/es/gpus/h20-96gb; zangshuxian.com (FP16 148, FP32 44); \
+                 1cnz.cn (FP8 296, 96 GB, 4.0 TB/s, NVLink 900 GB/s)"
+        ),
     },
     ChipPreset {
         id: "h200",
@@ -203,8 +217,10 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &[],
-        source: "lzwjava.github.io H100-vs-H200 table; aiminingco.com/gpu/h200/specs; \
-                 aiwiki.ai/wiki/nvidia_h200",
+        source: source!(
+            "lzwjava.github.io H100-vs-H200 table; aiminingco.com/gpu/h200/specs; \
+                 aiwiki.ai/wiki/nvidia_h200"
+        ),
     },
     ChipPreset {
         id: "b200",
@@ -227,9 +243,11 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &["hbm_bytes", "hbm_bytes_per_s"],
-        source: "glennklockwood.com/garden/processors/B200 (HGX @1,000 W table); verda.com/blog/\
+        source: source!(
+            "glennklockwood.com/garden/processors/B200 (HGX @1,000 W table); verda.com/blog/\
                  gb300-nvl72-architecture (per-GPU dense table); docs.vultr.com HGX B200 \
-                 overview (179 GB visible, 8 TB/s, 1,000 W)",
+                 overview (179 GB visible, 8 TB/s, 1,000 W)"
+        ),
     },
     ChipPreset {
         id: "gb200",
@@ -252,9 +270,11 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 4,
         basis: Basis::Secondary,
         unverified: &["hbm_bytes", "price_usd"],
-        source: "glennklockwood.com B200 page (GB200 @1,200 W table); datacrunch.io NVL72 blog \
+        source: source!(
+            "glennklockwood.com B200 page (GB200 @1,200 W table); datacrunch.io NVL72 blog \
                  (130 TB/s); aiwiki.ai NVL72 (13.4 TB HBM per rack); xatakaon.com (~$3M per \
-                 rack, price is rack / 72)",
+                 rack, price is rack / 72)"
+        ),
     },
     ChipPreset {
         id: "gb300",
@@ -277,7 +297,9 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 4,
         basis: Basis::Secondary,
         unverified: &[],
-        source: "verda.com GB300 blog (dense per-GPU table; rack GPU TDP 100.8 kW = 72 x 1.4 kW)",
+        source: source!(
+            "verda.com GB300 blog (dense per-GPU table; rack GPU TDP 100.8 kW = 72 x 1.4 kW)"
+        ),
     },
     ChipPreset {
         id: "l40s",
@@ -300,9 +322,11 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &[],
-        source: "NVIDIA L40/L40S datasheet table reproduced at mullet.se; omegaco.ae; \
+        source: source!(
+            "NVIDIA L40/L40S datasheet table reproduced at mullet.se; omegaco.ae; \
                  itcreations.com (no NVLink; PCIe Gen4 x16); 200G NIC typical (S); 8 cards \
-                 per server assumed",
+                 per server assumed"
+        ),
     },
     ChipPreset {
         id: "l20",
@@ -325,9 +349,11 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Unverified,
         unverified: &["bf16_flops_per_s", "fp8_flops_per_s"],
-        source: "technical.city/pl/video/L20 (48 GB, 864 GB/s, 275 W, FP32 59.35); topcpu.net; \
+        source: source!(
+            "technical.city/pl/video/L20 (48 GB, 864 GB/s, 275 W, FP32 59.35); topcpu.net; \
                  taoguba.com.cn (L20 ~32% of L40S compute, 200G networking). Tensor TFLOPS not \
-                 found: BF16/FP8 estimated at ~1/3 of L40S",
+                 found: BF16/FP8 estimated at ~1/3 of L40S"
+        ),
     },
     // ---------------------------------------------------------------- AMD
     ChipPreset {
@@ -351,9 +377,11 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 4,
         basis: Basis::Secondary,
         unverified: &["tdp_w"],
-        source: "zexron.com (AMD spec table: FP16/BF16 383 TF, 128 GB, 3.2 TB/s, 560 W); Tom's \
+        source: source!(
+            "zexron.com (AMD spec table: FP16/BF16 383 TF, 128 GB, 3.2 TB/s, 560 W); Tom's \
                  Hardware (500 W leak); Dash et al. 2023 (191.5 TF per GCD); Frontier node = \
-                 4 MI250X with HPE Slingshot-11",
+                 4 MI250X with HPE Slingshot-11"
+        ),
     },
     ChipPreset {
         id: "mi300x",
@@ -376,9 +404,11 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &["fp8_flops_per_s", "fp32_flops_per_s"],
-        source: "jaredwatkins.com MI300 page (~1.3 PF FP16, ~2.6 PF FP8, 750 W, 5.3 TB/s); \
+        source: source!(
+            "jaredwatkins.com MI300 page (~1.3 PF FP16, ~2.6 PF FP8, 750 W, 5.3 TB/s); \
                  aiwiki.ai MI300X; gpu.blog (896 GB/s xGMI, 164.6 TF matrix FP32); \
-                 awesomeagents.ai (price ~$10-15k)",
+                 awesomeagents.ai (price ~$10-15k)"
+        ),
     },
     ChipPreset {
         id: "mi325x",
@@ -408,8 +438,10 @@ pub const CHIPS: &[ChipPreset] = &[
             "hbm_bytes_per_s",
             "tdp_w",
         ],
-        source: "partofstyle.com (announcement: HBM3E, up to 288 GB, 1.3x bandwidth); compute \
-                 widely quoted as = MI300X; AMD MI325X datasheet not retrieved",
+        source: source!(
+            "partofstyle.com (announcement: HBM3E, up to 288 GB, 1.3x bandwidth); compute \
+                 widely quoted as = MI300X; AMD MI325X datasheet not retrieved"
+        ),
     },
     // ---------------------------------------------------------------- Intel
     ChipPreset {
@@ -433,9 +465,11 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &["fp8_flops_per_s", "fp32_flops_per_s"],
-        source: "yobitel.com Gaudi 2 page; pcguia.pt (432 BF16, 96 GB, 2.45 TB/s, 600 W); \
+        source: source!(
+            "yobitel.com Gaudi 2 page; pcguia.pt (432 BF16, 96 GB, 2.45 TB/s, 600 W); \
                  habana.ai/products/networking (24x100GbE on die, 2.4 Tb/s scale-out per \
-                 8-card server)",
+                 8-card server)"
+        ),
     },
     ChipPreset {
         id: "gaudi3",
@@ -458,8 +492,10 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &["fp32_flops_per_s"],
-        source: "yobitel.com Gaudi 3; evokernel-specs; theregister.com 2024-04-09; y-ic.de (kit \
-                 price $125k per 8, 28.7 TF BF16 vector)",
+        source: source!(
+            "yobitel.com Gaudi 3; evokernel-specs; theregister.com 2024-04-09; y-ic.de (kit \
+                 price $125k per 8, 28.7 TF BF16 vector)"
+        ),
     },
     // ---------------------------------------------------------------- Google
     ChipPreset {
@@ -483,10 +519,12 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 4,
         basis: Basis::Vendor,
         unverified: &["fp32_flops_per_s", "tdp_w"],
-        source: "cloud.google.com/tpu/docs/v4 (275 TF bf16, 32 GiB, 1,200 GB/s, measured chip \
+        source: source!(
+            "cloud.google.com/tpu/docs/v4 (275 TF bf16, 32 GiB, 1,200 GB/s, measured chip \
                  power 90/170/192 W, 4,096-chip pod); 4 chips per host tray. GEMM efficiency \
                  calibrated on MaxText's 22B on 64 and 512 chips (data/calibration.json); PaLM \
-                 540B on 6,144 chips (Pathways) checks it, held out",
+                 540B on 6,144 chips (Pathways) checks it, held out"
+        ),
     },
     ChipPreset {
         id: "tpu-v5e",
@@ -509,10 +547,12 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Vendor,
         unverified: &["fp32_flops_per_s", "tdp_w"],
-        source: "docs.cloud.google.com/tpu/docs/v5e (197 TF bf16, 16 GB, 819 GB/s, ICI 400 GB/s \
+        source: source!(
+            "docs.cloud.google.com/tpu/docs/v5e (197 TF bf16, 16 GB, 819 GB/s, ICI 400 GB/s \
                  bidirectional, 256-chip pod, 2 x 100 Gbps NIC per 8-chip host). GEMM \
                  efficiency the TPU family's, calibrated on v4; MaxText's v5e table checks it, \
-                 held out",
+                 held out"
+        ),
     },
     ChipPreset {
         id: "tpu-v5p",
@@ -535,10 +575,12 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 4,
         basis: Basis::Vendor,
         unverified: &["fp32_flops_per_s", "tdp_w"],
-        source: "cloud.google.com/tpu/docs/v5p (459 TF bf16, 95 GB, 2,765 GB/s, ICI 4,800 Gbps, \
+        source: source!(
+            "cloud.google.com/tpu/docs/v5p (459 TF bf16, 95 GB, 2,765 GB/s, ICI 4,800 Gbps, \
                  8,960-chip pod); v5p-training page (4-chip VM, DCN 50 Gbps per chip). GEMM \
                  efficiency the TPU family's, calibrated on v4; MaxText's 2023 v5p table and \
-                 its 2025 Llama 3.1 405B recipe check it, held out",
+                 its 2025 Llama 3.1 405B recipe check it, held out"
+        ),
     },
     // ---------------------------------------------------------------- Huawei
     ChipPreset {
@@ -570,8 +612,10 @@ pub const CHIPS: &[ChipPreset] = &[
         ],
         // No measured training run calibrates its efficiency yet; Pangu Ultra 135B reports about
         // 52% MFU on 8,192 NPUs, a candidate calibration row.
-        source: "No Huawei datasheet found. boardor.com (~320 TF, 64 GB); jishuzhan.net (256 TF, \
-                 350 W); oryoy.com",
+        source: source!(
+            "No Huawei datasheet found. boardor.com (~320 TF, 64 GB); jishuzhan.net (256 TF, \
+                 350 W); oryoy.com"
+        ),
     },
     ChipPreset {
         id: "ascend-910c",
@@ -594,10 +638,12 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &["fp32_flops_per_s", "tdp_w"],
-        source: "winbuzzer.com 2025-04-20 (SemiAnalysis: 780 TF BF16, 49.2 TB, 1,229 TB/s per \
+        source: source!(
+            "winbuzzer.com 2025-04-20 (SemiAnalysis: 780 TF BF16, 49.2 TB, 1,229 TB/s per \
                  384); besthub.dev Ascend roadmap (800 TF, 784 GB/s); chinaresearchcollective \
                  (196 GB/s UB per NPU); CloudMatrix 384 = 48 nodes x 8, 400 Gbps RoCE per NPU \
-                 (besthub.dev CloudMatrix384 article)",
+                 (besthub.dev CloudMatrix384 article)"
+        ),
     },
     // ---------------------------------------------------------------- Moore Threads
     ChipPreset {
@@ -621,8 +667,10 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &["tdp_w"],
-        source: "io-tech.fi (2023-12); titancomputers.com; tweakpc.de; techpowerup.com forum \
-                 news (KUAE: MCCX D800 = 8 x S4000). Scale-out NIC not sourced (200G assumed)",
+        source: source!(
+            "io-tech.fi (2023-12); titancomputers.com; tweakpc.de; techpowerup.com forum \
+                 news (KUAE: MCCX D800 = 8 x S4000). Scale-out NIC not sourced (200G assumed)"
+        ),
     },
     ChipPreset {
         id: "mtt-s5000",
@@ -645,9 +693,11 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &["bf16_flops_per_s", "fp8_flops_per_s", "fp32_flops_per_s", "tdp_w"],
-        source: "Vendor marketing: ldeepai.com article; reportify.ai (MDC 2025 summary: ~1,000 \
+        source: source!(
+            "Vendor marketing: ldeepai.com article; reportify.ai (MDC 2025 summary: ~1,000 \
                  TF FP8, 80 GB, 1.6 TB/s, 784 GB/s inter-card). Scale-out NIC not sourced \
-                 (400G assumed)",
+                 (400G assumed)"
+        ),
     },
     // ---------------------------------------------------------------- Cambricon
     ChipPreset {
@@ -671,9 +721,11 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 4,
         basis: Basis::Secondary,
         unverified: &[],
-        source: "guangxilong.com (Cambricon launch coverage, 2022-03: 96 TF FP16/BF16, 48 GB \
+        source: source!(
+            "guangxilong.com (Cambricon launch coverage, 2022-03: 96 TF FP16/BF16, 48 GB \
                  LPDDR5, 614.4 GB/s, 250 W, MLU-Link 200 GB/s, bridge joins 4 cards). Node = \
-                 one 4-card MLU-Link group; scale-out NIC not sourced (200G assumed)",
+                 one 4-card MLU-Link group; scale-out NIC not sourced (200G assumed)"
+        ),
     },
     // ---------------------------------------------------------------- Biren
     ChipPreset {
@@ -697,9 +749,11 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &["bf16_flops_per_s"],
-        source: "tomshardware.com (Biren BR100/BR104 table); techpowerup.com (Hot Chips 34: \
+        source: source!(
+            "tomshardware.com (Biren BR100/BR104 table); techpowerup.com (Hot Chips 34: \
                  550 W, BLink 2.3 TB/s); notebookcheck.com. Scale-out NIC not sourced (200G \
-                 assumed)",
+                 assumed)"
+        ),
     },
     ChipPreset {
         id: "br104",
@@ -722,7 +776,9 @@ pub const CHIPS: &[ChipPreset] = &[
         chips_per_node: 8,
         basis: Basis::Secondary,
         unverified: &["bf16_flops_per_s"],
-        source: "tomshardware.com (Biren BR100/BR104 table); techpowerup.com; notebookcheck.com. \
-                 PCIe card, 8 per server assumed; scale-out NIC not sourced (200G assumed)",
+        source: source!(
+            "tomshardware.com (Biren BR100/BR104 table); techpowerup.com; notebookcheck.com. \
+                 PCIe card, 8 per server assumed; scale-out NIC not sourced (200G assumed)"
+        ),
     },
 ];

@@ -22,9 +22,9 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 8,
         },
         basis: Basis::Secondary,
-        source: "NVIDIA V100 datasheet as widely quoted (NVLink 2, 300 GB/s aggregate per GPU); \
+        source: source!("NVIDIA V100 datasheet as widely quoted (NVLink 2, 300 GB/s aggregate per GPU); \
                  no datasheet retrieved. DGX-1 wires 8 GPUs as a hybrid cube-mesh, not \
-                 through NVSwitch",
+                 through NVSwitch"),
     },
     ScaleUpPreset {
         id: "nvlink3-8",
@@ -34,8 +34,8 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 8,
         },
         basis: Basis::Secondary,
-        source: "A100 datasheet (600 GB/s aggregate per GPU, 8-GPU NVSwitch), quoted in a \
-                 secondary compilation",
+        source: source!("A100 datasheet (600 GB/s aggregate per GPU, 8-GPU NVSwitch), quoted in a \
+                 secondary compilation"),
     },
     ScaleUpPreset {
         id: "nvlink3-a800",
@@ -45,8 +45,8 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 8,
         },
         basis: Basis::Secondary,
-        source: "TechPowerUp / Tom's Hardware news on A800 (Reuters-sourced): NVLink cut from \
-                 600 to 400 GB/s aggregate",
+        source: source!("TechPowerUp / Tom's Hardware news on A800 (Reuters-sourced): NVLink cut from \
+                 600 to 400 GB/s aggregate"),
     },
     ScaleUpPreset {
         id: "nvlink4-8",
@@ -56,8 +56,8 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 8,
         },
         basis: Basis::Secondary,
-        source: "awesomeagents.ai H100; glennklockwood.com H100 (NVLink 4, 900 GB/s aggregate \
-                 per GPU, 8 per HGX)",
+        source: source!("awesomeagents.ai H100; glennklockwood.com H100 (NVLink 4, 900 GB/s aggregate \
+                 per GPU, 8 per HGX)"),
     },
     ScaleUpPreset {
         id: "nvlink4-h800",
@@ -67,8 +67,8 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 8,
         },
         basis: Basis::Secondary,
-        source: "philisun.com (400 GB/s aggregate vs 900 on H100); DeepSeek-V3 report §3.2.2 \
-                 measured about 160 GB/s achieved NVLink bandwidth per GPU",
+        source: source!("philisun.com (400 GB/s aggregate vs 900 on H100); DeepSeek-V3 report §3.2.2 \
+                 measured about 160 GB/s achieved NVLink bandwidth per GPU"),
     },
     ScaleUpPreset {
         id: "nvlink4-256",
@@ -78,8 +78,8 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 256,
         },
         basis: Basis::Secondary,
-        source: "awesomeagents.ai H100; glennklockwood.com H100 (NVLink Switch System up to \
-                 256 GPUs, 900 GB/s aggregate per GPU)",
+        source: source!("awesomeagents.ai H100; glennklockwood.com H100 (NVLink Switch System up to \
+                 256 GPUs, 900 GB/s aggregate per GPU)"),
     },
     ScaleUpPreset {
         id: "nvlink5-8",
@@ -89,8 +89,8 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 8,
         },
         basis: Basis::Secondary,
-        source: "docs.vultr.com HGX B200 (NV18 topology); datacrunch.io (NVLink 5, 1.8 TB/s \
-                 aggregate per GPU, 18 links)",
+        source: source!("docs.vultr.com HGX B200 (NV18 topology); datacrunch.io (NVLink 5, 1.8 TB/s \
+                 aggregate per GPU, 18 links)"),
     },
     ScaleUpPreset {
         id: "nvlink5-72",
@@ -100,8 +100,8 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 72,
         },
         basis: Basis::Secondary,
-        source: "datacrunch.io NVL72 blog (1.8 TB/s per GPU, 130 TB/s aggregate, 9 switch \
-                 trays); xatakaon.com (~5,000 copper cables)",
+        source: source!("datacrunch.io NVL72 blog (1.8 TB/s per GPU, 130 TB/s aggregate, 9 switch \
+                 trays); xatakaon.com (~5,000 copper cables)"),
     },
     ScaleUpPreset {
         id: "nvlink5-576",
@@ -111,9 +111,9 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 576,
         },
         basis: Basis::Unverified,
-        source: "NVLink 5 per-GPU bandwidth as nvlink5-72 (datacrunch.io); the 576-GPU domain is \
+        source: source!("NVLink 5 per-GPU bandwidth as nvlink5-72 (datacrunch.io); the 576-GPU domain is \
                  NVIDIA's stated NVLink 5 maximum, no datasheet retrieved and no shipping \
-                 system sourced",
+                 system sourced"),
     },
     // ---------------------------------------------------------------- AMD Infinity Fabric
     ScaleUpPreset {
@@ -124,7 +124,7 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 8,
         },
         basis: Basis::Secondary,
-        source: "gpu.blog MI300X (896 GB/s aggregate xGMI per GPU, 8-GPU fully connected OAM/UBB)",
+        source: source!("gpu.blog MI300X (896 GB/s aggregate xGMI per GPU, 8-GPU fully connected OAM/UBB)"),
     },
     ScaleUpPreset {
         id: "infinity-fabric-mi250x",
@@ -134,10 +134,10 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 4,
         },
         basis: Basis::Unverified,
-        source: "Estimate. 8 Infinity Fabric links per MI250X package, Frontier node = \
+        source: source!("Estimate. 8 Infinity Fabric links per MI250X package, Frontier node = \
                  4 MI250X (8 GCDs). AMD's widely quoted peak is 800 GB/s aggregate over 8 links; \
                  about half of them join the package's own two GCDs, so 400 GB/s aggregate \
-                 (200 GB/s one direction) off-package is assumed",
+                 (200 GB/s one direction) off-package is assumed"),
     },
     // ---------------------------------------------------------------- Intel Gaudi
     ScaleUpPreset {
@@ -149,8 +149,8 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 8,
         },
         basis: Basis::Unverified,
-        source: "habana.ai/products/networking (24 x 100 GbE RoCE on die; 8-card server is \
-                 all-to-all inside); the 21 all-to-all + 3 scale-out port split is unverified",
+        source: source!("habana.ai/products/networking (24 x 100 GbE RoCE on die; 8-card server is \
+                 all-to-all inside); the 21 all-to-all + 3 scale-out port split is unverified"),
     },
     ScaleUpPreset {
         id: "gaudi3-roce-8",
@@ -161,8 +161,8 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 8,
         },
         basis: Basis::Unverified,
-        source: "habana.ai; yobitel.com (24 x 200 GbE RoCE on die, 8-card all-to-all); the \
-                 21 + 3 port split is assumed as on Gaudi 2 (unverified)",
+        source: source!("habana.ai; yobitel.com (24 x 200 GbE RoCE on die, 8-card all-to-all); the \
+                 21 + 3 port split is assumed as on Gaudi 2 (unverified)"),
     },
     // ---------------------------------------------------------------- Google ICI
     ScaleUpPreset {
@@ -173,9 +173,9 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 4096,
         },
         basis: Basis::Unverified,
-        source: "Domain: cloud.google.com/tpu/docs/v4 (4,096-chip pod, 1.1 PB/s all-reduce per \
+        source: source!("Domain: cloud.google.com/tpu/docs/v4 (4,096-chip pod, 1.1 PB/s all-reduce per \
                  pod, about 270 GB/s per chip). Bandwidth estimated: 6 ICI links x 400 Gb/s per \
-                 direction (glennklockwood.com/garden/processors/TPUv4), no datasheet retrieved",
+                 direction (glennklockwood.com/garden/processors/TPUv4), no datasheet retrieved"),
     },
     ScaleUpPreset {
         id: "ici-v5e",
@@ -185,8 +185,8 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 256,
         },
         basis: Basis::Vendor,
-        source: "docs.cloud.google.com/tpu/docs/v5e (ICI 1,600 Gbps = 400 GB/s bidirectional per \
-                 chip, 4 ports, 2D torus, 256-chip pod)",
+        source: source!("docs.cloud.google.com/tpu/docs/v5e (ICI 1,600 Gbps = 400 GB/s bidirectional per \
+                 chip, 4 ports, 2D torus, 256-chip pod)"),
     },
     ScaleUpPreset {
         id: "ici-v5p",
@@ -196,9 +196,9 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 8960,
         },
         basis: Basis::Vendor,
-        source: "cloud.google.com/tpu/docs/v5p (ICI 4,800 Gbps per chip, 3D torus, 8,960-chip \
+        source: source!("cloud.google.com/tpu/docs/v5p (ICI 4,800 Gbps per chip, 3D torus, 8,960-chip \
                  pod; largest slice 6,144 chips); v5p-training page gives 1,200 GB/s \
-                 bidirectional per chip",
+                 bidirectional per chip"),
     },
     // ---------------------------------------------------------------- Huawei
     ScaleUpPreset {
@@ -209,9 +209,9 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 8,
         },
         basis: Basis::Unverified,
-        source: "UNVERIFIED estimate: 910B HCCS widely quoted as 392 GB/s aggregate per NPU \
+        source: source!("UNVERIFIED estimate: 910B HCCS widely quoted as 392 GB/s aggregate per NPU \
                  (7 links, full mesh of 8), i.e. 196 GB/s one direction; secondary sources give only \
-                 Ascend 910's 3 x 240 Gbps HCCS (vengineer.hatenablog.com) and no 910B figure",
+                 Ascend 910's 3 x 240 Gbps HCCS (vengineer.hatenablog.com) and no 910B figure"),
     },
     ScaleUpPreset {
         id: "ub-384",
@@ -221,10 +221,10 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 384,
         },
         basis: Basis::Unverified,
-        source: "Conflict: 196 GB/s UB per NPU (chinaresearchcollective) vs 784 GB/s \
+        source: source!("Conflict: 196 GB/s UB per NPU (chinaresearchcollective) vs 784 GB/s \
                  (besthub.dev roadmap); the CloudMatrix384 paper as summarised by besthub.dev \
                  gives 392 GB/s unidirectional per 910C. The lowest, 196 GB/s one direction, is \
-                 used; 384-NPU all-to-all domain (capacitymedia.com, winbuzzer.com)",
+                 used; 384-NPU all-to-all domain (capacitymedia.com, winbuzzer.com)"),
     },
     // ---------------------------------------------------------------- Moore Threads
     ScaleUpPreset {
@@ -235,8 +235,8 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 8,
         },
         basis: Basis::Secondary,
-        source: "io-tech.fi (MTLink 1.0, 240 GB/s per S4000, taken as aggregate); 8 per MCCX \
-                 D800 server",
+        source: source!("io-tech.fi (MTLink 1.0, 240 GB/s per S4000, taken as aggregate); 8 per MCCX \
+                 D800 server"),
     },
     ScaleUpPreset {
         id: "mtlink2-8",
@@ -247,8 +247,8 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
         },
         basis: Basis::Secondary,
         source:
-            "Vendor marketing via ldeepai.com and reportify.ai (784 GB/s inter-card per S5000, \
-                 taken as aggregate); 8-card domain assumed",
+            source!("Vendor marketing via ldeepai.com and reportify.ai (784 GB/s inter-card per S5000, \
+                 taken as aggregate); 8-card domain assumed"),
     },
     // ---------------------------------------------------------------- Cambricon
     ScaleUpPreset {
@@ -260,8 +260,8 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 4,
         },
         basis: Basis::Secondary,
-        source: "guangxilong.com (MLU-Link 200 GB/s per MLU370-X8 card; bridge links 4 cards / \
-                 8 chips all-to-all)",
+        source: source!("guangxilong.com (MLU-Link 200 GB/s per MLU370-X8 card; bridge links 4 cards / \
+                 8 chips all-to-all)"),
     },
     // ---------------------------------------------------------------- Biren
     ScaleUpPreset {
@@ -272,7 +272,7 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 8,
         },
         basis: Basis::Secondary,
-        source: "techpowerup.com (Hot Chips 34: BLink, 8 lanes, 2.3 TB/s total per BR100)",
+        source: source!("techpowerup.com (Hot Chips 34: BLink, 8 lanes, 2.3 TB/s total per BR100)"),
     },
     // ---------------------------------------------------------------- PCIe
     ScaleUpPreset {
@@ -283,8 +283,8 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 8,
         },
         basis: Basis::Secondary,
-        source: "L40S datasheet table (mullet.se; itcreations.com): no NVLink, PCIe Gen4 x16 \
-                 64 GB/s bidirectional",
+        source: source!("L40S datasheet table (mullet.se; itcreations.com): no NVLink, PCIe Gen4 x16 \
+                 64 GB/s bidirectional"),
     },
     ScaleUpPreset {
         id: "pcie5-8",
@@ -294,7 +294,7 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
             domain_size: 8,
         },
         basis: Basis::Unverified,
-        source: "PCIe 5.0 x16 line rate (twice Gen4's 64 GB/s bidirectional); Gaudi 3 slides list 128 GB/s bidirectional for Gen5 x16",
+        source: source!("PCIe 5.0 x16 line rate (twice Gen4's 64 GB/s bidirectional); Gaudi 3 slides list 128 GB/s bidirectional for Gen5 x16"),
     },
 ];
 
@@ -306,32 +306,40 @@ pub const SCALE_OUT: &[FabricPreset] = &[
         name: "InfiniBand EDR, 100 Gb/s per chip",
         link: Link { bytes_per_s: 100.0 * GBIT_PER_S, latency_s: 8.0 * US, efficiency: 0.85 },
         basis: Basis::Unverified,
-        source: "EDR 100 Gb/s per port as widely quoted (V100 era); no datasheet retrieved. \
-                 A DGX-1 has 4 EDR ports per 8 GPUs, i.e. half this per GPU",
+        source: source!(
+            "EDR 100 Gb/s per port as widely quoted (V100 era); no datasheet retrieved. \
+                 A DGX-1 has 4 EDR ports per 8 GPUs, i.e. half this per GPU"
+        ),
     },
     FabricPreset {
         id: "ib-hdr",
         name: "InfiniBand HDR, 200 Gb/s per chip",
         link: Link { bytes_per_s: 200.0 * GBIT_PER_S, latency_s: 8.0 * US, efficiency: 0.85 },
         basis: Basis::Vendor,
-        source: "Megatron-LM SC'21 §5 (Selene: 8 x 200 Gb/s HDR compute HCAs per DGX A100 node, \
-                 3-level fat tree)",
+        source: source!(
+            "Megatron-LM SC'21 §5 (Selene: 8 x 200 Gb/s HDR compute HCAs per DGX A100 node, \
+                 3-level fat tree)"
+        ),
     },
     FabricPreset {
         id: "ib-ndr",
         name: "InfiniBand NDR, 400 Gb/s per chip",
         link: Link { bytes_per_s: 400.0 * GBIT_PER_S, latency_s: 8.0 * US, efficiency: 0.85 },
         basis: Basis::Secondary,
-        source: "itctshop.com InfiniBand switch guide; yobitel.com Quantum-2 page (400 Gb/s \
-                 ports, 64 x 400G per switch); Databricks DBRX blog (3.2 Tb/s IB per 8-GPU node)",
+        source: source!(
+            "itctshop.com InfiniBand switch guide; yobitel.com Quantum-2 page (400 Gb/s \
+                 ports, 64 x 400G per switch); Databricks DBRX blog (3.2 Tb/s IB per 8-GPU node)"
+        ),
     },
     FabricPreset {
         id: "ib-xdr",
         name: "InfiniBand XDR, 800 Gb/s per chip",
         link: Link { bytes_per_s: 800.0 * GBIT_PER_S, latency_s: 8.0 * US, efficiency: 0.85 },
         basis: Basis::Secondary,
-        source: "ziash.github.io NVIDIA NCA study guide; quantum-computing.news (Quantum-X800, \
-                 144 x 800G; ConnectX-8 SuperNIC 800G)",
+        source: source!(
+            "ziash.github.io NVIDIA NCA study guide; quantum-computing.news (Quantum-X800, \
+                 144 x 800G; ConnectX-8 SuperNIC 800G)"
+        ),
     },
     // ---------------------------------------------------------------- RoCE / Ethernet
     FabricPreset {
@@ -339,56 +347,70 @@ pub const SCALE_OUT: &[FabricPreset] = &[
         name: "RoCE, 100 Gb/s per chip",
         link: Link { bytes_per_s: 100.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
         basis: Basis::Secondary,
-        source: "100 GbE RoCE ports as on Gaudi 2 (habana.ai) and Ascend 910 servers \
-                 (vengineer.hatenablog.com, 2 x 100G per server)",
+        source: source!(
+            "100 GbE RoCE ports as on Gaudi 2 (habana.ai) and Ascend 910 servers \
+                 (vengineer.hatenablog.com, 2 x 100G per server)"
+        ),
     },
     FabricPreset {
         id: "roce-200g",
         name: "RoCE, 200 Gb/s per chip",
         link: Link { bytes_per_s: 200.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
         basis: Basis::Vendor,
-        source: "MegaScale NSDI'24 §3.6 (8 x 200G RoCE NICs per server, multi-rail, Tomahawk 4 \
-                 3-layer Clos at 1:1)",
+        source: source!(
+            "MegaScale NSDI'24 §3.6 (8 x 200G RoCE NICs per server, multi-rail, Tomahawk 4 \
+                 3-layer Clos at 1:1)"
+        ),
     },
     FabricPreset {
         id: "roce-400g",
         name: "RoCE, 400 Gb/s per chip",
         link: Link { bytes_per_s: 400.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
         basis: Basis::Vendor,
-        source: "Llama 3 paper §3.3.1 (Meta RoCE cluster, 400 Gbps per GPU; 3-layer Clos, 1:7 \
-                 oversubscription above 3,072-GPU pods)",
+        source: source!(
+            "Llama 3 paper §3.3.1 (Meta RoCE cluster, 400 Gbps per GPU; 3-layer Clos, 1:7 \
+                 oversubscription above 3,072-GPU pods)"
+        ),
     },
     FabricPreset {
         id: "roce-800g",
         name: "RoCE, 800 Gb/s per chip",
         link: Link { bytes_per_s: 800.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
         basis: Basis::Secondary,
-        source: "800G Ethernet ports: Broadcom Tomahawk 5 (convergedigest, 64 x 800G); NVIDIA \
-                 Spectrum-4 (router-switch.com)",
+        source: source!(
+            "800G Ethernet ports: Broadcom Tomahawk 5 (convergedigest, 64 x 800G); NVIDIA \
+                 Spectrum-4 (router-switch.com)"
+        ),
     },
     FabricPreset {
         id: "gaudi2-roce-3x100g",
         name: "Gaudi 2 on-die RoCE scale-out, 3 x 100 GbE per card",
         link: Link { bytes_per_s: 300.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
         basis: Basis::Vendor,
-        source: "habana.ai/products/networking (8-card Gaudi 2 server exposes 2.4 Tb/s \
-                 scale-out, i.e. 300 Gb/s per card)",
+        source: source!(
+            "habana.ai/products/networking (8-card Gaudi 2 server exposes 2.4 Tb/s \
+                 scale-out, i.e. 300 Gb/s per card)"
+        ),
     },
     FabricPreset {
         id: "gaudi3-roce-3x200g",
         name: "Gaudi 3 on-die RoCE scale-out, 3 x 200 GbE per card",
         link: Link { bytes_per_s: 600.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
         basis: Basis::Unverified,
-        source: "Assumes Gaudi 2's 21 + 3 port split on Gaudi 3's 24 x 200 GbE (habana.ai; \
-                 yobitel.com); not confirmed",
+        source: source!(
+            "Assumes Gaudi 2's 21 + 3 port split on Gaudi 3's 24 x 200 GbE (habana.ai; \
+                 yobitel.com); not confirmed"
+        ),
     },
     FabricPreset {
         id: "slingshot-11",
         name: "HPE Slingshot-11, 200 Gb/s per chip (Frontier)",
         link: Link { bytes_per_s: 200.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
         basis: Basis::Unverified,
-        source: "Slingshot-11 is Frontier's MI250X fabric (HPE); \
-                 200 Gb/s per NIC, one NIC per MI250X, as widely quoted",
+        source: source!(
+            "Slingshot-11 is Frontier's MI250X fabric (HPE); \
+                 200 Gb/s per NIC, one NIC per MI250X, as widely quoted"
+        ),
     },
     // ---------------------------------------------------------------- Omni-Path
     FabricPreset {
@@ -396,15 +418,17 @@ pub const SCALE_OUT: &[FabricPreset] = &[
         name: "Omni-Path, 100 Gb/s per chip",
         link: Link { bytes_per_s: 100.0 * GBIT_PER_S, latency_s: 12.0 * US, efficiency: 0.75 },
         basis: Basis::Unverified,
-        source: "Omni-Path 100 Gb/s per port as widely quoted; no datasheet retrieved",
+        source: source!("Omni-Path 100 Gb/s per port as widely quoted; no datasheet retrieved"),
     },
     FabricPreset {
         id: "opa-4x100-per-node",
         name: "Omni-Path, 4 x 100 Gb/s per 8-GPU node (Jean Zay)",
         link: Link { bytes_per_s: 50.0 * GBIT_PER_S, latency_s: 12.0 * US, efficiency: 0.75 },
         basis: Basis::Unverified,
-        source: "BLOOM paper (Jean Zay A100 nodes: 4 x 100 Gb/s Omni-Path per 8 GPUs = 50 Gb/s \
-                 per GPU); no datasheet retrieved",
+        source: source!(
+            "BLOOM paper (Jean Zay A100 nodes: 4 x 100 Gb/s Omni-Path per 8 GPUs = 50 Gb/s \
+                 per GPU); no datasheet retrieved"
+        ),
     },
     // ---------------------------------------------------------------- Google DCN
     FabricPreset {
@@ -412,15 +436,19 @@ pub const SCALE_OUT: &[FabricPreset] = &[
         name: "TPU data-centre network, 25 Gb/s per chip",
         link: Link { bytes_per_s: 25.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
         basis: Basis::Vendor,
-        source: "docs.cloud.google.com/tpu/docs/v5e (2 x 100 Gbps NIC per 8-chip host, 6.4 Tbps \
-                 DCN per pod). Also used for TPU v4, whose DCN figure is not sourced",
+        source: source!(
+            "docs.cloud.google.com/tpu/docs/v5e (2 x 100 Gbps NIC per 8-chip host, 6.4 Tbps \
+                 DCN per pod). Also used for TPU v4, whose DCN figure is not sourced"
+        ),
     },
     FabricPreset {
         id: "dcn-tpu-v5p",
         name: "TPU v5p data-centre network, 50 Gb/s per chip",
         link: Link { bytes_per_s: 50.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
         basis: Basis::Vendor,
-        source: "cloud.google.com/tpu/docs/v5p-training (DCN bandwidth 50 Gbps per chip); the \
-                 public documentation says only 'DCN'",
+        source: source!(
+            "cloud.google.com/tpu/docs/v5p-training (DCN bandwidth 50 Gbps per chip); the \
+                 public documentation says only 'DCN'"
+        ),
     },
 ];

@@ -21,8 +21,10 @@ pub const SWITCHES: &[SwitchPreset] = &[
         },
         basis: Basis::Unverified,
         unverified: &["power_w", "price_usd"],
-        source: "Quantum HDR switch family: 40 ports of 200 Gb/s in 1U (vendor product brief, as \
-                 widely quoted); power and price are estimates",
+        source: source!(
+            "Quantum HDR switch family: 40 ports of 200 Gb/s in 1U (vendor product brief, as \
+                 widely quoted); power and price are estimates"
+        ),
     },
     SwitchPreset {
         id: "qm9700",
@@ -36,9 +38,11 @@ pub const SWITCHES: &[SwitchPreset] = &[
         },
         basis: Basis::Secondary,
         unverified: &["power_w", "price_usd"],
-        source: "64 x 400G = 51.2 Tb/s per 1U, 32 twin-port OSFP cages (itctshop.com InfiniBand \
+        source: source!(
+            "64 x 400G = 51.2 Tb/s per 1U, 32 twin-port OSFP cages (itctshop.com InfiniBand \
                  switch guide; yobitel.com Quantum-2 page); DGX SuperPOD H100 and B200 reference \
-                 architectures",
+                 architectures"
+        ),
     },
     SwitchPreset {
         id: "q3400",
@@ -52,8 +56,10 @@ pub const SWITCHES: &[SwitchPreset] = &[
         },
         basis: Basis::Secondary,
         unverified: &["power_w", "price_usd"],
-        source: "144 x 800G = 115.2 Tb/s (ziash.github.io NVIDIA NCA study guide; \
-                 quantum-computing.news); DGX SuperPOD B300 XDR reference architecture",
+        source: source!(
+            "144 x 800G = 115.2 Tb/s (ziash.github.io NVIDIA NCA study guide; \
+                 quantum-computing.news); DGX SuperPOD B300 XDR reference architecture"
+        ),
     },
     SwitchPreset {
         id: "sn5600",
@@ -67,8 +73,10 @@ pub const SWITCHES: &[SwitchPreset] = &[
         },
         basis: Basis::Secondary,
         unverified: &["power_w", "price_usd"],
-        source: "Spectrum-4: 51.2 Tb/s, 64 x 800G or 128 x 400G (router-switch.com comparison); \
-                 the switch of Spectrum-X",
+        source: source!(
+            "Spectrum-4: 51.2 Tb/s, 64 x 800G or 128 x 400G (router-switch.com comparison); \
+                 the switch of Spectrum-X"
+        ),
     },
     SwitchPreset {
         id: "sn5600-400g",
@@ -82,8 +90,10 @@ pub const SWITCHES: &[SwitchPreset] = &[
         },
         basis: Basis::Secondary,
         unverified: &["power_w", "price_usd"],
-        source: "the same 51.2 Tb/s box with each 800G port split in two (router-switch.com \
-                 comparison)",
+        source: source!(
+            "the same 51.2 Tb/s box with each 800G port split in two (router-switch.com \
+                 comparison)"
+        ),
     },
     SwitchPreset {
         id: "tomahawk5",
@@ -97,8 +107,10 @@ pub const SWITCHES: &[SwitchPreset] = &[
         },
         basis: Basis::Secondary,
         unverified: &["power_w", "price_usd"],
-        source: "BCM78900: 51.2 Tb/s = 64 x 800G, 128 x 400G or 256 x 200G; chip ~450 W typical \
-                 (chipcraft) to ~500 W (TechInsights); convergedigest (Broadcom PR)",
+        source: source!(
+            "BCM78900: 51.2 Tb/s = 64 x 800G, 128 x 400G or 256 x 200G; chip ~450 W typical \
+                 (chipcraft) to ~500 W (TechInsights); convergedigest (Broadcom PR)"
+        ),
     },
     SwitchPreset {
         id: "tomahawk4",
@@ -112,7 +124,9 @@ pub const SWITCHES: &[SwitchPreset] = &[
         },
         basis: Basis::Secondary,
         unverified: &["power_w", "price_usd"],
-        source: "25.6 Tb/s = 64 x 400G (MegaScale, NSDI'24, §3.6; tomshardware.com TH4 launch)",
+        source: source!(
+            "25.6 Tb/s = 64 x 400G (MegaScale, NSDI'24, §3.6; tomshardware.com TH4 launch)"
+        ),
     },
     SwitchPreset {
         id: "h3c-s9827",
@@ -126,7 +140,9 @@ pub const SWITCHES: &[SwitchPreset] = &[
         },
         basis: Basis::Unverified,
         unverified: &["ports", "power_w", "price_usd"],
-        source: "a 51.2 Tb/s Chinese-market data-centre switch of the kind built for RoCE AI \
-                 clusters; figures by class, not from a datasheet",
+        source: source!(
+            "a 51.2 Tb/s Chinese-market data-centre switch of the kind built for RoCE AI \
+                 clusters; figures by class, not from a datasheet"
+        ),
     },
 ];

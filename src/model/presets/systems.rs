@@ -29,9 +29,11 @@ pub const SYSTEMS: &[SystemPreset] = &[
         superpod: Some(SuperPod { nodes_per_unit: 20, min_tiers: 2 }),
         basis: Basis::Secondary,
         unverified: &["node_max_w", "nodes_per_rack"],
-        source: "DGX A100: 8 x A100, 8 x 200G HDR compute HCAs (Megatron-LM SC'21 §5); 6.5 kW \
+        source: source!(
+            "DGX A100: 8 x A100, 8 x 200G HDR compute HCAs (Megatron-LM SC'21 §5); 6.5 kW \
                  maximum (NVIDIA DGX A100 datasheet, not re-read); $199k at launch (vendor launch \
-                 price); SuperPOD scalable unit of 20 systems",
+                 price); SuperPOD scalable unit of 20 systems"
+        ),
     },
     SystemPreset {
         id: "dgx-h100",
@@ -52,10 +54,12 @@ pub const SYSTEMS: &[SystemPreset] = &[
         superpod: Some(SuperPod { nodes_per_unit: 32, min_tiers: 2 }),
         basis: Basis::Secondary,
         unverified: &["node_price_usd"],
-        source: "DGX H100: 10.2 kW maximum, 6 x 3.3 kW PSUs (NVIDIA DGX user guide, as quoted); 4 \
+        source: source!(
+            "DGX H100: 10.2 kW maximum, 6 x 3.3 kW PSUs (NVIDIA DGX user guide, as quoted); 4 \
                  systems = 40.8 kW per rack (SuperPOD data-centre design guide, as summarised); \
                  SuperPOD H100 reference architecture: scalable units of 32 node positions, 8 \
-                 rail leaves each; about $270k (analyst estimate, 2023)",
+                 rail leaves each; about $270k (analyst estimate, 2023)"
+        ),
     },
     SystemPreset {
         id: "dgx-h200",
@@ -76,8 +80,10 @@ pub const SYSTEMS: &[SystemPreset] = &[
         superpod: Some(SuperPod { nodes_per_unit: 32, min_tiers: 2 }),
         basis: Basis::Secondary,
         unverified: &["node_price_usd"],
-        source: "DGX H200: 10.2 kW maximum like DGX H100 (NVIDIA DGX user guide, as quoted); the \
-                 H100 SuperPOD rules; price an estimate above DGX H100's",
+        source: source!(
+            "DGX H200: 10.2 kW maximum like DGX H100 (NVIDIA DGX user guide, as quoted); the \
+                 H100 SuperPOD rules; price an estimate above DGX H100's"
+        ),
     },
     SystemPreset {
         id: "dgx-b200",
@@ -99,9 +105,11 @@ pub const SYSTEMS: &[SystemPreset] = &[
         superpod: Some(SuperPod { nodes_per_unit: 32, min_tiers: 3 }),
         basis: Basis::Secondary,
         unverified: &["node_price_usd", "nodes_per_rack"],
-        source: "DGX B200 user guide: 14.3 kW maximum, 8 x B200 at 1,000 W, 8 x ConnectX-7 400G; \
+        source: source!(
+            "DGX B200 user guide: 14.3 kW maximum, 8 x B200 at 1,000 W, 8 x ConnectX-7 400G; \
                  DGX SuperPOD B200 reference architecture: 32 systems per scalable unit, three \
-                 tiers (16 SUs: 128 leaf, 128 spine, 64 core); price a press estimate",
+                 tiers (16 SUs: 128 leaf, 128 spine, 64 core); price a press estimate"
+        ),
     },
     SystemPreset {
         id: "dgx-b300",
@@ -122,11 +130,12 @@ pub const SYSTEMS: &[SystemPreset] = &[
         superpod: Some(SuperPod { nodes_per_unit: 72, min_tiers: 2 }),
         basis: Basis::Secondary,
         unverified: &["node_price_usd"],
-        source:
+        source: source!(
             "DGX SuperPOD B300 XDR reference architecture: 72 systems per scalable unit, 8 leaf \
                  + 4 spine Quantum-X800 switches per unit, four systems and about 56 kW per rack; \
                  14.5 kW per system (as quoted); the GPU is the Blackwell Ultra of the GB300 \
-                 preset; price an estimate",
+                 preset; price an estimate"
+        ),
     },
     SystemPreset {
         id: "gb200-nvl72",
@@ -147,9 +156,11 @@ pub const SYSTEMS: &[SystemPreset] = &[
         superpod: None,
         basis: Basis::Secondary,
         unverified: &["node_max_w", "node_price_usd"],
-        source: "GB200 NVL72: 18 compute trays of about 6.5 kW plus 9 NVLink switch trays (3.6 kW \
+        source: source!(
+            "GB200 NVL72: 18 compute trays of about 6.5 kW plus 9 NVLink switch trays (3.6 kW \
                  in all), about 120 kW, liquid-cooled (vendor rack specifications via press; \
-                 the switch trays' share is added per tray); about $3M per rack (press)",
+                 the switch trays' share is added per tray); about $3M per rack (press)"
+        ),
     },
     SystemPreset {
         id: "gb300-nvl72",
@@ -170,9 +181,11 @@ pub const SYSTEMS: &[SystemPreset] = &[
         superpod: None,
         basis: Basis::Secondary,
         unverified: &["node_price_usd"],
-        source: "GB300 NVL72 compute tray 6.6 kW, about 94% of it to liquid (analyst teardown, as \
+        source: source!(
+            "GB300 NVL72 compute tray 6.6 kW, about 94% of it to liquid (analyst teardown, as \
                  quoted), plus the switch trays' share; 120-142 kW per rack (press); ConnectX-8 \
-                 800G; price an estimate",
+                 800G; price an estimate"
+        ),
     },
     SystemPreset {
         id: "mi300x-platform",
@@ -193,9 +206,10 @@ pub const SYSTEMS: &[SystemPreset] = &[
         superpod: None,
         basis: Basis::Unverified,
         unverified: &["node_max_w", "node_price_usd"],
-        source:
+        source: source!(
             "8 x MI300X (750 W) on an OAM board with 8 x 400G NICs; server power and price are \
-                 estimates by class",
+                 estimates by class"
+        ),
     },
     SystemPreset {
         id: "gaudi3-server",
@@ -216,8 +230,10 @@ pub const SYSTEMS: &[SystemPreset] = &[
         superpod: None,
         basis: Basis::Unverified,
         unverified: &["node_max_w", "node_price_usd"],
-        source: "8 x Gaudi 3 OAM with on-die RoCE ports (habana.ai); an 8-accelerator kit quoted \
-                 near $125k plus host (press); power an estimate",
+        source: source!(
+            "8 x Gaudi 3 OAM with on-die RoCE ports (habana.ai); an 8-accelerator kit quoted \
+                 near $125k plus host (press); power an estimate"
+        ),
     },
     SystemPreset {
         id: "atlas-800t-a2",
@@ -238,9 +254,10 @@ pub const SYSTEMS: &[SystemPreset] = &[
         superpod: None,
         basis: Basis::Unverified,
         unverified: &["node_max_w", "node_price_usd"],
-        source:
+        source: source!(
             "8 Ascend NPUs and 2 CPUs per server at about 6 kW (the Ascend 910 server of 2019, \
-                 vengineer.hatenablog.com); 200G RoCE per NPU; price an estimate",
+                 vengineer.hatenablog.com); 200G RoCE per NPU; price an estimate"
+        ),
     },
     SystemPreset {
         id: "cloudmatrix-384",
@@ -261,9 +278,11 @@ pub const SYSTEMS: &[SystemPreset] = &[
         superpod: None,
         basis: Basis::Unverified,
         unverified: &["node_max_w", "liquid", "node_price_usd"],
-        source: "384 Ascend 910C and 192 Kunpeng CPUs in 16 racks (12 compute, 4 network), 559 kW \
+        source: source!(
+            "384 Ascend 910C and 192 Kunpeng CPUs in 16 racks (12 compute, 4 network), 559 kW \
                  in all, i.e. 11.65 kW per 8-NPU server with the network racks' share \
-                 (capacitymedia.com; winbuzzer.com); price about $8.2M per system (press)",
+                 (capacitymedia.com; winbuzzer.com); price about $8.2M per system (press)"
+        ),
     },
     SystemPreset {
         id: "kuae-s4000",
@@ -284,7 +303,9 @@ pub const SYSTEMS: &[SystemPreset] = &[
         superpod: None,
         basis: Basis::Unverified,
         unverified: &["node_max_w", "node_price_usd"],
-        source: "MCCX D800 = 8 x MTT S4000 with MTLink 1.0; KUAE thousand-card cluster = 125 \
-                 servers (vendor announcements, io-tech.fi); power and price are estimates",
+        source: source!(
+            "MCCX D800 = 8 x MTT S4000 with MTLink 1.0; KUAE thousand-card cluster = 125 \
+                 servers (vendor announcements, io-tech.fi); power and price are estimates"
+        ),
     },
 ];

@@ -43,31 +43,31 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
             tied_embeddings: true,
             ..dense(96, 12288, 96, 96, 49152, FfnKind::Gelu, 50257, 2048)
         },
-        source: "Brown et al. 2020, arXiv:2005.14165, Table 2.1 (96 layers, d_model 12288, 96 heads, context 2048); GPT-2 BPE vocabulary 50257",
+        source: source!("Brown et al. 2020, arXiv:2005.14165, Table 2.1 (96 layers, d_model 12288, 96 heads, context 2048); GPT-2 BPE vocabulary 50257"),
     },
     TransformerPreset {
         id: "llama2-70b",
         name: "Llama 2 70B",
         transformer: dense(80, 8192, 64, 8, 28672, FfnKind::SwiGlu, 32000, 4096),
-        source: "Touvron et al. 2023, arXiv:2307.09288, Table 1; released config meta-llama/Llama-2-70b-hf (FFN 28672, 8 KV heads)",
+        source: source!("Touvron et al. 2023, arXiv:2307.09288, Table 1; released config meta-llama/Llama-2-70b-hf (FFN 28672, 8 KV heads)"),
     },
     TransformerPreset {
         id: "llama3-8b",
         name: "Llama 3.1 8B",
         transformer: dense(32, 4096, 32, 8, 14336, FfnKind::SwiGlu, 128256, 8192),
-        source: "Llama Team 2024, arXiv:2407.21783, Table 3; released config meta-llama/Llama-3.1-8B (vocabulary 128256)",
+        source: source!("Llama Team 2024, arXiv:2407.21783, Table 3; released config meta-llama/Llama-3.1-8B (vocabulary 128256)"),
     },
     TransformerPreset {
         id: "llama3-70b",
         name: "Llama 3.1 70B",
         transformer: dense(80, 8192, 64, 8, 28672, FfnKind::SwiGlu, 128256, 8192),
-        source: "Llama Team 2024, arXiv:2407.21783, Table 3; released config meta-llama/Llama-3.1-70B",
+        source: source!("Llama Team 2024, arXiv:2407.21783, Table 3; released config meta-llama/Llama-3.1-70B"),
     },
     TransformerPreset {
         id: "llama3-405b",
         name: "Llama 3.1 405B",
         transformer: dense(126, 16384, 128, 8, 53248, FfnKind::SwiGlu, 128256, 8192),
-        source: "Llama Team 2024, arXiv:2407.21783, Table 3 (126 layers, 16384 wide, 128 heads, 8 KV heads, FFN 53248); released config (vocabulary 128256)",
+        source: source!("Llama Team 2024, arXiv:2407.21783, Table 3 (126 layers, 16384 wide, 128 heads, 8 KV heads, FFN 53248); released config (vocabulary 128256)"),
     },
     TransformerPreset {
         id: "mixtral-8x7b",
@@ -84,7 +84,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
             }),
             ..dense(32, 4096, 32, 8, 14336, FfnKind::SwiGlu, 32000, 4096)
         },
-        source: "Jiang et al. 2024, arXiv:2401.04088, Table 1 (32 layers, dim 4096, 8 KV heads, 8 experts, top-2, hidden 14336); training sequence length not published, 4096 assumed (context is 32768)",
+        source: source!("Jiang et al. 2024, arXiv:2401.04088, Table 1 (32 layers, dim 4096, 8 KV heads, 8 experts, top-2, hidden 14336); training sequence length not published, 4096 assumed (context is 32768)"),
     },
     TransformerPreset {
         id: "deepseek-v3",
@@ -105,7 +105,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
             }),
             ..dense(61, 7168, 128, 8, 18432, FfnKind::SwiGlu, 129280, 4096)
         },
-        source: "DeepSeek-AI 2024, arXiv:2412.19437, §4.2 (61 layers, hidden 7168, 256 routed experts, 8 active, 1 shared, expert FFN 2048, first 3 layers dense, sequence 4096), §3.2.2 (tokens reach at most 4 nodes), §2.2 (one multi-token-prediction module); MLA approximated by GQA of equal parameter count",
+        source: source!("DeepSeek-AI 2024, arXiv:2412.19437, §4.2 (61 layers, hidden 7168, 256 routed experts, 8 active, 1 shared, expert FFN 2048, first 3 layers dense, sequence 4096), §3.2.2 (tokens reach at most 4 nodes), §2.2 (one multi-token-prediction module); MLA approximated by GQA of equal parameter count"),
     },
     TransformerPreset {
         id: "gpt4-moe-1.8t",
@@ -122,6 +122,6 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
             }),
             ..dense(120, 10752, 84, 84, 43008, FfnKind::Gelu, 100256, 8192)
         },
-        source: "unverified: press reports (SemiAnalysis, July 2023) of about 1.8T parameters, 120 layers, 16 experts of about 111B, 2 routed per token, about 55B shared attention parameters; width chosen to match",
+        source: source!("unverified: press reports (SemiAnalysis, July 2023) of about 1.8T parameters, 120 layers, 16 experts of about 111B, 2 routed per token, about 55B shared attention parameters; width chosen to match"),
     },
 ];

@@ -4,7 +4,7 @@
 use serde_json::Value;
 use yew::prelude::*;
 
-use super::{source, Form, PanelProps};
+use super::{preset_source, Form, PanelProps};
 use crate::model::presets::{self, units};
 use crate::numbers;
 use crate::scenario::fields;
@@ -57,7 +57,7 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
                 if !unverified.is_empty() {
                     <span class="unverified">{ text::fill("form.unverified", &[("figures", &unverified.iter().map(|n| text::in_sentence(n)).collect::<Vec<_>>().join(text::t("text.list")))]) }</span>
                 }
-                <br /><span class="source">{ text::t("form.source") }{ source(p.source) }</span>
+                <br /><span class="source">{ text::t("form.source") }{ preset_source("chip", p.id, p.source) }</span>
             </>
         }
     });
@@ -175,7 +175,7 @@ fn system_select(f: &Form) -> Html {
         on_set.emit(changes);
     });
     let detail = presets::system(&value).map(
-        |p| html! { <span class="source">{ text::t("form.source") }{ source(p.source) }</span> },
+        |p| html! { <span class="source">{ text::t("form.source") }{ preset_source("system", p.id, p.source) }</span> },
     );
     html! {
         <SelectField testid="system" label={text::label(path)} help={text::help(path)} options={options}

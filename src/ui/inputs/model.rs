@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use crate::text::{fill, t};
 
-use super::{source, Form, PanelProps};
+use super::{preset_source, Form, PanelProps};
 use crate::editor;
 use crate::model::presets::{self};
 use crate::model::{AttentionImpl, FfnKind, Recipe};
@@ -60,7 +60,10 @@ pub fn model_panel(props: &PanelProps) -> Html {
             ],
         )
     });
-    let source_line = preset.as_deref().and_then(presets::transformer).map(|p| source(p.source));
+    let source_line = preset
+        .as_deref()
+        .and_then(presets::transformer)
+        .map(|p| preset_source("model", p.id, p.source));
     // The model's published plan, one click away.
     let published = preset.as_deref().and_then(|id| {
         let (_, scenario) = editor::published_plan(id)?;
