@@ -220,6 +220,9 @@ section! {
         system,
         /// The scale-out fabric's build: `switch`, `planes`, `tiers`, `oversubscription`.
         fabric,
+        /// How the job's ranks are laid out: `domain_chips`, the chips of each scale-up domain
+        /// used (default all of them).
+        placement,
     }
 }
 

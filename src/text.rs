@@ -249,6 +249,15 @@ pub fn warning(w: &Warning) -> String {
                 if product < chips as u64 { "warn.degrees-idle" } else { "warn.degrees-short" };
             fill(key, &[("product", &n(product)), ("chips", &n(chips as u64))])
         }
+        Warning::PlacementShort { product, usable, used, domain } => fill(
+            "warn.placement-short",
+            &[
+                ("product", &n(product)),
+                ("usable", &n(usable as u64)),
+                ("used", &n(used as u64)),
+                ("domain", &n(domain as u64)),
+            ],
+        ),
         Warning::TensorSplitsHeads { tp, heads } => {
             fill("warn.tp-heads", &[("tp", &n(tp as u64)), ("heads", &n(heads as u64))])
         }

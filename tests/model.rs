@@ -529,3 +529,51 @@ fn deepep_sends_a_token_once_per_remote_domain() {
     assert!(ratio > 0.35 && ratio < 0.55, "{ratio}");
     assert!(deepep.step_s < all_to_all.step_s);
 }
+
+/// Placing ranks on 64 of an NVL72 rack's 72 GPUs keeps a 64-rank expert group inside one
+/// rack, where the full rack would make it straddle two; the other 8 of each rack sit idle,
+/// and a plan needing them is a problem.
+#[test]
+fn placement_keeps_groups_inside_racks_and_leaves_the_rest_idle() {
+    let plan = |placement: Option<u32>, chips: u32| {
+        let mut s = json!({
+            "model": { "preset": "deepseek-v3" },
+            "training": { "tokens": "1T", "global_batch": 1024, "recipe": "fp8" },
+            "cluster": { "chip": "gb200", "system": "gb200-nvl72", "chips": chips },
+            "parallelism": { "pp": 4, "ep": 64, "tp": 1, "micro_batch": 1 }
+        });
+        if let Some(used) = placement {
+            s["cluster"]["placement"] = json!({ "domain_chips": used });
+        }
+        Scenario::from_value(s).expect("parses")
+    };
+    let (full_inputs, full) = plan(None, 256).evaluate().expect("resolves");
+    let (placed_inputs, placed) = plan(Some(64), 288).evaluate().expect("resolves");
+    assert_eq!(full_inputs.parallelism.data, 64);
+    assert_eq!(placed_inputs.parallelism.data, 64, "DP follows the 256 chips the placement uses");
+    assert_eq!(placed_inputs.cluster.usable_chips(), 256);
+    assert!(full.warnings.iter().any(|w| matches!(w, Warning::ExpertCrossesDomain { .. })));
+    assert!(!placed.warnings.iter().any(|w| matches!(w, Warning::ExpertCrossesDomain { .. })));
+    assert!(placed.breakdown.ep_exposed_s < 0.5 * full.breakdown.ep_exposed_s);
+    // The 32 idle GPUs count in chip-hours.
+    assert!(placed
+        .warnings
+        .iter()
+        .any(|w| matches!(w, Warning::DegreesMismatch { product: 256, chips: 288 })));
+    assert!(
+        (placed.chip_hours / placed.train_days - 288.0 * 24.0).abs() < 1e-6 * placed.chip_hours
+    );
+    // 256 chips are three full racks and 40 GPUs of a fourth: placed 64 a rack, 232 of them can
+    // be used, fewer than the plan needs.
+    let mut short = plan(Some(64), 256);
+    short.parallelism.dp = Some(json!(64));
+    let (_, e) = short.evaluate().expect("resolves");
+    assert!(e.problems.iter().any(|w| matches!(
+        w,
+        Warning::PlacementShort { product: 256, usable: 232, used: 64, domain: 72 }
+    )));
+    assert!(!e.feasible);
+    // More than the domain holds is refused by name.
+    let too_many = plan(Some(80), 288).resolve().expect_err("refused");
+    assert_eq!(too_many[0].field, "cluster.placement.domain_chips");
+}

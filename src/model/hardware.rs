@@ -61,6 +61,10 @@ pub struct Cluster {
     pub chip: Chip,
     /// Chips in the cluster (the job may use fewer; see `Parallelism`).
     pub n_chips: u32,
+    /// Chips of each scale-up domain the job places ranks on (64 of an NVL72 rack's 72, as
+    /// NVIDIA's Megatron-Bridge launcher lays out jobs larger than a rack); 0 when it uses
+    /// them all.
+    pub domain_chips: u32,
     /// Chips in one server (node); a scale-up domain spans one or more nodes.
     pub chips_per_node: u32,
     /// Scale-up fabric.
@@ -72,6 +76,24 @@ pub struct Cluster {
 }
 
 impl Cluster {
+    /// Chips per scale-up domain that ranks are placed on: groups are laid out on domains of
+    /// this many chips.
+    pub fn rank_domain(&self) -> u32 {
+        let domain = self.scale_up.domain_size.max(1);
+        match self.domain_chips {
+            0 => domain,
+            used => used.min(domain),
+        }
+    }
+
+    /// Chips a job can use under the placement: `domain_chips` of each whole domain, and as
+    /// many of the last, partial one.
+    pub fn usable_chips(&self) -> u32 {
+        let domain = self.scale_up.domain_size.max(1);
+        let used = self.rank_domain();
+        (self.n_chips / domain) * used + (self.n_chips % domain).min(used)
+    }
+
     /// The scale-out link a group whose ranks span `span_chips` consecutive chips gets: the NIC
     /// rate, divided by the top tier's oversubscription when the group leaves its pod.
     pub fn scale_out_for(&self, span_chips: u64) -> Link {

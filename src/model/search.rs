@@ -305,7 +305,7 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
     let idle_chips = n_chips.saturating_sub(shape.chips_used);
     let cost = &totals.facility.cost;
     let capital_usd = cost.run_amortized_usd - totals.facility.cost.energy_usd;
-    let domain = inputs.cluster.scale_up.domain_size.max(1);
+    let domain = inputs.cluster.rank_domain();
     Verdict::Fits(Plan {
         parallelism: inputs.parallelism,
         step_s,
@@ -561,7 +561,7 @@ impl Search {
         if !self.pareto.iter().any(|q| q.wall_days() <= days && q.run_usd <= usd) {
             return false;
         }
-        let domain = self.base.cluster.scale_up.domain_size.max(1);
+        let domain = self.base.cluster.rank_domain();
         let inside = !Group::place(cell.tp, 1, domain).crosses_domains();
         !inside || self.best_inside.is_some_and(|(v, _)| v < least)
     }
@@ -788,7 +788,7 @@ pub fn search(inputs: &Inputs, options: Options) -> Outcome {
 /// tensor-parallel degree or 1, folded over the tensor x context x data ranks. Degrees that split no
 /// divisor are the model's problems too; checking them here only saves time.
 fn cells(inputs: &Inputs) -> Vec<Cell> {
-    let n = inputs.cluster.n_chips.max(1);
+    let n = inputs.cluster.usable_chips().max(1);
     let t = &inputs.transformer;
     let global = inputs.training.global_batch.max(1);
     let pipelines = pipeline_degrees(inputs);

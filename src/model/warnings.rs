@@ -19,6 +19,9 @@ pub enum Warning {
     DoesNotFit { need_bytes: f64, have_bytes: f64 },
     /// Occurs when tensor x pipeline x data x context is not the cluster's chip count.
     DegreesMismatch { product: u64, chips: u32 },
+    /// Occurs when the plan fits the cluster's chips but not the chips its placement uses
+    /// (`used` of each `domain`-chip scale-up domain).
+    PlacementShort { product: u64, usable: u32, used: u32, domain: u32 },
     /// Occurs when the tensor-parallel degree does not divide the attention heads.
     TensorSplitsHeads { tp: u32, heads: u32 },
     /// Occurs when there are more tensor ranks than key/value heads, so heads are replicated.
@@ -110,6 +113,7 @@ impl Warning {
                 Severity::Problem
             }
             Warning::TensorSplitsHeads { .. }
+            | Warning::PlacementShort { .. }
             | Warning::IdleReplicas { .. }
             | Warning::StagesExceedLayers { .. }
             | Warning::ExpertDegreeExceedsExperts { .. }
@@ -167,6 +171,15 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
         let product = product.min(u64::MAX as u128) as u64;
         out.push(Warning::DegreesMismatch { product, chips: c.n_chips });
     }
+    let usable = c.usable_chips();
+    if product > usable as u128 && product <= c.n_chips as u128 {
+        out.push(Warning::PlacementShort {
+            product: product as u64,
+            usable,
+            used: c.rank_domain(),
+            domain: c.scale_up.domain_size,
+        });
+    }
     if t.n_heads % shape.tp_u != 0 {
         out.push(Warning::TensorSplitsHeads { tp: shape.tp_u, heads: t.n_heads });
     } else if t.n_kv_heads < shape.tp_u {
@@ -220,7 +233,7 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
             stages: shape.pp_u,
         });
     }
-    let domain = c.scale_up.domain_size.max(1);
+    let domain = c.rank_domain();
     if Group::place(shape.tp_u, 1, domain).crosses_domains() {
         out.push(Warning::TensorCrossesDomain { tp: shape.tp_u, domain });
     }

@@ -341,6 +341,14 @@ pub const FIELDS: &[Field] = &[
         "a DGX B300 costs about $0.5 M",
     ),
     counted(
+        "cluster.placement.domain_chips",
+        "chips",
+        Derived,
+        1.0,
+        1e6,
+        "at most the scale-up domain; Megatron-Bridge lays out jobs larger than an NVL72 rack on 64 of its 72 GPUs",
+    ),
+    counted(
         "cluster.fabric.planes",
         "planes",
         Preset,
@@ -548,6 +556,7 @@ pub fn warning_field(w: &Warning) -> &'static str {
     match w {
         Warning::DoesNotFit { .. } => "parallelism.recompute",
         Warning::DegreesMismatch { .. } => "parallelism.dp",
+        Warning::PlacementShort { .. } => "cluster.placement.domain_chips",
         Warning::TensorSplitsHeads { .. }
         | Warning::TensorReplicatesKvHeads { .. }
         | Warning::TensorCrossesDomain { .. } => "parallelism.tp",

@@ -295,7 +295,7 @@ impl Scenario {
         let transformer = self.resolve_transformer(&mut r);
         let training = self.resolve_training(&mut r);
         let mut cluster = self.resolve_cluster(&mut r);
-        let parallelism = self.resolve_parallelism(&mut r, cluster.n_chips);
+        let parallelism = self.resolve_parallelism(&mut r, cluster.usable_chips());
         let chip_id = match &self.cluster.chip {
             Some(Value::String(id)) => Some(id.trim()),
             Some(Value::Object(map)) => map.get("preset").and_then(Value::as_str),
@@ -530,13 +530,43 @@ impl Scenario {
             .unwrap_or_else(|| preset.map_or(scale_up.domain_size.min(8), |p| p.chips_per_node));
         let chips_per_node =
             r.count(&c.chips_per_node, "cluster.chips_per_node", Some(node_default));
+        let domain_chips = self.resolve_placement(r, scale_up.domain_size);
         Cluster {
             chip,
             n_chips,
+            domain_chips,
             chips_per_node,
             scale_up,
             scale_out,
             network: Network::NON_BLOCKING,
+        }
+    }
+
+    /// The chips of each scale-up domain the job uses (`cluster.placement.domain_chips`), at
+    /// most the domain's size; 0, all of them, by default.
+    fn resolve_placement(&self, r: &mut Reader, domain: u32) -> u32 {
+        const PATH: &str = "cluster.placement.domain_chips";
+        let map = match &self.cluster.placement {
+            None | Some(Value::Null) => return 0,
+            Some(Value::Object(map)) => map,
+            Some(other) => {
+                let problem = Problem::NotObject { got: short(other), or_null: true };
+                r.error("cluster.placement", problem);
+                return 0;
+            }
+        };
+        for key in map.keys().filter(|k| *k != "domain_chips") {
+            r.error(&format!("cluster.placement.{key}"), Problem::UnknownKey);
+        }
+        let used = r.count(&map.get("domain_chips").cloned(), PATH, Some(domain));
+        if used > domain {
+            r.error(PATH, Problem::TooLarge { max: domain as f64 });
+            return 0;
+        }
+        if used == domain {
+            0
+        } else {
+            used
         }
     }
 

@@ -188,7 +188,13 @@ pub fn points(outcomes: &[Outcome]) -> Vec<Point> {
             let row = &o.row;
             let inputs = row.scenario.resolve().ok()?;
             let regime = Regime::of(&row.scenario, &inputs);
-            Some((row.run.clone(), regime, inputs.cluster.n_chips, time_error(o), o.within()))
+            // The chips the run used, not those its racks held.
+            let p = &inputs.parallelism;
+            let used = [p.tensor, p.pipeline, p.data, p.context]
+                .iter()
+                .fold(1u32, |n, &d| n.saturating_mul(d.max(1)))
+                .min(inputs.cluster.n_chips);
+            Some((row.run.clone(), regime, used, time_error(o), o.within()))
         })
         .collect()
 }

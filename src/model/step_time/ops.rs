@@ -135,7 +135,7 @@ impl Ctx<'_> {
     }
 
     pub(super) fn group(&self, size: u32, stride: u32) -> Group {
-        Group::place(size, stride, self.inputs.cluster.scale_up.domain_size.max(1))
+        Group::place(size, stride, self.inputs.cluster.rank_domain())
     }
 
     pub(super) fn collective(&self, kind: Collective, bytes: f64, group: Group) -> f64 {
