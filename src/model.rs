@@ -244,8 +244,7 @@ pub(crate) fn run(inputs: &Inputs, chips_used: u32, breakdown: &StepBreakdown, s
     );
     let facility = facility::assess(
         &inputs.plant,
-        inputs.cluster.chip.tdp_w,
-        inputs.cluster.n_chips,
+        &inputs.cluster,
         chips_used,
         facility::busy_share(breakdown, step_s),
         // The site runs for the whole wall-clock time, interruptions included; a run that never

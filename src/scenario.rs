@@ -220,6 +220,8 @@ section! {
         system,
         /// The scale-out fabric's build: `switch`, `planes`, `tiers`, `oversubscription`.
         fabric,
+        /// Board power each chip is capped at, W; default none.
+        power_cap_w,
         /// How the job's ranks are laid out: `domain_chips`, the chips of each scale-up domain
         /// used (default all of them).
         placement,

@@ -348,6 +348,10 @@ pub fn warning(w: &Warning) -> String {
             &[("cp", &n(cp as u64)), ("seq", &n(seq_len as u64)), ("chunks", &n(2 * cp as u64))],
         ),
         Warning::Fp8Unsupported => t("warn.fp8-unsupported").into(),
+        Warning::CapBelowMeasured { cap_w, tdp_w } => fill(
+            "warn.cap-below-measured",
+            &[("cap", &n(cap_w.round() as u64)), ("tdp", &n(tdp_w.round() as u64))],
+        ),
         Warning::SequenceParallelWithoutTensor => t("warn.sp-without-tp").into(),
         Warning::ShardingWithoutReplicas => t("warn.zero-without-dp").into(),
         Warning::VirtualStagesWithoutPipeline => t("warn.virtual-without-pp").into(),

@@ -577,3 +577,35 @@ fn placement_keeps_groups_inside_racks_and_leaves_the_rest_idle() {
     let too_many = plan(Some(80), 288).resolve().expect_err("refused");
     assert_eq!(too_many[0].field, "cluster.placement.domain_chips");
 }
+
+/// A power cap slows the GEMMs by the published curve and lowers each chip's draw to just
+/// under the cap; a cap at or above the board power changes nothing, and one below the
+/// measured range is flagged.
+#[test]
+fn a_power_cap_slows_compute_and_lowers_power() {
+    let uncapped = base();
+    let at = |cap: f64| {
+        let mut i = base();
+        i.cluster.power_cap_w = cap;
+        run(&i)
+    };
+    let free = run(&uncapped);
+    let tdp = uncapped.cluster.chip.tdp_w;
+    let capped = at(0.7 * tdp);
+    // 70% of the board keeps about 90% of the GEMM speed; communication keeps its speed.
+    let slower = capped.breakdown.compute_s / free.breakdown.compute_s;
+    assert!((1.08..1.14).contains(&slower), "compute {slower}");
+    assert!(capped.step_s > free.step_s && capped.step_s / free.step_s < slower + 1e-9);
+    assert_eq!(capped.link, free.link);
+    let per_chip = |e: &Estimate| e.facility.power.chips_w / 1024.0;
+    assert!(per_chip(&capped) <= 0.98 * 0.7 * tdp + 1e-6, "{} W", per_chip(&capped));
+    assert!(per_chip(&capped) < per_chip(&free));
+    // A cap above the board power, or none, is the same plan.
+    assert_eq!(at(2.0 * tdp).step_s, free.step_s);
+    assert_eq!(at(2.0 * tdp).facility.power.chips_w, free.facility.power.chips_w);
+    // Tighter caps are slower; below 30% the curve is not measured and says so.
+    assert!(at(0.5 * tdp).step_s > capped.step_s);
+    let low = at(0.2 * tdp);
+    assert!(low.warnings.iter().any(|w| matches!(w, Warning::CapBelowMeasured { .. })));
+    assert_eq!(low.step_s, at(0.3 * tdp).step_s);
+}

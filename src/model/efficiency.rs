@@ -103,3 +103,23 @@ fn normal_quantile(p: f64) -> f64 {
     let den = 1.0 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t;
     (t - num / den).max(0.0)
 }
+
+/// Lowest power cap, as a share of board power, that published measurements cover; below it
+/// the speed curves of different chips part ways (an A40 keeps a quarter of its speed at a
+/// third of its power, an H100 nearly two fifths).
+pub const CAP_MEASURED_FROM: f64 = 0.3;
+
+/// Share of a chip's uncapped GEMM speed it keeps under a power cap of `cap` of its board
+/// power (1 without a cap or above the board power): `(1 - e^(-4 (x - 0.2))) / (1 - e^(-3.2))`,
+/// through the published curves of training under `nvidia-smi -pl`. Llama 3 8B continued
+/// pre-training on H100 SXM keeps 0.92 of its speed at 500 W, 0.82 at 400 W and 0.59 at
+/// 300 W (Mayr et al. 2026, arXiv:2603.16164, Table 4); BERT fine-tuning on V100 keeps 0.89 at
+/// 70% and 0.80 at 60% of its limit (Zeus, You et al. NSDI'23, its released power trace). The
+/// cap throttles the SM clock, so memory bandwidth and links keep their speed.
+pub fn capped_speed(cap: f64) -> f64 {
+    if !(cap > 0.0 && cap < 1.0) {
+        return 1.0;
+    }
+    let x = cap.max(CAP_MEASURED_FROM);
+    (1.0 - (-4.0 * (x - 0.2)).exp()) / (1.0 - (-3.2f64).exp())
+}

@@ -5,7 +5,7 @@
 //! scenario can change (`Facility`); `docs/assumptions.md` lists both with their sources.
 
 use crate::model::step_time::StepBreakdown;
-use crate::model::{finite, Bom, Switch, System};
+use crate::model::{finite, Bom, Cluster, Switch, System};
 
 /// How the heat leaves the racks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +72,11 @@ pub struct Plant {
 /// Board power of a chip idling between kernels, as a share of its TDP: 79 W of 700 W on an
 /// H200 (measured, `shared/reference/h200-microbench.md`).
 pub const CHIP_IDLE_SHARE: f64 = 79.0 / 700.0;
+
+/// Board power of a chip held to a power cap it would exceed, as a share of the cap: an H100
+/// averages 493 W under a 500 W cap and 591 W under 600 W (Ujeniya et al. 2026,
+/// arXiv:2604.11391), a V100 146 W under 150 W (Zeus power trace, NSDI'23).
+pub const CAP_MET: f64 = 0.98;
 
 /// Board power of a chip running training kernels, as a share of its TDP: 688-693 W of 700 W
 /// on an H200 training 1.3B-7B transformers (measured, same source); TPU v4's mean of 170 W
@@ -209,12 +214,11 @@ pub fn busy_share(b: &StepBreakdown, step_s: f64) -> f64 {
     ((b.compute_s + b.recompute_s + b.optimizer_s) / step_s).clamp(0.0, 1.0)
 }
 
-/// Power, cooling and cost of training for `train_s` seconds on `chips_used` of `n_chips`
-/// chips of `tdp_w`, with the step split as `breakdown`.
+/// Power, cooling and cost of training for `train_s` seconds on `chips_used` of the cluster's
+/// chips, busy in kernels for the share `busy` of the time.
 pub fn assess(
     plant: &Plant,
-    tdp_w: f64,
-    n_chips: u32,
+    cluster: &Cluster,
     chips_used: u32,
     busy: f64,
     train_s: f64,
@@ -224,10 +228,17 @@ pub fn assess(
     let f = &plant.facility;
     let bom = plant.bom;
     let nodes = bom.nodes as f64;
+    let n_chips = cluster.n_chips;
     let used = chips_used.min(n_chips) as f64;
     let idle = n_chips.saturating_sub(chips_used) as f64;
-    let tdp = tdp_w.max(0.0);
-    let busy_w = tdp * (CHIP_IDLE_SHARE + (CHIP_BUSY_SHARE - CHIP_IDLE_SHARE) * busy);
+    let tdp = cluster.chip.tdp_w.max(0.0);
+    let idle_w = tdp * CHIP_IDLE_SHARE;
+    // A chip under a cap it reaches draws just under it (CAP_MET).
+    let mut running_w = tdp * CHIP_BUSY_SHARE;
+    if cluster.power_cap_w > 0.0 {
+        running_w = running_w.min(CAP_MET * cluster.power_cap_w).max(idle_w);
+    }
+    let busy_w = idle_w + (running_w - idle_w) * busy;
     let chips_w = used * busy_w + idle * tdp * CHIP_IDLE_SHARE;
     let host_max = (s.node_max_w - s.chips_per_node as f64 * tdp).max(0.0);
     let hosts_w = nodes * host_max * HOST_LOAD_SHARE;

@@ -61,6 +61,8 @@ pub struct Cluster {
     pub chip: Chip,
     /// Chips in the cluster (the job may use fewer; see `Parallelism`).
     pub n_chips: u32,
+    /// Board power each chip is capped at, W (`nvidia-smi -pl`); 0 without a cap.
+    pub power_cap_w: f64,
     /// Chips of each scale-up domain the job places ranks on (64 of an NVL72 rack's 72, as
     /// NVIDIA's Megatron-Bridge launcher lays out jobs larger than a rack); 0 when it uses
     /// them all.
@@ -83,6 +85,16 @@ impl Cluster {
         match self.domain_chips {
             0 => domain,
             used => used.min(domain),
+        }
+    }
+
+    /// The power cap as a share of the chip's board power; 1 without a cap or above it.
+    pub fn cap_share(&self) -> f64 {
+        let tdp = self.chip.tdp_w;
+        if self.power_cap_w > 0.0 && tdp > 0.0 {
+            (self.power_cap_w / tdp).min(1.0)
+        } else {
+            1.0
         }
     }
 

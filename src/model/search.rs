@@ -476,8 +476,7 @@ impl Search {
         cells.sort_by(|a, b| a.days_bound.total_cmp(&b.days_bound));
         let idle_day = crate::model::facility::assess(
             &base.plant,
-            base.cluster.chip.tdp_w,
-            base.cluster.n_chips,
+            &base.cluster,
             0,
             0.0,
             86_400.0,

@@ -63,6 +63,8 @@ pub enum Warning {
     ContextSplitsSequence { cp: u32, seq_len: u32 },
     /// Occurs when the FP8 recipe is chosen for a chip without FP8 tensor units.
     Fp8Unsupported,
+    /// Occurs when a power cap is below the share of board power published curves reach.
+    CapBelowMeasured { cap_w: f64, tdp_w: f64 },
     /// Occurs when sequence parallelism is on without tensor parallelism.
     SequenceParallelWithoutTensor,
     /// Occurs when sharding is set with a single data-parallel replica.
@@ -131,6 +133,7 @@ impl Warning {
             Warning::TensorReplicatesKvHeads { .. }
             | Warning::ExpertParallelWithoutExperts { .. }
             | Warning::Fp8Unsupported
+            | Warning::CapBelowMeasured { .. }
             | Warning::SequenceParallelWithoutTensor
             | Warning::ShardingWithoutReplicas
             | Warning::VirtualStagesWithoutPipeline => Severity::Advice,
@@ -270,6 +273,9 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
     }
     if inputs.training.recipe == Recipe::Fp8 && !(c.chip.fp8_flops_per_s > 0.0) {
         out.push(Warning::Fp8Unsupported);
+    }
+    if c.cap_share() < crate::model::efficiency::CAP_MEASURED_FROM {
+        out.push(Warning::CapBelowMeasured { cap_w: c.power_cap_w, tdp_w: c.chip.tdp_w });
     }
     if p.sequence_parallel && shape.tp_u <= 1 {
         out.push(Warning::SequenceParallelWithoutTensor);

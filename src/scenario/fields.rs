@@ -340,6 +340,14 @@ pub const FIELDS: &[Field] = &[
         1e9,
         "a DGX B300 costs about $0.5 M",
     ),
+    number(
+        "cluster.power_cap_w",
+        "W",
+        Derived,
+        1.0,
+        1e5,
+        "at or above the chip's board power a cap changes nothing; published curves reach down to 30% of it",
+    ),
     counted(
         "cluster.placement.domain_chips",
         "chips",
@@ -575,6 +583,7 @@ pub fn warning_field(w: &Warning) -> &'static str {
         | Warning::ExpertParallelWithoutExperts { .. } => "parallelism.ep",
         Warning::ContextSplitsSequence { .. } => "parallelism.cp",
         Warning::Fp8Unsupported => "training.recipe",
+        Warning::CapBelowMeasured { .. } => "cluster.power_cap_w",
         Warning::SequenceParallelWithoutTensor => "parallelism.sequence_parallel",
         Warning::ShardingWithoutReplicas => "parallelism.zero",
         Warning::VirtualStagesWithoutPipeline => "parallelism.virtual_stages",

@@ -531,9 +531,14 @@ impl Scenario {
         let chips_per_node =
             r.count(&c.chips_per_node, "cluster.chips_per_node", Some(node_default));
         let domain_chips = self.resolve_placement(r, scale_up.domain_size);
+        let power_cap_w = match &c.power_cap_w {
+            None => 0.0,
+            raw => r.positive(raw, "cluster.power_cap_w", None),
+        };
         Cluster {
             chip,
             n_chips,
+            power_cap_w,
             domain_chips,
             chips_per_node,
             scale_up,

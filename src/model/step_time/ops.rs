@@ -105,7 +105,9 @@ pub(super) struct Ctx<'a> {
 impl Ctx<'_> {
     pub(super) fn new<'a>(inputs: &'a Inputs, shape: &'a Shape) -> Ctx<'a> {
         let chip = &inputs.cluster.chip;
-        let eff = chip.matmul_efficiency.clamp(0.01, 1.0);
+        // A power cap slows the SM clock, so every GEMM-like kernel, not memory traffic.
+        let eff = chip.matmul_efficiency.clamp(0.01, 1.0)
+            * crate::model::efficiency::capped_speed(inputs.cluster.cap_share());
         let bf16_rate = (chip.bf16_flops_per_s * eff).max(1.0);
         let gemm_rate = if inputs.fp8_active() {
             (chip.fp8_flops_per_s * eff * FP8_GEMM_RELATIVE).max(1.0)

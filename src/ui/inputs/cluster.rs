@@ -108,6 +108,7 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
             <div class="grid">
                 { f.render(f.number("cluster.scale_up_domain", "scale-up-domain", n(c.map(|c| c.scale_up.domain_size)))) }
                 { f.render(f.number("cluster.placement.domain_chips", "domain-chips", n(c.map(|c| c.rank_domain())))) }
+                { f.render(f.number("cluster.power_cap_w", "power-cap", c.map(|c| c.chip.tdp_w))) }
                 { f.render(f.number("cluster.chips_per_node", "chips-per-node", n(c.map(|c| c.chips_per_node)))) }
             </div>
             if !custom {
