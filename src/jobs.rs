@@ -228,7 +228,7 @@ impl Job {
                 // Each plan with the whole scenario it makes, so the page applies it as found.
                 let n_chips = searchable.inputs.cluster.n_chips;
                 let applied = |plan: &crate::model::search::Plan| {
-                    scenario.with_plan(&plan.parallelism, n_chips).to_value()
+                    scenario.with_found(plan, n_chips).to_value()
                 };
                 if let Some(Value::Array(plans)) = out.get_mut("plans") {
                     for (row, plan) in plans.iter_mut().zip(&outcome.ranked) {

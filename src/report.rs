@@ -264,7 +264,7 @@ pub fn search_json(scenario: &Scenario, outcome: &search::Outcome, yours_why: &[
     };
     // A plan as a row: its keys, its full estimate, and how it compares.
     let row = |plan: &search::Plan| {
-        let applied = scenario.with_plan(&plan.parallelism, n_chips(plan));
+        let applied = scenario.with_found(plan, n_chips(plan));
         let estimate = applied.evaluate().ok();
         let mut row = json!({
             "parallelism": describe::plan(&plan.parallelism),
@@ -273,6 +273,7 @@ pub fn search_json(scenario: &Scenario, outcome: &search::Outcome, yours_why: &[
             "idle_chips": plan.idle_chips,
             "idle_usd": plan.idle_usd,
             "tp_domains": plan.tp_domains,
+            "domain_chips": (plan.domain_chips != 0).then_some(plan.domain_chips),
             "equivalent": outcome.equivalent(plan),
             "yours": yours.is_some_and(|y| y.parallelism == plan.parallelism),
             "estimate": estimate.map(|(_, e)| to_json(&e)),

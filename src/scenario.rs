@@ -388,6 +388,17 @@ impl Scenario {
         s
     }
 
+    /// The scenario with a plan the search found in place of its own (`with_plan`), on the
+    /// placement it was found on (`cluster.placement`).
+    pub fn with_found(&self, plan: &crate::model::search::Plan, n_chips: u32) -> Scenario {
+        let mut s = self.with_plan(&plan.parallelism, n_chips);
+        s.cluster.placement = match plan.domain_chips {
+            0 => None,
+            used => Some(serde_json::json!({ "domain_chips": used })),
+        };
+        s
+    }
+
     /// Where a plan search starts: the scenario to apply found plans to, its inputs, and the
     /// typed plan to place among them. When the scenario resolves, that is the scenario itself
     /// and its plan. When only its plan keeps it from resolving (degrees that do not divide the

@@ -267,7 +267,7 @@ impl Sizer {
         let Some((chips, scenario, plan)) = self.meeting.take() else {
             return self.give_up();
         };
-        let scenario = scenario.with_plan(&plan.parallelism, chips);
+        let scenario = scenario.with_found(&plan, chips);
         self.answer = Some(match scenario.evaluate() {
             Ok((_, estimate)) => Answer::Meets(Box::new(Sized {
                 chips,

@@ -241,7 +241,7 @@ fn applying_a_searched_plan_is_undoable() {
     let history = state.history;
     state.apply(Action::Apply {
         label: "the search's plan #1".into(),
-        scenario: Box::new(typed.with_plan(&best.parallelism, inputs.cluster.n_chips)),
+        scenario: Box::new(typed.with_found(&best, inputs.cluster.n_chips)),
     });
     assert!(matches!(&state.notice, Some(Notice::Applied { label }) if label.contains("#1")));
     assert_eq!(state.history, history + 1, "a new browser-history entry");

@@ -369,7 +369,7 @@ fn the_search_never_contradicts_the_form_on_random_scenarios() {
         let outcome = run.outcome();
         let n_chips = searchable.inputs.cluster.n_chips;
         for plan in &outcome.ranked {
-            let applied = searchable.scenario.with_plan(&plan.parallelism, n_chips);
+            let applied = searchable.scenario.with_found(plan, n_chips);
             let (_, e) = applied.evaluate().unwrap_or_else(|e| panic!("case {case}: {e:?}"));
             assert!(e.feasible && e.memory.fits, "case {case}: {:?}", e.problems);
             assert!(close(e.train_days, plan.train_days), "case {case}");
@@ -629,4 +629,35 @@ fn a_search_done_in_pieces_equals_one_done_at_once() {
     }
     assert!(rounds > 1);
     assert_eq!(s.outcome(), whole);
+}
+
+/// On NVL72 racks the search also places ranks on 64 of each rack's 72 GPUs, and picks that
+/// for DeepSeek-V3's 64-way expert parallelism, whose groups then stay inside racks; applying
+/// the plan sets the placement, so the form gives the search's numbers.
+#[test]
+fn the_search_chooses_the_placement_on_rack_scale_systems() {
+    let scenario = Scenario::from_value(serde_json::json!({
+        "model": { "preset": "deepseek-v3" },
+        "training": { "tokens": "1T", "global_batch": 1024, "recipe": "fp8" },
+        "cluster": { "chip": "gb200", "system": "gb200-nvl72", "chips": 288 },
+        "parallelism": { "pp": 4, "ep": 64, "tp": 1, "micro_batch": 1 }
+    }))
+    .expect("parses");
+    let inputs = scenario.resolve().expect("resolves");
+    assert_eq!(search::placements(&inputs.cluster), vec![0, 64]);
+    let outcome = search::search(&inputs, Options::default());
+    let best = outcome.ranked[0];
+    assert_eq!(best.domain_chips, 64, "{best:?}");
+    assert_eq!((best.chips_used, best.idle_chips), (256, 32));
+    let applied = scenario.with_found(&best, inputs.cluster.n_chips);
+    assert_eq!(applied.get("cluster.placement.domain_chips"), Some(serde_json::json!(64)));
+    let (_, e) = applied.evaluate().expect("applies");
+    assert!((e.train_days - best.train_days).abs() <= 1e-9 * best.train_days);
+    // An 8-GPU server has nothing to choose; a placement set by hand is kept.
+    let mut hgx = inputs;
+    hgx.cluster.scale_up.domain_size = 8;
+    assert_eq!(search::placements(&hgx.cluster), vec![0]);
+    let mut set = inputs;
+    set.cluster.domain_chips = 36;
+    assert_eq!(search::placements(&set.cluster), vec![36]);
 }

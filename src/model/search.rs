@@ -31,7 +31,9 @@ use crate::model::step_time::LayerCosts;
 use crate::model::topology::Group;
 use crate::model::warnings::{self, AnyProblem};
 use crate::model::{finite, run, step_time, utilisation};
-use crate::model::{AttentionImpl, Inputs, Parallelism, Recompute, Sharding, StepBreakdown};
+use crate::model::{
+    AttentionImpl, Cluster, Inputs, Parallelism, Recompute, Sharding, StepBreakdown,
+};
 
 /// The largest tensor-parallel degree tried: beyond 64 every published plan stops (Megatron-LM
 /// 2021 Table 1 uses at most 8; Llama 3 at most 8; DeepSeek-V3 1).
@@ -152,6 +154,9 @@ pub struct Plan {
     /// Scale-up domains the tensor-parallel group spans; more than one sends its traffic over
     /// the scale-out network, which practitioners avoid.
     pub tp_domains: u32,
+    /// Chips of each scale-up domain its ranks are placed on; 0 for all of them
+    /// (`Cluster::domain_chips`).
+    pub domain_chips: u32,
 }
 
 /// Where a plan falls short of a better one: the part of the step that grew the most.
@@ -321,6 +326,7 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
         idle_chips,
         idle_usd: finite(capital_usd.max(0.0) * idle_chips as f64 / n_chips as f64),
         tp_domains: Group::place(shape.tp_u, 1, domain).n_domains(),
+        domain_chips: inputs.cluster.domain_chips,
     })
 }
 
@@ -351,6 +357,8 @@ struct Cell {
     dp: u32,
     ep: u32,
     etp: u32,
+    /// Chips of each scale-up domain the ranks are placed on (`Cluster::domain_chips`).
+    domain_chips: u32,
     /// Days no plan of the cell beats: each chip of a replica does at least its share of the
     /// model FLOPs of its share of the batch (padding included) at the chip's best rate.
     days_bound: f64,
@@ -560,8 +568,8 @@ impl Search {
         if !self.pareto.iter().any(|q| q.wall_days() <= days && q.run_usd <= usd) {
             return false;
         }
-        let domain = self.base.cluster.rank_domain();
-        let inside = !Group::place(cell.tp, 1, domain).crosses_domains();
+        let cluster = Cluster { domain_chips: cell.domain_chips, ..self.base.cluster };
+        let inside = !Group::place(cell.tp, 1, cluster.rank_domain()).crosses_domains();
         !inside || self.best_inside.is_some_and(|(v, _)| v < least)
     }
 
@@ -624,6 +632,7 @@ impl Search {
     }
 
     fn cell(&mut self, inputs: &mut Inputs, c: Cell) {
+        inputs.cluster.domain_chips = c.domain_chips;
         let global = inputs.training.global_batch.max(1);
         let per_replica = global.div_ceil(c.dp);
         let layers = inputs.transformer.n_layers.max(1);
@@ -787,6 +796,35 @@ pub fn search(inputs: &Inputs, options: Options) -> Outcome {
 /// tensor-parallel degree or 1, folded over the tensor x context x data ranks. Degrees that split no
 /// divisor are the model's problems too; checking them here only saves time.
 fn cells(inputs: &Inputs) -> Vec<Cell> {
+    let mut out = Vec::new();
+    for domain_chips in placements(&inputs.cluster) {
+        let mut placed = *inputs;
+        placed.cluster.domain_chips = domain_chips;
+        cells_placed(&placed, &mut out);
+    }
+    out
+}
+
+/// The placements worth trying: the one the cluster sets, or with none set, every chip of
+/// each domain and, on a scale-up domain that is not a power of two (72-GPU NVL72 racks,
+/// 384-NPU CloudMatrix), its largest power of two, which keeps groups of powers of two
+/// inside domains (Megatron-Bridge places jobs larger than an NVL72 rack on 64 of its GPUs).
+pub fn placements(cluster: &Cluster) -> Vec<u32> {
+    let domain = cluster.scale_up.domain_size.max(1);
+    if cluster.domain_chips != 0 && cluster.domain_chips < domain {
+        return vec![cluster.domain_chips];
+    }
+    let power_of_two = 1u32 << (31 - domain.leading_zeros());
+    if power_of_two < domain && power_of_two >= 8 {
+        vec![0, power_of_two]
+    } else {
+        vec![0]
+    }
+}
+
+/// The cells of `cells` on the placement `inputs` sets, appended to `out`.
+fn cells_placed(inputs: &Inputs, out: &mut Vec<Cell>) {
+    let domain_chips = inputs.cluster.domain_chips;
     let n = inputs.cluster.usable_chips().max(1);
     let t = &inputs.transformer;
     let global = inputs.training.global_batch.max(1);
@@ -795,7 +833,6 @@ fn cells(inputs: &Inputs) -> Vec<Cell> {
     let bound = CellBound::of(inputs);
     let expert_degrees: Vec<u32> =
         t.moe.map_or(vec![1], |m| divisors(m.n_experts.max(1)).collect());
-    let mut out = Vec::new();
     for tp in (1..=MAX_TP.min(n)).filter(|&d| t.n_heads % d == 0) {
         let cps = (1..=MAX_CP).filter(|&d| {
             d == 1 || (t.seq_len / d >= MIN_CP_CHUNK_TOKENS && t.seq_len % (2 * d) == 0)
@@ -807,7 +844,7 @@ fn cells(inputs: &Inputs) -> Vec<Cell> {
                 for dp in data_degrees_of(global, most, pp, &batch_divisors).into_iter().flatten() {
                     let days_bound = bound.days(tp * cp * pp, global.div_ceil(dp));
                     if t.moe.is_none() {
-                        out.push(Cell { tp, cp, pp, dp, ep: 1, etp: tp, days_bound });
+                        out.push(Cell { tp, cp, pp, dp, ep: 1, etp: tp, domain_chips, days_bound });
                         continue;
                     }
                     // Experts folded over the stage's tensor x context x data ranks, split
@@ -816,14 +853,13 @@ fn cells(inputs: &Inputs) -> Vec<Cell> {
                     for etp in if tp > 1 { vec![tp, 1] } else { vec![1] } {
                         let fits = |e: &&u32| ranks % (**e as u64 * etp as u64) == 0;
                         for &ep in expert_degrees.iter().filter(fits) {
-                            out.push(Cell { tp, cp, pp, dp, ep, etp, days_bound });
+                            out.push(Cell { tp, cp, pp, dp, ep, etp, domain_chips, days_bound });
                         }
                     }
                 }
             }
         }
     }
-    out
 }
 
 /// What a cell's days bound is made of: steps, model FLOPs per sequence, the chip's best rate.

@@ -102,6 +102,9 @@ fn caveats(row: &Value) -> Vec<String> {
             &[("tp", &tp), ("domains", &domains.to_string()), ("faster", &format::percent(faster))],
         ));
     }
+    if let Some(used) = row["domain_chips"].as_u64() {
+        out.push(fill("search.placed", &[("n", &numbers::format(used as f64))]));
+    }
     if let Some(idle) = row["idle_chips"].as_u64().filter(|&i| i > 0) {
         let usd = row["idle_usd"].as_f64().unwrap_or(0.0);
         out.push(fill(
