@@ -159,6 +159,11 @@ export async function select(page, id, value) {
 // What a plot shows: whether it exists, the width its drawing was made at and is shown at, and
 // whether it holds marks (a curve, or the parts of a bar).
 export async function plotOf(page, id) {
+  // The plots arrive from their worker a moment after the cards: wait for the drawing.
+  await until(page, `${id} drawn by its worker`, (s) => {
+    const svg = document.querySelector(`${s} svg`);
+    return !!svg && svg.querySelectorAll('polyline').length + svg.querySelectorAll('rect').length > 3;
+  }, q(id));
   return page.evaluate((s) => {
     const svg = document.querySelector(`${s} svg`);
     if (!svg) return { missing: true };

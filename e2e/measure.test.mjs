@@ -51,11 +51,15 @@ for (const lang of ['en', 'zh-CN']) {
     assert.ok(hi2 / lo2 < hi / lo, `range narrows: ${lo}-${hi} -> ${lo2}-${hi2}`);
     assert.ok(lo2 <= num(later) && num(later) <= hi2, `the estimate lies in its range`);
     // The fit says what it did; the row shows the measurement against the model.
-    const fit = await text(page, 'measurement-fit');
-    assert.match(fit, lang === 'en' ? /GEMM efficiency fitted .*: [\d.]+ ?% \(catalog: [\d.]+ ?%\)/ : /GEMM 效率/);
-    assert.match(await text(page, 'measurement-result-0'), /56(\.0)? ?s|56(\.0)? ?秒/);
+    // Their words arrive with the explanations, once the page is drawn.
+    const fitWords = lang === 'en' ? 'GEMM efficiency fitted .*: [\\d.]+ ?% \\(catalog: [\\d.]+ ?%\\)' : 'GEMM 效率';
+    await until(page, 'the fit in words', ([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent ?? ''),
+      [q('measurement-fit'), fitWords]);
+    await until(page, 'the measured step beside the model', ([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent ?? ''),
+      [q('measurement-result-0'), '56(\\.0)? ?(s|秒)']);
     assert.notEqual(await text(page, 'confidence'), badge);
-    assert.match(await text(page, 'confidence'), lang === 'en' ? /your measurements \(1\)/ : /1 条实测/);
+    await until(page, 'the badge to name the measurements', ([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent ?? ''),
+      [q('confidence'), lang === 'en' ? 'your measurements \\(1\\)' : '1 条实测']);
     for (const id of ['train-days', 'effective-days', 'mfu', 'step-time', 'chip-hours', 'tokens-per-s']) {
       assert.ok((await text(page, `${id}-range`)).length > 0, `${id} has a range`);
     }
