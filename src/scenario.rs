@@ -272,6 +272,8 @@ section! {
         pp_overlap,
         /// Norms and activation functions recomputed instead of stored; default false.
         recompute_elementwise,
+        /// Layers on the first pipeline stage; default: the model's split.
+        first_stage_layers,
     }
 }
 
@@ -381,6 +383,8 @@ impl Scenario {
         ] {
             *slot = keys.remove(key);
         }
+        // Found plans split the layers by the model's rule.
+        p.first_stage_layers = None;
         let used = [plan.tensor, plan.pipeline, plan.data, plan.context]
             .iter()
             .fold(1u64, |product, &d| product.saturating_mul(d.max(1) as u64));
@@ -438,6 +442,7 @@ impl Scenario {
             &mut p.recompute,
             &mut p.sequence_parallel,
             &mut p.recompute_elementwise,
+            &mut p.first_stage_layers,
         ] {
             *key = None;
         }

@@ -249,6 +249,10 @@ pub fn warning(w: &Warning) -> String {
                 if product < chips as u64 { "warn.degrees-idle" } else { "warn.degrees-short" };
             fill(key, &[("product", &n(product)), ("chips", &n(chips as u64))])
         }
+        Warning::FirstStageTooLarge { first, max } => fill(
+            "warn.first-stage-too-large",
+            &[("first", &n(first as u64)), ("max", &n(max as u64))],
+        ),
         Warning::PlacementShort { product, usable, used, domain } => fill(
             "warn.placement-short",
             &[

@@ -609,3 +609,33 @@ fn a_power_cap_slows_compute_and_lowers_power() {
     assert!(low.warnings.iter().any(|w| matches!(w, Warning::CapBelowMeasured { .. })));
     assert_eq!(low.step_s, at(0.3 * tdp).step_s);
 }
+
+/// Fewer layers on the first pipeline stage, which holds the most micro-batches in flight,
+/// lower the peak memory without slowing the step when the busiest stage is unchanged; too
+/// many leave the other stages short and are a problem.
+#[test]
+fn a_lighter_first_stage_lowers_peak_memory() {
+    let plan = |first: Option<u32>| {
+        let mut s = json!({
+            "model": { "preset": "llama3-70b" },
+            "training": { "tokens": "1T", "global_batch": 512 },
+            "cluster": { "chip": "ascend-910b", "chips": 32 },
+            "parallelism": { "tp": 8, "pp": 4, "micro_batch": 1, "zero": 0 }
+        });
+        if let Some(f) = first {
+            s["parallelism"]["first_stage_layers"] = json!(f);
+        }
+        Scenario::from_value(s).expect("parses").evaluate().expect("resolves").1
+    };
+    let even = plan(None);
+    let uneven = plan(Some(17));
+    assert!(uneven.memory.peak_bytes < even.memory.peak_bytes);
+    assert!(uneven.memory.activations_bytes < even.memory.activations_bytes);
+    // 63 layers over the other three stages: the busiest holds 22, against 20 evenly.
+    assert!(uneven.step_s > even.step_s);
+    let too_many = plan(Some(78));
+    assert!(too_many
+        .problems
+        .iter()
+        .any(|w| matches!(w, Warning::FirstStageTooLarge { first: 78, max: 77 })));
+}

@@ -213,6 +213,11 @@ pub struct Parallelism {
     /// (DeepSeek-V3 report, arXiv:2412.19437, §3.3.3 and §3.4; Megatron-Core
     /// `--recompute-modules layernorm moe_act`).
     pub recompute_elementwise: bool,
+    /// Layers on the first pipeline stage, which holds the most micro-batches in flight;
+    /// 0 splits them by the model's rule (`stages`). Megatron-Core's
+    /// `--decoder-first-pipeline-num-layers`, MindSpeed's `--num-layer-list`, and what
+    /// Megatron-Bridge's `account_for_embedding_in_pipeline_split` does (one layer fewer).
+    pub first_stage_layers: u32,
 }
 
 /// Derived per-chip quantities, computed once per estimate.
@@ -232,6 +237,8 @@ pub(crate) struct Shape {
     pub etp: f64,
     pub etp_u: u32,
     pub chips_used: u32,
+    /// Layers of the first pipeline stage as set; 0 for the model's split.
+    pub first_stage_layers: u32,
     pub n_microbatches: u32,
     /// Sequences per micro-batch.
     pub micro_batch: f64,
@@ -267,6 +274,7 @@ impl Shape {
             ep_u,
             etp_u,
             chips_used,
+            first_stage_layers: p.first_stage_layers,
             n_microbatches,
             micro_batch: mb as f64,
             tokens: mb as f64 * inputs.transformer.seq_len.max(1) as f64 / cp_u as f64,

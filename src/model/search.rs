@@ -633,6 +633,9 @@ impl Search {
 
     fn cell(&mut self, inputs: &mut Inputs, c: Cell) {
         inputs.cluster.domain_chips = c.domain_chips;
+        // Found plans split the layers by the model's rule (`Scenario::with_plan` clears a
+        // typed first stage).
+        inputs.parallelism.first_stage_layers = 0;
         let global = inputs.training.global_batch.max(1);
         let per_replica = global.div_ceil(c.dp);
         let layers = inputs.transformer.n_layers.max(1);

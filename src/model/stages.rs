@@ -72,6 +72,20 @@ fn layout(total: u32, p: u32, head: f64) -> (u32, u32, u32) {
     (first, middle, last)
 }
 
+/// `layout`, with the first stage holding `first` layers when that is set (non-zero) and
+/// leaves a layer for every other stage: the rest are laid out over the other stages by the
+/// same rule.
+fn layout_from(total: u32, p: u32, head: f64, first: u32) -> (u32, u32, u32) {
+    if first == 0 || p <= 1 || first.saturating_add(p - 1) > total {
+        return layout(total, p, head);
+    }
+    let (second, middle, last) = layout(total - first, p - 1, head);
+    if p == 2 {
+        return (first, last, last);
+    }
+    (first, second.max(middle), last)
+}
+
 /// The work of the busiest of `p` pipeline stages, in layers (the last stage's output layer
 /// counted as `Transformer::head_layers`): the stage that sets the pipeline's pace.
 pub(crate) fn busiest(t: &Transformer, p: u32) -> f64 {
@@ -93,7 +107,7 @@ pub(crate) fn stages(t: &Transformer, shape: &Shape) -> [Stage; 3] {
     let interleave =
         if shape.v > 1.0 && p > 1 { 1.0 + (shape.pp - 1.0) / (shape.pp * shape.v) } else { 1.0 };
     let in_flight = |idx: u32| m.min((p - idx) as f64) * if p > 1 { interleave } else { 1.0 };
-    let (first, middle, last) = layout(total, p, t.head_layers());
+    let (first, middle, last) = layout_from(total, p, t.head_layers(), shape.first_stage_layers);
     // Dense layers come first in the network, so they fill the earliest stages.
     let split = |layers: u32, before: u32| {
         let dense = n_dense.saturating_sub(before).min(layers);

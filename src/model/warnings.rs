@@ -63,6 +63,9 @@ pub enum Warning {
     ContextSplitsSequence { cp: u32, seq_len: u32 },
     /// Occurs when the FP8 recipe is chosen for a chip without FP8 tensor units.
     Fp8Unsupported,
+    /// Occurs when the first pipeline stage is given more layers than leave one for every
+    /// other stage.
+    FirstStageTooLarge { first: u32, max: u32 },
     /// Occurs when a power cap is below the share of board power published curves reach.
     CapBelowMeasured { cap_w: f64, tdp_w: f64 },
     /// Occurs when sequence parallelism is on without tensor parallelism.
@@ -116,6 +119,7 @@ impl Warning {
             }
             Warning::TensorSplitsHeads { .. }
             | Warning::PlacementShort { .. }
+            | Warning::FirstStageTooLarge { .. }
             | Warning::IdleReplicas { .. }
             | Warning::StagesExceedLayers { .. }
             | Warning::ExpertDegreeExceedsExperts { .. }
@@ -173,6 +177,12 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
     if product != c.n_chips as u128 {
         let product = product.min(u64::MAX as u128) as u64;
         out.push(Warning::DegreesMismatch { product, chips: c.n_chips });
+    }
+    if p.first_stage_layers > 0 && shape.pp_u > 1 {
+        let max = t.n_layers.saturating_sub(shape.pp_u - 1);
+        if p.first_stage_layers > max {
+            out.push(Warning::FirstStageTooLarge { first: p.first_stage_layers, max });
+        }
     }
     let usable = c.usable_chips();
     if product > usable as u128 && product <= c.n_chips as u128 {

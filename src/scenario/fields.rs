@@ -349,6 +349,14 @@ pub const FIELDS: &[Field] = &[
         "at or above the chip's board power a cap changes nothing; published curves reach down to 30% of it",
     ),
     counted(
+        "parallelism.first_stage_layers",
+        "layers",
+        Derived,
+        1.0,
+        1e5,
+        "at most the layers less one for each other stage",
+    ),
+    counted(
         "cluster.placement.domain_chips",
         "chips",
         Derived,
@@ -565,6 +573,7 @@ pub fn warning_field(w: &Warning) -> &'static str {
         Warning::DoesNotFit { .. } => "parallelism.recompute",
         Warning::DegreesMismatch { .. } => "parallelism.dp",
         Warning::PlacementShort { .. } => "cluster.placement.domain_chips",
+        Warning::FirstStageTooLarge { .. } => "parallelism.first_stage_layers",
         Warning::TensorSplitsHeads { .. }
         | Warning::TensorReplicatesKvHeads { .. }
         | Warning::TensorCrossesDomain { .. } => "parallelism.tp",

@@ -635,6 +635,11 @@ impl Scenario {
                 "parallelism.micro_batch",
                 Some(fixed("parallelism.micro_batch") as u32),
             ),
+            first_stage_layers: r.count(
+                &p.first_stage_layers,
+                "parallelism.first_stage_layers",
+                Some(0),
+            ),
             sharding,
             recompute: r.choice(
                 &p.recompute,

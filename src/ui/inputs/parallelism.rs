@@ -67,6 +67,7 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
                 { f.render(f.number("parallelism.etp", "etp", n(p.map(|p| p.expert_tensor))).slider(Slider::Pow2 { min: 0, max: 6 })) }
                 { f.render(f.number("parallelism.micro_batch", "micro-batch", n(p.map(|p| p.micro_batch))).slider(Slider::Pow2 { min: 0, max: 5 })) }
                 { f.render(f.number("parallelism.virtual_stages", "virtual-stages", n(p.map(|p| p.virtual_stages))).slider(Slider::Pow2 { min: 0, max: 4 })) }
+                { f.render(f.number("parallelism.first_stage_layers", "first-stage-layers", None)) }
             </div>
             <SelectField testid="zero" label={text::label("parallelism.zero")} help={text::help("parallelism.zero")} options={zero_options} value={zero}
                 errors={f.errors("parallelism.zero")} notes={f.notes("parallelism.zero")} on_change={on_zero} />
