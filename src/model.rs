@@ -126,7 +126,6 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
         &params,
         &step_time::LayerCosts::of(inputs, &shape),
     );
-    let step_s = finite(breakdown.total());
     let memory = memory::per_chip_with(
         inputs,
         &shape,
@@ -134,6 +133,8 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
         &params,
         &memory::LayerMemory::of(inputs, &shape),
     );
+    let breakdown = breakdown.with_compiler_remat(memory.compiler_remat);
+    let step_s = finite(breakdown.total());
     if !memory.fits {
         findings.push(Warning::DoesNotFit {
             need_bytes: memory.peak_bytes,

@@ -61,6 +61,7 @@ pub fn to_json(e: &Estimate) -> Value {
             "forward_peak_bytes": m.forward_peak_bytes,
             "backward_peak_bytes": m.backward_peak_bytes,
             "optimizer_peak_bytes": m.optimizer_peak_bytes,
+            "compiler_remat": m.compiler_remat,
         },
         "feasible": e.feasible,
         "problems": findings(&e.problems),

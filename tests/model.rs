@@ -639,3 +639,42 @@ fn a_lighter_first_stage_lowers_peak_memory() {
         .iter()
         .any(|w| matches!(w, Warning::FirstStageTooLarge { first: 78, max: 77 })));
 }
+
+/// XLA recomputes stored activations when a compiled step would not fit: a TPU plan a little
+/// over its memory fits under the `xla` stack, and pays for it in recomputation, while the same
+/// plan under a PyTorch stack does not fit; nothing below full recomputation's memory fits.
+#[test]
+fn xla_recomputes_to_fit_what_it_can() {
+    let plan = |stack: &str, batch: u32| {
+        let global = (16 * batch).max(512);
+        Scenario::from_value(json!({
+            "model": { "layers": 32, "hidden": 10240, "heads": 32, "kv_heads": 32, "head_dim": 256,
+                       "ffn": 32768, "ffn_act": "relu", "vocab": 32768, "seq_len": 2048,
+                       "attention": "flash", "dropout": false, "tied_embeddings": true },
+            "training": { "tokens": "100B", "global_batch": global },
+            "cluster": { "chip": "tpu-v5p", "chips": 64, "scale_up_domain": 64 },
+            "parallelism": { "tp": 4, "dp": 16, "micro_batch": batch, "zero": 3,
+                             "recompute": "selective", "recompute_elementwise": true, "stack": stack }
+        }))
+        .expect("parses")
+        .evaluate()
+        .expect("resolves")
+        .1
+    };
+    let torch = plan("megatron-core", 32);
+    let xla = plan("xla", 32);
+    assert!(!torch.memory.fits);
+    assert!(xla.memory.fits, "{:?}", xla.memory);
+    assert!(xla.memory.compiler_remat > 0.0 && xla.memory.compiler_remat < 1.0);
+    // Beyond the norms and activation functions both rerun, XLA reruns what it dropped.
+    assert!(xla.breakdown.recompute_s > torch.breakdown.recompute_s);
+    assert!(xla.step_s > torch.step_s);
+    let roomy = plan("xla", 8);
+    assert_eq!(roomy.memory.compiler_remat, 0.0);
+    let roomy_torch = plan("megatron-core", 8);
+    assert_eq!(roomy.breakdown.recompute_s, roomy_torch.breakdown.recompute_s);
+    // Four times the batch per replica holds more layer inputs than the chip: no recompute
+    // fits it.
+    let beyond = plan("xla", 256);
+    assert!(!beyond.memory.fits, "{:?}", beyond.memory);
+}

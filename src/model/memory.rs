@@ -8,7 +8,7 @@
 
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
-use crate::model::{finite, AttentionImpl, FfnKind, Inputs, Recompute, Sharding};
+use crate::model::{finite, AttentionImpl, FfnKind, Inputs, Recompute, Sharding, Stack};
 
 /// Bytes of one activation element (BF16/FP16).
 const ACT_BYTES: f64 = 2.0;
@@ -61,6 +61,9 @@ pub struct MemoryUse {
     pub hbm_bytes: f64,
     /// The peak fits in device memory.
     pub fits: bool,
+    /// Share of the stored activations the compiler recomputes instead of keeping, so the
+    /// step fits (XLA's rematerialization pass; 0 on other stacks or when the plan fits).
+    pub compiler_remat: f64,
 }
 
 /// Activation bytes of one layer for one micro-batch.
@@ -254,11 +257,29 @@ fn stage_memory(
     // The runtime's resident memory, and what its allocator loses of the dynamic memory.
     let (runtime, fragmentation) = p.stack.allocator();
     let fixed = state + comm + runtime;
+    let total = |dynamic: f64| fixed + dynamic * (1.0 + fragmentation);
+    let hbm = inputs.cluster.chip.hbm_bytes;
+    // XLA recomputes stored values when a compiled step would not fit (its rematerialization
+    // pass, run against the device's memory limit): activations shrink toward what full
+    // recomputation keeps, each layer's input, and what is dropped is rerun in the backward
+    // pass (`compiler_remat`).
+    let mut activations = activations;
+    let mut compiler_remat = 0.0;
+    let over = total(activations + logits + fwd_transient.max(bwd_transient)) - hbm;
+    if p.stack == Stack::Xla && over > 0.0 {
+        let layer_input = ACT_BYTES * shape.norm_tokens(p.sequence_parallel) * h;
+        let kept = (n_dense + n_moe + mtp) * layer_input * stage.in_flight;
+        let droppable = (activations - kept).max(0.0);
+        if droppable > 0.0 {
+            let dropped = (over / (1.0 + fragmentation)).min(droppable);
+            activations -= dropped;
+            compiler_remat = dropped / droppable;
+        }
+    }
     let forward_dynamic = activations + logits + fwd_transient;
     let backward_dynamic = activations + logits + bwd_transient;
     // The optimizer step reads and writes state in place, one tensor chunk at a time.
     let optimizer_dynamic = 0.0;
-    let total = |dynamic: f64| fixed + dynamic * (1.0 + fragmentation);
     let forward_peak = total(forward_dynamic);
     let backward_peak = total(backward_dynamic);
     let optimizer_peak = total(optimizer_dynamic);
@@ -273,7 +294,6 @@ fn stage_memory(
         };
     let reserve = runtime + fragmentation * (acts + logit_part + transient);
     let peak = weights + grads + optimizer + acts + logit_part + transient + comm + reserve;
-    let hbm = inputs.cluster.chip.hbm_bytes;
     MemoryUse {
         weights_bytes: finite(weights),
         grads_bytes: finite(grads),
@@ -289,6 +309,7 @@ fn stage_memory(
         backward_peak_bytes: finite(backward_peak),
         optimizer_peak_bytes: finite(optimizer_peak),
         hbm_bytes: finite(hbm),
-        fits: peak <= hbm,
+        fits: peak <= hbm * (1.0 + 1e-12),
+        compiler_remat: finite(compiler_remat),
     }
 }

@@ -295,6 +295,7 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
     }
     let time = per_shape.time.get_or_insert_with(|| LayerCosts::of(inputs, &shape));
     let (breakdown, _) = step_time::step_with(inputs, &shape, layout, params, time);
+    let breakdown = breakdown.with_compiler_remat(memory.compiler_remat);
     let step_s = finite(breakdown.total());
     let totals = run(inputs, shape.chips_used, &breakdown, step_s);
     let Some(effective_train_days) = totals.reliability.effective_train_days else {

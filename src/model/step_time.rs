@@ -18,7 +18,7 @@ use crate::model::efficiency::{overlapped, slowest_of};
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
 use crate::model::topology::point_to_point_s;
-use crate::model::{AttentionImpl, Inputs, Recompute};
+use crate::model::{finite, AttentionImpl, Inputs, Recompute};
 
 /// Bytes of one activation element (BF16/FP16).
 pub(super) const ACT_BYTES: f64 = 2.0;
@@ -52,6 +52,16 @@ pub struct StepBreakdown {
 }
 
 impl StepBreakdown {
+    /// The step with `share` of the stored activations recomputed by the compiler to fit
+    /// (`MemoryUse::compiler_remat`): that share of a forward pass, a third of the
+    /// forward-and-backward compute, is rerun.
+    pub(crate) fn with_compiler_remat(mut self, share: f64) -> StepBreakdown {
+        if share > 0.0 {
+            self.recompute_s += finite(share.min(1.0) * self.compute_s / 3.0);
+        }
+        self
+    }
+
     /// Sum of the parts, seconds.
     pub fn total(&self) -> f64 {
         self.parts().iter().map(|(_, s)| s).sum()
