@@ -68,8 +68,9 @@ pub enum Notice {
     ImportRejected { name: String, problems: Vec<String> },
     /// Occurs when a published plan was loaded.
     LoadedPlan { title: String },
-    /// Occurs when the chip changed: what came with it and what of the user's was kept.
-    ChipChanged { chip: String, kept: Vec<Kept>, replaced: Vec<&'static str> },
+    /// Occurs when the chip changed: what came with it, what of the user's was kept, and how
+    /// many of the user's measurements, made on the previous chip, were set aside.
+    ChipChanged { chip: String, kept: Vec<Kept>, replaced: Vec<&'static str>, set_aside: usize },
     /// Occurs when a mixture-of-experts model is chosen with expert parallelism 1.
     MoeWithoutEp { model: String },
     /// Occurs when a plan the search or the sizing found was applied.
@@ -306,7 +307,7 @@ impl State {
             let chip = "custom".to_string();
             return self.replace(
                 next,
-                Notice::ChipChanged { chip, kept: Vec::new(), replaced: Vec::new() },
+                Notice::ChipChanged { chip, kept: Vec::new(), replaced: Vec::new(), set_aside: 0 },
             );
         }
         let Some(preset) = presets::chip(id) else { return };
@@ -353,8 +354,17 @@ impl State {
                 }
             }
         }
+        // Measurements calibrate the chip they were made on, so another chip sets them aside
+        // (Undo brings them back).
+        let set_aside = match self.scenario.get("calibration") {
+            Some(Value::Array(list)) if previous != next.get("cluster.chip") => {
+                next = next.with("calibration", None);
+                list.len()
+            }
+            _ => 0,
+        };
         let chip = preset.name.to_string();
-        self.replace(next, Notice::ChipChanged { chip, kept, replaced });
+        self.replace(next, Notice::ChipChanged { chip, kept, replaced, set_aside });
     }
 
     fn choose_model(&mut self, id: &str) {

@@ -173,6 +173,25 @@ fn changing_the_chip_keeps_the_network_the_user_chose() {
 }
 
 #[test]
+fn measurements_made_on_one_chip_are_set_aside_when_the_chip_changes() {
+    let mut state = fresh();
+    let measured = json!([{ "scenario": { "cluster": { "chips": 256 }, "parallelism": { "dp": null } },
+                            "measured": { "tokens_per_s": 900000 } }]);
+    set(&mut state, "calibration", measured.clone());
+    assert!(state.good.as_ref().is_some_and(|g| g.calibration.is_some()));
+    state.apply(Action::ChooseChip("h200".into()));
+    assert_eq!(state.scenario.get("calibration"), None);
+    assert!(state.good.as_ref().is_some_and(|g| g.calibration.is_none()));
+    assert!(
+        matches!(&state.notice, Some(Notice::ChipChanged { set_aside: 1, .. })),
+        "{:?}",
+        state.notice
+    );
+    state.apply(Action::Undo);
+    assert_eq!(state.scenario.get("calibration"), Some(measured));
+}
+
+#[test]
 fn published_plans_load_in_one_click_and_mixtures_hint_at_expert_parallelism() {
     let mut state = fresh();
     state.apply(Action::ChooseModel("deepseek-v3".into()));

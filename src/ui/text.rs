@@ -69,13 +69,16 @@ pub fn notice(n: &Notice) -> String {
             fill("notice.import-rejected", &[("name", name), ("problems", &problems.join("; "))])
         }
         Notice::LoadedPlan { title } => fill("notice.loaded-plan", &[("title", title)]),
-        Notice::ChipChanged { chip, kept: list, replaced } => {
+        Notice::ChipChanged { chip, kept: list, replaced, set_aside } => {
             let mut parts = vec![fill("notice.chip-set", &[("chip", chip)])];
             if !replaced.is_empty() {
                 let names: Vec<String> = replaced.iter().map(|p| in_sentence(label(p))).collect();
                 parts.push(fill("notice.chip-brought", &[("what", &names.join(t("text.and")))]));
             }
             parts.extend(list.iter().map(kept));
+            if *set_aside > 0 {
+                parts.push(fill("notice.chip-measurements", &[("n", &set_aside.to_string())]));
+            }
             parts.join(t("text.clause")) + t("text.stop")
         }
         Notice::MoeWithoutEp { model } => fill("notice.moe-without-ep", &[("model", model)]),
