@@ -27,7 +27,7 @@
 use crate::model::memory::{self, LayerMemory};
 use crate::model::parallelism::Shape;
 use crate::model::stages::{self, Stage};
-use crate::model::step_time::LayerCosts;
+use crate::model::step_time::{LayerCosts, StepBase};
 use crate::model::topology::Group;
 use crate::model::warnings::{self, AnyProblem};
 use crate::model::{finite, run, step_time, utilisation};
@@ -267,17 +267,24 @@ impl PerShape {
     }
 }
 
-/// How layers and parameters fall on the stages, kept while the search varies ZeRO stages.
+/// How layers and parameters fall on the stages, and the parts of the step no ZeRO stage
+/// changes (computed when the first ZeRO stage of the plan fits), kept while the search varies
+/// ZeRO stages.
 struct Staged {
     layout: [Stage; 3],
     params: [(f64, f64); 3],
+    base: std::cell::Cell<Option<StepBase>>,
 }
 
 impl Staged {
     fn of(inputs: &Inputs) -> Staged {
         let shape = Shape::of(inputs);
         let layout = stages::stages(&inputs.transformer, &shape);
-        Staged { layout, params: step_time::layout_params(inputs, &shape, &layout) }
+        Staged {
+            layout,
+            params: step_time::layout_params(inputs, &shape, &layout),
+            base: std::cell::Cell::new(None),
+        }
     }
 }
 
@@ -288,13 +295,21 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
     if problem.0 {
         return Verdict::Invalid;
     }
-    let Staged { layout, params } = staged;
+    let Staged { layout, params, base } = staged;
     let memory = memory::per_chip_with(inputs, &shape, layout, params, &per_shape.memory);
     if !memory.fits {
         return Verdict::DoesNotFit { need_bytes: memory.peak_bytes, have_bytes: memory.hbm_bytes };
     }
     let time = per_shape.time.get_or_insert_with(|| LayerCosts::of(inputs, &shape));
-    let (breakdown, _) = step_time::step_with(inputs, &shape, layout, params, time);
+    let step_base = match base.get() {
+        Some(b) => b,
+        None => {
+            let b = step_time::step_base(inputs, &shape, layout, time);
+            base.set(Some(b));
+            b
+        }
+    };
+    let (breakdown, _) = step_time::step_from(inputs, &shape, params, &step_base);
     let breakdown = breakdown.with_compiler_remat(memory.compiler_remat);
     let step_s = finite(breakdown.total());
     let totals = run(inputs, shape.chips_used, &breakdown, step_s);

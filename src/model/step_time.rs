@@ -141,6 +141,27 @@ pub(crate) fn step_with(
     layout_params: &[(f64, f64); 3],
     layers: &LayerCosts,
 ) -> (StepBreakdown, LinkTimes) {
+    step_from(inputs, shape, layout_params, &step_base(inputs, shape, layout, layers))
+}
+
+/// What of a step does not depend on the ZeRO stage: the busiest stage's passes, the
+/// pipeline's sends and its bubble. The plan search computes it once for the ZeRO stages of a
+/// plan (`step_from` adds the data-parallel traffic and the update).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StepBase {
+    busiest: Passes,
+    pp_link: f64,
+    pp_exposed: f64,
+    bubble: f64,
+}
+
+/// The parts of a step no ZeRO stage changes.
+pub(crate) fn step_base(
+    inputs: &Inputs,
+    shape: &Shape,
+    layout: &[Stage; 3],
+    layers: &LayerCosts,
+) -> StepBase {
     let ctx = Ctx::new(inputs, shape);
     let t = &inputs.transformer;
     let m = shape.n_microbatches as f64;
@@ -211,7 +232,20 @@ pub(crate) fn step_with(
     } else {
         0.0
     };
+    StepBase { busiest, pp_link, pp_exposed, bubble }
+}
 
+/// The step of a plan whose ZeRO-independent parts are `base`: its data-parallel traffic and
+/// update added.
+pub(crate) fn step_from(
+    inputs: &Inputs,
+    shape: &Shape,
+    layout_params: &[(f64, f64); 3],
+    base: &StepBase,
+) -> (StepBreakdown, LinkTimes) {
+    let ctx = Ctx::new(inputs, shape);
+    let m = shape.n_microbatches as f64;
+    let StepBase { busiest, pp_link, pp_exposed, bubble } = *base;
     // The stage holding the most parameters sets the data-parallel traffic and the update.
     let params =
         layout_params.iter().fold((0.0, 0.0), |a, &b| if b.0 + b.1 > a.0 + a.1 { b } else { a });
