@@ -239,11 +239,14 @@ pub fn coverage() -> Coverage {
     }
 }
 
-/// The model's error against published runs: the mean absolute error over every row (the
-/// digest's accuracy headline). The plan search calls plans this close to the best equivalent
-/// to it, since the model cannot tell them apart.
+/// How far the model's error moves between plans of one published run: the deviation of the
+/// rows' errors around their run's mean (`range::Pooled::within_run`). Plans of one workload
+/// on one cluster share their run's bias, so the plan search calls plans this close to the
+/// best equivalent to it: the model cannot tell them apart. (The mean error over every row
+/// mixes in the differences between chip families and stacks, which two plans of one cluster
+/// do not have.)
 pub fn model_error() -> f64 {
-    digest::SUMMARY.2
+    digest::POOLED.within_run
 }
 
 /// Predicts one row.
@@ -360,32 +363,31 @@ pub fn markdown(runs: &[Run], outcomes: &[Outcome]) -> String {
             ));
         }
     }
-    if !known.is_empty() {
+    let noted = |note: fn(&Row) -> Option<&str>, figure: fn(&Outcome) -> String| {
+        outcomes
+            .iter()
+            .filter_map(|o| {
+                let why = note(&o.row)?;
+                Some(format!("- **{} {}** ({}): {why}\n", o.row.run, o.row.label, figure(o)))
+            })
+            .collect::<String>()
+    };
+    let misses = noted(|r| r.known_miss.as_deref(), |o| format!("{:+.1}%", 100.0 * o.error));
+    if !misses.is_empty() {
         out.push_str("\n## Rows outside tolerance\n\n");
-        for o in &known {
-            let why = o.row.known_miss.as_deref().unwrap_or("");
-            out.push_str(&format!(
-                "- **{} {}** ({:+.1}%): {why}\n",
-                o.row.run,
-                o.row.label,
-                100.0 * o.error
-            ));
-        }
+        out.push_str(&misses);
     }
-    let unfit: Vec<&Outcome> = outcomes.iter().filter(|o| o.row.known_unfit.is_some()).collect();
+    let unfit = noted(
+        |r| r.known_unfit.as_deref(),
+        |o| {
+            let gib = |b: f64| b / 1073741824.0;
+            format!("{:.1} of {:.1} GiB", gib(o.memory.peak_bytes), gib(o.memory.hbm_bytes))
+        },
+    );
     if !unfit.is_empty() {
         out.push_str("\n## Published plans judged not to fit\n\n");
         out.push_str("These plans ran, but the model's memory per chip exceeds the chip's; their step times are still predicted as published.\n\n");
-        for o in &unfit {
-            let why = o.row.known_unfit.as_deref().unwrap_or("");
-            out.push_str(&format!(
-                "- **{} {}** ({:.1} of {:.1} GiB): {why}\n",
-                o.row.run,
-                o.row.label,
-                o.memory.peak_bytes / 1073741824.0,
-                o.memory.hbm_bytes / 1073741824.0
-            ));
-        }
+        out.push_str(&unfit);
     }
     out.push_str(&ranges_markdown(outcomes));
     out.push_str(&designs::markdown());
