@@ -68,8 +68,8 @@ pub type Size = (u32, u32);
 
 const GIB: f64 = 1073741824.0;
 
-/// One horizontal stacked bar of `(label, value)` parts with an optional capacity marker,
-/// and its legend (label and value per part) in a column on the right.
+/// One horizontal stacked bar of `(id, value)` parts (worded as `part.<id>`) with an optional
+/// capacity marker, and its legend (name and value per part) in a column on the right.
 fn stacked_bar(
     size: Size,
     theme: &Theme,
@@ -96,14 +96,13 @@ fn stacked_bar(
     let (bar_top, bar_h) = (top + (bottom - top) * 0.25, (bottom - top) * 0.5);
     let mut legend: Vec<(String, &str)> = Vec::new();
     let mut start = 0.0;
-    for (idx, (label, value)) in parts.iter().enumerate() {
+    for (idx, (id, value)) in parts.iter().enumerate() {
         if !(*value > 0.0) {
             continue;
         }
         let color = theme.palette[idx % theme.palette.len()];
         doc.rect(at(start), bar_top, at(start + value) - at(start), bar_h, color);
-        let part =
-            format!("{}: {} {unit}", (theme.words)(&crate::text::part_key(label)), short(*value));
+        let part = format!("{}: {} {unit}", part_name(theme, id), short(*value));
         legend.push((part, color));
         start += value;
     }
@@ -133,25 +132,20 @@ fn stacked_bar(
 
 /// Step time split into its parts, seconds.
 pub fn draw_step(e: &Estimate, theme: &Theme, size: Size) -> String {
-    let values = e.breakdown.parts();
-    let parts: Vec<(&str, f64)> =
-        STEP_LABELS.iter().zip(values.iter()).map(|(l, (_, v))| (*l, *v)).collect();
     stacked_bar(
         size,
         theme,
         (theme.words)("chart.step"),
         (theme.words)("chart.seconds-per-step"),
         "s",
-        &parts,
+        &e.breakdown.parts(),
         None,
     )
 }
 
 /// Peak memory per chip split into its parts against the chip's capacity, GiB.
 pub fn draw_memory(e: &Estimate, theme: &Theme, size: Size) -> String {
-    let bytes = memory_parts(e);
-    let parts: Vec<(&str, f64)> =
-        MEMORY_LABELS.iter().zip(bytes).map(|(l, b)| (*l, b / GIB)).collect();
+    let parts = e.memory.parts().map(|(id, b)| (id, b / GIB));
     let capacity = Some(((theme.words)("chart.capacity-name"), e.memory.hbm_bytes / GIB));
     stacked_bar(
         size,
@@ -166,14 +160,14 @@ pub fn draw_memory(e: &Estimate, theme: &Theme, size: Size) -> String {
 
 /// Site power at training load split into its parts, against the IT peak, MW.
 pub fn draw_power(e: &Estimate, theme: &Theme, size: Size) -> String {
-    let parts: Vec<(&str, f64)> = POWER_LABELS.iter().copied().zip(power_parts(e)).collect();
+    let parts = e.facility.power.parts().map(|(id, w)| (id, w / 1e6));
     let peak = Some(((theme.words)("chart.it-maximum"), e.facility.power.peak_it_w / 1e6));
     stacked_bar(size, theme, (theme.words)("chart.power"), "MW", "MW", &parts, peak)
 }
 
 /// The run's amortised cost split into its parts, with the cloud price as a marker, USD M.
 pub fn draw_cost(e: &Estimate, theme: &Theme, size: Size) -> String {
-    let parts: Vec<(&str, f64)> = COST_LABELS.iter().copied().zip(cost_parts(e)).collect();
+    let parts = e.facility.cost.run_parts().map(|(id, usd)| (id, usd / 1e6));
     let cloud = Some(((theme.words)("chart.cloud"), e.facility.cost.run_cloud_usd / 1e6));
     stacked_bar(
         size,
@@ -483,21 +477,12 @@ pub fn draw_compare_step(a: &Estimate, b: &Estimate, theme: &Theme, size: Size) 
             }
         }
     }
-    let rows = STEP_LABELS
-        .iter()
-        .zip(pa.iter().zip(pb.iter()))
-        .enumerate()
-        .filter(|(_, (_, (x, y)))| x.1 > 0.0 || y.1 > 0.0);
+    let rows = pa.iter().zip(pb.iter()).enumerate().filter(|(_, (x, y))| x.1 > 0.0 || y.1 > 0.0);
     let lx = doc.w * 0.62 + 6.0;
-    for (row, (idx, (label, ((_, va), (_, vb))))) in rows.enumerate() {
+    for (row, (idx, ((id, va), (_, vb)))) in rows.enumerate() {
         let y = 44.0 + 17.0 * row as f64;
         doc.rect(lx, y - 5.0, 10.0, 10.0, theme.palette[idx % theme.palette.len()]);
-        let text = format!(
-            "{}: A {} s, B {} s",
-            (theme.words)(&crate::text::part_key(label)),
-            short(*va),
-            short(*vb)
-        );
+        let text = format!("{}: A {} s, B {} s", part_name(theme, id), short(*va), short(*vb));
         doc.text(lx + 16.0, y + 4.0, 12.0, Anchor::Start, theme.foreground, &text);
     }
     doc.finish()
@@ -541,19 +526,10 @@ pub fn draw_compare_scaling(
     doc.finish()
 }
 
-/// Labels of the step-time parts, in `StepBreakdown::parts` order.
-pub const STEP_LABELS: [&str; 10] = [
-    "compute",
-    "recompute",
-    "TP comm",
-    "CP comm",
-    "EP all-to-all",
-    "PP send/recv",
-    "DP comm",
-    "pipeline bubble",
-    "optimizer",
-    "slowest chip",
-];
+/// A breakdown part's name in the theme's words (`part.<id>`).
+fn part_name(theme: &Theme, id: &str) -> &'static str {
+    (theme.words)(&format!("part.{id}"))
+}
 
 /// A number with three significant digits.
 fn short(x: f64) -> String {
@@ -564,33 +540,6 @@ fn short(x: f64) -> String {
     } else {
         format!("{x:.2}")
     }
-}
-
-/// Labels of the memory parts, in `memory_parts` order.
-pub const MEMORY_LABELS: [&str; 8] = [
-    "weights",
-    "gradients",
-    "optimizer",
-    "activations",
-    "logits",
-    "transient",
-    "comm buffers",
-    "reserve",
-];
-
-/// Memory parts in bytes, in `MEMORY_LABELS` order.
-pub fn memory_parts(e: &Estimate) -> [f64; 8] {
-    let m = &e.memory;
-    [
-        m.weights_bytes,
-        m.grads_bytes,
-        m.optimizer_bytes,
-        m.activations_bytes,
-        m.logits_bytes,
-        m.transient_bytes,
-        m.comm_buffers_bytes,
-        m.reserve_bytes,
-    ]
 }
 
 /// Tick values on a log axis from `lo` to `hi`: each power of ten times each of `steps`, or,
@@ -615,24 +564,6 @@ pub(crate) fn ticks(lo: f64, hi: f64, steps: &[f64], base: f64) -> Vec<f64> {
         }
     }
     out
-}
-
-/// Labels of the power parts, in `power_parts` order.
-pub const POWER_LABELS: [&str; 4] = ["chips", "hosts", "network", "cooling and losses"];
-
-/// Site power in MW, in `POWER_LABELS` order: the IT parts, then what PUE adds.
-pub fn power_parts(e: &Estimate) -> [f64; 4] {
-    let p = &e.facility.power;
-    [p.chips_w, p.hosts_w, p.network_w, p.facility_w - p.it_w].map(|w| w / 1e6)
-}
-
-/// Labels of the run's cost parts, in `cost_parts` order.
-pub const COST_LABELS: [&str; 4] = ["hardware share", "building share", "maintenance", "energy"];
-
-/// The run's amortised cost in USD millions, in `COST_LABELS` order; the parts sum to it.
-pub fn cost_parts(e: &Estimate) -> [f64; 4] {
-    let c = &e.facility.cost;
-    [c.run_hardware_usd, c.run_building_usd, c.run_maintenance_usd, c.energy_usd].map(|x| x / 1e6)
 }
 
 /// The chip-count axis of the scaling plots: 64 to 100,000 chips, widened to keep the plan on it.

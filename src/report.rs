@@ -6,7 +6,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::model::{reliability, search};
-use crate::model::{Estimate, FacilityEstimate, Phase, ReliabilityEstimate, Warning, CABLE_TIERS};
+use crate::model::{Estimate, FacilityEstimate, Phase, ReliabilityEstimate, Warning};
 use crate::scenario::fields;
 use crate::scenario::{describe, Calibration, Scenario, Searchable};
 use crate::sizing;
@@ -205,12 +205,12 @@ fn reliability(r: &ReliabilityEstimate) -> Value {
 /// step in seconds and of the peak memory per chip in bytes, each with its total.
 pub fn breakdown_csv(e: &Estimate) -> String {
     let mut out = String::from("breakdown,part,value,unit\n");
-    for (label, (_, seconds)) in crate::charts::STEP_LABELS.iter().zip(e.breakdown.parts()) {
-        out.push_str(&format!("step,{label},{seconds},s\n"));
+    for (id, seconds) in e.breakdown.parts() {
+        out.push_str(&format!("step,{id},{seconds},s\n"));
     }
     out.push_str(&format!("step,total,{},s\n", e.step_s));
-    for (label, bytes) in crate::charts::MEMORY_LABELS.iter().zip(crate::charts::memory_parts(e)) {
-        out.push_str(&format!("memory,{label},{bytes},bytes\n"));
+    for (id, bytes) in e.memory.parts() {
+        out.push_str(&format!("memory,{id},{bytes},bytes\n"));
     }
     out.push_str(&format!("memory,peak,{},bytes\n", e.memory.peak_bytes));
     out
@@ -219,30 +219,10 @@ pub fn breakdown_csv(e: &Estimate) -> String {
 /// The bill of materials as CSV rows `item,tier,count`.
 pub fn bom_csv(f: &FacilityEstimate) -> String {
     let mut out = String::from("item,tier,count\n");
-    for (item, tier, count) in bom_rows(f) {
+    for (item, tier, count) in f.bom_rows() {
         out.push_str(&format!("{item},{tier},{count}\n"));
     }
     out
-}
-
-/// The bill of materials as `(item, tier, count)` rows, for the CSV and the page's table.
-pub fn bom_rows(f: &FacilityEstimate) -> Vec<(&'static str, &'static str, u64)> {
-    let b = &f.bom;
-    let mut rows = vec![
-        ("nodes", "", b.nodes),
-        ("racks", "", f.cooling.racks),
-        ("scale-up switch trays", "", b.scale_up_switches),
-        ("leaf switches", "", b.leaf),
-        ("spine switches", "", b.spine),
-        ("core switches", "", b.core),
-        ("NIC ports", "", b.nics),
-        ("transceivers", "", b.transceivers),
-    ];
-    for (idx, tier) in CABLE_TIERS.iter().enumerate() {
-        rows.push(("cables", tier, b.cables[idx]));
-        rows.push(("of which optical", tier, b.optical[idx]));
-    }
-    rows
 }
 
 /// Blocking problems with the scenario field each concerns.

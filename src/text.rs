@@ -406,14 +406,10 @@ impl std::fmt::Display for NoPlan {
     }
 }
 
-/// The catalogue key of a step, memory, power or cost part, or a bill-of-materials item, by
-/// its English id (`charts::STEP_LABELS` and the like): `TP comm` is `part.tp-comm`.
-pub fn part_key(label: &str) -> String {
-    let id: String = label
-        .chars()
-        .map(|c| if c == ' ' || c == '/' { '-' } else { c.to_ascii_lowercase() })
-        .collect();
-    format!("part.{id}")
+/// A step, memory, power or cost part's or a bill-of-materials item's name, by the id the
+/// model gives it (`StepBreakdown::parts`, `MemoryUse::parts` and the like).
+pub fn part(id: &str) -> &'static str {
+    t(&format!("part.{id}"))
 }
 
 /// The place in the `calibration` list a measurement's field is at, and the field's path

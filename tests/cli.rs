@@ -160,7 +160,7 @@ fn predict_prints_the_facility_and_bom_prints_csv() {
     let text = String::from_utf8_lossy(&csv.stdout);
     assert!(text.starts_with("item,tier,count\n"), "{text}");
     assert!(
-        text.contains("leaf switches,,128\n") && text.contains("core switches,,64\n"),
+        text.contains("leaf_switches,,128\n") && text.contains("core_switches,,64\n"),
         "{text}"
     );
 

@@ -139,23 +139,15 @@ fn every_key_the_code_asks_for_is_in_both_catalogues() {
     for kind in clusterplan::charts::Kind::ALL {
         asked.insert(format!("plot.{}.aria", kind.id()));
     }
-    for label in clusterplan::charts::STEP_LABELS
-        .iter()
-        .chain(&clusterplan::charts::MEMORY_LABELS)
-        .chain(&clusterplan::charts::POWER_LABELS)
-        .chain(&clusterplan::charts::COST_LABELS)
-    {
-        asked.insert(text::part_key(label));
-    }
     let e = clusterplan::model::estimate(&Scenario::default_plan().resolve().expect("resolves"));
-    for (item, tier, _) in clusterplan::report::bom_rows(&e.facility) {
-        asked.insert(text::part_key(item));
-        if !tier.is_empty() {
-            asked.insert(text::part_key(tier));
-        }
-    }
-    for (key, _) in e.breakdown.parts() {
-        asked.insert(format!("step.{key}"));
+    let f = &e.facility;
+    let ids = (e.breakdown.parts().into_iter().map(|(id, _)| id))
+        .chain(e.memory.parts().into_iter().map(|(id, _)| id))
+        .chain(f.power.parts().into_iter().map(|(id, _)| id))
+        .chain(f.cost.run_parts().into_iter().map(|(id, _)| id))
+        .chain(f.bom_rows().into_iter().flat_map(|(item, tier, _)| [item, tier]));
+    for id in ids.filter(|id| !id.is_empty()) {
+        asked.insert(format!("part.{id}"));
     }
     // The comparison's figure ids (`bom.nodes`) look like keys but are the editor's data.
     for d in clusterplan::editor::compare(&e, &e) {
@@ -169,8 +161,8 @@ fn every_key_the_code_asks_for_is_in_both_catalogues() {
 /// The words only the search worker speaks (`<lang>.worker.txt`) stay out of the page's
 /// catalogue, so no code the page runs may ask for them: only the worker's wording
 /// (`ui/job_view.rs`), the jobs and reports it makes, sizing, and the search's `NoPlan` in
-/// `text.rs`. Keys made from data (`step.{part}`, `plan.recompute.{mode}`,
-/// `accuracy.head.{column}`) are looked for by their prefix.
+/// `text.rs`. Keys made from data (`plan.recompute.{mode}`, `accuracy.head.{column}`) are
+/// looked for by their prefix.
 #[test]
 fn the_words_only_the_worker_speaks_are_not_asked_for_by_the_page() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -188,7 +180,7 @@ fn the_words_only_the_worker_speaks_are_not_asked_for_by_the_page() {
         assert!(own.len() > 50, "{lang}: {} worker keys", own.len());
         keys.extend(own);
     }
-    let prefixes = ["\"step.{", "\"plan.recompute.{", "\"accuracy.head.{"];
+    let prefixes = ["\"plan.recompute.{", "\"accuracy.head.{"];
     for (name, code) in sources() {
         if worker.contains(&name.as_str()) || name.starts_with("src/bin/") {
             continue;

@@ -1,8 +1,8 @@
 //! The bill of materials of a cluster as plain counts, built by the `fabric` module from its
 //! graph and read by `facility` for power and cost. The model never sees the graph.
 
-/// Cable tiers, from the chips outward.
-pub const CABLE_TIERS: [&str; 3] = ["node-leaf", "leaf-spine", "spine-core"];
+/// Cable tiers, from the chips outward, by id (worded as `part.<id>`).
+pub const CABLE_TIERS: [&str; 3] = ["node_leaf", "leaf_spine", "spine_core"];
 
 /// What a cluster is built from. Counts of switches, cables and transceivers cover every
 /// plane of the scale-out network.

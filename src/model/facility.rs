@@ -5,7 +5,7 @@
 //! scenario can change (`Facility`); `docs/assumptions.md` lists both with their sources.
 
 use crate::model::step_time::StepBreakdown;
-use crate::model::{finite, Bom, Cluster, Switch, System};
+use crate::model::{finite, Bom, Cluster, Switch, System, CABLE_TIERS};
 
 /// How the heat leaves the racks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,6 +141,19 @@ pub struct Power {
     pub peak_it_w: f64,
 }
 
+impl Power {
+    /// What the site draws, split into parts with their ids (worded as `part.<id>`), watts:
+    /// the IT parts, then what PUE adds; they sum to `facility_w`.
+    pub fn parts(&self) -> [(&'static str, f64); 4] {
+        [
+            ("chips", self.chips_w),
+            ("hosts", self.hosts_w),
+            ("network", self.network_w),
+            ("cooling_and_losses", self.facility_w - self.it_w),
+        ]
+    }
+}
+
 /// How the heat leaves.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CoolingLoad {
@@ -188,6 +201,19 @@ pub struct Cost {
     pub per_million_tokens_usd: f64,
 }
 
+impl Cost {
+    /// The run's amortised cost split into parts with their ids (worded as `part.<id>`), USD;
+    /// they sum to `run_amortized_usd`.
+    pub fn run_parts(&self) -> [(&'static str, f64); 4] {
+        [
+            ("hardware_share", self.run_hardware_usd),
+            ("building_share", self.run_building_usd),
+            ("maintenance", self.run_maintenance_usd),
+            ("energy", self.energy_usd),
+        ]
+    }
+}
+
 /// The plant's power, cooling and cost for one run.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FacilityEstimate {
@@ -203,6 +229,30 @@ pub struct FacilityEstimate {
     pub cooling: CoolingLoad,
     /// Capital and run cost.
     pub cost: Cost,
+}
+
+impl FacilityEstimate {
+    /// The bill of materials as `(item, tier, count)` rows with their ids (worded as
+    /// `part.<id>`; the tier is empty where an item has none): racks as placed under the rack
+    /// power limit, then cables and their optical share per tier.
+    pub fn bom_rows(&self) -> Vec<(&'static str, &'static str, u64)> {
+        let b = &self.bom;
+        let mut rows = vec![
+            ("nodes", "", b.nodes),
+            ("racks", "", self.cooling.racks),
+            ("scale_up_switch_trays", "", b.scale_up_switches),
+            ("leaf_switches", "", b.leaf),
+            ("spine_switches", "", b.spine),
+            ("core_switches", "", b.core),
+            ("nic_ports", "", b.nics),
+            ("transceivers", "", b.transceivers),
+        ];
+        for (idx, tier) in CABLE_TIERS.iter().enumerate() {
+            rows.push(("cables", tier, b.cables[idx]));
+            rows.push(("of_which_optical", tier, b.optical[idx]));
+        }
+        rows
+    }
 }
 
 /// Share of a step the accelerators spend in kernels rather than waiting on the network or

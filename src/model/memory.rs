@@ -66,6 +66,23 @@ pub struct MemoryUse {
     pub compiler_remat: f64,
 }
 
+impl MemoryUse {
+    /// Every part with its id (worded as `part.<id>`), in display order, bytes; they sum to
+    /// `peak_bytes`.
+    pub fn parts(&self) -> [(&'static str, f64); 8] {
+        [
+            ("weights", self.weights_bytes),
+            ("gradients", self.grads_bytes),
+            ("optimizer", self.optimizer_bytes),
+            ("activations", self.activations_bytes),
+            ("logits", self.logits_bytes),
+            ("transient", self.transient_bytes),
+            ("comm_buffers", self.comm_buffers_bytes),
+            ("reserve", self.reserve_bytes),
+        ]
+    }
+}
+
 /// Activation bytes of one layer for one micro-batch.
 struct LayerActivations {
     /// Kept from the forward pass until the layer's backward pass.

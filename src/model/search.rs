@@ -167,7 +167,7 @@ pub struct Plan {
 /// Where a plan falls short of a better one: the part of the step that grew the most.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Gap {
-    /// The breakdown part's label (`StepBreakdown::parts`).
+    /// The breakdown part's id (`StepBreakdown::parts`).
     pub part: &'static str,
     /// Seconds per step that part adds over the better plan.
     pub seconds: f64,

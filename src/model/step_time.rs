@@ -67,7 +67,8 @@ impl StepBreakdown {
         self.parts().iter().map(|(_, s)| s).sum()
     }
 
-    /// Every part with a short label, in display order.
+    /// Every part with its id (worded as `part.<id>`; the report's keys without `_s`), in
+    /// display order, seconds.
     pub fn parts(&self) -> [(&'static str, f64); 10] {
         [
             ("compute", self.compute_s),

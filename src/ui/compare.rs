@@ -5,10 +5,8 @@ use yew::prelude::*;
 
 use super::format;
 use super::state::{Action, State};
-use crate::charts::STEP_LABELS;
 use crate::editor;
 use crate::jobs::Status;
-use crate::model::StepBreakdown;
 use crate::numbers;
 use crate::text::{fill, t};
 
@@ -34,12 +32,8 @@ fn shown(key: &str) -> (&'static str, fn(f64) -> String) {
         "bom.racks" => ("part.racks", count),
         "bom.switches" => ("compare.switches", count),
         "bom.transceivers" => ("part.transceivers", count),
-        // A part of the step, labelled as the step plot labels it.
-        part => {
-            let parts = StepBreakdown::default().parts();
-            let label = parts.iter().position(|(k, _)| *k == part).map_or("", |i| STEP_LABELS[i]);
-            return (format::part(label), format::seconds);
-        }
+        // A part of the step, by its id.
+        part => return (format::part(part), format::seconds),
     };
     (t(key), show)
 }

@@ -91,10 +91,7 @@ pub fn phase(p: crate::model::Phase) -> &'static str {
     })
 }
 
-/// A step, memory, power or cost part's name (`charts::STEP_LABELS` and the like).
-pub fn part(label: &str) -> &'static str {
-    t(&crate::text::part_key(label))
-}
+pub use crate::text::part;
 
 pub use crate::numbers::sig3;
 use crate::text::{fill, t};

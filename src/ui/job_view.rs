@@ -63,7 +63,7 @@ fn wins(estimate: &Value) -> String {
     let shares: Vec<String> = parts
         .iter()
         .take(3)
-        .map(|(k, s)| format!("{} {}", t(&format!("step.{k}")), format::percent(s / step)))
+        .map(|(k, s)| format!("{} {}", crate::text::part(k), format::percent(s / step)))
         .collect();
     fill("search.wins", &[("shares", &shares.join(t("text.list")))])
 }
@@ -71,7 +71,7 @@ fn wins(estimate: &Value) -> String {
 /// Why a runner-up loses: the part of its step that grew most against the best; or that the
 /// model cannot tell it from the best.
 fn loses(row: &Value) -> String {
-    let part = t(&format!("step.{}", row["loses_on"]["part"].as_str().unwrap_or("step")));
+    let part = row["loses_on"]["part"].as_str().map_or(t("tables.step"), crate::text::part);
     let seconds = row["loses_on"]["seconds"].as_f64().unwrap_or(0.0);
     let behind = row["behind"].as_f64().unwrap_or(0.0);
     if behind <= 1e-9 {

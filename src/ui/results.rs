@@ -8,7 +8,6 @@ use super::fields::help;
 use super::format;
 use super::state::State;
 use super::text;
-use crate::charts::{memory_parts, MEMORY_LABELS, STEP_LABELS};
 use crate::editor::{self, Confidence};
 use crate::model::Severity;
 use crate::numbers;
@@ -18,7 +17,7 @@ use crate::text::{fill, t};
 /// The bill of materials as a table, with a button that copies it as CSV.
 fn bom(f: &crate::model::FacilityEstimate, on_copy: &Callback<String>) -> Html {
     let csv = report::bom_csv(f);
-    let rows = report::bom_rows(f);
+    let rows = f.bom_rows();
     let onclick = on_copy.reform(move |_| csv.clone());
     html! {
         <details class="tables bom">
@@ -128,7 +127,6 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
     let filled =
         if m.hbm_bytes > 0.0 { (m.peak_bytes / m.hbm_bytes * 100.0).min(100.0) } else { 100.0 };
     let step_total = e.step_s.max(1e-30);
-    let memory = memory_parts(e);
     let sure = editor::confidence(&state.scenario, &good.inputs, &good.range);
     let range = &good.range;
     let f = &e.facility;
@@ -225,8 +223,8 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
                 <table>
                     <thead><tr><th>{ t("tables.step-part") }</th><th>{ t("tables.seconds") }</th><th>{ t("tables.share") }</th></tr></thead>
                     <tbody>
-                        { for STEP_LABELS.iter().zip(e.breakdown.parts()).map(|(label, (_, s))| html! {
-                            <tr><td>{ format::part(label) }</td><td>{ format!("{s:.3}") }</td><td>{ format::percent(s / step_total) }</td></tr>
+                        { for e.breakdown.parts().into_iter().map(|(id, s)| html! {
+                            <tr><td>{ format::part(id) }</td><td>{ format!("{s:.3}") }</td><td>{ format::percent(s / step_total) }</td></tr>
                         }) }
                         <tr class="total"><td>{ t("tables.step") }</td><td>{ format!("{:.3}", e.step_s) }</td><td>{ "100.0 %" }</td></tr>
                     </tbody>
@@ -234,8 +232,8 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
                 <table>
                     <thead><tr><th>{ t("tables.memory-part") }</th><th>{ t("tables.per-chip") }</th></tr></thead>
                     <tbody>
-                        { for MEMORY_LABELS.iter().zip(memory).map(|(label, b)| html! {
-                            <tr><td>{ format::part(label) }</td><td>{ format::gib(b) }</td></tr>
+                        { for m.parts().into_iter().map(|(id, b)| html! {
+                            <tr><td>{ format::part(id) }</td><td>{ format::gib(b) }</td></tr>
                         }) }
                         <tr class="total"><td>{ fill("tables.peak", &[("phase", format::phase(m.peak_phase))]) }</td><td>{ format::gib(m.peak_bytes) }</td></tr>
                     </tbody>
