@@ -13,7 +13,7 @@ use std::fmt::Write;
 
 use crate::charts::escape;
 use crate::fabric::{self, Vertex};
-use crate::model::facility::{RACK_USD, SCALE_UP_SWITCH_W};
+use crate::model::facility::{self, Share};
 use crate::model::{Estimate, Inputs};
 use crate::numbers;
 
@@ -67,6 +67,12 @@ pub struct Part {
     pub power_w: f64,
     /// Price of all of them, USD.
     pub cost_usd: f64,
+}
+
+impl Part {
+    fn of(what: What, count: u64, chips_each: u64, share: Share) -> Part {
+        Part { what, count, chips_each, power_w: share.power_w, cost_usd: share.cost_usd }
+    }
 }
 
 /// A setting the drawing edits: its scenario path, value, and the values − and + set
@@ -171,71 +177,23 @@ pub fn sketch(inputs: &Inputs, estimate: &Estimate) -> Option<Sketch> {
     }
 
     let f = &estimate.facility;
-    let switch = inputs.plant.switch;
-    // Optics and scale-up trays are shared out by cables; a switch tier carries its own share.
-    let optics_w = f.power.network_w
-        - bom.switches() as f64 * switch.power_w
-        - bom.scale_up_switches as f64 * SCALE_UP_SWITCH_W;
-    let optical: u64 = bom.optical.iter().sum();
+    let split = facility::split(&inputs.plant, f);
     let tier_switches = [bom.leaf, bom.spine, bom.core];
     let mut parts: Vec<Part> = (0..bom.tiers.min(3) as usize)
         .rev()
-        .map(|t| {
-            let share = if optical > 0 { bom.optical[t] as f64 / optical as f64 } else { 0.0 };
-            let n = tier_switches[t];
-            Part {
-                what: What::Switches(t),
-                count: n,
-                chips_each: 0,
-                power_w: n as f64 * switch.power_w + optics_w.max(0.0) * share,
-                cost_usd: n as f64 * switch.price_usd,
-            }
-        })
+        .map(|t| Part::of(What::Switches(t), tier_switches[t], 0, split.tiers[t]))
         .collect();
-    let node_w =
-        if bom.nodes > 0 { (f.power.chips_w + f.power.hosts_w) / bom.nodes as f64 } else { 0.0 };
-    let node_usd = inputs.plant.system.node_price_usd;
     let group_count: u64 = groups.iter().map(|g| g.copies).sum();
     let domain = inputs.cluster.scale_up.domain_size.max(1);
     let racks = f.cooling.racks;
     let chips64 = chips as u64;
     let each = |n: u64| if n > 0 { chips64.div_ceil(n) } else { 0 };
     parts.extend([
-        Part {
-            what: What::Groups,
-            count: group_count,
-            chips_each: each(group_count),
-            power_w: f.power.it_w,
-            cost_usd: f.cost.hardware_usd,
-        },
-        Part {
-            what: What::Racks,
-            count: racks,
-            chips_each: each(racks),
-            power_w: f.cooling.rack_w * racks as f64,
-            cost_usd: racks as f64 * RACK_USD,
-        },
-        Part {
-            what: What::Nodes,
-            count: bom.nodes,
-            chips_each: per_node,
-            power_w: node_w * bom.nodes as f64,
-            cost_usd: node_usd * bom.nodes as f64,
-        },
-        Part {
-            what: What::Domains,
-            count: chips64.div_ceil(domain as u64),
-            chips_each: domain as u64,
-            power_w: f.power.chips_w,
-            cost_usd: 0.0,
-        },
-        Part {
-            what: What::Chips,
-            count: chips64,
-            chips_each: 1,
-            power_w: f.power.chips_w,
-            cost_usd: 0.0,
-        },
+        Part::of(What::Groups, group_count, each(group_count), split.all),
+        Part::of(What::Racks, racks, each(racks), split.racks),
+        Part::of(What::Nodes, bom.nodes, per_node, split.nodes),
+        Part::of(What::Domains, chips64.div_ceil(domain as u64), domain as u64, split.chips),
+        Part::of(What::Chips, chips64, 1, split.chips),
     ]);
 
     let builds = |tiers: Option<u32>| fabric::build(&fabric::Spec { tiers, ..spec }).is_ok();

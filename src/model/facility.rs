@@ -370,6 +370,57 @@ pub fn assess(
     out
 }
 
+/// What one kind of part of the cluster draws at training load and what all of it costs.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Share {
+    pub power_w: f64,
+    pub cost_usd: f64,
+}
+
+/// The cluster's power and price split by the parts a drawing of it shows. Shares overlap
+/// (the racks hold the nodes, the nodes the chips); `all` is every part together.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Split {
+    /// Each scale-out switch tier, leaf first: its switches, with the transceivers of the
+    /// tier's optical cables (transceivers shared out by optical cables).
+    pub tiers: [Share; 3],
+    /// Racks: what the nodes in them draw, and the racks themselves (`RACK_USD`).
+    pub racks: Share,
+    /// Nodes: chips and hosts, at the system's price per node.
+    pub nodes: Share,
+    /// Chips alone (priced within their nodes).
+    pub chips: Share,
+    /// All IT power and the hardware's price.
+    pub all: Share,
+}
+
+/// The split of `f`, the plant `plant`'s power and cost, by the parts a drawing shows.
+pub fn split(plant: &Plant, f: &FacilityEstimate) -> Split {
+    let bom = &f.bom;
+    let switch = &plant.switch;
+    let optics_w = bom.transceivers as f64 * TRANSCEIVER_W;
+    let optical: u64 = bom.optical.iter().sum();
+    let switches = [bom.leaf, bom.spine, bom.core];
+    let tiers = std::array::from_fn(|t| {
+        let share = if optical > 0 { bom.optical[t] as f64 / optical as f64 } else { 0.0 };
+        let n = switches[t] as f64;
+        Share { power_w: n * switch.power_w + optics_w * share, cost_usd: n * switch.price_usd }
+    });
+    let racks = f.cooling.racks as f64;
+    let nodes = bom.nodes as f64;
+    let p = &f.power;
+    Split {
+        tiers,
+        racks: Share { power_w: f.cooling.rack_w * racks, cost_usd: racks * RACK_USD },
+        nodes: Share {
+            power_w: p.chips_w + p.hosts_w,
+            cost_usd: nodes * plant.system.node_price_usd,
+        },
+        chips: Share { power_w: p.chips_w, cost_usd: 0.0 },
+        all: Share { power_w: p.it_w, cost_usd: f.cost.hardware_usd },
+    }
+}
+
 /// No NaN or infinity leaves the model.
 fn clean(e: &mut FacilityEstimate) {
     let p = &mut e.power;
