@@ -12,11 +12,11 @@ import { chromium } from 'playwright-core';
 export const DIST = new URL('../dist/', import.meta.url);
 export const ROOT = fileURLToPath(DIST);
 export const SHOT = new URL('../target/e2e/planner.png', import.meta.url);
-const MIME = {
+export const MIME = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
   '.css': 'text/css', '.txt': 'text/plain; charset=utf-8', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
 };
-const LAUNCH = {
+export const LAUNCH = {
   executablePath: '/usr/bin/chromium', headless: true,
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],

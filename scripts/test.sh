@@ -2,7 +2,8 @@
 # Installs what is missing, then runs every test: formatting and lints, the native suite
 # (model, validation, scenario, URL codec, plots, CLI, tidy), the app in headless Chromium
 # (wasm-bindgen-test, with the in-browser benchmark printed), the release build with its
-# size report, and the end-to-end tests against dist/ and dist/standalone.html.
+# size report, the end-to-end tests against dist/ and dist/standalone.html, and the load-time
+# benchmark (navigation to the first result under Chromium's network and CPU throttling).
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 need_browser
 set -x
@@ -20,3 +21,4 @@ for f in dist/*.wasm dist/*.js dist/*.css dist/index.html dist/text/*.txt dist/s
 done
 set -x
 npm run e2e
+npm run bench:load
