@@ -16,6 +16,8 @@ use crate::scenario::{Scenario, Searchable};
 use crate::sizing::{Answer, Sizer};
 use crate::validation;
 
+mod view;
+
 /// Cells a search step covers; small enough that progress moves every few milliseconds.
 const CELLS_PER_STEP: usize = 4;
 
@@ -107,23 +109,44 @@ enum Kind {
     Search(Box<(Searchable, Search)>),
     Size(Box<Sizing>),
     /// The accuracy report once made.
-    Validate(Option<Value>),
-    /// Plan A against plan B to draw, then `{"step", "scaling"}`.
-    Compare(Box<(Scenario, Scenario, bool)>, Option<Value>),
+    Validate(Option<Report>),
+    /// Plan A against plan B to draw, then their step and scaling plots.
+    Compare(Box<(Scenario, Scenario, bool)>, Option<Drawn>),
     /// A plan's plots to draw (scheme, width), then each by its kind's id.
     Plots(Box<(Scenario, bool, u32)>, Option<Value>),
 }
+
+/// Every published run and its prediction (`validation::run_all`).
+type Report = Result<(Vec<validation::Run>, Vec<validation::Outcome>), String>;
+
+/// Plan A against plan B: the step and the scaling plots as SVG documents, or why not.
+type Drawn = Result<(String, String), &'static str>;
 
 /// Sizing of several chips, one after another.
 struct Sizing {
     scenario: Scenario,
     deadline_days: f64,
+    /// The plot in the dark colour scheme.
+    dark: bool,
     chips: Vec<Option<String>>,
     /// The chip being sized, by index, and its sizer.
     current: usize,
     sizer: Option<Sizer>,
-    rows: Vec<Value>,
-    curves: Vec<Value>,
+    done: Vec<SizedChip>,
+}
+
+/// One chip's sizing once done.
+struct SizedChip {
+    /// The chip as the row names it.
+    name: String,
+    /// The chip asked for (`None`: the scenario's own), which the page applies a row by.
+    chip: Option<String>,
+    /// The sizing's resolution in chips.
+    unit: u32,
+    /// The answer (`None` if the sizing gave none), or why the sizing could not start.
+    result: Result<Option<Answer>, String>,
+    /// Best days at each size searched.
+    curve: Vec<(u32, f64)>,
 }
 
 impl Job {
@@ -145,18 +168,18 @@ impl Job {
                 let search = Search::placing(&searchable.inputs, typed, options);
                 Ok(Job { kind: Kind::Search(Box::new((searchable, search))) })
             }
-            Task::Size { scenario, deadline_days, chips, .. } => {
+            Task::Size { scenario, deadline_days, chips, dark } => {
                 // Sizing chooses its own plans, so only errors beyond the typed plan stop it.
                 scenario.for_search().map_err(words)?;
                 Ok(Job {
                     kind: Kind::Size(Box::new(Sizing {
                         scenario: scenario.clone(),
                         deadline_days: *deadline_days,
+                        dark: *dark,
                         chips: if chips.is_empty() { vec![None] } else { chips.clone() },
                         current: 0,
                         sizer: None,
-                        rows: Vec::new(),
-                        curves: Vec::new(),
+                        done: Vec::new(),
                     })),
                 })
             }
@@ -180,7 +203,7 @@ impl Job {
             Kind::Search(s) => s.1.advance(CELLS_PER_STEP),
             Kind::Size(sizing) => sizing.step(),
             Kind::Validate(report) => {
-                report.get_or_insert_with(accuracy);
+                report.get_or_insert_with(validation::run_all);
                 true
             }
             Kind::Compare(task, drawn) => {
@@ -209,9 +232,9 @@ impl Job {
                 let within = s.sizer.as_ref().map_or(0.0, Sizer::progress);
                 ((s.current as f64 + within) / s.chips.len().max(1) as f64).min(1.0)
             }
-            Kind::Validate(report) | Kind::Compare(_, report) | Kind::Plots(_, report) => {
-                f64::from(u8::from(report.is_some()))
-            }
+            Kind::Validate(report) => f64::from(u8::from(report.is_some())),
+            Kind::Compare(_, drawn) => f64::from(u8::from(drawn.is_some())),
+            Kind::Plots(_, drawn) => f64::from(u8::from(drawn.is_some())),
         }
     }
 
@@ -241,14 +264,26 @@ impl Job {
                 }
                 out
             }
-            Kind::Size(s) => json!({
-                "deadline_days": s.deadline_days,
-                "rows": s.rows,
-                "curves": s.curves,
+            Kind::Size(s) => s.to_json(),
+            Kind::Validate(report) => report.as_ref().map_or(Value::Null, accuracy),
+            Kind::Compare(_, drawn) => drawn.as_ref().map_or(Value::Null, |d| match d {
+                Ok((step, scaling)) => json!({ "step": step, "scaling": scaling }),
+                Err(why) => json!({ "error": why }),
             }),
-            Kind::Validate(report) | Kind::Compare(_, report) | Kind::Plots(_, report) => {
-                report.clone().unwrap_or(Value::Null)
-            }
+            Kind::Plots(_, drawn) => drawn.clone().unwrap_or(Value::Null),
+        }
+    }
+
+    /// The result so far as the page shows it, worded in the language spoken (`view`): a
+    /// search, a sizing, the accuracy report and a comparison as lines, tables and images;
+    /// a plan's plots as `result` gives them.
+    pub fn view(&self, done: bool) -> Value {
+        match &self.kind {
+            Kind::Search(s) => view::search(&s.0, &s.1.outcome(), done),
+            Kind::Size(s) => view::size(s.deadline_days, &s.done, s.dark),
+            Kind::Validate(report) => report.as_ref().map_or(Value::Null, view::accuracy),
+            Kind::Compare(_, drawn) => drawn.as_ref().map_or(Value::Null, view::compare),
+            Kind::Plots(..) => self.result(),
         }
     }
 
@@ -268,7 +303,8 @@ impl Sizing {
                 Ok(sizer) => self.sizer.insert(sizer),
                 Err(errors) => {
                     let why: Vec<String> = errors.iter().map(ToString::to_string).collect();
-                    self.rows.push(json!({ "chip": name, "chips": null, "why": why.join("; ") }));
+                    let result = Err(why.join("; "));
+                    self.done.push(SizedChip { name, chip, unit: 0, result, curve: Vec::new() });
                     self.current += 1;
                     return self.current >= self.chips.len();
                 }
@@ -277,29 +313,48 @@ impl Sizing {
         if !sizer.advance_by(CELLS_PER_STEP) {
             return false;
         }
-        let mut row = match sizer.answer() {
-            Some(answer) => report::sizing_row(&name, self.deadline_days, answer, sizer.unit()),
-            None => json!({ "chip": name, "chips": null }),
-        };
-        // The page applies a row by the chip it asked for (`null`: the scenario's own).
-        row["apply_chip"] = json!(chip);
-        if let Some(Answer::Meets(sized)) = sizer.answer() {
-            row["scenario"] = sized.scenario.to_value();
-        }
-        let points: Vec<Value> =
-            sizer.curve().into_iter().map(|(chips, days)| json!([chips, days])).collect();
-        self.curves.push(json!({ "chip": name, "points": points }));
-        self.rows.push(row);
+        let (unit, result, curve) = (sizer.unit(), Ok(sizer.answer().cloned()), sizer.curve());
+        self.done.push(SizedChip { name, chip, unit, result, curve });
         self.sizer = None;
         self.current += 1;
         self.current >= self.chips.len()
+    }
+
+    /// `{"deadline_days", "rows": [...], "curves": [{"chip", "points": [[chips, days], ...]}]}`:
+    /// each row as `report::sizing_row` writes it, with the chip the page applies it by and,
+    /// when it meets the deadline, its scenario.
+    fn to_json(&self) -> Value {
+        let mut rows = Vec::new();
+        let mut curves = Vec::new();
+        for c in &self.done {
+            let answer = match &c.result {
+                Err(why) => {
+                    rows.push(json!({ "chip": c.name, "chips": null, "why": why }));
+                    continue;
+                }
+                Ok(answer) => answer,
+            };
+            let mut row = match answer {
+                Some(answer) => report::sizing_row(&c.name, self.deadline_days, answer, c.unit),
+                None => json!({ "chip": c.name, "chips": null }),
+            };
+            row["apply_chip"] = json!(c.chip);
+            if let Some(Answer::Meets(sized)) = answer {
+                row["scenario"] = sized.scenario.to_value();
+            }
+            let points: Vec<Value> =
+                c.curve.iter().map(|(chips, days)| json!([chips, days])).collect();
+            curves.push(json!({ "chip": c.name, "points": points }));
+            rows.push(row);
+        }
+        json!({ "deadline_days": self.deadline_days, "rows": rows, "curves": curves })
     }
 }
 
 /// Every published run's prediction: `{"rows": [{run, label, metric, published, predicted,
 /// error, tolerance, within, known_miss}], "runs": [{title, source}]}`, or `{"error"}`.
-fn accuracy() -> Value {
-    match validation::run_all() {
+fn accuracy(report: &Report) -> Value {
+    match report {
         Ok((runs, outcomes)) => json!({
             "rows": outcomes.iter().map(|o| json!({
                 "run": o.row.run,
@@ -318,19 +373,24 @@ fn accuracy() -> Value {
     }
 }
 
-/// Plan A against plan B as `{"step", "scaling"}` SVG documents (or `{"error"}`).
-fn compare_svg(a: &Scenario, b: &Scenario, dark: bool) -> Value {
+/// Plan A against plan B: the step and the scaling plots as SVG documents.
+fn compare_svg(a: &Scenario, b: &Scenario, dark: bool) -> Drawn {
     let (Ok(a), Ok(b)) = (editor::evaluation(a), editor::evaluation(b)) else {
-        return json!({ "error": "a plan of the comparison does not resolve" });
+        return Err("a plan of the comparison does not resolve");
     };
     let current = |g: &editor::Evaluation| ScalingPoint::of(g.inputs.cluster.n_chips, &g.estimate);
     let (now_a, now_b) = (current(&a), current(&b));
     let (scaling_a, scaling_b) = (editor::scaling(&a.inputs), editor::scaling(&b.inputs));
     let theme = if dark { charts::DARK } else { charts::LIGHT };
-    json!({
-        "step": charts::draw_compare_step(&a.estimate, &b.estimate, &theme, (960, 300)),
-        "scaling": charts::draw_compare_scaling((&scaling_a, &now_a), (&scaling_b, &now_b), &theme, (960, 380)),
-    })
+    Ok((
+        charts::draw_compare_step(&a.estimate, &b.estimate, &theme, (960, 300)),
+        charts::draw_compare_scaling(
+            (&scaling_a, &now_a),
+            (&scaling_b, &now_b),
+            &theme,
+            (960, 380),
+        ),
+    ))
 }
 
 /// Every plot of a plan as SVG documents `width` wide, keyed by `charts::Kind::id` (or

@@ -9,6 +9,7 @@
 //! - `jobs`: a plan search or a sizing as a job done a slice at a time, with JSON requests and
 //!   updates, for the page's worker.
 //! - `charts`: plots of an estimate as SVG documents.
+//! - `format`: human units for display (days, percentages, GiB, seconds).
 //! - `catalog`, `report`: the presets and an estimate as JSON, for the command-line tool.
 //! - `numbers`: numbers as people write them (`16k`, `14.8T`, `1.6万`), read and written.
 //! - `sizing`: the smallest cluster of a chip that meets a deadline, searching plans at each
@@ -20,6 +21,7 @@ pub mod charts;
 pub mod cite;
 pub mod editor;
 pub mod fabric;
+pub mod format;
 pub mod jobs;
 pub mod model;
 pub mod numbers;

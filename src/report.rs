@@ -379,6 +379,27 @@ pub fn plan_summary(plan: &search::Plan) -> Value {
     })
 }
 
+/// Why a sizing offers no cluster, in words: no size up to `sizing::MAX_CHIPS` meets the
+/// deadline, with the fastest size found where any plan ran. `None` when it offers one.
+pub fn sizing_why(deadline_days: f64, answer: &sizing::Answer) -> Option<String> {
+    let sizing::Answer::Misses { fastest } = answer else { return None };
+    let best = fastest.as_ref().and_then(|p| p.best.map(|b| (p.chips, b)));
+    let max = crate::numbers::format(sizing::MAX_CHIPS as f64);
+    let deadline = crate::numbers::format(deadline_days);
+    Some(match best {
+        Some((chips, plan)) => crate::text::fill(
+            "size.misses-fastest",
+            &[
+                ("max", &max),
+                ("deadline", &deadline),
+                ("days", &format!("{:.1}", plan.effective_train_days)),
+                ("chips", &crate::numbers::format(chips as f64)),
+            ],
+        ),
+        None => crate::text::fill("size.misses", &[("max", &max), ("deadline", &deadline)]),
+    })
+}
+
 /// One chip's sizing as a row: the smallest cluster that meets the deadline with its plan,
 /// nodes, racks, site power and cost; or, when none up to `sizing::MAX_CHIPS` does, `chips`
 /// null, the fastest size found and why.
@@ -407,20 +428,7 @@ pub fn sizing_row(chip: &str, deadline_days: f64, answer: &sizing::Answer, unit:
         }
         sizing::Answer::Misses { fastest } => {
             let best = fastest.as_ref().and_then(|p| p.best.map(|b| (p.chips, b)));
-            let max = crate::numbers::format(sizing::MAX_CHIPS as f64);
-            let deadline = crate::numbers::format(deadline_days);
-            let why = match best {
-                Some((chips, plan)) => crate::text::fill(
-                    "size.misses-fastest",
-                    &[
-                        ("max", &max),
-                        ("deadline", &deadline),
-                        ("days", &format!("{:.1}", plan.effective_train_days)),
-                        ("chips", &crate::numbers::format(chips as f64)),
-                    ],
-                ),
-                None => crate::text::fill("size.misses", &[("max", &max), ("deadline", &deadline)]),
-            };
+            let why = sizing_why(deadline_days, answer).unwrap_or_default();
             json!({
                 "chip": chip,
                 "chips": Value::Null,

@@ -65,6 +65,36 @@ fn a_search_runs_in_slices_to_the_same_end_as_the_command_line() {
     assert_eq!(jobs::run(&request).expect("runs")["searched"], result["searched"]);
 }
 
+/// The page's view of a search, worded from the typed result as the worker words it: the
+/// counts, where the typed plan ranks, and one row per ranked plan whose Apply opens a
+/// scenario that estimates to the days the row shows.
+#[test]
+fn the_page_view_of_a_search_is_worded_from_the_typed_result() {
+    let request = Task::Search { scenario: scenario(), objective: Objective::TrainDays, top: 5 };
+    let mut job = Job::start(&request).expect("starts");
+    while !job.step() {}
+    let view = job.view(true);
+    let lines: Vec<&str> = view["lines"]
+        .as_array()
+        .expect("lines")
+        .iter()
+        .filter_map(|l| l["text"].as_str())
+        .collect();
+    assert!(lines.iter().any(|l| l.contains("plans tried")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("Yours is")), "{lines:?}");
+    let rows = view["table"]["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 5);
+    for (i, row) in rows.iter().enumerate() {
+        let cells: Vec<&str> =
+            row["cells"].as_array().unwrap().iter().filter_map(|c| c.as_str()).collect();
+        assert_eq!(cells[0], (i + 1).to_string());
+        assert!(cells[1].starts_with("TP ") && cells[1].contains("PP "), "{cells:?}");
+        let applied = Scenario::from_value(row["apply"]["scenario"].clone()).expect("a scenario");
+        let (_, e) = applied.evaluate().expect("the applied plan is valid");
+        assert_eq!(cells[2], format!("{:.1}", e.train_days));
+    }
+}
+
 #[test]
 fn a_sizing_gives_a_row_and_a_curve_per_chip() {
     let request = Task::Size {

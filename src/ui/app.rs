@@ -21,7 +21,8 @@ use super::results::results;
 use super::search::SearchPanel;
 use super::sketch::SketchView;
 use super::state::{Action, Notice, State};
-use super::{format, text};
+use super::text;
+use crate::format;
 use crate::scenario::Scenario;
 use crate::text::Lang;
 

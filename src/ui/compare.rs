@@ -3,9 +3,9 @@
 
 use yew::prelude::*;
 
-use super::format;
 use super::state::{Action, State};
 use crate::editor;
+use crate::format;
 use crate::jobs::Status;
 use crate::numbers;
 use crate::text::{fill, t};

@@ -11,10 +11,10 @@ use yew::prelude::*;
 use super::fields::{
     number_field, toggle_field, Change, NumberFieldProps, SelectField, Slider, ToggleFieldProps,
 };
-use super::format;
 use super::state::{Action, Good, State};
 use super::text;
 use crate::cite;
+use crate::format;
 use crate::model::Warning;
 use crate::numbers;
 use crate::scenario::{fields, value_at};

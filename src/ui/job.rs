@@ -1,15 +1,15 @@
 //! What the page's worker jobs share: the `use_job` hook (start, updates, cancel), the
 //! progress bar, and `render`, which lays out a result as the worker worded it
-//! (`job_view`). The search and sizing panel and the accuracy table use them.
+//! (`jobs::Job::view`). The search and sizing panel and the accuracy table use them.
 
 use std::rc::Rc;
 
 use serde_json::Value;
 use yew::prelude::*;
 
-use super::format;
 use super::state::{Action, State};
 use super::worker::Runner;
+use crate::format;
 use crate::jobs::{Status, Task};
 use crate::scenario::Scenario;
 use crate::text::t;
@@ -138,7 +138,7 @@ pub fn progress(job: &Running, testid: &'static str, cancel_testid: &'static str
     }
 }
 
-/// A job's result as the worker laid it out (`job_view`): lines, a table whose rows each
+/// A job's result as the worker laid it out (`jobs::Job::view`): lines, a table whose rows each
 /// apply their scenario, and a list. The Apply buttons are off while `frozen` (the job runs,
 /// or the plan was edited since it started, which Apply would undo).
 pub fn render(view: &Value, on_action: &Callback<Action>, frozen: bool) -> Html {

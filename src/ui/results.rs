@@ -5,10 +5,10 @@ use yew::prelude::*;
 
 use super::browser;
 use super::fields::help;
-use super::format;
 use super::state::State;
 use super::text;
 use crate::editor::{self, Confidence};
+use crate::format;
 use crate::model::Severity;
 use crate::numbers;
 use crate::report;

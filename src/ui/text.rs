@@ -45,7 +45,7 @@ fn preset_name(path: &str, value: &serde_json::Value) -> String {
         "cluster.scale_up" => presets::scale_up(id).map(|p| p.name),
         _ => None,
     };
-    name.map_or_else(|| crate::ui::format::raw(value), str::to_string)
+    name.map_or_else(|| crate::format::raw(value), str::to_string)
 }
 
 fn kept(k: &Kept) -> String {

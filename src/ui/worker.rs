@@ -15,7 +15,6 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker};
 use yew::Callback;
 
-use super::job_view;
 use crate::jobs::{Job, Task};
 use crate::text::{self, Lang};
 
@@ -45,14 +44,6 @@ pub fn serve() {
             .and_then(|v| v["lang"].as_str().map(Lang::from_code));
         text::set_lang(lang.unwrap_or(Lang::En));
         let request = Task::from_json(&text).map_err(|e| vec![e]);
-        // The page gets the result as it shows it (`job_view`), not the raw figures.
-        let view = match &request {
-            Ok(Task::Search { .. }) => View::Search,
-            Ok(Task::Size { dark, .. }) => View::Size { dark: *dark },
-            Ok(Task::Compare { .. }) => View::Compare,
-            Ok(Task::Plots { .. }) => View::Plots,
-            _ => View::Accuracy,
-        };
         let mut job = match request.and_then(|r| Job::start(&r)) {
             Ok(job) => job,
             Err(errors) => {
@@ -60,16 +51,9 @@ pub fn serve() {
                 return;
             }
         };
+        // The page gets the result as it shows it (`Job::view`), not the raw figures.
         let update = |job: &Job, done: bool| {
-            let result = job.result();
-            let shown = match view {
-                View::Search => job_view::search(&result, done),
-                View::Size { dark } => job_view::size(&result, dark),
-                View::Accuracy => job_view::accuracy(&result),
-                View::Compare => job_view::compare(&result),
-                View::Plots => result,
-            };
-            serde_json::json!({ "done": done, "progress": job.progress(), "result": shown })
+            serde_json::json!({ "done": done, "progress": job.progress(), "result": job.view(done) })
                 .to_string()
         };
         let mut last = js_sys::Date::now();
@@ -85,16 +69,6 @@ pub fn serve() {
     // The handler lives as long as the worker.
     on_message.forget();
     let _ = scope.post_message(&READY.into());
-}
-
-/// How the worker words a job's result.
-#[derive(Clone, Copy)]
-enum View {
-    Search,
-    Size { dark: bool },
-    Accuracy,
-    Compare,
-    Plots,
 }
 
 /// A job the page started; dropping it cancels the job.

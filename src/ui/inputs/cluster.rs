@@ -5,11 +5,11 @@ use serde_json::Value;
 use yew::prelude::*;
 
 use super::{preset_source, Form, PanelProps};
+use crate::format;
 use crate::model::presets::{self, units};
 use crate::numbers;
 use crate::scenario::fields;
 use crate::ui::fields::{Change, SelectField, Slider};
-use crate::ui::format;
 use crate::ui::state::Action;
 use crate::ui::text;
 

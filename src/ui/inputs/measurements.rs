@@ -6,11 +6,11 @@ use serde_json::{json, Value};
 use yew::prelude::*;
 
 use super::{Form, PanelProps};
+use crate::format;
 use crate::model::presets;
 use crate::scenario::MEASURES;
 use crate::text::{fill, t};
 use crate::ui::fields::SelectField;
-use crate::ui::format;
 
 /// An edit of the list of measurements.
 enum Edit {

@@ -8,11 +8,11 @@ use crate::text::{fill, t};
 
 use super::{preset_source, Form, PanelProps};
 use crate::editor;
+use crate::format;
 use crate::model::presets::{self};
 use crate::model::{AttentionImpl, FfnKind, Recipe};
 use crate::numbers;
 use crate::ui::fields::{toggle_field, Change, SelectField, Slider, ToggleFieldProps};
-use crate::ui::format;
 use crate::ui::state::Action;
 
 /// What a published plan is, in a few words: "2,048 H800, PP 16, EP 64, FP8".

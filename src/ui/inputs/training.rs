@@ -5,9 +5,9 @@ use yew::prelude::*;
 use crate::text::{fill, t};
 
 use super::{Form, PanelProps};
+use crate::format;
 use crate::model::Recipe;
 use crate::ui::fields::Slider;
-use crate::ui::format;
 
 /// Token budget, batch, precision.
 pub fn training_panel(props: &PanelProps) -> Html {

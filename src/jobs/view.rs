@@ -1,0 +1,541 @@
+//! What a search, a sizing, the accuracy report and a comparison look like on the page, worded
+//! in the worker from the typed results: lines of text and a table of text cells, each row
+//! with the scenario its Apply button opens, and plots as images. The page only lays these
+//! out (`ui::job::render`), so none of this wording or formatting weighs on its first load.
+
+use serde_json::{json, Value};
+
+use super::SizedChip;
+use crate::charts::{self, Curve, DARK, LIGHT};
+use crate::format;
+use crate::model::search::{Against, Objective, Outcome, Plan, Verdict};
+use crate::model::{Estimate, Parallelism, Recompute, Sharding};
+use crate::numbers;
+use crate::scenario::Searchable;
+use crate::sizing::Answer;
+use crate::text::{fill, t};
+use crate::validation;
+
+/// A count as the page shows it.
+fn n(x: impl Into<f64>) -> String {
+    numbers::format(x.into())
+}
+
+/// A figure that JSON would carry: finite, else none.
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+fn line(testid: &str, text: String, bad: bool) -> Value {
+    json!({ "testid": testid, "text": text, "bad": bad })
+}
+
+/// A plan's degrees and schedule in a few words.
+fn plan_words(p: &Parallelism, dp: Option<u32>) -> String {
+    let mut words = vec![format!("TP {}", n(p.tensor)), format!("PP {}", n(p.pipeline))];
+    if let Some(dp) = dp {
+        words.push(format!("DP {}", n(dp)));
+    }
+    for (degree, label) in [(p.context, "CP"), (p.expert, "EP"), (p.virtual_stages, "v")] {
+        if degree > 1 {
+            words.push(format!("{label} {}", n(degree)));
+        }
+    }
+    // Given only where the experts are split unlike the attention.
+    if p.expert_tensor != p.tensor {
+        words.push(format!("ETP {}", n(p.expert_tensor)));
+    }
+    words.push(fill("plan.mb", &[("n", &n(p.micro_batch))]));
+    let zero = match p.sharding {
+        Sharding::None => 0,
+        Sharding::Optimizer => 1,
+        Sharding::Gradients => 2,
+        Sharding::Full => 3,
+    };
+    words.push(format!("ZeRO-{zero}"));
+    match p.recompute {
+        Recompute::None => {}
+        Recompute::Selective => words.push(t("plan.recompute.selective").into()),
+        Recompute::Full => words.push(t("plan.recompute.full").into()),
+    }
+    if p.recompute_elementwise {
+        words.push(t("plan.light-recompute").into());
+    }
+    if p.sequence_parallel {
+        words.push("SP".into());
+    }
+    words.join(" · ")
+}
+
+/// Why the best plan wins: its step's largest parts, as shares of the step (ties by id).
+fn wins(e: &Estimate) -> String {
+    let step = e.step_s;
+    if !(step > 0.0) {
+        return String::new();
+    }
+    let mut parts: Vec<(&str, f64)> = e
+        .breakdown
+        .parts()
+        .into_iter()
+        .filter(|(_, s)| finite(*s).is_some_and(|s| s > 0.0))
+        .collect();
+    parts.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    let shares: Vec<String> = parts
+        .iter()
+        .take(3)
+        .map(|(id, s)| format!("{} {}", crate::text::part(id), format::percent(s / step)))
+        .collect();
+    fill("search.wins", &[("shares", &shares.join(t("text.list")))])
+}
+
+/// One ranked or offered plan with what the view says of it.
+struct Row<'a> {
+    plan: &'a Plan,
+    /// Its full estimate as applied to the scenario.
+    estimate: Option<Estimate>,
+    /// It is the typed plan.
+    yours: bool,
+}
+
+/// The search as the rows see it.
+struct Ctx<'a> {
+    searchable: &'a Searchable,
+    outcome: &'a Outcome,
+    /// The typed plan, when it runs, fits and finishes.
+    yours: Option<Plan>,
+}
+
+impl<'a> Ctx<'a> {
+    fn row(&self, plan: &'a Plan) -> Row<'a> {
+        let chips = plan.chips_used.saturating_add(plan.idle_chips);
+        let estimate =
+            self.searchable.scenario.with_found(plan, chips).evaluate().ok().map(|(_, e)| e);
+        let yours = self.yours.is_some_and(|y| y.parallelism == plan.parallelism);
+        Row { plan, estimate, yours }
+    }
+
+    /// The scenario a row's Apply opens: the plan applied as found on the whole cluster.
+    fn applied(&self, plan: &Plan) -> Value {
+        let chips = self.searchable.inputs.cluster.n_chips;
+        self.searchable.scenario.with_found(plan, chips).to_value()
+    }
+
+    /// What applying `plan` changes against the best plan keeping TP inside a domain, when
+    /// its TP crosses domains.
+    fn against_inside(&self, plan: &Plan) -> Option<Against> {
+        let inside = self.outcome.best_inside.filter(|_| plan.tp_crosses_domain())?;
+        Some(plan.against(&inside))
+    }
+
+    /// Why a runner-up loses: the part of its step that grew most against the best; or that
+    /// the model cannot tell it from the best.
+    fn loses(&self, plan: &Plan) -> String {
+        let Some(best) = self.outcome.ranked.first() else { return t("search.as-good").into() };
+        let gap = plan.gap(best, self.outcome.objective);
+        let (seconds, behind) =
+            (finite(gap.seconds).unwrap_or(0.0), finite(gap.behind).unwrap_or(0.0));
+        if behind <= 1e-9 {
+            return t("search.as-good").into();
+        }
+        let pct = format::percent(behind);
+        if self.outcome.equivalent(plan) {
+            return fill("search.equivalent", &[("behind", &pct)]);
+        }
+        if seconds <= 0.0 {
+            // Ranked by cost, energy or failures, a plan can lose with the shorter step.
+            return fill("search.behind", &[("behind", &pct)]);
+        }
+        let part = crate::text::part(gap.part);
+        let values =
+            [("behind", pct.as_str()), ("part", part), ("seconds", &format::seconds(seconds))];
+        fill("search.behind-on", &values)
+    }
+
+    /// What else a row should say: that its tensor parallelism leaves the scale-up domain (and
+    /// by how much the model prefers it to the best plan that does not), where its ranks sit,
+    /// and the chips it leaves idle.
+    fn caveats(&self, plan: &Plan) -> Vec<String> {
+        let mut out = Vec::new();
+        if plan.tp_domains > 1 {
+            let faster = -self.against_inside(plan).and_then(|a| finite(a.days)).unwrap_or(0.0);
+            out.push(fill(
+                if faster > 0.0 { "search.tp-crosses-faster" } else { "search.tp-crosses" },
+                &[
+                    ("tp", &n(plan.parallelism.tensor)),
+                    ("domains", &plan.tp_domains.to_string()),
+                    ("faster", &format::percent(faster)),
+                ],
+            ));
+        }
+        if plan.domain_chips != 0 {
+            out.push(fill("search.placed", &[("n", &n(plan.domain_chips))]));
+        }
+        if plan.idle_chips > 0 {
+            let usd = finite(plan.idle_usd).unwrap_or(0.0);
+            out.push(fill(
+                "search.idle",
+                &[("n", &n(plan.idle_chips)), ("usd", &format::count(usd))],
+            ));
+        }
+        out
+    }
+
+    /// What applying a row does to the typed plan's figures, in words: "12.0 % slower, 3.0 GiB
+    /// less memory"; "yours" on the typed plan's own row.
+    fn against_yours(&self, row: &Row) -> String {
+        if row.yours {
+            return t("search.is-yours").into();
+        }
+        let Some(yours) = self.yours else { return String::new() };
+        let a = row.plan.against(&yours);
+        let Some(days) = finite(a.days) else { return String::new() };
+        let mut parts = Vec::new();
+        let change = |x: f64, more: &str, less: &str| {
+            let key = if x > 0.0 { more } else { less };
+            fill(key, &[("n", &format::percent(x.abs()))])
+        };
+        if days.abs() >= 0.0005 {
+            parts.push(change(days, "search.slower", "search.faster"));
+        }
+        let figure = match self.outcome.objective {
+            Objective::Cost => Some((a.run_usd, "search.dearer", "search.cheaper")),
+            Objective::Energy => Some((a.energy, "search.more-energy", "search.less-energy")),
+            Objective::EffectiveDays => {
+                Some((a.effective_days, "search.slower-failures", "search.faster-failures"))
+            }
+            Objective::TrainDays => None,
+        };
+        if let Some((x, more, less)) =
+            figure.filter(|f| finite(f.0).is_some_and(|x| x.abs() >= 0.0005))
+        {
+            parts.push(change(x, more, less));
+        }
+        let bytes = finite(a.memory_bytes).unwrap_or(0.0);
+        if bytes.abs() >= 0.05 * crate::model::presets::units::GIB {
+            let key = if bytes > 0.0 { "search.more-memory" } else { "search.less-memory" };
+            parts.push(fill(key, &[("n", &format::gib(bytes.abs()))]));
+        }
+        if parts.is_empty() {
+            return t("search.same-as-yours").into();
+        }
+        parts.join(t("text.list"))
+    }
+
+    /// One plan as a row of the table: its rank (or `first` in its place), plan, days, MFU,
+    /// memory, what applying it does to the typed plan, and why it wins or loses.
+    fn plan_row(&self, row: &Row, first: String, why: String, apply: Value) -> Value {
+        let mut why = vec![why];
+        why.extend(self.caveats(row.plan));
+        let e = row.estimate.as_ref();
+        let figure = |f: fn(&Estimate) -> f64| e.map(f).and_then(finite);
+        json!({
+            "testid": "search-row",
+            "cells": [
+                first,
+                plan_words(&row.plan.parallelism, Some(row.plan.parallelism.data)),
+                figure(|e| e.train_days).map(|d| format!("{d:.1}")).unwrap_or_default(),
+                figure(|e| e.mfu).map(format::percent).unwrap_or_default(),
+                figure(|e| e.memory.peak_bytes).map(format::gib).unwrap_or_default(),
+                self.against_yours(row),
+                why.into_iter().filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" · "),
+            ],
+            "apply": apply,
+        })
+    }
+
+    /// Where the typed plan ranks, in words; or why it is not ranked.
+    fn yours_line(&self) -> String {
+        let placed = &self.outcome.yours;
+        let why = crate::report::typed_plan_why(self.searchable, &placed.verdict);
+        let why = why.join(t("text.list"));
+        match (&placed.verdict, placed.rank) {
+            (Verdict::Fits(_), 1) => t("search.yours-best").into(),
+            (Verdict::Fits(_), rank) if rank > 0 => {
+                let behind = format::percent(finite(placed.behind).unwrap_or(0.0));
+                let band = format::percent(finite(self.outcome.equivalent_within).unwrap_or(0.0));
+                let key = match self.outcome.objective {
+                    _ if placed.within_error => "search.yours-within-error",
+                    Objective::Cost => "search.yours-dearer",
+                    Objective::Energy => "search.yours-more-energy",
+                    _ => "search.yours-slower",
+                };
+                let rank = ordinal(rank);
+                let values = [
+                    ("rank", rank.as_str()),
+                    ("of", &n(self.outcome.evaluated as f64)),
+                    ("behind", &behind),
+                    ("band", &band),
+                ];
+                fill(key, &values)
+            }
+            (Verdict::DoesNotFit { .. }, _) => fill("search.yours-does-not-fit", &[("why", &why)]),
+            (Verdict::NeverFinishes { .. }, _) => {
+                fill("search.yours-never-finishes", &[("why", &why)])
+            }
+            _ => fill("search.yours-cannot-run", &[("why", &why)]),
+        }
+    }
+}
+
+/// A rank as the language says it: 53rd, 第 53.
+fn ordinal(n: u64) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "ordinal.th",
+        (1, _) => "ordinal.st",
+        (2, _) => "ordinal.nd",
+        (3, _) => "ordinal.rd",
+        _ => "ordinal.th",
+    };
+    fill(suffix, &[("n", &numbers::format(n as f64))])
+}
+
+fn apply(testid: &str, label: String, scenario: Value) -> Value {
+    json!({ "testid": testid, "label": label, "scenario": scenario })
+}
+
+/// A search's result as the page shows it.
+pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> Value {
+    let yours = match outcome.yours.verdict {
+        Verdict::Fits(plan) => Some(plan),
+        _ => None,
+    };
+    let cx = Ctx { searchable, outcome, yours };
+    let count = |x: u64| n(x as f64);
+    let counts = [
+        ("searched", count(outcome.searched)),
+        ("invalid", count(outcome.invalid)),
+        ("unfit", count(outcome.does_not_fit)),
+        ("timed", count(outcome.evaluated)),
+    ];
+    let counts: Vec<(&str, &str)> = counts.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let key = if done { "search.counts" } else { "search.counts-so-far" };
+    let mut lines = vec![line("search-counts", fill(key, &counts), false)];
+    if outcome.never_finish > 0 {
+        let never = fill("search.counts-never", &[("n", &count(outcome.never_finish))]);
+        lines.push(line("search-never", never, false));
+    }
+    if done {
+        lines.push(line("search-yours", cx.yours_line(), false));
+    }
+    if let Some(why) = outcome.none_because {
+        lines.push(line("search-why", why.to_string(), true));
+    }
+    let mut rows: Vec<Value> = outcome
+        .ranked
+        .iter()
+        .enumerate()
+        .map(|(i, plan)| {
+            let rank = i + 1;
+            let row = cx.row(plan);
+            let why = if rank == 1 {
+                row.estimate.as_ref().map(wins).unwrap_or_default()
+            } else {
+                cx.loses(plan)
+            };
+            let label = fill("search.apply-label", &[("rank", &rank.to_string())]);
+            let apply = apply("search-apply", label, cx.applied(plan));
+            cx.plan_row(&row, rank.to_string(), why, apply)
+        })
+        .collect();
+    // The best plan keeping tensor parallelism inside a scale-up domain, when the best does not.
+    let best = outcome.ranked.first();
+    let crossing = best.is_some_and(Plan::tp_crosses_domain);
+    if let Some(inside) = outcome.best_inside.as_ref().filter(|_| done && crossing) {
+        let label = t("search.inside-apply").to_string();
+        let apply = apply("search-apply-inside", label, cx.applied(inside));
+        let first = t("search.inside-rank").into();
+        let mut row = cx.plan_row(&cx.row(inside), first, cx.loses(inside), apply);
+        row["testid"] = json!("search-inside");
+        rows.push(row);
+        let faster =
+            -best.and_then(|b| cx.against_inside(b)).and_then(|a| finite(a.days)).unwrap_or(0.0);
+        let note = fill("search.inside-note", &[("faster", &format::percent(faster.max(0.0)))]);
+        lines.push(line("search-inside-note", note, false));
+    }
+    let pareto: Vec<String> = outcome
+        .pareto
+        .iter()
+        .map(|p| {
+            fill(
+                "search.front-item",
+                &[
+                    ("days", &format!("{:.1}", finite(p.effective_train_days).unwrap_or(0.0))),
+                    ("usd", &format::sig3(finite(p.run_usd).unwrap_or(0.0) / 1e6)),
+                    ("plan", &plan_words(&p.parallelism, None)),
+                ],
+            )
+        })
+        .collect();
+    let mut view = json!({
+        "lines": lines,
+        "table": {
+            "testid": "search-results",
+            "head": ["#", t("search.head.plan"), t("search.head.days"), "MFU", t("search.head.memory"), t("search.head.against"), t("search.head.why")],
+            "rows": rows,
+        },
+    });
+    if done && pareto.len() > 1 {
+        view["list"] = json!({
+            "testid": "search-pareto",
+            "summary": t("search.front"),
+            "items": pareto,
+        });
+    }
+    view
+}
+
+/// An SVG document as a `data:` URL for an `<img>`, where no script in it can run.
+fn svg_url(svg: &str) -> String {
+    let mut out = String::from("data:image/svg+xml,");
+    for b in svg.bytes() {
+        if b.is_ascii_alphanumeric() || b" .,:;=/-_()'".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// A sizing's result as the page shows it: a row per chip, how close each answer is to the
+/// true smallest cluster, and the plot of days against chips, drawn for the dark colour
+/// scheme when `dark`.
+pub fn size(deadline_days: f64, chips: &[SizedChip], dark: bool) -> Value {
+    let rows: Vec<Value> = chips
+        .iter()
+        .map(|c| {
+            let chip = c.name.clone();
+            let sized = match &c.result {
+                Ok(Some(Answer::Meets(sized))) => sized,
+                Ok(Some(answer)) => {
+                    let why = crate::report::sizing_why(deadline_days, answer)
+                        .unwrap_or_else(|| t("size.none").into());
+                    return json!({ "testid": "size-row", "cells": [chip, "", "", "", "", "", why] });
+                }
+                Ok(None) => {
+                    let why = t("size.none");
+                    return json!({ "testid": "size-row", "cells": [chip, "", "", "", "", "", why] });
+                }
+                Err(why) => {
+                    return json!({ "testid": "size-row", "cells": [chip, "", "", "", "", "", why] })
+                }
+            };
+            let e = &sized.estimate;
+            let count = n(sized.chips);
+            let bom = &e.facility.bom;
+            let mw = finite(e.facility.power.facility_w / 1e6);
+            let capex = finite(e.facility.cost.capex_usd);
+            let label = fill("size.apply-label", &[("n", &count), ("chip", &chip)]);
+            json!({
+                "testid": "size-row",
+                "cells": [
+                    chip.clone(),
+                    count.clone(),
+                    format!("{} / {}", n(bom.nodes as f64), n(bom.racks as f64)),
+                    mw.map(|mw| fill("unit.mw", &[("n", &format::sig3(mw))])).unwrap_or_default(),
+                    capex.map(|usd| fill("unit.usd", &[("n", &format::count(usd))])).unwrap_or_default(),
+                    finite(sized.plan.effective_train_days).map(|d| format!("{d:.1}")).unwrap_or_default(),
+                    plan_words(&sized.plan.parallelism, None),
+                ],
+                "apply": apply("size-apply", label, sized.scenario.to_value()),
+            })
+        })
+        .collect();
+    let bounds: Vec<Value> = chips
+        .iter()
+        .filter_map(|c| match &c.result {
+            Ok(Some(Answer::Meets(sized))) => Some((c, sized)),
+            _ => None,
+        })
+        .map(|(c, sized)| {
+            let over = finite(sized.at_most_over(c.unit)).unwrap_or(0.0);
+            let text = fill(
+                "size.bound",
+                &[
+                    ("chip", &c.name),
+                    ("chips", &n(sized.chips)),
+                    ("misses", &n(sized.misses_at)),
+                    ("over", &format::percent(over)),
+                    ("unit", &n(c.unit)),
+                ],
+            );
+            line("size-bound", text, false)
+        })
+        .collect();
+    // A chip whose sizing could not start has no curve.
+    let curves: Vec<Curve> = chips
+        .iter()
+        .filter(|c| c.result.is_ok())
+        .map(|c| Curve { label: c.name.clone(), points: c.curve.clone() })
+        .collect();
+    json!({
+        "lines": [],
+        "after": bounds,
+        "table": {
+            "testid": "size-results",
+            "head": [t("size.head.chip"), t("size.head.chips"), t("size.head.nodes"), t("size.head.power"), t("size.head.capex"), t("size.head.days"), t("search.head.plan")],
+            "rows": rows,
+        },
+        "plot": svg_url(&charts::sizing_svg(&curves, deadline_days, if dark { &DARK } else { &LIGHT }, (720, 300))),
+    })
+}
+
+/// The accuracy report as the page shows it: every published row with its error, the misses
+/// explained, and each run's sources (the page renders those as links).
+pub fn accuracy(
+    report: &Result<(Vec<validation::Run>, Vec<validation::Outcome>), String>,
+) -> Value {
+    let (runs, outcomes) = match report {
+        Ok(report) => report,
+        Err(error) => {
+            let text = fill("accuracy.error", &[("why", error)]);
+            return json!({ "lines": [line("accuracy-error", text, true)] });
+        }
+    };
+    let rows: Vec<Value> = outcomes
+        .iter()
+        .map(|o| {
+            let metric = o.row.metric;
+            json!({
+                "class": if o.within() { "" } else { "miss" },
+                "cells": [
+                    o.row.run, o.row.label, metric.label(),
+                    validation::show(metric, o.row.published), validation::show(metric, o.predicted),
+                    format!("{:+.1}%", 100.0 * finite(o.error).unwrap_or(0.0)),
+                    format!("±{:.0}%", 100.0 * finite(o.row.tolerance).unwrap_or(0.0)),
+                ],
+            })
+        })
+        .collect();
+    let misses: Vec<Value> = outcomes
+        .iter()
+        .filter_map(|o| {
+            let why = o.row.known_miss.as_deref()?;
+            let values = [("run", o.row.run.as_str()), ("label", &o.row.label), ("why", why)];
+            Some(line("accuracy-miss", fill("accuracy.miss", &values), false))
+        })
+        .collect();
+    let head = ["run", "row", "metric", "published", "predicted", "error", "tolerance"]
+        .map(|h| t(&format!("accuracy.head.{h}")));
+    let sources: Vec<Value> =
+        runs.iter().map(|r| json!({ "title": r.title, "source": r.source })).collect();
+    json!({
+        "table": {
+            "testid": "accuracy-table",
+            "head": head,
+            "rows": rows,
+        },
+        "after": misses,
+        "sources": sources,
+    })
+}
+
+/// Plan A against plan B as the page shows it: each drawing as an image's `data:` URL.
+pub fn compare(drawn: &Result<(String, String), &'static str>) -> Value {
+    match drawn {
+        Ok((step, scaling)) => {
+            json!({ "step": svg_url(step), "scaling": svg_url(scaling), "error": Value::Null })
+        }
+        Err(why) => json!({ "step": Value::Null, "scaling": Value::Null, "error": why }),
+    }
+}
