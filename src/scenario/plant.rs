@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use super::fields::fixed;
-use super::resolve::{check_keys, ids, preset_and_fields, short, Catalog, Problem, Reader};
+use super::resolve::{check_keys, preset, preset_and_fields, short, Catalog, Problem, Reader};
 use super::Scenario;
 use crate::fabric::{self, Spec};
 use crate::model::facility::{Cooling, FabricRules, Facility, Plant};
@@ -105,15 +105,19 @@ impl Scenario {
             Some(raw) => {
                 let (id, _) = preset_and_fields(r, raw, "cluster.system");
                 match id {
-                    Some(id) => match presets::system(id) {
-                        Some(p) => *p,
-                        None => {
-                            let known = ids(presets::SYSTEMS, |p| p.id);
-                            let (catalog, id) = (Catalog::System, id.to_string());
-                            r.error("cluster.system", Problem::Unknown { catalog, id, known });
-                            generic(&cluster.chip, cluster.chips_per_node)
+                    Some(id) => {
+                        match preset(
+                            r,
+                            "cluster.system",
+                            Catalog::System,
+                            id,
+                            presets::SYSTEMS,
+                            |p| p.id,
+                        ) {
+                            Some(p) => *p,
+                            None => generic(&cluster.chip, cluster.chips_per_node),
                         }
-                    },
+                    }
                     None => generic(&cluster.chip, cluster.chips_per_node),
                 }
             }
@@ -223,15 +227,9 @@ impl Scenario {
         let field = "cluster.fabric.switch";
         let (id, map) = preset_and_fields(r, raw, field);
         let base = match id {
-            Some(id) => match presets::switch(id) {
-                Some(p) => Some(p.switch),
-                None => {
-                    let known = ids(presets::SWITCHES, |p| p.id);
-                    let (catalog, id) = (Catalog::Switch, id.to_string());
-                    r.error(field, Problem::Unknown { catalog, id, known });
-                    fallback
-                }
-            },
+            Some(id) => preset(r, field, Catalog::Switch, id, presets::SWITCHES, |p| p.id)
+                .map(|p| p.switch)
+                .or(fallback),
             None => None,
         };
         let Some(map) = map else {

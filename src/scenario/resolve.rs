@@ -268,6 +268,24 @@ pub(super) fn check_keys(
     }
 }
 
+/// The entry of a catalog `(list, id_of)` whose id is `id`; an unknown id is an error on
+/// `field` that lists the ids there are.
+pub(super) fn preset<T>(
+    r: &mut Reader,
+    field: &str,
+    catalog: Catalog,
+    id: &str,
+    list: &'static [T],
+    id_of: fn(&T) -> &'static str,
+) -> Option<&'static T> {
+    let found = list.iter().find(|p| id_of(p) == id);
+    if found.is_none() {
+        let known = ids(list, |p| id_of(p));
+        r.error(field, Problem::Unknown { catalog, id: id.to_string(), known });
+    }
+    found
+}
+
 pub(super) fn ids<T>(items: &[T], id: impl Fn(&T) -> &str) -> String {
     items.iter().map(id).collect::<Vec<_>>().join(", ")
 }
@@ -315,15 +333,10 @@ impl Scenario {
         r.unknown("model", &m.unknown);
         let base = match &m.preset {
             Some(raw) => match r.text(raw, "model.preset") {
-                Some(id) => match presets::transformer(id) {
-                    Some(p) => Some(p.transformer),
-                    None => {
-                        let known = ids(presets::TRANSFORMERS, |p| p.id);
-                        let (catalog, id) = (Catalog::Model, id.to_string());
-                        r.error("model.preset", Problem::Unknown { catalog, id, known });
-                        None
-                    }
-                },
+                Some(id) => {
+                    preset(r, "model.preset", Catalog::Model, id, presets::TRANSFORMERS, |p| p.id)
+                        .map(|p| p.transformer)
+                }
                 None => None,
             },
             None => None,
@@ -728,14 +741,9 @@ fn resolve_chip(r: &mut Reader, raw: &Raw) -> (Chip, Option<&'static presets::Ch
     };
     let (id, fields) = preset_and_fields(r, raw, "cluster.chip");
     let preset = match id {
-        Some(id) => match presets::chip(id) {
+        Some(id) => match preset(r, "cluster.chip", Catalog::Chip, id, presets::CHIPS, |p| p.id) {
             Some(p) => Some(p),
-            None => {
-                let known = ids(presets::CHIPS, |p| p.id);
-                let (catalog, id) = (Catalog::Chip, id.to_string());
-                r.error("cluster.chip", Problem::Unknown { catalog, id, known });
-                return (fallback.chip, None);
-            }
+            None => return (fallback.chip, None),
         },
         None => None,
     };
@@ -805,17 +813,9 @@ fn resolve_scale_up(r: &mut Reader, raw: &Value) -> ScaleUp {
     let field = "cluster.scale_up";
     let (id, fields) = preset_and_fields(r, raw, field);
     let base = match id {
-        Some(id) => match presets::scale_up(id) {
-            Some(p) => Some(p.scale_up),
-            None => {
-                let known = ids(presets::SCALE_UP, |p| p.id);
-                r.error(
-                    field,
-                    Problem::Unknown { catalog: Catalog::ScaleUp, id: id.into(), known },
-                );
-                None
-            }
-        },
+        Some(id) => {
+            preset(r, field, Catalog::ScaleUp, id, presets::SCALE_UP, |p| p.id).map(|p| p.scale_up)
+        }
         None => None,
     };
     let Some(map) = fields else { return base.unwrap_or(presets::SCALE_UP[0].scale_up) };
@@ -848,17 +848,9 @@ fn resolve_scale_out(r: &mut Reader, raw: &Value) -> Link {
     let field = "cluster.scale_out";
     let (id, fields) = preset_and_fields(r, raw, field);
     let base = match id {
-        Some(id) => match presets::scale_out(id) {
-            Some(p) => Some(p.link),
-            None => {
-                let known = ids(presets::SCALE_OUT, |p| p.id);
-                r.error(
-                    field,
-                    Problem::Unknown { catalog: Catalog::ScaleOut, id: id.into(), known },
-                );
-                None
-            }
-        },
+        Some(id) => {
+            preset(r, field, Catalog::ScaleOut, id, presets::SCALE_OUT, |p| p.id).map(|p| p.link)
+        }
         None => None,
     };
     let Some(map) = fields else { return base.unwrap_or(presets::SCALE_OUT[0].link) };
