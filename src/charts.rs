@@ -9,16 +9,17 @@ mod svg;
 
 pub use svg::escape;
 
+use crate::model::presets::units::GIB;
 use crate::model::sweep::{self, ScalingPoint};
 use crate::model::Estimate;
 use crate::numbers;
 use crate::text::substitute;
+use svg::{Anchor, Axis, Doc, Mark, Names};
 
 /// `key`'s words with each `{name}` replaced by its value.
 fn fill_in(words: fn(&str) -> &'static str, key: &str, values: &[(&str, &str)]) -> String {
     substitute(words(key), values)
 }
-use svg::{Anchor, Axis, Doc, Mark, Names};
 
 /// How a plot looks: the colours of one colour scheme, as SVG colours, and its words.
 #[derive(Clone, Copy, Debug)]
@@ -65,8 +66,6 @@ pub const DARK: Theme = Theme {
 
 /// The size plots are drawn at when nothing else is asked: wide, and as tall as the page's.
 pub type Size = (u32, u32);
-
-const GIB: f64 = 1073741824.0;
 
 /// One horizontal stacked bar of `(id, value)` parts (worded as `part.<id>`) with an optional
 /// capacity marker, and its legend (name and value per part) in a column on the right.

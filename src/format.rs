@@ -2,7 +2,7 @@
 
 /// Bytes as GiB with one decimal.
 pub fn gib(bytes: f64) -> String {
-    format!("{:.1} GiB", bytes / 1073741824.0)
+    format!("{:.1} GiB", bytes / crate::model::presets::units::GIB)
 }
 
 /// Seconds with three significant digits.

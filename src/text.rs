@@ -239,7 +239,7 @@ pub fn duration(s: f64) -> String {
 /// A finding about a plan in words, in the language spoken.
 pub fn warning(w: &Warning) -> String {
     let n = |x: u64| crate::numbers::format(x as f64);
-    let gib = |b: f64| format!("{:.1}", b / 1073741824.0);
+    let gib = |b: f64| format!("{:.1}", b / crate::model::presets::units::GIB);
     match *w {
         Warning::DoesNotFit { need_bytes, have_bytes } => {
             fill("warn.does-not-fit", &[("need", &gib(need_bytes)), ("have", &gib(have_bytes))])
@@ -381,7 +381,7 @@ impl std::fmt::Display for Warning {
 /// Why a search ranks no plan, in words.
 impl std::fmt::Display for NoPlan {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let gib = |b: f64| format!("{:.1}", b / 1073741824.0);
+        let gib = |b: f64| format!("{:.1}", b / crate::model::presets::units::GIB);
         f.write_str(&match *self {
             NoPlan::NeverFinishes { plans, mtbf_s, lost_s } => fill(
                 "search.never-finishes",

@@ -380,7 +380,7 @@ pub fn markdown(runs: &[Run], outcomes: &[Outcome]) -> String {
     let unfit = noted(
         |r| r.known_unfit.as_deref(),
         |o| {
-            let gib = |b: f64| b / 1073741824.0;
+            let gib = |b: f64| b / crate::model::presets::units::GIB;
             format!("{:.1} of {:.1} GiB", gib(o.memory.peak_bytes), gib(o.memory.hbm_bytes))
         },
     );
