@@ -7,6 +7,7 @@
 
 mod bom;
 pub mod calibrate;
+pub mod collectives;
 pub mod efficiency;
 pub mod facility;
 mod hardware;
@@ -18,7 +19,6 @@ pub mod search;
 mod stages;
 mod step_time;
 pub mod sweep;
-pub mod topology;
 mod warnings;
 mod workload;
 

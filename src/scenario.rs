@@ -97,7 +97,7 @@ pub struct Scenario {
     /// Format version; absent means 1.
     pub version: Raw,
     /// The transformer.
-    pub model: ModelSpec,
+    pub model: TransformerSpec,
     /// Token budget, batch and recipe.
     pub training: TrainingSpec,
     /// The machine.
@@ -155,7 +155,7 @@ section! {
 
 section! {
     /// The transformer: a preset id, dimensions, or a preset with some dimensions overridden.
-    ModelSpec {
+    TransformerSpec {
         /// Transformer preset id (`llama3-405b`).
         preset,
         /// Decoder layers.
@@ -323,7 +323,7 @@ impl Scenario {
         };
         let scenario = Scenario {
             version: take(&mut map, "version"),
-            model: ModelSpec::from_map(object(&mut map, "model")?),
+            model: TransformerSpec::from_map(object(&mut map, "model")?),
             training: TrainingSpec::from_map(object(&mut map, "training")?),
             cluster: ClusterSpec::from_map(object(&mut map, "cluster")?),
             parallelism: ParallelismSpec::from_map(object(&mut map, "parallelism")?),

@@ -98,7 +98,7 @@ pub struct ScaleUpPreset {
 
 /// A catalog scale-out fabric.
 #[derive(Clone, Copy, Debug)]
-pub struct FabricPreset {
+pub struct ScaleOutPreset {
     /// Lowercase, hyphenated id (`ib-ndr`).
     pub id: &'static str,
     /// Display name.
@@ -242,7 +242,7 @@ pub fn scale_up(id: &str) -> Option<&'static ScaleUpPreset> {
 }
 
 /// The scale-out preset with this id.
-pub fn scale_out(id: &str) -> Option<&'static FabricPreset> {
+pub fn scale_out(id: &str) -> Option<&'static ScaleOutPreset> {
     SCALE_OUT.iter().find(|p| p.id == id)
 }
 

@@ -29,11 +29,11 @@ mod cells;
 use cells::{cells, Cell};
 pub use cells::{data_degrees, pipeline_degrees, placements};
 
+use crate::model::collectives::Group;
 use crate::model::memory::{self, LayerMemory};
 use crate::model::parallelism::Shape;
 use crate::model::stages::{self, Stage};
 use crate::model::step_time::{LayerCosts, StepBase};
-use crate::model::topology::Group;
 use crate::model::warnings::{self, AnyProblem};
 use crate::model::{finite, run, step_time, utilisation};
 use crate::model::{

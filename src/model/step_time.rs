@@ -14,10 +14,10 @@ mod ops;
 use data_parallel::{data_parallel, optimizer_s};
 use ops::{Ctx, Pass, Passes};
 
+use crate::model::collectives::point_to_point_s;
 use crate::model::efficiency::{overlapped, slowest_of};
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
-use crate::model::topology::point_to_point_s;
 use crate::model::{finite, AttentionImpl, Inputs, Recompute};
 
 /// Bytes of one activation element (BF16/FP16).

@@ -8,8 +8,8 @@
 //! nearest runnable plan would roughly cost, nothing more. The same rule serves the
 //! command-line tool, the page and the plan search.
 
+use crate::model::collectives::Group;
 use crate::model::parallelism::Shape;
-use crate::model::topology::Group;
 use crate::model::{Inputs, Recipe, Sharding};
 
 /// One problem with a plan.

@@ -16,12 +16,13 @@ use super::inputs::{
     chip_id, cluster_panel, facility_panel, measurements_panel, model_panel, parallelism_panel,
     training_panel, PanelProps,
 };
-use super::plot::{plot, PlotKind};
+use super::plot::plot;
 use super::results::results;
 use super::search::SearchPanel;
 use super::sketch::SketchView;
 use super::state::{Action, Notice, State};
 use super::text;
+use crate::charts::Kind;
 use crate::format;
 use crate::scenario::Scenario;
 use crate::text::Lang;
@@ -376,7 +377,7 @@ pub fn app() -> Html {
                     <SearchPanel state={state.clone()} on_action={on_action} dark={*dark} width={*width} lang={*lang} />
                     if let Some(good) = good {
                         <div class={classes!("plots", (state.stale() || !good.estimate.feasible).then_some("stale"))}>
-                            { for PlotKind::ALL.into_iter().map(|kind| {
+                            { for Kind::ALL.into_iter().map(|kind| {
                                 plot(plots.as_ref().and_then(|p| p[kind.id()].as_str()), kind)
                             }) }
                         </div>

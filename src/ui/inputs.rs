@@ -11,7 +11,7 @@ use yew::prelude::*;
 use super::fields::{
     number_field, toggle_field, Change, NumberFieldProps, SelectField, Slider, ToggleFieldProps,
 };
-use super::state::{Action, Good, State};
+use super::state::{Action, Evaluation, State};
 use super::text;
 use crate::cite;
 use crate::format;
@@ -48,7 +48,7 @@ pub struct PanelProps {
 /// Reads the state for one panel.
 pub(super) struct Form<'a> {
     pub(super) state: &'a State,
-    pub(super) good: Option<&'a Good>,
+    pub(super) good: Option<&'a Evaluation>,
     pub(super) on_set: Callback<Vec<Change>>,
     /// The scenario as JSON, serialized once per render for every field to read.
     pub(super) json: Value,

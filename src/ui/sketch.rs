@@ -9,7 +9,7 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use super::browser;
-use super::state::Good;
+use super::state::Evaluation;
 use super::text;
 use crate::editor::Change;
 use crate::sketch;
@@ -18,7 +18,7 @@ use crate::sketch;
 #[derive(Properties, PartialEq)]
 pub struct SketchProps {
     /// The result drawn.
-    pub good: Rc<Good>,
+    pub good: Rc<Evaluation>,
     /// Draw in the dark colour scheme.
     pub dark: bool,
     /// The language spoken (the drawing's words are in it).

@@ -4,7 +4,7 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
-pub use crate::editor::{Action, Evaluation as Good, Notice, State};
+pub use crate::editor::{Action, Evaluation, Notice, State};
 
 impl Reducible for State {
     type Action = Action;

@@ -8,7 +8,7 @@
 //! NVLink/NVSwitch 3 us and 0.80; other scale-up links and PCIe 5 us and 0.70;
 //! InfiniBand 8 us and 0.85; RoCE/Ethernet 10 us and 0.80; Omni-Path 12 us and 0.75.
 
-use super::{units::*, Basis, FabricPreset, ScaleUpPreset};
+use super::{units::*, Basis, ScaleOutPreset, ScaleUpPreset};
 use crate::model::{Link, ScaleUp};
 
 /// Every catalog scale-up fabric, grouped by vendor.
@@ -299,9 +299,9 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
 ];
 
 /// Every catalog scale-out fabric; `link.bytes_per_s` is the NIC bandwidth per chip.
-pub const SCALE_OUT: &[FabricPreset] = &[
+pub const SCALE_OUT: &[ScaleOutPreset] = &[
     // ---------------------------------------------------------------- InfiniBand
-    FabricPreset {
+    ScaleOutPreset {
         id: "ib-edr",
         name: "InfiniBand EDR, 100 Gb/s per chip",
         link: Link { bytes_per_s: 100.0 * GBIT_PER_S, latency_s: 8.0 * US, efficiency: 0.85 },
@@ -311,7 +311,7 @@ pub const SCALE_OUT: &[FabricPreset] = &[
                  A DGX-1 has 4 EDR ports per 8 GPUs, i.e. half this per GPU"
         ),
     },
-    FabricPreset {
+    ScaleOutPreset {
         id: "ib-hdr",
         name: "InfiniBand HDR, 200 Gb/s per chip",
         link: Link { bytes_per_s: 200.0 * GBIT_PER_S, latency_s: 8.0 * US, efficiency: 0.85 },
@@ -321,7 +321,7 @@ pub const SCALE_OUT: &[FabricPreset] = &[
                  3-level fat tree)"
         ),
     },
-    FabricPreset {
+    ScaleOutPreset {
         id: "ib-ndr",
         name: "InfiniBand NDR, 400 Gb/s per chip",
         link: Link { bytes_per_s: 400.0 * GBIT_PER_S, latency_s: 8.0 * US, efficiency: 0.85 },
@@ -331,7 +331,7 @@ pub const SCALE_OUT: &[FabricPreset] = &[
                  ports, 64 x 400G per switch); Databricks DBRX blog (3.2 Tb/s IB per 8-GPU node)"
         ),
     },
-    FabricPreset {
+    ScaleOutPreset {
         id: "ib-xdr",
         name: "InfiniBand XDR, 800 Gb/s per chip",
         link: Link { bytes_per_s: 800.0 * GBIT_PER_S, latency_s: 8.0 * US, efficiency: 0.85 },
@@ -342,7 +342,7 @@ pub const SCALE_OUT: &[FabricPreset] = &[
         ),
     },
     // ---------------------------------------------------------------- RoCE / Ethernet
-    FabricPreset {
+    ScaleOutPreset {
         id: "roce-100g",
         name: "RoCE, 100 Gb/s per chip",
         link: Link { bytes_per_s: 100.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
@@ -352,7 +352,7 @@ pub const SCALE_OUT: &[FabricPreset] = &[
                  (vengineer.hatenablog.com, 2 x 100G per server)"
         ),
     },
-    FabricPreset {
+    ScaleOutPreset {
         id: "roce-200g",
         name: "RoCE, 200 Gb/s per chip",
         link: Link { bytes_per_s: 200.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
@@ -362,7 +362,7 @@ pub const SCALE_OUT: &[FabricPreset] = &[
                  3-layer Clos at 1:1)"
         ),
     },
-    FabricPreset {
+    ScaleOutPreset {
         id: "roce-400g",
         name: "RoCE, 400 Gb/s per chip",
         link: Link { bytes_per_s: 400.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
@@ -372,7 +372,7 @@ pub const SCALE_OUT: &[FabricPreset] = &[
                  oversubscription above 3,072-GPU pods)"
         ),
     },
-    FabricPreset {
+    ScaleOutPreset {
         id: "roce-800g",
         name: "RoCE, 800 Gb/s per chip",
         link: Link { bytes_per_s: 800.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
@@ -382,7 +382,7 @@ pub const SCALE_OUT: &[FabricPreset] = &[
                  Spectrum-4 (router-switch.com)"
         ),
     },
-    FabricPreset {
+    ScaleOutPreset {
         id: "gaudi2-roce-3x100g",
         name: "Gaudi 2 on-die RoCE scale-out, 3 x 100 GbE per card",
         link: Link { bytes_per_s: 300.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
@@ -392,7 +392,7 @@ pub const SCALE_OUT: &[FabricPreset] = &[
                  scale-out, i.e. 300 Gb/s per card)"
         ),
     },
-    FabricPreset {
+    ScaleOutPreset {
         id: "gaudi3-roce-3x200g",
         name: "Gaudi 3 on-die RoCE scale-out, 3 x 200 GbE per card",
         link: Link { bytes_per_s: 600.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
@@ -402,7 +402,7 @@ pub const SCALE_OUT: &[FabricPreset] = &[
                  yobitel.com); not confirmed"
         ),
     },
-    FabricPreset {
+    ScaleOutPreset {
         id: "slingshot-11",
         name: "HPE Slingshot-11, 200 Gb/s per chip (Frontier)",
         link: Link { bytes_per_s: 200.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
@@ -413,14 +413,14 @@ pub const SCALE_OUT: &[FabricPreset] = &[
         ),
     },
     // ---------------------------------------------------------------- Omni-Path
-    FabricPreset {
+    ScaleOutPreset {
         id: "opa-100g",
         name: "Omni-Path, 100 Gb/s per chip",
         link: Link { bytes_per_s: 100.0 * GBIT_PER_S, latency_s: 12.0 * US, efficiency: 0.75 },
         basis: Basis::Unverified,
         source: source!("Omni-Path 100 Gb/s per port as widely quoted; no datasheet retrieved"),
     },
-    FabricPreset {
+    ScaleOutPreset {
         id: "opa-4x100-per-node",
         name: "Omni-Path, 4 x 100 Gb/s per 8-GPU node (Jean Zay)",
         link: Link { bytes_per_s: 50.0 * GBIT_PER_S, latency_s: 12.0 * US, efficiency: 0.75 },
@@ -431,7 +431,7 @@ pub const SCALE_OUT: &[FabricPreset] = &[
         ),
     },
     // ---------------------------------------------------------------- Google DCN
-    FabricPreset {
+    ScaleOutPreset {
         id: "dcn-tpu",
         name: "TPU data-centre network, 25 Gb/s per chip",
         link: Link { bytes_per_s: 25.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
@@ -441,7 +441,7 @@ pub const SCALE_OUT: &[FabricPreset] = &[
                  DCN per pod). Also used for TPU v4, whose DCN figure is not sourced"
         ),
     },
-    FabricPreset {
+    ScaleOutPreset {
         id: "dcn-tpu-v5p",
         name: "TPU v5p data-centre network, 50 Gb/s per chip",
         link: Link { bytes_per_s: 50.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },

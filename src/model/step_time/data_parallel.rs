@@ -1,8 +1,8 @@
 //! Data-parallel traffic of one step under each ZeRO stage, how much of it hides behind the
 //! backward pass, and the optimizer's update (Rajbhandari et al. 2020, "ZeRO", arXiv:1910.02054).
 
+use crate::model::collectives::Collective;
 use crate::model::efficiency::{with_interference, PREFETCH_OVERLAP};
-use crate::model::topology::Collective;
 use crate::model::Sharding;
 
 use super::ops::{Ctx, Passes};

@@ -5,13 +5,13 @@
 //! Depends only on the per-chip shape, not on the pipeline schedule or data parallelism, so a
 //! plan search can keep these costs while it varies the rest.
 
+use crate::model::collectives::{all_to_all_s, collective_s, Collective, Group};
 use crate::model::efficiency::{
     kernel_s, overlapped, ELEMENTWISE_BWD_BYTE_RATIO, FLASH_BWD_FLOP_RATIO, FLASH_BWD_RELATIVE,
     FLASH_FWD_RELATIVE, FP8_GEMM_RELATIVE, KERNEL_FLOOR_S,
 };
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
-use crate::model::topology::{all_to_all_s, collective_s, Collective, Group};
 use crate::model::{AttentionImpl, Dispatcher, FfnKind, Inputs, Recompute};
 
 use super::ACT_BYTES;
