@@ -551,7 +551,7 @@ pub fn compare(a: &Estimate, b: &Estimate) -> Vec<Difference> {
         let mut figures = vec![
             ("train_days", e.train_days),
             // A run that never finishes takes forever; the page words it so.
-            ("effective_train_days", e.effective_train_days.unwrap_or(f64::INFINITY)),
+            ("effective_train_days", e.effective_train_days().unwrap_or(f64::INFINITY)),
             ("mfu", e.mfu),
             ("step_s", e.step_s),
             ("memory_bytes", e.memory.peak_bytes),

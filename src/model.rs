@@ -104,10 +104,15 @@ pub struct Estimate {
     pub facility: FacilityEstimate,
     /// Failures, checkpoints and goodput.
     pub reliability: ReliabilityEstimate,
+}
+
+impl Estimate {
     /// Days to train including checkpoints, interruptions and restarts; `None` when
     /// interruptions come faster than the run recovers (`reliability.finishes()` is false, and
     /// `problems` says so).
-    pub effective_train_days: Option<f64>,
+    pub fn effective_train_days(&self) -> Option<f64> {
+        self.reliability.effective_train_days
+    }
 }
 
 /// Estimates step time, memory and run totals for one training plan.
@@ -195,7 +200,6 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
         warnings,
         notes,
         facility,
-        effective_train_days: reliability.effective_train_days,
         reliability,
     }
 }

@@ -68,7 +68,7 @@ pub fn to_json(e: &Estimate) -> Value {
         "warnings": e.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
         "notes": e.notes.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
         "facility": facility(&e.facility),
-        "effective_train_days": e.effective_train_days,
+        "effective_train_days": e.effective_train_days(),
         "reliability": reliability(&e.reliability),
     })
 }

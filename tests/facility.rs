@@ -22,7 +22,7 @@ fn power_parts_sum_and_stay_under_the_systems_rating() {
     assert!(node_w < 10_200.0 && node_w > 0.7 * 10_200.0, "{node_w} W per DGX H100");
     assert!(p.peak_it_w > p.it_w);
     // Energy is power times the wall-clock time, interruptions included.
-    let hours = e.effective_train_days.expect("the default plan finishes") * 24.0;
+    let hours = e.effective_train_days().expect("the default plan finishes") * 24.0;
     assert!(close(f.energy_mwh, p.facility_w * hours / 1e6));
     assert!(close(f.co2_t, f.energy_mwh * 0.41));
 }

@@ -26,7 +26,7 @@ fn goodput_is_above_90_percent_with_the_defaults_and_days_grow_by_it() {
     let e = evaluate(&Scenario::default_plan());
     let r = &e.reliability;
     assert!(r.goodput > 0.90 && r.goodput < 1.0, "{}", r.goodput);
-    let effective = e.effective_train_days.expect("the default plan finishes");
+    let effective = e.effective_train_days().expect("the default plan finishes");
     assert!(r.finishes() && r.effective_train_days == Some(effective));
     assert!((effective * r.goodput - e.train_days).abs() < 1e-6 * e.train_days);
     // The lost time adds up to the difference.

@@ -327,7 +327,7 @@ fn ranks_only_plans_that_run_and_fit_with_the_estimates_own_numbers() {
             assert!(e.feasible && e.memory.fits, "{:?}", plan.parallelism);
             assert!(close(e.step_s, plan.step_s));
             assert!(close(e.train_days, plan.train_days));
-            assert!(close(e.effective_train_days.expect("finishes"), plan.effective_train_days));
+            assert!(close(e.effective_train_days().expect("finishes"), plan.effective_train_days));
             assert!(close(e.memory.peak_bytes, plan.peak_bytes));
             assert!(close(e.mfu, plan.mfu));
             assert_eq!(e.chips_used, plan.chips_used);
@@ -377,7 +377,7 @@ fn the_search_never_contradicts_the_form_on_random_scenarios() {
         }
         if let Some(typed) = typed {
             let (_, e) = s.evaluate().expect("the typed scenario resolves");
-            let runs = e.feasible && e.memory.fits && e.effective_train_days.is_some();
+            let runs = e.feasible && e.memory.fits && e.effective_train_days().is_some();
             assert_eq!(outcome.yours.rank > 0, runs, "case {case}: {:?}", e.problems);
             if runs {
                 placed += 1;
@@ -499,7 +499,7 @@ fn a_run_that_never_finishes_is_never_ranked() {
              "cluster": { "chip": "h100-sxm", "chips": 1048576 }, "parallelism": { "tp": 8, "pp": 16, "cp": 2, "dp": 2048 } }"#,
     );
     let typed = estimate(&base);
-    assert!(typed.effective_train_days.is_none() && !typed.reliability.finishes());
+    assert!(typed.effective_train_days().is_none() && !typed.reliability.finishes());
     assert!(!typed.feasible, "never finishing is a problem");
     for objective in Objective::ALL {
         let outcome = search::search(&base, Options { objective, top: 20, ..Options::default() });

@@ -189,7 +189,7 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
                 } else {
                     fill("card.goodput.never", &[("mtbf", &crate::text::duration(r.mtbf_h * 3600.0)), ("lost", &crate::text::duration(r.lost_per_interruption_s))])
                 }) }
-                { ranged("effective-days", format::days(e.effective_train_days.unwrap_or(f64::INFINITY)),
+                { ranged("effective-days", format::days(e.effective_train_days().unwrap_or(f64::INFINITY)),
                     range.effective_train_days.and_then(|r| ends(r, format::days)),
                     fill("card.effective-days.detail", &[("without", &format!("{:.1}", e.train_days.min(1e6))), ("every", &format::seconds(r.checkpoint_interval_s))])) }
                 { card("mtbf", fill("unit.hours", &[("n", &format::sig3(r.mtbf_h))]),

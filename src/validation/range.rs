@@ -377,7 +377,7 @@ pub fn of(e: &Estimate, basis: Basis) -> Range {
         tokens_per_s: rate(e.tokens_per_s),
         mfu: rate(e.mfu),
         train_days: time(e.train_days),
-        effective_train_days: e.effective_train_days.map(time),
+        effective_train_days: e.effective_train_days().map(time),
         chip_hours: time(e.chip_hours),
         basis,
     }
