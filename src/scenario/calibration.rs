@@ -13,7 +13,7 @@
 use serde_json::{Map, Value};
 
 use super::resolve::{short, Reader};
-use super::{InputError, Problem, Raw, Scenario};
+use super::{fields, InputError, Problem, Raw, Scenario};
 use crate::model::calibrate::{self, Fit, Measured, Run};
 use crate::model::Inputs;
 
@@ -173,8 +173,9 @@ fn measured(raw: Option<&Value>, at: &str, r: &mut Reader) -> Option<Measured> {
     };
     let before = r.count_errors();
     let x = match key {
-        "mfu" => r.fraction(&raw, &field, 1.0),
-        _ => r.positive(&raw, &field, None),
+        "mfu" => r.fraction(&raw, fields::CALIBRATION_MEASURED_MFU.at(&field), 1.0),
+        "step_s" => r.positive(&raw, fields::CALIBRATION_MEASURED_STEP_S.at(&field), None),
+        _ => r.positive(&raw, fields::CALIBRATION_MEASURED_TOKENS_PER_S.at(&field), None),
     };
     if r.count_errors() > before {
         return None;

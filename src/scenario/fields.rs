@@ -72,6 +72,46 @@ impl Field {
     }
 }
 
+/// Where a value is read: its entry in the field table, and the path its errors name (the
+/// field's own, or an indexed one such as `calibration.2.measured.mfu`).
+#[derive(Clone, Copy, Debug)]
+pub struct At<'a> {
+    pub field: &'a Field,
+    pub path: &'a str,
+}
+
+impl<'a> From<&'a Field> for At<'a> {
+    fn from(field: &'a Field) -> At<'a> {
+        At { field, path: field.path }
+    }
+}
+
+impl Field {
+    /// This field read at another path (an entry of a list).
+    pub fn at<'a>(&'a self, path: &'a str) -> At<'a> {
+        At { field: self, path }
+    }
+
+    /// The fixed default (1 for true, 0 for false). A field without one does not compile
+    /// where it is asked in a constant context (`const { F.fixed() }`), which is how
+    /// `resolve` asks.
+    pub const fn fixed(&self) -> f64 {
+        match self.default {
+            Fallback::Fixed(x) => x,
+            _ => panic!("the field has no fixed default"),
+        }
+    }
+}
+
+/// A field's fixed default, checked when the code compiles: `fixed!(PARALLELISM_TP)` does not
+/// compile for a field whose default is not fixed.
+macro_rules! fixed {
+    ($field:ident) => {
+        const { $crate::scenario::fields::$field.fixed() }
+    };
+}
+pub(crate) use fixed;
+
 const fn count(
     path: &'static str,
     default: Fallback,
@@ -124,442 +164,569 @@ use Fallback::*;
 
 const DEGREE: &str = "a parallel degree beyond 1,024 has no published use and no benefit";
 
-/// Every numeric and yes/no field, in the order of `docs/scenario.md`.
-pub const FIELDS: &[Field] = &[
-    count(
-        "model.layers",
-        Preset,
-        1.0,
-        1_000.0,
-        "the deepest published language models have about 200 layers",
-    ),
-    count("model.hidden", Preset, 1.0, 1e6, "published models stay below 50,000 wide"),
-    count("model.heads", Preset, 1.0, 1e5, "published models have at most a few hundred heads"),
-    count("model.kv_heads", Derived, 1.0, 1e5, "at most the query heads"),
-    count("model.head_dim", Derived, 1.0, 1e5, "published heads are 64 to 256 wide"),
-    count("model.ffn", Preset, 1.0, 1e7, "published feed-forward blocks stay below 100,000 wide"),
-    counted(
-        "model.vocab",
-        "tokens",
-        Preset,
-        1.0,
-        1e7,
-        "published vocabularies stay below a million tokens",
-    ),
-    counted(
-        "model.seq_len",
-        "tokens",
-        Preset,
-        1.0,
-        16_777_216.0,
-        "16 M tokens, 16 times the longest published training context",
-    ),
-    flag("model.tied_embeddings", Preset),
-    flag("model.dropout", Preset),
-    count(
-        "model.mtp_layers",
-        Fixed(0.0),
-        0.0,
-        64.0,
-        "DeepSeek-V3 uses 1 multi-token-prediction module",
-    ),
-    count(
-        "model.moe.experts",
-        Preset,
-        1.0,
-        1e5,
-        "the largest published mixtures have a few thousand experts",
-    ),
-    count(
-        "model.moe.top_k",
-        Preset,
-        1.0,
-        1e3,
-        "published models route to at most a few dozen experts",
-    ),
-    count("model.moe.shared_experts", Fixed(0.0), 0.0, 1e3, "published models use a few at most"),
-    count("model.moe.expert_ffn", Derived, 1.0, 1e7, "as the dense feed-forward width"),
-    count("model.moe.dense_layers", Fixed(0.0), 0.0, 1e3, "fewer than the layers"),
-    number(
-        "model.moe.capacity_factor",
-        "",
-        Derived,
-        0.01,
-        100.0,
-        "a multiple of the balanced load per expert; published runs use 1 to 2",
-    ),
-    count("model.moe.node_limit", Derived, 1.0, 1e5, "DeepSeek-V3 uses 4 domains"),
-    number(
-        "training.tokens",
-        "tokens",
-        Required,
-        1.0,
-        1e16,
-        "10 quadrillion: 600 times Llama 3's 15.6 T",
-    ),
-    counted(
-        "training.global_batch",
-        "sequences",
-        Required,
-        1.0,
-        1e7,
-        "published runs use up to tens of thousands of sequences",
-    ),
-    counted("cluster.chips", "chips", Required, 1.0, 1e7, "100 times the largest clusters built"),
-    counted(
-        "cluster.chips_per_node",
-        "chips",
-        Preset,
-        1.0,
-        1e5,
-        "servers hold 4 to 16 chips; a rack-scale system 72",
-    ),
-    counted(
-        "cluster.scale_up_domain",
-        "chips",
-        Preset,
-        1.0,
-        1e6,
-        "the largest scale-up domains hold a few thousand chips",
-    ),
-    number(
-        "cluster.chip.bf16_tflops",
-        "TFLOP/s",
-        Preset,
-        0.1,
-        1e5,
-        "100 PFLOP/s, 40 times the densest chip shipping",
-    ),
-    number(
-        "cluster.chip.fp8_tflops",
-        "TFLOP/s",
-        Preset,
-        0.0,
-        2e5,
-        "twice the BF16 ceiling; 0 means no FP8 units",
-    ),
-    number("cluster.chip.fp32_tflops", "TFLOP/s", Derived, 0.01, 1e5, "as BF16"),
-    number(
-        "cluster.chip.hbm_gb",
-        "GB",
-        Preset,
-        0.1,
-        1e5,
-        "100 TB, 350 times the largest HBM stack shipping",
-    ),
-    number(
-        "cluster.chip.hbm_tb_per_s",
-        "TB/s",
-        Preset,
-        0.01,
-        1e4,
-        "10 PB/s, a thousand times HBM3e",
-    ),
-    number(
-        "cluster.chip.tdp_w",
-        "W",
-        Fixed(700.0),
-        1.0,
-        1e5,
-        "100 kW per chip, 70 times the hottest shipping",
-    ),
-    fraction("cluster.chip.matmul_efficiency", Fixed(0.6)),
-    fraction("cluster.chip.memory_efficiency", Fixed(0.8)),
-    number(
-        "cluster.chip.price_usd",
-        "USD",
-        Derived,
-        1.0,
-        1e8,
-        "a chip costing more than a building is a typo",
-    ),
-    number(
-        "cluster.scale_up.bandwidth_gb_per_s",
-        "GB/s",
-        Preset,
-        0.1,
-        1e6,
-        "1 PB/s per chip, 300 times NVLink 5",
-    ),
-    counted("cluster.scale_up.domain", "chips", Preset, 1.0, 1e6, "as the scale-up domain"),
-    number(
-        "cluster.scale_up.latency_us",
-        "µs",
-        Fixed(5.0),
-        0.001,
-        1e5,
-        "a tenth of a second per step would be no fabric at all",
-    ),
-    fraction("cluster.scale_up.efficiency", Fixed(0.7)),
-    number(
-        "cluster.scale_out.gbit_per_s",
-        "Gb/s",
-        Preset,
-        0.1,
-        1e6,
-        "1 Pb/s per chip, 600 times an 1.6 Tb/s NIC",
-    ),
-    number(
-        "cluster.scale_out.latency_us",
-        "µs",
-        Fixed(10.0),
-        0.001,
-        1e5,
-        "a tenth of a second per step would be no network at all",
-    ),
-    fraction("cluster.scale_out.efficiency", Fixed(0.8)),
-    counted(
-        "cluster.system.nics_per_chip",
-        "ports",
-        Preset,
-        1.0,
-        16.0,
-        "systems ship 1 or 2 scale-out ports per chip",
-    ),
-    number(
-        "cluster.system.node_max_kw",
-        "kW",
-        Preset,
-        0.01,
-        1_000.0,
-        "a DGX B300 is 14.5 kW; an NVL72 tray about 6.6 kW",
-    ),
-    counted(
-        "cluster.system.nodes_per_rack",
-        "nodes",
-        Preset,
-        1.0,
-        1_000.0,
-        "4 DGX per rack; 18 trays in an NVL72 rack",
-    ),
-    number(
-        "cluster.system.node_price_usd",
-        "USD",
-        Preset,
-        0.0,
-        1e9,
-        "a DGX B300 costs about $0.5 M",
-    ),
-    number(
+// Every numeric and yes/no field, one constant each, named after its path; `resolve` reads
+// each through its constant, so a field missing from the table does not compile.
+
+pub const VERSION: Field = count(
+    "version",
+    Fixed(1.0),
+    0.0,
+    4_294_967_295.0,
+    "a format version; one newer than this build reads is refused",
+);
+pub const MODEL_LAYERS: Field = count(
+    "model.layers",
+    Preset,
+    1.0,
+    1_000.0,
+    "the deepest published language models have about 200 layers",
+);
+pub const MODEL_HIDDEN: Field =
+    count("model.hidden", Preset, 1.0, 1e6, "published models stay below 50,000 wide");
+pub const MODEL_HEADS: Field =
+    count("model.heads", Preset, 1.0, 1e5, "published models have at most a few hundred heads");
+pub const MODEL_KV_HEADS: Field =
+    count("model.kv_heads", Derived, 1.0, 1e5, "at most the query heads");
+pub const MODEL_HEAD_DIM: Field =
+    count("model.head_dim", Derived, 1.0, 1e5, "published heads are 64 to 256 wide");
+pub const MODEL_FFN: Field =
+    count("model.ffn", Preset, 1.0, 1e7, "published feed-forward blocks stay below 100,000 wide");
+pub const MODEL_VOCAB: Field = counted(
+    "model.vocab",
+    "tokens",
+    Preset,
+    1.0,
+    1e7,
+    "published vocabularies stay below a million tokens",
+);
+pub const MODEL_SEQ_LEN: Field = counted(
+    "model.seq_len",
+    "tokens",
+    Preset,
+    1.0,
+    16_777_216.0,
+    "16 M tokens, 16 times the longest published training context",
+);
+pub const MODEL_TIED_EMBEDDINGS: Field = flag("model.tied_embeddings", Preset);
+pub const MODEL_DROPOUT: Field = flag("model.dropout", Preset);
+pub const MODEL_MTP_LAYERS: Field = count(
+    "model.mtp_layers",
+    Fixed(0.0),
+    0.0,
+    64.0,
+    "DeepSeek-V3 uses 1 multi-token-prediction module",
+);
+pub const MODEL_MOE_EXPERTS: Field = count(
+    "model.moe.experts",
+    Preset,
+    1.0,
+    1e5,
+    "the largest published mixtures have a few thousand experts",
+);
+pub const MODEL_MOE_TOP_K: Field = count(
+    "model.moe.top_k",
+    Preset,
+    1.0,
+    1e3,
+    "published models route to at most a few dozen experts",
+);
+pub const MODEL_MOE_SHARED_EXPERTS: Field =
+    count("model.moe.shared_experts", Fixed(0.0), 0.0, 1e3, "published models use a few at most");
+pub const MODEL_MOE_EXPERT_FFN: Field =
+    count("model.moe.expert_ffn", Derived, 1.0, 1e7, "as the dense feed-forward width");
+pub const MODEL_MOE_DENSE_LAYERS: Field =
+    count("model.moe.dense_layers", Fixed(0.0), 0.0, 1e3, "fewer than the layers");
+pub const MODEL_MOE_CAPACITY_FACTOR: Field = number(
+    "model.moe.capacity_factor",
+    "",
+    Derived,
+    0.01,
+    100.0,
+    "a multiple of the balanced load per expert; published runs use 1 to 2",
+);
+pub const MODEL_MOE_NODE_LIMIT: Field =
+    count("model.moe.node_limit", Derived, 1.0, 1e5, "DeepSeek-V3 uses 4 domains");
+pub const TRAINING_TOKENS: Field = number(
+    "training.tokens",
+    "tokens",
+    Required,
+    1.0,
+    1e16,
+    "10 quadrillion: 600 times Llama 3's 15.6 T",
+);
+pub const TRAINING_GLOBAL_BATCH: Field = counted(
+    "training.global_batch",
+    "sequences",
+    Required,
+    1.0,
+    1e7,
+    "published runs use up to tens of thousands of sequences",
+);
+pub const CLUSTER_CHIPS: Field =
+    counted("cluster.chips", "chips", Required, 1.0, 1e7, "100 times the largest clusters built");
+pub const CLUSTER_CHIPS_PER_NODE: Field = counted(
+    "cluster.chips_per_node",
+    "chips",
+    Preset,
+    1.0,
+    1e5,
+    "servers hold 4 to 16 chips; a rack-scale system 72",
+);
+pub const CLUSTER_SCALE_UP_DOMAIN_SIZE: Field = counted(
+    "cluster.scale_up_domain",
+    "chips",
+    Preset,
+    1.0,
+    1e6,
+    "the largest scale-up domains hold a few thousand chips",
+);
+pub const CLUSTER_CHIP_BF16_TFLOPS: Field = number(
+    "cluster.chip.bf16_tflops",
+    "TFLOP/s",
+    Preset,
+    0.1,
+    1e5,
+    "100 PFLOP/s, 40 times the densest chip shipping",
+);
+pub const CLUSTER_CHIP_FP8_TFLOPS: Field = number(
+    "cluster.chip.fp8_tflops",
+    "TFLOP/s",
+    Preset,
+    0.0,
+    2e5,
+    "twice the BF16 ceiling; 0 means no FP8 units",
+);
+pub const CLUSTER_CHIP_FP32_TFLOPS: Field =
+    number("cluster.chip.fp32_tflops", "TFLOP/s", Derived, 0.01, 1e5, "as BF16");
+pub const CLUSTER_CHIP_HBM_GB: Field = number(
+    "cluster.chip.hbm_gb",
+    "GB",
+    Preset,
+    0.1,
+    1e5,
+    "100 TB, 350 times the largest HBM stack shipping",
+);
+pub const CLUSTER_CHIP_HBM_TB_PER_S: Field = number(
+    "cluster.chip.hbm_tb_per_s",
+    "TB/s",
+    Preset,
+    0.01,
+    1e4,
+    "10 PB/s, a thousand times HBM3e",
+);
+pub const CLUSTER_CHIP_TDP_W: Field = number(
+    "cluster.chip.tdp_w",
+    "W",
+    Fixed(700.0),
+    1.0,
+    1e5,
+    "100 kW per chip, 70 times the hottest shipping",
+);
+pub const CLUSTER_CHIP_MATMUL_EFFICIENCY: Field =
+    fraction("cluster.chip.matmul_efficiency", Fixed(0.6));
+pub const CLUSTER_CHIP_MEMORY_EFFICIENCY: Field =
+    fraction("cluster.chip.memory_efficiency", Fixed(0.8));
+pub const CLUSTER_CHIP_PRICE_USD: Field = number(
+    "cluster.chip.price_usd",
+    "USD",
+    Derived,
+    1.0,
+    1e8,
+    "a chip costing more than a building is a typo",
+);
+pub const CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S: Field = number(
+    "cluster.scale_up.bandwidth_gb_per_s",
+    "GB/s",
+    Preset,
+    0.1,
+    1e6,
+    "1 PB/s per chip, 300 times NVLink 5",
+);
+pub const CLUSTER_SCALE_UP_DOMAIN: Field =
+    counted("cluster.scale_up.domain", "chips", Preset, 1.0, 1e6, "as the scale-up domain");
+pub const CLUSTER_SCALE_UP_LATENCY_US: Field = number(
+    "cluster.scale_up.latency_us",
+    "µs",
+    Fixed(5.0),
+    0.001,
+    1e5,
+    "a tenth of a second per step would be no fabric at all",
+);
+pub const CLUSTER_SCALE_UP_EFFICIENCY: Field = fraction("cluster.scale_up.efficiency", Fixed(0.7));
+pub const CLUSTER_SCALE_OUT_GBIT_PER_S: Field = number(
+    "cluster.scale_out.gbit_per_s",
+    "Gb/s",
+    Preset,
+    0.1,
+    1e6,
+    "1 Pb/s per chip, 600 times an 1.6 Tb/s NIC",
+);
+pub const CLUSTER_SCALE_OUT_LATENCY_US: Field = number(
+    "cluster.scale_out.latency_us",
+    "µs",
+    Fixed(10.0),
+    0.001,
+    1e5,
+    "a tenth of a second per step would be no network at all",
+);
+pub const CLUSTER_SCALE_OUT_EFFICIENCY: Field =
+    fraction("cluster.scale_out.efficiency", Fixed(0.8));
+pub const CLUSTER_SYSTEM_NICS_PER_CHIP: Field = counted(
+    "cluster.system.nics_per_chip",
+    "ports",
+    Preset,
+    1.0,
+    16.0,
+    "systems ship 1 or 2 scale-out ports per chip",
+);
+pub const CLUSTER_SYSTEM_NODE_MAX_KW: Field = number(
+    "cluster.system.node_max_kw",
+    "kW",
+    Preset,
+    0.01,
+    1_000.0,
+    "a DGX B300 is 14.5 kW; an NVL72 tray about 6.6 kW",
+);
+pub const CLUSTER_SYSTEM_NODES_PER_RACK: Field = counted(
+    "cluster.system.nodes_per_rack",
+    "nodes",
+    Preset,
+    1.0,
+    1_000.0,
+    "4 DGX per rack; 18 trays in an NVL72 rack",
+);
+pub const CLUSTER_SYSTEM_NODE_PRICE_USD: Field = number(
+    "cluster.system.node_price_usd",
+    "USD",
+    Preset,
+    0.0,
+    1e9,
+    "a DGX B300 costs about $0.5 M",
+);
+pub const CLUSTER_SYSTEM_LIQUID: Field = flag("cluster.system.liquid", Preset);
+pub const CLUSTER_POWER_CAP_W: Field = number(
         "cluster.power_cap_w",
         "W",
         Derived,
         1.0,
         1e5,
         "at or above the chip's board power a cap changes nothing; published curves reach down to 30% of it",
-    ),
-    counted(
-        "parallelism.first_stage_layers",
-        "layers",
-        Derived,
-        1.0,
-        1e5,
-        "at most the layers less one for each other stage",
-    ),
-    counted(
+    );
+pub const PARALLELISM_FIRST_STAGE_LAYERS: Field = counted(
+    "parallelism.first_stage_layers",
+    "layers",
+    Derived,
+    1.0,
+    1e5,
+    "at most the layers less one for each other stage",
+);
+pub const CLUSTER_PLACEMENT_DOMAIN_CHIPS: Field = counted(
         "cluster.placement.domain_chips",
         "chips",
         Derived,
         1.0,
         1e6,
         "at most the scale-up domain; Megatron-Bridge lays out jobs larger than an NVL72 rack on 64 of its 72 GPUs",
-    ),
-    counted(
-        "cluster.fabric.planes",
-        "planes",
-        Preset,
-        1.0,
-        16.0,
-        "one plane per scale-out port of a chip",
-    ),
-    counted(
-        "cluster.fabric.tiers",
-        "tiers",
-        Derived,
-        1.0,
-        3.0,
-        "fat trees of 1 to 3 switch tiers cover 100,000 chips",
-    ),
-    number(
-        "cluster.fabric.oversubscription",
-        "",
-        Fixed(1.0),
-        1.0,
-        64.0,
-        "1 is non-blocking; Meta's Llama 3 cluster is 1:7 above its pods",
-    ),
-    counted(
-        "cluster.fabric.switch.ports",
-        "ports",
-        Preset,
-        4.0,
-        4096.0,
-        "a fat tree needs at least 4 ports; the largest boxes have a few hundred",
-    ),
-    number(
-        "cluster.fabric.switch.gbit_per_s",
-        "Gb/s",
-        Preset,
-        1.0,
-        1e5,
-        "ports run at 100 to 1,600 Gb/s",
-    ),
-    number(
-        "cluster.fabric.switch.power_w",
-        "W",
-        Fixed(750.0),
-        1.0,
-        1e5,
-        "a 51.2 Tb/s box draws under 1 kW without optics",
-    ),
-    number(
-        "cluster.fabric.switch.price_usd",
-        "USD",
-        Fixed(35_000.0),
-        0.0,
-        1e8,
-        "switches cost tens of thousands of dollars",
-    ),
-    number(
-        "facility.pue",
-        "",
-        Derived,
-        1.0,
-        5.0,
-        "a PUE below 1 is impossible; industry average 1.56, hyperscale 1.1",
-    ),
-    number(
-        "facility.rack_kw",
-        "kW",
-        Derived,
-        0.1,
-        2_000.0,
-        "air racks top out near 30 kW, liquid NVL72 racks at about 140 kW",
-    ),
-    number(
-        "facility.usd_per_kwh",
-        "USD/kWh",
-        Fixed(0.0806),
-        0.0,
-        10.0,
-        "US industrial average 8.06 cents per kWh in 2023 (EIA)",
-    ),
-    number(
-        "facility.kg_co2_per_kwh",
-        "kg/kWh",
-        Fixed(0.41),
-        0.0,
-        5.0,
-        "0.41 kg/kWh location-based for Llama 3.1 (Meta model card)",
-    ),
-    number(
-        "facility.build_usd_per_mw",
-        "USD/MW",
-        Fixed(11.7e6),
-        0.0,
-        1e9,
-        "$11.7 M per MW of IT load, US average 2025 (Cushman & Wakefield)",
-    ),
-    number(
-        "facility.amortization_years",
-        "years",
-        Fixed(4.0),
-        0.1,
-        50.0,
-        "accelerators are written off over 3 to 6 years",
-    ),
-    number(
-        "facility.cloud_usd_per_chip_hour",
-        "USD/h",
-        Fixed(2.0),
-        0.0,
-        1_000.0,
-        "$2 per H800-hour, DeepSeek-V3's cost basis",
-    ),
-    number(
-        "reliability.storage_gb_per_s",
-        "GB/s",
-        Derived,
-        0.001,
-        1e7,
-        "Llama 3's storage reached 7 TB/s at peak for 16,384 GPUs",
-    ),
-    number(
-        "reliability.restart_min",
-        "min",
-        Fixed(10.0),
-        0.0,
-        10_000.0,
-        "MegaScale detects and diagnoses a fault in under 10 minutes",
-    ),
-    number(
-        "reliability.rates.chip",
-        "per M h",
-        Fixed(8.95),
-        0.0,
-        1e6,
-        "Llama 3.1: 190 accelerator faults in 16,384 GPUs x 54 days",
-    ),
-    number("reliability.rates.hbm", "per M h", Fixed(3.39), 0.0, 1e6, "Llama 3.1: 72 HBM3 faults"),
-    number(
-        "reliability.rates.host",
-        "per M h",
-        Fixed(20.3),
-        0.0,
-        1e6,
-        "Llama 3.1: 54 host and unattributed interruptions in 2,048 servers",
-    ),
-    number(
-        "reliability.rates.software",
-        "per M h",
-        Fixed(23.0),
-        0.0,
-        1e6,
-        "Llama 3.1: 61 software and NCCL watchdog interruptions",
-    ),
-    number("reliability.rates.nic", "per M h", Fixed(0.33), 0.0, 1e6, "Llama 3.1: 7 NIC faults"),
-    number(
-        "reliability.rates.switch",
-        "per M h",
-        Fixed(0.7),
-        0.0,
-        1e6,
-        "Alibaba HPN: 0.051% of ToR switches fail each month",
-    ),
-    number(
-        "reliability.rates.link",
-        "per M h",
-        Fixed(0.78),
-        0.0,
-        1e6,
-        "Alibaba HPN: 0.057% of NIC-ToR links fail each month",
-    ),
-    count("parallelism.tp", Fixed(1.0), 1.0, 1024.0, DEGREE),
-    counted("parallelism.pp", "stages", Fixed(1.0), 1.0, 1024.0, DEGREE),
-    count("parallelism.dp", Derived, 1.0, 1e7, "as the chips"),
-    count("parallelism.ep", Fixed(1.0), 1.0, 1e5, "as the experts"),
-    count("parallelism.etp", Derived, 1.0, 1024.0, DEGREE),
-    count("parallelism.cp", Fixed(1.0), 1.0, 1024.0, DEGREE),
-    counted("parallelism.micro_batch", "sequences", Fixed(1.0), 1.0, 1e6, "as the global batch"),
-    count("parallelism.virtual_stages", Fixed(1.0), 1.0, 1024.0, "Megatron-LM uses a few per rank"),
-    count("parallelism.zero", Derived, 0.0, 3.0, "ZeRO has stages 0 to 3"),
-    flag("parallelism.sequence_parallel", Derived),
-    flag("parallelism.dp_overlap", Derived),
-    flag("parallelism.ep_overlap", Fixed(0.0)),
-    flag("parallelism.cp_overlap", Fixed(0.0)),
-    flag("parallelism.tp_overlap", Derived),
-    flag("parallelism.pp_overlap", Derived),
-    flag("parallelism.recompute_elementwise", Fixed(0.0)),
-];
+    );
+pub const CLUSTER_FABRIC_PLANES: Field = counted(
+    "cluster.fabric.planes",
+    "planes",
+    Preset,
+    1.0,
+    16.0,
+    "one plane per scale-out port of a chip",
+);
+pub const CLUSTER_FABRIC_TIERS: Field = counted(
+    "cluster.fabric.tiers",
+    "tiers",
+    Derived,
+    1.0,
+    3.0,
+    "fat trees of 1 to 3 switch tiers cover 100,000 chips",
+);
+pub const CLUSTER_FABRIC_OVERSUBSCRIPTION: Field = number(
+    "cluster.fabric.oversubscription",
+    "",
+    Fixed(1.0),
+    1.0,
+    64.0,
+    "1 is non-blocking; Meta's Llama 3 cluster is 1:7 above its pods",
+);
+pub const CLUSTER_FABRIC_SWITCH_PORTS: Field = counted(
+    "cluster.fabric.switch.ports",
+    "ports",
+    Preset,
+    4.0,
+    4096.0,
+    "a fat tree needs at least 4 ports; the largest boxes have a few hundred",
+);
+pub const CLUSTER_FABRIC_SWITCH_GBIT_PER_S: Field = number(
+    "cluster.fabric.switch.gbit_per_s",
+    "Gb/s",
+    Preset,
+    1.0,
+    1e5,
+    "ports run at 100 to 1,600 Gb/s",
+);
+pub const CLUSTER_FABRIC_SWITCH_POWER_W: Field = number(
+    "cluster.fabric.switch.power_w",
+    "W",
+    Fixed(750.0),
+    1.0,
+    1e5,
+    "a 51.2 Tb/s box draws under 1 kW without optics",
+);
+pub const CLUSTER_FABRIC_SWITCH_PRICE_USD: Field = number(
+    "cluster.fabric.switch.price_usd",
+    "USD",
+    Fixed(35_000.0),
+    0.0,
+    1e8,
+    "switches cost tens of thousands of dollars",
+);
+pub const FACILITY_PUE: Field = number(
+    "facility.pue",
+    "",
+    Derived,
+    1.0,
+    5.0,
+    "a PUE below 1 is impossible; industry average 1.56, hyperscale 1.1",
+);
+pub const FACILITY_RACK_KW: Field = number(
+    "facility.rack_kw",
+    "kW",
+    Derived,
+    0.1,
+    2_000.0,
+    "air racks top out near 30 kW, liquid NVL72 racks at about 140 kW",
+);
+pub const FACILITY_USD_PER_KWH: Field = number(
+    "facility.usd_per_kwh",
+    "USD/kWh",
+    Fixed(0.0806),
+    0.0,
+    10.0,
+    "US industrial average 8.06 cents per kWh in 2023 (EIA)",
+);
+pub const FACILITY_KG_CO2_PER_KWH: Field = number(
+    "facility.kg_co2_per_kwh",
+    "kg/kWh",
+    Fixed(0.41),
+    0.0,
+    5.0,
+    "0.41 kg/kWh location-based for Llama 3.1 (Meta model card)",
+);
+pub const FACILITY_BUILD_USD_PER_MW: Field = number(
+    "facility.build_usd_per_mw",
+    "USD/MW",
+    Fixed(11.7e6),
+    0.0,
+    1e9,
+    "$11.7 M per MW of IT load, US average 2025 (Cushman & Wakefield)",
+);
+pub const FACILITY_AMORTIZATION_YEARS: Field = number(
+    "facility.amortization_years",
+    "years",
+    Fixed(4.0),
+    0.1,
+    50.0,
+    "accelerators are written off over 3 to 6 years",
+);
+pub const FACILITY_CLOUD_USD_PER_CHIP_HOUR: Field = number(
+    "facility.cloud_usd_per_chip_hour",
+    "USD/h",
+    Fixed(2.0),
+    0.0,
+    1_000.0,
+    "$2 per H800-hour, DeepSeek-V3's cost basis",
+);
+pub const RELIABILITY_STORAGE_GB_PER_S: Field = number(
+    "reliability.storage_gb_per_s",
+    "GB/s",
+    Derived,
+    0.001,
+    1e7,
+    "Llama 3's storage reached 7 TB/s at peak for 16,384 GPUs",
+);
+pub const RELIABILITY_RESTART_MIN: Field = number(
+    "reliability.restart_min",
+    "min",
+    Fixed(10.0),
+    0.0,
+    10_000.0,
+    "MegaScale detects and diagnoses a fault in under 10 minutes",
+);
+pub const RELIABILITY_RATES_CHIP: Field = number(
+    "reliability.rates.chip",
+    "per M h",
+    Fixed(8.95),
+    0.0,
+    1e6,
+    "Llama 3.1: 190 accelerator faults in 16,384 GPUs x 54 days",
+);
+pub const RELIABILITY_RATES_HBM: Field =
+    number("reliability.rates.hbm", "per M h", Fixed(3.39), 0.0, 1e6, "Llama 3.1: 72 HBM3 faults");
+pub const RELIABILITY_RATES_HOST: Field = number(
+    "reliability.rates.host",
+    "per M h",
+    Fixed(20.3),
+    0.0,
+    1e6,
+    "Llama 3.1: 54 host and unattributed interruptions in 2,048 servers",
+);
+pub const RELIABILITY_RATES_SOFTWARE: Field = number(
+    "reliability.rates.software",
+    "per M h",
+    Fixed(23.0),
+    0.0,
+    1e6,
+    "Llama 3.1: 61 software and NCCL watchdog interruptions",
+);
+pub const RELIABILITY_RATES_NIC: Field =
+    number("reliability.rates.nic", "per M h", Fixed(0.33), 0.0, 1e6, "Llama 3.1: 7 NIC faults");
+pub const RELIABILITY_RATES_SWITCH: Field = number(
+    "reliability.rates.switch",
+    "per M h",
+    Fixed(0.7),
+    0.0,
+    1e6,
+    "Alibaba HPN: 0.051% of ToR switches fail each month",
+);
+pub const RELIABILITY_RATES_LINK: Field = number(
+    "reliability.rates.link",
+    "per M h",
+    Fixed(0.78),
+    0.0,
+    1e6,
+    "Alibaba HPN: 0.057% of NIC-ToR links fail each month",
+);
+pub const PARALLELISM_TP: Field = count("parallelism.tp", Fixed(1.0), 1.0, 1024.0, DEGREE);
+pub const PARALLELISM_PP: Field =
+    counted("parallelism.pp", "stages", Fixed(1.0), 1.0, 1024.0, DEGREE);
+pub const PARALLELISM_DP: Field = count("parallelism.dp", Derived, 1.0, 1e7, "as the chips");
+pub const PARALLELISM_EP: Field = count("parallelism.ep", Fixed(1.0), 1.0, 1e5, "as the experts");
+pub const PARALLELISM_ETP: Field = count("parallelism.etp", Derived, 1.0, 1024.0, DEGREE);
+pub const PARALLELISM_CP: Field = count("parallelism.cp", Fixed(1.0), 1.0, 1024.0, DEGREE);
+pub const PARALLELISM_MICRO_BATCH: Field =
+    counted("parallelism.micro_batch", "sequences", Fixed(1.0), 1.0, 1e6, "as the global batch");
+pub const PARALLELISM_VIRTUAL_STAGES: Field =
+    count("parallelism.virtual_stages", Fixed(1.0), 1.0, 1024.0, "Megatron-LM uses a few per rank");
+pub const PARALLELISM_ZERO: Field =
+    count("parallelism.zero", Derived, 0.0, 3.0, "ZeRO has stages 0 to 3");
+pub const PARALLELISM_SEQUENCE_PARALLEL: Field = flag("parallelism.sequence_parallel", Derived);
+pub const PARALLELISM_DP_OVERLAP: Field = flag("parallelism.dp_overlap", Derived);
+pub const PARALLELISM_EP_OVERLAP: Field = flag("parallelism.ep_overlap", Fixed(0.0));
+pub const PARALLELISM_CP_OVERLAP: Field = flag("parallelism.cp_overlap", Fixed(0.0));
+pub const PARALLELISM_TP_OVERLAP: Field = flag("parallelism.tp_overlap", Derived);
+pub const PARALLELISM_PP_OVERLAP: Field = flag("parallelism.pp_overlap", Derived);
+pub const PARALLELISM_RECOMPUTE_ELEMENTWISE: Field =
+    flag("parallelism.recompute_elementwise", Fixed(0.0));
 
-/// The fixed default of the field at `path` (1 for true, 0 for false); 0 for a field whose
-/// default is not fixed, which `tests/scenario.rs` rules out for every path `resolve` asks.
-pub fn fixed(path: &str) -> f64 {
-    match field(path).map(|f| f.default) {
-        Some(Fallback::Fixed(x)) => x,
-        _ => 0.0,
-    }
-}
+pub const CALIBRATION_MEASURED_STEP_S: Field =
+    number("calibration.measured.step_s", "s", Required, 1e-6, 1e7, "a step of four months");
+pub const CALIBRATION_MEASURED_TOKENS_PER_S: Field = number(
+    "calibration.measured.tokens_per_s",
+    "tokens/s",
+    Required,
+    1e-6,
+    1e12,
+    "about 30,000 times the fastest published training run",
+);
+pub const CALIBRATION_MEASURED_MFU: Field = fraction("calibration.measured.mfu", Required);
+
+/// Every numeric and yes/no field, in the order of `docs/scenario.md`.
+pub const FIELDS: &[Field] = &[
+    VERSION,
+    MODEL_LAYERS,
+    MODEL_HIDDEN,
+    MODEL_HEADS,
+    MODEL_KV_HEADS,
+    MODEL_HEAD_DIM,
+    MODEL_FFN,
+    MODEL_VOCAB,
+    MODEL_SEQ_LEN,
+    MODEL_TIED_EMBEDDINGS,
+    MODEL_DROPOUT,
+    MODEL_MTP_LAYERS,
+    MODEL_MOE_EXPERTS,
+    MODEL_MOE_TOP_K,
+    MODEL_MOE_SHARED_EXPERTS,
+    MODEL_MOE_EXPERT_FFN,
+    MODEL_MOE_DENSE_LAYERS,
+    MODEL_MOE_CAPACITY_FACTOR,
+    MODEL_MOE_NODE_LIMIT,
+    TRAINING_TOKENS,
+    TRAINING_GLOBAL_BATCH,
+    CLUSTER_CHIPS,
+    CLUSTER_CHIPS_PER_NODE,
+    CLUSTER_SCALE_UP_DOMAIN_SIZE,
+    CLUSTER_CHIP_BF16_TFLOPS,
+    CLUSTER_CHIP_FP8_TFLOPS,
+    CLUSTER_CHIP_FP32_TFLOPS,
+    CLUSTER_CHIP_HBM_GB,
+    CLUSTER_CHIP_HBM_TB_PER_S,
+    CLUSTER_CHIP_TDP_W,
+    CLUSTER_CHIP_MATMUL_EFFICIENCY,
+    CLUSTER_CHIP_MEMORY_EFFICIENCY,
+    CLUSTER_CHIP_PRICE_USD,
+    CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S,
+    CLUSTER_SCALE_UP_DOMAIN,
+    CLUSTER_SCALE_UP_LATENCY_US,
+    CLUSTER_SCALE_UP_EFFICIENCY,
+    CLUSTER_SCALE_OUT_GBIT_PER_S,
+    CLUSTER_SCALE_OUT_LATENCY_US,
+    CLUSTER_SCALE_OUT_EFFICIENCY,
+    CLUSTER_SYSTEM_NICS_PER_CHIP,
+    CLUSTER_SYSTEM_NODE_MAX_KW,
+    CLUSTER_SYSTEM_NODES_PER_RACK,
+    CLUSTER_SYSTEM_NODE_PRICE_USD,
+    CLUSTER_SYSTEM_LIQUID,
+    CLUSTER_POWER_CAP_W,
+    PARALLELISM_FIRST_STAGE_LAYERS,
+    CLUSTER_PLACEMENT_DOMAIN_CHIPS,
+    CLUSTER_FABRIC_PLANES,
+    CLUSTER_FABRIC_TIERS,
+    CLUSTER_FABRIC_OVERSUBSCRIPTION,
+    CLUSTER_FABRIC_SWITCH_PORTS,
+    CLUSTER_FABRIC_SWITCH_GBIT_PER_S,
+    CLUSTER_FABRIC_SWITCH_POWER_W,
+    CLUSTER_FABRIC_SWITCH_PRICE_USD,
+    FACILITY_PUE,
+    FACILITY_RACK_KW,
+    FACILITY_USD_PER_KWH,
+    FACILITY_KG_CO2_PER_KWH,
+    FACILITY_BUILD_USD_PER_MW,
+    FACILITY_AMORTIZATION_YEARS,
+    FACILITY_CLOUD_USD_PER_CHIP_HOUR,
+    RELIABILITY_STORAGE_GB_PER_S,
+    RELIABILITY_RESTART_MIN,
+    RELIABILITY_RATES_CHIP,
+    RELIABILITY_RATES_HBM,
+    RELIABILITY_RATES_HOST,
+    RELIABILITY_RATES_SOFTWARE,
+    RELIABILITY_RATES_NIC,
+    RELIABILITY_RATES_SWITCH,
+    RELIABILITY_RATES_LINK,
+    PARALLELISM_TP,
+    PARALLELISM_PP,
+    PARALLELISM_DP,
+    PARALLELISM_EP,
+    PARALLELISM_ETP,
+    PARALLELISM_CP,
+    PARALLELISM_MICRO_BATCH,
+    PARALLELISM_VIRTUAL_STAGES,
+    PARALLELISM_ZERO,
+    PARALLELISM_SEQUENCE_PARALLEL,
+    PARALLELISM_DP_OVERLAP,
+    PARALLELISM_EP_OVERLAP,
+    PARALLELISM_CP_OVERLAP,
+    PARALLELISM_TP_OVERLAP,
+    PARALLELISM_PP_OVERLAP,
+    PARALLELISM_RECOMPUTE_ELEMENTWISE,
+    CALIBRATION_MEASURED_STEP_S,
+    CALIBRATION_MEASURED_TOKENS_PER_S,
+    CALIBRATION_MEASURED_MFU,
+];
 
 /// The field at `path`, if it is in the table.
 pub fn field(path: &str) -> Option<&'static Field> {

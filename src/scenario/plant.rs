@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::fields::fixed;
+use super::fields::{self, fixed, Field};
 use super::resolve::{check_keys, preset, preset_and_fields, short, Catalog, Problem, Reader};
 use super::Scenario;
 use crate::fabric::{self, Spec};
@@ -129,24 +129,24 @@ impl Scenario {
             let get = |k: &str| map.get(k).cloned();
             system.nics_per_chip = r.count(
                 &get("nics_per_chip"),
-                "cluster.system.nics_per_chip",
+                &fields::CLUSTER_SYSTEM_NICS_PER_CHIP,
                 Some(system.nics_per_chip),
             );
             system.node_max_w = 1000.0
                 * r.positive(
                     &get("node_max_kw"),
-                    "cluster.system.node_max_kw",
+                    &fields::CLUSTER_SYSTEM_NODE_MAX_KW,
                     Some(system.node_max_w / 1000.0),
                 );
             system.nodes_per_rack = r.count(
                 &get("nodes_per_rack"),
-                "cluster.system.nodes_per_rack",
+                &fields::CLUSTER_SYSTEM_NODES_PER_RACK,
                 Some(system.nodes_per_rack),
             );
-            system.liquid = r.flag(&get("liquid"), "cluster.system.liquid", system.liquid);
+            system.liquid = r.flag(&get("liquid"), &fields::CLUSTER_SYSTEM_LIQUID, system.liquid);
             system.node_price_usd = match get("node_price_usd") {
                 None => system.node_price_usd,
-                Some(v) => r.non_negative(&v, "cluster.system.node_price_usd"),
+                Some(v) => r.non_negative(&v, &fields::CLUSTER_SYSTEM_NODE_PRICE_USD),
             };
             if map.contains_key("chips_per_node") {
                 let other = "cluster.chips_per_node";
@@ -175,15 +175,18 @@ impl Scenario {
             },
             Some(raw) => (self.resolve_switch(r, &raw, own_switch.map(|p| p.switch)), false),
         };
-        let planes = r.count(&get("planes"), "cluster.fabric.planes", Some(system.nics_per_chip));
+        let planes =
+            r.count(&get("planes"), &fields::CLUSTER_FABRIC_PLANES, Some(system.nics_per_chip));
         let tiers = match get("tiers") {
             None | Some(Value::Null) => None,
-            Some(v) => Some(r.count(&Some(v), "cluster.fabric.tiers", None)),
+            Some(v) => Some(r.count(&Some(v), &fields::CLUSTER_FABRIC_TIERS, None)),
         };
         let oversubscription = match get("oversubscription") {
-            None => fixed("cluster.fabric.oversubscription"),
+            None => fixed!(CLUSTER_FABRIC_OVERSUBSCRIPTION),
             // The field table's range refuses anything below 1 (1 = non-blocking, 7 = 1:7).
-            Some(v) => r.positive(&Some(v), "cluster.fabric.oversubscription", None).max(1.0),
+            Some(v) => {
+                r.positive(&Some(v), &fields::CLUSTER_FABRIC_OVERSUBSCRIPTION, None).max(1.0)
+            }
         };
         // A reference architecture's rules hold with its own switch.
         let rules = base.superpod.filter(|_| own);
@@ -237,20 +240,21 @@ impl Scenario {
         };
         check_keys(r, map, field, SWITCH_KEYS);
         let get = |k: &str| map.get(k).cloned();
-        let ports = r.count(&get("ports"), "cluster.fabric.switch.ports", base.map(|s| s.ports));
+        let ports =
+            r.count(&get("ports"), &fields::CLUSTER_FABRIC_SWITCH_PORTS, base.map(|s| s.ports));
         let gbit = r.positive(
             &get("gbit_per_s"),
-            "cluster.fabric.switch.gbit_per_s",
+            &fields::CLUSTER_FABRIC_SWITCH_GBIT_PER_S,
             base.map(|s| s.port_bytes_per_s / GBIT_PER_S),
         );
         let power_w = r.positive(
             &get("power_w"),
-            "cluster.fabric.switch.power_w",
-            Some(base.map_or(fixed("cluster.fabric.switch.power_w"), |s| s.power_w)),
+            &fields::CLUSTER_FABRIC_SWITCH_POWER_W,
+            Some(base.map_or(fixed!(CLUSTER_FABRIC_SWITCH_POWER_W), |s| s.power_w)),
         );
         let price_usd = match get("price_usd") {
-            None => base.map_or(fixed("cluster.fabric.switch.price_usd"), |s| s.price_usd),
-            Some(v) => r.non_negative(&v, "cluster.fabric.switch.price_usd"),
+            None => base.map_or(fixed!(CLUSTER_FABRIC_SWITCH_PRICE_USD), |s| s.price_usd),
+            Some(v) => r.non_negative(&v, &fields::CLUSTER_FABRIC_SWITCH_PRICE_USD),
         };
         Switch {
             ports,
@@ -278,12 +282,12 @@ impl Scenario {
         let storage_default = STORAGE_BYTES_PER_S_PER_CHIP * chips.max(1) as f64 / GB_PER_S;
         let storage = r.positive(
             &spec.storage_gb_per_s,
-            "reliability.storage_gb_per_s",
+            &fields::RELIABILITY_STORAGE_GB_PER_S,
             Some(storage_default),
         );
         let restart_min = match &spec.restart_min {
-            None => fixed("reliability.restart_min"),
-            Some(v) => r.non_negative(v, "reliability.restart_min"),
+            None => fixed!(RELIABILITY_RESTART_MIN),
+            Some(v) => r.non_negative(v, &fields::RELIABILITY_RESTART_MIN),
         };
         let mut rates = DEFAULT_RATES;
         match &spec.rates {
@@ -296,18 +300,17 @@ impl Scenario {
                     &["chip", "hbm", "host", "software", "nic", "switch", "link"],
                 );
                 let per_million = 1e6;
-                for (key, rate) in [
-                    ("chip", &mut rates.chip),
-                    ("hbm", &mut rates.hbm),
-                    ("host", &mut rates.host),
-                    ("software", &mut rates.software),
-                    ("nic", &mut rates.nic),
-                    ("switch", &mut rates.switch),
-                    ("link", &mut rates.link),
+                for (key, field, rate) in [
+                    ("chip", &fields::RELIABILITY_RATES_CHIP, &mut rates.chip),
+                    ("hbm", &fields::RELIABILITY_RATES_HBM, &mut rates.hbm),
+                    ("host", &fields::RELIABILITY_RATES_HOST, &mut rates.host),
+                    ("software", &fields::RELIABILITY_RATES_SOFTWARE, &mut rates.software),
+                    ("nic", &fields::RELIABILITY_RATES_NIC, &mut rates.nic),
+                    ("switch", &fields::RELIABILITY_RATES_SWITCH, &mut rates.switch),
+                    ("link", &fields::RELIABILITY_RATES_LINK, &mut rates.link),
                 ] {
                     if let Some(v) = map.get(key) {
-                        *rate =
-                            r.non_negative(v, &format!("reliability.rates.{key}")) / per_million;
+                        *rate = r.non_negative(v, field) / per_million;
                     }
                 }
             }
@@ -334,29 +337,45 @@ impl Scenario {
             &[("air", Cooling::Air), ("liquid", Cooling::Liquid), ("hybrid", Cooling::Hybrid)],
             own,
         );
-        let pue = r.positive(&f.pue, "facility.pue", Some(default_pue(cooling)));
+        let pue = r.positive(&f.pue, &fields::FACILITY_PUE, Some(default_pue(cooling)));
         let design_rack_kw = system.nodes_per_rack as f64 * system.node_max_w / 1000.0;
-        let number = |r: &mut Reader, raw: &Option<Value>, path: &str| match raw {
-            None => fixed(path),
-            Some(v) => r.non_negative(v, path),
+        let number = |r: &mut Reader, raw: &Option<Value>, field: &Field, default: f64| match raw {
+            None => default,
+            Some(v) => r.non_negative(v, field),
         };
         Facility {
             cooling,
             pue,
             rack_w: 1000.0
-                * r.positive(&f.rack_kw, "facility.rack_kw", Some(design_rack_kw.max(1.0))),
-            usd_per_kwh: number(r, &f.usd_per_kwh, "facility.usd_per_kwh"),
-            kg_co2_per_kwh: number(r, &f.kg_co2_per_kwh, "facility.kg_co2_per_kwh"),
-            build_usd_per_w: number(r, &f.build_usd_per_mw, "facility.build_usd_per_mw") / 1e6,
+                * r.positive(&f.rack_kw, &fields::FACILITY_RACK_KW, Some(design_rack_kw.max(1.0))),
+            usd_per_kwh: number(
+                r,
+                &f.usd_per_kwh,
+                &fields::FACILITY_USD_PER_KWH,
+                fixed!(FACILITY_USD_PER_KWH),
+            ),
+            kg_co2_per_kwh: number(
+                r,
+                &f.kg_co2_per_kwh,
+                &fields::FACILITY_KG_CO2_PER_KWH,
+                fixed!(FACILITY_KG_CO2_PER_KWH),
+            ),
+            build_usd_per_w: number(
+                r,
+                &f.build_usd_per_mw,
+                &fields::FACILITY_BUILD_USD_PER_MW,
+                fixed!(FACILITY_BUILD_USD_PER_MW),
+            ) / 1e6,
             amortization_years: r.positive(
                 &f.amortization_years,
-                "facility.amortization_years",
-                Some(fixed("facility.amortization_years")),
+                &fields::FACILITY_AMORTIZATION_YEARS,
+                Some(fixed!(FACILITY_AMORTIZATION_YEARS)),
             ),
             cloud_usd_per_chip_hour: number(
                 r,
                 &f.cloud_usd_per_chip_hour,
-                "facility.cloud_usd_per_chip_hour",
+                &fields::FACILITY_CLOUD_USD_PER_CHIP_HOUR,
+                fixed!(FACILITY_CLOUD_USD_PER_CHIP_HOUR),
             ),
         }
     }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 pub use super::problem::{Catalog, FixLabel, Problem};
 use serde_json::Value;
 
-use super::fields::{self, fixed, Kind};
+use super::fields::{self, fixed, At, Kind};
 use super::{Raw, Scenario, VERSION};
 use crate::model::presets::{self, units::*};
 use crate::model::{
@@ -103,8 +103,8 @@ impl Reader {
     }
 
     /// Checks `x` against the field table's plausible range; true when it is inside.
-    pub(super) fn in_range(&mut self, x: f64, field: &str) -> bool {
-        let Some(spec) = fields::field(field) else { return true };
+    pub(super) fn in_range<'a>(&mut self, x: f64, at: impl Into<At<'a>>) -> bool {
+        let At { field: spec, path: field } = at.into();
         if x < spec.min {
             let problem = if spec.min <= 0.0 {
                 Problem::Negative
@@ -126,7 +126,14 @@ impl Reader {
     }
 
     /// A positive number; `default` when absent.
-    pub(super) fn positive(&mut self, raw: &Raw, field: &str, default: Option<f64>) -> f64 {
+    pub(super) fn positive<'a>(
+        &mut self,
+        raw: &Raw,
+        at: impl Into<At<'a>>,
+        default: Option<f64>,
+    ) -> f64 {
+        let at = at.into();
+        let field = at.path;
         let Some(value) = raw else {
             return default.unwrap_or_else(|| {
                 self.error(field, Problem::Required);
@@ -138,21 +145,23 @@ impl Reader {
                 self.error(field, Problem::NotPositive);
                 1.0
             }
-            Some(x) if self.in_range(x, field) => x,
+            Some(x) if self.in_range(x, at) => x,
             _ => 1.0,
         }
     }
 
     /// A number zero or above (0 means absent, e.g. no FP8 units).
-    pub(super) fn non_negative(&mut self, value: &Value, field: &str) -> f64 {
-        match self.number_value(value, field) {
-            Some(x) if self.in_range(x, field) => x,
+    pub(super) fn non_negative<'a>(&mut self, value: &Value, at: impl Into<At<'a>>) -> f64 {
+        let at = at.into();
+        match self.number_value(value, at.path) {
+            Some(x) if self.in_range(x, at) => x,
             _ => 0.0,
         }
     }
 
     /// A fraction in (0, 1]; `default` when absent.
-    pub(super) fn fraction(&mut self, raw: &Raw, field: &str, default: f64) -> f64 {
+    pub(super) fn fraction<'a>(&mut self, raw: &Raw, at: impl Into<At<'a>>, default: f64) -> f64 {
+        let field = at.into().path;
         let Some(value) = raw else { return default };
         match self.number_value(value, field) {
             Some(x) if x > 0.0 && x <= 1.0 => x,
@@ -165,8 +174,15 @@ impl Reader {
     }
 
     /// A whole number in the field table's range; `default` when absent.
-    pub(super) fn count(&mut self, raw: &Raw, field: &str, default: Option<u32>) -> u32 {
-        let fallback = fields::field(field).map_or(1, |f| f.min.max(1.0) as u32);
+    pub(super) fn count<'a>(
+        &mut self,
+        raw: &Raw,
+        at: impl Into<At<'a>>,
+        default: Option<u32>,
+    ) -> u32 {
+        let at = at.into();
+        let field = at.path;
+        let fallback = at.field.min.max(1.0) as u32;
         let Some(value) = raw else {
             return default.unwrap_or_else(|| {
                 self.error(field, Problem::Required);
@@ -177,14 +193,15 @@ impl Reader {
         if x.fract() != 0.0 {
             self.error(field, Problem::NotWhole { got: x });
             fallback
-        } else if !self.in_range(x, field) || x > u32::MAX as f64 {
+        } else if !self.in_range(x, at) || x > u32::MAX as f64 {
             fallback
         } else {
             x as u32
         }
     }
 
-    pub(super) fn flag(&mut self, raw: &Raw, field: &str, default: bool) -> bool {
+    pub(super) fn flag<'a>(&mut self, raw: &Raw, at: impl Into<At<'a>>, default: bool) -> bool {
+        let field = at.into().path;
         match raw {
             None => default,
             Some(Value::Bool(b)) => *b,
@@ -301,7 +318,7 @@ impl Scenario {
     pub(super) fn resolve_own(&self) -> Result<Inputs, Vec<InputError>> {
         let mut r = Reader::default();
         if let Some(v) = &self.version {
-            let version = r.count(&Some(v.clone()), "version", Some(1));
+            let version = r.count(&Some(v.clone()), &fields::VERSION, Some(1));
             if version as u64 > VERSION {
                 r.error(
                     "version",
@@ -343,22 +360,22 @@ impl Scenario {
         };
         let required = |x: Option<u32>| if base.is_some() { x } else { None };
         let b = base.as_ref();
-        let n_layers = r.count(&m.layers, "model.layers", required(b.map(|t| t.n_layers)));
-        let hidden = r.count(&m.hidden, "model.hidden", required(b.map(|t| t.hidden)));
-        let n_heads = r.count(&m.heads, "model.heads", required(b.map(|t| t.n_heads)));
+        let n_layers = r.count(&m.layers, &fields::MODEL_LAYERS, required(b.map(|t| t.n_layers)));
+        let hidden = r.count(&m.hidden, &fields::MODEL_HIDDEN, required(b.map(|t| t.hidden)));
+        let n_heads = r.count(&m.heads, &fields::MODEL_HEADS, required(b.map(|t| t.n_heads)));
         let kv_default = if m.heads.is_some() || b.is_none() {
             n_heads
         } else {
             b.map_or(n_heads, |t| t.n_kv_heads)
         };
-        let n_kv_heads = r.count(&m.kv_heads, "model.kv_heads", Some(kv_default));
+        let n_kv_heads = r.count(&m.kv_heads, &fields::MODEL_KV_HEADS, Some(kv_default));
         let reshaped = m.hidden.is_some() || m.heads.is_some() || b.is_none();
         let head_default =
             if reshaped { (hidden / n_heads.max(1)).max(1) } else { b.map_or(1, |t| t.head_dim) };
-        let head_dim = r.count(&m.head_dim, "model.head_dim", Some(head_default));
-        let ffn = r.count(&m.ffn, "model.ffn", required(b.map(|t| t.ffn)));
-        let vocab = r.count(&m.vocab, "model.vocab", required(b.map(|t| t.vocab)));
-        let seq_len = r.count(&m.seq_len, "model.seq_len", required(b.map(|t| t.seq_len)));
+        let head_dim = r.count(&m.head_dim, &fields::MODEL_HEAD_DIM, Some(head_default));
+        let ffn = r.count(&m.ffn, &fields::MODEL_FFN, required(b.map(|t| t.ffn)));
+        let vocab = r.count(&m.vocab, &fields::MODEL_VOCAB, required(b.map(|t| t.vocab)));
+        let seq_len = r.count(&m.seq_len, &fields::MODEL_SEQ_LEN, required(b.map(|t| t.seq_len)));
         let ffn_kind = r.choice(
             &m.ffn_act,
             "model.ffn_act",
@@ -373,14 +390,14 @@ impl Scenario {
         );
         let tied_embeddings = r.flag(
             &m.tied_embeddings,
-            "model.tied_embeddings",
+            &fields::MODEL_TIED_EMBEDDINGS,
             b.is_some_and(|t| t.tied_embeddings),
         );
-        let dropout = r.flag(&m.dropout, "model.dropout", b.is_some_and(|t| t.dropout));
+        let dropout = r.flag(&m.dropout, &fields::MODEL_DROPOUT, b.is_some_and(|t| t.dropout));
         let mtp_layers = r.count(
             &m.mtp_layers,
-            "model.mtp_layers",
-            Some(b.map_or(fixed("model.mtp_layers") as u32, |t| t.mtp_layers)),
+            &fields::MODEL_MTP_LAYERS,
+            Some(b.map_or(fixed!(MODEL_MTP_LAYERS) as u32, |t| t.mtp_layers)),
         );
         if n_kv_heads > n_heads || n_heads % n_kv_heads.max(1) != 0 {
             r.error("model.kv_heads", Problem::KvHeads { heads: n_heads, got: n_kv_heads });
@@ -408,39 +425,43 @@ impl Scenario {
                 );
                 let base_moe = b.and_then(|t| t.moe);
                 let get = |k: &str| map.get(k).cloned();
-                let n_experts =
-                    r.count(&get("experts"), "model.moe.experts", base_moe.map(|x| x.n_experts));
-                let top_k = r.count(&get("top_k"), "model.moe.top_k", base_moe.map(|x| x.top_k));
+                let n_experts = r.count(
+                    &get("experts"),
+                    &fields::MODEL_MOE_EXPERTS,
+                    base_moe.map(|x| x.n_experts),
+                );
+                let top_k =
+                    r.count(&get("top_k"), &fields::MODEL_MOE_TOP_K, base_moe.map(|x| x.top_k));
                 let n_shared_experts =
                     r.count(
                         &get("shared_experts"),
-                        "model.moe.shared_experts",
-                        Some(base_moe.map_or(fixed("model.moe.shared_experts") as u32, |x| {
+                        &fields::MODEL_MOE_SHARED_EXPERTS,
+                        Some(base_moe.map_or(fixed!(MODEL_MOE_SHARED_EXPERTS) as u32, |x| {
                             x.n_shared_experts
                         })),
                     );
                 let expert_ffn = r.count(
                     &get("expert_ffn"),
-                    "model.moe.expert_ffn",
+                    &fields::MODEL_MOE_EXPERT_FFN,
                     Some(base_moe.map_or(ffn, |x| x.expert_ffn)),
                 );
                 let n_dense_layers = r.count(
                     &get("dense_layers"),
-                    "model.moe.dense_layers",
+                    &fields::MODEL_MOE_DENSE_LAYERS,
                     Some(
                         base_moe
-                            .map_or(fixed("model.moe.dense_layers") as u32, |x| x.n_dense_layers),
+                            .map_or(fixed!(MODEL_MOE_DENSE_LAYERS) as u32, |x| x.n_dense_layers),
                     ),
                 );
                 let capacity_factor = match get("capacity_factor") {
                     None => base_moe.and_then(|x| x.capacity_factor),
                     Some(Value::Null) => None,
-                    Some(v) => Some(r.positive(&Some(v), "model.moe.capacity_factor", None)),
+                    Some(v) => Some(r.positive(&Some(v), &fields::MODEL_MOE_CAPACITY_FACTOR, None)),
                 };
                 let node_limit = match get("node_limit") {
                     None => base_moe.and_then(|x| x.node_limit),
                     Some(Value::Null) => None,
-                    Some(v) => Some(r.count(&Some(v), "model.moe.node_limit", None)),
+                    Some(v) => Some(r.count(&Some(v), &fields::MODEL_MOE_NODE_LIMIT, None)),
                 };
                 if top_k > n_experts {
                     let problem = Problem::TopKExceedsExperts { experts: n_experts, got: top_k };
@@ -485,8 +506,8 @@ impl Scenario {
     fn resolve_training(&self, r: &mut Reader) -> Training {
         let t = &self.training;
         r.unknown("training", &t.unknown);
-        let tokens = r.positive(&t.tokens, "training.tokens", None);
-        let global_batch = r.count(&t.global_batch, "training.global_batch", None);
+        let tokens = r.positive(&t.tokens, &fields::TRAINING_TOKENS, None);
+        let global_batch = r.count(&t.global_batch, &fields::TRAINING_GLOBAL_BATCH, None);
         let recipe = r.choice(
             &t.recipe,
             "training.recipe",
@@ -506,7 +527,7 @@ impl Scenario {
         let (chip, preset) = resolve_chip(r, &c.chip);
         // Only a chip described from scratch lacks default fabrics; an unknown id is already reported.
         let custom = matches!(&c.chip, Some(Value::Object(map)) if !map.contains_key("preset"));
-        let n_chips = r.count(&c.chips, "cluster.chips", None);
+        let n_chips = r.count(&c.chips, &fields::CLUSTER_CHIPS, None);
         // A system named explicitly brings its own fabrics and node size; otherwise the chip's.
         let system = self.named_system();
 
@@ -523,8 +544,11 @@ impl Scenario {
                     presets::SCALE_UP[0].scale_up
                 }),
         };
-        scale_up.domain_size =
-            r.count(&c.scale_up_domain, "cluster.scale_up_domain", Some(scale_up.domain_size));
+        scale_up.domain_size = r.count(
+            &c.scale_up_domain,
+            &fields::CLUSTER_SCALE_UP_DOMAIN_SIZE,
+            Some(scale_up.domain_size),
+        );
         let scale_out = match &c.scale_out {
             Some(raw) => resolve_scale_out(r, raw),
             None => system
@@ -542,11 +566,11 @@ impl Scenario {
             .map(|s| s.system.chips_per_node)
             .unwrap_or_else(|| preset.map_or(scale_up.domain_size.min(8), |p| p.chips_per_node));
         let chips_per_node =
-            r.count(&c.chips_per_node, "cluster.chips_per_node", Some(node_default));
+            r.count(&c.chips_per_node, &fields::CLUSTER_CHIPS_PER_NODE, Some(node_default));
         let domain_chips = self.resolve_placement(r, scale_up.domain_size);
         let power_cap_w = match &c.power_cap_w {
             None => 0.0,
-            raw => r.positive(raw, "cluster.power_cap_w", None),
+            raw => r.positive(raw, &fields::CLUSTER_POWER_CAP_W, None),
         };
         Cluster {
             chip,
@@ -563,7 +587,8 @@ impl Scenario {
     /// The chips of each scale-up domain the job uses (`cluster.placement.domain_chips`), at
     /// most the domain's size; 0, all of them, by default.
     fn resolve_placement(&self, r: &mut Reader, domain: u32) -> u32 {
-        const PATH: &str = "cluster.placement.domain_chips";
+        const FIELD: &fields::Field = &fields::CLUSTER_PLACEMENT_DOMAIN_CHIPS;
+        const PATH: &str = FIELD.path;
         let map = match &self.cluster.placement {
             None | Some(Value::Null) => return 0,
             Some(Value::Object(map)) => map,
@@ -576,7 +601,7 @@ impl Scenario {
         for key in map.keys().filter(|k| *k != "domain_chips") {
             r.error(&format!("cluster.placement.{key}"), Problem::UnknownKey);
         }
-        let used = r.count(&map.get("domain_chips").cloned(), PATH, Some(domain));
+        let used = r.count(&map.get("domain_chips").cloned(), FIELD, Some(domain));
         if used > domain {
             r.error(PATH, Problem::TooLarge { max: domain as f64 });
             return 0;
@@ -591,14 +616,14 @@ impl Scenario {
     fn resolve_parallelism(&self, r: &mut Reader, n_chips: u32) -> Parallelism {
         let p = &self.parallelism;
         r.unknown("parallelism", &p.unknown);
-        let tensor = r.count(&p.tp, "parallelism.tp", Some(fixed("parallelism.tp") as u32));
-        let pipeline = r.count(&p.pp, "parallelism.pp", Some(fixed("parallelism.pp") as u32));
-        let context = r.count(&p.cp, "parallelism.cp", Some(fixed("parallelism.cp") as u32));
+        let tensor = r.count(&p.tp, &fields::PARALLELISM_TP, Some(fixed!(PARALLELISM_TP) as u32));
+        let pipeline = r.count(&p.pp, &fields::PARALLELISM_PP, Some(fixed!(PARALLELISM_PP) as u32));
+        let context = r.count(&p.cp, &fields::PARALLELISM_CP, Some(fixed!(PARALLELISM_CP) as u32));
         let degrees_ok =
             !["parallelism.tp", "parallelism.pp", "parallelism.cp"].iter().any(|f| r.failed(f));
         let model_parallel = (tensor as u64 * pipeline as u64 * context as u64).max(1);
         let data = match &p.dp {
-            Some(_) => r.count(&p.dp, "parallelism.dp", None),
+            Some(_) => r.count(&p.dp, &fields::PARALLELISM_DP, None),
             // Nothing is said about a chip count or degree that is itself wrong.
             None if r.failed("cluster.chips") || !degrees_ok => 1,
             None if n_chips as u64 % model_parallel == 0 => {
@@ -611,7 +636,7 @@ impl Scenario {
         };
         // Megatron's distributed optimizer (ZeRO-1) wherever there are replicas to shard over.
         let zero_default = if data as u64 * context as u64 > 1 { 1 } else { 0 };
-        let sharding = match r.count(&p.zero, "parallelism.zero", Some(zero_default)) {
+        let sharding = match r.count(&p.zero, &fields::PARALLELISM_ZERO, Some(zero_default)) {
             0 => Sharding::None,
             1 => Sharding::Optimizer,
             2 => Sharding::Gradients,
@@ -628,29 +653,29 @@ impl Scenario {
             tensor,
             pipeline,
             data,
-            expert: r.count(&p.ep, "parallelism.ep", Some(fixed("parallelism.ep") as u32)),
+            expert: r.count(&p.ep, &fields::PARALLELISM_EP, Some(fixed!(PARALLELISM_EP) as u32)),
             // Megatron-Core's expert tensor parallelism follows the tensor-parallel degree unless
             // set (`--expert-tensor-parallel-size`).
-            expert_tensor: r.count(&p.etp, "parallelism.etp", Some(tensor)),
+            expert_tensor: r.count(&p.etp, &fields::PARALLELISM_ETP, Some(tensor)),
             context,
             sequence_parallel: r.flag(
                 &p.sequence_parallel,
-                "parallelism.sequence_parallel",
+                &fields::PARALLELISM_SEQUENCE_PARALLEL,
                 tensor > 1,
             ),
             virtual_stages: r.count(
                 &p.virtual_stages,
-                "parallelism.virtual_stages",
-                Some(fixed("parallelism.virtual_stages") as u32),
+                &fields::PARALLELISM_VIRTUAL_STAGES,
+                Some(fixed!(PARALLELISM_VIRTUAL_STAGES) as u32),
             ),
             micro_batch: r.count(
                 &p.micro_batch,
-                "parallelism.micro_batch",
-                Some(fixed("parallelism.micro_batch") as u32),
+                &fields::PARALLELISM_MICRO_BATCH,
+                Some(fixed!(PARALLELISM_MICRO_BATCH) as u32),
             ),
             first_stage_layers: r.count(
                 &p.first_stage_layers,
-                "parallelism.first_stage_layers",
+                &fields::PARALLELISM_FIRST_STAGE_LAYERS,
                 Some(0),
             ),
             sharding,
@@ -664,7 +689,11 @@ impl Scenario {
                 ],
                 Recompute::None,
             ),
-            dp_overlap: r.flag(&p.dp_overlap, "parallelism.dp_overlap", stack.overlaps_data()),
+            dp_overlap: r.flag(
+                &p.dp_overlap,
+                &fields::PARALLELISM_DP_OVERLAP,
+                stack.overlaps_data(),
+            ),
             stack,
             dispatcher: r.choice(
                 &p.dispatcher,
@@ -674,20 +703,28 @@ impl Scenario {
             ),
             ep_overlap: r.flag(
                 &p.ep_overlap,
-                "parallelism.ep_overlap",
-                fixed("parallelism.ep_overlap") != 0.0,
+                &fields::PARALLELISM_EP_OVERLAP,
+                fixed!(PARALLELISM_EP_OVERLAP) != 0.0,
             ),
             cp_overlap: r.flag(
                 &p.cp_overlap,
-                "parallelism.cp_overlap",
-                fixed("parallelism.cp_overlap") != 0.0,
+                &fields::PARALLELISM_CP_OVERLAP,
+                fixed!(PARALLELISM_CP_OVERLAP) != 0.0,
             ),
-            tp_overlap: r.flag(&p.tp_overlap, "parallelism.tp_overlap", stack.overlaps_model()),
-            pp_overlap: r.flag(&p.pp_overlap, "parallelism.pp_overlap", stack.overlaps_model()),
+            tp_overlap: r.flag(
+                &p.tp_overlap,
+                &fields::PARALLELISM_TP_OVERLAP,
+                stack.overlaps_model(),
+            ),
+            pp_overlap: r.flag(
+                &p.pp_overlap,
+                &fields::PARALLELISM_PP_OVERLAP,
+                stack.overlaps_model(),
+            ),
             recompute_elementwise: r.flag(
                 &p.recompute_elementwise,
-                "parallelism.recompute_elementwise",
-                fixed("parallelism.recompute_elementwise") != 0.0,
+                &fields::PARALLELISM_RECOMPUTE_ELEMENTWISE,
+                fixed!(PARALLELISM_RECOMPUTE_ELEMENTWISE) != 0.0,
             ),
         }
     }
@@ -753,44 +790,45 @@ fn resolve_chip(r: &mut Reader, raw: &Raw) -> (Chip, Option<&'static presets::Ch
     let get = |k: &str| map.get(k).cloned();
     let bf16 = r.positive(
         &get("bf16_tflops"),
-        "cluster.chip.bf16_tflops",
+        &fields::CLUSTER_CHIP_BF16_TFLOPS,
         base.map(|c| c.bf16_flops_per_s / TFLOPS),
     );
     let fp8 = match get("fp8_tflops") {
         None => base.map_or(0.0, |c| c.fp8_flops_per_s / TFLOPS),
         Some(Value::Null) => 0.0,
-        Some(v) => r.non_negative(&v, "cluster.chip.fp8_tflops"),
+        Some(v) => r.non_negative(&v, &fields::CLUSTER_CHIP_FP8_TFLOPS),
     };
     let fp32 = r.positive(
         &get("fp32_tflops"),
-        "cluster.chip.fp32_tflops",
+        &fields::CLUSTER_CHIP_FP32_TFLOPS,
         Some(base.map_or(bf16 / 16.0, |c| c.fp32_flops_per_s / TFLOPS)),
     );
-    let hbm = r.positive(&get("hbm_gb"), "cluster.chip.hbm_gb", base.map(|c| c.hbm_bytes / GB));
+    let hbm =
+        r.positive(&get("hbm_gb"), &fields::CLUSTER_CHIP_HBM_GB, base.map(|c| c.hbm_bytes / GB));
     let bw = r.positive(
         &get("hbm_tb_per_s"),
-        "cluster.chip.hbm_tb_per_s",
+        &fields::CLUSTER_CHIP_HBM_TB_PER_S,
         base.map(|c| c.hbm_bytes_per_s / TB_PER_S),
     );
     let tdp = r.positive(
         &get("tdp_w"),
-        "cluster.chip.tdp_w",
-        Some(base.map_or(fixed("cluster.chip.tdp_w"), |c| c.tdp_w)),
+        &fields::CLUSTER_CHIP_TDP_W,
+        Some(base.map_or(fixed!(CLUSTER_CHIP_TDP_W), |c| c.tdp_w)),
     );
     let matmul = r.fraction(
         &get("matmul_efficiency"),
-        "cluster.chip.matmul_efficiency",
-        base.map_or(fixed("cluster.chip.matmul_efficiency"), |c| c.matmul_efficiency),
+        &fields::CLUSTER_CHIP_MATMUL_EFFICIENCY,
+        base.map_or(fixed!(CLUSTER_CHIP_MATMUL_EFFICIENCY), |c| c.matmul_efficiency),
     );
     let memory = r.fraction(
         &get("memory_efficiency"),
-        "cluster.chip.memory_efficiency",
-        base.map_or(fixed("cluster.chip.memory_efficiency"), |c| c.memory_efficiency),
+        &fields::CLUSTER_CHIP_MEMORY_EFFICIENCY,
+        base.map_or(fixed!(CLUSTER_CHIP_MEMORY_EFFICIENCY), |c| c.memory_efficiency),
     );
     let price = match get("price_usd") {
         None => base.and_then(|c| c.price_usd),
         Some(Value::Null) => None,
-        Some(v) => Some(r.positive(&Some(v), "cluster.chip.price_usd", None)),
+        Some(v) => Some(r.positive(&Some(v), &fields::CLUSTER_CHIP_PRICE_USD, None)),
     };
     if let Some(name) = map.get("name") {
         r.text(name, "cluster.chip.name");
@@ -824,19 +862,20 @@ fn resolve_scale_up(r: &mut Reader, raw: &Value) -> ScaleUp {
     // Datasheets quote scale-up bandwidth as the sum of both directions.
     let bw = r.positive(
         &get("bandwidth_gb_per_s"),
-        "cluster.scale_up.bandwidth_gb_per_s",
+        &fields::CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S,
         base.map(|s| 2.0 * s.link.bytes_per_s / GB_PER_S),
     );
-    let domain = r.count(&get("domain"), "cluster.scale_up.domain", base.map(|s| s.domain_size));
+    let domain =
+        r.count(&get("domain"), &fields::CLUSTER_SCALE_UP_DOMAIN, base.map(|s| s.domain_size));
     let latency = r.positive(
         &get("latency_us"),
-        "cluster.scale_up.latency_us",
-        Some(base.map_or(fixed("cluster.scale_up.latency_us"), |s| s.link.latency_s / US)),
+        &fields::CLUSTER_SCALE_UP_LATENCY_US,
+        Some(base.map_or(fixed!(CLUSTER_SCALE_UP_LATENCY_US), |s| s.link.latency_s / US)),
     );
     let efficiency = r.fraction(
         &get("efficiency"),
-        "cluster.scale_up.efficiency",
-        base.map_or(fixed("cluster.scale_up.efficiency"), |s| s.link.efficiency),
+        &fields::CLUSTER_SCALE_UP_EFFICIENCY,
+        base.map_or(fixed!(CLUSTER_SCALE_UP_EFFICIENCY), |s| s.link.efficiency),
     );
     ScaleUp {
         link: Link { bytes_per_s: bw / 2.0 * GB_PER_S, latency_s: latency * US, efficiency },
@@ -858,18 +897,18 @@ fn resolve_scale_out(r: &mut Reader, raw: &Value) -> Link {
     let get = |k: &str| map.get(k).cloned();
     let rate = r.positive(
         &get("gbit_per_s"),
-        "cluster.scale_out.gbit_per_s",
+        &fields::CLUSTER_SCALE_OUT_GBIT_PER_S,
         base.map(|l| l.bytes_per_s / GBIT_PER_S),
     );
     let latency = r.positive(
         &get("latency_us"),
-        "cluster.scale_out.latency_us",
-        Some(base.map_or(fixed("cluster.scale_out.latency_us"), |l| l.latency_s / US)),
+        &fields::CLUSTER_SCALE_OUT_LATENCY_US,
+        Some(base.map_or(fixed!(CLUSTER_SCALE_OUT_LATENCY_US), |l| l.latency_s / US)),
     );
     let efficiency = r.fraction(
         &get("efficiency"),
-        "cluster.scale_out.efficiency",
-        base.map_or(fixed("cluster.scale_out.efficiency"), |l| l.efficiency),
+        &fields::CLUSTER_SCALE_OUT_EFFICIENCY,
+        base.map_or(fixed!(CLUSTER_SCALE_OUT_EFFICIENCY), |l| l.efficiency),
     );
     Link { bytes_per_s: rate * GBIT_PER_S, latency_s: latency * US, efficiency }
 }
