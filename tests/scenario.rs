@@ -364,3 +364,22 @@ fn fixed_defaults_come_from_the_field_table_and_match_the_docs() {
         assert!(documented, "docs/scenario.md should give {} the default {expected}", field.path);
     }
 }
+
+/// Each field's unit conversion is the one place a scenario value becomes the model's: it
+/// inverts exactly enough to read back what it wrote, and the datasheet conventions hold
+/// (TFLOP/s in FLOP/s; a scale-up bandwidth quoted for both directions is twice one's).
+#[test]
+fn each_field_converts_its_unit_once_and_back() {
+    use clusterplan::scenario::fields::{self, FIELDS};
+    for field in FIELDS {
+        for x in [field.min.max(1e-3), 1.0, 7.25, field.max.min(1e9)] {
+            let back = field.from_si(field.to_si(x));
+            assert!((back - x).abs() <= 1e-12 * x.abs(), "{}: {x} came back as {back}", field.path);
+        }
+    }
+    assert_eq!(fields::CLUSTER_CHIP_BF16_TFLOPS.to_si(989.0), 989e12);
+    assert_eq!(fields::CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S.to_si(900.0), 450e9);
+    assert_eq!(fields::CLUSTER_SCALE_OUT_GBIT_PER_S.to_si(400.0), 50e9);
+    assert_eq!(fields::RELIABILITY_RESTART_MIN.to_si(10.0), 600.0);
+    assert_eq!(fields::PARALLELISM_TP.to_si(8.0), 8.0);
+}

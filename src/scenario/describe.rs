@@ -4,7 +4,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::model::presets::units;
+use super::fields;
+
 use crate::model::{
     AttentionImpl, Chip, Cluster, FfnKind, Link, Parallelism, Recompute, ScaleUp, Sharding,
     Transformer,
@@ -31,11 +32,11 @@ pub fn transformer(t: &Transformer) -> Value {
 /// A chip's figures in the scenario's keys and datasheet units.
 pub fn chip(c: &Chip) -> Map<String, Value> {
     let figures = json!({
-        "bf16_tflops": c.bf16_flops_per_s / units::TFLOPS,
-        "fp8_tflops": c.fp8_flops_per_s / units::TFLOPS,
-        "fp32_tflops": c.fp32_flops_per_s / units::TFLOPS,
-        "hbm_gb": c.hbm_bytes / units::GB,
-        "hbm_tb_per_s": c.hbm_bytes_per_s / units::TB_PER_S,
+        "bf16_tflops": fields::CLUSTER_CHIP_BF16_TFLOPS.from_si(c.bf16_flops_per_s),
+        "fp8_tflops": fields::CLUSTER_CHIP_FP8_TFLOPS.from_si(c.fp8_flops_per_s),
+        "fp32_tflops": fields::CLUSTER_CHIP_FP32_TFLOPS.from_si(c.fp32_flops_per_s),
+        "hbm_gb": fields::CLUSTER_CHIP_HBM_GB.from_si(c.hbm_bytes),
+        "hbm_tb_per_s": fields::CLUSTER_CHIP_HBM_TB_PER_S.from_si(c.hbm_bytes_per_s),
         "tdp_w": c.tdp_w,
         "matmul_efficiency": c.matmul_efficiency,
         "memory_efficiency": c.memory_efficiency,
@@ -48,9 +49,9 @@ pub fn chip(c: &Chip) -> Map<String, Value> {
 /// model keeps one.
 pub fn scale_up(s: &ScaleUp) -> Map<String, Value> {
     into_map(json!({
-        "bandwidth_gb_per_s": 2.0 * s.link.bytes_per_s / units::GB_PER_S,
+        "bandwidth_gb_per_s": fields::CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S.from_si(s.link.bytes_per_s),
         "domain": s.domain_size,
-        "latency_us": s.link.latency_s / units::US,
+        "latency_us": fields::CLUSTER_SCALE_UP_LATENCY_US.from_si(s.link.latency_s),
         "efficiency": s.link.efficiency,
     }))
 }
@@ -58,8 +59,8 @@ pub fn scale_up(s: &ScaleUp) -> Map<String, Value> {
 /// A scale-out network's figures per chip.
 pub fn scale_out(l: &Link) -> Map<String, Value> {
     into_map(json!({
-        "gbit_per_s": l.bytes_per_s / units::GBIT_PER_S,
-        "latency_us": l.latency_s / units::US,
+        "gbit_per_s": fields::CLUSTER_SCALE_OUT_GBIT_PER_S.from_si(l.bytes_per_s),
+        "latency_us": fields::CLUSTER_SCALE_OUT_LATENCY_US.from_si(l.latency_s),
         "efficiency": l.efficiency,
     }))
 }

@@ -7,6 +7,7 @@
 //! test keeps that table current). A value outside the plausible range is an error: it is a
 //! typo or a unit mistake, and estimating it would only print absurd numbers.
 
+use crate::model::presets::units::{GB, GBIT_PER_S, GB_PER_S, TB_PER_S, TFLOPS, US};
 use crate::model::Warning;
 use crate::numbers;
 
@@ -54,9 +55,38 @@ pub struct Field {
     pub max: f64,
     /// Why the range is what it is.
     pub why: &'static str,
+    /// How the value becomes the model's SI value (`to_si`).
+    pub scale: Scale,
 }
 
+/// How a scenario value becomes the model's SI value: times `mul`, then divided by `div`
+/// (TFLOP/s times 10^12; a scale-up bandwidth, quoted in both directions, times 10^9 over 2
+/// for one; failures per million hours over 10^6).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scale {
+    pub mul: f64,
+    pub div: f64,
+}
+
+/// A value the model takes as it is.
+const SI: Scale = Scale { mul: 1.0, div: 1.0 };
+
 impl Field {
+    /// The model's value of the scenario value `x`.
+    pub fn to_si(&self, x: f64) -> f64 {
+        x * self.scale.mul / self.scale.div
+    }
+
+    /// The scenario value of the model's value `y`.
+    pub fn from_si(&self, y: f64) -> f64 {
+        y * self.scale.div / self.scale.mul
+    }
+
+    /// The same field converted by `mul / div` into the model's value.
+    const fn scaled(self, mul: f64, div: f64) -> Field {
+        Field { scale: Scale { mul, div }, ..self }
+    }
+
     /// The value as the page and messages show it.
     pub fn show(&self, x: f64) -> String {
         numbers::format(x)
@@ -130,7 +160,7 @@ const fn counted(
     max: f64,
     why: &'static str,
 ) -> Field {
-    Field { path, unit, kind: Kind::Count, default, min, max, why }
+    Field { path, unit, kind: Kind::Count, default, min, max, why, scale: SI }
 }
 
 const fn number(
@@ -141,7 +171,7 @@ const fn number(
     max: f64,
     why: &'static str,
 ) -> Field {
-    Field { path, unit, kind: Kind::Number, default, min, max, why }
+    Field { path, unit, kind: Kind::Number, default, min, max, why, scale: SI }
 }
 
 const fn fraction(path: &'static str, default: Fallback) -> Field {
@@ -153,11 +183,12 @@ const fn fraction(path: &'static str, default: Fallback) -> Field {
         min: 0.0,
         max: 1.0,
         why: "a share of a peak: above 0, at most all of it",
+        scale: SI,
     }
 }
 
 const fn flag(path: &'static str, default: Fallback) -> Field {
-    Field { path, unit: "", kind: Kind::Flag, default, min: 0.0, max: 1.0, why: "" }
+    Field { path, unit: "", kind: Kind::Flag, default, min: 0.0, max: 1.0, why: "", scale: SI }
 }
 
 use Fallback::*;
@@ -287,7 +318,8 @@ pub const CLUSTER_CHIP_BF16_TFLOPS: Field = number(
     0.1,
     1e5,
     "100 PFLOP/s, 40 times the densest chip shipping",
-);
+)
+.scaled(TFLOPS, 1.0);
 pub const CLUSTER_CHIP_FP8_TFLOPS: Field = number(
     "cluster.chip.fp8_tflops",
     "TFLOP/s",
@@ -295,9 +327,11 @@ pub const CLUSTER_CHIP_FP8_TFLOPS: Field = number(
     0.0,
     2e5,
     "twice the BF16 ceiling; 0 means no FP8 units",
-);
+)
+.scaled(TFLOPS, 1.0);
 pub const CLUSTER_CHIP_FP32_TFLOPS: Field =
-    number("cluster.chip.fp32_tflops", "TFLOP/s", Derived, 0.01, 1e5, "as BF16");
+    number("cluster.chip.fp32_tflops", "TFLOP/s", Derived, 0.01, 1e5, "as BF16")
+        .scaled(TFLOPS, 1.0);
 pub const CLUSTER_CHIP_HBM_GB: Field = number(
     "cluster.chip.hbm_gb",
     "GB",
@@ -305,7 +339,8 @@ pub const CLUSTER_CHIP_HBM_GB: Field = number(
     0.1,
     1e5,
     "100 TB, 350 times the largest HBM stack shipping",
-);
+)
+.scaled(GB, 1.0);
 pub const CLUSTER_CHIP_HBM_TB_PER_S: Field = number(
     "cluster.chip.hbm_tb_per_s",
     "TB/s",
@@ -313,7 +348,8 @@ pub const CLUSTER_CHIP_HBM_TB_PER_S: Field = number(
     0.01,
     1e4,
     "10 PB/s, a thousand times HBM3e",
-);
+)
+.scaled(TB_PER_S, 1.0);
 pub const CLUSTER_CHIP_TDP_W: Field = number(
     "cluster.chip.tdp_w",
     "W",
@@ -341,7 +377,8 @@ pub const CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S: Field = number(
     0.1,
     1e6,
     "1 PB/s per chip, 300 times NVLink 5",
-);
+)
+.scaled(GB_PER_S, 2.0);
 pub const CLUSTER_SCALE_UP_DOMAIN: Field =
     counted("cluster.scale_up.domain", "chips", Preset, 1.0, 1e6, "as the scale-up domain");
 pub const CLUSTER_SCALE_UP_LATENCY_US: Field = number(
@@ -351,7 +388,8 @@ pub const CLUSTER_SCALE_UP_LATENCY_US: Field = number(
     0.001,
     1e5,
     "a tenth of a second per step would be no fabric at all",
-);
+)
+.scaled(US, 1.0);
 pub const CLUSTER_SCALE_UP_EFFICIENCY: Field = fraction("cluster.scale_up.efficiency", Fixed(0.7));
 pub const CLUSTER_SCALE_OUT_GBIT_PER_S: Field = number(
     "cluster.scale_out.gbit_per_s",
@@ -360,7 +398,8 @@ pub const CLUSTER_SCALE_OUT_GBIT_PER_S: Field = number(
     0.1,
     1e6,
     "1 Pb/s per chip, 600 times an 1.6 Tb/s NIC",
-);
+)
+.scaled(GBIT_PER_S, 1.0);
 pub const CLUSTER_SCALE_OUT_LATENCY_US: Field = number(
     "cluster.scale_out.latency_us",
     "µs",
@@ -368,7 +407,8 @@ pub const CLUSTER_SCALE_OUT_LATENCY_US: Field = number(
     0.001,
     1e5,
     "a tenth of a second per step would be no network at all",
-);
+)
+.scaled(US, 1.0);
 pub const CLUSTER_SCALE_OUT_EFFICIENCY: Field =
     fraction("cluster.scale_out.efficiency", Fixed(0.8));
 pub const CLUSTER_SYSTEM_NICS_PER_CHIP: Field = counted(
@@ -386,7 +426,8 @@ pub const CLUSTER_SYSTEM_NODE_MAX_KW: Field = number(
     0.01,
     1_000.0,
     "a DGX B300 is 14.5 kW; an NVL72 tray about 6.6 kW",
-);
+)
+.scaled(1000.0, 1.0);
 pub const CLUSTER_SYSTEM_NODES_PER_RACK: Field = counted(
     "cluster.system.nodes_per_rack",
     "nodes",
@@ -467,7 +508,8 @@ pub const CLUSTER_FABRIC_SWITCH_GBIT_PER_S: Field = number(
     1.0,
     1e5,
     "ports run at 100 to 1,600 Gb/s",
-);
+)
+.scaled(GBIT_PER_S, 1.0);
 pub const CLUSTER_FABRIC_SWITCH_POWER_W: Field = number(
     "cluster.fabric.switch.power_w",
     "W",
@@ -499,7 +541,8 @@ pub const FACILITY_RACK_KW: Field = number(
     0.1,
     2_000.0,
     "air racks top out near 30 kW, liquid NVL72 racks at about 140 kW",
-);
+)
+.scaled(1000.0, 1.0);
 pub const FACILITY_USD_PER_KWH: Field = number(
     "facility.usd_per_kwh",
     "USD/kWh",
@@ -523,7 +566,8 @@ pub const FACILITY_BUILD_USD_PER_MW: Field = number(
     0.0,
     1e9,
     "$11.7 M per MW of IT load, US average 2025 (Cushman & Wakefield)",
-);
+)
+.scaled(1.0, 1e6);
 pub const FACILITY_AMORTIZATION_YEARS: Field = number(
     "facility.amortization_years",
     "years",
@@ -547,7 +591,8 @@ pub const RELIABILITY_STORAGE_GB_PER_S: Field = number(
     0.001,
     1e7,
     "Llama 3's storage reached 7 TB/s at peak for 16,384 GPUs",
-);
+)
+.scaled(GB_PER_S, 1.0);
 pub const RELIABILITY_RESTART_MIN: Field = number(
     "reliability.restart_min",
     "min",
@@ -555,7 +600,8 @@ pub const RELIABILITY_RESTART_MIN: Field = number(
     0.0,
     10_000.0,
     "MegaScale detects and diagnoses a fault in under 10 minutes",
-);
+)
+.scaled(60.0, 1.0);
 pub const RELIABILITY_RATES_CHIP: Field = number(
     "reliability.rates.chip",
     "per M h",
@@ -563,9 +609,11 @@ pub const RELIABILITY_RATES_CHIP: Field = number(
     0.0,
     1e6,
     "Llama 3.1: 190 accelerator faults in 16,384 GPUs x 54 days",
-);
+)
+.scaled(1.0, 1e6);
 pub const RELIABILITY_RATES_HBM: Field =
-    number("reliability.rates.hbm", "per M h", Fixed(3.39), 0.0, 1e6, "Llama 3.1: 72 HBM3 faults");
+    number("reliability.rates.hbm", "per M h", Fixed(3.39), 0.0, 1e6, "Llama 3.1: 72 HBM3 faults")
+        .scaled(1.0, 1e6);
 pub const RELIABILITY_RATES_HOST: Field = number(
     "reliability.rates.host",
     "per M h",
@@ -573,7 +621,8 @@ pub const RELIABILITY_RATES_HOST: Field = number(
     0.0,
     1e6,
     "Llama 3.1: 54 host and unattributed interruptions in 2,048 servers",
-);
+)
+.scaled(1.0, 1e6);
 pub const RELIABILITY_RATES_SOFTWARE: Field = number(
     "reliability.rates.software",
     "per M h",
@@ -581,9 +630,11 @@ pub const RELIABILITY_RATES_SOFTWARE: Field = number(
     0.0,
     1e6,
     "Llama 3.1: 61 software and NCCL watchdog interruptions",
-);
+)
+.scaled(1.0, 1e6);
 pub const RELIABILITY_RATES_NIC: Field =
-    number("reliability.rates.nic", "per M h", Fixed(0.33), 0.0, 1e6, "Llama 3.1: 7 NIC faults");
+    number("reliability.rates.nic", "per M h", Fixed(0.33), 0.0, 1e6, "Llama 3.1: 7 NIC faults")
+        .scaled(1.0, 1e6);
 pub const RELIABILITY_RATES_SWITCH: Field = number(
     "reliability.rates.switch",
     "per M h",
@@ -591,7 +642,8 @@ pub const RELIABILITY_RATES_SWITCH: Field = number(
     0.0,
     1e6,
     "Alibaba HPN: 0.051% of ToR switches fail each month",
-);
+)
+.scaled(1.0, 1e6);
 pub const RELIABILITY_RATES_LINK: Field = number(
     "reliability.rates.link",
     "per M h",
@@ -599,7 +651,8 @@ pub const RELIABILITY_RATES_LINK: Field = number(
     0.0,
     1e6,
     "Alibaba HPN: 0.057% of NIC-ToR links fail each month",
-);
+)
+.scaled(1.0, 1e6);
 pub const PARALLELISM_TP: Field = count("parallelism.tp", Fixed(1.0), 1.0, 1024.0, DEGREE);
 pub const PARALLELISM_PP: Field =
     counted("parallelism.pp", "stages", Fixed(1.0), 1.0, 1024.0, DEGREE);

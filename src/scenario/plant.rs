@@ -132,12 +132,9 @@ impl Scenario {
                 &fields::CLUSTER_SYSTEM_NICS_PER_CHIP,
                 Some(system.nics_per_chip),
             );
-            system.node_max_w = 1000.0
-                * r.positive(
-                    &get("node_max_kw"),
-                    &fields::CLUSTER_SYSTEM_NODE_MAX_KW,
-                    Some(system.node_max_w / 1000.0),
-                );
+            let kw = &fields::CLUSTER_SYSTEM_NODE_MAX_KW;
+            let default = Some(kw.from_si(system.node_max_w));
+            system.node_max_w = kw.to_si(r.positive(&get("node_max_kw"), kw, default));
             system.nodes_per_rack = r.count(
                 &get("nodes_per_rack"),
                 &fields::CLUSTER_SYSTEM_NODES_PER_RACK,
@@ -245,7 +242,7 @@ impl Scenario {
         let gbit = r.positive(
             &get("gbit_per_s"),
             &fields::CLUSTER_FABRIC_SWITCH_GBIT_PER_S,
-            base.map(|s| s.port_bytes_per_s / GBIT_PER_S),
+            base.map(|s| fields::CLUSTER_FABRIC_SWITCH_GBIT_PER_S.from_si(s.port_bytes_per_s)),
         );
         let power_w = r.positive(
             &get("power_w"),
@@ -258,7 +255,7 @@ impl Scenario {
         };
         Switch {
             ports,
-            port_bytes_per_s: gbit * GBIT_PER_S,
+            port_bytes_per_s: fields::CLUSTER_FABRIC_SWITCH_GBIT_PER_S.to_si(gbit),
             power_w,
             price_usd,
             ports_per_transceiver: base.map_or(1, |s| s.ports_per_transceiver),
@@ -279,12 +276,10 @@ impl Scenario {
             ],
             Checkpoint::Async,
         );
-        let storage_default = STORAGE_BYTES_PER_S_PER_CHIP * chips.max(1) as f64 / GB_PER_S;
-        let storage = r.positive(
-            &spec.storage_gb_per_s,
-            &fields::RELIABILITY_STORAGE_GB_PER_S,
-            Some(storage_default),
-        );
+        let storage_field = &fields::RELIABILITY_STORAGE_GB_PER_S;
+        let storage_default =
+            storage_field.from_si(STORAGE_BYTES_PER_S_PER_CHIP * chips.max(1) as f64);
+        let storage = r.positive(&spec.storage_gb_per_s, storage_field, Some(storage_default));
         let restart_min = match &spec.restart_min {
             None => fixed!(RELIABILITY_RESTART_MIN),
             Some(v) => r.non_negative(v, &fields::RELIABILITY_RESTART_MIN),
@@ -299,7 +294,6 @@ impl Scenario {
                     "reliability.rates",
                     &["chip", "hbm", "host", "software", "nic", "switch", "link"],
                 );
-                let per_million = 1e6;
                 for (key, field, rate) in [
                     ("chip", &fields::RELIABILITY_RATES_CHIP, &mut rates.chip),
                     ("hbm", &fields::RELIABILITY_RATES_HBM, &mut rates.hbm),
@@ -310,7 +304,7 @@ impl Scenario {
                     ("link", &fields::RELIABILITY_RATES_LINK, &mut rates.link),
                 ] {
                     if let Some(v) = map.get(key) {
-                        *rate = r.non_negative(v, field) / per_million;
+                        *rate = field.to_si(r.non_negative(v, field));
                     }
                 }
             }
@@ -321,8 +315,8 @@ impl Scenario {
         }
         Reliability {
             checkpoint,
-            storage_bytes_per_s: storage * GB_PER_S,
-            restart_s: restart_min * 60.0,
+            storage_bytes_per_s: storage_field.to_si(storage),
+            restart_s: fields::RELIABILITY_RESTART_MIN.to_si(restart_min),
             rates,
         }
     }
@@ -338,7 +332,8 @@ impl Scenario {
             own,
         );
         let pue = r.positive(&f.pue, &fields::FACILITY_PUE, Some(default_pue(cooling)));
-        let design_rack_kw = system.nodes_per_rack as f64 * system.node_max_w / 1000.0;
+        let rack_kw = &fields::FACILITY_RACK_KW;
+        let design_rack_kw = rack_kw.from_si(system.nodes_per_rack as f64 * system.node_max_w);
         let number = |r: &mut Reader, raw: &Option<Value>, field: &Field, default: f64| match raw {
             None => default,
             Some(v) => r.non_negative(v, field),
@@ -346,8 +341,7 @@ impl Scenario {
         Facility {
             cooling,
             pue,
-            rack_w: 1000.0
-                * r.positive(&f.rack_kw, &fields::FACILITY_RACK_KW, Some(design_rack_kw.max(1.0))),
+            rack_w: rack_kw.to_si(r.positive(&f.rack_kw, rack_kw, Some(design_rack_kw.max(1.0)))),
             usd_per_kwh: number(
                 r,
                 &f.usd_per_kwh,
@@ -360,12 +354,12 @@ impl Scenario {
                 &fields::FACILITY_KG_CO2_PER_KWH,
                 fixed!(FACILITY_KG_CO2_PER_KWH),
             ),
-            build_usd_per_w: number(
+            build_usd_per_w: fields::FACILITY_BUILD_USD_PER_MW.to_si(number(
                 r,
                 &f.build_usd_per_mw,
                 &fields::FACILITY_BUILD_USD_PER_MW,
                 fixed!(FACILITY_BUILD_USD_PER_MW),
-            ) / 1e6,
+            )),
             amortization_years: r.positive(
                 &f.amortization_years,
                 &fields::FACILITY_AMORTIZATION_YEARS,

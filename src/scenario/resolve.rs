@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::fields::{self, fixed, At, Kind};
 use super::{Raw, Scenario, VERSION};
-use crate::model::presets::{self, units::*};
+use crate::model::presets;
 use crate::model::{
     AttentionImpl, Chip, Cluster, Dispatcher, FfnKind, Inputs, Link, Moe, Network, Parallelism,
     Recipe, Recompute, ScaleUp, Sharding, Stack, Training, Transformer,
@@ -791,24 +791,30 @@ fn resolve_chip(r: &mut Reader, raw: &Raw) -> (Chip, Option<&'static presets::Ch
     let bf16 = r.positive(
         &get("bf16_tflops"),
         &fields::CLUSTER_CHIP_BF16_TFLOPS,
-        base.map(|c| c.bf16_flops_per_s / TFLOPS),
+        base.map(|c| fields::CLUSTER_CHIP_BF16_TFLOPS.from_si(c.bf16_flops_per_s)),
     );
     let fp8 = match get("fp8_tflops") {
-        None => base.map_or(0.0, |c| c.fp8_flops_per_s / TFLOPS),
+        None => base.map_or(0.0, |c| fields::CLUSTER_CHIP_FP8_TFLOPS.from_si(c.fp8_flops_per_s)),
         Some(Value::Null) => 0.0,
         Some(v) => r.non_negative(&v, &fields::CLUSTER_CHIP_FP8_TFLOPS),
     };
-    let fp32 = r.positive(
-        &get("fp32_tflops"),
-        &fields::CLUSTER_CHIP_FP32_TFLOPS,
-        Some(base.map_or(bf16 / 16.0, |c| c.fp32_flops_per_s / TFLOPS)),
+    let fp32 =
+        r.positive(
+            &get("fp32_tflops"),
+            &fields::CLUSTER_CHIP_FP32_TFLOPS,
+            Some(base.map_or(bf16 / 16.0, |c| {
+                fields::CLUSTER_CHIP_FP32_TFLOPS.from_si(c.fp32_flops_per_s)
+            })),
+        );
+    let hbm = r.positive(
+        &get("hbm_gb"),
+        &fields::CLUSTER_CHIP_HBM_GB,
+        base.map(|c| fields::CLUSTER_CHIP_HBM_GB.from_si(c.hbm_bytes)),
     );
-    let hbm =
-        r.positive(&get("hbm_gb"), &fields::CLUSTER_CHIP_HBM_GB, base.map(|c| c.hbm_bytes / GB));
     let bw = r.positive(
         &get("hbm_tb_per_s"),
         &fields::CLUSTER_CHIP_HBM_TB_PER_S,
-        base.map(|c| c.hbm_bytes_per_s / TB_PER_S),
+        base.map(|c| fields::CLUSTER_CHIP_HBM_TB_PER_S.from_si(c.hbm_bytes_per_s)),
     );
     let tdp = r.positive(
         &get("tdp_w"),
@@ -834,11 +840,11 @@ fn resolve_chip(r: &mut Reader, raw: &Raw) -> (Chip, Option<&'static presets::Ch
         r.text(name, "cluster.chip.name");
     }
     let chip = Chip {
-        bf16_flops_per_s: bf16 * TFLOPS,
-        fp8_flops_per_s: fp8 * TFLOPS,
-        fp32_flops_per_s: fp32 * TFLOPS,
-        hbm_bytes: hbm * GB,
-        hbm_bytes_per_s: bw * TB_PER_S,
+        bf16_flops_per_s: fields::CLUSTER_CHIP_BF16_TFLOPS.to_si(bf16),
+        fp8_flops_per_s: fields::CLUSTER_CHIP_FP8_TFLOPS.to_si(fp8),
+        fp32_flops_per_s: fields::CLUSTER_CHIP_FP32_TFLOPS.to_si(fp32),
+        hbm_bytes: fields::CLUSTER_CHIP_HBM_GB.to_si(hbm),
+        hbm_bytes_per_s: fields::CLUSTER_CHIP_HBM_TB_PER_S.to_si(bw),
         tdp_w: tdp,
         matmul_efficiency: matmul,
         memory_efficiency: memory,
@@ -859,18 +865,21 @@ fn resolve_scale_up(r: &mut Reader, raw: &Value) -> ScaleUp {
     let Some(map) = fields else { return base.unwrap_or(presets::SCALE_UP[0].scale_up) };
     check_keys(r, map, field, &["bandwidth_gb_per_s", "domain", "latency_us", "efficiency"]);
     let get = |k: &str| map.get(k).cloned();
-    // Datasheets quote scale-up bandwidth as the sum of both directions.
+    // Datasheets quote scale-up bandwidth as the sum of both directions (the field's scale).
+    let bw_field = &fields::CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S;
     let bw = r.positive(
         &get("bandwidth_gb_per_s"),
-        &fields::CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S,
-        base.map(|s| 2.0 * s.link.bytes_per_s / GB_PER_S),
+        bw_field,
+        base.map(|s| bw_field.from_si(s.link.bytes_per_s)),
     );
     let domain =
         r.count(&get("domain"), &fields::CLUSTER_SCALE_UP_DOMAIN, base.map(|s| s.domain_size));
     let latency = r.positive(
         &get("latency_us"),
         &fields::CLUSTER_SCALE_UP_LATENCY_US,
-        Some(base.map_or(fixed!(CLUSTER_SCALE_UP_LATENCY_US), |s| s.link.latency_s / US)),
+        Some(base.map_or(fixed!(CLUSTER_SCALE_UP_LATENCY_US), |s| {
+            fields::CLUSTER_SCALE_UP_LATENCY_US.from_si(s.link.latency_s)
+        })),
     );
     let efficiency = r.fraction(
         &get("efficiency"),
@@ -878,7 +887,11 @@ fn resolve_scale_up(r: &mut Reader, raw: &Value) -> ScaleUp {
         base.map_or(fixed!(CLUSTER_SCALE_UP_EFFICIENCY), |s| s.link.efficiency),
     );
     ScaleUp {
-        link: Link { bytes_per_s: bw / 2.0 * GB_PER_S, latency_s: latency * US, efficiency },
+        link: Link {
+            bytes_per_s: bw_field.to_si(bw),
+            latency_s: fields::CLUSTER_SCALE_UP_LATENCY_US.to_si(latency),
+            efficiency,
+        },
         domain_size: domain,
     }
 }
@@ -898,17 +911,23 @@ fn resolve_scale_out(r: &mut Reader, raw: &Value) -> Link {
     let rate = r.positive(
         &get("gbit_per_s"),
         &fields::CLUSTER_SCALE_OUT_GBIT_PER_S,
-        base.map(|l| l.bytes_per_s / GBIT_PER_S),
+        base.map(|l| fields::CLUSTER_SCALE_OUT_GBIT_PER_S.from_si(l.bytes_per_s)),
     );
     let latency = r.positive(
         &get("latency_us"),
         &fields::CLUSTER_SCALE_OUT_LATENCY_US,
-        Some(base.map_or(fixed!(CLUSTER_SCALE_OUT_LATENCY_US), |l| l.latency_s / US)),
+        Some(base.map_or(fixed!(CLUSTER_SCALE_OUT_LATENCY_US), |l| {
+            fields::CLUSTER_SCALE_OUT_LATENCY_US.from_si(l.latency_s)
+        })),
     );
     let efficiency = r.fraction(
         &get("efficiency"),
         &fields::CLUSTER_SCALE_OUT_EFFICIENCY,
         base.map_or(fixed!(CLUSTER_SCALE_OUT_EFFICIENCY), |l| l.efficiency),
     );
-    Link { bytes_per_s: rate * GBIT_PER_S, latency_s: latency * US, efficiency }
+    Link {
+        bytes_per_s: fields::CLUSTER_SCALE_OUT_GBIT_PER_S.to_si(rate),
+        latency_s: fields::CLUSTER_SCALE_OUT_LATENCY_US.to_si(latency),
+        efficiency,
+    }
 }

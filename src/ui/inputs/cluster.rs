@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::{preset_source, Form, PanelProps};
 use crate::format;
-use crate::model::presets::{self, units};
+use crate::model::presets;
 use crate::numbers;
 use crate::scenario::fields;
 use crate::ui::fields::{Change, SelectField, Slider};
@@ -40,9 +40,9 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
         let ch = &p.chip;
         let figures = format!(
             "{} TFLOP/s BF16 · {} · {} TB/s · {} W",
-            numbers::format(ch.bf16_flops_per_s / units::TFLOPS),
+            numbers::format(fields::CLUSTER_CHIP_BF16_TFLOPS.from_si(ch.bf16_flops_per_s)),
             format::gib(ch.hbm_bytes),
-            numbers::format(ch.hbm_bytes_per_s / units::TB_PER_S),
+            numbers::format(fields::CLUSTER_CHIP_HBM_TB_PER_S.from_si(ch.hbm_bytes_per_s)),
             numbers::format(ch.tdp_w),
         );
         let unverified: Vec<&str> = p
@@ -92,12 +92,12 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
                 detail={detail.unwrap_or_default()} errors={f.errors("cluster.chip")} on_change={on_chip} />
             if custom {
                 <div class="grid">
-                    { f.render(f.number("cluster.chip.bf16_tflops", "chip-bf16", c.map(|c| c.chip.bf16_flops_per_s / units::TFLOPS))) }
-                    { f.render(f.number("cluster.chip.fp8_tflops", "chip-fp8", c.map(|c| c.chip.fp8_flops_per_s / units::TFLOPS))) }
-                    { f.render(f.number("cluster.chip.hbm_gb", "chip-hbm", c.map(|c| c.chip.hbm_bytes / units::GB))) }
-                    { f.render(f.number("cluster.chip.hbm_tb_per_s", "chip-bw", c.map(|c| c.chip.hbm_bytes_per_s / units::TB_PER_S))) }
-                    { f.render(f.number("cluster.scale_up.bandwidth_gb_per_s", "scale-up-bw", c.map(|c| 2.0 * c.scale_up.link.bytes_per_s / units::GB_PER_S))) }
-                    { f.render(f.number("cluster.scale_out.gbit_per_s", "scale-out-bw", c.map(|c| c.scale_out.bytes_per_s / units::GBIT_PER_S))) }
+                    { f.render(f.number("cluster.chip.bf16_tflops", "chip-bf16", c.map(|c| fields::CLUSTER_CHIP_BF16_TFLOPS.from_si(c.chip.bf16_flops_per_s)))) }
+                    { f.render(f.number("cluster.chip.fp8_tflops", "chip-fp8", c.map(|c| fields::CLUSTER_CHIP_FP8_TFLOPS.from_si(c.chip.fp8_flops_per_s)))) }
+                    { f.render(f.number("cluster.chip.hbm_gb", "chip-hbm", c.map(|c| fields::CLUSTER_CHIP_HBM_GB.from_si(c.chip.hbm_bytes)))) }
+                    { f.render(f.number("cluster.chip.hbm_tb_per_s", "chip-bw", c.map(|c| fields::CLUSTER_CHIP_HBM_TB_PER_S.from_si(c.chip.hbm_bytes_per_s)))) }
+                    { f.render(f.number("cluster.scale_up.bandwidth_gb_per_s", "scale-up-bw", c.map(|c| fields::CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S.from_si(c.scale_up.link.bytes_per_s)))) }
+                    { f.render(f.number("cluster.scale_out.gbit_per_s", "scale-out-bw", c.map(|c| fields::CLUSTER_SCALE_OUT_GBIT_PER_S.from_si(c.scale_out.bytes_per_s)))) }
                 </div>
             }
             { f.render(f.number("cluster.chips", "chips", n(c.map(|c| c.n_chips))).slider(Slider::Fine { max: 20, snap })) }
