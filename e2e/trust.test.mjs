@@ -232,6 +232,7 @@ test('the page says how sure it is, explains its terms and shows its validation'
 test('presets help: a published plan in one click, a hint at EP, "(modified)"', async (t) => {
   const { page, log } = await fresh(t);
   assert.equal(await page.locator(q('warnings')).count(), 0, 'the default plan opens without a warning');
+  assert.equal(await page.locator(q('dispatcher')).count(), 0, 'a dense model has no token dispatcher to choose');
   await select(page, 'model-preset', 'deepseek-v3');
   await until(page, 'an EP hint', (s) => /mixture of experts/.test(document.querySelector(s)?.textContent ?? ''), q('notice'));
   const button = page.locator(q('load-published-plan'));
@@ -240,6 +241,10 @@ test('presets help: a published plan in one click, a hint at EP, "(modified)"', 
   await until(page, '2,048 chips', (s) => document.querySelector(s)?.value === '2048', q('chips'));
   await waitFeasible(page, true);
   assert.equal(await page.inputValue(q('ep')), '64');
+  // A mixture of experts offers its token dispatcher, and the choice is kept.
+  assert.equal(await page.inputValue(q('dispatcher')), 'alltoall');
+  await select(page, 'dispatcher', 'deepep');
+  await until(page, 'DeepEP chosen', (s) => document.querySelector(s)?.value === 'deepep', q('dispatcher'));
 
   await typeInto(page, 'layers', '60');
   await until(page, '"(modified)"', (s) => {

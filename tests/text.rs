@@ -139,6 +139,11 @@ fn every_key_the_code_asks_for_is_in_both_catalogues() {
     for kind in clusterplan::charts::Kind::ALL {
         asked.insert(format!("plot.{}.aria", kind.id()));
     }
+    for (path, codes) in clusterplan::scenario::fields::choices() {
+        for code in codes {
+            asked.insert(format!("option.{path}.{code}"));
+        }
+    }
     let e = clusterplan::model::estimate(&Scenario::default_plan().resolve().expect("resolves"));
     let f = &e.facility;
     let ids = (e.breakdown.parts().into_iter().map(|(id, _)| id))

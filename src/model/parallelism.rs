@@ -53,20 +53,6 @@ pub enum Stack {
 }
 
 impl Stack {
-    /// Every stack, in the order a menu lists them.
-    pub const ALL: [Stack; 4] =
-        [Stack::MegatronCore, Stack::MegatronBaseline, Stack::PytorchFsdp, Stack::Xla];
-
-    /// The stack's name in scenarios and links.
-    pub fn id(self) -> &'static str {
-        match self {
-            Stack::MegatronCore => "megatron-core",
-            Stack::MegatronBaseline => "megatron-baseline",
-            Stack::PytorchFsdp => "pytorch-fsdp",
-            Stack::Xla => "xla",
-        }
-    }
-
     /// It overlaps data-parallel communication with compute by default.
     pub fn overlaps_data(self) -> bool {
         self != Stack::MegatronBaseline

@@ -6,18 +6,15 @@ use serde_json::{json, Map, Value};
 
 use super::fields;
 
-use crate::model::{
-    AttentionImpl, Chip, Cluster, FfnKind, Link, Parallelism, Recompute, ScaleUp, Sharding,
-    Transformer,
-};
+use crate::model::{Chip, Cluster, Link, Parallelism, ScaleUp, Sharding, Transformer};
 
 /// A transformer as explicit dimensions (`model` without a preset).
 pub fn transformer(t: &Transformer) -> Value {
     let mut model = json!({
         "layers": t.n_layers, "hidden": t.hidden, "heads": t.n_heads, "kv_heads": t.n_kv_heads,
         "head_dim": t.head_dim, "ffn": t.ffn, "vocab": t.vocab, "seq_len": t.seq_len,
-        "ffn_act": if t.ffn_kind == FfnKind::SwiGlu { "swiglu" } else { "gelu" },
-        "attention": if t.attention == AttentionImpl::Flash { "flash" } else { "materialized" },
+        "ffn_act": fields::MODEL_FFN_ACT.code(t.ffn_kind),
+        "attention": fields::MODEL_ATTENTION.code(t.attention),
         "tied_embeddings": t.tied_embeddings, "dropout": t.dropout, "mtp_layers": t.mtp_layers,
     });
     if let Some(m) = t.moe {
@@ -96,9 +93,7 @@ pub fn plan(p: &Parallelism) -> Map<String, Value> {
         "zero": match p.sharding {
             Sharding::None => 0, Sharding::Optimizer => 1, Sharding::Gradients => 2, Sharding::Full => 3,
         },
-        "recompute": match p.recompute {
-            Recompute::None => "none", Recompute::Selective => "selective", Recompute::Full => "full",
-        },
+        "recompute": fields::PARALLELISM_RECOMPUTE.code(p.recompute),
         "sequence_parallel": p.sequence_parallel,
         "recompute_elementwise": p.recompute_elementwise,
     }));

@@ -7,8 +7,10 @@
 //! test keeps that table current). A value outside the plausible range is an error: it is a
 //! typo or a unit mistake, and estimating it would only print absurd numbers.
 
+use crate::model::facility::Cooling;
 use crate::model::presets::units::{GB, GBIT_PER_S, GB_PER_S, TB_PER_S, TFLOPS, US};
-use crate::model::Warning;
+use crate::model::reliability::Checkpoint;
+use crate::model::{AttentionImpl, Dispatcher, FfnKind, Recipe, Recompute, Stack, Warning};
 use crate::numbers;
 
 /// What kind of value a field holds; it also decides how the value is shown.
@@ -686,6 +688,101 @@ pub const CALIBRATION_MEASURED_TOKENS_PER_S: Field = number(
     "about 30,000 times the fastest published training run",
 );
 pub const CALIBRATION_MEASURED_MFU: Field = fraction("calibration.measured.mfu", Required);
+
+/// An input that is one of a few codes, each standing for a model value: resolve reads it,
+/// describe writes it back, and the form offers it, all from here.
+#[derive(Clone, Copy, Debug)]
+pub struct Choices<T: 'static> {
+    /// Dotted path in the scenario (also the label key; each code's words are
+    /// `option.<path>.<code>`).
+    pub path: &'static str,
+    /// Every code and its value; a value's first code is the one written back and offered,
+    /// later ones are accepted aliases.
+    pub options: &'static [(&'static str, T)],
+}
+
+impl<T: Copy + PartialEq> Choices<T> {
+    /// The value a code stands for.
+    pub fn value(&self, code: &str) -> Option<T> {
+        self.options.iter().find(|(c, _)| *c == code).map(|(_, v)| *v)
+    }
+
+    /// The code written for a value.
+    pub fn code(&self, value: T) -> &'static str {
+        self.options.iter().find(|(_, v)| *v == value).map_or("", |(c, _)| c)
+    }
+
+    /// The codes the form offers: each value's own, without aliases.
+    pub fn offered(&self) -> Vec<&'static str> {
+        let own = |(code, value): &&(&'static str, T)| self.code(*value) == *code;
+        self.options.iter().filter(own).map(|(c, _)| *c).collect()
+    }
+}
+
+pub const MODEL_FFN_ACT: Choices<FfnKind> = Choices {
+    path: "model.ffn_act",
+    // ReLU costs what GELU does.
+    options: &[("gelu", FfnKind::Gelu), ("relu", FfnKind::Gelu), ("swiglu", FfnKind::SwiGlu)],
+};
+pub const MODEL_ATTENTION: Choices<AttentionImpl> = Choices {
+    path: "model.attention",
+    options: &[("flash", AttentionImpl::Flash), ("materialized", AttentionImpl::Materialized)],
+};
+pub const TRAINING_RECIPE: Choices<Recipe> = Choices {
+    path: "training.recipe",
+    options: &[
+        ("megatron-bf16", Recipe::MegatronBf16),
+        ("torch-amp", Recipe::TorchAmp),
+        ("fp8", Recipe::Fp8),
+    ],
+};
+pub const PARALLELISM_RECOMPUTE: Choices<Recompute> = Choices {
+    path: "parallelism.recompute",
+    options: &[
+        ("none", Recompute::None),
+        ("selective", Recompute::Selective),
+        ("full", Recompute::Full),
+    ],
+};
+pub const PARALLELISM_DISPATCHER: Choices<Dispatcher> = Choices {
+    path: "parallelism.dispatcher",
+    options: &[("alltoall", Dispatcher::AllToAll), ("deepep", Dispatcher::DeepEp)],
+};
+pub const PARALLELISM_STACK: Choices<Stack> = Choices {
+    path: "parallelism.stack",
+    options: &[
+        ("megatron-core", Stack::MegatronCore),
+        ("megatron-baseline", Stack::MegatronBaseline),
+        ("pytorch-fsdp", Stack::PytorchFsdp),
+        ("xla", Stack::Xla),
+    ],
+};
+pub const RELIABILITY_CHECKPOINT: Choices<Checkpoint> = Choices {
+    path: "reliability.checkpoint",
+    options: &[
+        ("sync", Checkpoint::Sync),
+        ("async", Checkpoint::Async),
+        ("in-memory", Checkpoint::InMemory),
+    ],
+};
+pub const FACILITY_COOLING: Choices<Cooling> = Choices {
+    path: "facility.cooling",
+    options: &[("air", Cooling::Air), ("liquid", Cooling::Liquid), ("hybrid", Cooling::Hybrid)],
+};
+
+/// Every choice input's path and the codes the form offers for it.
+pub fn choices() -> [(&'static str, Vec<&'static str>); 8] {
+    [
+        (MODEL_FFN_ACT.path, MODEL_FFN_ACT.offered()),
+        (MODEL_ATTENTION.path, MODEL_ATTENTION.offered()),
+        (TRAINING_RECIPE.path, TRAINING_RECIPE.offered()),
+        (PARALLELISM_RECOMPUTE.path, PARALLELISM_RECOMPUTE.offered()),
+        (PARALLELISM_DISPATCHER.path, PARALLELISM_DISPATCHER.offered()),
+        (PARALLELISM_STACK.path, PARALLELISM_STACK.offered()),
+        (RELIABILITY_CHECKPOINT.path, RELIABILITY_CHECKPOINT.offered()),
+        (FACILITY_COOLING.path, FACILITY_COOLING.offered()),
+    ]
+}
 
 /// Every numeric and yes/no field, in the order of `docs/scenario.md`.
 pub const FIELDS: &[Field] = &[

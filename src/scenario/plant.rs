@@ -266,16 +266,8 @@ impl Scenario {
     pub(super) fn resolve_reliability(&self, r: &mut Reader, chips: u32) -> Reliability {
         let spec = &self.reliability;
         r.unknown("reliability", &spec.unknown);
-        let checkpoint = r.choice(
-            &spec.checkpoint,
-            "reliability.checkpoint",
-            &[
-                ("sync", Checkpoint::Sync),
-                ("async", Checkpoint::Async),
-                ("in-memory", Checkpoint::InMemory),
-            ],
-            Checkpoint::Async,
-        );
+        let checkpoint =
+            r.choice(&spec.checkpoint, &fields::RELIABILITY_CHECKPOINT, Checkpoint::Async);
         let storage_field = &fields::RELIABILITY_STORAGE_GB_PER_S;
         let storage_default =
             storage_field.from_si(STORAGE_BYTES_PER_S_PER_CHIP * chips.max(1) as f64);
@@ -325,12 +317,7 @@ impl Scenario {
         let f = &self.facility;
         r.unknown("facility", &f.unknown);
         let own = if system.liquid { Cooling::Liquid } else { Cooling::Air };
-        let cooling = r.choice(
-            &f.cooling,
-            "facility.cooling",
-            &[("air", Cooling::Air), ("liquid", Cooling::Liquid), ("hybrid", Cooling::Hybrid)],
-            own,
-        );
+        let cooling = r.choice(&f.cooling, &fields::FACILITY_COOLING, own);
         let pue = r.positive(&f.pue, &fields::FACILITY_PUE, Some(default_pue(cooling)));
         let rack_kw = &fields::FACILITY_RACK_KW;
         let design_rack_kw = rack_kw.from_si(system.nodes_per_rack as f64 * system.node_max_w);

@@ -214,20 +214,20 @@ impl Reader {
         }
     }
 
-    pub(super) fn choice<T: Copy>(
+    /// One of a field's codes; `default` when absent.
+    pub(super) fn choice<T: Copy + PartialEq>(
         &mut self,
         raw: &Raw,
-        field: &str,
-        options: &[(&'static str, T)],
+        choices: &fields::Choices<T>,
         default: T,
     ) -> T {
         let Some(value) = raw else { return default };
         let text = value.as_str().map(str::trim).unwrap_or("");
-        if let Some((_, t)) = options.iter().find(|(name, _)| *name == text) {
-            return *t;
+        if let Some(t) = choices.value(text) {
+            return t;
         }
-        let names: Vec<&'static str> = options.iter().map(|(n, _)| *n).collect();
-        self.error(field, Problem::NotOneOf { names, got: short(value) });
+        let names: Vec<&'static str> = choices.options.iter().map(|(n, _)| *n).collect();
+        self.error(choices.path, Problem::NotOneOf { names, got: short(value) });
         default
     }
 
@@ -376,16 +376,11 @@ impl Scenario {
         let ffn = r.count(&m.ffn, &fields::MODEL_FFN, required(b.map(|t| t.ffn)));
         let vocab = r.count(&m.vocab, &fields::MODEL_VOCAB, required(b.map(|t| t.vocab)));
         let seq_len = r.count(&m.seq_len, &fields::MODEL_SEQ_LEN, required(b.map(|t| t.seq_len)));
-        let ffn_kind = r.choice(
-            &m.ffn_act,
-            "model.ffn_act",
-            &[("gelu", FfnKind::Gelu), ("relu", FfnKind::Gelu), ("swiglu", FfnKind::SwiGlu)],
-            b.map_or(FfnKind::Gelu, |t| t.ffn_kind),
-        );
+        let ffn_kind =
+            r.choice(&m.ffn_act, &fields::MODEL_FFN_ACT, b.map_or(FfnKind::Gelu, |t| t.ffn_kind));
         let attention = r.choice(
             &m.attention,
-            "model.attention",
-            &[("flash", AttentionImpl::Flash), ("materialized", AttentionImpl::Materialized)],
+            &fields::MODEL_ATTENTION,
             b.map_or(AttentionImpl::Flash, |t| t.attention),
         );
         let tied_embeddings = r.flag(
@@ -508,16 +503,7 @@ impl Scenario {
         r.unknown("training", &t.unknown);
         let tokens = r.positive(&t.tokens, &fields::TRAINING_TOKENS, None);
         let global_batch = r.count(&t.global_batch, &fields::TRAINING_GLOBAL_BATCH, None);
-        let recipe = r.choice(
-            &t.recipe,
-            "training.recipe",
-            &[
-                ("megatron-bf16", Recipe::MegatronBf16),
-                ("torch-amp", Recipe::TorchAmp),
-                ("fp8", Recipe::Fp8),
-            ],
-            Recipe::MegatronBf16,
-        );
+        let recipe = r.choice(&t.recipe, &fields::TRAINING_RECIPE, Recipe::MegatronBf16);
         Training { tokens, global_batch, recipe }
     }
 
@@ -647,8 +633,7 @@ impl Scenario {
             }
         };
         // The software stack sets the defaults of the overlaps it implements.
-        let choices = Stack::ALL.map(|s| (s.id(), s));
-        let stack = r.choice(&p.stack, "parallelism.stack", &choices, Stack::MegatronCore);
+        let stack = r.choice(&p.stack, &fields::PARALLELISM_STACK, Stack::MegatronCore);
         Parallelism {
             tensor,
             pipeline,
@@ -679,16 +664,7 @@ impl Scenario {
                 Some(0),
             ),
             sharding,
-            recompute: r.choice(
-                &p.recompute,
-                "parallelism.recompute",
-                &[
-                    ("none", Recompute::None),
-                    ("selective", Recompute::Selective),
-                    ("full", Recompute::Full),
-                ],
-                Recompute::None,
-            ),
+            recompute: r.choice(&p.recompute, &fields::PARALLELISM_RECOMPUTE, Recompute::None),
             dp_overlap: r.flag(
                 &p.dp_overlap,
                 &fields::PARALLELISM_DP_OVERLAP,
@@ -697,8 +673,7 @@ impl Scenario {
             stack,
             dispatcher: r.choice(
                 &p.dispatcher,
-                "parallelism.dispatcher",
-                &[("alltoall", Dispatcher::AllToAll), ("deepep", Dispatcher::DeepEp)],
+                &fields::PARALLELISM_DISPATCHER,
                 Dispatcher::AllToAll,
             ),
             ep_overlap: r.flag(

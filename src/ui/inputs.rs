@@ -139,17 +139,19 @@ impl<'a> Form<'a> {
     }
 
     /// A select that writes its choice to `path` as text.
-    pub(super) fn choice(
+    /// A select of a field's codes, showing what the scenario says or else the resolved value.
+    pub(super) fn choice<T: Copy + PartialEq>(
         &self,
-        path: &str,
+        choices: &fields::Choices<T>,
         testid: &str,
-        options: &[&str],
-        resolved: &str,
+        resolved: T,
     ) -> Html {
+        let path = choices.path;
+        let options = choices.offered();
         let value = self
             .raw(path)
             .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or(resolved.to_string());
+            .unwrap_or(choices.code(resolved).to_string());
         let on_set = self.on_set.clone();
         let p = path.to_string();
         let on_change =

@@ -42,7 +42,7 @@ impl Regime {
     pub fn of(scenario: &Scenario, inputs: &Inputs) -> Regime {
         Regime {
             family: chip_family(scenario).unwrap_or("custom").to_string(),
-            stack: inputs.parallelism.stack.id(),
+            stack: crate::scenario::fields::PARALLELISM_STACK.code(inputs.parallelism.stack),
             moe: inputs.transformer.moe.is_some(),
         }
     }

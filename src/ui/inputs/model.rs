@@ -12,6 +12,7 @@ use crate::format;
 use crate::model::presets::{self};
 use crate::model::{AttentionImpl, FfnKind, Recipe};
 use crate::numbers;
+use crate::scenario::fields;
 use crate::ui::fields::{toggle_field, Change, SelectField, Slider, ToggleFieldProps};
 use crate::ui::state::Action;
 
@@ -107,10 +108,8 @@ pub fn model_panel(props: &PanelProps) -> Html {
             </div>
             { f.render(f.number("model.seq_len", "seq-len", n(shape.map(|t| t.seq_len))).slider(Slider::Pow2 { min: 9, max: 20 })) }
             <div class="grid">
-                { f.choice("model.ffn_act", "ffn-act", &["gelu", "swiglu"],
-                    if shape.is_some_and(|t| t.ffn_kind == FfnKind::SwiGlu) { "swiglu" } else { "gelu" }) }
-                { f.choice("model.attention", "attention", &["flash", "materialized"],
-                    if shape.is_some_and(|t| t.attention == AttentionImpl::Materialized) { "materialized" } else { "flash" }) }
+                { f.choice(&fields::MODEL_FFN_ACT, "ffn-act", shape.map_or(FfnKind::Gelu, |t| t.ffn_kind)) }
+                { f.choice(&fields::MODEL_ATTENTION, "attention", shape.map_or(AttentionImpl::Flash, |t| t.attention)) }
             </div>
             { toggle_field(ToggleFieldProps { path: "model.moe".into(), testid: "moe".into(), label: t("form.moe").into(), checked: moe_on,
                 on_set: f.on_set.reform(|changes: Vec<Change>| {

@@ -6,7 +6,8 @@ use yew::prelude::*;
 use crate::text::t;
 
 use super::{Form, PanelProps};
-use crate::model::{Recompute, Sharding, Stack};
+use crate::model::{Dispatcher, Recompute, Sharding, Stack};
+use crate::scenario::fields;
 use crate::ui::fields::{SelectField, Slider};
 use crate::ui::text;
 
@@ -15,16 +16,13 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
     let p = f.good.map(|g| g.inputs.parallelism);
     let n = |x: Option<u32>| x.map(|v| v as f64);
+    // The token dispatcher matters only to a mixture of experts.
+    let moe = f.good.is_some_and(|g| g.inputs.transformer.moe.is_some());
     let zero = match p.map(|p| p.sharding) {
         Some(Sharding::None) => "0",
         Some(Sharding::Gradients) => "2",
         Some(Sharding::Full) => "3",
         _ => "1",
-    };
-    let recompute = match p.map(|p| p.recompute) {
-        Some(Recompute::Selective) => "selective",
-        Some(Recompute::Full) => "full",
-        _ => "none",
     };
     let on_zero = {
         let on_set = f.on_set.clone();
@@ -71,10 +69,13 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
             </div>
             <SelectField testid="zero" label={text::label("parallelism.zero")} help={text::help("parallelism.zero")} options={zero_options} value={zero}
                 errors={f.errors("parallelism.zero")} notes={f.notes("parallelism.zero")} on_change={on_zero} />
-            { f.choice("parallelism.recompute", "recompute", &["none", "selective", "full"], recompute) }
+            { f.choice(&fields::PARALLELISM_RECOMPUTE, "recompute", p.map_or(Recompute::None, |p| p.recompute)) }
             { f.toggle("parallelism.recompute_elementwise", "recompute-elementwise", p.is_some_and(|p| p.recompute_elementwise)) }
             { f.toggle("parallelism.sequence_parallel", "sp", p.is_some_and(|p| p.sequence_parallel)) }
-            { f.choice("parallelism.stack", "stack", &Stack::ALL.map(Stack::id), "megatron-core") }
+            { f.choice(&fields::PARALLELISM_STACK, "stack", p.map_or(Stack::MegatronCore, |p| p.stack)) }
+            if moe {
+                { f.choice(&fields::PARALLELISM_DISPATCHER, "dispatcher", p.map_or(Dispatcher::AllToAll, |p| p.dispatcher)) }
+            }
             { f.toggle("parallelism.dp_overlap", "dp-overlap", p.is_none_or(|p| p.dp_overlap)) }
             { f.toggle("parallelism.tp_overlap", "tp-overlap", p.is_none_or(|p| p.tp_overlap)) }
             { f.toggle("parallelism.pp_overlap", "pp-overlap", p.is_none_or(|p| p.pp_overlap)) }

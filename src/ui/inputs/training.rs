@@ -7,6 +7,7 @@ use crate::text::{fill, t};
 use super::{Form, PanelProps};
 use crate::format;
 use crate::model::Recipe;
+use crate::scenario::fields;
 use crate::ui::fields::Slider;
 
 /// Token budget, batch, precision.
@@ -16,11 +17,7 @@ pub fn training_panel(props: &PanelProps) -> Html {
     let tokens = i.map(|i| i.training.tokens);
     let batch = i.map(|i| i.training.global_batch as f64);
     let per_step = i.map(|i| i.training.global_batch as f64 * i.transformer.seq_len as f64);
-    let recipe = match i.map(|i| i.training.recipe) {
-        Some(Recipe::TorchAmp) => "torch-amp",
-        Some(Recipe::Fp8) => "fp8",
-        _ => "megatron-bf16",
-    };
+    let recipe = i.map_or(Recipe::MegatronBf16, |i| i.training.recipe);
     html! {
         <section class="panel">
             <h2>{ t("form.training") }</h2>
@@ -28,7 +25,7 @@ pub fn training_panel(props: &PanelProps) -> Html {
                 .reading(tokens.map(|n| fill("form.tokens", &[("n", &format::count(n))])).unwrap_or_default())) }
             { f.render(f.number("training.global_batch", "global-batch", batch).slider(Slider::Pow2 { min: 0, max: 16 })
                 .reading(per_step.map(|n| fill("form.tokens-per-step", &[("n", &format::count(n))])).unwrap_or_default())) }
-            { f.choice("training.recipe", "recipe", &["megatron-bf16", "torch-amp", "fp8"], recipe) }
+            { f.choice(&fields::TRAINING_RECIPE, "recipe", recipe) }
         </section>
     }
 }
