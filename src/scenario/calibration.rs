@@ -173,10 +173,12 @@ fn measured(raw: Option<&Value>, at: &str, r: &mut Reader) -> Option<Measured> {
     };
     let before = r.count_errors();
     let x = match key {
-        "mfu" => r.fraction(&raw, fields::CALIBRATION_MEASURED_MFU.at(&field), 1.0),
-        "step_s" => r.positive(&raw, fields::CALIBRATION_MEASURED_STEP_S.at(&field), None),
-        _ => r.positive(&raw, fields::CALIBRATION_MEASURED_TOKENS_PER_S.at(&field), None),
+        "mfu" => r.fraction(&raw, &fields::CALIBRATION_MEASURED_MFU, 1.0),
+        "step_s" => r.positive(&raw, &fields::CALIBRATION_MEASURED_STEP_S, None),
+        _ => r.positive(&raw, &fields::CALIBRATION_MEASURED_TOKENS_PER_S, None),
     };
+    // Named at the measurement's place in the list.
+    r.place_since(before, &field);
     if r.count_errors() > before {
         return None;
     }

@@ -104,26 +104,7 @@ impl Field {
     }
 }
 
-/// Where a value is read: its entry in the field table, and the path its errors name (the
-/// field's own, or an indexed one such as `calibration.2.measured.mfu`).
-#[derive(Clone, Copy, Debug)]
-pub struct At<'a> {
-    pub field: &'a Field,
-    pub path: &'a str,
-}
-
-impl<'a> From<&'a Field> for At<'a> {
-    fn from(field: &'a Field) -> At<'a> {
-        At { field, path: field.path }
-    }
-}
-
 impl Field {
-    /// This field read at another path (an entry of a list).
-    pub fn at<'a>(&'a self, path: &'a str) -> At<'a> {
-        At { field: self, path }
-    }
-
     /// The fixed default (1 for true, 0 for false). A field without one does not compile
     /// where it is asked in a constant context (`const { F.fixed() }`), which is how
     /// `resolve` asks.
@@ -200,14 +181,14 @@ const DEGREE: &str = "a parallel degree beyond 1,024 has no published use and no
 // Every numeric and yes/no field, one constant each, named after its path; `resolve` reads
 // each through its constant, so a field missing from the table does not compile.
 
-pub const VERSION: Field = count(
+pub static VERSION: Field = count(
     "version",
     Fixed(1.0),
     0.0,
     4_294_967_295.0,
     "a format version; one newer than this build reads is refused",
 );
-pub const MODEL_LAYERS: Field = count(
+pub static MODEL_LAYERS: Field = count(
     "model.layers",
     Preset,
     1.0,
@@ -224,7 +205,7 @@ pub const MODEL_HEAD_DIM: Field =
     count("model.head_dim", Derived, 1.0, 1e5, "published heads are 64 to 256 wide");
 pub const MODEL_FFN: Field =
     count("model.ffn", Preset, 1.0, 1e7, "published feed-forward blocks stay below 100,000 wide");
-pub const MODEL_VOCAB: Field = counted(
+pub static MODEL_VOCAB: Field = counted(
     "model.vocab",
     "tokens",
     Preset,
@@ -232,7 +213,7 @@ pub const MODEL_VOCAB: Field = counted(
     1e7,
     "published vocabularies stay below a million tokens",
 );
-pub const MODEL_SEQ_LEN: Field = counted(
+pub static MODEL_SEQ_LEN: Field = counted(
     "model.seq_len",
     "tokens",
     Preset,
@@ -240,23 +221,23 @@ pub const MODEL_SEQ_LEN: Field = counted(
     16_777_216.0,
     "16 M tokens, 16 times the longest published training context",
 );
-pub const MODEL_TIED_EMBEDDINGS: Field = flag("model.tied_embeddings", Preset);
-pub const MODEL_DROPOUT: Field = flag("model.dropout", Preset);
-pub const MODEL_MTP_LAYERS: Field = count(
+pub static MODEL_TIED_EMBEDDINGS: Field = flag("model.tied_embeddings", Preset);
+pub static MODEL_DROPOUT: Field = flag("model.dropout", Preset);
+pub static MODEL_MTP_LAYERS: Field = count(
     "model.mtp_layers",
     Fixed(0.0),
     0.0,
     64.0,
     "DeepSeek-V3 uses 1 multi-token-prediction module",
 );
-pub const MODEL_MOE_EXPERTS: Field = count(
+pub static MODEL_MOE_EXPERTS: Field = count(
     "model.moe.experts",
     Preset,
     1.0,
     1e5,
     "the largest published mixtures have a few thousand experts",
 );
-pub const MODEL_MOE_TOP_K: Field = count(
+pub static MODEL_MOE_TOP_K: Field = count(
     "model.moe.top_k",
     Preset,
     1.0,
@@ -269,7 +250,7 @@ pub const MODEL_MOE_EXPERT_FFN: Field =
     count("model.moe.expert_ffn", Derived, 1.0, 1e7, "as the dense feed-forward width");
 pub const MODEL_MOE_DENSE_LAYERS: Field =
     count("model.moe.dense_layers", Fixed(0.0), 0.0, 1e3, "fewer than the layers");
-pub const MODEL_MOE_CAPACITY_FACTOR: Field = number(
+pub static MODEL_MOE_CAPACITY_FACTOR: Field = number(
     "model.moe.capacity_factor",
     "",
     Derived,
@@ -279,7 +260,7 @@ pub const MODEL_MOE_CAPACITY_FACTOR: Field = number(
 );
 pub const MODEL_MOE_NODE_LIMIT: Field =
     count("model.moe.node_limit", Derived, 1.0, 1e5, "DeepSeek-V3 uses 4 domains");
-pub const TRAINING_TOKENS: Field = number(
+pub static TRAINING_TOKENS: Field = number(
     "training.tokens",
     "tokens",
     Required,
@@ -287,7 +268,7 @@ pub const TRAINING_TOKENS: Field = number(
     1e16,
     "10 quadrillion: 600 times Llama 3's 15.6 T",
 );
-pub const TRAINING_GLOBAL_BATCH: Field = counted(
+pub static TRAINING_GLOBAL_BATCH: Field = counted(
     "training.global_batch",
     "sequences",
     Required,
@@ -297,7 +278,7 @@ pub const TRAINING_GLOBAL_BATCH: Field = counted(
 );
 pub const CLUSTER_CHIPS: Field =
     counted("cluster.chips", "chips", Required, 1.0, 1e7, "100 times the largest clusters built");
-pub const CLUSTER_CHIPS_PER_NODE: Field = counted(
+pub static CLUSTER_CHIPS_PER_NODE: Field = counted(
     "cluster.chips_per_node",
     "chips",
     Preset,
@@ -305,7 +286,7 @@ pub const CLUSTER_CHIPS_PER_NODE: Field = counted(
     1e5,
     "servers hold 4 to 16 chips; a rack-scale system 72",
 );
-pub const CLUSTER_SCALE_UP_DOMAIN_SIZE: Field = counted(
+pub static CLUSTER_SCALE_UP_DOMAIN_SIZE: Field = counted(
     "cluster.scale_up_domain",
     "chips",
     Preset,
@@ -313,7 +294,7 @@ pub const CLUSTER_SCALE_UP_DOMAIN_SIZE: Field = counted(
     1e6,
     "the largest scale-up domains hold a few thousand chips",
 );
-pub const CLUSTER_CHIP_BF16_TFLOPS: Field = number(
+pub static CLUSTER_CHIP_BF16_TFLOPS: Field = number(
     "cluster.chip.bf16_tflops",
     "TFLOP/s",
     Preset,
@@ -322,7 +303,7 @@ pub const CLUSTER_CHIP_BF16_TFLOPS: Field = number(
     "100 PFLOP/s, 40 times the densest chip shipping",
 )
 .scaled(TFLOPS, 1.0);
-pub const CLUSTER_CHIP_FP8_TFLOPS: Field = number(
+pub static CLUSTER_CHIP_FP8_TFLOPS: Field = number(
     "cluster.chip.fp8_tflops",
     "TFLOP/s",
     Preset,
@@ -334,7 +315,7 @@ pub const CLUSTER_CHIP_FP8_TFLOPS: Field = number(
 pub const CLUSTER_CHIP_FP32_TFLOPS: Field =
     number("cluster.chip.fp32_tflops", "TFLOP/s", Derived, 0.01, 1e5, "as BF16")
         .scaled(TFLOPS, 1.0);
-pub const CLUSTER_CHIP_HBM_GB: Field = number(
+pub static CLUSTER_CHIP_HBM_GB: Field = number(
     "cluster.chip.hbm_gb",
     "GB",
     Preset,
@@ -343,7 +324,7 @@ pub const CLUSTER_CHIP_HBM_GB: Field = number(
     "100 TB, 350 times the largest HBM stack shipping",
 )
 .scaled(GB, 1.0);
-pub const CLUSTER_CHIP_HBM_TB_PER_S: Field = number(
+pub static CLUSTER_CHIP_HBM_TB_PER_S: Field = number(
     "cluster.chip.hbm_tb_per_s",
     "TB/s",
     Preset,
@@ -352,7 +333,7 @@ pub const CLUSTER_CHIP_HBM_TB_PER_S: Field = number(
     "10 PB/s, a thousand times HBM3e",
 )
 .scaled(TB_PER_S, 1.0);
-pub const CLUSTER_CHIP_TDP_W: Field = number(
+pub static CLUSTER_CHIP_TDP_W: Field = number(
     "cluster.chip.tdp_w",
     "W",
     Fixed(700.0),
@@ -364,7 +345,7 @@ pub const CLUSTER_CHIP_MATMUL_EFFICIENCY: Field =
     fraction("cluster.chip.matmul_efficiency", Fixed(0.6));
 pub const CLUSTER_CHIP_MEMORY_EFFICIENCY: Field =
     fraction("cluster.chip.memory_efficiency", Fixed(0.8));
-pub const CLUSTER_CHIP_PRICE_USD: Field = number(
+pub static CLUSTER_CHIP_PRICE_USD: Field = number(
     "cluster.chip.price_usd",
     "USD",
     Derived,
@@ -372,7 +353,7 @@ pub const CLUSTER_CHIP_PRICE_USD: Field = number(
     1e8,
     "a chip costing more than a building is a typo",
 );
-pub const CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S: Field = number(
+pub static CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S: Field = number(
     "cluster.scale_up.bandwidth_gb_per_s",
     "GB/s",
     Preset,
@@ -383,7 +364,7 @@ pub const CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S: Field = number(
 .scaled(GB_PER_S, 2.0);
 pub const CLUSTER_SCALE_UP_DOMAIN: Field =
     counted("cluster.scale_up.domain", "chips", Preset, 1.0, 1e6, "as the scale-up domain");
-pub const CLUSTER_SCALE_UP_LATENCY_US: Field = number(
+pub static CLUSTER_SCALE_UP_LATENCY_US: Field = number(
     "cluster.scale_up.latency_us",
     "µs",
     Fixed(5.0),
@@ -392,8 +373,8 @@ pub const CLUSTER_SCALE_UP_LATENCY_US: Field = number(
     "a tenth of a second per step would be no fabric at all",
 )
 .scaled(US, 1.0);
-pub const CLUSTER_SCALE_UP_EFFICIENCY: Field = fraction("cluster.scale_up.efficiency", Fixed(0.7));
-pub const CLUSTER_SCALE_OUT_GBIT_PER_S: Field = number(
+pub static CLUSTER_SCALE_UP_EFFICIENCY: Field = fraction("cluster.scale_up.efficiency", Fixed(0.7));
+pub static CLUSTER_SCALE_OUT_GBIT_PER_S: Field = number(
     "cluster.scale_out.gbit_per_s",
     "Gb/s",
     Preset,
@@ -402,7 +383,7 @@ pub const CLUSTER_SCALE_OUT_GBIT_PER_S: Field = number(
     "1 Pb/s per chip, 600 times an 1.6 Tb/s NIC",
 )
 .scaled(GBIT_PER_S, 1.0);
-pub const CLUSTER_SCALE_OUT_LATENCY_US: Field = number(
+pub static CLUSTER_SCALE_OUT_LATENCY_US: Field = number(
     "cluster.scale_out.latency_us",
     "µs",
     Fixed(10.0),
@@ -413,7 +394,7 @@ pub const CLUSTER_SCALE_OUT_LATENCY_US: Field = number(
 .scaled(US, 1.0);
 pub const CLUSTER_SCALE_OUT_EFFICIENCY: Field =
     fraction("cluster.scale_out.efficiency", Fixed(0.8));
-pub const CLUSTER_SYSTEM_NICS_PER_CHIP: Field = counted(
+pub static CLUSTER_SYSTEM_NICS_PER_CHIP: Field = counted(
     "cluster.system.nics_per_chip",
     "ports",
     Preset,
@@ -421,7 +402,7 @@ pub const CLUSTER_SYSTEM_NICS_PER_CHIP: Field = counted(
     16.0,
     "systems ship 1 or 2 scale-out ports per chip",
 );
-pub const CLUSTER_SYSTEM_NODE_MAX_KW: Field = number(
+pub static CLUSTER_SYSTEM_NODE_MAX_KW: Field = number(
     "cluster.system.node_max_kw",
     "kW",
     Preset,
@@ -430,7 +411,7 @@ pub const CLUSTER_SYSTEM_NODE_MAX_KW: Field = number(
     "a DGX B300 is 14.5 kW; an NVL72 tray about 6.6 kW",
 )
 .scaled(1000.0, 1.0);
-pub const CLUSTER_SYSTEM_NODES_PER_RACK: Field = counted(
+pub static CLUSTER_SYSTEM_NODES_PER_RACK: Field = counted(
     "cluster.system.nodes_per_rack",
     "nodes",
     Preset,
@@ -438,7 +419,7 @@ pub const CLUSTER_SYSTEM_NODES_PER_RACK: Field = counted(
     1_000.0,
     "4 DGX per rack; 18 trays in an NVL72 rack",
 );
-pub const CLUSTER_SYSTEM_NODE_PRICE_USD: Field = number(
+pub static CLUSTER_SYSTEM_NODE_PRICE_USD: Field = number(
     "cluster.system.node_price_usd",
     "USD",
     Preset,
@@ -446,8 +427,8 @@ pub const CLUSTER_SYSTEM_NODE_PRICE_USD: Field = number(
     1e9,
     "a DGX B300 costs about $0.5 M",
 );
-pub const CLUSTER_SYSTEM_LIQUID: Field = flag("cluster.system.liquid", Preset);
-pub const CLUSTER_POWER_CAP_W: Field = number(
+pub static CLUSTER_SYSTEM_LIQUID: Field = flag("cluster.system.liquid", Preset);
+pub static CLUSTER_POWER_CAP_W: Field = number(
         "cluster.power_cap_w",
         "W",
         Derived,
@@ -455,7 +436,7 @@ pub const CLUSTER_POWER_CAP_W: Field = number(
         1e5,
         "at or above the chip's board power a cap changes nothing; published curves reach down to 30% of it",
     );
-pub const PARALLELISM_FIRST_STAGE_LAYERS: Field = counted(
+pub static PARALLELISM_FIRST_STAGE_LAYERS: Field = counted(
     "parallelism.first_stage_layers",
     "layers",
     Derived,
@@ -463,7 +444,7 @@ pub const PARALLELISM_FIRST_STAGE_LAYERS: Field = counted(
     1e5,
     "at most the layers less one for each other stage",
 );
-pub const CLUSTER_PLACEMENT_DOMAIN_CHIPS: Field = counted(
+pub static CLUSTER_PLACEMENT_DOMAIN_CHIPS: Field = counted(
         "cluster.placement.domain_chips",
         "chips",
         Derived,
@@ -471,7 +452,7 @@ pub const CLUSTER_PLACEMENT_DOMAIN_CHIPS: Field = counted(
         1e6,
         "at most the scale-up domain; Megatron-Bridge lays out jobs larger than an NVL72 rack on 64 of its 72 GPUs",
     );
-pub const CLUSTER_FABRIC_PLANES: Field = counted(
+pub static CLUSTER_FABRIC_PLANES: Field = counted(
     "cluster.fabric.planes",
     "planes",
     Preset,
@@ -479,7 +460,7 @@ pub const CLUSTER_FABRIC_PLANES: Field = counted(
     16.0,
     "one plane per scale-out port of a chip",
 );
-pub const CLUSTER_FABRIC_TIERS: Field = counted(
+pub static CLUSTER_FABRIC_TIERS: Field = counted(
     "cluster.fabric.tiers",
     "tiers",
     Derived,
@@ -487,7 +468,7 @@ pub const CLUSTER_FABRIC_TIERS: Field = counted(
     3.0,
     "fat trees of 1 to 3 switch tiers cover 100,000 chips",
 );
-pub const CLUSTER_FABRIC_OVERSUBSCRIPTION: Field = number(
+pub static CLUSTER_FABRIC_OVERSUBSCRIPTION: Field = number(
     "cluster.fabric.oversubscription",
     "",
     Fixed(1.0),
@@ -495,7 +476,7 @@ pub const CLUSTER_FABRIC_OVERSUBSCRIPTION: Field = number(
     64.0,
     "1 is non-blocking; Meta's Llama 3 cluster is 1:7 above its pods",
 );
-pub const CLUSTER_FABRIC_SWITCH_PORTS: Field = counted(
+pub static CLUSTER_FABRIC_SWITCH_PORTS: Field = counted(
     "cluster.fabric.switch.ports",
     "ports",
     Preset,
@@ -503,7 +484,7 @@ pub const CLUSTER_FABRIC_SWITCH_PORTS: Field = counted(
     4096.0,
     "a fat tree needs at least 4 ports; the largest boxes have a few hundred",
 );
-pub const CLUSTER_FABRIC_SWITCH_GBIT_PER_S: Field = number(
+pub static CLUSTER_FABRIC_SWITCH_GBIT_PER_S: Field = number(
     "cluster.fabric.switch.gbit_per_s",
     "Gb/s",
     Preset,
@@ -512,7 +493,7 @@ pub const CLUSTER_FABRIC_SWITCH_GBIT_PER_S: Field = number(
     "ports run at 100 to 1,600 Gb/s",
 )
 .scaled(GBIT_PER_S, 1.0);
-pub const CLUSTER_FABRIC_SWITCH_POWER_W: Field = number(
+pub static CLUSTER_FABRIC_SWITCH_POWER_W: Field = number(
     "cluster.fabric.switch.power_w",
     "W",
     Fixed(750.0),
@@ -520,7 +501,7 @@ pub const CLUSTER_FABRIC_SWITCH_POWER_W: Field = number(
     1e5,
     "a 51.2 Tb/s box draws under 1 kW without optics",
 );
-pub const CLUSTER_FABRIC_SWITCH_PRICE_USD: Field = number(
+pub static CLUSTER_FABRIC_SWITCH_PRICE_USD: Field = number(
     "cluster.fabric.switch.price_usd",
     "USD",
     Fixed(35_000.0),
@@ -528,7 +509,7 @@ pub const CLUSTER_FABRIC_SWITCH_PRICE_USD: Field = number(
     1e8,
     "switches cost tens of thousands of dollars",
 );
-pub const FACILITY_PUE: Field = number(
+pub static FACILITY_PUE: Field = number(
     "facility.pue",
     "",
     Derived,
@@ -536,7 +517,7 @@ pub const FACILITY_PUE: Field = number(
     5.0,
     "a PUE below 1 is impossible; industry average 1.56, hyperscale 1.1",
 );
-pub const FACILITY_RACK_KW: Field = number(
+pub static FACILITY_RACK_KW: Field = number(
     "facility.rack_kw",
     "kW",
     Derived,
@@ -545,7 +526,7 @@ pub const FACILITY_RACK_KW: Field = number(
     "air racks top out near 30 kW, liquid NVL72 racks at about 140 kW",
 )
 .scaled(1000.0, 1.0);
-pub const FACILITY_USD_PER_KWH: Field = number(
+pub static FACILITY_USD_PER_KWH: Field = number(
     "facility.usd_per_kwh",
     "USD/kWh",
     Fixed(0.0806),
@@ -553,7 +534,7 @@ pub const FACILITY_USD_PER_KWH: Field = number(
     10.0,
     "US industrial average 8.06 cents per kWh in 2023 (EIA)",
 );
-pub const FACILITY_KG_CO2_PER_KWH: Field = number(
+pub static FACILITY_KG_CO2_PER_KWH: Field = number(
     "facility.kg_co2_per_kwh",
     "kg/kWh",
     Fixed(0.41),
@@ -561,7 +542,7 @@ pub const FACILITY_KG_CO2_PER_KWH: Field = number(
     5.0,
     "0.41 kg/kWh location-based for Llama 3.1 (Meta model card)",
 );
-pub const FACILITY_BUILD_USD_PER_MW: Field = number(
+pub static FACILITY_BUILD_USD_PER_MW: Field = number(
     "facility.build_usd_per_mw",
     "USD/MW",
     Fixed(11.7e6),
@@ -570,7 +551,7 @@ pub const FACILITY_BUILD_USD_PER_MW: Field = number(
     "$11.7 M per MW of IT load, US average 2025 (Cushman & Wakefield)",
 )
 .scaled(1.0, 1e6);
-pub const FACILITY_AMORTIZATION_YEARS: Field = number(
+pub static FACILITY_AMORTIZATION_YEARS: Field = number(
     "facility.amortization_years",
     "years",
     Fixed(4.0),
@@ -578,7 +559,7 @@ pub const FACILITY_AMORTIZATION_YEARS: Field = number(
     50.0,
     "accelerators are written off over 3 to 6 years",
 );
-pub const FACILITY_CLOUD_USD_PER_CHIP_HOUR: Field = number(
+pub static FACILITY_CLOUD_USD_PER_CHIP_HOUR: Field = number(
     "facility.cloud_usd_per_chip_hour",
     "USD/h",
     Fixed(2.0),
@@ -586,7 +567,7 @@ pub const FACILITY_CLOUD_USD_PER_CHIP_HOUR: Field = number(
     1_000.0,
     "$2 per H800-hour, DeepSeek-V3's cost basis",
 );
-pub const RELIABILITY_STORAGE_GB_PER_S: Field = number(
+pub static RELIABILITY_STORAGE_GB_PER_S: Field = number(
     "reliability.storage_gb_per_s",
     "GB/s",
     Derived,
@@ -595,7 +576,7 @@ pub const RELIABILITY_STORAGE_GB_PER_S: Field = number(
     "Llama 3's storage reached 7 TB/s at peak for 16,384 GPUs",
 )
 .scaled(GB_PER_S, 1.0);
-pub const RELIABILITY_RESTART_MIN: Field = number(
+pub static RELIABILITY_RESTART_MIN: Field = number(
     "reliability.restart_min",
     "min",
     Fixed(10.0),
@@ -604,7 +585,7 @@ pub const RELIABILITY_RESTART_MIN: Field = number(
     "MegaScale detects and diagnoses a fault in under 10 minutes",
 )
 .scaled(60.0, 1.0);
-pub const RELIABILITY_RATES_CHIP: Field = number(
+pub static RELIABILITY_RATES_CHIP: Field = number(
     "reliability.rates.chip",
     "per M h",
     Fixed(8.95),
@@ -616,7 +597,7 @@ pub const RELIABILITY_RATES_CHIP: Field = number(
 pub const RELIABILITY_RATES_HBM: Field =
     number("reliability.rates.hbm", "per M h", Fixed(3.39), 0.0, 1e6, "Llama 3.1: 72 HBM3 faults")
         .scaled(1.0, 1e6);
-pub const RELIABILITY_RATES_HOST: Field = number(
+pub static RELIABILITY_RATES_HOST: Field = number(
     "reliability.rates.host",
     "per M h",
     Fixed(20.3),
@@ -625,7 +606,7 @@ pub const RELIABILITY_RATES_HOST: Field = number(
     "Llama 3.1: 54 host and unattributed interruptions in 2,048 servers",
 )
 .scaled(1.0, 1e6);
-pub const RELIABILITY_RATES_SOFTWARE: Field = number(
+pub static RELIABILITY_RATES_SOFTWARE: Field = number(
     "reliability.rates.software",
     "per M h",
     Fixed(23.0),
@@ -637,7 +618,7 @@ pub const RELIABILITY_RATES_SOFTWARE: Field = number(
 pub const RELIABILITY_RATES_NIC: Field =
     number("reliability.rates.nic", "per M h", Fixed(0.33), 0.0, 1e6, "Llama 3.1: 7 NIC faults")
         .scaled(1.0, 1e6);
-pub const RELIABILITY_RATES_SWITCH: Field = number(
+pub static RELIABILITY_RATES_SWITCH: Field = number(
     "reliability.rates.switch",
     "per M h",
     Fixed(0.7),
@@ -646,7 +627,7 @@ pub const RELIABILITY_RATES_SWITCH: Field = number(
     "Alibaba HPN: 0.051% of ToR switches fail each month",
 )
 .scaled(1.0, 1e6);
-pub const RELIABILITY_RATES_LINK: Field = number(
+pub static RELIABILITY_RATES_LINK: Field = number(
     "reliability.rates.link",
     "per M h",
     Fixed(0.78),
@@ -655,31 +636,31 @@ pub const RELIABILITY_RATES_LINK: Field = number(
     "Alibaba HPN: 0.057% of NIC-ToR links fail each month",
 )
 .scaled(1.0, 1e6);
-pub const PARALLELISM_TP: Field = count("parallelism.tp", Fixed(1.0), 1.0, 1024.0, DEGREE);
+pub static PARALLELISM_TP: Field = count("parallelism.tp", Fixed(1.0), 1.0, 1024.0, DEGREE);
 pub const PARALLELISM_PP: Field =
     counted("parallelism.pp", "stages", Fixed(1.0), 1.0, 1024.0, DEGREE);
-pub const PARALLELISM_DP: Field = count("parallelism.dp", Derived, 1.0, 1e7, "as the chips");
-pub const PARALLELISM_EP: Field = count("parallelism.ep", Fixed(1.0), 1.0, 1e5, "as the experts");
-pub const PARALLELISM_ETP: Field = count("parallelism.etp", Derived, 1.0, 1024.0, DEGREE);
-pub const PARALLELISM_CP: Field = count("parallelism.cp", Fixed(1.0), 1.0, 1024.0, DEGREE);
+pub static PARALLELISM_DP: Field = count("parallelism.dp", Derived, 1.0, 1e7, "as the chips");
+pub static PARALLELISM_EP: Field = count("parallelism.ep", Fixed(1.0), 1.0, 1e5, "as the experts");
+pub static PARALLELISM_ETP: Field = count("parallelism.etp", Derived, 1.0, 1024.0, DEGREE);
+pub static PARALLELISM_CP: Field = count("parallelism.cp", Fixed(1.0), 1.0, 1024.0, DEGREE);
 pub const PARALLELISM_MICRO_BATCH: Field =
     counted("parallelism.micro_batch", "sequences", Fixed(1.0), 1.0, 1e6, "as the global batch");
 pub const PARALLELISM_VIRTUAL_STAGES: Field =
     count("parallelism.virtual_stages", Fixed(1.0), 1.0, 1024.0, "Megatron-LM uses a few per rank");
 pub const PARALLELISM_ZERO: Field =
     count("parallelism.zero", Derived, 0.0, 3.0, "ZeRO has stages 0 to 3");
-pub const PARALLELISM_SEQUENCE_PARALLEL: Field = flag("parallelism.sequence_parallel", Derived);
-pub const PARALLELISM_DP_OVERLAP: Field = flag("parallelism.dp_overlap", Derived);
-pub const PARALLELISM_EP_OVERLAP: Field = flag("parallelism.ep_overlap", Fixed(0.0));
-pub const PARALLELISM_CP_OVERLAP: Field = flag("parallelism.cp_overlap", Fixed(0.0));
-pub const PARALLELISM_TP_OVERLAP: Field = flag("parallelism.tp_overlap", Derived);
-pub const PARALLELISM_PP_OVERLAP: Field = flag("parallelism.pp_overlap", Derived);
+pub static PARALLELISM_SEQUENCE_PARALLEL: Field = flag("parallelism.sequence_parallel", Derived);
+pub static PARALLELISM_DP_OVERLAP: Field = flag("parallelism.dp_overlap", Derived);
+pub static PARALLELISM_EP_OVERLAP: Field = flag("parallelism.ep_overlap", Fixed(0.0));
+pub static PARALLELISM_CP_OVERLAP: Field = flag("parallelism.cp_overlap", Fixed(0.0));
+pub static PARALLELISM_TP_OVERLAP: Field = flag("parallelism.tp_overlap", Derived);
+pub static PARALLELISM_PP_OVERLAP: Field = flag("parallelism.pp_overlap", Derived);
 pub const PARALLELISM_RECOMPUTE_ELEMENTWISE: Field =
     flag("parallelism.recompute_elementwise", Fixed(0.0));
 
 pub const CALIBRATION_MEASURED_STEP_S: Field =
     number("calibration.measured.step_s", "s", Required, 1e-6, 1e7, "a step of four months");
-pub const CALIBRATION_MEASURED_TOKENS_PER_S: Field = number(
+pub static CALIBRATION_MEASURED_TOKENS_PER_S: Field = number(
     "calibration.measured.tokens_per_s",
     "tokens/s",
     Required,
@@ -687,7 +668,7 @@ pub const CALIBRATION_MEASURED_TOKENS_PER_S: Field = number(
     1e12,
     "about 30,000 times the fastest published training run",
 );
-pub const CALIBRATION_MEASURED_MFU: Field = fraction("calibration.measured.mfu", Required);
+pub static CALIBRATION_MEASURED_MFU: Field = fraction("calibration.measured.mfu", Required);
 
 /// An input that is one of a few codes, each standing for a model value: resolve reads it,
 /// describe writes it back, and the form offers it, all from here.
@@ -719,16 +700,16 @@ impl<T: Copy + PartialEq> Choices<T> {
     }
 }
 
-pub const MODEL_FFN_ACT: Choices<FfnKind> = Choices {
+pub static MODEL_FFN_ACT: Choices<FfnKind> = Choices {
     path: "model.ffn_act",
     // ReLU costs what GELU does.
     options: &[("gelu", FfnKind::Gelu), ("relu", FfnKind::Gelu), ("swiglu", FfnKind::SwiGlu)],
 };
-pub const MODEL_ATTENTION: Choices<AttentionImpl> = Choices {
+pub static MODEL_ATTENTION: Choices<AttentionImpl> = Choices {
     path: "model.attention",
     options: &[("flash", AttentionImpl::Flash), ("materialized", AttentionImpl::Materialized)],
 };
-pub const TRAINING_RECIPE: Choices<Recipe> = Choices {
+pub static TRAINING_RECIPE: Choices<Recipe> = Choices {
     path: "training.recipe",
     options: &[
         ("megatron-bf16", Recipe::MegatronBf16),
@@ -736,7 +717,7 @@ pub const TRAINING_RECIPE: Choices<Recipe> = Choices {
         ("fp8", Recipe::Fp8),
     ],
 };
-pub const PARALLELISM_RECOMPUTE: Choices<Recompute> = Choices {
+pub static PARALLELISM_RECOMPUTE: Choices<Recompute> = Choices {
     path: "parallelism.recompute",
     options: &[
         ("none", Recompute::None),
@@ -744,11 +725,11 @@ pub const PARALLELISM_RECOMPUTE: Choices<Recompute> = Choices {
         ("full", Recompute::Full),
     ],
 };
-pub const PARALLELISM_DISPATCHER: Choices<Dispatcher> = Choices {
+pub static PARALLELISM_DISPATCHER: Choices<Dispatcher> = Choices {
     path: "parallelism.dispatcher",
     options: &[("alltoall", Dispatcher::AllToAll), ("deepep", Dispatcher::DeepEp)],
 };
-pub const PARALLELISM_STACK: Choices<Stack> = Choices {
+pub static PARALLELISM_STACK: Choices<Stack> = Choices {
     path: "parallelism.stack",
     options: &[
         ("megatron-core", Stack::MegatronCore),
@@ -757,7 +738,7 @@ pub const PARALLELISM_STACK: Choices<Stack> = Choices {
         ("xla", Stack::Xla),
     ],
 };
-pub const RELIABILITY_CHECKPOINT: Choices<Checkpoint> = Choices {
+pub static RELIABILITY_CHECKPOINT: Choices<Checkpoint> = Choices {
     path: "reliability.checkpoint",
     options: &[
         ("sync", Checkpoint::Sync),
@@ -765,7 +746,7 @@ pub const RELIABILITY_CHECKPOINT: Choices<Checkpoint> = Choices {
         ("in-memory", Checkpoint::InMemory),
     ],
 };
-pub const FACILITY_COOLING: Choices<Cooling> = Choices {
+pub static FACILITY_COOLING: Choices<Cooling> = Choices {
     path: "facility.cooling",
     options: &[("air", Cooling::Air), ("liquid", Cooling::Liquid), ("hybrid", Cooling::Hybrid)],
 };
@@ -785,102 +766,102 @@ pub fn choices() -> [(&'static str, Vec<&'static str>); 8] {
 }
 
 /// Every numeric and yes/no field, in the order of `docs/scenario.md`.
-pub const FIELDS: &[Field] = &[
-    VERSION,
-    MODEL_LAYERS,
-    MODEL_HIDDEN,
-    MODEL_HEADS,
-    MODEL_KV_HEADS,
-    MODEL_HEAD_DIM,
-    MODEL_FFN,
-    MODEL_VOCAB,
-    MODEL_SEQ_LEN,
-    MODEL_TIED_EMBEDDINGS,
-    MODEL_DROPOUT,
-    MODEL_MTP_LAYERS,
-    MODEL_MOE_EXPERTS,
-    MODEL_MOE_TOP_K,
-    MODEL_MOE_SHARED_EXPERTS,
-    MODEL_MOE_EXPERT_FFN,
-    MODEL_MOE_DENSE_LAYERS,
-    MODEL_MOE_CAPACITY_FACTOR,
-    MODEL_MOE_NODE_LIMIT,
-    TRAINING_TOKENS,
-    TRAINING_GLOBAL_BATCH,
-    CLUSTER_CHIPS,
-    CLUSTER_CHIPS_PER_NODE,
-    CLUSTER_SCALE_UP_DOMAIN_SIZE,
-    CLUSTER_CHIP_BF16_TFLOPS,
-    CLUSTER_CHIP_FP8_TFLOPS,
-    CLUSTER_CHIP_FP32_TFLOPS,
-    CLUSTER_CHIP_HBM_GB,
-    CLUSTER_CHIP_HBM_TB_PER_S,
-    CLUSTER_CHIP_TDP_W,
-    CLUSTER_CHIP_MATMUL_EFFICIENCY,
-    CLUSTER_CHIP_MEMORY_EFFICIENCY,
-    CLUSTER_CHIP_PRICE_USD,
-    CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S,
-    CLUSTER_SCALE_UP_DOMAIN,
-    CLUSTER_SCALE_UP_LATENCY_US,
-    CLUSTER_SCALE_UP_EFFICIENCY,
-    CLUSTER_SCALE_OUT_GBIT_PER_S,
-    CLUSTER_SCALE_OUT_LATENCY_US,
-    CLUSTER_SCALE_OUT_EFFICIENCY,
-    CLUSTER_SYSTEM_NICS_PER_CHIP,
-    CLUSTER_SYSTEM_NODE_MAX_KW,
-    CLUSTER_SYSTEM_NODES_PER_RACK,
-    CLUSTER_SYSTEM_NODE_PRICE_USD,
-    CLUSTER_SYSTEM_LIQUID,
-    CLUSTER_POWER_CAP_W,
-    PARALLELISM_FIRST_STAGE_LAYERS,
-    CLUSTER_PLACEMENT_DOMAIN_CHIPS,
-    CLUSTER_FABRIC_PLANES,
-    CLUSTER_FABRIC_TIERS,
-    CLUSTER_FABRIC_OVERSUBSCRIPTION,
-    CLUSTER_FABRIC_SWITCH_PORTS,
-    CLUSTER_FABRIC_SWITCH_GBIT_PER_S,
-    CLUSTER_FABRIC_SWITCH_POWER_W,
-    CLUSTER_FABRIC_SWITCH_PRICE_USD,
-    FACILITY_PUE,
-    FACILITY_RACK_KW,
-    FACILITY_USD_PER_KWH,
-    FACILITY_KG_CO2_PER_KWH,
-    FACILITY_BUILD_USD_PER_MW,
-    FACILITY_AMORTIZATION_YEARS,
-    FACILITY_CLOUD_USD_PER_CHIP_HOUR,
-    RELIABILITY_STORAGE_GB_PER_S,
-    RELIABILITY_RESTART_MIN,
-    RELIABILITY_RATES_CHIP,
-    RELIABILITY_RATES_HBM,
-    RELIABILITY_RATES_HOST,
-    RELIABILITY_RATES_SOFTWARE,
-    RELIABILITY_RATES_NIC,
-    RELIABILITY_RATES_SWITCH,
-    RELIABILITY_RATES_LINK,
-    PARALLELISM_TP,
-    PARALLELISM_PP,
-    PARALLELISM_DP,
-    PARALLELISM_EP,
-    PARALLELISM_ETP,
-    PARALLELISM_CP,
-    PARALLELISM_MICRO_BATCH,
-    PARALLELISM_VIRTUAL_STAGES,
-    PARALLELISM_ZERO,
-    PARALLELISM_SEQUENCE_PARALLEL,
-    PARALLELISM_DP_OVERLAP,
-    PARALLELISM_EP_OVERLAP,
-    PARALLELISM_CP_OVERLAP,
-    PARALLELISM_TP_OVERLAP,
-    PARALLELISM_PP_OVERLAP,
-    PARALLELISM_RECOMPUTE_ELEMENTWISE,
-    CALIBRATION_MEASURED_STEP_S,
-    CALIBRATION_MEASURED_TOKENS_PER_S,
-    CALIBRATION_MEASURED_MFU,
+pub static FIELDS: &[&Field] = &[
+    &VERSION,
+    &MODEL_LAYERS,
+    &MODEL_HIDDEN,
+    &MODEL_HEADS,
+    &MODEL_KV_HEADS,
+    &MODEL_HEAD_DIM,
+    &MODEL_FFN,
+    &MODEL_VOCAB,
+    &MODEL_SEQ_LEN,
+    &MODEL_TIED_EMBEDDINGS,
+    &MODEL_DROPOUT,
+    &MODEL_MTP_LAYERS,
+    &MODEL_MOE_EXPERTS,
+    &MODEL_MOE_TOP_K,
+    &MODEL_MOE_SHARED_EXPERTS,
+    &MODEL_MOE_EXPERT_FFN,
+    &MODEL_MOE_DENSE_LAYERS,
+    &MODEL_MOE_CAPACITY_FACTOR,
+    &MODEL_MOE_NODE_LIMIT,
+    &TRAINING_TOKENS,
+    &TRAINING_GLOBAL_BATCH,
+    &CLUSTER_CHIPS,
+    &CLUSTER_CHIPS_PER_NODE,
+    &CLUSTER_SCALE_UP_DOMAIN_SIZE,
+    &CLUSTER_CHIP_BF16_TFLOPS,
+    &CLUSTER_CHIP_FP8_TFLOPS,
+    &CLUSTER_CHIP_FP32_TFLOPS,
+    &CLUSTER_CHIP_HBM_GB,
+    &CLUSTER_CHIP_HBM_TB_PER_S,
+    &CLUSTER_CHIP_TDP_W,
+    &CLUSTER_CHIP_MATMUL_EFFICIENCY,
+    &CLUSTER_CHIP_MEMORY_EFFICIENCY,
+    &CLUSTER_CHIP_PRICE_USD,
+    &CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S,
+    &CLUSTER_SCALE_UP_DOMAIN,
+    &CLUSTER_SCALE_UP_LATENCY_US,
+    &CLUSTER_SCALE_UP_EFFICIENCY,
+    &CLUSTER_SCALE_OUT_GBIT_PER_S,
+    &CLUSTER_SCALE_OUT_LATENCY_US,
+    &CLUSTER_SCALE_OUT_EFFICIENCY,
+    &CLUSTER_SYSTEM_NICS_PER_CHIP,
+    &CLUSTER_SYSTEM_NODE_MAX_KW,
+    &CLUSTER_SYSTEM_NODES_PER_RACK,
+    &CLUSTER_SYSTEM_NODE_PRICE_USD,
+    &CLUSTER_SYSTEM_LIQUID,
+    &CLUSTER_POWER_CAP_W,
+    &PARALLELISM_FIRST_STAGE_LAYERS,
+    &CLUSTER_PLACEMENT_DOMAIN_CHIPS,
+    &CLUSTER_FABRIC_PLANES,
+    &CLUSTER_FABRIC_TIERS,
+    &CLUSTER_FABRIC_OVERSUBSCRIPTION,
+    &CLUSTER_FABRIC_SWITCH_PORTS,
+    &CLUSTER_FABRIC_SWITCH_GBIT_PER_S,
+    &CLUSTER_FABRIC_SWITCH_POWER_W,
+    &CLUSTER_FABRIC_SWITCH_PRICE_USD,
+    &FACILITY_PUE,
+    &FACILITY_RACK_KW,
+    &FACILITY_USD_PER_KWH,
+    &FACILITY_KG_CO2_PER_KWH,
+    &FACILITY_BUILD_USD_PER_MW,
+    &FACILITY_AMORTIZATION_YEARS,
+    &FACILITY_CLOUD_USD_PER_CHIP_HOUR,
+    &RELIABILITY_STORAGE_GB_PER_S,
+    &RELIABILITY_RESTART_MIN,
+    &RELIABILITY_RATES_CHIP,
+    &RELIABILITY_RATES_HBM,
+    &RELIABILITY_RATES_HOST,
+    &RELIABILITY_RATES_SOFTWARE,
+    &RELIABILITY_RATES_NIC,
+    &RELIABILITY_RATES_SWITCH,
+    &RELIABILITY_RATES_LINK,
+    &PARALLELISM_TP,
+    &PARALLELISM_PP,
+    &PARALLELISM_DP,
+    &PARALLELISM_EP,
+    &PARALLELISM_ETP,
+    &PARALLELISM_CP,
+    &PARALLELISM_MICRO_BATCH,
+    &PARALLELISM_VIRTUAL_STAGES,
+    &PARALLELISM_ZERO,
+    &PARALLELISM_SEQUENCE_PARALLEL,
+    &PARALLELISM_DP_OVERLAP,
+    &PARALLELISM_EP_OVERLAP,
+    &PARALLELISM_CP_OVERLAP,
+    &PARALLELISM_TP_OVERLAP,
+    &PARALLELISM_PP_OVERLAP,
+    &PARALLELISM_RECOMPUTE_ELEMENTWISE,
+    &CALIBRATION_MEASURED_STEP_S,
+    &CALIBRATION_MEASURED_TOKENS_PER_S,
+    &CALIBRATION_MEASURED_MFU,
 ];
 
 /// The field at `path`, if it is in the table.
 pub fn field(path: &str) -> Option<&'static Field> {
-    FIELDS.iter().find(|f| f.path == path)
+    FIELDS.iter().find(|f| f.path == path).copied()
 }
 
 /// The input a finding concerns, so the page shows it next to that field and the command-line

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 pub use super::problem::{Catalog, FixLabel, Problem};
 use serde_json::Value;
 
-use super::fields::{self, fixed, At, Kind};
+use super::fields::{self, fixed, Field, Kind};
 use super::{Raw, Scenario, VERSION};
 use crate::model::presets;
 use crate::model::{
@@ -60,6 +60,14 @@ impl Reader {
         self.errors.len()
     }
 
+    /// Names the problems reported since the first `since` at `path` instead of their field's
+    /// own path (a field read for an entry of a list: `calibration.2.measured.mfu`).
+    pub(super) fn place_since(&mut self, since: usize, path: &str) {
+        for e in self.errors.iter_mut().skip(since) {
+            e.field = path.to_string();
+        }
+    }
+
     /// Every problem reported.
     pub(super) fn into_errors(self) -> Vec<InputError> {
         self.errors
@@ -103,8 +111,8 @@ impl Reader {
     }
 
     /// Checks `x` against the field table's plausible range; true when it is inside.
-    pub(super) fn in_range<'a>(&mut self, x: f64, at: impl Into<At<'a>>) -> bool {
-        let At { field: spec, path: field } = at.into();
+    pub(super) fn in_range(&mut self, x: f64, spec: &Field) -> bool {
+        let field = spec.path;
         if x < spec.min {
             let problem = if spec.min <= 0.0 {
                 Problem::Negative
@@ -126,13 +134,7 @@ impl Reader {
     }
 
     /// A positive number; `default` when absent.
-    pub(super) fn positive<'a>(
-        &mut self,
-        raw: &Raw,
-        at: impl Into<At<'a>>,
-        default: Option<f64>,
-    ) -> f64 {
-        let at = at.into();
+    pub(super) fn positive(&mut self, raw: &Raw, at: &Field, default: Option<f64>) -> f64 {
         let field = at.path;
         let Some(value) = raw else {
             return default.unwrap_or_else(|| {
@@ -151,8 +153,7 @@ impl Reader {
     }
 
     /// A number zero or above (0 means absent, e.g. no FP8 units).
-    pub(super) fn non_negative<'a>(&mut self, value: &Value, at: impl Into<At<'a>>) -> f64 {
-        let at = at.into();
+    pub(super) fn non_negative(&mut self, value: &Value, at: &Field) -> f64 {
         match self.number_value(value, at.path) {
             Some(x) if self.in_range(x, at) => x,
             _ => 0.0,
@@ -160,8 +161,8 @@ impl Reader {
     }
 
     /// A fraction in (0, 1]; `default` when absent.
-    pub(super) fn fraction<'a>(&mut self, raw: &Raw, at: impl Into<At<'a>>, default: f64) -> f64 {
-        let field = at.into().path;
+    pub(super) fn fraction(&mut self, raw: &Raw, at: &Field, default: f64) -> f64 {
+        let field = at.path;
         let Some(value) = raw else { return default };
         match self.number_value(value, field) {
             Some(x) if x > 0.0 && x <= 1.0 => x,
@@ -174,15 +175,9 @@ impl Reader {
     }
 
     /// A whole number in the field table's range; `default` when absent.
-    pub(super) fn count<'a>(
-        &mut self,
-        raw: &Raw,
-        at: impl Into<At<'a>>,
-        default: Option<u32>,
-    ) -> u32 {
-        let at = at.into();
+    pub(super) fn count(&mut self, raw: &Raw, at: &Field, default: Option<u32>) -> u32 {
         let field = at.path;
-        let fallback = at.field.min.max(1.0) as u32;
+        let fallback = at.min.max(1.0) as u32;
         let Some(value) = raw else {
             return default.unwrap_or_else(|| {
                 self.error(field, Problem::Required);
@@ -200,8 +195,8 @@ impl Reader {
         }
     }
 
-    pub(super) fn flag<'a>(&mut self, raw: &Raw, at: impl Into<At<'a>>, default: bool) -> bool {
-        let field = at.into().path;
+    pub(super) fn flag(&mut self, raw: &Raw, at: &Field, default: bool) -> bool {
+        let field = at.path;
         match raw {
             None => default,
             Some(Value::Bool(b)) => *b,

@@ -146,12 +146,15 @@ impl<'a> Form<'a> {
         testid: &str,
         resolved: T,
     ) -> Html {
-        let path = choices.path;
-        let options = choices.offered();
+        self.select(choices.path, testid, &choices.offered(), choices.code(resolved))
+    }
+
+    /// The select behind `choice`, once for every kind of value.
+    fn select(&self, path: &str, testid: &str, options: &[&str], resolved: &str) -> Html {
         let value = self
             .raw(path)
             .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or(choices.code(resolved).to_string());
+            .unwrap_or(resolved.to_string());
         let on_set = self.on_set.clone();
         let p = path.to_string();
         let on_change =
