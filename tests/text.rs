@@ -207,8 +207,17 @@ fn every_field_of_the_form_has_a_label_in_both_languages() {
         .map(|e| std::fs::read_to_string(e.expect("entry").path()).expect("read"))
         .collect::<String>();
     let mut checked = 0;
+    // The form names each field by its static, named after its path (`fields::PARALLELISM_TP`;
+    // `cluster.scale_up_domain`, whose name the scale-up object's `domain` takes, adds `_SIZE`).
+    let named = |name: &str| {
+        let whole = format!("fields::{name}");
+        form.match_indices(&whole).any(|(i, m)| {
+            !form[i + m.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        })
+    };
     for field in fields::FIELDS {
-        let shown = form.contains(&format!("\"{}\"", field.path));
+        let name = field.path.to_uppercase().replace('.', "_");
+        let shown = named(&name) || named(&format!("{name}_SIZE"));
         if shown {
             let key = format!("label.{}", field.path);
             assert!(en.get(&key).is_some() && zh.get(&key).is_some(), "{key}");

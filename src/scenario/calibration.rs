@@ -173,9 +173,8 @@ fn measured(raw: Option<&Value>, at: &str, r: &mut Reader) -> Option<Measured> {
     };
     let before = r.count_errors();
     let x = match key {
-        "mfu" => r.fraction(&raw, &fields::CALIBRATION_MEASURED_MFU, 1.0),
-        "step_s" => r.positive(&raw, &fields::CALIBRATION_MEASURED_STEP_S, None),
-        _ => r.positive(&raw, &fields::CALIBRATION_MEASURED_TOKENS_PER_S, None),
+        "mfu" => r.fraction(&raw, fields::measured(key), 1.0),
+        _ => r.positive(&raw, fields::measured(key), None),
     };
     // Named at the measurement's place in the list.
     r.place_since(before, &field);

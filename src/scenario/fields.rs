@@ -195,15 +195,15 @@ pub static MODEL_LAYERS: Field = count(
     1_000.0,
     "the deepest published language models have about 200 layers",
 );
-pub const MODEL_HIDDEN: Field =
+pub static MODEL_HIDDEN: Field =
     count("model.hidden", Preset, 1.0, 1e6, "published models stay below 50,000 wide");
-pub const MODEL_HEADS: Field =
+pub static MODEL_HEADS: Field =
     count("model.heads", Preset, 1.0, 1e5, "published models have at most a few hundred heads");
-pub const MODEL_KV_HEADS: Field =
+pub static MODEL_KV_HEADS: Field =
     count("model.kv_heads", Derived, 1.0, 1e5, "at most the query heads");
-pub const MODEL_HEAD_DIM: Field =
+pub static MODEL_HEAD_DIM: Field =
     count("model.head_dim", Derived, 1.0, 1e5, "published heads are 64 to 256 wide");
-pub const MODEL_FFN: Field =
+pub static MODEL_FFN: Field =
     count("model.ffn", Preset, 1.0, 1e7, "published feed-forward blocks stay below 100,000 wide");
 pub static MODEL_VOCAB: Field = counted(
     "model.vocab",
@@ -244,11 +244,11 @@ pub static MODEL_MOE_TOP_K: Field = count(
     1e3,
     "published models route to at most a few dozen experts",
 );
-pub const MODEL_MOE_SHARED_EXPERTS: Field =
+pub static MODEL_MOE_SHARED_EXPERTS: Field =
     count("model.moe.shared_experts", Fixed(0.0), 0.0, 1e3, "published models use a few at most");
-pub const MODEL_MOE_EXPERT_FFN: Field =
+pub static MODEL_MOE_EXPERT_FFN: Field =
     count("model.moe.expert_ffn", Derived, 1.0, 1e7, "as the dense feed-forward width");
-pub const MODEL_MOE_DENSE_LAYERS: Field =
+pub static MODEL_MOE_DENSE_LAYERS: Field =
     count("model.moe.dense_layers", Fixed(0.0), 0.0, 1e3, "fewer than the layers");
 pub static MODEL_MOE_CAPACITY_FACTOR: Field = number(
     "model.moe.capacity_factor",
@@ -258,7 +258,7 @@ pub static MODEL_MOE_CAPACITY_FACTOR: Field = number(
     100.0,
     "a multiple of the balanced load per expert; published runs use 1 to 2",
 );
-pub const MODEL_MOE_NODE_LIMIT: Field =
+pub static MODEL_MOE_NODE_LIMIT: Field =
     count("model.moe.node_limit", Derived, 1.0, 1e5, "DeepSeek-V3 uses 4 domains");
 pub static TRAINING_TOKENS: Field = number(
     "training.tokens",
@@ -276,7 +276,7 @@ pub static TRAINING_GLOBAL_BATCH: Field = counted(
     1e7,
     "published runs use up to tens of thousands of sequences",
 );
-pub const CLUSTER_CHIPS: Field =
+pub static CLUSTER_CHIPS: Field =
     counted("cluster.chips", "chips", Required, 1.0, 1e7, "100 times the largest clusters built");
 pub static CLUSTER_CHIPS_PER_NODE: Field = counted(
     "cluster.chips_per_node",
@@ -312,7 +312,7 @@ pub static CLUSTER_CHIP_FP8_TFLOPS: Field = number(
     "twice the BF16 ceiling; 0 means no FP8 units",
 )
 .scaled(TFLOPS, 1.0);
-pub const CLUSTER_CHIP_FP32_TFLOPS: Field =
+pub static CLUSTER_CHIP_FP32_TFLOPS: Field =
     number("cluster.chip.fp32_tflops", "TFLOP/s", Derived, 0.01, 1e5, "as BF16")
         .scaled(TFLOPS, 1.0);
 pub static CLUSTER_CHIP_HBM_GB: Field = number(
@@ -341,9 +341,9 @@ pub static CLUSTER_CHIP_TDP_W: Field = number(
     1e5,
     "100 kW per chip, 70 times the hottest shipping",
 );
-pub const CLUSTER_CHIP_MATMUL_EFFICIENCY: Field =
+pub static CLUSTER_CHIP_MATMUL_EFFICIENCY: Field =
     fraction("cluster.chip.matmul_efficiency", Fixed(0.6));
-pub const CLUSTER_CHIP_MEMORY_EFFICIENCY: Field =
+pub static CLUSTER_CHIP_MEMORY_EFFICIENCY: Field =
     fraction("cluster.chip.memory_efficiency", Fixed(0.8));
 pub static CLUSTER_CHIP_PRICE_USD: Field = number(
     "cluster.chip.price_usd",
@@ -362,7 +362,7 @@ pub static CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S: Field = number(
     "1 PB/s per chip, 300 times NVLink 5",
 )
 .scaled(GB_PER_S, 2.0);
-pub const CLUSTER_SCALE_UP_DOMAIN: Field =
+pub static CLUSTER_SCALE_UP_DOMAIN: Field =
     counted("cluster.scale_up.domain", "chips", Preset, 1.0, 1e6, "as the scale-up domain");
 pub static CLUSTER_SCALE_UP_LATENCY_US: Field = number(
     "cluster.scale_up.latency_us",
@@ -392,7 +392,7 @@ pub static CLUSTER_SCALE_OUT_LATENCY_US: Field = number(
     "a tenth of a second per step would be no network at all",
 )
 .scaled(US, 1.0);
-pub const CLUSTER_SCALE_OUT_EFFICIENCY: Field =
+pub static CLUSTER_SCALE_OUT_EFFICIENCY: Field =
     fraction("cluster.scale_out.efficiency", Fixed(0.8));
 pub static CLUSTER_SYSTEM_NICS_PER_CHIP: Field = counted(
     "cluster.system.nics_per_chip",
@@ -594,7 +594,7 @@ pub static RELIABILITY_RATES_CHIP: Field = number(
     "Llama 3.1: 190 accelerator faults in 16,384 GPUs x 54 days",
 )
 .scaled(1.0, 1e6);
-pub const RELIABILITY_RATES_HBM: Field =
+pub static RELIABILITY_RATES_HBM: Field =
     number("reliability.rates.hbm", "per M h", Fixed(3.39), 0.0, 1e6, "Llama 3.1: 72 HBM3 faults")
         .scaled(1.0, 1e6);
 pub static RELIABILITY_RATES_HOST: Field = number(
@@ -615,7 +615,7 @@ pub static RELIABILITY_RATES_SOFTWARE: Field = number(
     "Llama 3.1: 61 software and NCCL watchdog interruptions",
 )
 .scaled(1.0, 1e6);
-pub const RELIABILITY_RATES_NIC: Field =
+pub static RELIABILITY_RATES_NIC: Field =
     number("reliability.rates.nic", "per M h", Fixed(0.33), 0.0, 1e6, "Llama 3.1: 7 NIC faults")
         .scaled(1.0, 1e6);
 pub static RELIABILITY_RATES_SWITCH: Field = number(
@@ -637,17 +637,17 @@ pub static RELIABILITY_RATES_LINK: Field = number(
 )
 .scaled(1.0, 1e6);
 pub static PARALLELISM_TP: Field = count("parallelism.tp", Fixed(1.0), 1.0, 1024.0, DEGREE);
-pub const PARALLELISM_PP: Field =
+pub static PARALLELISM_PP: Field =
     counted("parallelism.pp", "stages", Fixed(1.0), 1.0, 1024.0, DEGREE);
 pub static PARALLELISM_DP: Field = count("parallelism.dp", Derived, 1.0, 1e7, "as the chips");
 pub static PARALLELISM_EP: Field = count("parallelism.ep", Fixed(1.0), 1.0, 1e5, "as the experts");
 pub static PARALLELISM_ETP: Field = count("parallelism.etp", Derived, 1.0, 1024.0, DEGREE);
 pub static PARALLELISM_CP: Field = count("parallelism.cp", Fixed(1.0), 1.0, 1024.0, DEGREE);
-pub const PARALLELISM_MICRO_BATCH: Field =
+pub static PARALLELISM_MICRO_BATCH: Field =
     counted("parallelism.micro_batch", "sequences", Fixed(1.0), 1.0, 1e6, "as the global batch");
-pub const PARALLELISM_VIRTUAL_STAGES: Field =
+pub static PARALLELISM_VIRTUAL_STAGES: Field =
     count("parallelism.virtual_stages", Fixed(1.0), 1.0, 1024.0, "Megatron-LM uses a few per rank");
-pub const PARALLELISM_ZERO: Field =
+pub static PARALLELISM_ZERO: Field =
     count("parallelism.zero", Derived, 0.0, 3.0, "ZeRO has stages 0 to 3");
 pub static PARALLELISM_SEQUENCE_PARALLEL: Field = flag("parallelism.sequence_parallel", Derived);
 pub static PARALLELISM_DP_OVERLAP: Field = flag("parallelism.dp_overlap", Derived);
@@ -655,10 +655,10 @@ pub static PARALLELISM_EP_OVERLAP: Field = flag("parallelism.ep_overlap", Fixed(
 pub static PARALLELISM_CP_OVERLAP: Field = flag("parallelism.cp_overlap", Fixed(0.0));
 pub static PARALLELISM_TP_OVERLAP: Field = flag("parallelism.tp_overlap", Derived);
 pub static PARALLELISM_PP_OVERLAP: Field = flag("parallelism.pp_overlap", Derived);
-pub const PARALLELISM_RECOMPUTE_ELEMENTWISE: Field =
+pub static PARALLELISM_RECOMPUTE_ELEMENTWISE: Field =
     flag("parallelism.recompute_elementwise", Fixed(0.0));
 
-pub const CALIBRATION_MEASURED_STEP_S: Field =
+pub static CALIBRATION_MEASURED_STEP_S: Field =
     number("calibration.measured.step_s", "s", Required, 1e-6, 1e7, "a step of four months");
 pub static CALIBRATION_MEASURED_TOKENS_PER_S: Field = number(
     "calibration.measured.tokens_per_s",
@@ -750,6 +750,15 @@ pub static FACILITY_COOLING: Choices<Cooling> = Choices {
     path: "facility.cooling",
     options: &[("air", Cooling::Air), ("liquid", Cooling::Liquid), ("hybrid", Cooling::Hybrid)],
 };
+
+/// The field of a measured figure by its key (`step_s`, `tokens_per_s`, `mfu`).
+pub fn measured(key: &str) -> &'static Field {
+    match key {
+        "mfu" => &CALIBRATION_MEASURED_MFU,
+        "tokens_per_s" => &CALIBRATION_MEASURED_TOKENS_PER_S,
+        _ => &CALIBRATION_MEASURED_STEP_S,
+    }
+}
 
 /// Every choice input's path and the codes the form offers for it.
 pub fn choices() -> [(&'static str, Vec<&'static str>); 8] {

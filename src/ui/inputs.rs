@@ -17,7 +17,8 @@ use crate::cite;
 use crate::format;
 use crate::model::Warning;
 use crate::numbers;
-use crate::scenario::{fields, value_at};
+use crate::scenario::fields::{self, Field};
+use crate::scenario::value_at;
 
 mod cluster;
 mod facility;
@@ -97,12 +98,29 @@ impl<'a> Form<'a> {
         self.findings(path, |e| &e.warnings)
     }
 
-    /// A number field whose value is the scenario's, else `resolved`, with the table's unit.
-    pub(super) fn number(&self, path: &str, testid: &str, resolved: Option<f64>) -> NumberSpec {
+    /// A number field whose value is the scenario's, else the model's `resolved` (in SI units,
+    /// shown in the table's unit).
+    pub(super) fn number(
+        &self,
+        field: &'static Field,
+        testid: &str,
+        resolved: Option<f64>,
+    ) -> NumberSpec {
+        self.number_at(field, field.path.to_string(), testid, resolved)
+    }
+
+    /// The same for `field` kept at `path` (an entry of a list: `calibration.0.scenario...`).
+    pub(super) fn number_at(
+        &self,
+        field: &'static Field,
+        path: String,
+        testid: &str,
+        resolved: Option<f64>,
+    ) -> NumberSpec {
         NumberSpec {
-            path: path.to_string(),
+            path,
             testid: testid.to_string(),
-            resolved,
+            resolved: resolved.map(|y| field.from_si(y)),
             slider: None,
             reading: String::new(),
             extra_note: None,
@@ -129,7 +147,8 @@ impl<'a> Form<'a> {
         }
     }
 
-    pub(super) fn toggle(&self, path: &str, testid: &str, resolved: bool) -> Html {
+    pub(super) fn toggle(&self, field: &'static Field, testid: &str, resolved: bool) -> Html {
+        let path = field.path;
         let checked = self.raw(path).and_then(|v| v.as_bool()).unwrap_or(resolved);
         html! {
             { toggle_field(ToggleFieldProps { path: path.to_string().into(), testid: testid.to_string().into(),

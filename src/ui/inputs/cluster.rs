@@ -92,24 +92,24 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
                 detail={detail.unwrap_or_default()} errors={f.errors("cluster.chip")} on_change={on_chip} />
             if custom {
                 <div class="grid">
-                    { f.render(f.number("cluster.chip.bf16_tflops", "chip-bf16", c.map(|c| fields::CLUSTER_CHIP_BF16_TFLOPS.from_si(c.chip.bf16_flops_per_s)))) }
-                    { f.render(f.number("cluster.chip.fp8_tflops", "chip-fp8", c.map(|c| fields::CLUSTER_CHIP_FP8_TFLOPS.from_si(c.chip.fp8_flops_per_s)))) }
-                    { f.render(f.number("cluster.chip.hbm_gb", "chip-hbm", c.map(|c| fields::CLUSTER_CHIP_HBM_GB.from_si(c.chip.hbm_bytes)))) }
-                    { f.render(f.number("cluster.chip.hbm_tb_per_s", "chip-bw", c.map(|c| fields::CLUSTER_CHIP_HBM_TB_PER_S.from_si(c.chip.hbm_bytes_per_s)))) }
-                    { f.render(f.number("cluster.scale_up.bandwidth_gb_per_s", "scale-up-bw", c.map(|c| fields::CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S.from_si(c.scale_up.link.bytes_per_s)))) }
-                    { f.render(f.number("cluster.scale_out.gbit_per_s", "scale-out-bw", c.map(|c| fields::CLUSTER_SCALE_OUT_GBIT_PER_S.from_si(c.scale_out.bytes_per_s)))) }
+                    { f.render(f.number(&fields::CLUSTER_CHIP_BF16_TFLOPS, "chip-bf16", c.map(|c| c.chip.bf16_flops_per_s))) }
+                    { f.render(f.number(&fields::CLUSTER_CHIP_FP8_TFLOPS, "chip-fp8", c.map(|c| c.chip.fp8_flops_per_s))) }
+                    { f.render(f.number(&fields::CLUSTER_CHIP_HBM_GB, "chip-hbm", c.map(|c| c.chip.hbm_bytes))) }
+                    { f.render(f.number(&fields::CLUSTER_CHIP_HBM_TB_PER_S, "chip-bw", c.map(|c| c.chip.hbm_bytes_per_s))) }
+                    { f.render(f.number(&fields::CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S, "scale-up-bw", c.map(|c| c.scale_up.link.bytes_per_s))) }
+                    { f.render(f.number(&fields::CLUSTER_SCALE_OUT_GBIT_PER_S, "scale-out-bw", c.map(|c| c.scale_out.bytes_per_s))) }
                 </div>
             }
-            { f.render(f.number("cluster.chips", "chips", n(c.map(|c| c.n_chips))).slider(Slider::Fine { max: 20, snap })) }
+            { f.render(f.number(&fields::CLUSTER_CHIPS, "chips", n(c.map(|c| c.n_chips))).slider(Slider::Fine { max: 20, snap })) }
             if !custom {
                 { fabric("cluster.scale_up", "scale-up",
                     fabric_options(presets::SCALE_UP.iter().map(|p| (p.id, p.name)).collect()), up_default) }
             }
             <div class="grid">
-                { f.render(f.number("cluster.scale_up_domain", "scale-up-domain", n(c.map(|c| c.scale_up.domain_size)))) }
-                { f.render(f.number("cluster.placement.domain_chips", "domain-chips", n(c.map(|c| c.rank_domain())))) }
-                { f.render(f.number("cluster.power_cap_w", "power-cap", c.map(|c| c.chip.tdp_w))) }
-                { f.render(f.number("cluster.chips_per_node", "chips-per-node", n(c.map(|c| c.chips_per_node)))) }
+                { f.render(f.number(&fields::CLUSTER_SCALE_UP_DOMAIN_SIZE, "scale-up-domain", n(c.map(|c| c.scale_up.domain_size)))) }
+                { f.render(f.number(&fields::CLUSTER_PLACEMENT_DOMAIN_CHIPS, "domain-chips", n(c.map(|c| c.rank_domain())))) }
+                { f.render(f.number(&fields::CLUSTER_POWER_CAP_W, "power-cap", c.map(|c| c.chip.tdp_w))) }
+                { f.render(f.number(&fields::CLUSTER_CHIPS_PER_NODE, "chips-per-node", n(c.map(|c| c.chips_per_node)))) }
             </div>
             if !custom {
                 { fabric("cluster.scale_out", "scale-out",
@@ -119,8 +119,8 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
             { preset_select(&f, "cluster.fabric.switch", "switch", text::t("form.systems-own"),
                 presets::SWITCHES.iter().map(|p| (p.id, p.name)).collect()) }
             <div class="grid">
-                { f.render(f.number("cluster.fabric.planes", "planes", f.good.map(|g| g.inputs.plant.fabric.planes as f64))) }
-                { f.render(f.number("cluster.fabric.oversubscription", "oversubscription", f.good.map(|g| g.inputs.plant.fabric.oversubscription))) }
+                { f.render(f.number(&fields::CLUSTER_FABRIC_PLANES, "planes", f.good.map(|g| g.inputs.plant.fabric.planes as f64))) }
+                { f.render(f.number(&fields::CLUSTER_FABRIC_OVERSUBSCRIPTION, "oversubscription", f.good.map(|g| g.inputs.plant.fabric.oversubscription))) }
             </div>
         </section>
     }

@@ -8,6 +8,7 @@ use yew::prelude::*;
 use super::{Form, PanelProps};
 use crate::format;
 use crate::model::presets;
+use crate::scenario::fields::{self, Field};
 use crate::scenario::MEASURES;
 use crate::text::{fill, t};
 use crate::ui::fields::SelectField;
@@ -76,6 +77,7 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
             .into_iter()
             .find(|k| entry["measured"].get(*k).is_some())
             .unwrap_or(MEASURES[0]);
+        let measured = fields::measured(metric);
         let on_metric = edit.reform(move |key| (i, Edit::Metric(key)));
         // The measured model: a preset, or the plan's dimensions as they were when added.
         let model = entry["scenario"]["model"]["preset"].as_str().unwrap_or("").to_string();
@@ -97,22 +99,23 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
             Some(c.fit.residuals[k])
         });
         let p = f.good.map(|g| g.inputs.parallelism);
-        let field = |key: &str, testid: &str, resolved: Option<u32>| {
-            f.render(f.number(&format!("{at}.scenario.{key}"), &format!("measurement-{testid}-{i}"), resolved.map(f64::from)))
+        let field = |field: &'static Field, testid: &str, resolved: Option<u32>| {
+            let path = format!("{at}.scenario.{}", field.path);
+            f.render(f.number_at(field, path, &format!("measurement-{testid}-{i}"), resolved.map(f64::from)))
         };
         html! {
             <div class="measurement" data-testid={format!("measurement-{i}")}>
                 <SelectField testid={format!("measurement-model-{i}")} label={t("form.model")} options={models}
                     value={model} errors={f.errors(&format!("{at}.scenario.model.preset"))} on_change={on_model} />
                 <div class="degrees">
-                    { field("cluster.chips", "chips", None) }
-                    { field("parallelism.tp", "tp", p.map(|p| p.tensor)) }
-                    { field("parallelism.pp", "pp", p.map(|p| p.pipeline)) }
-                    { field("training.global_batch", "batch", f.good.map(|g| g.inputs.training.global_batch)) }
+                    { field(&fields::CLUSTER_CHIPS, "chips", None) }
+                    { field(&fields::PARALLELISM_TP, "tp", p.map(|p| p.tensor)) }
+                    { field(&fields::PARALLELISM_PP, "pp", p.map(|p| p.pipeline)) }
+                    { field(&fields::TRAINING_GLOBAL_BATCH, "batch", f.good.map(|g| g.inputs.training.global_batch)) }
                 </div>
                 <SelectField testid={format!("measurement-metric-{i}")} label={t("label.measured")} options={options}
                     value={metric} errors={f.errors(&format!("{at}.measured"))} on_change={on_metric} />
-                { f.render(f.number(&format!("{at}.measured.{metric}"), &format!("measurement-value-{i}"), None)) }
+                { f.render(f.number_at(measured, format!("{at}.measured.{metric}"), &format!("measurement-value-{i}"), None)) }
                 <p class="reading" data-testid={format!("measurement-result-{i}")}>{ match fitted {
                     Some(r) => fill("form.measurement-result", &[
                         ("measured", &format::seconds(r.measured_s)),

@@ -99,14 +99,14 @@ pub fn model_panel(props: &PanelProps) -> Html {
                 errors={f.errors("model.preset")} on_change={on_preset} />
             { for published }
             <div class="grid">
-                { f.render(f.number("model.layers", "layers", n(shape.map(|t| t.n_layers)))) }
-                { f.render(f.number("model.hidden", "hidden", n(shape.map(|t| t.hidden)))) }
-                { f.render(f.number("model.heads", "heads", n(shape.map(|t| t.n_heads)))) }
-                { f.render(f.number("model.kv_heads", "kv-heads", n(shape.map(|t| t.n_kv_heads)))) }
-                { f.render(f.number("model.ffn", "ffn", n(shape.map(|t| t.ffn)))) }
-                { f.render(f.number("model.vocab", "vocab", n(shape.map(|t| t.vocab)))) }
+                { f.render(f.number(&fields::MODEL_LAYERS, "layers", n(shape.map(|t| t.n_layers)))) }
+                { f.render(f.number(&fields::MODEL_HIDDEN, "hidden", n(shape.map(|t| t.hidden)))) }
+                { f.render(f.number(&fields::MODEL_HEADS, "heads", n(shape.map(|t| t.n_heads)))) }
+                { f.render(f.number(&fields::MODEL_KV_HEADS, "kv-heads", n(shape.map(|t| t.n_kv_heads)))) }
+                { f.render(f.number(&fields::MODEL_FFN, "ffn", n(shape.map(|t| t.ffn)))) }
+                { f.render(f.number(&fields::MODEL_VOCAB, "vocab", n(shape.map(|t| t.vocab)))) }
             </div>
-            { f.render(f.number("model.seq_len", "seq-len", n(shape.map(|t| t.seq_len))).slider(Slider::Pow2 { min: 9, max: 20 })) }
+            { f.render(f.number(&fields::MODEL_SEQ_LEN, "seq-len", n(shape.map(|t| t.seq_len))).slider(Slider::Pow2 { min: 9, max: 20 })) }
             <div class="grid">
                 { f.choice(&fields::MODEL_FFN_ACT, "ffn-act", shape.map_or(FfnKind::Gelu, |t| t.ffn_kind)) }
                 { f.choice(&fields::MODEL_ATTENTION, "attention", shape.map_or(AttentionImpl::Flash, |t| t.attention)) }
@@ -120,11 +120,11 @@ pub fn model_panel(props: &PanelProps) -> Html {
                 }), ..Default::default() }) }
             if let Some(m) = moe {
                 <div class="grid">
-                    { f.render(f.number("model.moe.experts", "experts", Some(m.n_experts as f64))) }
-                    { f.render(f.number("model.moe.top_k", "top-k", Some(m.top_k as f64))) }
-                    { f.render(f.number("model.moe.shared_experts", "shared-experts", Some(m.n_shared_experts as f64))) }
-                    { f.render(f.number("model.moe.expert_ffn", "expert-ffn", Some(m.expert_ffn as f64))) }
-                    { f.render(f.number("model.moe.dense_layers", "dense-layers", Some(m.n_dense_layers as f64))) }
+                    { f.render(f.number(&fields::MODEL_MOE_EXPERTS, "experts", Some(m.n_experts as f64))) }
+                    { f.render(f.number(&fields::MODEL_MOE_TOP_K, "top-k", Some(m.top_k as f64))) }
+                    { f.render(f.number(&fields::MODEL_MOE_SHARED_EXPERTS, "shared-experts", Some(m.n_shared_experts as f64))) }
+                    { f.render(f.number(&fields::MODEL_MOE_EXPERT_FFN, "expert-ffn", Some(m.expert_ffn as f64))) }
+                    { f.render(f.number(&fields::MODEL_MOE_DENSE_LAYERS, "dense-layers", Some(m.n_dense_layers as f64))) }
                 </div>
             }
         </section>

@@ -40,14 +40,14 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
     // DP follows the chips unless set by hand; its slider then only shows the value.
     let dp_auto = f.raw("parallelism.dp").is_none();
     let mut dp = f
-        .number("parallelism.dp", "dp", n(p.map(|p| p.data)))
+        .number(&fields::PARALLELISM_DP, "dp", n(p.map(|p| p.data)))
         .slider(Slider::Pow2 { min: 0, max: 20 });
     dp.reading = if dp_auto { t("form.dp-auto").into() } else { t("form.dp-set").into() };
     let moe_without_ep = f
         .good
         .is_some_and(|g| g.inputs.transformer.moe.is_some() && g.inputs.parallelism.expert <= 1);
     let mut ep = f
-        .number("parallelism.ep", "ep", n(p.map(|p| p.expert)))
+        .number(&fields::PARALLELISM_EP, "ep", n(p.map(|p| p.expert)))
         .slider(Slider::Pow2 { min: 0, max: 8 });
     if moe_without_ep {
         ep.extra_note = Some(t("form.moe-without-ep").into());
@@ -57,30 +57,30 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
         <section class="panel">
             <h2>{ t("form.parallelism") }</h2>
             <div class="degrees">
-                { f.render(f.number("parallelism.tp", "tp", n(p.map(|p| p.tensor))).slider(Slider::Pow2 { min: 0, max: 6 })) }
-                { f.render(f.number("parallelism.pp", "pp", n(p.map(|p| p.pipeline))).slider(Slider::Pow2 { min: 0, max: 7 })) }
+                { f.render(f.number(&fields::PARALLELISM_TP, "tp", n(p.map(|p| p.tensor))).slider(Slider::Pow2 { min: 0, max: 6 })) }
+                { f.render(f.number(&fields::PARALLELISM_PP, "pp", n(p.map(|p| p.pipeline))).slider(Slider::Pow2 { min: 0, max: 7 })) }
                 { f.render(dp) }
-                { f.render(f.number("parallelism.cp", "cp", n(p.map(|p| p.context))).slider(Slider::Pow2 { min: 0, max: 5 })) }
+                { f.render(f.number(&fields::PARALLELISM_CP, "cp", n(p.map(|p| p.context))).slider(Slider::Pow2 { min: 0, max: 5 })) }
                 { f.render(ep) }
-                { f.render(f.number("parallelism.etp", "etp", n(p.map(|p| p.expert_tensor))).slider(Slider::Pow2 { min: 0, max: 6 })) }
-                { f.render(f.number("parallelism.micro_batch", "micro-batch", n(p.map(|p| p.micro_batch))).slider(Slider::Pow2 { min: 0, max: 5 })) }
-                { f.render(f.number("parallelism.virtual_stages", "virtual-stages", n(p.map(|p| p.virtual_stages))).slider(Slider::Pow2 { min: 0, max: 4 })) }
-                { f.render(f.number("parallelism.first_stage_layers", "first-stage-layers", None)) }
+                { f.render(f.number(&fields::PARALLELISM_ETP, "etp", n(p.map(|p| p.expert_tensor))).slider(Slider::Pow2 { min: 0, max: 6 })) }
+                { f.render(f.number(&fields::PARALLELISM_MICRO_BATCH, "micro-batch", n(p.map(|p| p.micro_batch))).slider(Slider::Pow2 { min: 0, max: 5 })) }
+                { f.render(f.number(&fields::PARALLELISM_VIRTUAL_STAGES, "virtual-stages", n(p.map(|p| p.virtual_stages))).slider(Slider::Pow2 { min: 0, max: 4 })) }
+                { f.render(f.number(&fields::PARALLELISM_FIRST_STAGE_LAYERS, "first-stage-layers", None)) }
             </div>
             <SelectField testid="zero" label={text::label("parallelism.zero")} help={text::help("parallelism.zero")} options={zero_options} value={zero}
                 errors={f.errors("parallelism.zero")} notes={f.notes("parallelism.zero")} on_change={on_zero} />
             { f.choice(&fields::PARALLELISM_RECOMPUTE, "recompute", p.map_or(Recompute::None, |p| p.recompute)) }
-            { f.toggle("parallelism.recompute_elementwise", "recompute-elementwise", p.is_some_and(|p| p.recompute_elementwise)) }
-            { f.toggle("parallelism.sequence_parallel", "sp", p.is_some_and(|p| p.sequence_parallel)) }
+            { f.toggle(&fields::PARALLELISM_RECOMPUTE_ELEMENTWISE, "recompute-elementwise", p.is_some_and(|p| p.recompute_elementwise)) }
+            { f.toggle(&fields::PARALLELISM_SEQUENCE_PARALLEL, "sp", p.is_some_and(|p| p.sequence_parallel)) }
             { f.choice(&fields::PARALLELISM_STACK, "stack", p.map_or(Stack::MegatronCore, |p| p.stack)) }
             if moe {
                 { f.choice(&fields::PARALLELISM_DISPATCHER, "dispatcher", p.map_or(Dispatcher::AllToAll, |p| p.dispatcher)) }
             }
-            { f.toggle("parallelism.dp_overlap", "dp-overlap", p.is_none_or(|p| p.dp_overlap)) }
-            { f.toggle("parallelism.tp_overlap", "tp-overlap", p.is_none_or(|p| p.tp_overlap)) }
-            { f.toggle("parallelism.pp_overlap", "pp-overlap", p.is_none_or(|p| p.pp_overlap)) }
-            { f.toggle("parallelism.ep_overlap", "ep-overlap", p.is_some_and(|p| p.ep_overlap)) }
-            { f.toggle("parallelism.cp_overlap", "cp-overlap", p.is_some_and(|p| p.cp_overlap)) }
+            { f.toggle(&fields::PARALLELISM_DP_OVERLAP, "dp-overlap", p.is_none_or(|p| p.dp_overlap)) }
+            { f.toggle(&fields::PARALLELISM_TP_OVERLAP, "tp-overlap", p.is_none_or(|p| p.tp_overlap)) }
+            { f.toggle(&fields::PARALLELISM_PP_OVERLAP, "pp-overlap", p.is_none_or(|p| p.pp_overlap)) }
+            { f.toggle(&fields::PARALLELISM_EP_OVERLAP, "ep-overlap", p.is_some_and(|p| p.ep_overlap)) }
+            { f.toggle(&fields::PARALLELISM_CP_OVERLAP, "cp-overlap", p.is_some_and(|p| p.cp_overlap)) }
         </section>
     }
 }

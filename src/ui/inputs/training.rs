@@ -21,9 +21,9 @@ pub fn training_panel(props: &PanelProps) -> Html {
     html! {
         <section class="panel">
             <h2>{ t("form.training") }</h2>
-            { f.render(f.number("training.tokens", "tokens", tokens).slider(Slider::Log10 { min: 9, max: 14 })
+            { f.render(f.number(&fields::TRAINING_TOKENS, "tokens", tokens).slider(Slider::Log10 { min: 9, max: 14 })
                 .reading(tokens.map(|n| fill("form.tokens", &[("n", &format::count(n))])).unwrap_or_default())) }
-            { f.render(f.number("training.global_batch", "global-batch", batch).slider(Slider::Pow2 { min: 0, max: 16 })
+            { f.render(f.number(&fields::TRAINING_GLOBAL_BATCH, "global-batch", batch).slider(Slider::Pow2 { min: 0, max: 16 })
                 .reading(per_step.map(|n| fill("form.tokens-per-step", &[("n", &format::count(n))])).unwrap_or_default())) }
             { f.choice(&fields::TRAINING_RECIPE, "recipe", recipe) }
         </section>
