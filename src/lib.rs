@@ -6,7 +6,8 @@
 //!   it into `model::Inputs`.
 //! - `fabric`: the scale-out network as a graph (petgraph), its bill of materials and the tier
 //!   summary the model reads.
-//! - `jobs`: a plan search or a sizing as a job done a slice at a time, with JSON requests and
+//! - `jobs`: a plan search, a sizing, the accuracy report, a comparison or a plan's plots as a
+//!   job done a slice at a time, worded for the page from its typed result, with JSON requests and
 //!   updates, for the page's worker.
 //! - `charts`: plots of an estimate as SVG documents.
 //! - `format`: human units for display (days, percentages, GiB, seconds).

@@ -2,7 +2,9 @@
 //!
 //! Thin: every number it shows comes from `model::Estimate`; it only formats. Scenario edits
 //! go through `scenario::Scenario::with`, validation through `Scenario::resolve`, the URL
-//! through `scenario::url`. Browser access is confined to `ui::browser`.
+//! through `scenario::url`. Location, history, storage, clipboard, downloads and printing go
+//! through `ui::browser`; components use `web_sys` and `gloo` directly only for their own events,
+//! file reading and timers.
 
 mod accuracy;
 mod app;

@@ -1,4 +1,5 @@
-//! The plan search's Web Worker: runs searches and sizings for the page (`ui::worker`).
+//! The page's Web Worker: runs searches, sizings, the accuracy report, comparisons and the
+//! plots for the page (`ui::worker`).
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

@@ -868,6 +868,15 @@ pub static FIELDS: &[&Field] = &[
     &CALIBRATION_MEASURED_MFU,
 ];
 
+/// The keys of the fields directly inside the object at `section` (`cluster.chip`:
+/// `bf16_tflops`, `hbm_gb`, ...): what a custom object may set.
+pub fn keys_under(section: &str) -> impl Iterator<Item = &'static str> + '_ {
+    FIELDS.iter().filter_map(move |f| {
+        let key = f.path.strip_prefix(section)?.strip_prefix('.')?;
+        (!key.contains('.')).then_some(key)
+    })
+}
+
 /// The field at `path`, if it is in the table.
 pub fn field(path: &str) -> Option<&'static Field> {
     FIELDS.iter().find(|f| f.path == path).copied()

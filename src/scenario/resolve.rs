@@ -266,15 +266,17 @@ pub(super) fn preset_and_fields<'a>(
     }
 }
 
-/// Reports keys of a custom object other than `allowed`.
+/// Reports keys of the custom object at `field` that are neither the table's fields inside
+/// it (`fields::keys_under`) nor one of `extra` (its name, or an object of its own).
 pub(super) fn check_keys(
     r: &mut Reader,
     map: &serde_json::Map<String, Value>,
     field: &str,
-    allowed: &[&str],
+    extra: &[&str],
 ) {
     for key in map.keys() {
-        if key != "preset" && !allowed.contains(&key.as_str()) {
+        let known = extra.contains(&key.as_str()) || fields::keys_under(field).any(|k| k == key);
+        if key != "preset" && !known {
             r.error(&format!("{field}.{key}"), Problem::UnknownKey);
         }
     }
@@ -399,20 +401,7 @@ impl Scenario {
             None => b.and_then(|t| t.moe),
             Some(Value::Null) | Some(Value::Bool(false)) => None,
             Some(Value::Object(map)) => {
-                check_keys(
-                    r,
-                    map,
-                    "model.moe",
-                    &[
-                        "experts",
-                        "top_k",
-                        "shared_experts",
-                        "expert_ffn",
-                        "dense_layers",
-                        "capacity_factor",
-                        "node_limit",
-                    ],
-                );
+                check_keys(r, map, "model.moe", &[]);
                 let base_moe = b.and_then(|t| t.moe);
                 let get = |k: &str| map.get(k).cloned();
                 let n_experts = r.count(
@@ -727,19 +716,6 @@ fn chips_do_not_divide(n_chips: u32, [tp, pp, cp]: [u32; 3]) -> InputError {
     InputError { field: "cluster.chips".to_string(), problem, fixes }
 }
 
-const CHIP_KEYS: &[&str] = &[
-    "name",
-    "bf16_tflops",
-    "fp8_tflops",
-    "fp32_tflops",
-    "hbm_gb",
-    "hbm_tb_per_s",
-    "tdp_w",
-    "matmul_efficiency",
-    "memory_efficiency",
-    "price_usd",
-];
-
 fn resolve_chip(r: &mut Reader, raw: &Raw) -> (Chip, Option<&'static presets::ChipPreset>) {
     let fallback = presets::CHIPS[0];
     let Some(raw) = raw else {
@@ -755,7 +731,7 @@ fn resolve_chip(r: &mut Reader, raw: &Raw) -> (Chip, Option<&'static presets::Ch
         None => None,
     };
     let Some(map) = fields else { return (preset.map_or(fallback.chip, |p| p.chip), preset) };
-    check_keys(r, map, "cluster.chip", CHIP_KEYS);
+    check_keys(r, map, "cluster.chip", &["name"]);
     let base = preset.map(|p| p.chip);
     let get = |k: &str| map.get(k).cloned();
     let bf16 = r.positive(
@@ -833,7 +809,7 @@ fn resolve_scale_up(r: &mut Reader, raw: &Value) -> ScaleUp {
         None => None,
     };
     let Some(map) = fields else { return base.unwrap_or(presets::SCALE_UP[0].scale_up) };
-    check_keys(r, map, field, &["bandwidth_gb_per_s", "domain", "latency_us", "efficiency"]);
+    check_keys(r, map, field, &[]);
     let get = |k: &str| map.get(k).cloned();
     // Datasheets quote scale-up bandwidth as the sum of both directions (the field's scale).
     let bw_field = &fields::CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S;
@@ -876,7 +852,7 @@ fn resolve_scale_out(r: &mut Reader, raw: &Value) -> Link {
         None => None,
     };
     let Some(map) = fields else { return base.unwrap_or(presets::SCALE_OUT[0].link) };
-    check_keys(r, map, field, &["gbit_per_s", "latency_us", "efficiency"]);
+    check_keys(r, map, field, &[]);
     let get = |k: &str| map.get(k).cloned();
     let rate = r.positive(
         &get("gbit_per_s"),

@@ -1,6 +1,7 @@
 //! The page's words: field labels and the explanation of every term, keyed by the field
-//! table's paths, and the wording of typed notices. One catalogue, so a second language is a
-//! second table, not a hunt through the components.
+//! table's paths, and the wording of typed notices, all looked up in the catalogue of the
+//! language spoken (`static/text/<lang>.txt`), so a language is a file, not a hunt through the
+//! components.
 
 use crate::editor::{Kept, Notice};
 use crate::model::presets;

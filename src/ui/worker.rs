@@ -1,4 +1,5 @@
-//! Searches and sizings off the main thread, in a Web Worker of their own.
+//! Searches, sizings, the accuracy report, comparisons and plots off the main thread, in a Web
+//! Worker of their own.
 //!
 //! The worker is a second wasm build (`src/worker.rs`, trunk's `data-type="worker"`), so the
 //! page's first load carries none of the search. It says `ready` once loaded; the page then
