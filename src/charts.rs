@@ -242,7 +242,7 @@ pub fn draw_plant_scaling(
         &mut doc,
         theme,
         (theme.words)("chart.plant-scaling"),
-        chip_axis(current),
+        chip_axis(current.map(|p| p.chips).as_slice()),
         range(all().map(mw), (0.1, 100.0)),
         (theme.words)("chart.site-power-mw"),
         Some((cost_axis, (theme.words)("chart.run-cost-musd"), &plain_tick)),
@@ -286,7 +286,7 @@ pub fn draw_effective(
         &mut doc,
         theme,
         (theme.words)("chart.effective"),
-        chip_axis(current),
+        chip_axis(current.map(|p| p.chips).as_slice()),
         range(values, (1e-3, 10.0)),
         (theme.words)("chart.eflops"),
         None,
@@ -335,7 +335,7 @@ pub fn draw_scaling(
     let days = |p: &ScalingPoint| p.train_days.max(1e-3);
     let (lo, hi) = range(points.iter().chain(current).map(days), (0.1, 100.0));
     let mfu_top = points.iter().chain(current).map(|p| p.mfu).fold(0.6f64, f64::max) * 1.1;
-    let (x_lo, x_hi) = chip_axis(current);
+    let (x_lo, x_hi) = chip_axis(current.map(|p| p.chips).as_slice());
     let mfu_tick = |y: f64| format!("{:.0}", 100.0 * y);
     let c = chips_chart(
         &mut doc,
@@ -344,7 +344,7 @@ pub fn draw_scaling(
         (x_lo, x_hi),
         (lo, hi),
         (theme.words)("chart.days"),
-        Some((Axis::linear(0.0, mfu_top, 6), "MFU (%)", &mfu_tick)),
+        Some((Axis::linear(0.0, mfu_top, 6), (theme.words)("chart.mfu-percent"), &mfu_tick)),
     );
     let (days_color, mfu_color) = (theme.palette[0], theme.palette[2]);
     let mut legend = Vec::new();
@@ -359,7 +359,7 @@ pub fn draw_scaling(
     c.series(&mut doc, points.iter().map(|p| (p.chips as f64, days(p))), false, days_color, 2.0);
     legend.push(((theme.words)("chart.days").to_string(), Mark::Line, days_color));
     c.series(&mut doc, points.iter().map(|p| (p.chips as f64, p.mfu)), true, mfu_color, 2.0);
-    legend.push(("MFU (%)".to_string(), Mark::Line, mfu_color));
+    legend.push(((theme.words)("chart.mfu-percent").to_string(), Mark::Line, mfu_color));
     if points.iter().any(|p| !p.fits) {
         for p in points.iter().filter(|p| !p.fits) {
             doc.cross(c.at(p.chips as f64, days(p), false), 4.0, theme.alert);
@@ -385,7 +385,7 @@ pub fn sizing_svg(curves: &[Curve], deadline_days: f64, theme: &Theme, size: Siz
     let mut doc = Doc::new(size.0 as f64, size.1 as f64, theme);
     let deadline = deadline_days.max(1e-3);
     let all = || curves.iter().flat_map(|c| c.points.iter());
-    let (x_lo, x_hi) = range(all().map(|&(n, _)| n as f64), (8.0 / 0.7, 131072.0 / 1.4));
+    let (x_lo, x_hi) = range(all().map(|&(n, _)| n as f64), (8.0 / 0.7, CHIP_AXIS.1 / 1.4));
     let (y_lo, y_hi) = range(all().map(|&(_, d)| d.max(1e-3)).chain([deadline]), (0.1, 100.0));
     let c = chips_chart(
         &mut doc,
@@ -498,10 +498,7 @@ pub fn draw_compare_scaling(
     let mut doc = Doc::new(size.0 as f64, size.1 as f64, theme);
     let days = |p: &ScalingPoint| p.train_days.max(1e-3);
     let all = a.0.iter().chain(b.0).chain([a.1, b.1]);
-    let x = (
-        (a.1.chips.min(b.1.chips) as f64 * 0.7).clamp(1.0, 48.0),
-        (a.1.chips.max(b.1.chips) as f64 * 1.4).max(131072.0),
-    );
+    let x = chip_axis(&[a.1.chips, b.1.chips]);
     let c = chips_chart(
         &mut doc,
         theme,
@@ -565,10 +562,13 @@ pub(crate) fn ticks(lo: f64, hi: f64, steps: &[f64], base: f64) -> Vec<f64> {
     out
 }
 
-/// The chip-count axis of the scaling plots: 64 to 100,000 chips, widened to keep the plan on it.
-fn chip_axis(current: Option<&ScalingPoint>) -> (f64, f64) {
-    let lo = current.map_or(48.0, |p| (p.chips as f64 * 0.7).min(48.0)).max(1.0);
-    let hi = current.map_or(131072.0, |p| (p.chips as f64 * 1.4).max(131072.0));
+/// The chip counts the scaling plots always show: 64 to 100,000 chips with a margin.
+const CHIP_AXIS: (f64, f64) = (48.0, 131072.0);
+
+/// The chip-count axis of the scaling plots, widened to keep each plan of `chips` on it.
+fn chip_axis(chips: &[u32]) -> (f64, f64) {
+    let lo = chips.iter().map(|&n| n as f64 * 0.7).fold(CHIP_AXIS.0, f64::min).max(1.0);
+    let hi = chips.iter().map(|&n| n as f64 * 1.4).fold(CHIP_AXIS.1, f64::max);
     (lo, hi)
 }
 

@@ -223,18 +223,7 @@ pub fn app() -> Html {
             } else {
                 (text::t("copy.done").to_string(), link_key("copy.refused"))
             };
-            let Some(promise) = browser::copy(&link) else {
-                state.dispatch(Action::Notify(Notice::Text(refused)));
-                return;
-            };
-            let state = state.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let message = match wasm_bindgen_futures::JsFuture::from(promise).await {
-                    Ok(_) => done,
-                    Err(_) => refused,
-                };
-                state.dispatch(Action::Notify(Notice::Text(message)));
-            });
+            copy_then_notify(&state, &link, done, refused);
         })
     };
     let on_export = {
@@ -284,19 +273,9 @@ pub fn app() -> Html {
     };
     let on_copy_text = {
         let state = state.clone();
-        Callback::from(move |text: String| {
-            let Some(promise) = browser::copy(&text) else {
-                state.dispatch(Action::Notify(Notice::Text(text::t("copy.not-allowed").into())));
-                return;
-            };
-            let state = state.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let message = match wasm_bindgen_futures::JsFuture::from(promise).await {
-                    Ok(_) => text::t("copy.bom"),
-                    Err(_) => text::t("copy.not-allowed"),
-                };
-                state.dispatch(Action::Notify(Notice::Text(message.into())));
-            });
+        Callback::from(move |copied: String| {
+            let (done, refused) = (text::t("copy.bom").into(), text::t("copy.not-allowed").into());
+            copy_then_notify(&state, &copied, done, refused);
         })
     };
     let on_reset = on_action.reform(|_| Action::Reset);
@@ -396,4 +375,20 @@ pub fn app() -> Html {
             </main>
         </>
     }
+}
+
+/// Copies `text` to the clipboard, then says `done`, or `refused` when the browser will not.
+fn copy_then_notify(state: &UseReducerHandle<State>, text: &str, done: String, refused: String) {
+    let Some(promise) = browser::copy(text) else {
+        state.dispatch(Action::Notify(Notice::Text(refused)));
+        return;
+    };
+    let state = state.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let message = match wasm_bindgen_futures::JsFuture::from(promise).await {
+            Ok(_) => done,
+            Err(_) => refused,
+        };
+        state.dispatch(Action::Notify(Notice::Text(message)));
+    });
 }
