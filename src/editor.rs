@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::model::sweep::{self, ScalingPoint};
 use crate::model::{presets, Estimate, Inputs};
-use crate::scenario::{describe, fields, Calibration, InputError, Scenario};
+use crate::scenario::{describe, Calibration, InputError, Scenario};
 use crate::validation;
 
 /// Undo keeps this many whole-plan changes.
@@ -249,7 +249,7 @@ impl State {
             Action::ChooseChip(id) => self.choose_chip(&id),
             Action::Apply { label, scenario } => self.replace(*scenario, Notice::Applied { label }),
             Action::ChooseModel(id) => self.choose_model(&id),
-            Action::LoadPublishedPlan(id) => match published_plan(&id) {
+            Action::LoadPublishedPlan(id) => match validation::published_plan(&id) {
                 Some((title, scenario)) => self.replace(scenario, Notice::LoadedPlan { title }),
                 None => self.notice = None,
             },
@@ -423,105 +423,6 @@ pub fn evaluation(scenario: &Scenario) -> Result<Evaluation, Vec<InputError>> {
 /// this; the page does not.
 pub fn scaling(inputs: &Inputs) -> Vec<ScalingPoint> {
     crate::fabric::scaling(inputs, &sweep::default_chip_counts())
-}
-
-/// The model preset's published plan: the title of the run that used it and its scenario
-/// (`validation::published_plans`, read from the digest).
-pub fn published_plan(model_id: &str) -> Option<(String, Scenario)> {
-    validation::digest::PUBLISHED_PLANS.iter().find(|(id, ..)| *id == model_id).and_then(
-        |(_, title, json)| {
-            let scenario = Scenario::parse_many(json).ok()?.pop()?;
-            Some((title.to_string(), scenario))
-        },
-    )
-}
-
-/// How sure an estimate can be, from what stands behind its figures.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Confidence {
-    /// The chip's display name, or `None` for a custom chip.
-    pub chip: Option<&'static str>,
-    /// Field-table paths of chip figures whose source is weak.
-    pub unverified: Vec<&'static str>,
-    /// The chip's efficiency figures are assumed by chip class, not checked against a run.
-    pub efficiency_by_class: bool,
-    /// The cluster is larger than any validated run, which had this many chips.
-    pub beyond_validated: Option<u32>,
-    /// Runs like this plan (its chip family, software stack, dense or MoE) within tolerance,
-    /// when fewer than the three that make it validated.
-    pub few_runs: Option<u32>,
-    /// Half the width of the range of the days, as a fraction of them.
-    pub plus_minus: f64,
-    /// The user's measurements set the chip's efficiency: how many.
-    pub calibrated: Option<u32>,
-}
-
-impl Confidence {
-    /// Nothing behind the estimate is weaker than the validated runs.
-    pub fn firm(&self) -> bool {
-        self.chip.is_some()
-            && self.unverified.is_empty()
-            && !self.efficiency_by_class
-            && self.beyond_validated.is_none()
-            && self.few_runs.is_none()
-            && self.calibrated.is_none()
-    }
-}
-
-/// How sure the estimate of `scenario` (resolved as `inputs`, its range `range`) can be.
-pub fn confidence(
-    scenario: &Scenario,
-    inputs: &Inputs,
-    range: &validation::range::Range,
-) -> Confidence {
-    let coverage = validation::coverage();
-    let b = &range.basis;
-    let (lo, hi) = range.train_days;
-    let mid = 0.5 * (lo + hi);
-    let plus_minus = if mid > 0.0 { 0.5 * (hi - lo) / mid } else { 0.0 };
-    let runs = validation::digest::REGIMES
-        .iter()
-        .find(|r| r.family == b.regime.family && r.stack == b.regime.stack && r.moe == b.regime.moe)
-        .map_or(0, |r| r.stats.runs_within);
-    // Measurements of one's own replace the published runs as what the estimate rests on.
-    let calibrated = b.calibrated.map(|c| c.runs);
-    let few_runs = (runs < 3 && calibrated.is_none()).then_some(runs);
-    let chip_value = scenario.get("cluster.chip");
-    let preset = match &chip_value {
-        Some(Value::String(id)) => presets::chip(id),
-        // A preset with figures changed is the user's chip, not the catalog's.
-        Some(Value::Object(map)) if map.len() == 1 => {
-            map.get("preset").and_then(Value::as_str).and_then(presets::chip)
-        }
-        _ => None,
-    };
-    // Larger than any run of its kind, or than any run at all; measurements of one's own
-    // replace the published runs, and the range widens with the distance from them instead.
-    let beyond = b
-        .beyond
-        .filter(|&largest| largest > 0)
-        .or((inputs.cluster.n_chips > coverage.max_chips).then_some(coverage.max_chips))
-        .filter(|_| calibrated.is_none());
-    match preset {
-        Some(p) => Confidence {
-            chip: Some(p.name),
-            unverified: p.unverified.iter().filter_map(|f| fields::chip_figure_path(f)).collect(),
-            efficiency_by_class: calibrated.is_none() && !coverage.chips.iter().any(|c| c == p.id),
-            beyond_validated: beyond,
-            few_runs,
-            plus_minus,
-            calibrated,
-        },
-        None => Confidence {
-            chip: None,
-            unverified: Vec::new(),
-            efficiency_by_class: calibrated.is_none(),
-            beyond_validated: beyond,
-            few_runs,
-            plus_minus,
-            calibrated,
-        },
-    }
 }
 
 /// The scenario's model is a preset with some dimensions changed.

@@ -5,8 +5,11 @@
 //! recomputed forward pass, Korthikanti et al. 2022 state their own model-FLOP formula, the
 //! rest use this tool's MFU, hardware TFLOP/s, tokens/s, days or chip-hours.
 
+mod confidence;
 pub mod designs;
 pub mod range;
+
+pub use confidence::{confidence, published_plan, Confidence};
 // Generated (`digest_source`); kept as written so the staleness check compares like with like.
 #[rustfmt::skip]
 pub mod digest;

@@ -202,7 +202,7 @@ fn published_plans_load_in_one_click_and_mixtures_hint_at_expert_parallelism() {
     assert_eq!(good.inputs.cluster.n_chips, 2048);
     assert_eq!((good.inputs.parallelism.pipeline, good.inputs.parallelism.expert), (16, 64));
     assert!(good.estimate.feasible);
-    assert!(clusterplan::editor::published_plan("llama3-405b").is_some());
+    assert!(clusterplan::validation::published_plan("llama3-405b").is_some());
 }
 
 #[test]

@@ -151,7 +151,7 @@ fn the_digest_is_current() {
     // What the page reads from it is what the rows give.
     assert_eq!(validation::coverage(), validation::coverage_of(&rows));
     for (id, title, scenario) in validation::published_plans(&rows) {
-        assert_eq!(clusterplan::editor::published_plan(id), Some((title, scenario)), "{id}");
+        assert_eq!(clusterplan::validation::published_plan(id), Some((title, scenario)), "{id}");
     }
 }
 

@@ -7,12 +7,12 @@ use super::browser;
 use super::fields::help;
 use super::state::State;
 use super::text;
-use crate::editor::{self, Confidence};
 use crate::format;
 use crate::model::Severity;
 use crate::numbers;
 use crate::report;
 use crate::text::{fill, t};
+use crate::validation::{self, Confidence};
 
 /// The bill of materials as a table, with a button that copies it as CSV.
 fn bom(f: &crate::model::FacilityEstimate, on_copy: &Callback<String>) -> Html {
@@ -127,7 +127,7 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
     let filled =
         if m.hbm_bytes > 0.0 { (m.peak_bytes / m.hbm_bytes * 100.0).min(100.0) } else { 100.0 };
     let step_total = e.step_s.max(1e-30);
-    let sure = editor::confidence(&state.scenario, &good.inputs, &good.range);
+    let sure = validation::confidence(&state.scenario, &good.inputs, &good.range);
     let range = &good.range;
     let f = &e.facility;
     let r = &e.reliability;

@@ -67,7 +67,7 @@ pub fn model_panel(props: &PanelProps) -> Html {
         .map(|p| preset_source("model", p.id, p.source));
     // The model's published plan, one click away.
     let published = preset.as_deref().and_then(|id| {
-        let (_, scenario) = editor::published_plan(id)?;
+        let (_, scenario) = crate::validation::published_plan(id)?;
         let inputs = scenario.resolve().ok()?;
         let chip = scenario.get("cluster.chip").and_then(|v| v.as_str().map(str::to_string))?;
         let chip = presets::chip(&chip).map_or(chip.clone(), |c| short_chip(c.name));
