@@ -95,7 +95,7 @@ pub fn to_json() -> Value {
                 "chip": p.chip,
                 "chips_per_node": s.chips_per_node,
                 "nics_per_chip": s.nics_per_chip,
-                "node_max_kw": s.node_max_w / 1000.0,
+                "node_max_kw": fields::CLUSTER_SYSTEM_NODE_MAX_KW.from_si(s.node_max_w),
                 "nodes_per_rack": s.nodes_per_rack,
                 "liquid": s.liquid,
                 "node_price_usd": s.node_price_usd,
@@ -115,7 +115,7 @@ pub fn to_json() -> Value {
             let mut entry = identity(p.id, p.name, p.basis.as_str(), p.source);
             entry.extend(into_map(json!({
                 "ports": s.ports,
-                "gbit_per_s": s.port_bytes_per_s / presets::units::GBIT_PER_S,
+                "gbit_per_s": fields::CLUSTER_FABRIC_SWITCH_GBIT_PER_S.from_si(s.port_bytes_per_s),
                 "power_w": s.power_w,
                 "price_usd": s.price_usd,
                 "ports_per_transceiver": s.ports_per_transceiver,
