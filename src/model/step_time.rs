@@ -169,17 +169,15 @@ pub(crate) fn step_base(
 
     let LayerCosts { dense: dense_layer, moe: moe_layer, embedding, logits } = *layers;
     let stage_passes = |stage: &Stage| {
-        let mut passes = dense_layer
-            .times(stage.dense_layers as f64)
-            .plus(moe_layer.times(stage.moe_layers as f64));
+        let mut passes =
+            dense_layer * stage.dense_layers as f64 + moe_layer * stage.moe_layers as f64;
         if stage.first {
-            passes = passes.plus(embedding);
+            passes = passes + embedding;
         }
         if stage.last {
             // Each multi-token-prediction module is one more block and one more output pass.
             let mtp_block = if t.moe.is_some() { moe_layer } else { dense_layer };
-            passes =
-                passes.plus(logits.plus(mtp_block.plus(logits).times(stage.mtp_layers as f64)));
+            passes = passes + (logits + (mtp_block + logits) * stage.mtp_layers as f64);
         }
         passes
     };
@@ -193,13 +191,12 @@ pub(crate) fn step_base(
     });
     let n_moe = t.n_moe_layers() as f64;
     let mtp_block = if t.moe.is_some() { moe_layer } else { dense_layer };
-    let average = dense_layer
-        .times(t.n_layers as f64 - n_moe)
-        .plus(moe_layer.times(n_moe))
-        .plus(embedding)
-        .plus(logits)
-        .plus(mtp_block.plus(logits).times(t.mtp_layers as f64))
-        .times(1.0 / shape.pp);
+    let average = (dense_layer * (t.n_layers as f64 - n_moe)
+        + moe_layer * n_moe
+        + embedding
+        + logits
+        + (mtp_block + logits) * t.mtp_layers as f64)
+        * (1.0 / shape.pp);
 
     // Pipeline sends: activations forward, gradients backward, once per virtual stage.
     // Megatron-LM's scatter/gather optimisation sends 1/tp of the tensor per rank (§4.1).
@@ -260,9 +257,9 @@ pub(crate) fn step_from(
     let breakdown = StepBreakdown {
         compute_s: compute,
         recompute_s: recompute,
-        tp_exposed_s: per_step(|x| x.tp),
-        cp_exposed_s: per_step(|x| x.cp_exposed),
-        ep_exposed_s: per_step(|x| x.ep),
+        tp_exposed_s: per_step(|x| x.tp.exposed),
+        cp_exposed_s: per_step(|x| x.cp.exposed),
+        ep_exposed_s: per_step(|x| x.ep.exposed),
         pp_exposed_s: pp_exposed,
         dp_exposed_s: dp_exposed,
         bubble_s: bubble,
@@ -270,9 +267,9 @@ pub(crate) fn step_from(
         straggler_s: slowest_of(shape.chips_used) * (compute + recompute + bubble),
     };
     let link = LinkTimes {
-        tp_s: per_step(|x| x.tp_link),
-        cp_s: per_step(|x| x.cp_link),
-        ep_s: per_step(|x| x.ep_link),
+        tp_s: per_step(|x| x.tp.link),
+        cp_s: per_step(|x| x.cp.link),
+        ep_s: per_step(|x| x.ep.link),
         pp_s: pp_link,
         dp_s: dp_link,
     };

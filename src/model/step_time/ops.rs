@@ -6,6 +6,8 @@
 //! plan search can keep these costs while it varies the rest.
 
 use crate::model::collectives::{all_to_all_s, collective_s, Collective, Group};
+use std::ops::{Add, Mul};
+
 use crate::model::efficiency::{
     kernel_s, overlapped, ELEMENTWISE_BWD_BYTE_RATIO, FLASH_BWD_FLOP_RATIO, FLASH_BWD_RELATIVE,
     FLASH_FWD_RELATIVE, FP8_GEMM_RELATIVE, KERNEL_FLOOR_S,
@@ -16,47 +18,68 @@ use crate::model::{AttentionImpl, Dispatcher, FfnKind, Inputs, Recompute};
 
 use super::ACT_BYTES;
 
-/// Time of one pass (forward, backward or recompute) of some layers for one micro-batch.
+/// One kind of communication in a pass: the seconds it keeps the links busy, and the part of
+/// them on the critical path.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Comm {
+    pub(super) link: f64,
+    pub(super) exposed: f64,
+}
+
+impl Comm {
+    /// `link` seconds on the links, of which `exposed` wait on the critical path.
+    pub(super) fn new(link: f64, exposed: f64) -> Comm {
+        Comm { link, exposed }
+    }
+}
+
+impl Add for Comm {
+    type Output = Comm;
+    fn add(self, o: Comm) -> Comm {
+        Comm { link: self.link + o.link, exposed: self.exposed + o.exposed }
+    }
+}
+
+impl Mul<f64> for Comm {
+    type Output = Comm;
+    fn mul(self, k: f64) -> Comm {
+        Comm { link: self.link * k, exposed: self.exposed * k }
+    }
+}
+
+/// Time of one pass (forward, backward or recompute) of some layers for one micro-batch:
+/// compute, and the tensor-, context- and expert-parallel traffic around it.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Pass {
     pub(super) compute: f64,
-    /// Tensor-parallel time on the critical path.
-    pub(super) tp: f64,
-    /// Tensor-parallel time on the links, hidden or not.
-    pub(super) tp_link: f64,
-    pub(super) cp_link: f64,
-    pub(super) cp_exposed: f64,
-    pub(super) ep_link: f64,
-    pub(super) ep: f64,
+    pub(super) tp: Comm,
+    pub(super) cp: Comm,
+    pub(super) ep: Comm,
 }
 
 impl Pass {
-    pub(super) fn plus(self, o: Pass) -> Pass {
+    /// Seconds on the critical path.
+    pub(super) fn total(&self) -> f64 {
+        self.compute + self.tp.exposed + self.cp.exposed + self.ep.exposed
+    }
+}
+
+impl Add for Pass {
+    type Output = Pass;
+    fn add(self, o: Pass) -> Pass {
         Pass {
             compute: self.compute + o.compute,
             tp: self.tp + o.tp,
-            tp_link: self.tp_link + o.tp_link,
-            cp_link: self.cp_link + o.cp_link,
-            cp_exposed: self.cp_exposed + o.cp_exposed,
-            ep_link: self.ep_link + o.ep_link,
+            cp: self.cp + o.cp,
             ep: self.ep + o.ep,
         }
     }
+}
 
-    pub(super) fn times(self, k: f64) -> Pass {
-        Pass {
-            compute: self.compute * k,
-            tp: self.tp * k,
-            tp_link: self.tp_link * k,
-            cp_link: self.cp_link * k,
-            cp_exposed: self.cp_exposed * k,
-            ep_link: self.ep_link * k,
-            ep: self.ep * k,
-        }
-    }
-
-    pub(super) fn total(&self) -> f64 {
-        self.compute + self.tp + self.cp_exposed + self.ep
+impl Mul<f64> for Pass {
+    type Output = Pass;
+    fn mul(self, k: f64) -> Pass {
+        Pass { compute: self.compute * k, tp: self.tp * k, cp: self.cp * k, ep: self.ep * k }
     }
 }
 
@@ -69,24 +92,26 @@ pub(super) struct Passes {
 }
 
 impl Passes {
-    pub(super) fn plus(self, o: Passes) -> Passes {
-        Passes {
-            fwd: self.fwd.plus(o.fwd),
-            bwd: self.bwd.plus(o.bwd),
-            recompute: self.recompute.plus(o.recompute),
-        }
-    }
-
-    pub(super) fn times(self, k: f64) -> Passes {
-        Passes {
-            fwd: self.fwd.times(k),
-            bwd: self.bwd.times(k),
-            recompute: self.recompute.times(k),
-        }
-    }
-
     pub(super) fn total(&self) -> f64 {
         self.fwd.total() + self.bwd.total() + self.recompute.total()
+    }
+}
+
+impl Add for Passes {
+    type Output = Passes;
+    fn add(self, o: Passes) -> Passes {
+        Passes {
+            fwd: self.fwd + o.fwd,
+            bwd: self.bwd + o.bwd,
+            recompute: self.recompute + o.recompute,
+        }
+    }
+}
+
+impl Mul<f64> for Passes {
+    type Output = Passes;
+    fn mul(self, k: f64) -> Passes {
+        Passes { fwd: self.fwd * k, bwd: self.bwd * k, recompute: self.recompute * k }
     }
 }
 
@@ -218,18 +243,14 @@ impl Ctx<'_> {
         let (cp_fwd, cp_bwd) = self.context_exchange();
         let fwd = Pass {
             compute: gemms_fwd + elementwise_fwd + core_fwd,
-            tp: self.tp_exposed(tp, gemms_fwd),
-            tp_link: tp,
-            cp_link: cp_fwd,
-            cp_exposed: self.cp_exposed(cp_fwd, core_fwd),
+            tp: Comm::new(tp, self.tp_exposed(tp, gemms_fwd)),
+            cp: Comm::new(cp_fwd, self.cp_exposed(cp_fwd, core_fwd)),
             ..Pass::default()
         };
         let bwd = Pass {
             compute: 2.0 * gemms_fwd + ELEMENTWISE_BWD_BYTE_RATIO * elementwise_fwd + core_bwd,
-            tp: self.tp_exposed(tp, 2.0 * gemms_fwd),
-            tp_link: tp,
-            cp_link: cp_bwd,
-            cp_exposed: self.cp_exposed(cp_bwd, core_bwd),
+            tp: Comm::new(tp, self.tp_exposed(tp, 2.0 * gemms_fwd)),
+            cp: Comm::new(cp_bwd, self.cp_exposed(cp_bwd, core_bwd)),
             ..Pass::default()
         };
         (Passes { fwd, bwd, recompute: Pass::default() }, core_fwd)
@@ -341,18 +362,14 @@ impl Ctx<'_> {
         let elementwise = elementwise + around;
         let fwd = Pass {
             compute: gemms + elementwise,
-            tp: self.tensor_exposed(tp, gemms, size),
-            tp_link: tp,
-            ep_link: ep,
-            ep,
+            tp: Comm::new(tp, self.tensor_exposed(tp, gemms, size)),
+            ep: Comm::new(ep, ep),
             ..Pass::default()
         };
         let bwd = Pass {
             compute: 2.0 * gemms + ELEMENTWISE_BWD_BYTE_RATIO * elementwise,
-            tp: self.tensor_exposed(tp, 2.0 * gemms, size),
-            tp_link: tp,
-            ep_link: ep,
-            ep,
+            tp: Comm::new(tp, self.tensor_exposed(tp, 2.0 * gemms, size)),
+            ep: Comm::new(ep, ep),
             ..Pass::default()
         };
         Passes { fwd, bwd, recompute: Pass::default() }
@@ -470,7 +487,7 @@ impl Ctx<'_> {
             0.0
         };
         Passes {
-            fwd: Pass { compute: lookup, tp, tp_link: tp, ..Pass::default() },
+            fwd: Pass { compute: lookup, tp: Comm::new(tp, tp), ..Pass::default() },
             bwd: Pass { compute: ELEMENTWISE_BWD_BYTE_RATIO * lookup, ..Pass::default() },
             recompute: Pass::default(),
         }
@@ -490,11 +507,10 @@ impl Ctx<'_> {
         let loss_bwd = self.elementwise(6.0 * s.tokens * vocab);
         let tp = self.tp_block() / 2.0;
         Passes {
-            fwd: Pass { compute: norm + gemm + loss_fwd, tp, tp_link: tp, ..Pass::default() },
+            fwd: Pass { compute: norm + gemm + loss_fwd, tp: Comm::new(tp, tp), ..Pass::default() },
             bwd: Pass {
                 compute: 2.0 * norm + 2.0 * gemm + loss_bwd,
-                tp,
-                tp_link: tp,
+                tp: Comm::new(tp, tp),
                 ..Pass::default()
             },
             recompute: Pass::default(),
@@ -505,11 +521,11 @@ impl Ctx<'_> {
     pub(super) fn layer(&self, moe: bool) -> Passes {
         let (attention, core_fwd) = self.attention_block();
         let ffn = if moe { self.moe_ffn() } else { self.dense_ffn() };
-        let mut layer = attention.plus(ffn);
+        let mut layer = attention + ffn;
         if self.inputs.parallelism.ep_overlap {
             // Another micro-batch's attention and experts run while this one's tokens travel.
             for pass in [&mut layer.fwd, &mut layer.bwd] {
-                pass.ep = overlapped(pass.ep_link, pass.compute);
+                pass.ep.exposed = overlapped(pass.ep.link, pass.compute);
             }
         }
         let elementwise = if self.inputs.parallelism.recompute_elementwise {
