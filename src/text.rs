@@ -10,6 +10,8 @@
 //! missing from the installed catalogue shows as the key itself, and `tests/text.rs` fails
 //! when any key the code uses is missing in either language.
 
+pub mod page;
+
 use std::cell::Cell;
 
 use crate::fabric::FabricError;

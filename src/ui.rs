@@ -20,8 +20,10 @@ mod search;
 mod sizing;
 mod sketch;
 mod state;
-mod text;
 mod worker;
+
+/// The page's words (`text::page`), as the panels call them.
+use crate::text::page as text;
 
 pub use app::App;
 pub use state::{Action, State};

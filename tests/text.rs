@@ -305,3 +305,30 @@ fn the_sources_file_is_current() {
     }
     assert!(parsed.get("source.model.llama3-405b").is_some_and(|s| s.contains("arXiv")));
 }
+
+/// What the page says after an edit is worded natively (`text::page`), in both languages: a
+/// chip change names the chip, what came with it and the measurements it set aside.
+#[test]
+fn the_page_words_a_chip_change_in_both_languages() {
+    use clusterplan::editor::Notice;
+    let change = Notice::ChipChanged {
+        chip: "H200".into(),
+        kept: Vec::new(),
+        replaced: vec!["cluster.scale_out"],
+        set_aside: 2,
+    };
+    text::set_lang(Lang::En);
+    let en = text::page::notice(&change);
+    text::set_lang(Lang::ZhCn);
+    let zh = text::page::notice(&change);
+    text::set_lang(Lang::En);
+    assert_eq!(
+        en,
+        "Chip set to H200; its own scale-out network came with it; your measurements (2) were \
+         made on the previous chip and are set aside (Undo brings them back)."
+    );
+    assert!(
+        zh.starts_with("芯片已设为 H200") && zh.contains("横向扩展网络") && zh.ends_with('。'),
+        "{zh}"
+    );
+}

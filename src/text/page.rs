@@ -1,7 +1,7 @@
 //! The page's words: field labels and the explanation of every term, keyed by the field
 //! table's paths, and the wording of typed notices, all looked up in the catalogue of the
 //! language spoken (`static/text/<lang>.txt`), so a language is a file, not a hunt through the
-//! components.
+//! components. No Yew here, so native tests read what the page says.
 
 use crate::editor::{Kept, Notice};
 use crate::model::presets;
