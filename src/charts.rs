@@ -88,7 +88,7 @@ fn stacked_bar(
     let x = Axis::linear(0.0, limit, 5);
     for &t in &x.ticks {
         doc.line((at(t), top), (at(t), bottom), theme.grid, 1.0);
-        doc.text(at(t), bottom + 16.0, 12.0, Anchor::Middle, theme.foreground, &short(t));
+        doc.text(at(t), bottom + 16.0, 12.0, Anchor::Middle, theme.foreground, &numbers::sig3(t));
     }
     doc.line((left, bottom), (right, bottom), theme.foreground, 1.0);
     doc.text((left + right) / 2.0, doc.h - 8.0, 12.0, Anchor::Middle, theme.foreground, axis);
@@ -101,7 +101,7 @@ fn stacked_bar(
         }
         let color = theme.palette[idx % theme.palette.len()];
         doc.rect(at(start), bar_top, at(start + value) - at(start), bar_h, color);
-        let part = format!("{}: {} {unit}", part_name(theme, id), short(*value));
+        let part = format!("{}: {} {unit}", part_name(theme, id), numbers::sig3(*value));
         legend.push((part, color));
         start += value;
     }
@@ -114,11 +114,16 @@ fn stacked_bar(
             3.0,
         );
         legend.push((
-            fill_in(theme.words, key, &[("label", label), ("n", &short(c)), ("unit", unit)]),
+            fill_in(
+                theme.words,
+                key,
+                &[("label", label), ("n", &numbers::sig3(c)), ("unit", unit)],
+            ),
             theme.alert,
         ));
     }
-    let total_line = fill_in(theme.words, "chart.total", &[("n", &short(total)), ("unit", unit)]);
+    let total_line =
+        fill_in(theme.words, "chart.total", &[("n", &numbers::sig3(total)), ("unit", unit)]);
     legend.push((total_line, theme.foreground));
     let lx = doc.w * 0.7 + 6.0;
     for (row, (text, color)) in legend.iter().enumerate() {
@@ -316,7 +321,10 @@ pub fn draw_effective(
         let label = fill_in(
             theme.words,
             "chart.this-plan-goodput",
-            &[("chips", &numbers::format(p.chips as f64)), ("goodput", &percent(p.goodput))],
+            &[
+                ("chips", &numbers::format(p.chips as f64)),
+                ("goodput", &crate::format::percent(p.goodput)),
+            ],
         );
         legend.push((label, Mark::Dot, theme.foreground));
     }
@@ -450,7 +458,7 @@ pub fn draw_compare_step(a: &Estimate, b: &Estimate, theme: &Theme, size: Size) 
     let at = |v: f64| left + (v / limit).clamp(0.0, 1.05) * (right - left);
     for &t in &Axis::linear(0.0, limit, 5).ticks {
         doc.line((at(t), top), (at(t), bottom), theme.grid, 1.0);
-        doc.text(at(t), bottom + 16.0, 12.0, Anchor::Middle, theme.foreground, &short(t));
+        doc.text(at(t), bottom + 16.0, 12.0, Anchor::Middle, theme.foreground, &numbers::sig3(t));
     }
     doc.line((left, bottom), (right, bottom), theme.foreground, 1.0);
     let name_x = (left + right) / 2.0;
@@ -481,7 +489,12 @@ pub fn draw_compare_step(a: &Estimate, b: &Estimate, theme: &Theme, size: Size) 
     for (row, (idx, ((id, va), (_, vb)))) in rows.enumerate() {
         let y = 44.0 + 17.0 * row as f64;
         doc.rect(lx, y - 5.0, 10.0, 10.0, theme.palette[idx % theme.palette.len()]);
-        let text = format!("{}: A {} s, B {} s", part_name(theme, id), short(*va), short(*vb));
+        let text = format!(
+            "{}: A {} s, B {} s",
+            part_name(theme, id),
+            numbers::sig3(*va),
+            numbers::sig3(*vb)
+        );
         doc.text(lx + 16.0, y + 4.0, 12.0, Anchor::Start, theme.foreground, &text);
     }
     doc.finish()
@@ -527,17 +540,6 @@ fn part_name(theme: &Theme, id: &str) -> &'static str {
     (theme.words)(&format!("part.{id}"))
 }
 
-/// A number with three significant digits.
-fn short(x: f64) -> String {
-    if x >= 100.0 {
-        format!("{x:.0}")
-    } else if x >= 10.0 {
-        format!("{x:.1}")
-    } else {
-        format!("{x:.2}")
-    }
-}
-
 /// Tick values on a log axis from `lo` to `hi`: each power of ten times each of `steps`, or,
 /// with `base` 2, the powers of two; at most about a dozen, so labels never collide.
 pub(crate) fn ticks(lo: f64, hi: f64, steps: &[f64], base: f64) -> Vec<f64> {
@@ -570,11 +572,6 @@ fn chip_axis(chips: &[u32]) -> (f64, f64) {
     let lo = chips.iter().map(|&n| n as f64 * 0.7).fold(CHIP_AXIS.0, f64::min).max(1.0);
     let hi = chips.iter().map(|&n| n as f64 * 1.4).fold(CHIP_AXIS.1, f64::max);
     (lo, hi)
-}
-
-/// A share as a percentage with one decimal.
-fn percent(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
 }
 
 /// One chip's best days to train at each cluster size a sizing searched.
