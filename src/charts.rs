@@ -1,20 +1,25 @@
-//! Plots of an estimate, each an SVG document (`svg` is the kit they are drawn with).
+//! Plots of an estimate, each an SVG document drawn with plotters (`plot` is what they are
+//! drawn on: its SVG backend writing into a string, text sizes estimated).
 //!
-//! The page shows them inline and saves them as SVG or PNG; the worker draws the sizing and
-//! comparison plots; native tests read them as text. Nothing here knows the browser, and
-//! nothing computes: every number comes from `model::Estimate` or a
-//! `model::sweep::ScalingPoint`, only converted to display units.
+//! The page shows them inline and saves them as SVG or PNG; the worker draws them; native
+//! tests read them as text. Nothing here knows the browser, and nothing computes: every number
+//! comes from `model::Estimate` or a `model::sweep::ScalingPoint`, only converted to display
+//! units.
 
-mod svg;
+mod plot;
 
-pub use svg::escape;
+pub use plot::escape;
+
+use plotters::coord::combinators::WithKeyPoints;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
 
 use crate::model::presets::units::GIB;
 use crate::model::sweep::{self, ScalingPoint};
 use crate::model::Estimate;
 use crate::numbers;
 use crate::text::substitute;
-use svg::{Anchor, Axis, Doc, Mark, Names};
+use plot::{color, font, font_at, Area, Drawn};
 
 /// `key`'s words with each `{name}` replaced by its value.
 fn fill_in(words: fn(&str) -> &'static str, key: &str, values: &[(&str, &str)]) -> String {
@@ -67,6 +72,40 @@ pub const DARK: Theme = Theme {
 /// The size plots are drawn at when nothing else is asked: wide, and as tall as the page's.
 pub type Size = (u32, u32);
 
+/// The size of plot text: tick labels and axis names, legends, captions.
+const TEXT: f64 = 12.0;
+const LEGEND: f64 = 11.0;
+const CAPTION: f64 = 16.0;
+
+/// A breakdown part's name in the theme's words (`part.<id>`).
+fn part_name(theme: &Theme, id: &str) -> &'static str {
+    (theme.words)(&format!("part.{id}"))
+}
+
+/// A legend drawn as a column in `area`: a swatch and a line of text per entry.
+fn legend_column(area: &Area, theme: &Theme, rows: &[(String, &str)]) -> Drawn {
+    for (row, (text, swatch)) in rows.iter().enumerate() {
+        let y = 10 + 17 * row as i32;
+        area.draw(&Rectangle::new([(6, y - 5), (16, y + 5)], color(swatch).filled()))?;
+        let style = font_at(theme, TEXT, (HPos::Left, VPos::Center));
+        area.draw(&Text::new(text.clone(), (22, y), style))?;
+    }
+    Ok(())
+}
+
+/// The plot area under a caption, and the column beside it a legend takes (`legend` of the
+/// width), for the bar plots.
+fn bar_areas<'a>(
+    root: &Area<'a>,
+    theme: &Theme,
+    caption: &str,
+    legend: f64,
+) -> (Area<'a>, Area<'a>) {
+    let titled = root.titled(caption, font(theme, CAPTION)).unwrap_or_else(|_| root.clone());
+    let width = titled.dim_in_pixel().0 as f64;
+    titled.split_horizontally((width * (1.0 - legend)) as i32)
+}
+
 /// One horizontal stacked bar of `(id, value)` parts (worded as `part.<id>`) with an optional
 /// capacity marker, and its legend (name and value per part) in a column on the right.
 fn stacked_bar(
@@ -78,60 +117,62 @@ fn stacked_bar(
     parts: &[(&str, f64)],
     capacity: Option<(&str, f64)>,
 ) -> String {
-    let mut doc = Doc::new(size.0 as f64, size.1 as f64, theme);
-    doc.caption(caption, theme);
-    let total: f64 = parts.iter().map(|(_, v)| v.max(0.0)).sum();
-    let limit = capacity.map_or(total, |(_, c)| c.max(total)).max(1e-12) * 1.05;
-    let (left, right, top, bottom) = (24.0, doc.w * 0.7 - 10.0, 34.0, doc.h - 44.0);
-    let span = right - left;
-    let at = |v: f64| left + (v / limit).clamp(0.0, 1.05) * span;
-    let x = Axis::linear(0.0, limit, 5);
-    for &t in &x.ticks {
-        doc.line((at(t), top), (at(t), bottom), theme.grid, 1.0);
-        doc.text(at(t), bottom + 16.0, 12.0, Anchor::Middle, theme.foreground, &numbers::sig3(t));
-    }
-    doc.line((left, bottom), (right, bottom), theme.foreground, 1.0);
-    doc.text((left + right) / 2.0, doc.h - 8.0, 12.0, Anchor::Middle, theme.foreground, axis);
-    let (bar_top, bar_h) = (top + (bottom - top) * 0.25, (bottom - top) * 0.5);
-    let mut legend: Vec<(String, &str)> = Vec::new();
-    let mut start = 0.0;
-    for (idx, (id, value)) in parts.iter().enumerate() {
-        if !(*value > 0.0) {
-            continue;
+    plot::svg(size, theme, |root| {
+        let total: f64 = parts.iter().map(|(_, v)| v.max(0.0)).sum();
+        let limit = capacity.map_or(total, |(_, c)| c.max(total)).max(1e-12) * 1.05;
+        let (left, right) = bar_areas(root, theme, caption, 0.3);
+        let mut chart = ChartBuilder::on(&left)
+            .margin_left(14)
+            .margin_right(10)
+            .x_label_area_size(40)
+            .build_cartesian_2d(0.0..limit, 0.0..1.0)?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .disable_y_axis()
+            .x_labels(6)
+            .x_label_formatter(&|v| numbers::sig3(*v))
+            .x_desc(axis)
+            .label_style(font(theme, TEXT))
+            .axis_desc_style(font(theme, TEXT))
+            .axis_style(color(theme.foreground))
+            .bold_line_style(color(theme.grid))
+            .light_line_style(TRANSPARENT)
+            .draw()?;
+        let mut rows: Vec<(String, &str)> = Vec::new();
+        let mut start = 0.0;
+        for (idx, (id, value)) in parts.iter().enumerate() {
+            if !(*value > 0.0) {
+                continue;
+            }
+            let swatch = theme.palette[idx % theme.palette.len()];
+            let bar =
+                Rectangle::new([(start, 0.25), (start + value, 0.75)], color(swatch).filled());
+            chart.draw_series(std::iter::once(bar))?;
+            let value = numbers::sig3(*value);
+            rows.push((format!("{}: {value} {unit}", part_name(theme, id)), swatch));
+            start += parts[idx].1;
         }
-        let color = theme.palette[idx % theme.palette.len()];
-        doc.rect(at(start), bar_top, at(start + value) - at(start), bar_h, color);
-        let part = format!("{}: {} {unit}", part_name(theme, id), numbers::sig3(*value));
-        legend.push((part, color));
-        start += value;
-    }
-    if let Some((label, c)) = capacity {
-        let key = if total > c { "chart.capacity-exceeded" } else { "chart.capacity" };
-        doc.line(
-            (at(c), top + (bottom - top) * 0.1),
-            (at(c), top + (bottom - top) * 0.9),
-            theme.alert,
-            3.0,
-        );
-        legend.push((
-            fill_in(
-                theme.words,
-                key,
-                &[("label", label), ("n", &numbers::sig3(c)), ("unit", unit)],
-            ),
-            theme.alert,
+        if let Some((label, c)) = capacity {
+            let key = if total > c { "chart.capacity-exceeded" } else { "chart.capacity" };
+            let line = vec![(c, 0.1), (c, 0.9)];
+            chart.draw_series(std::iter::once(PathElement::new(
+                line,
+                color(theme.alert).stroke_width(3),
+            )))?;
+            let n = numbers::sig3(c);
+            rows.push((
+                fill_in(theme.words, key, &[("label", label), ("n", &n), ("unit", unit)]),
+                theme.alert,
+            ));
+        }
+        let n = numbers::sig3(total);
+        rows.push((
+            fill_in(theme.words, "chart.total", &[("n", &n), ("unit", unit)]),
+            theme.foreground,
         ));
-    }
-    let total_line =
-        fill_in(theme.words, "chart.total", &[("n", &numbers::sig3(total)), ("unit", unit)]);
-    legend.push((total_line, theme.foreground));
-    let lx = doc.w * 0.7 + 6.0;
-    for (row, (text, color)) in legend.iter().enumerate() {
-        let y = 44.0 + 17.0 * row as f64;
-        doc.rect(lx, y - 5.0, 10.0, 10.0, color);
-        doc.text(lx + 16.0, y + 4.0, 12.0, Anchor::Start, theme.foreground, text);
-    }
-    doc.finish()
+        legend_column(&right, theme, &rows)
+    })
 }
 
 /// Step time split into its parts, seconds.
@@ -185,49 +226,142 @@ pub fn draw_cost(e: &Estimate, theme: &Theme, size: Size) -> String {
 }
 
 /// A chip count as an axis label.
-fn chips_tick(x: f64) -> String {
+fn chips_tick(x: &f64) -> String {
     numbers::format(x.round())
 }
 
 /// A value as an axis label.
-fn plain_tick(y: f64) -> String {
-    numbers::format(y)
+fn plain_tick(y: &f64) -> String {
+    numbers::sig3(*y)
 }
 
 /// The range of `f` over `points`, widened for the plot; `fallback` when there is none.
 fn range(points: impl Iterator<Item = f64>, fallback: (f64, f64)) -> (f64, f64) {
     let (lo, hi) = points.fold((f64::MAX, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
-    if hi > 0.0 && lo <= hi {
-        (lo * 0.7, hi * 1.4)
+    if hi > 0.0 && lo <= hi && hi.is_finite() {
+        (lo.max(1e-300) * 0.7, hi * 1.4)
     } else {
         fallback
     }
 }
 
-/// A log-log chart against chip count, `y_name` on its vertical axis, `y2` on the right.
-fn chips_chart(
-    doc: &mut Doc,
+/// The chip counts the scaling plots always show: 64 to 100,000 chips with a margin.
+const CHIP_AXIS: (f64, f64) = (48.0, 131072.0);
+
+/// The chip-count axis of the scaling plots, widened to keep each plan of `chips` on it.
+fn chip_axis(chips: &[u32]) -> (f64, f64) {
+    let lo = chips.iter().map(|&n| n as f64 * 0.7).fold(CHIP_AXIS.0, f64::min).max(1.0);
+    let hi = chips.iter().map(|&n| n as f64 * 1.4).fold(CHIP_AXIS.1, f64::max);
+    (lo, hi)
+}
+
+/// A log-log chart against chip count under its caption, with room for a second axis on the
+/// right when `second`; `mesh!` draws its grid, axes, ticks and names once any second axis is
+/// set (a second axis takes the right-hand labels from the first).
+type Log = WithKeyPoints<LogCoord<f64>>;
+type LogLog<'a, 'b> = ChartContext<'a, plot::Svg<'b>, Cartesian2d<Log, Log>>;
+
+/// A log axis from `lo` to `hi` labelled at powers of two (`base` 2, every other one over a
+/// range of more than 512 times), or at 1, 2 and 5 per decade (every decade past three of them).
+fn log_axis(lo: f64, hi: f64, base: f64) -> Log {
+    let (lo, hi) = if lo > 0.0 && hi > lo && hi.is_finite() { (lo, hi) } else { (1.0, 10.0) };
+    let mut ticks = Vec::new();
+    if base == 2.0 {
+        let stride = if hi / lo > 512.0 { 4.0 } else { 2.0 };
+        let mut x = 2f64.powi(lo.log2().ceil() as i32);
+        while x <= hi && ticks.len() < 40 {
+            ticks.push(x);
+            x *= stride;
+        }
+    } else {
+        let steps: &[f64] = if hi / lo > 1000.0 { &[1.0] } else { &[1.0, 2.0, 5.0] };
+        let mut decade = 10f64.powi(lo.log10().floor() as i32);
+        while decade <= hi && ticks.len() < 40 {
+            ticks.extend(steps.iter().map(|s| s * decade).filter(|x| (lo..=hi).contains(x)));
+            decade *= 10.0;
+        }
+    }
+    (lo..hi).log_scale().base(base).with_key_points(ticks)
+}
+
+fn chips_chart<'a, 'b>(
+    root: &'a Area<'b>,
     theme: &Theme,
     caption: &str,
     (x_lo, x_hi): (f64, f64),
     (y_lo, y_hi): (f64, f64),
-    y_name: &str,
-    y2: Option<(Axis, &str, svg::Tick)>,
-) -> svg::Chart {
-    doc.caption(caption, theme);
-    let (y2, y2_name, y2_tick) = match y2 {
-        Some((axis, name, tick)) => (Some(axis), name, tick),
-        None => (None, "", &plain_tick as svg::Tick),
+    second: bool,
+) -> Result<LogLog<'a, 'b>, Box<dyn std::error::Error>> {
+    let chart = ChartBuilder::on(root)
+        .caption(caption, font(theme, CAPTION))
+        .margin(8)
+        .x_label_area_size(40)
+        .y_label_area_size(58)
+        .right_y_label_area_size(if second { 58 } else { 0 })
+        .build_cartesian_2d(log_axis(x_lo, x_hi, 2.0), log_axis(y_lo, y_hi, 10.0))?;
+    Ok(chart)
+}
+
+/// Draws a chips chart's grid, axes, ticks and names, `y_name` on the left.
+macro_rules! mesh {
+    ($chart:expr, $theme:expr, $y_name:expr) => {
+        $chart
+            .configure_mesh()
+            .x_labels(40)
+            .y_labels(40)
+            .x_label_formatter(&chips_tick)
+            .y_label_formatter(&plain_tick)
+            .x_desc(($theme.words)("chart.chips-log"))
+            .y_desc($y_name)
+            .label_style(font($theme, TEXT))
+            .axis_desc_style(font($theme, TEXT))
+            .axis_style(color($theme.foreground))
+            .bold_line_style(color($theme.grid))
+            .light_line_style(TRANSPARENT)
+            .draw()
     };
-    let names = Names {
-        x: (theme.words)("chart.chips-log"),
-        y: y_name,
-        y2: y2_name,
-        x_tick: &chips_tick,
-        y_tick: &plain_tick,
-        y2_tick,
-    };
-    svg::chart(doc, theme, Axis::log(x_lo, x_hi, 2.0), Axis::log(y_lo, y_hi, 1.0), y2, &names)
+}
+
+/// A curve's style: its colour at `width` pixels.
+fn stroke(c: &str, width: u32) -> ShapeStyle {
+    color(c).stroke_width(width)
+}
+
+/// How a legend entry is marked.
+#[derive(Clone, Copy)]
+enum Mark {
+    Line,
+    Faint,
+    Dot,
+    Cross,
+}
+
+/// A legend in a top corner of a chart's plotting `area` (`right` or left): a mark and a
+/// label per entry, over a veil of the background. Drawn here rather than by plotters' series
+/// labels, which measure text through the page's document, which the worker has not.
+fn legend_box(area: &Area, theme: &Theme, entries: &[(String, Mark, &str)], right: bool) -> Drawn {
+    let longest = entries.iter().map(|(t, ..)| plot::text_width(t, LEGEND)).fold(0.0, f64::max);
+    let (w, h) = ((longest + 32.0) as i32, 8 + 16 * entries.len() as i32);
+    let x0 = if right { area.dim_in_pixel().0 as i32 - w - 8 } else { 8 };
+    let y0 = 6;
+    let corners = [(x0, y0), (x0 + w, y0 + h)];
+    area.draw(&Rectangle::new(corners, color(theme.background).mix(0.9).filled()))?;
+    area.draw(&Rectangle::new(corners, color(theme.grid).stroke_width(1)))?;
+    for (row, (text, mark, c)) in entries.iter().enumerate() {
+        let (x, y) = (x0 + 6, y0 + 12 + 16 * row as i32);
+        match mark {
+            Mark::Line => area.draw(&PathElement::new(vec![(x, y), (x + 14, y)], stroke(c, 2)))?,
+            Mark::Faint => area.draw(&PathElement::new(
+                vec![(x, y), (x + 14, y)],
+                color(c).mix(0.5).stroke_width(1),
+            ))?,
+            Mark::Dot => area.draw(&Circle::new((x + 7, y), 4, color(c).filled()))?,
+            Mark::Cross => area.draw(&Cross::new((x + 7, y), 4, stroke(c, 2)))?,
+        }
+        let style = font_at(theme, LEGEND, (HPos::Left, VPos::Center));
+        area.draw(&Text::new(text.clone(), (x + 20, y), style))?;
+    }
+    Ok(())
 }
 
 /// Site power and the run's cost against chip count (log axes), the plan's own size marked.
@@ -237,37 +371,67 @@ pub fn draw_plant_scaling(
     theme: &Theme,
     size: Size,
 ) -> String {
-    let mut doc = Doc::new(size.0 as f64, size.1 as f64, theme);
-    let mw = |p: &ScalingPoint| (p.facility_w / 1e6).max(1e-3);
-    let musd = |p: &ScalingPoint| (p.run_usd / 1e6).max(1e-3);
-    let all = || points.iter().chain(current);
-    let (c_lo, c_hi) = range(all().map(musd), (0.1, 100.0));
-    let cost_axis = Axis::log(c_lo, c_hi, 1.0);
-    let c = chips_chart(
-        &mut doc,
-        theme,
-        (theme.words)("chart.plant-scaling"),
-        chip_axis(current.map(|p| p.chips).as_slice()),
-        range(all().map(mw), (0.1, 100.0)),
-        (theme.words)("chart.site-power-mw"),
-        Some((cost_axis, (theme.words)("chart.run-cost-musd"), &plain_tick)),
-    );
-    let (power_color, cost_color) = (theme.palette[3], theme.palette[4]);
-    c.series(&mut doc, points.iter().map(|p| (p.chips as f64, mw(p))), false, power_color, 2.0);
-    c.series(&mut doc, points.iter().map(|p| (p.chips as f64, musd(p))), true, cost_color, 2.0);
-    let mut legend = vec![
-        ((theme.words)("chart.site-power-mw").to_string(), Mark::Line, power_color),
-        ((theme.words)("chart.run-cost-amortised").to_string(), Mark::Line, cost_color),
-    ];
-    if let Some(p) = current {
-        doc.dot(c.at(p.chips as f64, mw(p), false), 6.0, theme.foreground);
-        doc.dot(c.at(p.chips as f64, musd(p), true), 6.0, cost_color);
-        let label =
-            fill_in(theme.words, "chart.this-plan", &[("chips", &numbers::format(p.chips as f64))]);
-        legend.push((label, Mark::Dot, theme.foreground));
-    }
-    svg::legend(&mut doc, theme, &c, &legend, false);
-    doc.finish()
+    plot::svg(size, theme, |root| {
+        let mut legend: Vec<(String, Mark, &str)> = Vec::new();
+        let mw = |p: &ScalingPoint| (p.facility_w / 1e6).max(1e-3);
+        let musd = |p: &ScalingPoint| (p.run_usd / 1e6).max(1e-3);
+        let all = || points.iter().chain(current);
+        let x = chip_axis(current.map(|p| p.chips).as_slice());
+        let (c_lo, c_hi) = range(all().map(musd), (0.1, 100.0));
+        let chart = chips_chart(
+            root,
+            theme,
+            (theme.words)("chart.plant-scaling"),
+            x,
+            range(all().map(mw), (0.1, 100.0)),
+            true,
+        )?;
+        let mut chart =
+            chart.set_secondary_coord(log_axis(x.0, x.1, 2.0), log_axis(c_lo, c_hi, 10.0));
+        mesh!(chart, theme, (theme.words)("chart.site-power-mw"))?;
+        chart
+            .configure_secondary_axes()
+            .y_labels(40)
+            .y_label_formatter(&plain_tick)
+            .y_desc((theme.words)("chart.run-cost-musd"))
+            .label_style(font(theme, TEXT))
+            .axis_desc_style(font(theme, TEXT))
+            .axis_style(color(theme.foreground))
+            .draw()?;
+        let (power_color, cost_color) = (theme.palette[3], theme.palette[4]);
+        chart.draw_series(LineSeries::new(
+            points.iter().map(|p| (p.chips as f64, mw(p))),
+            stroke(power_color, 2),
+        ))?;
+        legend.push(((theme.words)("chart.site-power-mw").to_string(), Mark::Line, power_color));
+        chart.draw_secondary_series(LineSeries::new(
+            points.iter().map(|p| (p.chips as f64, musd(p))),
+            stroke(cost_color, 2),
+        ))?;
+        legend.push((
+            (theme.words)("chart.run-cost-amortised").to_string(),
+            Mark::Line,
+            cost_color,
+        ));
+        if let Some(p) = current {
+            let at = (p.chips as f64, mw(p));
+            let label = fill_in(
+                theme.words,
+                "chart.this-plan",
+                &[("chips", &numbers::format(p.chips as f64))],
+            );
+            chart.draw_series(std::iter::once(Circle::new(
+                at,
+                6,
+                color(theme.foreground).filled(),
+            )))?;
+            legend.push((label.to_string(), Mark::Dot, theme.foreground));
+            let cost = Circle::new((p.chips as f64, musd(p)), 6, color(cost_color).filled());
+            chart.draw_secondary_series(std::iter::once(cost))?;
+        }
+        legend_box(&chart.plotting_area().strip_coord_spec(), theme, &legend, false)?;
+        Ok(())
+    })
 }
 
 /// What the cluster really delivers against its size, in model EFLOP/s (log axes): linear
@@ -278,58 +442,59 @@ pub fn draw_effective(
     theme: &Theme,
     size: Size,
 ) -> String {
-    let mut doc = Doc::new(size.0 as f64, size.1 as f64, theme);
-    let exa = |x: f64| (x / 1e18).max(1e-6);
-    let first = points.first().copied();
-    let ideal = |p: &ScalingPoint| {
-        first.map_or(0.0, |f| f.model_flops_per_s * p.chips as f64 / f.chips.max(1) as f64)
-    };
-    let values = points.iter().flat_map(|p| {
-        [exa(p.model_flops_per_s * p.goodput), exa(ideal(p)), exa(p.model_flops_per_s)]
-    });
-    let c = chips_chart(
-        &mut doc,
-        theme,
-        (theme.words)("chart.effective"),
-        chip_axis(current.map(|p| p.chips).as_slice()),
-        range(values, (1e-3, 10.0)),
-        (theme.words)("chart.eflops"),
-        None,
-    );
-    let series: [(&str, &str, f64, usize); 3] = [
-        ((theme.words)("chart.linear"), theme.foreground, 1.0, 0),
-        ((theme.words)("chart.at-mfu"), theme.palette[2], 2.0, 1),
-        ((theme.words)("chart.after-failures"), theme.palette[0], 2.0, 2),
-    ];
-    let mut legend = Vec::new();
-    for (label, color, width, which) in series {
-        let y = |p: &ScalingPoint| match which {
-            0 => exa(ideal(p)),
-            1 => exa(p.model_flops_per_s),
-            _ => exa(p.model_flops_per_s * p.goodput),
+    plot::svg(size, theme, |root| {
+        let mut legend: Vec<(String, Mark, &str)> = Vec::new();
+        let exa = |x: f64| (x / 1e18).max(1e-6);
+        let first = points.first().copied();
+        let ideal = |p: &ScalingPoint| {
+            first.map_or(0.0, |f| f.model_flops_per_s * p.chips as f64 / f.chips.max(1) as f64)
         };
-        let line: Vec<_> = points.iter().map(|p| c.at(p.chips as f64, y(p), false)).collect();
-        doc.path(&line, color, width, if which == 0 { 0.5 } else { 1.0 });
-        legend.push((label.to_string(), if which == 0 { Mark::Faint } else { Mark::Line }, color));
-    }
-    if let Some(p) = current {
-        doc.dot(
-            c.at(p.chips as f64, exa(p.model_flops_per_s * p.goodput), false),
-            6.0,
-            theme.foreground,
-        );
-        let label = fill_in(
-            theme.words,
-            "chart.this-plan-goodput",
-            &[
-                ("chips", &numbers::format(p.chips as f64)),
-                ("goodput", &crate::format::percent(p.goodput)),
-            ],
-        );
-        legend.push((label, Mark::Dot, theme.foreground));
-    }
-    svg::legend(&mut doc, theme, &c, &legend, false);
-    doc.finish()
+        let values = points.iter().flat_map(|p| {
+            [exa(p.model_flops_per_s * p.goodput), exa(ideal(p)), exa(p.model_flops_per_s)]
+        });
+        let mut chart = chips_chart(
+            root,
+            theme,
+            (theme.words)("chart.effective"),
+            chip_axis(current.map(|p| p.chips).as_slice()),
+            range(values, (1e-3, 10.0)),
+            false,
+        )?;
+        mesh!(chart, theme, (theme.words)("chart.eflops"))?;
+        let fg = theme.foreground;
+        chart.draw_series(LineSeries::new(
+            points.iter().map(|p| (p.chips as f64, exa(ideal(p)))),
+            color(fg).mix(0.5).stroke_width(1),
+        ))?;
+        legend.push(((theme.words)("chart.linear").to_string(), Mark::Faint, fg));
+        let mfu_color = theme.palette[2];
+        chart.draw_series(LineSeries::new(
+            points.iter().map(|p| (p.chips as f64, exa(p.model_flops_per_s))),
+            stroke(mfu_color, 2),
+        ))?;
+        legend.push(((theme.words)("chart.at-mfu").to_string(), Mark::Line, mfu_color));
+        let after = theme.palette[0];
+        chart.draw_series(LineSeries::new(
+            points.iter().map(|p| (p.chips as f64, exa(p.model_flops_per_s * p.goodput))),
+            stroke(after, 2),
+        ))?;
+        legend.push(((theme.words)("chart.after-failures").to_string(), Mark::Line, after));
+        if let Some(p) = current {
+            let at = (p.chips as f64, exa(p.model_flops_per_s * p.goodput));
+            let label = fill_in(
+                theme.words,
+                "chart.this-plan-goodput",
+                &[
+                    ("chips", &numbers::format(p.chips as f64)),
+                    ("goodput", &crate::format::percent(p.goodput)),
+                ],
+            );
+            chart.draw_series(std::iter::once(Circle::new(at, 6, color(fg).filled())))?;
+            legend.push((label.to_string(), Mark::Dot, fg));
+        }
+        legend_box(&chart.plotting_area().strip_coord_spec(), theme, &legend, false)?;
+        Ok(())
+    })
 }
 
 /// Days to train and MFU against chip count (log axis), with the current plan marked.
@@ -339,91 +504,116 @@ pub fn draw_scaling(
     theme: &Theme,
     size: Size,
 ) -> String {
-    let mut doc = Doc::new(size.0 as f64, size.1 as f64, theme);
-    let days = |p: &ScalingPoint| p.train_days.max(1e-3);
-    let (lo, hi) = range(points.iter().chain(current).map(days), (0.1, 100.0));
-    let mfu_top = points.iter().chain(current).map(|p| p.mfu).fold(0.6f64, f64::max) * 1.1;
-    let (x_lo, x_hi) = chip_axis(current.map(|p| p.chips).as_slice());
-    let mfu_tick = |y: f64| format!("{:.0}", 100.0 * y);
-    let c = chips_chart(
-        &mut doc,
-        theme,
-        (theme.words)("chart.scaling"),
-        (x_lo, x_hi),
-        (lo, hi),
-        (theme.words)("chart.days"),
-        Some((Axis::linear(0.0, mfu_top, 6), (theme.words)("chart.mfu-percent"), &mfu_tick)),
-    );
-    let (days_color, mfu_color) = (theme.palette[0], theme.palette[2]);
-    let mut legend = Vec::new();
-    // Perfect scaling from this plan: the gap to the curve is what size costs.
-    if let Some(p) = current {
-        let ideal =
-            |chips: f64| sweep::ideal_days(p, chips.round().clamp(1.0, u32::MAX as f64) as u32);
-        let line = [x_lo, x_hi].map(|x| c.at(x, ideal(x).clamp(lo, hi), false));
-        doc.path(&line, theme.foreground, 1.0, 0.5);
-        legend.push(((theme.words)("chart.ideal").to_string(), Mark::Faint, theme.foreground));
-    }
-    c.series(&mut doc, points.iter().map(|p| (p.chips as f64, days(p))), false, days_color, 2.0);
-    legend.push(((theme.words)("chart.days").to_string(), Mark::Line, days_color));
-    c.series(&mut doc, points.iter().map(|p| (p.chips as f64, p.mfu)), true, mfu_color, 2.0);
-    legend.push(((theme.words)("chart.mfu-percent").to_string(), Mark::Line, mfu_color));
-    if points.iter().any(|p| !p.fits) {
-        for p in points.iter().filter(|p| !p.fits) {
-            doc.cross(c.at(p.chips as f64, days(p), false), 4.0, theme.alert);
+    plot::svg(size, theme, |root| {
+        let mut legend: Vec<(String, Mark, &str)> = Vec::new();
+        let days = |p: &ScalingPoint| p.train_days.max(1e-3);
+        let (lo, hi) = range(points.iter().chain(current).map(days), (0.1, 100.0));
+        let mfu_top = points.iter().chain(current).map(|p| p.mfu).fold(0.6f64, f64::max) * 1.1;
+        let (x_lo, x_hi) = chip_axis(current.map(|p| p.chips).as_slice());
+        let chart =
+            chips_chart(root, theme, (theme.words)("chart.scaling"), (x_lo, x_hi), (lo, hi), true)?;
+        let mut chart = chart.set_secondary_coord(log_axis(x_lo, x_hi, 2.0), 0.0..mfu_top);
+        mesh!(chart, theme, (theme.words)("chart.days"))?;
+        chart
+            .configure_secondary_axes()
+            .y_labels(6)
+            .y_label_formatter(&|y| format!("{:.0}", 100.0 * y))
+            .y_desc((theme.words)("chart.mfu-percent"))
+            .label_style(font(theme, TEXT))
+            .axis_desc_style(font(theme, TEXT))
+            .axis_style(color(theme.foreground))
+            .draw()?;
+        let fg = theme.foreground;
+        let (days_color, mfu_color) = (theme.palette[0], theme.palette[2]);
+        // Perfect scaling from this plan: the gap to the curve is what size costs.
+        if let Some(p) = current {
+            let ideal = |chips: f64| {
+                sweep::ideal_days(p, chips.round().clamp(1.0, u32::MAX as f64) as u32).clamp(lo, hi)
+            };
+            chart.draw_series(LineSeries::new(
+                [x_lo, x_hi].map(|x| (x, ideal(x))),
+                color(fg).mix(0.5).stroke_width(1),
+            ))?;
+            legend.push(((theme.words)("chart.ideal").to_string(), Mark::Faint, fg));
         }
-        legend.push(((theme.words)("chart.does-not-fit").to_string(), Mark::Cross, theme.alert));
-    }
-    if let Some(p) = current {
-        doc.dot(c.at(p.chips as f64, days(p), false), 6.0, theme.foreground);
-        doc.dot(c.at(p.chips as f64, p.mfu, true), 5.0, mfu_color);
-        let verdict = (theme.words)(if p.fits { "fit.fits" } else { "fit.does-not-fit" });
-        let chips = numbers::format(p.chips as f64);
-        let label =
-            fill_in(theme.words, "chart.this-plan-fit", &[("chips", &chips), ("verdict", verdict)]);
-        legend.push((label, Mark::Dot, theme.foreground));
-    }
-    svg::legend(&mut doc, theme, &c, &legend, true);
-    doc.finish()
+        chart.draw_series(LineSeries::new(
+            points.iter().map(|p| (p.chips as f64, days(p))),
+            stroke(days_color, 2),
+        ))?;
+        legend.push(((theme.words)("chart.days").to_string(), Mark::Line, days_color));
+        chart.draw_secondary_series(LineSeries::new(
+            points.iter().map(|p| (p.chips as f64, p.mfu)),
+            stroke(mfu_color, 2),
+        ))?;
+        legend.push(((theme.words)("chart.mfu-percent").to_string(), Mark::Line, mfu_color));
+        if points.iter().any(|p| !p.fits) {
+            let crosses = points
+                .iter()
+                .filter(|p| !p.fits)
+                .map(|p| Cross::new((p.chips as f64, days(p)), 4, stroke(theme.alert, 2)));
+            chart.draw_series(crosses)?;
+            legend.push((
+                (theme.words)("chart.does-not-fit").to_string(),
+                Mark::Cross,
+                theme.alert,
+            ));
+        }
+        if let Some(p) = current {
+            let verdict = (theme.words)(if p.fits { "fit.fits" } else { "fit.does-not-fit" });
+            let chips = numbers::format(p.chips as f64);
+            let label = fill_in(
+                theme.words,
+                "chart.this-plan-fit",
+                &[("chips", &chips), ("verdict", verdict)],
+            );
+            let at = (p.chips as f64, days(p));
+            chart.draw_series(std::iter::once(Circle::new(at, 6, color(fg).filled())))?;
+            legend.push((label.to_string(), Mark::Dot, fg));
+            let mfu = Circle::new((p.chips as f64, p.mfu), 5, color(mfu_color).filled());
+            chart.draw_secondary_series(std::iter::once(mfu))?;
+        }
+        legend_box(&chart.plotting_area().strip_coord_spec(), theme, &legend, true)?;
+        Ok(())
+    })
 }
 
 /// Days to train (with failures) against chip count for each chip sized, with the deadline as
 /// a grey line, so "N of chip A match M of chip B" reads off where the curves cross it.
 pub fn sizing_svg(curves: &[Curve], deadline_days: f64, theme: &Theme, size: Size) -> String {
-    let mut doc = Doc::new(size.0 as f64, size.1 as f64, theme);
-    let deadline = deadline_days.max(1e-3);
-    let all = || curves.iter().flat_map(|c| c.points.iter());
-    let (x_lo, x_hi) = range(all().map(|&(n, _)| n as f64), (8.0 / 0.7, CHIP_AXIS.1 / 1.4));
-    let (y_lo, y_hi) = range(all().map(|&(_, d)| d.max(1e-3)).chain([deadline]), (0.1, 100.0));
-    let c = chips_chart(
-        &mut doc,
-        theme,
-        (theme.words)("chart.sizing"),
-        (x_lo, x_hi),
-        (y_lo, y_hi),
-        (theme.words)("chart.days-with-failures"),
-        None,
-    );
-    let fg = theme.foreground;
-    let line = [c.at(x_lo, deadline, false), c.at(x_hi, deadline, false)];
-    doc.path(&line, fg, 2.0, 0.6);
-    let mut legend = vec![(
-        fill_in(theme.words, "chart.deadline", &[("days", &numbers::format(deadline_days))]),
-        Mark::Line,
-        fg,
-    )];
-    for (i, curve) in curves.iter().enumerate() {
-        let color = theme.palette[i % theme.palette.len()];
-        let points: Vec<_> =
-            curve.points.iter().map(|&(n, d)| c.at(n as f64, d.max(1e-3), false)).collect();
-        doc.path(&points, color, 2.0, 1.0);
-        for p in points {
-            doc.dot(p, 5.0, color);
+    plot::svg(size, theme, |root| {
+        let mut legend: Vec<(String, Mark, &str)> = Vec::new();
+        let deadline = deadline_days.max(1e-3);
+        let all = || curves.iter().flat_map(|c| c.points.iter());
+        let (x_lo, x_hi) = range(all().map(|&(n, _)| n as f64), (8.0 / 0.7, CHIP_AXIS.1 / 1.4));
+        let (y_lo, y_hi) = range(all().map(|&(_, d)| d.max(1e-3)).chain([deadline]), (0.1, 100.0));
+        let mut chart = chips_chart(
+            root,
+            theme,
+            (theme.words)("chart.sizing"),
+            (x_lo, x_hi),
+            (y_lo, y_hi),
+            false,
+        )?;
+        mesh!(chart, theme, (theme.words)("chart.days-with-failures"))?;
+        let fg = theme.foreground;
+        let label =
+            fill_in(theme.words, "chart.deadline", &[("days", &numbers::format(deadline_days))]);
+        chart.draw_series(LineSeries::new(
+            [(x_lo, deadline), (x_hi, deadline)],
+            color(fg).mix(0.6).stroke_width(2),
+        ))?;
+        legend.push((label.to_string(), Mark::Line, fg));
+        for (i, curve) in curves.iter().enumerate() {
+            let c = theme.palette[i % theme.palette.len()];
+            let points: Vec<(f64, f64)> =
+                curve.points.iter().map(|&(n, d)| (n as f64, d.max(1e-3))).collect();
+            chart.draw_series(LineSeries::new(points.clone(), stroke(c, 2)))?;
+            chart.draw_series(points.into_iter().map(|p| Circle::new(p, 5, color(c).filled())))?;
+            legend.push((curve.label.clone(), Mark::Dot, c));
         }
-        legend.push((curve.label.clone(), Mark::Dot, color));
-    }
-    svg::legend(&mut doc, theme, &c, &legend, true);
-    doc.finish()
+        legend_box(&chart.plotting_area().strip_coord_spec(), theme, &legend, true)?;
+        Ok(())
+    })
 }
 
 /// Draws plot `kind` of estimate `e` of a plan on `chips` chips, with the plan at other sizes
@@ -451,53 +641,57 @@ pub fn draw(
 /// Plan A against plan B: each one's step as a stacked bar on one axis (A above B), parts in
 /// the step plot's colours, with both values per part in the legend.
 pub fn draw_compare_step(a: &Estimate, b: &Estimate, theme: &Theme, size: Size) -> String {
-    let mut doc = Doc::new(size.0 as f64, size.1 as f64, theme);
-    doc.caption((theme.words)("chart.compare-step"), theme);
-    let limit = a.step_s.max(b.step_s).max(1e-12) * 1.05;
-    let (left, right, top, bottom) = (34.0, doc.w * 0.62 - 10.0, 34.0, doc.h - 44.0);
-    let at = |v: f64| left + (v / limit).clamp(0.0, 1.05) * (right - left);
-    for &t in &Axis::linear(0.0, limit, 5).ticks {
-        doc.line((at(t), top), (at(t), bottom), theme.grid, 1.0);
-        doc.text(at(t), bottom + 16.0, 12.0, Anchor::Middle, theme.foreground, &numbers::sig3(t));
-    }
-    doc.line((left, bottom), (right, bottom), theme.foreground, 1.0);
-    let name_x = (left + right) / 2.0;
-    doc.text(
-        name_x,
-        doc.h - 8.0,
-        12.0,
-        Anchor::Middle,
-        theme.foreground,
-        (theme.words)("chart.seconds-per-step"),
-    );
-    let (pa, pb) = (a.breakdown.parts(), b.breakdown.parts());
-    let band = (bottom - top) / 2.0;
-    for (row, (name, parts)) in [("A", &pa), ("B", &pb)].into_iter().enumerate() {
-        let y = top + band * row as f64 + band * 0.2;
-        doc.text(left - 8.0, y + band * 0.3 + 4.0, 12.0, Anchor::End, theme.foreground, name);
-        let mut start = 0.0;
-        for (idx, (_, value)) in parts.iter().enumerate() {
-            if *value > 0.0 {
-                let color = theme.palette[idx % theme.palette.len()];
-                doc.rect(at(start), y, at(start + value) - at(start), band * 0.6, color);
-                start += value;
+    plot::svg(size, theme, |root| {
+        let limit = a.step_s.max(b.step_s).max(1e-12) * 1.05;
+        let (left, right) = bar_areas(root, theme, (theme.words)("chart.compare-step"), 0.38);
+        let mut chart = ChartBuilder::on(&left)
+            .margin_right(10)
+            .x_label_area_size(40)
+            .y_label_area_size(30)
+            .build_cartesian_2d(0.0..limit, 0.0..2.0)?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .y_labels(2)
+            .y_label_formatter(&|y| if *y < 1.0 { "B".into() } else { "A".into() })
+            .x_labels(6)
+            .x_label_formatter(&|v| numbers::sig3(*v))
+            .x_desc((theme.words)("chart.seconds-per-step"))
+            .label_style(font(theme, TEXT))
+            .axis_desc_style(font(theme, TEXT))
+            .axis_style(color(theme.foreground))
+            .bold_line_style(color(theme.grid))
+            .light_line_style(TRANSPARENT)
+            .draw()?;
+        let (pa, pb) = (a.breakdown.parts(), b.breakdown.parts());
+        for (row, parts) in [(1.0, &pa), (0.0, &pb)] {
+            let mut start = 0.0;
+            for (idx, (_, value)) in parts.iter().enumerate() {
+                if *value > 0.0 {
+                    let swatch = color(theme.palette[idx % theme.palette.len()]);
+                    let bar = [(start, row + 0.2), (start + value, row + 0.8)];
+                    chart.draw_series(std::iter::once(Rectangle::new(bar, swatch.filled())))?;
+                    start += value;
+                }
             }
         }
-    }
-    let rows = pa.iter().zip(pb.iter()).enumerate().filter(|(_, (x, y))| x.1 > 0.0 || y.1 > 0.0);
-    let lx = doc.w * 0.62 + 6.0;
-    for (row, (idx, ((id, va), (_, vb)))) in rows.enumerate() {
-        let y = 44.0 + 17.0 * row as f64;
-        doc.rect(lx, y - 5.0, 10.0, 10.0, theme.palette[idx % theme.palette.len()]);
-        let text = format!(
-            "{}: A {} s, B {} s",
-            part_name(theme, id),
-            numbers::sig3(*va),
-            numbers::sig3(*vb)
-        );
-        doc.text(lx + 16.0, y + 4.0, 12.0, Anchor::Start, theme.foreground, &text);
-    }
-    doc.finish()
+        let rows: Vec<(String, &str)> = pa
+            .iter()
+            .zip(pb.iter())
+            .enumerate()
+            .filter(|(_, (x, y))| x.1 > 0.0 || y.1 > 0.0)
+            .map(|(idx, ((id, va), (_, vb)))| {
+                let text = format!(
+                    "{}: A {} s, B {} s",
+                    part_name(theme, id),
+                    numbers::sig3(*va),
+                    numbers::sig3(*vb)
+                );
+                (text, theme.palette[idx % theme.palette.len()])
+            })
+            .collect();
+        legend_column(&right, theme, &rows)
+    })
 }
 
 /// Plan A against plan B: days to train against chip count for each, the plans themselves
@@ -508,70 +702,32 @@ pub fn draw_compare_scaling(
     theme: &Theme,
     size: Size,
 ) -> String {
-    let mut doc = Doc::new(size.0 as f64, size.1 as f64, theme);
-    let days = |p: &ScalingPoint| p.train_days.max(1e-3);
-    let all = a.0.iter().chain(b.0).chain([a.1, b.1]);
-    let x = chip_axis(&[a.1.chips, b.1.chips]);
-    let c = chips_chart(
-        &mut doc,
-        theme,
-        (theme.words)("chart.compare-scaling"),
-        x,
-        range(all.map(days), (0.1, 100.0)),
-        (theme.words)("chart.days"),
-        None,
-    );
-    let mut legend = Vec::new();
-    for ((points, current), name, color) in [
-        (a, (theme.words)("chart.plan-a"), theme.palette[0]),
-        (b, (theme.words)("chart.plan-b"), theme.palette[3]),
-    ] {
-        let fitting = points.iter().filter(|p| p.fits);
-        c.series(&mut doc, fitting.map(|p| (p.chips as f64, days(p))), false, color, 2.0);
-        doc.dot(c.at(current.chips as f64, days(current), false), 6.0, color);
-        legend.push((name.to_string(), Mark::Dot, color));
-    }
-    svg::legend(&mut doc, theme, &c, &legend, true);
-    doc.finish()
-}
-
-/// A breakdown part's name in the theme's words (`part.<id>`).
-fn part_name(theme: &Theme, id: &str) -> &'static str {
-    (theme.words)(&format!("part.{id}"))
-}
-
-/// Tick values on a log axis from `lo` to `hi`: each power of ten times each of `steps`, or,
-/// with `base` 2, the powers of two; at most about a dozen, so labels never collide.
-pub(crate) fn ticks(lo: f64, hi: f64, steps: &[f64], base: f64) -> Vec<f64> {
-    if !(lo > 0.0 && hi > lo && hi.is_finite()) {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    if base == 2.0 {
-        let mut x = 2f64.powi(lo.log2().ceil() as i32);
-        let stride = if hi / lo > 4096.0 { 2.0 } else { 1.0 };
-        while x <= hi {
-            out.push(x);
-            x *= 2f64.powf(stride);
+    plot::svg(size, theme, |root| {
+        let mut legend: Vec<(String, Mark, &str)> = Vec::new();
+        let days = |p: &ScalingPoint| p.train_days.max(1e-3);
+        let all = a.0.iter().chain(b.0).chain([a.1, b.1]);
+        let mut chart = chips_chart(
+            root,
+            theme,
+            (theme.words)("chart.compare-scaling"),
+            chip_axis(&[a.1.chips, b.1.chips]),
+            range(all.map(days), (0.1, 100.0)),
+            false,
+        )?;
+        mesh!(chart, theme, (theme.words)("chart.days"))?;
+        for ((points, current), name, c) in [
+            (a, (theme.words)("chart.plan-a"), theme.palette[0]),
+            (b, (theme.words)("chart.plan-b"), theme.palette[3]),
+        ] {
+            let fitting = points.iter().filter(|p| p.fits).map(|p| (p.chips as f64, days(p)));
+            chart.draw_series(LineSeries::new(fitting, stroke(c, 2)))?;
+            let at = (current.chips as f64, days(current));
+            chart.draw_series(std::iter::once(Circle::new(at, 6, color(c).filled())))?;
+            legend.push((name.to_string(), Mark::Dot, c));
         }
-    } else {
-        let mut decade = 10f64.powi(lo.log10().floor() as i32);
-        while decade <= hi {
-            out.extend(steps.iter().map(|s| s * decade).filter(|x| (lo..=hi).contains(x)));
-            decade *= 10.0;
-        }
-    }
-    out
-}
-
-/// The chip counts the scaling plots always show: 64 to 100,000 chips with a margin.
-const CHIP_AXIS: (f64, f64) = (48.0, 131072.0);
-
-/// The chip-count axis of the scaling plots, widened to keep each plan of `chips` on it.
-fn chip_axis(chips: &[u32]) -> (f64, f64) {
-    let lo = chips.iter().map(|&n| n as f64 * 0.7).fold(CHIP_AXIS.0, f64::min).max(1.0);
-    let hi = chips.iter().map(|&n| n as f64 * 1.4).fold(CHIP_AXIS.1, f64::max);
-    (lo, hi)
+        legend_box(&chart.plotting_area().strip_coord_spec(), theme, &legend, true)?;
+        Ok(())
+    })
 }
 
 /// One chip's best days to train at each cluster size a sizing searched.

@@ -29,6 +29,8 @@ const UPDATE_MS: f64 = 100.0;
 /// The worker's side: says it is ready, then runs each request it is sent.
 pub fn serve() {
     let Ok(scope) = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() else { return };
+    // A panic says why on the console (the worker has no page to show it on).
+    super::browser::install_panic_hook();
     // The worker carries both catalogues (it is not part of the page's first load).
     text::install(Lang::En, crate::catalogue_source!(En)).ok();
     text::install(Lang::ZhCn, crate::catalogue_source!(ZhCn)).ok();
