@@ -262,7 +262,8 @@ type Log = WithKeyPoints<LogCoord<f64>>;
 type LogLog<'a, 'b> = ChartContext<'a, plot::Svg<'b>, Cartesian2d<Log, Log>>;
 
 /// A log axis from `lo` to `hi` labelled at powers of two (`base` 2, every other one over a
-/// range of more than 512 times), or at 1, 2 and 5 per decade (every decade past three of them).
+/// range of more than 512 times), or at 1, 2 and 5 per decade (every decade past three of them;
+/// finer within one).
 fn log_axis(lo: f64, hi: f64, base: f64) -> Log {
     let (lo, hi) = if lo > 0.0 && hi > lo && hi.is_finite() { (lo, hi) } else { (1.0, 10.0) };
     let mut ticks = Vec::new();
@@ -274,7 +275,11 @@ fn log_axis(lo: f64, hi: f64, base: f64) -> Log {
             x *= stride;
         }
     } else {
-        let steps: &[f64] = if hi / lo > 1000.0 { &[1.0] } else { &[1.0, 2.0, 5.0] };
+        let steps: &[f64] = match hi / lo {
+            r if r > 1000.0 => &[1.0],
+            r if r > 10.0 => &[1.0, 2.0, 5.0],
+            _ => &[1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0],
+        };
         let mut decade = 10f64.powi(lo.log10().floor() as i32);
         while decade <= hi && ticks.len() < 40 {
             ticks.extend(steps.iter().map(|s| s * decade).filter(|x| (lo..=hi).contains(x)));
@@ -652,8 +657,7 @@ pub fn draw_compare_step(a: &Estimate, b: &Estimate, theme: &Theme, size: Size) 
         chart
             .configure_mesh()
             .disable_y_mesh()
-            .y_labels(2)
-            .y_label_formatter(&|y| if *y < 1.0 { "B".into() } else { "A".into() })
+            .y_labels(0)
             .x_labels(6)
             .x_label_formatter(&|v| numbers::sig3(*v))
             .x_desc((theme.words)("chart.seconds-per-step"))
@@ -664,6 +668,11 @@ pub fn draw_compare_step(a: &Estimate, b: &Estimate, theme: &Theme, size: Size) 
             .light_line_style(TRANSPARENT)
             .draw()?;
         let (pa, pb) = (a.breakdown.parts(), b.breakdown.parts());
+        for (name, row) in [("A", 1.5), ("B", 0.5)] {
+            let style = font_at(theme, TEXT, (HPos::Right, VPos::Center));
+            let label = EmptyElement::at((0.0, row)) + Text::new(name, (-8, 0), style);
+            chart.draw_series(std::iter::once(label))?;
+        }
         for (row, parts) in [(1.0, &pa), (0.0, &pb)] {
             let mut start = 0.0;
             for (idx, (_, value)) in parts.iter().enumerate() {
