@@ -99,11 +99,14 @@ fn bar_areas<'a>(
     root: &Area<'a>,
     theme: &Theme,
     caption: &str,
-    legend: f64,
+    legend: &[(String, &str)],
 ) -> (Area<'a>, Area<'a>) {
     let titled = root.titled(caption, font(theme, CAPTION)).unwrap_or_else(|_| root.clone());
     let width = titled.dim_in_pixel().0 as f64;
-    titled.split_horizontally((width * (1.0 - legend)) as i32)
+    // The legend's column: as wide as its longest line needs, from 30 % to half the plot.
+    let longest = legend.iter().map(|(t, _)| plot::text_width(t, TEXT)).fold(0.0, f64::max);
+    let share = ((longest + 30.0) / width.max(1.0)).clamp(0.3, 0.5);
+    titled.split_horizontally((width * (1.0 - share)) as i32)
 }
 
 /// One horizontal stacked bar of `(id, value)` parts (worded as `part.<id>`) with an optional
@@ -120,7 +123,26 @@ fn stacked_bar(
     plot::svg(size, theme, |root| {
         let total: f64 = parts.iter().map(|(_, v)| v.max(0.0)).sum();
         let limit = capacity.map_or(total, |(_, c)| c.max(total)).max(1e-12) * 1.05;
-        let (left, right) = bar_areas(root, theme, caption, 0.3);
+        let mut rows: Vec<(String, &str)> = Vec::new();
+        for (idx, (id, value)) in parts.iter().enumerate().filter(|(_, (_, v))| *v > 0.0) {
+            let swatch = theme.palette[idx % theme.palette.len()];
+            let value = numbers::sig3(*value);
+            rows.push((format!("{}: {value} {unit}", part_name(theme, id)), swatch));
+        }
+        if let Some((label, c)) = capacity {
+            let key = if total > c { "chart.capacity-exceeded" } else { "chart.capacity" };
+            let n = numbers::sig3(c);
+            rows.push((
+                fill_in(theme.words, key, &[("label", label), ("n", &n), ("unit", unit)]),
+                theme.alert,
+            ));
+        }
+        let n = numbers::sig3(total);
+        rows.push((
+            fill_in(theme.words, "chart.total", &[("n", &n), ("unit", unit)]),
+            theme.foreground,
+        ));
+        let (left, right) = bar_areas(root, theme, caption, &rows);
         let mut chart = ChartBuilder::on(&left)
             .margin_left(14)
             .margin_right(10)
@@ -139,38 +161,19 @@ fn stacked_bar(
             .bold_line_style(color(theme.grid))
             .light_line_style(TRANSPARENT)
             .draw()?;
-        let mut rows: Vec<(String, &str)> = Vec::new();
         let mut start = 0.0;
-        for (idx, (id, value)) in parts.iter().enumerate() {
-            if !(*value > 0.0) {
-                continue;
-            }
+        for (idx, (_, value)) in parts.iter().enumerate().filter(|(_, (_, v))| *v > 0.0) {
             let swatch = theme.palette[idx % theme.palette.len()];
             let bar =
                 Rectangle::new([(start, 0.25), (start + value, 0.75)], color(swatch).filled());
             chart.draw_series(std::iter::once(bar))?;
-            let value = numbers::sig3(*value);
-            rows.push((format!("{}: {value} {unit}", part_name(theme, id)), swatch));
-            start += parts[idx].1;
+            start += value;
         }
-        if let Some((label, c)) = capacity {
-            let key = if total > c { "chart.capacity-exceeded" } else { "chart.capacity" };
-            let line = vec![(c, 0.1), (c, 0.9)];
-            chart.draw_series(std::iter::once(PathElement::new(
-                line,
-                color(theme.alert).stroke_width(3),
-            )))?;
-            let n = numbers::sig3(c);
-            rows.push((
-                fill_in(theme.words, key, &[("label", label), ("n", &n), ("unit", unit)]),
-                theme.alert,
-            ));
+        if let Some((_, c)) = capacity {
+            let line =
+                PathElement::new(vec![(c, 0.1), (c, 0.9)], color(theme.alert).stroke_width(3));
+            chart.draw_series(std::iter::once(line))?;
         }
-        let n = numbers::sig3(total);
-        rows.push((
-            fill_in(theme.words, "chart.total", &[("n", &n), ("unit", unit)]),
-            theme.foreground,
-        ));
         legend_column(&right, theme, &rows)
     })
 }
@@ -648,7 +651,23 @@ pub fn draw(
 pub fn draw_compare_step(a: &Estimate, b: &Estimate, theme: &Theme, size: Size) -> String {
     plot::svg(size, theme, |root| {
         let limit = a.step_s.max(b.step_s).max(1e-12) * 1.05;
-        let (left, right) = bar_areas(root, theme, (theme.words)("chart.compare-step"), 0.38);
+        let (pa, pb) = (a.breakdown.parts(), b.breakdown.parts());
+        let rows: Vec<(String, &str)> = pa
+            .iter()
+            .zip(pb.iter())
+            .enumerate()
+            .filter(|(_, (x, y))| x.1 > 0.0 || y.1 > 0.0)
+            .map(|(idx, ((id, va), (_, vb)))| {
+                let text = format!(
+                    "{}: A {} s, B {} s",
+                    part_name(theme, id),
+                    numbers::sig3(*va),
+                    numbers::sig3(*vb)
+                );
+                (text, theme.palette[idx % theme.palette.len()])
+            })
+            .collect();
+        let (left, right) = bar_areas(root, theme, (theme.words)("chart.compare-step"), &rows);
         let mut chart = ChartBuilder::on(&left)
             .margin_right(10)
             .x_label_area_size(40)
@@ -667,7 +686,6 @@ pub fn draw_compare_step(a: &Estimate, b: &Estimate, theme: &Theme, size: Size) 
             .bold_line_style(color(theme.grid))
             .light_line_style(TRANSPARENT)
             .draw()?;
-        let (pa, pb) = (a.breakdown.parts(), b.breakdown.parts());
         for (name, row) in [("A", 1.5), ("B", 0.5)] {
             let style = font_at(theme, TEXT, (HPos::Right, VPos::Center));
             let label = EmptyElement::at((0.0, row)) + Text::new(name, (-8, 0), style);
@@ -684,21 +702,6 @@ pub fn draw_compare_step(a: &Estimate, b: &Estimate, theme: &Theme, size: Size) 
                 }
             }
         }
-        let rows: Vec<(String, &str)> = pa
-            .iter()
-            .zip(pb.iter())
-            .enumerate()
-            .filter(|(_, (x, y))| x.1 > 0.0 || y.1 > 0.0)
-            .map(|(idx, ((id, va), (_, vb)))| {
-                let text = format!(
-                    "{}: A {} s, B {} s",
-                    part_name(theme, id),
-                    numbers::sig3(*va),
-                    numbers::sig3(*vb)
-                );
-                (text, theme.palette[idx % theme.palette.len()])
-            })
-            .collect();
         legend_column(&right, theme, &rows)
     })
 }
