@@ -11,6 +11,7 @@ mod plot;
 pub use plot::escape;
 
 use plotters::coord::combinators::WithKeyPoints;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
@@ -109,6 +110,44 @@ fn bar_areas<'a>(
     titled.split_horizontally((width * (1.0 - share)) as i32)
 }
 
+/// A chart of `bars` horizontal bars (each one unit tall, the first at the bottom) along a
+/// linear axis from 0 to `limit` named `axis`; with more than one bar, room on the left for
+/// their names. Its grid and axis drawn.
+fn bar_chart<'a, 'b>(
+    area: &'a Area<'b>,
+    theme: &Theme,
+    axis: &str,
+    limit: f64,
+    bars: u32,
+) -> Result<
+    ChartContext<'a, plot::Svg<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    Box<dyn std::error::Error>,
+> {
+    let named = bars > 1;
+    let mut chart = ChartBuilder::on(area)
+        .margin_left(if named { 0 } else { 14 })
+        .margin_right(10)
+        .x_label_area_size(40)
+        .y_label_area_size(if named { 30 } else { 0 })
+        .build_cartesian_2d(0.0..limit, 0.0..bars as f64)?;
+    let mut mesh = chart.configure_mesh();
+    mesh.disable_y_mesh()
+        .y_labels(0)
+        .x_labels(6)
+        .x_label_formatter(&|v| numbers::sig3(*v))
+        .x_desc(axis)
+        .label_style(font(theme, TEXT))
+        .axis_desc_style(font(theme, TEXT))
+        .axis_style(color(theme.foreground))
+        .bold_line_style(color(theme.grid))
+        .light_line_style(TRANSPARENT);
+    if !named {
+        mesh.disable_y_axis();
+    }
+    mesh.draw()?;
+    Ok(chart)
+}
+
 /// One horizontal stacked bar of `(id, value)` parts (worded as `part.<id>`) with an optional
 /// capacity marker, and its legend (name and value per part) in a column on the right.
 fn stacked_bar(
@@ -143,24 +182,7 @@ fn stacked_bar(
             theme.foreground,
         ));
         let (left, right) = bar_areas(root, theme, caption, &rows);
-        let mut chart = ChartBuilder::on(&left)
-            .margin_left(14)
-            .margin_right(10)
-            .x_label_area_size(40)
-            .build_cartesian_2d(0.0..limit, 0.0..1.0)?;
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .disable_y_axis()
-            .x_labels(6)
-            .x_label_formatter(&|v| numbers::sig3(*v))
-            .x_desc(axis)
-            .label_style(font(theme, TEXT))
-            .axis_desc_style(font(theme, TEXT))
-            .axis_style(color(theme.foreground))
-            .bold_line_style(color(theme.grid))
-            .light_line_style(TRANSPARENT)
-            .draw()?;
+        let mut chart = bar_chart(&left, theme, axis, limit, 1)?;
         let mut start = 0.0;
         for (idx, (_, value)) in parts.iter().enumerate().filter(|(_, (_, v))| *v > 0.0) {
             let swatch = theme.palette[idx % theme.palette.len()];
@@ -668,24 +690,8 @@ pub fn draw_compare_step(a: &Estimate, b: &Estimate, theme: &Theme, size: Size) 
             })
             .collect();
         let (left, right) = bar_areas(root, theme, (theme.words)("chart.compare-step"), &rows);
-        let mut chart = ChartBuilder::on(&left)
-            .margin_right(10)
-            .x_label_area_size(40)
-            .y_label_area_size(30)
-            .build_cartesian_2d(0.0..limit, 0.0..2.0)?;
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .y_labels(0)
-            .x_labels(6)
-            .x_label_formatter(&|v| numbers::sig3(*v))
-            .x_desc((theme.words)("chart.seconds-per-step"))
-            .label_style(font(theme, TEXT))
-            .axis_desc_style(font(theme, TEXT))
-            .axis_style(color(theme.foreground))
-            .bold_line_style(color(theme.grid))
-            .light_line_style(TRANSPARENT)
-            .draw()?;
+        let axis = (theme.words)("chart.seconds-per-step");
+        let mut chart = bar_chart(&left, theme, axis, limit, 2)?;
         for (name, row) in [("A", 1.5), ("B", 0.5)] {
             let style = font_at(theme, TEXT, (HPos::Right, VPos::Center));
             let label = EmptyElement::at((0.0, row)) + Text::new(name, (-8, 0), style);
