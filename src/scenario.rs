@@ -34,9 +34,10 @@ pub const VERSION: u64 = 1;
 /// A raw leaf value: whatever JSON the user wrote, checked by `resolve`.
 pub type Raw = Option<Value>;
 
-/// Defines a scenario section: a struct of raw leaves in the format's key order, read from a
-/// JSON object key by key (keys it does not know are kept in `unknown`, for `resolve` to
-/// report) and written back in the same order. Written by hand rather than derived: the
+/// Defines a scenario section: a struct of the raw leaves `resolve` reads by its own rules,
+/// read from a JSON object key by key and written back. Every other key is kept in `others`:
+/// the section's plain fields (`fields::plain_under`), which `resolve` reads from the field
+/// table, and keys this build does not know, which it reports. Written by hand rather than derived: the
 /// derived form of flattened unknown keys costs the app a tenth of its download.
 macro_rules! section {
     ($(#[$meta:meta])* $name:ident { $($(#[$doc:meta])* $field:ident,)* }) => {
@@ -44,15 +45,15 @@ macro_rules! section {
         #[derive(Clone, Debug, Default, PartialEq)]
         pub struct $name {
             $($(#[$doc])* pub $field: Raw,)*
-            /// Keys this build does not know.
-            pub unknown: BTreeMap<String, Value>,
+            /// The plain fields set, and keys this build does not know.
+            pub others: BTreeMap<String, Value>,
         }
 
         impl $name {
             fn from_map(mut map: Map<String, Value>) -> $name {
                 $name {
                     $($field: take(&mut map, stringify!($field)),)*
-                    unknown: map.into_iter().collect(),
+                    others: map.into_iter().collect(),
                 }
             }
 
@@ -61,7 +62,7 @@ macro_rules! section {
                 $(if let Some(v) = &self.$field {
                     map.insert(stringify!($field).to_string(), v.clone());
                 })*
-                map.extend(self.unknown.iter().map(|(k, v)| (k.clone(), v.clone())));
+                map.extend(self.others.iter().map(|(k, v)| (k.clone(), v.clone())));
                 map
             }
 
@@ -116,8 +117,8 @@ pub struct Scenario {
 }
 
 section! {
-    /// The site: cooling, power usage effectiveness, rack limit and prices. Every key has a cited
-    /// default (`docs/assumptions.md`).
+    /// The site: cooling, power usage effectiveness and rack limit; its prices are plain fields.
+    /// Every key has a cited default (`docs/assumptions.md`).
     FacilitySpec {
         /// `air`, `liquid` or `hybrid`; default the system's.
         cooling,
@@ -125,16 +126,6 @@ section! {
         pue,
         /// Power one rack position takes, kW; default the system's rack as designed.
         rack_kw,
-        /// Electricity, USD per kWh.
-        usd_per_kwh,
-        /// Grid carbon intensity, kg CO2 per kWh.
-        kg_co2_per_kwh,
-        /// Building cost per MW of IT load, USD.
-        build_usd_per_mw,
-        /// Years hardware and building are paid off over.
-        amortization_years,
-        /// Cloud rental, USD per chip-hour.
-        cloud_usd_per_chip_hour,
     }
 }
 
@@ -145,8 +136,6 @@ section! {
         checkpoint,
         /// Aggregate storage write bandwidth, GB/s; default scales with the chips.
         storage_gb_per_s,
-        /// Detection, restart and catch-up per interruption, minutes.
-        restart_min,
         /// Failures per million component-hours, by class (`chip`, `hbm`, `host`, `software`,
         /// `nic`, `switch`, `link`).
         rates,

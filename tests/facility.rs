@@ -111,7 +111,7 @@ fn impossible_values_name_their_field() {
         (
             "cluster.fabric.switch",
             json!({ "ports": 3, "gbit_per_s": 400 }),
-            "cluster.fabric.switch.ports",
+            "Switch ports: is too small (min 4 ports)",
         ),
         ("cluster.system", json!({ "preset": "dgx-h100", "node_price_usd": -5 }), "zero or more"),
         ("facility.pue", json!(0.9), "too small"),

@@ -293,6 +293,41 @@ fn the_documented_ranges_follow_the_field_table() {
     }
 }
 
+/// The rows of the plain fields in `docs/scenario.md`'s section tables are generated from the
+/// field table and the fields' help words (`UPDATE_DOCS=1` rewrites them): they close their
+/// section's first table, in the table's order.
+#[test]
+fn the_documented_plain_fields_follow_the_field_table() {
+    use clusterplan::scenario::fields;
+    use clusterplan::text::Catalogue;
+    let en = Catalogue::parse(clusterplan::catalogue_source!(En)).expect("catalogue");
+    let help = |f: &fields::Field| {
+        let key = format!("help.{}", f.path);
+        en.get(&key).unwrap_or_else(|| panic!("{key} is missing")).to_string()
+    };
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenario.md");
+    let doc = std::fs::read_to_string(path).expect("docs/scenario.md");
+    let mut expected = doc.clone();
+    for section in ["model", "training", "cluster", "parallelism", "facility", "reliability"] {
+        let rows = fields::plain_rows(section, help);
+        let heading = format!("### `{section}`\n");
+        let start = expected.find(&heading).unwrap_or_else(|| panic!("no {heading}"));
+        let table = start + expected[start..].find("\n|").expect("a table") + 1;
+        let end = table + expected[table..].find("\n\n").expect("the table's end") + 1;
+        let plain = |line: &&str| {
+            let key = line.split('`').nth(1).unwrap_or("");
+            fields::is_plain(&format!("{section}.{key}"))
+        };
+        let kept: String =
+            expected[table..end].lines().filter(|l| !plain(l)).map(|l| format!("{l}\n")).collect();
+        expected.replace_range(table..end, &format!("{kept}{rows}"));
+    }
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(path, &expected).expect("write docs/scenario.md");
+    }
+    assert!(doc == expected, "docs/scenario.md's plain fields are stale: run with UPDATE_DOCS=1");
+}
+
 #[test]
 fn every_unverified_figure_names_a_field() {
     use clusterplan::scenario::fields;

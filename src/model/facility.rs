@@ -8,9 +8,10 @@ use crate::model::step_time::StepBreakdown;
 use crate::model::{finite, Bom, Cluster, Switch, System, CABLE_TIERS};
 
 /// How the heat leaves the racks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Cooling {
     /// Air through the racks; heat rejected by the room's air handling.
+    #[default]
     Air,
     /// Direct liquid: cold plates take most of a node's heat.
     Liquid,
@@ -19,7 +20,7 @@ pub enum Cooling {
 }
 
 /// The site and the prices: assumptions with cited defaults.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Facility {
     /// How racks are cooled.
     pub cooling: Cooling,

@@ -11,12 +11,13 @@
 use crate::model::{finite, Bom};
 
 /// How checkpoints are taken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Checkpoint {
     /// Training stops while the state is written to storage.
     Sync,
     /// Training stops only to copy the state to host memory; the write to storage overlaps the
     /// next steps (Megatron-Core asynchronous checkpointing; ByteCheckpoint, NSDI 2025).
+    #[default]
     Async,
     /// As async, and the copy kept in peers' host memory is what a restart reads (GEMINI, SOSP
     /// 2023): restarts skip reading storage.
@@ -24,7 +25,7 @@ pub enum Checkpoint {
 }
 
 /// Failures per component-hour, by component class.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FailureRates {
     /// Per accelerator-hour: faulty GPU, SRAM, system processor, silent data corruption.
     pub chip: f64,
@@ -80,7 +81,7 @@ pub const STORAGE_BYTES_PER_S_PER_CHIP: f64 = 7e12 / 16_384.0;
 pub const RESTART_S: f64 = 10.0 * 60.0;
 
 /// Failures and recovery as the scenario describes them.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Reliability {
     /// How checkpoints are taken.
     pub checkpoint: Checkpoint,

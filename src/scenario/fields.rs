@@ -1,16 +1,20 @@
 //! The field table: every numeric and yes/no input of a scenario, in one place.
 //!
 //! Each entry gives the dotted path (which is also the field's label key in the page's text
-//! catalogue), the unit the scenario speaks, the kind of value, where its default comes from,
-//! and the plausible range with the reason for it. `resolve` takes its bounds from here, the
-//! page its units and formats, and `docs/scenario.md`'s range table is generated from it (a
-//! test keeps that table current). A value outside the plausible range is an error: it is a
-//! typo or a unit mistake, and estimating it would only print absurd numbers.
+//! catalogue), the unit the scenario speaks and its factor to SI, the kind of value, where its
+//! default comes from, and the plausible range with the reason for it. `resolve` takes its
+//! bounds from here, the page its units and formats, and `docs/scenario.md`'s range table is
+//! generated from it (a test keeps that table current). A value outside the plausible range is
+//! an error: it is a typo or a unit mistake, and estimating it would only print absurd numbers.
+//!
+//! A *plain* field (`Field::plain`) goes straight into one number of the model's inputs: its
+//! entry says where (`place!`), and `resolve` reads it, the form offers it in its section and
+//! the docs describe it, all from the entry. Adding one is its entry and its words.
 
 use crate::model::facility::Cooling;
 use crate::model::presets::units::{GB, GBIT_PER_S, GB_PER_S, TB_PER_S, TFLOPS, US};
 use crate::model::reliability::Checkpoint;
-use crate::model::{AttentionImpl, Dispatcher, FfnKind, Recipe, Recompute, Stack, Warning};
+use crate::model::{AttentionImpl, Dispatcher, FfnKind, Inputs, Recipe, Recompute, Stack, Warning};
 use crate::numbers;
 
 /// What kind of value a field holds; it also decides how the value is shown.
@@ -40,7 +44,7 @@ pub enum Fallback {
 }
 
 /// One input.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Field {
     /// Dotted path in the scenario (`cluster.chip.hbm_tb_per_s`); also the label key.
     pub path: &'static str,
@@ -59,6 +63,29 @@ pub struct Field {
     pub why: &'static str,
     /// How the value becomes the model's SI value (`to_si`).
     pub scale: Scale,
+    /// Where a plain field's SI value lives in the model's inputs; `None` for a field that
+    /// `resolve` reads by its own rules (presets, derived defaults, custom objects).
+    pub place: Option<Place>,
+}
+
+/// A number of the model's inputs a plain field writes and the form reads back.
+#[derive(Clone, Copy)]
+pub struct Place {
+    pub get: fn(&Inputs) -> f64,
+    pub set: fn(&mut Inputs, f64),
+}
+
+impl std::fmt::Debug for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Place")
+    }
+}
+
+/// The place of a number of `model::Inputs`: `place!(plant.facility.usd_per_kwh)`.
+macro_rules! place {
+    ($($step:ident).+) => {
+        Place { get: |i| i.$($step).+, set: |i, x| i.$($step).+ = x }
+    };
 }
 
 /// How a scenario value becomes the model's SI value: times `mul`, then divided by `div`
@@ -87,6 +114,23 @@ impl Field {
     /// The same field converted by `mul / div` into the model's value.
     const fn scaled(self, mul: f64, div: f64) -> Field {
         Field { scale: Scale { mul, div }, ..self }
+    }
+
+    /// The same field as a plain one whose value goes to `place`. A plain field needs a fixed
+    /// default: one without does not compile.
+    const fn plain(self, place: Place) -> Field {
+        let _ = self.fixed();
+        Field { place: Some(place), ..self }
+    }
+
+    /// The key inside its section (`usd_per_kwh`).
+    pub fn key(&self) -> &'static str {
+        self.path.rsplit('.').next().unwrap_or(self.path)
+    }
+
+    /// The `data-testid` of its form input: the key with dashes (`usd-per-kwh`).
+    pub fn testid(&self) -> String {
+        self.key().replace('_', "-")
     }
 
     /// The value as the page and messages show it.
@@ -143,7 +187,7 @@ const fn counted(
     max: f64,
     why: &'static str,
 ) -> Field {
-    Field { path, unit, kind: Kind::Count, default, min, max, why, scale: SI }
+    Field { path, unit, kind: Kind::Count, default, min, max, why, scale: SI, place: None }
 }
 
 const fn number(
@@ -154,7 +198,7 @@ const fn number(
     max: f64,
     why: &'static str,
 ) -> Field {
-    Field { path, unit, kind: Kind::Number, default, min, max, why, scale: SI }
+    Field { path, unit, kind: Kind::Number, default, min, max, why, scale: SI, place: None }
 }
 
 const fn fraction(path: &'static str, default: Fallback) -> Field {
@@ -167,11 +211,22 @@ const fn fraction(path: &'static str, default: Fallback) -> Field {
         max: 1.0,
         why: "a share of a peak: above 0, at most all of it",
         scale: SI,
+        place: None,
     }
 }
 
 const fn flag(path: &'static str, default: Fallback) -> Field {
-    Field { path, unit: "", kind: Kind::Flag, default, min: 0.0, max: 1.0, why: "", scale: SI }
+    Field {
+        path,
+        unit: "",
+        kind: Kind::Flag,
+        default,
+        min: 0.0,
+        max: 1.0,
+        why: "",
+        scale: SI,
+        place: None,
+    }
 }
 
 use Fallback::*;
@@ -533,7 +588,8 @@ pub static FACILITY_USD_PER_KWH: Field = number(
     0.0,
     10.0,
     "US industrial average 8.06 cents per kWh in 2023 (EIA)",
-);
+)
+.plain(place!(plant.facility.usd_per_kwh));
 pub static FACILITY_KG_CO2_PER_KWH: Field = number(
     "facility.kg_co2_per_kwh",
     "kg/kWh",
@@ -541,7 +597,8 @@ pub static FACILITY_KG_CO2_PER_KWH: Field = number(
     0.0,
     5.0,
     "0.41 kg/kWh location-based for Llama 3.1 (Meta model card)",
-);
+)
+.plain(place!(plant.facility.kg_co2_per_kwh));
 pub static FACILITY_BUILD_USD_PER_MW: Field = number(
     "facility.build_usd_per_mw",
     "USD/MW",
@@ -550,7 +607,8 @@ pub static FACILITY_BUILD_USD_PER_MW: Field = number(
     1e9,
     "$11.7 M per MW of IT load, US average 2025 (Cushman & Wakefield)",
 )
-.scaled(1.0, 1e6);
+.scaled(1.0, 1e6)
+.plain(place!(plant.facility.build_usd_per_w));
 pub static FACILITY_AMORTIZATION_YEARS: Field = number(
     "facility.amortization_years",
     "years",
@@ -558,7 +616,8 @@ pub static FACILITY_AMORTIZATION_YEARS: Field = number(
     0.1,
     50.0,
     "accelerators are written off over 3 to 6 years",
-);
+)
+.plain(place!(plant.facility.amortization_years));
 pub static FACILITY_CLOUD_USD_PER_CHIP_HOUR: Field = number(
     "facility.cloud_usd_per_chip_hour",
     "USD/h",
@@ -566,7 +625,8 @@ pub static FACILITY_CLOUD_USD_PER_CHIP_HOUR: Field = number(
     0.0,
     1_000.0,
     "$2 per H800-hour, DeepSeek-V3's cost basis",
-);
+)
+.plain(place!(plant.facility.cloud_usd_per_chip_hour));
 pub static RELIABILITY_STORAGE_GB_PER_S: Field = number(
     "reliability.storage_gb_per_s",
     "GB/s",
@@ -584,7 +644,8 @@ pub static RELIABILITY_RESTART_MIN: Field = number(
     10_000.0,
     "MegaScale detects and diagnoses a fault in under 10 minutes",
 )
-.scaled(60.0, 1.0);
+.scaled(60.0, 1.0)
+.plain(place!(reliability.restart_s));
 pub static RELIABILITY_RATES_CHIP: Field = number(
     "reliability.rates.chip",
     "per M h",
@@ -882,6 +943,19 @@ pub fn field(path: &str) -> Option<&'static Field> {
     FIELDS.iter().find(|f| f.path == path).copied()
 }
 
+/// The plain fields directly inside `section`, in the table's order.
+pub fn plain_under(section: &str) -> impl Iterator<Item = &'static Field> + '_ {
+    FIELDS.iter().copied().filter(move |f| {
+        f.place.is_some()
+            && f.path.strip_prefix(section).and_then(|k| k.strip_prefix('.')) == Some(f.key())
+    })
+}
+
+/// Whether `path` is a plain field (a section keeps it beside the keys it names).
+pub fn is_plain(path: &str) -> bool {
+    field(path).is_some_and(|f| f.place.is_some())
+}
+
 /// The input a finding concerns, so the page shows it next to that field and the command-line
 /// tool names it.
 pub fn warning_field(w: &Warning) -> &'static str {
@@ -931,6 +1005,28 @@ pub fn chip_figure_path(name: &str) -> Option<&'static str> {
         "price_usd" => "cluster.chip.price_usd",
         _ => return None,
     })
+}
+
+/// The rows of `docs/scenario.md`'s table of `section` for its plain fields, as Markdown:
+/// key, type, default, unit and what it means (`help` words a field).
+pub fn plain_rows(section: &str, help: impl Fn(&Field) -> String) -> String {
+    let mut out = String::new();
+    for f in plain_under(section) {
+        let kind = match (f.kind, f.min) {
+            (Kind::Fraction, _) => "fraction".to_string(),
+            (_, min) if min <= 0.0 => "0 or more".to_string(),
+            (Kind::Count, min) => format!("count, at least {}", f.show(min)),
+            (_, min) => format!("number, at least {}", f.show(min)),
+        };
+        let default = if let Fallback::Fixed(x) = f.default { f.show(x) } else { String::new() };
+        out.push_str(&format!(
+            "| `{}` | {kind} | {default} | {} | {} |\n",
+            f.key(),
+            f.unit,
+            help(f)
+        ));
+    }
+    out
 }
 
 /// The range table of `docs/scenario.md`, as Markdown.

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::fields::{self, fixed, Field};
+use super::fields::{self, fixed};
 use super::resolve::{check_keys, preset, preset_and_fields, short, Catalog, Problem, Reader};
 use super::Scenario;
 use crate::fabric::{self, Spec};
@@ -258,17 +258,13 @@ impl Scenario {
     /// Failures, checkpoints and recovery.
     pub(super) fn resolve_reliability(&self, r: &mut Reader, chips: u32) -> Reliability {
         let spec = &self.reliability;
-        r.unknown("reliability", &spec.unknown);
+        r.unknown("reliability", &spec.others);
         let checkpoint =
             r.choice(&spec.checkpoint, &fields::RELIABILITY_CHECKPOINT, Checkpoint::Async);
         let storage_field = &fields::RELIABILITY_STORAGE_GB_PER_S;
         let storage_default =
             storage_field.from_si(STORAGE_BYTES_PER_S_PER_CHIP * chips.max(1) as f64);
         let storage = r.positive(&spec.storage_gb_per_s, storage_field, Some(storage_default));
-        let restart_min = match &spec.restart_min {
-            None => fixed!(RELIABILITY_RESTART_MIN),
-            Some(v) => r.non_negative(v, &fields::RELIABILITY_RESTART_MIN),
-        };
         let mut rates = DEFAULT_RATES;
         match &spec.rates {
             None | Some(Value::Null) => {}
@@ -296,56 +292,26 @@ impl Scenario {
         Reliability {
             checkpoint,
             storage_bytes_per_s: storage_field.to_si(storage),
-            restart_s: fields::RELIABILITY_RESTART_MIN.to_si(restart_min),
             rates,
+            // Plain fields, set from the field table.
+            ..Reliability::default()
         }
     }
 
     fn resolve_facility(&self, r: &mut Reader, system: &System) -> Facility {
         let f = &self.facility;
-        r.unknown("facility", &f.unknown);
+        r.unknown("facility", &f.others);
         let own = if system.liquid { Cooling::Liquid } else { Cooling::Air };
         let cooling = r.choice(&f.cooling, &fields::FACILITY_COOLING, own);
         let pue = r.positive(&f.pue, &fields::FACILITY_PUE, Some(default_pue(cooling)));
         let rack_kw = &fields::FACILITY_RACK_KW;
         let design_rack_kw = rack_kw.from_si(system.nodes_per_rack as f64 * system.node_max_w);
-        let number = |r: &mut Reader, raw: &Option<Value>, field: &Field, default: f64| match raw {
-            None => default,
-            Some(v) => r.non_negative(v, field),
-        };
         Facility {
             cooling,
             pue,
             rack_w: rack_kw.to_si(r.positive(&f.rack_kw, rack_kw, Some(design_rack_kw.max(1.0)))),
-            usd_per_kwh: number(
-                r,
-                &f.usd_per_kwh,
-                &fields::FACILITY_USD_PER_KWH,
-                fixed!(FACILITY_USD_PER_KWH),
-            ),
-            kg_co2_per_kwh: number(
-                r,
-                &f.kg_co2_per_kwh,
-                &fields::FACILITY_KG_CO2_PER_KWH,
-                fixed!(FACILITY_KG_CO2_PER_KWH),
-            ),
-            build_usd_per_w: fields::FACILITY_BUILD_USD_PER_MW.to_si(number(
-                r,
-                &f.build_usd_per_mw,
-                &fields::FACILITY_BUILD_USD_PER_MW,
-                fixed!(FACILITY_BUILD_USD_PER_MW),
-            )),
-            amortization_years: r.positive(
-                &f.amortization_years,
-                &fields::FACILITY_AMORTIZATION_YEARS,
-                Some(fixed!(FACILITY_AMORTIZATION_YEARS)),
-            ),
-            cloud_usd_per_chip_hour: number(
-                r,
-                &f.cloud_usd_per_chip_hour,
-                &fields::FACILITY_CLOUD_USD_PER_CHIP_HOUR,
-                fixed!(FACILITY_CLOUD_USD_PER_CHIP_HOUR),
-            ),
+            // Prices and the grid: plain fields, set from the field table.
+            ..Facility::default()
         }
     }
 }

@@ -78,10 +78,29 @@ impl Reader {
         self.errors.iter().any(|e| e.field == path)
     }
 
+    /// Reports the keys of `section` that are neither named by it nor plain fields of it.
     pub(super) fn unknown(&mut self, section: &str, keys: &BTreeMap<String, Value>) {
         for key in keys.keys() {
             let field = if section.is_empty() { key.clone() } else { format!("{section}.{key}") };
-            self.error(&field, Problem::UnknownKey);
+            if !fields::is_plain(&field) {
+                self.error(&field, Problem::UnknownKey);
+            }
+        }
+    }
+
+    /// A plain field's value in its unit: its fixed default when absent.
+    pub(super) fn plain(&mut self, raw: Option<&Value>, at: &Field) -> f64 {
+        let default = match at.default {
+            fields::Fallback::Fixed(x) => x,
+            _ => 0.0,
+        };
+        let Some(value) = raw else { return default };
+        if at.kind == Kind::Fraction {
+            return self.fraction(&Some(value.clone()), at, default);
+        }
+        match self.number_value(value, at.path) {
+            Some(x) if self.in_range(x, at) => x,
+            _ => default,
         }
     }
 
@@ -335,16 +354,38 @@ impl Scenario {
         };
         let plant = self.resolve_plant(&mut r, chip_id, &mut cluster);
         let reliability = self.resolve_reliability(&mut r, cluster.n_chips);
+        let mut inputs = Inputs { transformer, training, cluster, parallelism, plant, reliability };
+        for field in fields::FIELDS {
+            if let Some(place) = field.place {
+                let x = r.plain(self.plain_value(field), field);
+                (place.set)(&mut inputs, field.to_si(x));
+            }
+        }
         if r.errors.is_empty() {
-            Ok(Inputs { transformer, training, cluster, parallelism, plant, reliability })
+            Ok(inputs)
         } else {
             Err(r.errors)
         }
     }
 
+    /// The value a plain field is set to, if any: kept among its section's other keys.
+    fn plain_value(&self, field: &Field) -> Option<&Value> {
+        let (section, key) = field.path.split_once('.')?;
+        let others = match section {
+            "model" => &self.model.others,
+            "training" => &self.training.others,
+            "cluster" => &self.cluster.others,
+            "parallelism" => &self.parallelism.others,
+            "facility" => &self.facility.others,
+            "reliability" => &self.reliability.others,
+            _ => return None,
+        };
+        others.get(key)
+    }
+
     fn resolve_transformer(&self, r: &mut Reader) -> Transformer {
         let m = &self.model;
-        r.unknown("model", &m.unknown);
+        r.unknown("model", &m.others);
         let base = match &m.preset {
             Some(raw) => match r.text(raw, "model.preset") {
                 Some(id) => {
@@ -484,7 +525,7 @@ impl Scenario {
 
     fn resolve_training(&self, r: &mut Reader) -> Training {
         let t = &self.training;
-        r.unknown("training", &t.unknown);
+        r.unknown("training", &t.others);
         let tokens = r.positive(&t.tokens, &fields::TRAINING_TOKENS, None);
         let global_batch = r.count(&t.global_batch, &fields::TRAINING_GLOBAL_BATCH, None);
         let recipe = r.choice(&t.recipe, &fields::TRAINING_RECIPE, Recipe::MegatronBf16);
@@ -493,7 +534,7 @@ impl Scenario {
 
     fn resolve_cluster(&self, r: &mut Reader) -> Cluster {
         let c = &self.cluster;
-        r.unknown("cluster", &c.unknown);
+        r.unknown("cluster", &c.others);
         let (chip, preset) = resolve_chip(r, &c.chip);
         // Only a chip described from scratch lacks default fabrics; an unknown id is already reported.
         let custom = matches!(&c.chip, Some(Value::Object(map)) if !map.contains_key("preset"));
@@ -585,7 +626,7 @@ impl Scenario {
 
     fn resolve_parallelism(&self, r: &mut Reader, n_chips: u32) -> Parallelism {
         let p = &self.parallelism;
-        r.unknown("parallelism", &p.unknown);
+        r.unknown("parallelism", &p.others);
         let tensor = r.count(&p.tp, &fields::PARALLELISM_TP, Some(fixed!(PARALLELISM_TP) as u32));
         let pipeline = r.count(&p.pp, &fields::PARALLELISM_PP, Some(fixed!(PARALLELISM_PP) as u32));
         let context = r.count(&p.cp, &fields::PARALLELISM_CP, Some(fixed!(PARALLELISM_CP) as u32));

@@ -128,6 +128,15 @@ impl<'a> Form<'a> {
         }
     }
 
+    /// Every plain field of `section` (`fields::plain_under`), in the table's order.
+    pub(super) fn plain(&self, section: &str) -> Html {
+        let field = |field: &'static Field| {
+            let resolved = field.place.zip(self.good).map(|(place, g)| (place.get)(&g.inputs));
+            self.render(self.number(field, &field.testid(), resolved))
+        };
+        html! { { for fields::plain_under(section).map(field) } }
+    }
+
     pub(super) fn render(&self, spec: NumberSpec) -> Html {
         let path = spec.path.as_str();
         // A value the scenario sets is shown as typed; one that a preset or default gives is

@@ -21,16 +21,13 @@ pub fn facility_panel(props: &PanelProps) -> Html {
             <div class="grid">
                 { f.render(f.number(&fields::FACILITY_PUE, "pue", site.map(|s| s.pue))) }
                 { f.render(f.number(&fields::FACILITY_RACK_KW, "rack-kw", site.map(|s| s.rack_w))) }
-                { f.render(f.number(&fields::FACILITY_USD_PER_KWH, "usd-per-kwh", site.map(|s| s.usd_per_kwh))) }
-                { f.render(f.number(&fields::FACILITY_CLOUD_USD_PER_CHIP_HOUR, "cloud-price", site.map(|s| s.cloud_usd_per_chip_hour))) }
-                { f.render(f.number(&fields::FACILITY_AMORTIZATION_YEARS, "amortization", site.map(|s| s.amortization_years))) }
-                { f.render(f.number(&fields::FACILITY_KG_CO2_PER_KWH, "co2", site.map(|s| s.kg_co2_per_kwh))) }
+                { f.plain("facility") }
             </div>
             <h2>{ crate::text::t("form.failures") }</h2>
             { f.choice(&fields::RELIABILITY_CHECKPOINT, "checkpoint", checkpoint) }
             <div class="grid">
                 { f.render(f.number(&fields::RELIABILITY_STORAGE_GB_PER_S, "storage", rel.map(|r| r.storage_bytes_per_s))) }
-                { f.render(f.number(&fields::RELIABILITY_RESTART_MIN, "restart", rel.map(|r| r.restart_s))) }
+                { f.plain("reliability") }
             </div>
         </section>
     }
