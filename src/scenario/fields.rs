@@ -233,8 +233,9 @@ use Fallback::*;
 
 const DEGREE: &str = "a parallel degree beyond 1,024 has no published use and no benefit";
 
-// Every numeric and yes/no field, one constant each, named after its path; `resolve` reads
-// each through its constant, so a field missing from the table does not compile.
+// Every numeric and yes/no field `resolve` reads by its own rules, one constant each, named
+// after its path; `resolve` reads each through its constant, so a field missing from the
+// table does not compile. Plain fields, which no code names, are written in `FIELDS` itself.
 
 pub static VERSION: Field = count(
     "version",
@@ -581,52 +582,6 @@ pub static FACILITY_RACK_KW: Field = number(
     "air racks top out near 30 kW, liquid NVL72 racks at about 140 kW",
 )
 .scaled(1000.0, 1.0);
-pub static FACILITY_USD_PER_KWH: Field = number(
-    "facility.usd_per_kwh",
-    "USD/kWh",
-    Fixed(0.0806),
-    0.0,
-    10.0,
-    "US industrial average 8.06 cents per kWh in 2023 (EIA)",
-)
-.plain(place!(plant.facility.usd_per_kwh));
-pub static FACILITY_KG_CO2_PER_KWH: Field = number(
-    "facility.kg_co2_per_kwh",
-    "kg/kWh",
-    Fixed(0.41),
-    0.0,
-    5.0,
-    "0.41 kg/kWh location-based for Llama 3.1 (Meta model card)",
-)
-.plain(place!(plant.facility.kg_co2_per_kwh));
-pub static FACILITY_BUILD_USD_PER_MW: Field = number(
-    "facility.build_usd_per_mw",
-    "USD/MW",
-    Fixed(11.7e6),
-    0.0,
-    1e9,
-    "$11.7 M per MW of IT load, US average 2025 (Cushman & Wakefield)",
-)
-.scaled(1.0, 1e6)
-.plain(place!(plant.facility.build_usd_per_w));
-pub static FACILITY_AMORTIZATION_YEARS: Field = number(
-    "facility.amortization_years",
-    "years",
-    Fixed(4.0),
-    0.1,
-    50.0,
-    "accelerators are written off over 3 to 6 years",
-)
-.plain(place!(plant.facility.amortization_years));
-pub static FACILITY_CLOUD_USD_PER_CHIP_HOUR: Field = number(
-    "facility.cloud_usd_per_chip_hour",
-    "USD/h",
-    Fixed(2.0),
-    0.0,
-    1_000.0,
-    "$2 per H800-hour, DeepSeek-V3's cost basis",
-)
-.plain(place!(plant.facility.cloud_usd_per_chip_hour));
 pub static RELIABILITY_STORAGE_GB_PER_S: Field = number(
     "reliability.storage_gb_per_s",
     "GB/s",
@@ -636,16 +591,6 @@ pub static RELIABILITY_STORAGE_GB_PER_S: Field = number(
     "Llama 3's storage reached 7 TB/s at peak for 16,384 GPUs",
 )
 .scaled(GB_PER_S, 1.0);
-pub static RELIABILITY_RESTART_MIN: Field = number(
-    "reliability.restart_min",
-    "min",
-    Fixed(10.0),
-    0.0,
-    10_000.0,
-    "MegaScale detects and diagnoses a fault in under 10 minutes",
-)
-.scaled(60.0, 1.0)
-.plain(place!(reliability.restart_s));
 pub static RELIABILITY_RATES_CHIP: Field = number(
     "reliability.rates.chip",
     "per M h",
@@ -835,7 +780,8 @@ pub fn choices() -> [(&'static str, Vec<&'static str>); 8] {
     ]
 }
 
-/// Every numeric and yes/no field, in the order of `docs/scenario.md`.
+/// Every numeric and yes/no field, in the order of `docs/scenario.md`: the constants above, and
+/// the plain fields defined here.
 pub static FIELDS: &[&Field] = &[
     &VERSION,
     &MODEL_LAYERS,
@@ -894,13 +840,63 @@ pub static FIELDS: &[&Field] = &[
     &CLUSTER_FABRIC_SWITCH_PRICE_USD,
     &FACILITY_PUE,
     &FACILITY_RACK_KW,
-    &FACILITY_USD_PER_KWH,
-    &FACILITY_KG_CO2_PER_KWH,
-    &FACILITY_BUILD_USD_PER_MW,
-    &FACILITY_AMORTIZATION_YEARS,
-    &FACILITY_CLOUD_USD_PER_CHIP_HOUR,
+    &number(
+        "facility.usd_per_kwh",
+        "USD/kWh",
+        Fixed(0.0806),
+        0.0,
+        10.0,
+        "US industrial average 8.06 cents per kWh in 2023 (EIA)",
+    )
+    .plain(place!(plant.facility.usd_per_kwh)),
+    &number(
+        "facility.kg_co2_per_kwh",
+        "kg/kWh",
+        Fixed(0.41),
+        0.0,
+        5.0,
+        "0.41 kg/kWh location-based for Llama 3.1 (Meta model card)",
+    )
+    .plain(place!(plant.facility.kg_co2_per_kwh)),
+    &number(
+        "facility.build_usd_per_mw",
+        "USD/MW",
+        Fixed(11.7e6),
+        0.0,
+        1e9,
+        "$11.7 M per MW of IT load, US average 2025 (Cushman & Wakefield)",
+    )
+    .scaled(1.0, 1e6)
+    .plain(place!(plant.facility.build_usd_per_w)),
+    &number(
+        "facility.amortization_years",
+        "years",
+        Fixed(4.0),
+        0.1,
+        50.0,
+        "accelerators are written off over 3 to 6 years",
+    )
+    .plain(place!(plant.facility.amortization_years)),
+    &number(
+        "facility.cloud_usd_per_chip_hour",
+        "USD/h",
+        Fixed(2.0),
+        0.0,
+        1_000.0,
+        "$2 per H800-hour, DeepSeek-V3's cost basis",
+    )
+    .plain(place!(plant.facility.cloud_usd_per_chip_hour)),
     &RELIABILITY_STORAGE_GB_PER_S,
-    &RELIABILITY_RESTART_MIN,
+    &number(
+        "reliability.restart_min",
+        "min",
+        Fixed(10.0),
+        0.0,
+        10_000.0,
+        "MegaScale detects and diagnoses a fault in under 10 minutes",
+    )
+    .scaled(60.0, 1.0)
+    .plain(place!(reliability.restart_s)),
     &RELIABILITY_RATES_CHIP,
     &RELIABILITY_RATES_HBM,
     &RELIABILITY_RATES_HOST,
