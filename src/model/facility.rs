@@ -38,6 +38,8 @@ pub struct Facility {
     pub amortization_years: f64,
     /// Cloud rental per chip-hour, USD.
     pub cloud_usd_per_chip_hour: f64,
+    /// Yearly maintenance and support as a share of the hardware's price.
+    pub maintenance_share_per_year: f64,
 }
 
 /// How the scale-out fabric is built, so it can be rebuilt at another size.
@@ -121,9 +123,6 @@ pub const CABLE_USD: f64 = 150.0;
 
 /// Price of a rack with its power distribution, USD (an assumption).
 pub const RACK_USD: f64 = 30_000.0;
-
-/// Yearly maintenance and support as a share of the hardware's price (an assumption).
-pub const MAINTENANCE_SHARE_PER_YEAR: f64 = 0.05;
 
 /// Power draws, watts. `it` is the sum of the parts above it; `facility` is `it` times PUE.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -343,7 +342,7 @@ pub fn assess(
     let days = hours / 24.0;
     let run_hardware_usd = hardware_usd / (years * 365.0) * days;
     let run_building_usd = facility_usd / (years * 365.0) * days;
-    let run_maintenance_usd = hardware_usd * MAINTENANCE_SHARE_PER_YEAR / 365.0 * days;
+    let run_maintenance_usd = hardware_usd * f.maintenance_share_per_year / 365.0 * days;
     let run_amortized_usd = run_hardware_usd + run_building_usd + run_maintenance_usd + energy_usd;
     let per_day_usd = if days > 0.0 { run_amortized_usd / days } else { 0.0 };
     let cost = Cost {

@@ -886,6 +886,15 @@ pub static FIELDS: &[&Field] = &[
         "$2 per H800-hour, DeepSeek-V3's cost basis",
     )
     .plain(place!(plant.facility.cloud_usd_per_chip_hour)),
+    &number(
+        "facility.maintenance_share_per_year",
+        "",
+        Fixed(0.05),
+        0.0,
+        1.0,
+        "support contracts cost a few percent of the hardware's price a year",
+    )
+    .plain(place!(plant.facility.maintenance_share_per_year)),
     &RELIABILITY_STORAGE_GB_PER_S,
     &number(
         "reliability.restart_min",
