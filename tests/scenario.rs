@@ -419,3 +419,37 @@ fn each_field_converts_its_unit_once_and_back() {
     assert_eq!(restart.to_si(10.0), 600.0);
     assert_eq!(fields::PARALLELISM_TP.to_si(8.0), 8.0);
 }
+
+/// A plain field needs no code of its own, so the table must be right: its default is what
+/// resolve gives when the key is absent, a set value reaches the model in SI units at the
+/// place the entry names, it moves the estimate, and an implausible value is refused by name.
+#[test]
+fn every_plain_field_reaches_the_model_and_moves_the_estimate() {
+    use clusterplan::model::estimate;
+    use clusterplan::scenario::fields::{self, Fallback};
+    let base = Scenario::default_plan();
+    let inputs = base.resolve().expect("default resolves");
+    let before = format!("{:?}", estimate(&inputs));
+    let mut checked = 0;
+    for field in fields::FIELDS {
+        let Some(place) = field.place else { continue };
+        let Fallback::Fixed(default) = field.default else {
+            panic!("{}: no fixed default", field.path)
+        };
+        assert_eq!((place.get)(&inputs), field.to_si(default), "{}: default", field.path);
+        let x =
+            if default * 2.0 <= field.max { default * 2.0 } else { (default + field.min) / 2.0 };
+        let set = base.with(field.path, Some(json!(x))).resolve().expect("a plausible value");
+        let got = (place.get)(&set);
+        assert!((got - field.to_si(x)).abs() <= 1e-12 * got.abs(), "{}: {got}", field.path);
+        assert_ne!(format!("{:?}", estimate(&set)), before, "{} moves nothing", field.path);
+        let wrong = base.with(field.path, Some(json!(field.max * 10.0 + 1.0))).resolve();
+        assert!(
+            wrong.is_err_and(|e| e.iter().any(|e| e.field == field.path)),
+            "{}: an implausible value is refused",
+            field.path
+        );
+        checked += 1;
+    }
+    assert!(checked >= 7, "{checked} plain fields");
+}
