@@ -7,8 +7,10 @@
 //! units.
 
 mod plot;
+mod sketch;
 
-pub use plot::escape;
+pub use plot::{escape, text_width};
+pub use sketch::draw_sketch;
 
 use plotters::coord::combinators::WithKeyPoints;
 use plotters::coord::types::RangedCoordf64;
@@ -40,6 +42,10 @@ pub struct Theme {
     pub grid: &'static str,
     /// Warning colour (capacity lines, infeasible points).
     pub alert: &'static str,
+    /// Fill of the cluster drawing's boxes, their outlines, and its quieter text.
+    pub panel: &'static str,
+    pub outline: &'static str,
+    pub muted: &'static str,
     /// Series colours, in breakdown order.
     pub palette: [&'static str; 9],
 }
@@ -51,6 +57,9 @@ pub const LIGHT: Theme = Theme {
     foreground: "#212529",
     grid: "#dee2e6",
     alert: "#d62828",
+    panel: "#f3f5f8",
+    outline: "#8a94a6",
+    muted: "#5b6577",
     palette: [
         "#1f77b4", "#aec7e8", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
         "#bcbd22",
@@ -64,6 +73,9 @@ pub const DARK: Theme = Theme {
     foreground: "#e6e8eb",
     grid: "#3a3e46",
     alert: "#ff6363",
+    panel: "#222834",
+    outline: "#6f7a8e",
+    muted: "#a3acbb",
     palette: [
         "#56a0e6", "#96bef0", "#ffa046", "#5fc85f", "#b991e6", "#c88c78", "#f096d2", "#aaaaaa",
         "#d7d750",

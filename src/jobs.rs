@@ -393,8 +393,8 @@ fn compare_svg(a: &Scenario, b: &Scenario, dark: bool) -> Drawn {
     ))
 }
 
-/// Every plot of a plan as SVG documents `width` wide, keyed by `charts::Kind::id` (or
-/// `{"error"}`).
+/// Every plot of a plan as SVG documents `width` wide, keyed by `charts::Kind::id`, and the
+/// cluster drawing (`sketch`, where the fabric builds), or `{"error"}`.
 fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Value {
     let Ok(good) = editor::evaluation(scenario) else {
         return json!({ "error": "the plan does not resolve" });
@@ -402,7 +402,12 @@ fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Value {
     let theme = if dark { charts::DARK } else { charts::LIGHT };
     let scaling = editor::scaling(&good.inputs);
     let chips = good.inputs.cluster.n_chips;
-    let drawn = charts::draw_all(&good.estimate, &scaling, chips, &theme, width.clamp(200, 4000));
+    let mut drawn =
+        charts::draw_all(&good.estimate, &scaling, chips, &theme, width.clamp(200, 4000));
+    if let Some(s) = crate::sketch::sketch(&good.inputs, &good.estimate) {
+        let layout = crate::sketch::layout(&s, &crate::text::page::sketch_words());
+        drawn.push(("sketch", charts::draw_sketch(&layout, &theme)));
+    }
     Value::Object(drawn.into_iter().map(|(id, svg)| (id.to_string(), Value::from(svg))).collect())
 }
 

@@ -5,6 +5,7 @@
 
 mod common;
 
+use clusterplan::charts;
 use clusterplan::model::presets;
 use clusterplan::scenario::Scenario;
 use clusterplan::sketch::{self, What, Words};
@@ -100,13 +101,22 @@ fn the_parts_add_up_to_the_bill_of_materials() {
     }
 }
 
+/// The drawing as the worker draws it, in `dark` or light colours.
+fn svg(d: &sketch::Sketch, dark: bool) -> String {
+    charts::draw_sketch(
+        &sketch::layout(d, &WORDS),
+        if dark { &charts::DARK } else { &charts::LIGHT },
+    )
+}
+
 #[test]
 fn the_drawing_stays_small_and_well_formed_at_any_scale() {
     for s in clusters() {
         let (d, inputs, _) = drawn(&s);
+        let layout = sketch::layout(&d, &WORDS);
         for dark in [false, true] {
-            let svg = sketch::svg(&d, &WORDS, dark);
-            assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+            let svg = svg(&d, dark);
+            assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
             assert!(svg.len() < 40_000, "{} bytes for {} chips", svg.len(), inputs.cluster.n_chips);
             assert_eq!(svg.matches("<g").count(), svg.matches("</g>").count());
             assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
@@ -115,13 +125,36 @@ fn the_drawing_stays_small_and_well_formed_at_any_scale() {
             }
             // At most four group boxes, whatever the count.
             let total: u64 = d.groups.iter().map(|g| g.copies).sum();
-            let boxes = svg.matches(r#"<rect class="sk-box""#).count();
+            let boxes = layout.spots.iter().filter(|s| s.boxed).count();
             assert!(boxes <= 1 + 1 + 4, "{boxes} boxes for {total} groups");
             assert_eq!(total > 4, svg.contains(WORDS.more));
             // Every count it claims is in it.
             let chips = clusterplan::numbers::format(inputs.cluster.n_chips as f64);
             assert!(svg.contains(&format!("{chips} {}", WORDS.chips)), "{chips} missing");
             assert!(!svg.contains(" chips"), "a word not from the parameters");
+        }
+    }
+}
+
+/// What the page lays over the drawing is inside it, and its buttons are the knobs' steps.
+#[test]
+fn the_parts_and_buttons_lie_on_the_drawing() {
+    for s in clusters() {
+        let (d, _, _) = drawn(&s);
+        let layout = sketch::layout(&d, &WORDS);
+        let inside = |p: &sketch::Place| {
+            p.x >= 0.0 && p.y >= 0.0 && p.x + p.w <= sketch::WIDTH && p.y + p.h <= sketch::HEIGHT
+        };
+        for spot in &layout.spots {
+            assert!(inside(&spot.place) && spot.place.w >= 8.0 && spot.place.h >= 8.0, "{spot:?}");
+        }
+        assert!(layout.spots.iter().any(|s| s.info.contains(" kW")));
+        let knobs = if d.tiers > 1 { 6 } else { 5 };
+        assert_eq!(layout.buttons.len(), 2 * knobs);
+        for (pair, knob) in layout.buttons.chunks(2).zip(&d.knobs) {
+            assert!(inside(&pair[0].place) && inside(&pair[1].place));
+            assert_eq!((pair[0].path, pair[0].to, pair[1].to), (knob.path, knob.down, knob.up));
+            assert!(pair[1].label.ends_with('+') && pair[1].label.starts_with("k-"));
         }
     }
 }
@@ -178,7 +211,7 @@ fn drawings_can_be_written_out() {
         let (d, _, _) = drawn(s);
         std::fs::write(
             std::path::Path::new(&dir).join(format!("sketch-{i}.svg")),
-            sketch::svg(&d, &WORDS, i % 2 == 1),
+            svg(&d, i % 2 == 1),
         )
         .unwrap();
     }

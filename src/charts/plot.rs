@@ -148,7 +148,13 @@ const SVG_FONT: f64 = 1.24;
 
 /// Text of `size` pixels in the theme's foreground.
 pub fn font(theme: &Theme, size: f64) -> TextStyle<'static> {
-    ("sans-serif", size * SVG_FONT).into_font().color(&color(theme.foreground))
+    font_in(theme.foreground, size, false)
+}
+
+/// Text of `size` pixels in `colour`, bold or not.
+pub fn font_in(colour: &str, size: f64, bold: bool) -> TextStyle<'static> {
+    let style = if bold { FontStyle::Bold } else { FontStyle::Normal };
+    ("sans-serif", size * SVG_FONT, style).into_font().color(&color(colour))
 }
 
 /// The same, hanging from its point by `pos`.

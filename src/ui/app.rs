@@ -351,7 +351,8 @@ pub fn app() -> Html {
                     { compare(&state, &on_action, &compare_plots.status) }
                     { results(&state, &on_copy_text) }
                     if let Some(good) = good.clone() {
-                        <SketchView {good} dark={*dark} lang={*lang} on_set={on_set.clone()} />
+                        <SketchView {good} lang={*lang} on_set={on_set.clone()}
+                            svg={plots.as_ref().and_then(|p| p["sketch"].as_str().map(|s| AttrValue::from(s.to_string())))} />
                     }
                     <SearchPanel state={state.clone()} on_action={on_action} dark={*dark} width={*width} lang={*lang} />
                     if let Some(good) = good {

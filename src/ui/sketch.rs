@@ -1,6 +1,7 @@
-//! `<SketchView>`: the cluster drawing (`crate::sketch`) inline, as a way to edit: its − and +
-//! buttons carry the values they set, so this only dispatches them; hovering or focusing a
-//! part shows its counts, power and price below the drawing.
+//! `<SketchView>`: the cluster drawing as a way to edit. The picture is the worker's
+//! (`charts::draw_sketch`, with the plots); over it lie the parts, which tell their counts,
+//! power and price below the drawing on hover and focus, and the knobs' − and + buttons, which
+//! set the values they carry. Both are placed from `sketch::layout`, in the drawing's units.
 
 use std::rc::Rc;
 
@@ -12,78 +13,52 @@ use super::browser;
 use super::state::Evaluation;
 use super::text;
 use crate::editor::Change;
-use crate::sketch;
+use crate::sketch::{self, Place, HEIGHT, WIDTH};
 
 /// Properties of the drawing.
 #[derive(Properties, PartialEq)]
 pub struct SketchProps {
     /// The result drawn.
     pub good: Rc<Evaluation>,
-    /// Draw in the dark colour scheme.
-    pub dark: bool,
+    /// The picture the worker drew, once it has.
+    pub svg: Option<AttrValue>,
     /// The language spoken (the drawing's words are in it).
     pub lang: crate::text::Lang,
     /// Sets fields, as the form does.
     pub on_set: Callback<Vec<Change>>,
 }
 
-/// The element an event happened in, or its nearest ancestor, carrying `attribute`.
-fn carrying(event: &Event, attribute: &str) -> Option<Element> {
-    let target = event.target()?.dyn_into::<Element>().ok()?;
-    target.closest(&format!("[{attribute}]")).ok().flatten()
+/// Where a place of the drawing lies over it, as shares of its size.
+fn over(p: &Place) -> String {
+    let pct = |x: f64, of: f64| 100.0 * x / of;
+    format!(
+        "left:{:.2}%;top:{:.2}%;width:{:.2}%;height:{:.2}%",
+        pct(p.x, WIDTH),
+        pct(p.y, HEIGHT),
+        pct(p.w, WIDTH),
+        pct(p.h, HEIGHT)
+    )
 }
 
-/// The drawing with its save buttons and the line that tells the part under the pointer.
+/// The drawing with its save buttons and the line that tells the part under the pointer. Each
+/// list sits in an element of its own: Yew matches unkeyed children from the end, so a list
+/// that grows beside other children would replace them (and lose the focus).
 #[function_component(SketchView)]
 pub fn sketch_view(props: &SketchProps) -> Html {
     let info = use_state(String::new);
-    let root = use_node_ref();
-    // The button last pressed, focused again once the drawing is redrawn around it.
-    let pressed = use_mut_ref(|| None::<String>);
-    let svg = use_memo((props.good.clone(), props.dark, props.lang), |(good, dark, _)| {
+    let layout = use_memo((props.good.clone(), props.lang), |(good, _)| {
         sketch::sketch(&good.inputs, &good.estimate)
-            .map(|s| sketch::svg(&s, &text::sketch_words(), *dark))
+            .map(|s| sketch::layout(&s, &text::sketch_words()))
     });
-    {
-        let (root, pressed) = (root.clone(), pressed.clone());
-        use_effect_with(svg.clone(), move |_| {
-            let Some(label) = pressed.borrow_mut().take() else { return };
-            let selector = format!("[aria-label=\"{label}\"][data-edit]");
-            let found =
-                root.cast::<Element>().and_then(|r| r.query_selector(&selector).ok().flatten());
-            if let Some(button) = found.and_then(|b| b.dyn_into::<web_sys::SvgElement>().ok()) {
-                button.focus().ok();
-            }
-        });
-    }
-    let press = {
-        let (on_set, pressed) = (props.on_set.clone(), pressed.clone());
-        move |event: &Event| {
-            let Some(button) = carrying(event, "data-edit") else { return };
-            let (Some(path), Some(to)) =
-                (button.get_attribute("data-edit"), button.get_attribute("data-to"))
-            else {
-                return;
-            };
-            let Ok(value) = to.parse::<f64>() else { return };
-            *pressed.borrow_mut() = button.get_attribute("aria-label");
-            on_set.emit(vec![(path, Some(serde_json::json!(value)))]);
-        }
+    let Some(layout) = layout.as_ref() else {
+        return html! {};
     };
-    let onclick = {
-        let press = press.clone();
-        Callback::from(move |e: MouseEvent| press(&e))
-    };
-    let onkeydown = Callback::from(move |e: KeyboardEvent| {
-        if matches!(e.key().as_str(), "Enter" | " ") && carrying(&e, "data-edit").is_some() {
-            e.prevent_default();
-            press(&e);
-        }
-    });
     let tell = {
         let info = info.clone();
         move |e: &Event| {
-            if let Some(part) = carrying(e, "data-info") {
+            let target = e.target().and_then(|t| t.dyn_into::<Element>().ok());
+            let part = target.and_then(|t| t.closest("[data-info]").ok().flatten());
+            if let Some(part) = part {
                 info.set(part.get_attribute("data-info").unwrap_or_default());
             }
         }
@@ -93,33 +68,57 @@ pub fn sketch_view(props: &SketchProps) -> Html {
         Callback::from(move |e: MouseEvent| tell(&e))
     };
     let onfocusin = Callback::from(move |e: FocusEvent| tell(&e));
-    let Some(svg) = (*svg).clone() else {
-        return html! {};
-    };
-    let save_svg = {
-        let svg = svg.clone();
-        Callback::from(move |_| {
-            browser::download("clusterplan-sketch.svg", &svg, "image/svg+xml").ok();
-        })
-    };
-    let save_png = {
-        let svg = svg.clone();
-        Callback::from(move |_| browser::download_png("clusterplan-sketch.png", &svg))
-    };
-    let inline = svg.replacen("<svg ", "<svg data-testid=\"sketch\" ", 1);
-    html! {
-        <section class="sketch-box">
-            <h2>{ text::t("sketch.title") }</h2>
-            <div class="sketch" ref={root} {onclick} {onkeydown} {onmouseover} {onfocusin}>
-                { Html::from_html_unchecked(AttrValue::from(inline)) }
+    let spot = |s: &sketch::Spot| {
+        html! {
+            <div class={classes!("sk-part", s.boxed.then_some("sk-box"))} tabindex="0"
+                data-info={s.info.clone()} title={s.info.clone()} style={over(&s.place)}>
+                <span>{ s.info.clone() }</span>
             </div>
-            <p class="sketch-info" data-testid="sketch-info" aria-live="polite">{ (*info).clone() }</p>
+        }
+    };
+    let button = |b: &sketch::Button| {
+        let key = format!("{}{}", b.path, b.sign);
+        let onclick = b.to.map(|to| {
+            let change = (b.path.to_string(), Some(serde_json::json!(to)));
+            props.on_set.reform(move |_: MouseEvent| vec![change.clone()])
+        });
+        html! {
+            <button type="button" class="sk-btn" {key} data-edit={b.path} data-to={b.to.map(|v| v.to_string())}
+                aria-label={b.label.clone()} disabled={b.to.is_none()} style={over(&b.place)} {onclick}>
+                { b.sign }
+            </button>
+        }
+    };
+    let saves = props.svg.clone().map(|svg| {
+        let save_svg = {
+            let svg = svg.clone();
+            Callback::from(move |_| {
+                browser::download("clusterplan-sketch.svg", &svg, "image/svg+xml").ok();
+            })
+        };
+        let save_png =
+            Callback::from(move |_| browser::download_png("clusterplan-sketch.png", &svg));
+        html! {
             <span class="save-as">
                 <button type="button" class="save" data-testid="sketch-png" onclick={save_png}
                     title={text::t("save.png")}>{ "PNG" }</button>
                 <button type="button" class="save" data-testid="sketch-svg" onclick={save_svg}
                     title={text::t("save.svg")}>{ "SVG" }</button>
             </span>
+        }
+    });
+    let picture = props.svg.clone().map(Html::from_html_unchecked);
+    html! {
+        <section class="sketch-box">
+            <h2>{ text::t("sketch.title") }</h2>
+            <div class="sketch" data-testid="sketch" role="group" aria-label={layout.title.clone()}
+                style={format!("aspect-ratio:{WIDTH}/{HEIGHT}")} {onmouseover} {onfocusin}>
+                <div class="sk-picture" aria-hidden="true">{ for picture }</div>
+                <div class="sk-layer">{ for layout.spots.iter().map(spot) }</div>
+                <div class="sk-layer">{ for layout.buttons.iter().map(button) }</div>
+            </div>
+            <p class="sketch-info" data-testid="sketch-info" aria-live="polite">{ (*info).clone() }</p>
+            if let Some(saves) = saves { { saves } }
         </section>
     }
 }

@@ -1,0 +1,48 @@
+//! The cluster drawing (`sketch::Layout`) drawn with plotters, on the same backend and in the
+//! same theme as the plots; the page lays its buttons over it.
+
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::plot::{self, color, font_in, Area, Drawn};
+use super::Theme;
+use crate::sketch::{Ink, Layout, Shape, HEIGHT, TEXT, WIDTH};
+
+/// The drawing as an SVG document.
+pub fn draw_sketch(layout: &Layout, theme: &Theme) -> String {
+    plot::svg((WIDTH as u32, HEIGHT as u32), theme, |area| shapes(area, layout, theme))
+}
+
+fn shapes(area: &Area, layout: &Layout, theme: &Theme) -> Drawn {
+    let (accent, panel, outline) =
+        (color(theme.palette[0]), color(theme.panel), color(theme.outline));
+    let at = |x: f64, y: f64| (x.round() as i32, y.round() as i32);
+    for shape in &layout.shapes {
+        match shape {
+            Shape::Rect { x, y, w, h, ink: Ink::Box } => {
+                let corners = [at(*x, *y), at(x + w, y + h)];
+                area.draw(&Rectangle::new(corners, panel.filled()))?;
+                area.draw(&Rectangle::new(corners, outline.stroke_width(1)))?;
+            }
+            Shape::Rect { x, y, w, h, .. } => {
+                area.draw(&Rectangle::new([at(*x, *y), at(x + w, y + h)], accent.filled()))?;
+            }
+            Shape::Text { x, y, ink, text } => {
+                let style = match ink {
+                    Ink::Value => font_in(theme.foreground, TEXT, true),
+                    Ink::Muted => font_in(theme.muted, TEXT, false),
+                    _ => font_in(theme.foreground, TEXT, false),
+                };
+                // Text hangs from its baseline; plotters centres it on a point half an x-height
+                // lower, a quarter of its size.
+                let style = style.pos(Pos::new(HPos::Left, VPos::Center));
+                area.draw(&Text::new(text.clone(), at(*x, y - TEXT / 4.0), style))?;
+            }
+            Shape::Line { from, to } => {
+                let path = vec![at(from.0, from.1), at(to.0, to.1)];
+                area.draw(&PathElement::new(path, outline.stroke_width(1)))?;
+            }
+        }
+    }
+    Ok(())
+}
