@@ -27,6 +27,16 @@ use crate::format;
 use crate::scenario::Scenario;
 use crate::text::Lang;
 
+/// The form's panels, in the order they stand.
+const PANELS: [fn(&PanelProps) -> Html; 6] = [
+    model_panel,
+    training_panel,
+    cluster_panel,
+    parallelism_panel,
+    measurements_panel,
+    facility_panel,
+];
+
 /// What the estimate assumes and leaves out, as the README's Assumptions and Limitations say:
 /// the catalogue's `about.1` to `about.7`.
 const ABOUT: [&str; 7] =
@@ -287,11 +297,13 @@ pub fn app() -> Html {
     let notice = state.notice.as_ref();
     let summary = good.as_ref().map(|g| {
         let e = &g.estimate;
+        let class = classes!("summary", (!e.feasible || state.stale()).then_some("infeasible"));
+        let fits = text::t(if e.memory.fits { "fit.fits" } else { "fit.does-not-fit" });
         html! {
-            <div class={classes!("summary", (!e.feasible || state.stale()).then_some("infeasible"))} data-testid="summary" aria-hidden="true">
+            <div {class} data-testid="summary" aria-hidden="true">
                 <span>{ format::days(e.train_days) }</span>
                 <span>{ text::fill("summary.mfu", &[("mfu", &format::percent(e.mfu))]) }</span>
-                <span class={classes!((!e.memory.fits).then_some("bad"))}>{ text::t(if e.memory.fits { "fit.fits" } else { "fit.does-not-fit" }) }</span>
+                <span class={classes!((!e.memory.fits).then_some("bad"))}>{ fits }</span>
                 if !e.feasible { <span class="bad">{ text::t("summary.cannot-run") }</span> }
             </div>
         }
@@ -343,7 +355,7 @@ pub fn app() -> Html {
             </div>
             <main class="layout">
                 <div class="inputs">
-                    { for [model_panel, training_panel, cluster_panel, parallelism_panel, measurements_panel, facility_panel].iter().map(|panel| panel(&panels)) }
+                    { for PANELS.iter().map(|panel| panel(&panels)) }
                     { my_catalog(CatalogProps { state: &state, catalog: &user_catalog, on_action: &on_action,
                         name: &catalog_name, file: &catalog_file, reader: &reader }) }
                 </div>

@@ -38,12 +38,26 @@ fn shown(key: &str) -> (&'static str, fn(f64) -> String) {
     (t(key), show)
 }
 
+/// B's change against A: a share below doubling (`+12.5 %`), a factor from there (`11.0×`).
+fn change(d: &editor::Difference) -> String {
+    if d.a == 0.0 {
+        t("compare.new").to_string()
+    } else if d.change.abs() < 0.0005 {
+        t("compare.same").to_string()
+    } else if d.change >= 1.0 {
+        format!("{:.1}×", d.b / d.a)
+    } else {
+        format!("{:+.1} %", 100.0 * d.change)
+    }
+}
+
 /// Plan A beside plan B, when a plan is pinned. A plain function rather than a component: it
 /// keeps no state of its own, and each component costs the page's download about a kilobyte.
 pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> Html {
     let Some(pinned) = &state.pinned else { return html! {} };
     let (Some(a), Some(b)) = (pinned.good.as_ref(), state.good.as_ref()) else {
-        return html! { <section class="panel compare" data-testid="compare-panel"><p class="bad">{ t("compare.fix") }</p></section> };
+        let fix = html! { <p class="bad">{ t("compare.fix") }</p> };
+        return html! { <section class="panel compare" data-testid="compare-panel">{ fix }</section> };
     };
     let rows = editor::compare(&a.estimate, &b.estimate);
     let end = on_action.reform(|_| Action::EndCompare);
@@ -61,9 +75,7 @@ pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> H
                                 <td>{ label }</td>
                                 <td data-testid={id("a")}>{ show(d.a) }</td>
                                 <td data-testid={id("b")}>{ show(d.b) }</td>
-                                <td>
-                                    { if d.a == 0.0 { t("compare.new").to_string() } else if d.change.abs() < 0.0005 { t("compare.same").to_string() } else { format!("{:+.1} %", 100.0 * d.change) } }
-                                </td>
+                                <td>{ change(d) }</td>
                             </tr>
                         }
                     }) }

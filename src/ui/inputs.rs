@@ -147,13 +147,24 @@ impl<'a> Form<'a> {
             self.state.errors_for(path).iter().flat_map(|e| e.fixes.clone()).collect::<Vec<_>>();
         let mut notes = self.notes(path);
         notes.extend(spec.extra_note);
-        html! {
-            { number_field(NumberFieldProps { path: path.to_string().into(), testid: spec.testid.into(), label: text::label(path).into(),
-                unit: text::unit(path).into(), value: value.into(), placeholder: placeholder.into(),
-                slider: spec.slider, slider_readonly: spec.locked, reading: spec.reading.into(), optional: true, help: text::help(path).into(),
-                errors: self.errors(path), fixes, problems: self.problems(path), notes,
-                on_set: self.on_set.clone() }) }
-        }
+        number_field(NumberFieldProps {
+            path: path.to_string().into(),
+            testid: spec.testid.into(),
+            label: text::label(path).into(),
+            unit: text::unit(path).into(),
+            value: value.into(),
+            placeholder: placeholder.into(),
+            slider: spec.slider,
+            slider_readonly: spec.locked,
+            reading: spec.reading.into(),
+            optional: true,
+            help: text::help(path).into(),
+            errors: self.errors(path),
+            fixes,
+            problems: self.problems(path),
+            notes,
+            on_set: self.on_set.clone(),
+        })
     }
 
     pub(super) fn toggle(&self, field: &'static Field, testid: &str, resolved: bool) -> Html {
@@ -187,9 +198,13 @@ impl<'a> Form<'a> {
         let p = path.to_string();
         let on_change =
             Callback::from(move |v: String| on_set.emit(vec![(p.clone(), Some(Value::String(v)))]));
+        let option = |v: &&str| {
+            let words = text::t(&format!("option.{path}.{v}"));
+            (AttrValue::from(v.to_string()), AttrValue::from(words))
+        };
         html! {
             <SelectField testid={testid.to_string()} label={text::label(path)} help={text::help(path)}
-                options={options.iter().map(|v| (AttrValue::from(v.to_string()), AttrValue::from(text::t(&format!("option.{path}.{v}"))))).collect::<Vec<_>>()}
+                options={options.iter().map(option).collect::<Vec<_>>()}
                 value={value} errors={self.errors(path)} problems={self.problems(path)} notes={self.notes(path)} on_change={on_change} />
         }
     }

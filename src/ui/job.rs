@@ -146,9 +146,11 @@ pub fn render(view: &Value, on_action: &Callback<Action>, frozen: bool) -> Html 
     let table = &view["table"];
     let items = |key: &str| view[key].as_array().cloned().unwrap_or_default();
     let lines = |key: &str| {
-        items(key).iter().map(|l| html! {
-            <p data-testid={text(&l["testid"])} class={classes!(l["bad"].as_bool().unwrap_or(false).then_some("bad"))}>{ text(&l["text"]) }</p>
-        }).collect::<Html>()
+        let line = |l: &Value| {
+            let class = classes!(l["bad"].as_bool().unwrap_or(false).then_some("bad"));
+            html! { <p data-testid={text(&l["testid"])} {class}>{ text(&l["text"]) }</p> }
+        };
+        items(key).iter().map(line).collect::<Html>()
     };
     let rows = table["rows"].as_array().cloned().unwrap_or_default();
     let applies = rows.iter().any(|r| !r["apply"].is_null());
@@ -175,7 +177,8 @@ pub fn render(view: &Value, on_action: &Callback<Action>, frozen: bool) -> Html 
                                 <tr data-testid={text(&row["testid"])} class={text(&row["class"])}>
                                     { for row["cells"].as_array().into_iter().flatten().map(|c| html! { <td>{ text(c) }</td> }) }
                                     if applies { <td>if !apply.is_null() {
-                                        <button type="button" data-testid={text(&apply["testid"])} disabled={frozen} {onclick}>{ t("job.apply") }</button>
+                                        <button type="button" data-testid={text(&apply["testid"])}
+                                            disabled={frozen} {onclick}>{ t("job.apply") }</button>
                                     }</td> }
                                 </tr>
                             }

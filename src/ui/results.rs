@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use super::browser;
 use super::fields::help;
-use super::state::State;
+use super::state::{Evaluation, State};
 use super::text;
 use crate::format;
 use crate::model::Severity;
@@ -116,25 +116,176 @@ fn confidence(c: &Confidence) -> Html {
     }
 }
 
+/// The headline cards: days, MFU, throughput, step, chip-hours, each with its range, and the
+/// memory per chip with its fit bar.
+fn headline(good: &Evaluation) -> Html {
+    let (e, range) = (&good.estimate, &good.range);
+    let m = &e.memory;
+    let filled =
+        if m.hbm_bytes > 0.0 { (m.peak_bytes / m.hbm_bytes * 100.0).min(100.0) } else { 100.0 };
+    let chips = format::count(good.inputs.cluster.n_chips as f64);
+    let days = fill("card.train-days.detail", &[("steps", &format::count(e.steps))]);
+    let mfu = fill("card.mfu.detail", &[("hfu", &format::percent(e.hfu))]);
+    let tokens = fill("card.tokens-per-s.value", &[("n", &format::count(e.tokens_per_s))]);
+    let used = fill("card.tokens-per-s.detail", &[("chips", &format::count(e.chips_used as f64))]);
+    let hours = fill("card.chip-hours.value", &[("n", &format::count(e.chip_hours))]);
+    let on = fill("card.chip-hours.detail", &[("chips", &chips)]);
+    let (peak, hbm) = (format::gib(m.peak_bytes), format::gib(m.hbm_bytes));
+    let memory = fill("card.memory-per-chip.value", &[("peak", &peak), ("hbm", &hbm)]);
+    html! {
+        <div class="cards">
+            { ranged("train-days", format::days(e.train_days), ends(range.train_days, format::days), days) }
+            { ranged("mfu", format::percent(e.mfu), ends(range.mfu, format::percent), mfu) }
+            { ranged("tokens-per-s", tokens, ends(range.tokens_per_s, format::count), used) }
+            { ranged("step-time", format::seconds(e.step_s), ends(range.step_s, format::seconds),
+                format::microbatches(e.n_microbatches)) }
+            { ranged("chip-hours", hours, ends(range.chip_hours, format::count), on) }
+            <div class="card memory">
+                <div class="card-label">{ t("card.memory-per-chip") }{ help(text::help("memory-per-chip")) }</div>
+                <div class="card-value" data-testid="memory-per-chip">{ memory }</div>
+                <div class={classes!("fit-bar", (!m.fits).then_some("over"))} role="meter"
+                    aria-label={t("card.memory-per-chip.meter")} aria-valuenow={format!("{filled:.0}")}
+                    aria-valuemin="0" aria-valuemax="100">
+                    <div class="fit-fill" style={format!("width: {filled:.1}%")}></div>
+                </div>
+                <div class="card-detail">
+                    <span class={classes!((!m.fits).then_some("bad"))} data-testid="fits">
+                        { t(if m.fits { "fit.fits" } else { "fit.does-not-fit" }) }
+                    </span>
+                    { fill("card.memory-per-chip.detail", &[("hbm", &hbm)]) }
+                </div>
+            </div>
+        </div>
+    }
+}
+
+/// The site's cards: power, energy, capex and the run's cost.
+fn plant(good: &Evaluation) -> Html {
+    let f = &good.estimate.facility;
+    let (c, usd) = (&f.cost, |x: f64| fill("unit.usd", &[("n", &format::count(x))]));
+    let mw = fill("unit.mw", &[("n", &format::sig3(f.power.facility_w / 1e6))]);
+    let (it, pue) = (format::sig3(f.power.it_w / 1e6), format::sig3(good.inputs.plant.facility.pue));
+    let power = fill("card.facility-mw.detail", &[("it", &it), ("pue", &pue)]);
+    let mwh = fill("unit.mwh", &[("n", &format::sig3(f.energy_mwh))]);
+    let co2 = fill("card.energy.detail", &[("t", &format::sig3(f.co2_t))]);
+    let (hardware, building) = (format::count(c.hardware_usd), format::count(c.facility_usd));
+    let capex = fill("card.capex.detail", &[("hardware", &hardware), ("building", &building)]);
+    let (rented, per) = (format::count(c.run_cloud_usd), format::sig3(c.per_million_tokens_usd));
+    let run = fill("card.run-cost.detail", &[("rented", &rented), ("per", &per)]);
+    html! {
+        <div class="cards plant" data-testid="plant-cards">
+            { card("facility-mw", mw, power) }
+            { card("energy", mwh, co2) }
+            { card("capex", usd(c.capex_usd), capex) }
+            { card("run-cost", usd(c.run_amortized_usd), run) }
+        </div>
+    }
+}
+
+/// What failures leave of the run: goodput, days with failures, time between interruptions,
+/// and where the time goes.
+fn delivered(good: &Evaluation) -> Html {
+    let (e, r) = (&good.estimate, &good.estimate.reliability);
+    let goodput = if r.finishes() {
+        fill("card.goodput.detail", &[("n", &format::sig3(r.expected_interruptions))])
+    } else {
+        let mtbf = crate::text::duration(r.mtbf_h * 3600.0);
+        let lost = crate::text::duration(r.lost_per_interruption_s);
+        fill("card.goodput.never", &[("mtbf", &mtbf), ("lost", &lost)])
+    };
+    let days = format::days(e.effective_train_days().unwrap_or(f64::INFINITY));
+    let ends_at = good.range.effective_train_days.and_then(|r| ends(r, format::days));
+    let without = format!("{:.1}", e.train_days.min(1e6));
+    let every = format::seconds(r.checkpoint_interval_s);
+    let effective = fill("card.effective-days.detail", &[("without", &without), ("every", &every)]);
+    let hours = |s: f64| format::sig3(s / 3600.0);
+    let lost = fill("results.time-lost", &[
+        ("restarts", &hours(r.restart_total_s)),
+        ("redone", &hours(r.lost_work_total_s)),
+        ("checkpoints", &hours(r.checkpoint_total_s)),
+    ]);
+    let v = &r.vendor_claim;
+    let claim = fill("results.vendor-claim", &[
+        ("allowed", &format::sig3(v.per_million_chip_hours)),
+        ("calibrated", &format::sig3(v.calibrated_per_million_chip_hours)),
+        ("lost", &format::sig3(v.max_lost_per_interruption_h)),
+    ]);
+    html! {
+        <>
+            <div class="cards delivered" data-testid="delivered-cards">
+                { card("goodput", format::percent(r.goodput), goodput) }
+                { ranged("effective-days", days, ends_at, effective) }
+                { card("mtbf", fill("unit.hours", &[("n", &format::sig3(r.mtbf_h))]),
+                    fill("card.mtbf.detail", &[("n", &format::sig3(r.interruptions_per_day))])) }
+            </div>
+            <div class="time-lost" data-testid="time-lost">{ lost }<br />{ claim }</div>
+        </>
+    }
+}
+
+/// The breakdown tables: the step's parts, memory's parts, and each link's busy and exposed time.
+fn tables(e: &crate::model::Estimate) -> Html {
+    let m = &e.memory;
+    let step_total = e.step_s.max(1e-30);
+    let b = &e.breakdown;
+    let links = [
+        ("tables.tp", e.link.tp_s, b.tp_exposed_s),
+        ("tables.cp", e.link.cp_s, b.cp_exposed_s),
+        ("tables.ep", e.link.ep_s, b.ep_exposed_s),
+        ("tables.pp", e.link.pp_s, b.pp_exposed_s),
+        ("tables.dp", e.link.dp_s, b.dp_exposed_s),
+    ];
+    let peak = fill("tables.peak", &[("phase", format::phase(m.peak_phase))]);
+    let head = |keys: &[&str]| html! { <thead><tr>{ for keys.iter().map(|k| html! { <th>{ t(k) }</th> }) }</tr></thead> };
+    html! {
+        <details class="tables" data-testid="breakdown-tables">
+            <summary>{ t("tables.title") }</summary>
+            { save_button("breakdown-csv", "clusterplan-breakdown.csv", report::breakdown_csv(e)) }
+            <table>
+                { head(&["tables.step-part", "tables.seconds", "tables.share"]) }
+                <tbody>
+                    { for b.parts().into_iter().map(|(id, s)| html! {
+                        <tr><td>{ format::part(id) }</td><td>{ format!("{s:.3}") }</td>
+                            <td>{ format::percent(s / step_total) }</td></tr>
+                    }) }
+                    <tr class="total"><td>{ t("tables.step") }</td><td>{ format!("{:.3}", e.step_s) }</td>
+                        <td>{ "100.0 %" }</td></tr>
+                </tbody>
+            </table>
+            <table>
+                { head(&["tables.memory-part", "tables.per-chip"]) }
+                <tbody>
+                    { for m.parts().into_iter().map(|(id, b)| html! {
+                        <tr><td>{ format::part(id) }</td><td>{ format::gib(b) }</td></tr>
+                    }) }
+                    <tr class="total"><td>{ peak }</td><td>{ format::gib(m.peak_bytes) }</td></tr>
+                </tbody>
+            </table>
+            <table>
+                { head(&["tables.link", "tables.seconds", "tables.exposed"]) }
+                <tbody>
+                    { for links.into_iter().map(|(key, busy, exposed)| html! {
+                        <tr><td>{ t(key) }</td><td>{ format!("{busy:.3}") }</td><td>{ format!("{exposed:.3}") }</td></tr>
+                    }) }
+                </tbody>
+            </table>
+        </details>
+    }
+}
+
 /// What the plan costs, from the newest valid estimate; `on_copy` copies text (the bill of
 /// materials as CSV) to the clipboard. A plain function, as the panels are (`inputs`).
 pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
     let Some(good) = state.good.as_deref() else {
-        return html! { <section class="results stale" data-testid="results" data-feasible="false"><p>{ t("results.none") }</p></section> };
+        let none = html! { <p>{ t("results.none") }</p> };
+        return html! { <section class="results stale" data-testid="results" data-feasible="false">{ none }</section> };
     };
     let e = &good.estimate;
-    let m = &e.memory;
-    let filled =
-        if m.hbm_bytes > 0.0 { (m.peak_bytes / m.hbm_bytes * 100.0).min(100.0) } else { 100.0 };
-    let step_total = e.step_s.max(1e-30);
     let sure = validation::confidence(&state.scenario, &good.inputs, &good.range);
-    let range = &good.range;
-    let f = &e.facility;
-    let r = &e.reliability;
     let feasible = e.feasible && !state.stale();
+    let class = classes!("results", state.stale().then_some("stale"), (!e.feasible).then_some("infeasible"));
     html! {
-        <section class={classes!("results", state.stale().then_some("stale"), (!e.feasible).then_some("infeasible"))}
-            data-testid="results" data-feasible={feasible.to_string()}
+        <section {class} data-testid="results" data-feasible={feasible.to_string()}
             title={if state.stale() { t("results.stale-title") } else { "" }}>
             if state.stale() {
                 <div class="stale-note">{ t("results.stale") }</div>
@@ -147,62 +298,9 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
                 </div>
             }
             { confidence(&sure) }
-            <div class="cards">
-                { ranged("train-days", format::days(e.train_days), ends(range.train_days, format::days),
-                    fill("card.train-days.detail", &[("steps", &format::count(e.steps))])) }
-                { ranged("mfu", format::percent(e.mfu), ends(range.mfu, format::percent), fill("card.mfu.detail", &[("hfu", &format::percent(e.hfu))])) }
-                { ranged("tokens-per-s", fill("card.tokens-per-s.value", &[("n", &format::count(e.tokens_per_s))]), ends(range.tokens_per_s, format::count),
-                    fill("card.tokens-per-s.detail", &[("chips", &format::count(e.chips_used as f64))])) }
-                { ranged("step-time", format::seconds(e.step_s), ends(range.step_s, format::seconds), format::microbatches(e.n_microbatches)) }
-                { ranged("chip-hours", fill("card.chip-hours.value", &[("n", &format::count(e.chip_hours))]), ends(range.chip_hours, format::count),
-                    fill("card.chip-hours.detail", &[("chips", &format::count(good.inputs.cluster.n_chips as f64))])) }
-                <div class="card memory">
-                    <div class="card-label">{ t("card.memory-per-chip") }{ help(text::help("memory-per-chip")) }</div>
-                    <div class="card-value" data-testid="memory-per-chip">
-                        { fill("card.memory-per-chip.value", &[("peak", &format::gib(m.peak_bytes)), ("hbm", &format::gib(m.hbm_bytes))]) }
-                    </div>
-                    <div class={classes!("fit-bar", (!m.fits).then_some("over"))} role="meter"
-                        aria-label={t("card.memory-per-chip.meter")} aria-valuenow={format!("{filled:.0}")} aria-valuemin="0" aria-valuemax="100">
-                        <div class="fit-fill" style={format!("width: {filled:.1}%")}></div>
-                    </div>
-                    <div class="card-detail">
-                        <span class={classes!((!m.fits).then_some("bad"))} data-testid="fits">
-                            { t(if m.fits { "fit.fits" } else { "fit.does-not-fit" }) }
-                        </span>
-                        { fill("card.memory-per-chip.detail", &[("hbm", &format::gib(m.hbm_bytes))]) }
-                    </div>
-                </div>
-            </div>
-            <div class="cards plant" data-testid="plant-cards">
-                { card("facility-mw", fill("unit.mw", &[("n", &format::sig3(f.power.facility_w / 1e6))]),
-                    fill("card.facility-mw.detail", &[("it", &format::sig3(f.power.it_w / 1e6)), ("pue", &format::sig3(good.inputs.plant.facility.pue))])) }
-                { card("energy", fill("unit.mwh", &[("n", &format::sig3(f.energy_mwh))]),
-                    fill("card.energy.detail", &[("t", &format::sig3(f.co2_t))])) }
-                { card("capex", fill("unit.usd", &[("n", &format::count(f.cost.capex_usd))]),
-                    fill("card.capex.detail", &[("hardware", &format::count(f.cost.hardware_usd)), ("building", &format::count(f.cost.facility_usd))])) }
-                { card("run-cost", fill("unit.usd", &[("n", &format::count(f.cost.run_amortized_usd))]),
-                    fill("card.run-cost.detail", &[("rented", &format::count(f.cost.run_cloud_usd)), ("per", &format::sig3(f.cost.per_million_tokens_usd))])) }
-            </div>
-            <div class="cards delivered" data-testid="delivered-cards">
-                { card("goodput", format::percent(r.goodput), if r.finishes() {
-                    fill("card.goodput.detail", &[("n", &format::sig3(r.expected_interruptions))])
-                } else {
-                    fill("card.goodput.never", &[("mtbf", &crate::text::duration(r.mtbf_h * 3600.0)), ("lost", &crate::text::duration(r.lost_per_interruption_s))])
-                }) }
-                { ranged("effective-days", format::days(e.effective_train_days().unwrap_or(f64::INFINITY)),
-                    range.effective_train_days.and_then(|r| ends(r, format::days)),
-                    fill("card.effective-days.detail", &[("without", &format!("{:.1}", e.train_days.min(1e6))), ("every", &format::seconds(r.checkpoint_interval_s))])) }
-                { card("mtbf", fill("unit.hours", &[("n", &format::sig3(r.mtbf_h))]),
-                    fill("card.mtbf.detail", &[("n", &format::sig3(r.interruptions_per_day))])) }
-            </div>
-            <div class="time-lost" data-testid="time-lost">
-                { fill("results.time-lost", &[("restarts", &format::sig3(r.restart_total_s / 3600.0)),
-                    ("redone", &format::sig3(r.lost_work_total_s / 3600.0)), ("checkpoints", &format::sig3(r.checkpoint_total_s / 3600.0))]) }
-                <br />
-                { fill("results.vendor-claim", &[("allowed", &format::sig3(r.vendor_claim.per_million_chip_hours)),
-                    ("calibrated", &format::sig3(r.vendor_claim.calibrated_per_million_chip_hours)),
-                    ("lost", &format::sig3(r.vendor_claim.max_lost_per_interruption_h))]) }
-            </div>
+            { headline(good) }
+            { plant(good) }
+            { delivered(good) }
             if !e.warnings.is_empty() {
                 <ul class="warnings" data-testid="warnings">
                     { for e.warnings.iter().map(|w| html! {
@@ -216,39 +314,8 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
                     { for e.notes.iter().map(|w| html! { <li>{ text::warning(w) }</li> }) }
                 </ul>
             }
-            { bom(f, on_copy) }
-            <details class="tables" data-testid="breakdown-tables">
-                <summary>{ t("tables.title") }</summary>
-                { save_button("breakdown-csv", "clusterplan-breakdown.csv", report::breakdown_csv(e)) }
-                <table>
-                    <thead><tr><th>{ t("tables.step-part") }</th><th>{ t("tables.seconds") }</th><th>{ t("tables.share") }</th></tr></thead>
-                    <tbody>
-                        { for e.breakdown.parts().into_iter().map(|(id, s)| html! {
-                            <tr><td>{ format::part(id) }</td><td>{ format!("{s:.3}") }</td><td>{ format::percent(s / step_total) }</td></tr>
-                        }) }
-                        <tr class="total"><td>{ t("tables.step") }</td><td>{ format!("{:.3}", e.step_s) }</td><td>{ "100.0 %" }</td></tr>
-                    </tbody>
-                </table>
-                <table>
-                    <thead><tr><th>{ t("tables.memory-part") }</th><th>{ t("tables.per-chip") }</th></tr></thead>
-                    <tbody>
-                        { for m.parts().into_iter().map(|(id, b)| html! {
-                            <tr><td>{ format::part(id) }</td><td>{ format::gib(b) }</td></tr>
-                        }) }
-                        <tr class="total"><td>{ fill("tables.peak", &[("phase", format::phase(m.peak_phase))]) }</td><td>{ format::gib(m.peak_bytes) }</td></tr>
-                    </tbody>
-                </table>
-                <table>
-                    <thead><tr><th>{ t("tables.link") }</th><th>{ t("tables.seconds") }</th><th>{ t("tables.exposed") }</th></tr></thead>
-                    <tbody>
-                        { for [("tables.tp", e.link.tp_s, e.breakdown.tp_exposed_s), ("tables.cp", e.link.cp_s, e.breakdown.cp_exposed_s),
-                            ("tables.ep", e.link.ep_s, e.breakdown.ep_exposed_s), ("tables.pp", e.link.pp_s, e.breakdown.pp_exposed_s),
-                            ("tables.dp", e.link.dp_s, e.breakdown.dp_exposed_s)].into_iter().map(|(key, busy, exposed)| html! {
-                            <tr><td>{ t(key) }</td><td>{ format!("{busy:.3}") }</td><td>{ format!("{exposed:.3}") }</td></tr>
-                        }) }
-                    </tbody>
-                </table>
-            </details>
+            { bom(&e.facility, on_copy) }
+            { tables(e) }
         </section>
     }
 }

@@ -28,6 +28,7 @@ pub fn chip_id(scenario_chip: Option<&Value>) -> String {
 pub fn cluster_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
     let c = f.good.map(|g| g.inputs.cluster);
+    let rules = f.good.map(|g| g.inputs.plant.fabric);
     let chip_id = chip_id(f.raw("cluster.chip").as_ref());
     let custom = chip_id == "custom";
     let mut options: Vec<(AttrValue, AttrValue)> = presets::CHIPS
@@ -51,11 +52,13 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
             .filter_map(|name| fields::chip_figure_path(name))
             .map(text::figure_name)
             .collect();
+        let named: Vec<String> = unverified.iter().map(|n| text::in_sentence(n)).collect();
+        let unverified = named.join(text::t("text.list"));
         html! {
             <>
                 { figures }
                 if !unverified.is_empty() {
-                    <span class="unverified">{ text::fill("form.unverified", &[("figures", &unverified.iter().map(|n| text::in_sentence(n)).collect::<Vec<_>>().join(text::t("text.list")))]) }</span>
+                    <span class="unverified">{ text::fill("form.unverified", &[("figures", &unverified)]) }</span>
                 }
                 <br /><span class="source">{ text::t("form.source") }{ preset_source("chip", p.id, p.source) }</span>
             </>
@@ -96,7 +99,8 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
                     { f.render(f.number(&fields::CLUSTER_CHIP_FP8_TFLOPS, "chip-fp8", c.map(|c| c.chip.fp8_flops_per_s))) }
                     { f.render(f.number(&fields::CLUSTER_CHIP_HBM_GB, "chip-hbm", c.map(|c| c.chip.hbm_bytes))) }
                     { f.render(f.number(&fields::CLUSTER_CHIP_HBM_TB_PER_S, "chip-bw", c.map(|c| c.chip.hbm_bytes_per_s))) }
-                    { f.render(f.number(&fields::CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S, "scale-up-bw", c.map(|c| c.scale_up.link.bytes_per_s))) }
+                    { f.render(f.number(&fields::CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S, "scale-up-bw",
+                        c.map(|c| c.scale_up.link.bytes_per_s))) }
                     { f.render(f.number(&fields::CLUSTER_SCALE_OUT_GBIT_PER_S, "scale-out-bw", c.map(|c| c.scale_out.bytes_per_s))) }
                 </div>
             }
@@ -119,8 +123,9 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
             { preset_select(&f, "cluster.fabric.switch", "switch", text::t("form.systems-own"),
                 presets::SWITCHES.iter().map(|p| (p.id, p.name)).collect()) }
             <div class="grid">
-                { f.render(f.number(&fields::CLUSTER_FABRIC_PLANES, "planes", f.good.map(|g| g.inputs.plant.fabric.planes as f64))) }
-                { f.render(f.number(&fields::CLUSTER_FABRIC_OVERSUBSCRIPTION, "oversubscription", f.good.map(|g| g.inputs.plant.fabric.oversubscription))) }
+                { f.render(f.number(&fields::CLUSTER_FABRIC_PLANES, "planes", rules.map(|r| r.planes as f64))) }
+                { f.render(f.number(&fields::CLUSTER_FABRIC_OVERSUBSCRIPTION, "oversubscription",
+                    rules.map(|r| r.oversubscription))) }
             </div>
         </section>
     }

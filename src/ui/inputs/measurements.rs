@@ -124,7 +124,9 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
                     ]),
                     None => t("form.measurement-pending").to_string(),
                 } }</p>
-                <button class="link" onclick={on_remove} data-testid={format!("measurement-remove-{i}")}>{ t("form.measurement-remove") }</button>
+                <button class="link" onclick={on_remove} data-testid={format!("measurement-remove-{i}")}>
+                    { t("form.measurement-remove") }
+                </button>
             </div>
         }
     });
@@ -143,7 +145,9 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
                     if c.fit.at_bound { { " " }{ t("form.measurement-at-bound") } }
                 </p>
             }
-            <button onclick={edit.reform(|_: MouseEvent| (0, Edit::Add))} data-testid="measurement-add">{ t("form.measurement-add") }</button>
+            <button onclick={edit.reform(|_: MouseEvent| (0, Edit::Add))} data-testid="measurement-add">
+                { t("form.measurement-add") }
+            </button>
         </section>
     }
 }

@@ -114,7 +114,11 @@ pub fn model_panel(props: &PanelProps) -> Html {
             { toggle_field(ToggleFieldProps { path: "model.moe".into(), testid: "moe".into(), label: t("form.moe").into(), checked: moe_on,
                 on_set: f.on_set.reform(|changes: Vec<Change>| {
                     changes.into_iter().map(|(path, on)| {
-                        let value = if on == Some(Value::Bool(true)) { serde_json::json!({ "experts": 8, "top_k": 2 }) } else { Value::Bool(false) };
+                        let value = if on == Some(Value::Bool(true)) {
+                            serde_json::json!({ "experts": 8, "top_k": 2 })
+                        } else {
+                            Value::Bool(false)
+                        };
                         (path, Some(value))
                     }).collect::<Vec<_>>()
                 }), ..Default::default() }) }

@@ -6,8 +6,8 @@ use yew::prelude::*;
 use crate::text::t;
 
 use super::{Form, PanelProps};
-use crate::model::{Dispatcher, Recompute, Sharding, Stack};
-use crate::scenario::fields;
+use crate::model::{Dispatcher, Parallelism, Recompute, Sharding, Stack};
+use crate::scenario::fields::{self, Field};
 use crate::ui::fields::{SelectField, Slider};
 use crate::ui::text;
 
@@ -16,6 +16,10 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
     let p = f.good.map(|g| g.inputs.parallelism);
     let n = |x: Option<u32>| x.map(|v| v as f64);
+    // A degree with a slider over powers of two up to `2^max`.
+    let degree = |field: &'static Field, testid: &str, of: fn(&Parallelism) -> u32, max: u32| {
+        f.number(field, testid, p.as_ref().map(|p| of(p) as f64)).slider(Slider::Pow2 { min: 0, max })
+    };
     // The token dispatcher matters only to a mixture of experts.
     let moe = f.good.is_some_and(|g| g.inputs.transformer.moe.is_some());
     let zero = match p.map(|p| p.sharding) {
@@ -57,18 +61,19 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
         <section class="panel">
             <h2>{ t("form.parallelism") }</h2>
             <div class="degrees">
-                { f.render(f.number(&fields::PARALLELISM_TP, "tp", n(p.map(|p| p.tensor))).slider(Slider::Pow2 { min: 0, max: 6 })) }
-                { f.render(f.number(&fields::PARALLELISM_PP, "pp", n(p.map(|p| p.pipeline))).slider(Slider::Pow2 { min: 0, max: 7 })) }
+                { f.render(degree(&fields::PARALLELISM_TP, "tp", |p| p.tensor, 6)) }
+                { f.render(degree(&fields::PARALLELISM_PP, "pp", |p| p.pipeline, 7)) }
                 { f.render(dp) }
-                { f.render(f.number(&fields::PARALLELISM_CP, "cp", n(p.map(|p| p.context))).slider(Slider::Pow2 { min: 0, max: 5 })) }
+                { f.render(degree(&fields::PARALLELISM_CP, "cp", |p| p.context, 5)) }
                 { f.render(ep) }
-                { f.render(f.number(&fields::PARALLELISM_ETP, "etp", n(p.map(|p| p.expert_tensor))).slider(Slider::Pow2 { min: 0, max: 6 })) }
-                { f.render(f.number(&fields::PARALLELISM_MICRO_BATCH, "micro-batch", n(p.map(|p| p.micro_batch))).slider(Slider::Pow2 { min: 0, max: 5 })) }
-                { f.render(f.number(&fields::PARALLELISM_VIRTUAL_STAGES, "virtual-stages", n(p.map(|p| p.virtual_stages))).slider(Slider::Pow2 { min: 0, max: 4 })) }
+                { f.render(degree(&fields::PARALLELISM_ETP, "etp", |p| p.expert_tensor, 6)) }
+                { f.render(degree(&fields::PARALLELISM_MICRO_BATCH, "micro-batch", |p| p.micro_batch, 5)) }
+                { f.render(degree(&fields::PARALLELISM_VIRTUAL_STAGES, "virtual-stages", |p| p.virtual_stages, 4)) }
                 { f.render(f.number(&fields::PARALLELISM_FIRST_STAGE_LAYERS, "first-stage-layers", None)) }
             </div>
-            <SelectField testid="zero" label={text::label("parallelism.zero")} help={text::help("parallelism.zero")} options={zero_options} value={zero}
-                errors={f.errors("parallelism.zero")} notes={f.notes("parallelism.zero")} on_change={on_zero} />
+            <SelectField testid="zero" label={text::label("parallelism.zero")} help={text::help("parallelism.zero")}
+                options={zero_options} value={zero} errors={f.errors("parallelism.zero")}
+                notes={f.notes("parallelism.zero")} on_change={on_zero} />
             { f.choice(&fields::PARALLELISM_RECOMPUTE, "recompute", p.map_or(Recompute::None, |p| p.recompute)) }
             { f.toggle(&fields::PARALLELISM_RECOMPUTE_ELEMENTWISE, "recompute-elementwise", p.is_some_and(|p| p.recompute_elementwise)) }
             { f.toggle(&fields::PARALLELISM_SEQUENCE_PARALLEL, "sp", p.is_some_and(|p| p.sequence_parallel)) }
