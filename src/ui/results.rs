@@ -164,7 +164,8 @@ fn plant(good: &Evaluation) -> Html {
     let f = &good.estimate.facility;
     let (c, usd) = (&f.cost, |x: f64| fill("unit.usd", &[("n", &format::count(x))]));
     let mw = fill("unit.mw", &[("n", &format::sig3(f.power.facility_w / 1e6))]);
-    let (it, pue) = (format::sig3(f.power.it_w / 1e6), format::sig3(good.inputs.plant.facility.pue));
+    let (it, pue) =
+        (format::sig3(f.power.it_w / 1e6), format::sig3(good.inputs.plant.facility.pue));
     let power = fill("card.facility-mw.detail", &[("it", &it), ("pue", &pue)]);
     let mwh = fill("unit.mwh", &[("n", &format::sig3(f.energy_mwh))]);
     let co2 = fill("card.energy.detail", &[("t", &format::sig3(f.co2_t))]);
@@ -199,17 +200,23 @@ fn delivered(good: &Evaluation) -> Html {
     let every = format::seconds(r.checkpoint_interval_s);
     let effective = fill("card.effective-days.detail", &[("without", &without), ("every", &every)]);
     let hours = |s: f64| format::sig3(s / 3600.0);
-    let lost = fill("results.time-lost", &[
-        ("restarts", &hours(r.restart_total_s)),
-        ("redone", &hours(r.lost_work_total_s)),
-        ("checkpoints", &hours(r.checkpoint_total_s)),
-    ]);
+    let lost = fill(
+        "results.time-lost",
+        &[
+            ("restarts", &hours(r.restart_total_s)),
+            ("redone", &hours(r.lost_work_total_s)),
+            ("checkpoints", &hours(r.checkpoint_total_s)),
+        ],
+    );
     let v = &r.vendor_claim;
-    let claim = fill("results.vendor-claim", &[
-        ("allowed", &format::sig3(v.per_million_chip_hours)),
-        ("calibrated", &format::sig3(v.calibrated_per_million_chip_hours)),
-        ("lost", &format::sig3(v.max_lost_per_interruption_h)),
-    ]);
+    let claim = fill(
+        "results.vendor-claim",
+        &[
+            ("allowed", &format::sig3(v.per_million_chip_hours)),
+            ("calibrated", &format::sig3(v.calibrated_per_million_chip_hours)),
+            ("lost", &format::sig3(v.max_lost_per_interruption_h)),
+        ],
+    );
     html! {
         <>
             <div class="cards delivered" data-testid="delivered-cards">
@@ -283,7 +290,11 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
     let e = &good.estimate;
     let sure = validation::confidence(&state.scenario, &good.inputs, &good.range);
     let feasible = e.feasible && !state.stale();
-    let class = classes!("results", state.stale().then_some("stale"), (!e.feasible).then_some("infeasible"));
+    let class = classes!(
+        "results",
+        state.stale().then_some("stale"),
+        (!e.feasible).then_some("infeasible")
+    );
     html! {
         <section {class} data-testid="results" data-feasible={feasible.to_string()}
             title={if state.stale() { t("results.stale-title") } else { "" }}>

@@ -18,7 +18,8 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
     let n = |x: Option<u32>| x.map(|v| v as f64);
     // A degree with a slider over powers of two up to `2^max`.
     let degree = |field: &'static Field, testid: &str, of: fn(&Parallelism) -> u32, max: u32| {
-        f.number(field, testid, p.as_ref().map(|p| of(p) as f64)).slider(Slider::Pow2 { min: 0, max })
+        f.number(field, testid, p.as_ref().map(|p| of(p) as f64))
+            .slider(Slider::Pow2 { min: 0, max })
     };
     // The token dispatcher matters only to a mixture of experts.
     let moe = f.good.is_some_and(|g| g.inputs.transformer.moe.is_some());
