@@ -1,5 +1,5 @@
 // Shared by the end-to-end tests: a static server for dist/ on 127.0.0.1, Debian's Chromium
-// headless, pages whose console errors and requests are logged, and DOM-condition waits (no sleeps).
+// headless, pages whose console errors, warnings and requests are logged, and DOM-condition waits (no sleeps).
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -78,7 +78,8 @@ export async function newPage(context, log) {
   const page = await context.newPage();
   logs.set(page, log);
   page.setDefaultTimeout(WAIT);
-  page.on('console', (m) => m.type() === 'error' && log.errors.push(`console: ${m.text()}`));
+  // Warnings count as errors: a page put in front of a customer logs nothing.
+  page.on('console', (m) => ['error', 'warning'].includes(m.type()) && log.errors.push(`console ${m.type()}: ${m.text()}`));
   page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
   page.on('request', (r) => log.requests.push(r.url()));
   return page;

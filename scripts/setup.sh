@@ -25,6 +25,8 @@ command -v cargo >/dev/null || { echo "setup: cargo is required (rustup); none o
 rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 command -v python3 >/dev/null || { echo "setup: installing python3 (trunk's post-build hook)" >&2; apt_install python3; }
 command -v npm >/dev/null || { echo "setup: installing Node.js and npm" >&2; apt_install nodejs npm; }
+# The release build writes a brotli copy of every text and wasm file (tools/compress.py).
+command -v brotli >/dev/null || { echo "setup: installing brotli (Debian)" >&2; apt_install brotli; }
 
 if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
   echo "setup: installing trunk $TRUNK_VERSION (about 8 minutes on 2 cores)" >&2
@@ -45,6 +47,16 @@ if ! wasm-opt --version 2>/dev/null | grep -q "version 132" || [ ! -d node_modul
 fi
 
 # Chromium and ChromeDriver for the browser tests (Debian's; nothing is downloaded at run time).
+# nginx and its module that serves the build's .br files, for `scripts/serve.sh` and the
+# hosted-server test.
+BROTLI_MODULE=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
+need_server() {
+  if ! command -v nginx >/dev/null || [ ! -f "$BROTLI_MODULE" ]; then
+    echo "setup: installing nginx and its brotli module (Debian)" >&2
+    apt_install nginx libnginx-mod-http-brotli-static
+  fi
+}
+
 need_browser() {
   if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
     echo "setup: installing Chromium and ChromeDriver (Debian)" >&2

@@ -2,10 +2,12 @@
 # Installs what is missing, then runs every test: formatting and lints, the native suite
 # (model, validation, scenario, URL codec, plots, CLI, tidy), the app in headless Chromium
 # (wasm-bindgen-test, with the in-browser benchmark printed), the release build with its
-# size report, the end-to-end tests against dist/ and dist/standalone.html, and the load-time
-# benchmark (navigation to the first result under Chromium's network and CPU throttling).
+# size report, the end-to-end tests against dist/, dist/standalone.html and nginx serving dist/
+# as hosted (scripts/serve.sh), and the load-time benchmark (navigation to the first result
+# under Chromium's network and CPU throttling).
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 need_browser
+need_server
 set -x
 cargo fmt --check
 cargo clippy --release --all-targets -- -D warnings
@@ -17,7 +19,7 @@ trunk build --release
 python3 tools/standalone.py --check dist/standalone.html
 set +x
 for f in dist/*.wasm dist/*.js dist/*.css dist/index.html dist/text/*.txt dist/standalone.html; do
-  printf 'size: %-48s %9d bytes raw %9d bytes gzip -9\n' "$f" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)"
+  printf 'size: %-48s %9d bytes raw %9d bytes gzip -9 %9d bytes brotli\n' "$f" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)" "$(stat -c %s "$f.br")"
 done
 set -x
 npm run e2e

@@ -1,0 +1,119 @@
+// The hosted page behind a real server: scripts/serve.sh runs nginx with deploy/clusterplan.nginx
+// on dist/. Every file comes precompressed with its type, the hashed ones cached for a year and
+// the rest revalidated, the page's Content-Security-Policy as a header; the page and its worker
+// load compressed in Chromium and log nothing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { LAUNCH, WAIT, assertClean, hasText, q, until } from './harness.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+let server, origin, browser;
+
+// A port nothing listens on.
+const freePort = () => new Promise((resolve) => {
+  const probe = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = probe.address();
+    probe.close(() => resolve(port));
+  });
+});
+
+// The server's answer to `path`, asking for the encodings given.
+const get = (path, encodings = 'br, gzip') => fetch(`${origin}${path}`, { headers: { 'accept-encoding': encodings } });
+
+before(async () => {
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  server = spawn('bash', ['scripts/serve.sh'], { cwd: ROOT, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'pipe'] });
+  let said = '';
+  server.stderr.on('data', (d) => { said += d; });
+  const exited = new Promise((resolve) => server.on('exit', (code) => resolve(code)));
+  // Ready once it answers: nginx listens before it serves, so the first answer is the real one.
+  const deadline = Date.now() + WAIT;
+  for (;;) {
+    const code = await Promise.race([exited, get('/').then(() => 'up', () => null)]);
+    if (code === 'up') break;
+    assert.ok(typeof code !== 'number', `scripts/serve.sh exited (${code}): ${said}`);
+    assert.ok(Date.now() < deadline, `nginx did not answer at ${origin}: ${said}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  browser = await chromium.launch(LAUNCH);
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill('SIGTERM');
+});
+
+test('every file is served precompressed, typed and cached as it should be', async () => {
+  const page = await get('/');
+  assert.equal(page.status, 200);
+  assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
+  assert.equal(page.headers.get('content-encoding'), 'br');
+  assert.equal(page.headers.get('cache-control'), 'no-cache', 'the page is revalidated on every load');
+  assert.equal(page.headers.get('x-content-type-options'), 'nosniff');
+  const html = await page.text();
+  // The policy the page states in its <meta>, and more, as a header.
+  const meta = html.match(/content="([^"]*)"\s+http-equiv=Content-Security-Policy/)?.[1]
+    ?? html.match(/http-equiv=Content-Security-Policy[^>]*content="([^"]*)"/)?.[1];
+  assert.ok(meta, 'the page states its policy');
+  const header = page.headers.get('content-security-policy') ?? '';
+  for (const directive of meta.split(';').map((d) => d.trim())) {
+    assert.ok(header.includes(directive), `the header lacks "${directive}": ${header}`);
+  }
+  assert.match(header, /frame-ancestors 'none'/);
+
+  // The hashed files the page names: a year, immutable.
+  const hashed = [...html.matchAll(/(?:href|from|module_or_path:)\s*=?\s*['"]?\/([\w.-]+-[0-9a-f]{12,}(?:_bg)?\.(?:js|wasm|css))/g)].map((m) => m[1]);
+  const kinds = new Set(hashed.map((f) => f.split('.').pop()));
+  assert.deepEqual([...kinds].sort(), ['css', 'js', 'wasm'], `hashed files: ${hashed}`);
+  const types = { js: 'application/javascript', wasm: 'application/wasm', css: 'text/css' };
+  for (const file of new Set(hashed)) {
+    const r = await get(`/${file}`);
+    assert.equal(r.status, 200, file);
+    assert.match(r.headers.get('content-type'), new RegExp(`^${types[file.split('.').pop()]}`), file);
+    assert.equal(r.headers.get('content-encoding'), 'br', file);
+    assert.equal(r.headers.get('cache-control'), 'public, max-age=31536000, immutable', file);
+    const raw = await readFile(new URL(`../dist/${file}`, import.meta.url));
+    assert.deepEqual(Buffer.from(await r.arrayBuffer()), raw, `${file} arrives as built`);
+  }
+  // The worker and the words keep their names, so they are revalidated.
+  for (const [file, type] of [['/clusterplan-worker_bg.wasm', 'application/wasm'], ['/clusterplan-worker.js', 'application/javascript; charset=utf-8'],
+    ['/search-worker.js', 'application/javascript; charset=utf-8'], ['/text/zh-CN.txt', 'text/plain; charset=utf-8']]) {
+    const r = await get(file);
+    assert.equal(r.status, 200, file);
+    assert.equal(r.headers.get('content-type'), type, file);
+    assert.equal(r.headers.get('content-encoding'), 'br', file);
+    assert.equal(r.headers.get('cache-control'), 'no-cache', file);
+  }
+  // A client without brotli gets gzip; one without either gets the file as it is.
+  assert.equal((await get('/text/en.txt', 'gzip')).headers.get('content-encoding'), 'gzip');
+  assert.equal((await get('/text/en.txt', 'identity')).headers.get('content-encoding'), null);
+  assert.equal((await get('/no-such-file.js')).status, 404);
+});
+
+test('the hosted page and its worker load compressed and log nothing', async (t) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const log = { errors: [], requests: [] };
+  page.on('console', (m) => ['error', 'warning'].includes(m.type()) && log.errors.push(`console ${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => log.requests.push(r.url()));
+  const encodings = new Map();
+  context.on('response', (r) => encodings.set(new URL(r.url()).pathname, r.headers()['content-encoding']));
+  await page.goto(`${origin}/`);
+  await until(page, 'the first result', hasText, q('train-days'));
+  // The plots come from the worker, so a drawn plot means the worker loaded.
+  await until(page, 'a plot from the worker', (s) => document.querySelector(s)?.querySelector('svg'), q('plot-step'));
+  for (const path of ['/', '/clusterplan-worker_bg.wasm', '/clusterplan-worker.js', '/search-worker.js']) {
+    assert.ok(['br', 'gzip'].includes(encodings.get(path)), `${path} came ${encodings.get(path) ?? 'uncompressed'}`);
+  }
+  const wasm = [...encodings.keys()].find((p) => /clusterplan-app-[0-9a-f]+_bg\.wasm$/.test(p));
+  assert.ok(wasm && ['br', 'gzip'].includes(encodings.get(wasm)), `the page's wasm came ${encodings.get(wasm)}`);
+  assertClean(log, [`${origin}/`, 'data:', 'blob:']);
+});

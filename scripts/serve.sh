@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Serves dist/ through nginx with the hosted configuration (deploy/clusterplan.nginx) at
+# http://127.0.0.1:${PORT:-8080}/, building the release first when dist/ is missing. nginx runs
+# in the foreground with a prefix of its own (target/nginx); Ctrl-C stops it.
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+need_server
+PORT="${PORT:-8080}"
+DIST="${DIST:-$ROOT/dist}"
+[ -f "$DIST/index.html" ] || trunk build --release
+PREFIX="$ROOT/target/nginx"
+mkdir -p "$PREFIX/temp"
+# The site as deployed, on a loopback port and this checkout's dist/.
+sed -e "s|^    listen 8080;|    listen 127.0.0.1:$PORT;|" \
+    -e "s|^    root /srv/clusterplan/dist;|    root $DIST;|" \
+    "$ROOT/deploy/clusterplan.nginx" > "$PREFIX/site.conf"
+cat > "$PREFIX/nginx.conf" <<CONF
+load_module $BROTLI_MODULE;
+daemon off;
+worker_processes 1;
+pid $PREFIX/nginx.pid;
+error_log stderr warn;
+events { worker_connections 256; }
+http {
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    access_log off;
+    client_body_temp_path $PREFIX/temp/body;
+    proxy_temp_path $PREFIX/temp/proxy;
+    fastcgi_temp_path $PREFIX/temp/fastcgi;
+    uwsgi_temp_path $PREFIX/temp/uwsgi;
+    scgi_temp_path $PREFIX/temp/scgi;
+    include $PREFIX/site.conf;
+}
+CONF
+echo "serving $DIST at http://127.0.0.1:$PORT/" >&2
+exec nginx -p "$PREFIX" -c "$PREFIX/nginx.conf"
