@@ -470,7 +470,15 @@ impl Status {
             .unwrap_or_default();
         Status {
             running: !done,
-            progress: if done { 1.0 } else { value["progress"].as_f64().unwrap_or(self.progress) },
+            // A share: whatever the update says, between 0 and 1 (NaN keeps the last).
+            progress: if done {
+                1.0
+            } else {
+                value["progress"]
+                    .as_f64()
+                    .filter(|p| !p.is_nan())
+                    .map_or(self.progress, |p| p.clamp(0.0, 1.0))
+            },
             result: match value.get("result") {
                 Some(result) if !result.is_null() => Some(result.clone()),
                 _ => self.result.clone(),

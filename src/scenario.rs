@@ -11,6 +11,7 @@ mod calibration;
 pub mod describe;
 mod edit;
 pub mod fields;
+mod json;
 mod plant;
 mod problem;
 mod resolve;
@@ -273,6 +274,9 @@ pub enum ParseError {
     Syntax(String),
     /// Occurs when the document says it is from a newer format than this build reads.
     FutureVersion(u64),
+    /// Occurs when one object writes a key twice: the scenario's place in an array, and the
+    /// key's dotted path in it.
+    DuplicateKey { place: Option<usize>, path: String },
 }
 
 impl Serialize for Scenario {
@@ -331,11 +335,26 @@ impl Scenario {
 
     /// Reads one scenario, or a JSON array of them, from text.
     pub fn parse_many(text: &str) -> Result<Vec<Scenario>, ParseError> {
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| ParseError::Syntax(e.to_string()))?;
-        match value {
-            Value::Array(items) => items.into_iter().map(Scenario::from_value).collect(),
-            other => Ok(vec![Scenario::from_value(other)?]),
+        let mut scenarios = Vec::new();
+        Scenario::each(text, |_, s| scenarios.push(s))?;
+        Ok(scenarios)
+    }
+
+    /// Calls `each` with every scenario of a document, one object or an array of them (with
+    /// its place), reading one at a time: a file of any length is never in memory whole. A
+    /// key written twice is refused by its path, a leading byte-order mark skipped.
+    pub fn each(
+        text: &str,
+        mut each: impl FnMut(Option<usize>, Scenario),
+    ) -> Result<(), ParseError> {
+        let read =
+            json::each(text, |place, value| Scenario::from_value(value).map(|s| each(place, s)));
+        match read {
+            Ok(outcome) => outcome,
+            Err(json::JsonError::Syntax(why)) => Err(ParseError::Syntax(why)),
+            Err(json::JsonError::Duplicate { place, path }) => {
+                Err(ParseError::DuplicateKey { place, path })
+            }
         }
     }
 

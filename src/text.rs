@@ -627,6 +627,12 @@ impl std::fmt::Display for ParseError {
                 "import.newer-version",
                 &[("version", &v.to_string()), ("reads", &crate::scenario::VERSION.to_string())],
             ),
+            ParseError::DuplicateKey { place: None, path } => {
+                fill("import.duplicate-key", &[("key", path)])
+            }
+            ParseError::DuplicateKey { place: Some(n), path } => {
+                fill("import.duplicate-key-in", &[("key", path), ("n", &n.to_string())])
+            }
         })
     }
 }

@@ -419,3 +419,89 @@ fn predict_fits_the_chip_to_the_users_measurements() {
         "{stderr}"
     );
 }
+
+/// Files people get wrong, each refused (exit 2) with the field or key named and nothing
+/// printed on stdout, or read as meant.
+#[test]
+fn malformed_scenarios_are_refused_by_name() {
+    let default =
+        serde_json::to_value(clusterplan::scenario::Scenario::default_plan()).expect("json");
+    // A key written twice: serde would keep the last, so a plan could change silently.
+    let twice = r#"{"parallelism": {"tp": 8, "tp": 4}}"#;
+    let out = run(&["predict", "-"], twice);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("'parallelism.tp' is written twice"), "{said}");
+    // The same inside an array names the scenario.
+    let out = run(
+        &["predict", "-"],
+        &format!("[{}, {{\"cluster\": {{\"chips\": 8, \"chips\": 16}}}}]", default),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("scenario 1: the key 'cluster.chips' is written twice"), "{said}");
+
+    // Names must be text.
+    for (path, value) in [
+        ("cluster.system", json!({ "preset": "dgx-h100", "name": true })),
+        ("cluster.system", json!({ "preset": "dgx-h100", "name": {} })),
+        ("cluster.fabric", json!({ "switch": { "preset": "qm9700", "name": 3.5 } })),
+    ] {
+        let mut s = default.clone();
+        let (section, key) = path.split_once('.').expect("a path");
+        s[section][key] = value;
+        let out = run(&["predict", "-"], &s.to_string());
+        assert_eq!(out.status.code(), Some(2), "{path}");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains(".name") && said.contains("text"), "{path}: {said}");
+    }
+
+    // An efficiency of almost nothing is a typo, not months of training.
+    let mut s = default.clone();
+    s["cluster"]["chip"] = json!({ "preset": "h100-sxm", "matmul_efficiency": 5e-324 });
+    let out = run(&["predict", "-"], &s.to_string());
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("cluster.chip.matmul_efficiency") && said.contains("0.01"), "{said}");
+
+    // A huge unknown id is named, not echoed whole.
+    let mut s = default.clone();
+    s["cluster"]["chip"] = json!("x".repeat(1_000_000));
+    let out = run(&["predict", "-"], &s.to_string());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stderr.len() < 4_000, "{} bytes on stderr", out.stderr.len());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("xxx..."));
+
+    // A byte-order mark, as some editors write, is no error.
+    let out = run(&["predict", "-"], &format!("\u{feff}{default}"));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_estimate(&serde_json::from_slice(&out.stdout).expect("JSON"));
+}
+
+/// A long array is read and written one scenario at a time: the output is the array of
+/// estimates, in order, as one pretty JSON document.
+#[test]
+fn a_long_array_is_estimated_in_order() {
+    let one = serde_json::to_value(clusterplan::scenario::Scenario::default_plan()).expect("json");
+    let mut many = Vec::new();
+    for chips in [1024, 2048, 4096] {
+        let mut s = one.clone();
+        s["cluster"]["chips"] = json!(chips);
+        many.push(s);
+    }
+    let out = run(&["predict", "-"], &Value::Array(many).to_string());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let estimates: Vec<Value> = serde_json::from_str(&text).expect("one JSON array");
+    assert_eq!(estimates.len(), 3);
+    let days: Vec<f64> =
+        estimates.iter().map(|e| e["train_days"].as_f64().unwrap_or(0.0)).collect();
+    assert!(days[0] > days[1] && days[1] > days[2], "{days:?}");
+    // Laid out as a pretty array: each item's lines indented by two spaces.
+    assert!(text.starts_with("[\n  {\n    \"") && text.ends_with("\n  }\n]\n"), "the layout");
+    assert_eq!(text.matches("\n  },\n  {\n").count(), 2, "three items");
+    let out = run(&["predict", "-"], "[]");
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "[]\n");
+}

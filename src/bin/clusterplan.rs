@@ -3,7 +3,7 @@
 //! A thin edge: it reads files, calls `Scenario::resolve` and `model::estimate`, and prints
 //! JSON or Markdown. It holds no formulas. Exit status 2 means the input was invalid.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use clusterplan::model::search;
@@ -101,47 +101,64 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let is_array = text.trim_start().starts_with('[');
-    let scenarios = match Scenario::parse_many(&text) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut estimates = Vec::new();
+    // Two passes, a scenario at a time, so a file of any length never sits in memory whole:
+    // the first checks every scenario and says what is wrong with each; the second, when none
+    // is, estimates each and prints it as soon as it is made.
+    let is_array = text.trim_start_matches('\u{feff}').trim_start().starts_with('[');
+    let which = |place: Option<usize>| place.map_or(String::new(), |n| format!("scenario {n}: "));
     let mut failed = false;
-    for (idx, scenario) in scenarios.iter().enumerate() {
-        let scenario = catalog.expand(scenario);
-        match editor::evaluation(&scenario) {
-            Ok(good) => {
-                // An infeasible plan is still estimated (exit 0); stderr says why it cannot run.
-                let which = if is_array { format!("scenario {idx}: ") } else { String::new() };
-                for p in &good.estimate.problems {
-                    eprintln!("problem: {which}{}: {p}", field(fields::warning_field(p)));
-                }
-                let mut json = report::to_json(&good.estimate);
-                json["range"] = report::range_json(&good.range);
-                json["calibration"] = good
-                    .calibration
-                    .as_ref()
-                    .map_or(serde_json::Value::Null, report::calibration_json);
-                estimates.push(json);
-            }
-            Err(errors) => {
-                failed = true;
-                let which = if is_array { format!("scenario {idx}: ") } else { String::new() };
-                for e in errors {
-                    eprintln!("error: {which}{}", bad_field(&e));
-                }
+    let checked = Scenario::each(&text, |place, scenario| {
+        if let Err(errors) = catalog.expand(&scenario).resolve() {
+            failed = true;
+            for e in errors {
+                eprintln!("error: {}{}", which(place), bad_field(&e));
             }
         }
+    });
+    if let Err(e) = checked {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
     }
     if failed {
         return ExitCode::from(2);
     }
-    let out = if is_array { serde_json::Value::Array(estimates) } else { estimates.remove(0) };
-    print_json(&out)
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut first = true;
+    let printed = Scenario::each(&text, |place, scenario| {
+        let Ok(good) = editor::evaluation(&catalog.expand(&scenario)) else { return };
+        // An infeasible plan is still estimated (exit 0); stderr says why it cannot run.
+        for p in &good.estimate.problems {
+            eprintln!("problem: {}{}: {p}", which(place), field(fields::warning_field(p)));
+        }
+        let mut json = report::to_json(&good.estimate);
+        json["range"] = report::range_json(&good.range);
+        json["calibration"] =
+            good.calibration.as_ref().map_or(serde_json::Value::Null, report::calibration_json);
+        let _ = if is_array {
+            // As `to_string_pretty` lays out an array: each item indented by two spaces.
+            let item = pretty(&json).replace('\n', "\n  ");
+            write!(out, "{}  {item}", if first { "[\n" } else { ",\n" })
+        } else {
+            writeln!(out, "{}", pretty(&json))
+        };
+        first = false;
+    });
+    let _ = match (is_array, first) {
+        (true, true) => writeln!(out, "[]"),
+        (true, false) => writeln!(out, "\n]"),
+        _ => Ok(()),
+    };
+    if let Err(e) = printed {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    match out.flush() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write the estimates: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// The one scenario in the file at `path`, or the exit status after saying what is wrong.

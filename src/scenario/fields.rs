@@ -207,9 +207,10 @@ const fn fraction(path: &'static str, default: Fallback) -> Field {
         unit: "",
         kind: Kind::Fraction,
         default,
-        min: 0.0,
+        min: 0.01,
         max: 1.0,
-        why: "a share of a peak: above 0, at most all of it",
+        why: "a share of a peak: at least 1% (below that a chip or link does no work worth \
+              planning with), at most all of it",
         scale: SI,
         place: None,
     }
@@ -674,7 +675,11 @@ pub static CALIBRATION_MEASURED_TOKENS_PER_S: Field = number(
     1e12,
     "about 30,000 times the fastest published training run",
 );
-pub static CALIBRATION_MEASURED_MFU: Field = fraction("calibration.measured.mfu", Required);
+pub static CALIBRATION_MEASURED_MFU: Field = Field {
+    min: 0.001,
+    why: "a share of the peak: at least 0.1%, at most all of it",
+    ..fraction("calibration.measured.mfu", Required)
+};
 
 /// An input that is one of a few codes, each standing for a model value: resolve reads it,
 /// describe writes it back, and the form offers it, all from here.
@@ -1045,7 +1050,7 @@ pub fn markdown() -> String {
             Kind::Fraction => "fraction",
             Kind::Flag => "flag",
         };
-        let low = if f.kind == Kind::Fraction { "above 0".to_string() } else { f.show(f.min) };
+        let low = f.show(f.min);
         out.push_str(&format!(
             "| `{}` | {kind} | {} | {low} to {} | {} |\n",
             f.path,

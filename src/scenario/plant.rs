@@ -119,6 +119,9 @@ impl Scenario {
         system.chips_per_node = cluster.chips_per_node;
         if let Some(Value::Object(map)) = &self.cluster.system {
             check_keys(r, map, "cluster.system", SYSTEM_EXTRA);
+            if let Some(name) = map.get("name") {
+                r.text(name, "cluster.system.name");
+            }
             let get = |k: &str| map.get(k).cloned();
             system.nics_per_chip = r.count(
                 &get("nics_per_chip"),
@@ -229,6 +232,9 @@ impl Scenario {
             return base.or(fallback).unwrap_or(presets::SWITCHES[0].switch);
         };
         check_keys(r, map, field, SWITCH_EXTRA);
+        if let Some(name) = map.get("name") {
+            r.text(name, &format!("{field}.name"));
+        }
         let get = |k: &str| map.get(k).cloned();
         let ports =
             r.count(&get("ports"), &fields::CLUSTER_FABRIC_SWITCH_PORTS, base.map(|s| s.ports));

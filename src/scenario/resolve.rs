@@ -81,7 +81,8 @@ impl Reader {
     /// Reports the keys of `section` that are neither named by it nor plain fields of it.
     pub(super) fn unknown(&mut self, section: &str, keys: &BTreeMap<String, Value>) {
         for key in keys.keys() {
-            let field = if section.is_empty() { key.clone() } else { format!("{section}.{key}") };
+            let key = clip(key);
+            let field = if section.is_empty() { key } else { format!("{section}.{key}") };
             if !fields::is_plain(&field) {
                 self.error(&field, Problem::UnknownKey);
             }
@@ -184,12 +185,12 @@ impl Reader {
         let field = at.path;
         let Some(value) = raw else { return default };
         match self.number_value(value, field) {
-            Some(x) if x > 0.0 && x <= 1.0 => x,
-            Some(_) => {
+            Some(x) if x <= 0.0 || x > 1.0 => {
                 self.error(field, Problem::NotFraction);
                 default
             }
-            None => default,
+            Some(x) if self.in_range(x, at) => x,
+            _ => default,
         }
     }
 
@@ -258,12 +259,15 @@ impl Reader {
 
 /// A short rendering of a bad value for messages.
 pub(super) fn short(value: &Value) -> String {
-    let mut s = value.to_string();
-    if s.len() > 40 {
-        s.truncate(37);
-        s.push_str("...");
+    clip(&value.to_string())
+}
+
+/// Text as a message repeats it: at most 40 characters, the rest cut to "...".
+pub(super) fn clip(text: &str) -> String {
+    match text.char_indices().nth(37) {
+        Some((end, _)) if text.chars().count() > 40 => format!("{}...", &text[..end]),
+        _ => text.to_string(),
     }
-    s
 }
 
 /// Splits a field that is either a preset id or an object with an optional `preset`.
@@ -296,7 +300,7 @@ pub(super) fn check_keys(
     for key in map.keys() {
         let known = extra.contains(&key.as_str()) || fields::keys_under(field).any(|k| k == key);
         if key != "preset" && !known {
-            r.error(&format!("{field}.{key}"), Problem::UnknownKey);
+            r.error(&format!("{field}.{}", clip(key)), Problem::UnknownKey);
         }
     }
 }
@@ -314,7 +318,7 @@ pub(super) fn preset<T>(
     let found = list.iter().find(|p| id_of(p) == id);
     if found.is_none() {
         let known = ids(list, |p| id_of(p));
-        r.error(field, Problem::Unknown { catalog, id: id.to_string(), known });
+        r.error(field, Problem::Unknown { catalog, id: clip(id), known });
     }
     found
 }

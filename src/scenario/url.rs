@@ -71,6 +71,7 @@ fn decode_part(fragment: &str, key: &str) -> Result<Option<Scenario>, DecodeErro
     let mut scenarios = Scenario::parse_many(&text).map_err(|e| match e {
         ParseError::FutureVersion(v) => DecodeError::FutureVersion(v),
         ParseError::Syntax(why) => DecodeError::NotScenario(why),
+        e @ ParseError::DuplicateKey { .. } => DecodeError::NotScenario(e.to_string()),
     })?;
     if scenarios.len() != 1 || !text.trim_start().starts_with('{') {
         return Err(DecodeError::NotScenario("expected one scenario".into()));
