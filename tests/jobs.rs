@@ -175,3 +175,15 @@ fn a_comparison_draws_both_plans() {
     let scaling = result["scaling"].as_str().expect("the scaling drawing");
     assert!(scaling.contains("plan A") && scaling.contains("plan B"));
 }
+
+/// Whatever progress an update claims, the status shows a share between 0 and 1.
+#[test]
+fn progress_is_a_share_whatever_the_update_says() {
+    let status = Status::started();
+    for (claimed, shown) in [(7.0, 1.0), (-1.0, 0.0), (1e308, 1.0), (0.25, 0.25)] {
+        let update = format!(r#"{{"done": false, "progress": {claimed}}}"#);
+        assert_eq!(status.read(&update).progress, shown, "{claimed}");
+    }
+    let kept = status.read(r#"{"done": false, "progress": 0.5}"#);
+    assert_eq!(kept.read(r#"{"done": false, "progress": "much"}"#).progress, 0.5);
+}
