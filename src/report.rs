@@ -181,6 +181,7 @@ fn reliability(r: &ReliabilityEstimate) -> Value {
         "checkpoint_write_s": r.checkpoint_write_s,
         "checkpoint_stall_s": r.checkpoint_stall_s,
         "checkpoint_interval_s": r.checkpoint_interval_s,
+        "checkpoint_steps": r.checkpoint_steps,
         "lost_per_interruption_s": r.lost_per_interruption_s,
         "goodput": r.goodput,
         "finishes": r.finishes(),

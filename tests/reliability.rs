@@ -135,6 +135,15 @@ fn extremes_never_produce_nan() {
             assert!(x.is_finite() && x >= 0.0, "case {case}: {r:?}");
         }
         assert!(r.goodput <= 1.0);
+        // Checkpoints fall between steps, a whole number apart, and no sooner than the last
+        // is written (or, synchronous, has stalled training).
+        let steps = r.checkpoint_interval_s / e.step_s;
+        assert!(
+            r.checkpoint_steps >= 1.0 && r.checkpoint_steps.fract() == 0.0,
+            "case {case}: {r:?}"
+        );
+        assert!((steps - r.checkpoint_steps).abs() <= 1e-9 * steps, "case {case}: {steps} steps");
+        assert!(r.checkpoint_interval_s >= r.checkpoint_write_s, "case {case}: {r:?}");
         // A run that never finishes has no days with failures, and it is a problem.
         assert_eq!(r.finishes(), r.goodput > 0.0, "case {case}: {r:?}");
         let flagged = e.problems.iter().any(|w| matches!(w, Warning::NeverFinishes { .. }));

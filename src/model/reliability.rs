@@ -106,8 +106,11 @@ pub struct ReliabilityEstimate {
     pub checkpoint_write_s: f64,
     /// Seconds training stops for one checkpoint.
     pub checkpoint_stall_s: f64,
-    /// Seconds between checkpoints (Daly's optimum, at least one write).
+    /// Seconds between checkpoints: a whole number of steps (`checkpoint_steps`) nearest
+    /// Daly's optimum, and at least one write.
     pub checkpoint_interval_s: f64,
+    /// Steps between checkpoints (0 when the step has no length).
+    pub checkpoint_steps: f64,
     /// Seconds each interruption costs: restart, reading the checkpoint back, and the work
     /// since the last checkpoint (half an interval on average).
     pub lost_per_interruption_s: f64,
@@ -226,13 +229,20 @@ pub fn assess(
     // checkpoint cannot start before the previous one has reached storage.
     let daly =
         if stall_s < mtbf_s / 2.0 { (2.0 * stall_s * mtbf_s).sqrt() - stall_s } else { mtbf_s };
-    // A checkpoint is taken between steps, so at most one per step.
+    // A checkpoint is taken between steps: every whole number of them (the nearest to Daly's
+    // optimum), at least one, and no sooner than the last one is written (asynchronous, which
+    // writes while training goes on) or has stalled training (synchronous), nor than a second.
     let floor = match r.checkpoint {
         Checkpoint::Sync => stall_s,
         Checkpoint::Async | Checkpoint::InMemory => write_s,
     }
-    .max(step_s);
-    let interval_s = daly.max(floor).max(1.0);
+    .max(1.0);
+    let (interval_s, steps) = if step_s.is_finite() && step_s > 0.0 {
+        let steps = (daly / step_s).round().max((floor / step_s).ceil()).max(1.0);
+        (steps * step_s, steps)
+    } else {
+        (daly.max(floor), 0.0)
+    };
     let reload_s = match r.checkpoint {
         Checkpoint::InMemory => stall_s,
         Checkpoint::Sync | Checkpoint::Async => write_s,
@@ -250,6 +260,7 @@ pub fn assess(
         checkpoint_write_s: write_s,
         checkpoint_stall_s: stall_s,
         checkpoint_interval_s: interval_s,
+        checkpoint_steps: steps,
         lost_per_interruption_s,
         goodput,
         expected_interruptions: interruptions,

@@ -8,6 +8,7 @@ use super::fields::help;
 use super::state::{Evaluation, State};
 use super::text;
 use crate::format;
+use crate::model::reliability::Checkpoint;
 use crate::model::Severity;
 use crate::numbers;
 use crate::report;
@@ -196,9 +197,26 @@ fn delivered(good: &Evaluation) -> Html {
     };
     let days = format::days(e.effective_train_days().unwrap_or(f64::INFINITY));
     let ends_at = good.range.effective_train_days.and_then(|r| ends(r, format::days));
-    let without = format!("{:.1}", e.train_days.min(1e6));
-    let every = format::seconds(r.checkpoint_interval_s);
-    let effective = fill("card.effective-days.detail", &[("without", &without), ("every", &every)]);
+    let without = format::days(e.train_days);
+    let every = match r.checkpoint_steps {
+        n if n <= 1.0 => t("card.checkpoint.every-step").to_string(),
+        n => fill("card.checkpoint.every-steps", &[("n", &format::count(n))]),
+    };
+    let kind = match good.inputs.reliability.checkpoint {
+        Checkpoint::Sync => "card.effective-days.detail.sync",
+        Checkpoint::Async => "card.effective-days.detail.async",
+        Checkpoint::InMemory => "card.effective-days.detail.in-memory",
+    };
+    let effective = fill(
+        kind,
+        &[
+            ("without", &without),
+            ("every", &every),
+            ("interval", &crate::text::duration(r.checkpoint_interval_s)),
+            ("stall", &format::seconds(r.checkpoint_stall_s)),
+            ("write", &crate::text::duration(r.checkpoint_write_s)),
+        ],
+    );
     let hours = |s: f64| format::sig3(s / 3600.0);
     let lost = fill(
         "results.time-lost",
