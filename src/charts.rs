@@ -160,8 +160,12 @@ fn bar_chart<'a, 'b>(
     Ok(chart)
 }
 
+/// A marker on a stacked bar: its words, where it stands, and what it is compared with to say
+/// it is exceeded (the whole bar, or the parts of it the marker measures).
+type Marker<'a> = Option<(&'a str, f64, f64)>;
+
 /// One horizontal stacked bar of `(id, value)` parts (worded as `part.<id>`) with an optional
-/// capacity marker, and its legend (name and value per part) in a column on the right.
+/// marker, and its legend (name and value per part) in a column on the right.
 fn stacked_bar(
     size: Size,
     theme: &Theme,
@@ -169,19 +173,19 @@ fn stacked_bar(
     axis: &str,
     unit: &str,
     parts: &[(&str, f64)],
-    capacity: Option<(&str, f64)>,
+    capacity: Marker,
 ) -> String {
     plot::svg(size, theme, |root| {
         let total: f64 = parts.iter().map(|(_, v)| v.max(0.0)).sum();
-        let limit = capacity.map_or(total, |(_, c)| c.max(total)).max(1e-12) * 1.05;
+        let limit = capacity.map_or(total, |(_, c, _)| c.max(total)).max(1e-12) * 1.05;
         let mut rows: Vec<(String, &str)> = Vec::new();
         for (idx, (id, value)) in parts.iter().enumerate().filter(|(_, (_, v))| *v > 0.0) {
             let swatch = theme.palette[idx % theme.palette.len()];
             let value = numbers::sig3(*value);
             rows.push((format!("{}: {value} {unit}", part_name(theme, id)), swatch));
         }
-        if let Some((label, c)) = capacity {
-            let key = if total > c { "chart.capacity-exceeded" } else { "chart.capacity" };
+        if let Some((label, c, against)) = capacity {
+            let key = if against > c { "chart.capacity-exceeded" } else { "chart.capacity" };
             let n = numbers::sig3(c);
             rows.push((
                 fill_in(theme.words, key, &[("label", label), ("n", &n), ("unit", unit)]),
@@ -203,7 +207,7 @@ fn stacked_bar(
             chart.draw_series(std::iter::once(bar))?;
             start += value;
         }
-        if let Some((_, c)) = capacity {
+        if let Some((_, c, _)) = capacity {
             let line =
                 PathElement::new(vec![(c, 0.1), (c, 0.9)], color(theme.alert).stroke_width(3));
             chart.draw_series(std::iter::once(line))?;
@@ -228,7 +232,8 @@ pub fn draw_step(e: &Estimate, theme: &Theme, size: Size) -> String {
 /// Peak memory per chip split into its parts against the chip's capacity, GiB.
 pub fn draw_memory(e: &Estimate, theme: &Theme, size: Size) -> String {
     let parts = e.memory.parts().map(|(id, b)| (id, b / GIB));
-    let capacity = Some(((theme.words)("chart.capacity-name"), e.memory.hbm_bytes / GIB));
+    let total = e.memory.peak_bytes / GIB;
+    let capacity = Some(((theme.words)("chart.capacity-name"), e.memory.hbm_bytes / GIB, total));
     stacked_bar(
         size,
         theme,
@@ -243,14 +248,18 @@ pub fn draw_memory(e: &Estimate, theme: &Theme, size: Size) -> String {
 /// Site power at training load split into its parts, against the IT peak, MW.
 pub fn draw_power(e: &Estimate, theme: &Theme, size: Size) -> String {
     let parts = e.facility.power.parts().map(|(id, w)| (id, w / 1e6));
-    let peak = Some(((theme.words)("chart.it-maximum"), e.facility.power.peak_it_w / 1e6));
+    // The IT maximum is compared with IT power, the parts before cooling and losses.
+    let p = &e.facility.power;
+    let peak = Some(((theme.words)("chart.it-maximum"), p.peak_it_w / 1e6, p.it_w / 1e6));
     stacked_bar(size, theme, (theme.words)("chart.power"), "MW", "MW", &parts, peak)
 }
 
 /// The run's amortised cost split into its parts, with the cloud price as a marker, USD M.
 pub fn draw_cost(e: &Estimate, theme: &Theme, size: Size) -> String {
     let parts = e.facility.cost.run_parts().map(|(id, usd)| (id, usd / 1e6));
-    let cloud = Some(((theme.words)("chart.cloud"), e.facility.cost.run_cloud_usd / 1e6));
+    let c = &e.facility.cost;
+    let cloud =
+        Some(((theme.words)("chart.cloud"), c.run_cloud_usd / 1e6, c.run_amortized_usd / 1e6));
     stacked_bar(
         size,
         theme,

@@ -214,3 +214,18 @@ fn a_plot_speaks_the_words_it_is_given() {
     assert!(!svg.contains("Step time breakdown"));
     assert!(charts::draw_step(&e, &LIGHT, SIZE).contains("Step time breakdown"));
 }
+
+/// The IT maximum is compared with IT power, not with the site's (which adds cooling and
+/// losses): below it, the power plot says so; a cap on what the plant may draw still flags
+/// a plan that needs more.
+#[test]
+fn the_power_plot_compares_it_with_it() {
+    let e = model::estimate(&default_inputs());
+    let p = &e.facility.power;
+    assert!(p.it_w < p.peak_it_w && p.facility_w > p.peak_it_w, "the case the plot once got wrong");
+    let out = charts::draw_power(&e, &LIGHT, SIZE);
+    assert!(out.contains("IT at maximum") && !out.contains("exceeded"), "{out}");
+    let mut busy = e.clone();
+    busy.facility.power.peak_it_w = p.it_w * 0.9;
+    assert!(charts::draw_power(&busy, &LIGHT, SIZE).contains("exceeded"));
+}
