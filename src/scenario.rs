@@ -333,6 +333,17 @@ impl Scenario {
         Ok(scenario)
     }
 
+    /// The catalog chip the scenario's cluster is built from (by id, or a custom chip that
+    /// starts from a preset), if any.
+    pub fn chip_preset(&self) -> Option<&'static crate::model::presets::ChipPreset> {
+        let id = match self.cluster.chip.as_ref()? {
+            Value::String(id) => id.as_str(),
+            Value::Object(map) => map.get("preset")?.as_str()?,
+            _ => return None,
+        };
+        crate::model::presets::chip(id.trim())
+    }
+
     /// Reads one scenario, or a JSON array of them, from text.
     pub fn parse_many(text: &str) -> Result<Vec<Scenario>, ParseError> {
         let mut scenarios = Vec::new();

@@ -143,6 +143,8 @@ impl ReliabilityEstimate {
 /// of 15 days or more without failure and a weekly effective training rate of 99% or more.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Claim {
+    /// Whose claim it is (a chip preset's `vendor`): it speaks for that vendor's clusters only.
+    pub vendor: &'static str,
     /// Claimed mean time between interruptions, hours.
     pub mtbf_h: f64,
     /// Claimed share of time that trains.
@@ -150,7 +152,8 @@ pub struct Claim {
 }
 
 /// The KUAE claim.
-pub const VENDOR_CLAIM: Claim = Claim { mtbf_h: 15.0 * 24.0, effective: 0.99 };
+pub const VENDOR_CLAIM: Claim =
+    Claim { vendor: "Moore Threads", mtbf_h: 15.0 * 24.0, effective: 0.99 };
 
 /// What a claim implies at a cluster size, beside what the calibrated rates give.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -185,8 +185,8 @@ fn plant(good: &Evaluation) -> Html {
 }
 
 /// What failures leave of the run: goodput, days with failures, time between interruptions,
-/// and where the time goes.
-fn delivered(good: &Evaluation) -> Html {
+/// where the time goes, and, on a vendor's own chips, what its reliability claim implies.
+fn delivered(good: &Evaluation, vendor: Option<&str>) -> Html {
     let (e, r) = (&good.estimate, &good.estimate.reliability);
     let goodput = if r.finishes() {
         fill("card.goodput.detail", &[("n", &format::sig3(r.expected_interruptions))])
@@ -227,6 +227,7 @@ fn delivered(good: &Evaluation) -> Html {
         ],
     );
     let v = &r.vendor_claim;
+    let claimed = vendor == Some(crate::model::reliability::VENDOR_CLAIM.vendor);
     let claim = fill(
         "results.vendor-claim",
         &[
@@ -243,7 +244,10 @@ fn delivered(good: &Evaluation) -> Html {
                 { card("mtbf", fill("unit.hours", &[("n", &format::sig3(r.mtbf_h))]),
                     fill("card.mtbf.detail", &[("n", &format::sig3(r.interruptions_per_day))])) }
             </div>
-            <div class="time-lost" data-testid="time-lost">{ lost }<br />{ claim }</div>
+            <div class="time-lost" data-testid="time-lost">
+                { lost }
+                if claimed { <br /><span data-testid="vendor-claim">{ claim }</span> }
+            </div>
         </>
     }
 }
@@ -329,7 +333,7 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
             { confidence(&sure) }
             { headline(good) }
             { plant(good) }
-            { delivered(good) }
+            { delivered(good, state.scenario.chip_preset().map(|p| p.vendor)) }
             if !e.warnings.is_empty() {
                 <ul class="warnings" data-testid="warnings">
                     { for e.warnings.iter().map(|w| html! {
