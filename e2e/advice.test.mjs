@@ -127,7 +127,10 @@ for (const lang of LANGS) {
       table[row[0]] = row;
       order.push(row[0]);
     }
-    const [h100, ascend, s4000] = [table['h100-sxm'], table['ascend-910b'], table['mtt-s4000']];
+    // Rows name the chips as people read them, never by id.
+    const [H100, ASCEND, S4000] = ['NVIDIA H100 SXM5 80GB', 'Huawei Ascend 910B', 'Moore Threads MTT S4000'];
+    const [h100, ascend, s4000] = [table[H100], table[ASCEND], table[S4000]];
+    assert.ok(h100 && ascend && s4000, `rows: ${order}`);
     // Below the ladder's 16,384 and 65,536 that overshot: the answers lie between rungs, within
     // a percent of the smallest that meets the deadline (checked below).
     const [nh, na] = [num(h100[1]), num(ascend[1])];
@@ -159,7 +162,7 @@ for (const lang of LANGS) {
     // Applying the 910B answer meets the deadline in the cards.
     // Rows without an answer have no Apply, so the 910B's button is counted among those that do.
     const applies = order.filter((chip) => table[chip][1] !== '');
-    await page.locator(q('size-apply')).nth(applies.indexOf('ascend-910b')).click();
+    await page.locator(q('size-apply')).nth(applies.indexOf(ASCEND)).click();
     await until(page, 'the 910B count in the form', (want) => document.querySelector('[data-testid="chips"]')?.value.replace(/,/g, '') === String(want), na);
     assert.ok(num(await text(page, 'effective-days')) <= 90);
     assertClean(log, served());

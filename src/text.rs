@@ -510,16 +510,16 @@ pub fn input_error(e: &InputError) -> String {
             &[("version", &version.to_string()), ("reads", &reads.to_string())],
         ),
         Problem::KvHeads { heads, got } => {
-            fill("error.kv-heads", &[("heads", &heads.to_string()), ("got", &got.to_string())])
+            fill("error.kv-heads", &[("heads", &n(*heads as u64)), ("got", &n(*got as u64))])
         }
         Problem::SequenceTooLong { tokens } => {
-            fill("error.sequence-too-long", &[("tokens", &tokens.to_string())])
+            fill("error.sequence-too-long", &[("tokens", &n(*tokens as u64))])
         }
         Problem::TopKExceedsExperts { experts, got } => {
-            fill("error.top-k", &[("experts", &experts.to_string()), ("got", &got.to_string())])
+            fill("error.top-k", &[("experts", &n(*experts as u64)), ("got", &n(*got as u64))])
         }
         Problem::DenseLayers { layers } => {
-            fill("error.dense-layers", &[("layers", &layers.to_string())])
+            fill("error.dense-layers", &[("layers", &n(*layers as u64))])
         }
         Problem::RequiredForCustomChip => t("error.required-custom-chip").into(),
         Problem::ZeroStage { got } => fill("error.zero-stage", &[("got", got)]),
@@ -570,13 +570,14 @@ pub fn number_error(e: NumberError) -> String {
 
 /// Why a fabric cannot be built as asked.
 pub fn fabric_error(e: FabricError) -> String {
+    let n = |x: u64| crate::numbers::format(x as f64);
     match e {
         FabricError::OneTierTooSmall { endpoints, ports } => fill(
             "error.fabric.one-tier",
-            &[("ports", &ports.to_string()), ("chips", &endpoints.to_string())],
+            &[("ports", &n(ports as u64)), ("chips", &n(endpoints))],
         ),
         FabricError::TooFewPorts { ports } => {
-            fill("error.fabric.ports", &[("ports", &ports.to_string())])
+            fill("error.fabric.ports", &[("ports", &n(ports as u64))])
         }
     }
 }

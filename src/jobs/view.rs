@@ -397,6 +397,12 @@ fn svg_url(svg: &str) -> String {
     out
 }
 
+/// A chip as people read it: a catalog chip by its name (`NVIDIA H100 SXM5 80GB`), any other
+/// as it is called.
+fn shown(chip: &str) -> String {
+    crate::model::presets::chip(chip).map_or(chip, |p| p.name).to_string()
+}
+
 /// A sizing's result as the page shows it: a row per chip, how close each answer is to the
 /// true smallest cluster, and the plot of days against chips, drawn for the dark colour
 /// scheme when `dark`.
@@ -404,7 +410,7 @@ pub fn size(deadline_days: f64, chips: &[SizedChip], dark: bool) -> Value {
     let rows: Vec<Value> = chips
         .iter()
         .map(|c| {
-            let chip = c.name.clone();
+            let chip = shown(&c.name);
             let sized = match &c.result {
                 Ok(Some(Answer::Meets(sized))) => sized,
                 Ok(Some(answer)) => {
@@ -452,7 +458,7 @@ pub fn size(deadline_days: f64, chips: &[SizedChip], dark: bool) -> Value {
             let text = fill(
                 "size.bound",
                 &[
-                    ("chip", &c.name),
+                    ("chip", &shown(&c.name)),
                     ("chips", &n(sized.chips)),
                     ("misses", &n(sized.misses_at)),
                     ("over", &format::percent(over)),
@@ -466,7 +472,7 @@ pub fn size(deadline_days: f64, chips: &[SizedChip], dark: bool) -> Value {
     let curves: Vec<Curve> = chips
         .iter()
         .filter(|c| c.result.is_ok())
-        .map(|c| Curve { label: c.name.clone(), points: c.curve.clone() })
+        .map(|c| Curve { label: shown(&c.name), points: c.curve.clone() })
         .collect();
     json!({
         "lines": [],

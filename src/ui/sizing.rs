@@ -86,7 +86,7 @@ pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) ->
                         <label>
                             <input type="checkbox" data-testid={format!("size-chip-{}", c.id)}
                                 checked={**picked & (1 << i) != 0} onchange={toggle(1 << i)} />
-                            { format!(" {} {}", c.vendor, c.name) }
+                            { format!(" {}", c.name) }
                         </label>
                     }) }
                 </div>

@@ -31,10 +31,8 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
     let rules = f.good.map(|g| g.inputs.plant.fabric);
     let chip_id = chip_id(f.raw("cluster.chip").as_ref());
     let custom = chip_id == "custom";
-    let mut options: Vec<(AttrValue, AttrValue)> = presets::CHIPS
-        .iter()
-        .map(|p| (AttrValue::from(p.id), AttrValue::from(format!("{} ({})", p.name, p.vendor))))
-        .collect();
+    let mut options: Vec<(AttrValue, AttrValue)> =
+        presets::CHIPS.iter().map(|p| (AttrValue::from(p.id), AttrValue::from(p.name))).collect();
     options.push(("custom".into(), text::t("form.custom-chip").into()));
     let on_chip = props.on_action.reform(Action::ChooseChip);
     let detail = presets::chip(&chip_id).map(|p| {
