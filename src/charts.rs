@@ -265,7 +265,7 @@ pub fn draw_cost(e: &Estimate, theme: &Theme, size: Size) -> String {
         theme,
         (theme.words)("chart.cost"),
         (theme.words)("chart.usd-millions"),
-        "$M",
+        (theme.words)("chart.usd-millions-unit"),
         &parts,
         cloud,
     )

@@ -24,9 +24,20 @@ pub enum NumberError {
 impl std::error::Error for NumberError {}
 
 /// Suffixes and the power of ten each stands for. Upper and lower case `k` are both common;
-/// `B` (billion) is how model sizes are written, `G` how rates are.
-const SUFFIXES: &[(char, i32)] =
-    &[('k', 3), ('K', 3), ('M', 6), ('B', 9), ('G', 9), ('T', 12), ('P', 15), ('万', 4), ('亿', 8)];
+/// `B` (billion) is how model sizes are written, `G` how rates are; `万亿` (10^12, as Chinese
+/// writes trillions of tokens) is tried before `亿`.
+const SUFFIXES: &[(&str, i32)] = &[
+    ("k", 3),
+    ("K", 3),
+    ("M", 6),
+    ("B", 9),
+    ("G", 9),
+    ("T", 12),
+    ("P", 15),
+    ("万亿", 12),
+    ("万", 4),
+    ("亿", 8),
+];
 
 /// Folds full-width forms (U+FF01..U+FF5E) to ASCII and the ideographic space to a space.
 fn fold(c: char) -> char {
@@ -49,10 +60,10 @@ pub fn parse(text: &str) -> Result<f64, NumberError> {
     if t.is_empty() {
         return Err(NumberError::Empty);
     }
-    let (body, power) = match t.chars().last().and_then(|c| SUFFIXES.iter().find(|s| s.0 == c)) {
-        Some(&(c, power)) => (t[..t.len() - c.len_utf8()].trim_end(), power),
-        None => (t, 0),
-    };
+    let (body, power) = SUFFIXES
+        .iter()
+        .find_map(|&(suffix, power)| Some((t.strip_suffix(suffix)?.trim_end(), power)))
+        .unwrap_or((t, 0));
     let plain = ungroup(body)?;
     if plain.is_empty() || (power != 0 && plain.contains(['e', 'E'])) {
         return Err(NumberError::NotANumber);
@@ -195,13 +206,15 @@ pub fn sig3(x: f64) -> String {
     }
 }
 
-/// A count as Chinese reads it, to three significant digits: in 亿 (10^8) and 万 (10^4)
-/// from ten thousand up (`1.64万`, `2,290万`, `1.2亿`), plain below; `parse` reads it back.
+/// A count as Chinese reads it, to three significant digits: in 万亿 (10^12), 亿 (10^8) and
+/// 万 (10^4) from ten thousand up (`1.64万`, `2,290万`, `1.2亿`, `15.6万亿`), plain below;
+/// `parse` reads it back.
 pub fn wan(x: f64) -> String {
     if !x.is_finite() {
         return "0".to_string();
     }
     let (v, unit) = match x.abs() {
+        a if a >= 1e12 => (x / 1e12, "万亿"),
         a if a >= 1e8 => (x / 1e8, "亿"),
         a if a >= 1e4 => (x / 1e4, "万"),
         _ => return sig3(x),
@@ -215,9 +228,13 @@ mod tests {
 
     #[test]
     fn counts_in_wan_and_yi_read_back() {
-        for (x, want) in
-            [(16_384.0, "1.64万"), (2.29e7, "2,290万"), (1.2e8, "1.20亿"), (512.0, "512")]
-        {
+        for (x, want) in [
+            (16_384.0, "1.64万"),
+            (2.29e7, "2,290万"),
+            (1.2e8, "1.20亿"),
+            (15.6e12, "15.6万亿"),
+            (512.0, "512"),
+        ] {
             assert_eq!(wan(x), want);
             let back = parse(want).expect("reads back");
             assert!((back - x).abs() <= 0.005 * x, "{want} is {back}, not {x}");
@@ -238,6 +255,8 @@ mod tests {
             ("１６，３８４", 16384.0),
             ("1.6万", 16000.0),
             ("3亿", 3e8),
+            ("1.5万亿", 1.5e12),
+            ("15.6 万亿", 15.6e12),
             ("-0.5", -0.5),
             ("405B", 405e9),
         ] {

@@ -572,10 +572,9 @@ pub fn number_error(e: NumberError) -> String {
 pub fn fabric_error(e: FabricError) -> String {
     let n = |x: u64| crate::numbers::format(x as f64);
     match e {
-        FabricError::OneTierTooSmall { endpoints, ports } => fill(
-            "error.fabric.one-tier",
-            &[("ports", &n(ports as u64)), ("chips", &n(endpoints))],
-        ),
+        FabricError::OneTierTooSmall { endpoints, ports } => {
+            fill("error.fabric.one-tier", &[("ports", &n(ports as u64)), ("chips", &n(endpoints))])
+        }
         FabricError::TooFewPorts { ports } => {
             fill("error.fabric.ports", &[("ports", &n(ports as u64))])
         }

@@ -25,7 +25,8 @@ pub struct Words {
     pub chips: &'static str,
     pub domain: &'static str,
     pub one_rack: &'static str,
-    /// "switches", "planes", "more", and how many chips each part holds ("{n} chips each").
+    /// "switches", "planes", the groups not drawn ("… {n} more"), and how many chips each part
+    /// holds ("{n} chips each").
     pub switches: &'static str,
     pub planes: &'static str,
     pub more: &'static str,
@@ -271,7 +272,7 @@ pub fn layout(s: &Sketch, words: &Words) -> Layout {
     let mut x = 10.0;
     for (slot, (g, first)) in shown.iter().enumerate() {
         if ellipsis && slot == 2 {
-            let more = format!("… {} {}", n(total - 3), words.more);
+            let more = words.more.replace("{n}", &n(total - 3));
             pen.line((x + bw / 2.0, 44.0), (x + bw / 2.0, gy));
             pen.part(format!("{more} · {} {groups_name}", n(total)), true);
             pen.rect(x, gy, bw, gh, Ink::Box);

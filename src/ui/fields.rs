@@ -151,7 +151,7 @@ pub fn number_field(props: NumberFieldProps) -> Html {
         html! {
             <input type="range" class="slider" min={lo.to_string()} max={hi.to_string()} step="1"
                 value={position.to_string()} oninput={on_slide} disabled={props.slider_readonly}
-                aria-label={format!("{} slider", props.label)} aria-valuetext={spoken}
+                aria-label={crate::text::fill("form.slider", &[("label", &props.label)])} aria-valuetext={spoken}
                 data-testid={format!("{}-slider", props.testid)} />
         }
     });
