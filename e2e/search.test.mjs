@@ -75,14 +75,14 @@ test('sizing finds the smallest cluster of each chip for a deadline, plots them 
   await until(page, 'the sizing plot', (s) => !!document.querySelector(s), q('plot-sizing'));
   assert.equal(await rows(page, 'size-results').count(), 2, 'one row per chip');
   const [h100, b200] = [await cells(page, 'size-results', 0), await cells(page, 'size-results', 1)];
-  assert.equal(b200[0], 'b200');
+  assert.equal(b200[0], 'NVIDIA B200 (HGX, 1,000 W)', 'rows name chips as people read them');
   const [n100, n200] = [num(h100[1]), num(b200[1])];
   assert.ok(n200 > 0 && n100 > 0 && n200 < n100, `fewer B200 than H100 meet the deadline: ${n200} < ${n100}`);
   for (const row of [h100, b200]) assert.ok(num(row[5]) <= 120, `${row[0]} meets the deadline: ${row[5]} days`);
   // The plot comes from the worker as an SVG image: it loads and has the chips in its legend.
   await until(page, 'the sizing plot to load', (s) => document.querySelector(s)?.naturalWidth > 0, q('plot-sizing'));
   const svg = decodeURIComponent((await page.getAttribute(q('plot-sizing'), 'src')).replace(/^data:image\/svg\+xml,/, ''));
-  const drawn = svg.includes('<svg') && svg.includes('b200') && svg.includes('deadline: 120 days');
+  const drawn = svg.includes('<svg') && svg.includes('NVIDIA B200') && svg.includes('deadline: 120 days');
   assert.ok(drawn, 'plot-sizing is drawn');
 
   // Applying the B200 row sets the chip and the count, and the days with failures meet it.

@@ -691,25 +691,35 @@ pub fn draw(
 
 /// Plan A against plan B: each one's step as a stacked bar on one axis (A above B), parts in
 /// the step plot's colours, with both values per part in the legend.
-pub fn draw_compare_step(a: &Estimate, b: &Estimate, theme: &Theme, size: Size) -> String {
+pub fn draw_compare_step(
+    a: &Estimate,
+    b: &Estimate,
+    names: [&str; 2],
+    theme: &Theme,
+    size: Size,
+) -> String {
     plot::svg(size, theme, |root| {
         let limit = a.step_s.max(b.step_s).max(1e-12) * 1.05;
         let (pa, pb) = (a.breakdown.parts(), b.breakdown.parts());
-        let rows: Vec<(String, &str)> = pa
-            .iter()
-            .zip(pb.iter())
-            .enumerate()
-            .filter(|(_, (x, y))| x.1 > 0.0 || y.1 > 0.0)
-            .map(|(idx, ((id, va), (_, vb)))| {
-                let text = format!(
-                    "{}: A {} s, B {} s",
-                    part_name(theme, id),
-                    numbers::sig3(*va),
-                    numbers::sig3(*vb)
-                );
-                (text, theme.palette[idx % theme.palette.len()])
-            })
-            .collect();
+        let sides = [("A", names[0]), ("B", names[1])].map(|(side, name)| {
+            (
+                fill_in(theme.words, "chart.side", &[("side", side), ("name", name)]),
+                theme.foreground,
+            )
+        });
+        let parts =
+            pa.iter().zip(pb.iter()).enumerate().filter(|(_, (x, y))| x.1 > 0.0 || y.1 > 0.0).map(
+                |(idx, ((id, va), (_, vb)))| {
+                    let text = format!(
+                        "{}: A {} s, B {} s",
+                        part_name(theme, id),
+                        numbers::sig3(*va),
+                        numbers::sig3(*vb)
+                    );
+                    (text, theme.palette[idx % theme.palette.len()])
+                },
+            );
+        let rows: Vec<(String, &str)> = sides.into_iter().chain(parts).collect();
         let (left, right) = bar_areas(root, theme, (theme.words)("chart.compare-step"), &rows);
         let axis = (theme.words)("chart.seconds-per-step");
         let mut chart = bar_chart(&left, theme, axis, limit, 2)?;
@@ -738,6 +748,7 @@ pub fn draw_compare_step(a: &Estimate, b: &Estimate, theme: &Theme, size: Size) 
 pub fn draw_compare_scaling(
     a: (&[ScalingPoint], &ScalingPoint),
     b: (&[ScalingPoint], &ScalingPoint),
+    names: [&str; 2],
     theme: &Theme,
     size: Size,
 ) -> String {
@@ -754,15 +765,15 @@ pub fn draw_compare_scaling(
             false,
         )?;
         mesh!(chart, theme, (theme.words)("chart.days"))?;
-        for ((points, current), name, c) in [
-            (a, (theme.words)("chart.plan-a"), theme.palette[0]),
-            (b, (theme.words)("chart.plan-b"), theme.palette[3]),
-        ] {
+        for ((points, current), (side, name), c) in
+            [(a, ("A", names[0]), theme.palette[0]), (b, ("B", names[1]), theme.palette[3])]
+        {
+            let name = fill_in(theme.words, "chart.side", &[("side", side), ("name", name)]);
             let fitting = points.iter().filter(|p| p.fits).map(|p| (p.chips as f64, days(p)));
             chart.draw_series(LineSeries::new(fitting, stroke(c, 2)))?;
             let at = (current.chips as f64, days(current));
             chart.draw_series(std::iter::once(Circle::new(at, 6, color(c).filled())))?;
-            legend.push((name.to_string(), Mark::Dot, c));
+            legend.push((name, Mark::Dot, c));
         }
         legend_box(&chart.plotting_area().strip_coord_spec(), theme, &legend, true)?;
         Ok(())

@@ -374,19 +374,23 @@ fn accuracy(report: &Report) -> Value {
 }
 
 /// Plan A against plan B: the step and the scaling plots as SVG documents.
-fn compare_svg(a: &Scenario, b: &Scenario, dark: bool) -> Drawn {
-    let (Ok(a), Ok(b)) = (editor::evaluation(a), editor::evaluation(b)) else {
+fn compare_svg(a_scenario: &Scenario, b_scenario: &Scenario, dark: bool) -> Drawn {
+    let (Ok(a), Ok(b)) = (editor::evaluation(a_scenario), editor::evaluation(b_scenario)) else {
         return Err("a plan of the comparison does not resolve");
     };
     let current = |g: &editor::Evaluation| ScalingPoint::of(g.inputs.cluster.n_chips, &g.estimate);
     let (now_a, now_b) = (current(&a), current(&b));
     let (scaling_a, scaling_b) = (editor::scaling(&a.inputs), editor::scaling(&b.inputs));
     let theme = if dark { charts::DARK } else { charts::LIGHT };
+    let (name_a, name_b) =
+        (crate::text::page::plan_short(a_scenario), crate::text::page::plan_short(b_scenario));
+    let names = [name_a.as_str(), name_b.as_str()];
     Ok((
-        charts::draw_compare_step(&a.estimate, &b.estimate, &theme, (960, 300)),
+        charts::draw_compare_step(&a.estimate, &b.estimate, names, &theme, (960, 300)),
         charts::draw_compare_scaling(
             (&scaling_a, &now_a),
             (&scaling_b, &now_b),
+            names,
             &theme,
             (960, 380),
         ),

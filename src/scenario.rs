@@ -294,6 +294,16 @@ impl<'de> Deserialize<'de> for Scenario {
 
 impl std::error::Error for ParseError {}
 
+/// A plan's names (`Scenario::title`); `None` where the part has no name (a custom chip
+/// without one, a model given by its dimensions).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Title {
+    pub chip: Option<String>,
+    pub chips: Option<f64>,
+    pub system: Option<String>,
+    pub model: Option<String>,
+}
+
 /// A scenario ready for the plan search (`Scenario::for_search`).
 #[derive(Clone, Debug)]
 pub struct Searchable {
@@ -342,6 +352,40 @@ impl Scenario {
             _ => return None,
         };
         crate::model::presets::chip(id.trim())
+    }
+
+    /// What the plan is, as people name it: the chip, how many, the system and the model, by
+    /// their display names (a custom part by the name it was given, if any).
+    pub fn title(&self) -> Title {
+        use crate::model::presets;
+        let named = |raw: &Raw| match raw {
+            Some(Value::Object(map)) => map.get("name").and_then(Value::as_str).map(str::to_string),
+            _ => None,
+        };
+        let preset_id = |raw: &Raw| match raw {
+            Some(Value::String(id)) => Some(id.trim().to_string()),
+            Some(Value::Object(map)) => {
+                map.get("preset").and_then(Value::as_str).map(str::to_string)
+            }
+            _ => None,
+        };
+        let chip_preset = self.chip_preset();
+        let chip = named(&self.cluster.chip).or_else(|| chip_preset.map(|p| p.name.to_string()));
+        let system =
+            named(&self.cluster.system).or_else(|| match preset_id(&self.cluster.system) {
+                Some(id) => presets::system(&id).map(|p| p.name.to_string()),
+                None => chip_preset
+                    .and_then(|c| presets::system_for_chip(c.id))
+                    .map(|p| p.name.to_string()),
+            });
+        let model = preset_id(&self.model.preset)
+            .and_then(|id| presets::transformer(&id).map(|p| p.name.to_string()));
+        let chips = self.cluster.chips.as_ref().and_then(|v| match v {
+            Value::Number(n) => n.as_f64(),
+            Value::String(s) => crate::numbers::parse(s).ok(),
+            _ => None,
+        });
+        Title { chip, chips, system, model }
     }
 
     /// Reads one scenario, or a JSON array of them, from text.

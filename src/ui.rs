@@ -20,6 +20,7 @@ mod search;
 mod sizing;
 mod sketch;
 mod state;
+mod summary;
 mod worker;
 
 /// The page's words (`text::page`), as the panels call them.

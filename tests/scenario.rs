@@ -453,3 +453,25 @@ fn every_plain_field_reaches_the_model_and_moves_the_estimate() {
     }
     assert!(checked >= 7, "{checked} plain fields");
 }
+
+/// A plan is named by its parts' display names, never by ids.
+#[test]
+fn a_plan_is_named_by_its_parts() {
+    use clusterplan::text::page::plan_title;
+    assert_eq!(
+        plan_title(&Scenario::default_plan()),
+        "NVIDIA H100 SXM5 80GB × 16,384 · NVIDIA DGX H100 (8 × H100) · Llama 3.1 405B"
+    );
+    let ascend = Scenario::default_plan()
+        .with("cluster.chip", Some(json!("ascend-910b")))
+        .with("cluster.system", Some(json!("atlas-800t-a2")))
+        .with("cluster.chips", Some(json!(10240)));
+    let title = plan_title(&ascend);
+    assert!(
+        title.starts_with("Huawei Ascend 910B × 10,240 · ") && !title.contains("ascend-910b"),
+        "{title}"
+    );
+    let custom = Scenario::default_plan()
+        .with("cluster.chip", Some(json!({ "name": "X1", "bf16_tflops": 100 })));
+    assert!(plan_title(&custom).starts_with("X1 × 16,384 · "), "{}", plan_title(&custom));
+}

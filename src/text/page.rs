@@ -130,3 +130,23 @@ pub fn sketch_words() -> crate::sketch::Words {
 }
 
 pub use crate::text::decode_error;
+
+/// A plan in a few words, for a legend: `NVIDIA H100 SXM5 80GB × 16,384`.
+pub fn plan_short(scenario: &crate::scenario::Scenario) -> String {
+    let title = scenario.title();
+    let chip = title.chip.unwrap_or_else(|| t("title.custom-chip").to_string());
+    match title.chips {
+        Some(n) => format!("{chip} × {}", crate::numbers::format(n)),
+        None => chip,
+    }
+}
+
+/// What a plan is, in a line: `NVIDIA H100 SXM5 80GB × 16,384 · NVIDIA DGX H100 · Llama 3.1
+/// 405B` (the compared sides, the report's title, the phone's headline).
+pub fn plan_title(scenario: &crate::scenario::Scenario) -> String {
+    let title = scenario.title();
+    let mut parts = vec![plan_short(scenario)];
+    parts.extend(title.system);
+    parts.push(title.model.unwrap_or_else(|| t("title.custom-model").to_string()));
+    parts.join(" · ")
+}

@@ -295,19 +295,7 @@ pub fn app() -> Html {
         PanelProps { state: state.clone(), on_set: on_set.clone(), on_action: on_action.clone() };
     let good = state.good.clone();
     let notice = state.notice.as_ref();
-    let summary = good.as_ref().map(|g| {
-        let e = &g.estimate;
-        let class = classes!("summary", (!e.feasible || state.stale()).then_some("infeasible"));
-        let fits = text::t(if e.memory.fits { "fit.fits" } else { "fit.does-not-fit" });
-        html! {
-            <div {class} data-testid="summary" aria-hidden="true">
-                <span>{ format::days(e.train_days) }</span>
-                <span>{ text::fill("summary.mfu", &[("mfu", &format::percent(e.mfu))]) }</span>
-                <span class={classes!((!e.memory.fits).then_some("bad"))}>{ fits }</span>
-                if !e.feasible { <span class="bad">{ text::t("summary.cannot-run") }</span> }
-            </div>
-        }
-    });
+    let summary = super::summary::summary(&state);
     html! {
         <>
             <header class="top">
@@ -337,7 +325,7 @@ pub fn app() -> Html {
                     </select>
                 </nav>
             </header>
-            { for summary }
+            { summary }
             <div class="print-only report-head" data-testid="report-head">
                 <strong>{ text::t("report.title") }</strong>
                 <span>{ report_title(&state.scenario) }</span>

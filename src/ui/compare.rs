@@ -61,11 +61,24 @@ pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> H
     };
     let rows = editor::compare(&a.estimate, &b.estimate);
     let end = on_action.reform(|_| Action::EndCompare);
+    // Each side by what it is, under its letter.
+    let side = |key: &str, testid: &str, scenario: &crate::scenario::Scenario| {
+        html! {
+            <th data-testid={testid.to_string()}>
+                <span class="side">{ t(key) }</span><br />{ crate::text::page::plan_title(scenario) }
+            </th>
+        }
+    };
     html! {
         <section class="panel compare" data-testid="compare-panel">
             <h2>{ t("compare.title") }</h2>
             <table class="job-results">
-                <thead><tr><th></th><th>{ t("compare.a") }</th><th>{ t("compare.b") }</th><th>{ t("compare.change") }</th></tr></thead>
+                <thead><tr>
+                    <th></th>
+                    { side("compare.a", "compare-name-a", &pinned.scenario) }
+                    { side("compare.b", "compare-name-b", &state.scenario) }
+                    <th>{ t("compare.change") }</th>
+                </tr></thead>
                 <tbody>
                     { for rows.iter().filter(|d| d.a != 0.0 || d.b != 0.0).map(|d| {
                         let (label, show) = shown(d.key);
