@@ -302,6 +302,8 @@ pub struct Title {
     pub chips: Option<f64>,
     pub system: Option<String>,
     pub model: Option<String>,
+    pub scale_up: Option<String>,
+    pub scale_out: Option<String>,
 }
 
 /// A scenario ready for the plan search (`Scenario::for_search`).
@@ -385,7 +387,22 @@ impl Scenario {
             Value::String(s) => crate::numbers::parse(s).ok(),
             _ => None,
         });
-        Title { chip, chips, system, model }
+        let fabric =
+            |raw: &Raw, of_chip: Option<&'static str>, find: fn(&str) -> Option<&'static str>| {
+                named(raw).or_else(|| {
+                    preset_id(raw)
+                        .or(of_chip.map(str::to_string))
+                        .and_then(|id| find(&id))
+                        .map(str::to_string)
+                })
+            };
+        let scale_up = fabric(&self.cluster.scale_up, chip_preset.map(|c| c.scale_up), |id| {
+            presets::scale_up(id).map(|p| p.name)
+        });
+        let scale_out = fabric(&self.cluster.scale_out, chip_preset.map(|c| c.scale_out), |id| {
+            presets::scale_out(id).map(|p| p.name)
+        });
+        Title { chip, chips, system, model, scale_up, scale_out }
     }
 
     /// Reads one scenario, or a JSON array of them, from text.

@@ -15,6 +15,7 @@ mod fields;
 mod inputs;
 mod job;
 mod plot;
+mod report;
 mod results;
 mod search;
 mod sizing;

@@ -319,3 +319,33 @@ fn the_page_words_a_chip_change_in_both_languages() {
         "{zh}"
     );
 }
+
+/// A printed report lists every input the estimate rests on by name, defaults included, never
+/// by id, in both languages.
+#[test]
+fn a_report_lists_its_inputs_by_name() {
+    use clusterplan::text::page::report_inputs;
+    let scenario = Scenario::default_plan();
+    let inputs = scenario.resolve().expect("resolves");
+    for lang in [Lang::En, Lang::ZhCn] {
+        text::set_lang(lang);
+        let rows = report_inputs(&scenario, &inputs);
+        text::set_lang(Lang::En);
+        let all: String = rows.iter().map(|(what, value)| format!("{what}: {value}\n")).collect();
+        assert!(rows.iter().all(|(what, value)| !what.is_empty() && !value.is_empty()), "{all}");
+        for want in [
+            "Llama 3.1 405B",
+            "NVIDIA H100 SXM5 80GB",
+            "16,384",
+            "NVIDIA DGX H100",
+            "TP 8 · PP 16 · DP 64 · CP 2 · EP 1",
+            "PUE 1.56",
+            "0.0806",
+        ] {
+            assert!(all.contains(want), "{lang:?} lacks {want}:\n{all}");
+        }
+        for id in ["h100-sxm", "dgx-h100", "llama3-405b", "roce-400g", "megatron-core"] {
+            assert!(!all.contains(id), "{lang:?} names {id}:\n{all}");
+        }
+    }
+}

@@ -150,3 +150,103 @@ pub fn plan_title(scenario: &crate::scenario::Scenario) -> String {
     parts.push(title.model.unwrap_or_else(|| t("title.custom-model").to_string()));
     parts.join(" · ")
 }
+
+/// What a report prints first (`data-testid="report-inputs"`): every input the estimate rests
+/// on, as `(what, value)` rows in the language spoken, from the plan's names and its resolved
+/// inputs (so defaults show as the values used).
+pub fn report_inputs(
+    scenario: &crate::scenario::Scenario,
+    i: &crate::model::Inputs,
+) -> Vec<(String, String)> {
+    use crate::format;
+    use crate::numbers::format as n;
+    let title = scenario.title();
+    let p = &i.parallelism;
+    let f = &i.plant.facility;
+    let t_ = &i.transformer;
+    let option = |path: &str, code: &str| t(&format!("option.{path}.{code}")).to_string();
+    let none = || t("report.custom").to_string();
+    let model = title.model.unwrap_or_else(|| t("title.custom-model").to_string());
+    let shape = fill(
+        "report.shape",
+        &[
+            ("layers", &n(t_.n_layers as f64)),
+            ("hidden", &n(t_.hidden as f64)),
+            ("params", &format::count(i.transformer.params())),
+        ],
+    );
+    let degrees = fill(
+        "report.degrees",
+        &[
+            ("tp", &p.tensor.to_string()),
+            ("pp", &p.pipeline.to_string()),
+            ("dp", &n(p.data as f64)),
+            ("cp", &p.context.to_string()),
+            ("ep", &p.expert.to_string()),
+        ],
+    );
+    let schedule = fill(
+        "report.schedule",
+        &[("mb", &p.micro_batch.to_string()), ("virtual", &p.virtual_stages.to_string())],
+    );
+    let batch = fill(
+        "report.batch",
+        &[("sequences", &n(i.training.global_batch as f64)), ("tokens", &n(t_.seq_len as f64))],
+    );
+    let zero = match p.sharding {
+        crate::model::Sharding::None => 0,
+        crate::model::Sharding::Optimizer => 1,
+        crate::model::Sharding::Gradients => 2,
+        crate::model::Sharding::Full => 3,
+    };
+    let cooling = fill(
+        "report.cooling",
+        &[
+            ("cooling", &option("facility.cooling", fields::FACILITY_COOLING.code(f.cooling))),
+            ("pue", &crate::numbers::sig3(f.pue)),
+        ],
+    );
+    let prices = fill(
+        "report.prices",
+        &[
+            ("kwh", &crate::numbers::format(f.usd_per_kwh)),
+            ("build", &format::count(f.build_usd_per_w * 1e6)),
+            ("years", &crate::numbers::format(f.amortization_years)),
+            ("cloud", &crate::numbers::format(f.cloud_usd_per_chip_hour)),
+        ],
+    );
+    vec![
+        (t("report.model").to_string(), format!("{model} ({shape})")),
+        (label("cluster.chip").to_string(), title.chip.unwrap_or_else(none)),
+        (label("cluster.chips").to_string(), n(i.cluster.n_chips as f64)),
+        (label("cluster.system").to_string(), title.system.unwrap_or_else(none)),
+        (label("cluster.scale_up").to_string(), title.scale_up.unwrap_or_else(none)),
+        (label("cluster.scale_out").to_string(), title.scale_out.unwrap_or_else(none)),
+        (t("report.parallelism").to_string(), degrees),
+        (t("report.schedule-label").to_string(), schedule),
+        (label("training.global_batch").to_string(), batch),
+        (label("training.tokens").to_string(), format::count(i.training.tokens)),
+        (
+            label("training.recipe").to_string(),
+            option("training.recipe", fields::TRAINING_RECIPE.code(i.training.recipe)),
+        ),
+        (
+            label("parallelism.stack").to_string(),
+            option("parallelism.stack", fields::PARALLELISM_STACK.code(p.stack)),
+        ),
+        (
+            label("parallelism.recompute").to_string(),
+            option("parallelism.recompute", fields::PARALLELISM_RECOMPUTE.code(p.recompute)),
+        ),
+        (label("parallelism.zero").to_string(), zero.to_string()),
+        (label("facility.cooling").to_string(), cooling),
+        (t("report.prices-label").to_string(), prices),
+        (
+            label("reliability.checkpoint").to_string(),
+            option(
+                "reliability.checkpoint",
+                fields::RELIABILITY_CHECKPOINT.code(i.reliability.checkpoint),
+            ),
+        ),
+    ]
+}

@@ -56,14 +56,6 @@ fn export_name(scenario: &Scenario) -> String {
     format!("clusterplan-{}-{}-{}.json", clean(&model), clean(&chip), clean(&chips))
 }
 
-/// What a report is about: model, chip and size, as the export names it.
-fn report_title(scenario: &Scenario) -> String {
-    export_name(scenario)
-        .trim_start_matches("clusterplan-")
-        .trim_end_matches(".json")
-        .replace('-', " ")
-}
-
 /// The planner page.
 #[function_component(App)]
 pub fn app() -> Html {
@@ -326,13 +318,7 @@ pub fn app() -> Html {
                 </nav>
             </header>
             { summary }
-            <div class="print-only report-head" data-testid="report-head">
-                <strong>{ text::t("report.title") }</strong>
-                <span>{ report_title(&state.scenario) }</span>
-                <span data-testid="report-link">{ match browser::share_link(&state.scenario, state.pinned.as_ref().map(|p| &p.scenario)) {
-                    ShareLink::Web(link) | ShareLink::Fragment(link) => link,
-                } }</span>
-            </div>
+            { super::report::report_head(&state) }
             <div class="notice" data-testid="notice" role="status" aria-live="polite">
                 if let Some(n) = notice {
                     { text::notice(n) }
