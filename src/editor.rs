@@ -77,8 +77,13 @@ pub enum Notice {
     Applied { label: String },
     /// Occurs when the current plan was pinned as side A of a comparison.
     Comparing,
+    /// Occurs when a system was chosen: its name, the chip that came with it when the chip
+    /// changed, and the fields of the user's that its own node size and fabrics replaced.
+    SystemChanged { system: String, chip: Option<String>, replaced: Vec<&'static str> },
     /// Occurs after Undo.
     Undone,
+    /// Occurs after Redo.
+    Redone,
     /// Occurs when Undo has nothing to undo.
     NothingToUndo,
     /// Occurs when a link pasted or navigated to was opened.
@@ -97,7 +102,9 @@ impl Notice {
                 | Notice::LoadedPlan { .. }
                 | Notice::Applied { .. }
                 | Notice::ChipChanged { .. }
+                | Notice::SystemChanged { .. }
                 | Notice::MoeWithoutEp { .. }
+                | Notice::Redone
         )
     }
 }
@@ -115,6 +122,8 @@ pub struct State {
     pub notice: Option<Notice>,
     /// Scenarios before each whole-plan change, newest last.
     pub undo: Vec<Rc<Scenario>>,
+    /// Scenarios Undo went back from, newest last; any other change empties it.
+    pub redo: Vec<Rc<Scenario>>,
     /// Rises with every whole-plan change, so the page adds a browser-history entry.
     pub history: u32,
     /// Side A of a comparison, pinned while the form edits side B (`scenario`); `None` when
@@ -153,6 +162,9 @@ pub enum Action {
     Open(Box<Scenario>),
     /// Choose a chip preset, or `custom` to take over the current chip's figures.
     ChooseChip(String),
+    /// Choose a system preset, whose chip, node size and fabrics come with it; an id that is
+    /// no system (`""`) goes back to the chip's own.
+    ChooseSystem(String),
     /// Choose a model preset, or `custom` to take over the current dimensions.
     ChooseModel(String),
     /// Load the published plan of a model preset.
@@ -167,6 +179,8 @@ pub enum Action {
     OpenPair(Box<(Scenario, Scenario)>),
     /// Go back to the scenario before the last whole-plan change.
     Undo,
+    /// Go forward again to the scenario the last Undo left.
+    Redo,
     /// Show a notice.
     Notify(Notice),
 }
@@ -180,6 +194,7 @@ impl State {
             good: None,
             notice,
             undo: Vec::new(),
+            redo: Vec::new(),
             history: 0,
             pinned: None,
         };
@@ -211,6 +226,7 @@ impl State {
                 for (path, value) in changes {
                     self.scenario = self.scenario.with(&path, value);
                 }
+                self.redo.clear();
                 self.notice = None;
                 self.evaluate();
             }
@@ -247,6 +263,7 @@ impl State {
                 self.history = self.history.wrapping_add(1);
             }
             Action::ChooseChip(id) => self.choose_chip(&id),
+            Action::ChooseSystem(id) => self.choose_system(&id),
             Action::Apply { label, scenario } => self.replace(*scenario, Notice::Applied { label }),
             Action::ChooseModel(id) => self.choose_model(&id),
             Action::LoadPublishedPlan(id) => match validation::published_plan(&id) {
@@ -255,13 +272,23 @@ impl State {
             },
             Action::Undo => match self.undo.pop() {
                 Some(previous) => {
-                    self.scenario = (*previous).clone();
+                    let left = std::mem::replace(&mut self.scenario, (*previous).clone());
+                    self.redo.push(Rc::new(left));
                     self.notice = Some(Notice::Undone);
                     self.history = self.history.wrapping_add(1);
                     self.evaluate();
                 }
                 None => self.notice = Some(Notice::NothingToUndo),
             },
+            Action::Redo => {
+                if let Some(next) = self.redo.pop() {
+                    let left = std::mem::replace(&mut self.scenario, (*next).clone());
+                    self.undo.push(Rc::new(left));
+                    self.notice = Some(Notice::Redone);
+                    self.history = self.history.wrapping_add(1);
+                    self.evaluate();
+                }
+            }
             Action::Notify(notice) => self.notice = Some(notice),
         }
     }
@@ -270,6 +297,7 @@ impl State {
     fn replace(&mut self, scenario: Scenario, notice: Notice) {
         let previous = std::mem::replace(&mut self.scenario, scenario);
         if previous != self.scenario {
+            self.redo.clear();
             self.undo.push(Rc::new(previous));
             if self.undo.len() > UNDO_DEPTH {
                 self.undo.remove(0);
@@ -295,6 +323,36 @@ impl State {
             }
         };
         self.notice = Some(Notice::ImportRejected { name, problems });
+    }
+
+    /// A system preset and what comes with it: its chip, and its own node size and fabrics in
+    /// place of any the user set (said in the notice, with Undo).
+    fn choose_system(&mut self, id: &str) {
+        const ITS_OWN: [&str; 5] = [
+            "cluster.scale_up",
+            "cluster.scale_out",
+            "cluster.chips_per_node",
+            "cluster.scale_up_domain",
+            "cluster.placement",
+        ];
+        let Some(system) = presets::system(id) else {
+            return self.apply(Action::Set(vec![("cluster.system".into(), None)]));
+        };
+        let before = self.scenario.chip_preset().map(|c| c.id);
+        let mut next = self
+            .scenario
+            .with("cluster.system", Some(Value::String(system.id.into())))
+            .with("cluster.chip", Some(Value::String(system.chip.into())));
+        let mut replaced = Vec::new();
+        for path in ITS_OWN {
+            if self.scenario.get(path).is_some() {
+                replaced.push(path);
+            }
+            next = next.with(path, None);
+        }
+        let chip = (before != Some(system.chip))
+            .then(|| presets::chip(system.chip).map_or(system.chip, |c| c.name).to_string());
+        self.replace(next, Notice::SystemChanged { system: system.name.into(), chip, replaced });
     }
 
     fn choose_chip(&mut self, id: &str) {

@@ -175,6 +175,7 @@ pub fn sketch(inputs: &Inputs, estimate: &Estimate) -> Option<Sketch> {
     ]);
 
     let builds = |tiers: Option<u32>| fabric::build(&fabric::Spec { tiers, ..spec }).is_ok();
+    let most = chips.min(inputs.cluster.fabric_domain.max(1));
     let cpn = spec.chips_per_node;
     let o = inputs.plant.fabric.oversubscription;
     let step = |v: f64, lo: f64, hi: f64, d: f64| {
@@ -201,7 +202,8 @@ pub fn sketch(inputs: &Inputs, estimate: &Estimate) -> Option<Sketch> {
             path: "cluster.scale_up_domain",
             value: domain as f64,
             down: (domain > 1).then(|| (domain / 2).max(1) as f64),
-            up: (domain < chips).then(|| (domain * 2).min(chips) as f64),
+            // No larger than the scale-up fabric links.
+            up: (domain < most).then(|| (domain * 2).min(most) as f64),
         },
         Knob {
             path: "cluster.fabric.tiers",

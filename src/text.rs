@@ -323,6 +323,10 @@ pub fn warning(w: &Warning) -> String {
             "warn.interleaving-microbatches",
             &[("mb", &n(microbatches as u64)), ("stages", &n(stages as u64))],
         ),
+        Warning::DomainBeyondFabric { domain, fabric } => fill(
+            "warn.domain-beyond-fabric",
+            &[("domain", &n(domain as u64)), ("fabric", &n(fabric as u64))],
+        ),
         Warning::TensorCrossesDomain { tp, domain } => fill(
             "warn.tp-crosses",
             &[

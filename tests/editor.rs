@@ -297,3 +297,69 @@ fn a_pinned_plan_stays_while_b_is_edited() {
     state.apply(Action::EndCompare);
     assert!(state.pinned.is_none() && estimate(&state).train_days == b.train_days);
 }
+
+/// Choosing a system says what came with it and what of the user's it replaced, with Undo, and
+/// Redo goes forward again; any other change empties Redo.
+#[test]
+fn a_system_change_says_what_came_with_it_and_undoes_and_redoes() {
+    let mut state = fresh();
+    set(&mut state, "cluster.scale_out", json!("ib-ndr"));
+    let before = state.scenario.clone();
+    state.apply(Action::ChooseSystem("kuae-s4000".into()));
+    let Some(Notice::SystemChanged { system, chip, replaced }) = state.notice.clone() else {
+        panic!("{:?}", state.notice)
+    };
+    assert!(system.contains("KUAE"), "{system}");
+    assert_eq!(chip.as_deref(), Some("Moore Threads MTT S4000"));
+    assert_eq!(replaced, vec!["cluster.scale_out"]);
+    let words = clusterplan::text::page::notice(state.notice.as_ref().expect("a notice"));
+    assert!(words.contains("MTT S4000") && words.contains("network"), "{words}");
+    assert!(state.notice.as_ref().is_some_and(Notice::undoable));
+    let after = state.scenario.clone();
+    state.apply(Action::Undo);
+    assert_eq!(state.scenario, before);
+    assert_eq!(state.redo.len(), 1);
+    state.apply(Action::Redo);
+    assert_eq!(state.scenario, after);
+    assert_eq!(state.notice, Some(Notice::Redone));
+    state.apply(Action::Undo);
+    set(&mut state, "cluster.chips", json!(2048));
+    assert!(state.redo.is_empty(), "an edit after Undo leaves nothing to redo");
+}
+
+/// An edit inside a system that is not set keeps the chip's own system rather than falling
+/// back to a generic server, so capex follows nodes per rack (fewer racks, a little less).
+#[test]
+fn a_drawn_edit_keeps_the_system() {
+    let mut state = fresh();
+    let capex = |s: &State| estimate(s).facility.cost.capex_usd;
+    let mut last = capex(&state);
+    for nodes in [5, 6, 8] {
+        set(&mut state, "cluster.system.nodes_per_rack", json!(nodes));
+        assert_eq!(state.scenario.get("cluster.system.preset"), Some(json!("dgx-h100")));
+        let now = capex(&state);
+        assert!(now < last && now > 0.95 * last, "{nodes} nodes per rack: {now} after {last}");
+        last = now;
+    }
+}
+
+/// A scale-up domain larger than its fabric links is flagged, and the drawing offers no step
+/// beyond it.
+#[test]
+fn a_domain_beyond_its_fabric_is_flagged_and_not_offered() {
+    let mut state = fresh();
+    set(&mut state, "cluster.chip", json!("ascend-910b"));
+    let drawing = |s: &State| {
+        let good = s.good.as_ref().expect("a result");
+        clusterplan::sketch::sketch(&good.inputs, &good.estimate).expect("a drawing")
+    };
+    let domain =
+        drawing(&state).knobs.iter().find(|k| k.path == "cluster.scale_up_domain").copied();
+    assert_eq!(domain.map(|k| (k.value, k.up)), Some((8.0, None)), "HCCS links 8 chips");
+    set(&mut state, "cluster.scale_up_domain", json!(16));
+    let flagged = estimate(&state)
+        .warnings
+        .iter()
+        .any(|w| matches!(w, Warning::DomainBeyondFabric { domain: 16, fabric: 8 }));
+    assert!(flagged, "{:?}", estimate(&state).warnings);
+}

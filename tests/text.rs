@@ -338,7 +338,11 @@ fn a_report_lists_its_inputs_by_name() {
             "NVIDIA H100 SXM5 80GB",
             "16,384",
             "NVIDIA DGX H100",
-            "TP 8 · PP 16 · DP 64 · CP 2 · EP 1",
+            "TP 8",
+            "PP 16",
+            "DP 64",
+            "CP 2",
+            "EP 1",
             "PUE 1.56",
             "0.0806",
         ] {

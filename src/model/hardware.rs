@@ -71,6 +71,9 @@ pub struct Cluster {
     pub chips_per_node: u32,
     /// Scale-up fabric.
     pub scale_up: ScaleUp,
+    /// Chips the scale-up fabric as given links (its own domain); `scale_up.domain_size` may be
+    /// set larger, which it cannot build (`Warning::DomainBeyondFabric`).
+    pub fabric_domain: u32,
     /// Scale-out fabric; `bytes_per_s` is the NIC bandwidth per chip.
     pub scale_out: Link,
     /// How the scale-out network is built, as far as collectives feel it.

@@ -49,6 +49,9 @@ pub enum Warning {
     InterleavingNeedsMicrobatches { microbatches: u32, stages: u32 },
     /// Occurs when the tensor-parallel group spans several scale-up domains.
     TensorCrossesDomain { tp: u32, domain: u32 },
+    /// The scale-up domain is set larger than its fabric links: the fabric as given cannot
+    /// build it.
+    DomainBeyondFabric { domain: u32, fabric: u32 },
     /// Occurs when the expert-parallel group spans several scale-up domains.
     ExpertCrossesDomain { ep: u32, domain: u32 },
     /// Occurs when the expert-parallel degree exceeds the routed experts.
@@ -140,7 +143,8 @@ impl Warning {
             | Warning::CapBelowMeasured { .. }
             | Warning::SequenceParallelWithoutTensor
             | Warning::ShardingWithoutReplicas
-            | Warning::VirtualStagesWithoutPipeline => Severity::Advice,
+            | Warning::VirtualStagesWithoutPipeline
+            | Warning::DomainBeyondFabric { .. } => Severity::Advice,
             Warning::LayersNotDivisible { .. } => Severity::Note,
         }
     }
@@ -244,6 +248,12 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
         out.push(Warning::InterleavingNeedsMultiple {
             microbatches: shape.n_microbatches,
             stages: shape.pp_u,
+        });
+    }
+    if c.fabric_domain > 0 && c.scale_up.domain_size > c.fabric_domain {
+        out.push(Warning::DomainBeyondFabric {
+            domain: c.scale_up.domain_size,
+            fabric: c.fabric_domain,
         });
     }
     let domain = c.rank_domain();

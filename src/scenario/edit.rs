@@ -39,6 +39,14 @@ impl Scenario {
     /// Intermediate objects are created; a scalar in the way is replaced by an object.
     pub fn with(&self, path: &str, value: Option<Value>) -> Scenario {
         let Ok(mut root) = serde_json::to_value(self) else { return self.clone() };
+        // A key inside a system that is not set starts from the system it stands for (the
+        // chip's own), so the edit keeps that system and changes only the key.
+        if path.starts_with("cluster.system.") && self.cluster.system.is_none() {
+            let own = self.chip_preset().and_then(|c| crate::model::presets::system_for_chip(c.id));
+            if let Some(system) = own {
+                root["cluster"]["system"] = Value::String(system.id.to_string());
+            }
+        }
         let keys: Vec<&str> = path.split('.').filter(|k| !k.is_empty()).collect();
         let Some((last, parents)) = keys.split_last() else { return self.clone() };
         // Clearing a key that is not there changes nothing (and creates no empty parents).

@@ -977,6 +977,7 @@ pub fn warning_field(w: &Warning) -> &'static str {
         Warning::TensorSplitsHeads { .. }
         | Warning::TensorReplicatesKvHeads { .. }
         | Warning::TensorCrossesDomain { .. } => "parallelism.tp",
+        Warning::DomainBeyondFabric { .. } => "cluster.scale_up_domain",
         Warning::BatchNotDivisible { .. } => "training.global_batch",
         // More replicas than sequences: the data-parallel degree is what is wrong.
         Warning::IdleReplicas { global_batch, dp, .. } if dp > global_batch => "parallelism.dp",

@@ -559,6 +559,7 @@ impl Scenario {
                     presets::SCALE_UP[0].scale_up
                 }),
         };
+        let fabric_domain = scale_up.domain_size;
         scale_up.domain_size = r.count(
             &c.scale_up_domain,
             &fields::CLUSTER_SCALE_UP_DOMAIN_SIZE,
@@ -594,6 +595,7 @@ impl Scenario {
             domain_chips,
             chips_per_node,
             scale_up,
+            fabric_domain,
             scale_out,
             network: Network::NON_BLOCKING,
         }

@@ -85,7 +85,19 @@ pub fn notice(n: &Notice) -> String {
         Notice::MoeWithoutEp { model } => fill("notice.moe-without-ep", &[("model", model)]),
         Notice::Applied { label } => fill("notice.applied", &[("label", label)]),
         Notice::Comparing => t("notice.comparing").into(),
+        Notice::SystemChanged { system, chip, replaced } => {
+            let mut parts = vec![match chip {
+                Some(chip) => fill("notice.system-chip", &[("system", system), ("chip", chip)]),
+                None => fill("notice.system-set", &[("system", system)]),
+            }];
+            if !replaced.is_empty() {
+                let names: Vec<String> = replaced.iter().map(|p| in_sentence(label(p))).collect();
+                parts.push(fill("notice.system-replaced", &[("what", &names.join(t("text.and")))]));
+            }
+            parts.join(t("text.clause")) + t("text.stop")
+        }
         Notice::Undone => t("notice.undone").into(),
+        Notice::Redone => t("notice.redone").into(),
         Notice::NothingToUndo => t("notice.nothing-to-undo").into(),
         Notice::OpenedLink => t("notice.opened-link").into(),
         Notice::Text(text) => text.clone(),

@@ -325,6 +325,11 @@ pub fn app() -> Html {
                     if n.undoable() && !state.undo.is_empty() {
                         { " " }<button class="link" data-testid="notice-undo" onclick={on_undo}>{ text::t("action.undo") }</button>
                     }
+                    if !state.redo.is_empty() {
+                        { " " }<button class="link" data-testid="redo" onclick={on_action.reform(|_| Action::Redo)}>
+                            { text::t("action.redo") }
+                        </button>
+                    }
                 }
             </div>
             <main class="layout">

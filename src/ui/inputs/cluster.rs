@@ -9,7 +9,7 @@ use crate::format;
 use crate::model::presets;
 use crate::numbers;
 use crate::scenario::fields;
-use crate::ui::fields::{Change, SelectField, Slider};
+use crate::ui::fields::{SelectField, Slider};
 use crate::ui::state::Action;
 use crate::ui::text;
 
@@ -117,7 +117,7 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
                 { fabric("cluster.scale_out", "scale-out",
                     fabric_options(presets::SCALE_OUT.iter().map(|p| (p.id, p.name)).collect()), out_default) }
             }
-            { system_select(&f) }
+            { system_select(&f, &props.on_action) }
             { preset_select(&f, "cluster.fabric.switch", "switch", text::t("form.systems-own"),
                 presets::SWITCHES.iter().map(|p| (p.id, p.name)).collect()) }
             <div class="grid">
@@ -152,34 +152,15 @@ fn preset_select(
 }
 
 /// The system select: choosing a system also chooses its chip, and its node size and fabrics
-/// follow it.
-fn system_select(f: &Form) -> Html {
+/// follow it (`Action::ChooseSystem`, which says so with Undo).
+fn system_select(f: &Form, on_action: &Callback<Action>) -> Html {
     let path = "cluster.system";
     let value = f.raw(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
     let mut options: Vec<(AttrValue, AttrValue)> =
         vec![("".into(), text::t("form.chips-own").into())];
     options
         .extend(presets::SYSTEMS.iter().map(|p| (AttrValue::from(p.id), AttrValue::from(p.name))));
-    let on_set = f.on_set.clone();
-    let on_change = Callback::from(move |v: String| {
-        let mut changes: Vec<Change> = vec![(path.to_string(), None)];
-        if let Some(system) = presets::system(&v) {
-            changes = vec![
-                (path.to_string(), Some(Value::String(v.clone()))),
-                ("cluster.chip".into(), Some(Value::String(system.chip.to_string()))),
-            ];
-            for cleared in [
-                "cluster.scale_up",
-                "cluster.scale_out",
-                "cluster.chips_per_node",
-                "cluster.scale_up_domain",
-                "cluster.placement",
-            ] {
-                changes.push((cleared.into(), None));
-            }
-        }
-        on_set.emit(changes);
-    });
+    let on_change = on_action.reform(Action::ChooseSystem);
     let detail = presets::system(&value).map(
         |p| html! { <span class="source">{ text::t("form.source") }{ preset_source("system", p.id, p.source) }</span> },
     );
