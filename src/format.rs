@@ -67,6 +67,18 @@ pub fn raw(value: &serde_json::Value) -> String {
         }
         serde_json::Value::String(s) => s.clone(),
         serde_json::Value::Null => String::new(),
+        // A figure a program wrote (a preset taken over: `51.2071770832896`) reads to six
+        // digits; what people type has far fewer than ten and shows as typed.
+        serde_json::Value::Number(n)
+            if n.to_string().trim_start_matches(['-', '0', '.']).len() > 10 =>
+        {
+            let x = n.as_f64().unwrap_or_default();
+            let digits = 6 - 1 - x.abs().log10().floor() as i32;
+            format!("{:.*}", digits.max(0) as usize, x)
+                .trim_end_matches('0')
+                .trim_end_matches('.')
+                .to_string()
+        }
         other => other.to_string(),
     }
 }

@@ -113,3 +113,22 @@ fn the_forms_quoted_by_users_are_read() {
         assert_eq!(got, want, "{path} = {text}");
     }
 }
+
+/// A value in a form box: as typed, a figure a program wrote to six digits, a million and up
+/// as people write it.
+#[test]
+fn form_values_read_as_people_write_them() {
+    use clusterplan::format::raw;
+    use serde_json::json;
+    for (value, shown) in [
+        (json!(51.2071770832896), "51.2072"),
+        (json!(0.0806), "0.0806"),
+        (json!(0.85), "0.85"),
+        (json!(16384), "16384"),
+        (json!(1.56e11), "156B"),
+        (json!(1.56e13), "15.6T"),
+        (json!("15.6万亿"), "15.6万亿"),
+    ] {
+        assert_eq!(raw(&value), shown, "{value}");
+    }
+}

@@ -283,13 +283,23 @@ pub fn app() -> Html {
     let on_reset = on_action.reform(|_| Action::Reset);
     let on_undo = on_action.reform(|_| Action::Undo);
 
-    let panels =
-        PanelProps { state: state.clone(), on_set: on_set.clone(), on_action: on_action.clone() };
+    let panels = PanelProps {
+        state: state.clone(),
+        on_set: on_set.clone(),
+        on_action: on_action.clone(),
+        catalog: (*user_catalog).clone(),
+    };
     let good = state.good.clone();
     let notice = state.notice.as_ref();
     let summary = super::summary::summary(&state);
     html! {
         <>
+            // The first Tab stop: past the form to the results (the link's address would replace
+            // the plan's, so it moves the focus itself).
+            <a class="skip" href="#results" data-testid="skip-to-results" onclick={Callback::from(|e: MouseEvent| {
+                e.prevent_default();
+                browser::focus_results();
+            })}>{ text::t("action.skip-to-results") }</a>
             <header class="top">
                 <div class="title">
                     <h1>{ "clusterplan" }</h1>

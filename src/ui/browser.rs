@@ -369,3 +369,13 @@ pub fn column_width() -> u32 {
         .and_then(|d| d.query_selector(".outputs").ok().flatten());
     column.map_or(0, |c| c.client_width().max(0) as u32)
 }
+
+/// Moves the keyboard's focus to the results, scrolling them into view.
+pub fn focus_results() {
+    let found =
+        web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("results"));
+    if let Some(results) = found.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        results.focus().ok();
+        results.scroll_into_view();
+    }
+}

@@ -112,9 +112,11 @@ pub fn my_catalog(p: CatalogProps) -> Html {
                 <td>{ t(&format!("catalog.kind.{}", entry.kind.id())) }</td>
                 <td>{ entry.name.clone() }</td>
                 <td>
-                    <button type="button" data-testid="catalog-use" onclick={apply} disabled={in_use}>
+                    <button type="button" data-testid="catalog-use" onclick={apply} disabled={in_use}
+                        aria-label={fill("catalog.use-named", &[("name", &entry.name)])}>
                         { t(if in_use { "catalog.in-use" } else { "catalog.use" }) }</button>
-                    <button type="button" data-testid="catalog-delete" onclick={delete}>{ t("catalog.delete") }</button>
+                    <button type="button" data-testid="catalog-delete" onclick={delete}
+                        aria-label={fill("catalog.delete-named", &[("name", &entry.name)])}>{ t("catalog.delete") }</button>
                 </td>
             </tr>
         }

@@ -176,16 +176,25 @@ pub fn number_field(props: NumberFieldProps) -> Html {
     }
 }
 
-/// A small focusable mark whose explanation (`text`; nothing is drawn when empty) shows on
-/// hover and on keyboard focus. Plain functions here and in `messages` rather than
-/// components: they live inside the field components, which already skip unchanged renders.
+/// A field's small mark whose explanation (`text`; nothing is drawn when empty) shows on hover
+/// and while the field has the keyboard's focus, so it costs no Tab stop of its own. Plain
+/// functions here and in `messages` rather than components: they live inside the field
+/// components, which already skip unchanged renders.
 pub fn help(text: impl Into<AttrValue>) -> Html {
-    let text: AttrValue = text.into();
+    mark(text.into(), None)
+}
+
+/// The same mark where there is no field to focus (a result card): a Tab stop of its own.
+pub fn help_stop(text: impl Into<AttrValue>) -> Html {
+    mark(text.into(), Some("0"))
+}
+
+fn mark(text: AttrValue, tabindex: Option<&'static str>) -> Html {
     if text.is_empty() {
         return Html::default();
     }
     html! {
-        <span class="help" tabindex="0" role="note" aria-label={text.clone()} title={text.clone()}>
+        <span class="help" {tabindex} role="note" aria-label={text.clone()} title={text.clone()}>
             { "?" }<span class="tip" aria-hidden="true">{ text }</span>
         </span>
     }
@@ -250,6 +259,9 @@ pub struct SelectFieldProps {
     pub label: AttrValue,
     /// `(value, text)` options.
     pub options: Vec<(AttrValue, AttrValue)>,
+    /// Further options in named groups (`<optgroup>`), after the plain ones.
+    #[prop_or_default]
+    pub groups: Vec<(AttrValue, Vec<(AttrValue, AttrValue)>)>,
     /// Selected value.
     pub value: AttrValue,
     /// Errors for this field.
@@ -300,6 +312,13 @@ pub fn select_field(props: &SelectFieldProps) -> Html {
                 <select ref={select} onchange={on_change} data-testid={props.testid.clone()}>
                     { for props.options.iter().map(|(value, text)| html! {
                         <option value={value.clone()} selected={*value == props.value}>{ text.clone() }</option>
+                    }) }
+                    { for props.groups.iter().map(|(label, options)| html! {
+                        <optgroup label={label.clone()}>
+                            { for options.iter().map(|(value, text)| html! {
+                                <option value={value.clone()} selected={*value == props.value}>{ text.clone() }</option>
+                            }) }
+                        </optgroup>
                     }) }
                 </select>
             </label>

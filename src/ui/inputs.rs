@@ -44,6 +44,9 @@ pub struct PanelProps {
     pub on_set: Callback<Vec<Change>>,
     /// Called with whole-plan actions.
     pub on_action: Callback<Action>,
+    /// The user's own chips, systems, switches and models (My catalog), offered beside the
+    /// built-in ones.
+    pub catalog: crate::scenario::user_catalog::UserCatalog,
 }
 
 /// Reads the state for one panel.

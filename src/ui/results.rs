@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::browser;
-use super::fields::help;
+use super::fields::help_stop as help;
 use super::state::{Evaluation, State};
 use super::text;
 use crate::format;
@@ -318,7 +318,7 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
         (!e.feasible).then_some("infeasible")
     );
     html! {
-        <section {class} data-testid="results" data-feasible={feasible.to_string()}
+        <section {class} id="results" tabindex="-1" data-testid="results" data-feasible={feasible.to_string()}
             title={if state.stale() { t("results.stale-title") } else { "" }}>
             if state.stale() {
                 <div class="stale-note">{ t("results.stale") }</div>

@@ -9,6 +9,7 @@ use crate::format;
 use crate::model::presets;
 use crate::numbers;
 use crate::scenario::fields;
+use crate::scenario::user_catalog::{Entry, Kind};
 use crate::ui::fields::{SelectField, Slider};
 use crate::ui::state::Action;
 use crate::ui::text;
@@ -34,7 +35,30 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
     let mut options: Vec<(AttrValue, AttrValue)> =
         presets::CHIPS.iter().map(|p| (AttrValue::from(p.id), AttrValue::from(p.name))).collect();
     options.push(("custom".into(), text::t("form.custom-chip").into()));
-    let on_chip = props.on_action.reform(Action::ChooseChip);
+    // The user's own chips, in a group of their own; one in use is the one selected.
+    let mine: Vec<Entry> = props.catalog.of(Kind::Chip).cloned().collect();
+    let own = mine.iter().find(|e| e.in_use(&f.state.scenario)).map(|e| format!("my:{}", e.name));
+    let groups = if mine.is_empty() {
+        Vec::new()
+    } else {
+        let entries = mine
+            .iter()
+            .map(|e| (AttrValue::from(format!("my:{}", e.name)), AttrValue::from(e.name.clone())));
+        vec![(AttrValue::from(text::t("form.my-chips")), entries.collect())]
+    };
+    let on_chip = {
+        let (on_action, scenario) = (props.on_action.clone(), f.state.scenario.clone());
+        Callback::from(move |value: String| match value.strip_prefix("my:") {
+            Some(name) => {
+                if let Some(e) = mine.iter().find(|e| e.name == name) {
+                    let scenario = Box::new(e.apply(&scenario));
+                    on_action.emit(Action::Apply { label: e.name.clone(), scenario });
+                }
+            }
+            None => on_action.emit(Action::ChooseChip(value)),
+        })
+    };
+    let selected = own.unwrap_or_else(|| chip_id.clone());
     let detail = presets::chip(&chip_id).map(|p| {
         let ch = &p.chip;
         let figures = format!(
@@ -89,7 +113,7 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
     html! {
         <section class="panel">
             <h2>{ text::t("form.cluster") }</h2>
-            <SelectField testid="chip" label={text::label("cluster.chip")} options={options} value={chip_id.clone()}
+            <SelectField testid="chip" label={text::label("cluster.chip")} options={options} {groups} value={selected}
                 detail={detail.unwrap_or_default()} errors={f.errors("cluster.chip")} on_change={on_chip} />
             if custom {
                 <div class="grid">
@@ -100,7 +124,19 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
                     { f.render(f.number(&fields::CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S, "scale-up-bw",
                         c.map(|c| c.scale_up.link.bytes_per_s))) }
                     { f.render(f.number(&fields::CLUSTER_SCALE_OUT_GBIT_PER_S, "scale-out-bw", c.map(|c| c.scale_out.bytes_per_s))) }
+                    { f.render(f.number(&fields::CLUSTER_CHIP_FP32_TFLOPS, "chip-fp32", c.map(|c| c.chip.fp32_flops_per_s))) }
+                    { f.render(f.number(&fields::CLUSTER_CHIP_TDP_W, "chip-tdp", c.map(|c| c.chip.tdp_w))) }
+                    { f.render(f.number(&fields::CLUSTER_CHIP_PRICE_USD, "chip-price", c.and_then(|c| c.chip.price_usd))) }
+                    { f.render(f.number(&fields::CLUSTER_CHIP_MATMUL_EFFICIENCY, "chip-matmul-efficiency",
+                        c.map(|c| c.chip.matmul_efficiency))) }
+                    { f.render(f.number(&fields::CLUSTER_CHIP_MEMORY_EFFICIENCY, "chip-memory-efficiency",
+                        c.map(|c| c.chip.memory_efficiency))) }
                 </div>
+                // Where the node's power and price come from, so none is borrowed unsaid.
+                <p class="reading" data-testid="custom-chip-system">{ match f.state.scenario.title().system {
+                    Some(system) => text::fill("form.custom-chip-system", &[("system", &system)]),
+                    None => text::t("form.custom-chip-generic").to_string(),
+                } }</p>
             }
             { f.render(f.number(&fields::CLUSTER_CHIPS, "chips", n(c.map(|c| c.n_chips))).slider(Slider::Fine { max: 20, snap })) }
             if !custom {
@@ -155,7 +191,11 @@ fn preset_select(
 /// follow it (`Action::ChooseSystem`, which says so with Undo).
 fn system_select(f: &Form, on_action: &Callback<Action>) -> Html {
     let path = "cluster.system";
-    let value = f.raw(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    // A system given by id, or a preset with keys of the user's (`{"preset": "dgx-h100", ...}`).
+    let value = f
+        .raw(path)
+        .and_then(|v| v.as_str().or_else(|| v.get("preset")?.as_str()).map(str::to_string))
+        .unwrap_or_default();
     let mut options: Vec<(AttrValue, AttrValue)> =
         vec![("".into(), text::t("form.chips-own").into())];
     options
