@@ -76,8 +76,15 @@ impl Entry {
         if !first.is_object() {
             return None;
         }
-        let fields =
+        let mut fields: Map<String, Value> =
             kind.paths().iter().filter_map(|p| Some((p.to_string(), scenario.get(p)?))).collect();
+        // A chip, system or switch is called by the name it is saved under wherever it shows
+        // (a model has no name of its own in a scenario).
+        if kind != Kind::Model {
+            if let Some(Value::Object(own)) = fields.get_mut(kind.paths()[0]) {
+                own.insert("name".into(), Value::String(name.to_string()));
+            }
+        }
         Some(Entry { kind, name: name.to_string(), fields })
     }
 

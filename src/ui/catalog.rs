@@ -44,6 +44,13 @@ pub fn my_catalog(p: CatalogProps) -> Html {
                 Some(entry) => {
                     let mut next = (*catalog).clone();
                     let saved = entry.name.clone();
+                    // The plan now uses the entry as saved, under its name.
+                    on_action.emit(Action::Set(
+                        kind.paths()
+                            .iter()
+                            .map(|p| (p.to_string(), entry.fields.get(*p).cloned()))
+                            .collect(),
+                    ));
                     next.put(entry);
                     keep(&catalog, next);
                     fill("catalog.saved", &[("name", &saved)])

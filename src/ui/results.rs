@@ -200,7 +200,7 @@ fn delivered(good: &Evaluation, vendor: Option<&str>) -> Html {
     let without = format::days(e.train_days);
     let every = match r.checkpoint_steps {
         n if n <= 1.0 => t("card.checkpoint.every-step").to_string(),
-        n => fill("card.checkpoint.every-steps", &[("n", &format::count(n))]),
+        n => fill("card.checkpoint.every-steps", &[("n", &crate::numbers::format(n))]),
     };
     let kind = match good.inputs.reliability.checkpoint {
         Checkpoint::Sync => "card.effective-days.detail.sync",
