@@ -76,6 +76,19 @@ test('switching to Chinese keeps the plan, words everything in Chinese, and is r
   const left = pieces.filter((p) => words.includes(p));
   assert.deepEqual(left, [], 'English catalogue text on the Chinese page');
   assert.ok(/[\u4e00-\u9fff]/.test(words) && words.length > 2000, 'the page says a lot, in Chinese');
+  // The comparison, a sizing, the catalog and the printed report speak Chinese too.
+  await page.click(q('compare'));
+  await typeInto(page, 'chips', '4096');
+  await until(page, 'the comparison', (s) => !!document.querySelector(s), q('compare-name-b'));
+  await typeInto(page, 'size-deadline', '120');
+  await page.click(q('size'));
+  await until(page, 'the sizing', (s) => document.querySelector(s)?.querySelectorAll('tbody tr').length > 0, q('size-results'));
+  await page.evaluate(() => document.querySelectorAll('details:not([data-testid="accuracy"])').forEach((d) => { d.open = true; }));
+  await page.emulateMedia({ media: 'print' });
+  const printed = await pageWords(page);
+  await page.emulateMedia({ media: 'screen' });
+  assert.ok(printed.includes('NVIDIA H100 SXM5 80GB × 4,096'), 'the walk reads the comparison');
+  assert.deepEqual(pieces.filter((p) => printed.includes(p)), [], 'English on the Chinese comparison, sizing, catalog or report');
   await page.locator(q('sketch')).scrollIntoViewIfNeeded();
   await page.locator(q('sketch')).screenshot({ path: fileURLToPath(new URL('sketch-zh-CN.png', SHOT)) });
 

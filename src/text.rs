@@ -323,6 +323,7 @@ pub fn warning(w: &Warning) -> String {
             "warn.interleaving-microbatches",
             &[("mb", &n(microbatches as u64)), ("stages", &n(stages as u64))],
         ),
+        Warning::SelectiveWithFlash => t("warn.selective-with-flash").into(),
         Warning::DomainBeyondFabric { domain, fabric } => fill(
             "warn.domain-beyond-fabric",
             &[("domain", &n(domain as u64)), ("fabric", &n(fabric as u64))],

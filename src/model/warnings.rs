@@ -33,6 +33,9 @@ pub enum Warning {
     /// Occurs when the layers do not split evenly over pipeline stages and virtual stages
     /// (the stages are then balanced by parameters, as Llama 3 does).
     LayersNotDivisible { layers: u32, pp: u32, virtual_stages: u32 },
+    /// Selective recomputation with flash attention changes nothing: what it recomputes (the
+    /// attention scores) flash attention never stores.
+    SelectiveWithFlash,
     /// Occurs when there are more pipeline stages than layers, so some stage would hold no
     /// layer.
     StagesExceedLayers { layers: u32, pp: u32, virtual_stages: u32 },
@@ -145,7 +148,7 @@ impl Warning {
             | Warning::ShardingWithoutReplicas
             | Warning::VirtualStagesWithoutPipeline
             | Warning::DomainBeyondFabric { .. } => Severity::Advice,
-            Warning::LayersNotDivisible { .. } => Severity::Note,
+            Warning::LayersNotDivisible { .. } | Warning::SelectiveWithFlash => Severity::Note,
         }
     }
 }
@@ -181,6 +184,11 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
     if product != c.n_chips as u128 {
         let product = product.min(u64::MAX as u128) as u64;
         out.push(Warning::DegreesMismatch { product, chips: c.n_chips });
+    }
+    if p.recompute == crate::model::Recompute::Selective
+        && t.attention == crate::model::AttentionImpl::Flash
+    {
+        out.push(Warning::SelectiveWithFlash);
     }
     if p.first_stage_layers > 0 && shape.pp_u > 1 {
         let max = t.n_layers.saturating_sub(shape.pp_u - 1);

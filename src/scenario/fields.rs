@@ -993,6 +993,7 @@ pub fn warning_field(w: &Warning) -> &'static str {
         | Warning::ExpertParallelWithoutExperts { .. } => "parallelism.ep",
         Warning::ContextSplitsSequence { .. } => "parallelism.cp",
         Warning::Fp8Unsupported => "training.recipe",
+        Warning::SelectiveWithFlash => "parallelism.recompute",
         Warning::CapBelowMeasured { .. } => "cluster.power_cap_w",
         Warning::SequenceParallelWithoutTensor => "parallelism.sequence_parallel",
         Warning::ShardingWithoutReplicas => "parallelism.zero",
