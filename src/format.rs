@@ -55,11 +55,6 @@ pub fn count(x: f64) -> String {
 /// digit is shown exactly as typed.
 pub fn raw(value: &serde_json::Value) -> String {
     match value {
-        // A million and up as people write it, in a form the box reads back (`156B`,
-        // `15.6T`, `1,048,576`); below, the digits as typed.
-        serde_json::Value::Number(n) if n.as_f64().is_some_and(|x| x.abs() >= 1e6) => {
-            crate::numbers::format(n.as_f64().unwrap_or_default())
-        }
         serde_json::Value::Number(n)
             if n.as_f64().is_some_and(|x| x.fract() == 0.0 && x.abs() < 1e16) =>
         {

@@ -114,8 +114,8 @@ fn the_forms_quoted_by_users_are_read() {
     }
 }
 
-/// A value in a form box: as typed, a figure a program wrote to six digits, a million and up
-/// as people write it.
+/// A value in a form box: as typed (never rewritten while typing), and a figure a program
+/// wrote to six digits.
 #[test]
 fn form_values_read_as_people_write_them() {
     use clusterplan::format::raw;
@@ -125,8 +125,7 @@ fn form_values_read_as_people_write_them() {
         (json!(0.0806), "0.0806"),
         (json!(0.85), "0.85"),
         (json!(16384), "16384"),
-        (json!(1.56e11), "156B"),
-        (json!(1.56e13), "15.6T"),
+        (json!(15600000), "15600000"),
         (json!("15.6万亿"), "15.6万亿"),
     ] {
         assert_eq!(raw(&value), shown, "{value}");

@@ -13,7 +13,13 @@ use crate::validation;
 pub fn published_plan(model_id: &str) -> Option<(String, Scenario)> {
     validation::digest::PUBLISHED_PLANS.iter().find(|(id, ..)| *id == model_id).and_then(
         |(_, title, json)| {
-            let scenario = Scenario::parse_many(json).ok()?.pop()?;
+            let mut scenario = Scenario::parse_many(json).ok()?.pop()?;
+            // The token budget as people write it (`156B`, exactly the same number), not the
+            // digits the data holds.
+            if let Some(tokens) = scenario.get("training.tokens").and_then(|v| v.as_f64()) {
+                let written = Value::String(crate::numbers::format(tokens));
+                scenario = scenario.with("training.tokens", Some(written));
+            }
             Some((title.to_string(), scenario))
         },
     )
