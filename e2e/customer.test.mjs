@@ -76,6 +76,14 @@ for (const lang of ['en', 'zh-CN']) {
     const [cards, form] = await Promise.all([page.locator(q('train-days')).boundingBox(), page.locator(q('chips')).boundingBox()]);
     assert.ok(cards.y < form.y, `cards at ${cards.y}, the form at ${form.y}`);
     assert.ok(await fitsWidth(page), 'nothing scrolls sideways');
+    // The drawing's phone form: its parts as lines and its knobs as large buttons that edit.
+    assert.ok(!(await page.locator(q('sketch')).isVisible()), 'the small drawing gives way to lists');
+    const plus = page.locator(`${q('sketch-list')} button.knob[aria-label$="+"]`).first();
+    const box = await plus.boundingBox();
+    assert.ok(box.width >= 44 && box.height >= 44, `a 44 px target: ${JSON.stringify(box)}`);
+    const perNode = await page.inputValue(q('chips-per-node'));
+    await plus.click();
+    await until(page, 'chips per node to double', (w) => document.querySelector('[data-testid="chips-per-node"]').value === String(2 * w), Number(perNode) || 8);
     assertClean(log, served());
   });
 

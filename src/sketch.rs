@@ -13,7 +13,7 @@
 mod layout;
 
 pub use layout::{
-    info, layout, Button, Ink, Layout, Place, Shape, Spot, Words, HEIGHT, TEXT, WIDTH,
+    info, layout, Button, Ink, KnobRow, Layout, Place, Shape, Spot, Words, HEIGHT, TEXT, WIDTH,
 };
 
 use crate::fabric::{self, Vertex};

@@ -151,6 +151,12 @@ fn the_parts_and_buttons_lie_on_the_drawing() {
         assert!(layout.spots.iter().any(|s| s.info.contains(" kW")));
         let knobs = if d.tiers > 1 { 6 } else { 5 };
         assert_eq!(layout.buttons.len(), 2 * knobs);
+        // The phone's list offers the same knobs with their drawn values.
+        assert_eq!(layout.rows.len(), knobs);
+        for (row, knob) in layout.rows.iter().zip(&d.knobs) {
+            assert_eq!(row.knob, *knob);
+            assert!(row.label.starts_with("k-") && !row.value.is_empty(), "{row:?}");
+        }
         for (pair, knob) in layout.buttons.chunks(2).zip(&d.knobs) {
             assert!(inside(&pair[0].place) && inside(&pair[1].place));
             assert_eq!((pair[0].path, pair[0].to, pair[1].to), (knob.path, knob.down, knob.up));

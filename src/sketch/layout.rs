@@ -100,6 +100,14 @@ pub struct Button {
     pub label: String,
 }
 
+/// A knob as a phone lists it: its label, its value as drawn, and what − and + set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KnobRow {
+    pub label: String,
+    pub value: String,
+    pub knob: Knob,
+}
+
 /// The drawing laid out.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
@@ -107,6 +115,8 @@ pub struct Layout {
     pub shapes: Vec<Shape>,
     pub spots: Vec<Spot>,
     pub buttons: Vec<Button>,
+    /// The knobs in drawing order, for a list where the drawing is too small to edit.
+    pub rows: Vec<KnobRow>,
 }
 
 /// A count as people read it (`16,384`, `1.5M`).
@@ -226,6 +236,7 @@ pub fn layout(s: &Sketch, words: &Words) -> Layout {
             shapes: Vec::new(),
             spots: Vec::new(),
             buttons: Vec::new(),
+            rows: Vec::new(),
         },
         open: None,
     };
@@ -347,6 +358,8 @@ pub fn layout(s: &Sketch, words: &Words) -> Layout {
     let shown = if s.tiers > 1 { 6 } else { 5 };
     for (i, (knob, value)) in s.knobs.iter().zip(&values).take(shown).enumerate() {
         pen.knob(240.0, ry - 12.0 + i as f64 * 20.0, knob, words.knobs[i], value);
+        let label = words.knobs[i].to_string();
+        pen.out.rows.push(KnobRow { label, value: value.clone(), knob: *knob });
     }
 
     // The totals, each a part that tells its power and cost.

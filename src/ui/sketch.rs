@@ -108,6 +108,25 @@ pub fn sketch_view(props: &SketchProps) -> Html {
         }
     });
     let picture = props.svg.clone().map(Html::from_html_unchecked);
+    // A phone's form of the drawing: its parts as lines, its knobs as rows of large buttons.
+    let row = |r: &sketch::KnobRow| {
+        let step = |sign: &'static str, to: Option<f64>| {
+            let onclick = to.map(|to| {
+                let change = (r.knob.path.to_string(), Some(serde_json::json!(to)));
+                props.on_set.reform(move |_: MouseEvent| vec![change.clone()])
+            });
+            html! {
+                <button type="button" class="knob" disabled={to.is_none()} {onclick}
+                    aria-label={format!("{}: {sign}", r.label)}>{ sign }</button>
+            }
+        };
+        html! {
+            <li key={r.knob.path}>
+                <span class="knob-label">{ r.label.clone() }</span>
+                { step("−", r.knob.down) }<strong>{ r.value.clone() }</strong>{ step("+", r.knob.up) }
+            </li>
+        }
+    };
     html! {
         <section class="sketch-box">
             <h2>{ text::t("sketch.title") }</h2>
@@ -116,6 +135,10 @@ pub fn sketch_view(props: &SketchProps) -> Html {
                 <div class="sk-picture" aria-hidden="true">{ for picture }</div>
                 <div class="sk-layer">{ for layout.spots.iter().map(spot) }</div>
                 <div class="sk-layer">{ for layout.buttons.iter().map(button) }</div>
+            </div>
+            <div class="sketch-phone" data-testid="sketch-list">
+                <ul class="sketch-parts">{ for layout.spots.iter().map(|s| html! { <li>{ s.info.clone() }</li> }) }</ul>
+                <ul class="sketch-knobs">{ for layout.rows.iter().map(row) }</ul>
             </div>
             <p class="sketch-info" data-testid="sketch-info" aria-live="polite">{ (*info).clone() }</p>
             if let Some(saves) = saves { { saves } }
