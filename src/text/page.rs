@@ -197,10 +197,13 @@ pub fn report_inputs(
             ("ep", &p.expert.to_string()),
         ],
     );
-    let schedule = fill(
-        "report.schedule",
-        &[("mb", &p.micro_batch.to_string()), ("virtual", &p.virtual_stages.to_string())],
-    );
+    let schedule = match p.virtual_stages {
+        1 => fill("report.schedule-plain", &[("mb", &p.micro_batch.to_string())]),
+        v => fill(
+            "report.schedule",
+            &[("mb", &p.micro_batch.to_string()), ("virtual", &v.to_string())],
+        ),
+    };
     let batch = fill(
         "report.batch",
         &[("sequences", &n(i.training.global_batch as f64)), ("tokens", &n(t_.seq_len as f64))],
