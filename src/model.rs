@@ -13,6 +13,7 @@ pub mod facility;
 mod hardware;
 mod memory;
 mod parallelism;
+pub mod pools;
 pub mod presets;
 pub mod reliability;
 pub mod search;

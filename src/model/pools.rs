@@ -1,0 +1,223 @@
+//! One job over pools of different chips (a fleet of H800 beside Ascend 910B): each pool is a
+//! whole cluster description with the plan it runs its part with, and the job splits the work
+//! between the pools by data (each runs data-parallel replicas on its share of the batch) or by
+//! pipeline (each holds a contiguous share of the layers), in proportion to speed, as Metis
+//! (USENIX ATC'24) and HexiScale (arXiv:2409.01143) split heterogeneous clusters; or the pools
+//! run apart, each its own job, which is the baseline to beat.
+//!
+//! What the pools exchange crosses the link between them, which the scenario states (host-staged
+//! TCP unless RDMA works between vendors): gradients once a step after each pool's own
+//! reduction (hierarchical data parallelism: a ring over the pools), or activations and their
+//! gradients at each pool boundary (pipeline sends, overlapped with compute as Megatron-Core
+//! overlaps them, all but the first micro-batch's).
+//!
+//! A job never runs on a pool that would only slow it: the split chosen is the fastest of the
+//! proportional split over every pool and each pool alone, so it is never slower than its fastest
+//! pool, and never faster than the pools apart added up.
+
+use crate::model::{estimate, finite, Estimate, Inputs};
+
+/// How one job spans its pools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Across {
+    /// Contiguous layers on each pool, in proportion to its speed.
+    Pipeline,
+    /// Data-parallel replicas on each pool, the batch split in proportion to speed, gradients
+    /// reduced across pools once a step.
+    Data,
+    /// Each pool its own job (the tokens split in proportion to speed): the baseline.
+    Separate,
+}
+
+/// The link between pools: bandwidth of the whole link, bytes/s, and latency, s.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Between {
+    pub bytes_per_s: f64,
+    pub latency_s: f64,
+}
+
+/// One pool's part of the job.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PoolPart {
+    /// Its chips.
+    pub chips: u32,
+    /// Its share of the batch (data), of the layers (pipeline) or of the tokens (separate); 0
+    /// when the job leaves it out.
+    pub share: f64,
+    /// Seconds of each step it computes.
+    pub busy_s: f64,
+    /// Seconds of each step it waits, for slower pools and for the link.
+    pub waits_s: f64,
+    /// Its part fits in its chips' memory.
+    pub fits: bool,
+}
+
+/// A job over pools.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PoolsEstimate {
+    /// Seconds per optimizer step (for separate jobs, the time the pools together take for one
+    /// global batch).
+    pub step_s: f64,
+    /// Seconds of each step spent on the link between pools, not hidden behind compute.
+    pub link_s: f64,
+    pub tokens_per_s: f64,
+    /// Failure-free days to train the token budget.
+    pub train_days: f64,
+    /// Each pool's part, in the order given.
+    pub parts: Vec<PoolPart>,
+    /// Every pool used fits its part.
+    pub fits: bool,
+}
+
+/// Each pool on its own, the whole job: its speed when it runs alone.
+fn alone(pools: &[Inputs]) -> Vec<Estimate> {
+    pools.iter().map(estimate).collect()
+}
+
+/// Tokens in one global batch.
+fn batch_tokens(i: &Inputs) -> f64 {
+    i.training.global_batch as f64 * i.transformer.seq_len as f64
+}
+
+/// The job over `pools` (each describing the same model and training), spanning them as `how`
+/// says over the link `between`.
+pub fn across(pools: &[Inputs], how: Across, between: Between) -> PoolsEstimate {
+    let Some(first) = pools.first() else { return PoolsEstimate::default() };
+    let solo = alone(pools);
+    let speeds: Vec<f64> = solo.iter().map(|e| e.tokens_per_s.max(0.0)).collect();
+    let total: f64 = speeds.iter().sum();
+    let shares: Vec<f64> =
+        speeds.iter().map(|s| if total > 0.0 { s / total } else { 0.0 }).collect();
+    let mut best = split(pools, &solo, how, &shares, between);
+    // A pool alone, when the others would only slow the job.
+    for i in 0..pools.len() {
+        let only: Vec<f64> = (0..pools.len()).map(|j| f64::from(u8::from(i == j))).collect();
+        let candidate = split(pools, &solo, how, &only, between);
+        if candidate.tokens_per_s > best.tokens_per_s {
+            best = candidate;
+        }
+    }
+    best.train_days = if best.tokens_per_s > 0.0 {
+        finite(first.training.tokens / best.tokens_per_s / 86_400.0)
+    } else {
+        f64::INFINITY
+    };
+    best
+}
+
+/// The job with the work split by `shares` (summing to 1): the share of the batch, the layers
+/// or the tokens each pool takes.
+pub fn split(
+    pools: &[Inputs],
+    solo: &[Estimate],
+    how: Across,
+    shares: &[f64],
+    between: Between,
+) -> PoolsEstimate {
+    let Some(first) = pools.first() else { return PoolsEstimate::default() };
+    let tokens = batch_tokens(first);
+    let used = shares.iter().filter(|s| **s > 0.0).count();
+    let bandwidth = between.bytes_per_s.max(1.0);
+    let mut parts: Vec<PoolPart> = pools
+        .iter()
+        .zip(solo)
+        .zip(shares)
+        .map(|((p, e), &share)| PoolPart {
+            chips: p.cluster.n_chips,
+            share,
+            busy_s: 0.0,
+            waits_s: 0.0,
+            fits: share <= 0.0 || e.memory.fits,
+        })
+        .collect();
+    let (compute_s, link_s) = match how {
+        Across::Separate => {
+            // Apart, each runs at its own speed on its share of the tokens.
+            let speed: f64 = solo
+                .iter()
+                .zip(shares)
+                .filter(|(_, s)| **s > 0.0)
+                .map(|(e, _)| e.tokens_per_s)
+                .sum();
+            let step = if speed > 0.0 { tokens / speed } else { f64::INFINITY };
+            for part in &mut parts {
+                part.busy_s = if part.share > 0.0 { step } else { 0.0 };
+            }
+            (step, 0.0)
+        }
+        Across::Data => {
+            // Each pool's replicas on its share of the batch; then the gradients, reduced in
+            // each pool, go once round a ring over the pools.
+            for ((part, p), &share) in parts.iter_mut().zip(pools).zip(shares) {
+                if share <= 0.0 {
+                    continue;
+                }
+                let mut own = *p;
+                let batch = (p.training.global_batch as f64 * share).round().max(1.0);
+                own.training.global_batch = batch as u32;
+                let e = estimate(&own);
+                part.busy_s = e.step_s;
+                part.fits = e.memory.fits;
+            }
+            let gradients = first.transformer.params() * first.training.recipe.grad_bytes();
+            let n = used as f64;
+            let ring = if used > 1 {
+                2.0 * (n - 1.0) / n * gradients / bandwidth + 2.0 * (n - 1.0) * between.latency_s
+            } else {
+                0.0
+            };
+            (parts.iter().map(|p| p.busy_s).fold(0.0, f64::max), ring)
+        }
+        Across::Pipeline => {
+            // Contiguous whole layers on each pool, the last used pool taking what rounding
+            // leaves; each pool's time and memory are its own plan's over its layers. The
+            // activations, and their gradients coming back, cross each boundary between pools
+            // every micro-batch, overlapped with compute but for the first.
+            let layers = first.transformer.n_layers.max(1);
+            let mut given = 0;
+            let last = shares.iter().rposition(|s| *s > 0.0);
+            for (i, ((part, p), &share)) in parts.iter_mut().zip(pools).zip(shares).enumerate() {
+                if share <= 0.0 {
+                    continue;
+                }
+                let own_layers = if Some(i) == last {
+                    layers.saturating_sub(given).max(1)
+                } else {
+                    ((layers as f64 * share).round() as u32)
+                        .clamp(1, layers.saturating_sub(given).max(1))
+                };
+                given += own_layers;
+                let mut own = *p;
+                own.transformer.n_layers = own_layers;
+                let e = estimate(&own);
+                part.share = own_layers as f64 / layers as f64;
+                part.busy_s = e.step_s;
+                part.fits = e.memory.fits;
+            }
+            let compute = parts.iter().map(|p| p.busy_s).fold(0.0, f64::max);
+            let boundaries = used.saturating_sub(1) as f64;
+            let activation_bytes = first.transformer.hidden as f64 * 2.0;
+            let per_step = 2.0 * boundaries * tokens * activation_bytes / bandwidth;
+            let micro_batches = (first.training.global_batch as f64
+                / (first.parallelism.micro_batch.max(1) as f64
+                    * first.parallelism.data.max(1) as f64))
+                .max(1.0);
+            let fill = if boundaries > 0.0 {
+                per_step / micro_batches + 2.0 * boundaries * between.latency_s
+            } else {
+                0.0
+            };
+            let link = (per_step - compute).max(0.0) + fill;
+            (compute, link)
+        }
+    };
+    let step_s = finite(compute_s + link_s);
+    for part in &mut parts {
+        if part.share > 0.0 {
+            part.waits_s = (step_s - part.busy_s).max(0.0);
+        }
+    }
+    let tokens_per_s = if step_s > 0.0 { finite(tokens / step_s) } else { 0.0 };
+    let fits = parts.iter().all(|p| p.fits);
+    PoolsEstimate { step_s, link_s, tokens_per_s, train_days: 0.0, parts, fits }
+}
