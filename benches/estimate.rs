@@ -31,6 +31,24 @@ fn moe_671b_2048_chips(bencher: divan::Bencher) {
     bencher.bench(|| estimate(divan::black_box(&inputs)));
 }
 
+/// One job over two pools (4,096 H800 beside 4,096 Ascend 910B, Llama 3 70B), by data.
+#[divan::bench]
+fn pools_two_by_data(bencher: divan::Bencher) {
+    let fleet = serde_json::json!({
+        "model": { "preset": "llama3-70b" },
+        "training": { "tokens": "15T", "global_batch": 1024 },
+        "cluster": { "chip": "h800", "chips": 4096,
+                     "pools": [{ "chip": "ascend-910b", "chips": 4096 }],
+                     "between_pools": { "gbit_per_s": 1e5 } },
+        "parallelism": { "tp": 8, "pp": 4 }
+    });
+    let scenario = Scenario::from_value(fleet).expect("a scenario");
+    let p = scenario.pools().ok().flatten().expect("two pools");
+    bencher.bench(|| {
+        clusterplan::model::pools::across(divan::black_box(&p.pools), p.across, p.between)
+    });
+}
+
 #[divan::bench]
 fn fabric_graph_100000_chips(bencher: divan::Bencher) {
     let inputs = workload(DENSE_405B);

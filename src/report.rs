@@ -443,3 +443,22 @@ pub fn sizing_row(chip: &str, deadline_days: f64, answer: &sizing::Answer, unit:
         }
     }
 }
+
+/// A job over pools (`model::pools`) as JSON: how it spans them, its step, the link's exposed
+/// share, speed and days, and each pool's part.
+pub fn pools_json(
+    how: crate::model::pools::Across,
+    e: &crate::model::pools::PoolsEstimate,
+) -> Value {
+    json!({
+        "across": crate::scenario::fields::PARALLELISM_ACROSS_POOLS.code(how),
+        "step_s": e.step_s,
+        "link_s": e.link_s,
+        "tokens_per_s": e.tokens_per_s,
+        "train_days": e.train_days,
+        "fits": e.fits,
+        "pools": e.parts.iter().map(|p| json!({
+            "chips": p.chips, "share": p.share, "busy_s": p.busy_s, "waits_s": p.waits_s, "fits": p.fits,
+        })).collect::<Vec<_>>(),
+    })
+}

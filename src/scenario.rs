@@ -13,6 +13,7 @@ mod edit;
 pub mod fields;
 mod json;
 mod plant;
+mod pools;
 mod problem;
 mod resolve;
 pub mod url;
@@ -27,6 +28,7 @@ use crate::model::{Estimate, Inputs};
 
 pub use calibration::{merge, Calibration, MEASURES};
 pub use edit::value_at;
+pub use pools::Pools;
 pub use resolve::{Catalog, Fix, FixLabel, InputError, Problem};
 
 /// The newest scenario format this build reads and writes.
@@ -215,6 +217,12 @@ section! {
         /// How the job's ranks are laid out: `domain_chips`, the chips of each scale-up domain
         /// used (default all of them).
         placement,
+        /// Further pools of chips beside the one this cluster describes, each an object of
+        /// cluster keys (`chip`, `chips`, `system`, ...) with an optional `parallelism` of its
+        /// own plan; default none (`pools.rs`).
+        pools,
+        /// The link between pools: `gbit_per_s`; required with `pools`.
+        between_pools,
     }
 }
 
@@ -264,6 +272,9 @@ section! {
         recompute_elementwise,
         /// Layers on the first pipeline stage; default: the model's split.
         first_stage_layers,
+        /// How one job spans the cluster's pools: `data`, `pipeline` or `separate`; default
+        /// `data`.
+        across_pools,
     }
 }
 

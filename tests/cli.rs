@@ -505,3 +505,35 @@ fn a_long_array_is_estimated_in_order() {
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout), "[]\n");
 }
+
+/// A cluster of two pools: the one job over both, by data, with each pool's part; a pool's
+/// errors are named by its place, and the link between pools must be given.
+#[test]
+fn predict_spans_a_job_over_pools() {
+    let fleet = json!({
+        "model": { "preset": "llama3-70b" },
+        "training": { "tokens": "15T", "global_batch": 1024 },
+        "cluster": { "chip": "h800", "chips": 4096,
+                     "pools": [{ "chip": "ascend-910b", "chips": 4096 }],
+                     "between_pools": { "gbit_per_s": 1e5 } },
+        "parallelism": { "tp": 8, "pp": 4, "across_pools": "data" }
+    });
+    let out = run(&["predict", "-"], &fleet.to_string());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let e: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let pools = &e["pools"];
+    assert_eq!(pools["across"], "data");
+    assert_eq!(pools["pools"].as_array().map(Vec::len), Some(2));
+    let (alone, together) =
+        (e["tokens_per_s"].as_f64().unwrap_or(0.0), pools["tokens_per_s"].as_f64().unwrap_or(0.0));
+    assert!(together >= alone, "the second pool never slows the job: {together} < {alone}");
+
+    let mut bad = fleet.clone();
+    bad["cluster"]["pools"][0]["chip"] = json!("no-such-chip");
+    bad["cluster"]["between_pools"] = json!(null);
+    let out = run(&["predict", "-"], &bad.to_string());
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("cluster.pools.0.chip"), "{said}");
+    assert!(said.contains("cluster.between_pools.gbit_per_s"), "{said}");
+}

@@ -108,7 +108,8 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
     let which = |place: Option<usize>| place.map_or(String::new(), |n| format!("scenario {n}: "));
     let mut failed = false;
     let checked = Scenario::each(&text, |place, scenario| {
-        if let Err(errors) = catalog.expand(&scenario).resolve() {
+        let scenario = catalog.expand(&scenario);
+        if let Err(errors) = scenario.resolve().and_then(|_| scenario.pools()) {
             failed = true;
             for e in errors {
                 eprintln!("error: {}{}", which(place), bad_field(&e));
@@ -134,6 +135,11 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
         json["range"] = report::range_json(&good.range);
         json["calibration"] =
             good.calibration.as_ref().map_or(serde_json::Value::Null, report::calibration_json);
+        // A cluster of several pools: the one job over all of them.
+        if let Ok(Some(p)) = catalog.expand(&scenario).pools() {
+            let job = clusterplan::model::pools::across(&p.pools, p.across, p.between);
+            json["pools"] = report::pools_json(p.across, &job);
+        }
         let _ = if is_array {
             // As `to_string_pretty` lays out an array: each item indented by two spaces.
             let item = pretty(&json).replace('\n', "\n  ");

@@ -12,6 +12,7 @@
 //! the docs describe it, all from the entry. Adding one is its entry and its words.
 
 use crate::model::facility::Cooling;
+use crate::model::pools::Across;
 use crate::model::presets::units::{GB, GBIT_PER_S, GB_PER_S, TB_PER_S, TFLOPS, US};
 use crate::model::reliability::Checkpoint;
 use crate::model::{AttentionImpl, Dispatcher, FfnKind, Inputs, Recipe, Recompute, Stack, Warning};
@@ -509,6 +510,15 @@ pub static CLUSTER_PLACEMENT_DOMAIN_CHIPS: Field = counted(
         1e6,
         "at most the scale-up domain; Megatron-Bridge lays out jobs larger than an NVL72 rack on 64 of its 72 GPUs",
     );
+pub static CLUSTER_BETWEEN_POOLS_GBIT_PER_S: Field = number(
+    "cluster.between_pools.gbit_per_s",
+    "Gb/s",
+    Required,
+    0.001,
+    1e7,
+    "from a 1 Mb/s line to 10 Pb/s, more than the largest fabrics' bisection",
+)
+.scaled(GBIT_PER_S, 1.0);
 pub static CLUSTER_FABRIC_PLANES: Field = counted(
     "cluster.fabric.planes",
     "planes",
@@ -757,6 +767,14 @@ pub static RELIABILITY_CHECKPOINT: Choices<Checkpoint> = Choices {
         ("in-memory", Checkpoint::InMemory),
     ],
 };
+pub static PARALLELISM_ACROSS_POOLS: Choices<Across> = Choices {
+    path: "parallelism.across_pools",
+    options: &[
+        ("data", Across::Data),
+        ("pipeline", Across::Pipeline),
+        ("separate", Across::Separate),
+    ],
+};
 pub static FACILITY_COOLING: Choices<Cooling> = Choices {
     path: "facility.cooling",
     options: &[("air", Cooling::Air), ("liquid", Cooling::Liquid), ("hybrid", Cooling::Hybrid)],
@@ -772,8 +790,9 @@ pub fn measured(key: &str) -> &'static Field {
 }
 
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 8] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 9] {
     [
+        (PARALLELISM_ACROSS_POOLS.path, PARALLELISM_ACROSS_POOLS.offered()),
         (MODEL_FFN_ACT.path, MODEL_FFN_ACT.offered()),
         (MODEL_ATTENTION.path, MODEL_ATTENTION.offered()),
         (TRAINING_RECIPE.path, TRAINING_RECIPE.offered()),
@@ -836,6 +855,7 @@ pub static FIELDS: &[&Field] = &[
     &CLUSTER_POWER_CAP_W,
     &PARALLELISM_FIRST_STAGE_LAYERS,
     &CLUSTER_PLACEMENT_DOMAIN_CHIPS,
+    &CLUSTER_BETWEEN_POOLS_GBIT_PER_S,
     &CLUSTER_FABRIC_PLANES,
     &CLUSTER_FABRIC_TIERS,
     &CLUSTER_FABRIC_OVERSUBSCRIPTION,
