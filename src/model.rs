@@ -17,6 +17,7 @@ pub mod pools;
 pub mod presets;
 pub mod reliability;
 pub mod search;
+pub mod sites;
 mod stages;
 mod step_time;
 pub mod sweep;

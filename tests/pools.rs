@@ -89,3 +89,87 @@ fn a_slow_link_leaves_data_parallelism_on_one_pool() {
     assert_eq!(fast.parts.iter().filter(|p| p.share > 0.0).count(), 2);
     assert!(fast.link_s < 0.05 * fast.step_s, "{fast:?}");
 }
+
+mod sites {
+    use super::*;
+    use clusterplan::model::sites::{across_sites, AcrossSites, Site};
+
+    /// Llama 3 70B on 8,192 H100 at each of two sites joined by a `gbit` Gb/s wide-area link.
+    fn two_sites(gbit: f64) -> Vec<Site> {
+        (0..2)
+            .map(|_| {
+                let p = pool("h100-sxm", 8192);
+                let e = estimate(&p);
+                let job = across(&[p], Across::Data, link(1e5));
+                let c = &e.facility.cost;
+                let days = e.train_days.max(1e-9);
+                Site {
+                    job,
+                    wan_bytes_per_s: gbit * 1e9 / 8.0,
+                    wan_latency_s: 0.01,
+                    power_w: e.facility.power.facility_w,
+                    capex_usd: c.capex_usd,
+                    cost_per_day_usd: (c.run_amortized_usd - c.energy_usd) / days,
+                    usd_per_kwh: p.plant.facility.usd_per_kwh,
+                }
+            })
+            .collect()
+    }
+
+    fn run(gbit: f64, how: AcrossSites) -> clusterplan::model::sites::SitesEstimate {
+        let p = pool("h100-sxm", 8192);
+        let batch = p.training.global_batch as f64 * p.transformer.seq_len as f64;
+        let (params, grad) = (p.transformer.params(), p.training.recipe.grad_bytes());
+        across_sites(&two_sites(gbit), how, params, grad, batch, p.training.tokens)
+    }
+
+    /// Synchronous data parallelism over a 10 Gb/s wide-area link gains nothing from the second
+    /// site, while DiLoCo every 100 steps, streamed, runs as fast as one site of all the chips;
+    /// the bandwidth it needs falls as the steps between exchanges grow.
+    #[test]
+    fn diloco_spans_a_slow_wan_where_synchronous_training_stalls() {
+        let one_site = run(1e7, AcrossSites::Sync);
+        assert_eq!(one_site.sites.iter().filter(|s| s.share > 0.0).count(), 2);
+        let sync = run(10.0, AcrossSites::Sync);
+        assert!(sync.tokens_per_s < 0.55 * one_site.tokens_per_s, "{sync:?}");
+        let diloco = run(10.0, AcrossSites::Diloco { inner_steps: 100, streaming: true });
+        assert!(
+            diloco.tokens_per_s >= 0.9 * one_site.tokens_per_s,
+            "{diloco:?} against {one_site:?}"
+        );
+        let mut last = f64::INFINITY;
+        for h in [10, 50, 100, 500] {
+            for streaming in [false, true] {
+                let e = run(10.0, AcrossSites::Diloco { inner_steps: h, streaming });
+                assert!(e.wan.gbit_per_s_needed > 0.0);
+                if !streaming {
+                    assert!(
+                        e.wan.gbit_per_s_needed < last,
+                        "H {h}: {} after {last}",
+                        e.wan.gbit_per_s_needed
+                    );
+                    last = e.wan.gbit_per_s_needed;
+                }
+            }
+        }
+    }
+
+    /// What each site draws and costs adds up to the job's totals.
+    #[test]
+    fn per_site_power_and_cost_add_up() {
+        let e = run(1e7, AcrossSites::Diloco { inner_steps: 100, streaming: false });
+        let sum =
+            |f: fn(&clusterplan::model::sites::SitePart) -> f64| e.sites.iter().map(f).sum::<f64>();
+        for (total, parts) in [
+            (e.power_w, sum(|s| s.power_w)),
+            (e.energy_mwh, sum(|s| s.energy_mwh)),
+            (e.capex_usd, sum(|s| s.capex_usd)),
+            (e.run_cost_usd, sum(|s| s.run_cost_usd)),
+        ] {
+            assert!(
+                total > 0.0 && (total - parts).abs() <= 1e-9 * total,
+                "{total} against {parts}"
+            );
+        }
+    }
+}
