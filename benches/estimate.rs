@@ -49,6 +49,36 @@ fn pools_two_by_data(bencher: divan::Bencher) {
     });
 }
 
+/// One job over two pools at two sites (8,192 H100 each, 1,000 km apart, Llama 3 70B),
+/// streamed DiLoCo every 100 steps: each site's job and what it draws, then the sites' job.
+#[divan::bench]
+fn pools_two_sites_diloco(bencher: divan::Bencher) {
+    use clusterplan::model::sites::{across_sites, site};
+    let plan = serde_json::json!({
+        "model": { "preset": "llama3-70b" },
+        "training": { "tokens": "15T", "global_batch": 2048 },
+        "cluster": { "chip": "h100-sxm", "chips": 8192, "site": "east",
+                     "pools": [{ "chip": "h100-sxm", "chips": 8192, "site": "west" }],
+                     "between_pools": { "gbit_per_s": 1e5 } },
+        "parallelism": { "tp": 8, "pp": 4, "across_sites": "diloco", "diloco_streaming": true },
+        "sites": [{ "name": "east", "wan_gbit_per_s": 10 }, { "name": "west", "wan_gbit_per_s": 10 }]
+    });
+    let scenario = Scenario::from_value(plan).expect("a scenario");
+    let pools = scenario.pools().ok().flatten().expect("two pools");
+    let how = scenario.sites().ok().flatten().expect("two sites").how;
+    let i = &pools.pools[0];
+    let (params, grad) = (i.transformer.params(), i.training.recipe.grad_bytes());
+    let batch = i.training.global_batch as f64 * i.transformer.seq_len as f64;
+    bencher.bench(|| {
+        let sites: Vec<_> = pools
+            .pools
+            .iter()
+            .map(|p| site(std::slice::from_ref(p), pools.across, pools.between, 1.25e9, 5e-3))
+            .collect();
+        across_sites(divan::black_box(&sites), how, params, grad, batch, i.training.tokens)
+    });
+}
+
 #[divan::bench]
 fn fabric_graph_100000_chips(bencher: divan::Bencher) {
     let inputs = workload(DENSE_405B);

@@ -462,3 +462,26 @@ pub fn pools_json(
         })).collect::<Vec<_>>(),
     })
 }
+
+/// A job over sites (`model::sites`) as JSON: its step, speed and days, the wide-area traffic,
+/// each site's part with what it draws and costs, and their totals.
+pub fn sites_json(names: &[String], e: &crate::model::sites::SitesEstimate) -> Value {
+    json!({
+        "step_s": e.step_s,
+        "tokens_per_s": e.tokens_per_s,
+        "train_days": e.train_days,
+        "wan": {
+            "bytes_per_sync": e.wan.bytes_per_sync,
+            "exposed_s": e.wan.exposed_s,
+            "gbit_per_s_needed": e.wan.gbit_per_s_needed,
+        },
+        "sites": e.sites.iter().zip(names).map(|(s, name)| json!({
+            "name": name, "share": s.share, "power_w": s.power_w, "energy_mwh": s.energy_mwh,
+            "capex_usd": s.capex_usd, "run_cost_usd": s.run_cost_usd,
+        })).collect::<Vec<_>>(),
+        "power_w": e.power_w,
+        "energy_mwh": e.energy_mwh,
+        "capex_usd": e.capex_usd,
+        "run_cost_usd": e.run_cost_usd,
+    })
+}

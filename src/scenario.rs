@@ -115,6 +115,9 @@ pub struct Scenario {
     /// The user's own measurements, a list of `{ "scenario": changes, "measured": {..} }`
     /// (`calibration.rs`); the chip's GEMM efficiency is fitted to them.
     pub calibration: Raw,
+    /// Sites far apart the cluster's pools stand in, a list of `{ "name", "wan_gbit_per_s",
+    /// "wan_latency_ms", "facility" }` (`pools.rs`); default one site.
+    pub sites: Raw,
     /// Keys this build does not know; reported by `resolve`.
     pub unknown: BTreeMap<String, Value>,
 }
@@ -223,6 +226,8 @@ section! {
         pools,
         /// The link between pools: `gbit_per_s`; required with `pools`.
         between_pools,
+        /// The site (a name in `sites`) this cluster's pool stands in; default the first.
+        site,
     }
 }
 
@@ -275,6 +280,12 @@ section! {
         /// How one job spans the cluster's pools: `data`, `pipeline` or `separate`; default
         /// `data`.
         across_pools,
+        /// How one job spans `sites`: `sync` or `diloco`; default `sync`.
+        across_sites,
+        /// DiLoCo's inner steps between exchanges; default 100.
+        diloco_inner_steps,
+        /// DiLoCo's exchange runs behind the next inner steps (Streaming DiLoCo); default false.
+        diloco_streaming,
     }
 }
 
@@ -346,6 +357,7 @@ impl Scenario {
             facility: FacilitySpec::from_map(object(&mut map, "facility")?),
             reliability: ReliabilitySpec::from_map(object(&mut map, "reliability")?),
             calibration: take(&mut map, "calibration"),
+            sites: take(&mut map, "sites"),
             unknown: map.into_iter().collect(),
         };
         if let Some(v) = scenario.version.as_ref().and_then(Value::as_u64) {
@@ -558,6 +570,9 @@ impl Scenario {
         }
         if let Some(v) = &self.calibration {
             map.insert("calibration".into(), v.clone());
+        }
+        if let Some(v) = &self.sites {
+            map.insert("sites".into(), v.clone());
         }
         map.extend(self.unknown.iter().map(|(k, v)| (k.clone(), v.clone())));
         Value::Object(map)

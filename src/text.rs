@@ -507,6 +507,7 @@ pub fn input_error(e: &InputError) -> String {
                 Catalog::ScaleOut => "error.catalog.scale-out",
                 Catalog::System => "error.catalog.system",
                 Catalog::Switch => "error.catalog.switch",
+                Catalog::Site => "error.catalog.site",
             });
             fill("error.unknown", &[("what", what), ("id", id), ("known", known)])
         }

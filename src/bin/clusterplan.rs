@@ -109,7 +109,9 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
     let mut failed = false;
     let checked = Scenario::each(&text, |place, scenario| {
         let scenario = catalog.expand(&scenario);
-        if let Err(errors) = scenario.resolve().and_then(|_| scenario.pools()) {
+        let checked =
+            scenario.resolve().and_then(|_| scenario.pools()).and_then(|_| scenario.sites());
+        if let Err(errors) = checked {
             failed = true;
             for e in errors {
                 eprintln!("error: {}{}", which(place), bad_field(&e));
@@ -139,6 +141,23 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
         if let Ok(Some(p)) = catalog.expand(&scenario).pools() {
             let job = clusterplan::model::pools::across(&p.pools, p.across, p.between);
             json["pools"] = report::pools_json(p.across, &job);
+        }
+        // Sites far apart: the one job over all of them.
+        if let Ok(Some(s)) = catalog.expand(&scenario).sites() {
+            let i = &good.inputs;
+            let (params, grad) = (i.transformer.params(), i.training.recipe.grad_bytes());
+            let batch = i.training.global_batch as f64 * i.transformer.seq_len as f64;
+            let sites: Vec<_> = s.sites.iter().map(|(_, site)| site.clone()).collect();
+            let names: Vec<String> = s.sites.iter().map(|(name, _)| name.clone()).collect();
+            let job = clusterplan::model::sites::across_sites(
+                &sites,
+                s.how,
+                params,
+                grad,
+                batch,
+                i.training.tokens,
+            );
+            json["sites"] = report::sites_json(&names, &job);
         }
         let _ = if is_array {
             // As `to_string_pretty` lays out an array: each item indented by two spaces.

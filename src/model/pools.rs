@@ -82,17 +82,26 @@ fn batch_tokens(i: &Inputs) -> f64 {
 /// The job over `pools` (each describing the same model and training), spanning them as `how`
 /// says over the link `between`.
 pub fn across(pools: &[Inputs], how: Across, between: Between) -> PoolsEstimate {
+    across_with(pools, &alone(pools), how, between)
+}
+
+/// The same, with each pool's estimate alone (`solo`) already made.
+pub fn across_with(
+    pools: &[Inputs],
+    solo: &[Estimate],
+    how: Across,
+    between: Between,
+) -> PoolsEstimate {
     let Some(first) = pools.first() else { return PoolsEstimate::default() };
-    let solo = alone(pools);
     let speeds: Vec<f64> = solo.iter().map(|e| e.tokens_per_s.max(0.0)).collect();
     let total: f64 = speeds.iter().sum();
     let shares: Vec<f64> =
         speeds.iter().map(|s| if total > 0.0 { s / total } else { 0.0 }).collect();
-    let mut best = split(pools, &solo, how, &shares, between);
+    let mut best = split(pools, solo, how, &shares, between);
     // A pool alone, when the others would only slow the job.
     for i in 0..pools.len() {
         let only: Vec<f64> = (0..pools.len()).map(|j| f64::from(u8::from(i == j))).collect();
-        let candidate = split(pools, &solo, how, &only, between);
+        let candidate = split(pools, solo, how, &only, between);
         if candidate.tokens_per_s > best.tokens_per_s {
             best = candidate;
         }
@@ -148,8 +157,14 @@ pub fn split(
         Across::Data => {
             // Each pool's replicas on its share of the batch; then the gradients, reduced in
             // each pool, go once round a ring over the pools.
-            for ((part, p), &share) in parts.iter_mut().zip(pools).zip(shares) {
+            for (((part, p), e), &share) in parts.iter_mut().zip(pools).zip(solo).zip(shares) {
                 if share <= 0.0 {
+                    continue;
+                }
+                // The whole batch is the pool alone.
+                if share >= 1.0 {
+                    part.busy_s = e.step_s;
+                    part.fits = e.memory.fits;
                     continue;
                 }
                 let mut own = *p;
@@ -176,8 +191,18 @@ pub fn split(
             let layers = first.transformer.n_layers.max(1);
             let mut given = 0;
             let last = shares.iter().rposition(|s| *s > 0.0);
-            for (i, ((part, p), &share)) in parts.iter_mut().zip(pools).zip(shares).enumerate() {
+            for (i, (((part, p), e), &share)) in
+                parts.iter_mut().zip(pools).zip(solo).zip(shares).enumerate()
+            {
                 if share <= 0.0 {
+                    continue;
+                }
+                // Every layer is the pool alone.
+                if share >= 1.0 {
+                    given = layers;
+                    part.share = 1.0;
+                    part.busy_s = e.step_s;
+                    part.fits = e.memory.fits;
                     continue;
                 }
                 let own_layers = if Some(i) == last {

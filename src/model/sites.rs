@@ -10,8 +10,15 @@
 //! exchange blocks training, or with Streaming DiLoCo (arXiv:2501.18512) runs behind the next
 //! inner steps. As with pools, the job never uses a site that only slows it.
 
-use crate::model::finite;
-use crate::model::pools::PoolsEstimate;
+use crate::model::pools::{across_with, Across, Between, PoolsEstimate};
+use crate::model::{estimate, finite, Inputs};
+
+/// How sites synchronise, as a scenario names it (`AcrossSites` adds DiLoCo's settings).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exchange {
+    Sync,
+    Diloco,
+}
 
 /// How one job spans sites.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,7 +186,7 @@ fn with(
             }
         })
         .collect();
-    let sum = |f: fn(&SitePart) -> f64| parts.iter().map(f).sum::<f64>();
+    let sum = |f: fn(&SitePart) -> f64| -> f64 { parts.iter().map(f).sum() };
     SitesEstimate {
         step_s,
         tokens_per_s,
@@ -191,4 +198,37 @@ fn with(
         run_cost_usd: sum(|p| p.run_cost_usd),
         sites: parts,
     }
+}
+
+/// A site of `pools` (each a whole cluster with its site's prices), spanned as `how` says over
+/// the link `between` inside it, behind a wide-area link of `wan_bytes_per_s` and
+/// `wan_latency_s`: its job, and what its clusters draw and cost.
+pub fn site(
+    pools: &[Inputs],
+    how: Across,
+    between: Between,
+    wan_bytes_per_s: f64,
+    wan_latency_s: f64,
+) -> Site {
+    let solo: Vec<_> = pools.iter().map(estimate).collect();
+    let job = across_with(pools, &solo, how, between);
+    let (mut power_w, mut capex_usd, mut cost_per_day_usd) = (0.0, 0.0, 0.0);
+    for (e, part) in solo.iter().zip(&job.parts) {
+        if part.share <= 0.0 {
+            continue;
+        }
+        let f = &e.facility;
+        let c = &f.cost;
+        power_w += f.power.facility_w;
+        capex_usd += c.capex_usd;
+        // What a day costs beyond energy: the hardware and building paid off, maintenance.
+        let not_energy = if c.run_amortized_usd > 0.0 {
+            (c.run_amortized_usd - c.energy_usd) / c.run_amortized_usd
+        } else {
+            0.0
+        };
+        cost_per_day_usd += c.per_day_usd * not_energy;
+    }
+    let usd_per_kwh = pools.first().map_or(0.0, |p| p.plant.facility.usd_per_kwh);
+    Site { job, wan_bytes_per_s, wan_latency_s, power_w, capex_usd, cost_per_day_usd, usd_per_kwh }
 }

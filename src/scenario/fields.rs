@@ -15,6 +15,7 @@ use crate::model::facility::Cooling;
 use crate::model::pools::Across;
 use crate::model::presets::units::{GB, GBIT_PER_S, GB_PER_S, TB_PER_S, TFLOPS, US};
 use crate::model::reliability::Checkpoint;
+use crate::model::sites::Exchange;
 use crate::model::{AttentionImpl, Dispatcher, FfnKind, Inputs, Recipe, Recompute, Stack, Warning};
 use crate::numbers;
 
@@ -519,6 +520,32 @@ pub static CLUSTER_BETWEEN_POOLS_GBIT_PER_S: Field = number(
     "from a 1 Mb/s line to 10 Pb/s, more than the largest fabrics' bisection",
 )
 .scaled(GBIT_PER_S, 1.0);
+pub static SITES_WAN_GBIT_PER_S: Field = number(
+    "sites.wan_gbit_per_s",
+    "Gb/s",
+    Required,
+    0.001,
+    1e7,
+    "from a 1 Mb/s line to 10 Pb/s, more than any wide-area link",
+)
+.scaled(GBIT_PER_S, 1.0);
+pub static SITES_WAN_LATENCY_MS: Field = number(
+    "sites.wan_latency_ms",
+    "ms",
+    Fixed(5.0),
+    0.0,
+    1_000.0,
+    "light in fibre covers 1,000 km in 5 ms; a second is more than round the world",
+)
+.scaled(1.0, 1e3);
+pub static PARALLELISM_DILOCO_INNER_STEPS: Field = count(
+    "parallelism.diloco_inner_steps",
+    Fixed(100.0),
+    1.0,
+    1e6,
+    "DiLoCo's experiments use 50 to 2,000 inner steps",
+);
+pub static PARALLELISM_DILOCO_STREAMING: Field = flag("parallelism.diloco_streaming", Fixed(0.0));
 pub static CLUSTER_FABRIC_PLANES: Field = counted(
     "cluster.fabric.planes",
     "planes",
@@ -775,6 +802,10 @@ pub static PARALLELISM_ACROSS_POOLS: Choices<Across> = Choices {
         ("separate", Across::Separate),
     ],
 };
+pub static PARALLELISM_ACROSS_SITES: Choices<Exchange> = Choices {
+    path: "parallelism.across_sites",
+    options: &[("sync", Exchange::Sync), ("diloco", Exchange::Diloco)],
+};
 pub static FACILITY_COOLING: Choices<Cooling> = Choices {
     path: "facility.cooling",
     options: &[("air", Cooling::Air), ("liquid", Cooling::Liquid), ("hybrid", Cooling::Hybrid)],
@@ -790,8 +821,9 @@ pub fn measured(key: &str) -> &'static Field {
 }
 
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 9] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 10] {
     [
+        (PARALLELISM_ACROSS_SITES.path, PARALLELISM_ACROSS_SITES.offered()),
         (PARALLELISM_ACROSS_POOLS.path, PARALLELISM_ACROSS_POOLS.offered()),
         (MODEL_FFN_ACT.path, MODEL_FFN_ACT.offered()),
         (MODEL_ATTENTION.path, MODEL_ATTENTION.offered()),
@@ -856,6 +888,10 @@ pub static FIELDS: &[&Field] = &[
     &PARALLELISM_FIRST_STAGE_LAYERS,
     &CLUSTER_PLACEMENT_DOMAIN_CHIPS,
     &CLUSTER_BETWEEN_POOLS_GBIT_PER_S,
+    &SITES_WAN_GBIT_PER_S,
+    &SITES_WAN_LATENCY_MS,
+    &PARALLELISM_DILOCO_INNER_STEPS,
+    &PARALLELISM_DILOCO_STREAMING,
     &CLUSTER_FABRIC_PLANES,
     &CLUSTER_FABRIC_TIERS,
     &CLUSTER_FABRIC_OVERSUBSCRIPTION,

@@ -110,3 +110,150 @@ impl Scenario {
         s
     }
 }
+
+/// A job over sites, resolved: each site's pools with its prices and its wide-area link, and
+/// how the sites synchronise.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sites {
+    /// Each site's name and its `model::sites::site`.
+    pub sites: Vec<(String, crate::model::sites::Site)>,
+    pub how: crate::model::sites::AcrossSites,
+}
+
+impl Scenario {
+    /// The scenario's sites, or `None` when it has none; every pool stands in the site it
+    /// names (`site`, default the first), with that site's `facility` keys over the
+    /// scenario's. Every bad field at once.
+    pub fn sites(&self) -> Result<Option<Sites>, Vec<InputError>> {
+        use crate::model::sites::{site, AcrossSites, Exchange};
+        let Some(raw) = &self.sites else { return Ok(None) };
+        let mut r = Reader::default();
+        let items = match raw {
+            Value::Array(items) if !items.is_empty() => items.as_slice(),
+            other => {
+                r.error("sites", Problem::NotList { got: short(other) });
+                return Err(r.into_errors());
+            }
+        };
+        // Each site's name, link and prices.
+        let mut specs = Vec::new();
+        for (place, item) in items.iter().enumerate() {
+            let since = r.count_errors();
+            let Value::Object(map) = item else {
+                let problem = Problem::NotObject { got: short(item), or_null: false };
+                r.error(&format!("sites.{place}"), problem);
+                continue;
+            };
+            check_keys(&mut r, map, "sites", &["name", "facility"]);
+            let name = map.get("name").and_then(|v| r.text(v, "sites.name")).unwrap_or_default();
+            let gbit = r.positive(
+                &map.get("wan_gbit_per_s").cloned(),
+                &fields::SITES_WAN_GBIT_PER_S,
+                None,
+            );
+            let latency_field = &fields::SITES_WAN_LATENCY_MS;
+            let latency = match map.get("wan_latency_ms") {
+                None => latency_field.fixed(),
+                Some(v) => r.non_negative(v, latency_field),
+            };
+            let facility = match map.get("facility") {
+                None => Map::new(),
+                Some(Value::Object(f)) => f.clone(),
+                Some(other) => {
+                    let problem = Problem::NotObject { got: short(other), or_null: false };
+                    r.error("sites.facility", problem);
+                    Map::new()
+                }
+            };
+            // Named by place: `sites.1.wan_gbit_per_s`.
+            r.prefix_since(since, "sites", &format!("sites.{place}"));
+            let wan = (fields::SITES_WAN_GBIT_PER_S.to_si(gbit), latency_field.to_si(latency));
+            specs.push((name.to_string(), wan, facility));
+        }
+        let exchange = r.choice(
+            &self.parallelism.across_sites,
+            &fields::PARALLELISM_ACROSS_SITES,
+            Exchange::Sync,
+        );
+        let inner = &fields::PARALLELISM_DILOCO_INNER_STEPS;
+        let inner_steps =
+            r.count(&self.parallelism.diloco_inner_steps, inner, Some(inner.fixed() as u32));
+        let streaming = r.flag(
+            &self.parallelism.diloco_streaming,
+            &fields::PARALLELISM_DILOCO_STREAMING,
+            false,
+        );
+        let how = match exchange {
+            Exchange::Sync => AcrossSites::Sync,
+            Exchange::Diloco => AcrossSites::Diloco { inner_steps, streaming },
+        };
+        let mut errors = r.into_errors();
+        // Each site's pools: its name's, with its prices.
+        let site_of =
+            |raw: &Option<Value>| raw.as_ref().and_then(Value::as_str).map(str::to_string);
+        let mut placed: Vec<(Option<String>, String, Scenario)> =
+            vec![(site_of(&self.cluster.site), "cluster.site".into(), self.clone())];
+        if let Some(Value::Array(pools)) = &self.cluster.pools {
+            for (place, pool) in pools.iter().enumerate() {
+                if let Value::Object(map) = pool {
+                    let mut own = map.clone();
+                    let name = own.remove("site").and_then(|v| v.as_str().map(str::to_string));
+                    placed.push((name, format!("cluster.pools.{place}.site"), self.pool(&own)));
+                }
+            }
+        }
+        for (at, field, _) in &placed {
+            if let Some(name) = at {
+                if !specs.iter().any(|(n, ..)| n == name) {
+                    let known =
+                        specs.iter().map(|(n, ..)| n.as_str()).collect::<Vec<_>>().join(", ");
+                    errors.push(InputError::new(
+                        field,
+                        Problem::Unknown { catalog: super::Catalog::Site, id: name.clone(), known },
+                    ));
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let (across, between) = match self.pools()? {
+            Some(p) => (p.across, p.between),
+            None => (
+                crate::model::pools::Across::Data,
+                crate::model::pools::Between { bytes_per_s: f64::INFINITY, latency_s: 0.0 },
+            ),
+        };
+        let mut sites = Vec::new();
+        for (place, (name, wan, facility)) in specs.iter().enumerate() {
+            let mut pools = Vec::new();
+            for (at, _, scenario) in &placed {
+                let first = specs.first().map_or("", |(n, ..)| n.as_str());
+                let here = at.as_deref().unwrap_or(first) == name;
+                if !here {
+                    continue;
+                }
+                let mut s = scenario.clone();
+                s.cluster.pools = None;
+                for (key, value) in facility {
+                    s = s.with(&format!("facility.{key}"), Some(value.clone()));
+                }
+                // Only the site's prices can go wrong here; the pool itself resolved above.
+                match s.resolve() {
+                    Ok(inputs) => pools.push(inputs),
+                    Err(found) => errors.extend(found.into_iter().map(|mut e| {
+                        e.field = format!("sites.{place}.{}", e.field);
+                        e
+                    })),
+                }
+            }
+            if !pools.is_empty() {
+                sites.push((name.clone(), site(&pools, across, between, wan.0, wan.1)));
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(Some(Sites { sites, how }))
+    }
+}

@@ -14,6 +14,7 @@ pub enum Catalog {
     ScaleOut,
     System,
     Switch,
+    Site,
 }
 
 /// One thing wrong with one field.

@@ -68,6 +68,16 @@ impl Reader {
         }
     }
 
+    /// Names the problems reported since the first `since` with `to` in place of the `from`
+    /// their paths start with (`sites.wan_gbit_per_s` as `sites.1.wan_gbit_per_s`).
+    pub(super) fn prefix_since(&mut self, since: usize, from: &str, to: &str) {
+        for e in self.errors.iter_mut().skip(since) {
+            if let Some(rest) = e.field.strip_prefix(from) {
+                e.field = format!("{to}{rest}");
+            }
+        }
+    }
+
     /// Every problem reported.
     pub(super) fn into_errors(self) -> Vec<InputError> {
         self.errors
