@@ -14,7 +14,7 @@ use super::compare::compare;
 use super::fields::Change;
 use super::inputs::{
     chip_id, cluster_panel, facility_panel, measurements_panel, model_panel, parallelism_panel,
-    training_panel, PanelProps,
+    pools_panel, training_panel, PanelProps,
 };
 use super::plot::plot;
 use super::results::results;
@@ -28,10 +28,11 @@ use crate::scenario::Scenario;
 use crate::text::Lang;
 
 /// The form's panels, in the order they stand.
-const PANELS: [fn(&PanelProps) -> Html; 6] = [
+const PANELS: [fn(&PanelProps) -> Html; 7] = [
     model_panel,
     training_panel,
     cluster_panel,
+    pools_panel,
     parallelism_panel,
     measurements_panel,
     facility_panel,

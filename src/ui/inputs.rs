@@ -25,6 +25,7 @@ mod facility;
 mod measurements;
 mod model;
 mod parallelism;
+mod pools;
 mod training;
 
 pub use cluster::{chip_id, cluster_panel};
@@ -32,6 +33,7 @@ pub use facility::facility_panel;
 pub use measurements::measurements_panel;
 pub use model::model_panel;
 pub use parallelism::parallelism_panel;
+pub use pools::pools_panel;
 pub use training::training_panel;
 
 /// What every panel reads. The panels are plain functions, not components: they follow the

@@ -1,0 +1,45 @@
+// End-to-end tests of mixed fleets in the page: 4,096 Ascend 910B added beside 4,096 H800, one
+// job over both with each pool's share, and the link reopening it, in English and Chinese.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  assertClean, harness, newContext, newPage, num, open, origin, q, select, served, text, typeInto, until,
+} from './harness.mjs';
+
+harness();
+
+for (const lang of ['en', 'zh-CN']) {
+  const zh = lang === 'zh-CN';
+  test(`${lang}: a fleet of 4,096 H800 and 4,096 Ascend 910B runs one job over both`, async (t) => {
+    const log = { errors: [], requests: [] };
+    const page = await newPage(await newContext(t, { locale: lang }), log);
+    const s = { model: { preset: 'llama3-70b' }, training: { tokens: '15T', global_batch: 1024 },
+      cluster: { chip: 'h800', chips: 4096 }, parallelism: { tp: 8, pp: 4 } };
+    await open(page, `${origin}/#s=1.${Buffer.from(JSON.stringify(s)).toString('base64url')}`);
+    await page.click(q('pool-add'));
+    await until(page, 'the second pool', (s) => !!document.querySelector(s), q('pool-chip-0'));
+    await select(page, 'pool-chip-0', 'ascend-910b');
+    await typeInto(page, 'pool-chips-0', '4096');
+    await typeInto(page, 'between-pools', '100000');
+    await until(page, 'the job over both pools', (s) => document.querySelectorAll(s).length === 2, q('pool-row'));
+    const rows = await page.locator(q('pool-row')).allTextContents();
+    assert.match(rows[0], /NVIDIA H800.*× 4,096/, rows[0]);
+    assert.match(rows[1], /Huawei Ascend 910B × 4,096/, rows[1]);
+    const shares = rows.map((r) => num(r.match(/([\d.]+) %/)[1]));
+    assert.ok(shares[0] > shares[1] && shares[1] > 0, `the faster pool takes more: ${shares}`);
+    assert.match(await text(page, 'pool-job'), zh ? /跨全部资源池/ : /One job over every pool/);
+    // Pipeline across the pools, then the link reopens the fleet as it was.
+    await select(page, 'across-pools', 'pipeline');
+    await until(page, 'the pipeline split', (s) => document.querySelector(s)?.value === 'pipeline', q('across-pools'));
+    const url = page.url();
+    const again = await newPage(await newContext(t, { locale: lang }), log);
+    await open(again, url);
+    await until(again, 'the fleet reopened', (s) => document.querySelectorAll(s).length === 2, q('pool-row'));
+    assert.equal(await again.inputValue(q('pool-chip-0')), 'ascend-910b');
+    assert.equal(await again.inputValue(q('across-pools')), 'pipeline');
+    // Removing the pool leaves the one cluster.
+    await again.click(q('pool-remove-0'));
+    await until(again, 'one cluster again', (s) => !document.querySelector(s), q('pool-cards'));
+    assertClean(log, served());
+  });
+}

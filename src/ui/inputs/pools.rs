@@ -1,0 +1,144 @@
+//! The pools panel: further pools of other chips beside the cluster (`cluster.pools`), the link
+//! between them and how one job spans them; and the job over all of them, by pool. The job is
+//! `model::pools`' (`Scenario::pools`); this panel only edits the list and shows it.
+
+use serde_json::{json, Value};
+use yew::prelude::*;
+
+use super::{Form, PanelProps};
+use crate::format;
+use crate::model::pools::{across, Across};
+use crate::model::presets;
+use crate::scenario::fields;
+use crate::text::{fill, t};
+use crate::ui::fields::SelectField;
+
+/// The pools panel.
+pub fn pools_panel(props: &PanelProps) -> Html {
+    let f = Form::new(props);
+    let list: Vec<Value> =
+        f.raw("cluster.pools").and_then(|v| v.as_array().cloned()).unwrap_or_default();
+    let own_chip = f.raw("cluster.chip").and_then(|v| v.as_str().map(str::to_string));
+    let add = {
+        let (on_set, list) = (f.on_set.clone(), list.clone());
+        let chips = f.good.map_or(1024, |g| g.inputs.cluster.n_chips);
+        let chip = own_chip.unwrap_or_else(|| "h100-sxm".into());
+        Callback::from(move |_: MouseEvent| {
+            let mut next = list.clone();
+            next.push(json!({ "chip": chip, "chips": chips }));
+            let mut changes = vec![("cluster.pools".to_string(), Some(Value::Array(next)))];
+            if list.is_empty() {
+                changes.push(("cluster.between_pools".into(), Some(json!({ "gbit_per_s": 400 }))));
+            }
+            on_set.emit(changes);
+        })
+    };
+    let chip_options: Vec<(AttrValue, AttrValue)> =
+        presets::CHIPS.iter().map(|p| (AttrValue::from(p.id), AttrValue::from(p.name))).collect();
+    let pool = |(i, item): (usize, &Value)| {
+        let chip = item.get("chip").and_then(Value::as_str).unwrap_or_default().to_string();
+        let on_set = f.on_set.clone();
+        let on_chip = Callback::from(move |v: String| {
+            on_set.emit(vec![(format!("cluster.pools.{i}.chip"), Some(Value::String(v)))]);
+        });
+        let remove = {
+            let (on_set, list) = (f.on_set.clone(), list.clone());
+            Callback::from(move |_: MouseEvent| {
+                let mut next = list.clone();
+                next.remove(i);
+                let value = (!next.is_empty()).then_some(Value::Array(next));
+                let mut changes = vec![("cluster.pools".to_string(), value.clone())];
+                if value.is_none() {
+                    changes.push(("cluster.between_pools".into(), None));
+                    changes.push(("parallelism.across_pools".into(), None));
+                }
+                on_set.emit(changes);
+            })
+        };
+        let chips = f.number_at(
+            &fields::CLUSTER_CHIPS,
+            format!("cluster.pools.{i}.chips"),
+            &format!("pool-chips-{i}"),
+            None,
+        );
+        html! {
+            <div class="measurement" data-testid="pool">
+                <SelectField testid={format!("pool-chip-{i}")} label={fill("form.pool", &[("n", &(i + 2).to_string())])}
+                    options={chip_options.clone()} value={chip} on_change={on_chip} />
+                { f.render(chips) }
+                <button type="button" class="link" data-testid={format!("pool-remove-{i}")} onclick={remove}
+                    aria-label={fill("form.pool-remove-named", &[("n", &(i + 2).to_string())])}>{ t("form.pool-remove") }</button>
+            </div>
+        }
+    };
+    // Each pool's chip by name: the cluster's own first, then the list's.
+    let mut names = vec![f
+        .state
+        .scenario
+        .chip_preset()
+        .map_or_else(|| t("title.custom-chip").to_string(), |p| p.name.to_string())];
+    names.extend(list.iter().map(|item| {
+        let id = item.get("chip").and_then(Value::as_str).unwrap_or_default();
+        presets::chip(id).map_or_else(|| t("title.custom-chip").to_string(), |p| p.name.to_string())
+    }));
+    let job = pool_job(&f, &names);
+    html! {
+        <section class="panel" data-testid="pools-panel">
+            <h2>{ t("form.pools") }</h2>
+            <p class="reading">{ t("form.pools-hint") }</p>
+            { for list.iter().enumerate().map(pool) }
+            if !list.is_empty() {
+                <div class="grid">
+                    { f.render(f.number(&fields::CLUSTER_BETWEEN_POOLS_GBIT_PER_S, "between-pools", None)) }
+                </div>
+                { f.choice(&fields::PARALLELISM_ACROSS_POOLS, "across-pools", Across::Data) }
+            }
+            <button type="button" data-testid="pool-add" onclick={add}>{ t("form.pool-add") }</button>
+            { job }
+        </section>
+    }
+}
+
+/// The job over every pool, by pool, or why it cannot be estimated.
+fn pool_job(f: &Form, names: &[String]) -> Html {
+    let pools = match f.state.scenario.pools() {
+        Ok(Some(p)) => p,
+        Ok(None) => return html! {},
+        Err(errors) => {
+            let words: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            return html! { <p class="bad" data-testid="pool-errors">{ words.join("; ") }</p> };
+        }
+    };
+    let job = across(&pools.pools, pools.across, pools.between);
+    let rows = names.iter().zip(&job.parts).map(|(name, p)| {
+        html! {
+            <tr data-testid="pool-row">
+                <td>{ fill("form.pool-chips", &[("chip", name), ("n", &crate::numbers::format(p.chips as f64))]) }</td>
+                <td>{ format::percent(p.share) }</td>
+                <td>{ format::seconds(p.busy_s) }</td>
+                <td>{ format::seconds(p.waits_s) }</td>
+                <td class={classes!((!p.fits).then_some("bad"))}>{ t(if p.fits { "fit.fits" } else { "fit.does-not-fit" }) }</td>
+            </tr>
+        }
+    });
+    let head = [
+        "form.pool-head.pool",
+        "form.pool-head.share",
+        "form.pool-head.busy",
+        "form.pool-head.waits",
+        "form.pool-head.fits",
+    ];
+    html! {
+        <div data-testid="pool-cards">
+            <p class="fit" data-testid="pool-job">{ fill("form.pool-job", &[
+                ("days", &format::days(job.train_days)),
+                ("tps", &format::count(job.tokens_per_s)),
+                ("link", &format::seconds(job.link_s)),
+            ]) }</p>
+            <table class="job-results">
+                <thead><tr>{ for head.iter().map(|k| html! { <th>{ t(k) }</th> }) }</tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
+    }
+}
