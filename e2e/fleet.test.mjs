@@ -28,6 +28,9 @@ for (const lang of ['en', 'zh-CN']) {
     const shares = rows.map((r) => num(r.match(/([\d.]+) %/)[1]));
     assert.ok(shares[0] > shares[1] && shares[1] > 0, `the faster pool takes more: ${shares}`);
     assert.match(await text(page, 'pool-job'), zh ? /跨全部资源池/ : /One job over every pool/);
+    // The search over splits says how much the best beats the H800 alone.
+    const best = await text(page, 'pool-best');
+    assert.match(best, zh ? /最佳划分.*快 [\d.]+ %/ : /best split found.*[\d.]+ % faster than the fastest pool alone/, best);
     // Pipeline across the pools, then the link reopens the fleet as it was.
     await select(page, 'across-pools', 'pipeline');
     await until(page, 'the pipeline split', (s) => document.querySelector(s)?.value === 'pipeline', q('across-pools'));

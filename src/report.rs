@@ -485,3 +485,15 @@ pub fn sites_json(names: &[String], e: &crate::model::sites::SitesEstimate) -> V
         "run_cost_usd": e.run_cost_usd,
     })
 }
+
+/// The search over a job's splits (`model::pools::best_split`) as JSON.
+pub fn best_split_json(b: &crate::model::pools::BestSplit) -> Value {
+    json!({
+        "across": b.how.map(|how| crate::scenario::fields::PARALLELISM_ACROSS_POOLS.code(how)),
+        "shares": b.job.parts.iter().map(|p| p.share).collect::<Vec<_>>(),
+        "tokens_per_s": b.job.tokens_per_s,
+        "train_days": b.job.train_days,
+        "gain_over_alone": b.gain_over_alone(),
+        "short_of_apart": b.short_of_apart(),
+    })
+}

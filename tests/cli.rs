@@ -527,6 +527,9 @@ fn predict_spans_a_job_over_pools() {
     let (alone, together) =
         (e["tokens_per_s"].as_f64().unwrap_or(0.0), pools["tokens_per_s"].as_f64().unwrap_or(0.0));
     assert!(together >= alone, "the second pool never slows the job: {together} < {alone}");
+    let best = &pools["best"];
+    assert!(best["tokens_per_s"].as_f64().unwrap_or(0.0) >= together * (1.0 - 1e-9), "{best}");
+    assert!(best["gain_over_alone"].as_f64().is_some_and(|g| g >= 0.0), "{best}");
 
     let mut bad = fleet.clone();
     bad["cluster"]["pools"][0]["chip"] = json!("no-such-chip");

@@ -173,3 +173,26 @@ mod sites {
         }
     }
 }
+
+/// The search over splits finds a job at least as fast as the split by speed, never slower than
+/// the fastest pool alone nor faster than the pools apart, and says by how much.
+#[test]
+fn the_best_split_is_bounded_and_beats_the_first_guess() {
+    use clusterplan::model::pools::best_split;
+    let pools = fleet();
+    for gbit in [400.0, 3200.0, 1e5] {
+        let best = best_split(&pools, link(gbit));
+        let guess = [Across::Data, Across::Pipeline]
+            .map(|how| across(&pools, how, link(gbit)).tokens_per_s);
+        assert!(
+            best.job.tokens_per_s >= guess[0].max(guess[1]) * (1.0 - 1e-9),
+            "{gbit} Gb/s: {best:?}"
+        );
+        assert!(
+            best.gain_over_alone() >= -1e-9 && best.short_of_apart() >= -1e-9,
+            "{gbit}: {best:?}"
+        );
+        assert!(best.job.train_days.is_finite());
+    }
+    assert!(best_split(&pools, link(1e5)).gain_over_alone() > 0.1, "a fast link uses both pools");
+}

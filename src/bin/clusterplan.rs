@@ -141,6 +141,8 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
         if let Ok(Some(p)) = catalog.expand(&scenario).pools() {
             let job = clusterplan::model::pools::across(&p.pools, p.across, p.between);
             json["pools"] = report::pools_json(p.across, &job);
+            let best = clusterplan::model::pools::best_split(&p.pools, p.between);
+            json["pools"]["best"] = report::best_split_json(&best);
         }
         // Sites far apart: the one job over all of them.
         if let Ok(Some(s)) = catalog.expand(&scenario).sites() {

@@ -246,3 +246,82 @@ pub fn split(
     let fits = parts.iter().all(|p| p.fits);
     PoolsEstimate { step_s, link_s, tokens_per_s, train_days: 0.0, parts, fits }
 }
+
+/// The best way found to span `pools`: how, the shares it gives each pool, and its job; beside
+/// the best pool alone and the pools apart, the baseline and the bound.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BestSplit {
+    pub how: Option<Across>,
+    pub job: PoolsEstimate,
+    /// Tokens per second of the fastest pool alone, and of the pools apart added up.
+    pub alone_tokens_per_s: f64,
+    pub apart_tokens_per_s: f64,
+}
+
+impl BestSplit {
+    /// How much faster than the fastest pool alone (0.25 for 25 %).
+    pub fn gain_over_alone(&self) -> f64 {
+        if self.alone_tokens_per_s > 0.0 {
+            self.job.tokens_per_s / self.alone_tokens_per_s - 1.0
+        } else {
+            0.0
+        }
+    }
+
+    /// How far below the pools apart added up (0.1 for 10 % below).
+    pub fn short_of_apart(&self) -> f64 {
+        if self.apart_tokens_per_s > 0.0 {
+            1.0 - self.job.tokens_per_s / self.apart_tokens_per_s
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Searches the splits of one job over `pools`: by data and by pipeline, each pool's share from
+/// 0.6 to 1.4 times its share by speed (of two pools; more pools keep the shares by speed), and
+/// each pool alone. Proportion to speed is the first guess (Metis, HexiScale); a pool's fixed
+/// per-step costs and whole layers move the best a little off it.
+pub fn best_split(pools: &[Inputs], between: Between) -> BestSplit {
+    let solo = alone(pools);
+    let speeds: Vec<f64> = solo.iter().map(|e| e.tokens_per_s.max(0.0)).collect();
+    let total: f64 = speeds.iter().sum();
+    let alone_best = speeds.iter().copied().fold(0.0, f64::max);
+    let mut best = BestSplit {
+        how: None,
+        job: PoolsEstimate::default(),
+        alone_tokens_per_s: alone_best,
+        apart_tokens_per_s: total,
+    };
+    if total <= 0.0 || pools.is_empty() {
+        return best;
+    }
+    let fair: Vec<f64> = speeds.iter().map(|s| s / total).collect();
+    let mut tries: Vec<Vec<f64>> = vec![fair.clone()];
+    if pools.len() == 2 {
+        for k in 0..=8 {
+            let first = (fair[0] * (0.6 + 0.1 * k as f64)).clamp(0.0, 1.0);
+            tries.push(vec![first, 1.0 - first]);
+        }
+    }
+    tries.extend(
+        (0..pools.len()).map(|i| (0..pools.len()).map(|j| f64::from(u8::from(i == j))).collect()),
+    );
+    for how in [Across::Data, Across::Pipeline] {
+        for shares in &tries {
+            let job = split(pools, &solo, how, shares, between);
+            if job.fits && job.tokens_per_s > best.job.tokens_per_s {
+                best.how = Some(how);
+                best.job = job;
+            }
+        }
+    }
+    if let Some(first) = pools.first() {
+        best.job.train_days = if best.job.tokens_per_s > 0.0 {
+            finite(first.training.tokens / best.job.tokens_per_s / 86_400.0)
+        } else {
+            f64::INFINITY
+        };
+    }
+    best
+}

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::{Form, PanelProps};
 use crate::format;
-use crate::model::pools::{across, Across};
+use crate::model::pools::{across, best_split, Across};
 use crate::model::presets;
 use crate::scenario::fields;
 use crate::text::{fill, t};
@@ -110,6 +110,28 @@ fn pool_job(f: &Form, names: &[String]) -> Html {
         }
     };
     let job = across(&pools.pools, pools.across, pools.between);
+    // The search over splits: how much the best beats the fastest pool alone, and how far it
+    // stays below the pools apart.
+    let best = best_split(&pools.pools, pools.between);
+    let found = best.how.map(|how| {
+        let shares: Vec<String> = best.job.parts.iter().map(|p| format::percent(p.share)).collect();
+        fill(
+            "form.pool-best",
+            &[
+                (
+                    "how",
+                    t(&format!(
+                        "option.parallelism.across_pools.{}",
+                        fields::PARALLELISM_ACROSS_POOLS.code(how)
+                    )),
+                ),
+                ("shares", &shares.join(" / ")),
+                ("days", &format::days(best.job.train_days)),
+                ("gain", &format::percent(best.gain_over_alone())),
+                ("short", &format::percent(best.short_of_apart())),
+            ],
+        )
+    });
     let rows = names.iter().zip(&job.parts).map(|(name, p)| {
         html! {
             <tr data-testid="pool-row">
@@ -139,6 +161,7 @@ fn pool_job(f: &Form, names: &[String]) -> Html {
                 <thead><tr>{ for head.iter().map(|k| html! { <th>{ t(k) }</th> }) }</tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
+            if let Some(found) = found { <p class="reading" data-testid="pool-best">{ found }</p> }
         </div>
     }
 }
