@@ -196,3 +196,13 @@ fn the_best_split_is_bounded_and_beats_the_first_guess() {
     }
     assert!(best_split(&pools, link(1e5)).gain_over_alone() > 0.1, "a fast link uses both pools");
 }
+
+/// The mixed-fleet comparison in docs/accuracy.md is computed, not written: both MFUs are real
+/// shares and the mixed fleet uses both pools.
+#[test]
+fn the_published_mixed_fleet_comparison_is_computed() {
+    let c = clusterplan::validation::fleets::hexiscale().expect("the case resolves");
+    assert!(c.homogeneous_mfu > 0.2 && c.homogeneous_mfu < 0.8, "{c:?}");
+    assert!(c.mixed_mfu > 0.2 && c.mixed_mfu < 0.8, "{c:?}");
+    assert!(c.gap().abs() < 0.2, "{c:?}");
+}
