@@ -31,6 +31,20 @@ for (const lang of ['en', 'zh-CN']) {
     // The search over splits says how much the best beats the H800 alone.
     const best = await text(page, 'pool-best');
     assert.match(best, zh ? /最佳划分.*快 [\d.]+ %/ : /best split found.*[\d.]+ % faster than the fastest pool alone/, best);
+    // How many more Ascend 910B meet a deadline a fifth sooner, and applying the answer.
+    const days = Number((await text(page, 'pool-best')).match(/([\d.]+) ?(days|天)/)[1]);
+    await typeInto(page, 'fleet-deadline', String(Math.floor(0.8 * days)));
+    await page.click(q('fleet-add'));
+    await until(page, 'the answer', (s) => !!document.querySelector(s), q('fleet-add-answer'));
+    const answer = await text(page, 'fleet-add-answer');
+    assert.match(answer, zh ? /增加 [\d,]+ 张 Huawei Ascend 910B/ : /Add [\d,]+ Huawei Ascend 910B/, answer);
+    await page.click(q('fleet-add-apply'));
+    await until(page, 'a third pool', (s) => document.querySelectorAll(s).length === 3, q('pool-row'));
+    // The best split over the three pools meets it.
+    const best3 = await text(page, 'pool-best');
+    assert.ok(Number(best3.match(/([\d.]+) ?(days|天)/)[1]) <= Math.floor(0.8 * days), best3);
+    await page.click(q('notice-undo'));
+    await until(page, 'two pools again', (s) => document.querySelectorAll(s).length === 2, q('pool-row'));
     // Pipeline across the pools, then the link reopens the fleet as it was.
     await select(page, 'across-pools', 'pipeline');
     await until(page, 'the pipeline split', (s) => document.querySelector(s)?.value === 'pipeline', q('across-pools'));

@@ -13,6 +13,9 @@
 //! Each size is resolved as a scenario (`Scenario::resolve`), so its fabric, bill of materials
 //! and site are built for that many chips, exactly as if the user had typed the count.
 
+mod fleet;
+
+pub use fleet::{add_to_fleet, Addition};
 use serde_json::Value;
 
 use crate::model::search::{self, Objective, Options, Plan, Search};

@@ -206,3 +206,37 @@ fn the_published_mixed_fleet_comparison_is_computed() {
     assert!(c.mixed_mfu > 0.2 && c.mixed_mfu < 0.8, "{c:?}");
     assert!(c.gap().abs() < 0.2, "{c:?}");
 }
+
+/// Adding to a fleet: the fewest Ascend 910B beside 4,096 H800 that train Llama 3 70B by a
+/// deadline 30 % sooner than the H800 alone, to one unit.
+#[test]
+fn adding_to_a_fleet_meets_the_deadline_with_the_fewest_chips() {
+    use clusterplan::sizing::add_to_fleet;
+    let fleet = Scenario::default_plan()
+        .with("model.preset", Some(json!("llama3-70b")))
+        .with("cluster.chip", Some(json!("h800")))
+        .with("cluster.chips", Some(json!(4096)))
+        .with("parallelism.tp", Some(json!(8)))
+        .with("parallelism.pp", Some(json!(4)))
+        .with("parallelism.cp", Some(json!(1)))
+        .with("parallelism.virtual_stages", Some(json!(1)));
+    let alone = estimate(&fleet.resolve().expect("resolves")).train_days;
+    let deadline = 0.7 * alone;
+    let added =
+        add_to_fleet(&fleet, "ascend-910b", deadline).expect("resolves").expect("an answer");
+    assert!(added.chips > 0 && added.job.job.train_days <= deadline, "{added:?}");
+    assert!(added.power_w > 0.0 && added.capex_usd > 0.0);
+    // One unit fewer misses.
+    let fewer = fleet.clone().with(
+        "cluster.pools",
+        Some(json!([{ "chip": "ascend-910b", "chips": added.chips - added.unit }])),
+    );
+    let shared = fleet.resolve().map(|i| i.cluster.scale_out.bytes_per_s * 4096.0).unwrap_or(0.0);
+    let pools = fewer
+        .with("cluster.between_pools", Some(json!({ "gbit_per_s": shared * 8.0 / 1e9 })))
+        .pools()
+        .expect("resolves")
+        .expect("pools");
+    let job = clusterplan::model::pools::best_split(&pools.pools, pools.between);
+    assert!(job.job.train_days > deadline, "{} chips fewer still meets it", added.unit);
+}

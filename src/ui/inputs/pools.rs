@@ -9,9 +9,11 @@ use super::{Form, PanelProps};
 use crate::format;
 use crate::model::pools::{across, best_split, Across};
 use crate::model::presets;
-use crate::scenario::fields;
+use crate::scenario::{fields, Scenario};
+use crate::sizing::{add_to_fleet, Addition};
 use crate::text::{fill, t};
 use crate::ui::fields::SelectField;
+use crate::ui::state::Action;
 
 /// The pools panel.
 pub fn pools_panel(props: &PanelProps) -> Html {
@@ -95,6 +97,7 @@ pub fn pools_panel(props: &PanelProps) -> Html {
             }
             <button type="button" data-testid="pool-add" onclick={add}>{ t("form.pool-add") }</button>
             { job }
+            <FleetAdd scenario={f.state.scenario.clone()} on_action={props.on_action.clone()} lang={crate::text::lang()} />
         </section>
     }
 }
@@ -162,6 +165,114 @@ fn pool_job(f: &Form, names: &[String]) -> Html {
                 <tbody>{ for rows }</tbody>
             </table>
             if let Some(found) = found { <p class="reading" data-testid="pool-best">{ found }</p> }
+        </div>
+    }
+}
+
+/// Properties of the fleet-sizing question.
+#[derive(Properties, PartialEq)]
+pub struct AddProps {
+    pub scenario: Scenario,
+    pub on_action: Callback<Action>,
+    /// The language spoken, so the words follow a switch.
+    pub lang: crate::text::Lang,
+}
+
+/// "Add which chip, how many, to meet the deadline": the fewest chips of a kind to add beside
+/// the fleet (`sizing::add_to_fleet`), with days, MW and capex, and Apply.
+#[function_component(FleetAdd)]
+pub fn fleet_add(props: &AddProps) -> Html {
+    let chip = use_state(|| "ascend-910b".to_string());
+    let deadline = use_state(|| "90".to_string());
+    let answer = use_state(|| None::<Result<Option<(Addition, Scenario)>, String>>);
+    let ask = {
+        let (chip, deadline, answer, scenario) =
+            (chip.clone(), deadline.clone(), answer.clone(), props.scenario.clone());
+        Callback::from(move |_: MouseEvent| {
+            let days = crate::numbers::parse(&deadline).unwrap_or(0.0);
+            let found = add_to_fleet(&scenario, &chip, days)
+                .map(|found| {
+                    found.map(|a| {
+                        let mut pools = scenario
+                            .get("cluster.pools")
+                            .and_then(|v| v.as_array().cloned())
+                            .unwrap_or_default();
+                        pools.push(json!({ "chip": *chip, "chips": a.chips }));
+                        let mut next = scenario.with("cluster.pools", Some(Value::Array(pools)));
+                        if scenario.get("cluster.between_pools").is_none() {
+                            let link = scenario.resolve().map_or(400.0, |i| {
+                                i.cluster.scale_out.bytes_per_s * i.cluster.n_chips as f64 * 8.0
+                                    / 1e9
+                            });
+                            next = next
+                                .with("cluster.between_pools", Some(json!({ "gbit_per_s": link })));
+                        }
+                        (a, next)
+                    })
+                })
+                .map_err(|e| e.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "));
+            answer.set(Some(found));
+        })
+    };
+    let options: Vec<(AttrValue, AttrValue)> =
+        presets::CHIPS.iter().map(|p| (AttrValue::from(p.id), AttrValue::from(p.name))).collect();
+    let on_chip = {
+        let chip = chip.clone();
+        Callback::from(move |v: String| chip.set(v))
+    };
+    let on_deadline = {
+        let deadline = deadline.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+                deadline.set(input.value());
+            }
+        })
+    };
+    let name = presets::chip(&chip).map_or(chip.to_string(), |p| p.name.to_string());
+    let said = match &*answer {
+        None => html! {},
+        Some(Err(why)) => {
+            html! { <p class="bad" data-testid="fleet-add-answer">{ why.clone() }</p> }
+        }
+        Some(Ok(None)) => {
+            html! { <p class="bad" data-testid="fleet-add-answer">{ t("form.fleet-none") }</p> }
+        }
+        Some(Ok(Some((a, next)))) => {
+            let apply = {
+                let (on_action, next) = (props.on_action.clone(), next.clone());
+                let label = fill(
+                    "form.pool-chips",
+                    &[("chip", &name), ("n", &crate::numbers::format(a.chips as f64))],
+                );
+                Callback::from(move |_: MouseEvent| {
+                    on_action.emit(Action::Apply {
+                        label: label.clone(),
+                        scenario: Box::new(next.clone()),
+                    })
+                })
+            };
+            html! {
+                <p data-testid="fleet-add-answer">
+                    { fill("form.fleet-answer", &[
+                        ("n", &crate::numbers::format(a.chips as f64)),
+                        ("chip", &name),
+                        ("days", &format::days(a.job.job.train_days)),
+                        ("mw", &format::sig3(a.power_w / 1e6)),
+                        ("usd", &format::count(a.capex_usd)),
+                    ]) }
+                    { " " }<button type="button" data-testid="fleet-add-apply" onclick={apply}>{ t("job.apply") }</button>
+                </p>
+            }
+        }
+    };
+    html! {
+        <div class="fleet-add">
+            <SelectField testid="fleet-add-chip" label={t("form.fleet-chip")} options={options} value={(*chip).clone()} on_change={on_chip} />
+            <label>{ t("form.fleet-deadline") }{ " " }
+                <input type="text" inputmode="decimal" size="6" value={(*deadline).clone()} oninput={on_deadline}
+                    data-testid="fleet-deadline" /></label>
+            { " " }<button type="button" data-testid="fleet-add" onclick={ask}>{ t("form.fleet-ask") }</button>
+            { said }
         </div>
     }
 }
