@@ -1,5 +1,7 @@
 // End-to-end tests of mixed fleets in the page: 4,096 Ascend 910B added beside 4,096 H800, one
-// job over both with each pool's share, and the link reopening it, in English and Chinese.
+// job over both with each pool's share and the best split, how many more meet a deadline, the
+// two pools at two sites synchronised by DiLoCo, and the link reopening it all, in English and
+// Chinese.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -45,6 +47,17 @@ for (const lang of ['en', 'zh-CN']) {
     assert.ok(Number(best3.match(/([\d.]+) ?(days|天)/)[1]) <= Math.floor(0.8 * days), best3);
     await page.click(q('notice-undo'));
     await until(page, 'two pools again', (s) => document.querySelectorAll(s).length === 2, q('pool-row'));
+    // The two pools at two sites 10 Gb/s apart, synchronised by streamed DiLoCo.
+    await page.click(q('site-add'));
+    await until(page, 'two sites', (s) => !!document.querySelector(s), q('pool-site-0'));
+    await select(page, 'pool-site-0', 'B');
+    await typeInto(page, 'site-wan-0', '10');
+    await typeInto(page, 'site-wan-1', '10');
+    await select(page, 'across-sites', 'diloco');
+    await page.check(q('diloco-streaming'));
+    await until(page, 'the job over both sites', (s) => document.querySelectorAll(s).length === 2, q('site-row'));
+    const sites = await text(page, 'sites-job');
+    assert.match(sites, zh ? /跨全部站点.*Gb\/s/ : /One job over every site.*Gb\/s each/, sites);
     // Pipeline across the pools, then the link reopens the fleet as it was.
     await select(page, 'across-pools', 'pipeline');
     await until(page, 'the pipeline split', (s) => document.querySelector(s)?.value === 'pipeline', q('across-pools'));
@@ -54,6 +67,8 @@ for (const lang of ['en', 'zh-CN']) {
     await until(again, 'the fleet reopened', (s) => document.querySelectorAll(s).length === 2, q('pool-row'));
     assert.equal(await again.inputValue(q('pool-chip-0')), 'ascend-910b');
     assert.equal(await again.inputValue(q('across-pools')), 'pipeline');
+    assert.equal(await again.inputValue(q('across-sites')), 'diloco');
+    assert.equal(await again.locator(q('site-row')).count(), 2, 'the sites reopen');
     // Removing the pool leaves the one cluster.
     await again.click(q('pool-remove-0'));
     await until(again, 'one cluster again', (s) => !document.querySelector(s), q('pool-cards'));

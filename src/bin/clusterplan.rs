@@ -146,20 +146,7 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
         }
         // Sites far apart: the one job over all of them.
         if let Ok(Some(s)) = catalog.expand(&scenario).sites() {
-            let i = &good.inputs;
-            let (params, grad) = (i.transformer.params(), i.training.recipe.grad_bytes());
-            let batch = i.training.global_batch as f64 * i.transformer.seq_len as f64;
-            let sites: Vec<_> = s.sites.iter().map(|(_, site)| site.clone()).collect();
-            let names: Vec<String> = s.sites.iter().map(|(name, _)| name.clone()).collect();
-            let job = clusterplan::model::sites::across_sites(
-                &sites,
-                s.how,
-                params,
-                grad,
-                batch,
-                i.training.tokens,
-            );
-            json["sites"] = report::sites_json(&names, &job);
+            json["sites"] = report::sites_json(&s.names(), &s.job(&good.inputs));
         }
         let _ = if is_array {
             // As `to_string_pretty` lays out an array: each item indented by two spaces.

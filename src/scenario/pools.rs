@@ -257,3 +257,25 @@ impl Scenario {
         Ok(Some(Sites { sites, how }))
     }
 }
+
+impl Sites {
+    /// The one job over every site, for the workload of `base` (the cluster's own inputs).
+    pub fn job(&self, base: &Inputs) -> crate::model::sites::SitesEstimate {
+        let sites: Vec<_> = self.sites.iter().map(|(_, site)| site.clone()).collect();
+        let (params, grad) = (base.transformer.params(), base.training.recipe.grad_bytes());
+        let batch = base.training.global_batch as f64 * base.transformer.seq_len as f64;
+        crate::model::sites::across_sites(
+            &sites,
+            self.how,
+            params,
+            grad,
+            batch,
+            base.training.tokens,
+        )
+    }
+
+    /// The sites' names, in order.
+    pub fn names(&self) -> Vec<String> {
+        self.sites.iter().map(|(name, _)| name.clone()).collect()
+    }
+}

@@ -98,6 +98,7 @@ pub fn pools_panel(props: &PanelProps) -> Html {
             <button type="button" data-testid="pool-add" onclick={add}>{ t("form.pool-add") }</button>
             { job }
             <FleetAdd scenario={f.state.scenario.clone()} on_action={props.on_action.clone()} lang={crate::text::lang()} />
+            { sites_section(&f, list.len()) }
         </section>
     }
 }
@@ -274,5 +275,98 @@ pub fn fleet_add(props: &AddProps) -> Html {
             { " " }<button type="button" data-testid="fleet-add" onclick={ask}>{ t("form.fleet-ask") }</button>
             { said }
         </div>
+    }
+}
+
+/// The sites section: sites far apart (`sites`), which site each pool stands in, how they
+/// synchronise, and the job over every site with its wide-area traffic and each site's power
+/// and cost.
+pub fn sites_section(f: &Form, pools: usize) -> Html {
+    let sites: Vec<Value> = f.raw("sites").and_then(|v| v.as_array().cloned()).unwrap_or_default();
+    let names: Vec<String> = sites
+        .iter()
+        .filter_map(|s| s.get("name").and_then(Value::as_str).map(str::to_string))
+        .collect();
+    let add = {
+        let (on_set, sites) = (f.on_set.clone(), sites.clone());
+        Callback::from(move |_: MouseEvent| {
+            let letter = |i: usize| char::from(b'A' + (i % 26) as u8).to_string();
+            let mut next = sites.clone();
+            let mut changes = Vec::new();
+            if next.is_empty() {
+                next.push(json!({ "name": letter(0), "wan_gbit_per_s": 100 }));
+                changes.push(("cluster.site".to_string(), Some(json!(letter(0)))));
+            }
+            next.push(json!({ "name": letter(next.len()), "wan_gbit_per_s": 100 }));
+            changes.push(("sites".to_string(), Some(Value::Array(next))));
+            on_set.emit(changes);
+        })
+    };
+    let options: Vec<(AttrValue, AttrValue)> =
+        names.iter().map(|n| (AttrValue::from(n.clone()), AttrValue::from(n.clone()))).collect();
+    let site_of = |path: String, testid: String, label: String| {
+        let value = f
+            .raw(&path)
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| names.first().cloned().unwrap_or_default());
+        let on_set = f.on_set.clone();
+        let on_change = Callback::from(move |v: String| {
+            on_set.emit(vec![(path.clone(), Some(Value::String(v)))])
+        });
+        html! { <SelectField {testid} {label} options={options.clone()} {value} {on_change} /> }
+    };
+    let job = match f.state.scenario.sites() {
+        Ok(Some(s)) => f.good.map(|g| {
+            let e = s.job(&g.inputs);
+            let rows = s.names().into_iter().zip(&e.sites).map(|(name, p)| html! {
+                <tr data-testid="site-row">
+                    <td>{ name }</td>
+                    <td>{ format::percent(p.share) }</td>
+                    <td>{ fill("unit.mw", &[("n", &format::sig3(p.power_w / 1e6))]) }</td>
+                    <td>{ fill("unit.usd", &[("n", &format::count(p.run_cost_usd))]) }</td>
+                </tr>
+            });
+            let head = ["form.site-head.site", "form.pool-head.share", "form.site-head.power", "form.site-head.cost"];
+            html! {
+                <div data-testid="sites-cards">
+                    <p class="fit" data-testid="sites-job">{ fill("form.sites-job", &[
+                        ("days", &format::days(e.train_days)),
+                        ("exposed", &format::seconds(e.wan.exposed_s)),
+                        ("needed", &format::sig3(e.wan.gbit_per_s_needed)),
+                    ]) }</p>
+                    <table class="job-results">
+                        <thead><tr>{ for head.iter().map(|k| html! { <th>{ t(k) }</th> }) }</tr></thead>
+                        <tbody>{ for rows }</tbody>
+                    </table>
+                </div>
+            }
+        }).unwrap_or_default(),
+        Ok(None) => html! {},
+        Err(errors) => {
+            let words: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            html! { <p class="bad" data-testid="site-errors">{ words.join("; ") }</p> }
+        }
+    };
+    html! {
+        <>
+            <h2>{ t("form.sites") }</h2>
+            <p class="reading">{ t("form.sites-hint") }</p>
+            if !names.is_empty() {
+                <div class="grid">
+                    { for (0..sites.len()).map(|i| f.render(f.number_at(&fields::SITES_WAN_GBIT_PER_S,
+                        format!("sites.{i}.wan_gbit_per_s"), &format!("site-wan-{i}"), None))) }
+                </div>
+                { site_of("cluster.site".into(), "cluster-site".into(), fill("form.pool-site", &[("n", "1")])) }
+                { for (0..pools).map(|i| site_of(format!("cluster.pools.{i}.site"), format!("pool-site-{i}"),
+                    fill("form.pool-site", &[("n", &(i + 2).to_string())]))) }
+                { f.choice(&fields::PARALLELISM_ACROSS_SITES, "across-sites", crate::model::sites::Exchange::Sync) }
+                <div class="grid">
+                    { f.render(f.number(&fields::PARALLELISM_DILOCO_INNER_STEPS, "diloco-inner-steps", None)) }
+                </div>
+                { f.toggle(&fields::PARALLELISM_DILOCO_STREAMING, "diloco-streaming", false) }
+            }
+            <button type="button" data-testid="site-add" onclick={add}>{ t("form.site-add") }</button>
+            { job }
+        </>
     }
 }
