@@ -268,7 +268,8 @@ pub fn fleet_add(props: &AddProps) -> Html {
     };
     html! {
         <div class="fleet-add">
-            <SelectField testid="fleet-add-chip" label={t("form.fleet-chip")} options={options} value={(*chip).clone()} on_change={on_chip} />
+            <SelectField testid="fleet-add-chip" label={t("form.fleet-chip")} options={options}
+                value={(*chip).clone()} on_change={on_chip} />
             <label>{ t("form.fleet-deadline") }{ " " }
                 <input type="text" inputmode="decimal" size="6" value={(*deadline).clone()} oninput={on_deadline}
                     data-testid="fleet-deadline" /></label>
