@@ -353,3 +353,14 @@ fn a_report_lists_its_inputs_by_name() {
         }
     }
 }
+
+/// A further pool's and a site's fields are named and measured as the table's own.
+#[test]
+fn list_entries_take_their_fields_words() {
+    use clusterplan::text::page::{label, unit};
+    assert_eq!(label("cluster.pools.1.chips"), label("cluster.chips"));
+    assert!(!label("cluster.pools.1.chips").is_empty());
+    assert_eq!(unit("cluster.pools.0.chips"), unit("cluster.chips"));
+    assert_eq!(label("sites.0.wan_gbit_per_s"), label("sites.wan_gbit_per_s"));
+    assert_eq!(unit("sites.2.wan_gbit_per_s"), "Gb/s");
+}

@@ -8,14 +8,28 @@ use crate::model::presets;
 use crate::scenario::fields;
 pub use crate::text::{fill, t, warning};
 
+/// The field table's path of a field by its scenario path: a measurement's field by its own,
+/// a further pool's (`cluster.pools.1.chips`) as the cluster's, a site's (`sites.0.name`) as
+/// `sites.name`.
+fn table_path(path: &str) -> String {
+    let path = crate::text::field_key(path);
+    let entry = |list: &str, section: &str| {
+        let rest = path.strip_prefix(list)?.split_once('.')?.1;
+        Some(format!("{section}.{rest}"))
+    };
+    entry("cluster.pools.", "cluster")
+        .or_else(|| entry("sites.", "sites"))
+        .unwrap_or_else(|| path.to_string())
+}
+
 /// The label of a field, by its scenario path.
 pub fn label(path: &str) -> &'static str {
-    t(&format!("label.{}", crate::text::field_key(path)))
+    t(&format!("label.{}", table_path(path)))
 }
 
 /// What a field or result means, shown on hover and keyboard focus.
 pub fn help(key: &str) -> &'static str {
-    t(&format!("help.{}", crate::text::field_key(key)))
+    t(&format!("help.{}", table_path(key)))
 }
 
 /// A `fields` path as the user reads it (`Memory bandwidth`), for messages about figures.
@@ -107,7 +121,7 @@ pub fn notice(n: &Notice) -> String {
 /// The unit a field is shown in, from the field table, in words of the language spoken where
 /// it is a word (`chips`), as written where it is a symbol (`TB/s`).
 pub fn unit(path: &str) -> &'static str {
-    let unit = fields::field(crate::text::field_key(path)).map_or("", |f| f.unit);
+    let unit = fields::field(&table_path(path)).map_or("", |f| f.unit);
     match t(&format!("unit.{unit}")) {
         "" => unit,
         word => word,
