@@ -226,6 +226,10 @@ fn adding_to_a_fleet_meets_the_deadline_with_the_fewest_chips() {
         add_to_fleet(&fleet, "ascend-910b", deadline).expect("resolves").expect("an answer");
     assert!(added.chips > 0 && added.job.job.train_days <= deadline, "{added:?}");
     assert!(added.power_w > 0.0 && added.capex_usd > 0.0);
+    // The fleet with the pool added resolves, with the link it was sized over.
+    let with = added.scenario.pools().expect("resolves").expect("two pools");
+    assert_eq!(with.pools.len(), 2);
+    assert_eq!(with.pools[1].cluster.n_chips, added.chips);
     // One unit fewer misses.
     let fewer = fleet.clone().with(
         "cluster.pools",

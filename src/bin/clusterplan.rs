@@ -128,7 +128,8 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut first = true;
     let printed = Scenario::each(&text, |place, scenario| {
-        let Ok(good) = editor::evaluation(&catalog.expand(&scenario)) else { return };
+        let scenario = catalog.expand(&scenario);
+        let Ok(good) = editor::evaluation(&scenario) else { return };
         // An infeasible plan is still estimated (exit 0); stderr says why it cannot run.
         for p in &good.estimate.problems {
             eprintln!("problem: {}{}: {p}", which(place), field(fields::warning_field(p)));
@@ -138,14 +139,14 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
         json["calibration"] =
             good.calibration.as_ref().map_or(serde_json::Value::Null, report::calibration_json);
         // A cluster of several pools: the one job over all of them.
-        if let Ok(Some(p)) = catalog.expand(&scenario).pools() {
+        if let Ok(Some(p)) = scenario.pools() {
             let job = clusterplan::model::pools::across(&p.pools, p.across, p.between);
             json["pools"] = report::pools_json(p.across, &job);
             let best = clusterplan::model::pools::best_split(&p.pools, p.between);
             json["pools"]["best"] = report::best_split_json(&best);
         }
         // Sites far apart: the one job over all of them.
-        if let Ok(Some(s)) = catalog.expand(&scenario).sites() {
+        if let Ok(Some(s)) = scenario.sites() {
             json["sites"] = report::sites_json(&s.names(), &s.job(&good.inputs));
         }
         let _ = if is_array {

@@ -25,6 +25,9 @@ pub struct Addition {
     /// Site power, W, and capex, USD, of the added pool.
     pub power_w: f64,
     pub capex_usd: f64,
+    /// The scenario with the pool added (and, where it had none, the link between pools it was
+    /// sized with), as Apply puts it in the form.
+    pub scenario: Scenario,
 }
 
 /// What adding `chip` to the scenario's fleet takes to train in `deadline_days`; `None` when no
@@ -34,13 +37,13 @@ pub fn add_to_fleet(
     chip: &str,
     deadline_days: f64,
 ) -> Result<Option<Addition>, Vec<InputError>> {
-    let (mut pools, between) = match scenario.pools()? {
-        Some(p) => (p.pools, p.between),
+    let (mut pools, between, stated) = match scenario.pools()? {
+        Some(p) => (p.pools, p.between, true),
         None => {
             let own = scenario.resolve()?;
             let shared = own.cluster.scale_out.bytes_per_s * own.cluster.n_chips as f64;
             let link = Between { bytes_per_s: shared, latency_s: own.cluster.scale_out.latency_s };
-            (vec![own], link)
+            (vec![own], link, false)
         }
     };
     let added = |n: u32| -> Result<Inputs, Vec<InputError>> {
@@ -94,12 +97,21 @@ pub fn add_to_fleet(
         }
     }
     let f = estimate(&pool).facility;
+    let mut list =
+        scenario.get("cluster.pools").and_then(|v| v.as_array().cloned()).unwrap_or_default();
+    list.push(json!({ "chip": chip, "chips": n }));
+    let mut scenario = scenario.with("cluster.pools", Some(serde_json::Value::Array(list)));
+    if !stated {
+        let gbit = between.bytes_per_s * 8.0 / 1e9;
+        scenario = scenario.with("cluster.between_pools", Some(json!({ "gbit_per_s": gbit })));
+    }
     Ok(Some(Addition {
         chips: n,
         unit,
         job,
         power_w: f.power.facility_w,
         capex_usd: f.cost.capex_usd,
+        scenario,
     }))
 }
 

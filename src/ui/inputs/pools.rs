@@ -185,32 +185,13 @@ pub struct AddProps {
 pub fn fleet_add(props: &AddProps) -> Html {
     let chip = use_state(|| "ascend-910b".to_string());
     let deadline = use_state(|| "90".to_string());
-    let answer = use_state(|| None::<Result<Option<(Addition, Scenario)>, String>>);
+    let answer = use_state(|| None::<Result<Option<Addition>, String>>);
     let ask = {
         let (chip, deadline, answer, scenario) =
             (chip.clone(), deadline.clone(), answer.clone(), props.scenario.clone());
         Callback::from(move |_: MouseEvent| {
             let days = crate::numbers::parse(&deadline).unwrap_or(0.0);
             let found = add_to_fleet(&scenario, &chip, days)
-                .map(|found| {
-                    found.map(|a| {
-                        let mut pools = scenario
-                            .get("cluster.pools")
-                            .and_then(|v| v.as_array().cloned())
-                            .unwrap_or_default();
-                        pools.push(json!({ "chip": *chip, "chips": a.chips }));
-                        let mut next = scenario.with("cluster.pools", Some(Value::Array(pools)));
-                        if scenario.get("cluster.between_pools").is_none() {
-                            let link = scenario.resolve().map_or(400.0, |i| {
-                                i.cluster.scale_out.bytes_per_s * i.cluster.n_chips as f64 * 8.0
-                                    / 1e9
-                            });
-                            next = next
-                                .with("cluster.between_pools", Some(json!({ "gbit_per_s": link })));
-                        }
-                        (a, next)
-                    })
-                })
                 .map_err(|e| e.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "));
             answer.set(Some(found));
         })
@@ -238,9 +219,9 @@ pub fn fleet_add(props: &AddProps) -> Html {
         Some(Ok(None)) => {
             html! { <p class="bad" data-testid="fleet-add-answer">{ t("form.fleet-none") }</p> }
         }
-        Some(Ok(Some((a, next)))) => {
+        Some(Ok(Some(a))) => {
             let apply = {
-                let (on_action, next) = (props.on_action.clone(), next.clone());
+                let (on_action, next) = (props.on_action.clone(), a.scenario.clone());
                 let label = fill(
                     "form.pool-chips",
                     &[("chip", &name), ("n", &crate::numbers::format(a.chips as f64))],
