@@ -73,7 +73,7 @@ fn pools_two_sites_diloco(bencher: divan::Bencher) {
         let sites: Vec<_> = pools
             .pools
             .iter()
-            .map(|p| site(std::slice::from_ref(p), pools.across, pools.between, 1.25e9, 5e-3))
+            .map(|p| site(std::slice::from_ref(p), pools.across, pools.between, None, 1.25e9, 5e-3))
             .collect();
         across_sites(divan::black_box(&sites), how, params, grad, batch, i.training.tokens)
     });

@@ -224,7 +224,8 @@ section! {
         /// cluster keys (`chip`, `chips`, `system`, ...) with an optional `parallelism` of its
         /// own plan; default none (`pools.rs`).
         pools,
-        /// The link between pools: `gbit_per_s`; required with `pools`.
+        /// The link between pools: `gbit_per_s`, required with `pools`, and `rdma`, whether
+        /// RDMA works between them (default false: host-staged TCP).
         between_pools,
         /// The site (a name in `sites`) this cluster's pool stands in; default the first.
         site,
@@ -286,6 +287,12 @@ section! {
         diloco_inner_steps,
         /// DiLoCo's exchange runs behind the next inner steps (Streaming DiLoCo); default false.
         diloco_streaming,
+        /// Tokens DiLoCo needs for the quality synchronous training reaches, as a multiple of
+        /// `training.tokens`; default 1 (its published equivalence).
+        diloco_token_factor,
+        /// Each pool's share of the batch (data) or layers (pipeline), the cluster's own pool
+        /// first, scaled to sum to 1; default: in proportion to speed.
+        pool_shares,
     }
 }
 

@@ -530,6 +530,9 @@ pub fn input_error(e: &InputError) -> String {
         Problem::RequiredForCustomChip => t("error.required-custom-chip").into(),
         Problem::ZeroStage { got } => fill("error.zero-stage", &[("got", got)]),
         Problem::NotList { got } => fill("error.not-list", &[("got", got)]),
+        Problem::OnePerPool { pools, got } => {
+            fill("error.one-per-pool", &[("pools", &n(*pools as u64)), ("got", &n(*got as u64))])
+        }
         Problem::OneOf { names } => fill("error.one-of", &[("names", &names.join(", "))]),
         Problem::NotInMeasurement => t("error.not-in-measurement").into(),
         Problem::NotTimeable => t("error.not-timeable").into(),

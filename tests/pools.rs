@@ -244,3 +244,100 @@ fn adding_to_a_fleet_meets_the_deadline_with_the_fewest_chips() {
     let job = clusterplan::model::pools::best_split(&pools.pools, pools.between);
     assert!(job.job.train_days > deadline, "{} chips fewer still meets it", added.unit);
 }
+
+/// The fleet of `fleet()` written as a scenario, with `more` keys over it.
+fn fleet_scenario(more: &[(&str, serde_json::Value)]) -> Scenario {
+    let mut s = Scenario::default_plan()
+        .with("model.preset", Some(json!("llama3-70b")))
+        .with("cluster.chip", Some(json!("h800")))
+        .with("cluster.chips", Some(json!(4096)))
+        .with("cluster.pools", Some(json!([{ "chip": "ascend-910b", "chips": 4096 }])))
+        .with("cluster.between_pools", Some(json!({ "gbit_per_s": 3200 })))
+        .with("parallelism.tp", Some(json!(8)))
+        .with("parallelism.pp", Some(json!(4)))
+        .with("parallelism.cp", Some(json!(1)))
+        .with("parallelism.virtual_stages", Some(json!(1)));
+    for (path, value) in more {
+        s = s.with(path, Some(value.clone()));
+    }
+    s
+}
+
+/// Shares given are kept as given (scaled to sum to 1), a list of the wrong length is refused
+/// by its key, and the best split's shares, given back, reproduce its job.
+#[test]
+fn pool_shares_given_are_kept() {
+    let given = fleet_scenario(&[("parallelism.pool_shares", json!([0.6, 0.2]))]);
+    let job = given.pools().expect("resolves").expect("pools").job();
+    assert!((job.parts[0].share - 0.75).abs() < 1e-9, "{job:?}");
+    assert!((job.parts[1].share - 0.25).abs() < 1e-9, "{job:?}");
+    let wrong = fleet_scenario(&[("parallelism.pool_shares", json!([0.5, 0.3, 0.2]))]);
+    let errors = wrong.pools().expect_err("three shares for two pools");
+    assert_eq!(errors[0].field, "parallelism.pool_shares");
+    assert!(errors[0].to_string().contains("one entry per pool (2), got 3"), "{}", errors[0]);
+    let nothing = fleet_scenario(&[("parallelism.pool_shares", json!([0, 0]))]);
+    assert!(nothing.pools().is_err(), "shares that sum to nothing are refused");
+    // The best split, given back, is the same job.
+    let pools = fleet_scenario(&[]).pools().expect("resolves").expect("pools");
+    let best = clusterplan::model::pools::best_split(&pools.pools, pools.between);
+    let how = best.how.expect("a split");
+    let shares: Vec<f64> = best.job.parts.iter().map(|p| p.share).collect();
+    let code = clusterplan::scenario::fields::PARALLELISM_ACROSS_POOLS.code(how);
+    let again = fleet_scenario(&[
+        ("parallelism.pool_shares", json!(shares)),
+        ("parallelism.across_pools", json!(code)),
+    ]);
+    let job = again.pools().expect("resolves").expect("pools").job();
+    assert!((job.tokens_per_s / best.job.tokens_per_s - 1.0).abs() < 1e-9, "{job:?} {best:?}");
+}
+
+/// Without RDMA between vendors, the link is host-staged TCP: a share of its line rate and a
+/// longer start-up, so a job by data over a thin link waits longer on it.
+#[test]
+fn host_staged_tcp_is_slower_than_rdma() {
+    let at = |rdma: bool| {
+        let link = json!({ "gbit_per_s": 100, "rdma": rdma });
+        let s = fleet_scenario(&[
+            ("cluster.between_pools", link),
+            ("parallelism.pool_shares", json!([0.5, 0.5])),
+        ]);
+        s.pools().expect("resolves").expect("pools")
+    };
+    let (tcp, rdma) = (at(false), at(true));
+    assert!(tcp.between.bytes_per_s < 0.6 * rdma.between.bytes_per_s, "{tcp:?}");
+    assert!(tcp.between.latency_s > rdma.between.latency_s);
+    assert!(tcp.job().link_s > 1.5 * rdma.job().link_s, "{:?} {:?}", tcp.job(), rdma.job());
+    // The default is host-staged.
+    let default = fleet_scenario(&[]).pools().expect("resolves").expect("pools");
+    assert_eq!(
+        default.between,
+        fleet_scenario(&[("cluster.between_pools", json!({ "gbit_per_s": 3200, "rdma": false }),)])
+            .pools()
+            .expect("resolves")
+            .expect("pools")
+            .between
+    );
+}
+
+/// DiLoCo's tokens-to-quality factor lengthens the run by that factor; synchronous training
+/// ignores it.
+#[test]
+fn the_diloco_token_factor_lengthens_the_run() {
+    let sites = |how: &str, factor: f64| {
+        let s = fleet_scenario(&[
+            ("cluster.site", json!("east")),
+            ("cluster.pools", json!([{ "chip": "ascend-910b", "chips": 4096, "site": "west" }])),
+            (
+                "sites",
+                json!([{ "name": "east", "wan_gbit_per_s": 100 }, { "name": "west", "wan_gbit_per_s": 100 }]),
+            ),
+            ("parallelism.across_sites", json!(how)),
+            ("parallelism.diloco_token_factor", json!(factor)),
+        ]);
+        let base = s.resolve().expect("resolves");
+        s.sites().expect("resolves").expect("sites").job(&base).train_days
+    };
+    let (one, two) = (sites("diloco", 1.0), sites("diloco", 2.0));
+    assert!((two / one - 2.0).abs() < 1e-9, "{one} then {two}");
+    assert_eq!(sites("sync", 1.0), sites("sync", 2.0));
+}

@@ -140,7 +140,7 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
             good.calibration.as_ref().map_or(serde_json::Value::Null, report::calibration_json);
         // A cluster of several pools: the one job over all of them.
         if let Ok(Some(p)) = scenario.pools() {
-            let job = clusterplan::model::pools::across(&p.pools, p.across, p.between);
+            let job = p.job();
             json["pools"] = report::pools_json(p.across, &job);
             let best = clusterplan::model::pools::best_split(&p.pools, p.between);
             json["pools"]["best"] = report::best_split_json(&best);
@@ -148,6 +148,7 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
         // Sites far apart: the one job over all of them.
         if let Ok(Some(s)) = scenario.sites() {
             json["sites"] = report::sites_json(&s.names(), &s.job(&good.inputs));
+            json["sites"]["token_factor"] = serde_json::json!(s.tokens_factor());
         }
         let _ = if is_array {
             // As `to_string_pretty` lays out an array: each item indented by two spaces.

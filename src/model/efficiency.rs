@@ -49,6 +49,18 @@ pub const KERNEL_FLOOR_S: f64 = 4e-6;
 /// many small messages to many peers (DeepSeek-V3 report §3.2.2 reports ~40 of 50 GB/s on IB).
 pub const ALL_TO_ALL_RELATIVE: f64 = 0.8;
 
+/// Share of a link's line rate that host-staged TCP reaches between pools of different vendors
+/// (device to host, sockets, host to device), where RDMA reaches nearly all of it. NCCL's socket
+/// transport reports 32-48% of a 100 Gb/s line (4-6 GB/s all-reduce bus bandwidth, NVIDIA/nccl
+/// issue 450) and 54% of a 25 Gb/s one (1.7 GB/s, NVIDIA/nccl-tests issue 83), against 98% over
+/// InfiniBand (12.2 GB/s of 100 Gb/s, NVIDIA/nccl-tests issue 29). User reports, not a study.
+pub const HOST_STAGED_SHARE: f64 = 0.45;
+
+/// Start-up a host-staged TCP transfer adds to the network's own latency, seconds: a small
+/// NCCL collective takes about 20 us between two nodes over InfiniBand (NVIDIA/nccl-tests
+/// issue 150) and 38-46 us over sockets (issue 82, other machines).
+pub const HOST_STAGED_LATENCY_S: f64 = 22e-6;
+
 /// Fraction of a micro-batch's compute that can hide the ZeRO-3/FSDP parameter gathers of the
 /// next layer (prefetch), the rest competing for the same memory bandwidth and SMs.
 pub const PREFETCH_OVERLAP: f64 = 0.9;

@@ -36,6 +36,24 @@ pub struct Between {
     pub latency_s: f64,
 }
 
+impl Between {
+    /// The link as its transport uses it: `line_bytes_per_s` of line rate, and `latency_s` of
+    /// the network's own start-up. Between vendors without RDMA, every transfer is staged
+    /// through host memory and sent over TCP, which reaches a share of the line rate and adds
+    /// its own start-up (`efficiency::HOST_STAGED_*`).
+    pub fn stated(line_bytes_per_s: f64, rdma: bool, latency_s: f64) -> Between {
+        use crate::model::efficiency::{HOST_STAGED_LATENCY_S, HOST_STAGED_SHARE};
+        if rdma {
+            Between { bytes_per_s: line_bytes_per_s, latency_s }
+        } else {
+            Between {
+                bytes_per_s: line_bytes_per_s * HOST_STAGED_SHARE,
+                latency_s: latency_s + HOST_STAGED_LATENCY_S,
+            }
+        }
+    }
+}
+
 /// One pool's part of the job.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PoolPart {
@@ -82,36 +100,51 @@ fn batch_tokens(i: &Inputs) -> f64 {
 /// The job over `pools` (each describing the same model and training), spanning them as `how`
 /// says over the link `between`.
 pub fn across(pools: &[Inputs], how: Across, between: Between) -> PoolsEstimate {
-    across_with(pools, &alone(pools), how, between)
+    across_with(pools, &alone(pools), how, between, None)
 }
 
-/// The same, with each pool's estimate alone (`solo`) already made.
+/// The same, with each pool's estimate alone (`solo`) already made, and the shares the user
+/// gave (`given`, one per pool, scaled to sum to 1) in place of the split by speed: a split
+/// given is kept as it is, even where a pool alone would be faster.
 pub fn across_with(
     pools: &[Inputs],
     solo: &[Estimate],
     how: Across,
     between: Between,
+    given: Option<&[f64]>,
 ) -> PoolsEstimate {
     let Some(first) = pools.first() else { return PoolsEstimate::default() };
-    let speeds: Vec<f64> = solo.iter().map(|e| e.tokens_per_s.max(0.0)).collect();
-    let total: f64 = speeds.iter().sum();
-    let shares: Vec<f64> =
-        speeds.iter().map(|s| if total > 0.0 { s / total } else { 0.0 }).collect();
-    let mut best = split(pools, solo, how, &shares, between);
-    // A pool alone, when the others would only slow the job.
-    for i in 0..pools.len() {
-        let only: Vec<f64> = (0..pools.len()).map(|j| f64::from(u8::from(i == j))).collect();
-        let candidate = split(pools, solo, how, &only, between);
-        if candidate.tokens_per_s > best.tokens_per_s {
-            best = candidate;
+    let mut best = match given.and_then(|g| normalised(g, pools.len())) {
+        Some(shares) => split(pools, solo, how, &shares, between),
+        None => {
+            let speeds: Vec<f64> = solo.iter().map(|e| e.tokens_per_s.max(0.0)).collect();
+            let shares = normalised(&speeds, pools.len()).unwrap_or_default();
+            let mut best = split(pools, solo, how, &shares, between);
+            // A pool alone, when the others would only slow the job.
+            for i in 0..pools.len() {
+                let only: Vec<f64> =
+                    (0..pools.len()).map(|j| f64::from(u8::from(i == j))).collect();
+                let candidate = split(pools, solo, how, &only, between);
+                if candidate.tokens_per_s > best.tokens_per_s {
+                    best = candidate;
+                }
+            }
+            best
         }
-    }
+    };
     best.train_days = if best.tokens_per_s > 0.0 {
         finite(first.training.tokens / best.tokens_per_s / 86_400.0)
     } else {
         f64::INFINITY
     };
     best
+}
+
+/// `weights` scaled to sum to 1, when there is one per pool and they sum to more than 0.
+fn normalised(weights: &[f64], pools: usize) -> Option<Vec<f64>> {
+    let total: f64 = weights.iter().map(|w| w.max(0.0)).sum();
+    (weights.len() == pools && total > 0.0 && total.is_finite())
+        .then(|| weights.iter().map(|w| w.max(0.0) / total).collect())
 }
 
 /// The job with the work split by `shares` (summing to 1): the share of the batch, the layers

@@ -201,17 +201,18 @@ fn with(
 }
 
 /// A site of `pools` (each a whole cluster with its site's prices), spanned as `how` says over
-/// the link `between` inside it, behind a wide-area link of `wan_bytes_per_s` and
+/// the link `between` inside it (split as `given`, one share per pool, or by speed), behind a wide-area link of `wan_bytes_per_s` and
 /// `wan_latency_s`: its job, and what its clusters draw and cost.
 pub fn site(
     pools: &[Inputs],
     how: Across,
     between: Between,
+    given: Option<&[f64]>,
     wan_bytes_per_s: f64,
     wan_latency_s: f64,
 ) -> Site {
     let solo: Vec<_> = pools.iter().map(estimate).collect();
-    let job = across_with(pools, &solo, how, between);
+    let job = across_with(pools, &solo, how, between, given);
     let (mut power_w, mut capex_usd, mut cost_per_day_usd) = (0.0, 0.0, 0.0);
     for (e, part) in solo.iter().zip(&job.parts) {
         if part.share <= 0.0 {

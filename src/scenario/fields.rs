@@ -546,6 +546,26 @@ pub static PARALLELISM_DILOCO_INNER_STEPS: Field = count(
     "DiLoCo's experiments use 50 to 2,000 inner steps",
 );
 pub static PARALLELISM_DILOCO_STREAMING: Field = flag("parallelism.diloco_streaming", Fixed(0.0));
+pub static PARALLELISM_DILOCO_TOKEN_FACTOR: Field = number(
+    "parallelism.diloco_token_factor",
+    "×",
+    Fixed(1.0),
+    1.0,
+    10.0,
+    "DiLoCo matched synchronous training's quality on the same tokens up to 500 inner steps \
+     (arXiv:2311.08105); a planner unsure of that at its own H can ask for up to ten times the \
+     tokens",
+);
+pub static CLUSTER_BETWEEN_POOLS_RDMA: Field = flag("cluster.between_pools.rdma", Fixed(0.0));
+pub static PARALLELISM_POOL_SHARES: Field = number(
+    "parallelism.pool_shares",
+    "",
+    Derived,
+    0.0,
+    1.0,
+    "a pool's share of the batch or the layers, from none to all of it; the shares are scaled to \
+     sum to 1",
+);
 pub static CLUSTER_FABRIC_PLANES: Field = counted(
     "cluster.fabric.planes",
     "planes",
@@ -892,6 +912,9 @@ pub static FIELDS: &[&Field] = &[
     &SITES_WAN_LATENCY_MS,
     &PARALLELISM_DILOCO_INNER_STEPS,
     &PARALLELISM_DILOCO_STREAMING,
+    &PARALLELISM_DILOCO_TOKEN_FACTOR,
+    &CLUSTER_BETWEEN_POOLS_RDMA,
+    &PARALLELISM_POOL_SHARES,
     &CLUSTER_FABRIC_PLANES,
     &CLUSTER_FABRIC_TIERS,
     &CLUSTER_FABRIC_OVERSUBSCRIPTION,

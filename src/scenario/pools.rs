@@ -22,6 +22,22 @@ pub struct Pools {
     pub pools: Vec<Inputs>,
     pub across: Across,
     pub between: Between,
+    /// Each pool's share as given (`parallelism.pool_shares`), or `None`: by speed.
+    pub shares: Option<Vec<f64>>,
+}
+
+impl Pools {
+    /// The one job over every pool, split as given or by speed.
+    pub fn job(&self) -> crate::model::pools::PoolsEstimate {
+        let solo: Vec<_> = self.pools.iter().map(crate::model::estimate).collect();
+        crate::model::pools::across_with(
+            &self.pools,
+            &solo,
+            self.across,
+            self.between,
+            self.shares.as_deref(),
+        )
+    }
 }
 
 impl Scenario {
@@ -64,19 +80,21 @@ impl Scenario {
             other => r.error("cluster.pools", Problem::NotList { got: short(other) }),
         }
         let field = &fields::CLUSTER_BETWEEN_POOLS_GBIT_PER_S;
-        let link = match &self.cluster.between_pools {
+        let (link, rdma) = match &self.cluster.between_pools {
             Some(Value::Object(map)) => {
                 check_keys(&mut r, map, "cluster.between_pools", &[]);
-                map.get("gbit_per_s").cloned()
+                (map.get("gbit_per_s").cloned(), map.get("rdma").cloned())
             }
             Some(other) => {
                 let problem = Problem::NotObject { got: short(other), or_null: false };
                 r.error("cluster.between_pools", problem);
-                None
+                (None, None)
             }
-            None => None,
+            None => (None, None),
         };
         let gbit = r.positive(&link, field, None);
+        let rdma = r.flag(&rdma, &fields::CLUSTER_BETWEEN_POOLS_RDMA, false);
+        let shares = self.pool_shares(&mut r, 1 + raw.as_array().map_or(0, Vec::len));
         let across = r.choice(
             &self.parallelism.across_pools,
             &fields::PARALLELISM_ACROSS_POOLS,
@@ -86,12 +104,33 @@ impl Scenario {
         if !errors.is_empty() {
             return Err(errors);
         }
-        // The link between pools is as quick to start as the cluster's own network.
-        let between = Between {
-            bytes_per_s: field.to_si(gbit),
-            latency_s: pools[0].cluster.scale_out.latency_s,
+        // Beside the transport's own start-up, the link is as quick to start as the cluster's
+        // network.
+        let between =
+            Between::stated(field.to_si(gbit), rdma, pools[0].cluster.scale_out.latency_s);
+        Ok(Some(Pools { pools, across, between, shares }))
+    }
+
+    /// `parallelism.pool_shares`, one per pool (`pools` of them), or `None` when absent.
+    fn pool_shares(&self, r: &mut Reader, pools: usize) -> Option<Vec<f64>> {
+        let field = &fields::PARALLELISM_POOL_SHARES;
+        let items = match self.parallelism.pool_shares.as_ref()? {
+            Value::Array(items) => items,
+            other => {
+                r.error(field.path, Problem::NotList { got: short(other) });
+                return None;
+            }
         };
-        Ok(Some(Pools { pools, across, between }))
+        if items.len() != pools {
+            r.error(field.path, Problem::OnePerPool { pools, got: items.len() });
+            return None;
+        }
+        let since = r.count_errors();
+        let shares: Vec<f64> = items.iter().map(|v| r.non_negative(v, field)).collect();
+        if shares.iter().sum::<f64>() <= 0.0 && r.count_errors() == since {
+            r.error(field.path, Problem::NotPositive);
+        }
+        Some(shares)
     }
 
     /// The scenario of one further pool: its cluster keys in place of the cluster's, its plan's
@@ -118,6 +157,9 @@ pub struct Sites {
     /// Each site's name and its `model::sites::site`.
     pub sites: Vec<(String, crate::model::sites::Site)>,
     pub how: crate::model::sites::AcrossSites,
+    /// Tokens DiLoCo needs for synchronous training's quality, as a multiple of the budget
+    /// (`parallelism.diloco_token_factor`); synchronous training needs the budget itself.
+    pub token_factor: f64,
 }
 
 impl Scenario {
@@ -183,6 +225,8 @@ impl Scenario {
             &fields::PARALLELISM_DILOCO_STREAMING,
             false,
         );
+        let factor = &fields::PARALLELISM_DILOCO_TOKEN_FACTOR;
+        let token_factor = r.positive(&self.parallelism.diloco_token_factor, factor, Some(1.0));
         let how = match exchange {
             Exchange::Sync => AcrossSites::Sync,
             Exchange::Diloco => AcrossSites::Diloco { inner_steps, streaming },
@@ -217,17 +261,16 @@ impl Scenario {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let (across, between) = match self.pools()? {
-            Some(p) => (p.across, p.between),
-            None => (
-                crate::model::pools::Across::Data,
-                crate::model::pools::Between { bytes_per_s: f64::INFINITY, latency_s: 0.0 },
-            ),
+        let (across, between, shares) = match self.pools()? {
+            Some(p) => (p.across, p.between, p.shares),
+            None => (Across::Data, Between { bytes_per_s: f64::INFINITY, latency_s: 0.0 }, None),
         };
         let mut sites = Vec::new();
         for (place, (name, wan, facility)) in specs.iter().enumerate() {
             let mut pools = Vec::new();
-            for (at, _, scenario) in &placed {
+            // The shares given to this site's pools, which the site scales to sum to 1.
+            let mut given = Vec::new();
+            for (index, (at, _, scenario)) in placed.iter().enumerate() {
                 let first = specs.first().map_or("", |(n, ..)| n.as_str());
                 let here = at.as_deref().unwrap_or(first) == name;
                 if !here {
@@ -239,6 +282,7 @@ impl Scenario {
                     s = s.with(&format!("facility.{key}"), Some(value.clone()));
                 }
                 // Only the site's prices can go wrong here; the pool itself resolved above.
+                given.extend(shares.as_ref().and_then(|all| all.get(index)));
                 match s.resolve() {
                     Ok(inputs) => pools.push(inputs),
                     Err(found) => errors.extend(found.into_iter().map(|mut e| {
@@ -248,13 +292,14 @@ impl Scenario {
                 }
             }
             if !pools.is_empty() {
-                sites.push((name.clone(), site(&pools, across, between, wan.0, wan.1)));
+                let given = shares.is_some().then_some(given.as_slice());
+                sites.push((name.clone(), site(&pools, across, between, given, wan.0, wan.1)));
             }
         }
         if !errors.is_empty() {
             return Err(errors);
         }
-        Ok(Some(Sites { sites, how }))
+        Ok(Some(Sites { sites, how, token_factor }))
     }
 }
 
@@ -270,8 +315,17 @@ impl Sites {
             params,
             grad,
             batch,
-            base.training.tokens,
+            base.training.tokens * self.tokens_factor(),
         )
+    }
+
+    /// The multiple of the token budget the job trains on: the factor given under DiLoCo, 1
+    /// when synchronous.
+    pub fn tokens_factor(&self) -> f64 {
+        match self.how {
+            crate::model::sites::AcrossSites::Sync => 1.0,
+            crate::model::sites::AcrossSites::Diloco { .. } => self.token_factor,
+        }
     }
 
     /// The sites' names, in order.

@@ -74,6 +74,8 @@ pub enum Problem {
     Fabric(FabricError),
     /// Not a list, as written.
     NotList { got: String },
+    /// A list that should hold one entry per pool, and how many it holds.
+    OnePerPool { pools: usize, got: usize },
     /// Not exactly one of these keys.
     OneOf { names: Vec<&'static str> },
     /// A key a measurement may not change (the chip it calibrates is the plan's).

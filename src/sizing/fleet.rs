@@ -13,7 +13,7 @@ use serde_json::json;
 use super::{ladder, MAX_CHIPS};
 use crate::model::pools::{best_split, BestSplit, Between};
 use crate::model::{estimate, Inputs};
-use crate::scenario::{InputError, Scenario};
+use crate::scenario::{fields, InputError, Scenario};
 
 /// The fewest chips to add, and the job over the fleet with them.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,13 +37,14 @@ pub fn add_to_fleet(
     chip: &str,
     deadline_days: f64,
 ) -> Result<Option<Addition>, Vec<InputError>> {
-    let (mut pools, between, stated) = match scenario.pools()? {
-        Some(p) => (p.pools, p.between, true),
+    // The link between pools, and its line rate when the scenario states none.
+    let (mut pools, between, unstated) = match scenario.pools()? {
+        Some(p) => (p.pools, p.between, None),
         None => {
             let own = scenario.resolve()?;
             let shared = own.cluster.scale_out.bytes_per_s * own.cluster.n_chips as f64;
-            let link = Between { bytes_per_s: shared, latency_s: own.cluster.scale_out.latency_s };
-            (vec![own], link, false)
+            let link = Between::stated(shared, false, own.cluster.scale_out.latency_s);
+            (vec![own], link, Some(shared))
         }
     };
     let added = |n: u32| -> Result<Inputs, Vec<InputError>> {
@@ -100,9 +101,15 @@ pub fn add_to_fleet(
     let mut list =
         scenario.get("cluster.pools").and_then(|v| v.as_array().cloned()).unwrap_or_default();
     list.push(json!({ "chip": chip, "chips": n }));
-    let mut scenario = scenario.with("cluster.pools", Some(serde_json::Value::Array(list)));
-    if !stated {
-        let gbit = between.bytes_per_s * 8.0 / 1e9;
+    // The split found, so that the plan applied is the job answered.
+    let shares: Vec<f64> = job.job.parts.iter().map(|p| p.share).collect();
+    let how = job.how.map(|how| json!(fields::PARALLELISM_ACROSS_POOLS.code(how)));
+    let mut scenario = scenario
+        .with("cluster.pools", Some(serde_json::Value::Array(list)))
+        .with("parallelism.across_pools", how)
+        .with("parallelism.pool_shares", Some(json!(shares)));
+    if let Some(line) = unstated {
+        let gbit = line * 8.0 / 1e9;
         scenario = scenario.with("cluster.between_pools", Some(json!({ "gbit_per_s": gbit })));
     }
     Ok(Some(Addition {
