@@ -15,7 +15,7 @@ for (const lang of ['en', 'zh-CN']) {
   test(`${lang}: a fleet of 4,096 H800 and 4,096 Ascend 910B runs one job over both`, async (t) => {
     const log = { errors: [], requests: [] };
     const page = await newPage(await newContext(t, { locale: lang }), log);
-    const s = { model: { preset: 'llama3-70b' }, training: { tokens: '15T', global_batch: 1024 },
+    const s = { model: { preset: 'llama3-70b' }, training: { tokens: '15T', global_batch: 4096 },
       cluster: { chip: 'h800', chips: 4096 }, parallelism: { tp: 8, pp: 4 } };
     await open(page, `${origin}/#s=1.${Buffer.from(JSON.stringify(s)).toString('base64url')}`);
     await page.click(q('pool-add'));
@@ -23,8 +23,16 @@ for (const lang of ['en', 'zh-CN']) {
     await select(page, 'pool-chip-0', 'ascend-910b');
     await typeInto(page, 'pool-chips-0', '4096');
     await typeInto(page, 'between-pools', '100000');
-    await until(page, 'the job over both pools', (s) => document.querySelectorAll(s).length === 2, q('pool-row'));
-    const rows = await page.locator(q('pool-row')).allTextContents();
+    // Over the fast link both pools take a share.
+    await until(page, 'the job over both pools',
+      (s) => [...document.querySelectorAll(s)].filter((c) => /%/.test(c.textContent)).length === 2, q('pool-card'));
+    const rows = await page.locator(q('pool-card')).allTextContents();
+    // Each pool's card is marked in the colour the drawing gives it.
+    const colours = await page.$$eval(q('pool-card'), (cards) => cards.map((c) => getComputedStyle(c).borderLeftColor));
+    assert.notEqual(colours[0], colours[1], `${colours}`);
+    const drawing = await page.locator(`${q('fleet-drawing')} svg`).innerHTML();
+    assert.match(drawing, /H800/);
+    assert.match(drawing, /Ascend 910B/);
     assert.match(rows[0], /NVIDIA H800.*× 4,096/, rows[0]);
     assert.match(rows[1], /Huawei Ascend 910B × 4,096/, rows[1]);
     const shares = rows.map((r) => num(r.match(/([\d.]+) %/)[1]));
@@ -33,6 +41,11 @@ for (const lang of ['en', 'zh-CN']) {
     // The search over splits says how much the best beats the H800 alone.
     const best = await text(page, 'pool-best');
     assert.match(best, zh ? /最佳划分.*快 [\d.]+ %/ : /best split found.*[\d.]+ % faster than the fastest pool alone/, best);
+    // Applying the best split writes its shares, and the job becomes the split found.
+    await page.click(q('pool-best-apply'));
+    const bestDays = best.match(/([\d.]+) ?(days|天)/)[1];
+    await until(page, 'the best split applied', ([s, d]) => document.querySelector(s)?.textContent.includes(d),
+      [q('pool-job'), bestDays]);
     // How many more Ascend 910B meet a deadline a fifth sooner, and applying the answer.
     const days = Number((await text(page, 'pool-best')).match(/([\d.]+) ?(days|天)/)[1]);
     await typeInto(page, 'fleet-deadline', String(Math.floor(0.8 * days)));
@@ -41,12 +54,16 @@ for (const lang of ['en', 'zh-CN']) {
     const answer = await text(page, 'fleet-add-answer');
     assert.match(answer, zh ? /增加 [\d,]+ 张 Huawei Ascend 910B/ : /Add [\d,]+ Huawei Ascend 910B/, answer);
     await page.click(q('fleet-add-apply'));
-    await until(page, 'a third pool', (s) => document.querySelectorAll(s).length === 3, q('pool-row'));
+    await until(page, 'a third pool', (s) => document.querySelectorAll(s).length === 3, q('pool-card'));
     // The best split over the three pools meets it.
     const best3 = await text(page, 'pool-best');
     assert.ok(Number(best3.match(/([\d.]+) ?(days|天)/)[1]) <= Math.floor(0.8 * days), best3);
     await page.click(q('notice-undo'));
-    await until(page, 'two pools again', (s) => document.querySelectorAll(s).length === 2, q('pool-row'));
+    await until(page, 'two pools again', (s) => document.querySelectorAll(s).length === 2, q('pool-card'));
+    // Between vendors the link is host-staged TCP unless RDMA works; the drawing says which.
+    assert.match(await page.locator(`${q('fleet-drawing')} svg`).innerHTML(), /TCP/);
+    await page.check(q('between-pools-rdma'));
+    await until(page, 'the link as RDMA', (s) => /RDMA/.test(document.querySelector(s)?.innerHTML), `${q('fleet-drawing')} svg`);
     // The two pools at two sites 10 Gb/s apart, synchronised by streamed DiLoCo.
     await page.click(q('site-add'));
     await until(page, 'two sites', (s) => !!document.querySelector(s), q('pool-site-0'));
@@ -58,13 +75,17 @@ for (const lang of ['en', 'zh-CN']) {
     await until(page, 'the job over both sites', (s) => document.querySelectorAll(s).length === 2, q('site-row'));
     const sites = await text(page, 'sites-job');
     assert.match(sites, zh ? /跨全部站点.*Gb\/s/ : /One job over every site.*Gb\/s each/, sites);
+    // What DiLoCo is assumed to keep is said, and the drawing shows each site's link.
+    assert.match(await text(page, 'sites-assumption'), /arXiv:2311\.08105/);
+    await until(page, 'the sites drawn', (s) => (document.querySelector(s)?.innerHTML.match(/10 Gb\/s · 5 ms/g) || []).length === 2,
+      `${q('fleet-drawing')} svg`);
     // Pipeline across the pools, then the link reopens the fleet as it was.
     await select(page, 'across-pools', 'pipeline');
     await until(page, 'the pipeline split', (s) => document.querySelector(s)?.value === 'pipeline', q('across-pools'));
     const url = page.url();
     const again = await newPage(await newContext(t, { locale: lang }), log);
     await open(again, url);
-    await until(again, 'the fleet reopened', (s) => document.querySelectorAll(s).length === 2, q('pool-row'));
+    await until(again, 'the fleet reopened', (s) => document.querySelectorAll(s).length === 2, q('pool-card'));
     assert.equal(await again.inputValue(q('pool-chip-0')), 'ascend-910b');
     assert.equal(await again.inputValue(q('across-pools')), 'pipeline');
     assert.equal(await again.inputValue(q('across-sites')), 'diloco');

@@ -10,7 +10,7 @@ mod plot;
 mod sketch;
 
 pub use plot::{escape, text_width};
-pub use sketch::draw_sketch;
+pub use sketch::{draw_fleet, draw_sketch, pool_colour};
 
 use plotters::coord::combinators::WithKeyPoints;
 use plotters::coord::types::RangedCoordf64;

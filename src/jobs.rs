@@ -16,6 +16,7 @@ use crate::scenario::{Scenario, Searchable};
 use crate::sizing::{Answer, Sizer};
 use crate::validation;
 
+pub mod fleet;
 mod view;
 
 /// Cells a search step covers; small enough that progress moves every few milliseconds.
@@ -33,8 +34,11 @@ pub enum Task {
     Validate,
     /// Draw plan A against plan B (their steps, and days against chip count) as SVG.
     Compare { pair: Box<(Scenario, Scenario)>, dark: bool },
-    /// Draw every plot of a plan as SVG, `width` pixels wide.
+    /// Draw every plot of a plan as SVG, `width` pixels wide, with its fleet (`fleet::view`)
+    /// when it has several pools or sites.
     Plots { scenario: Scenario, dark: bool, width: u32 },
+    /// The fewest chips of `chip` to add beside the fleet to train in `deadline_days`.
+    AddToFleet { scenario: Scenario, chip: String, deadline_days: f64 },
 }
 
 impl Task {
@@ -53,6 +57,9 @@ impl Task {
             }),
             Task::Plots { scenario, dark, width } => json!({
                 "plots": { "scenario": scenario.to_value(), "dark": dark, "width": width }
+            }),
+            Task::AddToFleet { scenario, chip, deadline_days } => json!({
+                "add_to_fleet": { "scenario": scenario.to_value(), "chip": chip, "deadline_days": deadline_days }
             }),
         };
         // The worker words its result in the page's language.
@@ -96,6 +103,14 @@ impl Task {
             let width = v["width"].as_u64().unwrap_or(720).min(u32::MAX as u64) as u32;
             return Ok(Task::Plots { scenario: scenario(v)?, dark, width });
         }
+        if let Some(v) = value.get("add_to_fleet") {
+            let chip = v["chip"].as_str().ok_or("the chip to add must be named")?.to_string();
+            let deadline_days = v["deadline_days"]
+                .as_f64()
+                .filter(|d| *d > 0.0 && d.is_finite())
+                .ok_or("the deadline must be a positive number of days")?;
+            return Ok(Task::AddToFleet { scenario: scenario(v)?, chip, deadline_days });
+        }
         Err("not a search or a sizing".into())
     }
 }
@@ -114,6 +129,8 @@ enum Kind {
     Compare(Box<(Scenario, Scenario, bool)>, Option<Drawn>),
     /// A plan's plots to draw (scheme, width), then each by its kind's id.
     Plots(Box<(Scenario, bool, u32)>, Option<Value>),
+    /// A fleet to add a chip to by a deadline, then the answer as the page shows it.
+    AddToFleet(Box<(Scenario, String, f64)>, Option<Value>),
 }
 
 /// Every published run and its prediction (`validation::run_all`).
@@ -194,6 +211,11 @@ impl Job {
                 scenario.resolve().map_err(words)?;
                 Ok(Job { kind: Kind::Plots(Box::new((scenario.clone(), *dark, *width)), None) })
             }
+            Task::AddToFleet { scenario, chip, deadline_days } => {
+                scenario.resolve().map_err(words)?;
+                let task = (scenario.clone(), chip.clone(), *deadline_days);
+                Ok(Job { kind: Kind::AddToFleet(Box::new(task), None) })
+            }
         }
     }
 
@@ -212,6 +234,10 @@ impl Job {
             }
             Kind::Plots(task, drawn) => {
                 drawn.get_or_insert_with(|| plots_svg(&task.0, task.1, task.2));
+                true
+            }
+            Kind::AddToFleet(task, answer) => {
+                answer.get_or_insert_with(|| fleet::addition(&task.0, &task.1, task.2));
                 true
             }
         }
@@ -234,7 +260,9 @@ impl Job {
             }
             Kind::Validate(report) => f64::from(u8::from(report.is_some())),
             Kind::Compare(_, drawn) => f64::from(u8::from(drawn.is_some())),
-            Kind::Plots(_, drawn) => f64::from(u8::from(drawn.is_some())),
+            Kind::Plots(_, drawn) | Kind::AddToFleet(_, drawn) => {
+                f64::from(u8::from(drawn.is_some()))
+            }
         }
     }
 
@@ -270,7 +298,9 @@ impl Job {
                 Ok((step, scaling)) => json!({ "step": step, "scaling": scaling }),
                 Err(why) => json!({ "error": why }),
             }),
-            Kind::Plots(_, drawn) => drawn.clone().unwrap_or(Value::Null),
+            Kind::Plots(_, drawn) | Kind::AddToFleet(_, drawn) => {
+                drawn.clone().unwrap_or(Value::Null)
+            }
         }
     }
 
@@ -283,7 +313,7 @@ impl Job {
             Kind::Size(s) => view::size(s.deadline_days, &s.done, s.dark),
             Kind::Validate(report) => report.as_ref().map_or(Value::Null, view::accuracy),
             Kind::Compare(_, drawn) => drawn.as_ref().map_or(Value::Null, view::compare),
-            Kind::Plots(..) => self.result(),
+            Kind::Plots(..) | Kind::AddToFleet(..) => self.result(),
         }
     }
 
@@ -412,7 +442,10 @@ fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Value {
         let layout = crate::sketch::layout(&s, &crate::text::page::sketch_words());
         drawn.push(("sketch", charts::draw_sketch(&layout, &theme)));
     }
-    Value::Object(drawn.into_iter().map(|(id, svg)| (id.to_string(), Value::from(svg))).collect())
+    let mut out: Map<String, Value> =
+        drawn.into_iter().map(|(id, svg)| (id.to_string(), Value::from(svg))).collect();
+    out.insert("fleet".into(), fleet::view(scenario, &theme));
+    Value::Object(out)
 }
 
 /// The scenario's chip as a row names it: its catalog id, or the name of a custom chip.

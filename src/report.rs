@@ -459,6 +459,7 @@ pub fn pools_json(
         "fits": e.fits,
         "pools": e.parts.iter().map(|p| json!({
             "chips": p.chips, "share": p.share, "busy_s": p.busy_s, "waits_s": p.waits_s, "fits": p.fits,
+            "mfu": p.mfu,
         })).collect::<Vec<_>>(),
     })
 }

@@ -10,8 +10,10 @@
 //! drawing is also a way to edit: each `Knob` carries the values its − and + buttons set, so
 //! the page only dispatches them.
 
+mod fleet;
 mod layout;
 
+pub use fleet::{fleet, FleetLayout, PoolMark, SiteMark};
 pub use layout::{
     info, layout, Button, Ink, KnobRow, Layout, Place, Shape, Spot, Words, HEIGHT, TEXT, WIDTH,
 };

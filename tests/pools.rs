@@ -341,3 +341,110 @@ fn the_diloco_token_factor_lengthens_the_run() {
     assert!((two / one - 2.0).abs() < 1e-9, "{one} then {two}");
     assert_eq!(sites("sync", 1.0), sites("sync", 2.0));
 }
+
+/// The fleet as the page shows it, worded in the worker: a card per pool in its own colour, the
+/// best split with the scenario that applies it, the sites with their rows and DiLoCo's
+/// assumption, and the drawing with each pool's colour and each site's wide-area link; nothing
+/// for one pool at one site.
+#[test]
+fn the_fleet_view_shows_every_pool_and_site() {
+    use clusterplan::charts::{pool_colour, LIGHT};
+    use clusterplan::jobs::fleet::view;
+    assert!(view(&Scenario::default_plan(), &LIGHT).is_null());
+    let s = fleet_scenario(&[
+        ("cluster.site", json!("east")),
+        ("cluster.pools", json!([{ "chip": "ascend-910b", "chips": 4096, "site": "west" }])),
+        (
+            "sites",
+            json!([{ "name": "east", "wan_gbit_per_s": 10 }, { "name": "west", "wan_gbit_per_s": 10, "wan_latency_ms": 8 }]),
+        ),
+        ("parallelism.across_sites", json!("diloco")),
+    ]);
+    let v = view(&s, &LIGHT);
+    let cards = v["cards"].as_array().expect("cards");
+    assert_eq!(cards.len(), 2);
+    assert!(cards[0]["title"].as_str().unwrap().contains("H800"), "{}", cards[0]);
+    assert!(cards[1]["title"].as_str().unwrap().contains("Ascend 910B"), "{}", cards[1]);
+    assert_ne!(cards[0]["colour"], cards[1]["colour"]);
+    assert!(cards.iter().all(|c| c["figures"].as_array().is_some_and(|f| f.len() >= 5)));
+    // The best split applies as a scenario that runs the job it promised.
+    let applied = Scenario::from_value(v["best"]["apply"]["scenario"].clone()).expect("a plan");
+    let job = applied.pools().expect("resolves").expect("pools").job();
+    let pools = s.pools().expect("resolves").expect("pools");
+    let best = clusterplan::model::pools::best_split(&pools.pools, pools.between);
+    assert!((job.tokens_per_s / best.job.tokens_per_s - 1.0).abs() < 1e-9);
+    // The sites: a row each, DiLoCo's assumption stated.
+    let rows = v["sites"]["table"]["rows"].as_array().expect("site rows");
+    assert_eq!(rows.len(), 2);
+    let lines = v["sites"]["lines"].to_string();
+    assert!(lines.contains("sites-assumption") && lines.contains("arXiv:2311.08105"), "{lines}");
+    // The drawing: each pool in its colour, each site's link with its bandwidth and latency.
+    let svg = v["drawing"].as_str().expect("a drawing");
+    for place in 0..2 {
+        let colour = pool_colour(&LIGHT, place).to_ascii_uppercase();
+        assert!(svg.to_ascii_uppercase().contains(&colour), "pool {place}'s colour {colour}");
+    }
+    assert!(svg.contains("10 Gb/s · 5 ms") && svg.contains("10 Gb/s · 8 ms"), "{svg}");
+    assert!(svg.contains("east") && svg.contains("west"));
+}
+
+/// The fleet laid out stays inside its drawing for any number of pools and sites, and draws
+/// the wide-area band only for several sites.
+#[test]
+fn the_fleet_drawing_stays_inside_its_bounds() {
+    use clusterplan::sketch::{fleet, PoolMark, Shape, SiteMark, WIDTH};
+    for sites in 0..6 {
+        for pools in 1..8 {
+            let marks: Vec<PoolMark> = (0..pools)
+                .map(|i| PoolMark {
+                    name: format!("Huawei Ascend 910B × {i}"),
+                    detail: "52.0 % of the batch".into(),
+                    site: if sites == 0 { 0 } else { i % sites },
+                })
+                .collect();
+            let site_marks: Vec<SiteMark> = (0..sites)
+                .map(|i| SiteMark { name: format!("site {i}"), wan: "100 Gb/s · 5 ms".into() })
+                .collect();
+            let l = fleet(&marks, &site_marks, "One site", "Between pools: 400 Gb/s", "WAN");
+            for shape in &l.shapes {
+                let (x, y, w, h) = match shape {
+                    Shape::Rect { x, y, w, h, .. } => (*x, *y, *w, *h),
+                    Shape::Text { x, y, text, .. } => {
+                        (*x, *y - 12.0, clusterplan::charts::text_width(text, 12.0), 12.0)
+                    }
+                    Shape::Line { from, to } => (
+                        from.0.min(to.0),
+                        from.1.min(to.1),
+                        (to.0 - from.0).abs(),
+                        (to.1 - from.1).abs(),
+                    ),
+                };
+                assert!(x >= 0.0 && y >= 0.0, "{sites} sites, {pools} pools: {shape:?}");
+                assert!(
+                    x + w <= WIDTH + 0.5 && y + h <= l.height + 0.5,
+                    "{sites}/{pools}: {shape:?}"
+                );
+            }
+            let lines = l.shapes.iter().filter(|s| matches!(s, Shape::Line { .. })).count();
+            assert_eq!(lines, if sites > 1 { sites } else { 0 }, "a link down from each site");
+        }
+    }
+}
+
+/// The fleet question in the worker: the answer's line and the scenario its Apply opens.
+#[test]
+fn the_fleet_question_is_answered_in_the_worker() {
+    use clusterplan::jobs::{run, Task};
+    let scenario =
+        fleet_scenario(&[]).with("cluster.pools", None).with("cluster.between_pools", None);
+    let alone = estimate(&scenario.resolve().expect("resolves")).train_days;
+    let task =
+        Task::AddToFleet { scenario, chip: "ascend-910b".into(), deadline_days: 0.8 * alone };
+    let again = Task::from_json(&task.to_json()).expect("the request reads back");
+    assert_eq!(again, task);
+    let answer = run(&task).expect("runs");
+    let line = answer["lines"][0]["text"].as_str().expect("an answer");
+    assert!(line.starts_with("Add ") && line.contains("Huawei Ascend 910B"), "{line}");
+    let applied = Scenario::from_value(answer["apply"]["scenario"].clone()).expect("a plan");
+    assert_eq!(applied.pools().expect("resolves").expect("pools").pools.len(), 2);
+}

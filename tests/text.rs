@@ -165,14 +165,20 @@ fn every_key_the_code_asks_for_is_in_both_catalogues() {
 
 /// The words only the search worker speaks (`<lang>.worker.txt`) stay out of the page's
 /// catalogue, so no code the page runs may ask for them: only the worker's wording
-/// (`jobs/view.rs`), the jobs and reports it makes, sizing, and the search's `NoPlan` in
+/// (`jobs/view.rs`, `jobs/fleet.rs`), the jobs and reports it makes, sizing, and the search's `NoPlan` in
 /// `text.rs`. Keys made from data (`plan.recompute.{mode}`, `accuracy.head.{column}`) are
 /// looked for by their prefix.
 #[test]
 fn the_words_only_the_worker_speaks_are_not_asked_for_by_the_page() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let worker =
-        ["src/jobs/view.rs", "src/jobs.rs", "src/report.rs", "src/sizing.rs", "src/text.rs"];
+    let worker = [
+        "src/jobs/view.rs",
+        "src/jobs/fleet.rs",
+        "src/jobs.rs",
+        "src/report.rs",
+        "src/sizing.rs",
+        "src/text.rs",
+    ];
     let mut keys: Vec<String> = Vec::new();
     for lang in ["en", "zh-CN"] {
         let source = std::fs::read_to_string(root.join(format!("static/text/{lang}.worker.txt")))

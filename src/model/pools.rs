@@ -68,6 +68,9 @@ pub struct PoolPart {
     pub waits_s: f64,
     /// Its part fits in its chips' memory.
     pub fits: bool,
+    /// Its model FLOPs utilisation over the job's step: the work of its share at the job's
+    /// pace, waits included.
+    pub mfu: f64,
 }
 
 /// A job over pools.
@@ -170,6 +173,7 @@ pub fn split(
             busy_s: 0.0,
             waits_s: 0.0,
             fits: share <= 0.0 || e.memory.fits,
+            mfu: 0.0,
         })
         .collect();
     let (compute_s, link_s) = match how {
@@ -270,9 +274,14 @@ pub fn split(
         }
     };
     let step_s = finite(compute_s + link_s);
-    for part in &mut parts {
+    for (part, e) in parts.iter_mut().zip(solo) {
         if part.share > 0.0 {
             part.waits_s = (step_s - part.busy_s).max(0.0);
+            // Its share of the whole batch's model FLOPs, which alone it does at its MFU in
+            // its own step, spread over the job's step.
+            if step_s > 0.0 {
+                part.mfu = finite(e.mfu * e.step_s * part.share / step_s);
+            }
         }
     }
     let tokens_per_s = if step_s > 0.0 { finite(tokens / step_s) } else { 0.0 };

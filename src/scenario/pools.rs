@@ -22,6 +22,10 @@ pub struct Pools {
     pub pools: Vec<Inputs>,
     pub across: Across,
     pub between: Between,
+    /// The link's line rate as stated, bytes/s, and whether RDMA works over it (`between` is
+    /// what its transport makes of it).
+    pub line_bytes_per_s: f64,
+    pub rdma: bool,
     /// Each pool's share as given (`parallelism.pool_shares`), or `None`: by speed.
     pub shares: Option<Vec<f64>>,
 }
@@ -106,9 +110,9 @@ impl Scenario {
         }
         // Beside the transport's own start-up, the link is as quick to start as the cluster's
         // network.
-        let between =
-            Between::stated(field.to_si(gbit), rdma, pools[0].cluster.scale_out.latency_s);
-        Ok(Some(Pools { pools, across, between, shares }))
+        let line_bytes_per_s = field.to_si(gbit);
+        let between = Between::stated(line_bytes_per_s, rdma, pools[0].cluster.scale_out.latency_s);
+        Ok(Some(Pools { pools, across, between, line_bytes_per_s, rdma, shares }))
     }
 
     /// `parallelism.pool_shares`, one per pool (`pools` of them), or `None` when absent.

@@ -59,6 +59,10 @@ pub enum Ink {
     Value,
     /// Quieter text: counts beside glyphs, knob labels.
     Muted,
+    /// An outline around what stands together (a site of a fleet).
+    Frame,
+    /// The mark of a fleet's pool, in the colour of its place (the palette's).
+    Pool(u8),
 }
 
 /// One shape, in the drawing's units; text hangs from its baseline.

@@ -352,6 +352,7 @@ pub fn app() -> Html {
                 <div class="outputs">
                     { compare(&state, &on_action, &compare_plots.status) }
                     { results(&state, &on_copy_text) }
+                    { super::fleet::fleet(plots.as_ref().map(|p| &p["fleet"]), &on_action) }
                     if let Some(good) = good.clone() {
                         <SketchView {good} lang={*lang} on_set={on_set.clone()}
                             svg={plots.as_ref().and_then(|p| p["sketch"].as_str().map(|s| AttrValue::from(s.to_string())))} />

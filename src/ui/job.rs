@@ -70,7 +70,10 @@ pub fn use_job() -> Running {
                 Task::Search { scenario, .. } | Task::Size { scenario, .. } => {
                     Some(Rc::new(scenario.clone()))
                 }
-                Task::Validate | Task::Compare { .. } | Task::Plots { .. } => None,
+                Task::Validate
+                | Task::Compare { .. }
+                | Task::Plots { .. }
+                | Task::AddToFleet { .. } => None,
             });
             let first = Rc::new(Status::started());
             *latest.borrow_mut() = first.clone();

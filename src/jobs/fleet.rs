@@ -1,0 +1,350 @@
+//! A fleet as the page shows it, worded in the worker: the one job over the cluster's pools
+//! with a card per pool, the best split found (with the scenario that applies it), the job over
+//! sites with each site's power and cost, the convergence DiLoCo is assumed to keep, and the
+//! fleet drawn (`sketch::fleet`); and the answer to "add which chip, how many, to meet the
+//! deadline" (`sizing::add_to_fleet`). The page only lays these out (`ui::fleet`), so none of
+//! the mixed-fleet model weighs on its first load.
+
+use serde_json::{json, Value};
+
+use crate::charts::{self, Theme};
+use crate::format;
+use crate::model::pools::{best_split, Across, PoolPart};
+use crate::model::presets;
+use crate::numbers;
+use crate::scenario::{fields, Scenario};
+use crate::sizing::{add_to_fleet, Addition};
+use crate::sketch::{self, PoolMark, SiteMark};
+use crate::text::{fill, t};
+
+fn line(testid: &str, text: String, bad: bool) -> Value {
+    json!({ "testid": testid, "text": text, "bad": bad })
+}
+
+/// Each pool's chip by name: the cluster's own first, then the further pools'.
+fn pool_names(scenario: &Scenario) -> Vec<String> {
+    let name = |p: Option<&presets::ChipPreset>| {
+        p.map_or_else(|| t("title.custom-chip").to_string(), |p| p.name.to_string())
+    };
+    let mut names = vec![name(scenario.chip_preset())];
+    if let Some(Value::Array(list)) = scenario.get("cluster.pools") {
+        names
+            .extend(list.iter().map(|item| {
+                name(item.get("chip").and_then(Value::as_str).and_then(presets::chip))
+            }));
+    }
+    names
+}
+
+/// A figure to three significant digits without trailing zeros (`10`, `2.5`).
+fn short(x: f64) -> String {
+    let s = format::sig3(x);
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// Each of `pools` pools' site by its place in `names`: the site it names, the first where it
+/// names none.
+fn site_places(scenario: &Scenario, names: &[String], pools: usize) -> Vec<usize> {
+    let at = |raw: Option<Value>| {
+        let name = raw.as_ref().and_then(Value::as_str).map(str::to_string);
+        name.and_then(|n| names.iter().position(|s| *s == n)).unwrap_or(0)
+    };
+    (0..pools)
+        .map(|place| match place {
+            0 => at(scenario.get("cluster.site")),
+            _ => at(scenario.get(&format!("cluster.pools.{}.site", place - 1))),
+        })
+        .collect()
+}
+
+/// A pool's share in words: of the batch, the layers or the tokens.
+fn share_words(how: Across, share: f64) -> String {
+    let key = match how {
+        Across::Data => "fleet.share.data",
+        Across::Pipeline => "fleet.share.pipeline",
+        Across::Separate => "fleet.share.separate",
+    };
+    fill(key, &[("share", &format::percent(share))])
+}
+
+/// The fleet of `scenario` as the page shows it, or `Null` when it is one pool at one site.
+pub fn view(scenario: &Scenario, theme: &Theme) -> Value {
+    let has_pools = scenario.get("cluster.pools").is_some();
+    let has_sites = scenario.get("sites").is_some();
+    if !has_pools && !has_sites {
+        return Value::Null;
+    }
+    let names = pool_names(scenario);
+    // With sites, each pool's part is its part of its site's job.
+    let found = scenario.sites().ok().flatten();
+    let places = found.as_ref().map(|s| site_places(scenario, &s.names(), names.len()));
+    let at_sites: Option<Vec<(PoolPart, String)>> =
+        found.as_ref().zip(places.as_ref()).map(|(s, places)| {
+            places
+                .iter()
+                .enumerate()
+                .map(|(i, &site)| {
+                    let k = places[..i].iter().filter(|&&p| p == site).count();
+                    let part = s.sites.get(site).and_then(|(_, x)| x.job.parts.get(k)).copied();
+                    let name = s.sites.get(site).map(|(n, _)| n.clone()).unwrap_or_default();
+                    (part.unwrap_or_default(), name)
+                })
+                .collect()
+        });
+    let mut lines = Vec::new();
+    let mut cards = Vec::new();
+    let mut best_view = Value::Null;
+    let mut marks: Vec<PoolMark> = Vec::new();
+    let mut link_words = String::new();
+    match scenario.pools() {
+        Ok(Some(p)) => {
+            let solo: Vec<_> = p.pools.iter().map(crate::model::estimate).collect();
+            let job = p.job();
+            if at_sites.is_none() {
+                lines.push(line(
+                    "pool-job",
+                    fill(
+                        "fleet.pool-job",
+                        &[
+                            ("days", &format::days(job.train_days)),
+                            ("tps", &format::count(job.tokens_per_s)),
+                            ("link", &format::seconds(job.link_s)),
+                        ],
+                    ),
+                    !job.fits,
+                ));
+            }
+            for (place, ((part, e), name)) in job.parts.iter().zip(&solo).zip(&names).enumerate() {
+                let (part, site) = match &at_sites {
+                    Some(parts) => (
+                        parts.get(place).map_or(*part, |p| p.0),
+                        parts.get(place).map(|p| p.1.as_str()),
+                    ),
+                    None => (*part, None),
+                };
+                let title = fill(
+                    "fleet.pool-chips",
+                    &[("chip", name), ("n", &numbers::format(part.chips as f64))],
+                );
+                let used = part.share > 0.0;
+                let detail = if used {
+                    let share = share_words(p.across, part.share);
+                    match site {
+                        Some(site) => fill("fleet.at-site", &[("share", &share), ("site", site)]),
+                        None => share,
+                    }
+                } else {
+                    t("fleet.unused").to_string()
+                };
+                let f = &e.facility;
+                let mut figures = if used {
+                    vec![
+                        (t("fleet.card.share"), detail.clone()),
+                        (t("fleet.card.busy"), format::seconds(part.busy_s)),
+                        (t("fleet.card.waits"), format::seconds(part.waits_s)),
+                        (t("fleet.card.mfu"), format::percent(part.mfu)),
+                        (
+                            t("fleet.card.memory"),
+                            t(if part.fits { "fit.fits" } else { "fit.does-not-fit" }).to_string(),
+                        ),
+                    ]
+                } else {
+                    vec![(t("fleet.card.share"), detail.clone())]
+                };
+                // At sites, power and price are the site's (its own prices), in its row.
+                if used && site.is_none() {
+                    let mw = format::sig3(f.power.facility_w / 1e6);
+                    figures.push((t("fleet.card.power"), fill("unit.mw", &[("n", &mw)])));
+                    let usd = format::count(f.cost.capex_usd);
+                    figures.push((t("fleet.card.capex"), fill("unit.usd", &[("n", &usd)])));
+                }
+                cards.push(json!({
+                    "title": title,
+                    "colour": charts::pool_colour(theme, place),
+                    "figures": figures.into_iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
+                    "bad": used && !part.fits,
+                }));
+                marks.push(PoolMark { name: title, detail, site: 0 });
+            }
+            // The search over splits: how much the best beats the fastest pool alone, how far
+            // it stays below the pools apart, and the scenario that applies it.
+            let best = best_split(&p.pools, p.between);
+            if let Some(how) = best.how {
+                let shares: Vec<f64> = best.job.parts.iter().map(|p| p.share).collect();
+                let code = fields::PARALLELISM_ACROSS_POOLS.code(how);
+                let text = fill(
+                    "fleet.pool-best",
+                    &[
+                        ("how", t(&format!("option.parallelism.across_pools.{code}"))),
+                        (
+                            "shares",
+                            &shares
+                                .iter()
+                                .map(|s| format::percent(*s))
+                                .collect::<Vec<_>>()
+                                .join(" / "),
+                        ),
+                        ("days", &format::days(best.job.train_days)),
+                        ("gain", &format::percent(best.gain_over_alone())),
+                        ("short", &format::percent(best.short_of_apart())),
+                    ],
+                );
+                let applied = scenario
+                    .clone()
+                    .with("parallelism.across_pools", Some(json!(code)))
+                    .with("parallelism.pool_shares", Some(json!(shares)));
+                best_view = json!({
+                    "text": text,
+                    "apply": { "label": t("fleet.apply-best"), "scenario": applied.to_value() },
+                });
+            }
+            let transport = if p.rdma {
+                t("fleet.transport.rdma").to_string()
+            } else {
+                let share = p.between.bytes_per_s / p.line_bytes_per_s.max(1.0);
+                fill("fleet.transport.tcp", &[("share", &format::percent(share))])
+            };
+            let gbit = short(p.line_bytes_per_s * 8.0 / 1e9);
+            link_words = fill("fleet.link", &[("gbit", &gbit), ("transport", &transport)]);
+        }
+        Ok(None) => marks.push(PoolMark { name: names[0].clone(), detail: String::new(), site: 0 }),
+        Err(errors) => {
+            let words: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            lines.push(line("pool-errors", words.join("; "), true));
+        }
+    }
+    if let Some(places) = &places {
+        for (mark, place) in marks.iter_mut().zip(places) {
+            mark.site = *place;
+        }
+    }
+    let (sites_view, site_marks) = sites(scenario);
+    let drawing = (!marks.is_empty()).then(|| {
+        let layout =
+            sketch::fleet(&marks, &site_marks, t("fleet.one-site"), &link_words, t("fleet.wan"));
+        charts::draw_fleet(&layout, theme)
+    });
+    json!({
+        "title": t("fleet.title"),
+        "lines": lines,
+        "cards": cards,
+        "best": best_view,
+        "sites": sites_view,
+        "drawing": drawing,
+    })
+}
+
+/// The job over the scenario's sites in the page's layout (`ui::job::render`): its line, the
+/// convergence assumed, and a row per site; and the sites as drawn, with each pool's mark moved
+/// to its site.
+fn sites(scenario: &Scenario) -> (Value, Vec<SiteMark>) {
+    let found = match scenario.sites() {
+        Ok(Some(s)) => s,
+        Ok(None) => return (Value::Null, Vec::new()),
+        Err(errors) => {
+            let words: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            return (json!({ "lines": [line("site-errors", words.join("; "), true)] }), Vec::new());
+        }
+    };
+    let Ok(base) = scenario.resolve() else { return (Value::Null, Vec::new()) };
+    let names = found.names();
+    let e = found.job(&base);
+    let mut lines = vec![line(
+        "sites-job",
+        fill(
+            "fleet.sites-job",
+            &[
+                ("days", &format::days(e.train_days)),
+                ("exposed", &format::seconds(e.wan.exposed_s)),
+                ("needed", &format::sig3(e.wan.gbit_per_s_needed)),
+            ],
+        ),
+        false,
+    )];
+    if let crate::model::sites::AcrossSites::Diloco { .. } = found.how {
+        let factor = format::sig3(found.tokens_factor());
+        lines.push(line("sites-assumption", fill("fleet.assumes", &[("factor", &factor)]), false));
+    }
+    let rows: Vec<Value> = names
+        .iter()
+        .zip(&e.sites)
+        .map(|(name, p)| {
+            json!({
+                "testid": "site-row",
+                "cells": [
+                    name,
+                    format::percent(p.share),
+                    fill("unit.mw", &[("n", &format::sig3(p.power_w / 1e6))]),
+                    fill("unit.usd", &[("n", &format::count(p.run_cost_usd))]),
+                ],
+            })
+        })
+        .collect();
+    let head = [
+        "fleet.site-head.site",
+        "fleet.card.share",
+        "fleet.site-head.power",
+        "fleet.site-head.cost",
+    ];
+    let view = json!({
+        "lines": lines,
+        "table": { "testid": "sites-table", "head": head.map(t), "rows": rows },
+    });
+    let marks = found
+        .sites
+        .iter()
+        .map(|(name, site)| SiteMark {
+            name: name.clone(),
+            wan: fill(
+                "fleet.wan-link",
+                &[
+                    ("gbit", &short(site.wan_bytes_per_s * 8.0 / 1e9)),
+                    ("ms", &short(site.wan_latency_s * 1e3)),
+                ],
+            ),
+        })
+        .collect();
+    (view, marks)
+}
+
+/// The answer to adding `chip` to the fleet to meet `deadline_days`, in the page's layout: its
+/// line, and a row whose Apply opens the fleet with the pool added.
+pub fn addition(scenario: &Scenario, chip: &str, deadline_days: f64) -> Value {
+    let name = presets::chip(chip).map_or(chip.to_string(), |p| p.name.to_string());
+    match add_to_fleet(scenario, chip, deadline_days) {
+        Err(errors) => {
+            let words: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            json!({ "lines": [line("fleet-add-answer", words.join("; "), true)] })
+        }
+        Ok(None) => {
+            json!({ "lines": [line("fleet-add-answer", t("fleet.fleet-none").into(), true)] })
+        }
+        Ok(Some(a)) => addition_view(&a, &name),
+    }
+}
+
+fn addition_view(a: &Addition, name: &str) -> Value {
+    let n = numbers::format(a.chips as f64);
+    let text = fill(
+        "fleet.fleet-answer",
+        &[
+            ("n", &n),
+            ("chip", name),
+            ("days", &format::days(a.job.job.train_days)),
+            ("mw", &format::sig3(a.power_w / 1e6)),
+            ("usd", &format::count(a.capex_usd)),
+        ],
+    );
+    json!({
+        "lines": [line("fleet-add-answer", text, false)],
+        "apply": {
+            "testid": "fleet-add-apply",
+            "label": fill("fleet.pool-chips", &[("chip", name), ("n", &n)]),
+            "scenario": a.scenario.to_value(),
+        },
+    })
+}
