@@ -38,6 +38,10 @@ for (const lang of ['en', 'zh-CN']) {
     const shares = rows.map((r) => num(r.match(/([\d.]+) %/)[1]));
     assert.ok(shares[0] > shares[1] && shares[1] > 0, `the faster pool takes more: ${shares}`);
     assert.match(await text(page, 'pool-job'), zh ? /跨全部资源池/ : /One job over every pool/);
+    // Above the results, a line says their cards are the first pool alone, beside the fleet's days.
+    const headline = await text(page, 'fleet-headline');
+    assert.match(headline, zh ? /第一个资源池（NVIDIA H800.*× 4,096）/ : /first pool, NVIDIA H800.*× 4,096, on its own/, headline);
+    assert.ok(headline.includes((await text(page, 'pool-job')).match(/([\d.]+) ?(days|天)/)[1]), headline);
     // The search over splits says how much the best beats the H800 alone.
     const best = await text(page, 'pool-best');
     assert.match(best, zh ? /最佳划分.*快 [\d.]+ %/ : /best split found.*[\d.]+ % faster than the fastest pool alone/, best);

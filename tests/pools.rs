@@ -350,7 +350,7 @@ fn the_diloco_token_factor_lengthens_the_run() {
 fn the_fleet_view_shows_every_pool_and_site() {
     use clusterplan::charts::{pool_colour, LIGHT};
     use clusterplan::jobs::fleet::view;
-    assert!(view(&Scenario::default_plan(), &LIGHT).is_null());
+    assert!(view(&Scenario::default_plan(), &LIGHT, 760).is_null());
     let s = fleet_scenario(&[
         ("cluster.site", json!("east")),
         ("cluster.pools", json!([{ "chip": "ascend-910b", "chips": 4096, "site": "west" }])),
@@ -360,19 +360,29 @@ fn the_fleet_view_shows_every_pool_and_site() {
         ),
         ("parallelism.across_sites", json!("diloco")),
     ]);
-    let v = view(&s, &LIGHT);
+    let v = view(&s, &LIGHT, 760);
     let cards = v["cards"].as_array().expect("cards");
     assert_eq!(cards.len(), 2);
     assert!(cards[0]["title"].as_str().unwrap().contains("H800"), "{}", cards[0]);
     assert!(cards[1]["title"].as_str().unwrap().contains("Ascend 910B"), "{}", cards[1]);
     assert_ne!(cards[0]["colour"], cards[1]["colour"]);
     assert!(cards.iter().all(|c| c["figures"].as_array().is_some_and(|f| f.len() >= 5)));
-    // The best split applies as a scenario that runs the job it promised.
-    let applied = Scenario::from_value(v["best"]["apply"]["scenario"].clone()).expect("a plan");
+    // The best split splits pools in one place, so it is not offered over sites; in one place
+    // it applies as a scenario that runs the job it promised.
+    assert!(v["best"].is_null(), "{}", v["best"]);
+    let one_place = view(&s.clone().with("sites", None), &LIGHT, 760);
+    let applied =
+        Scenario::from_value(one_place["best"]["apply"]["scenario"].clone()).expect("a plan");
     let job = applied.pools().expect("resolves").expect("pools").job();
     let pools = s.pools().expect("resolves").expect("pools");
     let best = clusterplan::model::pools::best_split(&pools.pools, pools.between);
     assert!((job.tokens_per_s / best.job.tokens_per_s - 1.0).abs() < 1e-9);
+    // The results' cards are the first pool alone; the headline says so, with the fleet's days.
+    let headline = v["headline"].as_str().expect("a headline");
+    let base = s.resolve().expect("resolves");
+    let days = s.sites().expect("resolves").expect("sites").job(&base).train_days;
+    let days = clusterplan::format::days(days);
+    assert!(headline.contains("NVIDIA H800") && headline.contains(&days), "{headline} {days}");
     // The sites: a row each, DiLoCo's assumption stated.
     let rows = v["sites"]["table"]["rows"].as_array().expect("site rows");
     assert_eq!(rows.len(), 2);
@@ -388,45 +398,51 @@ fn the_fleet_view_shows_every_pool_and_site() {
     assert!(svg.contains("east") && svg.contains("west"));
 }
 
-/// The fleet laid out stays inside its drawing for any number of pools and sites, and draws
-/// the wide-area band only for several sites.
+/// The fleet laid out stays inside its drawing at a phone's width and a desktop's, for any
+/// number of pools and sites; the wide-area network is drawn only for several sites, and each
+/// site is joined to it.
 #[test]
 fn the_fleet_drawing_stays_inside_its_bounds() {
-    use clusterplan::sketch::{fleet, PoolMark, Shape, SiteMark, WIDTH};
-    for sites in 0..6 {
-        for pools in 1..8 {
-            let marks: Vec<PoolMark> = (0..pools)
-                .map(|i| PoolMark {
-                    name: format!("Huawei Ascend 910B × {i}"),
-                    detail: "52.0 % of the batch".into(),
-                    site: if sites == 0 { 0 } else { i % sites },
-                })
-                .collect();
-            let site_marks: Vec<SiteMark> = (0..sites)
-                .map(|i| SiteMark { name: format!("site {i}"), wan: "100 Gb/s · 5 ms".into() })
-                .collect();
-            let l = fleet(&marks, &site_marks, "One site", "Between pools: 400 Gb/s", "WAN");
-            for shape in &l.shapes {
-                let (x, y, w, h) = match shape {
-                    Shape::Rect { x, y, w, h, .. } => (*x, *y, *w, *h),
-                    Shape::Text { x, y, text, .. } => {
-                        (*x, *y - 12.0, clusterplan::charts::text_width(text, 12.0), 12.0)
-                    }
-                    Shape::Line { from, to } => (
-                        from.0.min(to.0),
-                        from.1.min(to.1),
-                        (to.0 - from.0).abs(),
-                        (to.1 - from.1).abs(),
-                    ),
-                };
-                assert!(x >= 0.0 && y >= 0.0, "{sites} sites, {pools} pools: {shape:?}");
-                assert!(
-                    x + w <= WIDTH + 0.5 && y + h <= l.height + 0.5,
-                    "{sites}/{pools}: {shape:?}"
-                );
+    use clusterplan::sketch::{fleet, PoolMark, Shape, SiteMark};
+    for width in [370.0, 760.0, 1200.0] {
+        for sites in 0..6 {
+            for pools in 1..8 {
+                let marks: Vec<PoolMark> = (0..pools)
+                    .map(|i| PoolMark {
+                        name: format!("Huawei Ascend 910B × {i}"),
+                        detail: "52.0 % of the batch".into(),
+                        site: if sites == 0 { 0 } else { i % sites },
+                    })
+                    .collect();
+                let site_marks: Vec<SiteMark> = (0..sites)
+                    .map(|i| SiteMark { name: format!("site {i}"), wan: "100 Gb/s · 5 ms".into() })
+                    .collect();
+                let l = fleet(&marks, &site_marks, "One site", "↔ 400 Gb/s · TCP", "WAN", width);
+                let at = format!("{width} wide, {sites} sites, {pools} pools");
+                for shape in &l.shapes {
+                    let (x, y, w, h) = match shape {
+                        Shape::Rect { x, y, w, h, .. } => (*x, *y, *w, *h),
+                        Shape::Text { x, y, text, .. } => {
+                            (*x, *y - 12.0, clusterplan::charts::text_width(text, 12.0), 12.0)
+                        }
+                        Shape::Line { from, to } => (
+                            from.0.min(to.0),
+                            from.1.min(to.1),
+                            (to.0 - from.0).abs(),
+                            (to.1 - from.1).abs(),
+                        ),
+                    };
+                    assert!(x >= 0.0 && y >= 0.0, "{at}: {shape:?}");
+                    assert!(x + w <= width + 0.5 && y + h <= l.height + 0.5, "{at}: {shape:?}");
+                }
+                let lines = l.shapes.iter().filter(|s| matches!(s, Shape::Line { .. })).count();
+                let band =
+                    l.shapes.iter().any(|s| matches!(s, Shape::Text { text, .. } if text == "WAN"));
+                assert_eq!(band, sites > 1, "{at}");
+                // Side by side a line down from each site; stacked, one line joined to each.
+                assert!(lines == sites || lines == sites + 1 || sites < 2, "{at}: {lines} lines");
+                assert!(sites > 1 || lines == 0, "{at}");
             }
-            let lines = l.shapes.iter().filter(|s| matches!(s, Shape::Line { .. })).count();
-            assert_eq!(lines, if sites > 1 { sites } else { 0 }, "a link down from each site");
         }
     }
 }

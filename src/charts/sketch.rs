@@ -15,7 +15,7 @@ pub fn draw_sketch(layout: &Layout, theme: &Theme) -> String {
 
 /// The fleet drawing (`sketch::fleet`) as an SVG document, in the same hand.
 pub fn draw_fleet(layout: &FleetLayout, theme: &Theme) -> String {
-    let size = (WIDTH as u32, layout.height.clamp(1.0, 4000.0) as u32);
+    let size = (layout.width as u32, layout.height.clamp(1.0, 4000.0) as u32);
     plot::svg(size, theme, |area| shapes(area, &layout.shapes, theme))
 }
 

@@ -61,6 +61,11 @@ fn site_places(scenario: &Scenario, names: &[String], pools: usize) -> Vec<usize
         .collect()
 }
 
+/// The cluster's own chips as written, or its resolved count.
+fn own_chips(scenario: &Scenario) -> String {
+    scenario.resolve().map_or_else(|_| "?".into(), |i| numbers::format(i.cluster.n_chips as f64))
+}
+
 /// A pool's share in words: of the batch, the layers or the tokens.
 fn share_words(how: Across, share: f64) -> String {
     let key = match how {
@@ -71,8 +76,9 @@ fn share_words(how: Across, share: f64) -> String {
     fill(key, &[("share", &format::percent(share))])
 }
 
-/// The fleet of `scenario` as the page shows it, or `Null` when it is one pool at one site.
-pub fn view(scenario: &Scenario, theme: &Theme) -> Value {
+/// The fleet of `scenario` as the page shows it, drawn `width` pixels wide, or `Null` when it
+/// is one pool at one site.
+pub fn view(scenario: &Scenario, theme: &Theme, width: u32) -> Value {
     let has_pools = scenario.get("cluster.pools").is_some();
     let has_sites = scenario.get("sites").is_some();
     if !has_pools && !has_sites {
@@ -100,10 +106,13 @@ pub fn view(scenario: &Scenario, theme: &Theme) -> Value {
     let mut best_view = Value::Null;
     let mut marks: Vec<PoolMark> = Vec::new();
     let mut link_words = String::new();
+    // Failure-free days of the one job over the whole fleet.
+    let mut days = None;
     match scenario.pools() {
         Ok(Some(p)) => {
             let solo: Vec<_> = p.pools.iter().map(crate::model::estimate).collect();
             let job = p.job();
+            days = Some(job.train_days);
             if at_sites.is_none() {
                 lines.push(line(
                     "pool-job",
@@ -171,9 +180,10 @@ pub fn view(scenario: &Scenario, theme: &Theme) -> Value {
                 marks.push(PoolMark { name: title, detail, site: 0 });
             }
             // The search over splits: how much the best beats the fastest pool alone, how far
-            // it stays below the pools apart, and the scenario that applies it.
+            // it stays below the pools apart, and the scenario that applies it. It splits pools
+            // in one place, so it is not offered over sites, whose job it would contradict.
             let best = best_split(&p.pools, p.between);
-            if let Some(how) = best.how {
+            if let (Some(how), None) = (best.how, &at_sites) {
                 let shares: Vec<f64> = best.job.parts.iter().map(|p| p.share).collect();
                 let code = fields::PARALLELISM_ACROSS_POOLS.code(how);
                 let text = fill(
@@ -209,7 +219,10 @@ pub fn view(scenario: &Scenario, theme: &Theme) -> Value {
                 fill("fleet.transport.tcp", &[("share", &format::percent(share))])
             };
             let gbit = short(p.line_bytes_per_s * 8.0 / 1e9);
-            link_words = fill("fleet.link", &[("gbit", &gbit), ("transport", &transport)]);
+            let said = fill("fleet.link", &[("gbit", &gbit), ("transport", &transport)]);
+            lines.push(line("pool-link", said, false));
+            let kind = if p.rdma { "RDMA" } else { "TCP" };
+            link_words = fill("fleet.link-short", &[("gbit", &gbit), ("transport", kind)]);
         }
         Ok(None) => marks.push(PoolMark { name: names[0].clone(), detail: String::new(), site: 0 }),
         Err(errors) => {
@@ -222,14 +235,27 @@ pub fn view(scenario: &Scenario, theme: &Theme) -> Value {
             mark.site = *place;
         }
     }
-    let (sites_view, site_marks) = sites(scenario);
+    let (sites_view, site_marks, site_days) = sites(scenario);
+    // The results' cards are the cluster's own pool alone; the headline says so beside the
+    // whole fleet's days.
+    let headline = site_days.or(days).map(|d| {
+        let own = fill("fleet.pool-chips", &[("chip", &names[0]), ("n", &own_chips(scenario))]);
+        fill("fleet.headline", &[("pool", &own), ("days", &format::days(d))])
+    });
     let drawing = (!marks.is_empty()).then(|| {
-        let layout =
-            sketch::fleet(&marks, &site_marks, t("fleet.one-site"), &link_words, t("fleet.wan"));
+        let layout = sketch::fleet(
+            &marks,
+            &site_marks,
+            t("fleet.one-site"),
+            &link_words,
+            t("fleet.wan"),
+            f64::from(width),
+        );
         charts::draw_fleet(&layout, theme)
     });
     json!({
         "title": t("fleet.title"),
+        "headline": headline,
         "lines": lines,
         "cards": cards,
         "best": best_view,
@@ -241,16 +267,17 @@ pub fn view(scenario: &Scenario, theme: &Theme) -> Value {
 /// The job over the scenario's sites in the page's layout (`ui::job::render`): its line, the
 /// convergence assumed, and a row per site; and the sites as drawn, with each pool's mark moved
 /// to its site.
-fn sites(scenario: &Scenario) -> (Value, Vec<SiteMark>) {
+fn sites(scenario: &Scenario) -> (Value, Vec<SiteMark>, Option<f64>) {
     let found = match scenario.sites() {
         Ok(Some(s)) => s,
-        Ok(None) => return (Value::Null, Vec::new()),
+        Ok(None) => return (Value::Null, Vec::new(), None),
         Err(errors) => {
             let words: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            return (json!({ "lines": [line("site-errors", words.join("; "), true)] }), Vec::new());
+            let lines = json!({ "lines": [line("site-errors", words.join("; "), true)] });
+            return (lines, Vec::new(), None);
         }
     };
-    let Ok(base) = scenario.resolve() else { return (Value::Null, Vec::new()) };
+    let Ok(base) = scenario.resolve() else { return (Value::Null, Vec::new(), None) };
     let names = found.names();
     let e = found.job(&base);
     let mut lines = vec![line(
@@ -266,7 +293,7 @@ fn sites(scenario: &Scenario) -> (Value, Vec<SiteMark>) {
         false,
     )];
     if let crate::model::sites::AcrossSites::Diloco { .. } = found.how {
-        let factor = format::sig3(found.tokens_factor());
+        let factor = short(found.tokens_factor());
         lines.push(line("sites-assumption", fill("fleet.assumes", &[("factor", &factor)]), false));
     }
     let rows: Vec<Value> = names
@@ -286,7 +313,7 @@ fn sites(scenario: &Scenario) -> (Value, Vec<SiteMark>) {
         .collect();
     let head = [
         "fleet.site-head.site",
-        "fleet.card.share",
+        "fleet.site-head.share",
         "fleet.site-head.power",
         "fleet.site-head.cost",
     ];
@@ -308,7 +335,7 @@ fn sites(scenario: &Scenario) -> (Value, Vec<SiteMark>) {
             ),
         })
         .collect();
-    (view, marks)
+    (view, marks, Some(e.train_days))
 }
 
 /// The answer to adding `chip` to the fleet to meet `deadline_days`, in the page's layout: its

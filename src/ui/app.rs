@@ -351,6 +351,7 @@ pub fn app() -> Html {
                 </div>
                 <div class="outputs">
                     { compare(&state, &on_action, &compare_plots.status) }
+                    { super::fleet::headline(plots.as_ref().map(|p| &p["fleet"])) }
                     { results(&state, &on_copy_text) }
                     { super::fleet::fleet(plots.as_ref().map(|p| &p["fleet"]), &on_action) }
                     if let Some(good) = good.clone() {

@@ -27,6 +27,17 @@ pub fn apply_button(apply: &Value, testid: &str, on_action: &Callback<Action>) -
     html! { <button type="button" data-testid={testid.to_string()} {onclick}>{ t("job.apply") }</button> }
 }
 
+/// The line above the results that says their cards are the first pool alone, and what the
+/// whole fleet takes; nothing for one pool at one site.
+pub fn headline(view: Option<&Value>) -> Html {
+    match view.and_then(|v| v["headline"].as_str()) {
+        Some(said) => {
+            html! { <p class="fleet-headline" data-testid="fleet-headline">{ said.to_string() }</p> }
+        }
+        None => html! {},
+    }
+}
+
 /// The fleet section, or nothing when the plan is one pool at one site.
 pub fn fleet(view: Option<&Value>, on_action: &Callback<Action>) -> Html {
     let Some(view) = view.filter(|v| v.is_object()) else { return html! {} };

@@ -209,23 +209,39 @@ pub fn sites_section(f: &Form, pools: usize) -> Html {
             <h2>{ t("form.sites") }</h2>
             <p class="reading">{ t("form.sites-hint") }</p>
             if !names.is_empty() {
-                <div class="grid">
-                    { for (0..sites.len()).map(|i| f.render(f.number_at(&fields::SITES_WAN_GBIT_PER_S,
-                        format!("sites.{i}.wan_gbit_per_s"), &format!("site-wan-{i}"), None))) }
-                </div>
+                { for names.iter().enumerate().map(|(i, name)| site_link(f, i, name)) }
                 { site_of("cluster.site".into(), "cluster-site".into(), fill("form.pool-site", &[("n", "1")])) }
                 { for (0..pools).map(|i| site_of(format!("cluster.pools.{i}.site"), format!("pool-site-{i}"),
                     fill("form.pool-site", &[("n", &(i + 2).to_string())]))) }
                 { f.choice(&fields::PARALLELISM_ACROSS_SITES, "across-sites", crate::model::sites::Exchange::Sync) }
                 <div class="grid">
-                    { f.render(f.number(&fields::PARALLELISM_DILOCO_INNER_STEPS, "diloco-inner-steps", None)) }
+                    { f.render(f.number(&fields::PARALLELISM_DILOCO_INNER_STEPS, "diloco-inner-steps", fixed(&fields::PARALLELISM_DILOCO_INNER_STEPS))) }
                 </div>
                 { f.toggle(&fields::PARALLELISM_DILOCO_STREAMING, "diloco-streaming", false) }
                 <div class="grid">
-                    { f.render(f.number(&fields::PARALLELISM_DILOCO_TOKEN_FACTOR, "diloco-token-factor", None)) }
+                    { f.render(f.number(&fields::PARALLELISM_DILOCO_TOKEN_FACTOR, "diloco-token-factor", fixed(&fields::PARALLELISM_DILOCO_TOKEN_FACTOR))) }
                 </div>
             }
             <button type="button" data-testid="site-add" onclick={add}>{ t("form.site-add") }</button>
         </>
+    }
+}
+
+/// A field's fixed default in SI units, which its box shows until the scenario sets it.
+fn fixed(field: &'static fields::Field) -> Option<f64> {
+    Some(field.to_si(field.fixed()))
+}
+
+/// One site's wide-area link: its bandwidth and latency, under its name.
+fn site_link(f: &Form, i: usize, name: &str) -> Html {
+    let latency = &fields::SITES_WAN_LATENCY_MS;
+    html! {
+        <fieldset class="measurement" data-testid="site">
+            <legend>{ fill("form.site-named", &[("name", name)]) }</legend>
+            <div class="grid">
+                { f.render(f.number_at(&fields::SITES_WAN_GBIT_PER_S, format!("sites.{i}.wan_gbit_per_s"), &format!("site-wan-{i}"), None)) }
+                { f.render(f.number_at(latency, format!("sites.{i}.wan_latency_ms"), &format!("site-latency-{i}"), fixed(latency))) }
+            </div>
+        </fieldset>
     }
 }
