@@ -66,16 +66,14 @@ fn pools_two_sites_diloco(bencher: divan::Bencher) {
     let scenario = Scenario::from_value(plan).expect("a scenario");
     let pools = scenario.pools().ok().flatten().expect("two pools");
     let how = scenario.sites().ok().flatten().expect("two sites").how;
-    let i = &pools.pools[0];
-    let (params, grad) = (i.transformer.params(), i.training.recipe.grad_bytes());
-    let batch = i.training.global_batch as f64 * i.transformer.seq_len as f64;
+    let work = clusterplan::model::sites::Work::of(&pools.pools[0]);
     bencher.bench(|| {
         let sites: Vec<_> = pools
             .pools
             .iter()
             .map(|p| site(std::slice::from_ref(p), pools.across, pools.between, None, 1.25e9, 5e-3))
             .collect();
-        across_sites(divan::black_box(&sites), how, params, grad, batch, i.training.tokens)
+        across_sites(divan::black_box(&sites), how, &work)
     });
 }
 

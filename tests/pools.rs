@@ -118,9 +118,7 @@ mod sites {
 
     fn run(gbit: f64, how: AcrossSites) -> clusterplan::model::sites::SitesEstimate {
         let p = pool("h100-sxm", 8192);
-        let batch = p.training.global_batch as f64 * p.transformer.seq_len as f64;
-        let (params, grad) = (p.transformer.params(), p.training.recipe.grad_bytes());
-        across_sites(&two_sites(gbit), how, params, grad, batch, p.training.tokens)
+        across_sites(&two_sites(gbit), how, &clusterplan::model::sites::Work::of(&p))
     }
 
     /// Synchronous data parallelism over a 10 Gb/s wide-area link gains nothing from the second
@@ -230,6 +228,9 @@ fn adding_to_a_fleet_meets_the_deadline_with_the_fewest_chips() {
     let with = added.scenario.pools().expect("resolves").expect("two pools");
     assert_eq!(with.pools.len(), 2);
     assert_eq!(with.pools[1].cluster.n_chips, added.chips);
+    // A fleet that already meets the deadline needs nothing added.
+    let met = add_to_fleet(&fleet, "ascend-910b", 1.5 * alone).expect("resolves").expect("met");
+    assert_eq!((met.chips, met.scenario.clone()), (0, fleet.clone()));
     // One unit fewer misses.
     let fewer = fleet.clone().with(
         "cluster.pools",
@@ -463,4 +464,21 @@ fn the_fleet_question_is_answered_in_the_worker() {
     assert!(line.starts_with("Add ") && line.contains("Huawei Ascend 910B"), "{line}");
     let applied = Scenario::from_value(answer["apply"]["scenario"].clone()).expect("a plan");
     assert_eq!(applied.pools().expect("resolves").expect("pools").pools.len(), 2);
+}
+
+/// The DiLoCo comparison in docs/accuracy.md is computed: at 500 inner steps the traffic falls
+/// at least 500 times; at 100 inner steps DiLoCo needs several times less bandwidth than
+/// synchronous training, and streamed, two orders of magnitude less, as Streaming DiLoCo's
+/// Table 4 has it.
+#[test]
+fn the_published_diloco_comparison_is_computed() {
+    let c = clusterplan::validation::fleets::diloco().expect("the case resolves");
+    assert_eq!(c.rows.len(), 4);
+    assert!(c.rows.iter().all(|r| r.1 > 0.0 && r.2 > 0.0), "{c:?}");
+    let cut = c.traffic_cut_at_500();
+    assert!((cut / 500.0 - (cut / 500.0).round()).abs() < 1e-9 && cut >= 500.0, "{cut}");
+    let blocking = c.bandwidth_cut("DiLoCo, H = 100");
+    assert!((4.0..=30.0).contains(&blocking), "{blocking}");
+    let streamed = c.bandwidth_cut("Streaming DiLoCo, H = 100");
+    assert!((100.0..=1000.0).contains(&streamed), "{streamed}");
 }

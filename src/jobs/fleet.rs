@@ -350,6 +350,10 @@ pub fn addition(scenario: &Scenario, chip: &str, deadline_days: f64) -> Value {
         Ok(None) => {
             json!({ "lines": [line("fleet-add-answer", t("fleet.fleet-none").into(), true)] })
         }
+        Ok(Some(a)) if a.chips == 0 => {
+            let days = format::days(a.job.job.train_days);
+            json!({ "lines": [line("fleet-add-answer", fill("fleet.fleet-met", &[("days", &days)]), false)] })
+        }
         Ok(Some(a)) => addition_view(&a, &name),
     }
 }

@@ -221,8 +221,9 @@ pub fn split(
             (parts.iter().map(|p| p.busy_s).fold(0.0, f64::max), ring)
         }
         Across::Pipeline => {
-            // Contiguous whole layers on each pool, the last used pool taking what rounding
-            // leaves; each pool's time and memory are its own plan's over its layers. The
+            // Contiguous whole layers on each pool in the order given, the last used pool taking
+            // what rounding leaves and the output layer; each pool's time and memory are its own
+            // plan's over its layers. The
             // activations, and their gradients coming back, cross each boundary between pools
             // every micro-batch, overlapped with compute but for the first.
             let layers = first.transformer.n_layers.max(1);
@@ -251,6 +252,11 @@ pub fn split(
                 given += own_layers;
                 let mut own = *p;
                 own.transformer.n_layers = own_layers;
+                // Only the last pool runs the output layer and the loss; the others pass their
+                // activations on (their own estimate would count a vocabulary matrix each).
+                if Some(i) != last {
+                    own.transformer.vocab = 0;
+                }
                 let e = estimate(&own);
                 part.share = own_layers as f64 / layers as f64;
                 part.busy_s = e.step_s;

@@ -3,12 +3,15 @@
 //! the sites synchronise over the wide-area link.
 //!
 //! Synchronous data parallelism reduces every step's gradients across sites (a ring over the
-//! sites, hierarchical after each site's own reduction). DiLoCo (arXiv:2311.08105) trains `H`
-//! inner steps at each site and exchanges the outer gradient, one copy of the parameters' size,
-//! once every `H` steps, which its authors found to match synchronous training's quality at the
-//! `H` they tested (up to 500 inner steps); that equivalence is assumed, not modelled. The
-//! exchange blocks training, or with Streaming DiLoCo (arXiv:2501.18512) runs behind the next
-//! inner steps. As with pools, the job never uses a site that only slows it.
+//! sites, hierarchical after each site's own reduction), overlapped with the backward pass as
+//! the data-parallel reduction inside a site is. DiLoCo (arXiv:2311.08105) trains `H` inner
+//! steps at each site and exchanges the outer gradient, one copy of the parameters' size in
+//! BF16, once every `H` steps, and training waits for it; its authors found it matches
+//! synchronous training's quality at the `H` they tested (50 to 2,000, 500 chosen); that
+//! equivalence is assumed, not modelled. Streaming DiLoCo (arXiv:2501.18512, §2) exchanges
+//! fragments of three layers each at staggered times within the `H` steps, each in 4 bits
+//! (E3M0, no loss against FP32 in its Fig. 11) and overlapped with the next inner step (τ = 1,
+//! its main experiments). As with pools, the job never uses a site that only slows it.
 
 use crate::model::pools::{across_with, Across, Between, PoolsEstimate};
 use crate::model::{estimate, finite, Inputs};
@@ -84,32 +87,68 @@ pub struct SitesEstimate {
     pub run_cost_usd: f64,
 }
 
-/// Bytes per parameter of DiLoCo's outer gradient: BF16. Streaming DiLoCo exchanges it in as
-/// few as 4 bits without loss (arXiv:2501.18512); BF16 is the cautious choice.
+/// Bytes per parameter of DiLoCo's outer gradient: BF16, as cautious as the original paper
+/// allows (it does not quantize).
 pub const OUTER_GRADIENT_BYTES: f64 = 2.0;
 
-/// The job over `sites` for a model of `params` parameters whose gradients are reduced at
-/// `grad_bytes` bytes each, spanning the sites as `how` says, for `tokens` of training in steps
-/// of `batch_tokens`.
-pub fn across_sites(
-    sites: &[Site],
-    how: AcrossSites,
-    params: f64,
-    grad_bytes: f64,
-    batch_tokens: f64,
-    tokens: f64,
-) -> SitesEstimate {
+/// Bytes per parameter of Streaming DiLoCo's outer gradient: 4 bits (E3M0), which its authors
+/// found as good as FP32 (arXiv:2501.18512, §2.4, Fig. 11).
+pub const STREAMED_GRADIENT_BYTES: f64 = 0.5;
+
+/// Layers in each of Streaming DiLoCo's fragments: three at every model size it trained
+/// (arXiv:2501.18512, §3.3.1).
+pub const FRAGMENT_LAYERS: u32 = 3;
+
+/// Inner steps a fragment's exchange overlaps: one in Streaming DiLoCo's main experiments,
+/// with no loss up to ten (arXiv:2501.18512, §3.3.2).
+pub const OVERLAP_STEPS: f64 = 1.0;
+
+/// Share of a step's compute in the backward pass, which a synchronous reduction across sites
+/// overlaps: two of its three matmul passes (Narayanan et al. 2021, arXiv:2104.04473, §3).
+pub const BACKWARD_SHARE: f64 = 2.0 / 3.0;
+
+/// What a job over sites trains, as their exchange sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Work {
+    /// Parameters, and the bytes a synchronous reduction moves for each.
+    pub params: f64,
+    pub grad_bytes: f64,
+    /// Transformer layers, which Streaming DiLoCo groups into fragments.
+    pub layers: u32,
+    /// Tokens a step and in the run.
+    pub batch_tokens: f64,
+    pub tokens: f64,
+}
+
+impl Work {
+    /// The work of `i`'s model and training.
+    pub fn of(i: &Inputs) -> Work {
+        Work {
+            params: i.transformer.params(),
+            grad_bytes: i.training.recipe.grad_bytes(),
+            layers: i.transformer.n_layers,
+            batch_tokens: i.training.global_batch as f64 * i.transformer.seq_len as f64,
+            tokens: i.training.tokens,
+        }
+    }
+}
+
+/// The job over `sites` for `work`, spanning the sites as `how` says.
+pub fn across_sites(sites: &[Site], how: AcrossSites, work: &Work) -> SitesEstimate {
+    let Work { params, grad_bytes, batch_tokens, tokens, .. } = *work;
     let sync_bytes = match how {
         AcrossSites::Sync => params * grad_bytes,
-        AcrossSites::Diloco { .. } => params * OUTER_GRADIENT_BYTES,
+        AcrossSites::Diloco { streaming: false, .. } => params * OUTER_GRADIENT_BYTES,
+        AcrossSites::Diloco { streaming: true, .. } => params * STREAMED_GRADIENT_BYTES,
     };
+    let fragments = work.layers.div_ceil(FRAGMENT_LAYERS).max(1) as f64;
     let mut best = SitesEstimate::default();
     let all: Vec<bool> = sites.iter().map(|s| s.job.tokens_per_s > 0.0).collect();
     let mut candidates = vec![all];
     candidates.extend((0..sites.len()).map(|i| (0..sites.len()).map(|j| i == j).collect()));
     let mut needed = 0.0;
     for (i, used) in candidates.into_iter().enumerate() {
-        let e = with(sites, &used, how, sync_bytes, batch_tokens, tokens);
+        let e = with(sites, &used, how, (sync_bytes, fragments), batch_tokens, tokens);
         // What every site together would need, whichever the job uses.
         if i == 0 {
             needed = e.wan.gbit_per_s_needed;
@@ -122,14 +161,17 @@ pub fn across_sites(
     best
 }
 
+/// The job over the sites `used`; `exchange` is the bytes of one synchronisation and the
+/// fragments a streamed one goes in.
 fn with(
     sites: &[Site],
     used: &[bool],
     how: AcrossSites,
-    sync_bytes: f64,
+    exchange: (f64, f64),
     batch_tokens: f64,
     tokens: f64,
 ) -> SitesEstimate {
+    let (sync_bytes, fragments) = exchange;
     let speed: f64 =
         sites.iter().zip(used).filter(|(_, u)| **u).map(|(s, _)| s.job.tokens_per_s).sum();
     if speed <= 0.0 {
@@ -144,30 +186,40 @@ fn with(
         .fold((f64::INFINITY, 0.0f64), |(b, l), (s, _)| {
             (b.min(s.wan_bytes_per_s.max(1.0)), l.max(s.wan_latency_s))
         });
-    let (every, hidden) = match how {
-        AcrossSites::Sync => (1.0, false),
-        AcrossSites::Diloco { inner_steps, streaming } => (inner_steps.max(1) as f64, streaming),
-    };
     let ring_bytes = if n > 1.0 { 2.0 * (n - 1.0) / n * sync_bytes } else { 0.0 };
     let ring_latency = if n > 1.0 { 2.0 * (n - 1.0) * latency } else { 0.0 };
     let sync_s = ring_bytes / bandwidth + ring_latency;
-    let compute_s = batch_tokens / speed;
-    // Streaming, the exchange runs behind the next `every` inner steps and only what they do
-    // not cover waits.
-    let exposed_s =
-        if hidden { (sync_s - every * compute_s).max(0.0) / every } else { sync_s / every };
-    let step_s = finite(compute_s + exposed_s);
+    let c = batch_tokens / speed;
+    // Seconds of each step the exchange leaves exposed, and the bandwidth (bytes/s) that
+    // exposes at most a nineteenth of the step's compute (95% of the speed in one site).
+    let need =
+        |bytes: f64, seconds: f64| if seconds > 0.0 { bytes / seconds } else { f64::INFINITY };
+    let (exposed_s, needed) = match how {
+        AcrossSites::Sync => {
+            let window = BACKWARD_SHARE * c;
+            ((sync_s - window).max(0.0), need(ring_bytes, c / 19.0 + window - ring_latency))
+        }
+        AcrossSites::Diloco { inner_steps, streaming: false } => {
+            let h = inner_steps.max(1) as f64;
+            (sync_s / h, need(ring_bytes, h * c / 19.0 - ring_latency))
+        }
+        AcrossSites::Diloco { inner_steps, streaming: true } => {
+            // Fragments at staggered times, each behind the next inner step; and the link must
+            // carry every fragment within the H steps.
+            let (h, p) = (inner_steps.max(1) as f64, fragments);
+            let fragment_s = sync_s / p + ring_latency * (1.0 - 1.0 / p);
+            let each = (fragment_s - OVERLAP_STEPS * c).max(0.0);
+            let behind = (p * fragment_s - h * c).max(0.0);
+            let exposed = (p * each).max(behind) / h;
+            let one = need(ring_bytes / p, OVERLAP_STEPS * c + h * c / (19.0 * p) - ring_latency);
+            let all = need(ring_bytes, h * c * 20.0 / 19.0 - p * ring_latency);
+            (exposed, one.max(all))
+        }
+    };
+    let step_s = finite(c + exposed_s);
     let tokens_per_s = finite(batch_tokens / step_s);
     let train_days = finite(tokens / tokens_per_s / 86_400.0);
-    // 95% of the speed in one site allows a nineteenth of the step's compute to wait; streaming
-    // hides the inner steps' time as well.
-    let cover = if hidden { every * compute_s } else { 0.0 };
-    let allowed = compute_s / 19.0 + cover / every - ring_latency / every;
-    let gbit_per_s_needed = if ring_bytes > 0.0 && allowed > 0.0 {
-        finite(ring_bytes / every / allowed * 8.0 / 1e9)
-    } else {
-        0.0
-    };
+    let gbit_per_s_needed = if ring_bytes > 0.0 { finite(needed * 8.0 / 1e9) } else { 0.0 };
     let hours = train_days * 24.0;
     let parts: Vec<SitePart> = sites
         .iter()

@@ -311,16 +311,9 @@ impl Sites {
     /// The one job over every site, for the workload of `base` (the cluster's own inputs).
     pub fn job(&self, base: &Inputs) -> crate::model::sites::SitesEstimate {
         let sites: Vec<_> = self.sites.iter().map(|(_, site)| site.clone()).collect();
-        let (params, grad) = (base.transformer.params(), base.training.recipe.grad_bytes());
-        let batch = base.training.global_batch as f64 * base.transformer.seq_len as f64;
-        crate::model::sites::across_sites(
-            &sites,
-            self.how,
-            params,
-            grad,
-            batch,
-            base.training.tokens * self.tokens_factor(),
-        )
+        let mut work = crate::model::sites::Work::of(base);
+        work.tokens *= self.tokens_factor();
+        crate::model::sites::across_sites(&sites, self.how, &work)
     }
 
     /// The multiple of the token budget the job trains on: the factor given under DiLoCo, 1

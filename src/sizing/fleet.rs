@@ -15,7 +15,8 @@ use crate::model::pools::{best_split, BestSplit, Between};
 use crate::model::{estimate, Inputs};
 use crate::scenario::{fields, InputError, Scenario};
 
-/// The fewest chips to add, and the job over the fleet with them.
+/// The fewest chips to add (none when the fleet already meets the deadline), and the job over
+/// the fleet with them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Addition {
     pub chips: u32,
@@ -68,6 +69,20 @@ pub fn add_to_fleet(
     let p = &probe.parallelism;
     let replica = p.tensor.saturating_mul(p.pipeline).saturating_mul(p.context).max(1);
     let unit = lcm(node, replica);
+    let meets = |job: &BestSplit| job.job.train_days <= deadline_days && job.job.fits;
+    // The fleet as it stands may already meet it: nothing to add.
+    let now = best_split(&pools, between);
+    if meets(&now) {
+        let scenario = scenario.clone();
+        return Ok(Some(Addition {
+            chips: 0,
+            unit: 0,
+            job: now,
+            power_w: 0.0,
+            capex_usd: 0.0,
+            scenario,
+        }));
+    }
     let mut with_n = |n: u32| -> Option<(BestSplit, Inputs)> {
         let pool = added(n).ok()?;
         pools.push(pool);
@@ -75,7 +90,7 @@ pub fn add_to_fleet(
         let pool = pools.pop()?;
         Some((job, pool))
     };
-    let meets = |job: &BestSplit| job.job.train_days <= deadline_days && job.job.fits;
+
     let mut missed = 0;
     let mut found = None;
     for n in ladder(unit, MAX_CHIPS) {
