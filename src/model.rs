@@ -28,7 +28,9 @@ pub use bom::{Bom, CABLE_TIERS};
 pub use facility::{FacilityEstimate, Plant};
 pub use hardware::{Chip, Cluster, Link, Network, ScaleUp, Switch, System};
 pub use memory::{MemoryUse, Phase};
-pub use parallelism::{Dispatcher, Parallelism, Recipe, Recompute, Sharding, Stack, Training};
+pub use parallelism::{
+    Dispatcher, GemmFormat, Parallelism, Recipe, Recompute, Sharding, Stack, Training,
+};
 pub use reliability::{Reliability, ReliabilityEstimate};
 pub use step_time::{LinkTimes, StepBreakdown};
 pub use warnings::{Severity, Warning};
@@ -55,6 +57,29 @@ impl Inputs {
     /// GEMMs run in FP8: the FP8 recipe on a chip that has FP8 tensor units.
     pub fn fp8_active(&self) -> bool {
         self.training.recipe == Recipe::Fp8 && self.cluster.chip.fp8_flops_per_s > 0.0
+    }
+
+    /// The datatype linear-layer GEMMs run in: the recipe's, where the chip has its tensor
+    /// units, else BF16.
+    pub fn gemm_format(&self) -> GemmFormat {
+        let chip = &self.cluster.chip;
+        match self.training.recipe {
+            Recipe::Fp8 if chip.fp8_flops_per_s > 0.0 => GemmFormat::Fp8,
+            Recipe::Mxfp8 if chip.fp8_flops_per_s > 0.0 => GemmFormat::Mxfp8,
+            Recipe::Nvfp4 if chip.fp4_flops_per_s > 0.0 => GemmFormat::Nvfp4,
+            _ => GemmFormat::Bf16,
+        }
+    }
+
+    /// The chip's fastest peak for the recipe's GEMMs, FLOP/s: what no plan's GEMMs beat.
+    pub fn fastest_gemm_flops_per_s(&self) -> f64 {
+        let chip = &self.cluster.chip;
+        let low = match self.gemm_format() {
+            GemmFormat::Bf16 => 0.0,
+            GemmFormat::Fp8 | GemmFormat::Mxfp8 => chip.fp8_flops_per_s,
+            GemmFormat::Nvfp4 => chip.fp4_flops_per_s,
+        };
+        chip.bf16_flops_per_s.max(low)
     }
 }
 

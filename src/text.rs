@@ -359,6 +359,7 @@ pub fn warning(w: &Warning) -> String {
             &[("cp", &n(cp as u64)), ("seq", &n(seq_len as u64)), ("chunks", &n(2 * cp as u64))],
         ),
         Warning::Fp8Unsupported => t("warn.fp8-unsupported").into(),
+        Warning::Fp4Unsupported => t("warn.fp4-unsupported").into(),
         Warning::CapBelowMeasured { cap_w, tdp_w } => fill(
             "warn.cap-below-measured",
             &[("cap", &n(cap_w.round() as u64)), ("tdp", &n(tdp_w.round() as u64))],

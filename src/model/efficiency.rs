@@ -37,6 +37,29 @@ pub const FLASH_BWD_FLOP_RATIO: f64 = 2.5;
 /// (DeepSeek-V3 report, arXiv:2412.19437, §3.3.2).
 pub const FP8_GEMM_RELATIVE: f64 = 0.80;
 
+/// Fraction of its peak a block-scaled MXFP8 or NVFP4 GEMM reaches relative to a BF16 GEMM's
+/// fraction of its peak, before quantizing its inputs (`QUANTIZE_*_BYTES`): the scales are
+/// applied by the tensor cores themselves on Blackwell, as FP8's per-tile scales cost DeepSeek
+/// on Hopper (`FP8_GEMM_RELATIVE`) at most. Transformer Engine's B300 GEMM benchmark gives
+/// delayed-scaling FP8 1.61x BF16 against a 2x peak (0.80), MXFP8 1.44x (0.72, its quantizing
+/// included) and NVFP4 2.03x against a 6x peak (docs `features/low_precision_training`).
+pub const BLOCK_SCALED_GEMM_RELATIVE: f64 = 0.80;
+
+/// Bytes moved per element to quantize a GEMM input to MXFP8: read BF16 (2), write E4M3 (1)
+/// and one E8M0 scale per 32 elements (Transformer Engine `MXFP8BlockScaling`).
+pub const QUANTIZE_MXFP8_BYTES: f64 = 2.0 + 1.0 + 1.0 / 32.0;
+
+/// Bytes moved per element to quantize a GEMM input to NVFP4: read BF16 once for the tensor's
+/// absolute maximum (the FP32 tensor scale) and again to quantize (2 + 2), write E2M1 (0.5)
+/// and one E4M3 scale per 16 elements (NVIDIA, arXiv:2509.25149; Transformer Engine
+/// `NVFP4BlockScaling`). The weight-gradient GEMM's inputs also pass a 16x16 Hadamard
+/// transform, which the backward pass's two GEMMs' worth of quantizing covers.
+pub const QUANTIZE_NVFP4_BYTES: f64 = 2.0 + 2.0 + 0.5 + 1.0 / 16.0;
+
+/// Share of linear layers NVFP4 training keeps in BF16: the first 2 and last 8 of the 12B
+/// model's 62 blocks (NVIDIA, arXiv:2509.25149), about 16 %.
+pub const NVFP4_BF16_LAYER_SHARE: f64 = 10.0 / 62.0;
+
 /// Bytes an element-wise backward kernel moves per byte its forward kernel moved: it reads the
 /// saved input and the incoming gradient and writes the outgoing gradient.
 pub const ELEMENTWISE_BWD_BYTE_RATIO: f64 = 2.0;

@@ -10,6 +10,8 @@ pub struct Chip {
     pub bf16_flops_per_s: f64,
     /// Dense FP8 tensor throughput, FLOP/s; 0 when the chip has no FP8 tensor unit.
     pub fp8_flops_per_s: f64,
+    /// Dense FP4 (NVFP4) tensor throughput, FLOP/s; 0 when the chip has no FP4 tensor unit.
+    pub fp4_flops_per_s: f64,
     /// Non-tensor FP32 throughput, FLOP/s.
     pub fp32_flops_per_s: f64,
     /// Device memory (HBM or GDDR) capacity, bytes.

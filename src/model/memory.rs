@@ -8,7 +8,9 @@
 
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
-use crate::model::{finite, AttentionImpl, FfnKind, Inputs, Recompute, Sharding, Stack};
+use crate::model::{
+    finite, AttentionImpl, FfnKind, GemmFormat, Inputs, Recompute, Sharding, Stack,
+};
 
 /// Bytes of one activation element (BF16/FP16).
 const ACT_BYTES: f64 = 2.0;
@@ -105,7 +107,13 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
     // GEMM inputs kept for the weight-gradient GEMM: FP8 copies under the FP8 recipe
     // (Transformer Engine's FP8 cache; DeepSeek-V3 §3.3.3 caches activations in FP8).
     let fp8 = inputs.fp8_active();
-    let gemm_in = if fp8 { 1.0 } else { ACT_BYTES };
+    let gemm_in = match inputs.gemm_format() {
+        GemmFormat::Fp8 => 1.0,
+        // Transformer Engine keeps the quantized input for the backward pass.
+        GemmFormat::Mxfp8 => 1.0 + 1.0 / 32.0,
+        GemmFormat::Nvfp4 => 0.5 + 1.0 / 16.0,
+        GemmFormat::Bf16 => ACT_BYTES,
+    };
 
     // Recomputing norms and activation functions keeps only their inputs; the activation's
     // input is then cached in FP8 under the FP8 recipe (DeepSeek-V3 report §3.3.3, §3.4).
@@ -228,7 +236,9 @@ fn stage_memory(
             dense + experts
         }
     };
-    let weights = shard(p.sharding == Sharding::Full) * recipe.weight_bytes();
+    // The working weights, and the low-precision copies a block-scaled recipe's GEMMs read.
+    let weights = shard(p.sharding == Sharding::Full) * recipe.weight_bytes()
+        + shard(false) * recipe.weight_copy_bytes();
     let grads =
         shard(matches!(p.sharding, Sharding::Gradients | Sharding::Full)) * recipe.grad_bytes();
     let optimizer = shard(p.sharding != Sharding::None) * recipe.optimizer_bytes();

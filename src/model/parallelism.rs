@@ -101,14 +101,45 @@ pub enum Recipe {
     /// FP8 GEMMs, BF16 weights, FP32 master weights and gradients, BF16 Adam moments:
     /// 2+4+4+2+2 = 14 B/param (DeepSeek-V3 report, arXiv:2412.19437, §3.3).
     Fp8,
+    /// MXFP8 GEMMs (E4M3 in 32-element blocks with E8M0 scales, Transformer Engine's
+    /// `MXFP8BlockScaling`; Mishra et al., arXiv:2506.08027) for every linear layer, with
+    /// Megatron's BF16 state (18 B/param) plus the row- and column-wise FP8 copies of the weights
+    /// the GEMMs read (about 1.03 B/param each).
+    Mxfp8,
+    /// NVFP4 GEMMs (E2M1 in 16-element blocks with E4M3 scales and an FP32 tensor scale) for the
+    /// linear layers but the first and last few, which stay BF16; attention, embeddings, output
+    /// layer, norms and optimizer as the BF16 recipe (NVIDIA, arXiv:2509.25149; Transformer
+    /// Engine's `NVFP4BlockScaling`), plus the weights' two FP4 copies (about 0.56 B/param each).
+    Nvfp4,
+}
+
+/// The datatype linear-layer GEMMs run in, as the recipe and the chip allow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GemmFormat {
+    Bf16,
+    /// FP8 with per-tile scales (the FP8 recipe).
+    Fp8,
+    Mxfp8,
+    Nvfp4,
 }
 
 impl Recipe {
     /// Bytes per parameter of the working weights.
     pub fn weight_bytes(self) -> f64 {
         match self {
-            Recipe::MegatronBf16 | Recipe::Fp8 => 2.0,
+            Recipe::MegatronBf16 | Recipe::Fp8 | Recipe::Mxfp8 | Recipe::Nvfp4 => 2.0,
             Recipe::TorchAmp => 4.0,
+        }
+    }
+
+    /// Bytes per parameter of the low-precision copies of the weights kept beside them for the
+    /// GEMMs: row-wise for the forward pass, column-wise for the backward (Transformer Engine
+    /// quantizes each from the high-precision weights).
+    pub fn weight_copy_bytes(self) -> f64 {
+        match self {
+            Recipe::Mxfp8 => 2.0 * (1.0 + 1.0 / 32.0),
+            Recipe::Nvfp4 => 2.0 * (0.5 + 1.0 / 16.0),
+            Recipe::MegatronBf16 | Recipe::TorchAmp | Recipe::Fp8 => 0.0,
         }
     }
 
@@ -120,7 +151,7 @@ impl Recipe {
     /// Bytes per parameter of optimizer state: master weights (if separate) and two Adam moments.
     pub fn optimizer_bytes(self) -> f64 {
         match self {
-            Recipe::MegatronBf16 => 12.0,
+            Recipe::MegatronBf16 | Recipe::Mxfp8 | Recipe::Nvfp4 => 12.0,
             Recipe::TorchAmp => 8.0,
             Recipe::Fp8 => 8.0,
         }

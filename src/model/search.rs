@@ -357,11 +357,7 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
 /// best is never below it; sizing uses it to skip cluster sizes that cannot meet a deadline.
 pub fn days_bound(inputs: &Inputs) -> f64 {
     let chip = &inputs.cluster.chip;
-    let fastest = if inputs.fp8_active() {
-        chip.bf16_flops_per_s.max(chip.fp8_flops_per_s)
-    } else {
-        chip.bf16_flops_per_s
-    };
+    let fastest = inputs.fastest_gemm_flops_per_s();
     let rate = fastest.max(1.0) * chip.matmul_efficiency.clamp(0.01, 1.0);
     let t = &inputs.transformer;
     let sequences = inputs.training.tokens.max(0.0) / t.seq_len.max(1) as f64;

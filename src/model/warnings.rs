@@ -69,6 +69,8 @@ pub enum Warning {
     ContextSplitsSequence { cp: u32, seq_len: u32 },
     /// Occurs when the FP8 recipe is chosen for a chip without FP8 tensor units.
     Fp8Unsupported,
+    /// The NVFP4 recipe on a chip without FP4 tensor units (its GEMMs are timed at BF16).
+    Fp4Unsupported,
     /// Occurs when the first pipeline stage is given more layers than leave one for every
     /// other stage.
     FirstStageTooLarge { first: u32, max: u32 },
@@ -143,6 +145,7 @@ impl Warning {
             Warning::TensorReplicatesKvHeads { .. }
             | Warning::ExpertParallelWithoutExperts { .. }
             | Warning::Fp8Unsupported
+            | Warning::Fp4Unsupported
             | Warning::CapBelowMeasured { .. }
             | Warning::SequenceParallelWithoutTensor
             | Warning::ShardingWithoutReplicas
@@ -299,8 +302,12 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
     if shape.cp_u > 1 && t.seq_len as u64 % (2 * shape.cp_u as u64) != 0 {
         out.push(Warning::ContextSplitsSequence { cp: shape.cp_u, seq_len: t.seq_len });
     }
-    if inputs.training.recipe == Recipe::Fp8 && !(c.chip.fp8_flops_per_s > 0.0) {
+    let recipe = inputs.training.recipe;
+    if matches!(recipe, Recipe::Fp8 | Recipe::Mxfp8) && !(c.chip.fp8_flops_per_s > 0.0) {
         out.push(Warning::Fp8Unsupported);
+    }
+    if recipe == Recipe::Nvfp4 && !(c.chip.fp4_flops_per_s > 0.0) {
+        out.push(Warning::Fp4Unsupported);
     }
     if c.cap_share() < crate::model::efficiency::CAP_MEASURED_FROM {
         out.push(Warning::CapBelowMeasured { cap_w: c.power_cap_w, tdp_w: c.chip.tdp_w });

@@ -31,6 +31,7 @@ pub fn chip(c: &Chip) -> Map<String, Value> {
     let figures = json!({
         "bf16_tflops": fields::CLUSTER_CHIP_BF16_TFLOPS.from_si(c.bf16_flops_per_s),
         "fp8_tflops": fields::CLUSTER_CHIP_FP8_TFLOPS.from_si(c.fp8_flops_per_s),
+        "fp4_tflops": fields::CLUSTER_CHIP_FP4_TFLOPS.from_si(c.fp4_flops_per_s),
         "fp32_tflops": fields::CLUSTER_CHIP_FP32_TFLOPS.from_si(c.fp32_flops_per_s),
         "hbm_gb": fields::CLUSTER_CHIP_HBM_GB.from_si(c.hbm_bytes),
         "hbm_tb_per_s": fields::CLUSTER_CHIP_HBM_TB_PER_S.from_si(c.hbm_bytes_per_s),

@@ -371,6 +371,15 @@ pub static CLUSTER_CHIP_FP8_TFLOPS: Field = number(
     "twice the BF16 ceiling; 0 means no FP8 units",
 )
 .scaled(TFLOPS, 1.0);
+pub static CLUSTER_CHIP_FP4_TFLOPS: Field = number(
+    "cluster.chip.fp4_tflops",
+    "TFLOP/s",
+    Preset,
+    0.0,
+    4e5,
+    "four times the BF16 ceiling; 0 means no FP4 units",
+)
+.scaled(TFLOPS, 1.0);
 pub static CLUSTER_CHIP_FP32_TFLOPS: Field =
     number("cluster.chip.fp32_tflops", "TFLOP/s", Derived, 0.01, 1e5, "as BF16")
         .scaled(TFLOPS, 1.0);
@@ -783,6 +792,8 @@ pub static TRAINING_RECIPE: Choices<Recipe> = Choices {
         ("megatron-bf16", Recipe::MegatronBf16),
         ("torch-amp", Recipe::TorchAmp),
         ("fp8", Recipe::Fp8),
+        ("mxfp8", Recipe::Mxfp8),
+        ("nvfp4", Recipe::Nvfp4),
     ],
 };
 pub static PARALLELISM_RECOMPUTE: Choices<Recompute> = Choices {
@@ -885,6 +896,7 @@ pub static FIELDS: &[&Field] = &[
     &CLUSTER_SCALE_UP_DOMAIN_SIZE,
     &CLUSTER_CHIP_BF16_TFLOPS,
     &CLUSTER_CHIP_FP8_TFLOPS,
+    &CLUSTER_CHIP_FP4_TFLOPS,
     &CLUSTER_CHIP_FP32_TFLOPS,
     &CLUSTER_CHIP_HBM_GB,
     &CLUSTER_CHIP_HBM_TB_PER_S,
@@ -1071,7 +1083,7 @@ pub fn warning_field(w: &Warning) -> &'static str {
         | Warning::ExpertDegreeNotDivisible { .. }
         | Warning::ExpertParallelWithoutExperts { .. } => "parallelism.ep",
         Warning::ContextSplitsSequence { .. } => "parallelism.cp",
-        Warning::Fp8Unsupported => "training.recipe",
+        Warning::Fp8Unsupported | Warning::Fp4Unsupported => "training.recipe",
         Warning::SelectiveWithFlash => "parallelism.recompute",
         Warning::CapBelowMeasured { .. } => "cluster.power_cap_w",
         Warning::SequenceParallelWithoutTensor => "parallelism.sequence_parallel",
@@ -1087,6 +1099,7 @@ pub fn chip_figure_path(name: &str) -> Option<&'static str> {
     Some(match name {
         "bf16_flops_per_s" => "cluster.chip.bf16_tflops",
         "fp8_flops_per_s" => "cluster.chip.fp8_tflops",
+        "fp4_flops_per_s" => "cluster.chip.fp4_tflops",
         "fp32_flops_per_s" => "cluster.chip.fp32_tflops",
         "hbm_bytes" => "cluster.chip.hbm_gb",
         "hbm_bytes_per_s" => "cluster.chip.hbm_tb_per_s",

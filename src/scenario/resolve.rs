@@ -801,6 +801,11 @@ fn resolve_chip(r: &mut Reader, raw: &Raw) -> (Chip, Option<&'static presets::Ch
         Some(Value::Null) => 0.0,
         Some(v) => r.non_negative(&v, &fields::CLUSTER_CHIP_FP8_TFLOPS),
     };
+    let fp4 = match get("fp4_tflops") {
+        None => base.map_or(0.0, |c| fields::CLUSTER_CHIP_FP4_TFLOPS.from_si(c.fp4_flops_per_s)),
+        Some(Value::Null) => 0.0,
+        Some(v) => r.non_negative(&v, &fields::CLUSTER_CHIP_FP4_TFLOPS),
+    };
     let fp32 =
         r.positive(
             &get("fp32_tflops"),
@@ -845,6 +850,7 @@ fn resolve_chip(r: &mut Reader, raw: &Raw) -> (Chip, Option<&'static presets::Ch
     let chip = Chip {
         bf16_flops_per_s: fields::CLUSTER_CHIP_BF16_TFLOPS.to_si(bf16),
         fp8_flops_per_s: fields::CLUSTER_CHIP_FP8_TFLOPS.to_si(fp8),
+        fp4_flops_per_s: fields::CLUSTER_CHIP_FP4_TFLOPS.to_si(fp4),
         fp32_flops_per_s: fields::CLUSTER_CHIP_FP32_TFLOPS.to_si(fp32),
         hbm_bytes: fields::CLUSTER_CHIP_HBM_GB.to_si(hbm),
         hbm_bytes_per_s: fields::CLUSTER_CHIP_HBM_TB_PER_S.to_si(bw),

@@ -19,6 +19,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 125.0 * TFLOPS, // FP16 tensor; V100 has no BF16
             fp8_flops_per_s: 0.0,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 15.7 * TFLOPS,
             hbm_bytes: 32.0 * DATASHEET_GB,
             hbm_bytes_per_s: 0.9 * TB_PER_S,
@@ -45,6 +46,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 312.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 19.5 * TFLOPS,
             hbm_bytes: 40.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.555 * TB_PER_S,
@@ -72,6 +74,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 312.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 19.5 * TFLOPS,
             hbm_bytes: 80.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.039 * TB_PER_S,
@@ -98,6 +101,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 312.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 19.5 * TFLOPS,
             hbm_bytes: 80.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.039 * TB_PER_S,
@@ -124,6 +128,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 989.0 * TFLOPS,
             fp8_flops_per_s: 1979.0 * TFLOPS,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 67.0 * TFLOPS,
             hbm_bytes: 81_559.0 * MIB, // as the device reports it: 81,559 MiB of "80 GB" (H100 80GB)
             hbm_bytes_per_s: 3.35 * TB_PER_S,
@@ -151,6 +156,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 989.0 * TFLOPS,
             fp8_flops_per_s: 1979.0 * TFLOPS,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 67.0 * TFLOPS,
             hbm_bytes: 81_559.0 * MIB, // as the device reports it: 81,559 MiB of "80 GB" (H100 80GB)
             hbm_bytes_per_s: 3.35 * TB_PER_S,
@@ -178,6 +184,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 148.0 * TFLOPS,
             fp8_flops_per_s: 296.0 * TFLOPS,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 44.0 * TFLOPS,
             hbm_bytes: 96.0 * DATASHEET_GB,
             hbm_bytes_per_s: 4.0 * TB_PER_S,
@@ -204,6 +211,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 989.0 * TFLOPS,
             fp8_flops_per_s: 1979.0 * TFLOPS,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 67.0 * TFLOPS,
             hbm_bytes: 139.8 * GIB, // as the device reports it (measured: 139.8 GiB of "141 GB")
             hbm_bytes_per_s: 4.8 * TB_PER_S,
@@ -230,6 +238,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 2250.0 * TFLOPS,
             fp8_flops_per_s: 4500.0 * TFLOPS,
+            fp4_flops_per_s: 9000.0 * TFLOPS,
             fp32_flops_per_s: 80.0 * TFLOPS,
             hbm_bytes: 180.0 * DATASHEET_GB, // usable; 192 GB physical (reports vary)
             hbm_bytes_per_s: 8.0 * TB_PER_S, // reports give 7.7-8.0
@@ -257,6 +266,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 2500.0 * TFLOPS,
             fp8_flops_per_s: 5000.0 * TFLOPS,
+            fp4_flops_per_s: 10000.0 * TFLOPS,
             fp32_flops_per_s: 90.0 * TFLOPS,
             hbm_bytes: 186.0 * DATASHEET_GB, // ~13.4 TB per 72 GPUs
             hbm_bytes_per_s: 8.0 * TB_PER_S,
@@ -284,6 +294,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 2500.0 * TFLOPS,
             fp8_flops_per_s: 5000.0 * TFLOPS,
+            fp4_flops_per_s: 15000.0 * TFLOPS,
             fp32_flops_per_s: 80.0 * TFLOPS,
             hbm_bytes: 279.0 * DATASHEET_GB,
             hbm_bytes_per_s: 8.0 * TB_PER_S,
@@ -302,6 +313,35 @@ pub const CHIPS: &[ChipPreset] = &[
         ),
     },
     ChipPreset {
+        id: "b300",
+        name: "NVIDIA B300 (HGX, 1,100 W)",
+        vendor: "NVIDIA",
+        family: "Blackwell",
+        chip: Chip {
+            bf16_flops_per_s: 2250.0 * TFLOPS,
+            fp8_flops_per_s: 4500.0 * TFLOPS,
+            fp4_flops_per_s: 13500.0 * TFLOPS, // copies of the HGX table give 13,125-15,000
+            fp32_flops_per_s: 80.0 * TFLOPS,   // the GB300's: the same Blackwell Ultra GPU
+            hbm_bytes: 270.0 * DATASHEET_GB,   // usable; 288 GB physical
+            hbm_bytes_per_s: 8.0 * TB_PER_S,
+            tdp_w: 1100.0,
+            matmul_efficiency: 0.60,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "nvlink5-8",
+        scale_out: "ib-xdr",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &["fp4_flops_per_s", "fp32_flops_per_s", "hbm_bytes_per_s"],
+        source: source!(
+            "HGX B300 table as copied by fibermall.com (8 GPUs: 144 PFLOPS FP4, 72 FP8, 36 BF16 \
+                 with sparsity; dense is half, FP4 108 for 8); 270 GB and 1,100 W from NVIDIA's \
+                 MLPerf system description B300-SXM-270GBx8; 8 TB/s as for GB300 \
+                 (verda.com GB300 blog), as is FP32 (the same GPU)"
+        ),
+    },
+    ChipPreset {
         id: "l40s",
         name: "NVIDIA L40S (PCIe)",
         vendor: "NVIDIA",
@@ -309,6 +349,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 362.0 * TFLOPS,
             fp8_flops_per_s: 733.0 * TFLOPS,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 91.6 * TFLOPS,
             hbm_bytes: 48.0 * DATASHEET_GB, // GDDR6
             hbm_bytes_per_s: 0.864 * TB_PER_S,
@@ -336,6 +377,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 119.5 * TFLOPS, // estimate: ~1/3 of L40S (tensor figure not found)
             fp8_flops_per_s: 239.0 * TFLOPS,  // estimate: 2x the BF16 estimate, as on L40S
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 59.35 * TFLOPS,
             hbm_bytes: 48.0 * DATASHEET_GB, // GDDR6
             hbm_bytes_per_s: 0.864 * TB_PER_S,
@@ -364,6 +406,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 383.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 47.9 * TFLOPS, // vector; 95.7 matrix
             hbm_bytes: 128.0 * DATASHEET_GB,
             hbm_bytes_per_s: 3.2 * TB_PER_S,
@@ -391,6 +434,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 1307.0 * TFLOPS,
             fp8_flops_per_s: 2615.0 * TFLOPS,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 81.7 * TFLOPS, // estimate: vector = half the ~163 matrix FP32
             hbm_bytes: 192.0 * DATASHEET_GB,
             hbm_bytes_per_s: 5.3 * TB_PER_S,
@@ -418,6 +462,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 1307.0 * TFLOPS,
             fp8_flops_per_s: 2615.0 * TFLOPS,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 81.7 * TFLOPS, // estimate: as MI300X (same CDNA 3 compute)
             hbm_bytes: 256.0 * DATASHEET_GB, // shipping; 288 GB was announced
             hbm_bytes_per_s: 6.0 * TB_PER_S,
@@ -452,7 +497,8 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 432.0 * TFLOPS,
             fp8_flops_per_s: 865.0 * TFLOPS, // 835 in one press report
-            fp32_flops_per_s: 5.4 * TFLOPS,  // estimate: Gaudi 3 vector scaled by TPCs 24/64, /2
+            fp4_flops_per_s: 0.0,
+            fp32_flops_per_s: 5.4 * TFLOPS, // estimate: Gaudi 3 vector scaled by TPCs 24/64, /2
             hbm_bytes: 96.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.45 * TB_PER_S,
             tdp_w: 600.0,
@@ -479,6 +525,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 1835.0 * TFLOPS,
             fp8_flops_per_s: 1835.0 * TFLOPS,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 14.3 * TFLOPS, // estimate: half the 28.7 TF BF16 vector figure
             hbm_bytes: 128.0 * DATASHEET_GB,
             hbm_bytes_per_s: 3.7 * TB_PER_S,
@@ -506,6 +553,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 275.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 17.2 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
             hbm_bytes: 32.0 * GIB,
             hbm_bytes_per_s: 1.2 * TB_PER_S,
@@ -534,6 +582,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 197.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 12.3 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
             hbm_bytes: 16.0 * DATASHEET_GB,
             hbm_bytes_per_s: 0.819 * TB_PER_S,
@@ -562,6 +611,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 459.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 28.7 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
             hbm_bytes: 95.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.765 * TB_PER_S,
@@ -591,6 +641,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 320.0 * TFLOPS, // disputed: 256 / ~320 / ~376 quoted
             fp8_flops_per_s: 0.0,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 20.0 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
             hbm_bytes: 64.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.6 * TB_PER_S, // conflicting: 0.4, 0.77, 1.6 TB/s cited
@@ -625,7 +676,8 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 780.0 * TFLOPS, // 780-800 quoted
             fp8_flops_per_s: 0.0,             // FP8 arrives with the 950 series
-            fp32_flops_per_s: 48.8 * TFLOPS,  // estimate: 1/16 of BF16 (A100 ratio)
+            fp4_flops_per_s: 0.0,
+            fp32_flops_per_s: 48.8 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
             hbm_bytes: 128.0 * DATASHEET_GB,
             hbm_bytes_per_s: 3.2 * TB_PER_S, // CloudMatrix 384: 1,229 TB/s / 384
             tdp_w: 800.0,                    // estimate: two ~400 W 910B-class dies
@@ -654,6 +706,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 100.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 25.0 * TFLOPS,
             hbm_bytes: 48.0 * DATASHEET_GB, // GDDR6
             hbm_bytes_per_s: 0.768 * TB_PER_S,
@@ -680,7 +733,8 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 500.0 * TFLOPS, // estimate: half the ~1,000 TF FP8 claim
             fp8_flops_per_s: 1000.0 * TFLOPS, // vendor ~1,000 TF, sparsity not stated
-            fp32_flops_per_s: 31.3 * TFLOPS,  // estimate: 1/16 of BF16 (A100 ratio)
+            fp4_flops_per_s: 0.0,
+            fp32_flops_per_s: 31.3 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
             hbm_bytes: 80.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.6 * TB_PER_S,
             tdp_w: 600.0, // estimate: no power figure found
@@ -708,6 +762,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 96.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 32.0 * TFLOPS,
             hbm_bytes: 48.0 * DATASHEET_GB, // LPDDR5
             hbm_bytes_per_s: 0.6144 * TB_PER_S,
@@ -736,6 +791,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 1024.0 * TFLOPS, // vendor figure; sparsity not stated
             fp8_flops_per_s: 0.0,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 256.0 * TFLOPS,
             hbm_bytes: 64.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.64 * TB_PER_S,
@@ -763,6 +819,7 @@ pub const CHIPS: &[ChipPreset] = &[
         chip: Chip {
             bf16_flops_per_s: 512.0 * TFLOPS, // vendor figure; sparsity not stated
             fp8_flops_per_s: 0.0,
+            fp4_flops_per_s: 0.0,
             fp32_flops_per_s: 128.0 * TFLOPS,
             hbm_bytes: 32.0 * DATASHEET_GB,
             hbm_bytes_per_s: 0.819 * TB_PER_S,

@@ -114,7 +114,7 @@ pub const SYSTEMS: &[SystemPreset] = &[
     SystemPreset {
         id: "dgx-b300",
         name: "NVIDIA DGX B300 (8 × B300)",
-        chip: "gb300",
+        chip: "b300",
         system: System {
             chips_per_node: 8,
             nics_per_chip: 1,
@@ -133,8 +133,7 @@ pub const SYSTEMS: &[SystemPreset] = &[
         source: source!(
             "DGX SuperPOD B300 XDR reference architecture: 72 systems per scalable unit, 8 leaf \
                  + 4 spine Quantum-X800 switches per unit, four systems and about 56 kW per rack; \
-                 14.5 kW per system (as quoted); the GPU is the Blackwell Ultra of the GB300 \
-                 preset; price an estimate"
+                 14.5 kW per system (as quoted); the GPU is the B300 preset; price an estimate"
         ),
     },
     SystemPreset {

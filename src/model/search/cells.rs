@@ -104,11 +104,7 @@ struct CellBound {
 impl CellBound {
     fn of(inputs: &Inputs) -> CellBound {
         let chip = &inputs.cluster.chip;
-        let fastest = if inputs.fp8_active() {
-            chip.bf16_flops_per_s.max(chip.fp8_flops_per_s)
-        } else {
-            chip.bf16_flops_per_s
-        };
+        let fastest = inputs.fastest_gemm_flops_per_s();
         let t = &inputs.transformer;
         let tokens_per_step = inputs.training.global_batch.max(1) as f64 * t.seq_len.max(1) as f64;
         CellBound {

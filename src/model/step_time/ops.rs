@@ -9,12 +9,13 @@ use crate::model::collectives::{all_to_all_s, collective_s, Collective, Group};
 use std::ops::{Add, Mul};
 
 use crate::model::efficiency::{
-    kernel_s, overlapped, ELEMENTWISE_BWD_BYTE_RATIO, FLASH_BWD_FLOP_RATIO, FLASH_BWD_RELATIVE,
-    FLASH_FWD_RELATIVE, FP8_GEMM_RELATIVE, KERNEL_FLOOR_S,
+    kernel_s, overlapped, BLOCK_SCALED_GEMM_RELATIVE, ELEMENTWISE_BWD_BYTE_RATIO,
+    FLASH_BWD_FLOP_RATIO, FLASH_BWD_RELATIVE, FLASH_FWD_RELATIVE, FP8_GEMM_RELATIVE,
+    KERNEL_FLOOR_S, NVFP4_BF16_LAYER_SHARE, QUANTIZE_MXFP8_BYTES, QUANTIZE_NVFP4_BYTES,
 };
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
-use crate::model::{AttentionImpl, Dispatcher, FfnKind, Inputs, Recompute};
+use crate::model::{AttentionImpl, Dispatcher, FfnKind, GemmFormat, Inputs, Recompute};
 
 use super::ACT_BYTES;
 
@@ -121,6 +122,10 @@ pub(super) struct Ctx<'a> {
     pub(super) shape: &'a Shape,
     /// Achievable GEMM rate of the recipe's datatype, FLOP/s.
     pub(super) gemm_rate: f64,
+    /// Bytes moved per element of a GEMM's input to quantize it for a block-scaled recipe
+    /// (0 where the rate already covers it), and the share of linear layers kept in BF16.
+    pub(super) quantize_bytes: f64,
+    pub(super) bf16_share: f64,
     /// Achievable BF16 GEMM rate (attention runs in BF16 in every recipe), FLOP/s.
     pub(super) bf16_rate: f64,
     /// Achievable memory bandwidth, bytes/s.
@@ -134,13 +139,19 @@ impl Ctx<'_> {
         let eff = chip.matmul_efficiency.clamp(0.01, 1.0)
             * crate::model::efficiency::capped_speed(inputs.cluster.cap_share());
         let bf16_rate = (chip.bf16_flops_per_s * eff).max(1.0);
-        let gemm_rate = if inputs.fp8_active() {
-            (chip.fp8_flops_per_s * eff * FP8_GEMM_RELATIVE).max(1.0)
-        } else {
-            bf16_rate
+        let block = |peak: f64| (peak * eff * BLOCK_SCALED_GEMM_RELATIVE).max(1.0);
+        let (gemm_rate, quantize_bytes, bf16_share) = match inputs.gemm_format() {
+            GemmFormat::Bf16 => (bf16_rate, 0.0, 0.0),
+            GemmFormat::Fp8 => {
+                ((chip.fp8_flops_per_s * eff * FP8_GEMM_RELATIVE).max(1.0), 0.0, 0.0)
+            }
+            GemmFormat::Mxfp8 => (block(chip.fp8_flops_per_s), QUANTIZE_MXFP8_BYTES, 0.0),
+            GemmFormat::Nvfp4 => {
+                (block(chip.fp4_flops_per_s), QUANTIZE_NVFP4_BYTES, NVFP4_BF16_LAYER_SHARE)
+            }
         };
         let mem_rate = (chip.hbm_bytes_per_s * chip.memory_efficiency.clamp(0.01, 1.0)).max(1.0);
-        Ctx { inputs, shape, gemm_rate, bf16_rate, mem_rate }
+        Ctx { inputs, shape, gemm_rate, quantize_bytes, bf16_share, bf16_rate, mem_rate }
     }
 
     /// Roofline time of `batch` GEMMs of `m x k` by `k x n` at `rate`.
@@ -152,8 +163,16 @@ impl Ctx<'_> {
         compute.max(bytes / self.mem_rate).max(KERNEL_FLOOR_S)
     }
 
+    /// A linear layer's GEMM of `m x k` by `k x n` in the recipe's datatype: with a
+    /// block-scaled recipe, its input quantized first, and the layers kept in BF16 at BF16.
     pub(super) fn gemm(&self, m: f64, n: f64, k: f64) -> f64 {
-        self.gemm_at(self.gemm_rate, m, n, k, 1.0)
+        let low = self.gemm_at(self.gemm_rate, m, n, k, 1.0);
+        if self.quantize_bytes <= 0.0 {
+            return low;
+        }
+        let quantized = low + self.elementwise(self.quantize_bytes * m * k);
+        let kept = self.bf16_share;
+        (1.0 - kept) * quantized + kept * self.gemm_at(self.bf16_rate, m, n, k, 1.0)
     }
 
     /// Time of a memory-bound kernel moving `bytes`.

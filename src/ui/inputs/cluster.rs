@@ -119,6 +119,7 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
                 <div class="grid">
                     { f.render(f.number(&fields::CLUSTER_CHIP_BF16_TFLOPS, "chip-bf16", c.map(|c| c.chip.bf16_flops_per_s))) }
                     { f.render(f.number(&fields::CLUSTER_CHIP_FP8_TFLOPS, "chip-fp8", c.map(|c| c.chip.fp8_flops_per_s))) }
+                    { f.render(f.number(&fields::CLUSTER_CHIP_FP4_TFLOPS, "chip-fp4", c.map(|c| c.chip.fp4_flops_per_s))) }
                     { f.render(f.number(&fields::CLUSTER_CHIP_HBM_GB, "chip-hbm", c.map(|c| c.chip.hbm_bytes))) }
                     { f.render(f.number(&fields::CLUSTER_CHIP_HBM_TB_PER_S, "chip-bw", c.map(|c| c.chip.hbm_bytes_per_s))) }
                     { f.render(f.number(&fields::CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S, "scale-up-bw",
