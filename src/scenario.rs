@@ -266,6 +266,9 @@ section! {
         ep_overlap,
         /// Context-parallel exchange overlapped with attention (ring attention); default false.
         cp_overlap,
+        /// How context parallelism exchanges attention inputs: `allgather`, `ring`, `ulysses`
+        /// or `both`; default `ring` with `cp_overlap`, else `allgather`.
+        cp_kind,
         /// `megatron-core` (data-, tensor- and pipeline-parallel communication overlapped, as
         /// Megatron-Core's README runs it) or `megatron-baseline` (no overlap flags, as the
         /// 2021-2023 papers ran Megatron-LM); default `megatron-core`.

@@ -358,6 +358,9 @@ pub fn warning(w: &Warning) -> String {
             "warn.cp-sequence",
             &[("cp", &n(cp as u64)), ("seq", &n(seq_len as u64)), ("chunks", &n(2 * cp as u64))],
         ),
+        Warning::UlyssesSplitsHeads { heads, ranks } => {
+            fill("warn.ulysses-heads", &[("heads", &n(heads as u64)), ("ranks", &n(ranks as u64))])
+        }
         Warning::Fp8Unsupported => t("warn.fp8-unsupported").into(),
         Warning::Fp4Unsupported => t("warn.fp4-unsupported").into(),
         Warning::CapBelowMeasured { cap_w, tdp_w } => fill(

@@ -89,6 +89,25 @@ pub enum Dispatcher {
     DeepEp,
 }
 
+/// How context parallelism exchanges a split sequence's attention inputs (Megatron-Core's
+/// `--cp-comm-type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpKind {
+    /// Keys and values all-gathered before attention, exposed (Llama 3, arXiv:2407.21783,
+    /// §3.3.2; Megatron's `allgather`).
+    AllGather,
+    /// Ring attention: key/value blocks passed round the ring behind the attention they feed
+    /// (Liu et al., arXiv:2310.01889; Megatron's `p2p`).
+    Ring,
+    /// DeepSpeed-Ulysses: queries, keys and values swapped from sequence shards to head shards
+    /// by an all-to-all before attention, and the output back after, exposed (Jacobs et al.,
+    /// arXiv:2309.14509; Megatron's `a2a`). The heads must divide among TP x CP ranks.
+    Ulysses,
+    /// Ulysses inside the scale-up domain, ring across domains (Fang and Zhao, USP,
+    /// arXiv:2405.07719; Megatron's `a2a+p2p`).
+    Both,
+}
+
 /// Mixed-precision recipe: datatypes of weights, gradients and optimizer states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Recipe {
@@ -217,6 +236,8 @@ pub struct Parallelism {
     /// Context-parallel key/value exchange overlapped with attention (ring attention, as in
     /// Megatron-Core); off, it is the all-gather of the Llama 3 report, exposed.
     pub cp_overlap: bool,
+    /// How context parallelism exchanges attention inputs.
+    pub cp_kind: CpKind,
     /// Tensor-parallel all-gathers and reduce-scatters split into chunks and pipelined with the
     /// GEMMs they feed (Megatron-Core `--tp-comm-overlap` with Transformer Engine userbuffers;
     /// Wang et al. 2023, ASPLOS'23; MegaScale, arXiv:2402.15627, §3.2), as Megatron-Core's

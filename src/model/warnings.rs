@@ -10,7 +10,7 @@
 
 use crate::model::collectives::Group;
 use crate::model::parallelism::Shape;
-use crate::model::{Inputs, Recipe, Sharding};
+use crate::model::{CpKind, Inputs, Recipe, Sharding};
 
 /// One problem with a plan.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,6 +67,9 @@ pub enum Warning {
     ExpertParallelWithoutExperts { ep: u32 },
     /// Occurs when the context-parallel degree does not divide the sequence into 2 x cp chunks.
     ContextSplitsSequence { cp: u32, seq_len: u32 },
+    /// Ulysses context parallelism with attention heads that do not divide among the tensor
+    /// and context ranks (`ranks` = TP x CP).
+    UlyssesSplitsHeads { heads: u32, ranks: u32 },
     /// Occurs when the FP8 recipe is chosen for a chip without FP8 tensor units.
     Fp8Unsupported,
     /// The NVFP4 recipe on a chip without FP4 tensor units (its GEMMs are timed at BF16).
@@ -133,6 +136,7 @@ impl Warning {
             | Warning::ExpertDegreeExceedsExperts { .. }
             | Warning::ExpertDegreeNotDivisible { .. }
             | Warning::ContextSplitsSequence { .. }
+            | Warning::UlyssesSplitsHeads { .. }
             | Warning::InterleavingNeedsMicrobatches { .. }
             | Warning::NeverFinishes { .. } => Severity::Problem,
             Warning::DoesNotFit { .. } | Warning::RackTooDense { .. } => Severity::Fit,
@@ -301,6 +305,10 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
     }
     if shape.cp_u > 1 && t.seq_len as u64 % (2 * shape.cp_u as u64) != 0 {
         out.push(Warning::ContextSplitsSequence { cp: shape.cp_u, seq_len: t.seq_len });
+    }
+    let ranks = shape.tp_u.saturating_mul(shape.cp_u).max(1);
+    if p.cp_kind == CpKind::Ulysses && shape.cp_u > 1 && t.n_heads % ranks != 0 {
+        out.push(Warning::UlyssesSplitsHeads { heads: t.n_heads, ranks });
     }
     let recipe = inputs.training.recipe;
     if matches!(recipe, Recipe::Fp8 | Recipe::Mxfp8) && !(c.chip.fp8_flops_per_s > 0.0) {

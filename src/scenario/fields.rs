@@ -16,7 +16,9 @@ use crate::model::pools::Across;
 use crate::model::presets::units::{GB, GBIT_PER_S, GB_PER_S, TB_PER_S, TFLOPS, US};
 use crate::model::reliability::Checkpoint;
 use crate::model::sites::Exchange;
-use crate::model::{AttentionImpl, Dispatcher, FfnKind, Inputs, Recipe, Recompute, Stack, Warning};
+use crate::model::{
+    AttentionImpl, CpKind, Dispatcher, FfnKind, Inputs, Recipe, Recompute, Stack, Warning,
+};
 use crate::numbers;
 
 /// What kind of value a field holds; it also decides how the value is shown.
@@ -837,6 +839,15 @@ pub static PARALLELISM_ACROSS_SITES: Choices<Exchange> = Choices {
     path: "parallelism.across_sites",
     options: &[("sync", Exchange::Sync), ("diloco", Exchange::Diloco)],
 };
+pub static PARALLELISM_CP_KIND: Choices<CpKind> = Choices {
+    path: "parallelism.cp_kind",
+    options: &[
+        ("allgather", CpKind::AllGather),
+        ("ring", CpKind::Ring),
+        ("ulysses", CpKind::Ulysses),
+        ("both", CpKind::Both),
+    ],
+};
 pub static FACILITY_COOLING: Choices<Cooling> = Choices {
     path: "facility.cooling",
     options: &[("air", Cooling::Air), ("liquid", Cooling::Liquid), ("hybrid", Cooling::Hybrid)],
@@ -852,9 +863,10 @@ pub fn measured(key: &str) -> &'static Field {
 }
 
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 10] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 11] {
     [
         (PARALLELISM_ACROSS_SITES.path, PARALLELISM_ACROSS_SITES.offered()),
+        (PARALLELISM_CP_KIND.path, PARALLELISM_CP_KIND.offered()),
         (PARALLELISM_ACROSS_POOLS.path, PARALLELISM_ACROSS_POOLS.offered()),
         (MODEL_FFN_ACT.path, MODEL_FFN_ACT.offered()),
         (MODEL_ATTENTION.path, MODEL_ATTENTION.offered()),
@@ -1083,6 +1095,7 @@ pub fn warning_field(w: &Warning) -> &'static str {
         | Warning::ExpertDegreeNotDivisible { .. }
         | Warning::ExpertParallelWithoutExperts { .. } => "parallelism.ep",
         Warning::ContextSplitsSequence { .. } => "parallelism.cp",
+        Warning::UlyssesSplitsHeads { .. } => "parallelism.cp_kind",
         Warning::Fp8Unsupported | Warning::Fp4Unsupported => "training.recipe",
         Warning::SelectiveWithFlash => "parallelism.recompute",
         Warning::CapBelowMeasured { .. } => "cluster.power_cap_w",

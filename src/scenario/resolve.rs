@@ -12,8 +12,8 @@ use super::fields::{self, fixed, Field, Kind};
 use super::{Raw, Scenario, VERSION};
 use crate::model::presets;
 use crate::model::{
-    AttentionImpl, Chip, Cluster, Dispatcher, FfnKind, Inputs, Link, Moe, Network, Parallelism,
-    Recipe, Recompute, ScaleUp, Sharding, Stack, Training, Transformer,
+    AttentionImpl, Chip, Cluster, CpKind, Dispatcher, FfnKind, Inputs, Link, Moe, Network,
+    Parallelism, Recipe, Recompute, ScaleUp, Sharding, Stack, Training, Transformer,
 };
 use crate::numbers::{self, NumberError};
 
@@ -675,6 +675,15 @@ impl Scenario {
         };
         // The software stack sets the defaults of the overlaps it implements.
         let stack = r.choice(&p.stack, &fields::PARALLELISM_STACK, Stack::MegatronCore);
+        // Ring attention overlaps; a kind given sets the overlap that goes with it.
+        let overlap = r.flag(
+            &p.cp_overlap,
+            &fields::PARALLELISM_CP_OVERLAP,
+            fixed!(PARALLELISM_CP_OVERLAP) != 0.0,
+        );
+        let typed = if overlap { CpKind::Ring } else { CpKind::AllGather };
+        let cp_kind = r.choice(&p.cp_kind, &fields::PARALLELISM_CP_KIND, typed);
+        let cp_overlap = matches!(cp_kind, CpKind::Ring | CpKind::Both);
         Parallelism {
             tensor,
             pipeline,
@@ -722,11 +731,8 @@ impl Scenario {
                 &fields::PARALLELISM_EP_OVERLAP,
                 fixed!(PARALLELISM_EP_OVERLAP) != 0.0,
             ),
-            cp_overlap: r.flag(
-                &p.cp_overlap,
-                &fields::PARALLELISM_CP_OVERLAP,
-                fixed!(PARALLELISM_CP_OVERLAP) != 0.0,
-            ),
+            cp_overlap,
+            cp_kind,
             tp_overlap: r.flag(
                 &p.tp_overlap,
                 &fields::PARALLELISM_TP_OVERLAP,

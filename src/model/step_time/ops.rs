@@ -15,7 +15,7 @@ use crate::model::efficiency::{
 };
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
-use crate::model::{AttentionImpl, Dispatcher, FfnKind, GemmFormat, Inputs, Recompute};
+use crate::model::{AttentionImpl, CpKind, Dispatcher, FfnKind, GemmFormat, Inputs, Recompute};
 
 use super::ACT_BYTES;
 
@@ -259,17 +259,17 @@ impl Ctx<'_> {
         let (core_fwd, core_bwd) = self.attention_core();
 
         let tp = self.tp_block();
-        let (cp_fwd, cp_bwd) = self.context_exchange();
+        let (cp_fwd, cp_bwd) = self.context_exchange(core_fwd, core_bwd);
         let fwd = Pass {
             compute: gemms_fwd + elementwise_fwd + core_fwd,
             tp: Comm::new(tp, self.tp_exposed(tp, gemms_fwd)),
-            cp: Comm::new(cp_fwd, self.cp_exposed(cp_fwd, core_fwd)),
+            cp: cp_fwd,
             ..Pass::default()
         };
         let bwd = Pass {
             compute: 2.0 * gemms_fwd + ELEMENTWISE_BWD_BYTE_RATIO * elementwise_fwd + core_bwd,
             tp: Comm::new(tp, self.tp_exposed(tp, 2.0 * gemms_fwd)),
-            cp: Comm::new(cp_bwd, self.cp_exposed(cp_bwd, core_bwd)),
+            cp: cp_bwd,
             ..Pass::default()
         };
         (Passes { fwd, bwd, recompute: Pass::default() }, core_fwd)
@@ -312,31 +312,83 @@ impl Ctx<'_> {
         }
     }
 
-    /// Exposed part of a context-parallel exchange: all of it for the all-gather form, whose
-    /// latency "is exposed in the critical path" (Llama 3 report §3.3.2); with ring attention
-    /// (`cp_overlap`) it hides behind the attention it feeds, charging interference.
-    pub(super) fn cp_exposed(&self, link: f64, attention: f64) -> f64 {
-        if self.inputs.parallelism.cp_overlap {
-            overlapped(link, attention)
-        } else {
-            link
+    /// The Ulysses degree of a context-parallel group: all of it under `ulysses`; under `both`
+    /// the largest share of it whose ranks, with their tensor ranks, fit in one scale-up domain
+    /// and divide the heads; 1 otherwise.
+    pub(super) fn ulysses_degree(&self) -> u32 {
+        let s = self.shape;
+        let heads = self.inputs.transformer.n_heads;
+        match self.inputs.parallelism.cp_kind {
+            CpKind::Ulysses => s.cp_u,
+            CpKind::Both => {
+                let domain = self.inputs.cluster.rank_domain().max(1);
+                (1..=s.cp_u)
+                    .rev()
+                    .find(|&u| {
+                        s.cp_u % u == 0
+                            && s.tp_u.saturating_mul(u) <= domain
+                            && heads % s.tp_u.saturating_mul(u).max(1) == 0
+                    })
+                    .unwrap_or(1)
+            }
+            CpKind::AllGather | CpKind::Ring => 1,
         }
     }
 
-    /// Context-parallel key/value all-gather (forward) and all-gather plus gradient
-    /// reduce-scatter (backward), link seconds (Llama 3 report, arXiv:2407.21783, §3.3.2).
-    pub(super) fn context_exchange(&self) -> (f64, f64) {
+    /// Context-parallel exchange of one layer's attention, forward and backward: link seconds
+    /// and the part exposed, given the attention core's time in each pass.
+    ///
+    /// All-gather and ring move every rank's keys and values to every other (an all-gather in
+    /// the forward pass, and their gradients reduce-scattered in the backward: Llama 3 report,
+    /// arXiv:2407.21783, §3.3.2); the all-gather's latency "is exposed in the critical path",
+    /// while ring attention hides its blocks behind the attention they feed, charging
+    /// interference. Ulysses swaps each rank's sequence shard of queries, keys and values for
+    /// a head shard of the whole sequence by an all-to-all, and the output back, exposed, with
+    /// gradients the same way in the backward pass (arXiv:2309.14509, §3); where fewer key/value
+    /// heads than ranks, each rank still receives one. `both` runs Ulysses inside a domain and
+    /// a ring across domains over the head shards it leaves.
+    pub(super) fn context_exchange(&self, core_fwd: f64, core_bwd: f64) -> (Comm, Comm) {
         let s = self.shape;
         if s.cp_u <= 1 {
-            return (0.0, 0.0);
+            return (Comm::default(), Comm::default());
         }
         let t = &self.inputs.transformer;
         let kv = (t.kv_dim() / s.tp).max(t.head_dim as f64);
-        let bytes = 2.0 * s.micro_batch * t.seq_len as f64 * kv * ACT_BYTES;
-        let group = self.group(s.cp_u, s.tp_u);
-        let gather = self.collective(Collective::AllGather, bytes, group);
-        let scatter = self.collective(Collective::ReduceScatter, bytes, group);
-        (gather, gather + scatter)
+        let (q, seq, dh) = (t.q_dim() / s.tp, t.seq_len as f64, t.head_dim as f64);
+        let u = self.ulysses_degree().max(1);
+        let ring = s.cp_u / u;
+        // Ulysses over `u` ranks: each sends its sequence shard of q, k, v, then of the output.
+        let (a2a_fwd, a2a_bwd) = if u > 1 {
+            let group = self.group(u, s.tp_u);
+            let shard = s.micro_batch * seq / s.cp * ACT_BYTES;
+            let inputs = shard * (q + 2.0 * kv.max(u as f64 * dh));
+            let a2a = |bytes: f64| self.collective(Collective::AllToAll, bytes, group);
+            let pass = a2a(inputs) + a2a(shard * q);
+            (pass, pass)
+        } else {
+            (0.0, 0.0)
+        };
+        // A ring (or all-gather) over the rest, of the keys and values of each rank's heads.
+        let (ring_fwd, ring_bwd) = if ring > 1 {
+            let group = self.group(ring, s.tp_u.saturating_mul(u));
+            let bytes = 2.0 * s.micro_batch * seq * (kv / u as f64).max(dh) * ACT_BYTES;
+            let gather = self.collective(Collective::AllGather, bytes, group);
+            let scatter = self.collective(Collective::ReduceScatter, bytes, group);
+            (gather, gather + scatter)
+        } else {
+            (0.0, 0.0)
+        };
+        let hidden = |link: f64, attention: f64| {
+            if self.inputs.parallelism.cp_overlap {
+                overlapped(link, attention)
+            } else {
+                link
+            }
+        };
+        (
+            Comm::new(a2a_fwd + ring_fwd, a2a_fwd + hidden(ring_fwd, core_fwd)),
+            Comm::new(a2a_bwd + ring_bwd, a2a_bwd + hidden(ring_bwd, core_bwd)),
+        )
     }
 
     /// Dense feed-forward block: norm, up (and gate), activation, down, residual.

@@ -6,7 +6,7 @@ use yew::prelude::*;
 use crate::text::t;
 
 use super::{Form, PanelProps};
-use crate::model::{Dispatcher, Parallelism, Recompute, Sharding, Stack};
+use crate::model::{CpKind, Dispatcher, Parallelism, Recompute, Sharding, Stack};
 use crate::scenario::fields::{self, Field};
 use crate::ui::fields::{SelectField, Slider};
 use crate::ui::text;
@@ -87,6 +87,9 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
             { f.toggle(&fields::PARALLELISM_PP_OVERLAP, "pp-overlap", p.is_none_or(|p| p.pp_overlap)) }
             { f.toggle(&fields::PARALLELISM_EP_OVERLAP, "ep-overlap", p.is_some_and(|p| p.ep_overlap)) }
             { f.toggle(&fields::PARALLELISM_CP_OVERLAP, "cp-overlap", p.is_some_and(|p| p.cp_overlap)) }
+            if p.is_some_and(|p| p.context > 1) {
+                { f.choice(&fields::PARALLELISM_CP_KIND, "cp-kind", p.map_or(CpKind::AllGather, |p| p.cp_kind)) }
+            }
         </section>
     }
 }
