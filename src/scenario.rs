@@ -181,6 +181,9 @@ section! {
         mtp_layers,
         /// Mixture of experts: an object, or `null`/`false` to make a preset dense.
         moe,
+        /// Multi-head latent attention's dimensions (with `attention: "mla"`): `q_lora_rank`,
+        /// `kv_lora_rank`, `rope_head_dim`, `v_head_dim`; default the preset's.
+        mla,
     }
 }
 

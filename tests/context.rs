@@ -115,3 +115,22 @@ fn cp_overlap_alone_still_picks_the_kind() {
     assert_eq!(kind(base.clone()), CpKind::AllGather);
     assert_eq!(kind(base.with("parallelism.cp_overlap", Some(json!(true)))), CpKind::Ring);
 }
+
+/// DeepSeek-V3's attention is latent (MLA) with its published dimensions: about 187M
+/// parameters per layer, 671B in all; written back as explicit dimensions it resolves to the
+/// same model, and naming another kernel turns it into ordinary attention.
+#[test]
+fn deepseek_v3_has_multi_head_latent_attention() {
+    let ds = Scenario::default_plan().with("model.preset", Some(json!("deepseek-v3")));
+    let t = ds.resolve().expect("resolves").transformer;
+    let m = t.mla.expect("latent attention");
+    assert_eq!((m.q_lora_rank, m.kv_lora_rank, m.rope_head_dim, m.v_head_dim), (1536, 512, 64, 128));
+    assert!((t.attention_params() / 1e6 - 187.1).abs() < 0.5, "{}", t.attention_params());
+    assert!((t.params() / 1e9 - 671.0).abs() < 15.0, "{}", t.params() / 1e9);
+    let written = clusterplan::scenario::describe::transformer(&t);
+    assert_eq!(written["attention"], json!("mla"));
+    let again = Scenario::default_plan().with("model", Some(written)).resolve().expect("resolves");
+    assert_eq!(again.transformer, t);
+    let plain = ds.with("model.attention", Some(json!("flash"))).resolve().expect("resolves");
+    assert!(plain.transformer.mla.is_none());
+}

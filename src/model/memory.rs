@@ -123,9 +123,18 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
     let norms = 2.0 * ACT_BYTES * norm_tokens * h + if light { 0.0 } else { norm_outputs };
     let masks = 2.0 * mask * norm_tokens * h;
     let qkv = ACT_BYTES * tokens * (q + 2.0 * kv);
+    // Multi-head latent attention also keeps its latents (the up-projections' inputs, and
+    // their norms' inputs); with light recomputation it keeps only those and rebuilds the
+    // heads' queries, keys and values from them (DeepSeek-V3 report §3.4).
+    let latents = t.mla.map_or(0.0, |m| {
+        let (q_lora, kv_lora) = (m.q_lora_rank as f64, m.kv_lora_rank as f64);
+        tokens * ((gemm_in + ACT_BYTES) * (q_lora + kv_lora) + ACT_BYTES * m.rope_head_dim as f64)
+    });
+    let rebuilt_heads = if light && t.mla.is_some() { qkv } else { 0.0 };
     // The attention output feeds the output projection; under FP8 the fused attention's
     // backward still needs it in BF16, besides the FP8 copy.
-    let proj_in = gemm_in * tokens * q + if fp8 { ACT_BYTES * tokens * q } else { 0.0 };
+    let out = t.out_dim() / shape.tp;
+    let proj_in = gemm_in * tokens * out + if fp8 { ACT_BYTES * tokens * out } else { 0.0 };
     let heads = t.n_heads as f64 / shape.tp;
     let seq = t.seq_len as f64;
     let scores = match t.attention {
@@ -172,8 +181,8 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
         ),
     };
     // What the elementwise recomputation rebuilds during a layer's backward pass.
-    let rebuilt = if light { rebuilt + norm_outputs } else { 0.0 };
-    let full = norms + masks + qkv + proj_in + scores + ffn;
+    let rebuilt = if light { rebuilt + norm_outputs + rebuilt_heads } else { 0.0 };
+    let full = norms + masks + qkv - rebuilt_heads + latents + proj_in + scores + ffn;
     let (stored, recomputed) = match (p.recompute, t.attention) {
         (Recompute::None, _) | (Recompute::Selective, AttentionImpl::Flash) => (full, rebuilt),
         (Recompute::Selective, AttentionImpl::Materialized) => (full - scores, scores + rebuilt),

@@ -32,6 +32,21 @@ pub enum AttentionImpl {
     Materialized,
 }
 
+/// Multi-head latent attention (DeepSeek-V2/V3, arXiv:2412.19437, §2.1.1): queries and keys
+/// and values pass through low-rank latents, and a decoupled rotary part rides beside each
+/// head's key. `head_dim` is then each head's non-rotary query and key width.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mla {
+    /// Width of the query latent; 0 projects queries straight from the hidden state.
+    pub q_lora_rank: u32,
+    /// Width of the key/value latent.
+    pub kv_lora_rank: u32,
+    /// Width of the rotary part of each query and key head (shared by the heads for keys).
+    pub rope_head_dim: u32,
+    /// Width of each value head.
+    pub v_head_dim: u32,
+}
+
 /// Mixture-of-experts feed-forward layers.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Moe {
@@ -86,17 +101,41 @@ pub struct Transformer {
     /// transformer block of the model's kind, a `2h x h` projection and one more pass through
     /// the shared output layer, all on the last pipeline stage.
     pub mtp_layers: u32,
+    /// Multi-head latent attention, if the attention is latent.
+    pub mla: Option<Mla>,
 }
 
 impl Transformer {
-    /// Query projection width, `n_heads * head_dim`.
-    pub fn q_dim(&self) -> f64 {
-        self.n_heads as f64 * self.head_dim as f64
+    /// Width of one query (and key) head: `head_dim`, plus the rotary part under MLA.
+    pub fn qk_head_dim(&self) -> f64 {
+        self.head_dim as f64 + self.mla.map_or(0.0, |m| m.rope_head_dim as f64)
     }
 
-    /// Key (or value) projection width, `n_kv_heads * head_dim`.
+    /// Width of one value head: `head_dim`, or MLA's value width.
+    pub fn v_head_dim(&self) -> f64 {
+        self.mla.map_or(self.head_dim as f64, |m| m.v_head_dim as f64)
+    }
+
+    /// Query width, `n_heads * qk_head_dim`.
+    pub fn q_dim(&self) -> f64 {
+        self.n_heads as f64 * self.qk_head_dim()
+    }
+
+    /// Width of the keys or the values (their mean under MLA, whose differ),
+    /// `n_kv_heads * head_dim` otherwise.
     pub fn kv_dim(&self) -> f64 {
-        self.n_kv_heads as f64 * self.head_dim as f64
+        self.n_kv_heads as f64 * (self.qk_head_dim() + self.v_head_dim()) / 2.0
+    }
+
+    /// Width of the attention output, which the output projection reads: `n_heads` values.
+    pub fn out_dim(&self) -> f64 {
+        self.n_heads as f64 * self.v_head_dim()
+    }
+
+    /// Width the attention scores multiply through per token: half of the query-key and
+    /// value widths of every head (`q_dim` without MLA).
+    pub fn score_width(&self) -> f64 {
+        self.n_heads as f64 * (self.qk_head_dim() + self.v_head_dim()) / 2.0
     }
 
     /// Layers whose feed-forward block is a mixture of experts.
@@ -107,10 +146,24 @@ impl Transformer {
         }
     }
 
-    /// Parameters of one attention block (QKV and output projections; norms ignored).
+    /// Parameters of one attention block (QKV and output projections; norms ignored). Under
+    /// MLA: the query down- and up-projections (or one projection without a query latent),
+    /// the key/value down-projection with the shared rotary key, its up-projection to every
+    /// head's key and value, and the output projection.
     pub fn attention_params(&self) -> f64 {
         let h = self.hidden as f64;
-        h * (self.q_dim() + 2.0 * self.kv_dim()) + self.q_dim() * h
+        let Some(m) = self.mla else {
+            return h * (self.q_dim() + 2.0 * self.kv_dim()) + self.out_dim() * h;
+        };
+        let heads = self.n_heads as f64;
+        let (q_lora, kv_lora) = (m.q_lora_rank as f64, m.kv_lora_rank as f64);
+        let query = if m.q_lora_rank > 0 {
+            (h + heads * self.qk_head_dim()) * q_lora
+        } else {
+            h * self.q_dim()
+        };
+        let kv_up = kv_lora * heads * (self.head_dim as f64 + self.v_head_dim());
+        query + h * (kv_lora + m.rope_head_dim as f64) + kv_up + self.out_dim() * h
     }
 
     /// Parameters of one dense feed-forward block of width `ffn`.
@@ -189,7 +242,7 @@ impl Transformer {
     pub fn model_flops_per_sequence(&self) -> f64 {
         let s = self.seq_len as f64;
         let h = self.hidden as f64;
-        let attention = 2.0 * (self.attention_params()) + 2.0 * s * self.q_dim(); // per token, fwd
+        let attention = 2.0 * (self.attention_params()) + 2.0 * s * self.score_width(); // per token, fwd
         let n_dense = (self.n_layers - self.n_moe_layers()) as f64;
         let n_moe = self.n_moe_layers() as f64;
         let dense_ffn = 2.0 * self.ffn_params(self.ffn as f64);
@@ -230,6 +283,6 @@ impl Transformer {
     /// Forward FLOPs of the causal attention-score product (`QK^T` and `PV`) for one sequence.
     pub fn attention_score_flops_per_sequence(&self) -> f64 {
         let s = self.seq_len as f64;
-        self.n_layers as f64 * 2.0 * s * s * self.q_dim()
+        self.n_layers as f64 * 2.0 * s * s * self.score_width()
     }
 }

@@ -17,6 +17,11 @@ pub fn transformer(t: &Transformer) -> Value {
         "attention": fields::MODEL_ATTENTION.code(t.attention),
         "tied_embeddings": t.tied_embeddings, "dropout": t.dropout, "mtp_layers": t.mtp_layers,
     });
+    if let Some(m) = t.mla {
+        model["attention"] = json!("mla");
+        model["mla"] = json!({ "q_lora_rank": m.q_lora_rank, "kv_lora_rank": m.kv_lora_rank,
+            "rope_head_dim": m.rope_head_dim, "v_head_dim": m.v_head_dim });
+    }
     if let Some(m) = t.moe {
         model["moe"] = json!({ "experts": m.n_experts, "top_k": m.top_k,
             "shared_experts": m.n_shared_experts, "expert_ffn": m.expert_ffn,

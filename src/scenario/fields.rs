@@ -291,6 +291,34 @@ pub static MODEL_MTP_LAYERS: Field = count(
     64.0,
     "DeepSeek-V3 uses 1 multi-token-prediction module",
 );
+pub static MODEL_MLA_Q_LORA_RANK: Field = count(
+    "model.mla.q_lora_rank",
+    Preset,
+    0.0,
+    1e5,
+    "DeepSeek-V3's query latent is 1,536 wide; 0 projects queries straight from the hidden state",
+);
+pub static MODEL_MLA_KV_LORA_RANK: Field = count(
+    "model.mla.kv_lora_rank",
+    Preset,
+    1.0,
+    1e5,
+    "DeepSeek-V2 and V3 use a 512-wide key/value latent",
+);
+pub static MODEL_MLA_ROPE_HEAD_DIM: Field = count(
+    "model.mla.rope_head_dim",
+    Preset,
+    0.0,
+    4096.0,
+    "DeepSeek-V3's rotary part is 64 wide, half its 128-wide heads",
+);
+pub static MODEL_MLA_V_HEAD_DIM: Field = count(
+    "model.mla.v_head_dim",
+    Preset,
+    1.0,
+    4096.0,
+    "as a head: DeepSeek-V3's values are 128 wide",
+);
 pub static MODEL_MOE_EXPERTS: Field = count(
     "model.moe.experts",
     Preset,
@@ -786,7 +814,13 @@ pub static MODEL_FFN_ACT: Choices<FfnKind> = Choices {
 };
 pub static MODEL_ATTENTION: Choices<AttentionImpl> = Choices {
     path: "model.attention",
-    options: &[("flash", AttentionImpl::Flash), ("materialized", AttentionImpl::Materialized)],
+    // `mla` is the fused kernel over multi-head latent attention (`model.mla`); a code read
+    // back from a resolved model is its kernel's, so `describe` writes `mla` itself.
+    options: &[
+        ("flash", AttentionImpl::Flash),
+        ("materialized", AttentionImpl::Materialized),
+        ("mla", AttentionImpl::Flash),
+    ],
 };
 pub static TRAINING_RECIPE: Choices<Recipe> = Choices {
     path: "training.recipe",
@@ -894,6 +928,10 @@ pub static FIELDS: &[&Field] = &[
     &MODEL_TIED_EMBEDDINGS,
     &MODEL_DROPOUT,
     &MODEL_MTP_LAYERS,
+    &MODEL_MLA_Q_LORA_RANK,
+    &MODEL_MLA_KV_LORA_RANK,
+    &MODEL_MLA_ROPE_HEAD_DIM,
+    &MODEL_MLA_V_HEAD_DIM,
     &MODEL_MOE_EXPERTS,
     &MODEL_MOE_TOP_K,
     &MODEL_MOE_SHARED_EXPERTS,

@@ -12,7 +12,7 @@ use super::fields::{self, fixed, Field, Kind};
 use super::{Raw, Scenario, VERSION};
 use crate::model::presets;
 use crate::model::{
-    AttentionImpl, Chip, Cluster, CpKind, Dispatcher, FfnKind, Inputs, Link, Moe, Network,
+    AttentionImpl, Chip, Cluster, CpKind, Dispatcher, FfnKind, Inputs, Link, Mla, Moe, Network,
     Parallelism, Recipe, Recompute, ScaleUp, Sharding, Stack, Training, Transformer,
 };
 use crate::numbers::{self, NumberError};
@@ -435,6 +435,14 @@ impl Scenario {
             &fields::MODEL_ATTENTION,
             b.map_or(AttentionImpl::Flash, |t| t.attention),
         );
+        // Latent attention where the model says `mla`, or gives its dimensions, or its preset
+        // has it and the model names no other kernel.
+        let said = m.attention.as_ref().and_then(Value::as_str).map(str::trim);
+        let latent = match said {
+            Some(code) => code == "mla",
+            None => m.mla.is_some() || b.is_some_and(|t| t.mla.is_some()),
+        };
+        let mla = latent.then(|| self.resolve_mla(r, b.and_then(|t| t.mla)));
         let tied_embeddings = r.flag(
             &m.tied_embeddings,
             &fields::MODEL_TIED_EMBEDDINGS,
@@ -534,6 +542,45 @@ impl Scenario {
             dropout,
             moe,
             mtp_layers,
+            mla,
+        }
+    }
+
+    /// `model.mla`'s dimensions over the preset's (`base`).
+    fn resolve_mla(&self, r: &mut Reader, base: Option<Mla>) -> Mla {
+        let map = match &self.model.mla {
+            None => serde_json::Map::new(),
+            Some(Value::Object(map)) => {
+                check_keys(r, map, "model.mla", &[]);
+                map.clone()
+            }
+            Some(other) => {
+                r.error("model.mla", Problem::NotObject { got: short(other), or_null: false });
+                serde_json::Map::new()
+            }
+        };
+        let get = |k: &str| map.get(k).cloned();
+        Mla {
+            q_lora_rank: r.count(
+                &get("q_lora_rank"),
+                &fields::MODEL_MLA_Q_LORA_RANK,
+                Some(base.map_or(0, |m| m.q_lora_rank)),
+            ),
+            kv_lora_rank: r.count(
+                &get("kv_lora_rank"),
+                &fields::MODEL_MLA_KV_LORA_RANK,
+                base.map(|m| m.kv_lora_rank),
+            ),
+            rope_head_dim: r.count(
+                &get("rope_head_dim"),
+                &fields::MODEL_MLA_ROPE_HEAD_DIM,
+                Some(base.map_or(0, |m| m.rope_head_dim)),
+            ),
+            v_head_dim: r.count(
+                &get("v_head_dim"),
+                &fields::MODEL_MLA_V_HEAD_DIM,
+                base.map(|m| m.v_head_dim),
+            ),
         }
     }
 

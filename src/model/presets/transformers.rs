@@ -1,7 +1,7 @@
 //! Published transformer shapes.
 
 use super::TransformerPreset;
-use crate::model::{AttentionImpl, FfnKind, Moe, Transformer};
+use crate::model::{AttentionImpl, FfnKind, Mla, Moe, Transformer};
 
 /// A dense decoder with flash attention and no dropout; presets adjust from here.
 /// Positional, like a row of the papers' architecture tables.
@@ -31,6 +31,7 @@ const fn dense(
         dropout: false,
         moe: None,
         mtp_layers: 0,
+        mla: None,
     }
 }
 
@@ -90,9 +91,11 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
         id: "deepseek-v3",
         name: "DeepSeek-V3 671B",
         transformer: Transformer {
-            // Multi-head latent attention is approximated by a grouped-query block with the
-            // same parameter count (about 187M per layer): 128 heads of 96, 8 KV heads.
-            head_dim: 96,
+            // Multi-head latent attention: 128 heads, each with a 128-wide key and query and a
+            // 64-wide rotary part, 128-wide values, through latents of 1,536 (queries) and
+            // 512 (keys and values); about 187M parameters per layer.
+            head_dim: 128,
+            mla: Some(Mla { q_lora_rank: 1536, kv_lora_rank: 512, rope_head_dim: 64, v_head_dim: 128 }),
             mtp_layers: 1,
             moe: Some(Moe {
                 n_experts: 256,
@@ -103,9 +106,9 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 capacity_factor: None,
                 node_limit: Some(4),
             }),
-            ..dense(61, 7168, 128, 8, 18432, FfnKind::SwiGlu, 129280, 4096)
+            ..dense(61, 7168, 128, 128, 18432, FfnKind::SwiGlu, 129280, 4096)
         },
-        source: source!("DeepSeek-AI 2024, arXiv:2412.19437, §4.2 (61 layers, hidden 7168, 256 routed experts, 8 active, 1 shared, expert FFN 2048, first 3 layers dense, sequence 4096), §3.2.2 (tokens reach at most 4 nodes), §2.2 (one multi-token-prediction module); MLA approximated by GQA of equal parameter count"),
+        source: source!("DeepSeek-AI 2024, arXiv:2412.19437, §4.2 (61 layers, hidden 7168, 256 routed experts, 8 active, 1 shared, expert FFN 2048, first 3 layers dense, sequence 4096), §3.2.2 (tokens reach at most 4 nodes), §2.2 (one multi-token-prediction module), §2.1.1 and the released configuration (MLA: 128 heads, q_lora_rank 1536, kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128)"),
     },
     TransformerPreset {
         id: "gpt4-moe-1.8t",

@@ -253,8 +253,12 @@ impl Ctx<'_> {
 
         let norm = self.elementwise(4.0 * norm_tokens * h);
         let residual = self.elementwise((6.0 + dropout_bytes) * norm_tokens * h);
-        let gemms_fwd = self.gemm(tokens, q + 2.0 * kv, h) + self.gemm(tokens, h, q);
-        let elementwise_fwd = norm + residual;
+        let (projections, latent_norms) = match t.mla {
+            None => (self.gemm(tokens, q + 2.0 * kv, h), 0.0),
+            Some(_) => self.latent_projections(),
+        };
+        let gemms_fwd = projections + self.gemm(tokens, h, t.out_dim() / s.tp);
+        let elementwise_fwd = norm + residual + latent_norms;
 
         let (core_fwd, core_bwd) = self.attention_core();
 
@@ -275,19 +279,56 @@ impl Ctx<'_> {
         (Passes { fwd, bwd, recompute: Pass::default() }, core_fwd)
     }
 
+    /// Multi-head latent attention's projections in the forward pass, and the norms of its
+    /// latents: the down-projections to the query and key/value latents (with the shared
+    /// rotary key) are replicated on every tensor rank, as Megatron-Core runs them, and the
+    /// up-projections to each rank's heads split among them (arXiv:2412.19437, §2.1.1).
+    pub(super) fn latent_projections(&self) -> (f64, f64) {
+        let t = &self.inputs.transformer;
+        let Some(m) = t.mla else { return (0.0, 0.0) };
+        let s = self.shape;
+        let (tokens, h) = (s.tokens, t.hidden as f64);
+        let heads = t.n_heads as f64 / s.tp;
+        let (q_lora, kv_lora) = (m.q_lora_rank as f64, m.kv_lora_rank as f64);
+        let query_down = if m.q_lora_rank > 0 {
+            self.gemm(tokens, q_lora, h)
+        } else {
+            self.gemm(tokens, heads * t.qk_head_dim(), h)
+        };
+        let kv_down = self.gemm(tokens, kv_lora + m.rope_head_dim as f64, h);
+        let norms = self.elementwise(4.0 * tokens * (q_lora + kv_lora));
+        (query_down + kv_down + self.latent_up(), norms)
+    }
+
+    /// Multi-head latent attention's up-projections from the latents to each rank's heads,
+    /// forward: what DeepSeek-V3 recomputes in the backward pass instead of storing their
+    /// outputs (§3.4).
+    pub(super) fn latent_up(&self) -> f64 {
+        let t = &self.inputs.transformer;
+        let Some(m) = t.mla else { return 0.0 };
+        let (heads, tokens) = (t.n_heads as f64 / self.shape.tp, self.shape.tokens);
+        let query = if m.q_lora_rank > 0 {
+            self.gemm(tokens, heads * t.qk_head_dim(), m.q_lora_rank as f64)
+        } else {
+            0.0
+        };
+        let width = heads * (t.head_dim as f64 + t.v_head_dim());
+        query + self.gemm(tokens, width, m.kv_lora_rank as f64)
+    }
+
     /// Forward and backward time of the attention core (scores, softmax, weighted sum).
     pub(super) fn attention_core(&self) -> (f64, f64) {
         let t = &self.inputs.transformer;
         let s = self.shape;
         let heads = t.n_heads as f64 / s.tp;
-        let dh = t.head_dim as f64;
+        let (dqk, dv) = (t.qk_head_dim(), t.v_head_dim());
         let sq = t.seq_len as f64 / s.cp;
         let sk = t.seq_len as f64;
         let b = s.micro_batch;
         match t.attention {
             AttentionImpl::Flash => {
                 // Causal: only half of the score tiles are computed (Dao 2023, §3.1).
-                let flops = 4.0 * b * sq * sk * heads * dh * 0.5;
+                let flops = 2.0 * b * sq * sk * heads * (dqk + dv) * 0.5;
                 let rate_fwd = self.bf16_rate * FLASH_FWD_RELATIVE;
                 let rate_bwd = self.bf16_rate * FLASH_BWD_RELATIVE;
                 let fwd_ideal = flops / rate_fwd;
@@ -298,8 +339,8 @@ impl Ctx<'_> {
             }
             AttentionImpl::Materialized => {
                 let batch = b * heads;
-                let scores = self.gemm_at(self.bf16_rate, sq, sk, dh, batch);
-                let weighted = self.gemm_at(self.bf16_rate, sq, dh, sk, batch);
+                let scores = self.gemm_at(self.bf16_rate, sq, sk, dqk, batch);
+                let weighted = self.gemm_at(self.bf16_rate, sq, dv, sk, batch);
                 let elements = batch * sq * sk;
                 // Fused scale-mask-softmax reads and writes the scores (4 B/element); dropout
                 // reads and writes them again and stores a 1-byte mask (Korthikanti et al. 2022, §4.1).
@@ -363,7 +404,7 @@ impl Ctx<'_> {
             let shard = s.micro_batch * seq / s.cp * ACT_BYTES;
             let inputs = shard * (q + 2.0 * kv.max(u as f64 * dh));
             let a2a = |bytes: f64| self.collective(Collective::AllToAll, bytes, group);
-            let pass = a2a(inputs) + a2a(shard * q);
+            let pass = a2a(inputs) + a2a(shard * t.out_dim() / s.tp);
             (pass, pass)
         } else {
             (0.0, 0.0)
@@ -600,7 +641,7 @@ impl Ctx<'_> {
             }
         }
         let elementwise = if self.inputs.parallelism.recompute_elementwise {
-            self.elementwise_fwd(moe)
+            self.elementwise_fwd(moe) + self.latent_up()
         } else {
             0.0
         };
@@ -619,7 +660,8 @@ impl Ctx<'_> {
     }
 
     /// Forward time of a layer's two norms and its feed-forward activation function, which
-    /// `recompute_elementwise` runs again in the backward pass.
+    /// `recompute_elementwise` runs again in the backward pass (with MLA's up-projections,
+    /// `latent_up`).
     fn elementwise_fwd(&self, moe: bool) -> f64 {
         let t = &self.inputs.transformer;
         let s = self.shape;

@@ -109,8 +109,22 @@ pub fn model_panel(props: &PanelProps) -> Html {
             { f.render(f.number(&fields::MODEL_SEQ_LEN, "seq-len", n(shape.map(|t| t.seq_len))).slider(Slider::Pow2 { min: 9, max: 20 })) }
             <div class="grid">
                 { f.choice(&fields::MODEL_FFN_ACT, "ffn-act", shape.map_or(FfnKind::Gelu, |t| t.ffn_kind)) }
-                { f.choice(&fields::MODEL_ATTENTION, "attention", shape.map_or(AttentionImpl::Flash, |t| t.attention)) }
+                { attention_choice(&f, shape.as_ref()) }
             </div>
+            if shape.is_some_and(|t| t.mla.is_some()) {
+                <div class="grid">
+                    { for [&fields::MODEL_MLA_Q_LORA_RANK, &fields::MODEL_MLA_KV_LORA_RANK, &fields::MODEL_MLA_ROPE_HEAD_DIM,
+                        &fields::MODEL_MLA_V_HEAD_DIM].into_iter().map(|field| {
+                        let value = shape.and_then(|t| t.mla).map(|m| match field.path {
+                            "model.mla.q_lora_rank" => m.q_lora_rank,
+                            "model.mla.kv_lora_rank" => m.kv_lora_rank,
+                            "model.mla.rope_head_dim" => m.rope_head_dim,
+                            _ => m.v_head_dim,
+                        });
+                        f.render(f.number(field, &field.testid(), n(value)))
+                    }) }
+                </div>
+            }
             { toggle_field(ToggleFieldProps { path: "model.moe".into(), testid: "moe".into(), label: t("form.moe").into(), checked: moe_on,
                 on_set: f.on_set.reform(|changes: Vec<Change>| {
                     changes.into_iter().map(|(path, on)| {
@@ -139,4 +153,15 @@ pub fn model_panel(props: &PanelProps) -> Html {
 fn short_chip(name: &str) -> String {
     let name = name.strip_prefix("NVIDIA ").unwrap_or(name);
     name.split_whitespace().next().unwrap_or(name).to_string()
+}
+
+/// The attention select: its kernel, or `mla` for multi-head latent attention, whose kernel is
+/// the fused one.
+fn attention_choice(f: &Form, shape: Option<&crate::model::Transformer>) -> Html {
+    let code = match shape {
+        Some(t) if t.mla.is_some() => "mla",
+        Some(t) => fields::MODEL_ATTENTION.code(t.attention),
+        None => fields::MODEL_ATTENTION.code(AttentionImpl::Flash),
+    };
+    f.select(fields::MODEL_ATTENTION.path, "attention", &fields::MODEL_ATTENTION.offered(), code)
 }
