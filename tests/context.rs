@@ -124,7 +124,10 @@ fn deepseek_v3_has_multi_head_latent_attention() {
     let ds = Scenario::default_plan().with("model.preset", Some(json!("deepseek-v3")));
     let t = ds.resolve().expect("resolves").transformer;
     let m = t.mla.expect("latent attention");
-    assert_eq!((m.q_lora_rank, m.kv_lora_rank, m.rope_head_dim, m.v_head_dim), (1536, 512, 64, 128));
+    assert_eq!(
+        (m.q_lora_rank, m.kv_lora_rank, m.rope_head_dim, m.v_head_dim),
+        (1536, 512, 64, 128)
+    );
     assert!((t.attention_params() / 1e6 - 187.1).abs() < 0.5, "{}", t.attention_params());
     assert!((t.params() / 1e9 - 671.0).abs() < 15.0, "{}", t.params() / 1e9);
     let written = clusterplan::scenario::describe::transformer(&t);

@@ -163,5 +163,8 @@ fn attention_choice(f: &Form, shape: Option<&crate::model::Transformer>) -> Html
         Some(t) => fields::MODEL_ATTENTION.code(t.attention),
         None => fields::MODEL_ATTENTION.code(AttentionImpl::Flash),
     };
-    f.select(fields::MODEL_ATTENTION.path, "attention", &fields::MODEL_ATTENTION.offered(), code)
+    // `mla` names the fused kernel too, so the table offers it only as an alias.
+    let mut options = fields::MODEL_ATTENTION.offered();
+    options.push("mla");
+    f.select(fields::MODEL_ATTENTION.path, "attention", &options, code)
 }

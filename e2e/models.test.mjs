@@ -1,0 +1,61 @@
+// End-to-end tests of the newer model kinds and number formats in the page, in English and
+// Chinese: DeepSeek-V3's multi-head latent attention with its fields, NVFP4 on B300 against
+// FP8, and Llama 3 8B at a million tokens with context parallelism by kind; each link
+// reopens its plan.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  assertClean, harness, newContext, newPage, num, open, origin, q, select, served, text, until,
+} from './harness.mjs';
+
+harness();
+
+const link = (s) => `${origin}/#s=1.${Buffer.from(JSON.stringify(s)).toString('base64url')}`;
+
+for (const lang of ['en', 'zh-CN']) {
+  test(`${lang}: MLA fields, NVFP4 on B300 and a million-token context`, async (t) => {
+    const log = { errors: [], requests: [] };
+    const page = await newPage(await newContext(t, { locale: lang }), log);
+    // DeepSeek-V3's attention is latent, with its dimensions in the form.
+    await open(page, link({ model: { preset: 'deepseek-v3' }, training: { tokens: '14.8T', global_batch: 15360, recipe: 'fp8' },
+      cluster: { chip: 'h800', chips: 2048 }, parallelism: { tp: 1, pp: 16, ep: 64 } }));
+    assert.equal(await page.inputValue(q('attention')), 'mla');
+    const option = await page.locator(`${q('attention')} option[value="mla"]`).textContent();
+    assert.match(option, lang === 'en' ? /latent/ : /潜在/);
+    assert.equal(await page.getAttribute(q('kv-lora-rank'), 'placeholder'), '512');
+    assert.equal(await page.getAttribute(q('q-lora-rank'), 'placeholder'), '1,536');
+    // Another kernel turns the latent attention off, and its fields go.
+    await select(page, 'attention', 'flash');
+    await until(page, 'the MLA fields gone', (s) => !document.querySelector(s), q('kv-lora-rank'));
+
+    // NVFP4 on B300 beside FP8, the same plan.
+    await open(page, link({ model: { preset: 'llama3-70b' }, training: { tokens: '15T', global_batch: 1024, recipe: 'fp8' },
+      cluster: { chip: 'b300', chips: 1024 }, parallelism: { tp: 8, pp: 4 } }));
+    const before = await text(page, 'step-time');
+    const fp8 = num(before);
+    await select(page, 'recipe', 'nvfp4');
+    await until(page, 'the NVFP4 step', ([s, was]) => document.querySelector(s)?.textContent.trim() !== was,
+      [q('step-time'), before]);
+    const fp4 = num(await text(page, 'step-time'));
+    assert.ok(fp4 < fp8 && fp4 > fp8 / 2, `NVFP4 ${fp4} s against FP8 ${fp8} s`);
+
+    // Llama 3 8B at 1,048,576 tokens on 512 H100 with CP 32, exchanging by Ulysses in the
+    // domain and a ring across: it runs and fits.
+    await open(page, link({ model: { preset: 'llama3-8b', seq_len: 1048576 }, training: { tokens: '100B', global_batch: 16 },
+      cluster: { chip: 'h100-sxm', chips: 512 }, parallelism: { tp: 8, pp: 1, cp: 32, recompute: 'full' } }));
+    await select(page, 'cp-kind', 'both');
+    await until(page, 'the plan with both', (s) => document.querySelector(s)?.value === 'both', q('cp-kind'));
+    assert.equal(await page.locator(q('problems')).count(), 0, 'it runs');
+    const [used, of] = (await text(page, 'memory-per-chip')).replace(/,/g, '').match(/[\d.]+/g).map(Number);
+    assert.ok(used < of, `${used} GiB of ${of}`);
+    // Ulysses alone cannot split 32 heads among TP 8 x CP 32 ranks, and says so.
+    await select(page, 'cp-kind', 'ulysses');
+    await until(page, 'the heads problem', (s) => !!document.querySelector(s), q('problems'));
+    assert.match(await text(page, 'problems'), /Ulysses/);
+    // The link reopens it.
+    const again = await newPage(await newContext(t, { locale: lang }), log);
+    await open(again, page.url());
+    assert.equal(await again.inputValue(q('cp-kind')), 'ulysses');
+    assertClean(log, served());
+  });
+}
