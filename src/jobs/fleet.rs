@@ -135,94 +135,20 @@ pub fn view(scenario: &Scenario, theme: &Theme, width: u32) -> Value {
                     ),
                     None => (*part, None),
                 };
-                let title = fill(
-                    "fleet.pool-chips",
-                    &[("chip", name), ("n", &numbers::format(part.chips as f64))],
-                );
-                let used = part.share > 0.0;
-                let detail = if used {
-                    let share = share_words(p.across, part.share);
-                    match site {
-                        Some(site) => fill("fleet.at-site", &[("share", &share), ("site", site)]),
-                        None => share,
-                    }
-                } else {
-                    t("fleet.unused").to_string()
-                };
-                let f = &e.facility;
-                let mut figures = if used {
-                    vec![
-                        (t("fleet.card.share"), detail.clone()),
-                        (t("fleet.card.busy"), format::seconds(part.busy_s)),
-                        (t("fleet.card.waits"), format::seconds(part.waits_s)),
-                        (t("fleet.card.mfu"), format::percent(part.mfu)),
-                        (
-                            t("fleet.card.memory"),
-                            t(if part.fits { "fit.fits" } else { "fit.does-not-fit" }).to_string(),
-                        ),
-                    ]
-                } else {
-                    vec![(t("fleet.card.share"), detail.clone())]
-                };
-                // At sites, power and price are the site's (its own prices), in its row.
-                if used && site.is_none() {
-                    let mw = format::sig3(f.power.facility_w / 1e6);
-                    figures.push((t("fleet.card.power"), fill("unit.mw", &[("n", &mw)])));
-                    let usd = format::count(f.cost.capex_usd);
-                    figures.push((t("fleet.card.capex"), fill("unit.usd", &[("n", &usd)])));
-                }
-                cards.push(json!({
-                    "title": title,
-                    "colour": charts::pool_colour(theme, place),
-                    "figures": figures.into_iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
-                    "bad": used && !part.fits,
-                }));
-                marks.push(PoolMark { name: title, detail, site: 0 });
+                let (card, mark) = pool_card(&part, e, name, p.across, site);
+                let mut card = card;
+                card["colour"] = json!(charts::pool_colour(theme, place));
+                cards.push(card);
+                marks.push(mark);
             }
-            // The search over splits: how much the best beats the fastest pool alone, how far
-            // it stays below the pools apart, and the scenario that applies it. It splits pools
-            // in one place, so it is not offered over sites, whose job it would contradict.
-            let best = best_split(&p.pools, p.between);
-            if let (Some(how), None) = (best.how, &at_sites) {
-                let shares: Vec<f64> = best.job.parts.iter().map(|p| p.share).collect();
-                let code = fields::PARALLELISM_ACROSS_POOLS.code(how);
-                let text = fill(
-                    "fleet.pool-best",
-                    &[
-                        ("how", t(&format!("option.parallelism.across_pools.{code}"))),
-                        (
-                            "shares",
-                            &shares
-                                .iter()
-                                .map(|s| format::percent(*s))
-                                .collect::<Vec<_>>()
-                                .join(" / "),
-                        ),
-                        ("days", &format::days(best.job.train_days)),
-                        ("gain", &format::percent(best.gain_over_alone())),
-                        ("short", &format::percent(best.short_of_apart())),
-                    ],
-                );
-                let applied = scenario
-                    .clone()
-                    .with("parallelism.across_pools", Some(json!(code)))
-                    .with("parallelism.pool_shares", Some(json!(shares)));
-                best_view = json!({
-                    "text": text,
-                    "apply": { "label": t("fleet.apply-best"), "scenario": applied.to_value() },
-                });
+            // The search over splits splits pools in one place, so it is not offered over
+            // sites, whose job it would contradict.
+            if at_sites.is_none() {
+                best_view = best(scenario, &p);
             }
-            let transport = if p.rdma {
-                t("fleet.transport.rdma").to_string()
-            } else {
-                let share = p.between.bytes_per_s / p.line_bytes_per_s.max(1.0);
-                fill("fleet.transport.tcp", &[("share", &format::percent(share))])
-            };
-            let gbit = short(p.line_bytes_per_s * 8.0 / 1e9);
-            let said = fill("fleet.link", &[("gbit", &gbit), ("transport", &transport)]);
+            let (said, short_words) = link(&p);
             lines.push(line("pool-link", said, false));
-            let kind = if p.rdma { "RDMA" } else { "TCP" };
-            link_words = fill("fleet.link-short", &[("gbit", &gbit), ("transport", kind)]);
+            link_words = short_words;
         }
         Ok(None) => marks.push(PoolMark { name: names[0].clone(), detail: String::new(), site: 0 }),
         Err(errors) => {
@@ -262,6 +188,97 @@ pub fn view(scenario: &Scenario, theme: &Theme, width: u32) -> Value {
         "sites": sites_view,
         "drawing": drawing,
     })
+}
+
+/// A pool's card (its title, figures and whether its part fits) and its mark in the drawing:
+/// `part` of the job, `solo` its estimate alone (for what it draws and costs), at `site` when
+/// the fleet spans sites (whose rows then carry power and price).
+fn pool_card(
+    part: &PoolPart,
+    solo: &crate::model::Estimate,
+    name: &str,
+    how: Across,
+    site: Option<&str>,
+) -> (Value, PoolMark) {
+    let title =
+        fill("fleet.pool-chips", &[("chip", name), ("n", &numbers::format(part.chips as f64))]);
+    let used = part.share > 0.0;
+    let detail = match (used, site) {
+        (false, _) => t("fleet.unused").to_string(),
+        (true, Some(site)) => {
+            fill("fleet.at-site", &[("share", &share_words(how, part.share)), ("site", site)])
+        }
+        (true, None) => share_words(how, part.share),
+    };
+    let mut figures = vec![(t("fleet.card.share"), detail.clone())];
+    if used {
+        let fits = t(if part.fits { "fit.fits" } else { "fit.does-not-fit" }).to_string();
+        figures.extend([
+            (t("fleet.card.busy"), format::seconds(part.busy_s)),
+            (t("fleet.card.waits"), format::seconds(part.waits_s)),
+            (t("fleet.card.mfu"), format::percent(part.mfu)),
+            (t("fleet.card.memory"), fits),
+        ]);
+    }
+    if used && site.is_none() {
+        let f = &solo.facility;
+        let mw = format::sig3(f.power.facility_w / 1e6);
+        figures.push((t("fleet.card.power"), fill("unit.mw", &[("n", &mw)])));
+        let usd = format::count(f.cost.capex_usd);
+        figures.push((t("fleet.card.capex"), fill("unit.usd", &[("n", &usd)])));
+    }
+    let card = json!({
+        "title": title,
+        "figures": figures.into_iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
+        "bad": used && !part.fits,
+    });
+    (card, PoolMark { name: title, detail, site: 0 })
+}
+
+/// The best split found over the pools (`model::pools::best_split`): how much it beats the
+/// fastest pool alone, how far it stays below the pools apart, and the scenario that applies
+/// it; `Null` when no split fits.
+fn best(scenario: &Scenario, p: &crate::scenario::Pools) -> Value {
+    let best = best_split(&p.pools, p.between);
+    let Some(how) = best.how else { return Value::Null };
+    let shares: Vec<f64> = best.job.parts.iter().map(|p| p.share).collect();
+    let code = fields::PARALLELISM_ACROSS_POOLS.code(how);
+    let listed = shares.iter().map(|s| format::percent(*s)).collect::<Vec<_>>().join(" / ");
+    let text = fill(
+        "fleet.pool-best",
+        &[
+            ("how", t(&format!("option.parallelism.across_pools.{code}"))),
+            ("shares", &listed),
+            ("days", &format::days(best.job.train_days)),
+            ("gain", &format::percent(best.gain_over_alone())),
+            ("short", &format::percent(best.short_of_apart())),
+        ],
+    );
+    let applied = scenario
+        .clone()
+        .with("parallelism.across_pools", Some(json!(code)))
+        .with("parallelism.pool_shares", Some(json!(shares)));
+    json!({
+        "text": text,
+        "apply": { "label": t("fleet.apply-best"), "scenario": applied.to_value() },
+    })
+}
+
+/// The link between pools in words: in full (line rate and transport, with the share of the
+/// line host-staged TCP reaches), and short for the drawing.
+fn link(p: &crate::scenario::Pools) -> (String, String) {
+    let gbit = short(p.line_bytes_per_s * 8.0 / 1e9);
+    let transport = if p.rdma {
+        t("fleet.transport.rdma").to_string()
+    } else {
+        let share = p.between.bytes_per_s / p.line_bytes_per_s.max(1.0);
+        fill("fleet.transport.tcp", &[("share", &format::percent(share))])
+    };
+    let kind = if p.rdma { "RDMA" } else { "TCP" };
+    (
+        fill("fleet.link", &[("gbit", &gbit), ("transport", &transport)]),
+        fill("fleet.link-short", &[("gbit", &gbit), ("transport", kind)]),
+    )
 }
 
 /// The job over the scenario's sites in the page's layout (`ui::job::render`): its line, the
