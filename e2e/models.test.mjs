@@ -28,6 +28,17 @@ for (const lang of ['en', 'zh-CN']) {
     await select(page, 'attention', 'flash');
     await until(page, 'the MLA fields gone', (s) => !document.querySelector(s), q('kv-lora-rank'));
 
+    // Nemotron-H 8B is a hybrid: its pattern in plain words, its Mamba-2 fields; a pattern
+    // typed makes another hybrid, and emptied the model is a transformer again.
+    await open(page, link({ model: { preset: 'nemotron-h-8b' }, training: { tokens: '20T', global_batch: 768 },
+      cluster: { chip: 'h100-sxm', chips: 1024 }, parallelism: { tp: 4, pp: 1 } }));
+    assert.match(await text(page, 'hybrid-reads'), lang === 'en' ? /28 layers; Mamba-2 mixers: 24, attention blocks: 4/ : /共 28 层：24 个 Mamba-2/);
+    assert.equal(await page.getAttribute(q('mamba-state'), 'placeholder'), '128');
+    await page.fill(q('hybrid-pattern'), 'M-M-M-*-');
+    await page.press(q('hybrid-pattern'), 'Enter');
+    await until(page, 'the typed pattern read', (s) => /\b4\b/.test(document.querySelector(s)?.textContent), q('hybrid-reads'));
+    assert.match(await text(page, 'hybrid-reads'), lang === 'en' ? /4 layers; Mamba-2 mixers: 3, attention blocks: 1/ : /共 4 层：3 个 Mamba-2/);
+
     // NVFP4 on B300 beside FP8, the same plan.
     await open(page, link({ model: { preset: 'llama3-70b' }, training: { tokens: '15T', global_batch: 1024, recipe: 'fp8' },
       cluster: { chip: 'b300', chips: 1024 }, parallelism: { tp: 8, pp: 4 } }));

@@ -181,6 +181,12 @@ section! {
         mtp_layers,
         /// Mixture of experts: an object, or `null`/`false` to make a preset dense.
         moe,
+        /// A hybrid's layers as Megatron-LM's `--hybrid-layer-pattern` writes them (`M` Mamba-2,
+        /// `*` attention, `-` MLP, `E` experts); default the preset's, else a transformer.
+        hybrid_pattern,
+        /// The Mamba-2 mixer of a hybrid: `state`, `heads`, `head_dim`, `groups`, `conv`,
+        /// `chunk`; default the preset's, else Megatron-LM's.
+        mamba,
         /// Multi-head latent attention's dimensions (with `attention: "mla"`): `q_lora_rank`,
         /// `kv_lora_rank`, `rope_head_dim`, `v_head_dim`; default the preset's.
         mla,

@@ -358,6 +358,10 @@ pub fn warning(w: &Warning) -> String {
             "warn.cp-sequence",
             &[("cp", &n(cp as u64)), ("seq", &n(seq_len as u64)), ("chunks", &n(2 * cp as u64))],
         ),
+        Warning::TensorSplitsMamba { heads, groups, tp } => fill(
+            "warn.tp-mamba",
+            &[("heads", &n(heads as u64)), ("groups", &n(groups as u64)), ("tp", &n(tp as u64))],
+        ),
         Warning::UlyssesSplitsHeads { heads, ranks } => {
             fill("warn.ulysses-heads", &[("heads", &n(heads as u64)), ("ranks", &n(ranks as u64))])
         }

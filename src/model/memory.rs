@@ -182,7 +182,21 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
     };
     // What the elementwise recomputation rebuilds during a layer's backward pass.
     let rebuilt = if light { rebuilt + norm_outputs + rebuilt_heads } else { 0.0 };
-    let full = norms + masks + qkv - rebuilt_heads + latents + proj_in + scores + ffn;
+    let attention = qkv - rebuilt_heads + latents + proj_in;
+    let full = match t.hybrid {
+        None => norms + masks + attention + scores + ffn,
+        // A hybrid's layer holds its share of each kind of mixer and of feed-forward blocks.
+        Some(_) => {
+            let ffn = if moe_layer { ffn } else { ffn * t.dense_ffn_share() };
+            let a = t.attention_share();
+            norms
+                + masks
+                + a * (attention + scores)
+                + t.mamba_share() * mamba(inputs, shape, gemm_in)
+                + ffn
+        }
+    };
+    let scores = scores * t.attention_share();
     let (stored, recomputed) = match (p.recompute, t.attention) {
         (Recompute::None, _) | (Recompute::Selective, AttentionImpl::Flash) => (full, rebuilt),
         (Recompute::Selective, AttentionImpl::Materialized) => (full - scores, scores + rebuilt),
@@ -190,6 +204,27 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
         (Recompute::Full, _) => (ACT_BYTES * norm_tokens * h, full),
     };
     LayerActivations { stored, full, recomputed }
+}
+
+/// Bytes a Mamba-2 mixer keeps for its backward pass for one micro-batch, with GEMM inputs at
+/// `gemm_in` bytes an element: the input projection's input and output (gate, inputs, `B`, `C`,
+/// step sizes), the convolution's output, the scan's chunk states in FP32 and its output, and
+/// the gated norm's output, which the output projection reads.
+fn mamba(inputs: &Inputs, shape: &Shape, gemm_in: f64) -> f64 {
+    let t = &inputs.transformer;
+    let Some(y) = t.hybrid else { return 0.0 };
+    let m = y.mixer;
+    let tokens = shape.tokens;
+    let inner = t.mamba_inner() / shape.tp;
+    let gn = m.groups as f64 * m.state as f64 / shape.tp;
+    let heads = m.heads as f64 / shape.tp;
+    let states = 4.0 * tokens / m.chunk.max(1) as f64 * inner * m.state as f64;
+    tokens * gemm_in * t.hidden as f64
+        + ACT_BYTES * tokens * (2.0 * inner + 2.0 * gn + heads)
+        + ACT_BYTES * tokens * (inner + 2.0 * gn)
+        + states
+        + ACT_BYTES * tokens * inner
+        + gemm_in * tokens * inner
 }
 
 /// A dense and an MoE layer's activations for one micro-batch. Per-layer activations are the

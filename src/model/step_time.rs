@@ -9,6 +9,7 @@
 //! (arXiv:2104.04473, §2.2, eq. 1 and the interleaved form).
 
 mod data_parallel;
+mod mamba;
 mod ops;
 
 use data_parallel::{data_parallel, optimizer_s};

@@ -67,6 +67,8 @@ pub enum Warning {
     ExpertParallelWithoutExperts { ep: u32 },
     /// Occurs when the context-parallel degree does not divide the sequence into 2 x cp chunks.
     ContextSplitsSequence { cp: u32, seq_len: u32 },
+    /// Tensor parallelism that does not divide a Mamba-2 mixer's heads or groups.
+    TensorSplitsMamba { heads: u32, groups: u32, tp: u32 },
     /// Ulysses context parallelism with attention heads that do not divide among the tensor
     /// and context ranks (`ranks` = TP x CP).
     UlyssesSplitsHeads { heads: u32, ranks: u32 },
@@ -137,6 +139,7 @@ impl Warning {
             | Warning::ExpertDegreeNotDivisible { .. }
             | Warning::ContextSplitsSequence { .. }
             | Warning::UlyssesSplitsHeads { .. }
+            | Warning::TensorSplitsMamba { .. }
             | Warning::InterleavingNeedsMicrobatches { .. }
             | Warning::NeverFinishes { .. } => Severity::Problem,
             Warning::DoesNotFit { .. } | Warning::RackTooDense { .. } => Severity::Fit,
@@ -305,6 +308,12 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
     }
     if shape.cp_u > 1 && t.seq_len as u64 % (2 * shape.cp_u as u64) != 0 {
         out.push(Warning::ContextSplitsSequence { cp: shape.cp_u, seq_len: t.seq_len });
+    }
+    if let Some(y) = t.hybrid.filter(|y| y.mamba > 0) {
+        let (heads, groups, tp) = (y.mixer.heads, y.mixer.groups, shape.tp_u.max(1));
+        if heads % tp != 0 || groups % tp != 0 {
+            out.push(Warning::TensorSplitsMamba { heads, groups, tp });
+        }
     }
     let ranks = shape.tp_u.saturating_mul(shape.cp_u).max(1);
     if p.cp_kind == CpKind::Ulysses && shape.cp_u > 1 && t.n_heads % ranks != 0 {

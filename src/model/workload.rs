@@ -47,6 +47,37 @@ pub struct Mla {
     pub v_head_dim: u32,
 }
 
+/// A Mamba-2 mixer (SSD; Dao and Gu, arXiv:2405.21060), as Megatron-LM's `MambaMixer` builds
+/// it: an input projection to the gate, the inputs, `B`, `C` and the step sizes, a causal
+/// depthwise convolution, the chunked state-space scan, a gated norm and an output projection.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mamba2 {
+    /// State size `N` per head group.
+    pub state: u32,
+    /// Heads `H`, each `head_dim` wide: the inner width is `heads * head_dim`.
+    pub heads: u32,
+    pub head_dim: u32,
+    /// Groups `G` sharing `B` and `C`.
+    pub groups: u32,
+    /// Convolution width.
+    pub conv: u32,
+    /// Chunk length `Q` of the scan.
+    pub chunk: u32,
+}
+
+/// A hybrid model's layers, from Megatron-LM's `--hybrid-layer-pattern` (`M` Mamba, `*`
+/// attention, `-` MLP, `E` mixture of experts; one character one sublayer): how many of each.
+/// The model's `n_layers` counts mixers or feed-forward blocks, whichever are more; each layer
+/// carries its share of every kind, so stages hold them in proportion.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hybrid {
+    pub attention: u32,
+    pub mamba: u32,
+    pub mlp: u32,
+    pub moe: u32,
+    pub mixer: Mamba2,
+}
+
 /// Mixture-of-experts feed-forward layers.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Moe {
@@ -103,6 +134,9 @@ pub struct Transformer {
     pub mtp_layers: u32,
     /// Multi-head latent attention, if the attention is latent.
     pub mla: Option<Mla>,
+    /// The kinds of its layers, if it is a hybrid; `None` is a transformer, every layer an
+    /// attention block and a feed-forward block.
+    pub hybrid: Option<Hybrid>,
 }
 
 impl Transformer {
@@ -136,6 +170,61 @@ impl Transformer {
     /// value widths of every head (`q_dim` without MLA).
     pub fn score_width(&self) -> f64 {
         self.n_heads as f64 * (self.qk_head_dim() + self.v_head_dim()) / 2.0
+    }
+
+    /// Share of layers with an attention block: all of a transformer's.
+    pub fn attention_share(&self) -> f64 {
+        self.hybrid.map_or(1.0, |y| y.attention as f64 / self.n_layers.max(1) as f64)
+    }
+
+    /// Share of layers with a Mamba-2 mixer: none of a transformer's.
+    pub fn mamba_share(&self) -> f64 {
+        self.hybrid.map_or(0.0, |y| y.mamba as f64 / self.n_layers.max(1) as f64)
+    }
+
+    /// Share of the layers without experts that have a dense feed-forward block: all of a
+    /// transformer's.
+    pub fn dense_ffn_share(&self) -> f64 {
+        let dense = self.n_layers.saturating_sub(self.n_moe_layers()).max(1) as f64;
+        self.hybrid.map_or(1.0, |y| (y.mlp as f64 / dense).min(1.0))
+    }
+
+    /// Inner width of a Mamba-2 mixer, `heads * head_dim`.
+    pub fn mamba_inner(&self) -> f64 {
+        self.hybrid.map_or(0.0, |y| y.mixer.heads as f64 * y.mixer.head_dim as f64)
+    }
+
+    /// Parameters of one Mamba-2 mixer (Megatron-LM `MambaMixer`): the input projection
+    /// `h x (2 d_inner + 2 G N + H)`, the convolution over `d_inner + 2 G N` channels with its
+    /// bias, `A`, `D` and the step bias per head, the gated norm, and the output projection.
+    pub fn mamba_params(&self) -> f64 {
+        let Some(y) = self.hybrid else { return 0.0 };
+        let m = y.mixer;
+        let (h, inner) = (self.hidden as f64, self.mamba_inner());
+        let gn = m.groups as f64 * m.state as f64;
+        let heads = m.heads as f64;
+        h * (2.0 * inner + 2.0 * gn + heads)
+            + (inner + 2.0 * gn) * (m.conv as f64 + 1.0)
+            + 3.0 * heads
+            + inner
+            + inner * h
+    }
+
+    /// Forward FLOPs of one Mamba-2 mixer per token, as Megatron-LM's `mamba_layer_flops`
+    /// counts them: the two projections, and `7 d_inner N` for the scan.
+    pub fn mamba_flops_per_token(&self) -> f64 {
+        let Some(y) = self.hybrid else { return 0.0 };
+        let (h, inner) = (self.hidden as f64, self.mamba_inner());
+        let gn = y.mixer.groups as f64 * y.mixer.state as f64;
+        2.0 * h * (2.0 * inner + 2.0 * gn + y.mixer.heads as f64)
+            + 7.0 * inner * y.mixer.state as f64
+            + 2.0 * inner * h
+    }
+
+    /// Parameters of an average layer's mixers: its share of an attention block and of a
+    /// Mamba-2 mixer.
+    pub fn mixer_params(&self) -> f64 {
+        self.attention_share() * self.attention_params() + self.mamba_share() * self.mamba_params()
     }
 
     /// Layers whose feed-forward block is a mixture of experts.
@@ -200,8 +289,8 @@ impl Transformer {
     pub fn params(&self) -> f64 {
         let n_dense = (self.n_layers - self.n_moe_layers()) as f64;
         let n_moe = self.n_moe_layers() as f64;
-        self.n_layers as f64 * self.attention_params()
-            + n_dense * self.ffn_params(self.ffn as f64)
+        self.n_layers as f64 * self.mixer_params()
+            + n_dense * self.dense_ffn_share() * self.ffn_params(self.ffn as f64)
             + n_moe * (self.routed_expert_params() + self.shared_expert_params())
             + self.embedding_params()
             + self.mtp_layers as f64 * self.mtp_params()
@@ -243,14 +332,17 @@ impl Transformer {
         let s = self.seq_len as f64;
         let h = self.hidden as f64;
         let attention = 2.0 * (self.attention_params()) + 2.0 * s * self.score_width(); // per token, fwd
+        let mixer =
+            self.attention_share() * attention + self.mamba_share() * self.mamba_flops_per_token();
         let n_dense = (self.n_layers - self.n_moe_layers()) as f64;
         let n_moe = self.n_moe_layers() as f64;
         let dense_ffn = 2.0 * self.ffn_params(self.ffn as f64);
         let moe_ffn = 2.0 * self.ffn_params(self.moe_active_ffn());
         let last_ffn = if self.moe.is_some() { moe_ffn } else { dense_ffn };
+        let dense_ffn = self.dense_ffn_share() * dense_ffn;
         let mtp = self.mtp_layers as f64
             * (attention + last_ffn + 2.0 * 2.0 * h * h + 2.0 * h * self.vocab as f64);
-        let per_token_fwd = self.n_layers as f64 * attention
+        let per_token_fwd = self.n_layers as f64 * mixer
             + n_dense * dense_ffn
             + n_moe * moe_ffn
             + 2.0 * h * self.vocab as f64
@@ -264,10 +356,10 @@ impl Transformer {
     pub fn layer_active_params(&self) -> f64 {
         let n = self.n_layers.max(1) as f64;
         let n_moe = self.n_moe_layers() as f64;
-        let ffn = ((n - n_moe) * self.ffn_params(self.ffn as f64)
+        let ffn = ((n - n_moe) * self.dense_ffn_share() * self.ffn_params(self.ffn as f64)
             + n_moe * self.ffn_params(self.moe_active_ffn()))
             / n;
-        self.attention_params() + ffn
+        self.mixer_params() + ffn
     }
 
     /// Work on the last pipeline stage beyond its layers, in layers: the output layer and
@@ -283,6 +375,6 @@ impl Transformer {
     /// Forward FLOPs of the causal attention-score product (`QK^T` and `PV`) for one sequence.
     pub fn attention_score_flops_per_sequence(&self) -> f64 {
         let s = self.seq_len as f64;
-        self.n_layers as f64 * 2.0 * s * s * self.score_width()
+        self.attention_share() * self.n_layers as f64 * 2.0 * s * s * self.score_width()
     }
 }

@@ -17,6 +17,16 @@ pub fn transformer(t: &Transformer) -> Value {
         "attention": fields::MODEL_ATTENTION.code(t.attention),
         "tied_embeddings": t.tied_embeddings, "dropout": t.dropout, "mtp_layers": t.mtp_layers,
     });
+    if let Some(y) = t.hybrid {
+        let pattern: String = [('M', y.mamba), ('*', y.attention), ('-', y.mlp), ('E', y.moe)]
+            .iter()
+            .flat_map(|&(c, n)| std::iter::repeat_n(c, n as usize))
+            .collect();
+        let m = y.mixer;
+        model["hybrid_pattern"] = json!(pattern);
+        model["mamba"] = json!({ "state": m.state, "heads": m.heads, "head_dim": m.head_dim,
+            "groups": m.groups, "conv": m.conv, "chunk": m.chunk });
+    }
     if let Some(m) = t.mla {
         model["attention"] = json!("mla");
         model["mla"] = json!({ "q_lora_rank": m.q_lora_rank, "kv_lora_rank": m.kv_lora_rank,

@@ -319,6 +319,43 @@ pub static MODEL_MLA_V_HEAD_DIM: Field = count(
     4096.0,
     "as a head: DeepSeek-V3's values are 128 wide",
 );
+pub static MODEL_MAMBA_STATE: Field = count(
+    "model.mamba.state",
+    Fixed(128.0),
+    1.0,
+    4096.0,
+    "Mamba-2 uses states of 64 to 256 (Nemotron-H: 128 and 256); 128 is Megatron-LM's default",
+);
+pub static MODEL_MAMBA_HEADS: Field = count(
+    "model.mamba.heads",
+    Derived,
+    1.0,
+    1e5,
+    "an inner width of twice the model's by default, as Megatron-LM's expand of 2 gives",
+);
+pub static MODEL_MAMBA_HEAD_DIM: Field = count(
+    "model.mamba.head_dim",
+    Fixed(64.0),
+    1.0,
+    4096.0,
+    "Mamba-2 heads are 64 wide in Megatron-LM and Nemotron-H",
+);
+pub static MODEL_MAMBA_GROUPS: Field = count(
+    "model.mamba.groups",
+    Fixed(8.0),
+    1.0,
+    4096.0,
+    "groups share B and C; Megatron-LM's default is 8, which caps tensor parallelism at 8",
+);
+pub static MODEL_MAMBA_CONV: Field =
+    count("model.mamba.conv", Fixed(4.0), 1.0, 64.0, "Mamba's causal convolution is 4 wide");
+pub static MODEL_MAMBA_CHUNK: Field = count(
+    "model.mamba.chunk",
+    Fixed(128.0),
+    1.0,
+    65536.0,
+    "the scan's chunks are 128 tokens in Megatron-LM, 256 in the reference kernels",
+);
 pub static MODEL_MOE_EXPERTS: Field = count(
     "model.moe.experts",
     Preset,
@@ -928,6 +965,12 @@ pub static FIELDS: &[&Field] = &[
     &MODEL_TIED_EMBEDDINGS,
     &MODEL_DROPOUT,
     &MODEL_MTP_LAYERS,
+    &MODEL_MAMBA_STATE,
+    &MODEL_MAMBA_HEADS,
+    &MODEL_MAMBA_HEAD_DIM,
+    &MODEL_MAMBA_GROUPS,
+    &MODEL_MAMBA_CONV,
+    &MODEL_MAMBA_CHUNK,
     &MODEL_MLA_Q_LORA_RANK,
     &MODEL_MLA_KV_LORA_RANK,
     &MODEL_MLA_ROPE_HEAD_DIM,
@@ -1134,6 +1177,7 @@ pub fn warning_field(w: &Warning) -> &'static str {
         | Warning::ExpertParallelWithoutExperts { .. } => "parallelism.ep",
         Warning::ContextSplitsSequence { .. } => "parallelism.cp",
         Warning::UlyssesSplitsHeads { .. } => "parallelism.cp_kind",
+        Warning::TensorSplitsMamba { .. } => "parallelism.tp",
         Warning::Fp8Unsupported | Warning::Fp4Unsupported => "training.recipe",
         Warning::SelectiveWithFlash => "parallelism.recompute",
         Warning::CapBelowMeasured { .. } => "cluster.power_cap_w",

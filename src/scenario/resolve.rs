@@ -12,8 +12,8 @@ use super::fields::{self, fixed, Field, Kind};
 use super::{Raw, Scenario, VERSION};
 use crate::model::presets;
 use crate::model::{
-    AttentionImpl, Chip, Cluster, CpKind, Dispatcher, FfnKind, Inputs, Link, Mla, Moe, Network,
-    Parallelism, Recipe, Recompute, ScaleUp, Sharding, Stack, Training, Transformer,
+    AttentionImpl, Chip, Cluster, CpKind, Dispatcher, FfnKind, Hybrid, Inputs, Link, Mamba2, Mla,
+    Moe, Network, Parallelism, Recipe, Recompute, ScaleUp, Sharding, Stack, Training, Transformer,
 };
 use crate::numbers::{self, NumberError};
 
@@ -412,7 +412,17 @@ impl Scenario {
         };
         let required = |x: Option<u32>| if base.is_some() { x } else { None };
         let b = base.as_ref();
-        let n_layers = r.count(&m.layers, &fields::MODEL_LAYERS, required(b.map(|t| t.n_layers)));
+        // A hybrid pattern sets the layers: its mixers or feed-forward blocks, whichever more.
+        let counts = m
+            .hybrid_pattern
+            .as_ref()
+            .and_then(|v| r.text(v, "model.hybrid_pattern"))
+            .and_then(|p| pattern_counts(r, p));
+        let layers_default = counts.map(|c| c.layers()).or(required(b.map(|t| t.n_layers)));
+        let n_layers = match counts {
+            Some(c) => c.layers(),
+            None => r.count(&m.layers, &fields::MODEL_LAYERS, layers_default),
+        };
         let hidden = r.count(&m.hidden, &fields::MODEL_HIDDEN, required(b.map(|t| t.hidden)));
         let n_heads = r.count(&m.heads, &fields::MODEL_HEADS, required(b.map(|t| t.n_heads)));
         let kv_default = if m.heads.is_some() || b.is_none() {
@@ -527,6 +537,19 @@ impl Scenario {
                 None
             }
         };
+        let hybrid = self.resolve_hybrid(r, counts, b.and_then(|t| t.hybrid), hidden);
+        // Under a pattern with experts, the layers without them are the dense ones.
+        let moe = match (moe, hybrid) {
+            (Some(mut moe), Some(y)) if y.moe > 0 => {
+                moe.n_dense_layers = n_layers.saturating_sub(y.moe);
+                Some(moe)
+            }
+            (None, Some(y)) if y.moe > 0 => {
+                r.error("model.moe", Problem::Required);
+                None
+            }
+            (moe, _) => moe,
+        };
         Transformer {
             n_layers,
             hidden,
@@ -543,22 +566,49 @@ impl Scenario {
             moe,
             mtp_layers,
             mla,
+            hybrid,
         }
+    }
+
+    /// The hybrid's layers: the pattern's counts (or the preset's) with `model.mamba`'s mixer
+    /// over the preset's or Megatron-LM's defaults; `None` for a transformer.
+    fn resolve_hybrid(
+        &self,
+        r: &mut Reader,
+        counts: Option<PatternCounts>,
+        base: Option<Hybrid>,
+        hidden: u32,
+    ) -> Option<Hybrid> {
+        let counts = counts.or_else(|| {
+            base.map(|y| PatternCounts {
+                attention: y.attention,
+                mamba: y.mamba,
+                mlp: y.mlp,
+                moe: y.moe,
+            })
+        })?;
+        let map = object_keys(r, &self.model.mamba, "model.mamba");
+        let get = |k: &str| map.get(k).cloned();
+        let old = base.map(|y| y.mixer);
+        let mut count = |key: &str, field: &Field, preset: Option<u32>| {
+            r.count(&get(key), field, Some(preset.unwrap_or(field.fixed() as u32)))
+        };
+        let head_dim = count("head_dim", &fields::MODEL_MAMBA_HEAD_DIM, old.map(|m| m.head_dim));
+        let state = count("state", &fields::MODEL_MAMBA_STATE, old.map(|m| m.state));
+        let groups = count("groups", &fields::MODEL_MAMBA_GROUPS, old.map(|m| m.groups));
+        let conv = count("conv", &fields::MODEL_MAMBA_CONV, old.map(|m| m.conv));
+        let chunk = count("chunk", &fields::MODEL_MAMBA_CHUNK, old.map(|m| m.chunk));
+        // Megatron-LM's default: an inner width of twice the model's.
+        let derived = old.map_or(2 * hidden / head_dim.max(1), |m| m.heads).max(1);
+        let heads = r.count(&get("heads"), &fields::MODEL_MAMBA_HEADS, Some(derived));
+        let mixer = Mamba2 { state, heads, head_dim, groups, conv, chunk };
+        let PatternCounts { attention, mamba, mlp, moe } = counts;
+        Some(Hybrid { attention, mamba, mlp, moe, mixer })
     }
 
     /// `model.mla`'s dimensions over the preset's (`base`).
     fn resolve_mla(&self, r: &mut Reader, base: Option<Mla>) -> Mla {
-        let map = match &self.model.mla {
-            None => serde_json::Map::new(),
-            Some(Value::Object(map)) => {
-                check_keys(r, map, "model.mla", &[]);
-                map.clone()
-            }
-            Some(other) => {
-                r.error("model.mla", Problem::NotObject { got: short(other), or_null: false });
-                serde_json::Map::new()
-            }
-        };
+        let map = object_keys(r, &self.model.mla, "model.mla");
         let get = |k: &str| map.get(k).cloned();
         Mla {
             q_lora_rank: r.count(
@@ -991,5 +1041,66 @@ fn resolve_scale_out(r: &mut Reader, raw: &Value) -> Link {
         bytes_per_s: fields::CLUSTER_SCALE_OUT_GBIT_PER_S.to_si(rate),
         latency_s: fields::CLUSTER_SCALE_OUT_LATENCY_US.to_si(latency),
         efficiency,
+    }
+}
+
+/// Sublayers of a hybrid pattern by kind.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct PatternCounts {
+    attention: u32,
+    mamba: u32,
+    mlp: u32,
+    moe: u32,
+}
+
+impl PatternCounts {
+    /// Layers: the mixers or the feed-forward blocks, whichever are more.
+    fn layers(&self) -> u32 {
+        (self.attention + self.mamba).max(self.mlp + self.moe).max(1)
+    }
+}
+
+/// Counts Megatron-LM's `--hybrid-layer-pattern` symbols (`M` Mamba, `*` attention, `-` MLP,
+/// `E` mixture of experts; `|` marks a pipeline boundary and spaces are ignored); any other
+/// symbol is an error of `model.hybrid_pattern`.
+fn pattern_counts(r: &mut Reader, pattern: &str) -> Option<PatternCounts> {
+    let mut c = PatternCounts { attention: 0, mamba: 0, mlp: 0, moe: 0 };
+    for symbol in pattern.chars() {
+        match symbol {
+            'M' => c.mamba += 1,
+            '*' => c.attention += 1,
+            '-' => c.mlp += 1,
+            'E' => c.moe += 1,
+            '|' | ' ' => {}
+            other => {
+                let names = vec!["M", "*", "-", "E", "|"];
+                r.error(
+                    "model.hybrid_pattern",
+                    Problem::NotOneOf { names, got: other.to_string() },
+                );
+                return None;
+            }
+        }
+    }
+    if c.attention + c.mamba + c.mlp + c.moe == 0 {
+        r.error("model.hybrid_pattern", Problem::Required);
+        return None;
+    }
+    Some(c)
+}
+
+/// The keys of an optional object field (`model.mla`), checked against the field table; an
+/// absent one has none, and anything but an object is an error of its own.
+fn object_keys(r: &mut Reader, raw: &Raw, at: &str) -> serde_json::Map<String, Value> {
+    match raw {
+        None => serde_json::Map::new(),
+        Some(Value::Object(map)) => {
+            check_keys(r, map, at, &[]);
+            map.clone()
+        }
+        Some(other) => {
+            r.error(at, Problem::NotObject { got: short(other), or_null: false });
+            serde_json::Map::new()
+        }
     }
 }

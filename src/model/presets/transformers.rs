@@ -1,7 +1,7 @@
 //! Published transformer shapes.
 
 use super::TransformerPreset;
-use crate::model::{AttentionImpl, FfnKind, Mla, Moe, Transformer};
+use crate::model::{AttentionImpl, FfnKind, Hybrid, Mamba2, Mla, Moe, Transformer};
 
 /// A dense decoder with flash attention and no dropout; presets adjust from here.
 /// Positional, like a row of the papers' architecture tables.
@@ -32,6 +32,7 @@ const fn dense(
         moe: None,
         mtp_layers: 0,
         mla: None,
+        hybrid: None,
     }
 }
 
@@ -109,6 +110,40 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
             ..dense(61, 7168, 128, 128, 18432, FfnKind::SwiGlu, 129280, 4096)
         },
         source: source!("DeepSeek-AI 2024, arXiv:2412.19437, §4.2 (61 layers, hidden 7168, 256 routed experts, 8 active, 1 shared, expert FFN 2048, first 3 layers dense, sequence 4096), §3.2.2 (tokens reach at most 4 nodes), §2.2 (one multi-token-prediction module), §2.1.1 and the released configuration (MLA: 128 heads, q_lora_rank 1536, kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128)"),
+    },
+    TransformerPreset {
+        id: "nemotron-h-8b",
+        name: "Nemotron-H 8B (hybrid Mamba-2)",
+        transformer: Transformer {
+            n_layers: 28,
+            head_dim: 128,
+            hybrid: Some(Hybrid {
+                attention: 4,
+                mamba: 24,
+                mlp: 24,
+                moe: 0,
+                mixer: Mamba2 { state: 128, heads: 128, head_dim: 64, groups: 8, conv: 4, chunk: 128 },
+            }),
+            ..dense(28, 4096, 32, 8, 21504, FfnKind::Gelu, 131072, 8192)
+        },
+        source: source!("NVIDIA, Nemotron-H, arXiv:2504.03624; Megatron-LM examples/post_training/modelopt/conf/nvidia/Nemotron-H-8B-Base-8K.sh: pattern M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M- (24 Mamba-2, 4 attention, 24 MLP sublayers), hidden 4096, 32 query and 8 KV heads of 128, squared-ReLU MLP of 21504, Mamba-2 with 128 heads of 64, state 128, 8 groups; vocabulary 131072, sequence 8192; convolution 4 and chunk 128 are Megatron-LM's defaults"),
+    },
+    TransformerPreset {
+        id: "nemotron-h-56b",
+        name: "Nemotron-H 56B (hybrid Mamba-2)",
+        transformer: Transformer {
+            n_layers: 64,
+            head_dim: 128,
+            hybrid: Some(Hybrid {
+                attention: 10,
+                mamba: 54,
+                mlp: 54,
+                moe: 0,
+                mixer: Mamba2 { state: 256, heads: 256, head_dim: 64, groups: 8, conv: 4, chunk: 128 },
+            }),
+            ..dense(64, 8192, 64, 8, 32768, FfnKind::Gelu, 131072, 8192)
+        },
+        source: source!("NVIDIA, Nemotron-H, arXiv:2504.03624; Megatron-LM Nemotron-H-56B-Base-8K configuration: 118 sublayers (54 Mamba-2, 10 attention, 54 MLP), hidden 8192, 64 query and 8 KV heads of 128, squared-ReLU MLP of 32768, Mamba-2 with 256 heads of 64 and state 256; groups 8, head width 64, convolution 4 and chunk 128 are Megatron-LM's defaults"),
     },
     TransformerPreset {
         id: "gpt4-moe-1.8t",

@@ -631,9 +631,18 @@ impl Ctx<'_> {
 
     /// One layer of the given kind with its recompute pass filled in.
     pub(super) fn layer(&self, moe: bool) -> Passes {
+        let t = &self.inputs.transformer;
         let (attention, core_fwd) = self.attention_block();
         let ffn = if moe { self.moe_ffn() } else { self.dense_ffn() };
-        let mut layer = attention + ffn;
+        // A hybrid's layer carries its share of each kind of mixer and of feed-forward blocks.
+        let (mut layer, core_fwd) = match t.hybrid {
+            None => (attention + ffn, core_fwd),
+            Some(_) => {
+                let ffn = if moe { ffn } else { ffn * t.dense_ffn_share() };
+                let mixers = attention * t.attention_share() + self.mamba_block() * t.mamba_share();
+                (mixers + ffn, core_fwd * t.attention_share())
+            }
+        };
         if self.inputs.parallelism.ep_overlap {
             // Another micro-batch's attention and experts run while this one's tokens travel.
             for pass in [&mut layer.fwd, &mut layer.bwd] {
@@ -686,8 +695,8 @@ impl Ctx<'_> {
         let layers = stage.layers() as f64;
         let dense_layers = stage.dense_layers as f64;
         let moe_layers = stage.moe_layers as f64;
-        let block = layers * t.attention_params()
-            + dense_layers * t.ffn_params(t.ffn as f64)
+        let block = layers * t.mixer_params()
+            + dense_layers * t.dense_ffn_share() * t.ffn_params(t.ffn as f64)
             + moe_layers * t.shared_expert_params();
         // Each end of a pipeline holds one vocabulary matrix (a tied one is kept on both).
         let embedding = if s.pp_u <= 1 {

@@ -111,6 +111,7 @@ pub fn model_panel(props: &PanelProps) -> Html {
                 { f.choice(&fields::MODEL_FFN_ACT, "ffn-act", shape.map_or(FfnKind::Gelu, |t| t.ffn_kind)) }
                 { attention_choice(&f, shape.as_ref()) }
             </div>
+            { pattern_field(&f, shape.as_ref()) }
             if shape.is_some_and(|t| t.mla.is_some()) {
                 <div class="grid">
                     { for [&fields::MODEL_MLA_Q_LORA_RANK, &fields::MODEL_MLA_KV_LORA_RANK, &fields::MODEL_MLA_ROPE_HEAD_DIM,
@@ -167,4 +168,60 @@ fn attention_choice(f: &Form, shape: Option<&crate::model::Transformer>) -> Html
     let mut options = fields::MODEL_ATTENTION.offered();
     options.push("mla");
     f.select(fields::MODEL_ATTENTION.path, "attention", &options, code)
+}
+
+/// The hybrid pattern as text (`model.hybrid_pattern`: `M` Mamba-2, `*` attention, `-` MLP,
+/// `E` experts), with what it makes in plain words; emptied, the model is a transformer again.
+/// A hybrid's Mamba-2 fields follow.
+fn pattern_field(f: &Form, shape: Option<&crate::model::Transformer>) -> Html {
+    let path = "model.hybrid_pattern";
+    let value = f.raw(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    let on_change = f.on_set.reform(move |e: Event| {
+        let text = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
+        let text = text.trim().to_string();
+        vec![(path.to_string(), (!text.is_empty()).then_some(Value::String(text)))]
+    });
+    let hybrid = shape.and_then(|t| t.hybrid.map(|y| (t.n_layers, y)));
+    let said = match hybrid {
+        Some((layers, y)) => fill(
+            "form.pattern-reads",
+            &[
+                ("layers", &layers.to_string()),
+                ("mamba", &y.mamba.to_string()),
+                ("attention", &y.attention.to_string()),
+                ("mlp", &y.mlp.to_string()),
+                ("moe", &y.moe.to_string()),
+            ],
+        ),
+        None => t("form.pattern-none").to_string(),
+    };
+    let mamba = hybrid.filter(|(_, y)| y.mamba > 0).map(|(_, y)| {
+        let m = y.mixer;
+        let fields: [(&'static fields::Field, u32); 6] = [
+            (&fields::MODEL_MAMBA_STATE, m.state),
+            (&fields::MODEL_MAMBA_HEADS, m.heads),
+            (&fields::MODEL_MAMBA_HEAD_DIM, m.head_dim),
+            (&fields::MODEL_MAMBA_GROUPS, m.groups),
+            (&fields::MODEL_MAMBA_CONV, m.conv),
+            (&fields::MODEL_MAMBA_CHUNK, m.chunk),
+        ];
+        html! {
+            <div class="grid">
+                { for fields.into_iter().map(|(field, v)| f.render(f.number(field, &format!("mamba-{}", field.testid()), Some(v as f64)))) }
+            </div>
+        }
+    });
+    html! {
+        <>
+            <div class="field pattern">
+                <label for="hybrid-pattern">{ crate::text::page::label(path) }</label>
+                <input id="hybrid-pattern" type="text" data-testid="hybrid-pattern" value={value}
+                    placeholder={t("form.pattern-placeholder")} spellcheck="false" onchange={on_change} />
+                <p class="reading" data-testid="hybrid-reads">{ said }</p>
+            </div>
+            { crate::ui::fields::messages(&crate::ui::fields::MessagesProps {
+                testid: "hybrid-pattern".into(), errors: f.errors(path), ..Default::default() }) }
+            if let Some(mamba) = mamba { { mamba } }
+        </>
+    }
 }

@@ -1,0 +1,66 @@
+//! A Mamba-2 mixer's cost in one layer (SSD; Dao and Gu, arXiv:2405.21060), as Megatron-LM
+//! runs it (`megatron/core/ssm/mamba_mixer.py`): the input projection column-parallel over
+//! the tensor ranks (heads and groups split among them), a depthwise causal convolution, the
+//! chunked scan, a gated norm, and the output projection row-parallel, so the tensor-parallel
+//! traffic is an attention block's. Context parallelism swaps the projections' outputs from
+//! sequence shards to head shards by an all-to-all before the convolution and the scan's output
+//! back after it (`mamba_context_parallel.py`), exposed.
+
+use super::ops::{Comm, Ctx, Pass, Passes};
+use super::ACT_BYTES;
+use crate::model::collectives::Collective;
+use crate::model::efficiency::{kernel_s, FLASH_BWD_RELATIVE, FLASH_FWD_RELATIVE, KERNEL_FLOOR_S};
+
+impl Ctx<'_> {
+    /// One Mamba-2 mixer's passes for one micro-batch; nothing for a model without one.
+    pub(super) fn mamba_block(&self) -> Passes {
+        let t = &self.inputs.transformer;
+        let Some(y) = t.hybrid else { return Passes::default() };
+        let m = y.mixer;
+        let s = self.shape;
+        let (h, tokens) = (t.hidden as f64, s.tokens);
+        let norm_tokens = s.norm_tokens(self.inputs.parallelism.sequence_parallel);
+        let inner = t.mamba_inner() / s.tp;
+        let gn = m.groups as f64 * m.state as f64 / s.tp;
+        let heads = m.heads as f64 / s.tp;
+        let projected = 2.0 * inner + 2.0 * gn + heads;
+        let gemms_fwd = self.gemm(tokens, projected, h) + self.gemm(tokens, h, inner);
+        // The scan's matrix products per token: the chunk's C·B^T (2 G Q N), its masked
+        // product with the inputs (2 Q d_inner), the chunk states and their read-out
+        // (2 N d_inner each); fused kernels as attention's are, at their rate.
+        let (q, n) = (m.chunk as f64, m.state as f64);
+        let scan_flops = tokens * (4.0 * n * inner + 2.0 * q * inner + 2.0 * gn * q);
+        let scan_fwd =
+            kernel_s(scan_flops / (self.bf16_rate * FLASH_FWD_RELATIVE)).max(KERNEL_FLOOR_S);
+        let scan_bwd =
+            kernel_s(2.0 * scan_flops / (self.bf16_rate * FLASH_BWD_RELATIVE)).max(KERNEL_FLOOR_S);
+        // The pre-norm and residual on the hidden state; the convolution reads and writes its
+        // channels; the gated norm reads the scan's output and the gate and writes its own.
+        let elementwise_fwd = self.elementwise(10.0 * norm_tokens * h)
+            + self.elementwise(2.0 * ACT_BYTES * tokens * (inner + 2.0 * gn))
+            + self.elementwise(3.0 * ACT_BYTES * tokens * inner);
+        let tp = self.tp_block();
+        let cp = if s.cp_u > 1 {
+            let group = self.group(s.cp_u, s.tp_u);
+            let shard = s.micro_batch * t.seq_len as f64 / s.cp * ACT_BYTES;
+            let a2a = |bytes: f64| self.collective(Collective::AllToAll, bytes, group);
+            let link = a2a(shard * projected) + a2a(shard * inner);
+            Comm::new(link, link)
+        } else {
+            Comm::default()
+        };
+        let fwd = Pass {
+            compute: gemms_fwd + scan_fwd + elementwise_fwd,
+            tp: Comm::new(tp, self.tp_exposed(tp, gemms_fwd)),
+            cp,
+            ..Pass::default()
+        };
+        let bwd = Pass {
+            compute: 2.0 * gemms_fwd + scan_bwd + 2.0 * elementwise_fwd,
+            tp: Comm::new(tp, self.tp_exposed(tp, 2.0 * gemms_fwd)),
+            cp,
+            ..Pass::default()
+        };
+        Passes { fwd, bwd, recompute: Pass::default() }
+    }
+}

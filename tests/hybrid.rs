@@ -1,0 +1,103 @@
+//! Hybrid models (`model.hybrid_pattern`, `model.mamba`): a Mamba-2 mixer costs well below an
+//! attention block at long context, the Nemotron-H presets resolve to their published sizes and
+//! search and size like any other model, and a plain transformer's pattern changes nothing.
+#![cfg(not(target_arch = "wasm32"))]
+
+use clusterplan::model::search::{search, Options};
+use clusterplan::model::{estimate, Warning};
+use clusterplan::scenario::Scenario;
+use serde_json::json;
+
+/// A 4096-wide model of 16 layers in `pattern` at `seq` tokens on 64 H100, TP 8.
+fn model(pattern: &str, seq: u32) -> Scenario {
+    Scenario::default_plan()
+        .with(
+            "model",
+            Some(json!({ "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn": 14336, "ffn_act": "swiglu",
+                "vocab": 128256, "seq_len": seq, "hybrid_pattern": pattern })),
+        )
+        .with("training.global_batch", Some(json!(64)))
+        .with("cluster.chip", Some(json!("h100-sxm")))
+        .with("cluster.chips", Some(json!(64)))
+        .with("parallelism.tp", Some(json!(8)))
+        .with("parallelism.pp", Some(json!(1)))
+        .with("parallelism.cp", Some(json!(1)))
+        .with("parallelism.virtual_stages", Some(json!(1)))
+        .with("parallelism.recompute", Some(json!("full")))
+}
+
+/// At 128k tokens the attention core's quadratic work dominates an attention layer, while a
+/// Mamba-2 mixer's scan grows with the tokens alone: the all-Mamba model's step is a fraction
+/// of the all-attention one's, where at 4k tokens they are close.
+#[test]
+fn a_mamba_layer_costs_well_below_attention_at_long_context() {
+    let step = |pattern: &str, seq: u32| {
+        let e = estimate(&model(pattern, seq).resolve().expect("resolves"));
+        assert!(e.feasible, "{pattern} at {seq}: {:?}", e.problems);
+        e.step_s
+    };
+    let attention = "*-".repeat(16);
+    let mamba = "M-".repeat(16);
+    let (long_a, long_m) = (step(&attention, 131_072), step(&mamba, 131_072));
+    assert!(long_m < 0.4 * long_a, "Mamba {long_m} s against attention {long_a} s at 128k");
+    let (short_a, short_m) = (step(&attention, 4096), step(&mamba, 4096));
+    assert!(
+        short_m > 0.6 * short_a && short_m < 1.6 * short_a,
+        "{short_m} against {short_a} at 4k"
+    );
+}
+
+/// A transformer written as a pattern is the same transformer.
+#[test]
+fn a_plain_pattern_is_the_transformer() {
+    let plain = Scenario::default_plan().with(
+        "model",
+        Some(json!({ "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn": 14336,
+            "ffn_act": "swiglu", "vocab": 128256, "seq_len": 8192, "layers": 16 })),
+    );
+    let a = estimate(&plain.resolve().expect("resolves"));
+    let b = estimate(
+        &plain
+            .with("model.hybrid_pattern", Some(json!("*-".repeat(16))))
+            .resolve()
+            .expect("resolves"),
+    );
+    assert!((a.step_s / b.step_s - 1.0).abs() < 1e-12, "{} against {}", a.step_s, b.step_s);
+    assert!((a.memory.peak_bytes / b.memory.peak_bytes - 1.0).abs() < 1e-12);
+}
+
+/// Nemotron-H 8B has about 8.1 billion parameters and 56B about 56; each searches and fits.
+#[test]
+fn the_nemotron_h_presets_resolve_search_and_fit() {
+    for (id, billions) in [("nemotron-h-8b", 8.1), ("nemotron-h-56b", 56.0)] {
+        let s = Scenario::default_plan()
+            .with("model.preset", Some(json!(id)))
+            .with("training.global_batch", Some(json!(256)))
+            .with("cluster.chips", Some(json!(256)))
+            .with("parallelism.tp", Some(json!(8)))
+            .with("parallelism.pp", Some(json!(1)))
+            .with("parallelism.cp", Some(json!(1)))
+            .with("parallelism.virtual_stages", Some(json!(1)));
+        let inputs = s.resolve().expect("resolves");
+        let params = inputs.transformer.params() / 1e9;
+        assert!((params / billions - 1.0).abs() < 0.08, "{id}: {params} B");
+        let outcome = search(&inputs, Options::default());
+        assert!(!outcome.ranked.is_empty(), "{id}: no plan");
+        assert!(outcome.ranked[0].train_days <= estimate(&inputs).train_days * (1.0 + 1e-9));
+    }
+}
+
+/// Tensor parallelism must divide a Mamba-2 mixer's heads and groups; an unknown symbol is
+/// refused by the pattern's key.
+#[test]
+fn mamba_splits_and_bad_patterns_are_caught() {
+    let s = model(&"M-".repeat(16), 8192).with("model.mamba", Some(json!({ "groups": 4 })));
+    let e = estimate(&s.resolve().expect("resolves"));
+    assert!(
+        e.problems.contains(&Warning::TensorSplitsMamba { heads: 128, groups: 4, tp: 8 }),
+        "{:?}",
+        e.problems
+    );
+    let bad = model("M-X-", 8192).resolve().expect_err("X is no layer");
+    assert_eq!(bad[0].field, "model.hybrid_pattern");
+}
