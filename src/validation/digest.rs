@@ -8,13 +8,13 @@
 use super::range::{Digested, Pooled, Stats};
 
 /// Chip presets whose efficiency figures were checked against a published run.
-pub const CALIBRATED_CHIPS: &[&str] = &["a100-80gb", "h100-sxm", "v100-sxm2-32gb", "h800", "ascend-910b", "b200", "gb200", "a100-40gb", "tpu-v5e", "tpu-v5p", "tpu-v4"];
+pub const CALIBRATED_CHIPS: &[&str] = &["a100-80gb", "h100-sxm", "v100-sxm2-32gb", "h800", "ascend-910b", "b200", "gb200", "a100-40gb", "tpu-v5e", "tpu-v5p", "tpu-v4", "gb300"];
 
 /// The most chips any published run used.
 pub const MAX_VALIDATED_CHIPS: u32 = 16384;
 
 /// Rows within tolerance, rows, and the mean absolute error, over every row.
-pub const SUMMARY: (usize, usize, f64) = (82, 114, 0.12002293011219908);
+pub const SUMMARY: (usize, usize, f64) = (85, 121, 0.12336377525960932);
 
 /// Each model preset's published plan: (preset id, run title, scenario JSON).
 pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[
@@ -23,6 +23,7 @@ pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[
     ("llama3-70b", "torchtitan Llama 3.1 FSDP2 and FSDP2+TP on Grand Teton H100 (500 W)", "{\"cluster\":{\"chip\":{\"hbm_gb\":103.1,\"hbm_tb_per_s\":2.4,\"name\":\"H100 96GB HBM2e (Grand Teton)\",\"preset\":\"h100-sxm\"},\"chips\":256,\"power_cap_w\":500,\"scale_out\":\"roce-400g\"},\"model\":{\"preset\":\"llama3-70b\"},\"parallelism\":{\"dp\":32,\"micro_batch\":16,\"pp\":1,\"recompute\":\"full\",\"sequence_parallel\":true,\"stack\":\"pytorch-fsdp\",\"tp\":8,\"tp_overlap\":false,\"zero\":3},\"training\":{\"global_batch\":512,\"recipe\":\"fp8\",\"tokens\":1000000000000.0}}"),
     ("llama3-405b", "Llama 3.1 405B pre-training stages, Table 4", "{\"cluster\":{\"chip\":\"h100-sxm\",\"chips\":16384,\"scale_out\":\"roce-400g\"},\"model\":{\"preset\":\"llama3-405b\"},\"parallelism\":{\"cp\":1,\"dp\":128,\"dp_overlap\":true,\"micro_batch\":1,\"pp\":16,\"pp_overlap\":true,\"recompute\":\"none\",\"recompute_elementwise\":true,\"sequence_parallel\":true,\"stack\":\"megatron-baseline\",\"tp\":8,\"virtual_stages\":8,\"zero\":1},\"training\":{\"global_batch\":2048,\"recipe\":\"megatron-bf16\",\"tokens\":15600000000000.0}}"),
     ("deepseek-v3", "DeepSeek-V3 671B MoE on 2,048 H800", "{\"cluster\":{\"chip\":\"h800\",\"chips\":2048,\"scale_out\":\"ib-ndr\"},\"model\":{\"preset\":\"deepseek-v3\"},\"parallelism\":{\"dp\":128,\"ep\":64,\"ep_overlap\":true,\"micro_batch\":1,\"pp\":16,\"recompute\":\"selective\",\"recompute_elementwise\":true,\"tp\":1,\"zero\":1},\"training\":{\"global_batch\":15360,\"recipe\":\"fp8\",\"tokens\":14800000000000.0}}"),
+    ("nemotron-h-56b", "NVIDIA DGX Cloud benchmarking: Nemotron-H 56B pre-training in FP8 on 32 to 2,048 H100", "{\"cluster\":{\"chip\":\"h100-sxm\",\"chips\":2048,\"system\":\"dgx-h100\"},\"model\":{\"preset\":\"nemotron-h-56b\"},\"parallelism\":{\"cp\":1,\"dp\":256,\"micro_batch\":1,\"pp\":1,\"recompute\":\"none\",\"stack\":\"megatron-core\",\"tp\":8,\"zero\":1},\"training\":{\"global_batch\":6144,\"recipe\":\"fp8\",\"tokens\":1000000000000.0}}"),
 ];
 
 /// The model's time errors by regime (`range::Stats`).
@@ -31,10 +32,10 @@ pub const REGIMES: &[Digested] = &[
     Digested { family: "Ampere", stack: "pytorch-fsdp", moe: false, stats: Stats { runs: 1, runs_within: 1, rows: 1, mean: 0.00873457537642297, sd: 0.0, max_chips: 128 } },
     Digested { family: "Ascend", stack: "megatron-core", moe: false, stats: Stats { runs: 11, runs_within: 8, rows: 11, mean: 0.014118295960274392, sd: 0.15167105257254276, max_chips: 8192 } },
     Digested { family: "Ascend", stack: "megatron-core", moe: true, stats: Stats { runs: 2, runs_within: 0, rows: 2, mean: -0.3927277710004573, sd: 0.1925454378013074, max_chips: 64 } },
-    Digested { family: "Blackwell", stack: "megatron-core", moe: false, stats: Stats { runs: 2, runs_within: 2, rows: 5, mean: 0.022255994348628617, sd: 0.037060647313772586, max_chips: 256 } },
+    Digested { family: "Blackwell", stack: "megatron-core", moe: false, stats: Stats { runs: 3, runs_within: 3, rows: 9, mean: -0.02181408179281452, sd: 0.07664507343001326, max_chips: 256 } },
     Digested { family: "Blackwell", stack: "megatron-core", moe: true, stats: Stats { runs: 2, runs_within: 0, rows: 5, mean: -0.26265382873178644, sd: 0.19098198134521946, max_chips: 256 } },
     Digested { family: "Hopper", stack: "megatron-baseline", moe: false, stats: Stats { runs: 1, runs_within: 1, rows: 3, mean: 0.008391950547484614, sd: 0.0518918998268132, max_chips: 16384 } },
-    Digested { family: "Hopper", stack: "megatron-core", moe: false, stats: Stats { runs: 3, runs_within: 3, rows: 15, mean: 0.014484841089496636, sd: 0.06088747527716469, max_chips: 10752 } },
+    Digested { family: "Hopper", stack: "megatron-core", moe: false, stats: Stats { runs: 4, runs_within: 3, rows: 18, mean: -0.02544997515635155, sd: 0.10727945843274404, max_chips: 10752 } },
     Digested { family: "Hopper", stack: "megatron-core", moe: true, stats: Stats { runs: 3, runs_within: 2, rows: 5, mean: -0.21568398461119703, sd: 0.29854223301944804, max_chips: 2048 } },
     Digested { family: "Hopper", stack: "pytorch-fsdp", moe: false, stats: Stats { runs: 2, runs_within: 2, rows: 5, mean: -0.17292419289514607, sd: 0.15712628900600611, max_chips: 512 } },
     Digested { family: "TPU", stack: "xla", moe: false, stats: Stats { runs: 5, runs_within: 3, rows: 14, mean: 0.033667565993300855, sd: 0.11321320965351732, max_chips: 8192 } },
@@ -42,4 +43,4 @@ pub const REGIMES: &[Digested] = &[
 ];
 
 /// Over every row (`range::Pooled`).
-pub const POOLED: Pooled = Pooled { rows: 114, mean: -0.04286818531790749, sd: 0.14241653115404335, between_families: 0.052056008164456456, drift_per_doubling: 0.0049823457660879995, within_run: 0.0779349589750328 };
+pub const POOLED: Pooled = Pooled { rows: 121, mean: -0.04851200002708021, sd: 0.14178092752745672, between_families: 0.050256956238895076, drift_per_doubling: 0.005374472689107482, within_run: 0.07651135115001151 };
