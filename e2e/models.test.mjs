@@ -44,6 +44,16 @@ for (const lang of ['en', 'zh-CN']) {
       cluster: { chip: 'b300', chips: 1024 }, parallelism: { tp: 8, pp: 4 } }));
     const before = await text(page, 'step-time');
     const fp8 = num(before);
+    // A vision encoder ahead of the model adds its time; its fields show Qwen2-VL's ViT.
+    await page.check(q('vision'));
+    await until(page, 'the encoder fields', (s) => !!document.querySelector(s), q('vision-layers'));
+    assert.equal(await page.getAttribute(q('vision-layers'), 'placeholder'), '32');
+    await until(page, 'the step with the encoder', ([s, was]) => document.querySelector(s)?.textContent.trim() !== was,
+      [q('step-time'), before]);
+    assert.ok(num(await text(page, 'step-time')) > fp8, 'the encoder takes time');
+    await page.uncheck(q('vision'));
+    await until(page, 'the step without it', ([s, was]) => document.querySelector(s)?.textContent.trim() === was,
+      [q('step-time'), before]);
     await select(page, 'recipe', 'nvfp4');
     await until(page, 'the NVFP4 step', ([s, was]) => document.querySelector(s)?.textContent.trim() !== was,
       [q('step-time'), before]);

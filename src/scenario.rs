@@ -181,6 +181,10 @@ section! {
         mtp_layers,
         /// Mixture of experts: an object, or `null`/`false` to make a preset dense.
         moe,
+        /// A vision encoder ahead of the model: `layers`, `hidden`, `heads`, `ffn`, `patch`,
+        /// `image_tokens` per image and `images_per_sample`; `null` or `false` removes a
+        /// preset's; default the preset's, else none.
+        vision,
         /// A hybrid's layers as Megatron-LM's `--hybrid-layer-pattern` writes them (`M` Mamba-2,
         /// `*` attention, `-` MLP, `E` experts); default the preset's, else a transformer.
         hybrid_pattern,

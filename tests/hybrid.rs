@@ -101,3 +101,40 @@ fn mamba_splits_and_bad_patterns_are_caught() {
     let bad = model("M-X-", 8192).resolve().expect_err("X is no layer");
     assert_eq!(bad[0].field, "model.hybrid_pattern");
 }
+
+/// A vision encoder adds its parameters, its FLOPs and its time, on the first pipeline stage;
+/// Qwen2-VL 72B resolves, searches and fits, and written back as dimensions is the same model.
+#[test]
+fn a_vision_encoder_adds_parameters_flops_and_time() {
+    let vlm = Scenario::default_plan()
+        .with("model.preset", Some(json!("qwen2-vl-72b")))
+        .with("training.global_batch", Some(json!(512)))
+        .with("cluster.chips", Some(json!(512)))
+        .with("parallelism.tp", Some(json!(8)))
+        .with("parallelism.pp", Some(json!(4)))
+        .with("parallelism.cp", Some(json!(1)))
+        .with("parallelism.virtual_stages", Some(json!(1)));
+    let text_only = vlm.clone().with("model.vision", Some(json!(false)));
+    let (with, without) =
+        (vlm.resolve().expect("resolves"), text_only.resolve().expect("resolves"));
+    let encoder = with.transformer.params() - without.transformer.params();
+    assert!((encoder / 1e6 - 675.0).abs() < 60.0, "a 675M encoder, not {} M", encoder / 1e6);
+    assert!(
+        with.transformer.model_flops_per_sequence()
+            > without.transformer.model_flops_per_sequence()
+    );
+    let (e, plain) = (estimate(&with), estimate(&without));
+    assert!(e.step_s > plain.step_s && e.memory.peak_bytes > plain.memory.peak_bytes);
+    assert!(e.feasible && e.memory.fits, "{:?}", e.problems);
+    // More images a sample, more time.
+    let more = vlm
+        .with("model.vision", Some(json!({ "images_per_sample": 4 })))
+        .resolve()
+        .expect("resolves");
+    assert!(estimate(&more).step_s > e.step_s);
+    let outcome = search(&with, Options::default());
+    assert!(!outcome.ranked.is_empty());
+    let written = clusterplan::scenario::describe::transformer(&with.transformer);
+    let again = Scenario::default_plan().with("model", Some(written)).resolve().expect("resolves");
+    assert_eq!(again.transformer, with.transformer);
+}

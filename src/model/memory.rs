@@ -227,17 +227,27 @@ fn mamba(inputs: &Inputs, shape: &Shape, gemm_in: f64) -> f64 {
         + gemm_in * tokens * inner
 }
 
+/// Bytes the vision encoder keeps for one micro-batch: its layers' activations over the patch
+/// tokens (it has no experts), and the projector's input; none without an encoder.
+fn encoder_activations(inputs: &Inputs) -> f64 {
+    let Some(own) = crate::model::step_time::vision::encoder_inputs(inputs) else { return 0.0 };
+    let shape = Shape::of(&own);
+    let layers = own.transformer.n_layers as f64;
+    layers * layer_activations(&own, &shape, false).stored
+        + ACT_BYTES * shape.tokens * own.transformer.hidden as f64
+}
+
 /// A dense and an MoE layer's activations for one micro-batch. Per-layer activations are the
 /// same on every stage (only the layer counts differ) and depend only on the per-chip shape, so
 /// a plan search computes them once for all the schedules and ZeRO stages of one shape.
-pub(crate) struct LayerMemory([LayerActivations; 2]);
+pub(crate) struct LayerMemory([LayerActivations; 2], f64);
 
 impl LayerMemory {
     pub(crate) fn of(inputs: &Inputs, shape: &Shape) -> LayerMemory {
-        LayerMemory([
-            layer_activations(inputs, shape, false),
-            layer_activations(inputs, shape, true),
-        ])
+        LayerMemory(
+            [layer_activations(inputs, shape, false), layer_activations(inputs, shape, true)],
+            encoder_activations(inputs),
+        )
     }
 }
 
@@ -251,7 +261,7 @@ pub(crate) fn per_chip_with(
     layers: &LayerMemory,
 ) -> MemoryUse {
     let [first, second, last] =
-        [0, 1, 2].map(|i| stage_memory(inputs, shape, &layout[i], layout_params[i], &layers.0));
+        [0, 1, 2].map(|i| stage_memory(inputs, shape, &layout[i], layout_params[i], layers));
     [second, last]
         .into_iter()
         .fold(first, |best, m| if m.peak_bytes > best.peak_bytes { m } else { best })
@@ -264,8 +274,9 @@ fn stage_memory(
     shape: &Shape,
     stage: &Stage,
     (dense, experts): (f64, f64),
-    layers: &[LayerActivations; 2],
+    memory: &LayerMemory,
 ) -> MemoryUse {
+    let layers = &memory.0;
     let t = &inputs.transformer;
     let p = &inputs.parallelism;
     let recipe = inputs.training.recipe;
@@ -293,6 +304,8 @@ fn stage_memory(
     let mtp = stage.mtp_layers as f64;
     let mtp_layer = if t.moe.is_some() { moe_layer } else { dense_layer };
     let stored = n_dense * dense_layer.stored + n_moe * moe_layer.stored + mtp * mtp_layer.stored;
+    // The first stage keeps the vision encoder's activations too.
+    let stored = if stage.first { stored + memory.1 } else { stored };
     let activations = stored * stage.in_flight;
     let worst = |f: fn(&LayerActivations) -> f64| {
         let d = if stage.dense_layers > 0 { f(dense_layer) } else { 0.0 };

@@ -11,6 +11,7 @@
 mod data_parallel;
 mod mamba;
 mod ops;
+pub(crate) mod vision;
 
 use data_parallel::{data_parallel, optimizer_s};
 use ops::{Ctx, Pass, Passes};
@@ -129,7 +130,11 @@ impl LayerCosts {
         LayerCosts {
             dense,
             moe: if inputs.transformer.moe.is_some() { ctx.layer(true) } else { dense },
-            embedding: ctx.embedding(),
+            // The first stage also runs the vision encoder, if any.
+            embedding: match inputs.transformer.vision {
+                None => ctx.embedding(),
+                Some(_) => ctx.embedding() + ctx.vision_encoder(),
+            },
             logits: ctx.logits(),
         }
     }

@@ -78,6 +78,22 @@ pub struct Hybrid {
     pub mixer: Mamba2,
 }
 
+/// A vision encoder ahead of the language model (a ViT with its patch embedding and a
+/// projector into the model's width, as Qwen2-VL and Llama 3.2 Vision build it): its layers see
+/// `tokens` patch tokens per sample, bidirectionally; the language model's sequence already
+/// counts the image tokens it receives.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Vision {
+    pub layers: u32,
+    pub hidden: u32,
+    pub heads: u32,
+    pub ffn: u32,
+    /// Side of a square patch, pixels (three colour channels).
+    pub patch: u32,
+    /// Patch tokens per sample: tokens per image times images per sample.
+    pub tokens: u32,
+}
+
 /// Mixture-of-experts feed-forward layers.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Moe {
@@ -134,12 +150,48 @@ pub struct Transformer {
     pub mtp_layers: u32,
     /// Multi-head latent attention, if the attention is latent.
     pub mla: Option<Mla>,
+    /// A vision encoder ahead of it, if it sees images.
+    pub vision: Option<Vision>,
     /// The kinds of its layers, if it is a hybrid; `None` is a transformer, every layer an
     /// attention block and a feed-forward block.
     pub hybrid: Option<Hybrid>,
 }
 
 impl Transformer {
+    /// A dense transformer of these dimensions (heads `hidden / n_heads` wide, fused
+    /// attention, untied embeddings, nothing else).
+    #[allow(clippy::too_many_arguments)]
+    pub const fn dense(
+        n_layers: u32,
+        hidden: u32,
+        n_heads: u32,
+        n_kv_heads: u32,
+        ffn: u32,
+        ffn_kind: FfnKind,
+        vocab: u32,
+        seq_len: u32,
+    ) -> Transformer {
+        Transformer {
+            n_layers,
+            hidden,
+            n_heads,
+            n_kv_heads,
+            head_dim: hidden / if n_heads > 0 { n_heads } else { 1 },
+            ffn,
+            ffn_kind,
+            vocab,
+            seq_len,
+            tied_embeddings: false,
+            attention: AttentionImpl::Flash,
+            dropout: false,
+            moe: None,
+            mtp_layers: 0,
+            mla: None,
+            vision: None,
+            hybrid: None,
+        }
+    }
+
     /// Width of one query (and key) head: `head_dim`, plus the rotary part under MLA.
     pub fn qk_head_dim(&self) -> f64 {
         self.head_dim as f64 + self.mla.map_or(0.0, |m| m.rope_head_dim as f64)
@@ -227,6 +279,45 @@ impl Transformer {
         self.attention_share() * self.attention_params() + self.mamba_share() * self.mamba_params()
     }
 
+    /// The vision encoder as a transformer of its own (multi-head attention, GELU MLP), its
+    /// sequence the patch tokens of one sample.
+    pub fn encoder(&self) -> Option<Transformer> {
+        let v = self.vision?;
+        let tokens = v.tokens.max(1);
+        let vit = Transformer::dense(
+            v.layers,
+            v.hidden,
+            v.heads,
+            v.heads,
+            v.ffn,
+            FfnKind::Gelu,
+            0,
+            tokens,
+        );
+        Some(Transformer { head_dim: vit.head_dim.max(1), tied_embeddings: true, ..vit })
+    }
+
+    /// Parameters of the vision encoder: its layers, the patch embedding and the projector
+    /// (two matrices into the model's width).
+    pub fn vision_params(&self) -> f64 {
+        let (Some(v), Some(e)) = (self.vision, self.encoder()) else { return 0.0 };
+        let (vh, h) = (v.hidden as f64, self.hidden as f64);
+        let patch = 3.0 * (v.patch as f64).powi(2) * vh;
+        e.n_layers as f64 * (e.attention_params() + e.ffn_params(e.ffn as f64))
+            + patch
+            + vh * h
+            + h * h
+    }
+
+    /// Model FLOPs of the vision encoder for one sample, forward and backward: its matrices on
+    /// every patch token, and attention over all of them in both directions.
+    pub fn vision_flops_per_sequence(&self) -> f64 {
+        let (Some(v), Some(e)) = (self.vision, self.encoder()) else { return 0.0 };
+        let t = v.tokens as f64;
+        let scores = e.n_layers as f64 * 4.0 * t * t * v.hidden as f64;
+        3.0 * (2.0 * t * self.vision_params() + scores)
+    }
+
     /// Layers whose feed-forward block is a mixture of experts.
     pub fn n_moe_layers(&self) -> u32 {
         match self.moe {
@@ -294,6 +385,7 @@ impl Transformer {
             + n_moe * (self.routed_expert_params() + self.shared_expert_params())
             + self.embedding_params()
             + self.mtp_layers as f64 * self.mtp_params()
+            + self.vision_params()
     }
 
     /// Parameters of one multi-token-prediction module: a block of the model's last kind and
@@ -347,7 +439,7 @@ impl Transformer {
             + n_moe * moe_ffn
             + 2.0 * h * self.vocab as f64
             + mtp;
-        3.0 * s * per_token_fwd
+        3.0 * s * per_token_fwd + self.vision_flops_per_sequence()
     }
 
     /// Parameters a token passes through in an average decoder layer, the unit in which

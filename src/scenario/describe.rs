@@ -17,6 +17,10 @@ pub fn transformer(t: &Transformer) -> Value {
         "attention": fields::MODEL_ATTENTION.code(t.attention),
         "tied_embeddings": t.tied_embeddings, "dropout": t.dropout, "mtp_layers": t.mtp_layers,
     });
+    if let Some(v) = t.vision {
+        model["vision"] = json!({ "layers": v.layers, "hidden": v.hidden, "heads": v.heads,
+            "ffn": v.ffn, "patch": v.patch, "image_tokens": v.tokens, "images_per_sample": 1 });
+    }
     if let Some(y) = t.hybrid {
         let pattern: String = [('M', y.mamba), ('*', y.attention), ('-', y.mlp), ('E', y.moe)]
             .iter()

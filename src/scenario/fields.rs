@@ -356,6 +356,40 @@ pub static MODEL_MAMBA_CHUNK: Field = count(
     65536.0,
     "the scan's chunks are 128 tokens in Megatron-LM, 256 in the reference kernels",
 );
+pub static MODEL_VISION_LAYERS: Field = count(
+    "model.vision.layers",
+    Preset,
+    1.0,
+    1000.0,
+    "vision encoders have 24 to 48 layers (Qwen2-VL 32, InternViT-6B 48)",
+);
+pub static MODEL_VISION_HIDDEN: Field = count(
+    "model.vision.hidden",
+    Preset,
+    1.0,
+    1e5,
+    "ViT widths run from 768 to 3,200 (InternViT-6B)",
+);
+pub static MODEL_VISION_HEADS: Field =
+    count("model.vision.heads", Preset, 1.0, 1024.0, "ViT heads run from 12 to 25");
+pub static MODEL_VISION_FFN: Field =
+    count("model.vision.ffn", Preset, 1.0, 1e6, "four times the width in most ViTs");
+pub static MODEL_VISION_PATCH: Field =
+    count("model.vision.patch", Preset, 1.0, 1024.0, "patches of 14 or 16 pixels are usual");
+pub static MODEL_VISION_IMAGE_TOKENS: Field = count(
+    "model.vision.image_tokens",
+    Preset,
+    1.0,
+    1e6,
+    "a 448 x 448 image in 14-pixel patches is 1,024 tokens; high-resolution tiling gives many thousands",
+);
+pub static MODEL_VISION_IMAGES_PER_SAMPLE: Field = count(
+    "model.vision.images_per_sample",
+    Fixed(1.0),
+    1.0,
+    1e4,
+    "interleaved documents and video carry many images (frames) a sample",
+);
 pub static MODEL_MOE_EXPERTS: Field = count(
     "model.moe.experts",
     Preset,
@@ -965,6 +999,13 @@ pub static FIELDS: &[&Field] = &[
     &MODEL_TIED_EMBEDDINGS,
     &MODEL_DROPOUT,
     &MODEL_MTP_LAYERS,
+    &MODEL_VISION_LAYERS,
+    &MODEL_VISION_HIDDEN,
+    &MODEL_VISION_HEADS,
+    &MODEL_VISION_FFN,
+    &MODEL_VISION_PATCH,
+    &MODEL_VISION_IMAGE_TOKENS,
+    &MODEL_VISION_IMAGES_PER_SAMPLE,
     &MODEL_MAMBA_STATE,
     &MODEL_MAMBA_HEADS,
     &MODEL_MAMBA_HEAD_DIM,

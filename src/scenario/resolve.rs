@@ -14,6 +14,7 @@ use crate::model::presets;
 use crate::model::{
     AttentionImpl, Chip, Cluster, CpKind, Dispatcher, FfnKind, Hybrid, Inputs, Link, Mamba2, Mla,
     Moe, Network, Parallelism, Recipe, Recompute, ScaleUp, Sharding, Stack, Training, Transformer,
+    Vision,
 };
 use crate::numbers::{self, NumberError};
 
@@ -538,6 +539,7 @@ impl Scenario {
             }
         };
         let hybrid = self.resolve_hybrid(r, counts, b.and_then(|t| t.hybrid), hidden);
+        let vision = self.resolve_vision(r, b.and_then(|t| t.vision));
         // Under a pattern with experts, the layers without them are the dense ones.
         let moe = match (moe, hybrid) {
             (Some(mut moe), Some(y)) if y.moe > 0 => {
@@ -566,8 +568,31 @@ impl Scenario {
             moe,
             mtp_layers,
             mla,
+            vision,
             hybrid,
         }
+    }
+
+    /// `model.vision` over the preset's encoder; `null` or `false` removes it. One image per
+    /// sample unless `images_per_sample` says otherwise.
+    fn resolve_vision(&self, r: &mut Reader, base: Option<Vision>) -> Option<Vision> {
+        let map = match &self.model.vision {
+            None => return base,
+            Some(Value::Null) | Some(Value::Bool(false)) => return None,
+            raw => object_keys(r, raw, "model.vision"),
+        };
+        let get = |k: &str| map.get(k).cloned();
+        let mut count =
+            |key: &str, field: &Field, preset: Option<u32>| r.count(&get(key), field, preset);
+        let layers = count("layers", &fields::MODEL_VISION_LAYERS, base.map(|v| v.layers));
+        let hidden = count("hidden", &fields::MODEL_VISION_HIDDEN, base.map(|v| v.hidden));
+        let heads = count("heads", &fields::MODEL_VISION_HEADS, base.map(|v| v.heads));
+        let ffn = count("ffn", &fields::MODEL_VISION_FFN, base.map(|v| v.ffn));
+        let patch = count("patch", &fields::MODEL_VISION_PATCH, base.map(|v| v.patch));
+        let per_image =
+            count("image_tokens", &fields::MODEL_VISION_IMAGE_TOKENS, base.map(|v| v.tokens));
+        let images = count("images_per_sample", &fields::MODEL_VISION_IMAGES_PER_SAMPLE, Some(1));
+        Some(Vision { layers, hidden, heads, ffn, patch, tokens: per_image.saturating_mul(images) })
     }
 
     /// The hybrid's layers: the pattern's counts (or the preset's) with `model.mamba`'s mixer

@@ -1,74 +1,42 @@
 //! Published transformer shapes.
 
 use super::TransformerPreset;
-use crate::model::{AttentionImpl, FfnKind, Hybrid, Mamba2, Mla, Moe, Transformer};
+use crate::model::{FfnKind, Hybrid, Mamba2, Mla, Moe, Transformer, Vision};
 
-/// A dense decoder with flash attention and no dropout; presets adjust from here.
-/// Positional, like a row of the papers' architecture tables.
-#[allow(clippy::too_many_arguments)]
-const fn dense(
-    n_layers: u32,
-    hidden: u32,
-    n_heads: u32,
-    n_kv_heads: u32,
-    ffn: u32,
-    ffn_kind: FfnKind,
-    vocab: u32,
-    seq_len: u32,
-) -> Transformer {
-    Transformer {
-        n_layers,
-        hidden,
-        n_heads,
-        n_kv_heads,
-        head_dim: hidden / n_heads,
-        ffn,
-        ffn_kind,
-        vocab,
-        seq_len,
-        tied_embeddings: false,
-        attention: AttentionImpl::Flash,
-        dropout: false,
-        moe: None,
-        mtp_layers: 0,
-        mla: None,
-        hybrid: None,
-    }
-}
-
-/// Every transformer preset.
+/// Every transformer preset: a dense decoder (`Transformer::dense`, positional like a row of
+/// the papers' architecture tables) that each adjusts from.
 pub const TRANSFORMERS: &[TransformerPreset] = &[
     TransformerPreset {
         id: "gpt3-175b",
         name: "GPT-3 175B",
         transformer: Transformer {
             tied_embeddings: true,
-            ..dense(96, 12288, 96, 96, 49152, FfnKind::Gelu, 50257, 2048)
+            ..Transformer::dense(96, 12288, 96, 96, 49152, FfnKind::Gelu, 50257, 2048)
         },
         source: source!("Brown et al. 2020, arXiv:2005.14165, Table 2.1 (96 layers, d_model 12288, 96 heads, context 2048); GPT-2 BPE vocabulary 50257"),
     },
     TransformerPreset {
         id: "llama2-70b",
         name: "Llama 2 70B",
-        transformer: dense(80, 8192, 64, 8, 28672, FfnKind::SwiGlu, 32000, 4096),
+        transformer: Transformer::dense(80, 8192, 64, 8, 28672, FfnKind::SwiGlu, 32000, 4096),
         source: source!("Touvron et al. 2023, arXiv:2307.09288, Table 1; released config meta-llama/Llama-2-70b-hf (FFN 28672, 8 KV heads)"),
     },
     TransformerPreset {
         id: "llama3-8b",
         name: "Llama 3.1 8B",
-        transformer: dense(32, 4096, 32, 8, 14336, FfnKind::SwiGlu, 128256, 8192),
+        transformer: Transformer::dense(32, 4096, 32, 8, 14336, FfnKind::SwiGlu, 128256, 8192),
         source: source!("Llama Team 2024, arXiv:2407.21783, Table 3; released config meta-llama/Llama-3.1-8B (vocabulary 128256)"),
     },
     TransformerPreset {
         id: "llama3-70b",
         name: "Llama 3.1 70B",
-        transformer: dense(80, 8192, 64, 8, 28672, FfnKind::SwiGlu, 128256, 8192),
+        transformer: Transformer::dense(80, 8192, 64, 8, 28672, FfnKind::SwiGlu, 128256, 8192),
         source: source!("Llama Team 2024, arXiv:2407.21783, Table 3; released config meta-llama/Llama-3.1-70B"),
     },
     TransformerPreset {
         id: "llama3-405b",
         name: "Llama 3.1 405B",
-        transformer: dense(126, 16384, 128, 8, 53248, FfnKind::SwiGlu, 128256, 8192),
+        transformer: Transformer::dense(126, 16384, 128, 8, 53248, FfnKind::SwiGlu, 128256, 8192),
         source: source!("Llama Team 2024, arXiv:2407.21783, Table 3 (126 layers, 16384 wide, 128 heads, 8 KV heads, FFN 53248); released config (vocabulary 128256)"),
     },
     TransformerPreset {
@@ -84,7 +52,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 capacity_factor: None,
                 node_limit: None,
             }),
-            ..dense(32, 4096, 32, 8, 14336, FfnKind::SwiGlu, 32000, 4096)
+            ..Transformer::dense(32, 4096, 32, 8, 14336, FfnKind::SwiGlu, 32000, 4096)
         },
         source: source!("Jiang et al. 2024, arXiv:2401.04088, Table 1 (32 layers, dim 4096, 8 KV heads, 8 experts, top-2, hidden 14336); training sequence length not published, 4096 assumed (context is 32768)"),
     },
@@ -107,7 +75,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 capacity_factor: None,
                 node_limit: Some(4),
             }),
-            ..dense(61, 7168, 128, 128, 18432, FfnKind::SwiGlu, 129280, 4096)
+            ..Transformer::dense(61, 7168, 128, 128, 18432, FfnKind::SwiGlu, 129280, 4096)
         },
         source: source!("DeepSeek-AI 2024, arXiv:2412.19437, §4.2 (61 layers, hidden 7168, 256 routed experts, 8 active, 1 shared, expert FFN 2048, first 3 layers dense, sequence 4096), §3.2.2 (tokens reach at most 4 nodes), §2.2 (one multi-token-prediction module), §2.1.1 and the released configuration (MLA: 128 heads, q_lora_rank 1536, kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128)"),
     },
@@ -124,7 +92,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 moe: 0,
                 mixer: Mamba2 { state: 128, heads: 128, head_dim: 64, groups: 8, conv: 4, chunk: 128 },
             }),
-            ..dense(28, 4096, 32, 8, 21504, FfnKind::Gelu, 131072, 8192)
+            ..Transformer::dense(28, 4096, 32, 8, 21504, FfnKind::Gelu, 131072, 8192)
         },
         source: source!("NVIDIA, Nemotron-H, arXiv:2504.03624; Megatron-LM examples/post_training/modelopt/conf/nvidia/Nemotron-H-8B-Base-8K.sh: pattern M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M- (24 Mamba-2, 4 attention, 24 MLP sublayers), hidden 4096, 32 query and 8 KV heads of 128, squared-ReLU MLP of 21504, Mamba-2 with 128 heads of 64, state 128, 8 groups; vocabulary 131072, sequence 8192; convolution 4 and chunk 128 are Megatron-LM's defaults"),
     },
@@ -141,9 +109,18 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 moe: 0,
                 mixer: Mamba2 { state: 256, heads: 256, head_dim: 64, groups: 8, conv: 4, chunk: 128 },
             }),
-            ..dense(64, 8192, 64, 8, 32768, FfnKind::Gelu, 131072, 8192)
+            ..Transformer::dense(64, 8192, 64, 8, 32768, FfnKind::Gelu, 131072, 8192)
         },
         source: source!("NVIDIA, Nemotron-H, arXiv:2504.03624; Megatron-LM Nemotron-H-56B-Base-8K configuration: 118 sublayers (54 Mamba-2, 10 attention, 54 MLP), hidden 8192, 64 query and 8 KV heads of 128, squared-ReLU MLP of 32768, Mamba-2 with 256 heads of 64 and state 256; groups 8, head width 64, convolution 4 and chunk 128 are Megatron-LM's defaults"),
+    },
+    TransformerPreset {
+        id: "qwen2-vl-72b",
+        name: "Qwen2-VL 72B (vision-language)",
+        transformer: Transformer {
+            vision: Some(Vision { layers: 32, hidden: 1280, heads: 16, ffn: 5120, patch: 14, tokens: 1024 }),
+            ..Transformer::dense(80, 8192, 64, 8, 29568, FfnKind::SwiGlu, 152064, 8192)
+        },
+        source: source!("Wang et al. 2024, Qwen2-VL, arXiv:2409.12191, §2.1 (a 675M ViT with patch 14, adjacent 2x2 tokens merged by an MLP); released config Qwen/Qwen2-VL-72B-Instruct (language model: 80 layers, hidden 8192, 64 query and 8 KV heads, FFN 29568, vocabulary 152064; vision: depth 32, width 1280, 16 heads, MLP ratio 4); one 448 x 448 image of 1,024 patches per sample and a sequence of 8192 assumed (training lengths vary)"),
     },
     TransformerPreset {
         id: "gpt4-moe-1.8t",
@@ -158,7 +135,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 capacity_factor: None,
                 node_limit: None,
             }),
-            ..dense(120, 10752, 84, 84, 43008, FfnKind::Gelu, 100256, 8192)
+            ..Transformer::dense(120, 10752, 84, 84, 43008, FfnKind::Gelu, 100256, 8192)
         },
         source: source!("unverified: press reports (SemiAnalysis, July 2023) of about 1.8T parameters, 120 layers, 16 experts of about 111B, 2 routed per token, about 55B shared attention parameters; width chosen to match"),
     },

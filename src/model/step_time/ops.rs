@@ -706,6 +706,11 @@ impl Ctx<'_> {
         } else {
             0.0
         };
+        // The first stage holds the vision encoder whole.
+        let embedding = match t.vision {
+            Some(_) if stage.first => embedding + t.vision_params(),
+            _ => embedding,
+        };
         let mtp = stage.mtp_layers as f64;
         let mtp_dense =
             mtp * (t.mtp_params() - if t.moe.is_some() { t.routed_expert_params() } else { 0.0 });

@@ -146,6 +146,7 @@ pub fn model_panel(props: &PanelProps) -> Html {
                     { f.render(f.number(&fields::MODEL_MOE_DENSE_LAYERS, "dense-layers", Some(m.n_dense_layers as f64))) }
                 </div>
             }
+            { vision_fields(&f, shape.as_ref()) }
         </section>
     }
 }
@@ -222,6 +223,65 @@ fn pattern_field(f: &Form, shape: Option<&crate::model::Transformer>) -> Html {
             { crate::ui::fields::messages(&crate::ui::fields::MessagesProps {
                 testid: "hybrid-pattern".into(), errors: f.errors(path), ..Default::default() }) }
             if let Some(mamba) = mamba { { mamba } }
+        </>
+    }
+}
+
+/// The vision encoder: on or off (on starts from Qwen2-VL's 675M ViT and one 448 x 448 image a
+/// sample), and its figures while on.
+fn vision_fields(f: &Form, shape: Option<&crate::model::Transformer>) -> Html {
+    let vision = shape.and_then(|t| t.vision);
+    let on = match f.raw("model.vision") {
+        Some(Value::Object(_)) => true,
+        Some(Value::Bool(false)) | Some(Value::Null) => false,
+        _ => vision.is_some(),
+    };
+    let on_set = f.on_set.reform(|changes: Vec<Change>| {
+        changes
+            .into_iter()
+            .map(|(path, on)| {
+                let value = if on == Some(Value::Bool(true)) {
+                    serde_json::json!({ "layers": 32, "hidden": 1280, "heads": 16, "ffn": 5120,
+                        "patch": 14, "image_tokens": 1024 })
+                } else {
+                    Value::Bool(false)
+                };
+                (path, Some(value))
+            })
+            .collect::<Vec<_>>()
+    });
+    let toggle = ToggleFieldProps {
+        path: "model.vision".into(),
+        testid: "vision".into(),
+        label: t("form.vision").into(),
+        checked: on,
+        on_set,
+        ..Default::default()
+    };
+    let figures = vision.map(|v| {
+        let per_image = match f.raw("model.vision.images_per_sample") {
+            Some(_) => None,
+            None => Some(v.tokens as f64),
+        };
+        let rows: [(&'static fields::Field, Option<f64>); 7] = [
+            (&fields::MODEL_VISION_LAYERS, Some(v.layers as f64)),
+            (&fields::MODEL_VISION_HIDDEN, Some(v.hidden as f64)),
+            (&fields::MODEL_VISION_HEADS, Some(v.heads as f64)),
+            (&fields::MODEL_VISION_FFN, Some(v.ffn as f64)),
+            (&fields::MODEL_VISION_PATCH, Some(v.patch as f64)),
+            (&fields::MODEL_VISION_IMAGE_TOKENS, per_image),
+            (&fields::MODEL_VISION_IMAGES_PER_SAMPLE, Some(1.0)),
+        ];
+        html! {
+            <div class="grid">
+                { for rows.into_iter().map(|(field, v)| f.render(f.number(field, &format!("vision-{}", field.testid()), v))) }
+            </div>
+        }
+    });
+    html! {
+        <>
+            { toggle_field(toggle) }
+            if let Some(figures) = figures { { figures } }
         </>
     }
 }
