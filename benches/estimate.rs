@@ -31,6 +31,31 @@ fn moe_671b_2048_chips(bencher: divan::Bencher) {
     bencher.bench(|| estimate(divan::black_box(&inputs)));
 }
 
+/// A preset of the newer kinds on `chips` H100 with TP 8, PP 4 and no CP.
+fn newer(model: &str, chips: u32) -> Inputs {
+    let plan = serde_json::json!({
+        "model": { "preset": model },
+        "training": { "tokens": "10T", "global_batch": 1024, "recipe": "fp8" },
+        "cluster": { "chip": "h100-sxm", "chips": chips },
+        "parallelism": { "tp": 8, "pp": 4, "cp": 1, "virtual_stages": 1 }
+    });
+    Scenario::from_value(plan).expect("a scenario").resolve().expect("resolves")
+}
+
+/// A hybrid of Mamba-2 and attention: Nemotron-H 56B on 2,048 H100.
+#[divan::bench]
+fn hybrid_nemotron_h_56b_2048_chips(bencher: divan::Bencher) {
+    let inputs = newer("nemotron-h-56b", 2048);
+    bencher.bench(|| estimate(divan::black_box(&inputs)));
+}
+
+/// A vision-language model, its encoder on the first stage: Qwen2-VL 72B on 2,048 H100.
+#[divan::bench]
+fn vision_qwen2_vl_72b_2048_chips(bencher: divan::Bencher) {
+    let inputs = newer("qwen2-vl-72b", 2048);
+    bencher.bench(|| estimate(divan::black_box(&inputs)));
+}
+
 /// One job over two pools (4,096 H800 beside 4,096 Ascend 910B, Llama 3 70B), by data.
 #[divan::bench]
 fn pools_two_by_data(bencher: divan::Bencher) {

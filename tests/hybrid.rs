@@ -138,3 +138,36 @@ fn a_vision_encoder_adds_parameters_flops_and_time() {
     let again = Scenario::default_plan().with("model", Some(written)).resolve().expect("resolves");
     assert_eq!(again.transformer, with.transformer);
 }
+
+/// Every model and chip this issue added sizes for a deadline like any other: Nemotron-H 8B,
+/// Qwen2-VL 72B and DeepSeek-V3 with MLA on H100, and Llama 3 70B in NVFP4 on B300.
+#[test]
+fn the_new_presets_size_for_a_deadline() {
+    use clusterplan::sizing::{size, Answer};
+    for (model, chip, recipe, tokens) in [
+        ("nemotron-h-8b", "h100-sxm", "fp8", "2T"),
+        ("qwen2-vl-72b", "h100-sxm", "megatron-bf16", "1T"),
+        ("deepseek-v3", "h800", "fp8", "1T"),
+        ("llama3-70b", "b300", "nvfp4", "2T"),
+    ] {
+        let s = Scenario::default_plan()
+            .with("model.preset", Some(json!(model)))
+            .with("training.tokens", Some(json!(tokens)))
+            .with("training.recipe", Some(json!(recipe)))
+            .with("training.global_batch", Some(json!(1024)))
+            .with("cluster.chip", Some(json!(chip)))
+            .with("cluster.chips", Some(json!(1024)))
+            .with("parallelism.tp", Some(json!(8)))
+            .with("parallelism.pp", Some(json!(4)))
+            .with("parallelism.cp", Some(json!(1)))
+            .with("parallelism.virtual_stages", Some(json!(1)));
+        match size(&s, None, 60.0).unwrap_or_else(|e| panic!("{model}: {e:?}")) {
+            Answer::Meets(sized) => assert!(
+                sized.chips > 0 && sized.estimate.effective_train_days().is_some_and(|d| d <= 60.0),
+                "{model}: {} chips",
+                sized.chips
+            ),
+            Answer::Misses { .. } => panic!("{model} on {chip}: no size meets 60 days"),
+        }
+    }
+}
