@@ -84,6 +84,15 @@ pub const HOST_STAGED_SHARE: f64 = 0.45;
 /// issue 150) and 38-46 us over sockets (issue 82, other machines).
 pub const HOST_STAGED_LATENCY_S: f64 = 22e-6;
 
+/// Fraction of the chip's achievable BF16 GEMM rate that Mamba-2's chunked scan kernels reach:
+/// they are bound by memory and launch latency, not by their small matrix products. The
+/// reference Triton kernels (mamba-ssm 2.2) run the forward scan at 80-105 TFLOP/s on H100
+/// (vLLM pull request 27299: 1.07-1.29e7 tokens/s at 128 heads of 64, state 128) and its
+/// main kernel at 90-110 TFLOP/s on H800 (tile-ai/tilelang's mamba2 benchmark): about 100 of
+/// the 593 TFLOP/s an H100 GEMM reaches at `matmul_efficiency` 0.6. No backward figure was
+/// found; the backward is taken to run as fast, on twice the work.
+pub const SSD_SCAN_RELATIVE: f64 = 0.17;
+
 /// Fraction of a micro-batch's compute that can hide the ZeRO-3/FSDP parameter gathers of the
 /// next layer (prefetch), the rest competing for the same memory bandwidth and SMs.
 pub const PREFETCH_OVERLAP: f64 = 0.9;

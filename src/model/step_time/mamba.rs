@@ -9,7 +9,7 @@
 use super::ops::{Comm, Ctx, Pass, Passes};
 use super::ACT_BYTES;
 use crate::model::collectives::Collective;
-use crate::model::efficiency::{kernel_s, FLASH_BWD_RELATIVE, FLASH_FWD_RELATIVE, KERNEL_FLOOR_S};
+use crate::model::efficiency::{kernel_s, KERNEL_FLOOR_S, SSD_SCAN_RELATIVE};
 
 impl Ctx<'_> {
     /// One Mamba-2 mixer's passes for one micro-batch; nothing for a model without one.
@@ -27,13 +27,12 @@ impl Ctx<'_> {
         let gemms_fwd = self.gemm(tokens, projected, h) + self.gemm(tokens, h, inner);
         // The scan's matrix products per token: the chunk's C·B^T (2 G Q N), its masked
         // product with the inputs (2 Q d_inner), the chunk states and their read-out
-        // (2 N d_inner each); fused kernels as attention's are, at their rate.
+        // (2 N d_inner each), at the rate the scan's kernels are measured at.
         let (q, n) = (m.chunk as f64, m.state as f64);
         let scan_flops = tokens * (4.0 * n * inner + 2.0 * q * inner + 2.0 * gn * q);
-        let scan_fwd =
-            kernel_s(scan_flops / (self.bf16_rate * FLASH_FWD_RELATIVE)).max(KERNEL_FLOOR_S);
-        let scan_bwd =
-            kernel_s(2.0 * scan_flops / (self.bf16_rate * FLASH_BWD_RELATIVE)).max(KERNEL_FLOOR_S);
+        let rate = self.bf16_rate * SSD_SCAN_RELATIVE;
+        let scan_fwd = kernel_s(scan_flops / rate).max(KERNEL_FLOOR_S);
+        let scan_bwd = kernel_s(2.0 * scan_flops / rate).max(KERNEL_FLOOR_S);
         // The pre-norm and residual on the hidden state; the convolution reads and writes its
         // channels; the gated norm reads the scan's output and the gate and writes its own.
         let elementwise_fwd = self.elementwise(10.0 * norm_tokens * h)
