@@ -23,6 +23,8 @@ for (const lang of ['en', 'zh-CN']) {
     await select(page, 'pool-chip-0', 'ascend-910b');
     await typeInto(page, 'pool-chips-0', '4096');
     await typeInto(page, 'between-pools', '100000');
+    // The Ascend pool in Huawei's Atlas 800T A2 servers, as the system its chip is built into.
+    await select(page, 'pool-system-0', 'atlas-800t-a2');
     // Over the fast link both pools take a share.
     await until(page, 'the job over both pools',
       (s) => [...document.querySelectorAll(s)].filter((c) => /%/.test(c.textContent)).length === 2, q('pool-card'));
@@ -91,6 +93,7 @@ for (const lang of ['en', 'zh-CN']) {
     await open(again, url);
     await until(again, 'the fleet reopened', (s) => document.querySelectorAll(s).length === 2, q('pool-card'));
     assert.equal(await again.inputValue(q('pool-chip-0')), 'ascend-910b');
+    assert.equal(await again.inputValue(q('pool-system-0')), 'atlas-800t-a2');
     assert.equal(await again.inputValue(q('across-pools')), 'pipeline');
     assert.equal(await again.inputValue(q('across-sites')), 'diloco');
     assert.equal(await again.locator(q('site-row')).count(), 2, 'the sites reopen');

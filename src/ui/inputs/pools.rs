@@ -43,9 +43,30 @@ pub fn pools_panel(props: &PanelProps) -> Html {
     let pool = |(i, item): (usize, &Value)| {
         let chip = item.get("chip").and_then(Value::as_str).unwrap_or_default().to_string();
         let on_set = f.on_set.clone();
+        // A new chip leaves the system of the one before.
         let on_chip = Callback::from(move |v: String| {
-            on_set.emit(vec![(format!("cluster.pools.{i}.chip"), Some(Value::String(v)))]);
+            on_set.emit(vec![
+                (format!("cluster.pools.{i}.chip"), Some(Value::String(v))),
+                (format!("cluster.pools.{i}.system"), None),
+            ]);
         });
+        // The pool's system: its chip's own server, or a system built of that chip.
+        let system = item.get("system").and_then(Value::as_str).unwrap_or_default().to_string();
+        let mut systems: Vec<(AttrValue, AttrValue)> =
+            vec![("".into(), t("form.chips-own").into())];
+        systems.extend(
+            presets::SYSTEMS
+                .iter()
+                .filter(|s| s.chip == chip)
+                .map(|s| (AttrValue::from(s.id), AttrValue::from(s.name))),
+        );
+        let on_system = {
+            let on_set = f.on_set.clone();
+            Callback::from(move |v: String| {
+                let value = (!v.is_empty()).then_some(Value::String(v));
+                on_set.emit(vec![(format!("cluster.pools.{i}.system"), value)]);
+            })
+        };
         let remove = {
             let (on_set, list) = (f.on_set.clone(), list.clone());
             Callback::from(move |_: MouseEvent| {
@@ -74,6 +95,10 @@ pub fn pools_panel(props: &PanelProps) -> Html {
                 <SelectField testid={format!("pool-chip-{i}")} label={fill("form.pool", &[("n", &(i + 2).to_string())])}
                     options={chip_options.clone()} value={chip} on_change={on_chip} />
                 { f.render(chips) }
+                if systems.len() > 1 {
+                    <SelectField testid={format!("pool-system-{i}")} label={crate::text::page::label("cluster.system")}
+                        options={systems} value={system} on_change={on_system} />
+                }
                 <button type="button" class="link" data-testid={format!("pool-remove-{i}")} onclick={remove}
                     aria-label={fill("form.pool-remove-named", &[("n", &(i + 2).to_string())])}>{ t("form.pool-remove") }</button>
             </div>
