@@ -506,6 +506,7 @@ impl Scenario {
             ("recompute", &mut p.recompute),
             ("sequence_parallel", &mut p.sequence_parallel),
             ("recompute_elementwise", &mut p.recompute_elementwise),
+            ("cp_kind", &mut p.cp_kind),
         ] {
             *slot = keys.remove(key);
         }

@@ -137,3 +137,38 @@ fn deepseek_v3_has_multi_head_latent_attention() {
     let plain = ds.with("model.attention", Some(json!("flash"))).resolve().expect("resolves");
     assert!(plain.transformer.mla.is_none());
 }
+
+/// The search tries the context-parallel exchanges too: for a long sequence typed with the
+/// exposed all-gather it finds a plan with ring attention (or Ulysses in the domain and a ring
+/// across) no slower than anything the typed exchange allows, and applying it keeps the kind.
+#[test]
+fn the_search_tries_each_context_parallel_exchange() {
+    use clusterplan::model::search::{search, Options};
+    let typed = Scenario::default_plan()
+        .with("model.preset", Some(json!("llama3-8b")))
+        .with("model.seq_len", Some(json!(131_072)))
+        .with("training.global_batch", Some(json!(32)))
+        .with("training.tokens", Some(json!("100B")))
+        .with("cluster.chip", Some(json!("h100-sxm")))
+        .with("cluster.chips", Some(json!(128)))
+        .with("parallelism.tp", Some(json!(8)))
+        .with("parallelism.pp", Some(json!(1)))
+        .with("parallelism.cp", Some(json!(8)))
+        .with("parallelism.virtual_stages", Some(json!(1)))
+        .with("parallelism.cp_kind", Some(json!("allgather")));
+    let inputs = typed.resolve().expect("resolves");
+    let outcome = search(&inputs, Options { top: 1000, ..Options::default() });
+    let best = outcome.ranked[0];
+    assert!(best.parallelism.context > 1, "a long sequence is split: {best:?}");
+    assert_ne!(best.parallelism.cp_kind, CpKind::AllGather, "{best:?}");
+    let split: Vec<CpKind> = outcome
+        .ranked
+        .iter()
+        .filter(|p| p.parallelism.context > 1)
+        .map(|p| p.parallelism.cp_kind)
+        .collect();
+    assert!(split.contains(&CpKind::AllGather) && split.contains(&CpKind::Ring), "{split:?}");
+    let applied = typed.with_found(&best, inputs.cluster.n_chips);
+    let (_, e) = applied.evaluate().expect("applies");
+    assert!((e.train_days - best.train_days).abs() <= 1e-9 * best.train_days);
+}

@@ -88,9 +88,20 @@ fn brute_force(base: &Inputs, keep: impl Fn(&Inputs) -> bool) -> Vec<(f64, f64)>
                                         [Recompute::None, Recompute::Selective, Recompute::Full]
                                     {
                                         for ew in [false, true] {
-                                            for sp in [false, true] {
+                                            let typed = base.parallelism.cp_kind;
+                                            let kinds = search::cp_kinds(base, tp, cp, typed);
+                                            let choices = [false, true]
+                                                .into_iter()
+                                                .flat_map(|sp| kinds.iter().map(move |k| (sp, *k)));
+                                            for (sp, kind) in choices {
                                                 let p = &mut inputs.parallelism;
                                                 *p = base.parallelism;
+                                                p.cp_kind = kind;
+                                                p.cp_overlap = search::cp_overlap_of(
+                                                    kind,
+                                                    cp,
+                                                    base.parallelism.cp_overlap,
+                                                );
                                                 p.tensor = tp;
                                                 p.context = cp;
                                                 p.pipeline = pp;

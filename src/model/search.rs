@@ -37,7 +37,7 @@ use crate::model::step_time::{LayerCosts, StepBase};
 use crate::model::warnings::{self, AnyProblem};
 use crate::model::{finite, run, step_time, utilisation};
 use crate::model::{
-    AttentionImpl, Cluster, Inputs, Parallelism, Recompute, Sharding, StepBreakdown,
+    AttentionImpl, Cluster, CpKind, Inputs, Parallelism, Recompute, Sharding, StepBreakdown,
 };
 
 /// The largest tensor-parallel degree tried: beyond 64 every published plan stops (Megatron-LM
@@ -650,6 +650,7 @@ impl Search {
                 &[Recompute::None, Recompute::Selective, Recompute::Full]
             }
         };
+        let kinds = cp_kinds(inputs, c.tp, c.cp, self.base.parallelism.cp_kind);
         for mb in 1..=per_replica.min(MAX_MICRO_BATCH) {
             if per_replica % mb != 0 {
                 continue;
@@ -665,8 +666,12 @@ impl Search {
                 let elementwise: &[bool] =
                     if recompute == Recompute::Full { &[false] } else { &[false, true] };
                 for &ew in elementwise {
-                    for &sp in sp_options {
+                    let choices =
+                        sp_options.iter().flat_map(|sp| kinds.iter().map(move |k| (*sp, *k)));
+                    for (sp, kind) in choices {
                         let p = &mut inputs.parallelism;
+                        p.cp_kind = kind;
+                        p.cp_overlap = cp_overlap_of(kind, c.cp, self.base.parallelism.cp_overlap);
                         p.tensor = c.tp;
                         p.context = c.cp;
                         p.pipeline = c.pp;
@@ -791,4 +796,37 @@ pub fn search(inputs: &Inputs, options: Options) -> Outcome {
     let mut s = Search::new(inputs, options);
     s.advance(usize::MAX);
     s.outcome()
+}
+
+/// The context-parallel exchanges a plan with `tp` and `cp` ranks is tried with: the typed one,
+/// ring attention, and Ulysses inside the scale-up domain with a ring across where a domain has
+/// room for more than one Ulysses rank beside the tensor ranks that divides the heads (else it
+/// would be the ring again); without CP, the typed one alone.
+pub fn cp_kinds(inputs: &Inputs, tp: u32, cp: u32, typed: CpKind) -> Vec<CpKind> {
+    if cp <= 1 {
+        return vec![typed];
+    }
+    let domain = inputs.cluster.rank_domain().max(1);
+    let heads = inputs.transformer.n_heads;
+    let room = (2..=cp).any(|u| {
+        let ranks = tp.saturating_mul(u);
+        cp % u == 0 && ranks <= domain && heads % ranks.max(1) == 0
+    });
+    let mut kinds = vec![typed];
+    for kind in [CpKind::Ring, CpKind::Both] {
+        if !kinds.contains(&kind) && (kind != CpKind::Both || room) {
+            kinds.push(kind);
+        }
+    }
+    kinds
+}
+
+/// Whether a plan's context-parallel exchange overlaps attention: the ring's and `both`'s do,
+/// the all-gather's and Ulysses' do not; without CP, as typed.
+pub fn cp_overlap_of(kind: CpKind, cp: u32, typed: bool) -> bool {
+    if cp <= 1 {
+        typed
+    } else {
+        matches!(kind, CpKind::Ring | CpKind::Both)
+    }
 }

@@ -120,5 +120,8 @@ pub fn plan(p: &Parallelism) -> Map<String, Value> {
     if p.expert_tensor != p.tensor {
         keys.insert("etp".into(), json!(p.expert_tensor));
     }
+    if p.context > 1 {
+        keys.insert("cp_kind".into(), json!(fields::PARALLELISM_CP_KIND.code(p.cp_kind)));
+    }
     keys
 }
