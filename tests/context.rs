@@ -3,23 +3,19 @@
 //! tokens, memory per rank and the traffic each kind costs.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use clusterplan::model::{estimate, CpKind, Estimate, Inputs, Warning};
 use clusterplan::scenario::Scenario;
 use serde_json::json;
 
 /// Llama 3 8B at `seq` tokens on `chips` H100, TP 8, CP `cp`, exchanging as `kind`.
 fn long(seq: u32, chips: u32, cp: u32, kind: &str) -> (Inputs, Estimate) {
-    let inputs = Scenario::default_plan()
-        .with("model.preset", Some(json!("llama3-8b")))
+    let inputs = common::plan("llama3-8b", "h100-sxm", chips, 8, 1)
         .with("model.seq_len", Some(json!(seq)))
         .with("training.global_batch", Some(json!(16)))
         .with("training.tokens", Some(json!("100B")))
-        .with("cluster.chip", Some(json!("h100-sxm")))
-        .with("cluster.chips", Some(json!(chips)))
-        .with("parallelism.tp", Some(json!(8)))
-        .with("parallelism.pp", Some(json!(1)))
         .with("parallelism.cp", Some(json!(cp)))
-        .with("parallelism.virtual_stages", Some(json!(1)))
         .with("parallelism.recompute", Some(json!("full")))
         .with("parallelism.cp_kind", Some(json!(kind)))
         .resolve()

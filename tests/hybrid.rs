@@ -3,6 +3,8 @@
 //! search and size like any other model, and a plain transformer's pattern changes nothing.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use clusterplan::model::search::{search, Options};
 use clusterplan::model::{estimate, Warning};
 use clusterplan::scenario::Scenario;
@@ -70,14 +72,8 @@ fn a_plain_pattern_is_the_transformer() {
 #[test]
 fn the_nemotron_h_presets_resolve_search_and_fit() {
     for (id, billions) in [("nemotron-h-8b", 8.1), ("nemotron-h-56b", 56.0)] {
-        let s = Scenario::default_plan()
-            .with("model.preset", Some(json!(id)))
-            .with("training.global_batch", Some(json!(256)))
-            .with("cluster.chips", Some(json!(256)))
-            .with("parallelism.tp", Some(json!(8)))
-            .with("parallelism.pp", Some(json!(1)))
-            .with("parallelism.cp", Some(json!(1)))
-            .with("parallelism.virtual_stages", Some(json!(1)));
+        let s =
+            common::plan(id, "h100-sxm", 256, 8, 1).with("training.global_batch", Some(json!(256)));
         let inputs = s.resolve().expect("resolves");
         let params = inputs.transformer.params() / 1e9;
         assert!((params / billions - 1.0).abs() < 0.08, "{id}: {params} B");
@@ -106,14 +102,8 @@ fn mamba_splits_and_bad_patterns_are_caught() {
 /// Qwen2-VL 72B resolves, searches and fits, and written back as dimensions is the same model.
 #[test]
 fn a_vision_encoder_adds_parameters_flops_and_time() {
-    let vlm = Scenario::default_plan()
-        .with("model.preset", Some(json!("qwen2-vl-72b")))
-        .with("training.global_batch", Some(json!(512)))
-        .with("cluster.chips", Some(json!(512)))
-        .with("parallelism.tp", Some(json!(8)))
-        .with("parallelism.pp", Some(json!(4)))
-        .with("parallelism.cp", Some(json!(1)))
-        .with("parallelism.virtual_stages", Some(json!(1)));
+    let vlm = common::plan("qwen2-vl-72b", "h100-sxm", 512, 8, 4)
+        .with("training.global_batch", Some(json!(512)));
     let text_only = vlm.clone().with("model.vision", Some(json!(false)));
     let (with, without) =
         (vlm.resolve().expect("resolves"), text_only.resolve().expect("resolves"));
@@ -150,17 +140,10 @@ fn the_new_presets_size_for_a_deadline() {
         ("deepseek-v3", "h800", "fp8", "1T"),
         ("llama3-70b", "b300", "nvfp4", "2T"),
     ] {
-        let s = Scenario::default_plan()
-            .with("model.preset", Some(json!(model)))
+        let s = common::plan(model, chip, 1024, 8, 4)
             .with("training.tokens", Some(json!(tokens)))
             .with("training.recipe", Some(json!(recipe)))
-            .with("training.global_batch", Some(json!(1024)))
-            .with("cluster.chip", Some(json!(chip)))
-            .with("cluster.chips", Some(json!(1024)))
-            .with("parallelism.tp", Some(json!(8)))
-            .with("parallelism.pp", Some(json!(4)))
-            .with("parallelism.cp", Some(json!(1)))
-            .with("parallelism.virtual_stages", Some(json!(1)));
+            .with("training.global_batch", Some(json!(1024)));
         match size(&s, None, 60.0).unwrap_or_else(|e| panic!("{model}: {e:?}")) {
             Answer::Meets(sized) => assert!(
                 sized.chips > 0 && sized.estimate.effective_train_days().is_some_and(|d| d <= 60.0),

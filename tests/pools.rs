@@ -3,6 +3,8 @@
 //! an equal split when the chips differ.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use clusterplan::model::pools::{across, split, Across, Between};
 use clusterplan::model::{estimate, Inputs};
 use clusterplan::scenario::Scenario;
@@ -10,14 +12,7 @@ use serde_json::json;
 
 /// Llama 3 70B on `chips` chips of `chip`, TP 8 and PP 4.
 fn pool(chip: &str, chips: u32) -> Inputs {
-    Scenario::default_plan()
-        .with("model.preset", Some(json!("llama3-70b")))
-        .with("cluster.chip", Some(json!(chip)))
-        .with("cluster.chips", Some(json!(chips)))
-        .with("parallelism.tp", Some(json!(8)))
-        .with("parallelism.pp", Some(json!(4)))
-        .with("parallelism.cp", Some(json!(1)))
-        .with("parallelism.virtual_stages", Some(json!(1)))
+    common::plan("llama3-70b", chip, chips, 8, 4)
         .resolve()
         .unwrap_or_else(|e| panic!("{chip}: {e:?}"))
 }
@@ -210,14 +205,7 @@ fn the_published_mixed_fleet_comparison_is_computed() {
 #[test]
 fn adding_to_a_fleet_meets_the_deadline_with_the_fewest_chips() {
     use clusterplan::sizing::add_to_fleet;
-    let fleet = Scenario::default_plan()
-        .with("model.preset", Some(json!("llama3-70b")))
-        .with("cluster.chip", Some(json!("h800")))
-        .with("cluster.chips", Some(json!(4096)))
-        .with("parallelism.tp", Some(json!(8)))
-        .with("parallelism.pp", Some(json!(4)))
-        .with("parallelism.cp", Some(json!(1)))
-        .with("parallelism.virtual_stages", Some(json!(1)));
+    let fleet = common::plan("llama3-70b", "h800", 4096, 8, 4);
     let alone = estimate(&fleet.resolve().expect("resolves")).train_days;
     let deadline = 0.7 * alone;
     let added =
@@ -248,16 +236,9 @@ fn adding_to_a_fleet_meets_the_deadline_with_the_fewest_chips() {
 
 /// The fleet of `fleet()` written as a scenario, with `more` keys over it.
 fn fleet_scenario(more: &[(&str, serde_json::Value)]) -> Scenario {
-    let mut s = Scenario::default_plan()
-        .with("model.preset", Some(json!("llama3-70b")))
-        .with("cluster.chip", Some(json!("h800")))
-        .with("cluster.chips", Some(json!(4096)))
+    let mut s = common::plan("llama3-70b", "h800", 4096, 8, 4)
         .with("cluster.pools", Some(json!([{ "chip": "ascend-910b", "chips": 4096 }])))
-        .with("cluster.between_pools", Some(json!({ "gbit_per_s": 3200 })))
-        .with("parallelism.tp", Some(json!(8)))
-        .with("parallelism.pp", Some(json!(4)))
-        .with("parallelism.cp", Some(json!(1)))
-        .with("parallelism.virtual_stages", Some(json!(1)));
+        .with("cluster.between_pools", Some(json!({ "gbit_per_s": 3200 })));
     for (path, value) in more {
         s = s.with(path, Some(value.clone()));
     }

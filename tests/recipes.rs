@@ -4,23 +4,17 @@
 //! search's bound stays below every plan.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use clusterplan::model::search::days_bound;
 use clusterplan::model::{estimate, Estimate, GemmFormat, Warning};
-use clusterplan::scenario::Scenario;
 use serde_json::json;
 
 /// Llama 3 70B on 1,024 chips of `chip`, TP 8, PP 4, in `recipe`.
 fn run(chip: &str, recipe: &str) -> (clusterplan::model::Inputs, Estimate) {
-    let inputs = Scenario::default_plan()
-        .with("model.preset", Some(json!("llama3-70b")))
+    let inputs = common::plan("llama3-70b", chip, 1024, 8, 4)
         .with("training.recipe", Some(json!(recipe)))
         .with("training.global_batch", Some(json!(1024)))
-        .with("cluster.chip", Some(json!(chip)))
-        .with("cluster.chips", Some(json!(1024)))
-        .with("parallelism.tp", Some(json!(8)))
-        .with("parallelism.pp", Some(json!(4)))
-        .with("parallelism.cp", Some(json!(1)))
-        .with("parallelism.virtual_stages", Some(json!(1)))
         .resolve()
         .unwrap_or_else(|e| panic!("{chip} {recipe}: {e:?}"));
     let e = estimate(&inputs);

@@ -61,11 +61,6 @@ fn site_places(scenario: &Scenario, names: &[String], pools: usize) -> Vec<usize
         .collect()
 }
 
-/// The cluster's own chips as written, or its resolved count.
-fn own_chips(scenario: &Scenario) -> String {
-    scenario.resolve().map_or_else(|_| "?".into(), |i| numbers::format(i.cluster.n_chips as f64))
-}
-
 /// A pool's share in words: of the batch, the layers or the tokens.
 fn share_words(how: Across, share: f64) -> String {
     let key = match how {
@@ -108,11 +103,14 @@ pub fn view(scenario: &Scenario, theme: &Theme, width: u32) -> Value {
     let mut link_words = String::new();
     // Failure-free days of the one job over the whole fleet.
     let mut days = None;
+    // The cluster's own chips, from its resolved pool.
+    let mut own_chips = None;
     match scenario.pools() {
         Ok(Some(p)) => {
             let solo: Vec<_> = p.pools.iter().map(crate::model::estimate).collect();
             let job = p.job();
             days = Some(job.train_days);
+            own_chips = p.pools.first().map(|i| i.cluster.n_chips);
             if at_sites.is_none() {
                 lines.push(line(
                     "pool-job",
@@ -165,7 +163,10 @@ pub fn view(scenario: &Scenario, theme: &Theme, width: u32) -> Value {
     // The results' cards are the cluster's own pool alone; the headline says so beside the
     // whole fleet's days.
     let headline = site_days.or(days).map(|d| {
-        let own = fill("fleet.pool-chips", &[("chip", &names[0]), ("n", &own_chips(scenario))]);
+        // Sites without further pools: the cluster resolves as itself.
+        let chips = own_chips.or_else(|| scenario.resolve().ok().map(|i| i.cluster.n_chips));
+        let n = chips.map_or_else(|| "?".to_string(), |n| numbers::format(n as f64));
+        let own = fill("fleet.pool-chips", &[("chip", &names[0]), ("n", &n)]);
         fill("fleet.headline", &[("pool", &own), ("days", &format::days(d))])
     });
     let drawing = (!marks.is_empty()).then(|| {

@@ -65,3 +65,16 @@ pub fn with(changes: &[(&str, serde_json::Value)]) -> Scenario {
 pub fn evaluate(s: &Scenario) -> clusterplan::model::Estimate {
     s.evaluate().unwrap_or_else(|e| panic!("{e:?}")).1
 }
+
+/// The default plan with `model` on `chips` of `chip`, TP `tp`, PP `pp`, no context
+/// parallelism and no interleaving: the fixed plan the model-kind tests compare under.
+pub fn plan(model: &str, chip: &str, chips: u32, tp: u32, pp: u32) -> Scenario {
+    Scenario::default_plan()
+        .with("model.preset", Some(json!(model)))
+        .with("cluster.chip", Some(json!(chip)))
+        .with("cluster.chips", Some(json!(chips)))
+        .with("parallelism.tp", Some(json!(tp)))
+        .with("parallelism.pp", Some(json!(pp)))
+        .with("parallelism.cp", Some(json!(1)))
+        .with("parallelism.virtual_stages", Some(json!(1)))
+}
