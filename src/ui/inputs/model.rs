@@ -215,9 +215,11 @@ fn pattern_field(f: &Form, shape: Option<&crate::model::Transformer>) -> Html {
     html! {
         <>
             <div class="field pattern">
-                <label for="hybrid-pattern">{ crate::text::page::label(path) }</label>
-                <input id="hybrid-pattern" type="text" data-testid="hybrid-pattern" value={value}
-                    placeholder={t("form.pattern-placeholder")} spellcheck="false" onchange={on_change} />
+                <label>
+                    <span class="label">{ crate::text::page::label(path) }</span>
+                    <input type="text" data-testid="hybrid-pattern" value={value}
+                        placeholder={t("form.pattern-placeholder")} spellcheck="false" onchange={on_change} />
+                </label>
                 <p class="reading" data-testid="hybrid-reads">{ said }</p>
             </div>
             { crate::ui::fields::messages(&crate::ui::fields::MessagesProps {
