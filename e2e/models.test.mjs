@@ -1,6 +1,6 @@
 // End-to-end tests of the newer model kinds and number formats in the page, in English and
 // Chinese: DeepSeek-V3's multi-head latent attention with its fields, NVFP4 on B300 against
-// FP8, and Llama 3 8B at a million tokens with context parallelism by kind; each link
+// FP8, Wan 2.1's attention in both directions and to its prompt, and Llama 3 8B at a million tokens with context parallelism by kind; each link
 // reopens its plan.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ harness();
 const link = (s) => `${origin}/#s=1.${Buffer.from(JSON.stringify(s)).toString('base64url')}`;
 
 for (const lang of ['en', 'zh-CN']) {
-  test(`${lang}: MLA fields, NVFP4 on B300 and a million-token context`, async (t) => {
+  test(`${lang}: MLA fields, NVFP4 on B300, a diffusion transformer and a million-token context`, async (t) => {
     const log = { errors: [], requests: [] };
     const page = await newPage(await newContext(t, { locale: lang }), log);
     // DeepSeek-V3's attention is latent, with its dimensions in the form.
@@ -59,6 +59,26 @@ for (const lang of ['en', 'zh-CN']) {
       [q('step-time'), before]);
     const fp4 = num(await text(page, 'step-time'));
     assert.ok(fp4 < fp8 && fp4 > fp8 / 2, `NVFP4 ${fp4} s against FP8 ${fp8} s`);
+
+    // Wan 2.1 14B, a video diffusion transformer: attention in both directions and
+    // cross-attention to a 512-token prompt. A causal mask would halve its scores; without
+    // the prompt its step is shorter.
+    await open(page, link({ model: { preset: 'wan2.1-14b' }, training: { tokens: '100B', global_batch: 128 },
+      cluster: { chip: 'h100-sxm', chips: 128 }, parallelism: { tp: 2, pp: 1, cp: 4, recompute: 'full' } }));
+    assert.equal(await page.isChecked(q('causal')), false);
+    assert.equal(await page.isChecked(q('cross-attention')), true);
+    assert.equal(await page.getAttribute(q('cross-tokens'), 'placeholder'), '512');
+    const both = await text(page, 'step-time');
+    await page.check(q('causal'));
+    await until(page, 'the causal step', ([s, was]) => document.querySelector(s)?.textContent.trim() !== was,
+      [q('step-time'), both]);
+    const causal = await text(page, 'step-time');
+    assert.ok(num(causal) < num(both), `causal ${causal} against both directions ${both}`);
+    await page.uncheck(q('cross-attention'));
+    await until(page, 'the prompt fields gone', (s) => !document.querySelector(s), q('cross-tokens'));
+    await until(page, 'the step without the prompt', ([s, was]) => document.querySelector(s)?.textContent.trim() !== was,
+      [q('step-time'), causal]);
+    assert.ok(num(await text(page, 'step-time')) < num(causal), 'the prompt takes time');
 
     // Llama 3 8B at 1,048,576 tokens on 512 H100 with CP 32, exchanging by Ulysses in the
     // domain and a ring across: it runs and fits.

@@ -177,6 +177,9 @@ section! {
         attention,
         /// Dropout layers present.
         dropout,
+        /// Attention looks back only; `false` is bidirectional (a diffusion transformer).
+        /// Default the preset's, else `true`.
+        causal,
         /// Multi-token-prediction modules (DeepSeek-V3); default the preset's, else 0.
         mtp_layers,
         /// Mixture of experts: an object, or `null`/`false` to make a preset dense.
@@ -185,6 +188,10 @@ section! {
         /// `image_tokens` per image and `images_per_sample`; `null` or `false` removes a
         /// preset's; default the preset's, else none.
         vision,
+        /// Cross-attention in every layer to a context of `tokens` tokens per sample, `width`
+        /// wide as it arrives (a diffusion transformer's text prompt); `null` or `false`
+        /// removes a preset's; default the preset's, else none.
+        cross_attention,
         /// A hybrid's layers as Megatron-LM's `--hybrid-layer-pattern` writes them (`M` Mamba-2,
         /// `*` attention, `-` MLP, `E` experts); default the preset's, else a transformer.
         hybrid_pattern,

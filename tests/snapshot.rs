@@ -1,4 +1,4 @@
-//! A snapshot of the full estimate (every key `predict` prints) for a dozen reference plans,
+//! A snapshot of the full estimate (every key `predict` prints) for the reference plans,
 //! rounded to 4 significant digits, so a refactor is provably a no-op and a model change shows
 //! exactly which numbers moved. `UPDATE_SNAPSHOT=1 cargo test --test snapshot` rewrites
 //! `tests/data/reference-estimates.json` after a deliberate change.
@@ -89,6 +89,27 @@ fn plans() -> Vec<(&'static str, Value)> {
             "impossible: micro-batch above the replica's batch",
             with(json!({ "parallelism": { "micro_batch": 4096 } })),
         ),
+        (
+            "Nemotron-H 56B on 2,048 H100, FP8",
+            json!({
+            "model": { "preset": "nemotron-h-56b" }, "training": { "tokens": 20e12, "global_batch": 6144, "recipe": "fp8" },
+            "cluster": { "chip": "h100-sxm", "chips": 2048 },
+            "parallelism": { "tp": 8, "pp": 1, "cp": 1, "zero": 1, "recompute": "none" } }),
+        ),
+        (
+            "Qwen2-VL 72B on 512 H100, TP 8 PP 4",
+            json!({
+            "model": { "preset": "qwen2-vl-72b" }, "training": { "tokens": 1e12, "global_batch": 512 },
+            "cluster": { "chip": "h100-sxm", "chips": 512 },
+            "parallelism": { "tp": 8, "pp": 4, "cp": 1, "virtual_stages": 1 } }),
+        ),
+        (
+            "Wan 2.1 14B on 128 H100, TP 2 CP 4, full recompute",
+            json!({
+            "model": { "preset": "wan2.1-14b" }, "training": { "tokens": 1e12, "global_batch": 128 },
+            "cluster": { "chip": "h100-sxm", "chips": 128 },
+            "parallelism": { "tp": 2, "pp": 1, "cp": 4, "recompute": "full" } }),
+        ),
     ]
 }
 
@@ -133,7 +154,7 @@ fn reference_estimates_are_unchanged() {
         let (_, estimate) = scenario.evaluate().unwrap_or_else(|e| panic!("{name}: {e:?}"));
         actual.insert(name.to_string(), round(&report::to_json(&estimate)));
     }
-    assert_eq!(actual.len(), 12, "a dozen reference plans");
+    assert_eq!(actual.len(), plans().len(), "every reference plan has its own name");
     let actual = Value::Object(actual);
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/reference-estimates.json");
     if std::env::var_os("UPDATE_SNAPSHOT").is_some() {

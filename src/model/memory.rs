@@ -183,19 +183,31 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
     // What the elementwise recomputation rebuilds during a layer's backward pass.
     let rebuilt = if light { rebuilt + norm_outputs + rebuilt_heads } else { 0.0 };
     let attention = qkv - rebuilt_heads + latents + proj_in;
-    let full = match t.hybrid {
-        None => norms + masks + attention + scores + ffn,
-        // A hybrid's layer holds its share of each kind of mixer and of feed-forward blocks.
-        Some(_) => {
-            let ffn = if moe_layer { ffn } else { ffn * t.dense_ffn_share() };
-            let a = t.attention_share();
-            norms
-                + masks
-                + a * (attention + scores)
-                + t.mamba_share() * mamba(inputs, shape, gemm_in)
-                + ffn
-        }
-    };
+    // Cross-attention keeps its norm's input and output, its queries, the context's keys and
+    // values, the output projection's input and the kernel's row statistics.
+    let cross = t.cross.map_or(0.0, |c| {
+        let heads = t.n_heads as f64 / shape.tp;
+        let width = heads * t.head_dim as f64;
+        let context = shape.micro_batch * c.tokens as f64;
+        (ACT_BYTES + gemm_in) * norm_tokens * h
+            + ACT_BYTES * (tokens * width + 2.0 * context * width)
+            + gemm_in * tokens * width
+            + 4.0 * shape.micro_batch * heads * t.seq_len as f64 / shape.cp
+    });
+    let full = cross
+        + match t.hybrid {
+            None => norms + masks + attention + scores + ffn,
+            // A hybrid's layer holds its share of each kind of mixer and of feed-forward blocks.
+            Some(_) => {
+                let ffn = if moe_layer { ffn } else { ffn * t.dense_ffn_share() };
+                let a = t.attention_share();
+                norms
+                    + masks
+                    + a * (attention + scores)
+                    + t.mamba_share() * mamba(inputs, shape, gemm_in)
+                    + ffn
+            }
+        };
     let scores = scores * t.attention_share();
     let (stored, recomputed) = match (p.recompute, t.attention) {
         (Recompute::None, _) | (Recompute::Selective, AttentionImpl::Flash) => (full, rebuilt),

@@ -8,6 +8,7 @@
 //! The 1F1B schedule and its bubble `(p - 1) / v` micro-batch times follow Narayanan et al. 2021
 //! (arXiv:2104.04473, §2.2, eq. 1 and the interleaved form).
 
+mod cross;
 mod data_parallel;
 mod mamba;
 mod ops;

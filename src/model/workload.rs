@@ -94,6 +94,18 @@ pub struct Vision {
     pub tokens: u32,
 }
 
+/// Cross-attention to a context the model does not generate (a diffusion transformer's text
+/// prompt, as Wan 2.1 and PixArt build it): every layer adds a block whose queries come from the
+/// sequence and whose keys and values come from `tokens` context tokens, first projected from
+/// their `width` into the model's by two matrices.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cross {
+    /// Context tokens per sample.
+    pub tokens: u32,
+    /// Width of the context's embeddings as they arrive (a text encoder's output).
+    pub width: u32,
+}
+
 /// Mixture-of-experts feed-forward layers.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Moe {
@@ -136,6 +148,9 @@ pub struct Transformer {
     pub vocab: u32,
     /// Training sequence length, tokens.
     pub seq_len: u32,
+    /// Each token attends to those before it only (a language model); `false` is
+    /// bidirectional attention (an encoder, a diffusion transformer).
+    pub causal: bool,
     /// Input embedding and output projection share one matrix.
     pub tied_embeddings: bool,
     /// Attention kernel.
@@ -155,6 +170,8 @@ pub struct Transformer {
     /// The kinds of its layers, if it is a hybrid; `None` is a transformer, every layer an
     /// attention block and a feed-forward block.
     pub hybrid: Option<Hybrid>,
+    /// Cross-attention in every layer, if it attends to a context.
+    pub cross: Option<Cross>,
 }
 
 impl Transformer {
@@ -181,6 +198,7 @@ impl Transformer {
             ffn_kind,
             vocab,
             seq_len,
+            causal: true,
             tied_embeddings: false,
             attention: AttentionImpl::Flash,
             dropout: false,
@@ -189,6 +207,17 @@ impl Transformer {
             mla: None,
             vision: None,
             hybrid: None,
+            cross: None,
+        }
+    }
+
+    /// Share of the `s x s` score tiles computed: half under a causal mask (Dao 2023, §3.1),
+    /// all of them in both directions.
+    pub fn score_share(&self) -> f64 {
+        if self.causal {
+            0.5
+        } else {
+            1.0
         }
     }
 
@@ -276,7 +305,43 @@ impl Transformer {
     /// Parameters of an average layer's mixers: its share of an attention block and of a
     /// Mamba-2 mixer.
     pub fn mixer_params(&self) -> f64 {
-        self.attention_share() * self.attention_params() + self.mamba_share() * self.mamba_params()
+        self.attention_share() * self.attention_params()
+            + self.mamba_share() * self.mamba_params()
+            + self.cross_params()
+    }
+
+    /// Parameters of one cross-attention block: query, key, value and output projections of
+    /// a multi-head block of the model's heads (keys and values read the projected context).
+    pub fn cross_params(&self) -> f64 {
+        let Some(_) = self.cross else { return 0.0 };
+        let h = self.hidden as f64;
+        let heads = self.n_heads as f64 * self.head_dim as f64;
+        4.0 * h * heads
+    }
+
+    /// Parameters of the context's projection into the model's width (two matrices).
+    pub fn context_projector_params(&self) -> f64 {
+        let Some(c) = self.cross else { return 0.0 };
+        let h = self.hidden as f64;
+        c.width as f64 * h + h * h
+    }
+
+    /// Forward FLOPs of the cross-attention of one sample that do not scale with its
+    /// sequence: projecting the context and, in every layer, its keys and values.
+    pub fn cross_context_flops(&self) -> f64 {
+        let Some(c) = self.cross else { return 0.0 };
+        let ctx = c.tokens as f64;
+        let heads = self.n_heads as f64 * self.head_dim as f64;
+        2.0 * ctx * self.context_projector_params()
+            + self.n_layers as f64 * 2.0 * ctx * 2.0 * self.hidden as f64 * heads
+    }
+
+    /// Forward FLOPs of one token's cross-attention in one layer: its query and output
+    /// projections, and its scores over every context token.
+    pub fn cross_flops_per_token(&self) -> f64 {
+        let Some(c) = self.cross else { return 0.0 };
+        let heads = self.n_heads as f64 * self.head_dim as f64;
+        2.0 * 2.0 * self.hidden as f64 * heads + 4.0 * c.tokens as f64 * heads
     }
 
     /// The vision encoder as a transformer of its own (multi-head attention, GELU MLP), its
@@ -294,7 +359,12 @@ impl Transformer {
             0,
             tokens,
         );
-        Some(Transformer { head_dim: vit.head_dim.max(1), tied_embeddings: true, ..vit })
+        Some(Transformer {
+            head_dim: vit.head_dim.max(1),
+            tied_embeddings: true,
+            causal: false,
+            ..vit
+        })
     }
 
     /// Parameters of the vision encoder: its layers, the patch embedding and the projector
@@ -386,6 +456,7 @@ impl Transformer {
             + self.embedding_params()
             + self.mtp_layers as f64 * self.mtp_params()
             + self.vision_params()
+            + self.context_projector_params()
     }
 
     /// Parameters of one multi-token-prediction module: a block of the model's last kind and
@@ -419,13 +490,16 @@ impl Transformer {
 
     /// Model FLOPs for one sequence, forward and backward, by Megatron-LM's convention:
     /// `12 s L h^2 [ (1 + kv/q + s/2h) q/h + ffn/h * (3/2 if gated) ] + 6 s h V`
-    /// (Narayanan et al. 2021 Appendix; the `/2` counts only the causal half of the scores).
+    /// (Narayanan et al. 2021 Appendix; the `/2` counts only the causal half of the scores, and
+    /// goes under bidirectional attention, as Megatron-Bridge counts Wan 2.1's).
     pub fn model_flops_per_sequence(&self) -> f64 {
         let s = self.seq_len as f64;
         let h = self.hidden as f64;
-        let attention = 2.0 * (self.attention_params()) + 2.0 * s * self.score_width(); // per token, fwd
-        let mixer =
-            self.attention_share() * attention + self.mamba_share() * self.mamba_flops_per_token();
+        let scores = 4.0 * self.score_share() * s * self.score_width();
+        let attention = 2.0 * (self.attention_params()) + scores; // per token, fwd
+        let mixer = self.attention_share() * attention
+            + self.mamba_share() * self.mamba_flops_per_token()
+            + self.cross_flops_per_token();
         let n_dense = (self.n_layers - self.n_moe_layers()) as f64;
         let n_moe = self.n_moe_layers() as f64;
         let dense_ffn = 2.0 * self.ffn_params(self.ffn as f64);
@@ -439,7 +513,7 @@ impl Transformer {
             + n_moe * moe_ffn
             + 2.0 * h * self.vocab as f64
             + mtp;
-        3.0 * s * per_token_fwd + self.vision_flops_per_sequence()
+        3.0 * (s * per_token_fwd + self.cross_context_flops()) + self.vision_flops_per_sequence()
     }
 
     /// Parameters a token passes through in an average decoder layer, the unit in which
@@ -464,9 +538,11 @@ impl Transformer {
         (output + mtp * (layer + 2.0 * h * h + output)) / layer
     }
 
-    /// Forward FLOPs of the causal attention-score product (`QK^T` and `PV`) for one sequence.
+    /// Forward FLOPs of the attention-score product (`QK^T` and `PV`) for one sequence, the
+    /// causal half of it under a causal mask.
     pub fn attention_score_flops_per_sequence(&self) -> f64 {
         let s = self.seq_len as f64;
-        self.attention_share() * self.n_layers as f64 * 2.0 * s * s * self.score_width()
+        let scores = 4.0 * self.score_share() * s * s * self.score_width();
+        self.attention_share() * self.n_layers as f64 * scores
     }
 }

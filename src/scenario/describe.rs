@@ -16,7 +16,11 @@ pub fn transformer(t: &Transformer) -> Value {
         "ffn_act": fields::MODEL_FFN_ACT.code(t.ffn_kind),
         "attention": fields::MODEL_ATTENTION.code(t.attention),
         "tied_embeddings": t.tied_embeddings, "dropout": t.dropout, "mtp_layers": t.mtp_layers,
+        "causal": t.causal,
     });
+    if let Some(c) = t.cross {
+        model["cross_attention"] = json!({ "tokens": c.tokens, "width": c.width });
+    }
     if let Some(v) = t.vision {
         model["vision"] = json!({ "layers": v.layers, "hidden": v.hidden, "heads": v.heads,
             "ffn": v.ffn, "patch": v.patch, "image_tokens": v.tokens, "images_per_sample": 1 });

@@ -284,6 +284,21 @@ pub static MODEL_SEQ_LEN: Field = counted(
 );
 pub static MODEL_TIED_EMBEDDINGS: Field = flag("model.tied_embeddings", Preset);
 pub static MODEL_DROPOUT: Field = flag("model.dropout", Preset);
+pub static MODEL_CAUSAL: Field = flag("model.causal", Fixed(1.0));
+pub static MODEL_CROSS_ATTENTION_TOKENS: Field = count(
+    "model.cross_attention.tokens",
+    Preset,
+    1.0,
+    1e6,
+    "Wan 2.1 attends to 512 text tokens; PixArt-α to 120",
+);
+pub static MODEL_CROSS_ATTENTION_WIDTH: Field = count(
+    "model.cross_attention.width",
+    Preset,
+    1.0,
+    1e5,
+    "the text encoder's width: 4,096 for umT5-XXL and T5-XXL",
+);
 pub static MODEL_MTP_LAYERS: Field = count(
     "model.mtp_layers",
     Fixed(0.0),
@@ -998,7 +1013,10 @@ pub static FIELDS: &[&Field] = &[
     &MODEL_SEQ_LEN,
     &MODEL_TIED_EMBEDDINGS,
     &MODEL_DROPOUT,
+    &MODEL_CAUSAL,
     &MODEL_MTP_LAYERS,
+    &MODEL_CROSS_ATTENTION_TOKENS,
+    &MODEL_CROSS_ATTENTION_WIDTH,
     &MODEL_VISION_LAYERS,
     &MODEL_VISION_HIDDEN,
     &MODEL_VISION_HEADS,

@@ -12,9 +12,9 @@ use super::fields::{self, fixed, Field, Kind};
 use super::{Raw, Scenario, VERSION};
 use crate::model::presets;
 use crate::model::{
-    AttentionImpl, Chip, Cluster, CpKind, Dispatcher, FfnKind, Hybrid, Inputs, Link, Mamba2, Mla,
-    Moe, Network, Parallelism, Recipe, Recompute, ScaleUp, Sharding, Stack, Training, Transformer,
-    Vision,
+    AttentionImpl, Chip, Cluster, CpKind, Cross, Dispatcher, FfnKind, Hybrid, Inputs, Link, Mamba2,
+    Mla, Moe, Network, Parallelism, Recipe, Recompute, ScaleUp, Sharding, Stack, Training,
+    Transformer, Vision,
 };
 use crate::numbers::{self, NumberError};
 
@@ -460,6 +460,7 @@ impl Scenario {
             b.is_some_and(|t| t.tied_embeddings),
         );
         let dropout = r.flag(&m.dropout, &fields::MODEL_DROPOUT, b.is_some_and(|t| t.dropout));
+        let causal = r.flag(&m.causal, &fields::MODEL_CAUSAL, b.is_none_or(|t| t.causal));
         let mtp_layers = r.count(
             &m.mtp_layers,
             &fields::MODEL_MTP_LAYERS,
@@ -540,6 +541,7 @@ impl Scenario {
         };
         let hybrid = self.resolve_hybrid(r, counts, b.and_then(|t| t.hybrid), hidden);
         let vision = self.resolve_vision(r, b.and_then(|t| t.vision));
+        let cross = self.resolve_cross(r, b.and_then(|t| t.cross));
         // Under a pattern with experts, the layers without them are the dense ones.
         let moe = match (moe, hybrid) {
             (Some(mut moe), Some(y)) if y.moe > 0 => {
@@ -562,6 +564,7 @@ impl Scenario {
             ffn_kind,
             vocab,
             seq_len,
+            causal,
             tied_embeddings,
             attention,
             dropout,
@@ -570,7 +573,23 @@ impl Scenario {
             mla,
             vision,
             hybrid,
+            cross,
         }
+    }
+
+    /// `model.cross_attention` over the preset's; `null` or `false` removes it.
+    fn resolve_cross(&self, r: &mut Reader, base: Option<Cross>) -> Option<Cross> {
+        let map = match &self.model.cross_attention {
+            None => return base,
+            Some(Value::Null) | Some(Value::Bool(false)) => return None,
+            raw => object_keys(r, raw, "model.cross_attention"),
+        };
+        let get = |k: &str| map.get(k).cloned();
+        let tokens =
+            r.count(&get("tokens"), &fields::MODEL_CROSS_ATTENTION_TOKENS, base.map(|c| c.tokens));
+        let width =
+            r.count(&get("width"), &fields::MODEL_CROSS_ATTENTION_WIDTH, base.map(|c| c.width));
+        Some(Cross { tokens, width })
     }
 
     /// `model.vision` over the preset's encoder; `null` or `false` removes it. One image per

@@ -22,6 +22,7 @@ use crate::scenario::value_at;
 
 mod cluster;
 mod facility;
+mod layers;
 mod measurements;
 mod model;
 mod parallelism;

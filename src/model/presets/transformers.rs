@@ -1,7 +1,7 @@
 //! Published transformer shapes.
 
 use super::TransformerPreset;
-use crate::model::{FfnKind, Hybrid, Mamba2, Mla, Moe, Transformer, Vision};
+use crate::model::{Cross, FfnKind, Hybrid, Mamba2, Mla, Moe, Transformer, Vision};
 
 /// Every transformer preset: a dense decoder (`Transformer::dense`, positional like a row of
 /// the papers' architecture tables) that each adjusts from.
@@ -121,6 +121,18 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
             ..Transformer::dense(80, 8192, 64, 8, 29568, FfnKind::SwiGlu, 152064, 8192)
         },
         source: source!("Wang et al. 2024, Qwen2-VL, arXiv:2409.12191, §2.1 (a 675M ViT with patch 14, adjacent 2x2 tokens merged by an MLP); released config Qwen/Qwen2-VL-72B-Instruct (language model: 80 layers, hidden 8192, 64 query and 8 KV heads, FFN 29568, vocabulary 152064; vision: depth 32, width 1280, 16 heads, MLP ratio 4); one 448 x 448 image of 1,024 patches per sample and a sequence of 8192 assumed (training lengths vary)"),
+    },
+    TransformerPreset {
+        id: "wan2.1-14b",
+        name: "Wan 2.1 14B (video diffusion transformer)",
+        transformer: Transformer {
+            // Bidirectional self-attention over a clip's latent patches, cross-attention to
+            // the prompt; the "vocabulary" is a patch's 64 latent values, in and out.
+            causal: false,
+            cross: Some(Cross { tokens: 512, width: 4096 }),
+            ..Transformer::dense(40, 5120, 40, 40, 13824, FfnKind::Gelu, 64, 37440)
+        },
+        source: source!("Wan Team 2025, Wan: Open and Advanced Large-Scale Video Generative Models, arXiv:2503.20314, Table 1 (14B: 40 layers, dimension 5120, 40 heads, FFN 13824); Megatron-Bridge src/megatron/bridge/diffusion/models/wan/wan_provider.py and examples/models/wan/README-perf-test.md at 067f987d (GELU MLP, cross-attention to 512 umT5 tokens of width 4096 projected by two matrices, 16 latent channels in patches of 1 x 2 x 2, a 37,440-token clip); the time embedding and its modulation (about 0.2B parameters) are not counted"),
     },
     TransformerPreset {
         id: "gpt4-moe-1.8t",

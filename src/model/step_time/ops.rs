@@ -328,14 +328,7 @@ impl Ctx<'_> {
         match t.attention {
             AttentionImpl::Flash => {
                 // Causal: only half of the score tiles are computed (Dao 2023, §3.1).
-                let flops = 2.0 * b * sq * sk * heads * (dqk + dv) * 0.5;
-                let rate_fwd = self.bf16_rate * FLASH_FWD_RELATIVE;
-                let rate_bwd = self.bf16_rate * FLASH_BWD_RELATIVE;
-                let fwd_ideal = flops / rate_fwd;
-                let bwd_ideal = FLASH_BWD_FLOP_RATIO * flops / rate_bwd;
-                let fwd = kernel_s(fwd_ideal).max(KERNEL_FLOOR_S);
-                let bwd = kernel_s(bwd_ideal).max(KERNEL_FLOOR_S);
-                (fwd, bwd)
+                self.flash_core(b * heads * sq * sk * t.score_share(), dqk + dv)
             }
             AttentionImpl::Materialized => {
                 let batch = b * heads;
@@ -351,6 +344,15 @@ impl Ctx<'_> {
                 (fwd, bwd)
             }
         }
+    }
+
+    /// Forward and backward time of a fused attention kernel over `pairs` query-key pairs
+    /// (summed over heads and samples) with query-key and value widths summing to `width`.
+    pub(super) fn flash_core(&self, pairs: f64, width: f64) -> (f64, f64) {
+        let flops = 2.0 * pairs * width;
+        let fwd_ideal = flops / (self.bf16_rate * FLASH_FWD_RELATIVE);
+        let bwd_ideal = FLASH_BWD_FLOP_RATIO * flops / (self.bf16_rate * FLASH_BWD_RELATIVE);
+        (kernel_s(fwd_ideal).max(KERNEL_FLOOR_S), kernel_s(bwd_ideal).max(KERNEL_FLOOR_S))
     }
 
     /// The Ulysses degree of a context-parallel group: all of it under `ulysses`; under `both`
@@ -643,6 +645,9 @@ impl Ctx<'_> {
                 (mixers + ffn, core_fwd * t.attention_share())
             }
         };
+        if t.cross.is_some() {
+            layer = layer + self.cross_block();
+        }
         if self.inputs.parallelism.ep_overlap {
             // Another micro-batch's attention and experts run while this one's tokens travel.
             for pass in [&mut layer.fwd, &mut layer.bwd] {

@@ -1,19 +1,18 @@
 //! The model panel: a preset or custom dimensions, the mixture of experts, and the preset's
 //! published plan in one click.
 
-use serde_json::Value;
 use yew::prelude::*;
 
 use crate::text::{fill, t};
 
-use super::{preset_source, Form, PanelProps};
+use super::{layers, preset_source, Form, PanelProps};
 use crate::editor;
 use crate::format;
 use crate::model::presets::{self};
 use crate::model::{AttentionImpl, FfnKind, Recipe};
 use crate::numbers;
 use crate::scenario::fields;
-use crate::ui::fields::{toggle_field, Change, SelectField, Slider, ToggleFieldProps};
+use crate::ui::fields::{SelectField, Slider};
 use crate::ui::state::Action;
 
 /// What a published plan is, in a few words: "2,048 H800, PP 16, EP 64, FP8".
@@ -84,12 +83,6 @@ pub fn model_panel(props: &PanelProps) -> Html {
     });
     let n = |x: Option<u32>| x.map(|v| v as f64);
     let moe = shape.and_then(|t| t.moe);
-    // What the scenario says wins over the last valid result, which may be stale.
-    let moe_on = match f.raw("model.moe") {
-        Some(Value::Object(_)) => true,
-        Some(Value::Bool(false)) | Some(Value::Null) => false,
-        _ => moe.is_some(),
-    };
     html! {
         <section class="panel">
             <h2>{ t("form.model") }</h2>
@@ -111,7 +104,7 @@ pub fn model_panel(props: &PanelProps) -> Html {
                 { f.choice(&fields::MODEL_FFN_ACT, "ffn-act", shape.map_or(FfnKind::Gelu, |t| t.ffn_kind)) }
                 { attention_choice(&f, shape.as_ref()) }
             </div>
-            { pattern_field(&f, shape.as_ref()) }
+            { layers::pattern_field(&f, shape.as_ref()) }
             if shape.is_some_and(|t| t.mla.is_some()) {
                 <div class="grid">
                     { for [&fields::MODEL_MLA_Q_LORA_RANK, &fields::MODEL_MLA_KV_LORA_RANK, &fields::MODEL_MLA_ROPE_HEAD_DIM,
@@ -126,17 +119,7 @@ pub fn model_panel(props: &PanelProps) -> Html {
                     }) }
                 </div>
             }
-            { toggle_field(ToggleFieldProps { path: "model.moe".into(), testid: "moe".into(), label: t("form.moe").into(), checked: moe_on,
-                on_set: f.on_set.reform(|changes: Vec<Change>| {
-                    changes.into_iter().map(|(path, on)| {
-                        let value = if on == Some(Value::Bool(true)) {
-                            serde_json::json!({ "experts": 8, "top_k": 2 })
-                        } else {
-                            Value::Bool(false)
-                        };
-                        (path, Some(value))
-                    }).collect::<Vec<_>>()
-                }), ..Default::default() }) }
+            { layers::object_toggle(&f, "model.moe", "moe", t("form.moe"), serde_json::json!({ "experts": 8, "top_k": 2 }), moe.is_some()) }
             if let Some(m) = moe {
                 <div class="grid">
                     { f.render(f.number(&fields::MODEL_MOE_EXPERTS, "experts", Some(m.n_experts as f64))) }
@@ -146,7 +129,8 @@ pub fn model_panel(props: &PanelProps) -> Html {
                     { f.render(f.number(&fields::MODEL_MOE_DENSE_LAYERS, "dense-layers", Some(m.n_dense_layers as f64))) }
                 </div>
             }
-            { vision_fields(&f, shape.as_ref()) }
+            { layers::vision_fields(&f, shape.as_ref()) }
+            { layers::prompt_fields(&f, shape.as_ref()) }
         </section>
     }
 }
@@ -169,121 +153,4 @@ fn attention_choice(f: &Form, shape: Option<&crate::model::Transformer>) -> Html
     let mut options = fields::MODEL_ATTENTION.offered();
     options.push("mla");
     f.select(fields::MODEL_ATTENTION.path, "attention", &options, code)
-}
-
-/// The hybrid pattern as text (`model.hybrid_pattern`: `M` Mamba-2, `*` attention, `-` MLP,
-/// `E` experts), with what it makes in plain words; emptied, the model is a transformer again.
-/// A hybrid's Mamba-2 fields follow.
-fn pattern_field(f: &Form, shape: Option<&crate::model::Transformer>) -> Html {
-    let path = "model.hybrid_pattern";
-    let value = f.raw(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-    let on_change = f.on_set.reform(move |e: Event| {
-        let text = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
-        let text = text.trim().to_string();
-        vec![(path.to_string(), (!text.is_empty()).then_some(Value::String(text)))]
-    });
-    let hybrid = shape.and_then(|t| t.hybrid.map(|y| (t.n_layers, y)));
-    let said = match hybrid {
-        Some((layers, y)) => fill(
-            "form.pattern-reads",
-            &[
-                ("layers", &layers.to_string()),
-                ("mamba", &y.mamba.to_string()),
-                ("attention", &y.attention.to_string()),
-                ("mlp", &y.mlp.to_string()),
-                ("moe", &y.moe.to_string()),
-            ],
-        ),
-        None => t("form.pattern-none").to_string(),
-    };
-    let mamba = hybrid.filter(|(_, y)| y.mamba > 0).map(|(_, y)| {
-        let m = y.mixer;
-        let fields: [(&'static fields::Field, u32); 6] = [
-            (&fields::MODEL_MAMBA_STATE, m.state),
-            (&fields::MODEL_MAMBA_HEADS, m.heads),
-            (&fields::MODEL_MAMBA_HEAD_DIM, m.head_dim),
-            (&fields::MODEL_MAMBA_GROUPS, m.groups),
-            (&fields::MODEL_MAMBA_CONV, m.conv),
-            (&fields::MODEL_MAMBA_CHUNK, m.chunk),
-        ];
-        html! {
-            <div class="grid">
-                { for fields.into_iter().map(|(field, v)| f.render(f.number(field, &format!("mamba-{}", field.testid()), Some(v as f64)))) }
-            </div>
-        }
-    });
-    html! {
-        <>
-            <div class="field pattern">
-                <label>
-                    <span class="label">{ crate::text::page::label(path) }</span>
-                    <input type="text" data-testid="hybrid-pattern" value={value}
-                        placeholder={t("form.pattern-placeholder")} spellcheck="false" onchange={on_change} />
-                </label>
-                <p class="reading" data-testid="hybrid-reads">{ said }</p>
-            </div>
-            { crate::ui::fields::messages(&crate::ui::fields::MessagesProps {
-                testid: "hybrid-pattern".into(), errors: f.errors(path), ..Default::default() }) }
-            if let Some(mamba) = mamba { { mamba } }
-        </>
-    }
-}
-
-/// The vision encoder: on or off (on starts from Qwen2-VL's 675M ViT and one 448 x 448 image a
-/// sample), and its figures while on.
-fn vision_fields(f: &Form, shape: Option<&crate::model::Transformer>) -> Html {
-    let vision = shape.and_then(|t| t.vision);
-    let on = match f.raw("model.vision") {
-        Some(Value::Object(_)) => true,
-        Some(Value::Bool(false)) | Some(Value::Null) => false,
-        _ => vision.is_some(),
-    };
-    let on_set = f.on_set.reform(|changes: Vec<Change>| {
-        changes
-            .into_iter()
-            .map(|(path, on)| {
-                let value = if on == Some(Value::Bool(true)) {
-                    serde_json::json!({ "layers": 32, "hidden": 1280, "heads": 16, "ffn": 5120,
-                        "patch": 14, "image_tokens": 1024 })
-                } else {
-                    Value::Bool(false)
-                };
-                (path, Some(value))
-            })
-            .collect::<Vec<_>>()
-    });
-    let toggle = ToggleFieldProps {
-        path: "model.vision".into(),
-        testid: "vision".into(),
-        label: t("form.vision").into(),
-        checked: on,
-        on_set,
-        ..Default::default()
-    };
-    let figures = vision.map(|v| {
-        let per_image = match f.raw("model.vision.images_per_sample") {
-            Some(_) => None,
-            None => Some(v.tokens as f64),
-        };
-        let rows: [(&'static fields::Field, Option<f64>); 7] = [
-            (&fields::MODEL_VISION_LAYERS, Some(v.layers as f64)),
-            (&fields::MODEL_VISION_HIDDEN, Some(v.hidden as f64)),
-            (&fields::MODEL_VISION_HEADS, Some(v.heads as f64)),
-            (&fields::MODEL_VISION_FFN, Some(v.ffn as f64)),
-            (&fields::MODEL_VISION_PATCH, Some(v.patch as f64)),
-            (&fields::MODEL_VISION_IMAGE_TOKENS, per_image),
-            (&fields::MODEL_VISION_IMAGES_PER_SAMPLE, Some(1.0)),
-        ];
-        html! {
-            <div class="grid">
-                { for rows.into_iter().map(|(field, v)| f.render(f.number(field, &format!("vision-{}", field.testid()), v))) }
-            </div>
-        }
-    });
-    html! {
-        <>
-            { toggle_field(toggle) }
-            if let Some(figures) = figures { { figures } }
-        </>
-    }
 }

@@ -1,0 +1,173 @@
+//! The model's kinds of layers beyond a transformer's: the hybrid pattern with its Mamba-2
+//! fields, the vision encoder, and a diffusion transformer's attention in both directions and
+//! cross-attention to its prompt.
+
+use serde_json::Value;
+use yew::prelude::*;
+
+use super::Form;
+use crate::scenario::fields;
+use crate::text::{fill, t};
+use crate::ui::fields::{toggle_field, Change, ToggleFieldProps};
+
+/// The hybrid pattern as text (`model.hybrid_pattern`: `M` Mamba-2, `*` attention, `-` MLP,
+/// `E` experts), with what it makes in plain words; emptied, the model is a transformer again.
+/// A hybrid's Mamba-2 fields follow.
+pub(super) fn pattern_field(f: &Form, shape: Option<&crate::model::Transformer>) -> Html {
+    let path = "model.hybrid_pattern";
+    let value = f.raw(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    let on_change = f.on_set.reform(move |e: Event| {
+        let text = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
+        let text = text.trim().to_string();
+        vec![(path.to_string(), (!text.is_empty()).then_some(Value::String(text)))]
+    });
+    let hybrid = shape.and_then(|t| t.hybrid.map(|y| (t.n_layers, y)));
+    let said = match hybrid {
+        Some((layers, y)) => fill(
+            "form.pattern-reads",
+            &[
+                ("layers", &layers.to_string()),
+                ("mamba", &y.mamba.to_string()),
+                ("attention", &y.attention.to_string()),
+                ("mlp", &y.mlp.to_string()),
+                ("moe", &y.moe.to_string()),
+            ],
+        ),
+        None => t("form.pattern-none").to_string(),
+    };
+    let mamba = hybrid.filter(|(_, y)| y.mamba > 0).map(|(_, y)| {
+        let m = y.mixer;
+        let fields: [(&'static fields::Field, u32); 6] = [
+            (&fields::MODEL_MAMBA_STATE, m.state),
+            (&fields::MODEL_MAMBA_HEADS, m.heads),
+            (&fields::MODEL_MAMBA_HEAD_DIM, m.head_dim),
+            (&fields::MODEL_MAMBA_GROUPS, m.groups),
+            (&fields::MODEL_MAMBA_CONV, m.conv),
+            (&fields::MODEL_MAMBA_CHUNK, m.chunk),
+        ];
+        html! {
+            <div class="grid">
+                { for fields.into_iter().map(|(field, v)| f.render(f.number(field, &format!("mamba-{}", field.testid()), Some(v as f64)))) }
+            </div>
+        }
+    });
+    html! {
+        <>
+            <div class="field pattern">
+                <label>
+                    <span class="label">{ crate::text::page::label(path) }</span>
+                    <input type="text" data-testid="hybrid-pattern" value={value}
+                        placeholder={t("form.pattern-placeholder")} spellcheck="false" onchange={on_change} />
+                </label>
+                <p class="reading" data-testid="hybrid-reads">{ said }</p>
+            </div>
+            { crate::ui::fields::messages(&crate::ui::fields::MessagesProps {
+                testid: "hybrid-pattern".into(), errors: f.errors(path), ..Default::default() }) }
+            if let Some(mamba) = mamba { { mamba } }
+        </>
+    }
+}
+
+/// The vision encoder: on or off (on starts from Qwen2-VL's 675M ViT and one 448 x 448 image a
+/// sample), and its figures while on.
+pub(super) fn vision_fields(f: &Form, shape: Option<&crate::model::Transformer>) -> Html {
+    let vision = shape.and_then(|t| t.vision);
+    let start = serde_json::json!({ "layers": 32, "hidden": 1280, "heads": 16, "ffn": 5120,
+        "patch": 14, "image_tokens": 1024 });
+    let toggle =
+        object_toggle(f, "model.vision", "vision", t("form.vision"), start, vision.is_some());
+    let figures = vision.map(|v| {
+        let per_image = match f.raw("model.vision.images_per_sample") {
+            Some(_) => None,
+            None => Some(v.tokens as f64),
+        };
+        let rows: [(&'static fields::Field, Option<f64>); 7] = [
+            (&fields::MODEL_VISION_LAYERS, Some(v.layers as f64)),
+            (&fields::MODEL_VISION_HIDDEN, Some(v.hidden as f64)),
+            (&fields::MODEL_VISION_HEADS, Some(v.heads as f64)),
+            (&fields::MODEL_VISION_FFN, Some(v.ffn as f64)),
+            (&fields::MODEL_VISION_PATCH, Some(v.patch as f64)),
+            (&fields::MODEL_VISION_IMAGE_TOKENS, per_image),
+            (&fields::MODEL_VISION_IMAGES_PER_SAMPLE, Some(1.0)),
+        ];
+        html! {
+            <div class="grid">
+                { for rows.into_iter().map(|(field, v)| f.render(f.number(field, &format!("vision-{}", field.testid()), v))) }
+            </div>
+        }
+    });
+    html! {
+        <>
+            { toggle }
+            if let Some(figures) = figures { { figures } }
+        </>
+    }
+}
+
+/// Attention in both directions (a diffusion transformer's) and cross-attention to a prompt: on
+/// or off (on starts from Wan 2.1's 512 umT5 tokens of 4,096), with its figures while on.
+pub(super) fn prompt_fields(f: &Form, shape: Option<&crate::model::Transformer>) -> Html {
+    let cross = shape.and_then(|t| t.cross);
+    let start = serde_json::json!({ "tokens": 512, "width": 4096 });
+    let toggle = object_toggle(
+        f,
+        "model.cross_attention",
+        "cross-attention",
+        t("form.cross-attention"),
+        start,
+        cross.is_some(),
+    );
+    let figures = cross.map(|c| {
+        let rows: [(&'static fields::Field, u32); 2] = [
+            (&fields::MODEL_CROSS_ATTENTION_TOKENS, c.tokens),
+            (&fields::MODEL_CROSS_ATTENTION_WIDTH, c.width),
+        ];
+        html! {
+            <div class="grid">
+                { for rows.into_iter().map(|(field, v)| f.render(f.number(field, &format!("cross-{}", field.testid()), Some(v as f64)))) }
+            </div>
+        }
+    });
+    html! {
+        <>
+            { f.toggle(&fields::MODEL_CAUSAL, "causal", shape.is_none_or(|t| t.causal)) }
+            { toggle }
+            if let Some(figures) = figures { { figures } }
+        </>
+    }
+}
+
+/// A toggle for an optional object of the model: ticked, it writes `start` at `path`;
+/// unticked, `false`. It shows what the scenario says, or else whether the model has it.
+pub(super) fn object_toggle(
+    f: &Form,
+    path: &'static str,
+    testid: &'static str,
+    label: &str,
+    start: Value,
+    resolved: bool,
+) -> Html {
+    let checked = match f.raw(path) {
+        Some(Value::Object(_)) => true,
+        Some(Value::Bool(false)) | Some(Value::Null) => false,
+        _ => resolved,
+    };
+    let on_set = f.on_set.reform(move |changes: Vec<Change>| {
+        changes
+            .into_iter()
+            .map(|(path, on)| {
+                let value =
+                    if on == Some(Value::Bool(true)) { start.clone() } else { Value::Bool(false) };
+                (path, Some(value))
+            })
+            .collect::<Vec<_>>()
+    });
+    toggle_field(ToggleFieldProps {
+        path: path.into(),
+        testid: testid.into(),
+        label: label.to_string().into(),
+        checked,
+        on_set,
+        ..Default::default()
+    })
+}
