@@ -1,5 +1,5 @@
 // End-to-end tests of the newer model kinds and number formats in the page, in English and
-// Chinese: DeepSeek-V3's multi-head latent attention with its fields, NVFP4 on B300 against
+// Chinese: DeepSeek-V3's multi-head latent attention with its fields, RWKV-7's linear attention, NVFP4 on B300 against
 // FP8, Wan 2.1's attention in both directions and to its prompt, and Llama 3 8B at a million tokens with context parallelism by kind; each link
 // reopens its plan.
 import { test } from 'node:test';
@@ -38,6 +38,19 @@ for (const lang of ['en', 'zh-CN']) {
     await page.press(q('hybrid-pattern'), 'Enter');
     await until(page, 'the typed pattern read', (s) => /\b4\b/.test(document.querySelector(s)?.textContent), q('hybrid-reads'));
     assert.match(await text(page, 'hybrid-reads'), lang === 'en' ? /4 layers; Mamba-2 mixers: 3, attention blocks: 1/ : /共 4 层：3 个 Mamba-2/);
+
+    // RWKV-7 2.9B: 32 linear-attention layers of its kind with their fields; Gated DeltaNet
+    // instead trades the low-rank projections for a convolution.
+    await open(page, link({ model: { preset: 'rwkv7-2.9b' }, training: { tokens: '3T', global_batch: 256 },
+      cluster: { chip: 'h100-sxm', chips: 32 }, parallelism: { tp: 1, pp: 1 } }));
+    assert.match(await text(page, 'hybrid-reads'), lang === 'en' ? /32 layers; .*linear attention: 32/ : /32 个线性注意力层/);
+    assert.equal(await page.inputValue(q('linear-kind')), 'rwkv7');
+    assert.equal(await page.getAttribute(q('linear-lora'), 'placeholder'), '576');
+    const rwkv = await text(page, 'step-time');
+    await select(page, 'linear-kind', 'gated_deltanet');
+    await until(page, 'the convolution field', (s) => !!document.querySelector(s), q('linear-conv'));
+    await until(page, 'the Gated DeltaNet step', ([s, was]) => document.querySelector(s)?.textContent.trim() !== was,
+      [q('step-time'), rwkv]);
 
     // NVFP4 on B300 beside FP8, the same plan.
     await open(page, link({ model: { preset: 'llama3-70b' }, training: { tokens: '15T', global_batch: 1024, recipe: 'fp8' },

@@ -34,7 +34,10 @@ pub use parallelism::{
 pub use reliability::{Reliability, ReliabilityEstimate};
 pub use step_time::{LinkTimes, StepBreakdown};
 pub use warnings::{Severity, Warning};
-pub use workload::{AttentionImpl, Cross, FfnKind, Hybrid, Mamba2, Mla, Moe, Transformer, Vision};
+pub use workload::{
+    AttentionImpl, Cross, FfnKind, Hybrid, LinearKind, LinearMixer, Mamba2, Mla, Moe, Transformer,
+    Vision,
+};
 
 /// Everything the model needs, validated by `scenario::Scenario::resolve`.
 #[derive(Clone, Copy, Debug, PartialEq)]

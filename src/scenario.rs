@@ -193,11 +193,16 @@ section! {
         /// removes a preset's; default the preset's, else none.
         cross_attention,
         /// A hybrid's layers as Megatron-LM's `--hybrid-layer-pattern` writes them (`M` Mamba-2,
-        /// `*` attention, `-` MLP, `E` experts); default the preset's, else a transformer.
+        /// `G` linear attention, `*` attention, `-` MLP, `E` experts); default the preset's,
+        /// else a transformer.
         hybrid_pattern,
         /// The Mamba-2 mixer of a hybrid: `state`, `heads`, `head_dim`, `groups`, `conv`,
         /// `chunk`; default the preset's, else Megatron-LM's.
         mamba,
+        /// The linear-attention mixer of a hybrid's `G` layers: `kind` (`gated_deltanet` or
+        /// `rwkv7`), `heads`, `key_heads`, `head_dim`, `v_head_dim`, `conv`, `chunk`, `lora`;
+        /// default the preset's, else Qwen3-Next's shape at the model's width.
+        linear,
         /// Multi-head latent attention's dimensions (with `attention: "mla"`): `q_lora_rank`,
         /// `kv_lora_rank`, `rope_head_dim`, `v_head_dim`; default the preset's.
         mla,

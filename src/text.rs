@@ -362,6 +362,10 @@ pub fn warning(w: &Warning) -> String {
             "warn.tp-mamba",
             &[("heads", &n(heads as u64)), ("groups", &n(groups as u64)), ("tp", &n(tp as u64))],
         ),
+        Warning::TensorSplitsLinear { heads, key_heads, tp } => fill(
+            "warn.tp-linear",
+            &[("heads", &n(heads as u64)), ("keys", &n(key_heads as u64)), ("tp", &n(tp as u64))],
+        ),
         Warning::UlyssesSplitsHeads { heads, ranks } => {
             fill("warn.ulysses-heads", &[("heads", &n(heads as u64)), ("ranks", &n(ranks as u64))])
         }

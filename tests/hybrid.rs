@@ -10,22 +10,9 @@ use clusterplan::model::{estimate, Warning};
 use clusterplan::scenario::Scenario;
 use serde_json::json;
 
-/// A 4096-wide model of 16 layers in `pattern` at `seq` tokens on 64 H100, TP 8.
+/// A 4096-wide model in `pattern` at `seq` tokens on 64 H100, TP 8.
 fn model(pattern: &str, seq: u32) -> Scenario {
-    Scenario::default_plan()
-        .with(
-            "model",
-            Some(json!({ "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn": 14336, "ffn_act": "swiglu",
-                "vocab": 128256, "seq_len": seq, "hybrid_pattern": pattern })),
-        )
-        .with("training.global_batch", Some(json!(64)))
-        .with("cluster.chip", Some(json!("h100-sxm")))
-        .with("cluster.chips", Some(json!(64)))
-        .with("parallelism.tp", Some(json!(8)))
-        .with("parallelism.pp", Some(json!(1)))
-        .with("parallelism.cp", Some(json!(1)))
-        .with("parallelism.virtual_stages", Some(json!(1)))
-        .with("parallelism.recompute", Some(json!("full")))
+    common::layered(pattern, seq)
 }
 
 /// At 128k tokens the attention core's quadratic work dominates an attention layer, while a

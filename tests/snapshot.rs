@@ -110,6 +110,20 @@ fn plans() -> Vec<(&'static str, Value)> {
             "cluster": { "chip": "h100-sxm", "chips": 128 },
             "parallelism": { "tp": 2, "pp": 1, "cp": 4, "recompute": "full" } }),
         ),
+        (
+            "Qwen3-Next 80B-A3B on 128 H100, EP 32",
+            json!({
+            "model": { "preset": "qwen3-next-80b-a3b" }, "training": { "tokens": 15e12, "global_batch": 1024 },
+            "cluster": { "chip": "h100-sxm", "chips": 128 },
+            "parallelism": { "tp": 1, "pp": 1, "cp": 1, "ep": 32 } }),
+        ),
+        (
+            "RWKV-7 2.9B on 32 H100, ZeRO-2",
+            json!({
+            "model": { "preset": "rwkv7-2.9b" }, "training": { "tokens": 3e12, "global_batch": 256 },
+            "cluster": { "chip": "h100-sxm", "chips": 32 },
+            "parallelism": { "tp": 1, "pp": 1, "cp": 1, "zero": 2 } }),
+        ),
     ]
 }
 

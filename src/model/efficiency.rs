@@ -93,6 +93,26 @@ pub const HOST_STAGED_LATENCY_S: f64 = 22e-6;
 /// found; the backward is taken to run as fast, on twice the work.
 pub const SSD_SCAN_RELATIVE: f64 = 0.17;
 
+/// Fraction of the chip's achievable BF16 GEMM rate that Gated DeltaNet's chunked kernels
+/// (FLA's `chunk_gated_delta_rule`, Triton, chunks of 64) reach in the forward pass, counting
+/// `6 d_k d_v + 6 C d_k + 4 C d_v` FLOPs a token and head: 70 TF/s on H800 at 128-wide heads
+/// (PaddlePaddle/flash-attention pull request 133, B1 T8192 H96 and B2 T16384 H16), 0.12 of
+/// its 593 TF/s GEMM rate; 119-151 TF/s on B200 (pytorch/helion examples/linear/BENCHMARKS.md
+/// at c1e8534a), about 0.09 of its. Taken as 0.1.
+pub const DELTA_RULE_FWD_RELATIVE: f64 = 0.1;
+
+/// Backward time of Gated DeltaNet's chunked kernels per forward time: forward and backward
+/// together take 4.5-4.7 times the forward alone at every shape of helion's B200 table (same
+/// source), more than twice the work because the backward recomputes the chunk states.
+pub const DELTA_RULE_BWD_TIME_RATIO: f64 = 3.5;
+
+/// Fraction of the chip's achievable BF16 GEMM rate that RWKV-7's official CUDA kernel
+/// (RWKV-LM's backstepping kernel in FP32, chunks of 16) reaches forward and backward, counted
+/// as the delta rule's FLOPs: 17 ms for both passes at B8 T4096 and 64 heads of 64 on H100
+/// (johanwind/wind_rwkv README, "Kernel benchmarks for RWKV-7", at 59fe6316), 12.9 TF/s of the
+/// 593 an H100 GEMM reaches. The chunked BF16 kernel of the same project runs twice as fast.
+pub const RWKV7_KERNEL_RELATIVE: f64 = 0.022;
+
 /// Fraction of a micro-batch's compute that can hide the ZeRO-3/FSDP parameter gathers of the
 /// next layer (prefetch), the rest competing for the same memory bandwidth and SMs.
 pub const PREFETCH_OVERLAP: f64 = 0.9;

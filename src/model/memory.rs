@@ -205,6 +205,7 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
                     + masks
                     + a * (attention + scores)
                     + t.mamba_share() * mamba(inputs, shape, gemm_in)
+                    + t.linear_share() * linear(inputs, shape, gemm_in)
                     + ffn
             }
         };
@@ -237,6 +238,32 @@ fn mamba(inputs: &Inputs, shape: &Shape, gemm_in: f64) -> f64 {
         + states
         + ACT_BYTES * tokens * inner
         + gemm_in * tokens * inner
+}
+
+/// Bytes a linear-attention mixer keeps for its backward pass for one micro-batch, with GEMM
+/// inputs at `gemm_in` bytes an element: the input projection's input and output, the
+/// convolution's output or RWKV-7's six token-shifted inputs and its low-rank projections'
+/// middles, the kernel's chunk states in FP32 and its output, and the gated norm's output.
+fn linear(inputs: &Inputs, shape: &Shape, gemm_in: f64) -> f64 {
+    let t = &inputs.transformer;
+    let Some(l) = t.linear_mixer() else { return 0.0 };
+    let (tokens, h) = (shape.tokens, t.hidden as f64);
+    let values = l.value_width() / shape.tp;
+    let heads = l.heads as f64 / shape.tp;
+    let states =
+        4.0 * tokens / l.chunk.max(1) as f64 * heads * l.head_dim as f64 * l.v_head_dim as f64;
+    let mixing = match l.kind {
+        crate::model::LinearKind::GatedDeltaNet => {
+            ACT_BYTES * tokens * l.conv_channels() / shape.tp
+        }
+        crate::model::LinearKind::Rwkv7 => ACT_BYTES * tokens * (6.0 * h + l.lora as f64),
+    };
+    tokens * gemm_in * h
+        + ACT_BYTES * tokens * l.projected() / shape.tp
+        + mixing
+        + states
+        + ACT_BYTES * tokens * values
+        + gemm_in * tokens * values
 }
 
 /// Bytes the vision encoder keeps for one micro-batch: its layers' activations over the patch

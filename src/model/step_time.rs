@@ -10,6 +10,7 @@
 
 mod cross;
 mod data_parallel;
+mod linear;
 mod mamba;
 mod ops;
 pub(crate) mod vision;

@@ -69,6 +69,8 @@ pub enum Warning {
     ContextSplitsSequence { cp: u32, seq_len: u32 },
     /// Tensor parallelism that does not divide a Mamba-2 mixer's heads or groups.
     TensorSplitsMamba { heads: u32, groups: u32, tp: u32 },
+    /// Tensor parallelism that does not divide a linear-attention mixer's value or key heads.
+    TensorSplitsLinear { heads: u32, key_heads: u32, tp: u32 },
     /// Ulysses context parallelism with attention heads that do not divide among the tensor
     /// and context ranks (`ranks` = TP x CP).
     UlyssesSplitsHeads { heads: u32, ranks: u32 },
@@ -140,6 +142,7 @@ impl Warning {
             | Warning::ContextSplitsSequence { .. }
             | Warning::UlyssesSplitsHeads { .. }
             | Warning::TensorSplitsMamba { .. }
+            | Warning::TensorSplitsLinear { .. }
             | Warning::InterleavingNeedsMicrobatches { .. }
             | Warning::NeverFinishes { .. } => Severity::Problem,
             Warning::DoesNotFit { .. } | Warning::RackTooDense { .. } => Severity::Fit,
@@ -313,6 +316,12 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
         let (heads, groups, tp) = (y.mixer.heads, y.mixer.groups, shape.tp_u.max(1));
         if heads % tp != 0 || groups % tp != 0 {
             out.push(Warning::TensorSplitsMamba { heads, groups, tp });
+        }
+    }
+    if let Some(l) = t.linear_mixer() {
+        let (heads, key_heads, tp) = (l.heads, l.key_heads, shape.tp_u.max(1));
+        if heads % tp != 0 || key_heads % tp != 0 {
+            out.push(Warning::TensorSplitsLinear { heads, key_heads, tp });
         }
     }
     let ranks = shape.tp_u.saturating_mul(shape.cp_u).max(1);

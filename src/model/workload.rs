@@ -65,17 +65,97 @@ pub struct Mamba2 {
     pub chunk: u32,
 }
 
-/// A hybrid model's layers, from Megatron-LM's `--hybrid-layer-pattern` (`M` Mamba, `*`
-/// attention, `-` MLP, `E` mixture of experts; one character one sublayer): how many of each.
-/// The model's `n_layers` counts mixers or feed-forward blocks, whichever are more; each layer
-/// carries its share of every kind, so stages hold them in proportion.
+/// Which linear-attention mixer a hybrid's `G` layers are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinearKind {
+    /// Gated DeltaNet (Yang et al., arXiv:2412.06464), as Qwen3-Next and Megatron-LM build it:
+    /// one projection to queries, keys, values, the output gate and each head's step and
+    /// decay, a short causal convolution over queries, keys and values, the chunked gated
+    /// delta rule, a gated norm and an output projection.
+    GatedDeltaNet,
+    /// RWKV-7 "Goose" time mixing (Peng et al., arXiv:2503.14456): receptance, key and value
+    /// projections of token-shifted inputs, low-rank projections to the decay, the in-context
+    /// learning rate, the value residual and the gate, the chunked generalised delta rule, a
+    /// group norm and an output projection.
+    Rwkv7,
+}
+
+/// A linear-attention mixer: its state per head is `head_dim x v_head_dim`, updated token by
+/// token and computed in chunks of `chunk` tokens.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinearMixer {
+    pub kind: LinearKind,
+    /// Value heads (RWKV-7's heads).
+    pub heads: u32,
+    /// Query and key heads, shared by groups of value heads (Gated DeltaNet); `heads` under
+    /// RWKV-7.
+    pub key_heads: u32,
+    /// Width of a query and key head.
+    pub head_dim: u32,
+    /// Width of a value head.
+    pub v_head_dim: u32,
+    /// Width of the short convolution (Gated DeltaNet); RWKV-7 shifts tokens instead.
+    pub conv: u32,
+    /// Tokens in a chunk of the kernel.
+    pub chunk: u32,
+    /// Sum of the ranks of the low-rank projections (RWKV-7's decay, learning rate, value
+    /// residual and gate); 0 for none.
+    pub lora: u32,
+}
+
+impl LinearMixer {
+    /// Query and key width, `key_heads x head_dim`.
+    pub fn key_width(&self) -> f64 {
+        self.key_heads as f64 * self.head_dim as f64
+    }
+
+    /// Value width, `heads x v_head_dim`, which the output projection reads.
+    pub fn value_width(&self) -> f64 {
+        self.heads as f64 * self.v_head_dim as f64
+    }
+
+    /// Width of the input projection's output per token: Gated DeltaNet's queries, keys,
+    /// values, output gate and two scalars a head; RWKV-7's receptance, keys and values.
+    pub fn projected(&self) -> f64 {
+        let (k, v) = (self.key_width(), self.value_width());
+        match self.kind {
+            LinearKind::GatedDeltaNet => 2.0 * k + 2.0 * v + 2.0 * self.heads as f64,
+            LinearKind::Rwkv7 => 2.0 * k + v,
+        }
+    }
+
+    /// Channels the short convolution runs over (queries, keys and values); none for RWKV-7.
+    pub fn conv_channels(&self) -> f64 {
+        match self.kind {
+            LinearKind::GatedDeltaNet => 2.0 * self.key_width() + self.value_width(),
+            LinearKind::Rwkv7 => 0.0,
+        }
+    }
+
+    /// Forward FLOPs of the chunked delta-rule kernel per token, over every head: within a
+    /// chunk the key products and their triangular solve (about `6 C d_k`), the values'
+    /// corrections and outputs (`4 C d_v`), and across chunks the state's update and read-out
+    /// (`6 d_k d_v`), as FLA's `chunk_gated_delta_rule` kernels compute them.
+    pub fn kernel_flops_per_token(&self) -> f64 {
+        let (dk, dv, c) = (self.head_dim as f64, self.v_head_dim as f64, self.chunk as f64);
+        self.heads as f64 * (6.0 * dk * dv + 6.0 * c * dk + 4.0 * c * dv)
+    }
+}
+
+/// A hybrid model's layers, from Megatron-LM's `--hybrid-layer-pattern` (`M` Mamba, `G` Gated
+/// DeltaNet or another linear attention, `*` attention, `-` MLP, `E` mixture of experts; one
+/// character one sublayer): how many of each. The model's `n_layers` counts mixers or
+/// feed-forward blocks, whichever are more; each layer carries its share of every kind, so
+/// stages hold them in proportion.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Hybrid {
     pub attention: u32,
     pub mamba: u32,
+    pub linear: u32,
     pub mlp: u32,
     pub moe: u32,
     pub mixer: Mamba2,
+    pub linear_mixer: LinearMixer,
 }
 
 /// A vision encoder ahead of the language model (a ViT with its patch embedding and a
@@ -263,6 +343,38 @@ impl Transformer {
         self.hybrid.map_or(0.0, |y| y.mamba as f64 / self.n_layers.max(1) as f64)
     }
 
+    /// Share of layers with a linear-attention mixer: none of a transformer's.
+    pub fn linear_share(&self) -> f64 {
+        self.hybrid.map_or(0.0, |y| y.linear as f64 / self.n_layers.max(1) as f64)
+    }
+
+    /// The linear-attention mixer of a hybrid with `G` layers.
+    pub fn linear_mixer(&self) -> Option<LinearMixer> {
+        self.hybrid.filter(|y| y.linear > 0).map(|y| y.linear_mixer)
+    }
+
+    /// Parameters of one linear-attention mixer: the input projection, the convolution, the
+    /// low-rank projections (in and out), the output projection, and a few figures a head or
+    /// channel (decays, steps, norms, token-shift mixes), taken as 8 a channel.
+    pub fn linear_params(&self) -> f64 {
+        let Some(l) = self.linear_mixer() else { return 0.0 };
+        let h = self.hidden as f64;
+        h * l.projected()
+            + l.conv_channels() * l.conv as f64
+            + 2.0 * h * l.lora as f64
+            + l.value_width() * h
+            + 8.0 * h
+    }
+
+    /// Forward FLOPs of one linear-attention mixer per token, as Megatron-LM's
+    /// `gdn_layer_flops` counts them: its matrices and convolution, and `8 H d_k d_v` for the
+    /// recurrence (the state's update and read-out).
+    pub fn linear_flops_per_token(&self) -> f64 {
+        let Some(l) = self.linear_mixer() else { return 0.0 };
+        let state = l.heads as f64 * l.head_dim as f64 * l.v_head_dim as f64;
+        2.0 * (self.linear_params() - 8.0 * self.hidden as f64) + 8.0 * state
+    }
+
     /// Share of the layers without experts that have a dense feed-forward block: all of a
     /// transformer's.
     pub fn dense_ffn_share(&self) -> f64 {
@@ -307,6 +419,7 @@ impl Transformer {
     pub fn mixer_params(&self) -> f64 {
         self.attention_share() * self.attention_params()
             + self.mamba_share() * self.mamba_params()
+            + self.linear_share() * self.linear_params()
             + self.cross_params()
     }
 
@@ -499,6 +612,7 @@ impl Transformer {
         let attention = 2.0 * (self.attention_params()) + scores; // per token, fwd
         let mixer = self.attention_share() * attention
             + self.mamba_share() * self.mamba_flops_per_token()
+            + self.linear_share() * self.linear_flops_per_token()
             + self.cross_flops_per_token();
         let n_dense = (self.n_layers - self.n_moe_layers()) as f64;
         let n_moe = self.n_moe_layers() as f64;

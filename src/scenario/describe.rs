@@ -26,14 +26,18 @@ pub fn transformer(t: &Transformer) -> Value {
             "ffn": v.ffn, "patch": v.patch, "image_tokens": v.tokens, "images_per_sample": 1 });
     }
     if let Some(y) = t.hybrid {
-        let pattern: String = [('M', y.mamba), ('*', y.attention), ('-', y.mlp), ('E', y.moe)]
-            .iter()
-            .flat_map(|&(c, n)| std::iter::repeat_n(c, n as usize))
-            .collect();
+        let kinds =
+            [('M', y.mamba), ('G', y.linear), ('*', y.attention), ('-', y.mlp), ('E', y.moe)];
+        let pattern: String =
+            kinds.iter().flat_map(|&(c, n)| std::iter::repeat_n(c, n as usize)).collect();
         let m = y.mixer;
         model["hybrid_pattern"] = json!(pattern);
         model["mamba"] = json!({ "state": m.state, "heads": m.heads, "head_dim": m.head_dim,
             "groups": m.groups, "conv": m.conv, "chunk": m.chunk });
+        let l = y.linear_mixer;
+        model["linear"] = json!({ "kind": fields::MODEL_LINEAR_KIND.code(l.kind),
+            "heads": l.heads, "key_heads": l.key_heads, "head_dim": l.head_dim,
+            "v_head_dim": l.v_head_dim, "conv": l.conv, "chunk": l.chunk, "lora": l.lora });
     }
     if let Some(m) = t.mla {
         model["attention"] = json!("mla");

@@ -17,7 +17,8 @@ use crate::model::presets::units::{GB, GBIT_PER_S, GB_PER_S, TB_PER_S, TFLOPS, U
 use crate::model::reliability::Checkpoint;
 use crate::model::sites::Exchange;
 use crate::model::{
-    AttentionImpl, CpKind, Dispatcher, FfnKind, Inputs, Recipe, Recompute, Stack, Warning,
+    AttentionImpl, CpKind, Dispatcher, FfnKind, Inputs, LinearKind, Recipe, Recompute, Stack,
+    Warning,
 };
 use crate::numbers;
 
@@ -370,6 +371,55 @@ pub static MODEL_MAMBA_CHUNK: Field = count(
     1.0,
     65536.0,
     "the scan's chunks are 128 tokens in Megatron-LM, 256 in the reference kernels",
+);
+pub static MODEL_LINEAR_HEADS: Field = count(
+    "model.linear.heads",
+    Derived,
+    1.0,
+    1e5,
+    "one value head per head width of the model's (Qwen3-Next has twice that: 32 of 128 at 2,048)",
+);
+pub static MODEL_LINEAR_KEY_HEADS: Field = count(
+    "model.linear.key_heads",
+    Derived,
+    1.0,
+    1e5,
+    "as the value heads; Qwen3-Next shares each query and key head between two value heads",
+);
+pub static MODEL_LINEAR_HEAD_DIM: Field = count(
+    "model.linear.head_dim",
+    Fixed(128.0),
+    1.0,
+    4096.0,
+    "Gated DeltaNet heads are 128 wide in Qwen3-Next; RWKV-7's are 64",
+);
+pub static MODEL_LINEAR_V_HEAD_DIM: Field = count(
+    "model.linear.v_head_dim",
+    Derived,
+    1.0,
+    4096.0,
+    "as the query and key heads in Qwen3-Next and RWKV-7",
+);
+pub static MODEL_LINEAR_CONV: Field = count(
+    "model.linear.conv",
+    Fixed(4.0),
+    1.0,
+    64.0,
+    "Gated DeltaNet's short convolution is 4 wide",
+);
+pub static MODEL_LINEAR_CHUNK: Field = count(
+    "model.linear.chunk",
+    Fixed(64.0),
+    1.0,
+    65536.0,
+    "FLA's Gated DeltaNet kernels run chunks of 64 tokens; RWKV-7's of 16",
+);
+pub static MODEL_LINEAR_LORA: Field = count(
+    "model.linear.lora",
+    Fixed(0.0),
+    0.0,
+    1e5,
+    "RWKV-7 2.9B's decay, learning-rate, value and gate projections have ranks 96, 96, 64 and 320",
 );
 pub static MODEL_VISION_LAYERS: Field = count(
     "model.vision.layers",
@@ -968,6 +1018,10 @@ pub static PARALLELISM_CP_KIND: Choices<CpKind> = Choices {
         ("both", CpKind::Both),
     ],
 };
+pub static MODEL_LINEAR_KIND: Choices<LinearKind> = Choices {
+    path: "model.linear.kind",
+    options: &[("gated_deltanet", LinearKind::GatedDeltaNet), ("rwkv7", LinearKind::Rwkv7)],
+};
 pub static FACILITY_COOLING: Choices<Cooling> = Choices {
     path: "facility.cooling",
     options: &[("air", Cooling::Air), ("liquid", Cooling::Liquid), ("hybrid", Cooling::Hybrid)],
@@ -983,13 +1037,14 @@ pub fn measured(key: &str) -> &'static Field {
 }
 
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 11] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 12] {
     [
         (PARALLELISM_ACROSS_SITES.path, PARALLELISM_ACROSS_SITES.offered()),
         (PARALLELISM_CP_KIND.path, PARALLELISM_CP_KIND.offered()),
         (PARALLELISM_ACROSS_POOLS.path, PARALLELISM_ACROSS_POOLS.offered()),
         (MODEL_FFN_ACT.path, MODEL_FFN_ACT.offered()),
         (MODEL_ATTENTION.path, MODEL_ATTENTION.offered()),
+        (MODEL_LINEAR_KIND.path, MODEL_LINEAR_KIND.offered()),
         (TRAINING_RECIPE.path, TRAINING_RECIPE.offered()),
         (PARALLELISM_RECOMPUTE.path, PARALLELISM_RECOMPUTE.offered()),
         (PARALLELISM_DISPATCHER.path, PARALLELISM_DISPATCHER.offered()),
@@ -1030,6 +1085,13 @@ pub static FIELDS: &[&Field] = &[
     &MODEL_MAMBA_GROUPS,
     &MODEL_MAMBA_CONV,
     &MODEL_MAMBA_CHUNK,
+    &MODEL_LINEAR_HEADS,
+    &MODEL_LINEAR_KEY_HEADS,
+    &MODEL_LINEAR_HEAD_DIM,
+    &MODEL_LINEAR_V_HEAD_DIM,
+    &MODEL_LINEAR_CONV,
+    &MODEL_LINEAR_CHUNK,
+    &MODEL_LINEAR_LORA,
     &MODEL_MLA_Q_LORA_RANK,
     &MODEL_MLA_KV_LORA_RANK,
     &MODEL_MLA_ROPE_HEAD_DIM,
@@ -1236,7 +1298,7 @@ pub fn warning_field(w: &Warning) -> &'static str {
         | Warning::ExpertParallelWithoutExperts { .. } => "parallelism.ep",
         Warning::ContextSplitsSequence { .. } => "parallelism.cp",
         Warning::UlyssesSplitsHeads { .. } => "parallelism.cp_kind",
-        Warning::TensorSplitsMamba { .. } => "parallelism.tp",
+        Warning::TensorSplitsMamba { .. } | Warning::TensorSplitsLinear { .. } => "parallelism.tp",
         Warning::Fp8Unsupported | Warning::Fp4Unsupported => "training.recipe",
         Warning::SelectiveWithFlash => "parallelism.recompute",
         Warning::CapBelowMeasured { .. } => "cluster.power_cap_w",

@@ -12,9 +12,9 @@ use super::fields::{self, fixed, Field, Kind};
 use super::{Raw, Scenario, VERSION};
 use crate::model::presets;
 use crate::model::{
-    AttentionImpl, Chip, Cluster, CpKind, Cross, Dispatcher, FfnKind, Hybrid, Inputs, Link, Mamba2,
-    Mla, Moe, Network, Parallelism, Recipe, Recompute, ScaleUp, Sharding, Stack, Training,
-    Transformer, Vision,
+    AttentionImpl, Chip, Cluster, CpKind, Cross, Dispatcher, FfnKind, Hybrid, Inputs, LinearKind,
+    LinearMixer, Link, Mamba2, Mla, Moe, Network, Parallelism, Recipe, Recompute, ScaleUp,
+    Sharding, Stack, Training, Transformer, Vision,
 };
 use crate::numbers::{self, NumberError};
 
@@ -627,6 +627,7 @@ impl Scenario {
             base.map(|y| PatternCounts {
                 attention: y.attention,
                 mamba: y.mamba,
+                linear: y.linear,
                 mlp: y.mlp,
                 moe: y.moe,
             })
@@ -635,7 +636,7 @@ impl Scenario {
         let get = |k: &str| map.get(k).cloned();
         let old = base.map(|y| y.mixer);
         let mut count = |key: &str, field: &Field, preset: Option<u32>| {
-            r.count(&get(key), field, Some(preset.unwrap_or(field.fixed() as u32)))
+            r.count(&get(key), field, Some(preset.unwrap_or_else(|| field.fixed() as u32)))
         };
         let head_dim = count("head_dim", &fields::MODEL_MAMBA_HEAD_DIM, old.map(|m| m.head_dim));
         let state = count("state", &fields::MODEL_MAMBA_STATE, old.map(|m| m.state));
@@ -646,8 +647,41 @@ impl Scenario {
         let derived = old.map_or(2 * hidden / head_dim.max(1), |m| m.heads).max(1);
         let heads = r.count(&get("heads"), &fields::MODEL_MAMBA_HEADS, Some(derived));
         let mixer = Mamba2 { state, heads, head_dim, groups, conv, chunk };
-        let PatternCounts { attention, mamba, mlp, moe } = counts;
-        Some(Hybrid { attention, mamba, mlp, moe, mixer })
+        let linear_mixer = self.resolve_linear(r, base.map(|y| y.linear_mixer), hidden);
+        let PatternCounts { attention, mamba, linear, mlp, moe } = counts;
+        Some(Hybrid { attention, mamba, linear, mlp, moe, mixer, linear_mixer })
+    }
+
+    /// `model.linear` over the preset's mixer (`old`) or the field table's defaults: heads one
+    /// per head width of the model's, keys and values alike.
+    fn resolve_linear(&self, r: &mut Reader, old: Option<LinearMixer>, hidden: u32) -> LinearMixer {
+        let map = object_keys_and(r, &self.model.linear, "model.linear", &["kind"]);
+        let get = |k: &str| map.get(k).cloned();
+        let kind = r.choice(
+            &get("kind"),
+            &fields::MODEL_LINEAR_KIND,
+            old.map_or(LinearKind::GatedDeltaNet, |l| l.kind),
+        );
+        let mut count = |key: &str, field: &Field, preset: Option<u32>| {
+            r.count(&get(key), field, Some(preset.unwrap_or_else(|| field.fixed() as u32)))
+        };
+        let head_dim = count("head_dim", &fields::MODEL_LINEAR_HEAD_DIM, old.map(|l| l.head_dim));
+        let conv = count("conv", &fields::MODEL_LINEAR_CONV, old.map(|l| l.conv));
+        let chunk = count("chunk", &fields::MODEL_LINEAR_CHUNK, old.map(|l| l.chunk));
+        let lora = count("lora", &fields::MODEL_LINEAR_LORA, old.map(|l| l.lora));
+        let v_head_dim = count(
+            "v_head_dim",
+            &fields::MODEL_LINEAR_V_HEAD_DIM,
+            old.map_or(Some(head_dim), |l| Some(l.v_head_dim)),
+        );
+        let derived = old.map_or(hidden / v_head_dim.max(1), |l| l.heads).max(1);
+        let heads = count("heads", &fields::MODEL_LINEAR_HEADS, Some(derived));
+        let key_heads = count(
+            "key_heads",
+            &fields::MODEL_LINEAR_KEY_HEADS,
+            Some(old.map_or(heads, |l| l.key_heads)),
+        );
+        LinearMixer { kind, heads, key_heads, head_dim, v_head_dim, conv, chunk, lora }
     }
 
     /// `model.mla`'s dimensions over the preset's (`base`).
@@ -1093,6 +1127,7 @@ fn resolve_scale_out(r: &mut Reader, raw: &Value) -> Link {
 struct PatternCounts {
     attention: u32,
     mamba: u32,
+    linear: u32,
     mlp: u32,
     moe: u32,
 }
@@ -1100,24 +1135,26 @@ struct PatternCounts {
 impl PatternCounts {
     /// Layers: the mixers or the feed-forward blocks, whichever are more.
     fn layers(&self) -> u32 {
-        (self.attention + self.mamba).max(self.mlp + self.moe).max(1)
+        (self.attention + self.mamba + self.linear).max(self.mlp + self.moe).max(1)
     }
 }
 
-/// Counts Megatron-LM's `--hybrid-layer-pattern` symbols (`M` Mamba, `*` attention, `-` MLP,
-/// `E` mixture of experts; `|` marks a pipeline boundary and spaces are ignored); any other
-/// symbol is an error of `model.hybrid_pattern`.
+/// Counts Megatron-LM's `--hybrid-layer-pattern` symbols (`M` Mamba, `G` Gated DeltaNet or
+/// another linear attention, `*` attention, `-` MLP, `E` mixture of experts; `|` marks a
+/// pipeline boundary and spaces are ignored); any other symbol is an error of
+/// `model.hybrid_pattern`.
 fn pattern_counts(r: &mut Reader, pattern: &str) -> Option<PatternCounts> {
-    let mut c = PatternCounts { attention: 0, mamba: 0, mlp: 0, moe: 0 };
+    let mut c = PatternCounts { attention: 0, mamba: 0, linear: 0, mlp: 0, moe: 0 };
     for symbol in pattern.chars() {
         match symbol {
             'M' => c.mamba += 1,
+            'G' => c.linear += 1,
             '*' => c.attention += 1,
             '-' => c.mlp += 1,
             'E' => c.moe += 1,
             '|' | ' ' => {}
             other => {
-                let names = vec!["M", "*", "-", "E", "|"];
+                let names = vec!["M", "G", "*", "-", "E", "|"];
                 r.error(
                     "model.hybrid_pattern",
                     Problem::NotOneOf { names, got: other.to_string() },
@@ -1126,7 +1163,7 @@ fn pattern_counts(r: &mut Reader, pattern: &str) -> Option<PatternCounts> {
             }
         }
     }
-    if c.attention + c.mamba + c.mlp + c.moe == 0 {
+    if c.attention + c.mamba + c.linear + c.mlp + c.moe == 0 {
         r.error("model.hybrid_pattern", Problem::Required);
         return None;
     }
@@ -1136,10 +1173,20 @@ fn pattern_counts(r: &mut Reader, pattern: &str) -> Option<PatternCounts> {
 /// The keys of an optional object field (`model.mla`), checked against the field table; an
 /// absent one has none, and anything but an object is an error of its own.
 fn object_keys(r: &mut Reader, raw: &Raw, at: &str) -> serde_json::Map<String, Value> {
+    object_keys_and(r, raw, at, &[])
+}
+
+/// `object_keys` with `extra` keys allowed beside the field table's (a choice's).
+fn object_keys_and(
+    r: &mut Reader,
+    raw: &Raw,
+    at: &str,
+    extra: &[&str],
+) -> serde_json::Map<String, Value> {
     match raw {
         None => serde_json::Map::new(),
         Some(Value::Object(map)) => {
-            check_keys(r, map, at, &[]);
+            check_keys(r, map, at, extra);
             map.clone()
         }
         Some(other) => {

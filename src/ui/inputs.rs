@@ -183,7 +183,6 @@ impl<'a> Form<'a> {
         }
     }
 
-    /// A select that writes its choice to `path` as text.
     /// A select of a field's codes, showing what the scenario says or else the resolved value.
     pub(super) fn choice<T: Copy + PartialEq>(
         &self,

@@ -78,3 +78,22 @@ pub fn plan(model: &str, chip: &str, chips: u32, tp: u32, pp: u32) -> Scenario {
         .with("parallelism.cp", Some(json!(1)))
         .with("parallelism.virtual_stages", Some(json!(1)))
 }
+
+/// A 4096-wide model whose layers are `pattern` (Megatron-LM's hybrid symbols) at `seq`
+/// tokens on 64 H100 with TP 8 and full recomputation: the same width for every kind.
+pub fn layered(pattern: &str, seq: u32) -> Scenario {
+    Scenario::default_plan()
+        .with(
+            "model",
+            Some(json!({ "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn": 14336, "ffn_act": "swiglu",
+                "vocab": 128256, "seq_len": seq, "hybrid_pattern": pattern })),
+        )
+        .with("training.global_batch", Some(json!(64)))
+        .with("cluster.chip", Some(json!("h100-sxm")))
+        .with("cluster.chips", Some(json!(64)))
+        .with("parallelism.tp", Some(json!(8)))
+        .with("parallelism.pp", Some(json!(1)))
+        .with("parallelism.cp", Some(json!(1)))
+        .with("parallelism.virtual_stages", Some(json!(1)))
+        .with("parallelism.recompute", Some(json!("full")))
+}

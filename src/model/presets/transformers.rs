@@ -1,7 +1,27 @@
 //! Published transformer shapes.
 
 use super::TransformerPreset;
-use crate::model::{Cross, FfnKind, Hybrid, Mamba2, Mla, Moe, Transformer, Vision};
+use crate::model::{
+    Cross, FfnKind, Hybrid, LinearKind, LinearMixer, Mamba2, Mla, Moe, Transformer, Vision,
+};
+
+/// The linear-attention mixer of a hybrid without `G` layers, which nothing reads: the field
+/// table's Gated DeltaNet at 4,096 wide.
+const NO_LINEAR: LinearMixer = LinearMixer {
+    kind: LinearKind::GatedDeltaNet,
+    heads: 32,
+    key_heads: 32,
+    head_dim: 128,
+    v_head_dim: 128,
+    conv: 4,
+    chunk: 64,
+    lora: 0,
+};
+
+/// The Mamba-2 mixer of a hybrid without `M` layers, which nothing reads: Megatron-LM's
+/// defaults at 2,048 wide.
+const NO_MAMBA: Mamba2 =
+    Mamba2 { state: 128, heads: 64, head_dim: 64, groups: 8, conv: 4, chunk: 128 };
 
 /// Every transformer preset: a dense decoder (`Transformer::dense`, positional like a row of
 /// the papers' architecture tables) that each adjusts from.
@@ -88,8 +108,10 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
             hybrid: Some(Hybrid {
                 attention: 4,
                 mamba: 24,
+                linear: 0,
                 mlp: 24,
                 moe: 0,
+                linear_mixer: NO_LINEAR,
                 mixer: Mamba2 { state: 128, heads: 128, head_dim: 64, groups: 8, conv: 4, chunk: 128 },
             }),
             ..Transformer::dense(28, 4096, 32, 8, 21504, FfnKind::Gelu, 131072, 8192)
@@ -105,13 +127,81 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
             hybrid: Some(Hybrid {
                 attention: 10,
                 mamba: 54,
+                linear: 0,
                 mlp: 54,
                 moe: 0,
+                linear_mixer: NO_LINEAR,
                 mixer: Mamba2 { state: 256, heads: 256, head_dim: 64, groups: 8, conv: 4, chunk: 128 },
             }),
             ..Transformer::dense(64, 8192, 64, 8, 32768, FfnKind::Gelu, 131072, 8192)
         },
         source: source!("NVIDIA, Nemotron-H, arXiv:2504.03624; Megatron-LM Nemotron-H-56B-Base-8K configuration: 118 sublayers (54 Mamba-2, 10 attention, 54 MLP), hidden 8192, 64 query and 8 KV heads of 128, squared-ReLU MLP of 32768, Mamba-2 with 256 heads of 64 and state 256; groups 8, head width 64, convolution 4 and chunk 128 are Megatron-LM's defaults"),
+    },
+    TransformerPreset {
+        id: "qwen3-next-80b-a3b",
+        name: "Qwen3-Next 80B-A3B (hybrid Gated DeltaNet)",
+        transformer: Transformer {
+            // `GEGEGE*E` twelve times: three Gated DeltaNet layers to one of gated attention,
+            // every feed-forward block a mixture of 512 small experts.
+            head_dim: 256,
+            hybrid: Some(Hybrid {
+                attention: 12,
+                mamba: 0,
+                linear: 36,
+                mlp: 0,
+                moe: 48,
+                mixer: NO_MAMBA,
+                linear_mixer: LinearMixer {
+                    kind: LinearKind::GatedDeltaNet,
+                    heads: 32,
+                    key_heads: 16,
+                    head_dim: 128,
+                    v_head_dim: 128,
+                    conv: 4,
+                    chunk: 64,
+                    lora: 0,
+                },
+            }),
+            moe: Some(Moe {
+                n_experts: 512,
+                top_k: 10,
+                n_shared_experts: 1,
+                expert_ffn: 512,
+                n_dense_layers: 0,
+                capacity_factor: None,
+                node_limit: None,
+            }),
+            ..Transformer::dense(48, 2048, 16, 2, 5120, FfnKind::SwiGlu, 151936, 4096)
+        },
+        source: source!("Qwen Team 2025, Qwen3-Next; released config Qwen/Qwen3-Next-80B-A3B as mirrored in Megatron-Bridge tests/unit_tests/models/qwen/test_qwen3_next_bridge.py at 067f987d (48 layers, hidden 2048, full attention every 4th layer with 16 query and 2 KV heads of 256, Gated DeltaNet with 16 query/key and 32 value heads of 128 and a convolution of 4, 512 experts of 512 with 10 routed and 1 shared, vocabulary 151936, untied); Megatron-LM's `G` symbol for Gated DeltaNet (megatron/core/models/hybrid/hybrid_layer_allocation.py); chunk 64 is FLA's; sequence 4096 as Megatron-Bridge's Qwen3-Next benchmark recipes; the attention's output gate (a quarter of its parameters) is not counted"),
+    },
+    TransformerPreset {
+        id: "rwkv7-2.9b",
+        name: "RWKV-7 2.9B (linear attention)",
+        transformer: Transformer {
+            // `G-` 32 times: RWKV-7 time mixing, then a squared-ReLU channel mixing of 4x.
+            head_dim: 64,
+            hybrid: Some(Hybrid {
+                attention: 0,
+                mamba: 0,
+                linear: 32,
+                mlp: 32,
+                moe: 0,
+                mixer: NO_MAMBA,
+                linear_mixer: LinearMixer {
+                    kind: LinearKind::Rwkv7,
+                    heads: 40,
+                    key_heads: 40,
+                    head_dim: 64,
+                    v_head_dim: 64,
+                    conv: 4,
+                    chunk: 16,
+                    lora: 576,
+                },
+            }),
+            ..Transformer::dense(32, 2560, 40, 40, 10240, FfnKind::Gelu, 65536, 4096)
+        },
+        source: source!("Peng et al. 2025, RWKV-7 \"Goose\", arXiv:2503.14456, §4 (time mixing with the generalised delta rule, heads of 64; channel mixing of 4x with squared ReLU) and Table 2; BlinkDL/RWKV-LM README (3B: L32-D2560, vocabulary 65536) and RWKV-v7/train_temp/src/model.py (low-rank projections of 96, 96, 64 and 320 at 2,560 wide); chunks of 16 as its CUDA kernels run them; sequence 4096 assumed"),
     },
     TransformerPreset {
         id: "qwen2-vl-72b",

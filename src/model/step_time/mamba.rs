@@ -38,24 +38,41 @@ impl Ctx<'_> {
         let elementwise_fwd = self.elementwise(10.0 * norm_tokens * h)
             + self.elementwise(2.0 * ACT_BYTES * tokens * (inner + 2.0 * gn))
             + self.elementwise(3.0 * ACT_BYTES * tokens * inner);
+        let kernel = (scan_fwd, scan_bwd);
+        self.mixer_passes(gemms_fwd, kernel, elementwise_fwd, (projected, inner))
+    }
+
+    /// A recurrent mixer's passes from its projections' forward time, its kernel's forward
+    /// and backward times and its elementwise forward time; context parallelism exchanges
+    /// the projections' outputs (`exchanged.0` wide) before the kernel and its output
+    /// (`exchanged.1`) after, each an exposed all-to-all.
+    pub(super) fn mixer_passes(
+        &self,
+        gemms_fwd: f64,
+        (kernel_fwd, kernel_bwd): (f64, f64),
+        elementwise_fwd: f64,
+        exchanged: (f64, f64),
+    ) -> Passes {
+        let s = self.shape;
         let tp = self.tp_block();
         let cp = if s.cp_u > 1 {
             let group = self.group(s.cp_u, s.tp_u);
-            let shard = s.micro_batch * t.seq_len as f64 / s.cp * ACT_BYTES;
+            let seq = self.inputs.transformer.seq_len as f64;
+            let shard = s.micro_batch * seq / s.cp * ACT_BYTES;
             let a2a = |bytes: f64| self.collective(Collective::AllToAll, bytes, group);
-            let link = a2a(shard * projected) + a2a(shard * inner);
+            let link = a2a(shard * exchanged.0) + a2a(shard * exchanged.1);
             Comm::new(link, link)
         } else {
             Comm::default()
         };
         let fwd = Pass {
-            compute: gemms_fwd + scan_fwd + elementwise_fwd,
+            compute: gemms_fwd + kernel_fwd + elementwise_fwd,
             tp: Comm::new(tp, self.tp_exposed(tp, gemms_fwd)),
             cp,
             ..Pass::default()
         };
         let bwd = Pass {
-            compute: 2.0 * gemms_fwd + scan_bwd + 2.0 * elementwise_fwd,
+            compute: 2.0 * gemms_fwd + kernel_bwd + 2.0 * elementwise_fwd,
             tp: Comm::new(tp, self.tp_exposed(tp, 2.0 * gemms_fwd)),
             cp,
             ..Pass::default()

@@ -641,7 +641,9 @@ impl Ctx<'_> {
             None => (attention + ffn, core_fwd),
             Some(_) => {
                 let ffn = if moe { ffn } else { ffn * t.dense_ffn_share() };
-                let mixers = attention * t.attention_share() + self.mamba_block() * t.mamba_share();
+                let mixers = attention * t.attention_share()
+                    + self.mamba_block() * t.mamba_share()
+                    + self.linear_block() * t.linear_share();
                 (mixers + ffn, core_fwd * t.attention_share())
             }
         };

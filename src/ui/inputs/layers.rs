@@ -6,6 +6,7 @@ use serde_json::Value;
 use yew::prelude::*;
 
 use super::Form;
+use crate::model::LinearKind;
 use crate::scenario::fields;
 use crate::text::{fill, t};
 use crate::ui::fields::{toggle_field, Change, ToggleFieldProps};
@@ -29,6 +30,7 @@ pub(super) fn pattern_field(f: &Form, shape: Option<&crate::model::Transformer>)
                 ("layers", &layers.to_string()),
                 ("mamba", &y.mamba.to_string()),
                 ("attention", &y.attention.to_string()),
+                ("linear", &y.linear.to_string()),
                 ("mlp", &y.mlp.to_string()),
                 ("moe", &y.moe.to_string()),
             ],
@@ -51,6 +53,27 @@ pub(super) fn pattern_field(f: &Form, shape: Option<&crate::model::Transformer>)
             </div>
         }
     });
+    let linear = hybrid.filter(|(_, y)| y.linear > 0).map(|(_, y)| {
+        let l = y.linear_mixer;
+        let mut rows: Vec<(&'static fields::Field, u32)> = vec![
+            (&fields::MODEL_LINEAR_HEADS, l.heads),
+            (&fields::MODEL_LINEAR_KEY_HEADS, l.key_heads),
+            (&fields::MODEL_LINEAR_HEAD_DIM, l.head_dim),
+            (&fields::MODEL_LINEAR_V_HEAD_DIM, l.v_head_dim),
+            (&fields::MODEL_LINEAR_CHUNK, l.chunk),
+        ];
+        // Gated DeltaNet's short convolution, or RWKV-7's low-rank projections.
+        rows.push(match l.kind {
+            LinearKind::GatedDeltaNet => (&fields::MODEL_LINEAR_CONV, l.conv),
+            LinearKind::Rwkv7 => (&fields::MODEL_LINEAR_LORA, l.lora),
+        });
+        html! {
+            <div class="grid">
+                { f.choice(&fields::MODEL_LINEAR_KIND, "linear-kind", l.kind) }
+                { for rows.into_iter().map(|(field, v)| f.render(f.number(field, &format!("linear-{}", field.testid()), Some(v as f64)))) }
+            </div>
+        }
+    });
     html! {
         <>
             <div class="field pattern">
@@ -64,6 +87,7 @@ pub(super) fn pattern_field(f: &Form, shape: Option<&crate::model::Transformer>)
             { crate::ui::fields::messages(&crate::ui::fields::MessagesProps {
                 testid: "hybrid-pattern".into(), errors: f.errors(path), ..Default::default() }) }
             if let Some(mamba) = mamba { { mamba } }
+            if let Some(linear) = linear { { linear } }
         </>
     }
 }
