@@ -32,12 +32,12 @@ for (const lang of ['en', 'zh-CN']) {
     // typed makes another hybrid, and emptied the model is a transformer again.
     await open(page, link({ model: { preset: 'nemotron-h-8b' }, training: { tokens: '20T', global_batch: 768 },
       cluster: { chip: 'h100-sxm', chips: 1024 }, parallelism: { tp: 4, pp: 1 } }));
-    assert.match(await text(page, 'hybrid-reads'), lang === 'en' ? /28 layers; Mamba-2 mixers: 24, attention blocks: 4/ : /共 28 层：24 个 Mamba-2/);
+    assert.match(await text(page, 'hybrid-reads'), lang === 'en' ? /28 layers; Mamba mixers: 24, attention blocks: 4/ : /共 28 层：24 个 Mamba/);
     assert.equal(await page.getAttribute(q('mamba-state'), 'placeholder'), '128');
     await page.fill(q('hybrid-pattern'), 'M-M-M-*-');
     await page.press(q('hybrid-pattern'), 'Enter');
     await until(page, 'the typed pattern read', (s) => /\b4\b/.test(document.querySelector(s)?.textContent), q('hybrid-reads'));
-    assert.match(await text(page, 'hybrid-reads'), lang === 'en' ? /4 layers; Mamba-2 mixers: 3, attention blocks: 1/ : /共 4 层：3 个 Mamba-2/);
+    assert.match(await text(page, 'hybrid-reads'), lang === 'en' ? /4 layers; Mamba mixers: 3, attention blocks: 1/ : /共 4 层：3 个 Mamba/);
 
     // RWKV-7 2.9B: 32 linear-attention layers of its kind with their fields; Gated DeltaNet
     // instead trades the low-rank projections for a convolution.
@@ -51,6 +51,15 @@ for (const lang of ['en', 'zh-CN']) {
     await until(page, 'the convolution field', (s) => !!document.querySelector(s), q('linear-conv'));
     await until(page, 'the Gated DeltaNet step', ([s, was]) => document.querySelector(s)?.textContent.trim() !== was,
       [q('step-time'), rwkv]);
+
+    // Jamba 1.5 Mini's mixers are Mamba-1, with their step rank; Mamba-2 brings its groups
+    // and chunks instead.
+    await open(page, link({ model: { preset: 'jamba-1.5-mini' }, training: { tokens: '1T', global_batch: 512 },
+      cluster: { chip: 'h100-sxm', chips: 256 }, parallelism: { tp: 2, pp: 1, ep: 8 } }));
+    assert.equal(await page.inputValue(q('mamba-kind')), 'mamba1');
+    assert.equal(await page.getAttribute(q('mamba-dt-rank'), 'placeholder'), '256');
+    await select(page, 'mamba-kind', 'mamba2');
+    await until(page, 'the Mamba-2 chunk field', (s) => !!document.querySelector(s), q('mamba-chunk'));
 
     // NVFP4 on B300 beside FP8, the same plan.
     await open(page, link({ model: { preset: 'llama3-70b' }, training: { tokens: '15T', global_batch: 1024, recipe: 'fp8' },

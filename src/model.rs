@@ -35,8 +35,8 @@ pub use reliability::{Reliability, ReliabilityEstimate};
 pub use step_time::{LinkTimes, StepBreakdown};
 pub use warnings::{Severity, Warning};
 pub use workload::{
-    AttentionImpl, Cross, FfnKind, Hybrid, LinearKind, LinearMixer, Mamba2, Mla, Moe, Transformer,
-    Vision,
+    AttentionImpl, Cross, FfnKind, Hybrid, LinearKind, LinearMixer, Mamba, MambaKind, Mla, Moe,
+    Transformer, Vision,
 };
 
 /// Everything the model needs, validated by `scenario::Scenario::resolve`.

@@ -36,6 +36,48 @@ fn a_mamba_layer_costs_well_below_attention_at_long_context() {
     );
 }
 
+/// Mamba-1, Jamba's mixer: at 128k tokens its selective scan grows with the tokens alone, so
+/// an all-Mamba-1 model's step is a fraction of the all-attention one's.
+#[test]
+fn a_mamba_1_layer_costs_well_below_attention_at_long_context() {
+    let step = |pattern: &str| {
+        let s = model(pattern, 131_072)
+            .with("model.mamba", Some(json!({ "kind": "mamba1", "state": 16 })));
+        let e = estimate(&s.resolve().expect("resolves"));
+        assert!(e.feasible, "{pattern}: {:?}", e.problems);
+        e.step_s
+    };
+    let (attention, mamba) = (step(&"*-".repeat(16)), step(&"M-".repeat(16)));
+    assert!(mamba < 0.4 * attention, "Mamba-1 {mamba} s against attention {attention} s");
+}
+
+/// Jamba 1.5 Mini has 52 billion parameters, 12 of them active; each Mamba-1 mixer has
+/// `mamba_ssm`'s `3 d E + E (2R + 3N + K + 3)` (about 105.3 million at Jamba's width). It
+/// searches, fits and is written back as the same model.
+#[test]
+fn jamba_resolves_with_its_mamba_1_mixers() {
+    let s = common::plan("jamba-1.5-mini", "h100-sxm", 256, 2, 1)
+        .with("training.global_batch", Some(json!(512)))
+        .with("parallelism.ep", Some(json!(8)));
+    let inputs = s.resolve().expect("resolves");
+    let t = &inputs.transformer;
+    let (total, active) = (t.params() / 1e9, t.active_params() / 1e9);
+    assert!(
+        (total - 52.0).abs() < 1.0 && (active - 12.0).abs() < 0.5,
+        "{total} B, {active} B active"
+    );
+    let (d, e, r, n, k) = (4096.0, 8192.0, 256.0, 16.0, 4.0);
+    let mixer = 3.0 * d * e + e * (2.0 * r + 3.0 * n + k + 3.0);
+    assert!((t.mamba_params() / mixer - 1.0).abs() < 1e-12, "{} against {mixer}", t.mamba_params());
+    let estimate = estimate(&inputs);
+    assert!(estimate.feasible && estimate.memory.fits, "{:?}", estimate.problems);
+    let outcome = search(&inputs, Options::default());
+    assert!(!outcome.ranked.is_empty());
+    let written = clusterplan::scenario::describe::transformer(t);
+    let again = Scenario::default_plan().with("model", Some(written)).resolve().expect("resolves");
+    assert_eq!(&again.transformer, t);
+}
+
 /// A transformer written as a pattern is the same transformer.
 #[test]
 fn a_plain_pattern_is_the_transformer() {
@@ -123,6 +165,7 @@ fn the_new_presets_size_for_a_deadline() {
     use clusterplan::sizing::{size, Answer};
     for (model, chip, recipe, tokens) in [
         ("nemotron-h-8b", "h100-sxm", "fp8", "2T"),
+        ("jamba-1.5-mini", "h100-sxm", "megatron-bf16", "1T"),
         ("qwen2-vl-72b", "h100-sxm", "megatron-bf16", "1T"),
         ("deepseek-v3", "h800", "fp8", "1T"),
         ("llama3-70b", "b300", "nvfp4", "2T"),

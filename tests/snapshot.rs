@@ -118,6 +118,13 @@ fn plans() -> Vec<(&'static str, Value)> {
             "parallelism": { "tp": 1, "pp": 1, "cp": 1, "ep": 32 } }),
         ),
         (
+            "Jamba 1.5 Mini on 256 H100, TP 2 EP 8",
+            json!({
+            "model": { "preset": "jamba-1.5-mini" }, "training": { "tokens": 1e12, "global_batch": 512 },
+            "cluster": { "chip": "h100-sxm", "chips": 256 },
+            "parallelism": { "tp": 2, "pp": 1, "cp": 1, "ep": 8 } }),
+        ),
+        (
             "RWKV-7 2.9B on 32 H100, ZeRO-2",
             json!({
             "model": { "preset": "rwkv7-2.9b" }, "training": { "tokens": 3e12, "global_batch": 256 },

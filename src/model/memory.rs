@@ -229,6 +229,15 @@ fn mamba(inputs: &Inputs, shape: &Shape, gemm_in: f64) -> f64 {
     let m = y.mixer;
     let tokens = shape.tokens;
     let inner = t.mamba_inner() / shape.tp;
+    if m.kind == crate::model::MambaKind::Mamba1 {
+        // Mamba-1 keeps no states (its backward scans again): the input projection's input
+        // and output, the convolution's output, `x_proj`'s output, the step sizes, the scan's
+        // output and the output projection's input.
+        let (r, n) = (m.dt_rank as f64, m.state as f64);
+        return tokens * gemm_in * t.hidden as f64
+            + ACT_BYTES * tokens * (2.0 * inner + inner + r + 2.0 * n + inner + inner)
+            + gemm_in * tokens * inner;
+    }
     let gn = m.groups as f64 * m.state as f64 / shape.tp;
     let heads = m.heads as f64 / shape.tp;
     let states = 4.0 * tokens / m.chunk.max(1) as f64 * inner * m.state as f64;

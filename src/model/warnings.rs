@@ -314,7 +314,9 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
     }
     if let Some(y) = t.hybrid.filter(|y| y.mamba > 0) {
         let (heads, groups, tp) = (y.mixer.heads, y.mixer.groups, shape.tp_u.max(1));
-        if heads % tp != 0 || groups % tp != 0 {
+        // Mamba-1's `B` and `C` are shared by every channel: only its channels split.
+        let grouped = y.mixer.kind == crate::model::MambaKind::Mamba2;
+        if heads % tp != 0 || (grouped && groups % tp != 0) {
             out.push(Warning::TensorSplitsMamba { heads, groups, tp });
         }
     }

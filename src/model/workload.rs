@@ -47,12 +47,26 @@ pub struct Mla {
     pub v_head_dim: u32,
 }
 
-/// A Mamba-2 mixer (SSD; Dao and Gu, arXiv:2405.21060), as Megatron-LM's `MambaMixer` builds
-/// it: an input projection to the gate, the inputs, `B`, `C` and the step sizes, a causal
-/// depthwise convolution, the chunked state-space scan, a gated norm and an output projection.
+/// Which Mamba mixer a hybrid's `M` layers are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MambaKind {
+    /// Mamba-2 (SSD; Dao and Gu, arXiv:2405.21060), as Megatron-LM's `MambaMixer` builds it:
+    /// an input projection to the gate, the inputs, `B`, `C` and the step sizes, a causal
+    /// depthwise convolution, the chunked state-space scan, a gated norm and an output
+    /// projection.
+    Mamba2,
+    /// Mamba-1 (Gu and Dao, arXiv:2312.00752), as `mamba_ssm`'s `Mamba` module and Jamba build
+    /// it: an input projection to the inputs and the gate, a causal depthwise convolution, a
+    /// projection to the step rank, `B` and `C`, the step's projection back to the inner width,
+    /// the selective scan (elementwise, not matrix products) and an output projection.
+    Mamba1,
+}
+
+/// A Mamba mixer of a hybrid's `M` layers.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Mamba2 {
-    /// State size `N` per head group.
+pub struct Mamba {
+    pub kind: MambaKind,
+    /// State size `N` per head group (Mamba-1: per channel).
     pub state: u32,
     /// Heads `H`, each `head_dim` wide: the inner width is `heads * head_dim`.
     pub heads: u32,
@@ -61,8 +75,10 @@ pub struct Mamba2 {
     pub groups: u32,
     /// Convolution width.
     pub conv: u32,
-    /// Chunk length `Q` of the scan.
+    /// Chunk length `Q` of the scan (Mamba-2).
     pub chunk: u32,
+    /// Rank of the step sizes' projection (Mamba-1).
+    pub dt_rank: u32,
 }
 
 /// Which linear-attention mixer a hybrid's `G` layers are.
@@ -154,7 +170,7 @@ pub struct Hybrid {
     pub linear: u32,
     pub mlp: u32,
     pub moe: u32,
-    pub mixer: Mamba2,
+    pub mixer: Mamba,
     pub linear_mixer: LinearMixer,
 }
 
@@ -390,10 +406,17 @@ impl Transformer {
     /// Parameters of one Mamba-2 mixer (Megatron-LM `MambaMixer`): the input projection
     /// `h x (2 d_inner + 2 G N + H)`, the convolution over `d_inner + 2 G N` channels with its
     /// bias, `A`, `D` and the step bias per head, the gated norm, and the output projection.
+    /// A Mamba-1 mixer's: the input projection `h x 2 d_inner`, the convolution with its bias,
+    /// `x_proj` to the step rank `R`, `B` and `C`, `dt_proj` back with its bias, `A`, `D` and
+    /// the output projection (`3 h d_inner + d_inner (2R + 3N + K + 3)`).
     pub fn mamba_params(&self) -> f64 {
         let Some(y) = self.hybrid else { return 0.0 };
         let m = y.mixer;
         let (h, inner) = (self.hidden as f64, self.mamba_inner());
+        if m.kind == MambaKind::Mamba1 {
+            let (r, n, k) = (m.dt_rank as f64, m.state as f64, m.conv as f64);
+            return 3.0 * h * inner + inner * (2.0 * r + 3.0 * n + k + 3.0);
+        }
         let gn = m.groups as f64 * m.state as f64;
         let heads = m.heads as f64;
         h * (2.0 * inner + 2.0 * gn + heads)
@@ -404,10 +427,18 @@ impl Transformer {
     }
 
     /// Forward FLOPs of one Mamba-2 mixer per token, as Megatron-LM's `mamba_layer_flops`
-    /// counts them: the two projections, and `7 d_inner N` for the scan.
+    /// counts them: the two projections, and `7 d_inner N` for the scan. A Mamba-1 mixer's:
+    /// its four projections and convolution, and `9 d_inner N` for the selective scan (Gu and
+    /// Dao 2023, §3.3.2: `O(BLDN)`, nine operations an element in its reference scan).
     pub fn mamba_flops_per_token(&self) -> f64 {
         let Some(y) = self.hybrid else { return 0.0 };
         let (h, inner) = (self.hidden as f64, self.mamba_inner());
+        if y.mixer.kind == MambaKind::Mamba1 {
+            let m = y.mixer;
+            let (r, n, k) = (m.dt_rank as f64, m.state as f64, m.conv as f64);
+            let matrices = 3.0 * h * inner + inner * (r + 2.0 * n) + r * inner;
+            return 2.0 * matrices + 2.0 * k * inner + 9.0 * inner * n;
+        }
         let gn = y.mixer.groups as f64 * y.mixer.state as f64;
         2.0 * h * (2.0 * inner + 2.0 * gn + y.mixer.heads as f64)
             + 7.0 * inner * y.mixer.state as f64

@@ -32,8 +32,9 @@ pub fn transformer(t: &Transformer) -> Value {
             kinds.iter().flat_map(|&(c, n)| std::iter::repeat_n(c, n as usize)).collect();
         let m = y.mixer;
         model["hybrid_pattern"] = json!(pattern);
-        model["mamba"] = json!({ "state": m.state, "heads": m.heads, "head_dim": m.head_dim,
-            "groups": m.groups, "conv": m.conv, "chunk": m.chunk });
+        model["mamba"] = json!({ "kind": fields::MODEL_MAMBA_KIND.code(m.kind), "state": m.state,
+            "heads": m.heads, "head_dim": m.head_dim, "groups": m.groups, "conv": m.conv,
+            "chunk": m.chunk, "dt_rank": m.dt_rank });
         let l = y.linear_mixer;
         model["linear"] = json!({ "kind": fields::MODEL_LINEAR_KIND.code(l.kind),
             "heads": l.heads, "key_heads": l.key_heads, "head_dim": l.head_dim,

@@ -17,8 +17,8 @@ use crate::model::presets::units::{GB, GBIT_PER_S, GB_PER_S, TB_PER_S, TFLOPS, U
 use crate::model::reliability::Checkpoint;
 use crate::model::sites::Exchange;
 use crate::model::{
-    AttentionImpl, CpKind, Dispatcher, FfnKind, Inputs, LinearKind, Recipe, Recompute, Stack,
-    Warning,
+    AttentionImpl, CpKind, Dispatcher, FfnKind, Inputs, LinearKind, MambaKind, Recipe, Recompute,
+    Stack, Warning,
 };
 use crate::numbers;
 
@@ -371,6 +371,13 @@ pub static MODEL_MAMBA_CHUNK: Field = count(
     1.0,
     65536.0,
     "the scan's chunks are 128 tokens in Megatron-LM, 256 in the reference kernels",
+);
+pub static MODEL_MAMBA_DT_RANK: Field = count(
+    "model.mamba.dt_rank",
+    Derived,
+    1.0,
+    1e5,
+    "Mamba-1's step rank is the width over 16, rounded up, by default (Jamba: 256 at 4,096)",
 );
 pub static MODEL_LINEAR_HEADS: Field = count(
     "model.linear.heads",
@@ -1018,6 +1025,10 @@ pub static PARALLELISM_CP_KIND: Choices<CpKind> = Choices {
         ("both", CpKind::Both),
     ],
 };
+pub static MODEL_MAMBA_KIND: Choices<MambaKind> = Choices {
+    path: "model.mamba.kind",
+    options: &[("mamba2", MambaKind::Mamba2), ("mamba1", MambaKind::Mamba1)],
+};
 pub static MODEL_LINEAR_KIND: Choices<LinearKind> = Choices {
     path: "model.linear.kind",
     options: &[("gated_deltanet", LinearKind::GatedDeltaNet), ("rwkv7", LinearKind::Rwkv7)],
@@ -1037,13 +1048,14 @@ pub fn measured(key: &str) -> &'static Field {
 }
 
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 12] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 13] {
     [
         (PARALLELISM_ACROSS_SITES.path, PARALLELISM_ACROSS_SITES.offered()),
         (PARALLELISM_CP_KIND.path, PARALLELISM_CP_KIND.offered()),
         (PARALLELISM_ACROSS_POOLS.path, PARALLELISM_ACROSS_POOLS.offered()),
         (MODEL_FFN_ACT.path, MODEL_FFN_ACT.offered()),
         (MODEL_ATTENTION.path, MODEL_ATTENTION.offered()),
+        (MODEL_MAMBA_KIND.path, MODEL_MAMBA_KIND.offered()),
         (MODEL_LINEAR_KIND.path, MODEL_LINEAR_KIND.offered()),
         (TRAINING_RECIPE.path, TRAINING_RECIPE.offered()),
         (PARALLELISM_RECOMPUTE.path, PARALLELISM_RECOMPUTE.offered()),
@@ -1085,6 +1097,7 @@ pub static FIELDS: &[&Field] = &[
     &MODEL_MAMBA_GROUPS,
     &MODEL_MAMBA_CONV,
     &MODEL_MAMBA_CHUNK,
+    &MODEL_MAMBA_DT_RANK,
     &MODEL_LINEAR_HEADS,
     &MODEL_LINEAR_KEY_HEADS,
     &MODEL_LINEAR_HEAD_DIM,

@@ -13,8 +13,8 @@ use super::{Raw, Scenario, VERSION};
 use crate::model::presets;
 use crate::model::{
     AttentionImpl, Chip, Cluster, CpKind, Cross, Dispatcher, FfnKind, Hybrid, Inputs, LinearKind,
-    LinearMixer, Link, Mamba2, Mla, Moe, Network, Parallelism, Recipe, Recompute, ScaleUp,
-    Sharding, Stack, Training, Transformer, Vision,
+    LinearMixer, Link, Mamba, MambaKind, Mla, Moe, Network, Parallelism, Recipe, Recompute,
+    ScaleUp, Sharding, Stack, Training, Transformer, Vision,
 };
 use crate::numbers::{self, NumberError};
 
@@ -632,7 +632,7 @@ impl Scenario {
                 moe: y.moe,
             })
         })?;
-        let map = object_keys(r, &self.model.mamba, "model.mamba");
+        let map = object_keys_and(r, &self.model.mamba, "model.mamba", &["kind"]);
         let get = |k: &str| map.get(k).cloned();
         let old = base.map(|y| y.mixer);
         let mut count = |key: &str, field: &Field, preset: Option<u32>| {
@@ -646,7 +646,15 @@ impl Scenario {
         // Megatron-LM's default: an inner width of twice the model's.
         let derived = old.map_or(2 * hidden / head_dim.max(1), |m| m.heads).max(1);
         let heads = r.count(&get("heads"), &fields::MODEL_MAMBA_HEADS, Some(derived));
-        let mixer = Mamba2 { state, heads, head_dim, groups, conv, chunk };
+        let kind = r.choice(
+            &get("kind"),
+            &fields::MODEL_MAMBA_KIND,
+            old.map_or(MambaKind::Mamba2, |m| m.kind),
+        );
+        // `mamba_ssm`'s "auto": the width over 16, rounded up.
+        let auto = old.map_or(hidden.div_ceil(16), |m| m.dt_rank).max(1);
+        let dt_rank = r.count(&get("dt_rank"), &fields::MODEL_MAMBA_DT_RANK, Some(auto));
+        let mixer = Mamba { kind, state, heads, head_dim, groups, conv, chunk, dt_rank };
         let linear_mixer = self.resolve_linear(r, base.map(|y| y.linear_mixer), hidden);
         let PatternCounts { attention, mamba, linear, mlp, moe } = counts;
         Some(Hybrid { attention, mamba, linear, mlp, moe, mixer, linear_mixer })

@@ -2,7 +2,8 @@
 
 use super::TransformerPreset;
 use crate::model::{
-    Cross, FfnKind, Hybrid, LinearKind, LinearMixer, Mamba2, Mla, Moe, Transformer, Vision,
+    Cross, FfnKind, Hybrid, LinearKind, LinearMixer, Mamba, MambaKind, Mla, Moe, Transformer,
+    Vision,
 };
 
 /// The linear-attention mixer of a hybrid without `G` layers, which nothing reads: the field
@@ -20,8 +21,16 @@ const NO_LINEAR: LinearMixer = LinearMixer {
 
 /// The Mamba-2 mixer of a hybrid without `M` layers, which nothing reads: Megatron-LM's
 /// defaults at 2,048 wide.
-const NO_MAMBA: Mamba2 =
-    Mamba2 { state: 128, heads: 64, head_dim: 64, groups: 8, conv: 4, chunk: 128 };
+const NO_MAMBA: Mamba = Mamba {
+    kind: MambaKind::Mamba2,
+    state: 128,
+    heads: 64,
+    head_dim: 64,
+    groups: 8,
+    conv: 4,
+    chunk: 128,
+    dt_rank: 128,
+};
 
 /// Every transformer preset: a dense decoder (`Transformer::dense`, positional like a row of
 /// the papers' architecture tables) that each adjusts from.
@@ -112,7 +121,16 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 mlp: 24,
                 moe: 0,
                 linear_mixer: NO_LINEAR,
-                mixer: Mamba2 { state: 128, heads: 128, head_dim: 64, groups: 8, conv: 4, chunk: 128 },
+                mixer: Mamba {
+                    kind: MambaKind::Mamba2,
+                    state: 128,
+                    heads: 128,
+                    head_dim: 64,
+                    groups: 8,
+                    conv: 4,
+                    chunk: 128,
+                    dt_rank: 256,
+                },
             }),
             ..Transformer::dense(28, 4096, 32, 8, 21504, FfnKind::Gelu, 131072, 8192)
         },
@@ -131,11 +149,57 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 mlp: 54,
                 moe: 0,
                 linear_mixer: NO_LINEAR,
-                mixer: Mamba2 { state: 256, heads: 256, head_dim: 64, groups: 8, conv: 4, chunk: 128 },
+                mixer: Mamba {
+                    kind: MambaKind::Mamba2,
+                    state: 256,
+                    heads: 256,
+                    head_dim: 64,
+                    groups: 8,
+                    conv: 4,
+                    chunk: 128,
+                    dt_rank: 512,
+                },
             }),
             ..Transformer::dense(64, 8192, 64, 8, 32768, FfnKind::Gelu, 131072, 8192)
         },
         source: source!("NVIDIA, Nemotron-H, arXiv:2504.03624; Megatron-LM Nemotron-H-56B-Base-8K configuration: 118 sublayers (54 Mamba-2, 10 attention, 54 MLP), hidden 8192, 64 query and 8 KV heads of 128, squared-ReLU MLP of 32768, Mamba-2 with 256 heads of 64 and state 256; groups 8, head width 64, convolution 4 and chunk 128 are Megatron-LM's defaults"),
+    },
+    TransformerPreset {
+        id: "jamba-1.5-mini",
+        name: "Jamba 1.5 Mini 52B (hybrid Mamba-1 MoE)",
+        transformer: Transformer {
+            // Blocks of eight layers, the fifth attention and the other seven Mamba-1; every
+            // other feed-forward block a mixture of 16 experts.
+            hybrid: Some(Hybrid {
+                attention: 4,
+                mamba: 28,
+                linear: 0,
+                mlp: 16,
+                moe: 16,
+                mixer: Mamba {
+                    kind: MambaKind::Mamba1,
+                    state: 16,
+                    heads: 128,
+                    head_dim: 64,
+                    groups: 1,
+                    conv: 4,
+                    chunk: 128,
+                    dt_rank: 256,
+                },
+                linear_mixer: NO_LINEAR,
+            }),
+            moe: Some(Moe {
+                n_experts: 16,
+                top_k: 2,
+                n_shared_experts: 0,
+                expert_ffn: 14336,
+                n_dense_layers: 16,
+                capacity_factor: None,
+                node_limit: None,
+            }),
+            ..Transformer::dense(32, 4096, 32, 8, 14336, FfnKind::SwiGlu, 65536, 8192)
+        },
+        source: source!("Lieber et al. 2024, Jamba, arXiv:2403.19887, §2-3 (blocks of 8 layers, attention to Mamba 1:7, MoE every other layer, 16 experts, top-2; 12B active of 52B), and Jamba 1.5, arXiv:2408.12570, §2 (Mini is the same architecture, Mamba-1 layers); released config ai21labs/Jamba-v0.1 (32 layers, hidden 4096, 32 query and 8 KV heads, FFN 14336, vocabulary 65536, attention period 8 offset 4, experts period 2 offset 1, Mamba d_state 16, d_conv 4, expand 2, dt_rank 256); training sequence not published, 8192 assumed"),
     },
     TransformerPreset {
         id: "qwen3-next-80b-a3b",

@@ -10,12 +10,16 @@ use super::ops::{Comm, Ctx, Pass, Passes};
 use super::ACT_BYTES;
 use crate::model::collectives::Collective;
 use crate::model::efficiency::{kernel_s, KERNEL_FLOOR_S, SSD_SCAN_RELATIVE};
+use crate::model::MambaKind;
 
 impl Ctx<'_> {
     /// One Mamba-2 mixer's passes for one micro-batch; nothing for a model without one.
     pub(super) fn mamba_block(&self) -> Passes {
         let t = &self.inputs.transformer;
         let Some(y) = t.hybrid else { return Passes::default() };
+        if y.mixer.kind == MambaKind::Mamba1 {
+            return self.mamba1_block();
+        }
         let m = y.mixer;
         let s = self.shape;
         let (h, tokens) = (t.hidden as f64, s.tokens);
@@ -40,6 +44,37 @@ impl Ctx<'_> {
             + self.elementwise(3.0 * ACT_BYTES * tokens * inner);
         let kernel = (scan_fwd, scan_bwd);
         self.mixer_passes(gemms_fwd, kernel, elementwise_fwd, (projected, inner))
+    }
+
+    /// One Mamba-1 mixer's passes for one micro-batch: the input projection column-parallel,
+    /// `x_proj` on each rank's channels (its small output summed over the ranks is not
+    /// priced), `dt_proj` to each rank's channels, the output projection row-parallel; the
+    /// selective scan keeps its state on chip and runs on the vector units in FP32, so it
+    /// takes its nine operations an element or its reads and writes (the inputs, the step
+    /// sizes, the gate, `B` and `C` in; the output out), whichever is longer (Gu and Dao 2023,
+    /// §3.3.2); its backward reads and writes twice as much.
+    fn mamba1_block(&self) -> Passes {
+        let t = &self.inputs.transformer;
+        let Some(y) = t.hybrid else { return Passes::default() };
+        let m = y.mixer;
+        let s = self.shape;
+        let (h, tokens) = (t.hidden as f64, s.tokens);
+        let norm_tokens = s.norm_tokens(self.inputs.parallelism.sequence_parallel);
+        let inner = t.mamba_inner() / s.tp;
+        let (r, n) = (m.dt_rank as f64, m.state as f64);
+        let gemms_fwd = self.gemm(tokens, 2.0 * inner, h)
+            + self.gemm(tokens, r + 2.0 * n, inner)
+            + self.gemm(tokens, inner, r)
+            + self.gemm(tokens, h, inner);
+        let fp32 = self.inputs.cluster.chip.fp32_flops_per_s;
+        let ops = if fp32 > 0.0 { 9.0 * tokens * inner * n / fp32 } else { 0.0 };
+        let scan_fwd = ops.max(self.elementwise(ACT_BYTES * tokens * (4.0 * inner + 2.0 * n)));
+        let scan_bwd = 2.0 * scan_fwd;
+        // The pre-norm and residual, and the convolution's reads and writes.
+        let elementwise_fwd = self.elementwise(10.0 * norm_tokens * h)
+            + self.elementwise(2.0 * ACT_BYTES * tokens * inner);
+        let exchanged = (2.0 * inner, inner);
+        self.mixer_passes(gemms_fwd, (scan_fwd, scan_bwd), elementwise_fwd, exchanged)
     }
 
     /// A recurrent mixer's passes from its projections' forward time, its kernel's forward

@@ -6,7 +6,7 @@ use serde_json::Value;
 use yew::prelude::*;
 
 use super::Form;
-use crate::model::LinearKind;
+use crate::model::{LinearKind, MambaKind};
 use crate::scenario::fields;
 use crate::text::{fill, t};
 use crate::ui::fields::{toggle_field, Change, ToggleFieldProps};
@@ -39,16 +39,23 @@ pub(super) fn pattern_field(f: &Form, shape: Option<&crate::model::Transformer>)
     };
     let mamba = hybrid.filter(|(_, y)| y.mamba > 0).map(|(_, y)| {
         let m = y.mixer;
-        let fields: [(&'static fields::Field, u32); 6] = [
+        let mut fields: Vec<(&'static fields::Field, u32)> = vec![
             (&fields::MODEL_MAMBA_STATE, m.state),
             (&fields::MODEL_MAMBA_HEADS, m.heads),
             (&fields::MODEL_MAMBA_HEAD_DIM, m.head_dim),
-            (&fields::MODEL_MAMBA_GROUPS, m.groups),
             (&fields::MODEL_MAMBA_CONV, m.conv),
-            (&fields::MODEL_MAMBA_CHUNK, m.chunk),
         ];
+        // Mamba-2's groups and chunks, or Mamba-1's step rank.
+        match m.kind {
+            MambaKind::Mamba2 => fields.extend([
+                (&fields::MODEL_MAMBA_GROUPS, m.groups),
+                (&fields::MODEL_MAMBA_CHUNK, m.chunk),
+            ]),
+            MambaKind::Mamba1 => fields.push((&fields::MODEL_MAMBA_DT_RANK, m.dt_rank)),
+        }
         html! {
             <div class="grid">
+                { f.choice(&fields::MODEL_MAMBA_KIND, "mamba-kind", m.kind) }
                 { for fields.into_iter().map(|(field, v)| f.render(f.number(field, &format!("mamba-{}", field.testid()), Some(v as f64)))) }
             </div>
         }
