@@ -56,6 +56,23 @@ fn vision_qwen2_vl_72b_2048_chips(bencher: divan::Bencher) {
     bencher.bench(|| estimate(divan::black_box(&inputs)));
 }
 
+/// The other newer kinds on 2,048 H100: Mamba-1 (Jamba), Gated DeltaNet with experts
+/// (Qwen3-Next), RWKV-7, and a diffusion transformer (Wan 2.1).
+const NEWER_KINDS: [&str; 4] = ["jamba-1.5-mini", "qwen3-next-80b-a3b", "rwkv7-2.9b", "wan2.1-14b"];
+
+#[divan::bench(args = NEWER_KINDS)]
+fn newer_kinds_2048_chips(bencher: divan::Bencher, model: &str) {
+    let inputs = newer(model, 2048);
+    bencher.bench(|| estimate(divan::black_box(&inputs)));
+}
+
+/// Every plan for each newer kind on 2,048 H100, searched whole.
+#[divan::bench(args = NEWER_KINDS, sample_count = 3, sample_size = 1)]
+fn search_newer_kinds_2048_chips(bencher: divan::Bencher, model: &str) {
+    let inputs = newer(model, 2048);
+    bencher.bench(|| search(divan::black_box(&inputs), Options::default()));
+}
+
 /// One job over two pools (4,096 H800 beside 4,096 Ascend 910B, Llama 3 70B), by data.
 #[divan::bench]
 fn pools_two_by_data(bencher: divan::Bencher) {

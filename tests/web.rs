@@ -200,6 +200,37 @@ fn search_benchmark_in_browser() {
     }
 }
 
+/// Not a test of speed: prints the time of the full plan search for each newer kind of model
+/// on 2,048 H100 (as the native benchmark's `search_newer_kinds_2048_chips`).
+#[wasm_bindgen_test]
+fn search_benchmark_of_newer_kinds_in_browser() {
+    let performance = window().performance().expect("performance");
+    let models = [
+        "nemotron-h-56b",
+        "qwen2-vl-72b",
+        "jamba-1.5-mini",
+        "qwen3-next-80b-a3b",
+        "rwkv7-2.9b",
+        "wan2.1-14b",
+    ];
+    for model in models {
+        let plan = json!({
+            "model": { "preset": model },
+            "training": { "tokens": "10T", "global_batch": 1024, "recipe": "fp8" },
+            "cluster": { "chip": "h100-sxm", "chips": 2048 },
+            "parallelism": { "tp": 8, "pp": 4, "cp": 1, "virtual_stages": 1 }
+        });
+        let inputs = Scenario::from_value(plan).expect("a scenario").resolve().expect("resolves");
+        let start = performance.now();
+        let outcome = model::search::search(&inputs, Default::default());
+        let ms = performance.now() - start;
+        assert!(!outcome.ranked.is_empty(), "{model}: plans found");
+        web_sys::console::log_1(
+            &format!("BENCH search_{model}_ms={ms:.0} searched={}", outcome.searched).into(),
+        );
+    }
+}
+
 /// Not a test of speed: prints the time the worker takes for a whole search job as the page
 /// asks for it (the search, then each ranked plan's full estimate and scenario for the
 /// result), and for a 90-day sizing of the dense reference workload on its own chip.
