@@ -60,30 +60,18 @@ pub fn to_json() -> Value {
     let models: Vec<Value> = presets::TRANSFORMERS
         .iter()
         .map(|p| {
+            // The model in the scenario's own keys (its attention kind, MLA, layer pattern,
+            // mixers, encoder and cross-attention among them), as a custom model starts from.
             let t = &p.transformer;
-            json!({
+            let mut entry = into_map(describe::transformer(t));
+            entry.extend(into_map(json!({
                 "id": p.id,
                 "name": p.name,
                 "params": t.params(),
                 "active_params": t.active_params(),
-                "layers": t.n_layers,
-                "hidden": t.hidden,
-                "heads": t.n_heads,
-                "kv_heads": t.n_kv_heads,
-                "head_dim": t.head_dim,
-                "ffn": t.ffn,
-                "vocab": t.vocab,
-                "seq_len": t.seq_len,
-                "moe": t.moe.map(|m| json!({
-                    "experts": m.n_experts,
-                    "top_k": m.top_k,
-                    "shared_experts": m.n_shared_experts,
-                    "expert_ffn": m.expert_ffn,
-                    "dense_layers": m.n_dense_layers,
-                    "node_limit": m.node_limit,
-                })),
                 "source": p.source,
-            })
+            })));
+            Value::Object(entry)
         })
         .collect();
     let systems: Vec<Value> = presets::SYSTEMS

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use clusterplan::model::presets;
+use clusterplan::scenario::Scenario;
 use serde_json::{json, Value};
 
 fn run(args: &[&str], stdin: &str) -> Output {
@@ -120,6 +121,33 @@ fn catalog_lists_every_preset_with_a_source() {
     for key in ["scale_up", "scale_out", "systems", "switches", "models"] {
         assert!(catalog[key].as_array().is_some_and(|a| !a.is_empty()), "{key}");
     }
+}
+
+/// Each model is listed in the scenario's keys: its attention kind (`mla` for DeepSeek-V3),
+/// its layer pattern and mixers, its encoder or cross-attention; given back as a scenario's
+/// model, the listing is the preset's model.
+#[test]
+fn catalog_models_are_written_in_the_scenarios_keys() {
+    let out = run(&["catalog"], "");
+    let catalog: Value = serde_json::from_slice(&out.stdout).expect("catalog is JSON");
+    let models = catalog["models"].as_array().expect("models");
+    assert_eq!(models.len(), presets::TRANSFORMERS.len());
+    for model in models {
+        let id = model["id"].as_str().expect("id");
+        let mut keys = model.clone();
+        for key in ["id", "name", "params", "active_params", "source"] {
+            keys.as_object_mut().expect("an object").remove(key);
+        }
+        let listed =
+            Scenario::default_plan().with("model", Some(keys)).resolve().expect("resolves");
+        let preset = presets::transformer(id).expect("a preset");
+        assert_eq!(listed.transformer, preset.transformer, "{id}");
+    }
+    let by_id = |id: &str| models.iter().find(|m| m["id"] == id).expect(id);
+    assert_eq!(by_id("deepseek-v3")["attention"], "mla");
+    assert_eq!(by_id("deepseek-v3")["mla"]["kv_lora_rank"], 512);
+    assert_eq!(by_id("qwen3-next-80b-a3b")["linear"]["kind"], "gated_deltanet");
+    assert_eq!(by_id("wan2.1-14b")["causal"], false);
 }
 
 #[test]

@@ -158,13 +158,15 @@ fn a_vision_encoder_adds_parameters_flops_and_time() {
     assert_eq!(again.transformer, with.transformer);
 }
 
-/// Every model and chip this issue added sizes for a deadline like any other: Nemotron-H 8B,
-/// Qwen2-VL 72B and DeepSeek-V3 with MLA on H100, and Llama 3 70B in NVFP4 on B300.
+/// Every model and chip this issue added sizes for a deadline like any other: Nemotron-H 8B
+/// and 56B, Jamba 1.5 Mini, Qwen2-VL 72B and DeepSeek-V3 with MLA on H100, and Llama 3 70B in
+/// NVFP4 on B300 (the linear-attention and diffusion presets have their own files).
 #[test]
 fn the_new_presets_size_for_a_deadline() {
     use clusterplan::sizing::{size, Answer};
     for (model, chip, recipe, tokens) in [
         ("nemotron-h-8b", "h100-sxm", "fp8", "2T"),
+        ("nemotron-h-56b", "h100-sxm", "fp8", "2T"),
         ("jamba-1.5-mini", "h100-sxm", "megatron-bf16", "1T"),
         ("qwen2-vl-72b", "h100-sxm", "megatron-bf16", "1T"),
         ("deepseek-v3", "h800", "fp8", "1T"),
