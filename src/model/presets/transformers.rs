@@ -241,7 +241,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
     },
     TransformerPreset {
         id: "rwkv7-2.9b",
-        name: "RWKV-7 2.9B (linear attention)",
+        name: "RWKV-7 World 2.9B",
         transformer: Transformer {
             // `G-` 32 times: RWKV-7 time mixing, then a squared-ReLU channel mixing of 4x.
             head_dim: 64,
