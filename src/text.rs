@@ -362,6 +362,14 @@ pub fn warning(w: &Warning) -> String {
             "warn.tp-mamba",
             &[("heads", &n(heads as u64)), ("groups", &n(groups as u64)), ("tp", &n(tp as u64))],
         ),
+        Warning::VisionTensorSplit { encoder_tp, tp, heads } => fill(
+            "warn.tp-vision",
+            &[
+                ("encoder", &n(encoder_tp as u64)),
+                ("tp", &n(tp as u64)),
+                ("heads", &n(heads as u64)),
+            ],
+        ),
         Warning::TensorSplitsLinear { heads, key_heads, tp } => fill(
             "warn.tp-linear",
             &[("heads", &n(heads as u64)), ("keys", &n(key_heads as u64)), ("tp", &n(tp as u64))],

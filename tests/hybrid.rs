@@ -158,6 +158,33 @@ fn a_vision_encoder_adds_parameters_flops_and_time() {
     assert_eq!(again.transformer, with.transformer);
 }
 
+/// The vision encoder splits over its own tensor ranks: at 1 every tensor rank holds and runs
+/// the whole encoder (more memory and more work on the first stage, no tensor traffic in it);
+/// a degree that does not divide the language model's is a problem of `model.vision.tp`.
+#[test]
+fn the_vision_encoder_takes_its_own_tensor_parallelism() {
+    let vlm = common::plan("qwen2-vl-72b", "h100-sxm", 512, 8, 4)
+        .with("training.global_batch", Some(json!(512)));
+    let split = vlm.resolve().expect("resolves");
+    let whole =
+        vlm.clone().with("model.vision", Some(json!({ "tp": 1 }))).resolve().expect("resolves");
+    assert_eq!(whole.transformer.vision.and_then(|v| v.tp), Some(1));
+    let (e_split, e_whole) = (estimate(&split), estimate(&whole));
+    assert!(e_whole.feasible, "{:?}", e_whole.problems);
+    assert!(e_whole.memory.peak_bytes > e_split.memory.peak_bytes);
+    assert!(e_whole.step_s > e_split.step_s, "{} against {}", e_whole.step_s, e_split.step_s);
+    let odd = vlm.with("model.vision", Some(json!({ "tp": 3 }))).resolve().expect("resolves");
+    let e = estimate(&odd);
+    assert!(
+        e.problems.contains(&Warning::VisionTensorSplit { encoder_tp: 3, tp: 8, heads: 16 }),
+        "{:?}",
+        e.problems
+    );
+    let written = clusterplan::scenario::describe::transformer(&whole.transformer);
+    let again = Scenario::default_plan().with("model", Some(written)).resolve().expect("resolves");
+    assert_eq!(again.transformer, whole.transformer);
+}
+
 /// Every model and chip this issue added sizes for a deadline like any other: Nemotron-H 8B
 /// and 56B, Jamba 1.5 Mini, Qwen2-VL 72B and DeepSeek-V3 with MLA on H100, and Llama 3 70B in
 /// NVFP4 on B300 (the linear-attention and diffusion presets have their own files).

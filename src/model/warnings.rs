@@ -69,6 +69,8 @@ pub enum Warning {
     ContextSplitsSequence { cp: u32, seq_len: u32 },
     /// Tensor parallelism that does not divide a Mamba-2 mixer's heads or groups.
     TensorSplitsMamba { heads: u32, groups: u32, tp: u32 },
+    /// A vision encoder's tensor ranks that do not divide the language model's, or its heads.
+    VisionTensorSplit { encoder_tp: u32, tp: u32, heads: u32 },
     /// Tensor parallelism that does not divide a linear-attention mixer's value or key heads.
     TensorSplitsLinear { heads: u32, key_heads: u32, tp: u32 },
     /// Ulysses context parallelism with attention heads that do not divide among the tensor
@@ -143,6 +145,7 @@ impl Warning {
             | Warning::UlyssesSplitsHeads { .. }
             | Warning::TensorSplitsMamba { .. }
             | Warning::TensorSplitsLinear { .. }
+            | Warning::VisionTensorSplit { .. }
             | Warning::InterleavingNeedsMicrobatches { .. }
             | Warning::NeverFinishes { .. } => Severity::Problem,
             Warning::DoesNotFit { .. } | Warning::RackTooDense { .. } => Severity::Fit,
@@ -318,6 +321,13 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
         let grouped = y.mixer.kind == crate::model::MambaKind::Mamba2;
         if heads % tp != 0 || (grouped && groups % tp != 0) {
             out.push(Warning::TensorSplitsMamba { heads, groups, tp });
+        }
+    }
+    if let Some(v) = t.vision {
+        let (tp, heads) = (shape.tp_u.max(1), v.heads);
+        let encoder_tp = v.tp.unwrap_or(tp).max(1);
+        if encoder_tp > tp || tp % encoder_tp != 0 || heads % encoder_tp != 0 {
+            out.push(Warning::VisionTensorSplit { encoder_tp, tp, heads });
         }
     }
     if let Some(l) = t.linear_mixer() {

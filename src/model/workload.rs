@@ -188,6 +188,10 @@ pub struct Vision {
     pub patch: u32,
     /// Patch tokens per sample: tokens per image times images per sample.
     pub tokens: u32,
+    /// Tensor ranks the encoder is split over, dividing the language model's; the rest of
+    /// them compute it again (1: every tensor rank runs the whole encoder, with no tensor
+    /// traffic). `None` splits it as the language model is.
+    pub tp: Option<u32>,
 }
 
 /// Cross-attention to a context the model does not generate (a diffusion transformer's text

@@ -24,6 +24,9 @@ pub fn transformer(t: &Transformer) -> Value {
     if let Some(v) = t.vision {
         model["vision"] = json!({ "layers": v.layers, "hidden": v.hidden, "heads": v.heads,
             "ffn": v.ffn, "patch": v.patch, "image_tokens": v.tokens, "images_per_sample": 1 });
+        if let Some(tp) = v.tp {
+            model["vision"]["tp"] = json!(tp);
+        }
     }
     if let Some(y) = t.hybrid {
         let kinds =

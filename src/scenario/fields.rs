@@ -455,6 +455,13 @@ pub static MODEL_VISION_IMAGE_TOKENS: Field = count(
     1e6,
     "a 448 x 448 image in 14-pixel patches is 1,024 tokens; high-resolution tiling gives many thousands",
 );
+pub static MODEL_VISION_TP: Field = count(
+    "model.vision.tp",
+    Derived,
+    1.0,
+    1024.0,
+    "at most the language model's tensor parallelism; 1 runs the whole encoder on every tensor rank",
+);
 pub static MODEL_VISION_IMAGES_PER_SAMPLE: Field = count(
     "model.vision.images_per_sample",
     Fixed(1.0),
@@ -1091,6 +1098,7 @@ pub static FIELDS: &[&Field] = &[
     &MODEL_VISION_PATCH,
     &MODEL_VISION_IMAGE_TOKENS,
     &MODEL_VISION_IMAGES_PER_SAMPLE,
+    &MODEL_VISION_TP,
     &MODEL_MAMBA_STATE,
     &MODEL_MAMBA_HEADS,
     &MODEL_MAMBA_HEAD_DIM,
@@ -1312,6 +1320,7 @@ pub fn warning_field(w: &Warning) -> &'static str {
         Warning::ContextSplitsSequence { .. } => "parallelism.cp",
         Warning::UlyssesSplitsHeads { .. } => "parallelism.cp_kind",
         Warning::TensorSplitsMamba { .. } | Warning::TensorSplitsLinear { .. } => "parallelism.tp",
+        Warning::VisionTensorSplit { .. } => "model.vision.tp",
         Warning::Fp8Unsupported | Warning::Fp4Unsupported => "training.recipe",
         Warning::SelectiveWithFlash => "parallelism.recompute",
         Warning::CapBelowMeasured { .. } => "cluster.power_cap_w",

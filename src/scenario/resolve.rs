@@ -611,7 +611,12 @@ impl Scenario {
         let per_image =
             count("image_tokens", &fields::MODEL_VISION_IMAGE_TOKENS, base.map(|v| v.tokens));
         let images = count("images_per_sample", &fields::MODEL_VISION_IMAGES_PER_SAMPLE, Some(1));
-        Some(Vision { layers, hidden, heads, ffn, patch, tokens: per_image.saturating_mul(images) })
+        let tp = match get("tp") {
+            None => base.and_then(|v| v.tp),
+            raw => Some(r.count(&raw, &fields::MODEL_VISION_TP, None)),
+        };
+        let tokens = per_image.saturating_mul(images);
+        Some(Vision { layers, hidden, heads, ffn, patch, tokens, tp })
     }
 
     /// The hybrid's layers: the pattern's counts (or the preset's) with `model.mamba`'s mixer

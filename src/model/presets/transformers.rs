@@ -271,7 +271,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
         id: "qwen2-vl-72b",
         name: "Qwen2-VL 72B (vision-language)",
         transformer: Transformer {
-            vision: Some(Vision { layers: 32, hidden: 1280, heads: 16, ffn: 5120, patch: 14, tokens: 1024 }),
+            vision: Some(Vision { layers: 32, hidden: 1280, heads: 16, ffn: 5120, patch: 14, tokens: 1024, tp: None }),
             ..Transformer::dense(80, 8192, 64, 8, 29568, FfnKind::SwiGlu, 152064, 8192)
         },
         source: source!("Wang et al. 2024, Qwen2-VL, arXiv:2409.12191, §2.1 (a 675M ViT with patch 14, adjacent 2x2 tokens merged by an MLP); released config Qwen/Qwen2-VL-72B-Instruct (language model: 80 layers, hidden 8192, 64 query and 8 KV heads, FFN 29568, vocabulary 152064; vision: depth 32, width 1280, 16 heads, MLP ratio 4); one 448 x 448 image of 1,024 patches per sample and a sequence of 8192 assumed (training lengths vary)"),

@@ -713,9 +713,12 @@ impl Ctx<'_> {
         } else {
             0.0
         };
-        // The first stage holds the vision encoder whole.
+        // The first stage holds the vision encoder whole, split over its own tensor ranks.
         let embedding = match t.vision {
-            Some(_) if stage.first => embedding + t.vision_params(),
+            Some(_) if stage.first => {
+                let copies = s.tp / super::vision::encoder_tp(self.inputs) as f64;
+                embedding + t.vision_params() * copies
+            }
             _ => embedding,
         };
         let mtp = stage.mtp_layers as f64;

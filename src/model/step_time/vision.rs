@@ -1,21 +1,29 @@
 //! A vision encoder's cost on the first pipeline stage, where Megatron-LM's multimodal models
 //! place it: its layers costed as a transformer of its own over each sample's patch tokens,
-//! split by the same tensor ranks and not by context, then the projector into the language
-//! model's width. The encoder's attention is timed as the fused causal kernel is, which
-//! undercounts its bidirectional scores by half; at a few thousand patch tokens they are a
-//! small part of its work.
+//! attending in both directions, split by its own tensor ranks (the language model's unless
+//! `model.vision.tp` says fewer, the others computing it again) and not by context, then the
+//! projector into the language model's width.
 
 use super::ops::{Ctx, Pass, Passes};
 use crate::model::parallelism::Shape;
 use crate::model::Inputs;
 
-/// The inputs of the vision encoder alone: its shape, no context parallelism.
+/// The inputs of the vision encoder alone: its shape, its tensor ranks, no context
+/// parallelism.
 pub(crate) fn encoder_inputs(inputs: &Inputs) -> Option<Inputs> {
     let encoder = inputs.transformer.encoder()?;
     let mut own = *inputs;
     own.transformer = encoder;
     own.parallelism.context = 1;
+    own.parallelism.tensor = encoder_tp(inputs);
     Some(own)
+}
+
+/// Tensor ranks the vision encoder is split over: its own degree, at most the language
+/// model's; the language model's without an encoder.
+pub(crate) fn encoder_tp(inputs: &Inputs) -> u32 {
+    let tp = inputs.parallelism.tensor.max(1);
+    inputs.transformer.vision.and_then(|v| v.tp).map_or(tp, |e| e.clamp(1, tp))
 }
 
 impl Ctx<'_> {

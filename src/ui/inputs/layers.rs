@@ -112,7 +112,10 @@ pub(super) fn vision_fields(f: &Form, shape: Option<&crate::model::Transformer>)
             Some(_) => None,
             None => Some(v.tokens as f64),
         };
-        let rows: [(&'static fields::Field, Option<f64>); 7] = [
+        // The encoder splits as the language model does unless told otherwise.
+        let lm_tp = f.good.map(|g| g.inputs.parallelism.tensor);
+        let tp = v.tp.or(lm_tp).map(|x| x as f64);
+        let rows: [(&'static fields::Field, Option<f64>); 8] = [
             (&fields::MODEL_VISION_LAYERS, Some(v.layers as f64)),
             (&fields::MODEL_VISION_HIDDEN, Some(v.hidden as f64)),
             (&fields::MODEL_VISION_HEADS, Some(v.heads as f64)),
@@ -120,6 +123,7 @@ pub(super) fn vision_fields(f: &Form, shape: Option<&crate::model::Transformer>)
             (&fields::MODEL_VISION_PATCH, Some(v.patch as f64)),
             (&fields::MODEL_VISION_IMAGE_TOKENS, per_image),
             (&fields::MODEL_VISION_IMAGES_PER_SAMPLE, Some(1.0)),
+            (&fields::MODEL_VISION_TP, tp),
         ];
         html! {
             <div class="grid">
