@@ -94,3 +94,32 @@ test('a liquid-cooled rack system on air is warned about; PUE moves site power',
   assert.ok(num(after) < num(before), `${before} -> ${after}`);
   assertClean(log, served());
 });
+
+// The site as it must be built, in both languages: provisioned power above the average, the
+// racks' design, the swing each step (narrowed by a power floor, at its energy's cost), and
+// the checkpoint storage in the bill of materials.
+for (const lang of ['en', 'zh-CN']) {
+  test(`${lang}: the site is built for its peak, swings each step and stores its checkpoints`, async (t) => {
+    const log = { errors: [], requests: [] };
+    const page = await newPage(await newContext(t, { locale: lang, viewport: { width: 390, height: 900 } }), log);
+    await open(page, `${origin}/`);
+    const site = await text(page, 'provisioned');
+    const [provisioned, , , average] = site.replace(/,/g, '').match(/[\d.]+/g).map(Number);
+    assert.ok(provisioned > average, `${provisioned} MW built against ${average} MW drawn: ${site}`);
+    assert.match(site, lang === 'en' ? /designed for 40\.8 kW/ : /按 40\.8 kW 设计/);
+    const swing = await text(page, 'power-swing');
+    const megawatts = (words) => num(words.match(/([\d.,]+)\s*MW/)[1]);
+    const mw = megawatts(swing);
+    assert.ok(mw > 5 && mw < 20, `a swing of ${mw} MW at 16,384 H100: ${swing}`);
+    assert.match(await text(page, 'site-storage'), lang === 'en' ? /108 nodes/ : /108 个节点/);
+    assert.equal(await bom(page, lang === 'en' ? 'storage nodes' : '存储节点'), 108);
+    const energy = num(await text(page, 'energy'));
+    await typeInto(page, 'power-floor', '0.9');
+    await waitChange(page, 'power-swing', swing);
+    const floored = await text(page, 'power-swing');
+    assert.match(floored, lang === 'en' ? /power floor/ : /功率下限/);
+    assert.ok(megawatts(floored) < mw / 4, floored);
+    assert.ok(num(await text(page, 'energy')) > energy, 'the floor costs energy');
+    assertClean(log, served());
+  });
+}

@@ -277,16 +277,17 @@ pub(crate) fn run(inputs: &Inputs, chips_used: u32, breakdown: &StepBreakdown, s
         train_s,
         step_s,
     );
-    let facility = facility::assess(
-        &inputs.plant,
-        &inputs.cluster,
-        chips_used,
-        facility::busy_share(breakdown, step_s),
+    let work = facility::Work {
+        busy: facility::busy_share(breakdown, step_s),
+        step_s,
         // The site runs for the whole wall-clock time, interruptions included; a run that never
         // finishes is costed for its failure-free time only, and flagged as a problem.
-        reliability.effective_train_days.map_or(train_s, |days| days * 86_400.0),
-        inputs.training.tokens,
-    );
+        train_s: reliability.effective_train_days.map_or(train_s, |days| days * 86_400.0),
+        tokens: inputs.training.tokens,
+        checkpoint_bytes: finite(checkpoint_bytes),
+        storage_bytes_per_s: inputs.reliability.storage_bytes_per_s,
+    };
+    let facility = facility::assess(&inputs.plant, &inputs.cluster, chips_used, &work);
     Run { steps, train_s, tokens_per_s, reliability, facility }
 }
 

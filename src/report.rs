@@ -129,6 +129,7 @@ fn facility(f: &FacilityEstimate) -> Value {
     let p = &f.power;
     let c = &f.cooling;
     let k = &f.cost;
+    let (d, s) = (&f.design, &f.storage);
     json!({
         "nodes": b.nodes,
         "racks": c.racks,
@@ -147,8 +148,20 @@ fn facility(f: &FacilityEstimate) -> Value {
             "hosts": p.hosts_w,
             "network": p.network_w,
             "it": p.it_w,
+            "storage": p.storage_w,
             "facility": p.facility_w,
             "peak_it": p.peak_it_w,
+            "provisioned": d.provisioned_w,
+            "floor": d.floor_w,
+        },
+        "power_swing_w": d.swing_w,
+        "power_swing_period_s": d.swing_period_s,
+        "storage": {
+            "capacity_bytes": s.capacity_bytes,
+            "gb_per_s": s.bytes_per_s / 1e9,
+            "nodes": s.nodes,
+            "power_w": s.power_w,
+            "cost_usd": s.cost_usd,
         },
         "energy_mwh": f.energy_mwh,
         "co2_t": f.co2_t,
@@ -158,6 +171,9 @@ fn facility(f: &FacilityEstimate) -> Value {
             "air_w": c.air_w,
             "coolant_l_per_min": c.coolant_l_per_min,
             "refrigeration_tons": c.refrigeration_tons,
+            "design_rack_kw": d.rack_w / 1000.0,
+            "design_refrigeration_tons": d.refrigeration_tons,
+            "design_coolant_l_per_min": d.coolant_l_per_min,
         },
         "cost_usd": {
             "hardware": k.hardware_usd,

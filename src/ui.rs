@@ -19,6 +19,7 @@ mod plot;
 mod report;
 mod results;
 mod search;
+mod site;
 mod sizing;
 mod sketch;
 mod state;

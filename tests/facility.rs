@@ -15,7 +15,7 @@ fn power_parts_sum_and_stay_under_the_systems_rating() {
     let f = &e.facility;
     let p = &f.power;
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs());
-    assert!(close(p.it_w, p.chips_w + p.hosts_w + p.network_w));
+    assert!(close(p.it_w, p.chips_w + p.hosts_w + p.network_w + p.storage_w));
     assert!(close(p.facility_w, p.it_w * 1.56), "air-cooled default PUE");
     // A DGX H100 is rated 10.2 kW; at training load it draws less, and more than its GPUs.
     let node_w = (p.chips_w + p.hosts_w) / f.bom.nodes as f64;
@@ -170,8 +170,8 @@ fn every_assumption_is_documented() {
     let root = env!("CARGO_MANIFEST_DIR");
     let doc = std::fs::read_to_string(format!("{root}/docs/assumptions.md"))
         .expect("docs/assumptions.md");
-    let code =
-        std::fs::read_to_string(format!("{root}/src/model/facility.rs")).expect("facility.rs");
+    let read = |path: &str| std::fs::read_to_string(format!("{root}/{path}")).expect(path);
+    let code = read("src/model/facility.rs") + &read("src/model/facility/design.rs");
     let constants: Vec<&str> = code
         .lines()
         .filter_map(|l| l.trim().strip_prefix("pub const "))

@@ -437,8 +437,15 @@ fn every_plain_field_reaches_the_model_and_moves_the_estimate() {
             panic!("{}: no fixed default", field.path)
         };
         assert_eq!((place.get)(&inputs), field.to_si(default), "{}: default", field.path);
-        let x =
-            if default * 2.0 <= field.max { default * 2.0 } else { (default + field.min) / 2.0 };
+        // Twice the default, or halfway to the least where that is too much; a default of
+        // nothing (no power floor) is moved halfway up its range.
+        let x = if default == 0.0 {
+            (field.min + field.max) / 2.0
+        } else if default * 2.0 <= field.max {
+            default * 2.0
+        } else {
+            (default + field.min) / 2.0
+        };
         let set = base.with(field.path, Some(json!(x))).resolve().expect("a plausible value");
         let got = (place.get)(&set);
         assert!((got - field.to_si(x)).abs() <= 1e-12 * got.abs(), "{}: {got}", field.path);

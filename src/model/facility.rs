@@ -4,6 +4,10 @@
 //! Every figure here is either a cited measurement (the constants below) or an assumption the
 //! scenario can change (`Facility`); `docs/assumptions.md` lists both with their sources.
 
+mod design;
+
+pub use design::{Design, Storage, POWER_RESPONSE_S};
+
 use crate::model::step_time::StepBreakdown;
 use crate::model::{finite, Bom, Cluster, Switch, System, CABLE_TIERS};
 
@@ -40,6 +44,31 @@ pub struct Facility {
     pub cloud_usd_per_chip_hour: f64,
     /// Yearly maintenance and support as a share of the hardware's price.
     pub maintenance_share_per_year: f64,
+    /// Least power an accelerator is held to while it waits, as a share of its TDP (power
+    /// smoothing's floor); 0 for none.
+    pub power_floor: f64,
+    /// Checkpoints kept on storage at once.
+    pub checkpoints_kept: f64,
+    /// Price of one storage node, USD.
+    pub storage_node_usd: f64,
+}
+
+/// What a run asks of the site: how busy its accelerators are, how long its steps and the run
+/// are, how many tokens it reads, and the checkpoints it writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Work {
+    /// Share of a step in kernels (`busy_share`).
+    pub busy: f64,
+    /// One step, seconds.
+    pub step_s: f64,
+    /// The site's wall-clock time for the run, seconds.
+    pub train_s: f64,
+    /// Tokens trained.
+    pub tokens: f64,
+    /// Bytes of one checkpoint.
+    pub checkpoint_bytes: f64,
+    /// Storage write rate, bytes/s.
+    pub storage_bytes_per_s: f64,
 }
 
 /// How the scale-out fabric is built, so it can be rebuilt at another size.
@@ -133,6 +162,8 @@ pub struct Power {
     pub hosts_w: f64,
     /// Scale-out switches, transceivers and scale-up switch trays.
     pub network_w: f64,
+    /// Checkpoint storage nodes.
+    pub storage_w: f64,
     /// All IT equipment.
     pub it_w: f64,
     /// IT times PUE: what the site draws from the grid.
@@ -144,11 +175,12 @@ pub struct Power {
 impl Power {
     /// What the site draws, split into parts with their ids (worded as `part.<id>`), watts:
     /// the IT parts, then what PUE adds; they sum to `facility_w`.
-    pub fn parts(&self) -> [(&'static str, f64); 4] {
+    pub fn parts(&self) -> [(&'static str, f64); 5] {
         [
             ("chips", self.chips_w),
             ("hosts", self.hosts_w),
             ("network", self.network_w),
+            ("storage", self.storage_w),
             ("cooling_and_losses", self.facility_w - self.it_w),
         ]
     }
@@ -229,6 +261,10 @@ pub struct FacilityEstimate {
     pub cooling: CoolingLoad,
     /// Capital and run cost.
     pub cost: Cost,
+    /// The peak the site is built for and the swing it runs with.
+    pub design: Design,
+    /// Checkpoint storage.
+    pub storage: Storage,
 }
 
 impl FacilityEstimate {
@@ -240,6 +276,7 @@ impl FacilityEstimate {
         let mut rows = vec![
             ("nodes", "", b.nodes),
             ("racks", "", self.cooling.racks),
+            ("storage_nodes", "", self.storage.nodes),
             ("scale_up_switch_trays", "", b.scale_up_switches),
             ("leaf_switches", "", b.leaf),
             ("spine_switches", "", b.spine),
@@ -264,16 +301,10 @@ pub fn busy_share(b: &StepBreakdown, step_s: f64) -> f64 {
     ((b.compute_s + b.recompute_s + b.optimizer_s) / step_s).clamp(0.0, 1.0)
 }
 
-/// Power, cooling and cost of training for `train_s` seconds on `chips_used` of the cluster's
-/// chips, busy in kernels for the share `busy` of the time.
-pub fn assess(
-    plant: &Plant,
-    cluster: &Cluster,
-    chips_used: u32,
-    busy: f64,
-    train_s: f64,
-    tokens: f64,
-) -> FacilityEstimate {
+/// Power, cooling and cost of `work` on `chips_used` of the cluster's chips, with the peak the
+/// site is built for, the swing it runs with and the storage its checkpoints need.
+pub fn assess(plant: &Plant, cluster: &Cluster, chips_used: u32, work: &Work) -> FacilityEstimate {
+    let (busy, train_s, tokens) = (work.busy, work.train_s, work.tokens);
     let s = &plant.system;
     let f = &plant.facility;
     let bom = plant.bom;
@@ -288,17 +319,24 @@ pub fn assess(
     if cluster.power_cap_w > 0.0 {
         running_w = running_w.min(CAP_MET * cluster.power_cap_w).max(idle_w);
     }
-    let busy_w = idle_w + (running_w - idle_w) * busy;
+    // The trough of a step is idle or the power floor; the floor's excess over idle is paid
+    // for in energy.
+    let (top_w, low_w) = design::chip_levels(running_w, idle_w, tdp, f);
+    let busy_w = low_w + (top_w - low_w) * busy;
     let chips_w = used * busy_w + idle * tdp * CHIP_IDLE_SHARE;
+    let floor_w = used * (low_w - idle_w) * (1.0 - busy.clamp(0.0, 1.0));
     let host_max = (s.node_max_w - s.chips_per_node as f64 * tdp).max(0.0);
     let hosts_w = nodes * host_max * HOST_LOAD_SHARE;
     let network_w = bom.switches() as f64 * plant.switch.power_w
         + bom.transceivers as f64 * TRANSCEIVER_W
         + bom.scale_up_switches as f64 * SCALE_UP_SWITCH_W;
-    let it_w = chips_w + hosts_w + network_w;
+    let storage = design::storage(f, work.storage_bytes_per_s, work.checkpoint_bytes, tokens);
+    let storage_w = storage.power_w;
+    let it_w = chips_w + hosts_w + network_w + storage_w;
     let pue = f.pue.max(1.0);
-    let peak_it_w = nodes * s.node_max_w + network_w;
-    let power = Power { chips_w, hosts_w, network_w, it_w, facility_w: it_w * pue, peak_it_w };
+    let peak_it_w = nodes * s.node_max_w + network_w + storage_w;
+    let facility_w = it_w * pue;
+    let power = Power { chips_w, hosts_w, network_w, storage_w, it_w, facility_w, peak_it_w };
 
     // Racks: the design's layout, fewer nodes per rack where its maximum exceeds the limit.
     let node_max = s.node_max_w.max(1.0);
@@ -323,15 +361,34 @@ pub fn assess(
         racks,
         liquid_w,
         air_w: it_w - liquid_w,
-        coolant_l_per_min: liquid_w / 1000.0 * 60.0 / (WATER_KJ_PER_KG_K * COOLANT_RISE_K),
+        coolant_l_per_min: coolant_l_per_min(liquid_w),
         refrigeration_tons: it_w / REFRIGERATION_TON_W,
         node_exceeds_rack: node_max > f.rack_w,
     };
+    // The rack as designed: its nodes at their maximum, with its share of scale-up trays.
+    let trays = bom.scale_up_switches as f64 / racks.max(1) as f64;
+    let rack_design_w = per_rack as f64 * node_max + trays * SCALE_UP_SWITCH_W;
+    let nodes_peak = nodes * s.node_max_w;
+    let peak_liquid_share =
+        if peak_it_w > 0.0 { liquid_share * nodes_peak / peak_it_w } else { 0.0 };
+    let swing_per_chip = top_w - low_w;
+    let mut design = design::design(
+        f,
+        &power,
+        rack_design_w,
+        peak_liquid_share,
+        swing_per_chip,
+        used,
+        busy,
+        work.step_s,
+    );
+    design.floor_w = floor_w;
 
     let hours = train_s.max(0.0) / 3600.0;
     let energy_mwh = power.facility_w * hours / 1e6;
     let years = f.amortization_years.max(0.1);
     let hardware_usd = nodes * s.node_price_usd
+        + storage.cost_usd
         + bom.switches() as f64 * plant.switch.price_usd
         + bom.transceivers as f64 * TRANSCEIVER_USD
         + bom.total_cables() as f64 * CABLE_USD
@@ -365,9 +422,16 @@ pub fn assess(
         co2_t: energy_mwh * f.kg_co2_per_kwh,
         cooling,
         cost,
+        design,
+        storage,
     };
     clean(&mut out);
     out
+}
+
+/// Coolant flow that carries `liquid_w` of heat at the loop's temperature rise, L/min.
+fn coolant_l_per_min(liquid_w: f64) -> f64 {
+    liquid_w / 1000.0 * 60.0 / (WATER_KJ_PER_KG_K * COOLANT_RISE_K)
 }
 
 /// What one kind of part of the cluster draws at training load and what all of it costs.
@@ -428,6 +492,7 @@ fn clean(e: &mut FacilityEstimate) {
         &mut p.chips_w,
         &mut p.hosts_w,
         &mut p.network_w,
+        &mut p.storage_w,
         &mut p.it_w,
         &mut p.facility_w,
         &mut p.peak_it_w,
@@ -449,6 +514,17 @@ fn clean(e: &mut FacilityEstimate) {
         &mut e.cost.run_cloud_usd,
         &mut e.cost.per_day_usd,
         &mut e.cost.per_million_tokens_usd,
+        &mut e.design.provisioned_w,
+        &mut e.design.rack_w,
+        &mut e.design.refrigeration_tons,
+        &mut e.design.coolant_l_per_min,
+        &mut e.design.swing_w,
+        &mut e.design.swing_period_s,
+        &mut e.design.floor_w,
+        &mut e.storage.capacity_bytes,
+        &mut e.storage.bytes_per_s,
+        &mut e.storage.power_w,
+        &mut e.storage.cost_usd,
     ] {
         *x = finite(*x);
     }

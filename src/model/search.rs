@@ -483,14 +483,12 @@ impl Search {
         let mut cells = cells(base);
         // Most promising first, so the bar for skipping rises early.
         cells.sort_by(|a, b| a.days_bound.total_cmp(&b.days_bound));
-        let idle_day = crate::model::facility::assess(
-            &base.plant,
-            &base.cluster,
-            0,
-            0.0,
-            86_400.0,
-            base.training.tokens,
-        );
+        let day = crate::model::facility::Work {
+            train_s: 86_400.0,
+            tokens: base.training.tokens,
+            ..Default::default()
+        };
+        let idle_day = crate::model::facility::assess(&base.plant, &base.cluster, 0, &day);
         let mut search = Search {
             base: *base,
             options: Options {

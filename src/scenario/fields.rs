@@ -1226,6 +1226,33 @@ pub static FIELDS: &[&Field] = &[
         "support contracts cost a few percent of the hardware's price a year",
     )
     .plain(place!(plant.facility.maintenance_share_per_year)),
+    &number(
+        "facility.power_floor",
+        "",
+        Fixed(0.0),
+        0.0,
+        0.9,
+        "GB200 power smoothing holds a GPU at up to 90 % of its TDP (arXiv 2508.14318)",
+    )
+    .plain(place!(plant.facility.power_floor)),
+    &number(
+        "facility.checkpoints_kept",
+        "",
+        Fixed(3.0),
+        1.0,
+        1_000.0,
+        "training frameworks keep the last 3 to 5 checkpoints",
+    )
+    .plain(place!(plant.facility.checkpoints_kept)),
+    &number(
+        "facility.storage_node_usd",
+        "USD",
+        Fixed(400_000.0),
+        0.0,
+        1e8,
+        "an assumption: no public price of an AI400X2-class appliance was found; use a quote",
+    )
+    .plain(place!(plant.facility.storage_node_usd)),
     &RELIABILITY_STORAGE_GB_PER_S,
     &number(
         "reliability.restart_min",

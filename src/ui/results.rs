@@ -333,6 +333,7 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
             { confidence(&sure) }
             { headline(good) }
             { plant(good) }
+            { super::site::site_design(good) }
             { delivered(good, state.scenario.chip_preset().map(|p| p.vendor)) }
             if !e.warnings.is_empty() {
                 <ul class="warnings" data-testid="warnings">

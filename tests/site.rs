@@ -1,0 +1,86 @@
+//! The site as it must be built and as it runs: power provisioned for the peak beside the
+//! average, racks and the cooling plant designed for that peak, the swing of the site's draw
+//! each step and a power floor against it, and checkpoint storage in the bill of materials,
+//! each against the published figure `docs/assumptions.md` cites.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use clusterplan::scenario::Scenario;
+use common::{evaluate, with};
+use serde_json::json;
+
+/// A GB200 NVL72 rack is built for 120-132 kW, though it draws far less at training load; a
+/// DGX H100 is rated 10.2 kW. The site is provisioned for the peak at its PUE, above what it
+/// draws, and its cooling plant is sized from the same peak.
+#[test]
+fn the_site_is_designed_for_the_peak() {
+    let nvl72 = evaluate(&with(&[
+        ("cluster.chip", json!("gb200")),
+        ("cluster.system", json!("gb200-nvl72")),
+        ("cluster.chips", json!(9216)),
+        ("parallelism.tp", json!(4)),
+        ("parallelism.pp", json!(8)),
+    ]));
+    let f = &nvl72.facility;
+    let design_kw = f.design.rack_w / 1000.0;
+    assert!((120.0..=132.0).contains(&design_kw), "NVL72 rack designed for {design_kw} kW");
+    assert!(f.cooling.rack_w < f.design.rack_w, "at training load a rack draws less");
+    assert!(f.design.coolant_l_per_min > f.cooling.coolant_l_per_min);
+
+    let e = evaluate(&Scenario::default_plan());
+    let f = &e.facility;
+    assert_eq!(f.design.rack_w, 4.0 * 10_200.0, "four DGX H100 of 10.2 kW a rack");
+    let pue = 1.56;
+    assert!(
+        (f.design.provisioned_w - f.power.peak_it_w * pue).abs() < 1e-6 * f.design.provisioned_w
+    );
+    assert!(
+        f.design.provisioned_w > 1.2 * f.power.facility_w,
+        "the peak is well above the average"
+    );
+    assert!(f.design.refrigeration_tons > f.cooling.refrigeration_tons);
+}
+
+/// 16,384 H100 computing and then waiting together swing the site by megawatts each step
+/// (Llama 3: "on the order of tens of megawatts" over its whole cluster); a power floor at 90 %
+/// of TDP narrows the swing to at most the 20 % of TDP above it (arXiv:2508.14318) and costs
+/// energy.
+#[test]
+fn the_site_swings_each_step_and_a_floor_narrows_it() {
+    let e = evaluate(&Scenario::default_plan());
+    let d = &e.facility.design;
+    assert!((5e6..20e6).contains(&d.swing_w), "{} MW of swing", d.swing_w / 1e6);
+    assert_eq!(d.swing_period_s, e.step_s);
+    let floored = evaluate(&with(&[("facility.power_floor", json!(0.9))]));
+    let g = &floored.facility;
+    assert!(g.design.swing_w <= 0.2 * 700.0 * 16_384.0, "{} MW", g.design.swing_w / 1e6);
+    assert!(g.design.swing_w < 0.25 * d.swing_w);
+    assert!(g.design.floor_w > 0.0 && g.energy_mwh > e.facility.energy_mwh);
+    assert!((g.power.chips_w - e.facility.power.chips_w - g.design.floor_w).abs() < 1.0);
+}
+
+/// Checkpoint storage joins the bill of materials: Llama 3 405B on 16,384 H100 writes at 7 TB/s
+/// (Llama 3's peak), which takes 108 AI400X2-class nodes of 65 GB/s, and holds three
+/// checkpoints of 350 MB per GPU (Llama 3: 1 MB to 4 GB per GPU) beside its tokens; their power
+/// and price join the site's.
+#[test]
+fn checkpoint_storage_is_sized_powered_and_priced() {
+    let e = evaluate(&Scenario::default_plan());
+    let (s, r) = (&e.facility.storage, &e.reliability);
+    let per_gpu = r.checkpoint_bytes / 16_384.0;
+    assert!((1e6..4e9).contains(&per_gpu), "{per_gpu} B per GPU");
+    assert_eq!(s.bytes_per_s, 7e12);
+    assert_eq!(s.nodes, 108);
+    assert!(s.capacity_bytes >= 3.0 * r.checkpoint_bytes);
+    assert!((r.checkpoint_write_s - r.checkpoint_bytes / 7e12).abs() < 1e-9);
+    assert_eq!(e.facility.power.storage_w, 108.0 * 2_200.0);
+    assert!(e.facility.bom_rows().contains(&("storage_nodes", "", 108)));
+    // Slower storage takes fewer nodes and longer writes; more checkpoints kept, more capacity.
+    let slow = evaluate(&with(&[("reliability.storage_gb_per_s", json!(2000))]));
+    assert!(slow.facility.storage.nodes < s.nodes);
+    assert!(slow.reliability.checkpoint_write_s > r.checkpoint_write_s);
+    let kept = evaluate(&with(&[("facility.checkpoints_kept", json!(10))]));
+    assert!(kept.facility.storage.capacity_bytes > s.capacity_bytes);
+    assert!(e.facility.cost.hardware_usd > slow.facility.cost.hardware_usd);
+}
