@@ -73,6 +73,15 @@ fn search_newer_kinds_2048_chips(bencher: divan::Bencher, model: &str) {
     bencher.bench(|| search(divan::black_box(&inputs), Options::default()));
 }
 
+/// Failures as a distribution: 400 simulated runs of the dense reference workload, about 62
+/// failure-free days on 16,384 chips and some 530 interruptions each. Target: 50 ms in the page.
+#[divan::bench(sample_count = 20, sample_size = 1)]
+fn failures_16384_chips_62_days(bencher: divan::Bencher) {
+    let inputs = workload(DENSE_405B);
+    let e = estimate(&inputs);
+    bencher.bench(|| clusterplan::model::failures::of(divan::black_box(&inputs), &e));
+}
+
 /// One job over two pools (4,096 H800 beside 4,096 Ascend 910B, Llama 3 70B), by data.
 #[divan::bench]
 fn pools_two_by_data(bencher: divan::Bencher) {

@@ -120,6 +120,18 @@ for (const lang of ['en', 'zh-CN']) {
     assert.match(floored, lang === 'en' ? /power floor/ : /功率下限/);
     assert.ok(megawatts(floored) < mw / 4, floored);
     assert.ok(num(await text(page, 'energy')) > energy, 'the floor costs energy');
+
+    // Failures as a distribution, from the plots' worker: ordered percentiles, the chance of
+    // finishing by each day drawn, and the chance of meeting a deadline once one is set.
+    await until(page, 'the simulated runs', (s) => !!document.querySelector(s), q('failures-spread'));
+    const spread = await text(page, 'failures-spread');
+    const [runs, p10, p50, p90] = spread.replace(/,/g, '').match(/\d+(\.\d+)?/g).map(Number).filter((x) => x !== 10 && x !== 90);
+    assert.equal(runs, 400, spread);
+    assert.ok(p10 <= p50 && p50 <= p90, spread);
+    assert.ok(await page.locator(`${q('plot-finish')} svg`).count() === 1, 'the chance by day is drawn');
+    await typeInto(page, 'deadline-days', String(Math.ceil(p90)));
+    await until(page, 'the deadline chance', (s) => !!document.querySelector(s), q('deadline-chance'));
+    assert.match(await text(page, 'deadline-chance'), lang === 'en' ? /met by (9\d|100)(\.\d)?\s?%/ : /(9\d|100)(\.\d)?\s?%/);
     assertClean(log, served());
   });
 }

@@ -6,9 +6,11 @@
 //! comes from `model::Estimate` or a `model::sweep::ScalingPoint`, only converted to display
 //! units.
 
+mod finish;
 mod plot;
 mod sketch;
 
+pub use finish::draw_finish;
 pub use plot::{escape, text_width};
 pub use sketch::{draw_fleet, draw_sketch, pool_colour};
 

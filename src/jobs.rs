@@ -445,7 +445,41 @@ fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Value {
     let mut out: Map<String, Value> =
         drawn.into_iter().map(|(id, svg)| (id.to_string(), Value::from(svg))).collect();
     out.insert("fleet".into(), fleet::view(scenario, &theme, width.clamp(200, 4000)));
+    out.insert("failures".into(), failures_view(&good, &theme, width.clamp(200, 4000)));
     Value::Object(out)
+}
+
+/// The days with failures as a distribution, worded and drawn: its percentiles, the chance of
+/// meeting the deadline, and the chance of finishing by each day (`charts::draw_finish`).
+fn failures_view(good: &editor::Evaluation, theme: &charts::Theme, width: u32) -> Value {
+    let spread = crate::model::failures::of(&good.inputs, &good.estimate);
+    let free = good.estimate.train_days;
+    let deadline = good.inputs.reliability.deadline_days;
+    let days = |d: f64| crate::numbers::sig3(d);
+    let said = crate::text::fill(
+        "failures.spread",
+        &[
+            ("runs", &crate::numbers::format(spread.trials as f64)),
+            ("p10", &days(spread.p10_days)),
+            ("p50", &days(spread.p50_days)),
+            ("p90", &days(spread.p90_days)),
+        ],
+    );
+    let deadline_said = deadline.zip(spread.deadline_chance).map(|(d, chance)| {
+        crate::text::fill(
+            "failures.deadline",
+            &[("days", &days(d)), ("chance", &crate::format::percent(chance))],
+        )
+    });
+    json!({
+        "p10_days": spread.p10_days,
+        "p50_days": spread.p50_days,
+        "p90_days": spread.p90_days,
+        "deadline_chance": spread.deadline_chance,
+        "said": said,
+        "deadline": deadline_said,
+        "svg": charts::draw_finish(&spread, free, deadline, theme, (width, 300)),
+    })
 }
 
 /// The scenario's chip as a row names it: its catalog id, or the name of a custom chip.

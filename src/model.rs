@@ -10,6 +10,7 @@ pub mod calibrate;
 pub mod collectives;
 pub mod efficiency;
 pub mod facility;
+pub mod failures;
 mod hardware;
 mod memory;
 mod parallelism;
@@ -262,13 +263,28 @@ pub(crate) struct Run {
 /// Steps, days, failures and the site for a plan of `step_s` seconds split as `breakdown` on
 /// `chips_used` chips; `estimate` and the plan search share it.
 pub(crate) fn run(inputs: &Inputs, chips_used: u32, breakdown: &StepBreakdown, step_s: f64) -> Run {
+    run_with(inputs, chips_used, breakdown, step_s, checkpoint_bytes(inputs))
+}
+
+/// Bytes one checkpoint writes: the weights and the optimizer state.
+pub(crate) fn checkpoint_bytes(inputs: &Inputs) -> f64 {
+    let recipe = inputs.training.recipe;
+    finite(inputs.transformer.params() * (recipe.weight_bytes() + recipe.optimizer_bytes()))
+}
+
+/// `run` with the checkpoint's size given (a plan search computes it once).
+pub(crate) fn run_with(
+    inputs: &Inputs,
+    chips_used: u32,
+    breakdown: &StepBreakdown,
+    step_s: f64,
+    checkpoint_bytes: f64,
+) -> Run {
     let t = &inputs.transformer;
     let tokens_per_step = inputs.training.global_batch.max(1) as f64 * t.seq_len.max(1) as f64;
     let tokens_per_s = if step_s > 0.0 { finite(tokens_per_step / step_s) } else { 0.0 };
     let steps = finite((inputs.training.tokens.max(0.0) / tokens_per_step).ceil());
     let train_s = steps * step_s;
-    let checkpoint_bytes = t.params()
-        * (inputs.training.recipe.weight_bytes() + inputs.training.recipe.optimizer_bytes());
     let reliability = reliability::assess(
         &inputs.reliability,
         &inputs.plant.bom,

@@ -188,6 +188,18 @@ fn facility(f: &FacilityEstimate) -> Value {
     })
 }
 
+/// The days with failures as a distribution, as keys beside the expected value in
+/// `reliability`: its 10th, 50th and 90th percentiles, the runs simulated, and the chance of
+/// meeting the deadline (null without one).
+pub fn add_failures(json: &mut Value, s: &crate::model::failures::Spread) {
+    let r = &mut json["reliability"];
+    r["effective_train_days_p10"] = json!(s.p10_days);
+    r["effective_train_days_p50"] = json!(s.p50_days);
+    r["effective_train_days_p90"] = json!(s.p90_days);
+    r["simulated_runs"] = json!(s.trials);
+    r["deadline_chance"] = json!(s.deadline_chance);
+}
+
 /// Failures, checkpoints and goodput.
 fn reliability(r: &ReliabilityEstimate) -> Value {
     json!({

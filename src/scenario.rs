@@ -145,6 +145,15 @@ section! {
         /// Failures per million component-hours, by class (`chip`, `hbm`, `host`, `software`,
         /// `nic`, `switch`, `link`).
         rates,
+        /// `spare`, `wait` or `elastic`: how a run goes on after a failure takes nodes; default
+        /// `spare`.
+        recovery,
+        /// Spare nodes the site keeps; default a pool that never runs out.
+        spare_nodes,
+        /// Hours a failed node is out for repair or replacement; default 24.
+        repair_h,
+        /// Days the run must finish in; default none.
+        deadline_days,
     }
 }
 

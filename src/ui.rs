@@ -12,6 +12,7 @@ mod browser;
 mod catalog;
 mod compare;
 mod fields;
+mod finish;
 mod fleet;
 mod inputs;
 mod job;

@@ -200,6 +200,28 @@ fn search_benchmark_in_browser() {
     }
 }
 
+/// Not a test of speed: prints the time of 400 simulated runs of the dense reference workload
+/// (about 62 failure-free days on 16,384 chips), as the plots worker runs them each edit.
+#[wasm_bindgen_test]
+fn failures_benchmark_in_browser() {
+    let performance = window().performance().expect("performance");
+    let inputs = Scenario::default_plan().resolve().expect("resolves");
+    let e = model::estimate(&inputs);
+    let mut times = Vec::new();
+    let mut spread = None;
+    for _ in 0..5 {
+        let start = performance.now();
+        spread = Some(model::failures::of(&inputs, &e));
+        times.push(performance.now() - start);
+    }
+    times.sort_by(f64::total_cmp);
+    let s = spread.expect("simulated");
+    assert!(s.p10_days <= s.p50_days && s.p50_days <= s.p90_days);
+    web_sys::console::log_1(
+        &format!("BENCH failures_16384_chips_ms={:.1} runs={}", times[2], s.trials).into(),
+    );
+}
+
 /// Not a test of speed: prints the time of the full plan search for each newer kind of model
 /// on 2,048 H100 (as the native benchmark's `search_newer_kinds_2048_chips`).
 #[wasm_bindgen_test]

@@ -487,45 +487,41 @@ pub fn split(plant: &Plant, f: &FacilityEstimate) -> Split {
 
 /// No NaN or infinity leaves the model.
 fn clean(e: &mut FacilityEstimate) {
-    let p = &mut e.power;
-    for x in [
-        &mut p.chips_w,
-        &mut p.hosts_w,
-        &mut p.network_w,
-        &mut p.storage_w,
-        &mut p.it_w,
-        &mut p.facility_w,
-        &mut p.peak_it_w,
-        &mut e.energy_mwh,
-        &mut e.co2_t,
-        &mut e.cooling.rack_w,
-        &mut e.cooling.liquid_w,
-        &mut e.cooling.air_w,
-        &mut e.cooling.coolant_l_per_min,
-        &mut e.cooling.refrigeration_tons,
-        &mut e.cost.hardware_usd,
-        &mut e.cost.facility_usd,
-        &mut e.cost.capex_usd,
-        &mut e.cost.energy_usd,
-        &mut e.cost.run_hardware_usd,
-        &mut e.cost.run_building_usd,
-        &mut e.cost.run_maintenance_usd,
-        &mut e.cost.run_amortized_usd,
-        &mut e.cost.run_cloud_usd,
-        &mut e.cost.per_day_usd,
-        &mut e.cost.per_million_tokens_usd,
-        &mut e.design.provisioned_w,
-        &mut e.design.rack_w,
-        &mut e.design.refrigeration_tons,
-        &mut e.design.coolant_l_per_min,
-        &mut e.design.swing_w,
-        &mut e.design.swing_period_s,
-        &mut e.design.floor_w,
-        &mut e.storage.capacity_bytes,
-        &mut e.storage.bytes_per_s,
-        &mut e.storage.power_w,
-        &mut e.storage.cost_usd,
-    ] {
-        *x = finite(*x);
+    // Each field in place, straight-line (a plan search cleans every plan it times).
+    macro_rules! finite_all {
+        ($($x:expr),* $(,)?) => { $( $x = finite($x); )* };
     }
+    let p = &mut e.power;
+    finite_all!(p.chips_w, p.hosts_w, p.network_w, p.storage_w, p.it_w, p.facility_w, p.peak_it_w);
+    finite_all!(
+        e.energy_mwh,
+        e.co2_t,
+        e.cooling.rack_w,
+        e.cooling.liquid_w,
+        e.cooling.air_w,
+        e.cooling.coolant_l_per_min,
+        e.cooling.refrigeration_tons,
+        e.cost.hardware_usd,
+        e.cost.facility_usd,
+        e.cost.capex_usd,
+        e.cost.energy_usd,
+        e.cost.run_hardware_usd,
+        e.cost.run_building_usd,
+        e.cost.run_maintenance_usd,
+        e.cost.run_amortized_usd,
+        e.cost.run_cloud_usd,
+        e.cost.per_day_usd,
+        e.cost.per_million_tokens_usd,
+        e.design.provisioned_w,
+        e.design.rack_w,
+        e.design.refrigeration_tons,
+        e.design.coolant_l_per_min,
+        e.design.swing_w,
+        e.design.swing_period_s,
+        e.design.floor_w,
+        e.storage.capacity_bytes,
+        e.storage.bytes_per_s,
+        e.storage.power_w,
+        e.storage.cost_usd,
+    );
 }

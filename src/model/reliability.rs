@@ -91,6 +91,28 @@ pub struct Reliability {
     pub restart_s: f64,
     /// Failure rates.
     pub rates: FailureRates,
+    /// How a run recovers from an interruption that takes nodes.
+    pub recovery: Recovery,
+    /// Spare nodes the site keeps; `None` for a pool that never runs out.
+    pub spare_nodes: Option<u32>,
+    /// Time to repair or replace a failed node, seconds.
+    pub repair_s: f64,
+    /// Days the run must finish in, if there is a deadline.
+    pub deadline_days: Option<f64>,
+}
+
+/// How a run recovers from an interruption that takes nodes out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Recovery {
+    /// Restart from the last checkpoint on spare nodes; when the spares are all out for
+    /// repair, wait for one to come back.
+    #[default]
+    Spare,
+    /// No spares: restart once the failed nodes are repaired.
+    Wait,
+    /// Go on at once on the data-parallel replicas that are whole; the rest rejoin when their
+    /// nodes are repaired.
+    Elastic,
 }
 
 /// Failures, checkpoints and goodput of one run.

@@ -35,7 +35,7 @@ use crate::model::parallelism::Shape;
 use crate::model::stages::{self, Stage};
 use crate::model::step_time::{LayerCosts, StepBase};
 use crate::model::warnings::{self, AnyProblem};
-use crate::model::{finite, run, step_time, utilisation};
+use crate::model::{finite, run_with, step_time, utilisation};
 use crate::model::{
     AttentionImpl, Cluster, CpKind, Inputs, Parallelism, Recompute, Sharding, StepBreakdown,
 };
@@ -264,11 +264,19 @@ pub fn evaluate(inputs: &Inputs) -> Verdict {
 struct PerShape {
     time: Option<LayerCosts>,
     memory: LayerMemory,
+    /// The model's FLOPs a sequence and its checkpoint's bytes, which no plan changes.
+    flops_per_sequence: f64,
+    checkpoint_bytes: f64,
 }
 
 impl PerShape {
     fn of(inputs: &Inputs) -> PerShape {
-        PerShape { time: None, memory: LayerMemory::of(inputs, &Shape::of(inputs)) }
+        PerShape {
+            time: None,
+            memory: LayerMemory::of(inputs, &Shape::of(inputs)),
+            flops_per_sequence: inputs.transformer.model_flops_per_sequence(),
+            checkpoint_bytes: crate::model::checkpoint_bytes(inputs),
+        }
     }
 }
 
@@ -317,7 +325,7 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
     let (breakdown, _) = step_time::step_from(inputs, &shape, params, &step_base);
     let breakdown = breakdown.with_compiler_remat(memory.compiler_remat);
     let step_s = finite(breakdown.total());
-    let totals = run(inputs, shape.chips_used, &breakdown, step_s);
+    let totals = run_with(inputs, shape.chips_used, &breakdown, step_s, per_shape.checkpoint_bytes);
     let Some(effective_train_days) = totals.reliability.effective_train_days else {
         return Verdict::NeverFinishes {
             mtbf_s: totals.reliability.mtbf_h * 3600.0,
@@ -325,7 +333,7 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
         };
     };
     let batch = inputs.training.global_batch.max(1) as f64;
-    let model_flops = finite(batch * inputs.transformer.model_flops_per_sequence());
+    let model_flops = finite(batch * per_shape.flops_per_sequence);
     let mfu = utilisation(inputs, shape.chips_used, model_flops, step_s);
     let n_chips = inputs.cluster.n_chips.max(1);
     let idle_chips = n_chips.saturating_sub(shape.chips_used);

@@ -14,7 +14,7 @@
 use crate::model::facility::Cooling;
 use crate::model::pools::Across;
 use crate::model::presets::units::{GB, GBIT_PER_S, GB_PER_S, TB_PER_S, TFLOPS, US};
-use crate::model::reliability::Checkpoint;
+use crate::model::reliability::{Checkpoint, Recovery};
 use crate::model::sites::Exchange;
 use crate::model::{
     AttentionImpl, CpKind, Dispatcher, FfnKind, Inputs, LinearKind, MambaKind, Recipe, Recompute,
@@ -1011,6 +1011,38 @@ pub static RELIABILITY_CHECKPOINT: Choices<Checkpoint> = Choices {
         ("in-memory", Checkpoint::InMemory),
     ],
 };
+pub static RELIABILITY_RECOVERY: Choices<Recovery> = Choices {
+    path: "reliability.recovery",
+    options: &[
+        ("spare", Recovery::Spare),
+        ("wait", Recovery::Wait),
+        ("elastic", Recovery::Elastic),
+    ],
+};
+pub static RELIABILITY_REPAIR_H: Field = number(
+    "reliability.repair_h",
+    "h",
+    Fixed(24.0),
+    0.0,
+    100_000.0,
+    "an assumption: a failed node is repaired or replaced within a day",
+)
+.scaled(3600.0, 1.0);
+pub static RELIABILITY_SPARE_NODES: Field = count(
+    "reliability.spare_nodes",
+    Derived,
+    0.0,
+    1e6,
+    "sites keep a few percent of their nodes as spares",
+);
+pub static RELIABILITY_DEADLINE_DAYS: Field = number(
+    "reliability.deadline_days",
+    "days",
+    Derived,
+    0.01,
+    36_500.0,
+    "a deadline is a number of days from the start",
+);
 pub static PARALLELISM_ACROSS_POOLS: Choices<Across> = Choices {
     path: "parallelism.across_pools",
     options: &[
@@ -1055,7 +1087,7 @@ pub fn measured(key: &str) -> &'static Field {
 }
 
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 13] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 14] {
     [
         (PARALLELISM_ACROSS_SITES.path, PARALLELISM_ACROSS_SITES.offered()),
         (PARALLELISM_CP_KIND.path, PARALLELISM_CP_KIND.offered()),
@@ -1069,6 +1101,7 @@ pub fn choices() -> [(&'static str, Vec<&'static str>); 13] {
         (PARALLELISM_DISPATCHER.path, PARALLELISM_DISPATCHER.offered()),
         (PARALLELISM_STACK.path, PARALLELISM_STACK.offered()),
         (RELIABILITY_CHECKPOINT.path, RELIABILITY_CHECKPOINT.offered()),
+        (RELIABILITY_RECOVERY.path, RELIABILITY_RECOVERY.offered()),
         (FACILITY_COOLING.path, FACILITY_COOLING.offered()),
     ]
 }
@@ -1264,6 +1297,9 @@ pub static FIELDS: &[&Field] = &[
     )
     .scaled(60.0, 1.0)
     .plain(place!(reliability.restart_s)),
+    &RELIABILITY_REPAIR_H,
+    &RELIABILITY_SPARE_NODES,
+    &RELIABILITY_DEADLINE_DAYS,
     &RELIABILITY_RATES_CHIP,
     &RELIABILITY_RATES_HBM,
     &RELIABILITY_RATES_HOST,

@@ -14,7 +14,7 @@ use crate::fabric::{self, Spec};
 use crate::model::facility::{Cooling, FabricRules, Facility, Plant};
 use crate::model::presets::{self, units::*, SystemPreset};
 use crate::model::reliability::{
-    Checkpoint, Reliability, DEFAULT_RATES, STORAGE_BYTES_PER_S_PER_CHIP,
+    Checkpoint, Recovery, Reliability, DEFAULT_RATES, STORAGE_BYTES_PER_S_PER_CHIP,
 };
 use crate::model::{Chip, Cluster, Switch, System};
 
@@ -295,9 +295,27 @@ impl Scenario {
                 r.error("reliability.rates", problem)
             }
         }
+        let recovery = r.choice(&spec.recovery, &fields::RELIABILITY_RECOVERY, Recovery::Spare);
+        let spare_nodes = match &spec.spare_nodes {
+            None | Some(Value::Null) => None,
+            raw => Some(r.count(raw, &fields::RELIABILITY_SPARE_NODES, None)),
+        };
+        let repair = &fields::RELIABILITY_REPAIR_H;
+        let repair_h = match &spec.repair_h {
+            None | Some(Value::Null) => repair.fixed(),
+            Some(v) => r.non_negative(v, repair),
+        };
+        let deadline_days = match &spec.deadline_days {
+            None | Some(Value::Null) => None,
+            raw => Some(r.positive(raw, &fields::RELIABILITY_DEADLINE_DAYS, None)),
+        };
         Reliability {
             checkpoint,
             storage_bytes_per_s: storage_field.to_si(storage),
+            recovery,
+            spare_nodes,
+            repair_s: repair.to_si(repair_h),
+            deadline_days,
             rates,
             // Plain fields, set from the field table.
             ..Reliability::default()

@@ -353,6 +353,7 @@ pub fn app() -> Html {
                     { compare(&state, &on_action, &compare_plots.status) }
                     { super::fleet::headline(plots.as_ref().map(|p| &p["fleet"])) }
                     { results(&state, &on_copy_text) }
+                    { super::finish::finish(plots.as_ref().map(|p| &p["failures"])) }
                     { super::fleet::fleet(plots.as_ref().map(|p| &p["fleet"]), &on_action) }
                     if let Some(good) = good.clone() {
                         <SketchView {good} lang={*lang} on_set={on_set.clone()}

@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 use super::{Form, PanelProps};
 use crate::model::facility::Cooling;
-use crate::model::reliability::Checkpoint;
+use crate::model::reliability::{Checkpoint, Recovery};
 use crate::scenario::fields;
 
 /// The site: cooling, PUE, rack limit and prices.
@@ -13,6 +13,7 @@ pub fn facility_panel(props: &PanelProps) -> Html {
     let site = f.good.map(|g| g.inputs.plant.facility);
     let rel = f.good.map(|g| g.inputs.reliability);
     let checkpoint = rel.map_or(Checkpoint::Async, |r| r.checkpoint);
+    let recovery = rel.map_or(Recovery::Spare, |r| r.recovery);
     let cooling = site.map_or(Cooling::Air, |s| s.cooling);
     html! {
         <section class="panel">
@@ -24,10 +25,16 @@ pub fn facility_panel(props: &PanelProps) -> Html {
                 { f.plain("facility") }
             </div>
             <h2>{ crate::text::t("form.failures") }</h2>
-            { f.choice(&fields::RELIABILITY_CHECKPOINT, "checkpoint", checkpoint) }
+            <div class="grid">
+                { f.choice(&fields::RELIABILITY_CHECKPOINT, "checkpoint", checkpoint) }
+                { f.choice(&fields::RELIABILITY_RECOVERY, "recovery", recovery) }
+            </div>
             <div class="grid">
                 { f.render(f.number(&fields::RELIABILITY_STORAGE_GB_PER_S, "storage", rel.map(|r| r.storage_bytes_per_s))) }
                 { f.plain("reliability") }
+                { f.render(f.number(&fields::RELIABILITY_REPAIR_H, "repair-h", rel.map(|r| r.repair_s))) }
+                { f.render(f.number(&fields::RELIABILITY_SPARE_NODES, "spare-nodes", rel.and_then(|r| r.spare_nodes).map(f64::from))) }
+                { f.render(f.number(&fields::RELIABILITY_DEADLINE_DAYS, "deadline-days", rel.and_then(|r| r.deadline_days))) }
             </div>
         </section>
     }

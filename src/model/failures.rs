@@ -1,0 +1,309 @@
+//! A run's interruptions as a distribution: many runs simulated one interruption at a time
+//! (Monte Carlo), so the days to train come with their 10th, 50th and 90th percentiles and the
+//! chance of finishing by each day, not only their expected value (`reliability::assess`).
+//!
+//! Interruptions arrive at the rates `reliability` counts, class by class, and each takes the
+//! nodes its fault domain holds: one node for a chip, memory, host, NIC or cable; none for
+//! software; every node under a leaf switch, or in a rack-scale domain for a scale-up switch
+//! tray. Each costs the restart and the work since the last checkpoint (drawn, not halved);
+//! the nodes it takes are out for `repair_s`. How the run goes on is the scenario's choice
+//! (`Recovery`): on spare nodes while the pool lasts, waiting for repairs, or elastically on
+//! the data-parallel replicas that are whole. The generator is seeded, so the same inputs
+//! always give the same numbers.
+
+use crate::model::reliability::{Recovery, Reliability, ReliabilityEstimate};
+use crate::model::{finite, Bom};
+
+/// Runs simulated.
+pub const TRIALS: usize = 400;
+
+/// The generator's seed: the same for every scenario, so a link shows the same numbers.
+const SEED: u64 = 0x5EED_C1A5_7E12_2026;
+
+/// Interruptions one simulated run may take before it is judged never to finish.
+const MAX_EVENTS: usize = 200_000;
+
+/// The cluster as the simulation sees it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Fleet {
+    /// Components by failure class, from the bill of materials.
+    pub bom: Bom,
+    /// Accelerators in the cluster.
+    pub chips: u32,
+    /// Nodes in one rack-scale scale-up domain (an NVL72 rack's 18), or 1.
+    pub domain_nodes: u32,
+    /// Data-parallel replicas of the plan, which elastic recovery drops and takes back whole.
+    pub replicas: u32,
+}
+
+/// The days to train of many simulated runs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Spread {
+    /// Days of each simulated run that finished, in order.
+    pub days: Vec<f64>,
+    /// Runs simulated.
+    pub trials: usize,
+    /// Mean of the finished runs' days.
+    pub mean_days: f64,
+    pub p10_days: f64,
+    pub p50_days: f64,
+    pub p90_days: f64,
+    /// Share of runs done within the deadline, if the scenario has one.
+    pub deadline_chance: Option<f64>,
+}
+
+impl Spread {
+    /// Share of the simulated runs done within `days`.
+    pub fn chance_by(&self, days: f64) -> f64 {
+        let done = self.days.partition_point(|&d| d <= days);
+        done as f64 / self.trials.max(1) as f64
+    }
+}
+
+/// One failure class: interruptions per second and the nodes each takes.
+#[derive(Clone, Copy, Debug)]
+struct Class {
+    per_s: f64,
+    nodes: u32,
+}
+
+/// The classes of `reliability::interruptions_per_hour`, each with its fault domain; their
+/// rates sum to its total.
+fn classes(r: &Reliability, f: &Fleet) -> [Class; 8] {
+    let b = &f.bom;
+    let rates = &r.rates;
+    let per_s = |per_hour: f64| (per_hour / 3600.0).max(0.0);
+    let leaf_nodes = b.nodes.div_ceil(b.leaf.max(1)).max(1) as u32;
+    [
+        Class { per_s: per_s((rates.chip + rates.hbm) * f.chips as f64), nodes: 1 },
+        Class { per_s: per_s(rates.host * b.nodes as f64), nodes: 1 },
+        Class { per_s: per_s(rates.software * b.nodes as f64), nodes: 0 },
+        Class { per_s: per_s(rates.nic * b.nics as f64), nodes: 1 },
+        Class { per_s: per_s(rates.switch * b.leaf as f64), nodes: leaf_nodes },
+        Class { per_s: per_s(rates.switch * (b.spine + b.core) as f64), nodes: 0 },
+        Class {
+            per_s: per_s(rates.switch * b.scale_up_switches as f64),
+            nodes: f.domain_nodes.max(1),
+        },
+        Class { per_s: per_s(rates.link * b.total_cables() as f64), nodes: 1 },
+    ]
+}
+
+/// xorshift64*: enough randomness for a simulation, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    /// Uniform in (0, 1].
+    fn unit(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        let x = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11;
+        (x as f64 + 1.0) / (1u64 << 53) as f64
+    }
+
+    /// Exponential with mean `mean`.
+    fn exponential(&mut self, mean: f64) -> f64 {
+        -mean * self.unit().ln()
+    }
+}
+
+/// Nodes out for repair, each batch with the time it comes back.
+struct Repairs(Vec<(f64, u32)>);
+
+impl Repairs {
+    fn out(&self) -> u32 {
+        self.0.iter().map(|&(_, n)| n).sum()
+    }
+
+    fn settle(&mut self, t: f64) {
+        self.0.retain(|&(back, _)| back > t);
+    }
+
+    /// The earliest time after `t` at which at most `allowed` nodes are out.
+    fn until_at_most(&self, t: f64, allowed: u32) -> f64 {
+        let mut backs: Vec<(f64, u32)> = self.0.clone();
+        backs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut out = self.out();
+        let mut when = t;
+        for (back, n) in backs {
+            if out <= allowed {
+                break;
+            }
+            out -= n;
+            when = back;
+        }
+        when
+    }
+
+    fn next_back(&self) -> Option<f64> {
+        self.0.iter().map(|&(back, _)| back).min_by(f64::total_cmp)
+    }
+}
+
+/// The days of `trials` simulated runs of `train_s` failure-free seconds with the checkpoints
+/// and restarts of `e`, on `fleet`, recovering as `r` says.
+pub fn simulate(r: &Reliability, e: &ReliabilityEstimate, fleet: &Fleet, train_s: f64) -> Spread {
+    simulate_n(r, e, fleet, train_s, TRIALS)
+}
+
+/// `simulate` with a number of runs of one's own.
+pub fn simulate_n(
+    r: &Reliability,
+    e: &ReliabilityEstimate,
+    fleet: &Fleet,
+    train_s: f64,
+    trials: usize,
+) -> Spread {
+    let classes = classes(r, fleet);
+    let total: f64 = classes.iter().map(|c| c.per_s).sum();
+    let interval = e.checkpoint_interval_s.max(1e-9);
+    // Checkpoints stall training: work advances `interval` for `interval + stall` of time.
+    let pace = interval / (interval + e.checkpoint_stall_s.max(0.0));
+    let restart_s = (e.lost_per_interruption_s - interval / 2.0).max(0.0);
+    let nodes = fleet.bom.nodes.max(1) as f64;
+    let replicas = fleet.replicas.max(1) as f64;
+    let per_replica = (nodes / replicas).max(1.0);
+    let spares = r.spare_nodes.unwrap_or(u32::MAX);
+    let repair_s = r.repair_s.max(0.0);
+    let mut rng = Rng(SEED);
+    let mut days = Vec::with_capacity(trials);
+    for _ in 0..trials {
+        if let Some(wall) = one_run(
+            &classes,
+            total,
+            train_s.max(0.0),
+            &mut rng,
+            &Run {
+                interval,
+                pace,
+                restart_s,
+                repair_s,
+                spares,
+                recovery: r.recovery,
+                per_replica,
+                replicas,
+            },
+        ) {
+            days.push(finite(wall / 86_400.0));
+        }
+    }
+    days.sort_by(f64::total_cmp);
+    let at = |q: f64| -> f64 {
+        if days.is_empty() {
+            return 0.0;
+        }
+        // A quantile over every run: those that never finish count as the longest.
+        let i = ((q * trials as f64).ceil() as usize).clamp(1, trials) - 1;
+        days.get(i).copied().unwrap_or(f64::INFINITY)
+    };
+    let total_days = days.iter().fold(0.0, |all, d| all + d);
+    let mean_days = if days.is_empty() { 0.0 } else { total_days / days.len() as f64 };
+    let mut spread = Spread {
+        trials,
+        mean_days,
+        p10_days: at(0.1),
+        p50_days: at(0.5),
+        p90_days: at(0.9),
+        deadline_chance: None,
+        days,
+    };
+    spread.deadline_chance = r.deadline_days.map(|d| spread.chance_by(d));
+    spread
+}
+
+/// What one run recovers with.
+struct Run {
+    interval: f64,
+    pace: f64,
+    restart_s: f64,
+    repair_s: f64,
+    spares: u32,
+    recovery: Recovery,
+    per_replica: f64,
+    replicas: f64,
+}
+
+/// One simulated run's wall-clock seconds, or `None` if it never finishes.
+fn one_run(classes: &[Class; 8], total: f64, work: f64, rng: &mut Rng, run: &Run) -> Option<f64> {
+    let (mut t, mut done) = (0.0, 0.0);
+    let mut repairs = Repairs(Vec::new());
+    let mut next_failure = if total > 0.0 { rng.exponential(1.0 / total) } else { f64::INFINITY };
+    // Repairs matter only while the spares can run out; a pool that never does needs no book.
+    let tracked = run.spares != u32::MAX && run.recovery != Recovery::Wait;
+    for _ in 0..MAX_EVENTS {
+        // Elastic runs lose the replicas whose nodes are out beyond the spares.
+        let whole = match run.recovery {
+            Recovery::Elastic if tracked => {
+                repairs.settle(t);
+                let missing = repairs.out().saturating_sub(run.spares) as f64;
+                ((run.replicas - (missing / run.per_replica).ceil()) / run.replicas).max(0.0)
+            }
+            Recovery::Elastic | Recovery::Spare | Recovery::Wait => 1.0,
+        };
+        let rate = run.pace * whole;
+        let finish = if rate > 0.0 { t + (work - done) / rate } else { f64::INFINITY };
+        let back = match run.recovery {
+            Recovery::Elastic if tracked => repairs.next_back().unwrap_or(f64::INFINITY),
+            Recovery::Elastic | Recovery::Spare | Recovery::Wait => f64::INFINITY,
+        };
+        if finish <= next_failure && finish <= back {
+            return finish.is_finite().then_some(finish);
+        }
+        if back < next_failure {
+            done += (back - t) * rate;
+            t = back;
+            continue;
+        }
+        done += (next_failure - t) * rate;
+        t = next_failure;
+        // The work since the last checkpoint is lost.
+        done = (done / run.interval).floor() * run.interval;
+        let class = pick(classes, total, rng);
+        let mut down = run.restart_s;
+        if class.nodes > 0 {
+            match run.recovery {
+                Recovery::Wait => down += run.repair_s,
+                // Spares while the pool lasts; a domain larger than the pool waits for its own
+                // repair.
+                Recovery::Spare if class.nodes > run.spares => down += run.repair_s,
+                Recovery::Spare if tracked => {
+                    repairs.settle(t);
+                    let ready = repairs.until_at_most(t, run.spares - class.nodes);
+                    down = down.max(ready - t + run.restart_s);
+                }
+                Recovery::Spare | Recovery::Elastic => {}
+            }
+            if tracked {
+                repairs.0.push((t + run.repair_s, class.nodes));
+            }
+        }
+        t += down;
+        next_failure = t + rng.exponential(1.0 / total);
+    }
+    None
+}
+
+/// A failure class, each as likely as its share of the rate.
+fn pick(classes: &[Class; 8], total: f64, rng: &mut Rng) -> Class {
+    let mut x = rng.unit() * total;
+    for c in classes {
+        if x <= c.per_s {
+            return *c;
+        }
+        x -= c.per_s;
+    }
+    classes[classes.len() - 1]
+}
+
+/// The spread of an estimate's days with failures: its cluster, plan and reliability.
+pub fn of(inputs: &crate::model::Inputs, e: &crate::model::Estimate) -> Spread {
+    let per_node = inputs.plant.system.chips_per_node.max(1);
+    let fleet = Fleet {
+        bom: inputs.plant.bom,
+        chips: inputs.cluster.n_chips,
+        domain_nodes: (inputs.cluster.rank_domain() / per_node).max(1),
+        replicas: inputs.parallelism.data,
+    };
+    simulate(&inputs.reliability, &e.reliability, &fleet, e.train_days * 86_400.0)
+}

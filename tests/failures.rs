@@ -1,0 +1,62 @@
+//! Failures as a distribution (`model::failures`): many simulated runs give the days to train
+//! with their 10th, 50th and 90th percentiles, the median near the expected value when spares
+//! never run out, the same numbers for the same inputs, and slower runs when spares run out,
+//! when every failure waits for its repair, or faster ones when the run goes on elastically.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use clusterplan::model::failures::{self, Spread};
+use clusterplan::scenario::Scenario;
+use common::with;
+use serde_json::json;
+
+fn spread(s: &Scenario) -> (Spread, f64) {
+    let (inputs, e) = s.evaluate().expect("evaluates");
+    (failures::of(&inputs, &e), e.effective_train_days().expect("finishes"))
+}
+
+/// Llama 3.1 405B on 16,384 H100 for about 60 failure-free days: the percentiles are in order,
+/// the median is within 2 % of the expected days, and the same link gives the same numbers.
+#[test]
+fn the_median_run_is_the_expected_one_and_the_spread_is_ordered() {
+    let (s, expected) = spread(&Scenario::default_plan());
+    assert_eq!(s.days.len(), s.trials, "every run finishes");
+    assert!(s.p10_days <= s.p50_days && s.p50_days <= s.p90_days, "{s:?}");
+    assert!((s.p50_days / expected - 1.0).abs() < 0.02, "{} against {expected}", s.p50_days);
+    assert!(s.p90_days > s.p10_days, "a spread, not a point");
+    let (again, _) = spread(&Scenario::default_plan());
+    assert_eq!(again, s, "seeded");
+    assert!(s.chance_by(s.p90_days) >= 0.9 && s.chance_by(s.p10_days) <= 0.11);
+}
+
+/// A deadline between the 10th and 90th percentiles is met by that share of the runs.
+#[test]
+fn a_deadline_is_met_by_its_share_of_runs() {
+    let (base, _) = spread(&Scenario::default_plan());
+    let deadline = base.p50_days;
+    let (s, _) = spread(&with(&[("reliability.deadline_days", json!(deadline))]));
+    let chance = s.deadline_chance.expect("a deadline");
+    assert!((0.45..=0.55).contains(&chance), "{chance}");
+    assert!(spread(&Scenario::default_plan()).0.deadline_chance.is_none());
+}
+
+/// With few spares the run waits for repairs; without spares every failure that takes nodes
+/// waits its repair; going on elastically costs less than waiting.
+#[test]
+fn spares_and_recovery_move_the_spread() {
+    let plan = |changes: &[(&str, serde_json::Value)]| {
+        let mut all = vec![("reliability.repair_h", json!(48))];
+        all.extend(changes.iter().cloned());
+        spread(&with(&all)).0
+    };
+    let pool = plan(&[]);
+    let few = plan(&[("reliability.spare_nodes", json!(4))]);
+    let wait = plan(&[("reliability.recovery", json!("wait"))]);
+    let elastic =
+        plan(&[("reliability.recovery", json!("elastic")), ("reliability.spare_nodes", json!(4))]);
+    assert!(few.p50_days > pool.p50_days, "{} against {}", few.p50_days, pool.p50_days);
+    assert!(wait.p50_days > few.p50_days, "{} against {}", wait.p50_days, few.p50_days);
+    assert!(elastic.p50_days < few.p50_days, "{} against {}", elastic.p50_days, few.p50_days);
+    assert!(elastic.p50_days >= pool.p50_days * 0.999);
+}
