@@ -22,7 +22,9 @@ pub fn finish(view: Option<&Value>) -> Html {
                 if let Some(deadline) = deadline { { " " }<span data-testid="deadline-chance">{ deadline }</span> }
             </p>
             if let Some(drawing) = drawing {
-                <figure class="plot" data-testid="plot-finish" aria-label={t("chart.finish")}>{ drawing }</figure>
+                <figure class="plot-box">
+                    <div class="plot" role="img" data-testid="plot-finish" aria-label={t("chart.finish")}>{ drawing }</div>
+                </figure>
             }
         </section>
     }

@@ -25,10 +25,8 @@ pub fn facility_panel(props: &PanelProps) -> Html {
                 { f.plain("facility") }
             </div>
             <h2>{ crate::text::t("form.failures") }</h2>
-            <div class="grid">
-                { f.choice(&fields::RELIABILITY_CHECKPOINT, "checkpoint", checkpoint) }
-                { f.choice(&fields::RELIABILITY_RECOVERY, "recovery", recovery) }
-            </div>
+            { f.choice(&fields::RELIABILITY_CHECKPOINT, "checkpoint", checkpoint) }
+            { f.choice(&fields::RELIABILITY_RECOVERY, "recovery", recovery) }
             <div class="grid">
                 { f.render(f.number(&fields::RELIABILITY_STORAGE_GB_PER_S, "storage", rel.map(|r| r.storage_bytes_per_s))) }
                 { f.plain("reliability") }
