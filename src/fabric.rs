@@ -128,7 +128,7 @@ pub fn build(spec: &Spec) -> Result<Fabric, FabricError> {
             nodes,
             1,
             planes,
-            Network { pod_chips: u64::MAX, oversubscription: 1.0, tiers: 1 },
+            Network::NON_BLOCKING,
         ));
     }
 
@@ -163,7 +163,7 @@ pub fn build(spec: &Spec) -> Result<Fabric, FabricError> {
             g.add_edge(l, s, Cables { tier: 1, count: rails * leaf_up, optical: true });
         }
         let pod_chips = if o > 1.0 { unit * per_node } else { u64::MAX };
-        Network { pod_chips, oversubscription: o, tiers: 2 }
+        Network { pod_chips, oversubscription: o, tiers: 2, in_network_reduction: false }
     } else {
         // Pods: as many whole units as a spine's down-ports reach, one link per leaf.
         let spine_down = (k / 2) as u64;
@@ -189,7 +189,7 @@ pub fn build(spec: &Spec) -> Result<Fabric, FabricError> {
             g.add_edge(s, c, Cables { tier: 2, count: spines * spine_up, optical: true });
         }
         let pod_chips = if o > 1.0 { units_per_pod * unit * per_node } else { u64::MAX };
-        Network { pod_chips, oversubscription: o, tiers: 3 }
+        Network { pod_chips, oversubscription: o, tiers: 3, in_network_reduction: false }
     };
     Ok(finish(g, spec, nodes, tiers, planes, network))
 }
@@ -282,7 +282,10 @@ pub fn scaling(inputs: &Inputs, chip_counts: &[u32]) -> Vec<ScalingPoint> {
         .filter_map(|&chips| {
             let mut at = sweep::at_size(inputs, chips)?;
             let fabric = build(&spec_of(inputs, chips)).ok()?;
-            at.cluster.network = fabric.network;
+            at.cluster.network = Network {
+                in_network_reduction: inputs.cluster.network.in_network_reduction,
+                ..fabric.network
+            };
             at.plant.bom = fabric.bom;
             Some(ScalingPoint::of(chips, &estimate(&at)))
         })

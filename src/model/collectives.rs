@@ -7,7 +7,7 @@
 //! factors of Thakur, Rabenseifner and Gropp 2005, "Optimization of collective communication
 //! operations in MPICH" (IJHPCA 19(1)), and NCCL's choice of the better of ring and tree latency.
 
-use crate::model::efficiency::ALL_TO_ALL_RELATIVE;
+use crate::model::efficiency::{ALL_TO_ALL_RELATIVE, IN_NETWORK_ALLREDUCE_GAIN};
 use crate::model::{Link, ScaleUp};
 
 /// A collective operation.
@@ -79,6 +79,7 @@ pub fn collective_s(
     group: Group,
     scale_up: &ScaleUp,
     scale_out: &Link,
+    in_network: bool,
 ) -> f64 {
     if group.size <= 1 || !(bytes > 0.0) {
         return 0.0;
@@ -92,9 +93,11 @@ pub fn collective_s(
     // Steps a ring takes, or a double binary tree's depth when that is shorter (NCCL picks).
     let steps = |n: f64| (n - 1.0).min(2.0 * n.log2().ceil()).max(0.0);
     match kind {
+        // Switches that reduce the data as it passes carry it at the measured gain of NVLink
+        // SHARP over a ring (`IN_NETWORK_ALLREDUCE_GAIN`).
         Collective::AllReduce => {
-            2.0 * (k - 1.0) / k * bytes / up
-                + 2.0 * (m - 1.0) / m * (bytes / k) / out
+            let gain = if in_network { IN_NETWORK_ALLREDUCE_GAIN } else { 1.0 };
+            (2.0 * (k - 1.0) / k * bytes / up + 2.0 * (m - 1.0) / m * (bytes / k) / out) / gain
                 + 2.0 * (steps(k) * alpha_up + steps(m) * alpha_out)
         }
         // A group with several ranks in each of several domains: NCCL runs all-gather and

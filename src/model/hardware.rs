@@ -134,12 +134,14 @@ pub struct Network {
     pub oversubscription: f64,
     /// Switch tiers of the fabric (1 to 3).
     pub tiers: u32,
+    /// The switches reduce all-reduce data as it passes (InfiniBand SHARP, NVLink SHARP).
+    pub in_network_reduction: bool,
 }
 
 impl Network {
     /// A non-blocking network of any size: every group gets the NIC's full rate.
     pub const NON_BLOCKING: Network =
-        Network { pod_chips: u64::MAX, oversubscription: 1.0, tiers: 1 };
+        Network { pod_chips: u64::MAX, oversubscription: 1.0, tiers: 1, in_network_reduction: false };
 
     /// The share of the NIC rate a group spanning `span_chips` consecutive chips gets.
     pub fn share(&self, span_chips: u64) -> f64 {

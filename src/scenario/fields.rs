@@ -771,6 +771,8 @@ pub static CLUSTER_FABRIC_TIERS: Field = counted(
     3.0,
     "fat trees of 1 to 3 switch tiers cover 100,000 chips",
 );
+pub static CLUSTER_FABRIC_IN_NETWORK_REDUCTION: Field =
+    flag("cluster.fabric.in_network_reduction", Fixed(0.0));
 pub static CLUSTER_FABRIC_OVERSUBSCRIPTION: Field = number(
     "cluster.fabric.oversubscription",
     "",
@@ -1198,6 +1200,7 @@ pub static FIELDS: &[&Field] = &[
     &CLUSTER_FABRIC_PLANES,
     &CLUSTER_FABRIC_TIERS,
     &CLUSTER_FABRIC_OVERSUBSCRIPTION,
+    &CLUSTER_FABRIC_IN_NETWORK_REDUCTION,
     &CLUSTER_FABRIC_SWITCH_PORTS,
     &CLUSTER_FABRIC_SWITCH_GBIT_PER_S,
     &CLUSTER_FABRIC_SWITCH_POWER_W,

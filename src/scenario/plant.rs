@@ -208,6 +208,8 @@ impl Scenario {
         if let Some(f) = &built {
             cluster.network = f.network;
         }
+        let reducing = &fields::CLUSTER_FABRIC_IN_NETWORK_REDUCTION;
+        cluster.network.in_network_reduction = r.flag(&get("in_network_reduction"), reducing, false);
         let facility = self.resolve_facility(r, &system);
         let fabric = FabricRules {
             planes,

@@ -186,7 +186,8 @@ impl Ctx<'_> {
 
     pub(super) fn collective(&self, kind: Collective, bytes: f64, group: Group) -> f64 {
         let c = &self.inputs.cluster;
-        collective_s(kind, bytes, group, &c.scale_up, &c.scale_out_for(group.span))
+        let in_network = c.network.in_network_reduction;
+        collective_s(kind, bytes, group, &c.scale_up, &c.scale_out_for(group.span), in_network)
     }
 
     /// Tensor-parallel traffic around one block (attention or MLP) in one pass: an all-reduce,
