@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  assertClean, harness, newContext, newPage, num, open, origin, q, served, text, typeInto, until, waitChange, plotOf,
+  assertClean, harness, newContext, newPage, num, open, origin, q, select, served, text, typeInto, until, waitChange, plotOf,
 } from './harness.mjs';
 
 harness();
@@ -132,6 +132,12 @@ for (const lang of ['en', 'zh-CN']) {
     await typeInto(page, 'deadline-days', String(Math.ceil(p90)));
     await until(page, 'the deadline chance', (s) => !!document.querySelector(s), q('deadline-chance'));
     assert.match(await text(page, 'deadline-chance'), lang === 'en' ? /met by (9\d|100)(\.\d)?\s?%/ : /(9\d|100)(\.\d)?\s?%/);
+
+    // A rail-only network needs no core tier at 16,384 H100.
+    const core = lang === 'en' ? 'core switches' : 'Core 交换机';
+    assert.equal(await bom(page, core), 256);
+    await select(page, 'fabric-kind', 'rail-only');
+    await page.waitForFunction(([s, item]) => [...document.querySelectorAll(`${s} tbody tr`)].some((r) => r.children[0].textContent.trim() === item && r.children[2].textContent.trim() === '0'), [q('bom'), core]);
     assertClean(log, served());
   });
 }

@@ -45,6 +45,8 @@ pub struct Spec {
     pub unit_nodes: Option<u32>,
     /// Top tier oversubscription: down-links per up-link of the tier below it (1 = none).
     pub oversubscription: f64,
+    /// Each rail a network of its own, with no switch joining the rails.
+    pub rail_only: bool,
 }
 
 /// A group of identical things in the graph.
@@ -99,6 +101,9 @@ fn even_spread(min: u64, links: u64) -> u64 {
 
 /// Builds the fabric.
 pub fn build(spec: &Spec) -> Result<Fabric, FabricError> {
+    if spec.rail_only && spec.chips_per_node > 1 {
+        return rail_only(spec);
+    }
     let k = spec.switch.ports;
     let chips = spec.chips.max(1) as u64;
     let per_node = spec.chips_per_node.max(1) as u64;
@@ -122,14 +127,7 @@ pub fn build(spec: &Spec) -> Result<Fabric, FabricError> {
         let leaf = g.add_node(Vertex::Leaves { unit: 0, count: 1 });
         let optical = nodes > rack_nodes;
         g.add_edge(n, leaf, Cables { tier: 0, count: chips, optical });
-        return Ok(finish(
-            g,
-            spec,
-            nodes,
-            1,
-            planes,
-            Network::NON_BLOCKING,
-        ));
+        return Ok(finish(g, spec, nodes, 1, planes, Network::NON_BLOCKING));
     }
 
     // Leaves: one per rail per unit; down-ports to the unit's nodes, the rest up.
@@ -163,7 +161,7 @@ pub fn build(spec: &Spec) -> Result<Fabric, FabricError> {
             g.add_edge(l, s, Cables { tier: 1, count: rails * leaf_up, optical: true });
         }
         let pod_chips = if o > 1.0 { unit * per_node } else { u64::MAX };
-        Network { pod_chips, oversubscription: o, tiers: 2, in_network_reduction: false }
+        Network { pod_chips, oversubscription: o, tiers: 2, ..Network::NON_BLOCKING }
     } else {
         // Pods: as many whole units as a spine's down-ports reach, one link per leaf.
         let spine_down = (k / 2) as u64;
@@ -189,9 +187,43 @@ pub fn build(spec: &Spec) -> Result<Fabric, FabricError> {
             g.add_edge(s, c, Cables { tier: 2, count: spines * spine_up, optical: true });
         }
         let pod_chips = if o > 1.0 { units_per_pod * unit * per_node } else { u64::MAX };
-        Network { pod_chips, oversubscription: o, tiers: 3, in_network_reduction: false }
+        Network { pod_chips, oversubscription: o, tiers: 3, ..Network::NON_BLOCKING }
     };
     Ok(finish(g, spec, nodes, tiers, planes, network))
+}
+
+/// A rail-only fabric (Wang et al. 2023, arXiv:2307.12169): one network per rail over that
+/// rail's NIC of every node, built as the fat tree of a cluster of one-chip nodes, and no
+/// switch joining the rails. Its graph is one rail's; its bill of materials every rail's.
+fn rail_only(spec: &Spec) -> Result<Fabric, FabricError> {
+    let rails = spec.chips_per_node.max(1) as u64;
+    let nodes = (spec.chips.max(1) as u64).div_ceil(rails);
+    let rail = build(&Spec {
+        chips: nodes as u32,
+        chips_per_node: 1,
+        scale_up_switches_per_rack: 0,
+        rail_only: false,
+        ..*spec
+    })?;
+    let r = rail.bom;
+    let racks = nodes.div_ceil(spec.nodes_per_rack.max(1) as u64);
+    let bom = Bom {
+        nodes,
+        racks,
+        scale_up_switches: racks * spec.scale_up_switches_per_rack as u64,
+        tiers: r.tiers,
+        planes: r.planes,
+        leaf: r.leaf * rails,
+        spine: r.spine * rails,
+        core: r.core * rails,
+        nics: spec.chips.max(1) as u64 * spec.planes.max(1) as u64,
+        cables: r.cables.map(|c| c * rails),
+        optical: r.optical.map(|c| c * rails),
+        transceivers: r.transceivers * rails,
+    };
+    let pod_chips = rail.network.pod_chips.saturating_mul(rails);
+    let network = Network { pod_chips, rail_only: true, ..rail.network };
+    Ok(Fabric { plane: rail.plane, bom, network })
 }
 
 /// Counts the bill of materials off the graph and multiplies it by the planes.
@@ -252,6 +284,7 @@ impl Spec {
             min_tiers: system.superpod.map_or(1, |p| p.min_tiers),
             unit_nodes: system.superpod.map(|p| p.nodes_per_unit),
             oversubscription: 1.0,
+            rail_only: false,
         })
     }
 }
@@ -270,6 +303,7 @@ pub fn spec_of(inputs: &Inputs, chips: u32) -> Spec {
         min_tiers: p.fabric.min_tiers,
         unit_nodes: p.fabric.unit_nodes,
         oversubscription: p.fabric.oversubscription,
+        rail_only: p.fabric.rail_only,
     }
 }
 

@@ -26,6 +26,7 @@ fn plain(chips: u32, switch: &str) -> Spec {
         min_tiers: 1,
         unit_nodes: None,
         oversubscription: 1.0,
+        rail_only: false,
     }
 }
 
@@ -96,6 +97,7 @@ fn megascale_needs_three_layers_of_split_tomahawk_4_ports() {
         min_tiers: 1,
         unit_nodes: Some(64),
         oversubscription: 1.0,
+        rail_only: false,
     };
     let b = fabric::build(&spec).expect("builds").bom;
     assert_eq!(b.tiers, 3);

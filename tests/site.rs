@@ -105,3 +105,47 @@ fn in_network_reduction_speeds_all_reduce_only() {
     let (scattered, scattered_on) = (plan(1, false), plan(1, true));
     assert_eq!(scattered.link.dp_s, scattered_on.link.dp_s);
 }
+
+/// A rail-only fabric (arXiv:2307.12169) joins no rails: at 16,384 DGX H100 each rail's 2,048
+/// NICs need two tiers where the rail-optimised fat tree needs three, so it takes fewer
+/// switches, optics and power; a dense plan whose traffic stays on its rails is as fast, and
+/// an expert all-to-all that crosses rails is no faster (its bytes for other rails first cross
+/// NVLink).
+#[test]
+fn rail_only_saves_the_top_tier_and_forwards_across_rails() {
+    use clusterplan::model::facility::{CABLE_USD, TRANSCEIVER_USD};
+    let kind = |kind: &str, model: &str| {
+        let mut changes = vec![("cluster.fabric", json!({ "kind": kind }))];
+        if model == "moe" {
+            changes.extend([
+                ("model.preset", json!("deepseek-v3")),
+                ("cluster.chips", json!(2048)),
+                ("parallelism.tp", json!(1)),
+                ("parallelism.pp", json!(16)),
+                ("parallelism.ep", json!(64)),
+                ("parallelism.cp", json!(1)),
+                ("training.global_batch", json!(15360)),
+            ]);
+        }
+        with(&changes).evaluate().expect("evaluates")
+    };
+    let (fat, fat_e) = kind("rail-optimized", "dense");
+    let (rail, rail_e) = kind("rail-only", "dense");
+    let (b, r) = (&fat_e.facility.bom, &rail_e.facility.bom);
+    assert_eq!((b.tiers, r.tiers), (3, 2));
+    assert!(r.switches() < b.switches() && r.transceivers < b.transceivers);
+    let price = fat.plant.switch.price_usd;
+    let network_usd = |bom: &clusterplan::model::Bom| {
+        bom.switches() as f64 * price
+            + bom.transceivers as f64 * TRANSCEIVER_USD
+            + bom.total_cables() as f64 * CABLE_USD
+    };
+    let saved = 1.0 - network_usd(r) / network_usd(b);
+    assert!((0.25..0.45).contains(&saved), "{saved}");
+    assert!(rail_e.facility.power.network_w < fat_e.facility.power.network_w);
+    assert!(rail.cluster.network.rail_only);
+    assert_eq!(rail_e.step_s, fat_e.step_s, "rail-aligned traffic is as fast");
+    let (_, fat_moe) = kind("rail-optimized", "moe");
+    let (_, rail_moe) = kind("rail-only", "moe");
+    assert!(rail_moe.link.ep_s >= fat_moe.link.ep_s);
+}

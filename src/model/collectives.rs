@@ -8,7 +8,7 @@
 //! operations in MPICH" (IJHPCA 19(1)), and NCCL's choice of the better of ring and tree latency.
 
 use crate::model::efficiency::{ALL_TO_ALL_RELATIVE, IN_NETWORK_ALLREDUCE_GAIN};
-use crate::model::{Link, ScaleUp};
+use crate::model::{Link, Network, ScaleUp};
 
 /// A collective operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +79,7 @@ pub fn collective_s(
     group: Group,
     scale_up: &ScaleUp,
     scale_out: &Link,
-    in_network: bool,
+    network: &Network,
 ) -> f64 {
     if group.size <= 1 || !(bytes > 0.0) {
         return 0.0;
@@ -96,7 +96,7 @@ pub fn collective_s(
         // Switches that reduce the data as it passes carry it at the measured gain of NVLink
         // SHARP over a ring (`IN_NETWORK_ALLREDUCE_GAIN`).
         Collective::AllReduce => {
-            let gain = if in_network { IN_NETWORK_ALLREDUCE_GAIN } else { 1.0 };
+            let gain = if network.in_network_reduction { IN_NETWORK_ALLREDUCE_GAIN } else { 1.0 };
             (2.0 * (k - 1.0) / k * bytes / up + 2.0 * (m - 1.0) / m * (bytes / k) / out) / gain
                 + 2.0 * (steps(k) * alpha_up + steps(m) * alpha_out)
         }
@@ -118,8 +118,22 @@ pub fn collective_s(
         }
         Collective::AllToAll => {
             let n = group.size as f64;
-            all_to_all_s((k - 1.0) / n * bytes, (n - k) / n * bytes, group, scale_up, scale_out)
+            let outside = (n - k) / n * bytes;
+            let inside = (k - 1.0) / n * bytes + rail_forwarded(network, outside, k);
+            all_to_all_s(inside, outside, group, scale_up, scale_out)
         }
+    }
+}
+
+/// Bytes of `outside` that a rail-only network first sends across the scale-up domain to the
+/// chip on the destination's rail: all but the share bound for its own rail, one in
+/// `per_domain` (Wang et al. 2023, arXiv:2307.12169, route all-to-all this way); none on a
+/// network that joins its rails.
+pub fn rail_forwarded(network: &Network, outside: f64, per_domain: f64) -> f64 {
+    if network.rail_only && per_domain > 1.0 {
+        outside * (per_domain - 1.0) / per_domain
+    } else {
+        0.0
     }
 }
 

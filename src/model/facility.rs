@@ -84,6 +84,8 @@ pub struct FabricRules {
     pub unit_nodes: Option<u32>,
     /// Top-tier oversubscription (1 = non-blocking).
     pub oversubscription: f64,
+    /// Each rail a network of its own (`cluster.fabric.kind` `rail-only`).
+    pub rail_only: bool,
 }
 
 /// The plant: system, switch and the bill of materials built from them, and the site.

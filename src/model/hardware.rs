@@ -136,12 +136,20 @@ pub struct Network {
     pub tiers: u32,
     /// The switches reduce all-reduce data as it passes (InfiniBand SHARP, NVLink SHARP).
     pub in_network_reduction: bool,
+    /// Each rail is a network of its own (Wang et al. 2023, arXiv:2307.12169): traffic to
+    /// another rail first crosses the scale-up domain to the chip on that rail.
+    pub rail_only: bool,
 }
 
 impl Network {
     /// A non-blocking network of any size: every group gets the NIC's full rate.
-    pub const NON_BLOCKING: Network =
-        Network { pod_chips: u64::MAX, oversubscription: 1.0, tiers: 1, in_network_reduction: false };
+    pub const NON_BLOCKING: Network = Network {
+        pod_chips: u64::MAX,
+        oversubscription: 1.0,
+        tiers: 1,
+        in_network_reduction: false,
+        rail_only: false,
+    };
 
     /// The share of the NIC rate a group spanning `span_chips` consecutive chips gets.
     pub fn share(&self, span_chips: u64) -> f64 {

@@ -1074,6 +1074,11 @@ pub static MODEL_LINEAR_KIND: Choices<LinearKind> = Choices {
     path: "model.linear.kind",
     options: &[("gated_deltanet", LinearKind::GatedDeltaNet), ("rwkv7", LinearKind::Rwkv7)],
 };
+/// `cluster.fabric.kind`: whether each rail is a network of its own.
+pub static CLUSTER_FABRIC_KIND: Choices<bool> = Choices {
+    path: "cluster.fabric.kind",
+    options: &[("rail-optimized", false), ("rail-only", true)],
+};
 pub static FACILITY_COOLING: Choices<Cooling> = Choices {
     path: "facility.cooling",
     options: &[("air", Cooling::Air), ("liquid", Cooling::Liquid), ("hybrid", Cooling::Hybrid)],
@@ -1089,7 +1094,7 @@ pub fn measured(key: &str) -> &'static Field {
 }
 
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 14] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 15] {
     [
         (PARALLELISM_ACROSS_SITES.path, PARALLELISM_ACROSS_SITES.offered()),
         (PARALLELISM_CP_KIND.path, PARALLELISM_CP_KIND.offered()),
@@ -1105,6 +1110,7 @@ pub fn choices() -> [(&'static str, Vec<&'static str>); 14] {
         (RELIABILITY_CHECKPOINT.path, RELIABILITY_CHECKPOINT.offered()),
         (RELIABILITY_RECOVERY.path, RELIABILITY_RECOVERY.offered()),
         (FACILITY_COOLING.path, FACILITY_COOLING.offered()),
+        (CLUSTER_FABRIC_KIND.path, CLUSTER_FABRIC_KIND.offered()),
     ]
 }
 

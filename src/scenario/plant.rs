@@ -69,7 +69,7 @@ fn switch_for_rate(nic_bytes_per_s: f64) -> &'static presets::SwitchPreset {
 
 /// Keys of the custom system, fabric and switch objects beyond their fields in the table.
 const SYSTEM_EXTRA: &[&str] = &["name", "chips_per_node"];
-const FABRIC_EXTRA: &[&str] = &["switch"];
+const FABRIC_EXTRA: &[&str] = &["switch", "kind"];
 const SWITCH_EXTRA: &[&str] = &["name"];
 
 impl Scenario {
@@ -181,8 +181,9 @@ impl Scenario {
                 r.positive(&Some(v), &fields::CLUSTER_FABRIC_OVERSUBSCRIPTION, None).max(1.0)
             }
         };
-        // A reference architecture's rules hold with its own switch.
-        let rules = base.superpod.filter(|_| own);
+        let rail_only = r.choice(&get("kind"), &fields::CLUSTER_FABRIC_KIND, false);
+        // A reference architecture's rules hold with its own switch and its own kind.
+        let rules = base.superpod.filter(|_| own && !rail_only);
         let spec = Spec {
             chips: cluster.n_chips,
             chips_per_node: system.chips_per_node,
@@ -194,6 +195,7 @@ impl Scenario {
             min_tiers: rules.map_or(1, |p| p.min_tiers),
             unit_nodes: rules.map(|p| p.nodes_per_unit),
             oversubscription,
+            rail_only,
         };
         let built = match fabric::build(&spec) {
             Ok(f) => Some(f),
@@ -209,7 +211,8 @@ impl Scenario {
             cluster.network = f.network;
         }
         let reducing = &fields::CLUSTER_FABRIC_IN_NETWORK_REDUCTION;
-        cluster.network.in_network_reduction = r.flag(&get("in_network_reduction"), reducing, false);
+        cluster.network.in_network_reduction =
+            r.flag(&get("in_network_reduction"), reducing, false);
         let facility = self.resolve_facility(r, &system);
         let fabric = FabricRules {
             planes,
@@ -217,6 +220,7 @@ impl Scenario {
             min_tiers: spec.min_tiers,
             unit_nodes: spec.unit_nodes,
             oversubscription,
+            rail_only,
         };
         Plant { system, switch, fabric, bom: built.map(|f| f.bom).unwrap_or_default(), facility }
     }

@@ -5,7 +5,7 @@
 //! Depends only on the per-chip shape, not on the pipeline schedule or data parallelism, so a
 //! plan search can keep these costs while it varies the rest.
 
-use crate::model::collectives::{all_to_all_s, collective_s, Collective, Group};
+use crate::model::collectives::{all_to_all_s, collective_s, rail_forwarded, Collective, Group};
 use std::ops::{Add, Mul};
 
 use crate::model::efficiency::{
@@ -186,8 +186,7 @@ impl Ctx<'_> {
 
     pub(super) fn collective(&self, kind: Collective, bytes: f64, group: Group) -> f64 {
         let c = &self.inputs.cluster;
-        let in_network = c.network.in_network_reduction;
-        collective_s(kind, bytes, group, &c.scale_up, &c.scale_out_for(group.span), in_network)
+        collective_s(kind, bytes, group, &c.scale_up, &c.scale_out_for(group.span), &c.network)
     }
 
     /// Tensor-parallel traffic around one block (attention or MLP) in one pass: an all-reduce,
@@ -572,9 +571,11 @@ impl Ctx<'_> {
         let dispatch_bytes = if self.inputs.fp8_active() { 1.0 } else { ACT_BYTES };
         let one = |bytes_per_element: f64| {
             let unit = tokens * h * bytes_per_element;
+            let outside = unit * outside_copies;
+            let forwarded = rail_forwarded(&c.network, outside, per_domain);
             all_to_all_s(
-                unit * inside_copies,
-                unit * outside_copies,
+                unit * inside_copies + forwarded,
+                outside,
                 group,
                 &c.scale_up,
                 &c.scale_out_for(group.span),

@@ -162,6 +162,8 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
                 { f.render(f.number(&fields::CLUSTER_FABRIC_OVERSUBSCRIPTION, "oversubscription",
                     rules.map(|r| r.oversubscription))) }
             </div>
+            { f.choice(&fields::CLUSTER_FABRIC_KIND, "fabric-kind",
+                f.good.is_some_and(|g| g.inputs.cluster.network.rail_only)) }
             { f.toggle(&fields::CLUSTER_FABRIC_IN_NETWORK_REDUCTION, "in-network-reduction",
                 f.good.is_some_and(|g| g.inputs.cluster.network.in_network_reduction)) }
         </section>
