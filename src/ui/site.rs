@@ -40,7 +40,7 @@ pub fn site_design(good: &Evaluation) -> Html {
     let storage = fill(
         "site.storage",
         &[
-            ("nodes", &format::count(s.nodes as f64)),
+            ("nodes", &crate::numbers::format(s.nodes as f64)),
             ("pb", &format::sig3(s.capacity_bytes / 1e15)),
             ("kept", &format::sig3(good.inputs.plant.facility.checkpoints_kept)),
             ("gbs", &format::count(s.bytes_per_s / 1e9)),
