@@ -23,7 +23,7 @@ pub fn finish(view: Option<&Value>) -> Html {
             </p>
             if let Some(drawing) = drawing {
                 <figure class="plot-box">
-                    <div class="plot" role="img" data-testid="plot-finish" aria-label={t("chart.finish")}>{ drawing }</div>
+                    <div class="plot" role="img" data-testid="plot-finish" aria-label={t("plot.finish.aria")}>{ drawing }</div>
                 </figure>
             }
         </section>
