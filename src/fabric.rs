@@ -196,8 +196,8 @@ pub fn build(spec: &Spec) -> Result<Fabric, FabricError> {
 /// rail's NIC of every node, built as the fat tree of a cluster of one-chip nodes, and no
 /// switch joining the rails. Its graph is one rail's; its bill of materials every rail's.
 fn rail_only(spec: &Spec) -> Result<Fabric, FabricError> {
-    let rails = spec.chips_per_node.max(1) as u64;
-    let nodes = (spec.chips.max(1) as u64).div_ceil(rails);
+    let rails = spec.chips_per_node.max(1);
+    let nodes = (spec.chips.max(1) as u64).div_ceil(rails as u64);
     let rail = build(&Spec {
         chips: nodes as u32,
         chips_per_node: 1,
@@ -205,25 +205,19 @@ fn rail_only(spec: &Spec) -> Result<Fabric, FabricError> {
         rail_only: false,
         ..*spec
     })?;
-    let r = rail.bom;
-    let racks = nodes.div_ceil(spec.nodes_per_rack.max(1) as u64);
-    let bom = Bom {
-        nodes,
-        racks,
-        scale_up_switches: racks * spec.scale_up_switches_per_rack as u64,
-        tiers: r.tiers,
-        planes: r.planes,
-        leaf: r.leaf * rails,
-        spine: r.spine * rails,
-        core: r.core * rails,
-        nics: spec.chips.max(1) as u64 * spec.planes.max(1) as u64,
-        cables: r.cables.map(|c| c * rails),
-        optical: r.optical.map(|c| c * rails),
-        transceivers: r.transceivers * rails,
-    };
-    let pod_chips = rail.network.pod_chips.saturating_mul(rails);
+    // Every rail's switches and cables in one graph: each group as many times as rails.
+    let plane = rail.plane.map(
+        |_, v| match *v {
+            Vertex::Leaves { unit, count } => Vertex::Leaves { unit, count: count * rails },
+            Vertex::Spines { pod, count } => Vertex::Spines { pod, count: count * rails },
+            Vertex::Cores { count } => Vertex::Cores { count: count * rails },
+            nodes @ Vertex::Nodes { .. } => nodes,
+        },
+        |_, c| Cables { count: c.count * rails as u64, ..*c },
+    );
+    let pod_chips = rail.network.pod_chips.saturating_mul(rails as u64);
     let network = Network { pod_chips, rail_only: true, ..rail.network };
-    Ok(Fabric { plane: rail.plane, bom, network })
+    Ok(finish(plane, spec, nodes, rail.bom.tiers, spec.planes.max(1), network))
 }
 
 /// Counts the bill of materials off the graph and multiplies it by the planes.
