@@ -453,6 +453,10 @@ fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Value {
 /// meeting the deadline, and the chance of finishing by each day (`charts::draw_finish`).
 fn failures_view(good: &editor::Evaluation, theme: &charts::Theme, width: u32) -> Value {
     let spread = crate::model::failures::of(&good.inputs, &good.estimate);
+    // A run that never finishes has no spread to show; its problem says so.
+    if spread.trials == 0 {
+        return Value::Null;
+    }
     let free = good.estimate.train_days;
     let deadline = good.inputs.reliability.deadline_days;
     let days = |d: f64| crate::numbers::sig3(d);

@@ -60,3 +60,22 @@ fn spares_and_recovery_move_the_spread() {
     assert!(elastic.p50_days < few.p50_days, "{} against {}", elastic.p50_days, few.p50_days);
     assert!(elastic.p50_days >= pool.p50_days * 0.999);
 }
+
+/// A run that never finishes is not simulated (its percentiles are infinite, its deadline
+/// missed), and a run interrupted very often is simulated fewer times, so the worker stays
+/// quick.
+#[test]
+fn hopeless_and_stormy_runs_stay_cheap() {
+    let never = with(&[("reliability.rates", json!({ "chip": 5000 }))]);
+    let (inputs, e) = never.evaluate().expect("evaluates");
+    assert!(e.effective_train_days().is_none());
+    let s = failures::of(&inputs, &e);
+    assert_eq!((s.trials, s.days.len()), (0, 0));
+    assert!(s.p50_days.is_infinite());
+    let stormy = with(&[("reliability.rates", json!({ "chip": 150 }))]);
+    let (inputs, e) = stormy.evaluate().expect("evaluates");
+    let s = failures::of(&inputs, &e);
+    assert!(e.effective_train_days().is_some(), "still finishes");
+    assert!(s.trials < failures::TRIALS && s.trials >= 50, "{} runs", s.trials);
+    assert!(s.p10_days <= s.p50_days && s.p50_days <= s.p90_days);
+}

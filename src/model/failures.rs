@@ -17,6 +17,13 @@ use crate::model::{finite, Bom};
 /// Runs simulated.
 pub const TRIALS: usize = 400;
 
+/// Interruptions simulated at most over all runs: a run interrupted more often is simulated
+/// fewer times (never fewer than `MIN_TRIALS`), so the page's worker stays quick.
+const EVENT_BUDGET: f64 = 2e6;
+
+/// Fewest runs simulated.
+const MIN_TRIALS: usize = 50;
+
 /// The generator's seed: the same for every scenario, so a link shows the same numbers.
 const SEED: u64 = 0x5EED_C1A5_7E12_2026;
 
@@ -141,10 +148,27 @@ impl Repairs {
     }
 }
 
-/// The days of `trials` simulated runs of `train_s` failure-free seconds with the checkpoints
-/// and restarts of `e`, on `fleet`, recovering as `r` says.
+/// The days of simulated runs of `train_s` failure-free seconds with the checkpoints and
+/// restarts of `e`, on `fleet`, recovering as `r` says: `TRIALS` runs, fewer where each is
+/// interrupted so often that they would exceed `EVENT_BUDGET`, and none where the expected
+/// run never finishes (its percentiles are then infinite).
 pub fn simulate(r: &Reliability, e: &ReliabilityEstimate, fleet: &Fleet, train_s: f64) -> Spread {
-    simulate_n(r, e, fleet, train_s, TRIALS)
+    if !e.finishes() {
+        let never = f64::INFINITY;
+        let deadline_chance = r.deadline_days.map(|_| 0.0);
+        return Spread {
+            days: Vec::new(),
+            trials: 0,
+            mean_days: never,
+            p10_days: never,
+            p50_days: never,
+            p90_days: never,
+            deadline_chance,
+        };
+    }
+    let per_run = e.expected_interruptions.max(1.0);
+    let trials = ((EVENT_BUDGET / per_run) as usize).clamp(MIN_TRIALS, TRIALS);
+    simulate_n(r, e, fleet, train_s, trials)
 }
 
 /// `simulate` with a number of runs of one's own.
