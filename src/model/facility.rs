@@ -373,18 +373,14 @@ pub fn assess(plant: &Plant, cluster: &Cluster, chips_used: u32, work: &Work) ->
     let nodes_peak = nodes * s.node_max_w;
     let peak_liquid_share =
         if peak_it_w > 0.0 { liquid_share * nodes_peak / peak_it_w } else { 0.0 };
-    let swing_per_chip = top_w - low_w;
-    let mut design = design::design(
-        f,
-        &power,
-        rack_design_w,
-        peak_liquid_share,
-        swing_per_chip,
-        used,
+    let swing = design::Swing {
+        chips: used,
+        per_chip_w: top_w - low_w,
         busy,
-        work.step_s,
-    );
-    design.floor_w = floor_w;
+        step_s: work.step_s,
+        floor_w,
+    };
+    let design = design::design(f, &power, rack_design_w, peak_liquid_share, &swing);
 
     let hours = train_s.max(0.0) / 3600.0;
     let energy_mwh = power.facility_w * hours / 1e6;

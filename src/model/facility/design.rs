@@ -90,31 +90,40 @@ pub fn storage(f: &Facility, bytes_per_s: f64, checkpoint_bytes: f64, tokens: f6
     }
 }
 
-/// The design peak and the swing, from the power at training load, the IT maximum, the racks'
-/// design, the liquid share of the heat, and each step's busy share and length.
-#[allow(clippy::too_many_arguments)]
+/// How the accelerators' draw moves within a step.
+pub(super) struct Swing {
+    /// Chips the plan runs on.
+    pub chips: f64,
+    /// Each one's fall from its running draw to its trough, watts.
+    pub per_chip_w: f64,
+    /// Share of the step in kernels, and the step, seconds.
+    pub busy: f64,
+    pub step_s: f64,
+    /// What the power floor adds to the average draw, watts.
+    pub floor_w: f64,
+}
+
+/// The design peak and the swing, from the power at training load and at every supply's
+/// maximum, a rack as designed, the liquid share of the peak heat, and the step's swing.
 pub(super) fn design(
     f: &Facility,
     power: &Power,
-    rack_design_w: f64,
+    rack_w: f64,
     liquid_share: f64,
-    swing_per_chip_w: f64,
-    chips_used: f64,
-    busy: f64,
-    step_s: f64,
+    swing: &Swing,
 ) -> Design {
-    let pue = f.pue.max(1.0);
     let peak_it = power.peak_it_w;
     let peak_liquid = peak_it * liquid_share.clamp(0.0, 1.0);
-    let low_phase_s = (1.0 - busy.clamp(0.0, 1.0)) * step_s.max(0.0);
-    let seen = (low_phase_s / POWER_RESPONSE_S).min(1.0);
+    let step_s = swing.step_s.max(0.0);
+    let waiting_s = (1.0 - swing.busy.clamp(0.0, 1.0)) * step_s;
+    let seen = (waiting_s / POWER_RESPONSE_S).min(1.0);
     Design {
-        provisioned_w: peak_it * pue,
-        rack_w: rack_design_w,
+        provisioned_w: peak_it * f.pue.max(1.0),
+        rack_w,
         refrigeration_tons: peak_it / REFRIGERATION_TON_W,
         coolant_l_per_min: super::coolant_l_per_min(peak_liquid),
-        swing_w: chips_used * swing_per_chip_w.max(0.0) * seen,
-        swing_period_s: step_s.max(0.0),
-        floor_w: 0.0,
+        swing_w: swing.chips * swing.per_chip_w.max(0.0) * seen,
+        swing_period_s: step_s,
+        floor_w: swing.floor_w,
     }
 }
