@@ -82,6 +82,8 @@ pub struct Group {
 pub struct Sketch {
     pub tiers: u32,
     pub planes: u32,
+    /// Each rail is a network of its own, with no switch joining them.
+    pub rail_only: bool,
     pub oversubscription: f64,
     pub chips_per_node: u32,
     pub nodes_per_rack: u32,
@@ -229,6 +231,7 @@ pub fn sketch(inputs: &Inputs, estimate: &Estimate) -> Option<Sketch> {
     Some(Sketch {
         tiers,
         planes: bom.planes,
+        rail_only: built.network.rail_only,
         oversubscription: o,
         chips_per_node: cpn,
         nodes_per_rack: spec.nodes_per_rack,

@@ -24,6 +24,7 @@ const WORDS: Words = Words {
     one_rack: "w-one-rack",
     switches: "w-switches",
     planes: "w-planes",
+    rail_only: "w-rail-only",
     more: "… {n} w-more",
     each: "{n} w-chips w-each",
     knobs: ["k-cpn", "k-npr", "k-dom", "k-tiers", "k-planes", "k-over"],
@@ -134,6 +135,17 @@ fn the_drawing_stays_small_and_well_formed_at_any_scale() {
             assert!(!svg.contains(" chips"), "a word not from the parameters");
         }
     }
+}
+
+/// A rail-only network says so on its top tier, and a rail-optimised one does not.
+#[test]
+fn a_rail_only_network_says_so() {
+    let rails = with(&[("cluster.fabric", json!({ "kind": "rail-only" }))]);
+    let (d, _, _) = drawn(&rails);
+    assert!(d.rail_only);
+    assert!(svg(&d, false).contains("w-rail-only"));
+    let (plain, _, _) = drawn(&Scenario::default_plan());
+    assert!(!svg(&plain, false).contains("w-rail-only"));
 }
 
 /// What the page lays over the drawing is inside it, and its buttons are the knobs' steps.

@@ -29,6 +29,8 @@ pub struct Words {
     /// holds ("{n} chips each").
     pub switches: &'static str,
     pub planes: &'static str,
+    /// Said of the top tier when each rail is a network of its own.
+    pub rail_only: &'static str,
     pub more: &'static str,
     pub each: &'static str,
     /// The knobs' labels, in `Knob` order.
@@ -246,8 +248,11 @@ pub fn layout(s: &Sketch, words: &Words) -> Layout {
     };
     let part = |what: What| s.parts.iter().find(|p| p.what == what).copied();
     let label = |what: What| name(what, s.tiers, words);
-    let planes =
+    let mut planes =
         if s.planes > 1 { format!(" × {} {}", s.planes, words.planes) } else { String::new() };
+    if s.rail_only {
+        let _ = write!(planes, " · {}", words.rail_only);
+    }
 
     // The top tier: a band across the drawing.
     let top = match s.tiers {

@@ -141,6 +141,7 @@ pub fn sketch_words() -> crate::sketch::Words {
         one_rack: t("sketch.one-rack"),
         switches: t("sketch.switches"),
         planes: t("sketch.planes"),
+        rail_only: t("sketch.rail-only"),
         more: t("sketch.more"),
         each: t("sketch.each"),
         knobs: [
