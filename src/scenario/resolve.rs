@@ -579,10 +579,10 @@ impl Scenario {
 
     /// `model.cross_attention` over the preset's; `null` or `false` removes it.
     fn resolve_cross(&self, r: &mut Reader, base: Option<Cross>) -> Option<Cross> {
-        let map = match &self.model.cross_attention {
+        let map = match removable_object(r, &self.model.cross_attention, "model.cross_attention") {
             None => return base,
-            Some(Value::Null) | Some(Value::Bool(false)) => return None,
-            raw => object_keys(r, raw, "model.cross_attention"),
+            Some(None) => return None,
+            Some(Some(map)) => map,
         };
         let get = |k: &str| map.get(k).cloned();
         let tokens =
@@ -595,10 +595,10 @@ impl Scenario {
     /// `model.vision` over the preset's encoder; `null` or `false` removes it. One image per
     /// sample unless `images_per_sample` says otherwise.
     fn resolve_vision(&self, r: &mut Reader, base: Option<Vision>) -> Option<Vision> {
-        let map = match &self.model.vision {
+        let map = match removable_object(r, &self.model.vision, "model.vision") {
             None => return base,
-            Some(Value::Null) | Some(Value::Bool(false)) => return None,
-            raw => object_keys(r, raw, "model.vision"),
+            Some(None) => return None,
+            Some(Some(map)) => map,
         };
         let get = |k: &str| map.get(k).cloned();
         let mut count =
@@ -1187,6 +1187,20 @@ fn pattern_counts(r: &mut Reader, pattern: &str) -> Option<PatternCounts> {
 /// absent one has none, and anything but an object is an error of its own.
 fn object_keys(r: &mut Reader, raw: &Raw, at: &str) -> serde_json::Map<String, Value> {
     object_keys_and(r, raw, at, &[])
+}
+
+/// An optional object that may take away a preset's (`model.vision`): `None` when absent, to
+/// keep the preset's; `Some(None)` for `null` or `false`, to remove it; else its keys.
+fn removable_object(
+    r: &mut Reader,
+    raw: &Raw,
+    at: &str,
+) -> Option<Option<serde_json::Map<String, Value>>> {
+    match raw {
+        None => None,
+        Some(Value::Null) | Some(Value::Bool(false)) => Some(None),
+        raw => Some(Some(object_keys(r, raw, at))),
+    }
 }
 
 /// `object_keys` with `extra` keys allowed beside the field table's (a choice's).
