@@ -8,6 +8,7 @@
 mod confidence;
 pub mod designs;
 pub mod fleets;
+pub mod power;
 pub mod range;
 
 pub use confidence::{confidence, published_plan, Confidence};
@@ -396,6 +397,7 @@ pub fn markdown(runs: &[Run], outcomes: &[Outcome]) -> String {
     out.push_str(&ranges_markdown(outcomes));
     out.push_str(&designs::markdown());
     out.push_str(&fleets::markdown());
+    out.push_str(&power::markdown());
     out.push_str("\n## Sources and assumptions\n\n");
     for run in runs {
         out.push_str(&format!(

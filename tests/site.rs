@@ -149,3 +149,29 @@ fn rail_only_saves_the_top_tier_and_forwards_across_rails() {
     let (_, rail_moe) = kind("rail-only", "moe");
     assert!(rail_moe.link.ep_s >= fat_moe.link.ep_s);
 }
+
+/// Optics draw by the rate their links run at: 100G modules under 3.5 W, HDR's 6 W a port,
+/// 400G's 8 W, 800G's 15 W (`docs/assumptions.md`), so an EDR-era fabric's optics draw well
+/// under half of an NDR-era one's for the same cluster, and its network less in all.
+#[test]
+fn optics_draw_by_the_rate_their_links_run_at() {
+    use clusterplan::model::facility::{optics_w_per_end, OPTICS_W_BY_GBIT};
+    for (gbit, w) in OPTICS_W_BY_GBIT {
+        assert!((optics_w_per_end(gbit) - w).abs() < 1e-9, "{gbit} Gb/s");
+    }
+    let mut last = 0.0;
+    for gbit in [25.0, 100.0, 150.0, 200.0, 300.0, 400.0, 600.0, 800.0, 1600.0] {
+        let w = optics_w_per_end(gbit);
+        assert!(w > last, "{gbit} Gb/s draws {w} W, not above {last} W");
+        last = w;
+    }
+    assert!((optics_w_per_end(1600.0) - 30.0).abs() < 1e-9, "800G's energy per bit beyond");
+    assert_eq!(optics_w_per_end(0.0), 0.0);
+
+    let at = |fabric: &str| evaluate(&with(&[("cluster.scale_out", json!(fabric))])).facility;
+    let (edr, ndr) = (at("ib-edr"), at("ib-ndr"));
+    assert_eq!(edr.bom.optical, ndr.bom.optical, "the same cables");
+    let ratio = edr.power.optics_w / ndr.power.optics_w;
+    assert!((ratio - 3.5 / 8.0).abs() < 1e-9, "EDR optics over NDR's: {ratio}");
+    assert!(edr.power.network_w < ndr.power.network_w);
+}

@@ -187,6 +187,26 @@ fn every_published_design_that_follows_our_rules_is_reproduced_exactly() {
     }
 }
 
+/// Measured server power: within tolerance unless a reason is written down, and a written-down
+/// miss still misses (so its note is deleted when the model learns the mechanism).
+#[test]
+fn measured_system_power_is_reproduced_or_its_miss_explained() {
+    let outcomes = validation::power::outcomes();
+    assert!(outcomes.len() >= 3);
+    for o in &outcomes {
+        let m = &o.measured;
+        assert!(o.predicted_w > 0.0, "{}: no prediction", m.name);
+        assert_eq!(
+            o.within(),
+            m.known_miss.is_empty(),
+            "{}: published {} W, predicted {:.0} W",
+            m.name,
+            m.published_w,
+            o.predicted_w
+        );
+    }
+}
+
 /// Every headline carries a range: low below high, around the estimate when its kind of plan is
 /// centred, and none for days with failures when the run never finishes.
 #[test]

@@ -103,6 +103,15 @@ pub struct Plant {
     pub facility: Facility,
 }
 
+impl Plant {
+    /// The rate the scale-out network's links run at, bytes/s: one NIC port's (the chip's
+    /// scale-out bandwidth over its planes), at most the switch's port rate.
+    pub fn link_bytes_per_s(&self, cluster: &Cluster) -> f64 {
+        let nic = cluster.scale_out.bytes_per_s / self.fabric.planes.max(1) as f64;
+        nic.min(self.switch.port_bytes_per_s)
+    }
+}
+
 /// Board power of a chip idling between kernels, as a share of its TDP: 79 W of 700 W on an
 /// H200 (measured, `shared/reference/h200-microbench.md`).
 pub const CHIP_IDLE_SHARE: f64 = 79.0 / 700.0;
@@ -124,9 +133,46 @@ pub const CHIP_BUSY_SHARE: f64 = 690.0 / 700.0;
 /// measurement.
 pub const HOST_LOAD_SHARE: f64 = 0.7;
 
-/// Power of one optical transceiver, watts: 800G pluggables draw 14-16 W typical and a
-/// twin-port 800G OSFP 17 W (NVIDIA transceiver datasheets; field reports).
-pub const TRANSCEIVER_W: f64 = 15.0;
+/// Power of the optics at one end of an optical link, watts, by the link's rate in Gb/s; a
+/// twin-port module's power is shared by its two ports. 100G QSFP28 SR4 modules list under
+/// 3.5 W (vendor listings); "an HDR cable can require 6 W per port" (NVIDIA DGX SuperPOD
+/// cabling guide); a 400G single-port OSFP draws 8 W typical (NVIDIA MMA4Z00-NS400
+/// datasheet) and a twin-port 800G OSFP 15 W for two 400G ports (MMA4Z00-NS); 800G
+/// pluggables draw 14-16 W typical (NVIDIA transceiver datasheets).
+pub const OPTICS_W_BY_GBIT: [(f64, f64); 4] =
+    [(100.0, 3.5), (200.0, 6.0), (400.0, 8.0), (800.0, 15.0)];
+
+/// Power of the optics at one end of an optical link of `gbit` Gb/s, watts: straight between
+/// the rates of `OPTICS_W_BY_GBIT` on logarithmic scales, at the nearest rate's energy per bit
+/// outside them.
+pub fn optics_w_per_end(gbit: f64) -> f64 {
+    if !(gbit > 0.0) {
+        return 0.0;
+    }
+    let table = &OPTICS_W_BY_GBIT;
+    let (first, last) = (table[0], table[table.len() - 1]);
+    if gbit <= first.0 {
+        return first.1 * gbit / first.0;
+    }
+    if gbit >= last.0 {
+        return last.1 * gbit / last.0;
+    }
+    for pair in table.windows(2) {
+        let ((r0, w0), (r1, w1)) = (pair[0], pair[1]);
+        if gbit <= r1 {
+            let t = (gbit / r0).ln() / (r1 / r0).ln();
+            return (w0.ln() + t * (w1 / w0).ln()).exp();
+        }
+    }
+    last.1
+}
+
+/// Power of a scale-out network's optics, watts: both ends of every optical cable, at the rate
+/// its links run (the NIC's, where the switch's ports are faster).
+pub fn optics_w(bom: &Bom, link_bytes_per_s: f64) -> f64 {
+    let cables: u64 = bom.optical.iter().sum();
+    2.0 * cables as f64 * optics_w_per_end(link_bytes_per_s * 8.0 / 1e9)
+}
 
 /// Power of one scale-up switch tray, watts: an NVL72 rack's 9 NVLink switch trays draw about
 /// 3.6 kW (vendor rack specifications via press).
@@ -164,6 +210,8 @@ pub struct Power {
     pub hosts_w: f64,
     /// Scale-out switches, transceivers and scale-up switch trays.
     pub network_w: f64,
+    /// Of `network_w`, the transceivers.
+    pub optics_w: f64,
     /// Checkpoint storage nodes.
     pub storage_w: f64,
     /// All IT equipment.
@@ -294,6 +342,19 @@ impl FacilityEstimate {
     }
 }
 
+/// What one node's host draws in training, watts: the share `HOST_LOAD_SHARE` of what its
+/// maximum leaves beyond its chips' board power.
+pub fn host_w(system: &System, tdp_w: f64) -> f64 {
+    let host_max = (system.node_max_w - system.chips_per_node as f64 * tdp_w).max(0.0);
+    host_max * HOST_LOAD_SHARE
+}
+
+/// What one node draws while all its chips run kernels, watts: the chips at training load
+/// and the host.
+pub fn node_training_w(system: &System, tdp_w: f64) -> f64 {
+    system.chips_per_node as f64 * tdp_w.max(0.0) * CHIP_BUSY_SHARE + host_w(system, tdp_w)
+}
+
 /// Share of a step the accelerators spend in kernels rather than waiting on the network or
 /// the pipeline: compute, recomputation and the optimizer over the whole step.
 pub fn busy_share(b: &StepBreakdown, step_s: f64) -> f64 {
@@ -327,10 +388,10 @@ pub fn assess(plant: &Plant, cluster: &Cluster, chips_used: u32, work: &Work) ->
     let busy_w = low_w + (top_w - low_w) * busy;
     let chips_w = used * busy_w + idle * tdp * CHIP_IDLE_SHARE;
     let floor_w = used * (low_w - idle_w) * (1.0 - busy.clamp(0.0, 1.0));
-    let host_max = (s.node_max_w - s.chips_per_node as f64 * tdp).max(0.0);
-    let hosts_w = nodes * host_max * HOST_LOAD_SHARE;
+    let hosts_w = nodes * host_w(s, tdp);
+    let optics_w = optics_w(&bom, plant.link_bytes_per_s(cluster));
     let network_w = bom.switches() as f64 * plant.switch.power_w
-        + bom.transceivers as f64 * TRANSCEIVER_W
+        + optics_w
         + bom.scale_up_switches as f64 * SCALE_UP_SWITCH_W;
     let storage = design::storage(f, work.storage_bytes_per_s, work.checkpoint_bytes, tokens);
     let storage_w = storage.power_w;
@@ -338,7 +399,8 @@ pub fn assess(plant: &Plant, cluster: &Cluster, chips_used: u32, work: &Work) ->
     let pue = f.pue.max(1.0);
     let peak_it_w = nodes * s.node_max_w + network_w + storage_w;
     let facility_w = it_w * pue;
-    let power = Power { chips_w, hosts_w, network_w, storage_w, it_w, facility_w, peak_it_w };
+    let power =
+        Power { chips_w, hosts_w, network_w, optics_w, storage_w, it_w, facility_w, peak_it_w };
 
     // Racks: the design's layout, fewer nodes per rack where its maximum exceeds the limit.
     let node_max = s.node_max_w.max(1.0);
@@ -460,7 +522,7 @@ pub struct Split {
 pub fn split(plant: &Plant, f: &FacilityEstimate) -> Split {
     let bom = &f.bom;
     let switch = &plant.switch;
-    let optics_w = bom.transceivers as f64 * TRANSCEIVER_W;
+    let optics_w = f.power.optics_w;
     let optical: u64 = bom.optical.iter().sum();
     let switches = [bom.leaf, bom.spine, bom.core];
     let tiers = std::array::from_fn(|t| {
@@ -490,7 +552,8 @@ fn clean(e: &mut FacilityEstimate) {
         ($($x:expr),* $(,)?) => { $( $x = finite($x); )* };
     }
     let p = &mut e.power;
-    finite_all!(p.chips_w, p.hosts_w, p.network_w, p.storage_w, p.it_w, p.facility_w, p.peak_it_w);
+    finite_all!(p.chips_w, p.hosts_w, p.network_w, p.optics_w, p.storage_w, p.it_w);
+    finite_all!(p.facility_w, p.peak_it_w);
     finite_all!(
         e.energy_mwh,
         e.co2_t,
