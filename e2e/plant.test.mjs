@@ -95,6 +95,26 @@ test('a liquid-cooled rack system on air is warned about; PUE moves site power',
   assertClean(log, served());
 });
 
+// Heat: a hall above 27 °C slows air-cooled chips and says so, in both languages; the same
+// chips on cold plates keep their speed.
+for (const lang of ['en', 'zh-CN']) {
+  test(`${lang}: a hot inlet throttles air-cooled chips, not liquid-cooled ones`, async (t) => {
+    const log = { errors: [], requests: [] };
+    const page = await newPage(await newContext(t, { locale: lang, viewport: { width: 390, height: 900 } }), log);
+    await open(page, `${origin}/`);
+    const cool = await text(page, 'step-time');
+    await typeInto(page, 'inlet-c', '35');
+    const hot = await waitChange(page, 'step-time', cool);
+    assert.ok(num(hot) > num(cool), `${cool} -> ${hot}`);
+    const warned = lang === 'en' ? /air at 35 °C .* throttle, 6\.8% slower/ : /进风温度 35 °C.*慢 6\.8%/;
+    await until(page, 'the heat warning', ([s, re]) => new RegExp(re).test(document.querySelector(s)?.textContent ?? ''), [q('warnings'), warned.source]);
+    await select(page, 'cooling', 'liquid');
+    await waitChange(page, 'step-time', hot);
+    assert.equal(await text(page, 'step-time'), cool, 'cold plates keep the speed');
+    assertClean(log, served());
+  });
+}
+
 // The site as it must be built, in both languages: provisioned power above the average, the
 // racks' design, the swing each step (narrowed by a power floor, at its energy's cost), and
 // the checkpoint storage in the bill of materials.

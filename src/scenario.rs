@@ -132,6 +132,8 @@ section! {
         pue,
         /// Power one rack position takes, kW; default the system's rack as designed.
         rack_kw,
+        /// Air the racks take in, °C; default 25.
+        inlet_c,
     }
 }
 

@@ -389,6 +389,10 @@ pub fn warning(w: &Warning) -> String {
         Warning::NeverFinishes { mtbf_s, lost_s } => {
             fill("warn.never-finishes", &[("mtbf", &duration(mtbf_s)), ("lost", &duration(lost_s))])
         }
+        Warning::HotInlet { inlet_c, slower } => fill(
+            "warn.hot-inlet",
+            &[("inlet", &format!("{inlet_c:.0}")), ("slower", &format!("{:.1}", slower * 100.0))],
+        ),
         Warning::RackTooDense { rack_w, limit_w, liquid } => fill(
             if liquid { "warn.rack-dense-liquid" } else { "warn.rack-dense-air" },
             &[

@@ -175,3 +175,42 @@ fn optics_draw_by_the_rate_their_links_run_at() {
     assert!((ratio - 3.5 / 8.0).abs() < 1e-9, "EDR optics over NDR's: {ratio}");
     assert!(edr.power.network_w < ndr.power.network_w);
 }
+
+/// Heat: air-cooled chips throttle above the 27 °C data halls are kept under, about 15 % for
+/// the 17.5 K between air- and liquid-cooled H100 dies (Latif et al. 2025), and a swing of two
+/// degrees is Llama 3's 1-2 % between day and night; chips on liquid keep their speed, so
+/// liquid shows its speed as well as its PUE.
+#[test]
+fn a_hot_inlet_slows_air_cooled_chips_only() {
+    use clusterplan::model::facility::{thermal_speed, Cooling, Facility};
+    use clusterplan::model::Warning;
+    let air = |inlet_c: f64| Facility { cooling: Cooling::Air, inlet_c, ..Facility::default() };
+    assert_eq!(thermal_speed(&air(25.0)), 1.0);
+    assert_eq!(thermal_speed(&air(27.0)), 1.0);
+    let swing = 1.0 - thermal_speed(&air(29.0));
+    assert!((0.01..=0.02).contains(&swing), "two degrees over: {swing}");
+    let hot = 1.0 - thermal_speed(&air(27.0 + 17.5));
+    assert!((hot - (1.0 - 46.0 / 54.0)).abs() < 1e-12, "{hot}");
+    let liquid = Facility { cooling: Cooling::Liquid, inlet_c: 40.0, ..Facility::default() };
+    assert_eq!(thermal_speed(&liquid), 1.0);
+
+    let at = |cooling: &str, inlet: f64| {
+        evaluate(&with(&[("facility.cooling", json!(cooling)), ("facility.inlet_c", json!(inlet))]))
+    };
+    let base = evaluate(&Scenario::default_plan());
+    assert_eq!(at("air", 25.0).step_s, base.step_s, "25 °C is the default");
+    let (cool, warm) = (at("air", 25.0), at("air", 32.0));
+    assert!(warm.step_s > cool.step_s * 1.02, "{} against {}", warm.step_s, cool.step_s);
+    assert!(warm.breakdown.compute_s > cool.breakdown.compute_s);
+    assert_eq!(warm.link.dp_s, cool.link.dp_s, "links keep their speed");
+    let warned = warm.warnings.iter().find_map(|w| match w {
+        Warning::HotInlet { inlet_c, slower } => Some((*inlet_c, *slower)),
+        _ => None,
+    });
+    let (inlet_c, slower) = warned.expect("the page says why");
+    assert_eq!(inlet_c, 32.0);
+    assert!((slower - 5.0 * (1.0 - 46.0 / 54.0) / 17.5).abs() < 1e-12);
+    assert!(!cool.warnings.iter().any(|w| matches!(w, Warning::HotInlet { .. })));
+    assert_eq!(at("liquid", 32.0).step_s, at("liquid", 25.0).step_s, "cold plates keep the speed");
+    assert!(at("liquid", 32.0).step_s < warm.step_s);
+}

@@ -97,6 +97,9 @@ pub enum Warning {
     NeverFinishes { mtbf_s: f64, lost_s: f64 },
     /// Occurs when a rack of the system, as designed, draws more than its cooling can remove.
     RackTooDense { rack_w: f64, limit_w: f64, liquid: bool },
+    /// Occurs when air-cooled chips take in air above the recommended envelope and slow down
+    /// (`facility::thermal_speed`): `slower` is the share of speed they lose.
+    HotInlet { inlet_c: f64, slower: f64 },
 }
 
 /// How much a finding matters, most serious first; warnings are listed in this order.
@@ -160,6 +163,7 @@ impl Warning {
             | Warning::Fp8Unsupported
             | Warning::Fp4Unsupported
             | Warning::CapBelowMeasured { .. }
+            | Warning::HotInlet { .. }
             | Warning::SequenceParallelWithoutTensor
             | Warning::ShardingWithoutReplicas
             | Warning::VirtualStagesWithoutPipeline
@@ -349,6 +353,11 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
     }
     if c.cap_share() < crate::model::efficiency::CAP_MEASURED_FROM {
         out.push(Warning::CapBelowMeasured { cap_w: c.power_cap_w, tdp_w: c.chip.tdp_w });
+    }
+    let thermal = crate::model::facility::thermal_speed(&inputs.plant.facility);
+    if thermal < 1.0 {
+        let inlet_c = inputs.plant.facility.inlet_c;
+        out.push(Warning::HotInlet { inlet_c, slower: 1.0 - thermal });
     }
     if p.sequence_parallel && shape.tp_u <= 1 {
         out.push(Warning::SequenceParallelWithoutTensor);

@@ -822,6 +822,14 @@ pub static FACILITY_PUE: Field = number(
     5.0,
     "a PUE below 1 is impossible; industry average 1.56, hyperscale 1.1",
 );
+pub static FACILITY_INLET_C: Field = number(
+    "facility.inlet_c",
+    "°C",
+    Fixed(25.0),
+    5.0,
+    45.0,
+    "ASHRAE's allowable classes span 5 to 45 °C; data halls keep 18 to 27 °C",
+);
 pub static FACILITY_RACK_KW: Field = number(
     "facility.rack_kw",
     "kW",
@@ -1213,6 +1221,7 @@ pub static FIELDS: &[&Field] = &[
     &CLUSTER_FABRIC_SWITCH_PRICE_USD,
     &FACILITY_PUE,
     &FACILITY_RACK_KW,
+    &FACILITY_INLET_C,
     &number(
         "facility.usd_per_kwh",
         "USD/kWh",
@@ -1400,6 +1409,7 @@ pub fn warning_field(w: &Warning) -> &'static str {
         Warning::ShardingWithoutReplicas => "parallelism.zero",
         Warning::VirtualStagesWithoutPipeline => "parallelism.virtual_stages",
         Warning::RackTooDense { .. } => "facility.cooling",
+        Warning::HotInlet { .. } => "facility.inlet_c",
         Warning::NeverFinishes { .. } => "cluster.chips",
     }
 }

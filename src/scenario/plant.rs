@@ -336,10 +336,12 @@ impl Scenario {
         let pue = r.positive(&f.pue, &fields::FACILITY_PUE, Some(default_pue(cooling)));
         let rack_kw = &fields::FACILITY_RACK_KW;
         let design_rack_kw = rack_kw.from_si(system.nodes_per_rack as f64 * system.node_max_w);
+        let inlet = &fields::FACILITY_INLET_C;
         Facility {
             cooling,
             pue,
             rack_w: rack_kw.to_si(r.positive(&f.rack_kw, rack_kw, Some(design_rack_kw.max(1.0)))),
+            inlet_c: r.positive(&f.inlet_c, inlet, Some(inlet.fixed())),
             // Prices and the grid: plain fields, set from the field table.
             ..Facility::default()
         }

@@ -135,9 +135,11 @@ pub(super) struct Ctx<'a> {
 impl Ctx<'_> {
     pub(super) fn new<'a>(inputs: &'a Inputs, shape: &'a Shape) -> Ctx<'a> {
         let chip = &inputs.cluster.chip;
-        // A power cap slows the SM clock, so every GEMM-like kernel, not memory traffic.
+        // A power cap and a hot inlet slow the SM clock, so every GEMM-like kernel, not memory
+        // traffic.
         let eff = chip.matmul_efficiency.clamp(0.01, 1.0)
-            * crate::model::efficiency::capped_speed(inputs.cluster.cap_share());
+            * crate::model::efficiency::capped_speed(inputs.cluster.cap_share())
+            * crate::model::facility::thermal_speed(&inputs.plant.facility);
         let bf16_rate = (chip.bf16_flops_per_s * eff).max(1.0);
         let block = |peak: f64| (peak * eff * BLOCK_SCALED_GEMM_RELATIVE).max(1.0);
         let (gemm_rate, quantize_bytes, bf16_share) = match inputs.gemm_format() {

@@ -22,6 +22,7 @@ pub fn facility_panel(props: &PanelProps) -> Html {
             <div class="grid">
                 { f.render(f.number(&fields::FACILITY_PUE, "pue", site.map(|s| s.pue))) }
                 { f.render(f.number(&fields::FACILITY_RACK_KW, "rack-kw", site.map(|s| s.rack_w))) }
+                { f.render(f.number(&fields::FACILITY_INLET_C, "inlet-c", site.map(|s| s.inlet_c))) }
                 { f.plain("facility") }
             </div>
             <h2>{ crate::text::t("form.failures") }</h2>
