@@ -29,6 +29,9 @@ pub struct Spec {
     pub chips: u32,
     /// Chips per node.
     pub chips_per_node: u32,
+    /// Chips of one scale-up domain; a rail-only network's rails are its positions (a node's
+    /// chips where the domain is the node).
+    pub domain_chips: u32,
     /// Scale-out ports per chip: one plane each.
     pub planes: u32,
     /// Nodes per rack; a unit that fits in a rack is cabled in copper to its leaves.
@@ -101,7 +104,7 @@ fn even_spread(min: u64, links: u64) -> u64 {
 
 /// Builds the fabric.
 pub fn build(spec: &Spec) -> Result<Fabric, FabricError> {
-    if spec.rail_only && spec.chips_per_node > 1 {
+    if spec.rail_only && spec.rails() > 1 {
         return rail_only(spec);
     }
     let k = spec.switch.ports;
@@ -192,14 +195,17 @@ pub fn build(spec: &Spec) -> Result<Fabric, FabricError> {
     Ok(finish(g, spec, nodes, tiers, planes, network))
 }
 
-/// A rail-only fabric (Wang et al. 2023, arXiv:2307.12169): one network per rail over that
-/// rail's NIC of every node, built as the fat tree of a cluster of one-chip nodes, and no
-/// switch joining the rails. Its graph is one rail's; its bill of materials every rail's.
+/// A rail-only fabric (Wang et al. 2023, arXiv:2307.12169): one network per rail, over the
+/// NICs of the chips at that position of every scale-up domain, built as the fat tree of a
+/// cluster of one-chip nodes, and no switch joining the rails (traffic for another rail first
+/// crosses the domain). Its graph is one rail's; its bill of materials every rail's.
 fn rail_only(spec: &Spec) -> Result<Fabric, FabricError> {
-    let rails = spec.chips_per_node.max(1);
-    let nodes = (spec.chips.max(1) as u64).div_ceil(rails as u64);
+    let rails = spec.rails();
+    let chips = spec.chips.max(1) as u64;
+    let per_rail = chips.div_ceil(rails as u64);
+    let nodes = chips.div_ceil(spec.chips_per_node.max(1) as u64);
     let rail = build(&Spec {
-        chips: nodes as u32,
+        chips: per_rail as u32,
         chips_per_node: 1,
         scale_up_switches_per_rack: 0,
         rail_only: false,
@@ -263,6 +269,18 @@ fn finish(
 }
 
 impl Spec {
+    /// Rails of a rail-only network: the positions of a scale-up domain, where the domain is
+    /// a whole number of nodes (72 in an NVL72 rack), else the chips of a node.
+    pub fn rails(&self) -> u32 {
+        let node = self.chips_per_node.max(1);
+        let domain = self.domain_chips;
+        if domain > node && domain % node == 0 {
+            domain
+        } else {
+            node
+        }
+    }
+
     /// The fabric a catalog system's reference design builds for `chips` chips, with its own
     /// switch and rules, non-blocking; `None` when its switch is not in the catalog.
     pub fn for_system(system: &SystemPreset, chips: u32) -> Option<Spec> {
@@ -270,6 +288,7 @@ impl Spec {
         Some(Spec {
             chips,
             chips_per_node: s.chips_per_node,
+            domain_chips: presets::scale_up(system.scale_up).map_or(0, |u| u.scale_up.domain_size),
             planes: s.nics_per_chip,
             nodes_per_rack: s.nodes_per_rack,
             scale_up_switches_per_rack: s.scale_up_switches_per_rack,
@@ -289,6 +308,7 @@ pub fn spec_of(inputs: &Inputs, chips: u32) -> Spec {
     Spec {
         chips,
         chips_per_node: p.system.chips_per_node,
+        domain_chips: inputs.cluster.scale_up.domain_size,
         planes: p.fabric.planes,
         nodes_per_rack: p.system.nodes_per_rack,
         scale_up_switches_per_rack: p.system.scale_up_switches_per_rack,

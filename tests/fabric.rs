@@ -18,6 +18,7 @@ fn plain(chips: u32, switch: &str) -> Spec {
     Spec {
         chips,
         chips_per_node: 8,
+        domain_chips: 8,
         planes: 1,
         nodes_per_rack: 4,
         scale_up_switches_per_rack: 0,
@@ -89,6 +90,7 @@ fn megascale_needs_three_layers_of_split_tomahawk_4_ports() {
     let spec = Spec {
         chips: 12_288,
         chips_per_node: 8,
+        domain_chips: 8,
         planes: 1,
         nodes_per_rack: 4,
         scale_up_switches_per_rack: 0,

@@ -145,6 +145,24 @@ fn rail_only_saves_the_top_tier_and_forwards_across_rails() {
     assert!(rail_e.facility.power.network_w < fat_e.facility.power.network_w);
     assert!(rail.cluster.network.rail_only);
     assert_eq!(rail_e.step_s, fat_e.step_s, "rail-aligned traffic is as fast");
+    // In an NVL72 rack the rails are the rack's 72 positions: each rail of 9,216 GB200 has
+    // 128 NICs and needs two tiers where the whole cluster needs three.
+    let nvl72 = |kind: &str| {
+        evaluate(&with(&[
+            ("cluster.chip", json!("gb200")),
+            ("cluster.system", json!("gb200-nvl72")),
+            ("cluster.chips", json!(9216)),
+            ("cluster.fabric", json!({ "kind": kind })),
+            ("parallelism.tp", json!(4)),
+            ("parallelism.pp", json!(8)),
+        ]))
+        .facility
+        .bom
+    };
+    let (fat72, rail72) = (nvl72("rail-optimized"), nvl72("rail-only"));
+    assert_eq!((fat72.tiers, rail72.tiers), (3, 2));
+    assert_eq!(rail72.switches() % 72, 0, "every rail alike: {}", rail72.switches());
+    assert!(rail72.switches() < fat72.switches());
     let (_, fat_moe) = kind("rail-optimized", "moe");
     let (_, rail_moe) = kind("rail-only", "moe");
     assert!(rail_moe.link.ep_s >= fat_moe.link.ep_s);

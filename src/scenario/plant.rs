@@ -187,6 +187,7 @@ impl Scenario {
         let spec = Spec {
             chips: cluster.n_chips,
             chips_per_node: system.chips_per_node,
+            domain_chips: cluster.scale_up.domain_size,
             planes,
             nodes_per_rack: system.nodes_per_rack,
             scale_up_switches_per_rack: system.scale_up_switches_per_rack,
