@@ -165,6 +165,16 @@ for (const lang of ['en', 'zh-CN']) {
     assert.equal(await bom(page, core), 256);
     await select(page, 'fabric-kind', 'rail-only');
     await page.waitForFunction(([s, item]) => [...document.querySelectorAll(`${s} tbody tr`)].some((r) => r.children[0].textContent.trim() === item && r.children[2].textContent.trim() === '0'), [q('bom'), core]);
+
+    // A torus of cubes needs a domain of one cube: refused on H100, built on TPU v4 with its
+    // optical circuit switches counted and drawn.
+    await select(page, 'fabric-kind', 'torus-ocs');
+    await until(page, 'the kind refused', (s) => /64/.test(document.querySelector(s)?.textContent ?? ''), q('error-fabric-kind'));
+    await select(page, 'chip', 'tpu-v4');
+    const ocs = lang === 'en' ? 'optical circuit switches' : '光路交换机';
+    await page.waitForFunction(([s, item]) => [...document.querySelectorAll(`${s} tbody tr`)].some((r) => r.children[0].textContent.trim() === item && r.children[2].textContent.trim() === '192'), [q('bom'), ocs]);
+    const drawn = lang === 'en' ? '192 optical circuit switches join' : '192 台光路交换机';
+    await until(page, 'the switches drawn', ([s, words]) => (document.querySelector(s)?.textContent ?? '').includes(words), [q('sketch'), drawn]);
     assertClean(log, served());
   });
 }

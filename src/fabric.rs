@@ -18,6 +18,7 @@
 
 use petgraph::graph::{DiGraph, NodeIndex};
 
+use crate::model::facility::FabricKind;
 use crate::model::presets::{self, SystemPreset};
 use crate::model::sweep::{self, ScalingPoint};
 use crate::model::{estimate, Bom, Inputs, Network, Switch};
@@ -48,8 +49,8 @@ pub struct Spec {
     pub unit_nodes: Option<u32>,
     /// Top tier oversubscription: down-links per up-link of the tier below it (1 = none).
     pub oversubscription: f64,
-    /// Each rail a network of its own, with no switch joining the rails.
-    pub rail_only: bool,
+    /// How the networks are wired.
+    pub kind: FabricKind,
 }
 
 /// A group of identical things in the graph.
@@ -94,7 +95,20 @@ pub enum FabricError {
     OneTierTooSmall { endpoints: u64, ports: u32 },
     /// Occurs when a switch has too few ports to split into down- and up-links.
     TooFewPorts { ports: u32 },
+    /// Occurs when a torus of cubes is asked for with a scale-up domain smaller than a cube.
+    DomainBelowCube { domain: u32 },
 }
+
+/// Chips in one cube of a torus pod: 4 x 4 x 4 in a rack (TPU v4; Jouppi et al. 2023,
+/// arXiv:2304.01433).
+pub const CUBE_CHIPS: u32 = 64;
+
+/// Optical links leaving a cube: 16 on each of its 6 faces (6,144 for a 4,096-chip pod).
+pub const CUBE_LINKS: u64 = 96;
+
+/// Ports of an optical circuit switch a torus uses: Palomar's 136, 128 of them in service;
+/// 48 switches join a 4,096-chip TPU v4 pod's 6,144 links (HPCwire 2023, quoting Google).
+pub const OCS_PORTS: u64 = 128;
 
 /// The smallest divisor of `links` that is at least `min` (or `min` when none is): switches
 /// over which each switch below can spread its `links` uplinks evenly.
@@ -104,9 +118,26 @@ fn even_spread(min: u64, links: u64) -> u64 {
 
 /// Builds the fabric.
 pub fn build(spec: &Spec) -> Result<Fabric, FabricError> {
-    if spec.rail_only && spec.rails() > 1 {
-        return rail_only(spec);
+    let mut fabric = match spec.kind {
+        FabricKind::RailOnly if spec.rails() > 1 => rail_only(spec)?,
+        _ => fat_tree(spec)?,
+    };
+    if spec.kind == FabricKind::TorusOcs {
+        if spec.domain_chips < CUBE_CHIPS {
+            return Err(FabricError::DomainBelowCube { domain: spec.domain_chips });
+        }
+        // Every cube's face links go to the switches; the switches hold no transceivers.
+        let cubes = (spec.chips.max(1) as u64).div_ceil(CUBE_CHIPS as u64);
+        let b = &mut fabric.bom;
+        b.ocs_links = cubes * CUBE_LINKS;
+        b.ocs = b.ocs_links.div_ceil(OCS_PORTS);
+        b.transceivers += b.ocs_links;
     }
+    Ok(fabric)
+}
+
+/// The rail-optimised fat tree of `spec`.
+fn fat_tree(spec: &Spec) -> Result<Fabric, FabricError> {
     let k = spec.switch.ports;
     let chips = spec.chips.max(1) as u64;
     let per_node = spec.chips_per_node.max(1) as u64;
@@ -204,11 +235,11 @@ fn rail_only(spec: &Spec) -> Result<Fabric, FabricError> {
     let chips = spec.chips.max(1) as u64;
     let per_rail = chips.div_ceil(rails as u64);
     let nodes = chips.div_ceil(spec.chips_per_node.max(1) as u64);
-    let rail = build(&Spec {
+    let rail = fat_tree(&Spec {
         chips: per_rail as u32,
         chips_per_node: 1,
         scale_up_switches_per_rack: 0,
-        rail_only: false,
+        kind: FabricKind::RailOptimized,
         ..*spec
     })?;
     // Every rail's switches and cables in one graph: each group as many times as rails.
@@ -297,7 +328,7 @@ impl Spec {
             min_tiers: system.superpod.map_or(1, |p| p.min_tiers),
             unit_nodes: system.superpod.map(|p| p.nodes_per_unit),
             oversubscription: 1.0,
-            rail_only: false,
+            kind: FabricKind::RailOptimized,
         })
     }
 }
@@ -317,7 +348,7 @@ pub fn spec_of(inputs: &Inputs, chips: u32) -> Spec {
         min_tiers: p.fabric.min_tiers,
         unit_nodes: p.fabric.unit_nodes,
         oversubscription: p.fabric.oversubscription,
-        rail_only: p.fabric.rail_only,
+        kind: p.fabric.kind,
     }
 }
 

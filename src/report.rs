@@ -136,7 +136,7 @@ fn facility(f: &FacilityEstimate) -> Value {
         "network": {
             "tiers": b.tiers,
             "planes": b.planes,
-            "switches": { "leaf": b.leaf, "spine": b.spine, "core": b.core, "scale_up": b.scale_up_switches },
+            "switches": { "leaf": b.leaf, "spine": b.spine, "core": b.core, "scale_up": b.scale_up_switches, "ocs": b.ocs },
             "nics": b.nics,
             "transceivers": b.transceivers,
             "cables": b.total_cables(),

@@ -84,6 +84,8 @@ pub struct Sketch {
     pub planes: u32,
     /// Each rail is a network of its own, with no switch joining them.
     pub rail_only: bool,
+    /// Optical circuit switches joining a torus's cubes (0 for none).
+    pub ocs: u64,
     pub oversubscription: f64,
     pub chips_per_node: u32,
     pub nodes_per_rack: u32,
@@ -232,6 +234,7 @@ pub fn sketch(inputs: &Inputs, estimate: &Estimate) -> Option<Sketch> {
         tiers,
         planes: bom.planes,
         rail_only: built.network.rail_only,
+        ocs: bom.ocs,
         oversubscription: o,
         chips_per_node: cpn,
         nodes_per_rack: spec.nodes_per_rack,

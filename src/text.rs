@@ -611,6 +611,9 @@ pub fn fabric_error(e: FabricError) -> String {
         FabricError::TooFewPorts { ports } => {
             fill("error.fabric.ports", &[("ports", &n(ports as u64))])
         }
+        FabricError::DomainBelowCube { domain } => {
+            fill("error.fabric.cube", &[("domain", &n(domain as u64))])
+        }
     }
 }
 

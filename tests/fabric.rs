@@ -4,6 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use clusterplan::fabric::{self, Spec};
+use clusterplan::model::facility::FabricKind;
 use clusterplan::model::presets;
 use clusterplan::model::Bom;
 
@@ -27,7 +28,7 @@ fn plain(chips: u32, switch: &str) -> Spec {
         min_tiers: 1,
         unit_nodes: None,
         oversubscription: 1.0,
-        rail_only: false,
+        kind: FabricKind::RailOptimized,
     }
 }
 
@@ -99,7 +100,7 @@ fn megascale_needs_three_layers_of_split_tomahawk_4_ports() {
         min_tiers: 1,
         unit_nodes: Some(64),
         oversubscription: 1.0,
-        rail_only: false,
+        kind: FabricKind::RailOptimized,
     };
     let b = fabric::build(&spec).expect("builds").bom;
     assert_eq!(b.tiers, 3);

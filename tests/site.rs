@@ -232,3 +232,42 @@ fn a_hot_inlet_slows_air_cooled_chips_only() {
     assert_eq!(at("liquid", 32.0).step_s, at("liquid", 25.0).step_s, "cold plates keep the speed");
     assert!(at("liquid", 32.0).step_s < warm.step_s);
 }
+
+/// A torus of cubes joined by optical circuit switches, as TPU v4 pods are built: a 4,096-chip
+/// pod's 64 cubes send 96 face links each through 48 switches (Jouppi et al. 2023; HPCwire
+/// quoting Google), one transceiver a link. The switches and their optics join the bill of
+/// materials, the power and the price, not the step: the torus is the chip's own scale-up
+/// domain. A domain smaller than a cube is refused by the kind's field.
+#[test]
+fn a_torus_of_cubes_is_joined_by_optical_circuit_switches() {
+    use clusterplan::model::facility::{optics_w_per_end, OCS_USD, OCS_W, TRANSCEIVER_USD};
+    let tpu = |kind: &str| {
+        with(&[
+            ("cluster.chip", json!("tpu-v4")),
+            ("cluster.chips", json!(4096)),
+            ("cluster.fabric", json!({ "kind": kind })),
+            ("parallelism.pp", json!(4)),
+        ])
+        .evaluate()
+        .expect("evaluates")
+    };
+    let ((_, flat), (inputs, torus)) = (tpu("rail-optimized"), tpu("torus-ocs"));
+    let (b, t) = (&flat.facility.bom, &torus.facility.bom);
+    assert_eq!((b.ocs, b.ocs_links), (0, 0));
+    assert_eq!((t.ocs, t.ocs_links), (48, 6144));
+    assert_eq!(t.transceivers, b.transceivers + 6144);
+    assert_eq!((t.leaf, t.spine, t.core), (b.leaf, b.spine, b.core), "pods joined as before");
+    let link_gbit = inputs.cluster.scale_up.link.bytes_per_s * 8.0 / 1e9 / 6.0;
+    let added_w = 48.0 * OCS_W + 6144.0 * optics_w_per_end(link_gbit);
+    let dw = torus.facility.power.network_w - flat.facility.power.network_w;
+    assert!((dw - added_w).abs() < 1e-6 * added_w, "{dw} W against {added_w} W");
+    let dusd = torus.facility.cost.hardware_usd - flat.facility.cost.hardware_usd;
+    assert!((dusd - (48.0 * OCS_USD + 6144.0 * TRANSCEIVER_USD)).abs() < 1e-3);
+    assert_eq!(torus.step_s, flat.step_s);
+    let rows = torus.facility.bom_rows();
+    assert!(rows.contains(&("optical_circuit_switches", "", 48)));
+
+    let h100 = with(&[("cluster.fabric", json!({ "kind": "torus-ocs" }))]).evaluate();
+    let errors = h100.expect_err("an 8-GPU domain holds no cube");
+    assert!(errors.iter().any(|e| e.field == "cluster.fabric.kind"), "{errors:?}");
+}

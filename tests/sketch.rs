@@ -25,6 +25,7 @@ const WORDS: Words = Words {
     switches: "w-switches",
     planes: "w-planes",
     rail_only: "w-rail-only",
+    ocs: "w-ocs",
     more: "… {n} w-more",
     each: "{n} w-chips w-each",
     knobs: ["k-cpn", "k-npr", "k-dom", "k-tiers", "k-planes", "k-over"],
@@ -135,6 +136,22 @@ fn the_drawing_stays_small_and_well_formed_at_any_scale() {
             assert!(!svg.contains(" chips"), "a word not from the parameters");
         }
     }
+}
+
+/// A torus of cubes counts its optical circuit switches on the top tier.
+#[test]
+fn a_torus_counts_its_optical_circuit_switches() {
+    let torus = with(&[
+        ("cluster.chip", json!("tpu-v4")),
+        ("cluster.chips", json!(4096)),
+        ("cluster.fabric", json!({ "kind": "torus-ocs" })),
+        ("parallelism.pp", json!(4)),
+    ]);
+    let (d, _, _) = drawn(&torus);
+    assert_eq!(d.ocs, 48);
+    assert!(svg(&d, false).contains("48 w-ocs"));
+    let (plain, _, _) = drawn(&Scenario::default_plan());
+    assert!(!svg(&plain, false).contains("w-ocs"));
 }
 
 /// A rail-only network says so on its top tier, and a rail-optimised one does not.

@@ -31,8 +31,12 @@ pub struct Bom {
     /// Of those, the optical ones (the rest are copper inside a rack).
     pub optical: [u64; 3],
     /// Optical transceivers: one per optical cable end, a twin-port module serving two switch
-    /// ports.
+    /// ports, and one per optical link of a torus.
     pub transceivers: u64,
+    /// Optical circuit switches joining a torus's cubes.
+    pub ocs: u64,
+    /// Optical links from the cubes' faces into them, one transceiver each.
+    pub ocs_links: u64,
 }
 
 impl Bom {

@@ -73,6 +73,20 @@ pub struct Work {
     pub storage_bytes_per_s: f64,
 }
 
+/// How the cluster's networks are wired (`cluster.fabric.kind`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FabricKind {
+    /// One fat tree joining every rail (the DGX SuperPOD design).
+    #[default]
+    RailOptimized,
+    /// Each rail a network of its own (Wang et al. 2023, arXiv:2307.12169).
+    RailOnly,
+    /// The scale-up domain a 3D torus of 64-chip cubes whose faces meet through optical
+    /// circuit switches (TPU v4, Jouppi et al. 2023, arXiv:2304.01433); pods joined by the
+    /// scale-out fat tree.
+    TorusOcs,
+}
+
 /// How the scale-out fabric is built, so it can be rebuilt at another size.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FabricRules {
@@ -86,8 +100,8 @@ pub struct FabricRules {
     pub unit_nodes: Option<u32>,
     /// Top-tier oversubscription (1 = non-blocking).
     pub oversubscription: f64,
-    /// Each rail a network of its own (`cluster.fabric.kind` `rail-only`).
-    pub rail_only: bool,
+    /// How the networks are wired.
+    pub kind: FabricKind,
 }
 
 /// The plant: system, switch and the bill of materials built from them, and the site.
@@ -197,6 +211,18 @@ pub fn optics_w(bom: &Bom, link_bytes_per_s: f64) -> f64 {
     let cables: u64 = bom.optical.iter().sum();
     2.0 * cables as f64 * optics_w_per_end(link_bytes_per_s * 8.0 / 1e9)
 }
+
+/// Power of one optical circuit switch, watts (an assumption: MEMS mirrors hold their
+/// positions with little power and no figure was published; TPU v4's switches and optics
+/// together are "<3% of system power", Jouppi et al. 2023, arXiv:2304.01433).
+pub const OCS_W: f64 = 100.0;
+
+/// Price of one optical circuit switch, USD (an assumption: no price was published; TPU v4's
+/// switches and optics together are "<5% of system cost", same source).
+pub const OCS_USD: f64 = 50_000.0;
+
+/// Optical links of one chip of a 3D torus: two in each dimension.
+pub const TORUS_LINKS_PER_CHIP: f64 = 6.0;
 
 /// Power of one scale-up switch tray, watts: an NVL72 rack's 9 NVLink switch trays draw about
 /// 3.6 kW (vendor rack specifications via press).
@@ -352,6 +378,7 @@ impl FacilityEstimate {
             ("racks", "", self.cooling.racks),
             ("storage_nodes", "", self.storage.nodes),
             ("scale_up_switch_trays", "", b.scale_up_switches),
+            ("optical_circuit_switches", "", b.ocs),
             ("leaf_switches", "", b.leaf),
             ("spine_switches", "", b.spine),
             ("core_switches", "", b.core),
@@ -413,9 +440,14 @@ pub fn assess(plant: &Plant, cluster: &Cluster, chips_used: u32, work: &Work) ->
     let chips_w = used * busy_w + idle * tdp * CHIP_IDLE_SHARE;
     let floor_w = used * (low_w - idle_w) * (1.0 - busy.clamp(0.0, 1.0));
     let hosts_w = nodes * host_w(s, tdp);
-    let optics_w = optics_w(&bom, plant.link_bytes_per_s(cluster));
+    // A torus's face links run at one of a chip's six link rates; their far ends are the
+    // circuit switches' mirrors.
+    let torus_gbit = cluster.scale_up.link.bytes_per_s * 8.0 / 1e9 / TORUS_LINKS_PER_CHIP;
+    let optics_w = optics_w(&bom, plant.link_bytes_per_s(cluster))
+        + bom.ocs_links as f64 * optics_w_per_end(torus_gbit);
     let network_w = bom.switches() as f64 * plant.switch.power_w
         + optics_w
+        + bom.ocs as f64 * OCS_W
         + bom.scale_up_switches as f64 * SCALE_UP_SWITCH_W;
     let storage = design::storage(f, work.storage_bytes_per_s, work.checkpoint_bytes, tokens);
     let storage_w = storage.power_w;
@@ -475,6 +507,7 @@ pub fn assess(plant: &Plant, cluster: &Cluster, chips_used: u32, work: &Work) ->
         + storage.cost_usd
         + bom.switches() as f64 * plant.switch.price_usd
         + bom.transceivers as f64 * TRANSCEIVER_USD
+        + bom.ocs as f64 * OCS_USD
         + bom.total_cables() as f64 * CABLE_USD
         + racks as f64 * RACK_USD;
     let facility_usd = peak_it_w * f.build_usd_per_w;

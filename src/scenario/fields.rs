@@ -11,7 +11,7 @@
 //! entry says where (`place!`), and `resolve` reads it, the form offers it in its section and
 //! the docs describe it, all from the entry. Adding one is its entry and its words.
 
-use crate::model::facility::Cooling;
+use crate::model::facility::{Cooling, FabricKind};
 use crate::model::pools::Across;
 use crate::model::presets::units::{GB, GBIT_PER_S, GB_PER_S, TB_PER_S, TFLOPS, US};
 use crate::model::reliability::{Checkpoint, Recovery};
@@ -1082,10 +1082,14 @@ pub static MODEL_LINEAR_KIND: Choices<LinearKind> = Choices {
     path: "model.linear.kind",
     options: &[("gated_deltanet", LinearKind::GatedDeltaNet), ("rwkv7", LinearKind::Rwkv7)],
 };
-/// `cluster.fabric.kind`: whether each rail is a network of its own.
-pub static CLUSTER_FABRIC_KIND: Choices<bool> = Choices {
+/// `cluster.fabric.kind`: how the networks are wired.
+pub static CLUSTER_FABRIC_KIND: Choices<FabricKind> = Choices {
     path: "cluster.fabric.kind",
-    options: &[("rail-optimized", false), ("rail-only", true)],
+    options: &[
+        ("rail-optimized", FabricKind::RailOptimized),
+        ("rail-only", FabricKind::RailOnly),
+        ("torus-ocs", FabricKind::TorusOcs),
+    ],
 };
 pub static FACILITY_COOLING: Choices<Cooling> = Choices {
     path: "facility.cooling",

@@ -11,7 +11,7 @@ use super::fields::{self, fixed};
 use super::resolve::{check_keys, preset, preset_and_fields, short, Catalog, Problem, Reader};
 use super::Scenario;
 use crate::fabric::{self, Spec};
-use crate::model::facility::{Cooling, FabricRules, Facility, Plant};
+use crate::model::facility::{Cooling, FabricKind, FabricRules, Facility, Plant};
 use crate::model::presets::{self, units::*, SystemPreset};
 use crate::model::reliability::{
     Checkpoint, Recovery, Reliability, DEFAULT_RATES, STORAGE_BYTES_PER_S_PER_CHIP,
@@ -181,9 +181,9 @@ impl Scenario {
                 r.positive(&Some(v), &fields::CLUSTER_FABRIC_OVERSUBSCRIPTION, None).max(1.0)
             }
         };
-        let rail_only = r.choice(&get("kind"), &fields::CLUSTER_FABRIC_KIND, false);
+        let kind = r.choice(&get("kind"), &fields::CLUSTER_FABRIC_KIND, FabricKind::RailOptimized);
         // A reference architecture's rules hold with its own switch and its own kind.
-        let rules = base.superpod.filter(|_| own && !rail_only);
+        let rules = base.superpod.filter(|_| own && kind != FabricKind::RailOnly);
         let spec = Spec {
             chips: cluster.n_chips,
             chips_per_node: system.chips_per_node,
@@ -196,13 +196,16 @@ impl Scenario {
             min_tiers: rules.map_or(1, |p| p.min_tiers),
             unit_nodes: rules.map(|p| p.nodes_per_unit),
             oversubscription,
-            rail_only,
+            kind,
         };
         let built = match fabric::build(&spec) {
             Ok(f) => Some(f),
             Err(e) => {
-                let field =
-                    if tiers.is_some() { "cluster.fabric.tiers" } else { "cluster.fabric.switch" };
+                let field = match e {
+                    fabric::FabricError::DomainBelowCube { .. } => "cluster.fabric.kind",
+                    _ if tiers.is_some() => "cluster.fabric.tiers",
+                    _ => "cluster.fabric.switch",
+                };
                 r.error(field, Problem::Fabric(e));
                 None
             }
@@ -221,7 +224,7 @@ impl Scenario {
             min_tiers: spec.min_tiers,
             unit_nodes: spec.unit_nodes,
             oversubscription,
-            rail_only,
+            kind,
         };
         Plant { system, switch, fabric, bom: built.map(|f| f.bom).unwrap_or_default(), facility }
     }

@@ -31,6 +31,8 @@ pub struct Words {
     pub planes: &'static str,
     /// Said of the top tier when each rail is a network of its own.
     pub rail_only: &'static str,
+    /// Said of the top tier after the count of optical circuit switches joining a torus.
+    pub ocs: &'static str,
     pub more: &'static str,
     pub each: &'static str,
     /// The knobs' labels, in `Knob` order.
@@ -252,6 +254,9 @@ pub fn layout(s: &Sketch, words: &Words) -> Layout {
         if s.planes > 1 { format!(" × {} {}", s.planes, words.planes) } else { String::new() };
     if s.rail_only {
         let _ = write!(planes, " · {}", words.rail_only);
+    }
+    if s.ocs > 0 {
+        let _ = write!(planes, " · {} {}", numbers::format(s.ocs as f64), words.ocs);
     }
 
     // The top tier: a band across the drawing.

@@ -142,6 +142,7 @@ pub fn sketch_words() -> crate::sketch::Words {
         switches: t("sketch.switches"),
         planes: t("sketch.planes"),
         rail_only: t("sketch.rail-only"),
+        ocs: t("sketch.ocs"),
         more: t("sketch.more"),
         each: t("sketch.each"),
         knobs: [

@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use super::{preset_source, Form, PanelProps};
 use crate::format;
+use crate::model::facility::FabricKind;
 use crate::model::presets;
 use crate::numbers;
 use crate::scenario::fields;
@@ -163,7 +164,7 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
                     rules.map(|r| r.oversubscription))) }
             </div>
             { f.choice(&fields::CLUSTER_FABRIC_KIND, "fabric-kind",
-                f.good.is_some_and(|g| g.inputs.cluster.network.rail_only)) }
+                f.good.map_or(FabricKind::RailOptimized, |g| g.inputs.plant.fabric.kind)) }
             { f.toggle(&fields::CLUSTER_FABRIC_IN_NETWORK_REDUCTION, "in-network-reduction",
                 f.good.is_some_and(|g| g.inputs.cluster.network.in_network_reduction)) }
         </section>
