@@ -174,7 +174,7 @@ for (const lang of ['en', 'zh-CN']) {
     const ocs = lang === 'en' ? 'optical circuit switches' : '光路交换机';
     await page.waitForFunction(([s, item]) => [...document.querySelectorAll(`${s} tbody tr`)].some((r) => r.children[0].textContent.trim() === item && r.children[2].textContent.trim() === '192'), [q('bom'), ocs]);
     const drawn = lang === 'en' ? '192 optical circuit switches join' : '192 台光路交换机';
-    await until(page, 'the switches drawn', ([s, words]) => (document.querySelector(s)?.textContent ?? '').includes(words), [q('sketch'), drawn]);
+    await until(page, 'the switches listed', ([s, words]) => (document.querySelector(s)?.textContent ?? '').includes(words), [q('sketch-list'), drawn]);
     assertClean(log, served());
   });
 }

@@ -150,6 +150,8 @@ fn a_torus_counts_its_optical_circuit_switches() {
     let (d, _, _) = drawn(&torus);
     assert_eq!(d.ocs, 48);
     assert!(svg(&d, false).contains("48 w-ocs"));
+    let spots = sketch::layout(&d, &WORDS).spots;
+    assert!(spots.iter().any(|s| s.info.contains("48 w-ocs")), "the narrow page's list says it");
     let (plain, _, _) = drawn(&Scenario::default_plan());
     assert!(!svg(&plain, false).contains("w-ocs"));
 }

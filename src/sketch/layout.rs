@@ -267,7 +267,8 @@ pub fn layout(s: &Sketch, words: &Words) -> Layout {
     };
     let inner = s.tiers == 3;
     if let Some(p) = part(top) {
-        pen.part(info(&p, &label(top), words), true);
+        // The list a narrow page shows in place of the drawing says it too.
+        pen.part(format!("{}{planes}", info(&p, &label(top), words)), true);
         pen.rect(10.0, 10.0, w - 20.0, 34.0, Ink::Box);
         let per_plane = p.count / s.planes.max(1) as u64;
         let end = pen.glyphs(20.0, 20.0, per_plane, 24, 12.0, Ink::Switch);
