@@ -4,8 +4,8 @@
 Run by trunk as a post_build hook (Trunk.toml) with TRUNK_STAGING_DIR set; by hand it reads `dist`.
 It inlines what trunk's index.html references: stylesheets into <style>, the wasm-bindgen glue as a
 data: module URL, the wasm as base64 bytes handed to init(), the text catalogues (dist/text/*.txt)
-as <script type="text/plain" data-text="LANG">. It drops preload links, <base> and
-trunk serve's autoreload script, and sets a Content-Security-Policy that allows no request at all.
+as <script type="text/plain" data-text="LANG">. It drops preload links, the script that fetches the
+words early, <base> and trunk serve's autoreload script, and sets a Content-Security-Policy that allows no request at all.
 
     python3 tools/standalone.py               # $TRUNK_STAGING_DIR or dist -> standalone.html
     python3 tools/standalone.py --check FILE  # exit 1 if FILE still points at a server or the web
@@ -187,8 +187,12 @@ def build(root):
         return m.group(0)
     html = LINK.sub(link, html)
 
-    # trunk serve's autoreload script and <base> would reach for a server; base-uri 'none' refuses <base>.
-    html = SCRIPT.sub(lambda m: "" if ".well-known/trunk/ws" in m.group(2) else m.group(0), html)
+    # trunk serve's autoreload script, the script that fetches the words early (the file carries
+    # them) and <base> would reach for a server; base-uri 'none' refuses <base>.
+    def script(m):
+        serves = ".well-known/trunk/ws" in m.group(2) or "data-words" in attrs(f"<script{m.group(1)}>")
+        return "" if serves else m.group(0)
+    html = SCRIPT.sub(script, html)
     html = re.sub(r"<base\b[^>]*>", "", html, flags=re.I)
     meta = f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
     html, n = CSP_META.subn(lambda _: meta, html)

@@ -197,7 +197,15 @@ pub fn optics_w_per_end(gbit: f64) -> f64 {
     }
     for pair in table.windows(2) {
         let ((r0, w0), (r1, w1)) = (pair[0], pair[1]);
-        if gbit <= r1 {
+        // The listed rates exactly (every catalog link), without logarithms: a plan search
+        // prices every plan's site.
+        if gbit == r0 {
+            return w0;
+        }
+        if gbit == r1 {
+            return w1;
+        }
+        if gbit < r1 {
             let t = (gbit / r0).ln() / (r1 / r0).ln();
             return (w0.ln() + t * (w1 / w0).ln()).exp();
         }
@@ -442,9 +450,11 @@ pub fn assess(plant: &Plant, cluster: &Cluster, chips_used: u32, work: &Work) ->
     let hosts_w = nodes * host_w(s, tdp);
     // A torus's face links run at one of a chip's six link rates; their far ends are the
     // circuit switches' mirrors.
-    let torus_gbit = cluster.scale_up.link.bytes_per_s * 8.0 / 1e9 / TORUS_LINKS_PER_CHIP;
-    let optics_w = optics_w(&bom, plant.link_bytes_per_s(cluster))
-        + bom.ocs_links as f64 * optics_w_per_end(torus_gbit);
+    let mut optics_w = optics_w(&bom, plant.link_bytes_per_s(cluster));
+    if bom.ocs_links > 0 {
+        let torus_gbit = cluster.scale_up.link.bytes_per_s * 8.0 / 1e9 / TORUS_LINKS_PER_CHIP;
+        optics_w += bom.ocs_links as f64 * optics_w_per_end(torus_gbit);
+    }
     let network_w = bom.switches() as f64 * plant.switch.power_w
         + optics_w
         + bom.ocs as f64 * OCS_W
