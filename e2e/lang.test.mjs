@@ -109,6 +109,13 @@ test('a first visit follows the browser\'s language', async (t) => {
   await speaks(page, 'zh-CN');
   assert.equal(await page.inputValue(q('lang')), 'zh-CN');
   assert.match(await text(page, 'train-days'), /天/);
+  // The words were fetched once, beside the code (index.html preloads the language the page
+  // opens in), and the other language's not at all.
+  const words = (name) => log.requests.filter((u) => u.endsWith(`/text/${name}.txt`)).length;
+  assert.equal(words('zh-CN'), 1, log.requests.join('\n'));
+  assert.equal(words('en'), 0, log.requests.join('\n'));
+  const order = log.requests.map((u) => u.split('/').pop());
+  assert.ok(order.indexOf('zh-CN.txt') < order.findIndex((u) => u.endsWith('.wasm')), order.join(' '));
   assertClean(log, served());
 });
 
