@@ -263,7 +263,32 @@ pub(crate) struct Run {
 /// Steps, days, failures and the site for a plan of `step_s` seconds split as `breakdown` on
 /// `chips_used` chips; `estimate` and the plan search share it.
 pub(crate) fn run(inputs: &Inputs, chips_used: u32, breakdown: &StepBreakdown, step_s: f64) -> Run {
-    run_with(inputs, chips_used, breakdown, step_s, checkpoint_bytes(inputs))
+    run_with(inputs, &Standing::of(inputs), chips_used, breakdown, step_s)
+}
+
+/// What a run's totals take from the inputs whatever the plan: the checkpoint's size, the
+/// cluster's interruptions per hour and the site's standing draws and prices (a plan search
+/// computes it once).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Standing {
+    pub checkpoint_bytes: f64,
+    pub interruptions_per_hour: f64,
+    pub site: facility::Standing,
+}
+
+impl Standing {
+    pub(crate) fn of(inputs: &Inputs) -> Standing {
+        let r = &inputs.reliability;
+        Standing {
+            checkpoint_bytes: checkpoint_bytes(inputs),
+            interruptions_per_hour: reliability::interruptions_per_hour(
+                &r.rates,
+                &inputs.plant.bom,
+                inputs.cluster.n_chips,
+            ),
+            site: facility::standing(&inputs.plant, &inputs.cluster),
+        }
+    }
 }
 
 /// Bytes one checkpoint writes: the weights and the optimizer state.
@@ -272,22 +297,24 @@ pub(crate) fn checkpoint_bytes(inputs: &Inputs) -> f64 {
     finite(inputs.transformer.params() * (recipe.weight_bytes() + recipe.optimizer_bytes()))
 }
 
-/// `run` with the checkpoint's size given (a plan search computes it once).
+/// `run` on what the inputs give whatever the plan, computed before (a plan search computes it
+/// once).
 pub(crate) fn run_with(
     inputs: &Inputs,
+    standing: &Standing,
     chips_used: u32,
     breakdown: &StepBreakdown,
     step_s: f64,
-    checkpoint_bytes: f64,
 ) -> Run {
+    let checkpoint_bytes = standing.checkpoint_bytes;
     let t = &inputs.transformer;
     let tokens_per_step = inputs.training.global_batch.max(1) as f64 * t.seq_len.max(1) as f64;
     let tokens_per_s = if step_s > 0.0 { finite(tokens_per_step / step_s) } else { 0.0 };
     let steps = finite((inputs.training.tokens.max(0.0) / tokens_per_step).ceil());
     let train_s = steps * step_s;
-    let reliability = reliability::assess(
+    let reliability = reliability::assess_at(
         &inputs.reliability,
-        &inputs.plant.bom,
+        standing.interruptions_per_hour,
         inputs.cluster.n_chips,
         finite(checkpoint_bytes),
         train_s,
@@ -303,7 +330,8 @@ pub(crate) fn run_with(
         checkpoint_bytes: finite(checkpoint_bytes),
         storage_bytes_per_s: inputs.reliability.storage_bytes_per_s,
     };
-    let facility = facility::assess(&inputs.plant, &inputs.cluster, chips_used, &work);
+    let facility =
+        facility::assess_on(&standing.site, &inputs.plant, &inputs.cluster, chips_used, &work);
     Run { steps, train_s, tokens_per_s, reliability, facility }
 }
 

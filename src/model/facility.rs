@@ -423,17 +423,35 @@ pub fn busy_share(b: &StepBreakdown, step_s: f64) -> f64 {
     ((b.compute_s + b.recompute_s + b.optimizer_s) / step_s).clamp(0.0, 1.0)
 }
 
-/// Power, cooling and cost of `work` on `chips_used` of the cluster's chips, with the peak the
-/// site is built for, the swing it runs with and the storage its checkpoints need.
-pub fn assess(plant: &Plant, cluster: &Cluster, chips_used: u32, work: &Work) -> FacilityEstimate {
-    let (busy, train_s, tokens) = (work.busy, work.train_s, work.tokens);
+/// What the plant draws and costs whatever runs on it: the chips' levels of draw, the hosts',
+/// the network's, the racks as placed and designed, and the hardware's price without its
+/// storage. A plan search computes it once and prices every plan on it (`assess_on`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Standing {
+    /// A chip's draw while it waits, watts.
+    idle_w: f64,
+    /// The top and the trough of a step's draw per chip (the trough at a power floor).
+    top_w: f64,
+    low_w: f64,
+    hosts_w: f64,
+    network_w: f64,
+    optics_w: f64,
+    /// Nodes per rack as placed under the rack limit, and the racks.
+    per_rack: u64,
+    racks: u64,
+    /// A node's maximum, and a rack's as designed.
+    node_max_w: f64,
+    rack_design_w: f64,
+    /// Systems, switches, optics, cables and racks.
+    hardware_usd: f64,
+}
+
+/// What `plant` draws and costs on `cluster` whatever runs on it.
+pub fn standing(plant: &Plant, cluster: &Cluster) -> Standing {
     let s = &plant.system;
     let f = &plant.facility;
-    let bom = plant.bom;
+    let bom = &plant.bom;
     let nodes = bom.nodes as f64;
-    let n_chips = cluster.n_chips;
-    let used = chips_used.min(n_chips) as f64;
-    let idle = n_chips.saturating_sub(chips_used) as f64;
     let tdp = cluster.chip.tdp_w.max(0.0);
     let idle_w = tdp * CHIP_IDLE_SHARE;
     // A chip under a cap it reaches draws just under it (CAP_MET).
@@ -444,13 +462,9 @@ pub fn assess(plant: &Plant, cluster: &Cluster, chips_used: u32, work: &Work) ->
     // The trough of a step is idle or the power floor; the floor's excess over idle is paid
     // for in energy.
     let (top_w, low_w) = design::chip_levels(running_w, idle_w, tdp, f);
-    let busy_w = low_w + (top_w - low_w) * busy;
-    let chips_w = used * busy_w + idle * tdp * CHIP_IDLE_SHARE;
-    let floor_w = used * (low_w - idle_w) * (1.0 - busy.clamp(0.0, 1.0));
-    let hosts_w = nodes * host_w(s, tdp);
     // A torus's face links run at one of a chip's six link rates; their far ends are the
     // circuit switches' mirrors.
-    let mut optics_w = optics_w(&bom, plant.link_bytes_per_s(cluster));
+    let mut optics_w = optics_w(bom, plant.link_bytes_per_s(cluster));
     if bom.ocs_links > 0 {
         let torus_gbit = cluster.scale_up.link.bytes_per_s * 8.0 / 1e9 / TORUS_LINKS_PER_CHIP;
         optics_w += bom.ocs_links as f64 * optics_w_per_end(torus_gbit);
@@ -459,6 +473,62 @@ pub fn assess(plant: &Plant, cluster: &Cluster, chips_used: u32, work: &Work) ->
         + optics_w
         + bom.ocs as f64 * OCS_W
         + bom.scale_up_switches as f64 * SCALE_UP_SWITCH_W;
+    // Racks: the design's layout, fewer nodes per rack where its maximum exceeds the limit.
+    let node_max_w = s.node_max_w.max(1.0);
+    let fits = (f.rack_w * 1.05 / node_max_w).floor().max(1.0) as u64;
+    let per_rack = (s.nodes_per_rack.max(1) as u64).min(fits);
+    let racks = bom.nodes.div_ceil(per_rack.max(1));
+    // The rack as designed: its nodes at their maximum, with its share of scale-up trays.
+    let trays = bom.scale_up_switches as f64 / racks.max(1) as f64;
+    let rack_design_w = per_rack as f64 * node_max_w + trays * SCALE_UP_SWITCH_W;
+    let hardware_usd = nodes * s.node_price_usd
+        + bom.switches() as f64 * plant.switch.price_usd
+        + bom.transceivers as f64 * TRANSCEIVER_USD
+        + bom.ocs as f64 * OCS_USD
+        + bom.total_cables() as f64 * CABLE_USD
+        + racks as f64 * RACK_USD;
+    Standing {
+        idle_w,
+        top_w,
+        low_w,
+        hosts_w: nodes * host_w(s, tdp),
+        network_w,
+        optics_w,
+        per_rack,
+        racks,
+        node_max_w,
+        rack_design_w,
+        hardware_usd,
+    }
+}
+
+/// Power, cooling and cost of `work` on `chips_used` of the cluster's chips, with the peak the
+/// site is built for, the swing it runs with and the storage its checkpoints need.
+pub fn assess(plant: &Plant, cluster: &Cluster, chips_used: u32, work: &Work) -> FacilityEstimate {
+    assess_on(&standing(plant, cluster), plant, cluster, chips_used, work)
+}
+
+/// `assess`, on the plant's `Standing` computed before.
+pub fn assess_on(
+    st: &Standing,
+    plant: &Plant,
+    cluster: &Cluster,
+    chips_used: u32,
+    work: &Work,
+) -> FacilityEstimate {
+    let (busy, train_s, tokens) = (work.busy, work.train_s, work.tokens);
+    let s = &plant.system;
+    let f = &plant.facility;
+    let bom = plant.bom;
+    let nodes = bom.nodes as f64;
+    let n_chips = cluster.n_chips;
+    let used = chips_used.min(n_chips) as f64;
+    let idle = n_chips.saturating_sub(chips_used) as f64;
+    let Standing { idle_w, top_w, low_w, hosts_w, network_w, optics_w, .. } = *st;
+    let (per_rack, racks, node_max) = (st.per_rack, st.racks, st.node_max_w);
+    let busy_w = low_w + (top_w - low_w) * busy;
+    let chips_w = used * busy_w + idle * idle_w;
+    let floor_w = used * (low_w - idle_w) * (1.0 - busy.clamp(0.0, 1.0));
     let storage = design::storage(f, work.storage_bytes_per_s, work.checkpoint_bytes, tokens);
     let storage_w = storage.power_w;
     let it_w = chips_w + hosts_w + network_w + storage_w;
@@ -468,11 +538,6 @@ pub fn assess(plant: &Plant, cluster: &Cluster, chips_used: u32, work: &Work) ->
     let power =
         Power { chips_w, hosts_w, network_w, optics_w, storage_w, it_w, facility_w, peak_it_w };
 
-    // Racks: the design's layout, fewer nodes per rack where its maximum exceeds the limit.
-    let node_max = s.node_max_w.max(1.0);
-    let fits = (f.rack_w * 1.05 / node_max).floor().max(1.0) as u64;
-    let per_rack = (s.nodes_per_rack.max(1) as u64).min(fits);
-    let racks = bom.nodes.div_ceil(per_rack.max(1));
     let node_w = if nodes > 0.0 { (chips_w + hosts_w) / nodes } else { 0.0 };
     let liquid_share = match f.cooling {
         Cooling::Air => 0.0,
@@ -495,9 +560,6 @@ pub fn assess(plant: &Plant, cluster: &Cluster, chips_used: u32, work: &Work) ->
         refrigeration_tons: it_w / REFRIGERATION_TON_W,
         node_exceeds_rack: node_max > f.rack_w,
     };
-    // The rack as designed: its nodes at their maximum, with its share of scale-up trays.
-    let trays = bom.scale_up_switches as f64 / racks.max(1) as f64;
-    let rack_design_w = per_rack as f64 * node_max + trays * SCALE_UP_SWITCH_W;
     let nodes_peak = nodes * s.node_max_w;
     let peak_liquid_share =
         if peak_it_w > 0.0 { liquid_share * nodes_peak / peak_it_w } else { 0.0 };
@@ -508,18 +570,12 @@ pub fn assess(plant: &Plant, cluster: &Cluster, chips_used: u32, work: &Work) ->
         step_s: work.step_s,
         floor_w,
     };
-    let design = design::design(f, &power, rack_design_w, peak_liquid_share, &swing);
+    let design = design::design(f, &power, st.rack_design_w, peak_liquid_share, &swing);
 
     let hours = train_s.max(0.0) / 3600.0;
     let energy_mwh = power.facility_w * hours / 1e6;
     let years = f.amortization_years.max(0.1);
-    let hardware_usd = nodes * s.node_price_usd
-        + storage.cost_usd
-        + bom.switches() as f64 * plant.switch.price_usd
-        + bom.transceivers as f64 * TRANSCEIVER_USD
-        + bom.ocs as f64 * OCS_USD
-        + bom.total_cables() as f64 * CABLE_USD
-        + racks as f64 * RACK_USD;
+    let hardware_usd = st.hardware_usd + storage.cost_usd;
     let facility_usd = peak_it_w * f.build_usd_per_w;
     let capex_usd = hardware_usd + facility_usd;
     let energy_usd = energy_mwh * 1000.0 * f.usd_per_kwh;

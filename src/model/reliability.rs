@@ -240,7 +240,21 @@ pub fn assess(
     train_s: f64,
     step_s: f64,
 ) -> ReliabilityEstimate {
-    let per_hour = interruptions_per_hour(&r.rates, bom, chips).max(0.0);
+    let per_hour = interruptions_per_hour(&r.rates, bom, chips);
+    assess_at(r, per_hour, chips, checkpoint_bytes, train_s, step_s)
+}
+
+/// `assess`, with the cluster's interruptions per hour computed before (a plan search computes
+/// them once for every plan).
+pub fn assess_at(
+    r: &Reliability,
+    per_hour: f64,
+    chips: u32,
+    checkpoint_bytes: f64,
+    train_s: f64,
+    step_s: f64,
+) -> ReliabilityEstimate {
+    let per_hour = per_hour.max(0.0);
     let mtbf_s = if per_hour > 0.0 { 3600.0 / per_hour } else { f64::INFINITY };
     let storage = r.storage_bytes_per_s.max(1.0);
     let write_s = checkpoint_bytes / storage;

@@ -35,7 +35,7 @@ use crate::model::parallelism::Shape;
 use crate::model::stages::{self, Stage};
 use crate::model::step_time::{LayerCosts, StepBase};
 use crate::model::warnings::{self, AnyProblem};
-use crate::model::{finite, run_with, step_time, utilisation};
+use crate::model::{finite, run_with, step_time, utilisation, Standing};
 use crate::model::{
     AttentionImpl, Cluster, CpKind, Inputs, Parallelism, Recompute, Sharding, StepBreakdown,
 };
@@ -264,9 +264,10 @@ pub fn evaluate(inputs: &Inputs) -> Verdict {
 struct PerShape {
     time: Option<LayerCosts>,
     memory: LayerMemory,
-    /// The model's FLOPs a sequence and its checkpoint's bytes, which no plan changes.
+    /// The model's FLOPs a sequence, and what a run's totals take from the inputs, which no
+    /// plan changes.
     flops_per_sequence: f64,
-    checkpoint_bytes: f64,
+    standing: Standing,
 }
 
 impl PerShape {
@@ -275,7 +276,7 @@ impl PerShape {
             time: None,
             memory: LayerMemory::of(inputs, &Shape::of(inputs)),
             flops_per_sequence: inputs.transformer.model_flops_per_sequence(),
-            checkpoint_bytes: crate::model::checkpoint_bytes(inputs),
+            standing: Standing::of(inputs),
         }
     }
 }
@@ -325,7 +326,7 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
     let (breakdown, _) = step_time::step_from(inputs, &shape, params, &step_base);
     let breakdown = breakdown.with_compiler_remat(memory.compiler_remat);
     let step_s = finite(breakdown.total());
-    let totals = run_with(inputs, shape.chips_used, &breakdown, step_s, per_shape.checkpoint_bytes);
+    let totals = run_with(inputs, &per_shape.standing, shape.chips_used, &breakdown, step_s);
     let Some(effective_train_days) = totals.reliability.effective_train_days else {
         return Verdict::NeverFinishes {
             mtbf_s: totals.reliability.mtbf_h * 3600.0,
