@@ -92,10 +92,15 @@ test('switching to Chinese keeps the plan, words everything in Chinese, and is r
   await page.locator(q('sketch')).scrollIntoViewIfNeeded();
   await page.locator(q('sketch')).screenshot({ path: fileURLToPath(new URL('sketch-zh-CN.png', SHOT)) });
 
-  // Remembered across visits.
+  // Remembered across visits, and its words fetched beside the code from the first request on
+  // (index.html reads the same remembered choice as the page).
+  const before = log.requests.length;
   await page.reload();
   await open(page, page.url());
   await speaks(page, 'zh-CN');
+  const again = log.requests.slice(before).map((u) => u.split('/').pop());
+  assert.ok(again.includes('zh-CN.txt') && !again.includes('en.txt'), again.join(' '));
+  assert.ok(again.indexOf('zh-CN.txt') < again.findIndex((u) => u.endsWith('.wasm')), again.join(' '));
   await page.selectOption(q('lang'), 'en');
   await speaks(page, 'en');
   await until(page, 'the cards in English', (s) => /days/.test(document.querySelector(s)?.textContent ?? ''), q('train-days'));

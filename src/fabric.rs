@@ -229,29 +229,45 @@ fn fat_tree(spec: &Spec) -> Result<Fabric, FabricError> {
 /// A rail-only fabric (Wang et al. 2023, arXiv:2307.12169): one network per rail, over the
 /// NICs of the chips at that position of every scale-up domain, built as the fat tree of a
 /// cluster of one-chip nodes, and no switch joining the rails (traffic for another rail first
-/// crosses the domain). Its graph is one rail's; its bill of materials every rail's.
+/// crosses the domain). Its graph has one rail's shape, with every switch group and cable
+/// counted once per rail and every group of domains as the nodes they hold.
 fn rail_only(spec: &Spec) -> Result<Fabric, FabricError> {
-    let rails = spec.rails();
     let chips = spec.chips.max(1) as u64;
+    let rails = (spec.rails() as u64).min(chips) as u32;
     let per_rail = chips.div_ceil(rails as u64);
-    let nodes = chips.div_ceil(spec.chips_per_node.max(1) as u64);
+    let per_node = spec.chips_per_node.max(1);
+    let nodes = chips.div_ceil(per_node as u64);
+    // A rail's endpoints are its domains: as many to a rack as the rack's nodes hold.
+    let domain_nodes = (rails / per_node).max(1);
     let rail = fat_tree(&Spec {
         chips: per_rail as u32,
         chips_per_node: 1,
+        nodes_per_rack: (spec.nodes_per_rack / domain_nodes).max(1),
         scale_up_switches_per_rack: 0,
         kind: FabricKind::RailOptimized,
         ..*spec
     })?;
     // Every rail's switches and cables in one graph: each group as many times as rails.
-    let plane = rail.plane.map(
+    let mut plane = rail.plane.map(
         |_, v| match *v {
             Vertex::Leaves { unit, count } => Vertex::Leaves { unit, count: count * rails },
             Vertex::Spines { pod, count } => Vertex::Spines { pod, count: count * rails },
             Vertex::Cores { count } => Vertex::Cores { count: count * rails },
-            nodes @ Vertex::Nodes { .. } => nodes,
+            Vertex::Nodes { unit, count } => Vertex::Nodes { unit, count: count * domain_nodes },
         },
         |_, c| Cables { count: c.count * rails as u64, ..*c },
     );
+    // The last domain may be partial: its unit holds only the nodes there are.
+    let drawn: u64 = plane
+        .node_weights()
+        .map(|v| if let Vertex::Nodes { count, .. } = v { *count as u64 } else { 0 })
+        .sum();
+    let last = plane.node_indices().rev().find(|&i| matches!(plane[i], Vertex::Nodes { .. }));
+    if let (Some(i), Some(extra)) = (last, drawn.checked_sub(nodes)) {
+        if let Vertex::Nodes { count, .. } = &mut plane[i] {
+            *count = count.saturating_sub(extra as u32);
+        }
+    }
     let pod_chips = rail.network.pod_chips.saturating_mul(rails as u64);
     let network = Network { pod_chips, rail_only: true, ..rail.network };
     Ok(finish(plane, spec, nodes, rail.bom.tiers, spec.planes.max(1), network))

@@ -268,7 +268,7 @@ pub(crate) fn run(inputs: &Inputs, chips_used: u32, breakdown: &StepBreakdown, s
 
 /// What a run's totals take from the inputs whatever the plan: the checkpoint's size, the
 /// cluster's interruptions per hour and the site's standing draws and prices (a plan search
-/// computes it once).
+/// computes it once for each shape of plans, not for each plan).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Standing {
     pub checkpoint_bytes: f64,
@@ -297,8 +297,7 @@ pub(crate) fn checkpoint_bytes(inputs: &Inputs) -> f64 {
     finite(inputs.transformer.params() * (recipe.weight_bytes() + recipe.optimizer_bytes()))
 }
 
-/// `run` on what the inputs give whatever the plan, computed before (a plan search computes it
-/// once).
+/// `run` on what the inputs give whatever the plan, computed before (`Standing`).
 pub(crate) fn run_with(
     inputs: &Inputs,
     standing: &Standing,

@@ -268,7 +268,9 @@ fn a_hot_inlet_slows_air_cooled_chips_only() {
 /// domain. A domain smaller than a cube is refused by the kind's field.
 #[test]
 fn a_torus_of_cubes_is_joined_by_optical_circuit_switches() {
-    use clusterplan::model::facility::{optics_w_per_end, OCS_USD, OCS_W, TRANSCEIVER_USD};
+    use clusterplan::model::facility::{
+        optics_w_per_end, CABLE_USD, OCS_USD, OCS_W, TRANSCEIVER_USD,
+    };
     let tpu = |kind: &str| {
         with(&[
             ("cluster.chip", json!("tpu-v4")),
@@ -290,7 +292,9 @@ fn a_torus_of_cubes_is_joined_by_optical_circuit_switches() {
     let dw = torus.facility.power.network_w - flat.facility.power.network_w;
     assert!((dw - added_w).abs() < 1e-6 * added_w, "{dw} W against {added_w} W");
     let dusd = torus.facility.cost.hardware_usd - flat.facility.cost.hardware_usd;
-    assert!((dusd - (48.0 * OCS_USD + 6144.0 * TRANSCEIVER_USD)).abs() < 1e-3);
+    let parts_usd = 48.0 * OCS_USD + 6144.0 * (TRANSCEIVER_USD + CABLE_USD);
+    assert!((dusd - parts_usd).abs() < 1e-3, "{dusd} USD against {parts_usd} USD");
+    assert_eq!(torus.facility.power.optics_w, flat.facility.power.optics_w, "scale-out optics");
     assert_eq!(torus.step_s, flat.step_s);
     let rows = torus.facility.bom_rows();
     assert!(rows.contains(&("optical_circuit_switches", "", 48)));

@@ -69,6 +69,16 @@ fn clusters() -> Vec<Scenario> {
     }
     out.push(plain(32_768).with("cluster.fabric.oversubscription", Some(json!(7))));
     out.push(with(&[("cluster.fabric.planes", json!(2))]));
+    // Rail-only, where a rail's endpoints are whole domains of several nodes (NVL72).
+    for chips in [9_216, 65_536] {
+        out.push(
+            plain(chips)
+                .with("cluster.system", Some(json!("gb200-nvl72")))
+                .with("cluster.chips_per_node", None)
+                .with("cluster.scale_up_domain", None)
+                .with("cluster.fabric", Some(json!({ "kind": "rail-only" }))),
+        );
+    }
     out
 }
 

@@ -5,7 +5,7 @@
 pub const CABLE_TIERS: [&str; 3] = ["node_leaf", "leaf_spine", "spine_core"];
 
 /// What a cluster is built from. Counts of switches, cables and transceivers cover every
-/// plane of the scale-out network.
+/// plane of the scale-out network; the transceivers also a torus's face links.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Bom {
     /// Servers (or compute trays of a rack-scale system).

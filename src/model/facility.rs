@@ -214,10 +214,16 @@ pub fn optics_w_per_end(gbit: f64) -> f64 {
 }
 
 /// Power of a scale-out network's optics, watts: both ends of every optical cable, at the rate
-/// its links run (the NIC's, where the switch's ports are faster).
+/// its links run: the NIC's, where the switch's ports are faster (the fabric counts as many
+/// up-links as down-links, so they run at the NIC's rate too).
 pub fn optics_w(bom: &Bom, link_bytes_per_s: f64) -> f64 {
     let cables: u64 = bom.optical.iter().sum();
-    2.0 * cables as f64 * optics_w_per_end(link_bytes_per_s * 8.0 / 1e9)
+    2.0 * cables as f64 * optics_w_per_end(gbit(link_bytes_per_s))
+}
+
+/// A rate in bytes/s as Gb/s, as optics are rated.
+fn gbit(bytes_per_s: f64) -> f64 {
+    bytes_per_s / crate::model::presets::units::GBIT_PER_S
 }
 
 /// Power of one optical circuit switch, watts (an assumption: MEMS mirrors hold their
@@ -266,9 +272,10 @@ pub struct Power {
     pub chips_w: f64,
     /// Hosts: CPUs, memory, NICs, fans, power conversion.
     pub hosts_w: f64,
-    /// Scale-out switches, transceivers and scale-up switch trays.
+    /// Scale-out switches and their transceivers, scale-up switch trays, and a torus's optical
+    /// circuit switches with the transceivers of its face links.
     pub network_w: f64,
-    /// Of `network_w`, the transceivers.
+    /// Of `network_w`, the scale-out network's transceivers.
     pub optics_w: f64,
     /// Checkpoint storage nodes.
     pub storage_w: f64,
@@ -411,7 +418,8 @@ pub fn host_w(system: &System, tdp_w: f64) -> f64 {
 /// What one node draws while all its chips run kernels, watts: the chips at training load
 /// and the host.
 pub fn node_training_w(system: &System, tdp_w: f64) -> f64 {
-    system.chips_per_node as f64 * tdp_w.max(0.0) * CHIP_BUSY_SHARE + host_w(system, tdp_w)
+    let tdp = tdp_w.max(0.0);
+    system.chips_per_node as f64 * tdp * CHIP_BUSY_SHARE + host_w(system, tdp)
 }
 
 /// Share of a step the accelerators spend in kernels rather than waiting on the network or
@@ -425,7 +433,7 @@ pub fn busy_share(b: &StepBreakdown, step_s: f64) -> f64 {
 
 /// What the plant draws and costs whatever runs on it: the chips' levels of draw, the hosts',
 /// the network's, the racks as placed and designed, and the hardware's price without its
-/// storage. A plan search computes it once and prices every plan on it (`assess_on`).
+/// storage. A plan search computes it once for many plans and prices each on it (`assess_on`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Standing {
     /// A chip's draw while it waits, watts.
@@ -462,16 +470,17 @@ pub fn standing(plant: &Plant, cluster: &Cluster) -> Standing {
     // The trough of a step is idle or the power floor; the floor's excess over idle is paid
     // for in energy.
     let (top_w, low_w) = design::chip_levels(running_w, idle_w, tdp, f);
+    let optics_w = optics_w(bom, plant.link_bytes_per_s(cluster));
     // A torus's face links run at one of a chip's six link rates; their far ends are the
     // circuit switches' mirrors.
-    let mut optics_w = optics_w(bom, plant.link_bytes_per_s(cluster));
+    let mut torus_w = 0.0;
     if bom.ocs_links > 0 {
-        let torus_gbit = cluster.scale_up.link.bytes_per_s * 8.0 / 1e9 / TORUS_LINKS_PER_CHIP;
-        optics_w += bom.ocs_links as f64 * optics_w_per_end(torus_gbit);
+        let link = cluster.scale_up.link.bytes_per_s / TORUS_LINKS_PER_CHIP;
+        torus_w = bom.ocs as f64 * OCS_W + bom.ocs_links as f64 * optics_w_per_end(gbit(link));
     }
     let network_w = bom.switches() as f64 * plant.switch.power_w
         + optics_w
-        + bom.ocs as f64 * OCS_W
+        + torus_w
         + bom.scale_up_switches as f64 * SCALE_UP_SWITCH_W;
     // Racks: the design's layout, fewer nodes per rack where its maximum exceeds the limit.
     let node_max_w = s.node_max_w.max(1.0);
@@ -485,7 +494,7 @@ pub fn standing(plant: &Plant, cluster: &Cluster) -> Standing {
         + bom.switches() as f64 * plant.switch.price_usd
         + bom.transceivers as f64 * TRANSCEIVER_USD
         + bom.ocs as f64 * OCS_USD
-        + bom.total_cables() as f64 * CABLE_USD
+        + (bom.total_cables() + bom.ocs_links) as f64 * CABLE_USD
         + racks as f64 * RACK_USD;
     Standing {
         idle_w,

@@ -245,7 +245,7 @@ pub fn assess(
 }
 
 /// `assess`, with the cluster's interruptions per hour computed before (a plan search computes
-/// them once for every plan).
+/// them once for many plans).
 pub fn assess_at(
     r: &Reliability,
     per_hour: f64,

@@ -182,7 +182,8 @@ impl Scenario {
             }
         };
         let kind = r.choice(&get("kind"), &fields::CLUSTER_FABRIC_KIND, FabricKind::RailOptimized);
-        // A reference architecture's rules hold with its own switch and its own kind.
+        // A reference architecture's rules hold with its own switch and a kind that keeps its
+        // fat tree (a torus's pods are joined by it).
         let rules = base.superpod.filter(|_| own && kind != FabricKind::RailOnly);
         let spec = Spec {
             chips: cluster.n_chips,

@@ -250,13 +250,15 @@ pub fn layout(s: &Sketch, words: &Words) -> Layout {
     };
     let part = |what: What| s.parts.iter().find(|p| p.what == what).copied();
     let label = |what: What| name(what, s.tiers, words);
-    let mut planes =
+    let planes =
         if s.planes > 1 { format!(" × {} {}", s.planes, words.planes) } else { String::new() };
+    // What the top tier's count does not say: how the rails and the domains are joined.
+    let mut joined = String::new();
     if s.rail_only {
-        let _ = write!(planes, " · {}", words.rail_only);
+        let _ = write!(joined, " · {}", words.rail_only);
     }
     if s.ocs > 0 {
-        let _ = write!(planes, " · {} {}", numbers::format(s.ocs as f64), words.ocs);
+        let _ = write!(joined, " · {} {}", numbers::format(s.ocs as f64), words.ocs);
     }
 
     // The top tier: a band across the drawing.
@@ -267,12 +269,14 @@ pub fn layout(s: &Sketch, words: &Words) -> Layout {
     };
     let inner = s.tiers == 3;
     if let Some(p) = part(top) {
-        // The list a narrow page shows in place of the drawing says it too.
-        pen.part(format!("{}{planes}", info(&p, &label(top), words)), true);
+        // The list a narrow page shows in place of the drawing says it too (its count is every
+        // plane's already).
+        pen.part(format!("{}{joined}", info(&p, &label(top), words)), true);
         pen.rect(10.0, 10.0, w - 20.0, 34.0, Ink::Box);
         let per_plane = p.count / s.planes.max(1) as u64;
         let end = pen.glyphs(20.0, 20.0, per_plane, 24, 12.0, Ink::Switch);
-        pen.text(end + 8.0, 31.0, Ink::Text, &format!("{} {}{planes}", n(per_plane), label(top)));
+        let band = format!("{} {}{planes}{joined}", n(per_plane), label(top));
+        pen.text(end + 8.0, 31.0, Ink::Text, &band);
         pen.end();
     }
 
