@@ -308,8 +308,12 @@ pub(crate) fn per_chip_with(
     layout_params: &[(f64, f64); 3],
     layers: &LayerMemory,
 ) -> MemoryUse {
-    let [first, second, last] =
-        [0, 1, 2].map(|i| stage_memory(inputs, shape, &layout[i], layout_params[i], layers));
+    let at = |i: usize| stage_memory(inputs, shape, &layout[i], layout_params[i], layers);
+    // With fewer than three stages some repeat (`stages::stages`): each is worked out once.
+    let same = |i: usize| layout[i] == layout[i - 1] && layout_params[i] == layout_params[i - 1];
+    let first = at(0);
+    let second = if same(1) { first } else { at(1) };
+    let last = if same(2) { second } else { at(2) };
     [second, last]
         .into_iter()
         .fold(first, |best, m| if m.peak_bytes > best.peak_bytes { m } else { best })
