@@ -146,39 +146,30 @@ fn rail_only_saves_the_top_tier_and_forwards_across_rails() {
     assert!(rail_e.facility.power.network_w < fat_e.facility.power.network_w);
     assert!(rail.cluster.network.rail_only);
     assert_eq!(rail_e.step_s, fat_e.step_s, "rail-aligned traffic is as fast");
-    // In an NVL72 rack the rails are the rack's 72 positions: each rail of 9,216 GB200 has
-    // 128 NICs and needs two tiers where the whole cluster needs three.
-    let nvl72 = |kind: &str| {
-        evaluate(&with(&[
-            ("cluster.chip", json!("gb200")),
-            ("cluster.system", json!("gb200-nvl72")),
+    // 9,216 chips of an NVL72 rack system, by fabric kind: the bill of materials and the
+    // scale-out network's power (without the racks' NVLink trays).
+    let nvl72 = |chip: &str, kind: &str| {
+        let f = evaluate(&with(&[
+            ("cluster.chip", json!(chip)),
+            ("cluster.system", json!(format!("{chip}-nvl72"))),
             ("cluster.chips", json!(9216)),
             ("cluster.fabric", json!({ "kind": kind })),
             ("parallelism.tp", json!(4)),
             ("parallelism.pp", json!(8)),
         ]))
-        .facility
-        .bom
+        .facility;
+        let trays_w = f.bom.scale_up_switches as f64 * SCALE_UP_SWITCH_W;
+        (f.bom, f.power.network_w - trays_w)
     };
-    let (fat72, rail72) = (nvl72("rail-optimized"), nvl72("rail-only"));
+    // In an NVL72 rack the rails are the rack's 72 positions: each rail of 9,216 GB200 has
+    // 128 NICs and needs two tiers where the whole cluster needs three.
+    let ((fat72, _), (rail72, _)) = (nvl72("gb200", "rail-optimized"), nvl72("gb200", "rail-only"));
     assert_eq!((fat72.tiers, rail72.tiers), (3, 2));
     assert_eq!(rail72.switches() % 72, 0, "every rail alike: {}", rail72.switches());
     assert!(rail72.switches() < fat72.switches());
     // With the 72 rails of a GB300 NVL72 rack and 144-port switches, a rail of 9,216 chips is
     // one switch: the saving is inside the paper's 38-77 % of cost and 37-75 % of power.
-    let gb300 = |kind: &str| {
-        let e = evaluate(&with(&[
-            ("cluster.chip", json!("gb300")),
-            ("cluster.system", json!("gb300-nvl72")),
-            ("cluster.chips", json!(9216)),
-            ("cluster.fabric", json!({ "kind": kind })),
-            ("parallelism.tp", json!(4)),
-            ("parallelism.pp", json!(8)),
-        ]));
-        let f = e.facility;
-        let trays_w = f.bom.scale_up_switches as f64 * SCALE_UP_SWITCH_W;
-        (f.bom, f.power.network_w - trays_w)
-    };
+    let gb300 = |kind: &str| nvl72("gb300", kind);
     let ((fat300, fat300_w), (rail300, rail300_w)) = (gb300("rail-optimized"), gb300("rail-only"));
     assert_eq!((fat300.tiers, rail300.tiers), (2, 1));
     let q3400 = clusterplan::model::presets::switch("q3400").expect("q3400").switch.price_usd;
