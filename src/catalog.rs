@@ -20,7 +20,7 @@ pub fn to_json() -> Value {
     let chips: Vec<Value> = presets::CHIPS
         .iter()
         .map(|p| {
-            let mut entry = describe::chip(&p.chip);
+            let mut entry = describe::chip(&p.figures());
             let unverified: Vec<&str> = p
                 .unverified
                 .iter()

@@ -19,6 +19,7 @@ macro_rules! source {
 
 mod chips;
 mod fabrics;
+pub mod fitted;
 mod switches;
 mod systems;
 mod transformers;
@@ -234,6 +235,23 @@ pub fn switch(id: &str) -> Option<&'static SwitchPreset> {
 /// The chip preset with this id.
 pub fn chip(id: &str) -> Option<&'static ChipPreset> {
     CHIPS.iter().find(|p| p.id == id)
+}
+
+impl ChipPreset {
+    /// The chip's figures, its GEMM efficiency as fitted to published runs where the fit sets
+    /// it (`fitted::CHIP_GEMM`), else the figure of its chip class in `chip`.
+    pub fn figures(&self) -> Chip {
+        let mut chip = self.chip;
+        if let Some(&(_, efficiency, ..)) = fitted::CHIP_GEMM.iter().find(|f| f.0 == self.id) {
+            chip.matmul_efficiency = efficiency;
+        }
+        chip
+    }
+
+    /// A fit to published runs sets its GEMM efficiency.
+    pub fn fitted(&self) -> bool {
+        fitted::CHIP_GEMM.iter().any(|f| f.0 == self.id)
+    }
 }
 
 /// The scale-up preset with this id.

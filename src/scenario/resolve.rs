@@ -971,19 +971,21 @@ fn resolve_chip(r: &mut Reader, raw: &Raw) -> (Chip, Option<&'static presets::Ch
     let fallback = presets::CHIPS[0];
     let Some(raw) = raw else {
         r.error("cluster.chip", Problem::Required);
-        return (fallback.chip, None);
+        return (fallback.figures(), None);
     };
     let (id, fields) = preset_and_fields(r, raw, "cluster.chip");
     let preset = match id {
         Some(id) => match preset(r, "cluster.chip", Catalog::Chip, id, presets::CHIPS, |p| p.id) {
             Some(p) => Some(p),
-            None => return (fallback.chip, None),
+            None => return (fallback.figures(), None),
         },
         None => None,
     };
-    let Some(map) = fields else { return (preset.map_or(fallback.chip, |p| p.chip), preset) };
+    let Some(map) = fields else {
+        return (preset.map_or(fallback.figures(), |p| p.figures()), preset);
+    };
     check_keys(r, map, "cluster.chip", &["name"]);
-    let base = preset.map(|p| p.chip);
+    let base = preset.map(|p| p.figures());
     let get = |k: &str| map.get(k).cloned();
     let bf16 = r.positive(
         &get("bf16_tflops"),

@@ -14,7 +14,7 @@ pub const CALIBRATED_CHIPS: &[&str] = &["a100-80gb", "h100-sxm", "v100-sxm2-32gb
 pub const MAX_VALIDATED_CHIPS: u32 = 16384;
 
 /// Rows within tolerance, rows, and the mean absolute error, over every row.
-pub const SUMMARY: (usize, usize, f64) = (88, 132, 0.1265033266642772);
+pub const SUMMARY: (usize, usize, f64) = (90, 132, 0.12519313783107056);
 
 /// Each model preset's published plan: (preset id, run title, scenario JSON).
 pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[
@@ -30,19 +30,19 @@ pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[
 
 /// The model's time errors by regime (`range::Stats`).
 pub const REGIMES: &[Digested] = &[
-    Digested { family: "Ampere", stack: "megatron-baseline", moe: false, stats: Stats { runs: 9, runs_within: 8, rows: 46, mean: -0.03963508128906544, sd: 0.07743660445901177, max_chips: 12288 } },
-    Digested { family: "Ampere", stack: "pytorch-fsdp", moe: false, stats: Stats { runs: 1, runs_within: 1, rows: 1, mean: 0.00873457537642297, sd: 0.0, max_chips: 128 } },
-    Digested { family: "Ascend", stack: "megatron-core", moe: false, stats: Stats { runs: 11, runs_within: 8, rows: 11, mean: 0.014118295960274392, sd: 0.15167105257254276, max_chips: 8192 } },
-    Digested { family: "Ascend", stack: "megatron-core", moe: true, stats: Stats { runs: 2, runs_within: 0, rows: 2, mean: -0.3927277710004573, sd: 0.1925454378013074, max_chips: 64 } },
-    Digested { family: "Blackwell", stack: "megatron-core", moe: false, stats: Stats { runs: 4, runs_within: 4, rows: 12, mean: -0.03760323190042916, sd: 0.07700082047550906, max_chips: 256 } },
-    Digested { family: "Blackwell", stack: "megatron-core", moe: true, stats: Stats { runs: 2, runs_within: 0, rows: 5, mean: -0.26265382873178644, sd: 0.19098198134521946, max_chips: 256 } },
-    Digested { family: "Hopper", stack: "megatron-baseline", moe: false, stats: Stats { runs: 1, runs_within: 1, rows: 3, mean: 0.008391950547484614, sd: 0.0518918998268132, max_chips: 16384 } },
-    Digested { family: "Hopper", stack: "megatron-core", moe: false, stats: Stats { runs: 6, runs_within: 4, rows: 25, mean: -0.06086663511194886, sd: 0.11536267100160293, max_chips: 10752 } },
-    Digested { family: "Hopper", stack: "megatron-core", moe: true, stats: Stats { runs: 3, runs_within: 2, rows: 5, mean: -0.21568398461119703, sd: 0.29854223301944804, max_chips: 2048 } },
-    Digested { family: "Hopper", stack: "pytorch-fsdp", moe: false, stats: Stats { runs: 3, runs_within: 3, rows: 6, mean: -0.12709705396422621, sd: 0.1798657736563634, max_chips: 512 } },
-    Digested { family: "TPU", stack: "xla", moe: false, stats: Stats { runs: 5, runs_within: 3, rows: 14, mean: 0.033667565993300855, sd: 0.11321320965351732, max_chips: 8192 } },
-    Digested { family: "Volta", stack: "megatron-baseline", moe: false, stats: Stats { runs: 1, runs_within: 1, rows: 2, mean: -0.005552004163289881, sd: 0.04559548630460925, max_chips: 9984 } },
+    Digested { family: "Ampere", stack: "megatron-baseline", moe: false, stats: Stats { sources: 7, runs: 9, runs_within: 8, rows: 46, mean: -0.014924465535603034, sd: 0.08567910802665923, max_chips: 12288 } },
+    Digested { family: "Ampere", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 1, rows: 1, mean: 0.00873457537642297, sd: 0.0, max_chips: 128 } },
+    Digested { family: "Ascend", stack: "megatron-core", moe: false, stats: Stats { sources: 2, runs: 11, runs_within: 8, rows: 11, mean: 0.014118295960274392, sd: 0.15167105257254276, max_chips: 8192 } },
+    Digested { family: "Ascend", stack: "megatron-core", moe: true, stats: Stats { sources: 2, runs: 2, runs_within: 0, rows: 2, mean: -0.3927277710004573, sd: 0.1925454378013074, max_chips: 64 } },
+    Digested { family: "Blackwell", stack: "megatron-core", moe: false, stats: Stats { sources: 3, runs: 4, runs_within: 4, rows: 12, mean: -0.03760323190042916, sd: 0.07700082047550906, max_chips: 256 } },
+    Digested { family: "Blackwell", stack: "megatron-core", moe: true, stats: Stats { sources: 1, runs: 2, runs_within: 2, rows: 5, mean: -0.26265382873178644, sd: 0.19098198134521946, max_chips: 256 } },
+    Digested { family: "Hopper", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 0, rows: 3, mean: -0.17159836310356433, sd: 0.03965142684695145, max_chips: 16384 } },
+    Digested { family: "Hopper", stack: "megatron-core", moe: false, stats: Stats { sources: 6, runs: 6, runs_within: 4, rows: 25, mean: -0.06849922529520291, sd: 0.11445625025307946, max_chips: 10752 } },
+    Digested { family: "Hopper", stack: "megatron-core", moe: true, stats: Stats { sources: 3, runs: 3, runs_within: 2, rows: 5, mean: -0.21763535643185028, sd: 0.29857544113360246, max_chips: 2048 } },
+    Digested { family: "Hopper", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 3, runs: 3, runs_within: 3, rows: 6, mean: -0.1342326327995784, sd: 0.17848896623460972, max_chips: 512 } },
+    Digested { family: "TPU", stack: "xla", moe: false, stats: Stats { sources: 5, runs: 5, runs_within: 2, rows: 14, mean: 0.057013025870160015, sd: 0.14382553675340978, max_chips: 8192 } },
+    Digested { family: "Volta", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 1, rows: 2, mean: -0.005552004163289881, sd: 0.04559548630460925, max_chips: 9984 } },
 ];
 
 /// Over every row (`range::Pooled`).
-pub const POOLED: Pooled = Pooled { rows: 132, mean: -0.053684785865458676, sd: 0.13986327854772745, between_families: 0.05064133598314294, drift_per_doubling: 0.005562089165407699, within_run: 0.07449250721912452 };
+pub const POOLED: Pooled = Pooled { rows: 132, mean: -0.0485319924163267, sd: 0.14830145935098057, between_families: 0.06268135355995455, drift_per_doubling: 0.0036384215151144994, within_run: 0.07454331456375819 };

@@ -1,27 +1,29 @@
 //! An honest range around every headline, from the model's errors against published runs.
 //!
 //! Each validation row's error is turned into an error of the step time (predicted over
-//! published time, less one: positive when the model is slow) and filed under a regime: the
-//! chip's family, the software stack, and dense or mixture of experts. A plan's range is the
-//! spread of the errors in its regime, shrunk toward the spread of all rows when the regime has
-//! few of them (as if `PRIOR_ROWS` more rows had the overall spread), centred on their mean, and
-//! widened with distance from what was validated: beyond the regime's largest cluster by the
-//! error's drift with cluster size, and for a family no run covers by the spread between
-//! families. The range is the 10th to 90th percentile of a normal distribution with that mean
-//! and spread, applied to the time (so throughputs move the other way).
+//! published time, less one: positive when the model is slow), with the row's whole source
+//! left out of the fit (`fit::left_out`), and filed under a regime: the chip's family, the
+//! software stack, and dense or mixture of experts. A plan's range is centred on its regime's
+//! mean error and spread by its errors around that centre. A regime with few sources is drawn
+//! toward its nearest groups, never toward zero: the same stack and kind on other chips, then
+//! every plan of its kind, each weighed as `PRIOR_SOURCES` sources. The range widens with
+//! distance from what was validated: beyond the regime's largest cluster by the error's drift
+//! with cluster size, and for a family no run covers by the spread between families. It is
+//! the 10th to 90th percentile of a normal distribution with that centre and spread, applied
+//! to the time (so throughputs move the other way).
 //!
 //! The page carries only the statistics (`digest::REGIMES` and the pooled figures), written by
 //! `digest_source` from the rows; `tests/validation.rs` keeps them current.
 
 use serde_json::Value;
 
-use super::{digest, Metric, Outcome};
+use super::{digest, Outcome};
 use crate::model::calibrate::Fit;
 use crate::model::{presets, Estimate, Inputs};
 use crate::scenario::Scenario;
 
-/// How many rows of the overall spread a regime's own rows are weighed against.
-pub const PRIOR_ROWS: f64 = 3.0;
+/// How many sources of a wider group's errors a group's own are weighed against.
+pub const PRIOR_SOURCES: f64 = 2.0;
 
 /// The standard normal's 90th percentile: [p10, p90] is the mean ± this many spreads.
 const Z90: f64 = 1.281_551_565_545;
@@ -52,26 +54,34 @@ impl Regime {
 /// figures changed (an H100 capped at 500 W is still a Hopper); `None` for a chip described
 /// from scratch.
 pub fn chip_family(scenario: &Scenario) -> Option<&'static str> {
+    chip_preset(scenario).and_then(presets::chip).map(|p| p.family)
+}
+
+/// The id of the scenario's catalog chip, also when some of its figures are changed; `None`
+/// for a chip described from scratch.
+pub fn chip_preset(scenario: &Scenario) -> Option<&'static str> {
     let id = match scenario.get("cluster.chip")? {
         Value::String(id) => id,
         Value::Object(map) => map.get("preset")?.as_str()?.to_string(),
         _ => return None,
     };
-    presets::chip(&id).map(|p| p.family)
+    presets::chip(&id).map(|p| p.id)
 }
 
 /// The model's errors in one regime.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Stats {
+    /// Sources (papers' tables, repositories' benchmark files) with a row in the regime.
+    pub sources: u32,
     /// Published runs with a row in the regime.
     pub runs: u32,
     /// Runs with a row within its tolerance.
     pub runs_within: u32,
     /// Rows.
     pub rows: u32,
-    /// Mean time error.
+    /// Mean time error, each row predicted with its source left out of the fit.
     pub mean: f64,
-    /// Standard deviation of the time error (0 with one row).
+    /// Standard deviation of that error (0 with one row).
     pub sd: f64,
     /// The most chips a row used.
     pub max_chips: u32,
@@ -115,11 +125,14 @@ pub struct Pooled {
 pub struct Basis {
     /// The plan's regime.
     pub regime: Regime,
-    /// Published runs and rows in it.
+    /// Sources with rows in it.
+    pub sources: u32,
+    /// Published runs with rows in it.
     pub runs: u32,
     /// Rows in it.
     pub rows: u32,
-    /// The mean error the range is centred on (positive: the model is slow).
+    /// The mean error the range is centred on (positive: the model is slow): the regime's
+    /// own, drawn toward its nearest groups' the fewer sources it has.
     pub bias: f64,
     /// The spread used, after shrinkage and widening.
     pub spread: f64,
@@ -164,11 +177,10 @@ pub struct Range {
 
 /// The error of the step time a row implies: time metrics directly, throughputs inverted.
 pub fn time_error(outcome: &Outcome) -> f64 {
-    let ratio = match outcome.row.metric {
-        Metric::IterationS | Metric::TrainDays | Metric::ChipHours => {
-            outcome.predicted / outcome.row.published
-        }
-        _ => outcome.row.published / outcome.predicted,
+    let ratio = if outcome.row.metric.is_time() {
+        outcome.predicted / outcome.row.published
+    } else {
+        outcome.row.published / outcome.predicted
     };
     if ratio.is_finite() {
         ratio - 1.0
@@ -177,14 +189,32 @@ pub fn time_error(outcome: &Outcome) -> f64 {
     }
 }
 
-/// One row's place and error: (run, regime, chips, time error, within tolerance).
-pub type Point = (String, Regime, u32, f64, bool);
+/// One row's place and error.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    /// The row's source.
+    pub source: String,
+    /// The row's run.
+    pub run: String,
+    /// The row's kind of plan.
+    pub regime: Regime,
+    /// Chips the run used.
+    pub chips: u32,
+    /// Time error with the source left out of the fit (positive: the model is slow).
+    pub error: f64,
+    /// The row is within its tolerance.
+    pub within: bool,
+    /// The row's source is held out of every fit.
+    pub held_out: bool,
+}
 
-/// Every row's point, for computing the statistics.
-pub fn points(outcomes: &[Outcome]) -> Vec<Point> {
+/// Every row's point, with `errors` the rows' time errors with their sources left out
+/// (`fit::left_out`), for computing the statistics.
+pub fn points(outcomes: &[Outcome], errors: &[f64]) -> Vec<Point> {
     outcomes
         .iter()
-        .filter_map(|o| {
+        .zip(errors)
+        .filter_map(|(o, &error)| {
             let row = &o.row;
             let inputs = row.scenario.resolve().ok()?;
             let regime = Regime::of(&row.scenario, &inputs);
@@ -194,7 +224,15 @@ pub fn points(outcomes: &[Outcome]) -> Vec<Point> {
                 .iter()
                 .fold(1u32, |n, &d| n.saturating_mul(d.max(1)))
                 .min(inputs.cluster.n_chips);
-            Some((row.run.clone(), regime, used, time_error(o), o.within()))
+            Some(Point {
+                source: row.source.clone(),
+                run: row.run.clone(),
+                regime,
+                chips: used,
+                error,
+                within: error.abs() <= row.tolerance,
+                held_out: row.held_out,
+            })
         })
         .collect()
 }
@@ -210,62 +248,71 @@ fn mean_sd(xs: &[f64]) -> (f64, f64) {
     (mean, var.sqrt())
 }
 
+/// How many distinct values `of` takes over `points`.
+fn distinct<'a>(points: &[&'a Point], of: impl Fn(&'a Point) -> &'a str) -> u32 {
+    let mut xs: Vec<&str> = points.iter().map(|p| of(p)).collect();
+    xs.sort_unstable();
+    xs.dedup();
+    xs.len() as u32
+}
+
+/// The statistics of `points`.
+pub fn stats(points: &[&Point]) -> Stats {
+    let errors: Vec<f64> = points.iter().map(|p| p.error).collect();
+    let (mean, sd) = mean_sd(&errors);
+    let within: Vec<&Point> = points.iter().copied().filter(|p| p.within).collect();
+    Stats {
+        sources: distinct(points, |p| p.source.as_str()),
+        runs: distinct(points, |p| p.run.as_str()),
+        runs_within: distinct(&within, |p| p.run.as_str()),
+        rows: points.len() as u32,
+        mean,
+        sd,
+        max_chips: points.iter().map(|p| p.chips).max().unwrap_or(0),
+    }
+}
+
 /// The statistics of every regime in `points`, sorted by regime.
 pub fn regimes(points: &[Point]) -> Vec<(Regime, Stats)> {
-    let mut keys: Vec<&Regime> = points.iter().map(|p| &p.1).collect();
+    let mut keys: Vec<&Regime> = points.iter().map(|p| &p.regime).collect();
     keys.sort_by(|a, b| (&a.family, a.stack, a.moe).cmp(&(&b.family, b.stack, b.moe)));
     keys.dedup();
     keys.into_iter()
         .map(|regime| {
-            let mine: Vec<&Point> = points.iter().filter(|p| &p.1 == regime).collect();
-            let errors: Vec<f64> = mine.iter().map(|p| p.3).collect();
-            let (mean, sd) = mean_sd(&errors);
-            let mut runs: Vec<&str> = mine.iter().map(|p| p.0.as_str()).collect();
-            runs.sort_unstable();
-            runs.dedup();
-            let mut within: Vec<&str> = mine.iter().filter(|p| p.4).map(|p| p.0.as_str()).collect();
-            within.sort_unstable();
-            within.dedup();
-            let stats = Stats {
-                runs: runs.len() as u32,
-                runs_within: within.len() as u32,
-                rows: mine.len() as u32,
-                mean,
-                sd,
-                max_chips: mine.iter().map(|p| p.2).max().unwrap_or(0),
-            };
-            (regime.clone(), stats)
+            let mine: Vec<&Point> = points.iter().filter(|p| &p.regime == regime).collect();
+            (regime.clone(), stats(&mine))
         })
         .collect()
 }
 
 /// The pooled statistics of `points`.
 pub fn pooled(points: &[Point]) -> Pooled {
-    let errors: Vec<f64> = points.iter().map(|p| p.3).collect();
+    let errors: Vec<f64> = points.iter().map(|p| p.error).collect();
     let (mean, sd) = mean_sd(&errors);
-    let mut families: Vec<&str> = points.iter().map(|p| p.1.family.as_str()).collect();
+    let mut families: Vec<&str> = points.iter().map(|p| p.regime.family.as_str()).collect();
     families.sort_unstable();
     families.dedup();
     let family_means: Vec<f64> = families
         .iter()
         .map(|f| {
-            let e: Vec<f64> = points.iter().filter(|p| p.1.family == *f).map(|p| p.3).collect();
+            let e: Vec<f64> =
+                points.iter().filter(|p| p.regime.family == *f).map(|p| p.error).collect();
             mean_sd(&e).0
         })
         .collect();
     // Least squares of the error on log2(chips).
-    let xs: Vec<f64> = points.iter().map(|p| (p.2.max(1) as f64).log2()).collect();
+    let xs: Vec<f64> = points.iter().map(|p| (p.chips.max(1) as f64).log2()).collect();
     let (mx, _) = mean_sd(&xs);
     let sxy: f64 = xs.iter().zip(&errors).map(|(x, e)| (x - mx) * (e - mean)).sum();
     let sxx: f64 = xs.iter().map(|x| (x - mx).powi(2)).sum();
     let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
     // Each row's error around its run's mean, over runs with more than one row.
     let mut around_run = Vec::new();
-    let mut run_ids: Vec<&str> = points.iter().map(|p| p.0.as_str()).collect();
+    let mut run_ids: Vec<&str> = points.iter().map(|p| p.run.as_str()).collect();
     run_ids.sort_unstable();
     run_ids.dedup();
     for run in run_ids {
-        let e: Vec<f64> = points.iter().filter(|p| p.0 == run).map(|p| p.3).collect();
+        let e: Vec<f64> = points.iter().filter(|p| p.run == run).map(|p| p.error).collect();
         if e.len() > 1 {
             let (m, _) = mean_sd(&e);
             around_run.extend(e.iter().map(|x| x - m));
@@ -281,20 +328,68 @@ pub fn pooled(points: &[Point]) -> Pooled {
     }
 }
 
+/// The regimes' statistics taken together as one group.
+fn combined<'a>(stats: impl Iterator<Item = &'a Stats>) -> Stats {
+    let all: Vec<&Stats> = stats.collect();
+    let rows: f64 = all.iter().map(|s| s.rows as f64).sum();
+    if rows == 0.0 {
+        return Stats::default();
+    }
+    let mean = all.iter().map(|s| s.rows as f64 * s.mean).sum::<f64>() / rows;
+    // Spread within each regime and between their means.
+    let square: f64 = all
+        .iter()
+        .map(|s| {
+            (s.rows as f64 - 1.0).max(0.0) * s.sd.powi(2) + s.rows as f64 * (s.mean - mean).powi(2)
+        })
+        .sum();
+    Stats {
+        sources: all.iter().map(|s| s.sources).sum(),
+        runs: all.iter().map(|s| s.runs).sum(),
+        runs_within: all.iter().map(|s| s.runs_within).sum(),
+        rows: rows as u32,
+        mean,
+        sd: (square / (rows - 1.0).max(1.0)).sqrt(),
+        max_chips: all.iter().map(|s| s.max_chips).max().unwrap_or(0),
+    }
+}
+
+/// A group's centre and spread drawn toward those of the group around it (`above`), the more
+/// the fewer sources it has: `PRIOR_SOURCES` sources' worth of the wider group's. The spread
+/// counts the group's errors around the centre it gets, so a range is never narrower than
+/// the errors its own rows have shown.
+fn shrunk(own: &Stats, above: (f64, f64)) -> (f64, f64) {
+    let w = own.sources as f64 / (own.sources as f64 + PRIOR_SOURCES);
+    let mean = w * own.mean + (1.0 - w) * above.0;
+    let own_square = own.sd.powi(2) + (own.mean - mean).powi(2);
+    let variance = w * own_square + (1.0 - w) * (above.1.powi(2) + (above.0 - mean).powi(2));
+    (mean, variance.sqrt())
+}
+
 /// The centre and spread of the time error for a plan of `regime` on `chips` chips, and why.
+///
+/// The nearest groups stand in for a regime with few sources: dense or mixture of experts
+/// over every row, then the same stack and kind on any chip family, then the regime itself,
+/// each drawn toward the one before by `shrunk`.
 pub fn basis(regime: &Regime, chips: u32, regimes: &[(Regime, Stats)], pooled: &Pooled) -> Basis {
-    let own = regimes.iter().find(|(r, _)| r == regime).map(|(_, s)| *s);
+    let own = regimes.iter().find(|(r, _)| r == regime).map(|(_, s)| *s).unwrap_or_default();
+    let kind = combined(regimes.iter().filter(|(r, _)| r.moe == regime.moe).map(|(_, s)| s));
+    let stack = combined(
+        regimes
+            .iter()
+            .filter(|(r, _)| r.moe == regime.moe && r.stack == regime.stack)
+            .map(|(_, s)| s),
+    );
+    let centre = shrunk(&kind, (pooled.mean, pooled.sd));
+    let centre = shrunk(&stack, centre);
+    let (bias, spread) = shrunk(&own, centre);
+    let mut variance = spread.powi(2);
     // Without runs of the same family, the family's own effect is unknown: it is one more
     // draw from the spread between families.
-    let family_known = regimes.iter().any(|(r, _)| r.family == regime.family);
-    let stats = own.unwrap_or_default();
-    let n = stats.rows as f64;
-    let bias = n * stats.mean / (n + PRIOR_ROWS);
-    let mut variance = (n * stats.sd.powi(2) + PRIOR_ROWS * pooled.sd.powi(2)) / (n + PRIOR_ROWS);
-    if !family_known {
+    if !regimes.iter().any(|(r, _)| r.family == regime.family) {
         variance += pooled.between_families.powi(2);
     }
-    let largest = stats.max_chips;
+    let largest = own.max_chips;
     let beyond = (chips > largest).then_some(largest);
     let doublings = if largest > 0 { (chips as f64 / largest as f64).log2().max(0.0) } else { 0.0 };
     // Extrapolating in size: the error drifts by the pooled slope per doubling beyond the
@@ -302,11 +397,12 @@ pub fn basis(regime: &Regime, chips: u32, regimes: &[(Regime, Stats)], pooled: &
     variance += (pooled.drift_per_doubling * doublings).powi(2);
     Basis {
         regime: regime.clone(),
-        runs: stats.runs,
-        rows: stats.rows,
+        sources: own.sources,
+        runs: own.runs,
+        rows: own.rows,
         bias,
         spread: variance.max(0.0).sqrt(),
-        validated: stats.runs_within >= 3 && beyond.is_none(),
+        validated: own.runs_within >= 3 && beyond.is_none(),
         beyond,
         calibrated: None,
     }
@@ -383,36 +479,22 @@ pub fn of(e: &Estimate, basis: Basis) -> Range {
     }
 }
 
-/// How often the ranges hold: of the rows `which` picks, how many have their published value
-/// inside the range the other runs' errors give them (`covers`), and how many there are.
-pub fn coverage(outcomes: &[Outcome], which: impl Fn(&Outcome) -> bool) -> (usize, usize) {
-    let points = points(outcomes);
-    let mine: Vec<(&Outcome, &Point)> =
-        outcomes.iter().zip(&points).filter(|(o, _)| which(o)).collect();
-    let inside = mine
-        .iter()
-        .filter(|(o, point)| {
-            let others: Vec<Point> = points.iter().filter(|q| q.0 != point.0).cloned().collect();
-            covers(o, &point.1, point.2, &others)
-        })
-        .count();
+/// How often the ranges hold: of the points `which` picks, how many have their published
+/// value inside the range their row gets from the other sources' errors (each row predicted
+/// with its source left out, and the range's statistics made without that source), and how
+/// many there are.
+pub fn coverage(points: &[Point], which: impl Fn(&Point) -> bool) -> (usize, usize) {
+    let mine: Vec<&Point> = points.iter().filter(|p| which(p)).collect();
+    let inside = mine.iter().filter(|p| covers(p, points)).count();
     (inside, mine.len())
 }
 
-/// Whether the published value of `outcome` lies inside the range its row gets from the other
-/// runs' errors (leave one run out), for reporting how often ranges hold.
-pub fn covers(outcome: &Outcome, row_regime: &Regime, chips: u32, others: &[Point]) -> bool {
-    let regimes = regimes(others);
-    let pooled = pooled(others);
-    let b = basis(row_regime, chips, &regimes, &pooled);
+/// Whether the published value of `point`'s row lies inside the range the other sources give
+/// it: its time error within `Z90` spreads of the centre.
+pub fn covers(point: &Point, all: &[Point]) -> bool {
+    let others: Vec<Point> = all.iter().filter(|q| q.source != point.source).cloned().collect();
+    let b = basis(&point.regime, point.chips, &regimes(&others), &pooled(&others));
     let (lo, hi) = factors(&b);
-    // The row's own metric, as a time or a rate.
-    let predicted = outcome.predicted;
-    let (low, high) = match outcome.row.metric {
-        Metric::IterationS | Metric::TrainDays | Metric::ChipHours => {
-            (predicted * lo, predicted * hi)
-        }
-        _ => (predicted / hi, predicted / lo),
-    };
-    (low..=high).contains(&outcome.row.published)
+    // The true time over the predicted is 1 / (1 + error).
+    (lo..=hi).contains(&(1.0 / (1.0 + point.error).max(0.05)))
 }
