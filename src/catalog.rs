@@ -28,10 +28,16 @@ pub fn to_json() -> Value {
                 .map(|path| path.rsplit('.').next().unwrap_or(path))
                 .collect();
             entry.extend(identity(p.id, p.name, p.basis.as_str(), p.source));
-            // Which chips a published training run checks, and which are set by chip class.
-            let calibrated = crate::validation::coverage().chips.iter().any(|c| c == p.id);
+            // Which chips published runs fit, which take their family's fit, and which are
+            // set by chip class.
+            let fit = crate::model::presets::fitted::CHIP_GEMM.iter().find(|f| f.0 == p.id);
+            let efficiency = match fit {
+                Some(f) if f.2 > 0 => "fitted to published runs",
+                Some(_) => "as its family's fitted chips",
+                None => "by chip class",
+            };
             entry.extend(into_map(json!({
-                "efficiency": if calibrated { "calibrated on a published run" } else { "by chip class" },
+                "efficiency": efficiency,
                 "vendor": p.vendor,
                 "scale_up": p.scale_up,
                 "scale_out": p.scale_out,

@@ -30,7 +30,8 @@ pub use facility::{FacilityEstimate, Plant};
 pub use hardware::{Chip, Cluster, Link, Network, ScaleUp, Switch, System};
 pub use memory::{MemoryUse, Phase};
 pub use parallelism::{
-    CpKind, Dispatcher, GemmFormat, Parallelism, Recipe, Recompute, Sharding, Stack, Training,
+    CpKind, Dispatcher, GemmFormat, Parallelism, Recipe, Recompute, Sharding, Software, Stack,
+    Training,
 };
 pub use reliability::{Reliability, ReliabilityEstimate};
 pub use step_time::{LinkTimes, StepBreakdown};

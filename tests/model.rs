@@ -672,7 +672,10 @@ fn xla_recomputes_to_fit_what_it_can() {
     let roomy = plan("xla", 8);
     assert_eq!(roomy.memory.compiler_remat, 0.0);
     let roomy_torch = plan("megatron-core", 8);
-    assert_eq!(roomy.breakdown.recompute_s, roomy_torch.breakdown.recompute_s);
+    // The stacks' kernels run at their own shares of the chip's speed; what they rerun is the
+    // same share of their compute.
+    let rerun = |e: &clusterplan::model::Estimate| e.breakdown.recompute_s / e.breakdown.compute_s;
+    assert!((rerun(&roomy) / rerun(&roomy_torch) - 1.0).abs() < 0.01);
     // Four times the batch per replica holds more layer inputs than the chip: no recompute
     // fits it.
     let beyond = plan("xla", 256);

@@ -10,9 +10,11 @@ use clusterplan::model::{estimate, Inputs};
 use clusterplan::scenario::Scenario;
 use serde_json::json;
 
-/// Llama 3 70B on `chips` chips of `chip`, TP 8 and PP 4.
+/// Llama 3 70B on `chips` chips of `chip`, TP 8 and PP 4, with 64 micro-batches per replica
+/// at 4,096 chips, so a pool's share of the batch keeps its pipeline full.
 fn pool(chip: &str, chips: u32) -> Inputs {
     common::plan("llama3-70b", chip, chips, 8, 4)
+        .with("training.global_batch", Some(json!(8192)))
         .resolve()
         .unwrap_or_else(|e| panic!("{chip}: {e:?}"))
 }

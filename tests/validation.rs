@@ -5,27 +5,60 @@
 use clusterplan::scenario::Scenario;
 use clusterplan::validation;
 
+/// The groups of plans meet the accuracy targets, each row predicted with its source left out,
+/// or are listed with what the model lacks; a listed group may not grow worse than its figures.
 #[test]
-fn every_published_row_is_within_tolerance() {
-    let (_, outcomes) = validation::run_all().expect("calibration data loads and resolves");
-    assert!(outcomes.len() >= 30, "expected every calibration row, got {}", outcomes.len());
-    // Rows documented as known misses are checked by `known_misses_are_still_misses`.
-    let misses: Vec<String> = outcomes
-        .iter()
-        .filter(|o| !o.within() && o.row.known_miss.is_none())
-        .map(|o| {
-            format!(
-                "{} {}: published {} predicted {:.4} error {:+.1}% (tolerance {:.0}%)",
-                o.row.run,
-                o.row.label,
-                o.row.published,
-                o.predicted,
-                100.0 * o.error,
-                100.0 * o.row.tolerance
-            )
-        })
-        .collect();
-    assert!(misses.is_empty(), "rows outside tolerance:\n{}", misses.join("\n"));
+fn every_group_meets_the_targets_or_its_gap_is_listed() {
+    use clusterplan::validation::{abs_quantiles, fit, gaps, range};
+    let (outcomes, left) = fit::left_out_all().as_ref().expect("calibration data loads");
+    let points = range::points(outcomes, left);
+    let t = gaps::TARGETS;
+    let listed = |family: &str, stack: &str, moe: bool| {
+        gaps::GAPS.iter().find(|g| g.family == family && g.stack == stack && g.moe == moe)
+    };
+    let mut wrong = Vec::new();
+    let mut judge = |family: &str, stack: &str, moe: bool, mine: Vec<&range::Point>| {
+        let errors: Vec<f64> = mine.iter().map(|p| p.error).collect();
+        let stats = range::stats(&mine);
+        let (median, _) = abs_quantiles(&errors);
+        let limit = if moe { t.moe_median } else { t.median };
+        let meets = stats.mean.abs() <= t.mean && median <= limit;
+        let name = format!("{family} {stack} {}", if moe { "MoE" } else { "dense" });
+        match listed(family, stack, moe) {
+            Some(_) if meets => wrong.push(format!("{name} meets the targets: remove its gap")),
+            Some(g)
+                if stats.mean.abs() > g.mean.abs() + gaps::SLACK
+                    || median > g.median + gaps::SLACK =>
+            {
+                wrong.push(format!(
+                    "{name} regressed: mean {:+.3} median {:.3} (listed {:+.3}, {:.3})",
+                    stats.mean, median, g.mean, g.median
+                ))
+            }
+            None if !meets => wrong.push(format!(
+                "{name} misses the targets unlisted: mean {:+.3}, median {:.3}",
+                stats.mean, median
+            )),
+            _ => {}
+        }
+    };
+    for (r, s) in range::regimes(&points) {
+        if s.runs >= t.runs {
+            let mine: Vec<&range::Point> = points.iter().filter(|p| p.regime == r).collect();
+            judge(&r.family, r.stack, r.moe, mine);
+        }
+    }
+    let moe: Vec<&range::Point> = points.iter().filter(|p| p.regime.moe).collect();
+    judge("all", "all", true, moe);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // Every listed gap names a group that exists.
+    for g in gaps::GAPS {
+        let exists = g.family == "all"
+            || points.iter().any(|p| {
+                p.regime.family == g.family && p.regime.stack == g.stack && p.regime.moe == g.moe
+            });
+        assert!(exists, "{} {} lists no rows", g.family, g.stack);
+    }
 }
 
 #[test]
@@ -80,9 +113,6 @@ fn every_published_plan_is_judged_runnable() {
             (Some(_), true) => {
                 refused.push(format!("{name} now fits: remove its known_unfit note"))
             }
-            (Some(_), false) if !o.row.held_out => {
-                refused.push(format!("{name} is a calibration row: every one must fit"))
-            }
             _ => {}
         }
     }
@@ -100,7 +130,8 @@ fn held_out_rows_are_reported_apart() {
     assert!(held
         .iter()
         .any(|o| o.row.scenario.get("cluster.chips").and_then(|c| c.as_u64()) >= Some(10_000)));
-    let doc = validation::markdown(&runs, &outcomes);
+    let left = vec![0.0; outcomes.len()];
+    let doc = validation::markdown(&runs, &outcomes, &left);
     let calibration = doc.find("### Fit sources").expect("a table of the fit sources' rows");
     let held_out = doc.find("### Held-out sources").expect("a table of the held-out sources' rows");
     assert!(calibration < held_out);
@@ -110,8 +141,10 @@ fn held_out_rows_are_reported_apart() {
 
 #[test]
 fn accuracy_document_is_current() {
-    let (runs, outcomes) = validation::run_all().expect("calibration data loads");
-    let expected = validation::markdown(&runs, &outcomes);
+    let (runs, _) = validation::run_all().expect("calibration data loads");
+    let (outcomes, left) =
+        validation::fit::left_out_all().as_ref().expect("calibration data loads");
+    let expected = validation::markdown(&runs, outcomes, left);
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/accuracy.md");
     let actual = std::fs::read_to_string(path).unwrap_or_default();
     if std::env::var_os("UPDATE_ACCURACY").is_some() {
@@ -143,9 +176,9 @@ fn fitted_figures_are_current() {
     );
     // Every fitted chip rests on at least two plans, and the catalog reads what was fitted.
     for f in &figures.chips {
-        assert!(f.rows >= 2, "{} fitted to {} rows", f.chip, f.rows);
-        let preset = clusterplan::model::presets::chip(f.chip).expect("a catalog chip");
-        assert!((preset.figures().matmul_efficiency - f.efficiency).abs() < 5e-5, "{}", f.chip);
+        assert!(f.rows >= 2, "{} fitted to {} rows", f.of, f.rows);
+        let preset = clusterplan::model::presets::chip(f.of).expect("a catalog chip");
+        assert!((preset.figures().matmul_efficiency - f.value).abs() < 5e-5, "{}", f.of);
     }
 }
 
@@ -153,8 +186,9 @@ fn fitted_figures_are_current() {
 #[test]
 fn the_digest_is_current() {
     let (_, rows) = validation::load().expect("calibration data loads");
-    let (_, outcomes) = validation::run_all().expect("calibration data loads");
-    let expected = validation::digest_source(&rows, &outcomes);
+    let (outcomes, left) =
+        validation::fit::left_out_all().as_ref().expect("calibration data loads");
+    let expected = validation::digest_source(&rows, outcomes, left);
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/validation/digest.rs");
     if std::env::var_os("UPDATE_ACCURACY").is_some() {
         std::fs::write(path, &expected).expect("write src/validation/digest.rs");
@@ -179,14 +213,22 @@ fn the_digest_is_current() {
 
 #[test]
 fn the_readme_quotes_the_current_accuracy() {
-    let (_, outcomes) = validation::run_all().expect("calibration data loads");
-    let s = validation::Summary::of(&outcomes);
+    use clusterplan::validation::{abs_quantiles, fit, range};
+    let (outcomes, left) = fit::left_out_all().as_ref().expect("calibration data loads");
+    let points = range::points(outcomes, left);
+    let stats = range::stats(&points.iter().collect::<Vec<_>>());
+    let (median, _) = abs_quantiles(left);
+    let (inside, rows) = range::coverage(&points, |_| true);
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
         .expect("README.md");
-    let quoted = format!("{} of the {} rows are within their tolerance", s.within, s.rows);
-    assert!(readme.contains(&quoted), "README should say: {quoted}");
-    let mean = format!("mean absolute error of {:.1}%", 100.0 * s.mean_abs_error);
-    assert!(readme.contains(&mean), "README should say: {mean}");
+    for quoted in [
+        format!("{} published rows from {} sources", stats.rows, stats.sources),
+        format!("median absolute error of the step time is {:.1} %", 100.0 * median),
+        format!("signed mean {:+.1} %", 100.0 * stats.mean),
+        format!("{:.0} % of the published values", 100.0 * inside as f64 / rows as f64),
+    ] {
+        assert!(readme.contains(&quoted), "README should say: {quoted}");
+    }
 }
 
 #[test]
@@ -277,15 +319,16 @@ fn ranges_widen_away_from_validated_runs() {
 #[test]
 fn ranges_hold_for_most_published_runs() {
     use clusterplan::validation::{fit, range};
-    let (_, outcomes) = validation::run_all().expect("calibration data loads");
-    let points = range::points(&outcomes, &fit::left_out(&outcomes));
+    let (outcomes, left) = fit::left_out_all().as_ref().expect("calibration data loads");
+    let points = range::points(outcomes, left);
     assert_eq!(points.len(), outcomes.len(), "every row has a regime");
     let share = |held_out_only: bool| {
         let (inside, rows) = range::coverage(&points, |p| !held_out_only || p.held_out);
         inside as f64 / rows.max(1) as f64
     };
-    for (which, held) in [("held-out", true), ("all", false)] {
+    // The figures docs/accuracy.md states: 79 % of the held-out sources' rows, 80 % of all.
+    for (which, held, least) in [("held-out", true, 0.78), ("all", false, 0.79)] {
         let s = share(held);
-        assert!((0.7..=0.95).contains(&s), "{which} rows inside their range: {s}");
+        assert!((least..=0.95).contains(&s), "{which} rows inside their range: {s}");
     }
 }

@@ -7,7 +7,7 @@
 //! factors of Thakur, Rabenseifner and Gropp 2005, "Optimization of collective communication
 //! operations in MPICH" (IJHPCA 19(1)), and NCCL's choice of the better of ring and tree latency.
 
-use crate::model::efficiency::{ALL_TO_ALL_RELATIVE, IN_NETWORK_ALLREDUCE_GAIN};
+use crate::model::efficiency::{ring_share, ALL_TO_ALL_RELATIVE, IN_NETWORK_ALLREDUCE_GAIN};
 use crate::model::{Link, Network, ScaleUp};
 
 /// A collective operation.
@@ -87,7 +87,8 @@ pub fn collective_s(
     let k = group.per_domain.max(1) as f64;
     let m = group.n_domains() as f64;
     let up = scale_up.link.achievable_bytes_per_s();
-    let out = scale_out.achievable_bytes_per_s();
+    // A ring over many nodes reaches less of its link's bus bandwidth (`ring_share`).
+    let out = scale_out.achievable_bytes_per_s() * ring_share(m);
     let alpha_up = scale_up.link.latency_s;
     let alpha_out = scale_out.latency_s;
     // Steps a ring takes, or a double binary tree's depth when that is shorter (NCCL picks).

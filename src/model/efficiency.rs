@@ -68,6 +68,46 @@ pub const ELEMENTWISE_BWD_BYTE_RATIO: f64 = 2.0;
 /// CUDA kernel launch overhead is about 3-5 us (NVIDIA CUDA C++ Best Practices Guide).
 pub const KERNEL_FLOOR_S: f64 = 4e-6;
 
+/// Bus bandwidth a ring collective loses per doubling of the nodes it spans beyond four: the
+/// reduce-scatter bus bandwidth of H100 nodes over InfiniBand falls from 360 GB/s at 4 nodes
+/// to 345, 320, 300, 280 and 260 GB/s at 8, 16, 32, 64 and 128 (NVIDIA/nccl issue 1229,
+/// 2024), about 5.6 % of the 4-node figure per doubling: the inter-node ring's steps, flows
+/// colliding on the same spine links under ECMP hashing and congestion at scale (Meta, "RDMA
+/// over Ethernet for Distributed AI Training at Meta Scale", SIGCOMM'24, reports up to 40 %
+/// collective bandwidth recovered by spreading flows).
+pub const RING_LOSS_PER_DOUBLING: f64 = 0.0556;
+
+/// Nodes up to which a ring keeps its link's measured bus bandwidth (`RING_LOSS_PER_DOUBLING`).
+pub const RING_FULL_NODES: f64 = 4.0;
+
+/// Least share of its 4-node bus bandwidth a ring keeps however many nodes it spans: the
+/// decline is measured to 128 nodes and continued beyond, but not below half.
+pub const RING_LEAST_SHARE: f64 = 0.5;
+
+/// Share of its link's bus bandwidth a ring collective over `nodes` scale-up domains reaches.
+pub fn ring_share(nodes: f64) -> f64 {
+    let doublings = (nodes / RING_FULL_NODES).max(1.0).log2();
+    (1.0 - RING_LOSS_PER_DOUBLING * doublings).max(RING_LEAST_SHARE)
+}
+
+/// Bytes the fused vocabulary-parallel cross entropy moves per logit in the forward pass and
+/// the backward pass. Megatron-Core's fused kernel takes 18.23 ms forward and backward for
+/// 8,192 tokens over a 131,072-word vocabulary on an H100 (the unfused one 21.25 ms;
+/// linkedin/Liger-Kernel benchmark/data/all_benchmark_data.csv at 2120862b, kernel
+/// `megatron_cross_entropy`, liger 0.8.0): 45.5 bytes per logit at 80 % of 3.35 TB/s, split
+/// as the passes' reads and writes of the FP32 statistics divide them (10 to 6).
+pub const LOSS_FWD_BYTES: f64 = 28.4;
+/// See `LOSS_FWD_BYTES`.
+pub const LOSS_BWD_BYTES: f64 = 17.1;
+
+/// Tokens the busiest expert-parallel rank routes, over the mean, in dropless training with
+/// the usual balancing: with no auxiliary loss, MoE layers of 128 experts over EP 8 on H100
+/// lose 18.6 % of their time waiting on the slowest device (FEPLB, arXiv:2604.19654), and
+/// Qwen3-235B on 256 H100 runs 8-20 % slower a step with its own routing than with the tokens
+/// forced into balance (Megatron-MoE-ModelZoo best_practice/qwen3/readme.md at e8650517):
+/// the busiest rank carries about a fifth more than the mean.
+pub const ROUTING_IMBALANCE: f64 = 1.2;
+
 /// Fraction of link bandwidth an all-to-all reaches relative to a ring collective:
 /// many small messages to many peers (DeepSeek-V3 report §3.2.2 reports ~40 of 50 GB/s on IB).
 pub const ALL_TO_ALL_RELATIVE: f64 = 0.8;

@@ -163,9 +163,7 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
         (true, Some(moe)) => {
             // An expert tensor-parallel group holds `etp / tp` of a tensor-parallel group's
             // tokens, each expert `1 / etp` of its width (MoE parallel folding).
-            let routed = tokens * shape.etp / shape.tp
-                * moe.top_k as f64
-                * moe.capacity_factor.unwrap_or(1.0).max(1.0);
+            let routed = tokens * shape.etp / shape.tp * moe.top_k as f64 * moe.load();
             let expert_ffn = moe.expert_ffn as f64 / shape.etp;
             let shared = moe.n_shared_experts as f64 * moe.expert_ffn as f64 / shape.tp;
             (

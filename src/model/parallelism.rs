@@ -50,6 +50,10 @@ pub enum Stack {
     /// JAX or PyTorch/XLA on TPU (MaxText, PaxML): XLA's scheduler runs collectives
     /// asynchronously beside compute, and buffers are assigned when the step is compiled.
     Xla,
+    /// A benchmark submission's stack, as MLPerf Training's runs it: Megatron-Core under NeMo
+    /// tuned for one workload, with every overlap, CUDA graphs and fused kernels. The chips'
+    /// best kernel speeds (`Chip::matmul_efficiency`) are this stack's.
+    Tuned,
 }
 
 impl Stack {
@@ -60,7 +64,7 @@ impl Stack {
 
     /// It overlaps tensor- and pipeline-parallel communication with compute by default.
     pub fn overlaps_model(self) -> bool {
-        matches!(self, Stack::MegatronCore | Stack::Xla)
+        matches!(self, Stack::MegatronCore | Stack::Xla | Stack::Tuned)
     }
 
     /// Device memory its runtime holds before any tensor (bytes), and the share of the
@@ -76,6 +80,38 @@ impl Stack {
             _ => (1.0 * GIB, 0.05),
         }
     }
+}
+
+/// What a software stack's kernels and host reach beyond its overlaps, as fitted to published
+/// runs on it (`presets::software`). A chip's best kernel speeds are a tuned benchmark
+/// submission's (`Stack::Tuned`); the stacks most teams run lose a share of them to unfused
+/// kernels and launches, and an MoE layer waits on the host where its token dispatcher needs the
+/// tokens per expert on the CPU.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Software {
+    /// Share of the chip's best speed of GEMM, attention and element-wise kernels that the
+    /// stack's kernels reach (1 for the tuned stack).
+    pub kernel_share: f64,
+    /// Seconds the GPU waits on the host in each MoE layer for each micro-batch, forward and
+    /// backward together: Megatron-Core's token dispatchers copy the tokens per expert to the
+    /// host before the expert exchange (`megatron/core/transformer/moe/token_dispatcher.py`,
+    /// `tokens_per_expert.cpu()`, `d2h_event.synchronize()`), after which the host launches the
+    /// rest of the layer with no queue ahead of the GPU. CUDA graphs cannot capture a layer
+    /// whose shapes change, so only static shapes (drop and pad, compiled XLA) avoid it.
+    pub moe_host_s: f64,
+    /// The same with DeepEP's or HybridEP's dispatcher, which fuses the permutation and its
+    /// preprocessing into a few kernels, so fewer launches follow the wait (Megatron-LM's
+    /// DeepSeek-V3 on GB200: router and preprocess from 72 kernels to 17, +54 TFLOP/s of 970,
+    /// mostly host time; `docs/discussions/deepseek-v3-gb200-optimization` at eb0783b6).
+    pub moe_host_deepep_s: f64,
+    /// Seconds each layer loses per micro-batch, forward and backward together, to its
+    /// kernels' launches where the stack does not capture them in CUDA graphs: a layer runs
+    /// dozens of kernels, and between two launched one at a time the GPU idles a few
+    /// microseconds; on a fast chip with a short layer this is no longer small (Megatron-LM's
+    /// DeepSeek-V3 on GB200 gained 8.6 % from partial CUDA graphs, 10.2 % from binding the
+    /// host threads to their NUMA nodes; `docs/discussions/deepseek-v3-gb200-optimization` at
+    /// eb0783b6).
+    pub layer_host_s: f64,
 }
 
 /// How an MoE layer's tokens reach their experts across scale-up domains.
@@ -230,6 +266,8 @@ pub struct Parallelism {
     pub dispatcher: Dispatcher,
     /// The software stack.
     pub stack: Stack,
+    /// What the stack's kernels and host reach (`presets::software`).
+    pub software: Software,
     /// Expert all-to-all hidden behind another micro-batch's computation (DeepSeek-V3's DualPipe,
     /// arXiv:2412.19437, §3.2.1); Megatron-LM's default leaves it exposed.
     pub ep_overlap: bool,

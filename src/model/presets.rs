@@ -19,6 +19,9 @@ macro_rules! source {
 
 mod chips;
 mod fabrics;
+// Generated (`validation::fit::source`); kept as written so the staleness check compares like
+// with like.
+#[rustfmt::skip]
 pub mod fitted;
 mod switches;
 mod systems;
@@ -30,7 +33,7 @@ pub use switches::SWITCHES;
 pub use systems::SYSTEMS;
 pub use transformers::TRANSFORMERS;
 
-use crate::model::{Chip, Link, ScaleUp, Switch, System, Transformer};
+use crate::model::{Chip, Link, ScaleUp, Software, Stack, Switch, System, Transformer};
 
 /// How firm a preset's figures are (vendor, secondary or unverified, as compiled).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -252,6 +255,34 @@ impl ChipPreset {
     pub fn fitted(&self) -> bool {
         fitted::CHIP_GEMM.iter().any(|f| f.0 == self.id)
     }
+}
+
+/// What `stack` reaches beyond its overlaps: its share of the chips' best kernel speed and the
+/// MoE host wait and each layer's launches, as fitted to published runs
+/// (`fitted::STACK_KERNEL_SHARE`, `fitted::MOE_HOST_S`, `fitted::LAYER_HOST_S`). The tuned stack's kernels are the chips' best by definition; it and
+/// XLA run MoE layers with static shapes (a tuned submission drops and pads tokens to capture
+/// whole steps in CUDA graphs; XLA compiles the step), so they never wait on the host.
+///
+/// `family` is the chip's (`ChipPreset::family`): where a family's runs on the stack reach a
+/// share of their own (`fitted::FAMILY_KERNEL_SHARE`), its chips take it.
+pub fn software(stack: Stack, family: Option<&str>) -> Software {
+    let pooled = fitted::STACK_KERNEL_SHARE.iter().find(|f| f.0 == stack).map_or(1.0, |f| f.1);
+    let own = fitted::FAMILY_KERNEL_SHARE
+        .iter()
+        .find(|f| f.0 == stack && Some(f.1) == family)
+        .map_or(1.0, |f| f.2);
+    let kernel_share = pooled * own;
+    let (moe_host_s, moe_host_deepep_s) = match stack {
+        Stack::Xla | Stack::Tuned => (0.0, 0.0),
+        Stack::MegatronCore | Stack::MegatronBaseline | Stack::PytorchFsdp => {
+            (fitted::MOE_HOST_S.0, fitted::MOE_HOST_DEEPEP_S.0)
+        }
+    };
+    let layer_host_s = match stack {
+        Stack::Xla | Stack::Tuned => 0.0,
+        _ => fitted::LAYER_HOST_S.iter().find(|f| f.0 == stack).map_or(0.0, |f| f.1),
+    };
+    Software { kernel_share, moe_host_s, moe_host_deepep_s, layer_host_s }
 }
 
 /// The scale-up preset with this id.

@@ -239,6 +239,9 @@ fn relative(a: f64, b: f64) -> f64 {
 }
 
 /// What became of one plan.
+// A verdict lives on the stack for one plan at a time; boxing the plan would allocate once for
+// every plan the search checks.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Verdict {
     /// Something makes it impossible to run as written (`Severity::Problem`).

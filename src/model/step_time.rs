@@ -53,6 +53,10 @@ pub struct StepBreakdown {
     /// Waiting for the slowest of the chips: identical chips run at different speeds, and a
     /// synchronous step goes at the pace of the slowest (`efficiency::slowest_of`).
     pub straggler_s: f64,
+    /// The GPU waiting on the host: the MoE token dispatcher's copy of the tokens per expert to
+    /// the host and the launches after it, and each layer's kernels launched one at a time
+    /// (`Software::moe_host_s`, `Software::layer_host_s`).
+    pub host_s: f64,
 }
 
 impl StepBreakdown {
@@ -73,7 +77,7 @@ impl StepBreakdown {
 
     /// Every part with its id (worded as `part.<id>`; the report's keys without `_s`), in
     /// display order, seconds.
-    pub fn parts(&self) -> [(&'static str, f64); 10] {
+    pub fn parts(&self) -> [(&'static str, f64); 11] {
         [
             ("compute", self.compute_s),
             ("recompute", self.recompute_s),
@@ -85,6 +89,7 @@ impl StepBreakdown {
             ("bubble", self.bubble_s),
             ("optimizer", self.optimizer_s),
             ("straggler", self.straggler_s),
+            ("host", self.host_s),
         ]
     }
 }
@@ -273,6 +278,7 @@ pub(crate) fn step_from(
         bubble_s: bubble,
         optimizer_s: optimizer,
         straggler_s: slowest_of(shape.chips_used) * (compute + recompute + bubble),
+        host_s: per_step(|x| x.host),
     };
     let link = LinkTimes {
         tp_s: per_step(|x| x.tp.link),
@@ -314,6 +320,7 @@ fn clean(b: StepBreakdown) -> StepBreakdown {
         bubble_s: finite(b.bubble_s),
         optimizer_s: finite(b.optimizer_s),
         straggler_s: finite(b.straggler_s),
+        host_s: finite(b.host_s),
     }
 }
 

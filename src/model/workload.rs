@@ -225,6 +225,18 @@ pub struct Moe {
     /// and is sent once per domain then forwarded inside it (DeepSeek-V3, arXiv:2412.19437,
     /// §2.1.2 and §3.2.2: M = 4). `None` sends every routed copy on its own.
     pub node_limit: Option<u32>,
+    /// Tokens the busiest expert-parallel rank routes to its experts, over the mean, in
+    /// dropless routing: the step waits for that rank's experts and exchange. Benchmarks that
+    /// force the balance (Megatron-Core's `--moe-router-force-load-balancing`) have 1.
+    pub imbalance: f64,
+}
+
+impl Moe {
+    /// The busiest rank's expert load over the balanced one: padded to the capacity where
+    /// there is one, else the routing's imbalance.
+    pub fn load(&self) -> f64 {
+        self.capacity_factor.unwrap_or(self.imbalance).max(1.0)
+    }
 }
 
 /// A decoder-only transformer.

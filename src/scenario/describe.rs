@@ -52,7 +52,7 @@ pub fn transformer(t: &Transformer) -> Value {
         model["moe"] = json!({ "experts": m.n_experts, "top_k": m.top_k,
             "shared_experts": m.n_shared_experts, "expert_ffn": m.expert_ffn,
             "dense_layers": m.n_dense_layers, "capacity_factor": m.capacity_factor,
-            "node_limit": m.node_limit });
+            "node_limit": m.node_limit, "imbalance": m.imbalance });
     }
     model
 }

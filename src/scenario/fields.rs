@@ -497,6 +497,14 @@ pub static MODEL_MOE_CAPACITY_FACTOR: Field = number(
     100.0,
     "a multiple of the balanced load per expert; published runs use 1 to 2",
 );
+pub static MODEL_MOE_IMBALANCE: Field = number(
+    "model.moe.imbalance",
+    "",
+    Fixed(crate::model::efficiency::ROUTING_IMBALANCE),
+    1.0,
+    8.0,
+    "the busiest rank's tokens over the mean; 1 is perfect balance, published runs lose 8-20 % of a step to it",
+);
 pub static MODEL_MOE_NODE_LIMIT: Field =
     count("model.moe.node_limit", Derived, 1.0, 1e5, "DeepSeek-V3 uses 4 domains");
 pub static TRAINING_TOKENS: Field = number(
@@ -1011,6 +1019,7 @@ pub static PARALLELISM_STACK: Choices<Stack> = Choices {
         ("megatron-baseline", Stack::MegatronBaseline),
         ("pytorch-fsdp", Stack::PytorchFsdp),
         ("xla", Stack::Xla),
+        ("tuned", Stack::Tuned),
     ],
 };
 pub static RELIABILITY_CHECKPOINT: Choices<Checkpoint> = Choices {
@@ -1176,6 +1185,7 @@ pub static FIELDS: &[&Field] = &[
     &MODEL_MOE_EXPERT_FFN,
     &MODEL_MOE_DENSE_LAYERS,
     &MODEL_MOE_CAPACITY_FACTOR,
+    &MODEL_MOE_IMBALANCE,
     &MODEL_MOE_NODE_LIMIT,
     &TRAINING_TOKENS,
     &TRAINING_GLOBAL_BATCH,

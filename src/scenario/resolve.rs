@@ -361,12 +361,13 @@ impl Scenario {
         let transformer = self.resolve_transformer(&mut r);
         let training = self.resolve_training(&mut r);
         let mut cluster = self.resolve_cluster(&mut r);
-        let parallelism = self.resolve_parallelism(&mut r, cluster.usable_chips());
         let chip_id = match &self.cluster.chip {
             Some(Value::String(id)) => Some(id.trim()),
             Some(Value::Object(map)) => map.get("preset").and_then(Value::as_str),
             _ => None,
         };
+        let family = chip_id.and_then(presets::chip).map(|p| p.family);
+        let parallelism = self.resolve_parallelism(&mut r, cluster.usable_chips(), family);
         let plant = self.resolve_plant(&mut r, chip_id, &mut cluster);
         let reliability = self.resolve_reliability(&mut r, cluster.n_chips);
         let mut inputs = Inputs { transformer, training, cluster, parallelism, plant, reliability };
@@ -517,6 +518,11 @@ impl Scenario {
                     Some(Value::Null) => None,
                     Some(v) => Some(r.count(&Some(v), &fields::MODEL_MOE_NODE_LIMIT, None)),
                 };
+                let imbalance = r.positive(
+                    &get("imbalance"),
+                    &fields::MODEL_MOE_IMBALANCE,
+                    Some(base_moe.map_or(fixed!(MODEL_MOE_IMBALANCE), |x| x.imbalance)),
+                );
                 if top_k > n_experts {
                     let problem = Problem::TopKExceedsExperts { experts: n_experts, got: top_k };
                     r.error("model.moe.top_k", problem);
@@ -532,6 +538,7 @@ impl Scenario {
                     n_dense_layers,
                     capacity_factor,
                     node_limit,
+                    imbalance,
                 })
             }
             Some(other) => {
@@ -828,7 +835,12 @@ impl Scenario {
         }
     }
 
-    fn resolve_parallelism(&self, r: &mut Reader, n_chips: u32) -> Parallelism {
+    fn resolve_parallelism(
+        &self,
+        r: &mut Reader,
+        n_chips: u32,
+        family: Option<&'static str>,
+    ) -> Parallelism {
         let p = &self.parallelism;
         r.unknown("parallelism", &p.others);
         let tensor = r.count(&p.tp, &fields::PARALLELISM_TP, Some(fixed!(PARALLELISM_TP) as u32));
@@ -909,6 +921,7 @@ impl Scenario {
                 stack.overlaps_data(),
             ),
             stack,
+            software: presets::software(stack, family),
             dispatcher: r.choice(
                 &p.dispatcher,
                 &fields::PARALLELISM_DISPATCHER,

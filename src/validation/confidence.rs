@@ -95,7 +95,8 @@ pub fn confidence(
         Some(p) => Confidence {
             chip: Some(p.name),
             unverified: p.unverified.iter().filter_map(|f| fields::chip_figure_path(f)).collect(),
-            efficiency_by_class: calibrated.is_none() && !coverage.chips.iter().any(|c| c == p.id),
+            // Fitted to published runs of the chip or of its family's fitted chips.
+            efficiency_by_class: calibrated.is_none() && !p.fitted(),
             beyond_validated: beyond,
             few_runs,
             plus_minus,

@@ -118,6 +118,11 @@ pub struct Pooled {
     /// rows: what is left of the error once a measurement of the same chip and software has
     /// removed its bias.
     pub within_run: f64,
+    /// How many spreads a range spans on each side of its centre: the 80th percentile of the
+    /// rows' errors from their centres in spreads, each row's centre and spread made without
+    /// its source (`width`), so that four in five published values fall inside; 0 until
+    /// worked out, which stands for a normal distribution's 1.28.
+    pub width: f64,
 }
 
 /// Why a range is as wide as it is.
@@ -136,6 +141,8 @@ pub struct Basis {
     pub bias: f64,
     /// The spread used, after shrinkage and widening.
     pub spread: f64,
+    /// Spreads the range spans on each side of its centre (`Pooled::width`).
+    pub width: f64,
     /// The regime has at least three runs within tolerance and the plan is no larger than they
     /// were: the estimate is validated.
     pub validated: bool,
@@ -325,7 +332,35 @@ pub fn pooled(points: &[Point]) -> Pooled {
         between_families: mean_sd(&family_means).1,
         drift_per_doubling: slope.abs(),
         within_run: mean_sd(&around_run).1,
+        width: 0.0,
     }
+}
+
+/// Each point's error from the centre the other sources give its row, in their spreads.
+pub fn standardized(points: &[Point]) -> Vec<f64> {
+    points
+        .iter()
+        .map(|p| {
+            let others: Vec<Point> =
+                points.iter().filter(|q| q.source != p.source).cloned().collect();
+            let b = basis(&p.regime, p.chips, &regimes(&others), &pooled(&others));
+            (p.error - b.bias).abs() / b.spread.max(1e-6)
+        })
+        .collect()
+}
+
+/// The share of the rows a range should hold.
+const COVERED: f64 = 0.8;
+
+/// The width that holds `COVERED` of `standardized` (errors in spreads): their quantile.
+pub fn width(standardized: &[f64]) -> f64 {
+    let mut xs: Vec<f64> = standardized.iter().copied().filter(|x| x.is_finite()).collect();
+    if xs.is_empty() {
+        return Z90;
+    }
+    xs.sort_by(f64::total_cmp);
+    let i = (COVERED * xs.len() as f64).ceil() as usize;
+    xs[i.clamp(1, xs.len()) - 1]
 }
 
 /// The regimes' statistics taken together as one group.
@@ -384,8 +419,11 @@ pub fn basis(regime: &Regime, chips: u32, regimes: &[(Regime, Stats)], pooled: &
     let centre = shrunk(&stack, centre);
     let (bias, spread) = shrunk(&own, centre);
     let mut variance = spread.powi(2);
-    // Without runs of the same family, the family's own effect is unknown: it is one more
-    // draw from the spread between families.
+    // Without runs of its own, the regime's own effect is unknown: it is one more draw from
+    // the spread between families, and one more again without runs of the same family.
+    if own.sources == 0 {
+        variance += pooled.between_families.powi(2);
+    }
     if !regimes.iter().any(|(r, _)| r.family == regime.family) {
         variance += pooled.between_families.powi(2);
     }
@@ -402,6 +440,7 @@ pub fn basis(regime: &Regime, chips: u32, regimes: &[(Regime, Stats)], pooled: &
         rows: own.rows,
         bias,
         spread: variance.max(0.0).sqrt(),
+        width: if pooled.width > 0.0 { pooled.width } else { Z90 },
         validated: own.runs_within >= 3 && beyond.is_none(),
         beyond,
         calibrated: None,
@@ -438,8 +477,8 @@ pub fn calibrated(mut basis: Basis, fit: &Fit, chips: u32, pooled: &Pooled) -> B
 /// [p10, p90] of the time factor (true time over predicted): the predicted time is off by
 /// `1 + bias ± z spread`, so the true time is the predicted over that.
 fn factors(basis: &Basis) -> (f64, f64) {
-    let lo_error = basis.bias - Z90 * basis.spread;
-    let hi_error = basis.bias + Z90 * basis.spread;
+    let lo_error = basis.bias - basis.width * basis.spread;
+    let hi_error = basis.bias + basis.width * basis.spread;
     // An error of -100% or below would mean an infinitely slow run: keep the factor finite.
     let factor = |e: f64| 1.0 / (1.0 + e).max(0.05);
     (factor(hi_error), factor(lo_error))
@@ -481,19 +520,29 @@ pub fn of(e: &Estimate, basis: Basis) -> Range {
 
 /// How often the ranges hold: of the points `which` picks, how many have their published
 /// value inside the range their row gets from the other sources' errors (each row predicted
-/// with its source left out, and the range's statistics made without that source), and how
-/// many there are.
+/// with its source left out, and the range's statistics and width made without that source),
+/// and how many there are.
 pub fn coverage(points: &[Point], which: impl Fn(&Point) -> bool) -> (usize, usize) {
+    let standardized = standardized(points);
     let mine: Vec<&Point> = points.iter().filter(|p| which(p)).collect();
-    let inside = mine.iter().filter(|p| covers(p, points)).count();
+    let inside = mine.iter().filter(|p| covers(p, points, &standardized)).count();
     (inside, mine.len())
 }
 
 /// Whether the published value of `point`'s row lies inside the range the other sources give
-/// it: its time error within `Z90` spreads of the centre.
-pub fn covers(point: &Point, all: &[Point]) -> bool {
+/// it: its centre, spread and width made without its source (`standardized` holds every
+/// point's error in spreads, in order).
+pub fn covers(point: &Point, all: &[Point], standardized: &[f64]) -> bool {
     let others: Vec<Point> = all.iter().filter(|q| q.source != point.source).cloned().collect();
-    let b = basis(&point.regime, point.chips, &regimes(&others), &pooled(&others));
+    let theirs: Vec<f64> = all
+        .iter()
+        .zip(standardized)
+        .filter(|(q, _)| q.source != point.source)
+        .map(|(_, &x)| x)
+        .collect();
+    let mut pooled = pooled(&others);
+    pooled.width = width(&theirs);
+    let b = basis(&point.regime, point.chips, &regimes(&others), &pooled);
     let (lo, hi) = factors(&b);
     // The true time over the predicted is 1 / (1 + error).
     (lo..=hi).contains(&(1.0 / (1.0 + point.error).max(0.05)))

@@ -488,6 +488,34 @@ pub const CHIPS: &[ChipPreset] = &[
                  widely quoted as = MI300X; AMD MI325X datasheet not retrieved"
         ),
     },
+    ChipPreset {
+        id: "mi355x",
+        name: "AMD Instinct MI355X",
+        vendor: "AMD",
+        family: "CDNA",
+        chip: Chip {
+            bf16_flops_per_s: 2500.0 * TFLOPS,
+            fp8_flops_per_s: 5000.0 * TFLOPS,
+            fp4_flops_per_s: 10000.0 * TFLOPS,
+            fp32_flops_per_s: 157.3 * TFLOPS,
+            hbm_bytes: 288.0 * DATASHEET_GB,
+            hbm_bytes_per_s: 8.0 * TB_PER_S,
+            tdp_w: 1400.0,
+            matmul_efficiency: 0.55,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "infinity-fabric-8",
+        scale_out: "roce-400g",
+        chips_per_node: 8,
+        basis: Basis::Secondary,
+        unverified: &["bf16_flops_per_s", "fp32_flops_per_s"],
+        source: source!(
+            "AMD Instinct MI355X announcement as reported (CDNA 4: 288 GB HBM3E at 8 TB/s, \
+                 1,400 W liquid-cooled, 5 PF dense FP8, 10 PF MXFP4 and MXFP6, 157.3 TF FP32 \
+                 vector); dense BF16 taken as half the FP8 rate. GEMM efficiency by chip class"
+        ),
+    },
     // ---------------------------------------------------------------- Intel
     ChipPreset {
         id: "gaudi2",
@@ -630,6 +658,65 @@ pub const CHIPS: &[ChipPreset] = &[
                  8,960-chip pod); v5p-training page (4-chip VM, DCN 50 Gbps per chip). GEMM \
                  efficiency the TPU family's, calibrated on v4; MaxText's 2023 v5p table and \
                  its 2025 Llama 3.1 405B recipe check it, held out"
+        ),
+    },
+    ChipPreset {
+        id: "tpu-v6e",
+        name: "Google TPU v6e (Trillium)",
+        vendor: "Google",
+        family: "TPU",
+        chip: Chip {
+            bf16_flops_per_s: 918.0 * TFLOPS,
+            fp8_flops_per_s: 0.0, // int8 only (918 TOPS), no FP8 units
+            fp4_flops_per_s: 0.0,
+            fp32_flops_per_s: 57.4 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
+            hbm_bytes: 32.0 * GIB,
+            hbm_bytes_per_s: 1.64 * TB_PER_S,
+            tdp_w: 400.0, // estimate: no power figure published
+            matmul_efficiency: 0.81,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "ici-v6e",
+        scale_out: "dcn-tpu-100g",
+        chips_per_node: 8,
+        basis: Basis::Vendor,
+        unverified: &["fp32_flops_per_s", "tdp_w"],
+        source: source!(
+            "docs.cloud.google.com/tpu/docs/v6e (918 TFLOP/s bf16 and 918 TOPS int8 per chip, \
+                 32 GB HBM at 1,640 GB/s, ICI 800 GB/s bidirectional over 4 ports, 2D torus, \
+                 256-chip pod, 8 chips per host); docs.cloud.google.com/tpu/docs/tpu7x \
+                 comparison table (v6e: 32 GiB, DCN 100 Gb/s per chip). GEMM efficiency the \
+                 TPU family's"
+        ),
+    },
+    ChipPreset {
+        id: "tpu-7x",
+        name: "Google TPU7x (Ironwood)",
+        vendor: "Google",
+        family: "TPU",
+        chip: Chip {
+            bf16_flops_per_s: 2307.0 * TFLOPS,
+            fp8_flops_per_s: 4614.0 * TFLOPS,
+            fp4_flops_per_s: 0.0,
+            fp32_flops_per_s: 144.2 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
+            hbm_bytes: 192.0 * GIB,
+            hbm_bytes_per_s: 7.38 * TB_PER_S,
+            tdp_w: 1000.0, // estimate: no power figure published
+            matmul_efficiency: 0.81,
+            memory_efficiency: 0.80,
+            price_usd: None,
+        },
+        scale_up: "ici-7x",
+        scale_out: "dcn-tpu-100g",
+        chips_per_node: 4,
+        basis: Basis::Vendor,
+        unverified: &["fp32_flops_per_s", "tdp_w"],
+        source: source!(
+            "docs.cloud.google.com/tpu/docs/tpu7x (per chip: 2,307 TFLOP/s BF16, 4,614 \
+                 TFLOP/s FP8, 192 GiB HBM at 7,380 GB/s, two TensorCores, ICI 1,200 GB/s \
+                 bidirectional, DCN 100 Gb/s, 9,216-chip pod, 4 chips per VM). GEMM \
+                 efficiency the TPU family's"
         ),
     },
     // ---------------------------------------------------------------- Huawei

@@ -200,6 +200,28 @@ pub const SCALE_UP: &[ScaleUpPreset] = &[
                  pod; largest slice 6,144 chips); v5p-training page gives 1,200 GB/s \
                  bidirectional per chip"),
     },
+    ScaleUpPreset {
+        id: "ici-v6e",
+        name: "TPU v6e ICI, 2D torus, 256 chips",
+        scale_up: ScaleUp {
+            link: Link { bytes_per_s: 400.0 * GB_PER_S, latency_s: 5.0 * US, efficiency: 0.70 },
+            domain_size: 256,
+        },
+        basis: Basis::Vendor,
+        source: source!("docs.cloud.google.com/tpu/docs/v6e (ICI 800 GB/s bidirectional per chip, 4 \
+                 ports, 2D torus, 256-chip pod)"),
+    },
+    ScaleUpPreset {
+        id: "ici-7x",
+        name: "TPU7x ICI, 3D torus, 9,216 chips",
+        scale_up: ScaleUp {
+            link: Link { bytes_per_s: 600.0 * GB_PER_S, latency_s: 5.0 * US, efficiency: 0.70 },
+            domain_size: 9216,
+        },
+        basis: Basis::Vendor,
+        source: source!("docs.cloud.google.com/tpu/docs/tpu7x (ICI 1,200 GB/s bidirectional per chip, \
+                 3D torus, 9,216-chip pod)"),
+    },
     // ---------------------------------------------------------------- Huawei
     ScaleUpPreset {
         id: "hccs-8",
@@ -449,6 +471,16 @@ pub const SCALE_OUT: &[ScaleOutPreset] = &[
         source: source!(
             "cloud.google.com/tpu/docs/v5p-training (DCN bandwidth 50 Gbps per chip); the \
                  public documentation says only 'DCN'"
+        ),
+    },
+    ScaleOutPreset {
+        id: "dcn-tpu-100g",
+        name: "TPU data-centre network, 100 Gb/s per chip",
+        link: Link { bytes_per_s: 100.0 * GBIT_PER_S, latency_s: 10.0 * US, efficiency: 0.80 },
+        basis: Basis::Vendor,
+        source: source!(
+            "docs.cloud.google.com/tpu/docs/tpu7x comparison table (DCN 100 Gb/s per chip for \
+                 v6e and TPU7x)"
         ),
     },
 ];

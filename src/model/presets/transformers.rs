@@ -79,6 +79,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 expert_ffn: 14336,
                 n_dense_layers: 0,
                 capacity_factor: None,
+                imbalance: super::super::efficiency::ROUTING_IMBALANCE,
                 node_limit: None,
             }),
             ..Transformer::dense(32, 4096, 32, 8, 14336, FfnKind::SwiGlu, 32000, 4096)
@@ -102,6 +103,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 expert_ffn: 2048,
                 n_dense_layers: 3,
                 capacity_factor: None,
+                imbalance: super::super::efficiency::ROUTING_IMBALANCE,
                 node_limit: Some(4),
             }),
             ..Transformer::dense(61, 7168, 128, 128, 18432, FfnKind::SwiGlu, 129280, 4096)
@@ -195,6 +197,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 expert_ffn: 14336,
                 n_dense_layers: 16,
                 capacity_factor: None,
+                imbalance: super::super::efficiency::ROUTING_IMBALANCE,
                 node_limit: None,
             }),
             ..Transformer::dense(32, 4096, 32, 8, 14336, FfnKind::SwiGlu, 65536, 8192)
@@ -233,6 +236,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 expert_ffn: 512,
                 n_dense_layers: 0,
                 capacity_factor: None,
+                imbalance: super::super::efficiency::ROUTING_IMBALANCE,
                 node_limit: None,
             }),
             ..Transformer::dense(48, 2048, 16, 2, 5120, FfnKind::SwiGlu, 151936, 4096)
@@ -299,6 +303,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 expert_ffn: 43008,
                 n_dense_layers: 0,
                 capacity_factor: None,
+                imbalance: super::super::efficiency::ROUTING_IMBALANCE,
                 node_limit: None,
             }),
             ..Transformer::dense(120, 10752, 84, 84, 43008, FfnKind::Gelu, 100256, 8192)

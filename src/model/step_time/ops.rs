@@ -11,7 +11,8 @@ use std::ops::{Add, Mul};
 use crate::model::efficiency::{
     kernel_s, overlapped, BLOCK_SCALED_GEMM_RELATIVE, ELEMENTWISE_BWD_BYTE_RATIO,
     FLASH_BWD_FLOP_RATIO, FLASH_BWD_RELATIVE, FLASH_FWD_RELATIVE, FP8_GEMM_RELATIVE,
-    KERNEL_FLOOR_S, NVFP4_BF16_LAYER_SHARE, QUANTIZE_MXFP8_BYTES, QUANTIZE_NVFP4_BYTES,
+    KERNEL_FLOOR_S, LOSS_BWD_BYTES, LOSS_FWD_BYTES, NVFP4_BF16_LAYER_SHARE, QUANTIZE_MXFP8_BYTES,
+    QUANTIZE_NVFP4_BYTES,
 };
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
@@ -56,12 +57,14 @@ pub(super) struct Pass {
     pub(super) tp: Comm,
     pub(super) cp: Comm,
     pub(super) ep: Comm,
+    /// Seconds the GPU waits on the host (`Software::moe_host_s`).
+    pub(super) host: f64,
 }
 
 impl Pass {
     /// Seconds on the critical path.
     pub(super) fn total(&self) -> f64 {
-        self.compute + self.tp.exposed + self.cp.exposed + self.ep.exposed
+        self.compute + self.tp.exposed + self.cp.exposed + self.ep.exposed + self.host
     }
 }
 
@@ -73,6 +76,7 @@ impl Add for Pass {
             tp: self.tp + o.tp,
             cp: self.cp + o.cp,
             ep: self.ep + o.ep,
+            host: self.host + o.host,
         }
     }
 }
@@ -80,7 +84,13 @@ impl Add for Pass {
 impl Mul<f64> for Pass {
     type Output = Pass;
     fn mul(self, k: f64) -> Pass {
-        Pass { compute: self.compute * k, tp: self.tp * k, cp: self.cp * k, ep: self.ep * k }
+        Pass {
+            compute: self.compute * k,
+            tp: self.tp * k,
+            cp: self.cp * k,
+            ep: self.ep * k,
+            host: self.host * k,
+        }
     }
 }
 
@@ -137,7 +147,10 @@ impl Ctx<'_> {
         let chip = &inputs.cluster.chip;
         // A power cap and a hot inlet slow the SM clock, so every GEMM-like kernel, not memory
         // traffic.
+        // The stack's kernels reach their share of the chip's best (a tuned submission's).
+        let share = inputs.parallelism.software.kernel_share.clamp(0.05, 1.5);
         let eff = chip.matmul_efficiency.clamp(0.01, 1.0)
+            * share
             * crate::model::efficiency::capped_speed(inputs.cluster.cap_share())
             * crate::model::facility::thermal_speed(&inputs.plant.facility);
         let bf16_rate = (chip.bf16_flops_per_s * eff).max(1.0);
@@ -152,7 +165,8 @@ impl Ctx<'_> {
                 (block(chip.fp4_flops_per_s), QUANTIZE_NVFP4_BYTES, NVFP4_BF16_LAYER_SHARE)
             }
         };
-        let mem_rate = (chip.hbm_bytes_per_s * chip.memory_efficiency.clamp(0.01, 1.0)).max(1.0);
+        let mem_rate =
+            (chip.hbm_bytes_per_s * chip.memory_efficiency.clamp(0.01, 1.0) * share).max(1.0);
         Ctx { inputs, shape, gemm_rate, quantize_bytes, bf16_share, bf16_rate, mem_rate }
     }
 
@@ -504,7 +518,8 @@ impl Ctx<'_> {
         let h = t.hidden as f64;
         let n_experts = moe.n_experts.max(1) as f64;
         let k = moe.top_k as f64;
-        let cf = moe.capacity_factor.unwrap_or(1.0).max(1.0);
+        // The busiest rank's experts and exchange set the pace.
+        let cf = moe.load();
         let ((routed, routed_act), (shared, shared_act)) = self.expert_cores(moe);
         let router = self.gemm_at(self.bf16_rate, s.tokens, n_experts, h, 1.0);
         let norm_tokens = s.norm_tokens(self.inputs.parallelism.sequence_parallel);
@@ -518,14 +533,25 @@ impl Ctx<'_> {
         // Gathers over the larger of the two groups decide where the traffic can hide.
         let group = s.etp_u.max(s.tp_u);
         let elementwise = routed_act + shared_act + permute;
-        self.ffn_passes(routed + shared + router, elementwise, ep, (tensor, group))
+        let mut passes =
+            self.ffn_passes(routed + shared + router, elementwise, ep, (tensor, group));
+        // The dispatcher's wait on the host, half in each direction.
+        let software = &self.inputs.parallelism.software;
+        let wait = match self.inputs.parallelism.dispatcher {
+            Dispatcher::AllToAll => software.moe_host_s,
+            Dispatcher::DeepEp => software.moe_host_deepep_s,
+        };
+        let host = 0.5 * wait.max(0.0);
+        passes.fwd.host += host;
+        passes.bwd.host += host;
+        passes
     }
 
     /// GEMM and activation time of an MoE layer's (routed, shared) experts on one chip.
     fn expert_cores(&self, moe: crate::model::Moe) -> ((f64, f64), (f64, f64)) {
         let s = self.shape;
         let n_experts = moe.n_experts.max(1) as f64;
-        let k = moe.top_k as f64 * moe.capacity_factor.unwrap_or(1.0).max(1.0);
+        let k = moe.top_k as f64 * moe.load();
         let local_experts = (n_experts / s.ep).max(1.0);
         let expert_ffn = moe.expert_ffn as f64 / s.etp;
         // Tokens the EP group routes, spread evenly over all experts (Fedus et al. 2021, §2.1):
@@ -620,9 +646,10 @@ impl Ctx<'_> {
         let norm =
             self.elementwise(4.0 * s.norm_tokens(self.inputs.parallelism.sequence_parallel) * h);
         let gemm = self.gemm_at(self.bf16_rate, s.tokens, vocab, h, 1.0);
-        // Logits in BF16, softmax statistics and loss in FP32: read 2 B, write and reread 4 B each.
-        let loss_fwd = self.elementwise(10.0 * s.tokens * vocab);
-        let loss_bwd = self.elementwise(6.0 * s.tokens * vocab);
+        // Logits in BF16, softmax statistics and loss in FP32, as Megatron-Core's fused
+        // vocabulary-parallel cross entropy moves them (`LOSS_FWD_BYTES`).
+        let loss_fwd = self.elementwise(LOSS_FWD_BYTES * s.tokens * vocab);
+        let loss_bwd = self.elementwise(LOSS_BWD_BYTES * s.tokens * vocab);
         let tp = self.tp_block() / 2.0;
         Passes {
             fwd: Pass { compute: norm + gemm + loss_fwd, tp: Comm::new(tp, tp), ..Pass::default() },
@@ -660,6 +687,10 @@ impl Ctx<'_> {
                 pass.ep.exposed = overlapped(pass.ep.link, pass.compute);
             }
         }
+        // Launches one at a time, where the stack does not capture them in graphs.
+        let launches = 0.5 * self.inputs.parallelism.software.layer_host_s.max(0.0);
+        layer.fwd.host += launches;
+        layer.bwd.host += launches;
         let elementwise = if self.inputs.parallelism.recompute_elementwise {
             self.elementwise_fwd(moe) + self.latent_up()
         } else {

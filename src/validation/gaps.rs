@@ -1,0 +1,122 @@
+//! Where the model misses its accuracy targets on published runs, by how much, and what it
+//! lacks to meet them.
+//!
+//! The targets (`TARGETS`): on every group of plans (chip family, stack, dense or MoE) with at
+//! least three published runs, the signed mean of the step time's error with each source left
+//! out within ±5 % and its median absolute value within 10 % (15 % for mixtures of experts),
+//! and the median over every MoE row within 15 %. A group that misses them is listed here with
+//! the figures measured when it was last changed; `tests/validation.rs` fails when a listed
+//! group's errors grow past those figures, when a group misses the targets unlisted, and when
+//! a listed group meets them (so the list never explains a gap that is gone).
+
+/// The accuracy targets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Targets {
+    /// Runs a group needs before the targets apply to it.
+    pub runs: u32,
+    /// Largest absolute signed mean error of a group.
+    pub mean: f64,
+    /// Largest median absolute error of a dense group.
+    pub median: f64,
+    /// Largest median absolute error of an MoE group, and over every MoE row.
+    pub moe_median: f64,
+}
+
+/// The targets the issue of record sets.
+pub const TARGETS: Targets = Targets { runs: 3, mean: 0.05, median: 0.10, moe_median: 0.15 };
+
+/// A group that misses the targets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Gap {
+    /// Chip family, or `all` for every family.
+    pub family: &'static str,
+    /// Stack id, or `all`.
+    pub stack: &'static str,
+    /// Mixtures of experts.
+    pub moe: bool,
+    /// Signed mean error as last measured (positive: the model is slow).
+    pub mean: f64,
+    /// Median absolute error as last measured.
+    pub median: f64,
+    /// What the model lacks.
+    pub why: &'static str,
+}
+
+/// Slack on a listed figure before it counts as a regression.
+pub const SLACK: f64 = 0.005;
+
+/// Every group that misses the targets.
+pub const GAPS: &[Gap] = &[
+    Gap {
+        family: "Ascend",
+        stack: "megatron-core",
+        moe: true,
+        mean: -0.134,
+        median: 0.159,
+        why: "MoE on the stock Ascend stack of 2024 (MindSpeed-LLM's Mixtral with every expert split eight ways by tensor parallelism behind the all-gather dispatcher, ModelLink's capacity-based layer one expert at a time) runs up to twice as slow as the model's MoE layer; the host wait is fitted to NVIDIA's dispatchers, and no measurement of the Ascend dispatchers' own costs was found.",
+    },
+    Gap {
+        family: "Blackwell",
+        stack: "megatron-core",
+        moe: false,
+        mean: 0.058,
+        median: 0.088,
+        why: "Megatron-Bridge's releases since 26.02 run Llama 3.1 405B and 70B on GB200 12-28 % faster than the model, which fits the Megatron-Core kernel share to its 25.09 tables, NeMo 25.02 and DGX Cloud's 25.05 recipes: the later releases' CUDA graphs and fused kernels are not a stack of their own. The model errs slow here, never fast.",
+    },
+    Gap {
+        family: "CDNA",
+        stack: "megatron-baseline",
+        moe: false,
+        mean: -0.287,
+        median: 0.263,
+        why: "MI250X rows come from one source (LUMI's 2023 Megatron-DeepSpeed runs on ROCm 5), which alone fits the MI250X's efficiency; with that source left out the chip takes its class figure, which ROCm 5's kernels did not reach.",
+    },
+    Gap {
+        family: "Gaudi",
+        stack: "tuned",
+        moe: false,
+        mean: 0.269,
+        median: 0.345,
+        why: "Intel's MLPerf submissions in FP8 on Gaudi 2 run about 1.5 times faster than the model: it prices FP8 GEMMs at 80 % of the BF16 share of the FP8 peak (DeepSeek-V3's per-tile scaling), which Habana's FP8 engine with cached weights beats; with the BF16 source left out the chip takes its class figure.",
+    },
+    Gap {
+        family: "Hopper",
+        stack: "megatron-core",
+        moe: true,
+        mean: -0.142,
+        median: 0.234,
+        why: "MoE on H100 spreads both ways: DeepSeek-V3 in BF16 from DGX Cloud's 25.05 recipes (a published MFU of 17 %) and Megatron-Bridge's Qwen3-30B-A3B of 25.11 and 26.02 run 30-60 % slower than the model, Grok-1 25 % faster. The host wait is one fitted figure per dispatcher while the releases' sizes differ several times over, and grouped GEMMs of small experts are priced as dense ones.",
+    },
+    Gap {
+        family: "Hopper",
+        stack: "pytorch-fsdp",
+        moe: false,
+        mean: 0.015,
+        median: 0.199,
+        why: "torchtitan's rows spread both ways around a centred mean: its eager Llama 3.1 8B rows and per-operator checkpointing run far slower than the model, its compiled Float8 and asynchronous-TP rows faster; one kernel share per stack and family cannot follow eager and compiled modes of one stack.",
+    },
+    Gap {
+        family: "TPU",
+        stack: "xla",
+        moe: false,
+        mean: -0.009,
+        median: 0.101,
+        why: "MaxText's recipes rerun a custom share of each layer (`remat_policy: custom`) and offload layer inputs to host memory; the model's choices are none, selective or full recomputation, so rows fall on either side.",
+    },
+    Gap {
+        family: "TPU",
+        stack: "xla",
+        moe: true,
+        mean: -0.183,
+        median: 0.244,
+        why: "MaxText's MoE recipes on TPU7x and v6e (DeepSeek-V3, Qwen3-235B, Mixtral) run 15-37 % slower than the model: they shard the experts by FSDP instead of expert parallelism and route with capacity and padding the model prices as dropless balanced routing with its imbalance.",
+    },
+    Gap {
+        family: "all",
+        stack: "all",
+        moe: true,
+        mean: -0.048,
+        median: 0.163,
+        why: "The MoE groups above: the host wait and grouped-GEMM efficiency vary by release and dispatcher more than one fitted figure per dispatcher follows.",
+    },
+];
