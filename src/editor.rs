@@ -476,6 +476,18 @@ pub fn evaluation(scenario: &Scenario) -> Result<Evaluation, Vec<InputError>> {
     Ok(Evaluation { inputs, estimate, range, calibration })
 }
 
+/// The days with failures of `good` as a distribution (`model::failures::of`), its deadline's
+/// chance held to the days `sizing.confidence` asks for: with `p90`, each simulated run's days
+/// are taken at the upper end of the estimate's range.
+pub fn failures(good: &Evaluation) -> crate::model::failures::Spread {
+    let mut spread = crate::model::failures::of(&good.inputs, &good.estimate);
+    let held = validation::range::held_to(&good.range.basis, good.inputs.reliability.confidence);
+    if let (Some(d), Some(_)) = (good.inputs.reliability.deadline_days, spread.deadline_chance) {
+        spread.deadline_chance = Some(spread.chance_by(d / held));
+    }
+    spread
+}
+
 /// The plan of `inputs` at the sizes its plots sweep; the fabric is rebuilt at each size, so
 /// power and cost scale with what is bought. The plots are drawn in the worker, which calls
 /// this; the page does not.

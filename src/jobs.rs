@@ -310,7 +310,13 @@ impl Job {
     pub fn view(&self, done: bool) -> Value {
         match &self.kind {
             Kind::Search(s) => view::search(&s.0, &s.1.outcome(), done),
-            Kind::Size(s) => view::size(s.deadline_days, &s.done, s.dark),
+            Kind::Size(s) => {
+                let confidence =
+                    s.scenario.resolve().map_or(crate::model::Confidence::Central, |inputs| {
+                        inputs.reliability.confidence
+                    });
+                view::size(s.deadline_days, &s.done, confidence, s.dark)
+            }
             Kind::Validate(report) => report.as_ref().map_or(Value::Null, view::accuracy),
             Kind::Compare(_, drawn) => drawn.as_ref().map_or(Value::Null, view::compare),
             Kind::Plots(..) | Kind::AddToFleet(..) => self.result(),
@@ -452,7 +458,7 @@ fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Value {
 /// The days with failures as a distribution, worded and drawn: its percentiles, the chance of
 /// meeting the deadline, and the chance of finishing by each day (`charts::draw_finish`).
 fn failures_view(good: &editor::Evaluation, theme: &charts::Theme, width: u32) -> Value {
-    let spread = crate::model::failures::of(&good.inputs, &good.estimate);
+    let spread = editor::failures(good);
     // A run that never finishes has no spread to show; its problem says so.
     if spread.trials == 0 {
         return Value::Null;
@@ -469,11 +475,12 @@ fn failures_view(good: &editor::Evaluation, theme: &charts::Theme, width: u32) -
             ("p90", &days(spread.p90_days)),
         ],
     );
+    let key = match good.inputs.reliability.confidence {
+        crate::model::Confidence::Central => "failures.deadline",
+        crate::model::Confidence::P90 => "failures.deadline-p90",
+    };
     let deadline_said = deadline.zip(spread.deadline_chance).map(|(d, chance)| {
-        crate::text::fill(
-            "failures.deadline",
-            &[("days", &days(d)), ("chance", &crate::format::percent(chance))],
-        )
+        crate::text::fill(key, &[("days", &days(d)), ("chance", &crate::format::percent(chance))])
     });
     json!({
         "p10_days": spread.p10_days,

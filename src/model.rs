@@ -33,7 +33,7 @@ pub use parallelism::{
     CpKind, Dispatcher, GemmFormat, Parallelism, Recipe, Recompute, Sharding, Software, Stack,
     Training,
 };
-pub use reliability::{Reliability, ReliabilityEstimate};
+pub use reliability::{Confidence, Reliability, ReliabilityEstimate};
 pub use step_time::{LinkTimes, StepBreakdown};
 pub use warnings::{Severity, Warning};
 pub use workload::{

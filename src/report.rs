@@ -453,6 +453,9 @@ pub fn sizing_row(chip: &str, deadline_days: f64, answer: &sizing::Answer, unit:
                 "capex_usd": e.facility.cost.capex_usd,
                 "run_usd": s.plan.run_usd,
                 "plan": describe::plan(&s.plan.parallelism),
+                // The days the deadline was held to: the estimate, or its range's upper end.
+                "held_to": s.held_to,
+                "held_days": s.plan.wall_days() * s.held_to,
             })
         }
         sizing::Answer::Misses { fastest } => {

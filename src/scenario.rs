@@ -112,6 +112,8 @@ pub struct Scenario {
     pub facility: FacilitySpec,
     /// Failures, checkpoints and recovery.
     pub reliability: ReliabilitySpec,
+    /// How sizing and the deadline's chance answer.
+    pub sizing: SizingSpec,
     /// The user's own measurements, a list of `{ "scenario": changes, "measured": {..} }`
     /// (`calibration.rs`); the chip's GEMM efficiency is fitted to them.
     pub calibration: Raw,
@@ -156,6 +158,14 @@ section! {
         repair_h,
         /// Days the run must finish in; default none.
         deadline_days,
+    }
+}
+
+section! {
+    /// How sizing and the deadline's chance answer.
+    SizingSpec {
+        /// `central` (the estimate) or `p90` (the upper end of its range); default `central`.
+        confidence,
     }
 }
 
@@ -402,6 +412,7 @@ impl Scenario {
             parallelism: ParallelismSpec::from_map(object(&mut map, "parallelism")?),
             facility: FacilitySpec::from_map(object(&mut map, "facility")?),
             reliability: ReliabilitySpec::from_map(object(&mut map, "reliability")?),
+            sizing: SizingSpec::from_map(object(&mut map, "sizing")?),
             calibration: take(&mut map, "calibration"),
             sites: take(&mut map, "sites"),
             unknown: map.into_iter().collect(),
@@ -614,6 +625,9 @@ impl Scenario {
         }
         if !self.reliability.is_empty() {
             map.insert("reliability".into(), Value::Object(self.reliability.to_map()));
+        }
+        if !self.sizing.is_empty() {
+            map.insert("sizing".into(), Value::Object(self.sizing.to_map()));
         }
         if let Some(v) = &self.calibration {
             map.insert("calibration".into(), v.clone());

@@ -69,6 +69,15 @@ pub fn at(scenario: &Scenario, chip: Option<&str>, chips: u32) -> Scenario {
     s.without_plan()
 }
 
+/// How many times its estimate a plan of `scenario` is held to against the deadline: 1, or the
+/// upper end of its range with `sizing.confidence: p90` (`validation::range::held_to`).
+pub fn held_to(scenario: &Scenario) -> f64 {
+    let Ok((inputs, calibration)) = scenario.resolve_calibrated() else { return 1.0 };
+    let fit = calibration.as_ref().map(|c| &c.fit);
+    let basis = crate::validation::range::basis_of(scenario, &inputs, fit);
+    crate::validation::range::held_to(&basis, inputs.reliability.confidence)
+}
+
 /// The best plan at one size.
 #[derive(Clone, Debug)]
 pub struct Point {
@@ -93,6 +102,9 @@ pub struct Sized {
     pub scenario: Scenario,
     /// Its full estimate: nodes, racks, power and cost.
     pub estimate: Estimate,
+    /// How many times its estimate the plan's days were held to against the deadline
+    /// (`held_to`).
+    pub held_to: f64,
 }
 
 impl Sized {
@@ -206,7 +218,8 @@ impl Sizer {
         let sized = std::mem::take(sized);
         self.current = None;
         self.points.push(Point { chips, best });
-        let meets = best.filter(|p| p.wall_days() <= self.deadline_days);
+        let held = held_to(&sized);
+        let meets = best.filter(|p| p.wall_days() * held <= self.deadline_days);
         if let Some(plan) = meets {
             if self.meeting.as_ref().is_none_or(|(n, _, _)| chips < *n) {
                 self.meeting = Some((chips, sized, plan));
@@ -271,6 +284,7 @@ impl Sizer {
             return self.give_up();
         };
         let scenario = scenario.with_found(&plan, chips);
+        let held_to = held_to(&scenario);
         self.answer = Some(match scenario.evaluate() {
             Ok((_, estimate)) => Answer::Meets(Box::new(Sized {
                 chips,
@@ -278,6 +292,7 @@ impl Sizer {
                 plan,
                 scenario,
                 estimate,
+                held_to,
             })),
             Err(_) => Answer::Misses { fastest: Some(Box::new(Point { chips, best: Some(plan) })) },
         });

@@ -681,3 +681,38 @@ fn xla_recomputes_to_fit_what_it_can() {
     let beyond = plan("xla", 256);
     assert!(!beyond.memory.fits, "{:?}", beyond.memory);
 }
+
+/// Scale has a cost: on one plan whose batch grows with its replicas, the step grows with the
+/// cluster, as published weak scaling shows it (MegaScale, arXiv:2402.15627, Figure 9:
+/// Megatron-LM's 530B model loses 1 point of MFU from 2,240 to 11,200 GPUs): the data-parallel
+/// rings span more nodes and keep less of their links' bandwidth (`efficiency::ring_share`),
+/// and the slowest of more chips sets the pace.
+#[test]
+fn the_step_grows_with_the_cluster_on_one_plan() {
+    let step = |chips: u32| {
+        let dp = chips / 128;
+        let s = Scenario::from_value(json!({
+            "model": { "preset": "llama3-405b" },
+            "training": { "tokens": "15.6T", "global_batch": dp * 16 },
+            "cluster": { "chip": "h100-sxm", "chips": chips, "scale_out": "roce-400g" },
+            "parallelism": { "tp": 8, "pp": 16, "dp": dp, "virtual_stages": 8, "zero": 1,
+                             "recompute": "none", "recompute_elementwise": true }
+        }))
+        .expect("parses");
+        s.evaluate().expect("resolves").1.step_s
+    };
+    let steps: Vec<f64> = [8192, 16_384, 32_768, 65_536, 131_072].into_iter().map(step).collect();
+    for pair in steps.windows(2) {
+        assert!(pair[1] > pair[0], "{steps:?}");
+    }
+    assert!(steps[4] > 1.015 * steps[0], "8,192 to 131,072 H100: {steps:?}");
+    // MegaScale's weak scaling of the 530B baseline: MFU falls as the cluster grows.
+    let (_, rows) = clusterplan::validation::loaded().as_ref().expect("calibration data loads");
+    let mfu: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.run == "megascale-530b-weak")
+        .map(|r| clusterplan::validation::check(r).expect("predicts").predicted)
+        .collect();
+    assert_eq!(mfu.len(), 3);
+    assert!(mfu[0] > mfu[1] && mfu[1] > mfu[2], "{mfu:?}");
+}

@@ -673,3 +673,40 @@ fn the_search_chooses_the_placement_on_rack_scale_systems() {
     set.cluster.domain_chips = 36;
     assert_eq!(search::placements(&set.cluster), vec![36]);
 }
+
+/// The search's best plan on a published run's cluster is no faster than the published plan by
+/// more than the model's error on that kind of plan (the published plan's range, made from the
+/// errors of runs whose source was left out), unless the run names the mechanism the published
+/// plan lost to; a run that names one is still beaten by more.
+#[test]
+fn the_search_beats_published_plans_only_within_the_models_error() {
+    let (_, rows) = validation::loaded().as_ref().expect("calibration data loads");
+    let picked = [
+        ("llama-3.1-405b", "8K, 16,384 GPUs"),
+        ("deepseek-v3", "GPU-hours"),
+        ("megascale-megatron", "12,288 GPUs, batch 6144"),
+        ("megascale-megatron", "1,024 GPUs, batch 768"),
+        ("mlperf-v5.0-nvidia-llama405b-h100", "8,192 GPUs, batch 1536 (GA 24)"),
+        ("megatron-2021", "145.6B, 1536 GPUs"),
+        ("megatron-2021-strong", "529.6B, 2240 GPUs"),
+    ];
+    let mut checked = 0;
+    for row in rows.iter().filter(|r| picked.contains(&(r.run.as_str(), r.label.as_str()))) {
+        let good = clusterplan::editor::evaluation(&row.scenario).expect("published plan resolves");
+        let options = Options { objective: Objective::TrainDays, top: 1, ..Options::default() };
+        let outcome = search::search(&good.inputs, options);
+        let best = outcome.ranked.first().expect("a plan");
+        let ratio = best.train_days / good.estimate.train_days;
+        let least = good.range.train_days.0 / good.estimate.train_days;
+        let name = format!("{} {}", row.run, row.label);
+        match &row.lost_to {
+            None => assert!(
+                ratio >= least,
+                "{name}: the search's plan takes {ratio:.3} of the published plan's days, below its range's {least:.3}"
+            ),
+            Some(_) => assert!(ratio < least, "{name}: now within the model's error ({ratio:.3}); remove its lost_to"),
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, picked.len());
+}

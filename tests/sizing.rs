@@ -179,3 +179,47 @@ fn a_run_that_never_finishes_is_never_offered() {
 fn the_catalog_fits_the_pages_chip_choice() {
     assert!(clusterplan::model::presets::CHIPS.len() <= 64);
 }
+
+/// A safe answer (`sizing.confidence: p90`) holds each plan's days to the upper end of its
+/// range: it never needs fewer chips than the central answer, its plan meets the deadline at
+/// those days, and the deadline's chance it gives is never higher.
+#[test]
+fn a_safe_answer_holds_the_days_to_the_range_upper_end() {
+    let central = small();
+    let safe = central.with("sizing.confidence", Some(serde_json::json!("p90")));
+    for deadline in [11.0, 19.0] {
+        let (Answer::Meets(c), Answer::Meets(p)) = (
+            sizing::size(&central, None, deadline).expect("sizes"),
+            sizing::size(&safe, None, deadline).expect("sizes"),
+        ) else {
+            panic!("{deadline} days can be met")
+        };
+        assert_eq!(c.held_to, 1.0);
+        assert!(p.held_to > 1.05, "the range's upper end is above the estimate: {}", p.held_to);
+        assert!(p.chips > c.chips, "{deadline} days: {} safe against {} central", p.chips, c.chips);
+        assert!(p.plan.wall_days() * p.held_to <= deadline);
+    }
+    // The deadline's chance at the range's upper end: a deadline just past the estimate is
+    // likely met at the estimate's days and not at the range's upper end.
+    let at64 = |s: &Scenario| s.with("cluster.chips", Some(serde_json::json!(64)));
+    let days = clusterplan::editor::evaluation(&at64(&central))
+        .expect("evaluates")
+        .estimate
+        .effective_train_days()
+        .expect("finishes");
+    let chance = |s: &Scenario| {
+        let s = at64(s).with("reliability.deadline_days", Some(serde_json::json!(days * 1.02)));
+        let good = clusterplan::editor::evaluation(&s).expect("evaluates");
+        clusterplan::editor::failures(&good).deadline_chance.expect("a deadline")
+    };
+    assert!(
+        chance(&central) > 0.5 && chance(&safe) < 0.5,
+        "{} {}",
+        chance(&central),
+        chance(&safe)
+    );
+    // An unknown choice is refused on its own field.
+    let bad = central.with("sizing.confidence", Some(serde_json::json!("p99")));
+    let errors = bad.resolve().expect_err("refused");
+    assert!(errors.iter().any(|e| e.field == "sizing.confidence"), "{errors:?}");
+}

@@ -48,7 +48,8 @@ fn foreign_root(line: &str, own: &[String]) -> Option<String> {
         "f32", "f64", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64",
         "i128", "isize", "char", "str", "bool",
     ];
-    let roots = ["std", "core", "alloc", "super", "self", "crate", "clippy", "units", "model"];
+    let roots =
+        ["std", "core", "alloc", "super", "self", "crate", "clippy", "rustfmt", "units", "model"];
     // Code only: no comment, no string literal.
     let code = line.split("//").next().unwrap_or("");
     let code: String = code.split('"').step_by(2).collect();

@@ -135,7 +135,7 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
             eprintln!("problem: {}{}: {p}", which(place), field(fields::warning_field(p)));
         }
         let mut json = report::to_json(&good.estimate);
-        let spread = clusterplan::model::failures::of(&good.inputs, &good.estimate);
+        let spread = editor::failures(&good);
         report::add_failures(&mut json, &spread);
         json["range"] = report::range_json(&good.range);
         json["calibration"] =

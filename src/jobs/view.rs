@@ -406,7 +406,12 @@ fn shown(chip: &str) -> String {
 /// A sizing's result as the page shows it: a row per chip, how close each answer is to the
 /// true smallest cluster, and the plot of days against chips, drawn for the dark colour
 /// scheme when `dark`.
-pub fn size(deadline_days: f64, chips: &[SizedChip], dark: bool) -> Value {
+pub fn size(
+    deadline_days: f64,
+    chips: &[SizedChip],
+    confidence: crate::model::Confidence,
+    dark: bool,
+) -> Value {
     let rows: Vec<Value> = chips
         .iter()
         .map(|c| {
@@ -440,7 +445,7 @@ pub fn size(deadline_days: f64, chips: &[SizedChip], dark: bool) -> Value {
                     format!("{} / {}", n(bom.nodes as f64), n(bom.racks as f64)),
                     mw.map(|mw| fill("unit.mw", &[("n", &format::sig3(mw))])).unwrap_or_default(),
                     capex.map(|usd| fill("unit.usd", &[("n", &format::count(usd))])).unwrap_or_default(),
-                    finite(sized.plan.effective_train_days).map(|d| format!("{d:.1}")).unwrap_or_default(),
+                    held_days(sized),
                     plan_words(&sized.plan.parallelism, None),
                 ],
                 "apply": apply("size-apply", label, sized.scenario.to_value()),
@@ -474,8 +479,12 @@ pub fn size(deadline_days: f64, chips: &[SizedChip], dark: bool) -> Value {
         .filter(|c| c.result.is_ok())
         .map(|c| Curve { label: shown(&c.name), points: c.curve.clone() })
         .collect();
+    let held = match confidence {
+        crate::model::Confidence::Central => "size.held.central",
+        crate::model::Confidence::P90 => "size.held.p90",
+    };
     json!({
-        "lines": [],
+        "lines": [line("size-held", t(held).to_string(), false)],
         "after": bounds,
         "table": {
             "testid": "size-results",
@@ -484,6 +493,17 @@ pub fn size(deadline_days: f64, chips: &[SizedChip], dark: bool) -> Value {
         },
         "plot": svg_url(&charts::sizing_svg(&curves, deadline_days, if dark { &DARK } else { &LIGHT }, (720, 300))),
     })
+}
+
+/// The days with failures of a sized cluster, and those the deadline was held to when they are
+/// its range's upper end (`62.1 → 71.4`).
+fn held_days(sized: &crate::sizing::Sized) -> String {
+    let Some(d) = finite(sized.plan.effective_train_days) else { return String::new() };
+    if sized.held_to > 1.0 {
+        format!("{d:.1} → {:.1}", d * sized.held_to)
+    } else {
+        format!("{d:.1}")
+    }
 }
 
 /// The accuracy report as the page shows it: every published row with its error, the misses

@@ -99,6 +99,19 @@ pub struct Reliability {
     pub repair_s: f64,
     /// Days the run must finish in, if there is a deadline.
     pub deadline_days: Option<f64>,
+    /// Which days sizing and the deadline's chance hold to (`sizing.confidence`).
+    pub confidence: Confidence,
+}
+
+/// Which days a deadline is held to: the estimate, or the upper end of its range, which four
+/// in five published runs of the same kind of plan did not exceed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Confidence {
+    /// The central estimate.
+    #[default]
+    Central,
+    /// The 90th percentile of the estimate's range (`validation::range`): a safe answer.
+    P90,
 }
 
 /// How a run recovers from an interruption that takes nodes out.

@@ -14,7 +14,7 @@
 use crate::model::facility::{Cooling, FabricKind};
 use crate::model::pools::Across;
 use crate::model::presets::units::{GB, GBIT_PER_S, GB_PER_S, TB_PER_S, TFLOPS, US};
-use crate::model::reliability::{Checkpoint, Recovery};
+use crate::model::reliability::{Checkpoint, Confidence, Recovery};
 use crate::model::sites::Exchange;
 use crate::model::{
     AttentionImpl, CpKind, Dispatcher, FfnKind, Inputs, LinearKind, MambaKind, Recipe, Recompute,
@@ -1062,6 +1062,10 @@ pub static RELIABILITY_DEADLINE_DAYS: Field = number(
     36_500.0,
     "a deadline is a number of days from the start",
 );
+pub static SIZING_CONFIDENCE: Choices<Confidence> = Choices {
+    path: "sizing.confidence",
+    options: &[("central", Confidence::Central), ("p90", Confidence::P90)],
+};
 pub static PARALLELISM_ACROSS_POOLS: Choices<Across> = Choices {
     path: "parallelism.across_pools",
     options: &[
@@ -1115,7 +1119,7 @@ pub fn measured(key: &str) -> &'static Field {
 }
 
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 15] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 16] {
     [
         (PARALLELISM_ACROSS_SITES.path, PARALLELISM_ACROSS_SITES.offered()),
         (PARALLELISM_CP_KIND.path, PARALLELISM_CP_KIND.offered()),
@@ -1130,6 +1134,7 @@ pub fn choices() -> [(&'static str, Vec<&'static str>); 15] {
         (PARALLELISM_STACK.path, PARALLELISM_STACK.offered()),
         (RELIABILITY_CHECKPOINT.path, RELIABILITY_CHECKPOINT.offered()),
         (RELIABILITY_RECOVERY.path, RELIABILITY_RECOVERY.offered()),
+        (SIZING_CONFIDENCE.path, SIZING_CONFIDENCE.offered()),
         (FACILITY_COOLING.path, FACILITY_COOLING.offered()),
         (CLUSTER_FABRIC_KIND.path, CLUSTER_FABRIC_KIND.offered()),
     ]

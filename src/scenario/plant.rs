@@ -14,7 +14,7 @@ use crate::fabric::{self, Spec};
 use crate::model::facility::{Cooling, FabricKind, FabricRules, Facility, Plant};
 use crate::model::presets::{self, units::*, SystemPreset};
 use crate::model::reliability::{
-    Checkpoint, Recovery, Reliability, DEFAULT_RATES, STORAGE_BYTES_PER_S_PER_CHIP,
+    Checkpoint, Confidence, Recovery, Reliability, DEFAULT_RATES, STORAGE_BYTES_PER_S_PER_CHIP,
 };
 use crate::model::{Chip, Cluster, Switch, System};
 
@@ -307,6 +307,9 @@ impl Scenario {
             }
         }
         let recovery = r.choice(&spec.recovery, &fields::RELIABILITY_RECOVERY, Recovery::Spare);
+        r.unknown("sizing", &self.sizing.others);
+        let confidence =
+            r.choice(&self.sizing.confidence, &fields::SIZING_CONFIDENCE, Confidence::Central);
         let spare_nodes = match &spec.spare_nodes {
             None | Some(Value::Null) => None,
             raw => Some(r.count(raw, &fields::RELIABILITY_SPARE_NODES, None)),
@@ -328,6 +331,7 @@ impl Scenario {
             repair_s: repair.to_si(repair_h),
             deadline_days,
             rates,
+            confidence,
             // Plain fields, set from the field table.
             ..Reliability::default()
         }

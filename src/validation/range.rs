@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use super::{digest, Outcome};
 use crate::model::calibrate::Fit;
-use crate::model::{presets, Estimate, Inputs};
+use crate::model::{presets, Confidence, Estimate, Inputs};
 use crate::scenario::Scenario;
 
 /// How many sources of a wider group's errors a group's own are weighed against.
@@ -487,6 +487,11 @@ fn factors(basis: &Basis) -> (f64, f64) {
 /// The range of each headline of `e`, from the regime statistics in the digest, or from the
 /// user's measurements when `fit` says they set the chip's efficiency.
 pub fn range(scenario: &Scenario, inputs: &Inputs, e: &Estimate, fit: Option<&Fit>) -> Range {
+    of(e, basis_of(scenario, inputs, fit))
+}
+
+/// What the range of a plan rests on (`range`), without an estimate.
+pub fn basis_of(scenario: &Scenario, inputs: &Inputs, fit: Option<&Fit>) -> Basis {
     let regimes: Vec<(Regime, Stats)> = digest::REGIMES
         .iter()
         .map(|d| {
@@ -495,11 +500,21 @@ pub fn range(scenario: &Scenario, inputs: &Inputs, e: &Estimate, fit: Option<&Fi
         })
         .collect();
     let chips = inputs.cluster.n_chips;
-    let mut basis = basis(&Regime::of(scenario, inputs), chips, &regimes, &digest::POOLED);
-    if let Some(fit) = fit {
-        basis = calibrated(basis, fit, chips, &digest::POOLED);
+    let basis = basis(&Regime::of(scenario, inputs), chips, &regimes, &digest::POOLED);
+    match fit {
+        Some(fit) => calibrated(basis, fit, chips, &digest::POOLED),
+        None => basis,
     }
-    of(e, basis)
+}
+
+/// How many times its estimate a plan's days are held to when a deadline is judged
+/// (`sizing.confidence`): 1 for the central estimate, the range's upper end over the estimate
+/// for `p90`.
+pub fn held_to(basis: &Basis, confidence: Confidence) -> f64 {
+    match confidence {
+        Confidence::Central => 1.0,
+        Confidence::P90 => factors(basis).1.max(1.0),
+    }
 }
 
 /// The ranges of `e`'s headlines for a time factor spread as `basis` says.

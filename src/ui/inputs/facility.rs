@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 use super::{Form, PanelProps};
 use crate::model::facility::Cooling;
-use crate::model::reliability::{Checkpoint, Recovery};
+use crate::model::reliability::{Checkpoint, Confidence, Recovery};
 use crate::scenario::fields;
 
 /// The site: cooling, PUE, rack limit and prices.
@@ -14,6 +14,7 @@ pub fn facility_panel(props: &PanelProps) -> Html {
     let rel = f.good.map(|g| g.inputs.reliability);
     let checkpoint = rel.map_or(Checkpoint::Async, |r| r.checkpoint);
     let recovery = rel.map_or(Recovery::Spare, |r| r.recovery);
+    let confidence = rel.map_or(Confidence::Central, |r| r.confidence);
     let cooling = site.map_or(Cooling::Air, |s| s.cooling);
     html! {
         <section class="panel">
@@ -28,6 +29,7 @@ pub fn facility_panel(props: &PanelProps) -> Html {
             <h2>{ crate::text::t("form.failures") }</h2>
             { f.choice(&fields::RELIABILITY_CHECKPOINT, "checkpoint", checkpoint) }
             { f.choice(&fields::RELIABILITY_RECOVERY, "recovery", recovery) }
+            { f.choice(&fields::SIZING_CONFIDENCE, "confidence", confidence) }
             <div class="grid">
                 { f.render(f.number(&fields::RELIABILITY_STORAGE_GB_PER_S, "storage", rel.map(|r| r.storage_bytes_per_s))) }
                 { f.plain("reliability") }
