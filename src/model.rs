@@ -76,6 +76,13 @@ impl Inputs {
         }
     }
 
+    /// The share of the chip's peaks its kernels reach on the plan's stack: the chip's best
+    /// (`Chip::matmul_efficiency`) times the stack's share of it (`Software::kernel_share`).
+    pub fn kernel_efficiency(&self) -> f64 {
+        self.cluster.chip.matmul_efficiency.clamp(0.01, 1.0)
+            * self.parallelism.software.kernel_share.clamp(0.05, 1.5)
+    }
+
     /// The chip's fastest peak for the recipe's GEMMs, FLOP/s: what no plan's GEMMs beat.
     pub fn fastest_gemm_flops_per_s(&self) -> f64 {
         let chip = &self.cluster.chip;

@@ -717,6 +717,24 @@ pub fn digest_source(rows: &[Row], outcomes: &[Outcome], left: &[f64]) -> String
     out.push_str(&format!("pub const CALIBRATED_CHIPS: &[&str] = &[{}];\n\n", chips.join(", ")));
     out.push_str("/// The most chips any published run used.\n");
     out.push_str(&format!("pub const MAX_VALIDATED_CHIPS: u32 = {};\n\n", coverage.max_chips));
+    let left_points = range::points(outcomes, left);
+    let judged: Vec<&range::Point> = left_points.iter().collect();
+    let all = range::stats(&judged);
+    let (median, _) = abs_quantiles(left);
+    let (inside, judged_rows) = range::coverage(&left_points, |_| true);
+    out.push_str(
+        "/// Over every row, each predicted with its source left out of the fit: rows, sources,\n",
+    );
+    out.push_str(
+        "/// the median absolute error of the step time, and the share inside their ranges.\n",
+    );
+    out.push_str(&format!(
+        "pub const LEFT_OUT: (u32, u32, f64, f64) = ({}, {}, {:?}, {:?});\n\n",
+        all.rows,
+        all.sources,
+        median,
+        inside as f64 / judged_rows.max(1) as f64
+    ));
     out.push_str("/// Rows within tolerance, rows, and the mean absolute error, over every row.\n");
     out.push_str(&format!(
         "pub const SUMMARY: (usize, usize, f64) = ({}, {}, {:?});\n\n",

@@ -710,3 +710,26 @@ fn the_search_beats_published_plans_only_within_the_models_error() {
     }
     assert_eq!(checked, picked.len());
 }
+
+/// The seeds' own case: GPT-4 as widely reported (a 1.8T mixture of 16 experts, 13T tokens on
+/// about 25,000 A100) took 90-100 days at 32-36 % MFU; the best plan the search finds on that
+/// cluster carries an MFU range that contains those figures.
+#[test]
+fn gpt4s_reported_mfu_lies_in_the_best_plans_range() {
+    let scenario = Scenario::from_value(json!({
+        "model": { "preset": "gpt4-moe-1.8t" },
+        "training": { "tokens": "13T", "global_batch": 7680 },
+        "cluster": { "chip": "a100-80gb", "chips": 24576, "scale_out": "ib-hdr" },
+        "parallelism": { "tp": 4, "pp": 15, "ep": 8 }
+    }))
+    .expect("parses");
+    let typed = scenario.for_search().expect("the cluster resolves");
+    let options = Options { objective: Objective::TrainDays, top: 1, ..Options::default() };
+    let outcome = search::search(&typed.inputs, options);
+    let best = outcome.ranked.first().expect("a plan");
+    let applied = typed.scenario.with_found(best, typed.inputs.cluster.n_chips);
+    let good = clusterplan::editor::evaluation(&applied).expect("the best plan evaluates");
+    let (lo, hi) = good.range.mfu;
+    assert!(lo <= 0.32 && hi >= 0.36, "MFU {:.3}, range {lo:.3} to {hi:.3}", good.estimate.mfu);
+    assert!(good.estimate.mfu < 0.45, "MFU {:.3}", good.estimate.mfu);
+}

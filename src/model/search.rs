@@ -364,13 +364,12 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
 }
 
 /// Days no plan on these chips can beat: the model FLOPs of the run at the chip's best
-/// achievable GEMM rate (its peak in the faster datatype times `matmul_efficiency`) on every
-/// chip. Every kernel takes at least its ideal time (`efficiency::kernel_s`), so a search's
+/// achievable GEMM rate (its peak in the faster datatype times the kernel efficiency on the
+/// plan's stack, `Inputs::kernel_efficiency`) on every chip. Every kernel takes at least its ideal time (`efficiency::kernel_s`), so a search's
 /// best is never below it; sizing uses it to skip cluster sizes that cannot meet a deadline.
 pub fn days_bound(inputs: &Inputs) -> f64 {
-    let chip = &inputs.cluster.chip;
     let fastest = inputs.fastest_gemm_flops_per_s();
-    let rate = fastest.max(1.0) * chip.matmul_efficiency.clamp(0.01, 1.0);
+    let rate = fastest.max(1.0) * inputs.kernel_efficiency();
     let t = &inputs.transformer;
     let sequences = inputs.training.tokens.max(0.0) / t.seq_len.max(1) as f64;
     let chips = inputs.cluster.n_chips.max(1) as f64;

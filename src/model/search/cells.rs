@@ -103,14 +103,13 @@ struct CellBound {
 
 impl CellBound {
     fn of(inputs: &Inputs) -> CellBound {
-        let chip = &inputs.cluster.chip;
         let fastest = inputs.fastest_gemm_flops_per_s();
         let t = &inputs.transformer;
         let tokens_per_step = inputs.training.global_batch.max(1) as f64 * t.seq_len.max(1) as f64;
         CellBound {
             steps: (inputs.training.tokens.max(0.0) / tokens_per_step).ceil(),
             flops_per_sequence: t.model_flops_per_sequence(),
-            rate: fastest.max(1.0) * chip.matmul_efficiency.clamp(0.01, 1.0),
+            rate: fastest.max(1.0) * inputs.kernel_efficiency(),
         }
     }
 

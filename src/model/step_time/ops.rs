@@ -149,8 +149,7 @@ impl Ctx<'_> {
         // traffic.
         // The stack's kernels reach their share of the chip's best (a tuned submission's).
         let share = inputs.parallelism.software.kernel_share.clamp(0.05, 1.5);
-        let eff = chip.matmul_efficiency.clamp(0.01, 1.0)
-            * share
+        let eff = inputs.kernel_efficiency()
             * crate::model::efficiency::capped_speed(inputs.cluster.cap_share())
             * crate::model::facility::thermal_speed(&inputs.plant.facility);
         let bf16_rate = (chip.bf16_flops_per_s * eff).max(1.0);
