@@ -110,6 +110,31 @@ for (const lang of LANGS) {
     assertClean(log, served());
   });
 
+  test(`${lang}: a safe answer holds each cluster to its range's upper end, and says so`, async (t) => {
+    const { page, log } = await fresh(t, lang);
+    await open(page, `${origin}/`);
+    const zh = lang === 'zh-CN';
+    // Sizes for 90 days and waits for the answer that says it holds to `said`.
+    const size = async (said) => {
+      await typeInto(page, 'size-deadline', '90');
+      await page.click(q('size'));
+      await until(page, 'the sizing', ([held, cancel, pattern]) => new RegExp(pattern).test(document.querySelector(held)?.textContent ?? '')
+        && !document.querySelector(cancel), [q('size-held'), q('size-cancel'), said.source], 60_000);
+      return { row: await cells(page, 'size-results', 0), held: await text(page, 'size-held') };
+    };
+    const central = await size(zh ? /估计天数/ : /estimated days/);
+    // The choice lives with the failures and travels in the link.
+    await select(page, 'sizing-confidence', 'p90');
+    await until(page, 'the link to carry it', () => decodeURIComponent(location.hash).length > 0);
+    const safe = await size(zh ? /区间上限/ : /upper end of its range/);
+    assert.ok(num(safe.row[1]) > num(central.row[1]), `more chips for a safe answer: ${safe.row[1]} against ${central.row[1]}`);
+    // The days shown are the estimate's and those the deadline was held to.
+    assert.match(safe.row[5], /→/, safe.row[5]);
+    const [, held] = safe.row[5].split('→').map((x) => num(x));
+    assert.ok(held <= 90, `held to at most 90 days: ${safe.row[5]}`);
+    assertClean(log, served());
+  });
+
   test(`${lang}: a 90-day sizing finds the smallest 910B and H100 clusters, and says S4000 cannot`, async (t) => {
     const { page, log } = await fresh(t, lang);
     await open(page, `${origin}/`);

@@ -13,8 +13,13 @@ mkdir -p "$PREFIX/temp"
 sed -e "s|^    listen 8080;|    listen 127.0.0.1:$PORT;|" \
     -e "s|^    root /srv/clusterplan/dist;|    root $DIST;|" \
     "$ROOT/deploy/clusterplan.nginx" > "$PREFIX/site.conf"
+# Started by root, nginx hands its workers to an unprivileged user, who cannot read a checkout
+# only its owner can (a home directory); the workers run as the owner of dist/ instead.
+USER_LINE=""
+[ "$(id -u)" -eq 0 ] && USER_LINE="user $(stat -c %U "$DIST") $(stat -c %G "$DIST");"
 cat > "$PREFIX/nginx.conf" <<CONF
 load_module $BROTLI_MODULE;
+$USER_LINE
 daemon off;
 worker_processes 1;
 pid $PREFIX/nginx.pid;

@@ -29,7 +29,7 @@ pub fn facility_panel(props: &PanelProps) -> Html {
             <h2>{ crate::text::t("form.failures") }</h2>
             { f.choice(&fields::RELIABILITY_CHECKPOINT, "checkpoint", checkpoint) }
             { f.choice(&fields::RELIABILITY_RECOVERY, "recovery", recovery) }
-            { f.choice(&fields::SIZING_CONFIDENCE, "confidence", confidence) }
+            { f.choice(&fields::SIZING_CONFIDENCE, "sizing-confidence", confidence) }
             <div class="grid">
                 { f.render(f.number(&fields::RELIABILITY_STORAGE_GB_PER_S, "storage", rel.map(|r| r.storage_bytes_per_s))) }
                 { f.plain("reliability") }
