@@ -149,8 +149,13 @@ for (const lang of ['en', 'zh-CN']) {
     assert.equal(runs, 400, spread);
     assert.ok(p10 <= p50 && p50 <= p90, spread);
     assert.ok(await page.locator(`${q('plot-finish')} svg`).count() === 1, 'the chance by day is drawn');
-    await typeInto(page, 'deadline-days', String(Math.ceil(p90)));
-    await until(page, 'the deadline chance', (s) => !!document.querySelector(s), q('deadline-chance'));
+    const deadline = Math.ceil(p90);
+    await typeInto(page, 'deadline-days', String(deadline));
+    // The worker answers each keystroke; wait for its answer to the whole deadline.
+    await until(page, `the chance of meeting ${deadline} days`, ([s, d]) => {
+      const said = document.querySelector(s)?.textContent.replace(/,/g, '') ?? '';
+      return (said.match(/\d+(\.\d+)?/g) ?? []).map(Number).includes(d);
+    }, [q('deadline-chance'), deadline]);
     assert.match(await text(page, 'deadline-chance'), lang === 'en' ? /met by (9\d|100)(\.\d)?\s?%/ : /(9\d|100)(\.\d)?\s?%/);
 
     // Without spares every failure that takes nodes waits for their repair: the median run

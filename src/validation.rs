@@ -529,6 +529,15 @@ fn protocol_markdown(outcomes: &[Outcome]) -> String {
             f.sources.len()
         )
     }));
+    set.extend(figures.low_precision.iter().map(|f| {
+        format!(
+            "{} low-precision GEMMs {:.3} of the model's share ({} rows of {} sources)",
+            f.of,
+            f.value,
+            f.rows,
+            f.sources.len()
+        )
+    }));
     set.extend(figures.layer_host.iter().map(|f| {
         let code = crate::scenario::fields::PARALLELISM_STACK.code(f.of);
         format!(

@@ -219,6 +219,11 @@ fn the_readme_quotes_the_current_accuracy() {
     let stats = range::stats(&points.iter().collect::<Vec<_>>());
     let (median, _) = abs_quantiles(left);
     let (inside, rows) = range::coverage(&points, |_| true);
+    let (held_inside, held_rows) = range::coverage(&points, |p| p.held_out);
+    let mut fit_sources: Vec<&str> =
+        points.iter().filter(|p| !p.held_out).map(|p| p.source.as_str()).collect();
+    fit_sources.sort_unstable();
+    fit_sources.dedup();
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
         .expect("README.md");
     for quoted in [
@@ -226,6 +231,9 @@ fn the_readme_quotes_the_current_accuracy() {
         format!("median absolute error of the step time is {:.1} %", 100.0 * median),
         format!("signed mean {:+.1} %", 100.0 * stats.mean),
         format!("{:.0} % of the published values", 100.0 * inside as f64 / rows as f64),
+        format!("({:.0} % on the held-out sources)", 100.0 * held_inside as f64 / held_rows as f64),
+        format!("{} fit sources", fit_sources.len()),
+        format!("the other {} are held out", stats.sources as usize - fit_sources.len()),
     ] {
         assert!(readme.contains(&quoted), "README should say: {quoted}");
     }

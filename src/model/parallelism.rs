@@ -104,6 +104,11 @@ pub struct Software {
     /// DeepSeek-V3 on GB200: router and preprocess from 72 kernels to 17, +54 TFLOP/s of 970,
     /// mostly host time; `docs/discussions/deepseek-v3-gb200-optimization` at eb0783b6).
     pub moe_host_deepep_s: f64,
+    /// What the chip family's low-precision GEMMs (FP8, MXFP8, NVFP4) reach of the share the
+    /// model gives them (`efficiency::FP8_GEMM_RELATIVE`, `BLOCK_SCALED_GEMM_RELATIVE`), as
+    /// fitted to the family's published runs in those formats: scaling and casting cost a
+    /// Hopper more than a Blackwell, whose tensor cores apply block scales themselves.
+    pub low_precision_share: f64,
     /// Seconds each layer loses per micro-batch, forward and backward together, to its
     /// kernels' launches where the stack does not capture them in CUDA graphs: a layer runs
     /// dozens of kernels, and between two launched one at a time the GPU idles a few

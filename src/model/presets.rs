@@ -282,7 +282,9 @@ pub fn software(stack: Stack, family: Option<&str>) -> Software {
         Stack::Xla | Stack::Tuned => 0.0,
         _ => fitted::LAYER_HOST_S.iter().find(|f| f.0 == stack).map_or(0.0, |f| f.1),
     };
-    Software { kernel_share, moe_host_s, moe_host_deepep_s, layer_host_s }
+    let low_precision_share =
+        fitted::FAMILY_LOW_PRECISION.iter().find(|f| Some(f.0) == family).map_or(1.0, |f| f.1);
+    Software { kernel_share, moe_host_s, moe_host_deepep_s, low_precision_share, layer_host_s }
 }
 
 /// The scale-up preset with this id.

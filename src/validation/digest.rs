@@ -15,10 +15,10 @@ pub const MAX_VALIDATED_CHIPS: u32 = 16384;
 
 /// Over every row, each predicted with its source left out of the fit: rows, sources,
 /// the median absolute error of the step time, and the share inside their ranges.
-pub const LEFT_OUT: (u32, u32, f64, f64) = (456, 72, 0.09755114111250218, 0.7982456140350878);
+pub const LEFT_OUT: (u32, u32, f64, f64) = (456, 72, 0.09056017868864269, 0.7960526315789473);
 
 /// Rows within tolerance, rows, and the mean absolute error, over every row.
-pub const SUMMARY: (usize, usize, f64) = (249, 456, 0.14710840916887646);
+pub const SUMMARY: (usize, usize, f64) = (260, 456, 0.14143224828051845);
 
 /// Each model preset's published plan: (preset id, run title, scenario JSON).
 pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[
@@ -36,28 +36,28 @@ pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[
 
 /// The model's time errors by regime (`range::Stats`).
 pub const REGIMES: &[Digested] = &[
-    Digested { family: "Ampere", stack: "megatron-baseline", moe: false, stats: Stats { sources: 8, runs: 10, runs_within: 7, rows: 51, mean: -0.021574059427626493, sd: 0.1382014736371761, max_chips: 12288 } },
-    Digested { family: "Ampere", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 4, runs: 4, runs_within: 3, rows: 22, mean: 0.02411341166741289, sd: 0.06681588524734033, max_chips: 1024 } },
-    Digested { family: "Ascend", stack: "megatron-core", moe: false, stats: Stats { sources: 5, runs: 24, runs_within: 14, rows: 24, mean: -0.036693452664336317, sd: 0.159209674376438, max_chips: 8192 } },
-    Digested { family: "Ascend", stack: "megatron-core", moe: true, stats: Stats { sources: 3, runs: 4, runs_within: 1, rows: 4, mean: -0.13380728107376239, sd: 0.23643966888982001, max_chips: 512 } },
-    Digested { family: "Blackwell", stack: "megatron-core", moe: false, stats: Stats { sources: 11, runs: 13, runs_within: 9, rows: 65, mean: 0.058206249057707764, sd: 0.11778339155887432, max_chips: 512 } },
-    Digested { family: "Blackwell", stack: "megatron-core", moe: true, stats: Stats { sources: 8, runs: 10, runs_within: 7, rows: 42, mean: 0.03351496306131375, sd: 0.29354614557793285, max_chips: 512 } },
-    Digested { family: "Blackwell", stack: "tuned", moe: false, stats: Stats { sources: 5, runs: 9, runs_within: 8, rows: 26, mean: 0.0025066684614792503, sd: 0.1236043261887232, max_chips: 5120 } },
-    Digested { family: "CDNA", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 4, runs_within: 0, rows: 10, mean: -0.28724581162062257, sd: 0.09211717487444059, max_chips: 1024 } },
-    Digested { family: "CDNA", stack: "megatron-core", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 0, rows: 2, mean: 0.3520955534829059, sd: 0.00773701843280776, max_chips: 64 } },
-    Digested { family: "CDNA", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 2, runs: 2, runs_within: 0, rows: 3, mean: 0.23404378683810165, sd: 0.4627110728106219, max_chips: 64 } },
-    Digested { family: "CDNA", stack: "tuned", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 0, rows: 1, mean: 0.16999780285202348, sd: 0.0, max_chips: 8 } },
-    Digested { family: "Gaudi", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 1, rows: 5, mean: 0.006320057123233247, sd: 0.19251821908208666, max_chips: 64 } },
-    Digested { family: "Gaudi", stack: "tuned", moe: false, stats: Stats { sources: 3, runs: 3, runs_within: 0, rows: 5, mean: 0.2691793345411869, sd: 0.11009971628816385, max_chips: 1024 } },
-    Digested { family: "Hopper", stack: "megatron-baseline", moe: false, stats: Stats { sources: 2, runs: 2, runs_within: 2, rows: 29, mean: -0.20500457028696548, sd: 0.19732876396489543, max_chips: 16384 } },
-    Digested { family: "Hopper", stack: "megatron-core", moe: false, stats: Stats { sources: 12, runs: 13, runs_within: 10, rows: 36, mean: -0.032977349838083245, sd: 0.1502489228987783, max_chips: 2048 } },
-    Digested { family: "Hopper", stack: "megatron-core", moe: true, stats: Stats { sources: 8, runs: 9, runs_within: 5, rows: 17, mean: -0.14203400337695146, sd: 0.2836440242240706, max_chips: 2048 } },
-    Digested { family: "Hopper", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 8, runs: 8, runs_within: 4, rows: 37, mean: 0.014529774279831946, sd: 0.2818878848148324, max_chips: 512 } },
-    Digested { family: "Hopper", stack: "tuned", moe: false, stats: Stats { sources: 8, runs: 8, runs_within: 5, rows: 26, mean: 0.03178775891035083, sd: 0.09385590787161194, max_chips: 11616 } },
-    Digested { family: "TPU", stack: "xla", moe: false, stats: Stats { sources: 8, runs: 16, runs_within: 7, rows: 38, mean: -0.009119825097540174, sd: 0.13166183412176555, max_chips: 8192 } },
-    Digested { family: "TPU", stack: "xla", moe: true, stats: Stats { sources: 4, runs: 7, runs_within: 3, rows: 11, mean: -0.18273557436563526, sd: 0.1366394469608016, max_chips: 512 } },
-    Digested { family: "Volta", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 1, rows: 2, mean: 0.05481230591314512, sd: 0.04836319269539096, max_chips: 9984 } },
+    Digested { family: "Ampere", stack: "megatron-baseline", moe: false, stats: Stats { sources: 8, runs: 10, runs_within: 7, rows: 51, mean: -0.021285304395596574, sd: 0.13774455253352316, max_chips: 12288 } },
+    Digested { family: "Ampere", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 4, runs: 4, runs_within: 3, rows: 22, mean: 0.02406015197862779, sd: 0.06659997461583729, max_chips: 1024 } },
+    Digested { family: "Ascend", stack: "megatron-core", moe: false, stats: Stats { sources: 5, runs: 24, runs_within: 15, rows: 24, mean: -0.04186498755568491, sd: 0.15369375863829723, max_chips: 8192 } },
+    Digested { family: "Ascend", stack: "megatron-core", moe: true, stats: Stats { sources: 3, runs: 4, runs_within: 1, rows: 4, mean: -0.1422547641399666, sd: 0.23802089613644653, max_chips: 512 } },
+    Digested { family: "Blackwell", stack: "megatron-core", moe: false, stats: Stats { sources: 11, runs: 13, runs_within: 11, rows: 65, mean: 0.04537010842858762, sd: 0.09834771740263769, max_chips: 512 } },
+    Digested { family: "Blackwell", stack: "megatron-core", moe: true, stats: Stats { sources: 8, runs: 10, runs_within: 7, rows: 42, mean: 0.03488744007614827, sd: 0.28889699284339887, max_chips: 512 } },
+    Digested { family: "Blackwell", stack: "tuned", moe: false, stats: Stats { sources: 5, runs: 9, runs_within: 8, rows: 26, mean: 0.0019706821329651316, sd: 0.12118776609396127, max_chips: 5120 } },
+    Digested { family: "CDNA", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 4, runs_within: 0, rows: 10, mean: -0.27813106708397994, sd: 0.09342081738464579, max_chips: 1024 } },
+    Digested { family: "CDNA", stack: "megatron-core", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 0, rows: 2, mean: 0.3533707272675075, sd: 0.007694634950043215, max_chips: 64 } },
+    Digested { family: "CDNA", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 2, runs: 2, runs_within: 0, rows: 3, mean: 0.2397675270208621, sd: 0.4591860581019312, max_chips: 64 } },
+    Digested { family: "CDNA", stack: "tuned", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 0, rows: 1, mean: 0.18033778636892972, sd: 0.0, max_chips: 8 } },
+    Digested { family: "Gaudi", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 1, rows: 5, mean: -0.17002501972316553, sd: 0.17861365164601267, max_chips: 64 } },
+    Digested { family: "Gaudi", stack: "tuned", moe: false, stats: Stats { sources: 3, runs: 3, runs_within: 0, rows: 5, mean: 0.08772692474321094, sd: 0.26209280054255746, max_chips: 1024 } },
+    Digested { family: "Hopper", stack: "megatron-baseline", moe: false, stats: Stats { sources: 2, runs: 2, runs_within: 2, rows: 29, mean: -0.18397211283379636, sd: 0.20682069676925718, max_chips: 16384 } },
+    Digested { family: "Hopper", stack: "megatron-core", moe: false, stats: Stats { sources: 12, runs: 13, runs_within: 10, rows: 36, mean: -0.022965150466192314, sd: 0.15685591061252868, max_chips: 2048 } },
+    Digested { family: "Hopper", stack: "megatron-core", moe: true, stats: Stats { sources: 8, runs: 9, runs_within: 6, rows: 17, mean: -0.12897253185580967, sd: 0.28475695713392724, max_chips: 2048 } },
+    Digested { family: "Hopper", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 8, runs: 8, runs_within: 5, rows: 37, mean: 0.028582962181017732, sd: 0.2966481504357339, max_chips: 512 } },
+    Digested { family: "Hopper", stack: "tuned", moe: false, stats: Stats { sources: 8, runs: 8, runs_within: 5, rows: 26, mean: 0.007888858407436318, sd: 0.09494559904259904, max_chips: 11616 } },
+    Digested { family: "TPU", stack: "xla", moe: false, stats: Stats { sources: 8, runs: 16, runs_within: 7, rows: 38, mean: -0.006902694791092945, sd: 0.131969193835855, max_chips: 8192 } },
+    Digested { family: "TPU", stack: "xla", moe: true, stats: Stats { sources: 4, runs: 7, runs_within: 3, rows: 11, mean: -0.18224202862542216, sd: 0.13692829030993273, max_chips: 512 } },
+    Digested { family: "Volta", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 1, rows: 2, mean: 0.03751941998771913, sd: 0.04757031308109143, max_chips: 9984 } },
 ];
 
 /// Over every row (`range::Pooled`).
-pub const POOLED: Pooled = Pooled { rows: 456, mean: -0.015521751540291286, sd: 0.20066290013757693, between_families: 0.0738742960552869, drift_per_doubling: 0.0034456779865544196, within_run: 0.1252715325254579, width: 1.358713261042262 };
+pub const POOLED: Pooled = Pooled { rows: 456, mean: -0.01871617035962272, sd: 0.19851185659377707, between_families: 0.04182498517732825, drift_per_doubling: 0.0030292665000502413, within_run: 0.12454306980105127, width: 1.3207993677869694 };

@@ -36,6 +36,8 @@ const CHIP_RANGE: (f64, f64) = (0.05, 1.0);
 const SHARE_RANGE: (f64, f64) = (0.3, 1.3);
 /// Greatest MoE host wait per layer and micro-batch, seconds.
 const MOE_HOST_MAX_S: f64 = 0.05;
+/// Least and greatest share of the model's low-precision GEMM figure a family may reach.
+const LOW_PRECISION_RANGE: (f64, f64) = (0.5, 1.8);
 /// Greatest launch time per layer and micro-batch, seconds.
 const LAYER_HOST_MAX_S: f64 = 0.02;
 /// Rows' worth of weight drawing a stack's share toward 1 (each at one log unit of error).
@@ -70,6 +72,8 @@ pub struct Figures {
     pub moe_host: Vec<Fitted<Dispatcher>>,
     /// Each fitted stack's launch time per layer and micro-batch, seconds.
     pub layer_host: Vec<Fitted<Stack>>,
+    /// What each fitted chip family's low-precision GEMMs reach of the model's share for them.
+    pub low_precision: Vec<Fitted<&'static str>>,
 }
 
 impl Figures {
@@ -103,6 +107,10 @@ impl Figures {
         self.moe_host.iter().find(|f| f.of == dispatcher).map_or(0.0, |f| f.value)
     }
 
+    fn low_precision(&self, family: Option<&str>) -> f64 {
+        self.low_precision.iter().find(|f| Some(f.of) == family).map_or(1.0, |f| f.value)
+    }
+
     fn layer_host_s(&self, stack: Stack) -> f64 {
         self.layer_host.iter().find(|f| f.of == stack).map_or(0.0, |f| f.value)
     }
@@ -130,6 +138,8 @@ struct Case {
     stack: Stack,
     moe: bool,
     dispatcher: Dispatcher,
+    /// GEMMs run in a low-precision format (FP8, MXFP8, NVFP4).
+    low_precision: bool,
     inputs: Inputs,
     row: usize,
 }
@@ -150,6 +160,7 @@ fn cases(rows: &[Row]) -> Vec<Case> {
                 stack: inputs.parallelism.stack,
                 moe: inputs.transformer.moe.is_some(),
                 dispatcher: inputs.parallelism.dispatcher,
+                low_precision: inputs.gemm_format() != crate::model::GemmFormat::Bf16,
                 inputs,
                 row: i,
             })
@@ -166,6 +177,7 @@ fn with(case: &Case, figures: &Figures) -> Inputs {
             figures.chip(p.id).unwrap_or(p.chip.matmul_efficiency);
     }
     let software = &mut inputs.parallelism.software;
+    software.low_precision_share = figures.low_precision(case.family);
     if share_fitted(case.stack) {
         software.kernel_share =
             figures.share(case.stack) * figures.family_share(case.stack, case.family);
@@ -200,6 +212,7 @@ enum Knob {
     FamilyShare(Stack, &'static str),
     MoeHost(Dispatcher),
     LayerHost(Stack),
+    LowPrecision(&'static str),
 }
 
 impl Knob {
@@ -210,6 +223,7 @@ impl Knob {
             Knob::FamilyShare(stack, family) => case.stack == stack && case.family == Some(family),
             Knob::MoeHost(d) => case.moe && host_bound(case.stack) && case.dispatcher == d,
             Knob::LayerHost(stack) => case.stack == stack,
+            Knob::LowPrecision(family) => case.low_precision && case.family == Some(family),
         }
     }
 
@@ -220,6 +234,7 @@ impl Knob {
             Knob::Share(_) | Knob::FamilyShare(..) => (SHARE_RANGE.0.ln(), SHARE_RANGE.1.ln()),
             Knob::MoeHost(_) => (0.0, MOE_HOST_MAX_S),
             Knob::LayerHost(_) => (0.0, LAYER_HOST_MAX_S),
+            Knob::LowPrecision(_) => (LOW_PRECISION_RANGE.0.ln(), LOW_PRECISION_RANGE.1.ln()),
         }
     }
 
@@ -230,6 +245,7 @@ impl Knob {
             Knob::FamilyShare(stack, family) => f.family_share(stack, Some(family)).ln(),
             Knob::MoeHost(d) => f.moe_host_s(d),
             Knob::LayerHost(stack) => f.layer_host_s(stack),
+            Knob::LowPrecision(family) => f.low_precision(Some(family)).ln(),
         }
     }
 
@@ -260,13 +276,20 @@ impl Knob {
                     c.value = x;
                 }
             }
+            Knob::LowPrecision(family) => {
+                if let Some(c) = f.low_precision.iter_mut().find(|c| c.of == family) {
+                    c.value = x.exp();
+                }
+            }
         }
     }
 
     /// The residual drawing the search variable toward its prior: shares toward 1.
     fn prior(self, x: f64) -> f64 {
         match self {
-            Knob::Share(_) | Knob::FamilyShare(..) => SHARE_PRIOR_ROWS.sqrt() * x,
+            Knob::Share(_) | Knob::FamilyShare(..) | Knob::LowPrecision(_) => {
+                SHARE_PRIOR_ROWS.sqrt() * x
+            }
             _ => 0.0,
         }
     }
@@ -338,6 +361,20 @@ fn fit_cases(
                 Some(Fitted { of: stack, value, rows, sources })
             })
             .collect(),
+        low_precision: {
+            let mut families: Vec<&'static str> =
+                mine.iter().filter(|c| c.low_precision).filter_map(|c| c.family).collect();
+            families.sort_unstable();
+            families.dedup();
+            families
+                .into_iter()
+                .filter_map(|family| {
+                    let (rows, sources) = enough(Knob::LowPrecision(family))?;
+                    let value = start.map_or(1.0, |s| s.low_precision(Some(family)));
+                    Some(Fitted { of: family, value, rows, sources })
+                })
+                .collect()
+        },
         moe_host: [Dispatcher::AllToAll, Dispatcher::DeepEp]
             .into_iter()
             .filter_map(|d| {
@@ -368,6 +405,7 @@ fn fit_cases(
     knobs.extend(figures.shares.iter().map(|f| Knob::Share(f.of)));
     knobs.extend(figures.family_shares.iter().map(|f| Knob::FamilyShare(f.of.0, f.of.1)));
     knobs.extend(figures.layer_host.iter().map(|f| Knob::LayerHost(f.of)));
+    knobs.extend(figures.low_precision.iter().map(|f| Knob::LowPrecision(f.of)));
     knobs.extend(figures.moe_host.iter().map(|f| Knob::MoeHost(f.of)));
     let moved: Vec<&Case> =
         mine.iter().copied().filter(|c| knobs.iter().any(|k| k.moves(c))).collect();
@@ -551,33 +589,23 @@ pub fn source(figures: &Figures) -> String {
         }
     }
     out.push_str("];\n\n");
-    out.push_str("/// Each fitted stack's share of the chips' best kernel speed (`Software::kernel_share`), with\n");
-    out.push_str("/// the rows and sources it was fitted to.\n");
-    out.push_str("pub const STACK_KERNEL_SHARE: &[(Stack, f64, u32, &[&str])] = &[\n");
-    for f in &figures.shares {
-        out.push_str(&format!(
-            "    (Stack::{:?}, {:.4}, {}, &[{}]),\n",
-            f.of,
-            f.value,
-            f.rows,
-            list(&f.sources)
-        ));
-    }
-    out.push_str("];\n\n");
-    out.push_str("/// What a chip family's runs on a stack reach of the stack's share, where they differ, with\n");
-    out.push_str("/// the rows and sources it was fitted to.\n");
-    out.push_str("pub const FAMILY_KERNEL_SHARE: &[(Stack, &str, f64, u32, &[&str])] = &[\n");
-    for f in &figures.family_shares {
-        out.push_str(&format!(
-            "    (Stack::{:?}, {:?}, {:.4}, {}, &[{}]),\n",
-            f.of.0,
-            f.of.1,
-            f.value,
-            f.rows,
-            list(&f.sources)
-        ));
-    }
-    out.push_str("];\n\n");
+    let row = |of: String, value: String, rows: u32, sources: &[String]| {
+        format!("    ({of}, {value}, {rows}, &[{}]),\n", list(sources))
+    };
+    table(
+        &mut out,
+        "Each fitted stack's share of the chips' best kernel speed (`Software::kernel_share`), with\n/// the rows and sources it was fitted to.",
+        "STACK_KERNEL_SHARE: &[(Stack, f64, u32, &[&str])]",
+        figures.shares.iter().map(|f| row(format!("Stack::{:?}", f.of), format!("{:.4}", f.value), f.rows, &f.sources)),
+    );
+    table(
+        &mut out,
+        "What a chip family's runs on a stack reach of the stack's share, where they differ, with\n/// the rows and sources it was fitted to.",
+        "FAMILY_KERNEL_SHARE: &[(Stack, &str, f64, u32, &[&str])]",
+        figures.family_shares.iter().map(|f| {
+            row(format!("Stack::{:?}, {:?}", f.of.0, f.of.1), format!("{:.4}", f.value), f.rows, &f.sources)
+        }),
+    );
     for (name, dispatcher, what) in [
         ("MOE_HOST_S", Dispatcher::AllToAll, "Seconds an MoE layer waits on the host per micro-batch on PyTorch stacks\n/// with the all-to-all dispatcher (`Software::moe_host_s`)"),
         ("MOE_HOST_DEEPEP_S", Dispatcher::DeepEp, "The same with DeepEP's or HybridEP's dispatcher (`Software::moe_host_deepep_s`)"),
@@ -593,18 +621,31 @@ pub fn source(figures: &Figures) -> String {
             None => out.push_str(&format!("pub const {name}: (f64, u32, &[&str]) = (0.0, 0, &[]);\n\n")),
         }
     }
-    out.push_str("/// Seconds each layer loses per micro-batch to launches on each fitted stack\n");
-    out.push_str("/// (`Software::layer_host_s`), with the rows and sources it was fitted to.\n");
-    out.push_str("pub const LAYER_HOST_S: &[(Stack, f64, u32, &[&str])] = &[\n");
-    for f in &figures.layer_host {
-        out.push_str(&format!(
-            "    (Stack::{:?}, {:.6}, {}, &[{}]),\n",
-            f.of,
-            f.value,
-            f.rows,
-            list(&f.sources)
-        ));
-    }
-    out.push_str("];\n");
+    table(
+        &mut out,
+        "What each chip family's low-precision GEMMs reach of the model's share for them\n/// (`Software::low_precision_share`), with the rows and sources it was fitted to.",
+        "FAMILY_LOW_PRECISION: &[(&str, f64, u32, &[&str])]",
+        figures.low_precision.iter().map(|f| row(format!("{:?}", f.of), format!("{:.4}", f.value), f.rows, &f.sources)),
+    );
+    let last = figures
+        .layer_host
+        .iter()
+        .map(|f| row(format!("Stack::{:?}", f.of), format!("{:.6}", f.value), f.rows, &f.sources));
+    table(
+        &mut out,
+        "Seconds each layer loses per micro-batch to launches on each fitted stack\n/// (`Software::layer_host_s`), with the rows and sources it was fitted to.",
+        "LAYER_HOST_S: &[(Stack, f64, u32, &[&str])]",
+        last,
+    );
+    // The file ends with one newline, not the blank line between tables.
+    out.pop();
     out
+}
+
+/// Appends a generated table: its documentation, `pub const {decl} = &[` and one line a row.
+fn table(out: &mut String, doc: &str, decl: &str, rows: impl Iterator<Item = String>) {
+    out.push_str(&format!("/// {doc}\n"));
+    out.push_str(&format!("pub const {decl} = &[\n"));
+    out.extend(rows);
+    out.push_str("];\n\n");
 }

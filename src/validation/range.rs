@@ -419,10 +419,16 @@ pub fn basis(regime: &Regime, chips: u32, regimes: &[(Regime, Stats)], pooled: &
     let centre = shrunk(&stack, centre);
     let (bias, spread) = shrunk(&own, centre);
     let mut variance = spread.powi(2);
-    // Without runs of its own, the regime's own effect is unknown: it is one more draw from
-    // the spread between families, and one more again without runs of the same family.
+    // Without runs of its own, the regime is as unsure as the least sure regime of its stack
+    // and kind, and its own effect is one more draw from the spread between families; one
+    // more again without runs of the same family.
     if own.sources == 0 {
-        variance += pooled.between_families.powi(2);
+        let widest = regimes
+            .iter()
+            .filter(|(r, s)| r.moe == regime.moe && r.stack == regime.stack && s.sources > 0)
+            .map(|(_, s)| s.sd.powi(2) + (s.mean - bias).powi(2))
+            .fold(0.0, f64::max);
+        variance = variance.max(widest) + pooled.between_families.powi(2);
     }
     if !regimes.iter().any(|(r, _)| r.family == regime.family) {
         variance += pooled.between_families.powi(2);

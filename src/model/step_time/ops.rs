@@ -153,11 +153,13 @@ impl Ctx<'_> {
             * crate::model::efficiency::capped_speed(inputs.cluster.cap_share())
             * crate::model::facility::thermal_speed(&inputs.plant.facility);
         let bf16_rate = (chip.bf16_flops_per_s * eff).max(1.0);
-        let block = |peak: f64| (peak * eff * BLOCK_SCALED_GEMM_RELATIVE).max(1.0);
+        // The family's low-precision GEMMs reach their own share of the model's figure.
+        let low = eff * inputs.parallelism.software.low_precision_share.clamp(0.3, 2.0);
+        let block = |peak: f64| (peak * low * BLOCK_SCALED_GEMM_RELATIVE).max(1.0);
         let (gemm_rate, quantize_bytes, bf16_share) = match inputs.gemm_format() {
             GemmFormat::Bf16 => (bf16_rate, 0.0, 0.0),
             GemmFormat::Fp8 => {
-                ((chip.fp8_flops_per_s * eff * FP8_GEMM_RELATIVE).max(1.0), 0.0, 0.0)
+                ((chip.fp8_flops_per_s * low * FP8_GEMM_RELATIVE).max(1.0), 0.0, 0.0)
             }
             GemmFormat::Mxfp8 => (block(chip.fp8_flops_per_s), QUANTIZE_MXFP8_BYTES, 0.0),
             GemmFormat::Nvfp4 => {
