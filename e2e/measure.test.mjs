@@ -79,3 +79,45 @@ for (const lang of ['en', 'zh-CN']) {
     assertClean(log, served());
   });
 }
+
+// A measurement belongs to the chip it was made on: measured on MTT S4000, it calibrates the
+// S4000 plan, and once the form is back on H100 the H100 estimate is the catalog's again and
+// the row says where it was measured. A figure that would put the chip at its ceiling is
+// refused with its reason.
+for (const lang of ['en', 'zh-CN']) {
+  test(`${lang}: a measurement stays with its chip, and a fit at the chip's ceiling is refused`, async (t) => {
+    const log = { errors: [], requests: [] };
+    const page = await newPage(await newContext(t, { locale: lang }), log);
+    const h100 = {
+      model: { preset: 'llama3-70b' }, training: { tokens: '2T', global_batch: 1024 },
+      cluster: { chip: 'h100-sxm', chips: 1024 }, parallelism: { tp: 8, pp: 4 },
+    };
+    await open(page, `${origin}/#s=1.${Buffer.from(JSON.stringify(h100)).toString('base64url')}`);
+    const days = await text(page, 'train-days');
+    await select(page, 'chip', 'mtt-s4000');
+    const s4000 = await waitChange(page, 'train-days', days);
+
+    await page.click(q('measurement-add'));
+    await until(page, 'a measurement row', (s) => !!document.querySelector(s), q('measurement-0'));
+    assert.equal(await page.inputValue(q('measurement-chips-0')), '1024', 'the form\'s chips');
+    // Slower than the catalog says: the S4000 estimate moves.
+    const step = num(await text(page, 'step-time'));
+    await typeInto(page, 'measurement-value-0', String(Math.round(step * 1.5)));
+    const calibrated = await waitChange(page, 'train-days', s4000);
+    assert.ok(num(calibrated) > num(s4000), `${s4000} -> ${calibrated}`);
+
+    // Back on H100 the measurement is kept, not applied.
+    await select(page, 'chip', 'h100-sxm');
+    await until(page, 'the H100 estimate', ([s, d]) => document.querySelector(s)?.textContent.trim() === d, [q('train-days'), days]);
+    await until(page, 'the row says where it was measured', (s) => /S4000/.test(document.querySelector(s)?.textContent ?? ''), q('measurement-elsewhere-0'));
+    assert.equal(await page.locator(q('measurement-fit')).count(), 0, 'no fit on the H100');
+
+    // On the S4000 again, a step far faster than the chip can run is refused.
+    await select(page, 'chip', 'mtt-s4000');
+    await until(page, 'the calibrated S4000', ([s, d]) => document.querySelector(s)?.textContent.trim() === d, [q('train-days'), calibrated]);
+    await typeInto(page, 'measurement-value-0', (step / 20).toFixed(2));
+    await until(page, 'the refusal', ([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent ?? ''),
+      [q('error-measurement-metric-0'), lang === 'en' ? 'ceiling.*not applied' : '上限.*不予采用']);
+    assertClean(log, served());
+  });
+}

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import {
   DIST, OUTPUTS, assertClean, harness, newContext, newPage, num, open, origin, q, select, served, text, typeInto,
-  until, waitChange,
+  until, waitChange, WAIT,
 } from './harness.mjs';
 
 harness();
@@ -28,12 +28,20 @@ test('a search ranks plans in a worker; applying one puts it in the link, which 
   const [tried, , notFit, timed] = counts.replace(/,/g, '').match(/\d+/g).map(Number);
   assert.ok(tried > 10_000 && timed > 1000 && notFit > 0, counts);
   assert.match(await text(page, 'search-yours'), /Yours is (the best|\d+\w\w of)/);
-  // Ranked best first; the best says what its step is made of, the others what they lose on.
+  // Ranked best first, except that a conventional plan within the model's error of the
+  // fastest leads and says so; the best says what its step is made of, the others what they
+  // lose on, or that they are ahead of it.
   const days = [];
   for (let i = 0; i < 10; i++) days.push(num((await cells(page, 'search-results', i))[2]));
-  assert.deepEqual(days, [...days].sort((a, b) => a - b), `ranked by days: ${days}`);
-  assert.match((await cells(page, 'search-results', 0))[6], /compute/);
-  assert.match((await cells(page, 'search-results', 9))[6], /behind|as good/);
+  const rest = days.slice(1);
+  assert.deepEqual(rest, [...rest].sort((a, b) => a - b), `ranked by days: ${days}`);
+  const lead = (await cells(page, 'search-results', 0))[6];
+  assert.match(lead, /compute/);
+  if (days[0] > days[1]) {
+    assert.match(lead, /first as the plan a team would run: [\d.]+ ?% behind the fastest plan found/, lead);
+    assert.ok(days[0] <= Math.min(...rest) * 1.13, `within the model's error: ${days}`);
+  }
+  assert.match((await cells(page, 'search-results', 9))[6], /behind|as good|ahead of the first/);
   // The search ran off the page: the worker's files were loaded.
   assert.ok(log.requests.some((u) => u.endsWith('/clusterplan-worker_bg.wasm')), 'the worker loaded its wasm');
 
@@ -72,7 +80,8 @@ test('sizing finds the smallest cluster of each chip for a deadline, plots them 
   await page.locator('.size-chips summary').click();
   await page.check(q('size-chip-b200'));
   await page.click(q('size'));
-  await until(page, 'the sizing plot', (s) => !!document.querySelector(s), q('plot-sizing'));
+  // Two chips of some ten plan searches each: several seconds in a worker on two cores.
+  await until(page, 'the sizing plot', (s) => !!document.querySelector(s), q('plot-sizing'), 3 * WAIT);
   assert.equal(await rows(page, 'size-results').count(), 2, 'one row per chip');
   const [h100, b200] = [await cells(page, 'size-results', 0), await cells(page, 'size-results', 1)];
   assert.equal(b200[0], 'NVIDIA B200 (HGX, 1,000 W)', 'rows name chips as people read them');

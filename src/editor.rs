@@ -69,7 +69,7 @@ pub enum Notice {
     /// Occurs when a published plan was loaded.
     LoadedPlan { title: String },
     /// Occurs when the chip changed: what came with it, what of the user's was kept, and how
-    /// many of the user's measurements, made on the previous chip, were set aside.
+    /// many of the user's measurements were made on another chip, kept for it and not applied.
     ChipChanged { chip: String, kept: Vec<Kept>, replaced: Vec<&'static str>, set_aside: usize },
     /// Occurs when a mixture-of-experts model is chosen with expert parallelism 1.
     MoeWithoutEp { model: String },
@@ -412,15 +412,36 @@ impl State {
                 }
             }
         }
-        // Measurements calibrate the chip they were made on, so another chip sets them aside
-        // (Undo brings them back).
-        let set_aside = match self.scenario.get("calibration") {
-            Some(Value::Array(list)) if previous != next.get("cluster.chip") => {
-                next = next.with("calibration", None);
-                list.len()
+        // Measurements calibrate the chip they were made on: one that names no chip is pinned
+        // to the previous one, and those made elsewhere stay in the list, kept for their chip.
+        if let Some(Value::Array(list)) = self.scenario.get("calibration") {
+            if previous != next.get("cluster.chip") {
+                let pinned: Vec<Value> = list
+                    .into_iter()
+                    .map(|mut entry| {
+                        let named =
+                            entry.pointer("/scenario/cluster/chip").is_some_and(|c| !c.is_null());
+                        if let (false, Some(chip), Value::Object(map)) =
+                            (named, &previous, &mut entry)
+                        {
+                            let scenario =
+                                map.entry("scenario").or_insert_with(|| serde_json::json!({}));
+                            if !scenario.is_object() {
+                                *scenario = serde_json::json!({});
+                            }
+                            let cluster = &mut scenario["cluster"];
+                            if !cluster.is_object() {
+                                *cluster = serde_json::json!({});
+                            }
+                            cluster["chip"] = chip.clone();
+                        }
+                        entry
+                    })
+                    .collect();
+                next = next.with("calibration", Some(Value::Array(pinned)));
             }
-            _ => 0,
-        };
+        }
+        let set_aside = next.measured_elsewhere().len();
         let chip = preset.name.to_string();
         self.replace(next, Notice::ChipChanged { chip, kept, replaced, set_aside });
     }

@@ -83,6 +83,20 @@ impl Inputs {
             * self.parallelism.software.kernel_share.clamp(0.05, 1.5)
     }
 
+    /// The largest global batch the search may use, sequences: `Training::max_batch_tokens`,
+    /// or published practice for the model's size (`parallelism::published_batch_tokens`),
+    /// never below the typed batch.
+    pub fn max_batch_sequences(&self) -> u32 {
+        let t = &self.training;
+        let tokens = if t.max_batch_tokens > 0.0 {
+            t.max_batch_tokens
+        } else {
+            parallelism::published_batch_tokens(self.transformer.params())
+        };
+        let sequences = (tokens / self.transformer.seq_len.max(1) as f64).floor();
+        (finite(sequences).min(u32::MAX as f64) as u32).max(t.global_batch.max(1))
+    }
+
     /// The chip's fastest peak for the recipe's GEMMs, FLOP/s: what no plan's GEMMs beat.
     pub fn fastest_gemm_flops_per_s(&self) -> f64 {
         let chip = &self.cluster.chip;
@@ -131,9 +145,11 @@ pub struct Estimate {
     pub params: f64,
     /// Parameters one token passes through.
     pub active_params: f64,
-    /// False when the plan cannot run as written; `problems` says why.
+    /// False when the plan cannot run as written, does not fit in memory or never finishes;
+    /// `problems` says which. The figures are kept for what-ifs.
     pub feasible: bool,
-    /// What makes the plan impossible to run as written (`Severity::Problem`).
+    /// What makes the plan impossible to run as written, to fit or to finish
+    /// (`Severity::Problem`).
     pub problems: Vec<Warning>,
     /// What makes the plan suspicious: not fitting first, then waste, then advice.
     pub warnings: Vec<Warning>,

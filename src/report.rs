@@ -264,7 +264,8 @@ fn findings(list: &[Warning]) -> Vec<Value> {
 /// A finished search as JSON: the ranked plans, each with its scenario's `parallelism` keys,
 /// its full estimate, what it loses on against the best, whether the model can tell it from
 /// the best, its idle chips and their cost, and what applying it changes against the typed
-/// plan; the front of days against cost; the counts; where the typed plan ranks and, when it
+/// plan; the front of days against cost; the fastest plan when a more conventional one leads;
+/// the counts; where the typed plan ranks and, when it
 /// is not ranked, why (`yours_why`, in words); and, when nothing ranks, why.
 pub fn search_json(scenario: &Scenario, outcome: &search::Outcome, yours_why: &[String]) -> Value {
     let best = outcome.ranked.first();
@@ -279,12 +280,14 @@ pub fn search_json(scenario: &Scenario, outcome: &search::Outcome, yours_why: &[
         let mut row = json!({
             "parallelism": describe::plan(&plan.parallelism),
             "dp": plan.parallelism.data,
+            "global_batch": plan.global_batch,
             "chips_used": plan.chips_used,
             "idle_chips": plan.idle_chips,
             "idle_usd": plan.idle_usd,
             "tp_domains": plan.tp_domains,
             "domain_chips": (plan.domain_chips != 0).then_some(plan.domain_chips),
             "equivalent": outcome.equivalent(plan),
+            "unusual": plan.oddities.iter().map(search::Oddity::id).collect::<Vec<_>>(),
             "yours": yours.is_some_and(|y| y.parallelism == plan.parallelism),
             "estimate": estimate.map(|(_, e)| to_json(&e)),
         });
@@ -348,6 +351,10 @@ pub fn search_json(scenario: &Scenario, outcome: &search::Outcome, yours_why: &[
     let crossing = outcome.ranked.first().is_some_and(search::Plan::tp_crosses_domain);
     if let Some(inside) = outcome.best_inside.filter(|_| crossing) {
         out["best_inside"] = row(&inside);
+    }
+    // The fastest plan, when a more conventional one within the model's error leads.
+    if let Some(fastest) = &outcome.fastest {
+        out["fastest"] = row(fastest);
     }
     if let Some(why) = outcome.none_because {
         out["why"] = json!(why.to_string());

@@ -237,6 +237,9 @@ section! {
         tokens,
         /// Sequences per optimizer step.
         global_batch,
+        /// The largest global batch the search and sizing may raise it to, tokens; default by
+        /// the model's size from published runs.
+        max_global_batch_tokens,
         /// `megatron-bf16`, `torch-amp` or `fp8`.
         recipe,
     }
@@ -561,6 +564,11 @@ impl Scenario {
             0 => None,
             used => Some(serde_json::json!({ "domain_chips": used })),
         };
+        // A batch the search raised is part of the plan.
+        let typed = s.resolve_own().ok().map(|i| i.training.global_batch);
+        if typed.is_some_and(|b| b != plan.global_batch) {
+            s.training.global_batch = Some(Value::from(plan.global_batch));
+        }
         s
     }
 

@@ -315,6 +315,10 @@ pub fn warning(w: &Warning) -> String {
             "warn.few-microbatches",
             &[("mb", &n(microbatches as u64)), ("stages", &n(stages as u64))],
         ),
+        Warning::BatchStarved { microbatches, stages, batch } => fill(
+            "warn.batch-starved",
+            &[("mb", &n(microbatches as u64)), ("stages", &n(stages as u64)), ("batch", &n(batch))],
+        ),
         Warning::InterleavingNeedsMultiple { microbatches, stages } => fill(
             "warn.interleaving-multiple",
             &[("mb", &n(microbatches as u64)), ("stages", &n(stages as u64))],
@@ -558,7 +562,10 @@ pub fn input_error(e: &InputError) -> String {
             fill("error.one-per-pool", &[("pools", &n(*pools as u64)), ("got", &n(*got as u64))])
         }
         Problem::OneOf { names } => fill("error.one-of", &[("names", &names.join(", "))]),
-        Problem::NotInMeasurement => t("error.not-in-measurement").into(),
+        Problem::FitAtBound { high, bound } => fill(
+            if *high { "error.fit-at-ceiling" } else { "error.fit-at-floor" },
+            &[("bound", &crate::format::percent(*bound))],
+        ),
         Problem::NotTimeable => t("error.not-timeable").into(),
         Problem::Fabric(why) => fabric_error(*why),
         Problem::ChipsDoNotDivide { chips, tp, pp, cp, options } => {

@@ -173,15 +173,18 @@ fn changing_the_chip_keeps_the_network_the_user_chose() {
 }
 
 #[test]
-fn measurements_made_on_one_chip_are_set_aside_when_the_chip_changes() {
+fn measurements_made_on_one_chip_stay_with_it_when_the_chip_changes() {
     let mut state = fresh();
     let measured = json!([{ "scenario": { "cluster": { "chips": 256 }, "parallelism": { "dp": null } },
-                            "measured": { "tokens_per_s": 900000 } }]);
+                            "measured": { "tokens_per_s": 40000 } }]);
     set(&mut state, "calibration", measured.clone());
     assert!(state.good.as_ref().is_some_and(|g| g.calibration.is_some()));
     state.apply(Action::ChooseChip("h200".into()));
-    assert_eq!(state.scenario.get("calibration"), None);
+    // Kept, pinned to the chip it was made on, and not applied to the new one.
+    let kept = state.scenario.get("calibration").expect("kept");
+    assert_eq!(kept[0]["scenario"]["cluster"]["chip"], json!("h100-sxm"));
     assert!(state.good.as_ref().is_some_and(|g| g.calibration.is_none()));
+    assert_eq!(state.scenario.measured_elsewhere().len(), 1);
     assert!(
         matches!(&state.notice, Some(Notice::ChipChanged { set_aside: 1, .. })),
         "{:?}",

@@ -162,7 +162,7 @@ fn a_plan_that_cannot_fit_says_so() {
     i.parallelism.sharding = Sharding::None;
     let e = run(&i);
     assert!(!e.memory.fits);
-    assert!(e.warnings.iter().any(|w| matches!(w, Warning::DoesNotFit { .. })));
+    assert!(!e.feasible && e.problems.iter().any(|w| matches!(w, Warning::DoesNotFit { .. })));
     assert!(e.step_s > 0.0, "an infeasible plan still gets an estimate");
 }
 

@@ -304,7 +304,7 @@ fn the_sources_file_is_current() {
 }
 
 /// What the page says after an edit is worded natively (`text::page`), in both languages: a
-/// chip change names the chip, what came with it and the measurements it set aside.
+/// chip change names the chip, what came with it and the measurements made on another chip.
 #[test]
 fn the_page_words_a_chip_change_in_both_languages() {
     use clusterplan::editor::Notice;
@@ -322,7 +322,7 @@ fn the_page_words_a_chip_change_in_both_languages() {
     assert_eq!(
         en,
         "Chip set to H200; its own scale-out network came with it; your measurements (2) were \
-         made on the previous chip and are set aside (Undo brings them back)."
+         made on another chip: they are kept for it and not applied to this one."
     );
     assert!(
         zh.starts_with("芯片已设为 H200") && zh.contains("横向扩展网络") && zh.ends_with('。'),

@@ -99,8 +99,14 @@ fn every_published_plan_is_judged_runnable() {
     let mut refused = Vec::new();
     for o in &outcomes {
         let name = format!("{} {}", o.row.run, o.row.label);
-        if !o.problems.is_empty() {
-            refused.push(format!("{name} is judged impossible: {:?}", o.problems));
+        // Memory is judged below, against the row's note.
+        let impossible: Vec<_> = o
+            .problems
+            .iter()
+            .filter(|w| !matches!(w, clusterplan::model::Warning::DoesNotFit { .. }))
+            .collect();
+        if !impossible.is_empty() {
+            refused.push(format!("{name} is judged impossible: {impossible:?}"));
         }
         let m = &o.memory;
         let gib = |b: f64| b / 1073741824.0;

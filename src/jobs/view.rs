@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use super::SizedChip;
 use crate::charts::{self, Curve, DARK, LIGHT};
 use crate::format;
-use crate::model::search::{Against, Objective, Outcome, Plan, Verdict};
+use crate::model::search::{Against, Objective, Oddity, Outcome, Plan, Verdict};
 use crate::model::{Estimate, Parallelism, Recompute, Sharding};
 use crate::numbers;
 use crate::scenario::Searchable;
@@ -134,6 +134,10 @@ impl<'a> Ctx<'a> {
         let gap = plan.gap(best, self.outcome.objective);
         let (seconds, behind) =
             (finite(gap.seconds).unwrap_or(0.0), finite(gap.behind).unwrap_or(0.0));
+        if behind < -1e-9 {
+            // Faster than the first row, which leads as the more conventional plan.
+            return fill("search.ahead", &[("ahead", &format::percent(-behind))]);
+        }
         if behind <= 1e-9 {
             return t("search.as-good").into();
         }
@@ -167,6 +171,28 @@ impl<'a> Ctx<'a> {
                 ],
             ));
         }
+        let p = &plan.parallelism;
+        let layers = n(self.searchable.inputs.transformer.n_layers);
+        let odd: Vec<String> = plan
+            .oddities
+            .iter()
+            .filter_map(|o| match o {
+                // Said above, with its speed against the best plan keeping TP inside.
+                Oddity::TensorCrossesDomain => None,
+                Oddity::UnevenPipeline => Some(fill(
+                    "search.uneven-pipeline",
+                    &[("pp", &n(p.pipeline)), ("layers", &layers)],
+                )),
+                Oddity::UnevenInterleaving => Some(fill(
+                    "search.uneven-interleaving",
+                    &[("pp", &n(p.pipeline)), ("v", &n(p.virtual_stages)), ("layers", &layers)],
+                )),
+                Oddity::OddTensor => Some(fill("search.odd-tensor", &[("tp", &n(p.tensor))])),
+            })
+            .collect();
+        if !odd.is_empty() {
+            out.push(fill("search.unusual", &[("what", &odd.join(t("text.list")))]));
+        }
         if plan.domain_chips != 0 {
             out.push(fill("search.placed", &[("n", &n(plan.domain_chips))]));
         }
@@ -178,6 +204,16 @@ impl<'a> Ctx<'a> {
             ));
         }
         out
+    }
+
+    /// A found plan in a few words, with its batch where the search raised it.
+    fn words(&self, plan: &Plan) -> String {
+        let mut words = plan_words(&plan.parallelism, Some(plan.parallelism.data));
+        if plan.global_batch != self.searchable.inputs.training.global_batch {
+            words.push_str(" · ");
+            words.push_str(&fill("plan.batch", &[("n", &n(plan.global_batch))]));
+        }
+        words
     }
 
     /// What applying a row does to the typed plan's figures, in words: "12.0 % slower, 3.0 GiB
@@ -232,7 +268,7 @@ impl<'a> Ctx<'a> {
             "testid": "search-row",
             "cells": [
                 first,
-                plan_words(&row.plan.parallelism, Some(row.plan.parallelism.data)),
+                self.words(row.plan),
                 figure(|e| e.train_days).map(|d| format!("{d:.1}")).unwrap_or_default(),
                 figure(|e| e.mfu).map(format::percent).unwrap_or_default(),
                 figure(|e| e.memory.peak_bytes).map(format::gib).unwrap_or_default(),
@@ -328,7 +364,14 @@ pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> Value {
             let rank = i + 1;
             let row = cx.row(plan);
             let why = if rank == 1 {
-                row.estimate.as_ref().map(wins).unwrap_or_default()
+                let mut why = row.estimate.as_ref().map(wins).unwrap_or_default();
+                if let Some(fastest) = &outcome.fastest {
+                    let behind = plan.gap(fastest, outcome.objective).behind;
+                    let behind = format::percent(finite(behind).unwrap_or(0.0));
+                    why.push_str(" · ");
+                    why.push_str(&fill("search.conventional-first", &[("behind", &behind)]));
+                }
+                why
             } else {
                 cx.loses(plan)
             };

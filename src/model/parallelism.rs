@@ -234,6 +234,22 @@ pub struct Training {
     pub global_batch: u32,
     /// Mixed-precision recipe.
     pub recipe: Recipe,
+    /// The largest global batch the user accepts, tokens; 0 takes published practice for the
+    /// model's size (`Inputs::max_batch_sequences`). The plan search and sizing may raise the
+    /// batch up to it; the form's estimate keeps `global_batch`.
+    pub max_batch_tokens: f64,
+}
+
+/// The largest global batch published runs of a model's size trained with, tokens: 4M below
+/// 100B parameters (Llama 2, arXiv:2307.09288, Table 1, 7B to 70B), 64M from 100B (DeepSeek-V3,
+/// arXiv:2412.19437, §4.2, ramps to 15,360 sequences of 4K tokens, 63M; GPT-4 was reported at
+/// 60M; Llama 3 405B used 16M at 16K GPUs, arXiv:2407.21783, §3.4.1).
+pub fn published_batch_tokens(params: f64) -> f64 {
+    if params >= 1e11 {
+        64.0 * 1024.0 * 1024.0
+    } else {
+        4.0 * 1024.0 * 1024.0
+    }
 }
 
 /// Parallel degrees and scheduling choices.

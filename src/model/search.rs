@@ -4,7 +4,8 @@
 //! The space is the one Megatron-LM exposes (Narayanan et al. 2021, arXiv:2104.04473, §3;
 //! Korthikanti et al. 2022, arXiv:2205.05198): tensor, context, pipeline, data and expert
 //! degrees whose product is at most the cluster's chips (the rest stay idle, as a plan on the
-//! form may leave them), micro-batches that divide a replica's share of the batch, virtual
+//! form may leave them), the global batch (the typed one, or raised where the cluster has more
+//! replicas than it keeps busy, up to the largest accepted: `cells::batch`), micro-batches that divide a replica's share of the batch, virtual
 //! stages, ZeRO stages, recomputation and sequence parallelism. The overlap flags belong to the
 //! software stack (`parallelism.stack`), not to the plan, so they stay as the inputs set them.
 //! The plan the inputs carry is always judged and placed with the same rule, so a search never
@@ -18,6 +19,12 @@
 //! only adds stages, bubble and memory; a data-parallel degree beyond the fewest replicas that
 //! give each its share of the batch only adds chips that wait.
 //!
+//! The model's error between plans of one run is about 12 % (`Options::equivalent_within`),
+//! so among plans within it of the fastest the search ranks first the one a team would run
+//! (`Oddities`: TP inside the scale-up domain and a power of two, PP a power of two or a
+//! divisor of the layers, virtual stages that split the layers evenly), and names the fastest
+//! beside it. Found plans never give a chunk of the pipeline no layer.
+//!
 //! Evaluation reuses the model's own parts (`Shape`, `stages`, `memory::per_chip`,
 //! `step_time::step`, `run`), so a ranked plan's numbers are exactly `estimate`'s. Nothing
 //! on the way allocates: findings go to a sink that only remembers whether one was a problem.
@@ -26,8 +33,8 @@
 
 mod cells;
 
+pub use cells::{batch, data_degrees, pipeline_degrees, placements};
 use cells::{cells, Cell};
-pub use cells::{data_degrees, pipeline_degrees, placements};
 
 use crate::model::collectives::Group;
 use crate::model::memory::{self, LayerMemory};
@@ -162,6 +169,104 @@ pub struct Plan {
     /// Chips of each scale-up domain its ranks are placed on; 0 for all of them
     /// (`Cluster::domain_chips`).
     pub domain_chips: u32,
+    /// What makes the plan unlike the plans teams run.
+    pub oddities: Oddities,
+    /// Sequences per step: the typed batch, or one the search raised
+    /// (`Training::max_batch_tokens`).
+    pub global_batch: u32,
+}
+
+/// What makes a plan unlike those teams run, as published plans show them: tensor parallelism
+/// inside a server in powers of two, pipelines of a power of two or a divisor of the layers,
+/// interleaving that splits the layers evenly (Megatron-LM 2021 Table 1, Llama 3's 8 x 16,
+/// DeepSeek-V3's PP 16, MT-NLG's PP 35 for 105 layers). Among plans the model cannot tell apart
+/// the search ranks the most conventional first (`Outcome::ranked`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Oddities(u8);
+
+/// One way a plan is unusual; the more serious, the higher its bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Oddity {
+    /// The tensor-parallel group spans scale-up domains, so its traffic crosses the network.
+    TensorCrossesDomain,
+    /// The pipeline degree is neither a power of two nor a divisor of the layers.
+    UnevenPipeline,
+    /// Virtual stages leave the layers unevenly split: pipeline x virtual stages does not
+    /// divide them.
+    UnevenInterleaving,
+    /// The tensor-parallel degree is not a power of two.
+    OddTensor,
+}
+
+impl Oddity {
+    /// Every oddity, most serious first.
+    pub const ALL: [Oddity; 4] = [
+        Oddity::TensorCrossesDomain,
+        Oddity::UnevenPipeline,
+        Oddity::UnevenInterleaving,
+        Oddity::OddTensor,
+    ];
+
+    /// The oddity's name in the command line's JSON.
+    pub fn id(self) -> &'static str {
+        match self {
+            Oddity::TensorCrossesDomain => "tp_crosses_domain",
+            Oddity::UnevenPipeline => "uneven_pipeline",
+            Oddity::UnevenInterleaving => "uneven_interleaving",
+            Oddity::OddTensor => "odd_tensor",
+        }
+    }
+
+    fn bit(self) -> u8 {
+        match self {
+            Oddity::TensorCrossesDomain => 8,
+            Oddity::UnevenPipeline => 4,
+            Oddity::UnevenInterleaving => 2,
+            Oddity::OddTensor => 1,
+        }
+    }
+}
+
+impl Oddities {
+    /// How many ranks of seriousness there are (`Oddities::rank` is below it).
+    const RANKS: usize = 16;
+
+    /// The oddities of a plan with `p`'s degrees whose tensor-parallel group spans `tp_domains`
+    /// scale-up domains, for a model of `layers` layers.
+    pub fn of(p: &Parallelism, tp_domains: u32, layers: u32) -> Oddities {
+        let pp = p.pipeline.max(1);
+        let v = p.virtual_stages.max(1);
+        let layers = layers.max(1);
+        let mut bits = 0;
+        if tp_domains > 1 {
+            bits |= Oddity::TensorCrossesDomain.bit();
+        }
+        if !pp.is_power_of_two() && layers % pp != 0 {
+            bits |= Oddity::UnevenPipeline.bit();
+        }
+        if pp > 1 && v > 1 && layers as u64 % (pp as u64 * v as u64) != 0 {
+            bits |= Oddity::UnevenInterleaving.bit();
+        }
+        if !p.tensor.max(1).is_power_of_two() {
+            bits |= Oddity::OddTensor.bit();
+        }
+        Oddities(bits)
+    }
+
+    /// None: a conventional plan.
+    pub fn none(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Each oddity of the plan, most serious first.
+    pub fn iter(self) -> impl Iterator<Item = Oddity> {
+        Oddity::ALL.into_iter().filter(move |o| self.0 & o.bit() != 0)
+    }
+
+    /// Lower is more conventional; a more serious oddity outweighs every lesser one together.
+    fn rank(self) -> usize {
+        self.0 as usize % Self::RANKS
+    }
 }
 
 /// Where a plan falls short of a better one: the part of the step that grew the most.
@@ -343,7 +448,7 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
     let idle_chips = n_chips.saturating_sub(shape.chips_used);
     let cost = &totals.facility.cost;
     let capital_usd = cost.run_amortized_usd - totals.facility.cost.energy_usd;
-    let domain = inputs.cluster.rank_domain();
+    let tp_domains = Group::place(shape.tp_u, 1, inputs.cluster.rank_domain()).n_domains();
     Verdict::Fits(Plan {
         parallelism: inputs.parallelism,
         step_s,
@@ -358,8 +463,10 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
         chips_used: shape.chips_used,
         idle_chips,
         idle_usd: finite(capital_usd.max(0.0) * idle_chips as f64 / n_chips as f64),
-        tp_domains: Group::place(shape.tp_u, 1, domain).n_domains(),
+        tp_domains,
         domain_chips: inputs.cluster.domain_chips,
+        oddities: Oddities::of(&inputs.parallelism, tp_domains, inputs.transformer.n_layers),
+        global_batch: inputs.training.global_batch,
     })
 }
 
@@ -397,8 +504,12 @@ pub struct Outcome {
     /// The objective plans are ranked by.
     pub objective: Objective,
     /// The best plans, best first (ties keep the order they were found in, the typed plan
-    /// first).
+    /// first); of the plans within `equivalent_within` of the fastest, the most conventional
+    /// (fewest and least serious `Oddities`, the typed plan counting as conventional) leads.
     pub ranked: Vec<Plan>,
+    /// The plan best under the objective, when a more conventional one within the model's
+    /// error leads `ranked` in its place.
+    pub fastest: Option<Plan>,
     /// Plans that no other beats on both days (with failures) and cost, fastest first.
     pub pareto: Vec<Plan>,
     /// Plans enumerated (the typed plan included).
@@ -432,7 +543,7 @@ pub struct Outcome {
 impl Outcome {
     /// `plan` is as good as the best, as far as the model can tell.
     pub fn equivalent(&self, plan: &Plan) -> bool {
-        self.ranked.first().is_some_and(|best| {
+        self.fastest.as_ref().or(self.ranked.first()).is_some_and(|best| {
             self.objective.of(plan) <= self.objective.of(best) * (1.0 + self.equivalent_within)
         })
     }
@@ -470,6 +581,8 @@ pub struct Search {
     yours_value: f64,
     better_than_yours: u64,
     best_inside: Option<(f64, Plan)>,
+    /// The best plan found of each rank of `Oddities` (the typed plan at rank 0).
+    best_by_oddity: [Option<(f64, Plan)>; Oddities::RANKS],
     /// The least memory any plan that does not fit needs, bytes, and the chip's.
     least_need: Option<(f64, f64)>,
     /// Why the plans that fit never finish (the last one seen).
@@ -521,6 +634,7 @@ impl Search {
             yours_value: f64::INFINITY,
             better_than_yours: 0,
             best_inside: None,
+            best_by_oddity: [None; Oddities::RANKS],
             least_need: None,
             never: None,
             floor_per_day: (idle_day.cost.run_amortized_usd, idle_day.energy_mwh),
@@ -579,8 +693,38 @@ impl Search {
             return false;
         }
         let cluster = Cluster { domain_chips: cell.domain_chips, ..self.base.cluster };
-        let inside = !Group::place(cell.tp, 1, cluster.rank_domain()).crosses_domains();
-        !inside || self.best_inside.is_some_and(|(v, _)| v < least)
+        let tp_domains = Group::place(cell.tp, 1, cluster.rank_domain()).n_domains();
+        let inside = tp_domains <= 1;
+        if inside && !self.best_inside.is_some_and(|(v, _)| v < least) {
+            return false;
+        }
+        // It could still hold the most conventional plan within the model's error: its least
+        // oddities (virtual stages aside) are below those of every plan found as fast.
+        let shape = Parallelism {
+            tensor: cell.tp,
+            pipeline: cell.pp,
+            virtual_stages: 1,
+            ..self.base.parallelism
+        };
+        let rank = Oddities::of(&shape, tp_domains, self.base.transformer.n_layers).rank();
+        let band = 1.0 + self.options.equivalent_within;
+        let fastest = self.fastest().map_or(f64::INFINITY, |(v, _)| v);
+        least > fastest * band
+            || self.best_by_oddity[..=rank].iter().flatten().any(|&(v, _)| v <= least)
+    }
+
+    /// The best plan found under the objective, with its value.
+    fn fastest(&self) -> Option<(f64, Plan)> {
+        self.best_by_oddity.iter().flatten().copied().min_by(|a, b| a.0.total_cmp(&b.0))
+    }
+
+    /// The most conventional plan within the model's error of the fastest, when it is not the
+    /// fastest itself.
+    fn conventional(&self) -> Option<(f64, Plan)> {
+        let (fastest, _) = self.fastest()?;
+        let band = fastest * (1.0 + self.options.equivalent_within);
+        let first = self.best_by_oddity.iter().flatten().find(|(v, _)| *v <= band).copied()?;
+        (first.0 > fastest).then_some(first)
     }
 
     /// Every cell is done.
@@ -591,6 +735,13 @@ impl Search {
     /// The result so far.
     pub fn outcome(&self) -> Outcome {
         let best = self.ranked.first().map(|(v, _)| *v);
+        let mut ranked: Vec<Plan> = self.ranked.iter().map(|(_, p)| *p).collect();
+        let conventional = self.conventional();
+        if let Some((_, plan)) = conventional {
+            ranked.retain(|p| p != &plan);
+            ranked.insert(0, plan);
+            ranked.truncate(self.options.top);
+        }
         let band = self.options.equivalent_within;
         let yours = match self.yours {
             Verdict::Fits(_) => {
@@ -624,7 +775,8 @@ impl Search {
         };
         Outcome {
             objective: self.options.objective,
-            ranked: self.ranked.iter().map(|(_, p)| *p).collect(),
+            ranked,
+            fastest: conventional.and(self.ranked.first().map(|(_, p)| *p)),
             pareto: self.pareto.clone(),
             searched: self.searched,
             pruned: self.invalid + self.does_not_fit,
@@ -643,6 +795,7 @@ impl Search {
 
     fn cell(&mut self, inputs: &mut Inputs, c: Cell) {
         inputs.cluster.domain_chips = c.domain_chips;
+        inputs.training.global_batch = c.batch;
         // Found plans split the layers by the model's rule (`Scenario::with_plan` clears a
         // typed first stage).
         inputs.parallelism.first_stage_layers = 0;
@@ -665,9 +818,11 @@ impl Search {
                 continue;
             }
             let microbatches = per_replica / mb;
-            // Interleaving needs a pipeline with a micro-batch for every stage.
+            // Interleaving needs a pipeline with a micro-batch for every stage, and a layer
+            // for every chunk (a typed plan may leave chunks empty, as Llama 3's 16 x 8 for 126
+            // layers does; the search does not).
             let v_max = if c.pp > 1 && microbatches >= c.pp {
-                layers.div_ceil(c.pp).min(MAX_VIRTUAL_STAGES)
+                (layers / c.pp).clamp(1, MAX_VIRTUAL_STAGES)
             } else {
                 1
             };
@@ -724,7 +879,7 @@ impl Search {
         for &sharding in order {
             inputs.parallelism.sharding = sharding;
             // The typed plan was placed first.
-            if self.typed == Some(inputs.parallelism) {
+            if self.is_typed(inputs) {
                 continue;
             }
             match settled {
@@ -782,8 +937,19 @@ impl Search {
         if !plan.tp_crosses_domain() && self.best_inside.is_none_or(|(v, _)| value < v) {
             self.best_inside = Some((value, plan));
         }
+        // The typed plan is the user's choice: conventional for its ranking.
+        let rank = if self.is_typed(inputs) { 0 } else { plan.oddities.rank() };
+        if self.best_by_oddity[rank].is_none_or(|(v, _)| value < v) {
+            self.best_by_oddity[rank] = Some((value, plan));
+        }
         self.keep_on_front(plan);
         verdict
+    }
+
+    /// `inputs` carry the typed plan at the typed batch.
+    fn is_typed(&self, inputs: &Inputs) -> bool {
+        self.typed == Some(inputs.parallelism)
+            && inputs.training.global_batch == self.base.training.global_batch
     }
 
     /// Adds `plan` to the front of days against cost unless a plan there is at least as good

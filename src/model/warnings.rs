@@ -4,7 +4,8 @@
 //! The model never refuses a plan: it estimates what it can and lists these alongside, each
 //! with a severity. `Problem`s make the plan impossible to run as written (a degree that does
 //! not divide what it splits, more chips than exist, a micro-batch larger than a replica's
-//! share of the batch): the estimate is then `feasible: false`, and its numbers are what the
+//! share of the batch, more memory than the chip has, interruptions faster than recovery):
+//! the estimate is then `feasible: false`, and its numbers are what the
 //! nearest runnable plan would roughly cost, nothing more. The same rule serves the
 //! command-line tool, the page and the plan search.
 
@@ -41,6 +42,10 @@ pub enum Warning {
     StagesExceedLayers { layers: u32, pp: u32, virtual_stages: u32 },
     /// Occurs when a pipeline has fewer micro-batches than stages, so most of it idles.
     FewMicrobatches { microbatches: u32, stages: u32 },
+    /// Occurs when a pipeline's replicas run fewer than twice as many micro-batches as it has
+    /// stages, so its bubble takes a large share of each step (a third at 1F1B); `batch`
+    /// sequences a step would give each twice the stages.
+    BatchStarved { microbatches: u32, stages: u32, batch: u64 },
     /// Occurs when an interleaved schedule's micro-batches are not a multiple of the stages, so
     /// its last round of micro-batches is partial (Megatron-Core's schedule table runs it; the
     /// 2021 Megatron-LM required a multiple).
@@ -107,7 +112,7 @@ pub enum Warning {
 pub enum Severity {
     /// The plan cannot run as written.
     Problem,
-    /// The plan runs out of memory.
+    /// The plan's racks draw more than the site can cool where they stand.
     Fit,
     /// The plan runs, but wastes chips or time the user probably did not mean to.
     Waste,
@@ -150,10 +155,12 @@ impl Warning {
             | Warning::TensorSplitsLinear { .. }
             | Warning::VisionTensorSplit { .. }
             | Warning::InterleavingNeedsMicrobatches { .. }
-            | Warning::NeverFinishes { .. } => Severity::Problem,
-            Warning::DoesNotFit { .. } | Warning::RackTooDense { .. } => Severity::Fit,
+            | Warning::NeverFinishes { .. }
+            | Warning::DoesNotFit { .. } => Severity::Problem,
+            Warning::RackTooDense { .. } => Severity::Fit,
             Warning::DegreesMismatch { .. }
             | Warning::FewMicrobatches { .. }
+            | Warning::BatchStarved { .. }
             | Warning::TensorCrossesDomain { .. }
             | Warning::ExpertCrossesDomain { .. }
             | Warning::BatchNotDivisible { .. }
@@ -276,6 +283,15 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
         out.push(Warning::InterleavingNeedsMultiple {
             microbatches: shape.n_microbatches,
             stages: shape.pp_u,
+        });
+    }
+    let m = shape.n_microbatches;
+    if shape.pp_u > 1 && m >= shape.pp_u && m < 2 * shape.pp_u {
+        let micro_batch = p.micro_batch.max(1) as u64;
+        out.push(Warning::BatchStarved {
+            microbatches: m,
+            stages: shape.pp_u,
+            batch: shape.dp_u as u64 * micro_batch * 2 * shape.pp_u as u64,
         });
     }
     if c.fabric_domain > 0 && c.scale_up.domain_size > c.fabric_domain {

@@ -3,6 +3,13 @@
 //! `mfu`; null while not yet entered). Resolving a scenario fits the chip's GEMM efficiency to
 //! them (`model::calibrate`), so the estimate, the plan search and the sizing all use the fit.
 //!
+//! A measurement belongs to its chip and software stack: one that names them
+//! (`scenario.cluster.chip`, `scenario.parallelism.stack`) calibrates only a plan on the same
+//! chip and stack, and is otherwise kept and shown as measured elsewhere
+//! (`Scenario::measured_elsewhere`); one that names neither is the plan's own, as links made
+//! before they could name them read. A fit at the bounds of what a chip can reach is refused
+//! with its reason rather than applied.
+//!
 //! ```json
 //! "calibration": [
 //!   { "scenario": { "cluster": { "chips": 64 }, "parallelism": { "tp": 8, "pp": 8 } },
@@ -77,6 +84,9 @@ impl Scenario {
         let mut places = Vec::new();
         let mut errors = r.into_errors();
         for Entry { place: i, changes, measured } in entries {
+            if !self.measures_this(&changes) {
+                continue;
+            }
             match self.measured_plan(&changes).resolve_own() {
                 Ok(run) => {
                     let run = Run { inputs: run, measured };
@@ -101,9 +111,63 @@ impl Scenario {
             return Err(errors);
         }
         match calibrate::fit(&runs) {
+            Some(fit) if fit.at_bound => {
+                let high = fit.efficiency > fit.catalog;
+                let bound =
+                    if high { calibrate::MAX_EFFICIENCY } else { calibrate::MIN_EFFICIENCY };
+                let at = places
+                    .first()
+                    .map_or("calibration".into(), |i| format!("calibration.{i}.measured"));
+                Err(vec![InputError::new(&at, Problem::FitAtBound { high, bound })])
+            }
             Some(fit) => Ok((calibrate::apply(&inputs, &fit), Some(Calibration { fit, places }))),
             None => Ok((inputs, None)),
         }
+    }
+
+    /// A measurement written as `changes` was made on this plan's chip and software stack: it
+    /// names none, or the same as the plan.
+    fn measures_this(&self, changes: &Value) -> bool {
+        let same = |theirs: Option<&Value>, ours: &Raw| {
+            theirs.is_none_or(|v| v.is_null() || Some(v) == ours.as_ref())
+        };
+        same(changes.pointer("/cluster/chip"), &self.cluster.chip)
+            && same(changes.pointer("/parallelism/stack"), &self.parallelism.stack)
+    }
+
+    /// The measurements made on another chip or stack than the plan's, by place, each with
+    /// the chip and stack it was made on: kept, not applied.
+    pub fn measured_elsewhere(&self) -> Vec<(usize, String)> {
+        let Some(Value::Array(items)) = &self.calibration else { return Vec::new() };
+        items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| {
+                let changes = item.get("scenario")?;
+                if self.measures_this(changes) {
+                    return None;
+                }
+                let chip = match changes.pointer("/cluster/chip") {
+                    Some(Value::String(id)) => {
+                        crate::model::presets::chip(id).map_or(id.clone(), |p| p.name.to_string())
+                    }
+                    Some(Value::Object(map)) => map
+                        .get("name")
+                        .or(map.get("preset"))
+                        .and_then(Value::as_str)
+                        .map_or_else(String::new, str::to_string),
+                    _ => String::new(),
+                };
+                let stack = changes.pointer("/parallelism/stack").and_then(Value::as_str);
+                let said = match (chip.is_empty(), stack) {
+                    (false, Some(stack)) => format!("{chip} · {stack}"),
+                    (false, None) => chip,
+                    (true, Some(stack)) => stack.to_string(),
+                    (true, None) => return None,
+                };
+                Some((i, said))
+            })
+            .collect()
     }
 }
 
@@ -125,13 +189,7 @@ fn entries(raw: &Value, r: &mut Reader) -> Vec<Entry> {
         }
         let changes = match map.get("scenario") {
             None | Some(Value::Null) => Value::Object(Map::new()),
-            Some(Value::Object(changes)) => {
-                if changes.get("cluster").and_then(|c| c.get("chip")).is_some() {
-                    r.error(&format!("{at}.scenario.cluster.chip"), Problem::NotInMeasurement);
-                    continue;
-                }
-                Value::Object(changes.clone())
-            }
+            Some(Value::Object(changes)) => Value::Object(changes.clone()),
             Some(other) => {
                 r.error(
                     &format!("{at}.scenario"),

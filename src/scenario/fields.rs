@@ -523,6 +523,14 @@ pub static TRAINING_GLOBAL_BATCH: Field = counted(
     1e7,
     "published runs use up to tens of thousands of sequences",
 );
+pub static TRAINING_MAX_GLOBAL_BATCH_TOKENS: Field = number(
+    "training.max_global_batch_tokens",
+    "tokens",
+    Derived,
+    1.0,
+    1e10,
+    "DeepSeek-V3 trained with 63M tokens a step; 10 billion is 150 times that",
+);
 pub static CLUSTER_CHIPS: Field =
     counted("cluster.chips", "chips", Required, 1.0, 1e7, "100 times the largest clusters built");
 pub static CLUSTER_CHIPS_PER_NODE: Field = counted(
@@ -1194,6 +1202,7 @@ pub static FIELDS: &[&Field] = &[
     &MODEL_MOE_NODE_LIMIT,
     &TRAINING_TOKENS,
     &TRAINING_GLOBAL_BATCH,
+    &TRAINING_MAX_GLOBAL_BATCH_TOKENS,
     &CLUSTER_CHIPS,
     &CLUSTER_CHIPS_PER_NODE,
     &CLUSTER_SCALE_UP_DOMAIN_SIZE,
@@ -1404,7 +1413,7 @@ pub fn warning_field(w: &Warning) -> &'static str {
         | Warning::TensorReplicatesKvHeads { .. }
         | Warning::TensorCrossesDomain { .. } => "parallelism.tp",
         Warning::DomainBeyondFabric { .. } => "cluster.scale_up_domain",
-        Warning::BatchNotDivisible { .. } => "training.global_batch",
+        Warning::BatchNotDivisible { .. } | Warning::BatchStarved { .. } => "training.global_batch",
         // More replicas than sequences: the data-parallel degree is what is wrong.
         Warning::IdleReplicas { global_batch, dp, .. } if dp > global_batch => "parallelism.dp",
         Warning::IdleReplicas { .. } => "parallelism.micro_batch",

@@ -78,8 +78,9 @@ pub enum Problem {
     OnePerPool { pools: usize, got: usize },
     /// Not exactly one of these keys.
     OneOf { names: Vec<&'static str> },
-    /// A key a measurement may not change (the chip it calibrates is the plan's).
-    NotInMeasurement,
+    /// Measurements that put the chip's GEMM efficiency at a bound of what a chip can reach
+    /// (`high`: its ceiling), `bound` of its peak: they or their plan are wrong.
+    FitAtBound { high: bool, bound: f64 },
     /// A measured run the model cannot time.
     NotTimeable,
     /// A chip count the plan's degrees do not divide, with the usable counts around it.

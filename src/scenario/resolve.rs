@@ -738,7 +738,13 @@ impl Scenario {
         let tokens = r.positive(&t.tokens, &fields::TRAINING_TOKENS, None);
         let global_batch = r.count(&t.global_batch, &fields::TRAINING_GLOBAL_BATCH, None);
         let recipe = r.choice(&t.recipe, &fields::TRAINING_RECIPE, Recipe::MegatronBf16);
-        Training { tokens, global_batch, recipe }
+        // Without it, the search takes published practice for the model's size (0).
+        let max_batch_tokens = r.positive(
+            &t.max_global_batch_tokens,
+            &fields::TRAINING_MAX_GLOBAL_BATCH_TOKENS,
+            Some(0.0),
+        );
+        Training { tokens, global_batch, recipe, max_batch_tokens }
     }
 
     fn resolve_cluster(&self, r: &mut Reader) -> Cluster {

@@ -531,7 +531,11 @@ pub fn of(e: &Estimate, basis: Basis) -> Range {
     Range {
         step_s: time(e.step_s),
         tokens_per_s: rate(e.tokens_per_s),
-        mfu: rate(e.mfu),
+        // No plan uses more than the chips' peak.
+        mfu: {
+            let (lo, hi) = rate(e.mfu);
+            (lo.min(1.0), hi.min(1.0))
+        },
         train_days: time(e.train_days),
         effective_train_days: e.effective_train_days().map(time),
         chip_hours: time(e.chip_hours),

@@ -306,8 +306,8 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 imbalance: super::super::efficiency::ROUTING_IMBALANCE,
                 node_limit: None,
             }),
-            ..Transformer::dense(120, 10752, 84, 84, 43008, FfnKind::Gelu, 100256, 8192)
+            ..Transformer::dense(120, 10752, 96, 96, 43008, FfnKind::Gelu, 100256, 8192)
         },
-        source: source!("unverified: press reports (SemiAnalysis, July 2023) of about 1.8T parameters, 120 layers, 16 experts of about 111B, 2 routed per token, about 55B shared attention parameters; width chosen to match"),
+        source: source!("unverified: press reports (SemiAnalysis, July 2023) of about 1.8T parameters, 120 layers, 16 experts of about 111B, 2 routed per token, about 55B shared attention parameters, trained with 8-way tensor and 15-way pipeline parallelism; width chosen to match; the heads are not published: 96 of 112 dimensions, so that the reported tensor-parallel degree of 8 divides them"),
     },
 ];

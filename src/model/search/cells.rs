@@ -16,12 +16,16 @@ pub(super) struct Cell {
     pub(super) etp: u32,
     /// Chips of each scale-up domain the ranks are placed on (`Cluster::domain_chips`).
     pub(super) domain_chips: u32,
+    /// The global batch, sequences: the typed one, or one raised up to the largest accepted
+    /// (`batches`).
+    pub(super) batch: u32,
     /// Days no plan of the cell beats: each chip of a replica does at least its share of the
     /// model FLOPs of its share of the batch (padding included) at the chip's best rate.
     pub(super) days_bound: f64,
 }
 
-/// Every choice of degrees worth trying on at most the cluster's chips: tensor parallelism
+/// Every choice of degrees and batch worth trying on at most the cluster's chips (the batch of
+/// `batch`): tensor parallelism
 /// dividing the heads, context parallelism only for long sequences, the pipeline degrees of
 /// `pipeline_degrees`, the data-parallel degrees of `data_degrees`, and for models with
 /// experts, expert parallelism dividing the experts, with expert tensor parallelism equal to the
@@ -59,9 +63,11 @@ fn cells_placed(inputs: &Inputs, out: &mut Vec<Cell>) {
     let domain_chips = inputs.cluster.domain_chips;
     let n = inputs.cluster.usable_chips().max(1);
     let t = &inputs.transformer;
-    let global = inputs.training.global_batch.max(1);
+    let typed = inputs.training.global_batch.max(1);
+    let largest = inputs.max_batch_sequences();
     let pipelines = pipeline_degrees(inputs);
-    let batch_divisors: Vec<u32> = divisors(global).collect();
+    // Each batch tried with its divisors, worked out once.
+    let mut divisors_of: Vec<(u32, Vec<u32>)> = Vec::new();
     let bound = CellBound::of(inputs);
     let expert_degrees: Vec<u32> =
         t.moe.map_or(vec![1], |m| divisors(m.n_experts.max(1)).collect());
@@ -72,20 +78,43 @@ fn cells_placed(inputs: &Inputs, out: &mut Vec<Cell>) {
         for cp in cps.filter(|&cp| tp as u64 * cp as u64 <= n as u64) {
             for &pp in pipelines.iter().filter(|&&pp| tp as u64 * cp as u64 * pp as u64 <= n as u64)
             {
-                let most = (n / (tp * cp * pp)).min(global);
-                for dp in data_degrees_of(global, most, pp, &batch_divisors).into_iter().flatten() {
-                    let days_bound = bound.days(tp * cp * pp, global.div_ceil(dp));
-                    if t.moe.is_none() {
-                        out.push(Cell { tp, cp, pp, dp, ep: 1, etp: tp, domain_chips, days_bound });
-                        continue;
-                    }
-                    // Experts folded over the stage's tensor x context x data ranks, split
-                    // either as the attention is (ETP = TP) or not at all (ETP = 1).
-                    let ranks = tp as u64 * cp as u64 * dp as u64;
-                    for etp in if tp > 1 { vec![tp, 1] } else { vec![1] } {
-                        let fits = |e: &&u32| ranks % (**e as u64 * etp as u64) == 0;
-                        for &ep in expert_degrees.iter().filter(fits) {
-                            out.push(Cell { tp, cp, pp, dp, ep, etp, domain_chips, days_bound });
+                let replicas = n / (tp * cp * pp);
+                {
+                    let batch = batch(typed, largest, replicas, pp);
+                    let at = match divisors_of.iter().position(|(b, _)| *b == batch) {
+                        Some(at) => at,
+                        None => {
+                            divisors_of.push((batch, divisors(batch).collect()));
+                            divisors_of.len() - 1
+                        }
+                    };
+                    let most = replicas.min(batch);
+                    let dps = data_degrees_of(batch, most, pp, &divisors_of[at].1);
+                    for dp in dps.into_iter().flatten() {
+                        let days_bound = bound.days(tp * cp * pp, batch, batch.div_ceil(dp));
+                        let cell = Cell {
+                            tp,
+                            cp,
+                            pp,
+                            dp,
+                            ep: 1,
+                            etp: tp,
+                            domain_chips,
+                            days_bound,
+                            batch,
+                        };
+                        if t.moe.is_none() {
+                            out.push(cell);
+                            continue;
+                        }
+                        // Experts folded over the stage's tensor x context x data ranks, split
+                        // either as the attention is (ETP = TP) or not at all (ETP = 1).
+                        let ranks = tp as u64 * cp as u64 * dp as u64;
+                        for etp in if tp > 1 { vec![tp, 1] } else { vec![1] } {
+                            let fits = |e: &&u32| ranks % (**e as u64 * etp as u64) == 0;
+                            for &ep in expert_degrees.iter().filter(fits) {
+                                out.push(Cell { ep, etp, ..cell });
+                            }
                         }
                     }
                 }
@@ -94,9 +123,28 @@ fn cells_placed(inputs: &Inputs, out: &mut Vec<Cell>) {
     }
 }
 
-/// What a cell's days bound is made of: steps, model FLOPs per sequence, the chip's best rate.
+/// The global batch worth trying for a pipeline of `pp` stages with room for `replicas`
+/// replicas: the typed one, or where that leaves replicas without 2 x PP sequences each (a
+/// pipeline's bubble then grows past a third of its step), the smallest doubling of it that
+/// gives them, up to the largest accepted (`largest`). On the same chips a larger batch only
+/// shortens the bubble and spreads each step's fixed costs, so the typed batch cannot rank
+/// above the raised one; teams raise the batch only as far as the cluster needs (Llama 3's
+/// 16M tokens at 16K GPUs, arXiv:2407.21783, §3.4.1).
+pub fn batch(typed: u32, largest: u32, replicas: u32, pp: u32) -> u32 {
+    let typed = typed.max(1);
+    let wanted = replicas.max(1) as u64 * 2 * pp.max(1) as u64;
+    let mut raised = typed as u64;
+    while raised < wanted && raised * 2 <= largest as u64 {
+        raised *= 2;
+    }
+    raised as u32
+}
+
+/// What a cell's days bound is made of: tokens, sequence length, model FLOPs per sequence,
+/// the chip's best rate.
 struct CellBound {
-    steps: f64,
+    tokens: f64,
+    seq_len: f64,
     flops_per_sequence: f64,
     rate: f64,
 }
@@ -105,19 +153,20 @@ impl CellBound {
     fn of(inputs: &Inputs) -> CellBound {
         let fastest = inputs.fastest_gemm_flops_per_s();
         let t = &inputs.transformer;
-        let tokens_per_step = inputs.training.global_batch.max(1) as f64 * t.seq_len.max(1) as f64;
         CellBound {
-            steps: (inputs.training.tokens.max(0.0) / tokens_per_step).ceil(),
+            tokens: inputs.training.tokens.max(0.0),
+            seq_len: t.seq_len.max(1) as f64,
             flops_per_sequence: t.model_flops_per_sequence(),
             rate: fastest.max(1.0) * inputs.kernel_efficiency(),
         }
     }
 
-    /// Days for replicas of `chips` chips each running `share` sequences a step.
-    fn days(&self, chips: u32, share: u32) -> f64 {
+    /// Days for replicas of `chips` chips each running `share` of a `batch`-sequence step.
+    fn days(&self, chips: u32, batch: u32, share: u32) -> f64 {
+        let steps = (self.tokens / (batch.max(1) as f64 * self.seq_len)).ceil();
         let step = share as f64 * self.flops_per_sequence / (chips.max(1) as f64 * self.rate);
         // A hair under, so rounding never skips a plan that ties.
-        finite(self.steps * step / 86_400.0) * (1.0 - 1e-9)
+        finite(steps * step / 86_400.0) * (1.0 - 1e-9)
     }
 }
 

@@ -15,7 +15,8 @@ use crate::ui::fields::SelectField;
 
 /// An edit of the list of measurements.
 enum Edit {
-    /// A new measurement: the plan on one replica's chips, its figure left to enter.
+    /// A new measurement: the plan as the form has it, on its chip, stack and chips, its
+    /// figure left to enter.
     Add,
     /// Measure another model preset.
     Model(String),
@@ -31,28 +32,30 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
     let list: Vec<Value> =
         f.raw("calibration").and_then(|v| v.as_array().cloned()).unwrap_or_default();
     let calibration = f.good.and_then(|g| g.calibration.as_ref());
-    // One replica of the plan: its TP, PP and CP, and its batch.
+    // The plan as the form has it: its TP and PP, its batch and its chips.
     let plan = f.good.map(|g| {
         let p = g.inputs.parallelism;
-        ((p.tensor, p.pipeline, p.context), g.inputs.training.global_batch)
+        ((p.tensor, p.pipeline), g.inputs.training.global_batch, g.inputs.cluster.n_chips)
     });
+    let elsewhere = f.state.scenario.measured_elsewhere();
     // One callback for every edit, so each control costs the page a closure, not a copy of
     // the list handling.
     let edit = {
         let (list, on_set) = (list.clone(), f.on_set.clone());
         let model = f.raw("model").unwrap_or(Value::Null);
+        let chip = f.raw("cluster.chip").unwrap_or(Value::Null);
+        let stack = f.raw("parallelism.stack").unwrap_or(Value::Null);
         Callback::from(move |(i, edit): (usize, Edit)| {
             let mut list = list.clone();
             match edit {
                 Edit::Add => {
-                    let ((tp, pp, cp), batch) = plan.unwrap_or(((1, 1, 1), 1));
-                    let (tp, pp) = (tp.max(1), pp.max(1));
+                    let ((tp, pp), batch, chips) = plan.unwrap_or(((1, 1), 1, 1));
                     list.push(json!({
                         "scenario": {
                             "model": model,
                             "training": { "global_batch": batch },
-                            "cluster": { "chips": tp * pp * cp.max(1) },
-                            "parallelism": { "tp": tp, "pp": pp, "dp": null },
+                            "cluster": { "chip": chip, "chips": chips },
+                            "parallelism": { "tp": tp.max(1), "pp": pp.max(1), "dp": null, "stack": stack },
                         },
                         "measured": { "step_s": null },
                     }));
@@ -103,8 +106,14 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
             let path = format!("{at}.scenario.{}", field.path);
             f.render(f.number_at(field, path, &format!("measurement-{testid}-{i}"), resolved.map(f64::from)))
         };
+        let other = elsewhere.iter().find(|(at, _)| *at == i).map(|(_, said)| said.clone());
         html! {
             <div class="measurement" data-testid={format!("measurement-{i}")}>
+                if let Some(said) = other {
+                    <p class="reading" data-testid={format!("measurement-elsewhere-{i}")}>
+                        { fill("form.measurement-elsewhere", &[("on", &said)]) }
+                    </p>
+                }
                 <SelectField testid={format!("measurement-model-{i}")} label={t("form.model")} options={models}
                     value={model} errors={f.errors(&format!("{at}.scenario.model.preset"))} on_change={on_model} />
                 <div class="degrees">
@@ -136,13 +145,12 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
             <p class="reading">{ t("form.measurements-hint") }</p>
             { for entries }
             if let Some(c) = calibration {
-                <p class={classes!("fit", c.fit.at_bound.then_some("bad"))} data-testid="measurement-fit">
+                <p class="fit" data-testid="measurement-fit">
                     { fill("form.measurement-fit", &[
                         ("efficiency", &format::percent(c.fit.efficiency)),
                         ("catalog", &format::percent(c.fit.catalog)),
                         ("rms", &format::percent(c.fit.rms)),
                     ]) }
-                    if c.fit.at_bound { { " " }{ t("form.measurement-at-bound") } }
                 </p>
             }
             <button onclick={edit.reform(|_: MouseEvent| (0, Edit::Add))} data-testid="measurement-add">
