@@ -101,6 +101,26 @@ fn a_large_sizing_is_close_and_its_curve_is_monotone() {
     }
 }
 
+/// 405B on Ascend 910B with Llama 3's batch of 2,048: beyond 32,768 chips the typed batch
+/// leaves replicas hungry, and the search raises it, so more chips keep finishing sooner
+/// rather than going flat.
+#[test]
+fn a_sizing_curve_never_goes_flat_for_want_of_batch() {
+    let s = scenario(
+        r#"{ "model": { "preset": "llama3-405b" }, "training": { "tokens": "15.6T", "global_batch": 2048 },
+             "cluster": { "chip": "ascend-910b", "chips": 16384 }, "parallelism": {} }"#,
+    );
+    let counts = [32_768, 36_864, 43_520, 49_152];
+    let points = sizing::curve(&s, None, &counts);
+    let days: Vec<f64> = points.iter().map(|p| p.best.expect("a plan").wall_days()).collect();
+    for (pair, chips) in days.windows(2).zip(counts.windows(2)) {
+        let gain = pair[0] / pair[1];
+        let ideal = chips[1] as f64 / chips[0] as f64;
+        assert!(gain > 1.0 + 0.5 * (ideal - 1.0), "{chips:?} chips: {pair:?} days");
+    }
+    assert!(points.last().and_then(|p| p.best).is_some_and(|b| b.global_batch > 2048));
+}
+
 /// No plan beats the ideal time, so skipping sizes by it loses nothing.
 #[test]
 fn no_plan_beats_the_ideal_time() {
