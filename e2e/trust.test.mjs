@@ -62,6 +62,32 @@ test('10,000 chips is an error on Chips with usable counts one click away', asyn
   assertClean(log, served());
 });
 
+// The mission's own sizes, which the default plan's 256-chip replicas do not divide: numbers
+// at once on the largest count it divides, the rest idle and said, the round counts still
+// offered, and later edits move them.
+for (const lang of ['en', 'zh-CN']) {
+  test(`${lang}: 10,000 and 15,000 chips answer at once`, async (t) => {
+    const { page, log } = await fresh(t, { locale: lang });
+    let days = await text(page, 'train-days');
+    for (const chips of ['10000', '15000']) {
+      await typeInto(page, 'chips', chips);
+      const shown = Number(chips).toLocaleString('en-US');
+      await waitError(page, 'chips', lang === 'en' ? new RegExp(`${shown} chips do not divide`) : new RegExp(shown));
+      days = await waitChange(page, 'train-days', days);
+      await waitFeasible(page, true);
+      assert.equal(await page.locator('.results.stale').count(), 0, 'the numbers are the typed count\'s');
+      const idle = lang === 'en' ? /the rest sit idle/ : /其余的卡闲置/;
+      await until(page, 'the idle chips said', ([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent ?? ''), [q('warnings'), idle.source]);
+      assert.ok((await page.locator(q('chips-suggest')).count()) >= 2, 'round counts still offered');
+    }
+    // A later edit moves the numbers: liquid cooling lowers the site's power.
+    const site = await text(page, 'provisioned');
+    await select(page, 'cooling', 'liquid');
+    await waitChange(page, 'provisioned', site);
+    assertClean(log, served());
+  });
+}
+
 test('numbers written the way people write them are understood', async (t) => {
   const { page, log } = await fresh(t);
   const days = await text(page, 'train-days');

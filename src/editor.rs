@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::model::sweep::{self, ScalingPoint};
 use crate::model::{presets, Estimate, Inputs};
-use crate::scenario::{describe, Calibration, InputError, Scenario};
+use crate::scenario::{describe, Calibration, FixLabel, InputError, Scenario};
 use crate::validation;
 
 /// Undo keeps this many whole-plan changes.
@@ -118,6 +118,9 @@ pub struct State {
     pub errors: Vec<InputError>,
     /// The newest valid result (of `scenario` itself unless `errors` is non-empty).
     pub good: Option<Rc<Evaluation>>,
+    /// `good` is `scenario` on the largest count its plan divides, with the chips beyond it
+    /// idle, because the typed count does not divide (its error and suggestions stay shown).
+    pub idle_kept: Option<u64>,
     /// A message for the user.
     pub notice: Option<Notice>,
     /// Scenarios before each whole-plan change, newest last.
@@ -192,6 +195,7 @@ impl State {
             scenario,
             errors: Vec::new(),
             good: None,
+            idle_kept: None,
             notice,
             undo: Vec::new(),
             redo: Vec::new(),
@@ -211,7 +215,7 @@ impl State {
 
     /// The result on screen is not the current scenario's.
     pub fn stale(&self) -> bool {
-        !self.errors.is_empty()
+        !self.errors.is_empty() && self.idle_kept.is_none()
     }
 
     /// Errors for one field.
@@ -478,12 +482,34 @@ impl State {
     }
 
     fn evaluate(&mut self) {
+        self.idle_kept = None;
         match evaluation(&self.scenario) {
             Ok(good) => {
                 self.errors.clear();
                 self.good = Some(Rc::new(good));
             }
-            Err(errors) => self.errors = errors,
+            Err(errors) => {
+                // A chip count the plan does not divide answers at once, on the largest count
+                // it divides with the rest idle; the error keeps offering the round counts.
+                let keep = match &errors[..] {
+                    [only] => only.fixes.iter().find_map(|f| match f.label {
+                        FixLabel::KeepIdle { idle, .. } => Some((idle, f)),
+                        _ => None,
+                    }),
+                    _ => None,
+                };
+                if let Some((idle, fix)) = keep {
+                    let mut kept = self.scenario.clone();
+                    for (path, value) in &fix.changes {
+                        kept = kept.with(path, Some(value.clone()));
+                    }
+                    if let Ok(good) = evaluation(&kept) {
+                        self.good = Some(Rc::new(good));
+                        self.idle_kept = Some(idle);
+                    }
+                }
+                self.errors = errors;
+            }
         }
     }
 }

@@ -366,3 +366,28 @@ fn a_domain_beyond_its_fabric_is_flagged_and_not_offered() {
         .any(|w| matches!(w, Warning::DomainBeyondFabric { domain: 16, fabric: 8 }));
     assert!(flagged, "{:?}", estimate(&state).warnings);
 }
+
+/// A chip count the plan does not divide answers at once on the largest count it divides: the
+/// numbers are not stale, the idle chips are warned of, and the error with its round counts
+/// stays on the field; any other error still leaves the last result stale.
+#[test]
+fn any_chip_count_answers_at_once() {
+    let mut state = fresh();
+    for (chips, idle) in [(10_000u32, 16u64), (15_000, 152)] {
+        set(&mut state, "cluster.chips", json!(chips));
+        assert_eq!(state.idle_kept, Some(idle), "{chips}");
+        assert!(!state.stale());
+        let good = state.good.as_ref().expect("a result");
+        assert_eq!(good.inputs.cluster.n_chips, chips);
+        assert_eq!(good.estimate.chips_used as u64, chips as u64 - idle);
+        assert!(good.estimate.warnings.iter().any(|w| matches!(
+            w,
+            clusterplan::model::Warning::DegreesMismatch { chips: c, .. } if *c == chips
+        )));
+        let errors = state.errors_for("cluster.chips");
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].fixes.len() >= 2, "round counts offered");
+    }
+    set(&mut state, "training.tokens", json!("lots"));
+    assert!(state.stale() && state.idle_kept.is_none());
+}
