@@ -149,6 +149,18 @@ fn search_dense_405b_16384_chips(bencher: divan::Bencher) {
     bencher.bench(|| search(divan::black_box(&inputs), Options::default()));
 }
 
+/// Sizing three chips (H100, Ascend 910B, MTT S4000) for the dense reference workload in 90
+/// days. Target: at most ten times `search_dense_405b_16384_chips` in the same run.
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn size_three_chips_405b_90_days(bencher: divan::Bencher) {
+    let scenario = Scenario::default_plan();
+    bencher.bench(|| {
+        ["h100-sxm", "ascend-910b", "mtt-s4000"].map(|chip| {
+            clusterplan::sizing::size(divan::black_box(&scenario), Some(chip), 90.0).is_ok()
+        })
+    });
+}
+
 /// Every plan for the MoE reference workload on 2,048 chips, searched whole.
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn search_moe_671b_2048_chips(bencher: divan::Bencher) {

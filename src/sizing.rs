@@ -8,7 +8,9 @@
 //! (`unit x {1, 2, 3, 4, 6, 8, 12, ...}`) to the first size that meets the deadline, then
 //! bisects on whole units between it and the largest size that missed, until the two are
 //! within `RESOLUTION` of each other (or one unit apart). Sizes whose ideal time
-//! (`search::days_bound`) already misses the deadline are never searched.
+//! (`search::days_bound`) already misses the deadline are never searched, and a bisection's
+//! size is searched only until a plan meets the deadline (`Options::good_enough`); the
+//! answer's size is then searched whole for its best plan.
 //!
 //! Each size is resolved as a scenario (`Scenario::resolve`), so its fabric, bill of materials
 //! and site are built for that many chips, exactly as if the user had typed the count.
@@ -151,7 +153,8 @@ pub struct Sizer {
     current: Option<(u32, Scenario, Search)>,
     /// The smallest size found to meet the deadline so far, with its scenario and plan.
     meeting: Option<(u32, Scenario, Plan)>,
-    /// Best plan at each size searched so far, in the order searched.
+    /// Best plan at each size searched so far, in the order searched; during bisection, the
+    /// first plan found to meet the deadline, when one does (`Options::good_enough`).
     pub points: Vec<Point>,
     answer: Option<Answer>,
 }
@@ -217,6 +220,8 @@ impl Sizer {
         let (chips, best) = (*chips, search.outcome().ranked.first().copied());
         let sized = std::mem::take(sized);
         self.current = None;
+        // A bisection's search only asks whether the size meets the deadline, so its plan is
+        // one that runs there, not always the size's best.
         self.points.push(Point { chips, best });
         let held = held_to(&sized);
         let meets = best.filter(|p| p.wall_days() * held <= self.deadline_days);
@@ -263,8 +268,17 @@ impl Sizer {
         let sized = at(&self.scenario, self.chip.as_deref(), next);
         match sized.resolve() {
             Ok(inputs) => {
-                let options =
-                    Options { objective: Objective::EffectiveDays, top: 1, ..Options::default() };
+                // Bisecting, a size only has to be found to meet the deadline or not.
+                let good_enough = match self.stage {
+                    Stage::Bisecting { .. } => Some(self.deadline_days / held_to(&sized)),
+                    Stage::Climbing(_) => None,
+                };
+                let options = Options {
+                    objective: Objective::EffectiveDays,
+                    top: 1,
+                    good_enough,
+                    ..Options::default()
+                };
                 self.current = Some((next, sized, Search::placing(&inputs, None, options)));
             }
             Err(_) => {
@@ -283,6 +297,13 @@ impl Sizer {
         let Some((chips, scenario, plan)) = self.meeting.take() else {
             return self.give_up();
         };
+        // The answer's size found by bisection met the deadline with the first plan that did:
+        // its best plan is searched for whole.
+        let best = scenario.resolve().ok().and_then(|inputs| best_plan(&inputs));
+        let plan = best.filter(|b| b.wall_days() <= plan.wall_days()).unwrap_or(plan);
+        for point in self.points.iter_mut().filter(|p| p.chips == chips) {
+            point.best = Some(plan);
+        }
         let scenario = scenario.with_found(&plan, chips);
         let held_to = held_to(&scenario);
         self.answer = Some(match scenario.evaluate() {

@@ -832,3 +832,21 @@ fn gpt4s_reported_mfu_lies_in_the_best_plans_range() {
     let e = estimate(&reported.resolve().expect("TP 8 x PP 15 resolves"));
     assert!(e.feasible, "{:?}", e.problems);
 }
+
+/// With a good-enough value the search stops at the first plan that reaches it and answers
+/// whether any does as a full search would.
+#[test]
+fn a_good_enough_search_answers_whether_any_plan_reaches_it() {
+    for json in [SMALL_DENSE, SMALL_MOE, SMALL_ODD] {
+        let base = inputs(json);
+        let full = search::search(&base, Options::default());
+        let best = full.ranked[0].train_days;
+        for (bar, reached) in [(best * 1.05, true), (best * 0.95, false), (best * 3.0, true)] {
+            let options = Options { good_enough: Some(bar), ..Options::default() };
+            let quick = search::search(&base, options);
+            let found = quick.ranked.first().is_some_and(|p| p.train_days <= bar);
+            assert_eq!(found, reached, "bar {bar} against the best {best}");
+            assert!(quick.searched <= full.searched);
+        }
+    }
+}

@@ -120,6 +120,11 @@ pub struct Options {
     /// Skip the choices of degrees whose ideal time shows that none of their plans could
     /// change the result (`Search::advance`); off, every plan of the space is judged.
     pub skip_hopeless: bool,
+    /// A value under the objective that is good enough: the search skips the choices of
+    /// degrees that cannot reach it and stops at the first plan that does, so it answers
+    /// whether any plan reaches it, not which is best (sizing asks whether a size meets a
+    /// deadline). `None` searches for the best.
+    pub good_enough: Option<f64>,
 }
 
 impl Default for Options {
@@ -129,6 +134,7 @@ impl Default for Options {
             top: 10,
             equivalent_within: 0.0,
             skip_hopeless: true,
+            good_enough: None,
         }
     }
 }
@@ -661,13 +667,31 @@ impl Search {
         while self.next < end {
             let cell = self.cells[self.next];
             self.next += 1;
-            if self.options.skip_hopeless && self.hopeless(&cell) {
+            let short = self.options.good_enough.is_some_and(|bar| self.least(&cell) > bar);
+            if short || (self.options.skip_hopeless && self.hopeless(&cell)) {
                 self.skipped_cells += 1;
             } else {
                 self.cell(&mut inputs, cell);
             }
+            let reached = |bar: f64| self.ranked.first().is_some_and(|(v, _)| *v <= bar);
+            if self.options.good_enough.is_some_and(reached) {
+                self.skipped_cells += (self.cells.len() - self.next) as u64;
+                self.next = self.cells.len();
+            }
         }
         self.done()
+    }
+
+    /// The least value under the objective any plan of `cell` can have: its days bound, and
+    /// cost and energy at least at an idle cluster's rate for those days.
+    fn least(&self, cell: &Cell) -> f64 {
+        let days = cell.days_bound;
+        let (usd_per_day, mwh_per_day) = self.floor_per_day;
+        match self.options.objective {
+            Objective::TrainDays | Objective::EffectiveDays => days,
+            Objective::Cost => usd_per_day * days,
+            Objective::Energy => mwh_per_day * days,
+        }
     }
 
     /// No plan of `cell` can change the result: its least value under the objective is worse
@@ -677,12 +701,8 @@ impl Search {
     /// idle cluster's), so the cell's days bound bounds them all.
     fn hopeless(&self, cell: &Cell) -> bool {
         let days = cell.days_bound;
-        let (usd_per_day, mwh_per_day) = self.floor_per_day;
-        let least = match self.options.objective {
-            Objective::TrainDays | Objective::EffectiveDays => days,
-            Objective::Cost => usd_per_day * days,
-            Objective::Energy => mwh_per_day * days,
-        };
+        let (usd_per_day, _) = self.floor_per_day;
+        let least = self.least(cell);
         let Some(&(last, _)) = self.ranked.get(self.options.top - 1) else { return false };
         let yours = if matches!(self.yours, Verdict::Fits(_)) { self.yours_value } else { 0.0 };
         if least <= last.max(yours) {
