@@ -61,7 +61,8 @@ test('100,000 chips are a few boxes with counts, and the drawing saves as SVG an
   await typeInto(page, 'cp', '1');
   await typeInto(page, 'chips', '100000');
   await waitChange(page, 'train-days', days);
-  await until(page, 'the drawing of 100,000 chips', (s) => /100,000/.test(document.querySelector(s)?.textContent ?? ''), q('sketch'));
+  // The drawing comes from the plots' worker, which answers each keystroke's count in turn.
+  await until(page, 'the drawing of 100,000 chips', (s) => /100,000/.test(document.querySelector(`${s} svg`)?.textContent ?? ''), q('sketch'));
   const boxes = await page.locator(`${q('sketch')} .sk-box`).count();
   assert.ok(boxes <= 6, `${boxes} boxes`);
   assert.match(await sketchText(page), /…/, 'the pods not drawn are counted');
