@@ -264,7 +264,8 @@ async fn search_benchmark_of_newer_kinds_in_browser() {
 
 /// Not a test of speed: prints the time the worker takes for a whole search job as the page
 /// asks for it (the search, then each ranked plan's full estimate and scenario for the
-/// result), and for a 90-day sizing of the dense reference workload on its own chip.
+/// result), and for a 90-day sizing of the dense reference workload on its own chip and on
+/// three chips (H100, Ascend 910B, MTT S4000; target 3 s).
 #[wasm_bindgen_test]
 async fn job_benchmark_in_browser() {
     use clusterplan::jobs::{self, Task};
@@ -274,10 +275,15 @@ async fn job_benchmark_in_browser() {
         .expect("parses")
         .remove(0);
     let search = Task::Search { scenario: dense.clone(), objective: Objective::TrainDays, top: 10 };
-    let size = Task::Size { scenario: dense, deadline_days: 90.0, chips: vec![None], dark: false };
-    for (name, task) in
-        [("search_job_dense_405b_16384", search), ("size_job_dense_405b_90_days", size)]
-    {
+    let size =
+        Task::Size { scenario: dense.clone(), deadline_days: 90.0, chips: vec![None], dark: false };
+    let three = ["h100-sxm", "ascend-910b", "mtt-s4000"].map(|c| Some(c.to_string())).to_vec();
+    let size_three = Task::Size { scenario: dense, deadline_days: 90.0, chips: three, dark: false };
+    for (name, task) in [
+        ("search_job_dense_405b_16384", search),
+        ("size_job_dense_405b_90_days", size),
+        ("size_job_three_chips_405b_90_days", size_three),
+    ] {
         breathe().await;
         let start = performance.now();
         let result = jobs::run(&task).expect("runs");
