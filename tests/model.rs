@@ -2,6 +2,8 @@
 //! cited mechanism says it must.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use clusterplan::model::{self, presets, Estimate, Inputs, Recipe, Recompute, Sharding, Warning};
 use clusterplan::scenario::Scenario;
 use serde_json::{json, Value};
@@ -715,4 +717,92 @@ fn the_step_grows_with_the_cluster_on_one_plan() {
         .collect();
     assert_eq!(mfu.len(), 3);
     assert!(mfu[0] > mfu[1] && mfu[1] > mfu[2], "{mfu:?}");
+}
+
+/// A GEMM's speed falls with its contraction depth as the two sources of
+/// `efficiency::GEMM_DEPTH_HALF` measured it: DeepGEMM's FP8 GEMMs on H800 at M = 4,096
+/// (deepseek-ai/DeepGEMM README at a6d97a1) and BF16 `torch.matmul` on H200
+/// (`shared/reference/h200-microbench.md`), each ratio within a tenth.
+#[test]
+fn gemms_slow_down_with_shallow_contractions_as_measured() {
+    use clusterplan::model::efficiency::{depth_share, kernel_s, GEMM_DEPTH_HALF};
+    // Uncapped speed ratio of two depths.
+    let ratio = |k: f64, deep: f64| (k / (k + GEMM_DEPTH_HALF)) / (deep / (deep + GEMM_DEPTH_HALF));
+    // DeepGEMM, N = 7,168 both: K = 2,048 at 1,025 TFLOP/s against K = 16,384 at 1,358.
+    for (k, deep, measured) in
+        [(2048.0, 16_384.0, 1025.0 / 1358.0), (512.0, 16_384.0, 590.0 / 1358.0)]
+    {
+        let model = ratio(k, deep);
+        assert!((model / measured - 1.0).abs() < 0.10, "K {k}: {model} against {measured}");
+    }
+    // H200 BF16, every row below the power-limited 16,384 ones: with the tail every short
+    // kernel pays (`kernel_s`) and the best single efficiency, the depth curve fits the rows
+    // better than no depth at all, and within 7.5 % (root mean square).
+    let h200 = [
+        (2048.0, 2048.0, 2048.0, 359.0),
+        (2048.0, 2048.0, 8192.0, 505.0),
+        (4096.0, 1024.0, 4096.0, 456.0),
+        (4096.0, 4096.0, 4096.0, 668.0),
+        (8192.0, 4096.0, 4096.0, 604.0),
+        (8192.0, 16_384.0, 4096.0, 662.0),
+        (8192.0, 4096.0, 16_384.0, 686.0),
+        (8192.0, 8192.0, 8192.0, 763.0),
+    ];
+    let rms = |half: f64| {
+        let best = (40..=100).map(|e| e as f64 / 100.0).map(|e| {
+            let squares: f64 = h200
+                .iter()
+                .map(|&(m, n, k, tflops)| {
+                    let flops = 2.0 * m * n * k;
+                    let ideal = flops / (989e12 * e * k / (k + half));
+                    (flops / kernel_s(ideal) / 1e12 / tflops).ln().powi(2)
+                })
+                .sum();
+            (squares / h200.len() as f64).sqrt()
+        });
+        best.fold(f64::INFINITY, f64::min)
+    };
+    assert!(rms(GEMM_DEPTH_HALF) < 0.075, "{}", rms(GEMM_DEPTH_HALF));
+    assert!(rms(GEMM_DEPTH_HALF) < rms(0.0), "{} against {}", rms(GEMM_DEPTH_HALF), rms(0.0));
+    // Never faster than the chip's fitted figure, and never slower as the depth grows.
+    let mut last = 0.0;
+    for k in (0..20).map(|i| 2f64.powi(i)) {
+        let s = depth_share(k);
+        assert!(s > 0.0 && s <= 1.0 && s >= last, "depth {k}: {s}");
+        last = s;
+    }
+    assert_eq!(depth_share(1e6), 1.0);
+}
+
+/// Finer experts of the same work run slower, never faster: splitting every expert in two and
+/// routing each token to twice as many keeps the FLOPs, but each grouped GEMM contracts half
+/// as deep (the down projection) and produces half as wide (the up projection), over random
+/// expert layouts.
+#[test]
+fn finer_experts_of_the_same_work_never_run_faster() {
+    let mut rng = common::Rng(0x5eed_0e0e);
+    for _ in 0..40 {
+        let experts = 8u32 << rng.below(4); // 8 to 64
+        let top_k = 1u32 << rng.below(3); // 1 to 4
+        let ffn = 512u32 << rng.below(5); // 512 to 8,192
+        let ep = 1u32 << rng.below(4); // 1 to 8
+        let step = |experts: u32, top_k: u32, ffn: u32| {
+            let e = run(&inputs(json!({
+                "model": { "layers": 8, "hidden": 2048, "heads": 16, "kv_heads": 4, "head_dim": 128,
+                           "ffn": 8192, "vocab": 32000, "seq_len": 4096,
+                           "moe": { "experts": experts, "top_k": top_k, "expert_ffn": ffn } },
+                "training": { "tokens": 1e10, "global_batch": 64 },
+                "cluster": { "chip": "h100-sxm", "chips": 8, "scale_out": "ib-ndr" },
+                "parallelism": { "tp": 1, "pp": 1, "dp": 8, "ep": ep, "micro_batch": 1 }
+            })));
+            assert!(e.step_s.is_finite() && e.step_s > 0.0, "{:?}", e.problems);
+            e.breakdown.compute_s
+        };
+        let whole = step(experts, top_k, ffn);
+        let halves = step(experts * 2, top_k * 2, ffn / 2);
+        assert!(
+            halves >= whole * (1.0 - 1e-9),
+            "{experts} experts of {ffn}, top {top_k}, EP {ep}: {whole} s, halved {halves} s"
+        );
+    }
 }

@@ -19,6 +19,35 @@ pub fn kernel_s(ideal: f64) -> f64 {
     ideal + GEMM_TAIL_S * (1.0 - (-ideal / GEMM_TAIL_S).exp())
 }
 
+/// Contraction depth at which a GEMM tile's fixed work (its prologue, and the epilogue that
+/// writes its output) takes as long as its main loop: a GEMM contracting `k` runs at
+/// `k / (k + GEMM_DEPTH_HALF)` of its long-contraction speed. Fitted to two sources, which
+/// agree: DeepGEMM's FP8 GEMMs on H800 for M = 4,096 (K = 512 to 16,384: 590 to 1,358
+/// TFLOP/s; deepseek-ai/DeepGEMM README at a6d97a1, "Normal GEMMs for dense models") give 675,
+/// and BF16 `torch.matmul` on H200 (2,048 to 8,192 cubed: 36 % to 77 % of peak;
+/// `shared/reference/h200-microbench.md`) 550, each with `kernel_s`'s tail. Fine-grained
+/// experts are where it shows: Qwen3-30B-A3B's experts contract 768 wide in the forward pass.
+pub const GEMM_DEPTH_HALF: f64 = 600.0;
+
+/// Contraction depth from which a GEMM runs at the chip's fitted efficiency
+/// (`Chip::matmul_efficiency`); deeper ones run no faster, so no kernel beats the bound a
+/// search prunes with (`search::days_bound`).
+pub const GEMM_DEPTH_REFERENCE: f64 = 8192.0;
+
+/// Speed of a GEMM contracting `k`, relative to one contracting `GEMM_DEPTH_REFERENCE`: at
+/// most 1.
+pub fn depth_share(k: f64) -> f64 {
+    let share = |k: f64| k / (k + GEMM_DEPTH_HALF);
+    (share(k.max(1.0)) / share(GEMM_DEPTH_REFERENCE)).min(1.0)
+}
+
+/// Slowdown of a linear layer's three GEMMs of `m x k` by `k x n`, averaged: the forward GEMM
+/// contracts `k`, the input gradient `n`, the weight gradient `m` (the tokens), and the
+/// backward pass's two GEMMs take as long as the forward one twice.
+pub fn depth_slowdown(m: f64, n: f64, k: f64) -> f64 {
+    (1.0 / depth_share(k) + 1.0 / depth_share(n) + 1.0 / depth_share(m)) / 3.0
+}
+
 /// Fused attention forward throughput relative to the chip's best GEMM rate.
 /// FlashAttention-2 reaches about 70% of A100 peak forward against about 80% for cuBLAS GEMMs
 /// (Dao 2023, arXiv:2307.08691, Fig. 4-5).

@@ -15,10 +15,10 @@ pub const MAX_VALIDATED_CHIPS: u32 = 16384;
 
 /// Over every row, each predicted with its source left out of the fit: rows, sources,
 /// the median absolute error of the step time, and the share inside their ranges.
-pub const LEFT_OUT: (u32, u32, f64, f64) = (456, 72, 0.09056017868864269, 0.7960526315789473);
+pub const LEFT_OUT: (u32, u32, f64, f64) = (456, 72, 0.09099369082181213, 0.8004385964912281);
 
 /// Rows within tolerance, rows, and the mean absolute error, over every row.
-pub const SUMMARY: (usize, usize, f64) = (260, 456, 0.14143224828051845);
+pub const SUMMARY: (usize, usize, f64) = (261, 456, 0.13811486427555975);
 
 /// Each model preset's published plan: (preset id, run title, scenario JSON).
 pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[
@@ -36,28 +36,28 @@ pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[
 
 /// The model's time errors by regime (`range::Stats`).
 pub const REGIMES: &[Digested] = &[
-    Digested { family: "Ampere", stack: "megatron-baseline", moe: false, stats: Stats { sources: 8, runs: 10, runs_within: 7, rows: 51, mean: -0.021285304395596574, sd: 0.13774455253352316, max_chips: 12288 } },
-    Digested { family: "Ampere", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 4, runs: 4, runs_within: 3, rows: 22, mean: 0.02406015197862779, sd: 0.06659997461583729, max_chips: 1024 } },
-    Digested { family: "Ascend", stack: "megatron-core", moe: false, stats: Stats { sources: 5, runs: 24, runs_within: 15, rows: 24, mean: -0.04186498755568491, sd: 0.15369375863829723, max_chips: 8192 } },
-    Digested { family: "Ascend", stack: "megatron-core", moe: true, stats: Stats { sources: 3, runs: 4, runs_within: 1, rows: 4, mean: -0.1422547641399666, sd: 0.23802089613644653, max_chips: 512 } },
-    Digested { family: "Blackwell", stack: "megatron-core", moe: false, stats: Stats { sources: 11, runs: 13, runs_within: 11, rows: 65, mean: 0.04537010842858762, sd: 0.09834771740263769, max_chips: 512 } },
-    Digested { family: "Blackwell", stack: "megatron-core", moe: true, stats: Stats { sources: 8, runs: 10, runs_within: 7, rows: 42, mean: 0.03488744007614827, sd: 0.28889699284339887, max_chips: 512 } },
-    Digested { family: "Blackwell", stack: "tuned", moe: false, stats: Stats { sources: 5, runs: 9, runs_within: 8, rows: 26, mean: 0.0019706821329651316, sd: 0.12118776609396127, max_chips: 5120 } },
-    Digested { family: "CDNA", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 4, runs_within: 0, rows: 10, mean: -0.27813106708397994, sd: 0.09342081738464579, max_chips: 1024 } },
-    Digested { family: "CDNA", stack: "megatron-core", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 0, rows: 2, mean: 0.3533707272675075, sd: 0.007694634950043215, max_chips: 64 } },
-    Digested { family: "CDNA", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 2, runs: 2, runs_within: 0, rows: 3, mean: 0.2397675270208621, sd: 0.4591860581019312, max_chips: 64 } },
-    Digested { family: "CDNA", stack: "tuned", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 0, rows: 1, mean: 0.18033778636892972, sd: 0.0, max_chips: 8 } },
-    Digested { family: "Gaudi", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 1, rows: 5, mean: -0.17002501972316553, sd: 0.17861365164601267, max_chips: 64 } },
-    Digested { family: "Gaudi", stack: "tuned", moe: false, stats: Stats { sources: 3, runs: 3, runs_within: 0, rows: 5, mean: 0.08772692474321094, sd: 0.26209280054255746, max_chips: 1024 } },
-    Digested { family: "Hopper", stack: "megatron-baseline", moe: false, stats: Stats { sources: 2, runs: 2, runs_within: 2, rows: 29, mean: -0.18397211283379636, sd: 0.20682069676925718, max_chips: 16384 } },
-    Digested { family: "Hopper", stack: "megatron-core", moe: false, stats: Stats { sources: 12, runs: 13, runs_within: 10, rows: 36, mean: -0.022965150466192314, sd: 0.15685591061252868, max_chips: 2048 } },
-    Digested { family: "Hopper", stack: "megatron-core", moe: true, stats: Stats { sources: 8, runs: 9, runs_within: 6, rows: 17, mean: -0.12897253185580967, sd: 0.28475695713392724, max_chips: 2048 } },
-    Digested { family: "Hopper", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 8, runs: 8, runs_within: 5, rows: 37, mean: 0.028582962181017732, sd: 0.2966481504357339, max_chips: 512 } },
-    Digested { family: "Hopper", stack: "tuned", moe: false, stats: Stats { sources: 8, runs: 8, runs_within: 5, rows: 26, mean: 0.007888858407436318, sd: 0.09494559904259904, max_chips: 11616 } },
-    Digested { family: "TPU", stack: "xla", moe: false, stats: Stats { sources: 8, runs: 16, runs_within: 7, rows: 38, mean: -0.006902694791092945, sd: 0.131969193835855, max_chips: 8192 } },
-    Digested { family: "TPU", stack: "xla", moe: true, stats: Stats { sources: 4, runs: 7, runs_within: 3, rows: 11, mean: -0.18224202862542216, sd: 0.13692829030993273, max_chips: 512 } },
-    Digested { family: "Volta", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 1, rows: 2, mean: 0.03751941998771913, sd: 0.04757031308109143, max_chips: 9984 } },
+    Digested { family: "Ampere", stack: "megatron-baseline", moe: false, stats: Stats { sources: 8, runs: 10, runs_within: 6, rows: 51, mean: -0.01976298282099546, sd: 0.14251253394786592, max_chips: 12288 } },
+    Digested { family: "Ampere", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 4, runs: 4, runs_within: 4, rows: 22, mean: 0.014723159867507996, sd: 0.06593734749663412, max_chips: 1024 } },
+    Digested { family: "Ascend", stack: "megatron-core", moe: false, stats: Stats { sources: 5, runs: 24, runs_within: 13, rows: 24, mean: -0.025054341432725988, sd: 0.16094537747504387, max_chips: 8192 } },
+    Digested { family: "Ascend", stack: "megatron-core", moe: true, stats: Stats { sources: 3, runs: 4, runs_within: 1, rows: 4, mean: -0.11144925727867855, sd: 0.24089076363922401, max_chips: 512 } },
+    Digested { family: "Blackwell", stack: "megatron-core", moe: false, stats: Stats { sources: 11, runs: 13, runs_within: 11, rows: 65, mean: 0.04777116816608103, sd: 0.09337848836063338, max_chips: 512 } },
+    Digested { family: "Blackwell", stack: "megatron-core", moe: true, stats: Stats { sources: 8, runs: 10, runs_within: 6, rows: 42, mean: 0.036773315369012946, sd: 0.26962345217179357, max_chips: 512 } },
+    Digested { family: "Blackwell", stack: "tuned", moe: false, stats: Stats { sources: 5, runs: 9, runs_within: 8, rows: 26, mean: 0.00422028811280614, sd: 0.11612617799511807, max_chips: 5120 } },
+    Digested { family: "CDNA", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 4, runs_within: 0, rows: 10, mean: -0.27749966001715204, sd: 0.0925421658710918, max_chips: 1024 } },
+    Digested { family: "CDNA", stack: "megatron-core", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 0, rows: 2, mean: 0.357233526242294, sd: 0.007754777938302736, max_chips: 64 } },
+    Digested { family: "CDNA", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 2, runs: 2, runs_within: 0, rows: 3, mean: 0.23385318018294401, sd: 0.4427507146245202, max_chips: 64 } },
+    Digested { family: "CDNA", stack: "tuned", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 0, rows: 1, mean: 0.18632564322101564, sd: 0.0, max_chips: 8 } },
+    Digested { family: "Gaudi", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 1, rows: 5, mean: -0.19035956388573164, sd: 0.18223888110683137, max_chips: 64 } },
+    Digested { family: "Gaudi", stack: "tuned", moe: false, stats: Stats { sources: 3, runs: 3, runs_within: 0, rows: 5, mean: 0.08339230664851191, sd: 0.21759426787297712, max_chips: 1024 } },
+    Digested { family: "Hopper", stack: "megatron-baseline", moe: false, stats: Stats { sources: 2, runs: 2, runs_within: 2, rows: 29, mean: -0.1704234409666638, sd: 0.20673375668889954, max_chips: 16384 } },
+    Digested { family: "Hopper", stack: "megatron-core", moe: false, stats: Stats { sources: 12, runs: 13, runs_within: 10, rows: 36, mean: -0.029601228029695108, sd: 0.15796577211531637, max_chips: 2048 } },
+    Digested { family: "Hopper", stack: "megatron-core", moe: true, stats: Stats { sources: 8, runs: 9, runs_within: 5, rows: 17, mean: -0.12654413484490135, sd: 0.2836385903288788, max_chips: 2048 } },
+    Digested { family: "Hopper", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 8, runs: 8, runs_within: 5, rows: 37, mean: 0.035901602246831886, sd: 0.29895437020139126, max_chips: 512 } },
+    Digested { family: "Hopper", stack: "tuned", moe: false, stats: Stats { sources: 8, runs: 8, runs_within: 7, rows: 26, mean: 0.027048269654193748, sd: 0.08489262512667092, max_chips: 11616 } },
+    Digested { family: "TPU", stack: "xla", moe: false, stats: Stats { sources: 8, runs: 16, runs_within: 7, rows: 38, mean: -0.008796783860126773, sd: 0.13242859534520662, max_chips: 8192 } },
+    Digested { family: "TPU", stack: "xla", moe: true, stats: Stats { sources: 4, runs: 7, runs_within: 3, rows: 11, mean: -0.16631471557080094, sd: 0.13114060478278217, max_chips: 512 } },
+    Digested { family: "Volta", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 1, rows: 2, mean: 0.08385591743970489, sd: 0.04969484361845539, max_chips: 9984 } },
 ];
 
 /// Over every row (`range::Pooled`).
-pub const POOLED: Pooled = Pooled { rows: 456, mean: -0.01871617035962272, sd: 0.19851185659377707, between_families: 0.04182498517732825, drift_per_doubling: 0.0030292665000502413, within_run: 0.12454306980105127, width: 1.3207993677869694 };
+pub const POOLED: Pooled = Pooled { rows: 456, mean: -0.014918507963969605, sd: 0.19493394520709803, between_families: 0.052515634589273066, drift_per_doubling: 0.0032612847747511896, within_run: 0.12117912693881364, width: 1.348673418051242 };

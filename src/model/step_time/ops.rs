@@ -9,7 +9,7 @@ use crate::model::collectives::{all_to_all_s, collective_s, rail_forwarded, Coll
 use std::ops::{Add, Mul};
 
 use crate::model::efficiency::{
-    kernel_s, overlapped, BLOCK_SCALED_GEMM_RELATIVE, ELEMENTWISE_BWD_BYTE_RATIO,
+    depth_slowdown, kernel_s, overlapped, BLOCK_SCALED_GEMM_RELATIVE, ELEMENTWISE_BWD_BYTE_RATIO,
     FLASH_BWD_FLOP_RATIO, FLASH_BWD_RELATIVE, FLASH_FWD_RELATIVE, FP8_GEMM_RELATIVE,
     KERNEL_FLOOR_S, LOSS_BWD_BYTES, LOSS_FWD_BYTES, NVFP4_BF16_LAYER_SHARE, QUANTIZE_MXFP8_BYTES,
     QUANTIZE_NVFP4_BYTES,
@@ -171,8 +171,16 @@ impl Ctx<'_> {
         Ctx { inputs, shape, gemm_rate, quantize_bytes, bf16_share, bf16_rate, mem_rate }
     }
 
-    /// Roofline time of `batch` GEMMs of `m x k` by `k x n` at `rate`.
+    /// Roofline time of `batch` linear-layer GEMMs of `m x k` by `k x n` at `rate`, each as
+    /// slow as its contraction depths make it (`depth_slowdown`; a grouped GEMM of small
+    /// experts runs below a dense one of the same work).
     pub(super) fn gemm_at(&self, rate: f64, m: f64, n: f64, k: f64, batch: f64) -> f64 {
+        self.matmul_at(rate / depth_slowdown(m, n, k), m, n, k, batch)
+    }
+
+    /// Roofline time of `batch` GEMMs of `m x k` by `k x n` at `rate`, however deep: the
+    /// materialized attention's scores and weighted sums, priced as the runs fitted them.
+    pub(super) fn matmul_at(&self, rate: f64, m: f64, n: f64, k: f64, batch: f64) -> f64 {
         let flops = 2.0 * m * n * k * batch;
         let ideal = flops / rate;
         let compute = kernel_s(ideal);
@@ -349,8 +357,8 @@ impl Ctx<'_> {
             }
             AttentionImpl::Materialized => {
                 let batch = b * heads;
-                let scores = self.gemm_at(self.bf16_rate, sq, sk, dqk, batch);
-                let weighted = self.gemm_at(self.bf16_rate, sq, dv, sk, batch);
+                let scores = self.matmul_at(self.bf16_rate, sq, sk, dqk, batch);
+                let weighted = self.matmul_at(self.bf16_rate, sq, dv, sk, batch);
                 let elements = batch * sq * sk;
                 // Fused scale-mask-softmax reads and writes the scores (4 B/element); dropout
                 // reads and writes them again and stores a 1-byte mask (Korthikanti et al. 2022, §4.1).
