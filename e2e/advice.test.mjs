@@ -262,4 +262,27 @@ for (const lang of LANGS) {
     assert.equal(await page.locator(q('search-row')).count(), 0, 'no plan ranked, by cost or otherwise');
     assertClean(log, served());
   });
+
+  test(`${lang}: a batch-starved pipeline offers the batch that feeds it, in one click`, async (t) => {
+    const { page, log } = await fresh(t, lang);
+    // 64 replicas of a 16-stage pipeline on a batch of 1,024: 16 micro-batches each.
+    const url = link({ chip: 'h100-sxm', chips: 16384 }).replace(/#s=1\.(.*)$/, (_, b) => {
+      const s = JSON.parse(Buffer.from(b, 'base64url').toString());
+      s.training.global_batch = 1024;
+      return `#s=1.${Buffer.from(JSON.stringify(s)).toString('base64url')}`;
+    });
+    await open(page, url);
+    const before = await text(page, 'effective-days');
+    const fix = page.locator(q('global-batch-suggest'));
+    await until(page, 'the fix to show', (s) => !!document.querySelector(s), q('global-batch-suggest'));
+    assert.match(await fix.textContent(), lang === 'zh-CN' ? /全局批量取 2,048 条序列/ : /global batch of 2,048 sequences/);
+    await fix.click();
+    await until(page, 'the batch to change and its fix to go', ([field, suggest]) =>
+      document.querySelector(field).value.replace(/[,\s]/g, '') === '2048' && !document.querySelector(suggest),
+    [q('global-batch'), q('global-batch-suggest')]);
+    // Twice the sequences a step, and no idle half-pipeline: fewer days to the same tokens.
+    await until(page, 'the days to move', ([s, was]) => document.querySelector(s).textContent !== was, [q('effective-days'), before]);
+    assert.ok(num(await text(page, 'effective-days')) < num(before), `${await text(page, 'effective-days')} against ${before}`);
+    assertClean(log, served());
+  });
 }

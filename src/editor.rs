@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::model::sweep::{self, ScalingPoint};
 use crate::model::{presets, Estimate, Inputs};
-use crate::scenario::{describe, Calibration, FixLabel, InputError, Scenario};
+use crate::scenario::{describe, Calibration, InputError, Scenario};
 use crate::validation;
 
 /// Undo keeps this many whole-plan changes.
@@ -491,18 +491,7 @@ impl State {
             Err(errors) => {
                 // A chip count the plan does not divide answers at once, on the largest count
                 // it divides with the rest idle; the error keeps offering the round counts.
-                let keep = match &errors[..] {
-                    [only] => only.fixes.iter().find_map(|f| match f.label {
-                        FixLabel::KeepIdle { idle, .. } => Some((idle, f)),
-                        _ => None,
-                    }),
-                    _ => None,
-                };
-                if let Some((idle, fix)) = keep {
-                    let mut kept = self.scenario.clone();
-                    for (path, value) in &fix.changes {
-                        kept = kept.with(path, Some(value.clone()));
-                    }
+                if let Some((idle, kept)) = self.scenario.idle_kept(&errors) {
                     if let Ok(good) = evaluation(&kept) {
                         self.good = Some(Rc::new(good));
                         self.idle_kept = Some(idle);

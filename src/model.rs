@@ -27,11 +27,11 @@ mod workload;
 
 pub use bom::{Bom, CABLE_TIERS};
 pub use facility::{FacilityEstimate, Plant};
-pub use hardware::{Chip, Cluster, Link, Network, ScaleUp, Switch, System};
+pub use hardware::{Chip, ClassBest, Cluster, Link, Network, ScaleUp, Switch, System};
 pub use memory::{MemoryUse, Phase};
 pub use parallelism::{
-    CpKind, Dispatcher, GemmFormat, Parallelism, Recipe, Recompute, Sharding, Software, Stack,
-    Training,
+    CpKind, CudaGraphs, Dispatcher, GemmFormat, Parallelism, Recipe, Recompute, Sharding, Software,
+    Stack, Training,
 };
 pub use reliability::{Confidence, Reliability, ReliabilityEstimate};
 pub use step_time::{LinkTimes, StepBreakdown};

@@ -254,10 +254,21 @@ pub fn bom_csv(f: &FacilityEstimate) -> String {
     out
 }
 
-/// Blocking problems with the scenario field each concerns.
+/// Findings with the scenario field each concerns and, where one answers it, the edits that
+/// do (`fixes`: each its words and its `set` of dotted paths to values).
 fn findings(list: &[Warning]) -> Vec<Value> {
     list.iter()
-        .map(|w| json!({ "field": fields::warning_field(w), "message": w.to_string() }))
+        .map(|w| {
+            let mut v = json!({ "field": fields::warning_field(w), "message": w.to_string() });
+            let fixes: Vec<Value> = fields::warning_fixes(w)
+                .iter()
+                .map(|f| json!({ "label": f.label.to_string(), "set": Value::Object(f.changes.iter().cloned().collect()) }))
+                .collect();
+            if !fixes.is_empty() {
+                v["fixes"] = Value::Array(fixes);
+            }
+            v
+        })
         .collect()
 }
 

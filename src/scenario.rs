@@ -311,6 +311,9 @@ section! {
         /// `alltoall` (Megatron-Core's all-to-all dispatcher) or `deepep` (one copy per remote
         /// domain, forwarded inside it); default `alltoall`.
         dispatcher,
+        /// What the stack captures in CUDA graphs: `none`, `layers` (each layer; an MoE layer
+        /// only when padded to a capacity) or `full` (the whole iteration); default `none`.
+        cuda_graphs,
         /// Expert all-to-all overlapped with another micro-batch (DualPipe); default false.
         ep_overlap,
         /// Context-parallel exchange overlapped with attention (ring attention); default false.
@@ -511,6 +514,20 @@ impl Scenario {
                 Err(ParseError::DuplicateKey { place, path })
             }
         }
+    }
+
+    /// The scenario to estimate instead when its only error is a chip count the plan does not
+    /// divide: the plan kept on the largest count it divides, with the chips left idle
+    /// (`FixLabel::KeepIdle`), so that any count answers. `None` for any other error.
+    pub fn idle_kept(&self, errors: &[InputError]) -> Option<(u64, Scenario)> {
+        let [only] = errors else { return None };
+        only.fixes.iter().find_map(|f| match f.label {
+            FixLabel::KeepIdle { idle, .. } => Some((
+                idle,
+                f.changes.iter().fold(self.clone(), |s, (path, v)| s.with(path, Some(v.clone()))),
+            )),
+            _ => None,
+        })
     }
 
     /// The one validity policy the command-line tool, the page and the plan search share: a

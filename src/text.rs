@@ -387,6 +387,14 @@ pub fn warning(w: &Warning) -> String {
             "warn.cap-below-measured",
             &[("cap", &n(cap_w.round() as u64)), ("tdp", &n(tdp_w.round() as u64))],
         ),
+        Warning::EfficiencyAboveClass { efficiency, best, chip, same_family } => fill(
+            if same_family { "warn.efficiency-above-family" } else { "warn.efficiency-above-all" },
+            &[
+                ("efficiency", &crate::format::percent(efficiency)),
+                ("best", &crate::format::percent(best)),
+                ("chip", chip),
+            ],
+        ),
         Warning::SequenceParallelWithoutTensor => t("warn.sp-without-tp").into(),
         Warning::ShardingWithoutReplicas => t("warn.zero-without-dp").into(),
         Warning::VirtualStagesWithoutPipeline => t("warn.virtual-without-pp").into(),
@@ -594,6 +602,7 @@ pub fn fix(label: &FixLabel) -> String {
         FixLabel::KeepIdle { chips, idle } => {
             fill("fix.keep-idle", &[("chips", &n(*chips)), ("idle", &n(*idle))])
         }
+        FixLabel::GlobalBatch(batch) => fill("fix.global-batch", &[("batch", &n(*batch))]),
     }
 }
 

@@ -806,3 +806,43 @@ fn finer_experts_of_the_same_work_never_run_faster() {
         );
     }
 }
+
+/// A chip efficiency above every published run of its class is warned of, naming the best
+/// run's chip; no catalog chip at its own figure is, on every catalog chip.
+#[test]
+fn efficiency_claims_above_every_published_run_are_warned_of() {
+    let above = |w: &Warning| matches!(w, Warning::EfficiencyAboveClass { .. });
+    let plan = |chip: Value| {
+        run(&inputs(json!({
+            "model": { "preset": "llama3-8b" },
+            "training": { "tokens": 1e11, "global_batch": 64 },
+            "cluster": { "chip": chip, "chips": 64 },
+            "parallelism": { "tp": 1, "pp": 1, "dp": 64 }
+        })))
+    };
+    for chip in presets::CHIPS {
+        let e = plan(json!(chip.id));
+        assert!(!e.warnings.iter().any(above), "{}: {:?}", chip.id, e.warnings);
+    }
+    // An H100 claimed at 90 % of its peak: above the best Hopper run.
+    let hopper = plan(json!({ "preset": "h100-sxm", "matmul_efficiency": 0.9 }));
+    let warned = hopper.warnings.iter().find(|w| above(w));
+    assert!(
+        matches!(warned, Some(Warning::EfficiencyAboveClass { same_family: true, efficiency, .. }) if *efficiency == 0.9),
+        "{:?}",
+        hopper.warnings
+    );
+    // An MTT S4000 has no published run of its family: the best of every accelerator judges it.
+    let s4000 = plan(json!({ "preset": "mtt-s4000", "matmul_efficiency": 0.99 }));
+    let best = presets::class_best(None).expect("fitted chips");
+    match s4000.warnings.iter().find(|w| above(w)) {
+        Some(Warning::EfficiencyAboveClass { same_family, best: b, chip, .. }) => {
+            assert!(!same_family);
+            assert_eq!((*b, *chip), (best.efficiency, best.chip));
+        }
+        other => panic!("{other:?}"),
+    }
+    // The same claim in words, both languages.
+    let w = s4000.warnings.iter().find(|w| above(w)).expect("warned");
+    assert!(w.to_string().contains(best.chip), "{w}");
+}

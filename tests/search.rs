@@ -595,6 +595,49 @@ fn the_search_raises_a_starved_batch_up_to_the_largest_accepted() {
     assert_eq!(warned, Some((16, 16, 4096)), "{:?}", e.warnings);
 }
 
+/// The batch-starved warning's one-click fix (`fields::warning_fixes`) answers it, over
+/// generated pipelines: applying the edits it names clears the warning and leaves the pipeline
+/// idling a smaller share of each step, and the CLI's JSON carries the same edits.
+#[test]
+fn the_batch_starved_fix_clears_its_warning() {
+    use clusterplan::model::Warning;
+    use clusterplan::scenario::fields;
+    let mut rng = Rng(0xba7c_4ed0);
+    let mut seen = 0;
+    for _ in 0..60 {
+        let pp = 2u32 << rng.below(4); // 2 to 16
+        let dp = 1u32 << rng.below(6); // 1 to 32
+        let mb = 1u32 << rng.below(2);
+        // Between the stages and twice the stages of micro-batches per replica.
+        let m = pp + rng.below(pp as u64) as u32;
+        let s = scenario(&format!(
+            r#"{{ "model": {{ "preset": "llama3-70b" }}, "training": {{ "tokens": "1T", "global_batch": {} }},
+                 "cluster": {{ "chip": "h100-sxm", "chips": {} }},
+                 "parallelism": {{ "tp": 8, "pp": {pp}, "dp": {dp}, "micro_batch": {mb}, "recompute": "full" }} }}"#,
+            m * dp * mb,
+            8 * pp * dp
+        ));
+        let e = estimate(&s.resolve().expect("resolves"));
+        let Some(w) = e.warnings.iter().find(|w| matches!(w, Warning::BatchStarved { .. })) else {
+            continue;
+        };
+        seen += 1;
+        let fixes = fields::warning_fixes(w);
+        assert_eq!(fixes.len(), 1, "{w:?}");
+        let fixed =
+            fixes[0].changes.iter().fold(s.clone(), |s, (path, v)| s.with(path, Some(v.clone())));
+        let after = estimate(&fixed.resolve().expect("the fix resolves"));
+        assert!(
+            !after.warnings.iter().any(|w| matches!(w, Warning::BatchStarved { .. })),
+            "PP {pp}, DP {dp}, mb {mb}, {m} micro-batches: {:?}",
+            after.warnings
+        );
+        let share = |e: &clusterplan::model::Estimate| e.breakdown.bubble_s / e.step_s;
+        assert!(share(&after) < share(&e), "PP {pp}: bubble {} -> {}", share(&e), share(&after));
+    }
+    assert!(seen >= 20, "only {seen} generated plans were starved");
+}
+
 /// On every preset system, the best plan for a dense and a mixture-of-experts model keeps
 /// tensor parallelism inside the scale-up domain and gives every chunk of the pipeline a layer.
 #[test]

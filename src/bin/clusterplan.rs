@@ -112,6 +112,16 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
         let checked =
             scenario.resolve().and_then(|_| scenario.pools()).and_then(|_| scenario.sites());
         if let Err(errors) = checked {
+            // A chip count the plan does not divide is estimated with the rest idle, as the
+            // page does (`Scenario::idle_kept`); the round counts are still offered.
+            if let Some((idle, _)) = scenario.idle_kept(&errors) {
+                eprintln!(
+                    "note: {}{}; estimated with {idle} chips idle",
+                    which(place),
+                    bad_field(&errors[0])
+                );
+                return;
+            }
             failed = true;
             for e in errors {
                 eprintln!("error: {}{}", which(place), bad_field(&e));
@@ -128,7 +138,12 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut first = true;
     let printed = Scenario::each(&text, |place, scenario| {
-        let scenario = catalog.expand(&scenario);
+        let mut scenario = catalog.expand(&scenario);
+        let mut idle_kept = None;
+        if let Err(errors) = scenario.resolve() {
+            let Some((idle, kept)) = scenario.idle_kept(&errors) else { return };
+            (scenario, idle_kept) = (kept, Some(idle));
+        }
         let Ok(good) = editor::evaluation(&scenario) else { return };
         // An infeasible plan is still estimated (exit 0); stderr says why it cannot run.
         for p in &good.estimate.problems {
@@ -140,6 +155,9 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
         json["range"] = report::range_json(&good.range);
         json["calibration"] =
             good.calibration.as_ref().map_or(serde_json::Value::Null, report::calibration_json);
+        if let Some(idle) = idle_kept {
+            json["idle_kept"] = serde_json::json!(idle);
+        }
         // A cluster of several pools: the one job over all of them.
         if let Ok(Some(p)) = scenario.pools() {
             let job = p.job();

@@ -80,6 +80,22 @@ pub struct Cluster {
     pub scale_out: Link,
     /// How the scale-out network is built, as far as collectives feel it.
     pub network: Network,
+    /// The best GEMM efficiency published runs show for chips of this one's class, against
+    /// which a typed or measured figure is judged (`Warning::EfficiencyAboveClass`); `None`
+    /// where nothing was fitted.
+    pub class_best: Option<ClassBest>,
+}
+
+/// The highest chip GEMM efficiency fitted to published runs in a class of chips.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClassBest {
+    /// The efficiency (`Chip::matmul_efficiency`).
+    pub efficiency: f64,
+    /// The catalog chip whose runs show it, by name.
+    pub chip: &'static str,
+    /// It is of the chip's own family; otherwise the family has no published runs and the
+    /// best of every accelerator stands for it.
+    pub same_family: bool,
 }
 
 impl Cluster {

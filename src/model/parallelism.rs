@@ -97,7 +97,10 @@ pub struct Software {
     /// host before the expert exchange (`megatron/core/transformer/moe/token_dispatcher.py`,
     /// `tokens_per_expert.cpu()`, `d2h_event.synchronize()`), after which the host launches the
     /// rest of the layer with no queue ahead of the GPU. CUDA graphs cannot capture a layer
-    /// whose shapes change, so only static shapes (drop and pad, compiled XLA) avoid it.
+    /// whose shapes change, so only static shapes (drop and pad, compiled XLA) could avoid it.
+    /// Dropped and padded routing skips the copy itself (`preprocess` returns static counts),
+    /// yet pays about as much: without the wait, Megatron-Bridge 25.09's token-drop rows run
+    /// 12-24 % slower than the model, so padded layers are charged it too.
     pub moe_host_s: f64,
     /// The same with DeepEP's or HybridEP's dispatcher, which fuses the permutation and its
     /// preprocessing into a few kernels, so fewer launches follow the wait (Megatron-LM's
@@ -128,6 +131,23 @@ pub enum Dispatcher {
     /// internode kernels): a token crosses the network once to each domain holding one of its
     /// experts and is forwarded inside the domain over the scale-up links.
     DeepEp,
+}
+
+/// How much of a step the stack captures in CUDA graphs, which the GPU replays with no host
+/// launching kernels one at a time (`Software::layer_host_s`) or waiting on a copy to the host
+/// (`Software::moe_host_s`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CudaGraphs {
+    /// Every kernel launched by the host.
+    None,
+    /// Each layer's forward and backward captured (Transformer Engine's per-layer graphs, NeMo's
+    /// `enable_cuda_graph`, MLPerf's per-layer graphs): no launch gaps; an MoE layer is
+    /// captured only when its shapes are static (dropped and padded to a capacity), since a
+    /// graph cannot wait on the host for the tokens per expert.
+    Layers,
+    /// The whole iteration captured (Megatron-Core's `full_iteration` scope, MLPerf's
+    /// `FULL_CUDA_GRAPH`): no host time at all.
+    Full,
 }
 
 /// How context parallelism exchanges a split sequence's attention inputs (Megatron-Core's
@@ -285,6 +305,8 @@ pub struct Parallelism {
     pub dp_overlap: bool,
     /// How tokens reach their experts across domains.
     pub dispatcher: Dispatcher,
+    /// What the stack captures in CUDA graphs.
+    pub cuda_graphs: CudaGraphs,
     /// The software stack.
     pub stack: Stack,
     /// What the stack's kernels and host reach (`presets::software`).

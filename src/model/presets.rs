@@ -265,6 +265,22 @@ impl ChipPreset {
 ///
 /// `family` is the chip's (`ChipPreset::family`): where a family's runs on the stack reach a
 /// share of their own (`fitted::FAMILY_KERNEL_SHARE`), its chips take it.
+/// The best chip GEMM efficiency fitted to published runs of `family` (`fitted::CHIP_GEMM`,
+/// chips with rows of their own), or of every family where it has none or is unknown.
+pub fn class_best(family: Option<&str>) -> Option<crate::model::ClassBest> {
+    let fitted =
+        || fitted::CHIP_GEMM.iter().filter(|f| f.2 > 0).filter_map(|f| Some((chip(f.0)?, f.1)));
+    let best = |of: &mut dyn Iterator<Item = (&'static ChipPreset, f64)>| {
+        of.max_by(|a, b| a.1.total_cmp(&b.1))
+    };
+    let own = family.and_then(|family| best(&mut fitted().filter(|(p, _)| p.family == family)));
+    let (preset, efficiency) = match own {
+        Some(found) => found,
+        None => best(&mut fitted())?,
+    };
+    Some(crate::model::ClassBest { efficiency, chip: preset.name, same_family: own.is_some() })
+}
+
 pub fn software(stack: Stack, family: Option<&str>) -> Software {
     let pooled = fitted::STACK_KERNEL_SHARE.iter().find(|f| f.0 == stack).map_or(1.0, |f| f.1);
     let own = fitted::FAMILY_KERNEL_SHARE

@@ -90,6 +90,9 @@ pub enum Warning {
     FirstStageTooLarge { first: u32, max: u32 },
     /// Occurs when a power cap is below the share of board power published curves reach.
     CapBelowMeasured { cap_w: f64, tdp_w: f64 },
+    /// Occurs when the chip's GEMM efficiency, typed or fitted to a measurement, is above
+    /// every published run of its class (`Cluster::class_best`): a claim no run has shown.
+    EfficiencyAboveClass { efficiency: f64, best: f64, chip: &'static str, same_family: bool },
     /// Occurs when sequence parallelism is on without tensor parallelism.
     SequenceParallelWithoutTensor,
     /// Occurs when sharding is set with a single data-parallel replica.
@@ -170,6 +173,7 @@ impl Warning {
             | Warning::Fp8Unsupported
             | Warning::Fp4Unsupported
             | Warning::CapBelowMeasured { .. }
+            | Warning::EfficiencyAboveClass { .. }
             | Warning::HotInlet { .. }
             | Warning::SequenceParallelWithoutTensor
             | Warning::ShardingWithoutReplicas
@@ -369,6 +373,17 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
     }
     if c.cap_share() < crate::model::efficiency::CAP_MEASURED_FROM {
         out.push(Warning::CapBelowMeasured { cap_w: c.power_cap_w, tdp_w: c.chip.tdp_w });
+    }
+    if let Some(best) = c.class_best {
+        // Rounded as the catalog keeps fitted figures, so a chip at its own fit is not above it.
+        if c.chip.matmul_efficiency > best.efficiency + 5e-5 {
+            out.push(Warning::EfficiencyAboveClass {
+                efficiency: c.chip.matmul_efficiency,
+                best: best.efficiency,
+                chip: best.chip,
+                same_family: best.same_family,
+            });
+        }
     }
     let thermal = crate::model::facility::thermal_speed(&inputs.plant.facility);
     if thermal < 1.0 {

@@ -17,10 +17,12 @@ use crate::model::presets::units::{GB, GBIT_PER_S, GB_PER_S, TB_PER_S, TFLOPS, U
 use crate::model::reliability::{Checkpoint, Confidence, Recovery};
 use crate::model::sites::Exchange;
 use crate::model::{
-    AttentionImpl, CpKind, Dispatcher, FfnKind, Inputs, LinearKind, MambaKind, Recipe, Recompute,
-    Stack, Warning,
+    AttentionImpl, CpKind, CudaGraphs, Dispatcher, FfnKind, Inputs, LinearKind, MambaKind, Recipe,
+    Recompute, Stack, Warning,
 };
 use crate::numbers;
+use crate::scenario::{Fix, FixLabel};
+use serde_json::Value;
 
 /// What kind of value a field holds; it also decides how the value is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1020,6 +1022,14 @@ pub static PARALLELISM_DISPATCHER: Choices<Dispatcher> = Choices {
     path: "parallelism.dispatcher",
     options: &[("alltoall", Dispatcher::AllToAll), ("deepep", Dispatcher::DeepEp)],
 };
+pub static PARALLELISM_CUDA_GRAPHS: Choices<CudaGraphs> = Choices {
+    path: "parallelism.cuda_graphs",
+    options: &[
+        ("none", CudaGraphs::None),
+        ("layers", CudaGraphs::Layers),
+        ("full", CudaGraphs::Full),
+    ],
+};
 pub static PARALLELISM_STACK: Choices<Stack> = Choices {
     path: "parallelism.stack",
     options: &[
@@ -1127,7 +1137,7 @@ pub fn measured(key: &str) -> &'static Field {
 }
 
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 16] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 17] {
     [
         (PARALLELISM_ACROSS_SITES.path, PARALLELISM_ACROSS_SITES.offered()),
         (PARALLELISM_CP_KIND.path, PARALLELISM_CP_KIND.offered()),
@@ -1139,6 +1149,7 @@ pub fn choices() -> [(&'static str, Vec<&'static str>); 16] {
         (TRAINING_RECIPE.path, TRAINING_RECIPE.offered()),
         (PARALLELISM_RECOMPUTE.path, PARALLELISM_RECOMPUTE.offered()),
         (PARALLELISM_DISPATCHER.path, PARALLELISM_DISPATCHER.offered()),
+        (PARALLELISM_CUDA_GRAPHS.path, PARALLELISM_CUDA_GRAPHS.offered()),
         (PARALLELISM_STACK.path, PARALLELISM_STACK.offered()),
         (RELIABILITY_CHECKPOINT.path, RELIABILITY_CHECKPOINT.offered()),
         (RELIABILITY_RECOVERY.path, RELIABILITY_RECOVERY.offered()),
@@ -1401,6 +1412,17 @@ pub fn is_plain(path: &str) -> bool {
     field(path).is_some_and(|f| f.place.is_some())
 }
 
+/// The one-click edits that answer a finding, shown beside its field (`warning_field`).
+pub fn warning_fixes(w: &Warning) -> Vec<Fix> {
+    match *w {
+        Warning::BatchStarved { batch, .. } => vec![Fix {
+            label: FixLabel::GlobalBatch(batch),
+            changes: vec![(TRAINING_GLOBAL_BATCH.path.to_string(), Value::from(batch))],
+        }],
+        _ => Vec::new(),
+    }
+}
+
 /// The input a finding concerns, so the page shows it next to that field and the command-line
 /// tool names it.
 pub fn warning_field(w: &Warning) -> &'static str {
@@ -1433,6 +1455,7 @@ pub fn warning_field(w: &Warning) -> &'static str {
         Warning::Fp8Unsupported | Warning::Fp4Unsupported => "training.recipe",
         Warning::SelectiveWithFlash => "parallelism.recompute",
         Warning::CapBelowMeasured { .. } => "cluster.power_cap_w",
+        Warning::EfficiencyAboveClass { .. } => "cluster.chip.matmul_efficiency",
         Warning::SequenceParallelWithoutTensor => "parallelism.sequence_parallel",
         Warning::ShardingWithoutReplicas => "parallelism.zero",
         Warning::VirtualStagesWithoutPipeline => "parallelism.virtual_stages",

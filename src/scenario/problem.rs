@@ -94,4 +94,6 @@ pub enum FixLabel {
     Chips(u64),
     /// Keep the chips, leaving this many idle.
     KeepIdle { chips: u64, idle: u64 },
+    /// Use a global batch of this many sequences.
+    GlobalBatch(u64),
 }

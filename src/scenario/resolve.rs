@@ -12,9 +12,9 @@ use super::fields::{self, fixed, Field, Kind};
 use super::{Raw, Scenario, VERSION};
 use crate::model::presets;
 use crate::model::{
-    AttentionImpl, Chip, Cluster, CpKind, Cross, Dispatcher, FfnKind, Hybrid, Inputs, LinearKind,
-    LinearMixer, Link, Mamba, MambaKind, Mla, Moe, Network, Parallelism, Recipe, Recompute,
-    ScaleUp, Sharding, Stack, Training, Transformer, Vision,
+    AttentionImpl, Chip, Cluster, CpKind, Cross, CudaGraphs, Dispatcher, FfnKind, Hybrid, Inputs,
+    LinearKind, LinearMixer, Link, Mamba, MambaKind, Mla, Moe, Network, Parallelism, Recipe,
+    Recompute, ScaleUp, Sharding, Stack, Training, Transformer, Vision,
 };
 use crate::numbers::{self, NumberError};
 
@@ -809,6 +809,7 @@ impl Scenario {
             fabric_domain,
             scale_out,
             network: Network::NON_BLOCKING,
+            class_best: presets::class_best(preset.map(|p| p.family)),
         }
     }
 
@@ -932,6 +933,11 @@ impl Scenario {
                 &p.dispatcher,
                 &fields::PARALLELISM_DISPATCHER,
                 Dispatcher::AllToAll,
+            ),
+            cuda_graphs: r.choice(
+                &p.cuda_graphs,
+                &fields::PARALLELISM_CUDA_GRAPHS,
+                CudaGraphs::None,
             ),
             ep_overlap: r.flag(
                 &p.ep_overlap,

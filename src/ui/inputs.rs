@@ -18,7 +18,7 @@ use crate::format;
 use crate::model::Warning;
 use crate::numbers;
 use crate::scenario::fields::{self, Field};
-use crate::scenario::value_at;
+use crate::scenario::{value_at, Fix};
 
 mod cluster;
 mod facility;
@@ -104,6 +104,18 @@ impl<'a> Form<'a> {
         self.findings(path, |e| &e.warnings)
     }
 
+    /// One-click fixes for `path`: its errors' and its warnings' (`fields::warning_fixes`).
+    pub(super) fn fixes(&self, path: &str) -> Vec<Fix> {
+        let mut fixes: Vec<Fix> =
+            self.state.errors_for(path).iter().flat_map(|e| e.fixes.clone()).collect();
+        if let Some(good) = self.good.filter(|_| !self.state.stale()) {
+            let warnings =
+                good.estimate.warnings.iter().filter(|w| fields::warning_field(w) == path);
+            fixes.extend(warnings.flat_map(fields::warning_fixes));
+        }
+        fixes
+    }
+
     /// A number field whose value is the scenario's, else the model's `resolved` (in SI units,
     /// shown in the table's unit).
     pub(super) fn number(
@@ -149,8 +161,7 @@ impl<'a> Form<'a> {
         // the placeholder, and emptying a box goes back to it.
         let value = self.raw(path).map(|v| format::raw(&v)).unwrap_or_default();
         let placeholder = spec.resolved.map(numbers::format).unwrap_or_default();
-        let fixes =
-            self.state.errors_for(path).iter().flat_map(|e| e.fixes.clone()).collect::<Vec<_>>();
+        let fixes = self.fixes(path);
         let mut notes = self.notes(path);
         notes.extend(spec.extra_note);
         number_field(NumberFieldProps {

@@ -16,7 +16,9 @@ use crate::model::efficiency::{
 };
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
-use crate::model::{AttentionImpl, CpKind, Dispatcher, FfnKind, GemmFormat, Inputs, Recompute};
+use crate::model::{
+    AttentionImpl, CpKind, CudaGraphs, Dispatcher, FfnKind, GemmFormat, Inputs, Recompute,
+};
 
 use super::ACT_BYTES;
 
@@ -544,11 +546,18 @@ impl Ctx<'_> {
         let elementwise = routed_act + shared_act + permute;
         let mut passes =
             self.ffn_passes(routed + shared + router, elementwise, ep, (tensor, group));
-        // The dispatcher's wait on the host, half in each direction.
-        let software = &self.inputs.parallelism.software;
-        let wait = match self.inputs.parallelism.dispatcher {
-            Dispatcher::AllToAll => software.moe_host_s,
-            Dispatcher::DeepEp => software.moe_host_deepep_s,
+        // The dispatcher's wait on the host, half in each direction, unless a CUDA graph holds
+        // the layer: a whole iteration's, or a layer's when its shapes are static.
+        let p = &self.inputs.parallelism;
+        let captured = match p.cuda_graphs {
+            CudaGraphs::None => false,
+            CudaGraphs::Layers => moe.capacity_factor.is_some(),
+            CudaGraphs::Full => true,
+        };
+        let wait = match p.dispatcher {
+            _ if captured => 0.0,
+            Dispatcher::AllToAll => p.software.moe_host_s,
+            Dispatcher::DeepEp => p.software.moe_host_deepep_s,
         };
         let host = 0.5 * wait.max(0.0);
         passes.fwd.host += host;
@@ -697,7 +706,10 @@ impl Ctx<'_> {
             }
         }
         // Launches one at a time, where the stack does not capture them in graphs.
-        let launches = 0.5 * self.inputs.parallelism.software.layer_host_s.max(0.0);
+        let p = &self.inputs.parallelism;
+        let launched =
+            if p.cuda_graphs == CudaGraphs::None { p.software.layer_host_s } else { 0.0 };
+        let launches = 0.5 * launched.max(0.0);
         layer.fwd.host += launches;
         layer.bwd.host += launches;
         let elementwise = if self.inputs.parallelism.recompute_elementwise {

@@ -6,7 +6,7 @@ use yew::prelude::*;
 use crate::text::t;
 
 use super::{Form, PanelProps};
-use crate::model::{CpKind, Dispatcher, Parallelism, Recompute, Sharding, Stack};
+use crate::model::{CpKind, CudaGraphs, Dispatcher, Parallelism, Recompute, Sharding, Stack};
 use crate::scenario::fields::{self, Field};
 use crate::ui::fields::{SelectField, Slider};
 use crate::ui::text;
@@ -79,6 +79,7 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
             { f.toggle(&fields::PARALLELISM_RECOMPUTE_ELEMENTWISE, "recompute-elementwise", p.is_some_and(|p| p.recompute_elementwise)) }
             { f.toggle(&fields::PARALLELISM_SEQUENCE_PARALLEL, "sp", p.is_some_and(|p| p.sequence_parallel)) }
             { f.choice(&fields::PARALLELISM_STACK, "stack", p.map_or(Stack::MegatronCore, |p| p.stack)) }
+            { f.choice(&fields::PARALLELISM_CUDA_GRAPHS, "cuda-graphs", p.map_or(CudaGraphs::None, |p| p.cuda_graphs)) }
             if moe {
                 { f.choice(&fields::PARALLELISM_DISPATCHER, "dispatcher", p.map_or(Dispatcher::AllToAll, |p| p.dispatcher)) }
             }
