@@ -846,3 +846,29 @@ fn efficiency_claims_above_every_published_run_are_warned_of() {
     let w = s4000.warnings.iter().find(|w| above(w)).expect("warned");
     assert!(w.to_string().contains(best.chip), "{w}");
 }
+
+/// CUDA graphs take the host out of the step as far as they capture it: per-layer graphs
+/// remove the launch gaps, and an MoE layer's wait on the host only where its shapes are
+/// static (dropped and padded to a capacity); a full-iteration graph removes all host time.
+#[test]
+fn cuda_graphs_remove_the_host_time_they_capture() {
+    let host = |graphs: &str, capacity: Option<f64>| {
+        let e = run(&inputs(json!({
+            "model": { "preset": "mixtral-8x7b", "moe": { "capacity_factor": capacity } },
+            "training": { "tokens": 1e11, "global_batch": 256 },
+            "cluster": { "chip": "h100-sxm", "chips": 64 },
+            "parallelism": { "tp": 1, "pp": 1, "dp": 64, "ep": 8, "zero": 3, "recompute": "full",
+                             "stack": "megatron-core", "cuda_graphs": graphs }
+        })));
+        assert!(e.feasible, "{:?}", e.problems);
+        e.breakdown.host_s
+    };
+    for capacity in [None, Some(1.0)] {
+        let (none, layers, full) =
+            (host("none", capacity), host("layers", capacity), host("full", capacity));
+        assert!(none > 0.0 && layers < none, "{capacity:?}: {none} -> {layers}");
+        assert_eq!(full, 0.0, "{capacity:?}");
+        // Dropless, the layer waits for the tokens per expert whatever the graphs; padded, not.
+        assert_eq!(layers == 0.0, capacity.is_some(), "{capacity:?}: {layers}");
+    }
+}
