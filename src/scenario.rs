@@ -311,8 +311,9 @@ section! {
         /// `alltoall` (Megatron-Core's all-to-all dispatcher) or `deepep` (one copy per remote
         /// domain, forwarded inside it); default `alltoall`.
         dispatcher,
-        /// What the stack captures in CUDA graphs: `none`, `layers` (each layer; an MoE layer
-        /// only when padded to a capacity) or `full` (the whole iteration); default `none`.
+        /// What the stack captures in CUDA graphs: `none`, `layers` (each layer), `partial`
+        /// (attention and router, not the experts) or `full` (the whole iteration, the only one
+        /// priced); default `none`.
         cuda_graphs,
         /// Expert all-to-all overlapped with another micro-batch (DualPipe); default false.
         ep_overlap,

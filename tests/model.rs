@@ -847,11 +847,12 @@ fn efficiency_claims_above_every_published_run_are_warned_of() {
     assert!(w.to_string().contains(best.chip), "{w}");
 }
 
-/// CUDA graphs take the host out of the step as far as they capture it: per-layer graphs
-/// remove the launch gaps, and an MoE layer's wait on the host only where its shapes are
-/// static (dropped and padded to a capacity); a full-iteration graph removes all host time.
+/// A whole iteration's CUDA graph takes the host out of the step: no launch gaps and no MoE
+/// dispatcher's wait, dropless or padded. Per-layer and partial graphs are recorded and priced
+/// as none, since the published runs that use them do not show their host time going
+/// (`model::CudaGraphs`).
 #[test]
-fn cuda_graphs_remove_the_host_time_they_capture() {
+fn a_full_iteration_cuda_graph_removes_the_host_time() {
     let host = |graphs: &str, capacity: Option<f64>| {
         let e = run(&inputs(json!({
             "model": { "preset": "mixtral-8x7b", "moe": { "capacity_factor": capacity } },
@@ -864,11 +865,10 @@ fn cuda_graphs_remove_the_host_time_they_capture() {
         e.breakdown.host_s
     };
     for capacity in [None, Some(1.0)] {
-        let (none, layers, full) =
-            (host("none", capacity), host("layers", capacity), host("full", capacity));
-        assert!(none > 0.0 && layers < none, "{capacity:?}: {none} -> {layers}");
-        assert_eq!(full, 0.0, "{capacity:?}");
-        // Dropless, the layer waits for the tokens per expert whatever the graphs; padded, not.
-        assert_eq!(layers == 0.0, capacity.is_some(), "{capacity:?}: {layers}");
+        let none = host("none", capacity);
+        assert!(none > 0.0, "{capacity:?}");
+        assert_eq!(host("layers", capacity), none, "{capacity:?}");
+        assert_eq!(host("partial", capacity), none, "{capacity:?}");
+        assert_eq!(host("full", capacity), 0.0, "{capacity:?}");
     }
 }

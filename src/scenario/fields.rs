@@ -1027,6 +1027,7 @@ pub static PARALLELISM_CUDA_GRAPHS: Choices<CudaGraphs> = Choices {
     options: &[
         ("none", CudaGraphs::None),
         ("layers", CudaGraphs::Layers),
+        ("partial", CudaGraphs::Partial),
         ("full", CudaGraphs::Full),
     ],
 };

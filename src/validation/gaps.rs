@@ -95,12 +95,4 @@ pub const GAPS: &[Gap] = &[
         median: 0.223,
         why: "MaxText's MoE recipes on TPU7x and v6e (DeepSeek-V3, Qwen3-235B, Mixtral) run 15-37 % slower than the model: they shard the experts by FSDP instead of expert parallelism and route with capacity and padding the model prices as dropless balanced routing with its imbalance.",
     },
-    Gap {
-        family: "all",
-        stack: "all",
-        moe: true,
-        mean: -0.039,
-        median: 0.154,
-        why: "The MoE groups above: the host wait varies by release and dispatcher more than one fitted figure per dispatcher follows.",
-    },
 ];

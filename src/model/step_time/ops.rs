@@ -546,16 +546,11 @@ impl Ctx<'_> {
         let elementwise = routed_act + shared_act + permute;
         let mut passes =
             self.ffn_passes(routed + shared + router, elementwise, ep, (tensor, group));
-        // The dispatcher's wait on the host, half in each direction, unless a CUDA graph holds
-        // the layer: a whole iteration's, or a layer's when its shapes are static.
+        // The dispatcher's wait on the host, half in each direction, unless the whole
+        // iteration's CUDA graph holds it (`CudaGraphs`).
         let p = &self.inputs.parallelism;
-        let captured = match p.cuda_graphs {
-            CudaGraphs::None => false,
-            CudaGraphs::Layers => moe.capacity_factor.is_some(),
-            CudaGraphs::Full => true,
-        };
         let wait = match p.dispatcher {
-            _ if captured => 0.0,
+            _ if p.cuda_graphs == CudaGraphs::Full => 0.0,
             Dispatcher::AllToAll => p.software.moe_host_s,
             Dispatcher::DeepEp => p.software.moe_host_deepep_s,
         };
@@ -705,10 +700,10 @@ impl Ctx<'_> {
                 pass.ep.exposed = overlapped(pass.ep.link, pass.compute);
             }
         }
-        // Launches one at a time, where the stack does not capture them in graphs.
+        // Launches one at a time, unless the whole iteration's CUDA graph holds them.
         let p = &self.inputs.parallelism;
         let launched =
-            if p.cuda_graphs == CudaGraphs::None { p.software.layer_host_s } else { 0.0 };
+            if p.cuda_graphs == CudaGraphs::Full { 0.0 } else { p.software.layer_host_s };
         let launches = 0.5 * launched.max(0.0);
         layer.fwd.host += launches;
         layer.bwd.host += launches;
