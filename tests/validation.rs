@@ -346,3 +346,29 @@ fn ranges_hold_for_most_published_runs() {
         assert!((least..=0.95).contains(&s), "{which} rows inside their range: {s}");
     }
 }
+
+/// Every NVIDIA benchmark row's CUDA graphs are as its release's recipe sets them, as
+/// `data/cuda-graphs.json` records each with the file, tag and setting it was read from.
+#[test]
+fn cuda_graphs_are_as_the_recipes_record() {
+    let recorded: serde_json::Value =
+        serde_json::from_str(include_str!("../data/cuda-graphs.json")).expect("JSON");
+    let (_, rows) = validation::loaded().as_ref().expect("calibration data loads");
+    let mut checked = 0;
+    for (run, labels) in recorded.as_object().expect("runs") {
+        for (label, entry) in labels.as_object().expect("rows") {
+            let row = rows.iter().find(|r| &r.run == run && &r.label == label);
+            let row = row.unwrap_or_else(|| panic!("{run} {label} is a calibration row"));
+            let set = row.scenario.get("parallelism.cuda_graphs");
+            let set = set.as_ref().and_then(|v| v.as_str()).unwrap_or("none");
+            assert_eq!(Some(set), entry["cuda_graphs"].as_str(), "{run} {label}");
+            assert!(entry["evidence"].as_str().is_some_and(|e| e.contains('@')), "{run} {label}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 153);
+    // No other row names CUDA graphs the record does not hold.
+    for row in rows.iter().filter(|r| r.scenario.get("parallelism.cuda_graphs").is_some()) {
+        assert!(recorded[&row.run][&row.label].is_object(), "{} {}", row.run, row.label);
+    }
+}
