@@ -6,10 +6,13 @@
 //! (`model::search`, ranked by days with failures), so a size can leave a few chips idle
 //! rather than miss the plans a round count allows. Sizing first climbs a coarse ladder
 //! (`unit x {1, 2, 3, 4, 6, 8, 12, ...}`) to the first size that meets the deadline, then
-//! bisects on whole units between it and the largest size that missed, until the two are
-//! within `RESOLUTION` of each other (or one unit apart). Sizes whose ideal time
-//! (`search::days_bound`) already misses the deadline are never searched, and a bisection's
-//! size is searched only until a plan meets the deadline (`Options::good_enough`); the
+//! closes in on whole units between it and the largest size that missed, until the two are
+//! within `RESOLUTION` of each other (or one unit apart): a guess from the days at the two
+//! ends, sizes one, two, four ... resolutions beyond it while they land on its side, then
+//! halving (`Bracket::next`). Sizes whose ideal time (`search::days_bound`) already misses
+//! the deadline, or where no plan can finish (`search::goodput_bound`), are never searched;
+//! every search asks for the best plan alone (`Options::alternatives` off), and one that
+//! closes in is searched only until a plan meets the deadline (`Options::good_enough`); the
 //! answer's size is then searched whole for its best plan.
 //!
 //! Each size is resolved as a scenario (`Scenario::resolve`), so its fabric, bill of materials
@@ -27,7 +30,7 @@ use crate::scenario::{InputError, Scenario};
 /// The most chips sizing considers: ten times the largest clusters built.
 pub const MAX_CHIPS: u32 = 1 << 20;
 
-/// How close the answer is to the smallest size that meets the deadline: bisection stops once
+/// How close the answer is to the smallest size that meets the deadline: closing in stops once
 /// the size that meets is within this share of the largest size known to miss (or one unit
 /// above it), so the answer is at most this much larger than the smallest.
 pub const RESOLUTION: f64 = 0.01;
@@ -128,12 +131,57 @@ pub enum Answer {
 }
 
 /// Where a sizing is.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 enum Stage {
     /// Climbing the ladder: the next size to search.
     Climbing(usize),
-    /// Bisecting between a size that misses and one that meets.
-    Bisecting { misses: u32, meets: u32 },
+    /// Closing in between a size that misses and one that meets.
+    Bisecting(Bracket),
+}
+
+/// A size that misses the deadline and one that meets it, with the days their searches found
+/// (the best plan, or while closing in the first plan found to meet, which is at least the
+/// best; `None` for a size ruled out by its ideal time or where nothing finishes).
+#[derive(Clone, Copy, Debug)]
+struct Bracket {
+    misses: u32,
+    misses_days: Option<f64>,
+    meets: u32,
+    meets_days: f64,
+    /// Sizes searched since the ladder.
+    probes: u8,
+    /// The last size searched met the deadline.
+    last_met: bool,
+    /// Sizes searched since the ladder have landed on both sides of the answer.
+    crossed: bool,
+}
+
+impl Bracket {
+    /// The next size to search, in whole units strictly between the two ends. First, where
+    /// days linear in one over the chips through the two ends (or, with no days at the miss,
+    /// days times chips held constant) reach the deadline, nudged up by half the resolution;
+    /// then, while every size searched since lands on the guess's side, one, two, four ...
+    /// resolutions beyond the last, so that a near guess closes the bracket at once; once they
+    /// land on both sides, the midpoint. A good guess takes two sizes where bisection takes
+    /// about log2(gap / resolution).
+    fn next(&self, deadline_days: f64, unit: u32, close: u32) -> u32 {
+        let (a, b) = (self.misses as f64, self.meets as f64);
+        let reach = close as f64 * 2f64.powi(i32::from(self.probes.max(1)) - 1);
+        let guess = match (self.probes, self.misses_days) {
+            (0, Some(da)) if da > self.meets_days && a > 0.0 => {
+                // Days = da + (db - da) (1/n - 1/a) / (1/b - 1/a), solved for the deadline.
+                let share = (da - deadline_days) / (da - self.meets_days);
+                1.0 / (1.0 / a + share * (1.0 / b - 1.0 / a)) + close as f64 / 2.0
+            }
+            (0, _) => b * self.meets_days / deadline_days.max(1e-12) + close as f64 / 2.0,
+            _ if self.crossed => (a + b) / 2.0,
+            _ if self.last_met => b - reach,
+            _ => a + reach,
+        };
+        let units = if guess.is_finite() { (guess / unit as f64).ceil() as u32 } else { 0 };
+        let (lo, hi) = (self.misses + unit, self.meets - unit);
+        (units.saturating_mul(unit)).clamp(lo.min(hi), hi)
+    }
 }
 
 /// Sizing for one chip, a slice at a time, so a page can show progress and stop.
@@ -153,7 +201,7 @@ pub struct Sizer {
     current: Option<(u32, Scenario, Search)>,
     /// The smallest size found to meet the deadline so far, with its scenario and plan.
     meeting: Option<(u32, Scenario, Plan)>,
-    /// Best plan at each size searched so far, in the order searched; during bisection, the
+    /// Best plan at each size searched so far, in the order searched; while closing in, the
     /// first plan found to meet the deadline, when one does (`Options::good_enough`).
     pub points: Vec<Point>,
     answer: Option<Answer>,
@@ -220,31 +268,66 @@ impl Sizer {
         let (chips, best) = (*chips, search.outcome().ranked.first().copied());
         let sized = std::mem::take(sized);
         self.current = None;
-        // A bisection's search only asks whether the size meets the deadline, so its plan is
-        // one that runs there, not always the size's best.
+        self.searched(chips, sized, best);
+        self.answer.is_some()
+    }
+
+    /// Takes in the search of a size: its best plan (a search that closes in only asks whether
+    /// the size meets the deadline, so its plan is one that runs there, not always the size's
+    /// best), and moves the stage on.
+    fn searched(&mut self, chips: u32, sized: Scenario, best: Option<Plan>) {
         self.points.push(Point { chips, best });
         let held = held_to(&sized);
+        let days = best.map(|p| p.wall_days() * held);
         let meets = best.filter(|p| p.wall_days() * held <= self.deadline_days);
         if let Some(plan) = meets {
             if self.meeting.as_ref().is_none_or(|(n, _, _)| chips < *n) {
                 self.meeting = Some((chips, sized, plan));
             }
         }
+        let met = |days: Option<f64>| days.unwrap_or(0.0);
         self.stage = match self.stage {
             Stage::Climbing(idx) if meets.is_some() => {
-                let misses = match idx {
-                    0 => self.ruled_out,
-                    _ => self.sizes[idx - 1],
+                let (misses, misses_days) = match idx {
+                    0 => (self.ruled_out, None),
+                    _ => (self.sizes[idx - 1], self.days_at(self.sizes[idx - 1])),
                 };
-                Stage::Bisecting { misses, meets: chips }
+                let meets_days = met(days);
+                Stage::Bisecting(Bracket {
+                    misses,
+                    misses_days,
+                    meets: chips,
+                    meets_days,
+                    probes: 0,
+                    last_met: true,
+                    crossed: false,
+                })
             }
             Stage::Climbing(idx) => Stage::Climbing(idx + 1),
-            Stage::Bisecting { misses, meets: at } if meets.is_some() => {
-                Stage::Bisecting { misses, meets: chips.min(at) }
-            }
-            Stage::Bisecting { meets, .. } => Stage::Bisecting { misses: chips, meets },
+            Stage::Bisecting(b) if meets.is_some() => Stage::Bisecting(Bracket {
+                meets: chips,
+                meets_days: met(days),
+                probes: b.probes.saturating_add(1),
+                last_met: true,
+                crossed: b.crossed || (b.probes > 0 && !b.last_met),
+                ..b
+            }),
+            Stage::Bisecting(b) => Stage::Bisecting(Bracket {
+                misses: chips,
+                misses_days: days,
+                probes: b.probes.saturating_add(1),
+                last_met: false,
+                crossed: b.crossed || (b.probes > 0 && b.last_met),
+                ..b
+            }),
         };
-        self.answer.is_some()
+    }
+
+    /// Days (held to the deadline's standard) the search of `chips` found, if it found a plan.
+    fn days_at(&self, chips: u32) -> Option<f64> {
+        let point = self.points.iter().rev().find(|p| p.chips == chips)?;
+        let held = held_to(&at(&self.scenario, self.chip.as_deref(), chips));
+        point.best.map(|p| p.wall_days() * held)
     }
 
     /// The size to search next, or the answer when there is none.
@@ -254,50 +337,45 @@ impl Sizer {
                 Some(&chips) => chips,
                 None => return self.give_up(),
             },
-            Stage::Bisecting { misses, meets } => {
-                let gap = meets.saturating_sub(misses);
-                let close = (RESOLUTION * meets as f64) as u32;
+            Stage::Bisecting(b) => {
+                let gap = b.meets.saturating_sub(b.misses);
+                let close = (RESOLUTION * b.meets as f64) as u32;
                 if gap <= self.unit.max(close) {
-                    return self.settle(misses);
+                    return self.settle(b.misses);
                 }
-                // The midpoint in whole units, strictly between the two.
-                let units = (misses / self.unit + meets / self.unit) / 2;
-                (units * self.unit).max(misses + self.unit).min(meets - self.unit)
+                b.next(self.deadline_days, self.unit, close)
             }
         };
         let sized = at(&self.scenario, self.chip.as_deref(), next);
         match sized.resolve() {
+            // Interruptions come faster than any plan there recovers: nothing to search.
+            Ok(inputs) if search::goodput_bound(&inputs) <= 0.0 => self.searched(next, sized, None),
             Ok(inputs) => {
                 // Bisecting, a size only has to be found to meet the deadline or not.
                 let good_enough = match self.stage {
-                    Stage::Bisecting { .. } => Some(self.deadline_days / held_to(&sized)),
+                    Stage::Bisecting(_) => Some(self.deadline_days / held_to(&sized)),
                     Stage::Climbing(_) => None,
                 };
                 let options = Options {
                     objective: Objective::EffectiveDays,
                     top: 1,
                     good_enough,
+                    alternatives: false,
                     ..Options::default()
                 };
                 self.current = Some((next, sized, Search::placing(&inputs, None, options)));
             }
-            Err(_) => {
-                // A size that does not resolve meets nothing; the stage moves on as for a miss.
-                self.points.push(Point { chips: next, best: None });
-                self.stage = match self.stage {
-                    Stage::Climbing(idx) => Stage::Climbing(idx + 1),
-                    Stage::Bisecting { meets, .. } => Stage::Bisecting { misses: next, meets },
-                };
-            }
+            // A size that does not resolve meets nothing; the stage moves on as for a miss.
+            Err(_) => self.searched(next, sized, None),
         }
     }
 
-    /// The answer once bisection has closed in: the smallest size that met the deadline.
+    /// The answer once the bracket has closed: the smallest size that met the deadline.
     fn settle(&mut self, misses: u32) {
         let Some((chips, scenario, plan)) = self.meeting.take() else {
             return self.give_up();
         };
-        // The answer's size found by bisection met the deadline with the first plan that did:
+        // The answer's size found while closing in met the deadline with the first plan that did:
         // its best plan is searched for whole.
         let best = scenario.resolve().ok().and_then(|inputs| best_plan(&inputs));
         let plan = best.filter(|b| b.wall_days() <= plan.wall_days()).unwrap_or(plan);
@@ -331,7 +409,7 @@ impl Sizer {
         self.answer = Some(Answer::Misses { fastest });
     }
 
-    /// How far sizing has gone, from 0 to 1: the ladder climbed, then the bisection's interval
+    /// How far sizing has gone, from 0 to 1: the ladder climbed, then the bracket
     /// narrowed (on a log scale), with the share of the size under way.
     pub fn progress(&self) -> f64 {
         if self.answer.is_some() || self.sizes.is_empty() {
@@ -345,8 +423,8 @@ impl Sizer {
             Stage::Climbing(idx) => {
                 0.6 * ((idx as f64 + within) / self.sizes.len() as f64).min(1.0)
             }
-            Stage::Bisecting { misses, meets } => {
-                // About log2(gap / resolution) more sizes to search.
+            Stage::Bisecting(Bracket { misses, meets, .. }) => {
+                // At most about log2(gap / resolution) more sizes to search.
                 let gap = meets.saturating_sub(misses).max(1) as f64;
                 let close = (RESOLUTION * meets as f64).max(self.unit as f64);
                 let left = (gap / close).log2().max(0.0) + 1.0;
@@ -396,7 +474,12 @@ fn days(p: &Point) -> f64 {
 
 /// The best plan on at most the inputs' chips, by days with failures.
 pub fn best_plan(inputs: &Inputs) -> Option<Plan> {
-    let options = Options { objective: Objective::EffectiveDays, top: 1, ..Options::default() };
+    let options = Options {
+        objective: Objective::EffectiveDays,
+        top: 1,
+        alternatives: false,
+        ..Options::default()
+    };
     let mut s = Search::placing(inputs, None, options);
     s.advance(usize::MAX);
     s.outcome().ranked.first().copied()

@@ -287,7 +287,7 @@ fn skipping_hopeless_degrees_changes_nothing() {
             cases.push(i);
         }
     }
-    let mut skipped = 0;
+    let (mut skipped, mut skipped_alone) = (0, 0);
     for (case, base) in cases.iter().enumerate() {
         for objective in Objective::ALL {
             let every = search::search(
@@ -309,9 +309,18 @@ fn skipping_hopeless_degrees_changes_nothing() {
             );
             assert_eq!(some.none_because.is_some(), every.none_because.is_some());
             skipped += some.skipped_cells;
+            // Asking for the best plan alone (as sizing does) skips more and finds the same.
+            let alone = Options { objective, top: 1, alternatives: false, ..Options::default() };
+            let alone = search::search(base, alone);
+            let first = |o: &search::Outcome| o.ranked.first().map(|p| objective.of(p));
+            assert_eq!(first(&alone), first(&every), "case {case} {objective:?}: best alone");
+            assert!(alone.pareto.is_empty() && alone.best_inside.is_none());
+            assert!(alone.skipped_cells >= some.skipped_cells, "case {case} {objective:?}");
+            skipped_alone += alone.skipped_cells - some.skipped_cells;
         }
     }
     assert!(skipped > 0, "some cells are skipped");
+    assert!(skipped_alone > 0, "asking for the best alone skips more");
 }
 
 #[test]

@@ -243,6 +243,69 @@ pub fn goodput(interval_s: f64, stall_s: f64, mtbf_s: f64, restart_s: f64) -> f6
     }
 }
 
+/// What checkpointing costs a cluster, whatever its step: the time between interruptions, a
+/// checkpoint's write and stall, the soonest the next may start, and a restart's cost before
+/// the work redone, seconds.
+struct Checkpointing {
+    mtbf_s: f64,
+    write_s: f64,
+    stall_s: f64,
+    /// No checkpoint starts sooner than the last one is written (asynchronous, which writes
+    /// while training goes on) or has stalled training (synchronous), nor than a second after.
+    floor: f64,
+    /// The restart and reading the checkpoint back.
+    restart_s: f64,
+}
+
+impl Checkpointing {
+    fn of(r: &Reliability, per_hour: f64, chips: u32, checkpoint_bytes: f64) -> Checkpointing {
+        let mtbf_s = if per_hour > 0.0 { 3600.0 / per_hour } else { f64::INFINITY };
+        let storage = r.storage_bytes_per_s.max(1.0);
+        let write_s = checkpoint_bytes / storage;
+        let stall_s = match r.checkpoint {
+            Checkpoint::Sync => write_s,
+            Checkpoint::Async | Checkpoint::InMemory => {
+                checkpoint_bytes / (chips.max(1) as f64 * HOST_COPY_BYTES_PER_S)
+            }
+        };
+        let floor = match r.checkpoint {
+            Checkpoint::Sync => stall_s,
+            Checkpoint::Async | Checkpoint::InMemory => write_s,
+        }
+        .max(1.0);
+        let reload_s = match r.checkpoint {
+            Checkpoint::InMemory => stall_s,
+            Checkpoint::Sync | Checkpoint::Async => write_s,
+        };
+        Checkpointing {
+            mtbf_s,
+            write_s,
+            stall_s,
+            floor,
+            restart_s: r.restart_s.max(0.0) + reload_s,
+        }
+    }
+}
+
+/// The most goodput any step allows the cluster: `goodput` at the best checkpoint interval no
+/// sooner than `assess_at` allows, found exactly rather than by Daly's approximation. Goodput
+/// (1 - (R + t/2) / M) t / (t + d) rises and then falls with the interval t; it peaks where
+/// t^2 + 2 d t = 2 M d (1 - R / M). No plan on the cluster has more, so a search bounds days
+/// with failures by it.
+pub fn best_goodput(r: &Reliability, per_hour: f64, chips: u32, checkpoint_bytes: f64) -> f64 {
+    let c = Checkpointing::of(r, per_hour.max(0.0), chips, finite(checkpoint_bytes));
+    if !c.mtbf_s.is_finite() {
+        return 1.0;
+    }
+    let (d, m) = (c.stall_s.max(0.0), c.mtbf_s);
+    let a = 1.0 - c.restart_s / m;
+    if a <= 0.0 {
+        return 0.0;
+    }
+    let peak = -d + (d * d + 2.0 * m * d * a).sqrt();
+    goodput(peak.max(c.floor), d, m, c.restart_s)
+}
+
 /// Failures, checkpoints and goodput of training for `train_s` failure-free seconds in steps
 /// of `step_s` on `chips` chips whose checkpoint is `checkpoint_bytes`.
 pub fn assess(
@@ -268,38 +331,20 @@ pub fn assess_at(
     step_s: f64,
 ) -> ReliabilityEstimate {
     let per_hour = per_hour.max(0.0);
-    let mtbf_s = if per_hour > 0.0 { 3600.0 / per_hour } else { f64::INFINITY };
-    let storage = r.storage_bytes_per_s.max(1.0);
-    let write_s = checkpoint_bytes / storage;
-    let stall_s = match r.checkpoint {
-        Checkpoint::Sync => write_s,
-        Checkpoint::Async | Checkpoint::InMemory => {
-            checkpoint_bytes / (chips.max(1) as f64 * HOST_COPY_BYTES_PER_S)
-        }
-    };
+    let Checkpointing { mtbf_s, write_s, stall_s, floor, restart_s } =
+        Checkpointing::of(r, per_hour, chips, checkpoint_bytes);
     // Daly (2006): tau = sqrt(2 delta M) - delta for delta < M / 2, else M; an asynchronous
     // checkpoint cannot start before the previous one has reached storage.
     let daly =
         if stall_s < mtbf_s / 2.0 { (2.0 * stall_s * mtbf_s).sqrt() - stall_s } else { mtbf_s };
     // A checkpoint is taken between steps: every whole number of them (the nearest to Daly's
-    // optimum), at least one, and no sooner than the last one is written (asynchronous, which
-    // writes while training goes on) or has stalled training (synchronous), nor than a second.
-    let floor = match r.checkpoint {
-        Checkpoint::Sync => stall_s,
-        Checkpoint::Async | Checkpoint::InMemory => write_s,
-    }
-    .max(1.0);
+    // optimum), at least one, and no sooner than `floor`.
     let (interval_s, steps) = if step_s.is_finite() && step_s > 0.0 {
         let steps = (daly / step_s).round().max((floor / step_s).ceil()).max(1.0);
         (steps * step_s, steps)
     } else {
         (daly.max(floor), 0.0)
     };
-    let reload_s = match r.checkpoint {
-        Checkpoint::InMemory => stall_s,
-        Checkpoint::Sync | Checkpoint::Async => write_s,
-    };
-    let restart_s = r.restart_s.max(0.0) + reload_s;
     let lost_work_s = interval_s / 2.0;
     let lost_per_interruption_s = restart_s + lost_work_s;
     let goodput = goodput(interval_s, stall_s, mtbf_s, restart_s);

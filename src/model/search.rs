@@ -125,6 +125,11 @@ pub struct Options {
     /// whether any plan reaches it, not which is best (sizing asks whether a size meets a
     /// deadline). `None` searches for the best.
     pub good_enough: Option<f64>,
+    /// Keep the plans a reader weighs against the best: the front of days against cost and the
+    /// best plan keeping TP inside its domain. Off (sizing wants the best plan alone), cells
+    /// that could only change those are skipped, and `Outcome::pareto` and
+    /// `Outcome::best_inside` stay empty.
+    pub alternatives: bool,
 }
 
 impl Default for Options {
@@ -135,6 +140,7 @@ impl Default for Options {
             equivalent_within: 0.0,
             skip_hopeless: true,
             good_enough: None,
+            alternatives: true,
         }
     }
 }
@@ -489,6 +495,19 @@ pub fn days_bound(inputs: &Inputs) -> f64 {
     finite(sequences * t.model_flops_per_sequence() / (rate * chips) / 86_400.0)
 }
 
+/// The most goodput any plan on the inputs' cluster can have (`reliability::best_goodput`):
+/// interruptions and checkpoints depend on the cluster and the model, and on a plan only
+/// through how its step rounds the checkpoint interval. Zero when no plan can finish.
+pub fn goodput_bound(inputs: &Inputs) -> f64 {
+    let standing = Standing::of(inputs);
+    crate::model::reliability::best_goodput(
+        &inputs.reliability,
+        standing.interruptions_per_hour,
+        inputs.cluster.n_chips,
+        standing.checkpoint_bytes,
+    )
+}
+
 /// Where the plan the inputs carry ranks among the plans searched.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Placement {
@@ -596,6 +615,9 @@ pub struct Search {
     /// Cost and energy of a day at the least power the cluster can draw (every chip idle):
     /// with a cell's days bound, the least any of its plans can cost.
     floor_per_day: (f64, f64),
+    /// The most goodput any plan can have on the cluster (`goodput_bound`): with a cell's days
+    /// bound, its least days with failures.
+    goodput_bound: f64,
     skipped_cells: u64,
 }
 
@@ -644,6 +666,7 @@ impl Search {
             least_need: None,
             never: None,
             floor_per_day: (idle_day.cost.run_amortized_usd, idle_day.energy_mwh),
+            goodput_bound: goodput_bound(base),
             skipped_cells: 0,
         };
         if let Some(plan) = typed {
@@ -688,9 +711,20 @@ impl Search {
         let days = cell.days_bound;
         let (usd_per_day, mwh_per_day) = self.floor_per_day;
         match self.options.objective {
-            Objective::TrainDays | Objective::EffectiveDays => days,
+            Objective::TrainDays => days,
+            Objective::EffectiveDays => self.least_wall_days(cell),
             Objective::Cost => usd_per_day * days,
             Objective::Energy => mwh_per_day * days,
+        }
+    }
+
+    /// The least days with failures any plan of `cell` can have: its days bound at the most
+    /// goodput the cluster allows (infinite when no plan on it can finish).
+    fn least_wall_days(&self, cell: &Cell) -> f64 {
+        if self.goodput_bound > 0.0 {
+            cell.days_bound / self.goodput_bound
+        } else {
+            f64::INFINITY
         }
     }
 
@@ -708,14 +742,18 @@ impl Search {
         if least <= last.max(yours) {
             return false;
         }
+        let alternatives = self.options.alternatives;
         let usd = usd_per_day * days;
-        if !self.pareto.iter().any(|q| q.wall_days() <= days && q.run_usd <= usd) {
+        let wall_days = self.least_wall_days(cell);
+        if alternatives
+            && !self.pareto.iter().any(|q| q.wall_days() <= wall_days && q.run_usd <= usd)
+        {
             return false;
         }
         let cluster = Cluster { domain_chips: cell.domain_chips, ..self.base.cluster };
         let tp_domains = Group::place(cell.tp, 1, cluster.rank_domain()).n_domains();
         let inside = tp_domains <= 1;
-        if inside && !self.best_inside.is_some_and(|(v, _)| v < least) {
+        if alternatives && inside && !self.best_inside.is_some_and(|(v, _)| v < least) {
             return false;
         }
         // It could still hold the most conventional plan within the model's error: its least
@@ -954,7 +992,11 @@ impl Search {
             self.ranked.insert(at, (value, plan));
             self.ranked.truncate(self.options.top);
         }
-        if !plan.tp_crosses_domain() && self.best_inside.is_none_or(|(v, _)| value < v) {
+        let alternatives = self.options.alternatives;
+        if alternatives
+            && !plan.tp_crosses_domain()
+            && self.best_inside.is_none_or(|(v, _)| value < v)
+        {
             self.best_inside = Some((value, plan));
         }
         // The typed plan is the user's choice: conventional for its ranking.
@@ -962,7 +1004,9 @@ impl Search {
         if self.best_by_oddity[rank].is_none_or(|(v, _)| value < v) {
             self.best_by_oddity[rank] = Some((value, plan));
         }
-        self.keep_on_front(plan);
+        if alternatives {
+            self.keep_on_front(plan);
+        }
         verdict
     }
 
