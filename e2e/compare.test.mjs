@@ -44,6 +44,17 @@ test('pin a plan as A, edit B, compare them, and share both in one link', async 
     assert.equal(await text(other, id), await text(page, id), `${id} from the link`);
   }
 
+  // A side that cannot run says so where its numbers are, and they are dimmed.
+  assert.equal(await page.locator(q('compare-name-b-cannot-run')).count(), 0, 'both sides run');
+  await typeInto(page, 'chips', '8');
+  await until(page, 'B to say it cannot run', (s) => !!document.querySelector(s), q('compare-name-b-cannot-run'));
+  assert.match(await text(page, 'compare-name-b-cannot-run'), /Cannot run as written: \S/);
+  assert.equal(await page.locator(q('compare-name-a-cannot-run')).count(), 0, 'A still runs');
+  assert.match(await page.getAttribute(q('train-days-b'), 'class'), /what-if/);
+  assert.doesNotMatch((await page.getAttribute(q('train-days-a'), 'class')) ?? '', /what-if/);
+  await typeInto(page, 'chips', '8192');
+  await until(page, 'B to run again', (s) => !document.querySelector(s), q('compare-name-b-cannot-run'));
+
   // Ending the comparison keeps B and drops A from the link.
   await page.click(q('compare-end'));
   await until(page, 'the comparison to end', (s) => !document.querySelector(s), q('compare-panel'));

@@ -66,6 +66,35 @@ test('a search ranks plans in a worker; applying one puts it in the link, which 
   await page.click(q('notice-undo'));
   await waitChange(page, 'train-days', applied);
   assert.equal(await text(page, 'train-days'), before);
+  // The toolbar's Undo undoes an applied row just as the notice's does.
+  await page.locator(q('search-apply')).first().click();
+  await waitChange(page, 'train-days', before);
+  assert.equal(await text(page, 'train-days'), applied);
+  await page.click(q('undo'));
+  await waitChange(page, 'train-days', applied);
+  assert.equal(await text(page, 'train-days'), before);
+  assertClean(log, served());
+});
+
+test('the plan search is a named landmark two Tab stops from the top of the page', async (t) => {
+  const log = { errors: [], requests: [] };
+  const page = await newPage(await newContext(t), log);
+  await open(page, `${origin}/`);
+  const focused = () => page.evaluate(() => [document.activeElement?.dataset.testid, document.activeElement?.id]);
+  await page.keyboard.press('Tab');
+  assert.equal((await focused())[0], 'skip-to-results');
+  await page.keyboard.press('Tab');
+  assert.equal((await focused())[0], 'skip-to-search');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await focused(), ['search-panel', 'search'], 'the search panel has the focus');
+  const named = await page.evaluate(() => {
+    const panel = document.getElementById('search');
+    return document.getElementById(panel.getAttribute('aria-labelledby'))?.textContent;
+  });
+  assert.ok(named && named.length > 3, `the search landmark is named by its heading: ${named}`);
+  // The first Tab from the search reaches its own controls, not the top of the page.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => !!document.activeElement?.closest('#search')), true);
   assertClean(log, served());
 });
 

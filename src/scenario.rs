@@ -387,6 +387,9 @@ pub struct Title {
     pub chips: Option<f64>,
     pub system: Option<String>,
     pub model: Option<String>,
+    /// The keys of the model section that change its preset (`moe`, `seq_len`), in the order
+    /// written; empty for a preset as published or a model of its own dimensions.
+    pub model_changes: Vec<String>,
     pub scale_up: Option<String>,
     pub scale_out: Option<String>,
 }
@@ -489,7 +492,13 @@ impl Scenario {
         let scale_out = fabric(&self.cluster.scale_out, chip_preset.map(|c| c.scale_out), |id| {
             presets::scale_out(id).map(|p| p.name)
         });
-        Title { chip, chips, system, model, scale_up, scale_out }
+        let model_changes = match model {
+            Some(_) => {
+                self.model.to_map().into_iter().map(|(k, _)| k).filter(|k| k != "preset").collect()
+            }
+            None => Vec::new(),
+        };
+        Title { chip, chips, system, model, model_changes, scale_up, scale_out }
     }
 
     /// Reads one scenario, or a JSON array of them, from text.

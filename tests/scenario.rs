@@ -481,4 +481,16 @@ fn a_plan_is_named_by_its_parts() {
     let custom = Scenario::default_plan()
         .with("cluster.chip", Some(json!({ "name": "X1", "bf16_tflops": 100 })));
     assert!(plan_title(&custom).starts_with("X1 × 16,384 · "), "{}", plan_title(&custom));
+    // A preset with a dimension changed is no longer the published model, and says so.
+    let variant = Scenario::default_plan()
+        .with("model", Some(json!({ "preset": "deepseek-v3", "moe": { "n_experts": 384 } })));
+    assert!(
+        plan_title(&variant).ends_with("DeepSeek-V3 671B (modified)"),
+        "{}",
+        plan_title(&variant)
+    );
+    assert_eq!(variant.title().model_changes, ["moe"]);
+    let published =
+        Scenario::default_plan().with("model", Some(json!({ "preset": "deepseek-v3" })));
+    assert!(plan_title(&published).ends_with("· DeepSeek-V3 671B"), "{}", plan_title(&published));
 }

@@ -362,6 +362,12 @@ fn a_report_lists_its_inputs_by_name() {
             assert!(!all.contains(id), "{lang:?} names {id}:\n{all}");
         }
     }
+    // A modified preset names what was changed.
+    let variant = scenario
+        .with("model", Some(serde_json::json!({ "preset": "llama3-405b", "seq_len": 4096 })));
+    let inputs = variant.resolve().expect("resolves");
+    let rows = report_inputs(&variant, &inputs);
+    assert!(rows[0].1.starts_with("Llama 3.1 405B, modified: seq_len"), "{:?}", rows[0]);
 }
 
 /// A further pool's and a site's fields are named and measured as the table's own.

@@ -175,7 +175,11 @@ pub fn plan_title(scenario: &crate::scenario::Scenario) -> String {
     let title = scenario.title();
     let mut parts = vec![plan_short(scenario)];
     parts.extend(title.system);
-    parts.push(title.model.unwrap_or_else(|| t("title.custom-model").to_string()));
+    let model = title.model.unwrap_or_else(|| t("title.custom-model").to_string());
+    parts.push(match title.model_changes.is_empty() {
+        true => model,
+        false => fill("title.modified-model", &[("model", &model)]),
+    });
     parts.join(" · ")
 }
 
@@ -194,7 +198,14 @@ pub fn report_inputs(
     let t_ = &i.transformer;
     let option = |path: &str, code: &str| t(&format!("option.{path}.{code}")).to_string();
     let none = || t("report.custom").to_string();
-    let model = title.model.unwrap_or_else(|| t("title.custom-model").to_string());
+    let model = match (title.model, title.model_changes.is_empty()) {
+        (Some(model), false) => fill(
+            "report.model-modified",
+            &[("model", &model), ("keys", &title.model_changes.join(", "))],
+        ),
+        (Some(model), true) => model,
+        (None, _) => t("title.custom-model").to_string(),
+    };
     let shape = fill(
         "report.shape",
         &[

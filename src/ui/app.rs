@@ -301,6 +301,11 @@ pub fn app() -> Html {
                 e.prevent_default();
                 browser::focus_results();
             })}>{ text::t("action.skip-to-results") }</a>
+            // The second: to the plan search, past the inputs and the results.
+            <a class="skip" href="#search" data-testid="skip-to-search" onclick={Callback::from(|e: MouseEvent| {
+                e.prevent_default();
+                browser::focus_by_id("search");
+            })}>{ text::t("action.skip-to-search") }</a>
             <header class="top">
                 <div class="title">
                     <h1>{ "clusterplan" }</h1>

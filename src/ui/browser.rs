@@ -372,10 +372,15 @@ pub fn column_width() -> u32 {
 
 /// Moves the keyboard's focus to the results, scrolling them into view.
 pub fn focus_results() {
-    let found =
-        web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("results"));
-    if let Some(results) = found.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
-        results.focus().ok();
-        results.scroll_into_view();
+    focus_by_id("results");
+}
+
+/// Moves the focus to the element with `id` (one with `tabindex="-1"`) and scrolls it into
+/// view.
+pub fn focus_by_id(id: &str) {
+    let found = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id));
+    if let Some(element) = found.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        element.focus().ok();
+        element.scroll_into_view();
     }
 }

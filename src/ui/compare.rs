@@ -61,22 +61,33 @@ pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> H
     };
     let rows = editor::compare(&a.estimate, &b.estimate);
     let end = on_action.reform(|_| Action::EndCompare);
-    // Each side by what it is, under its letter.
-    let side = |key: &str, testid: &str, scenario: &crate::scenario::Scenario| {
+    // Each side by what it is, under its letter; a side that cannot run says so beside its
+    // numbers, which are dimmed: they are what-if figures.
+    let side = |key: &str,
+                testid: &str,
+                scenario: &crate::scenario::Scenario,
+                e: &crate::model::Estimate| {
+        let why = e.problems.first().map(crate::text::warning);
         html! {
             <th data-testid={testid.to_string()}>
                 <span class="side">{ t(key) }</span><br />{ crate::text::page::plan_title(scenario) }
+                if let Some(why) = why {
+                    <p class="bad" data-testid={format!("{testid}-cannot-run")}>
+                        { fill("compare.cannot-run", &[("why", &why)]) }
+                    </p>
+                }
             </th>
         }
     };
+    let dim = |e: &crate::model::Estimate| (!e.feasible).then_some("what-if");
     html! {
         <section class="panel compare" data-testid="compare-panel">
             <h2>{ t("compare.title") }</h2>
             <table class="job-results">
                 <thead><tr>
                     <th></th>
-                    { side("compare.a", "compare-name-a", &pinned.scenario) }
-                    { side("compare.b", "compare-name-b", &state.scenario) }
+                    { side("compare.a", "compare-name-a", &pinned.scenario, &a.estimate) }
+                    { side("compare.b", "compare-name-b", &state.scenario, &b.estimate) }
                     <th>{ t("compare.change") }</th>
                 </tr></thead>
                 <tbody>
@@ -86,8 +97,8 @@ pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> H
                         html! {
                             <tr class={classes!(d.key.starts_with("bom.").then_some("bom-row"))}>
                                 <td>{ label }</td>
-                                <td data-testid={id("a")}>{ show(d.a) }</td>
-                                <td data-testid={id("b")}>{ show(d.b) }</td>
+                                <td class={classes!(dim(&a.estimate))} data-testid={id("a")}>{ show(d.a) }</td>
+                                <td class={classes!(dim(&b.estimate))} data-testid={id("b")}>{ show(d.b) }</td>
                                 <td>{ change(d) }</td>
                             </tr>
                         }

@@ -38,8 +38,9 @@ pub fn search_panel(props: &JobProps) -> Html {
     let stale = job.started_on.as_deref().is_some_and(|s| *s != props.state.scenario);
     html! {
         <>
-        <section class="panel job" data-testid="search-panel">
-            <h2>{ t("search.title") }</h2>
+        <section class="panel job" id="search" tabindex="-1" data-testid="search-panel"
+            aria-labelledby="search-title">
+            <h2 id="search-title">{ t("search.title") }</h2>
             <p class="job-hint">{ t("search.hint") }</p>
             <div class="job-controls">
                 <label>{ t("search.rank-by") }{ " " }

@@ -108,7 +108,9 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
         };
         let other = elsewhere.iter().find(|(at, _)| *at == i).map(|(_, said)| said.clone());
         html! {
-            <div class="measurement" data-testid={format!("measurement-{i}")}>
+            // A group named by its number, so each row's controls are told apart when read out.
+            <fieldset class="measurement" data-testid={format!("measurement-{i}")}>
+                <legend>{ fill("label.measurement", &[("n", &(i + 1).to_string())]) }</legend>
                 if let Some(said) = other {
                     <p class="reading" data-testid={format!("measurement-elsewhere-{i}")}>
                         { fill("form.measurement-elsewhere", &[("on", &said)]) }
@@ -133,10 +135,11 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
                     ]),
                     None => t("form.measurement-pending").to_string(),
                 } }</p>
-                <button class="link" onclick={on_remove} data-testid={format!("measurement-remove-{i}")}>
+                <button class="link" onclick={on_remove} data-testid={format!("measurement-remove-{i}")}
+                    aria-label={fill("form.measurement-remove-n", &[("n", &(i + 1).to_string())])}>
                     { t("form.measurement-remove") }
                 </button>
-            </div>
+            </fieldset>
         }
     });
     html! {
