@@ -200,7 +200,9 @@ pub struct Sizer {
     /// The size being searched: its chips, scenario and search.
     current: Option<(u32, Scenario, Search)>,
     /// The smallest size found to meet the deadline so far, with its scenario and plan.
-    meeting: Option<(u32, Scenario, Plan)>,
+    /// The smallest size found to meet the deadline so far: its chips, scenario, the plan that
+    /// met it and the search that found it (`None` for none), which the answer goes on with.
+    meeting: Option<(u32, Scenario, Plan, Option<Search>)>,
     /// Best plan at each size searched so far, in the order searched; while closing in, the
     /// first plan found to meet the deadline, when one does (`Options::good_enough`).
     pub points: Vec<Point>,
@@ -258,31 +260,31 @@ impl Sizer {
         if self.answer.is_some() {
             return true;
         }
-        let Some((chips, sized, search)) = &mut self.current else {
+        let Some((_, _, search)) = &mut self.current else {
             self.start_next_size();
             return self.answer.is_some();
         };
         if !search.advance(cells) {
             return false;
         }
-        let (chips, best) = (*chips, search.outcome().ranked.first().copied());
-        let sized = std::mem::take(sized);
-        self.current = None;
-        self.searched(chips, sized, best);
+        if let Some((chips, sized, search)) = self.current.take() {
+            self.searched(chips, sized, Some(search));
+        }
         self.answer.is_some()
     }
 
     /// Takes in the search of a size: its best plan (a search that closes in only asks whether
     /// the size meets the deadline, so its plan is one that runs there, not always the size's
     /// best), and moves the stage on.
-    fn searched(&mut self, chips: u32, sized: Scenario, best: Option<Plan>) {
+    fn searched(&mut self, chips: u32, sized: Scenario, search: Option<Search>) {
+        let best = search.as_ref().and_then(|s| s.outcome().ranked.first().copied());
         self.points.push(Point { chips, best });
         let held = held_to(&sized);
         let days = best.map(|p| p.wall_days() * held);
         let meets = best.filter(|p| p.wall_days() * held <= self.deadline_days);
         if let Some(plan) = meets {
-            if self.meeting.as_ref().is_none_or(|(n, _, _)| chips < *n) {
-                self.meeting = Some((chips, sized, plan));
+            if self.meeting.as_ref().is_none_or(|(n, ..)| chips < *n) {
+                self.meeting = Some((chips, sized, plan, search));
             }
         }
         let met = |days: Option<f64>| days.unwrap_or(0.0);
@@ -372,12 +374,19 @@ impl Sizer {
 
     /// The answer once the bracket has closed: the smallest size that met the deadline.
     fn settle(&mut self, misses: u32) {
-        let Some((chips, scenario, plan)) = self.meeting.take() else {
+        let Some((chips, scenario, plan, search)) = self.meeting.take() else {
             return self.give_up();
         };
-        // The answer's size found while closing in met the deadline with the first plan that did:
-        // its best plan is searched for whole.
-        let best = scenario.resolve().ok().and_then(|inputs| best_plan(&inputs));
+        // The answer's size found while closing in met the deadline with the first plan that
+        // did: its search goes on to the best plan (`Search::go_on_to_best`).
+        let best = match search {
+            Some(mut search) => {
+                search.go_on_to_best();
+                search.advance(usize::MAX);
+                search.outcome().ranked.first().copied()
+            }
+            None => scenario.resolve().ok().and_then(|inputs| best_plan(&inputs)),
+        };
         let plan = best.filter(|b| b.wall_days() <= plan.wall_days()).unwrap_or(plan);
         for point in self.points.iter_mut().filter(|p| p.chips == chips) {
             point.best = Some(plan);

@@ -902,3 +902,43 @@ fn a_good_enough_search_answers_whether_any_plan_reaches_it() {
         }
     }
 }
+
+/// A search that stopped at a plan good enough, gone on to the best, ranks what one search for
+/// the best ranks (sizing searches the answer's size so), over every objective and generated
+/// workloads, with the typed plan placed and the front kept.
+#[test]
+fn a_stopped_search_gone_on_to_the_best_finds_the_best() {
+    let mut rng = Rng(0x60_0B35);
+    let mut cases: Vec<Inputs> =
+        [SMALL_DENSE, SMALL_MOE, SMALL_ODD].iter().map(|j| inputs(j)).collect();
+    while cases.len() < 10 {
+        if let Ok(i) = random_scenario(&mut rng).resolve() {
+            cases.push(i);
+        }
+    }
+    let mut stopped_early = 0;
+    for (case, base) in cases.iter().enumerate() {
+        for objective in Objective::ALL {
+            let options = Options { objective, top: 3, ..Options::default() };
+            let full = search::search(base, options);
+            let Some(best) = full.ranked.first().map(|p| objective.of(p)) else { continue };
+            let mut s =
+                search::Search::new(base, Options { good_enough: Some(best * 1.3), ..options });
+            s.advance(usize::MAX);
+            stopped_early += usize::from(s.outcome().searched < full.searched);
+            s.go_on_to_best();
+            s.advance(usize::MAX);
+            let resumed = s.outcome();
+            let values =
+                |o: &search::Outcome| o.ranked.iter().map(|p| objective.of(p)).collect::<Vec<_>>();
+            assert_eq!(values(&resumed), values(&full), "case {case} {objective:?}");
+            let front = |o: &search::Outcome| {
+                o.pareto.iter().map(|p| (p.wall_days(), p.run_usd)).collect::<Vec<_>>()
+            };
+            assert_eq!(front(&resumed), front(&full), "case {case} {objective:?}");
+            assert_eq!(resumed.yours.rank, full.yours.rank, "case {case} {objective:?}");
+            assert_eq!(resumed.progress.0, resumed.progress.1);
+        }
+    }
+    assert!(stopped_early > 5, "the bar stops some searches early: {stopped_early}");
+}

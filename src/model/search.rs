@@ -619,6 +619,11 @@ pub struct Search {
     /// bound, its least days with failures.
     goodput_bound: f64,
     skipped_cells: u64,
+    /// A plan reached `Options::good_enough`: the search stopped before the cells from `next`.
+    stopped: bool,
+    /// Cells skipped because they could not reach `Options::good_enough`, kept for
+    /// `go_on_to_best`.
+    deferred: Vec<Cell>,
 }
 
 impl Search {
@@ -668,6 +673,8 @@ impl Search {
             floor_per_day: (idle_day.cost.run_amortized_usd, idle_day.energy_mwh),
             goodput_bound: goodput_bound(base),
             skipped_cells: 0,
+            stopped: false,
+            deferred: Vec::new(),
         };
         if let Some(plan) = typed {
             let mut inputs = *base;
@@ -687,22 +694,35 @@ impl Search {
     pub fn advance(&mut self, cells: usize) -> bool {
         let end = self.next.saturating_add(cells).min(self.cells.len());
         let mut inputs = self.base;
-        while self.next < end {
+        while self.next < end && !self.stopped {
             let cell = self.cells[self.next];
             self.next += 1;
             let short = self.options.good_enough.is_some_and(|bar| self.least(&cell) > bar);
-            if short || (self.options.skip_hopeless && self.hopeless(&cell)) {
+            if short {
+                self.skipped_cells += 1;
+                self.deferred.push(cell);
+            } else if self.options.skip_hopeless && self.hopeless(&cell) {
                 self.skipped_cells += 1;
             } else {
                 self.cell(&mut inputs, cell);
             }
             let reached = |bar: f64| self.ranked.first().is_some_and(|(v, _)| *v <= bar);
-            if self.options.good_enough.is_some_and(reached) {
-                self.skipped_cells += (self.cells.len() - self.next) as u64;
-                self.next = self.cells.len();
-            }
+            self.stopped = self.options.good_enough.is_some_and(reached);
         }
         self.done()
+    }
+
+    /// Goes on as a search for the best after one that stopped at a plan good enough: the
+    /// cells not yet searched and those set aside for not reaching the bar are searched by the
+    /// next `advance`, so the two together judge exactly what one search for the best would.
+    pub fn go_on_to_best(&mut self) {
+        self.options.good_enough = None;
+        self.stopped = false;
+        let deferred = std::mem::take(&mut self.deferred);
+        self.skipped_cells -= deferred.len() as u64;
+        let next = self.next;
+        self.cells.splice(next..next, deferred);
+        self.cells[next..].sort_by(|a, b| a.days_bound.total_cmp(&b.days_bound));
     }
 
     /// The least value under the objective any plan of `cell` can have: its days bound, and
@@ -785,9 +805,18 @@ impl Search {
         (first.0 > fastest).then_some(first)
     }
 
-    /// Every cell is done.
+    /// Every cell is done, or a plan reached `Options::good_enough`.
     pub fn done(&self) -> bool {
-        self.next >= self.cells.len()
+        self.next >= self.cells.len() || self.stopped
+    }
+
+    /// Cells left when the search stopped at a plan good enough.
+    fn left(&self) -> usize {
+        if self.stopped {
+            self.cells.len() - self.next
+        } else {
+            0
+        }
     }
 
     /// The result so far.
@@ -845,8 +874,8 @@ impl Search {
             yours,
             best_inside: self.best_inside.map(|(_, p)| p),
             equivalent_within: band,
-            progress: (self.next, self.cells.len()),
-            skipped_cells: self.skipped_cells,
+            progress: (self.next + self.left(), self.cells.len()),
+            skipped_cells: self.skipped_cells + self.left() as u64,
             none_because,
         }
     }
