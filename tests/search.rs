@@ -274,19 +274,25 @@ fn the_degrees_left_out_never_beat_the_best() {
     }
 }
 
+/// The small scenarios, then generated ones from `seed` up to `n` in all.
+fn small_and_random(seed: u64, n: usize) -> Vec<Inputs> {
+    let mut rng = Rng(seed);
+    let mut cases: Vec<Inputs> =
+        [SMALL_DENSE, SMALL_MOE, SMALL_ODD].iter().map(|j| inputs(j)).collect();
+    while cases.len() < n {
+        if let Ok(i) = random_scenario(&mut rng).resolve() {
+            cases.push(i);
+        }
+    }
+    cases
+}
+
 /// Skipping the choices of degrees whose ideal time cannot change the result changes nothing:
 /// the same ranked plans, front, best plan keeping TP inside and place of the typed plan, under
 /// every objective, on the small scenarios and on random ones, with fewer plans judged.
 #[test]
 fn skipping_hopeless_degrees_changes_nothing() {
-    let mut rng = Rng(0x5eed_5c1b);
-    let mut cases: Vec<Inputs> =
-        [SMALL_DENSE, SMALL_MOE, SMALL_ODD].iter().map(|j| inputs(j)).collect();
-    while cases.len() < 12 {
-        if let Ok(i) = random_scenario(&mut rng).resolve() {
-            cases.push(i);
-        }
-    }
+    let cases = small_and_random(0x5eed_5c1b, 12);
     let (mut skipped, mut skipped_alone) = (0, 0);
     for (case, base) in cases.iter().enumerate() {
         for objective in Objective::ALL {
@@ -908,14 +914,7 @@ fn a_good_enough_search_answers_whether_any_plan_reaches_it() {
 /// workloads, with the typed plan placed and the front kept.
 #[test]
 fn a_stopped_search_gone_on_to_the_best_finds_the_best() {
-    let mut rng = Rng(0x60_0B35);
-    let mut cases: Vec<Inputs> =
-        [SMALL_DENSE, SMALL_MOE, SMALL_ODD].iter().map(|j| inputs(j)).collect();
-    while cases.len() < 10 {
-        if let Ok(i) = random_scenario(&mut rng).resolve() {
-            cases.push(i);
-        }
-    }
+    let cases = small_and_random(0x60_0B35, 10);
     let mut stopped_early = 0;
     for (case, base) in cases.iter().enumerate() {
         for objective in Objective::ALL {
