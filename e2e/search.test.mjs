@@ -130,6 +130,30 @@ test('sizing finds the smallest cluster of each chip for a deadline, plots them 
   assertClean(log, served());
 });
 
+test('a sizing of three chips runs a worker per chip and answers as one sizing', async (t) => {
+  const log = { errors: [], requests: [] };
+  const page = await newPage(await newContext(t), log);
+  await open(page, `${origin}/`);
+  await typeInto(page, 'size-deadline', '90');
+  await page.locator('.size-chips summary').click();
+  for (const chip of ['ascend-910b', 'mtt-s4000']) await page.check(q(`size-chip-${chip}`));
+  const workers = () => log.requests.filter((u) => u.endsWith('/clusterplan-worker_bg.wasm')).length;
+  const before = workers();
+  const start = Date.now();
+  await page.click(q('size'));
+  await until(page, 'the sizing plot', (s) => !!document.querySelector(s), q('plot-sizing'), 6 * WAIT);
+  const ms = Date.now() - start;
+  // The sizing's worker and one of its own per chip.
+  assert.ok(workers() - before >= 4, `a worker per chip: ${workers() - before} worker loads`);
+  const all = await rows(page, 'size-results').allTextContents();
+  assert.equal(all.length, 3, 'one row per chip, in the order chosen');
+  assert.match(all[0], /^NVIDIA H100/);
+  assert.match(all[1], /^Huawei Ascend 910B/);
+  assert.match(all[2], /^Moore Threads MTT S4000/);
+  console.log(`BENCH size_page_three_chips_405b_90_days_ms=${ms}`);
+  assertClean(log, served());
+});
+
 test('a long sizing shows progress, leaves the page responsive, and cancels', async (t) => {
   const log = { errors: [], requests: [] };
   const page = await newPage(await newContext(t), log);

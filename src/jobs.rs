@@ -323,9 +323,148 @@ impl Job {
         }
     }
 
+    /// A sizing of several chips as one sizing per chip, in its chips' order, for workers
+    /// that size them side by side (`Job::merged` puts their `parts` back together); `None`
+    /// for any other task, or a sizing of one chip.
+    pub fn split(request: &Task) -> Option<Vec<Task>> {
+        let Task::Size { scenario, deadline_days, chips, dark } = request else { return None };
+        (chips.len() > 1).then(|| {
+            chips
+                .iter()
+                .map(|chip| Task::Size {
+                    scenario: scenario.clone(),
+                    deadline_days: *deadline_days,
+                    chips: vec![chip.clone()],
+                    dark: *dark,
+                })
+                .collect()
+        })
+    }
+
+    /// What a sizing has found, chip by chip, as plain JSON another job can take back in
+    /// (`Job::merged`): each answer by its scenario with the plan applied, from which the
+    /// plan and its estimate are judged again; `None` for any other job.
+    pub fn parts(&self) -> Option<Value> {
+        let Kind::Size(sizing) = &self.kind else { return None };
+        Some(Value::Array(sizing.done.iter().map(|c| c.to_part(&sizing.scenario)).collect()))
+    }
+
+    /// The sizing `request` (of several chips, `Job::split`) put together from the `parts` of
+    /// the one-chip sizings done so far, in its chips' order: a job whose result and view are
+    /// those of the whole sizing run in one job, done once every chip has its part.
+    pub fn merged(request: &Task, parts: &[Value]) -> Result<Job, String> {
+        let Task::Size { scenario, deadline_days, chips, dark } = request else {
+            return Err("only a sizing is put together from parts".into());
+        };
+        let mut done = Vec::new();
+        for part in parts {
+            let items = part.as_array().ok_or("a sizing's part is a list of chips")?;
+            for item in items {
+                done.push(SizedChip::from_part(item)?);
+            }
+        }
+        let chips = if chips.is_empty() { vec![None] } else { chips.clone() };
+        Ok(Job {
+            kind: Kind::Size(Box::new(Sizing {
+                scenario: scenario.clone(),
+                deadline_days: *deadline_days,
+                dark: *dark,
+                current: done.len().min(chips.len()),
+                chips,
+                sizer: None,
+                done,
+            })),
+        })
+    }
+
     /// One message for the page: `{"done", "progress", "result"}`.
     pub fn update(&self, done: bool) -> String {
         json!({ "done": done, "progress": self.progress(), "result": self.result() }).to_string()
+    }
+}
+
+impl SizedChip {
+    /// `{"name", "chip", "unit", "why", "answer", "curve"}`, the answer as `{"meets":
+    /// {"scenario", "chips", "misses_at", "held_to"}}` or `{"misses": {"fastest": {"chips",
+    /// "scenario"} | null}}`, each plan as `scenario` (the sizing's) at its size with the plan
+    /// applied.
+    fn to_part(&self, scenario: &Scenario) -> Value {
+        let answer = match &self.result {
+            Ok(Some(Answer::Meets(s))) => json!({ "meets": {
+                "scenario": s.scenario.to_value(), "chips": s.chips, "misses_at": s.misses_at,
+                "held_to": s.held_to,
+            } }),
+            Ok(Some(Answer::Misses { fastest })) => {
+                let fastest = fastest.as_ref().and_then(|p| {
+                    let plan = p.best?;
+                    let at = crate::sizing::at(scenario, self.chip.as_deref(), p.chips);
+                    Some(json!({ "chips": p.chips, "scenario": at.with_found(&plan, p.chips).to_value() }))
+                });
+                json!({ "misses": { "fastest": fastest } })
+            }
+            Ok(None) | Err(_) => Value::Null,
+        };
+        json!({
+            "name": self.name,
+            "chip": self.chip,
+            "unit": self.unit,
+            "why": self.result.as_ref().err(),
+            "answer": answer,
+            "curve": self.curve,
+        })
+    }
+
+    /// `to_part`'s JSON back, each plan judged again on its scenario.
+    fn from_part(v: &Value) -> Result<SizedChip, String> {
+        let bad = || "a sizing's part is not as a sizing writes it".to_string();
+        let name = v["name"].as_str().ok_or_else(bad)?.to_string();
+        let chip = v["chip"].as_str().map(str::to_string);
+        let unit = v["unit"].as_u64().ok_or_else(bad)? as u32;
+        let curve = v["curve"]
+            .as_array()
+            .ok_or_else(bad)?
+            .iter()
+            .map(|p| Some((p[0].as_u64()? as u32, p[1].as_f64()?)))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(bad)?;
+        let result = if let Some(why) = v["why"].as_str() {
+            Err(why.to_string())
+        } else if let Some(m) = v["answer"].get("meets") {
+            let sized = Scenario::from_value(m["scenario"].clone()).map_err(|e| e.to_string())?;
+            let plan = judged(&sized).ok_or_else(bad)?;
+            let (_, estimate) = sized.evaluate().map_err(|_| bad())?;
+            Ok(Some(Answer::Meets(Box::new(crate::sizing::Sized {
+                chips: m["chips"].as_u64().ok_or_else(bad)? as u32,
+                misses_at: m["misses_at"].as_u64().ok_or_else(bad)? as u32,
+                plan,
+                scenario: sized,
+                estimate,
+                held_to: m["held_to"].as_f64().ok_or_else(bad)?,
+            }))))
+        } else if let Some(m) = v["answer"].get("misses") {
+            let fastest = match &m["fastest"] {
+                Value::Null => None,
+                f => {
+                    let chips = f["chips"].as_u64().ok_or_else(bad)? as u32;
+                    let at =
+                        Scenario::from_value(f["scenario"].clone()).map_err(|e| e.to_string())?;
+                    let best = judged(&at).ok_or_else(bad)?;
+                    Some(Box::new(crate::sizing::Point { chips, best: Some(best) }))
+                }
+            };
+            Ok(Some(Answer::Misses { fastest }))
+        } else {
+            Ok(None)
+        };
+        Ok(SizedChip { name, chip, unit, result, curve })
+    }
+}
+
+/// The plan `scenario` carries, judged as the search judges it.
+fn judged(scenario: &Scenario) -> Option<crate::model::search::Plan> {
+    match crate::model::search::evaluate(&scenario.resolve().ok()?) {
+        crate::model::search::Verdict::Fits(plan) => Some(plan),
+        _ => None,
     }
 }
 

@@ -187,3 +187,46 @@ fn progress_is_a_share_whatever_the_update_says() {
     let kept = status.read(r#"{"done": false, "progress": 0.5}"#);
     assert_eq!(kept.read(r#"{"done": false, "progress": "much"}"#).progress, 0.5);
 }
+
+/// A sizing of several chips split into one sizing per chip (as the page's worker runs them
+/// side by side) and put back together from their parts gives the whole sizing's result and
+/// view exactly: answers that meet, that miss with the fastest size found, and a chip that is
+/// not in the catalog.
+#[test]
+fn a_sizing_split_by_chip_and_merged_is_the_whole_sizing() {
+    let mut fastest_seen = 0;
+    for deadline_days in [20.0, 0.2] {
+        let request = Task::Size {
+            scenario: scenario(),
+            deadline_days,
+            chips: vec![None, Some("mtt-s4000".into()), Some("no-such-chip".into())],
+            dark: false,
+        };
+        let mut whole = Job::start(&request).expect("starts");
+        while !whole.step() {}
+        let parts: Vec<serde_json::Value> = Job::split(&request)
+            .expect("several chips split")
+            .iter()
+            .map(|one| {
+                let mut job = Job::start(one).expect("starts");
+                while !job.step() {}
+                job.parts().expect("a sizing has parts")
+            })
+            .collect();
+        let merged = Job::merged(&request, &parts).expect("merges");
+        assert_eq!(merged.result(), whole.result(), "{deadline_days} days");
+        assert_eq!(merged.view(true), whole.view(true), "{deadline_days} days");
+        assert!((merged.progress() - 1.0).abs() < 1e-12);
+        let rows = whole.result()["rows"].as_array().cloned().unwrap_or_default();
+        fastest_seen += rows.iter().filter(|r| r["fastest"].is_object()).count();
+        // Part of the parts: the chips done so far, in order.
+        let first = Job::merged(&request, &parts[..1]).expect("merges");
+        assert_eq!(first.result()["rows"].as_array().map(Vec::len), Some(1));
+        assert!(first.progress() < 1.0);
+    }
+    assert!(fastest_seen > 0, "a chip that misses the deadline shows its fastest size");
+    let one =
+        Task::Size { scenario: scenario(), deadline_days: 5.0, chips: vec![None], dark: false };
+    assert!(Job::split(&one).is_none(), "one chip is sized in one job");
+    assert!(Job::merged(&Task::Validate, &[]).is_err());
+}

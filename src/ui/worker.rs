@@ -7,6 +7,12 @@
 //! posting an update every tenth of a second and a last one when done. Cancelling terminates
 //! the worker. The hosted page starts it from its loader file; `standalone.html`, which has no
 //! files beside it, carries the worker inline as a `data:` URL in `<meta name="search-worker">`.
+//!
+//! A sizing of several chips on a machine with several cores is sized side by side: the worker
+//! starts a worker of its own per chip (from its own address), asks each for its chip's
+//! `parts` (`jobs::Job::split`), and puts them together as one job (`jobs::Job::merged`), so
+//! the page sees one sizing as before. Where a worker cannot start another, it sizes the chips
+//! one after another itself.
 
 use std::rc::Rc;
 
@@ -40,13 +46,23 @@ pub fn serve() {
             let _ = scope.post_message(&text.into());
         }
     };
+    let own = scope.clone();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
-        let lang = serde_json::from_str::<serde_json::Value>(&text)
-            .ok()
-            .and_then(|v| v["lang"].as_str().map(Lang::from_code));
-        text::set_lang(lang.unwrap_or(Lang::En));
+        let value = serde_json::from_str::<serde_json::Value>(&text).unwrap_or_default();
+        text::set_lang(value["lang"].as_str().map_or(Lang::En, Lang::from_code));
         let request = Task::from_json(&text).map_err(|e| vec![e]);
+        // Asked by another worker for what it found (`side_by_side`).
+        let parts = value["parts"] == serde_json::json!(true);
+        if let Some(tasks) = request.as_ref().ok().and_then(Job::split) {
+            let cores = own.navigator().hardware_concurrency();
+            if cores > 1.0 && request.as_ref().is_ok_and(|r| Job::start(r).is_ok()) {
+                let whole = request.clone().unwrap_or(Task::Validate);
+                if side_by_side(&own, whole, &tasks, post.clone()) {
+                    return;
+                }
+            }
+        }
         let mut job = match request.and_then(|r| Job::start(&r)) {
             Ok(job) => job,
             Err(errors) => {
@@ -54,24 +70,156 @@ pub fn serve() {
                 return;
             }
         };
-        // The page gets the result as it shows it (`Job::view`), not the raw figures.
-        let update = |job: &Job, done: bool| {
-            serde_json::json!({ "done": done, "progress": job.progress(), "result": job.view(done) })
-                .to_string()
-        };
         let mut last = js_sys::Date::now();
         while !job.step() {
             if js_sys::Date::now() - last >= UPDATE_MS {
-                post(update(&job, false));
+                post(update(&job, job.progress(), false));
                 last = js_sys::Date::now();
             }
         }
-        post(update(&job, true));
+        let mut done: serde_json::Value =
+            serde_json::from_str(&update(&job, 1.0, true)).unwrap_or_default();
+        // A worker sizing one chip for another hands back what it found, too.
+        if let (true, Some(found)) = (parts, job.parts()) {
+            done["parts"] = found;
+        }
+        post(done.to_string());
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
     let _ = scope.post_message(&READY.into());
+}
+
+/// An update as the page reads it: the result as it shows it (`Job::view`), not the raw
+/// figures.
+fn update(job: &Job, progress: f64, done: bool) -> String {
+    serde_json::json!({ "done": done, "progress": progress, "result": job.view(done) }).to_string()
+}
+
+/// One sizing of several chips run by a worker per chip.
+struct SideBySide {
+    whole: Task,
+    workers: Vec<Worker>,
+    /// Each chip's parts once its worker is done.
+    parts: Vec<Option<serde_json::Value>>,
+    progress: Vec<f64>,
+    errors: Vec<String>,
+    last: f64,
+    finished: bool,
+}
+
+impl SideBySide {
+    /// Tells the page how far the sizing is, or its result once every chip is sized.
+    fn report(&mut self, post: &dyn Fn(String)) {
+        if self.finished {
+            return;
+        }
+        if !self.errors.is_empty() {
+            self.finish();
+            return post(serde_json::json!({ "done": true, "errors": self.errors }).to_string());
+        }
+        let all = self.parts.iter().all(Option::is_some);
+        if !all && js_sys::Date::now() - self.last < UPDATE_MS {
+            return;
+        }
+        self.last = js_sys::Date::now();
+        // The chips done so far, in the sizing's order.
+        let done: Vec<serde_json::Value> = self.parts.iter().map_while(Clone::clone).collect();
+        let progress = self.progress.iter().sum::<f64>() / self.progress.len().max(1) as f64;
+        match Job::merged(&self.whole, &done) {
+            Ok(job) if all => {
+                self.finish();
+                post(update(&job, 1.0, true));
+            }
+            Ok(job) => post(update(&job, progress.min(0.99), false)),
+            Err(why) => {
+                self.finish();
+                post(serde_json::json!({ "done": true, "errors": [why] }).to_string());
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        self.finished = true;
+        for worker in &self.workers {
+            worker.terminate();
+        }
+    }
+}
+
+/// Starts a worker per chip of the sizing `whole` (`tasks`, from `Job::split`), which report
+/// through `post`; false when a worker cannot start, so the caller sizes the chips itself.
+fn side_by_side(
+    scope: &DedicatedWorkerGlobalScope,
+    whole: Task,
+    tasks: &[Task],
+    post: impl Fn(String) + Clone + 'static,
+) -> bool {
+    let address = scope.location().href();
+    let mut workers = Vec::new();
+    for _ in tasks {
+        match Worker::new(&address) {
+            Ok(worker) => workers.push(worker),
+            Err(_) => {
+                workers.iter().for_each(Worker::terminate);
+                return false;
+            }
+        }
+    }
+    let state = Rc::new(std::cell::RefCell::new(SideBySide {
+        whole,
+        workers: workers.clone(),
+        parts: vec![None; tasks.len()],
+        progress: vec![0.0; tasks.len()],
+        errors: Vec::new(),
+        last: js_sys::Date::now(),
+        finished: false,
+    }));
+    for (i, (worker, task)) in workers.into_iter().zip(tasks).enumerate() {
+        let mut request: serde_json::Value =
+            serde_json::from_str(&task.to_json()).unwrap_or_default();
+        request["parts"] = serde_json::json!(true);
+        let request = request.to_string();
+        let (on_state, on_post, to) = (state.clone(), post.clone(), worker.clone());
+        let message = EventListener::new(&worker, "message", move |event| {
+            let Some(data) = event.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string())
+            else {
+                return;
+            };
+            let mut s = on_state.borrow_mut();
+            if data == READY {
+                if to.post_message(&request.clone().into()).is_err() {
+                    s.errors.push("a sizing could not be sent to its worker".into());
+                }
+            } else if let Ok(v) = serde_json::from_str::<serde_json::Value>(&data) {
+                s.progress[i] = v["progress"].as_f64().unwrap_or(s.progress[i]);
+                if v["done"] == serde_json::json!(true) {
+                    match v.get("parts") {
+                        Some(parts) => s.parts[i] = Some(parts.clone()),
+                        None => s.errors.extend(
+                            v["errors"]
+                                .as_array()
+                                .into_iter()
+                                .flatten()
+                                .filter_map(|e| e.as_str())
+                                .map(str::to_string),
+                        ),
+                    }
+                }
+            }
+            s.report(&on_post);
+        });
+        let (on_state, on_post) = (state.clone(), post.clone());
+        let error = EventListener::new(&worker, "error", move |_| {
+            let mut s = on_state.borrow_mut();
+            s.errors.push("a sizing's worker stopped with an error".into());
+            s.report(&on_post);
+        });
+        // The listeners live as long as this worker, which ends with the sizing.
+        std::mem::forget((message, error));
+    }
+    true
 }
 
 /// A job the page started; dropping it cancels the job.
