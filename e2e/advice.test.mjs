@@ -283,6 +283,12 @@ for (const lang of LANGS) {
     // Twice the sequences a step, and no idle half-pipeline: fewer days to the same tokens.
     await until(page, 'the days to move', ([s, was]) => document.querySelector(s).textContent !== was, [q('effective-days'), before]);
     assert.ok(num(await text(page, 'effective-days')) < num(before), `${await text(page, 'effective-days')} against ${before}`);
+    // The largest batch the search may raise to is a field of its own: published practice
+    // for 405B (64M tokens, 8,192 sequences of 8K) until the user types theirs.
+    const reading = () => page.locator(q('max-global-batch-tokens')).locator('xpath=ancestor::div[contains(@class,"field")][1]').locator('.reading').textContent();
+    assert.match(await reading(), /8,192/);
+    await typeInto(page, 'max-global-batch-tokens', '33554432');
+    await until(page, 'the largest batch to follow', ([s]) => /4,096/.test(document.querySelector(s)?.closest('.field')?.querySelector('.reading')?.textContent ?? ''), [q('max-global-batch-tokens')]);
     assertClean(log, served());
   });
 }

@@ -18,6 +18,9 @@ pub fn training_panel(props: &PanelProps) -> Html {
     let batch = i.map(|i| i.training.global_batch as f64);
     let per_step = i.map(|i| i.training.global_batch as f64 * i.transformer.seq_len as f64);
     let recipe = i.map_or(Recipe::MegatronBf16, |i| i.training.recipe);
+    // The largest batch the search and sizing may raise to: typed, or published practice.
+    let largest = i.map(|i| i.max_batch_sequences() as f64 * i.transformer.seq_len.max(1) as f64);
+    let largest_sequences = i.map(|i| i.max_batch_sequences() as f64);
     html! {
         <section class="panel">
             <h2>{ t("form.training") }</h2>
@@ -25,6 +28,8 @@ pub fn training_panel(props: &PanelProps) -> Html {
                 .reading(tokens.map(|n| fill("form.tokens", &[("n", &format::count(n))])).unwrap_or_default())) }
             { f.render(f.number(&fields::TRAINING_GLOBAL_BATCH, "global-batch", batch).slider(Slider::Pow2 { min: 0, max: 16 })
                 .reading(per_step.map(|n| fill("form.tokens-per-step", &[("n", &format::count(n))])).unwrap_or_default())) }
+            { f.render(f.number(&fields::TRAINING_MAX_GLOBAL_BATCH_TOKENS, "max-global-batch-tokens", largest)
+                .reading(largest_sequences.map(|n| fill("form.largest-batch", &[("n", &crate::numbers::format(n))])).unwrap_or_default())) }
             { f.choice(&fields::TRAINING_RECIPE, "recipe", recipe) }
         </section>
     }
