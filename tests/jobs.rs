@@ -230,3 +230,36 @@ fn a_sizing_split_by_chip_and_merged_is_the_whole_sizing() {
     assert!(Job::split(&one).is_none(), "one chip is sized in one job");
     assert!(Job::merged(&Task::Validate, &[]).is_err());
 }
+
+/// A typed plan the search beats by more than the model's error for plans of its kind gets a
+/// word of caution, naming what the model is known to miss there; a typed plan near the best
+/// gets none.
+#[test]
+fn a_plan_that_beats_yours_beyond_the_models_error_is_cautioned() {
+    let note = |changes: &[(&str, serde_json::Value)]| {
+        let mut s = scenario();
+        for (path, value) in changes {
+            s = s.with(path, Some(value.clone()));
+        }
+        let request = Task::Search { scenario: s, objective: Objective::TrainDays, top: 3 };
+        let mut job = Job::start(&request).expect("starts");
+        while !job.step() {}
+        let view = job.view(true);
+        let lines = view["lines"].as_array().cloned().unwrap_or_default();
+        lines
+            .iter()
+            .find(|l| l["testid"] == "search-beyond-error")
+            .and_then(|l| l["text"].as_str().map(str::to_string))
+    };
+    // Eight-way tensor and pipeline splits of an 8B model on 64 chips: far behind the best.
+    let poor = [("parallelism.tp", serde_json::json!(8)), ("parallelism.pp", serde_json::json!(8))];
+    let said = note(&poor).expect("a poor typed plan is cautioned");
+    assert!(
+        said.contains("more than the model's error") && !said.contains("known to miss"),
+        "{said}"
+    );
+    let fsdp = [&poor[..], &[("parallelism.stack", serde_json::json!("pytorch-fsdp"))]].concat();
+    let said = note(&fsdp).expect("cautioned on FSDP too");
+    assert!(said.contains("known to miss here: FSDP runs spread both ways"), "{said}");
+    assert_eq!(note(&[]), None, "the typed plan near the best is not cautioned");
+}

@@ -139,6 +139,10 @@ fn every_key_the_code_asks_for_is_in_both_catalogues() {
     for kind in clusterplan::charts::Kind::ALL {
         asked.insert(format!("plot.{}.aria", kind.id()));
     }
+    // Each gap the model is known to have, in a line the search shows.
+    for gap in clusterplan::validation::gaps::GAPS {
+        asked.insert(gap.key());
+    }
     for (path, codes) in clusterplan::scenario::fields::choices() {
         for code in codes {
             asked.insert(format!("option.{path}.{code}"));

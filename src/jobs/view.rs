@@ -280,6 +280,41 @@ impl<'a> Ctx<'a> {
     }
 
     /// Where the typed plan ranks, in words; or why it is not ranked.
+    /// When the best plan beats the typed one (a published plan, on the seeds) by more than the
+    /// model's error for plans of its kind (its range's upper end), a word of caution: how far
+    /// published runs of that kind fall from the model, and what the model is known to miss
+    /// there (`validation::gaps`).
+    fn beyond_error(&self) -> Option<String> {
+        let placed = &self.outcome.yours;
+        if !matches!(placed.verdict, Verdict::Fits(_)) || placed.rank <= 1 {
+            return None;
+        }
+        let s = self.searchable;
+        let basis = validation::range::basis_of(&s.scenario, &s.inputs, None);
+        let error = validation::range::held_to(&basis, crate::model::Confidence::P90) - 1.0;
+        if placed.behind <= error {
+            return None;
+        }
+        let r = &basis.regime;
+        let kind = fill(
+            if r.moe { "search.kind-moe" } else { "search.kind-dense" },
+            &[("family", &r.family)],
+        );
+        let mut note = fill(
+            "search.beyond-error",
+            &[
+                ("behind", &format::percent(finite(placed.behind).unwrap_or(0.0))),
+                ("kind", &kind),
+                ("error", &format::percent(finite(error).unwrap_or(0.0))),
+            ],
+        );
+        if let Some(gap) = validation::gaps::of(&r.family, r.stack, r.moe) {
+            note.push(' ');
+            note.push_str(&fill("search.known-gap", &[("gap", t(&gap.key()))]));
+        }
+        Some(note)
+    }
+
     fn yours_line(&self) -> String {
         let placed = &self.outcome.yours;
         let why = crate::report::typed_plan_why(self.searchable, &placed.verdict);
@@ -352,6 +387,9 @@ pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> Value {
     }
     if done {
         lines.push(line("search-yours", cx.yours_line(), false));
+        if let Some(note) = cx.beyond_error() {
+            lines.push(line("search-beyond-error", note, false));
+        }
     }
     if let Some(why) = outcome.none_because {
         lines.push(line("search-why", why.to_string(), true));

@@ -42,6 +42,20 @@ pub struct Gap {
     pub why: &'static str,
 }
 
+impl Gap {
+    /// The key of the gap's sentence in the worker's catalogues (`gap.hopper.pytorch-fsdp.dense`),
+    /// which says in a line what the model misses there.
+    pub fn key(&self) -> String {
+        let kind = if self.moe { "moe" } else { "dense" };
+        format!("gap.{}.{}.{kind}", self.family.to_lowercase(), self.stack)
+    }
+}
+
+/// The listed gap of plans of chip family `family` on `stack`, with experts or not.
+pub fn of(family: &str, stack: &str, moe: bool) -> Option<&'static Gap> {
+    GAPS.iter().find(|g| g.family == family && g.stack == stack && g.moe == moe)
+}
+
 /// Slack on a listed figure before it counts as a regression.
 pub const SLACK: f64 = 0.005;
 
