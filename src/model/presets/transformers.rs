@@ -82,9 +82,9 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 imbalance: super::super::efficiency::ROUTING_IMBALANCE,
                 node_limit: None,
             }),
-            ..Transformer::dense(32, 4096, 32, 8, 14336, FfnKind::SwiGlu, 32000, 4096)
+            ..Transformer::dense(32, 4096, 32, 8, 14336, FfnKind::SwiGlu, 32000, 32768)
         },
-        source: source!("Jiang et al. 2024, arXiv:2401.04088, Table 1 (32 layers, dim 4096, 8 KV heads, 8 experts, top-2, hidden 14336); training sequence length not published, 4096 assumed (context is 32768)"),
+        source: source!("Jiang et al. 2024, arXiv:2401.04088, Table 1 (32 layers, dim 4096, 8 KV heads, 8 experts, top-2, hidden 14336) and abstract ('trained with a context size of 32k tokens')"),
     },
     TransformerPreset {
         id: "deepseek-v3",
