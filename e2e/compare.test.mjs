@@ -8,13 +8,6 @@ import {
 
 harness();
 
-// Types into a field reached by the keyboard (a neighbouring field's tip may cover it).
-async function retype(page, id, value) {
-  await page.focus(q(id));
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type(value);
-}
-
 test('pin a plan as A, edit B, compare them, and share both in one link', async (t) => {
   const log = { errors: [], requests: [] };
   const page = await newPage(await newContext(t), log);
@@ -55,15 +48,15 @@ test('pin a plan as A, edit B, compare them, and share both in one link', async 
   assert.equal(await page.locator(q('compare-name-b-cannot-run')).count(), 0, 'both sides run');
   // 405B split neither by tensor nor by pipeline does not fit an 80 GB chip.
   const [tp, pp] = [await page.inputValue(q('tp')), await page.inputValue(q('pp'))];
-  await retype(page, 'tp', '1');
-  await retype(page, 'pp', '1');
+  await typeInto(page, 'tp', '1');
+  await typeInto(page, 'pp', '1');
   await until(page, 'B to say it cannot run', (s) => !!document.querySelector(s), q('compare-name-b-cannot-run'));
   assert.match(await text(page, 'compare-name-b-cannot-run'), /Cannot run as written: \S/);
   assert.equal(await page.locator(q('compare-name-a-cannot-run')).count(), 0, 'A still runs');
   assert.match(await page.getAttribute(q('train-days-b'), 'class'), /what-if/);
   assert.doesNotMatch((await page.getAttribute(q('train-days-a'), 'class')) ?? '', /what-if/);
-  await retype(page, 'tp', tp);
-  await retype(page, 'pp', pp);
+  await typeInto(page, 'tp', tp);
+  await typeInto(page, 'pp', pp);
   await until(page, 'B to run again', (s) => !document.querySelector(s), q('compare-name-b-cannot-run'));
 
   // Ending the comparison keeps B and drops A from the link.
