@@ -203,6 +203,8 @@ pub struct Sizer {
     /// The smallest size found to meet the deadline so far: its chips, scenario, the plan that
     /// met it and the search that found it (`None` for none), which the answer goes on with.
     meeting: Option<(u32, Scenario, Plan, Option<Search>)>,
+    /// Days (held to the deadline's standard) at the size searched last, if a plan ran there.
+    last_days: Option<f64>,
     /// Best plan at each size searched so far, in the order searched; while closing in, the
     /// first plan found to meet the deadline, when one does (`Options::good_enough`).
     pub points: Vec<Point>,
@@ -241,6 +243,7 @@ impl Sizer {
             stage: Stage::Climbing(0),
             current: None,
             meeting: None,
+            last_days: None,
             points: Vec::new(),
             answer: None,
         })
@@ -287,19 +290,20 @@ impl Sizer {
                 self.meeting = Some((chips, sized, plan, search));
             }
         }
-        let met = |days: Option<f64>| days.unwrap_or(0.0);
+        // Days held to the deadline's standard; a size that meets has them.
+        let met = days.unwrap_or(self.deadline_days);
+        let previous = std::mem::replace(&mut self.last_days, days);
         self.stage = match self.stage {
             Stage::Climbing(idx) if meets.is_some() => {
                 let (misses, misses_days) = match idx {
                     0 => (self.ruled_out, None),
-                    _ => (self.sizes[idx - 1], self.days_at(self.sizes[idx - 1])),
+                    _ => (self.sizes[idx - 1], previous),
                 };
-                let meets_days = met(days);
                 Stage::Bisecting(Bracket {
                     misses,
                     misses_days,
                     meets: chips,
-                    meets_days,
+                    meets_days: met,
                     probes: 0,
                     last_met: true,
                     crossed: false,
@@ -308,7 +312,7 @@ impl Sizer {
             Stage::Climbing(idx) => Stage::Climbing(idx + 1),
             Stage::Bisecting(b) if meets.is_some() => Stage::Bisecting(Bracket {
                 meets: chips,
-                meets_days: met(days),
+                meets_days: met,
                 probes: b.probes.saturating_add(1),
                 last_met: true,
                 crossed: b.crossed || (b.probes > 0 && !b.last_met),
@@ -325,12 +329,6 @@ impl Sizer {
         };
     }
 
-    /// Days (held to the deadline's standard) the search of `chips` found, if it found a plan.
-    fn days_at(&self, chips: u32) -> Option<f64> {
-        let point = self.points.iter().rev().find(|p| p.chips == chips)?;
-        let held = held_to(&at(&self.scenario, self.chip.as_deref(), chips));
-        point.best.map(|p| p.wall_days() * held)
-    }
 
     /// The size to search next, or the answer when there is none.
     fn start_next_size(&mut self) {

@@ -274,6 +274,18 @@ fn the_degrees_left_out_never_beat_the_best() {
     }
 }
 
+/// Two searches rank plans of the same values, keep the same front of days against cost and
+/// place the typed plan alike.
+fn assert_same_plans(a: &search::Outcome, b: &search::Outcome, objective: Objective, what: &str) {
+    let values = |o: &search::Outcome| o.ranked.iter().map(|p| objective.of(p)).collect::<Vec<_>>();
+    assert_eq!(values(a), values(b), "{what} {objective:?}");
+    let front = |o: &search::Outcome| {
+        o.pareto.iter().map(|p| (p.wall_days(), p.run_usd)).collect::<Vec<_>>()
+    };
+    assert_eq!(front(a), front(b), "{what} {objective:?}");
+    assert_eq!(a.yours.rank, b.yours.rank, "{what} {objective:?}");
+}
+
 /// The small scenarios, then generated ones from `seed` up to `n` in all.
 fn small_and_random(seed: u64, n: usize) -> Vec<Inputs> {
     let mut rng = Rng(seed);
@@ -301,14 +313,7 @@ fn skipping_hopeless_degrees_changes_nothing() {
                 Options { objective, skip_hopeless: false, ..Options::default() },
             );
             let some = search::search(base, Options { objective, ..Options::default() });
-            let values =
-                |o: &search::Outcome| o.ranked.iter().map(|p| objective.of(p)).collect::<Vec<_>>();
-            assert_eq!(values(&some), values(&every), "case {case} {objective:?}");
-            let front = |o: &search::Outcome| {
-                o.pareto.iter().map(|p| (p.wall_days(), p.run_usd)).collect::<Vec<_>>()
-            };
-            assert_eq!(front(&some), front(&every), "case {case} {objective:?}");
-            assert_eq!(some.yours.rank, every.yours.rank, "case {case} {objective:?}");
+            assert_same_plans(&some, &every, objective, &format!("case {case}"));
             assert_eq!(
                 some.best_inside.map(|p| objective.of(&p)),
                 every.best_inside.map(|p| objective.of(&p))
@@ -928,14 +933,7 @@ fn a_stopped_search_gone_on_to_the_best_finds_the_best() {
             s.go_on_to_best();
             s.advance(usize::MAX);
             let resumed = s.outcome();
-            let values =
-                |o: &search::Outcome| o.ranked.iter().map(|p| objective.of(p)).collect::<Vec<_>>();
-            assert_eq!(values(&resumed), values(&full), "case {case} {objective:?}");
-            let front = |o: &search::Outcome| {
-                o.pareto.iter().map(|p| (p.wall_days(), p.run_usd)).collect::<Vec<_>>()
-            };
-            assert_eq!(front(&resumed), front(&full), "case {case} {objective:?}");
-            assert_eq!(resumed.yours.rank, full.yours.rank, "case {case} {objective:?}");
+            assert_same_plans(&resumed, &full, objective, &format!("case {case} resumed"));
             assert_eq!(resumed.progress.0, resumed.progress.1);
         }
     }
