@@ -329,7 +329,6 @@ impl Sizer {
         };
     }
 
-
     /// The size to search next, or the answer when there is none.
     fn start_next_size(&mut self) {
         let next = match self.stage {
