@@ -897,19 +897,32 @@ fn gpt4s_reported_mfu_lies_in_the_best_plans_range() {
 }
 
 /// With a good-enough value the search stops at the first plan that reaches it and answers
-/// whether any does as a full search would.
+/// whether any does as a full search would, under every objective, on the small scenarios and
+/// on generated ones; bars a hair either side of the best plan's value prove that no cell's
+/// floor (`Search::floor`) sets the best plan aside.
 #[test]
 fn a_good_enough_search_answers_whether_any_plan_reaches_it() {
-    for json in [SMALL_DENSE, SMALL_MOE, SMALL_ODD] {
-        let base = inputs(json);
-        let full = search::search(&base, Options::default());
-        let best = full.ranked[0].train_days;
-        for (bar, reached) in [(best * 1.05, true), (best * 0.95, false), (best * 3.0, true)] {
-            let options = Options { good_enough: Some(bar), ..Options::default() };
-            let quick = search::search(&base, options);
-            let found = quick.ranked.first().is_some_and(|p| p.train_days <= bar);
-            assert_eq!(found, reached, "bar {bar} against the best {best}");
-            assert!(quick.searched <= full.searched);
+    let cases = small_and_random(0x600d_e0a6, 12);
+    for (case, base) in cases.iter().enumerate() {
+        for objective in Objective::ALL {
+            let full = search::search(base, Options { objective, ..Options::default() });
+            // The fastest plan, which a more conventional one within the model's error may lead.
+            let fastest = |o: &search::Outcome| o.fastest.or(o.ranked.first().copied());
+            let Some(best) = fastest(&full).map(|p| objective.of(&p)) else { continue };
+            let bars = [
+                (best * 1.05, true),
+                (best * 0.95, false),
+                (best * 3.0, true),
+                (best, true),
+                (best * (1.0 - 1e-6), false),
+            ];
+            for (bar, reached) in bars {
+                let options = Options { objective, good_enough: Some(bar), ..Options::default() };
+                let quick = search::search(base, options);
+                let found = fastest(&quick).is_some_and(|p| objective.of(&p) <= bar);
+                assert_eq!(found, reached, "case {case} {objective:?}: bar {bar}, best {best}");
+                assert!(quick.searched <= full.searched);
+            }
         }
     }
 }
@@ -935,6 +948,33 @@ fn a_stopped_search_gone_on_to_the_best_finds_the_best() {
             let resumed = s.outcome();
             assert_same_plans(&resumed, &full, objective, &format!("case {case} resumed"));
             assert_eq!(resumed.progress.0, resumed.progress.1);
+            // The best plan alone, as sizing asks for it: plans of a searched cell that cannot
+            // come near the bar are set aside unjudged, and the best is found all the same.
+            let alone = Options { objective, top: 1, alternatives: false, ..Options::default() };
+            let mut whole = search::Search::placing(base, None, alone);
+            whole.advance(usize::MAX);
+            let whole = whole.outcome();
+            for bar in [best, best * 1.01, best * 1.3] {
+                let mut s = search::Search::placing(
+                    base,
+                    None,
+                    Options { good_enough: Some(bar), ..alone },
+                );
+                s.advance(usize::MAX);
+                s.go_on_to_best();
+                s.advance(usize::MAX);
+                let resumed = s.outcome();
+                let first = |o: &search::Outcome| o.ranked.first().map(|p| p.parallelism);
+                assert_eq!(
+                    first(&resumed),
+                    first(&whole),
+                    "case {case} {objective:?} alone, bar {bar}"
+                );
+                assert_eq!(
+                    resumed.fastest.map(|p| objective.of(&p)),
+                    whole.fastest.map(|p| objective.of(&p))
+                );
+            }
         }
     }
     assert!(stopped_early > 5, "the bar stops some searches early: {stopped_early}");

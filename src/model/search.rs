@@ -40,7 +40,7 @@ use crate::model::collectives::Group;
 use crate::model::memory::{self, LayerMemory};
 use crate::model::parallelism::Shape;
 use crate::model::stages::{self, Stage};
-use crate::model::step_time::{LayerCosts, StepBase};
+use crate::model::step_time::{LayerCosts, LeastStep, StepBase};
 use crate::model::warnings::{self, AnyProblem};
 use crate::model::{finite, run_with, step_time, utilisation, Standing};
 use crate::model::{
@@ -624,6 +624,9 @@ pub struct Search {
     /// Cells skipped because they could not reach `Options::good_enough`, kept for
     /// `go_on_to_best`.
     deferred: Vec<Cell>,
+    /// The layer costs and least step of each shape of the cell being searched, in the order
+    /// `cell` tries them, kept to be filled again.
+    costs: Vec<(LayerCosts, LeastStep)>,
 }
 
 impl Search {
@@ -675,6 +678,7 @@ impl Search {
             skipped_cells: 0,
             stopped: false,
             deferred: Vec::new(),
+            costs: Vec::new(),
         };
         if let Some(plan) = typed {
             let mut inputs = *base;
@@ -694,9 +698,18 @@ impl Search {
     pub fn advance(&mut self, cells: usize) -> bool {
         let end = self.next.saturating_add(cells).min(self.cells.len());
         let mut inputs = self.base;
+        let mut costs = std::mem::take(&mut self.costs);
         while self.next < end && !self.stopped {
-            let cell = self.cells[self.next];
+            let mut cell = self.cells[self.next];
             self.next += 1;
+            costs.clear();
+            // A cell the days bound does not set aside is set aside by its floor, if it can be:
+            // no bar to reach and no ranked plan to beat leave nothing to set it aside for.
+            let could = self.options.good_enough.is_some()
+                || (self.options.skip_hopeless && self.ranked.len() >= self.options.top);
+            if could && !self.skipped(&cell) {
+                cell.floor_days = self.floor(&mut inputs, cell, &mut costs).max(cell.days_bound);
+            }
             let short = self.options.good_enough.is_some_and(|bar| self.least(&cell) > bar);
             if short {
                 self.skipped_cells += 1;
@@ -704,12 +717,19 @@ impl Search {
             } else if self.options.skip_hopeless && self.hopeless(&cell) {
                 self.skipped_cells += 1;
             } else {
-                self.cell(&mut inputs, cell);
+                self.cell(&mut inputs, cell, &costs);
             }
             let reached = |bar: f64| self.ranked.first().is_some_and(|(v, _)| *v <= bar);
             self.stopped = self.options.good_enough.is_some_and(reached);
         }
+        self.costs = costs;
         self.done()
+    }
+
+    /// `cell` is set aside as it stands: it cannot reach the bar, or cannot change the result.
+    fn skipped(&self, cell: &Cell) -> bool {
+        self.options.good_enough.is_some_and(|bar| self.least(cell) > bar)
+            || (self.options.skip_hopeless && self.hopeless(cell))
     }
 
     /// Goes on as a search for the best after one that stopped at a plan good enough: the
@@ -728,11 +748,16 @@ impl Search {
     /// The least value under the objective any plan of `cell` can have: its days bound, and
     /// cost and energy at least at an idle cluster's rate for those days.
     fn least(&self, cell: &Cell) -> f64 {
-        let days = cell.days_bound;
+        self.least_of(cell.floor_days)
+    }
+
+    /// The least value under the objective a plan of at least `days` days without failures
+    /// can have.
+    fn least_of(&self, days: f64) -> f64 {
         let (usd_per_day, mwh_per_day) = self.floor_per_day;
         match self.options.objective {
             Objective::TrainDays => days,
-            Objective::EffectiveDays => self.least_wall_days(cell),
+            Objective::EffectiveDays => self.least_wall_days_of(days),
             Objective::Cost => usd_per_day * days,
             Objective::Energy => mwh_per_day * days,
         }
@@ -741,8 +766,12 @@ impl Search {
     /// The least days with failures any plan of `cell` can have: its days bound at the most
     /// goodput the cluster allows (infinite when no plan on it can finish).
     fn least_wall_days(&self, cell: &Cell) -> f64 {
+        self.least_wall_days_of(cell.floor_days)
+    }
+
+    fn least_wall_days_of(&self, days: f64) -> f64 {
         if self.goodput_bound > 0.0 {
-            cell.days_bound / self.goodput_bound
+            days / self.goodput_bound
         } else {
             f64::INFINITY
         }
@@ -754,7 +783,7 @@ impl Search {
     /// figure a plan is ranked by grows with its time (cost and energy at least as fast as an
     /// idle cluster's), so the cell's days bound bounds them all.
     fn hopeless(&self, cell: &Cell) -> bool {
-        let days = cell.days_bound;
+        let days = cell.floor_days;
         let (usd_per_day, _) = self.floor_per_day;
         let least = self.least(cell);
         let Some(&(last, _)) = self.ranked.get(self.options.top - 1) else { return false };
@@ -880,69 +909,69 @@ impl Search {
         }
     }
 
-    fn cell(&mut self, inputs: &mut Inputs, c: Cell) {
-        inputs.cluster.domain_chips = c.domain_chips;
-        inputs.training.global_batch = c.batch;
-        // Found plans split the layers by the model's rule (`Scenario::with_plan` clears a
-        // typed first stage).
-        inputs.parallelism.first_stage_layers = 0;
-        let global = inputs.training.global_batch.max(1);
-        let per_replica = global.div_ceil(c.dp);
-        let layers = inputs.transformer.n_layers.max(1);
+    /// Every plan of cell `c`. With the layer costs and least steps of its shapes (`floor`),
+    /// a search for the best plan alone skips the virtual stages of a shape that cannot come
+    /// near its bar (`shape_bar`).
+    fn cell(&mut self, inputs: &mut Inputs, c: Cell, costs: &[(LayerCosts, LeastStep)]) {
         let zero_max = if c.dp as u64 * c.cp as u64 > 1 { 3 } else { 0 };
-        let sp_options: &[bool] = if c.tp > 1 { &[true, false] } else { &[false] };
-        // Fused attention already recomputes its scores, so selective recomputation is the
-        // same plan as none (`memory`, `step_time::ops`): it is tried once.
-        let recomputes: &[Recompute] = match inputs.transformer.attention {
-            AttentionImpl::Flash => &[Recompute::None, Recompute::Full],
-            AttentionImpl::Materialized => {
-                &[Recompute::None, Recompute::Selective, Recompute::Full]
-            }
-        };
-        let kinds = cp_kinds(inputs, c.tp, c.cp, self.base.parallelism.cp_kind);
-        for mb in 1..=per_replica.min(MAX_MICRO_BATCH) {
-            if per_replica % mb != 0 {
-                continue;
-            }
-            let microbatches = per_replica / mb;
-            // Interleaving needs a pipeline with a micro-batch for every stage, and a layer
-            // for every chunk (a typed plan may leave chunks empty, as Llama 3's 16 x 8 for 126
-            // layers does; the search does not).
-            let v_max = if c.pp > 1 && microbatches >= c.pp {
-                (layers / c.pp).clamp(1, MAX_VIRTUAL_STAGES)
-            } else {
-                1
-            };
-            for &recompute in recomputes {
-                let elementwise: &[bool] =
-                    if recompute == Recompute::Full { &[false] } else { &[false, true] };
-                for &ew in elementwise {
-                    let choices =
-                        sp_options.iter().flat_map(|sp| kinds.iter().map(move |k| (*sp, *k)));
-                    for (sp, kind) in choices {
-                        let p = &mut inputs.parallelism;
-                        p.cp_kind = kind;
-                        p.cp_overlap = cp_overlap_of(kind, c.cp, self.base.parallelism.cp_overlap);
-                        p.tensor = c.tp;
-                        p.context = c.cp;
-                        p.pipeline = c.pp;
-                        p.data = c.dp;
-                        p.expert = c.ep;
-                        p.expert_tensor = c.etp;
-                        p.micro_batch = mb;
-                        p.recompute = recompute;
-                        p.recompute_elementwise = ew;
-                        p.sequence_parallel = sp;
-                        let mut per_shape = PerShape::of(inputs);
-                        for v in 1..=v_max {
-                            inputs.parallelism.virtual_stages = v;
-                            let staged = Staged::of(inputs);
-                            self.shardings(inputs, &mut per_shape, &staged, zero_max);
-                        }
-                    }
+        let typed = self.base.parallelism;
+        let steps = steps_of(inputs, c.batch);
+        let mut at = 0;
+        each_shape(inputs, c, &typed, |inputs, v_max| {
+            let mut per_shape = PerShape::of(inputs);
+            let known = costs.get(at).copied();
+            at += 1;
+            per_shape.time = known.map(|(layers, _)| layers);
+            for v in 1..=v_max {
+                let bar = self.shape_bar();
+                let short = |(_, least): (LayerCosts, LeastStep)| {
+                    bar.is_some_and(|bar| self.least_of(days_of(steps, least.at(v))) > bar)
+                };
+                if known.is_some_and(short) {
+                    continue;
                 }
+                inputs.parallelism.virtual_stages = v;
+                let staged = Staged::of(inputs);
+                self.shardings(inputs, &mut per_shape, &staged, zero_max);
             }
+        });
+    }
+
+    /// Above what a plan can be set aside unjudged, within a cell that is searched: with the
+    /// best plan alone asked for (no typed plan to place, no alternatives), the model's error
+    /// beyond the best plan found so far or the bar to reach, whichever is lower. The best is
+    /// at most either, and the plan shown in its place is within the error of it
+    /// (`conventional`), so nothing set aside could be either; and once a plan reaches the bar,
+    /// `go_on_to_best` finds what one search for the best would.
+    fn shape_bar(&self) -> Option<f64> {
+        let o = &self.options;
+        if o.top != 1 || o.alternatives || self.typed.is_some() {
+            return None;
         }
+        let best = self.ranked.first().map(|(v, _)| *v);
+        let bar = match (best, o.good_enough) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b)?,
+        };
+        Some(bar * (1.0 + o.equivalent_within))
+    }
+
+    /// The days no plan of cell `c` beats, from its layer costs: the least step of each of its
+    /// per-chip shapes (`step_time::LeastStep`, with the most virtual stages the shape allows)
+    /// over the cell's steps. The layer costs and least step of its shapes, in the order
+    /// `cell` tries them, are left in `costs`.
+    fn floor(&self, inputs: &mut Inputs, c: Cell, costs: &mut Vec<(LayerCosts, LeastStep)>) -> f64 {
+        costs.clear();
+        let mut least = f64::INFINITY;
+        each_shape(inputs, c, &self.base.parallelism, |inputs, v_max| {
+            let shape = Shape::of(inputs);
+            let layers = LayerCosts::of(inputs, &shape);
+            let layout = stages::stages(&inputs.transformer, &shape);
+            let step = LeastStep::of(inputs, &shape, &layout, &layers);
+            least = least.min(step.at(v_max));
+            costs.push((layers, step));
+        });
+        days_of(steps_of(inputs, c.batch), least)
     }
 
     /// Every ZeRO stage of one plan. ZeRO-2, ZeRO-1 and ZeRO-0 shard less and less of the same
@@ -1056,6 +1085,84 @@ impl Search {
         self.pareto.retain(|q| !(days <= q.wall_days() && usd <= q.run_usd));
         let at = self.pareto.partition_point(|q| point(q) < (days, usd));
         self.pareto.insert(at, plan);
+    }
+}
+
+/// Steps to train the inputs' tokens at a batch of `batch` sequences.
+fn steps_of(inputs: &Inputs, batch: u32) -> f64 {
+    let tokens_per_step = batch.max(1) as f64 * inputs.transformer.seq_len.max(1) as f64;
+    (inputs.training.tokens.max(0.0) / tokens_per_step).ceil()
+}
+
+/// Days without failures of `steps` steps of `step_s` seconds each, a hair under, as a cell's
+/// days bound, so that rounding never sets aside a plan that ties.
+fn days_of(steps: f64, step_s: f64) -> f64 {
+    finite(steps * step_s / 86_400.0) * (1.0 - 1e-9)
+}
+
+/// Sets `inputs` to each per-chip shape of cell `c` in the order the search tries them (micro-
+/// batch, recomputation, sequence parallelism, context-parallel exchange; `typed` gives the
+/// exchange's overlap where CP is off), calling `f` with the most virtual stages the shape's
+/// micro-batches allow. Virtual stages and ZeRO stages, which leave the layer costs as they are,
+/// are `f`'s to vary.
+fn each_shape(
+    inputs: &mut Inputs,
+    c: Cell,
+    typed: &Parallelism,
+    mut f: impl FnMut(&mut Inputs, u32),
+) {
+    inputs.cluster.domain_chips = c.domain_chips;
+    inputs.training.global_batch = c.batch;
+    // Found plans split the layers by the model's rule (`Scenario::with_plan` clears a
+    // typed first stage).
+    inputs.parallelism.first_stage_layers = 0;
+    let global = inputs.training.global_batch.max(1);
+    let per_replica = global.div_ceil(c.dp);
+    let layers = inputs.transformer.n_layers.max(1);
+    let sp_options: &[bool] = if c.tp > 1 { &[true, false] } else { &[false] };
+    // Fused attention already recomputes its scores, so selective recomputation is the
+    // same plan as none (`memory`, `step_time::ops`): it is tried once.
+    let recomputes: &[Recompute] = match inputs.transformer.attention {
+        AttentionImpl::Flash => &[Recompute::None, Recompute::Full],
+        AttentionImpl::Materialized => &[Recompute::None, Recompute::Selective, Recompute::Full],
+    };
+    let kinds = cp_kinds(inputs, c.tp, c.cp, typed.cp_kind);
+    for mb in 1..=per_replica.min(MAX_MICRO_BATCH) {
+        if per_replica % mb != 0 {
+            continue;
+        }
+        let microbatches = per_replica / mb;
+        // Interleaving needs a pipeline with a micro-batch for every stage, and a layer
+        // for every chunk (a typed plan may leave chunks empty, as Llama 3's 16 x 8 for 126
+        // layers does; the search does not).
+        let v_max = if c.pp > 1 && microbatches >= c.pp {
+            (layers / c.pp).clamp(1, MAX_VIRTUAL_STAGES)
+        } else {
+            1
+        };
+        for &recompute in recomputes {
+            let elementwise: &[bool] =
+                if recompute == Recompute::Full { &[false] } else { &[false, true] };
+            for &ew in elementwise {
+                let choices = sp_options.iter().flat_map(|sp| kinds.iter().map(move |k| (*sp, *k)));
+                for (sp, kind) in choices {
+                    let p = &mut inputs.parallelism;
+                    p.cp_kind = kind;
+                    p.cp_overlap = cp_overlap_of(kind, c.cp, typed.cp_overlap);
+                    p.tensor = c.tp;
+                    p.context = c.cp;
+                    p.pipeline = c.pp;
+                    p.data = c.dp;
+                    p.expert = c.ep;
+                    p.expert_tensor = c.etp;
+                    p.micro_batch = mb;
+                    p.recompute = recompute;
+                    p.recompute_elementwise = ew;
+                    p.sequence_parallel = sp;
+                    f(inputs, v_max);
+                }
+            }
+        }
     }
 }
 

@@ -180,36 +180,8 @@ pub(crate) fn step_base(
     let t = &inputs.transformer;
     let m = shape.n_microbatches as f64;
 
-    let LayerCosts { dense: dense_layer, moe: moe_layer, embedding, logits } = *layers;
-    let stage_passes = |stage: &Stage| {
-        let mut passes =
-            dense_layer * stage.dense_layers as f64 + moe_layer * stage.moe_layers as f64;
-        if stage.first {
-            passes = passes + embedding;
-        }
-        if stage.last {
-            // Each multi-token-prediction module is one more block and one more output pass.
-            let mtp_block = if t.moe.is_some() { moe_layer } else { dense_layer };
-            passes = passes + (logits + (mtp_block + logits) * stage.mtp_layers as f64);
-        }
-        passes
-    };
-    // The slowest stage sets the pace of the steady state.
-    let busiest = layout.iter().map(stage_passes).fold(Passes::default(), |a, b| {
-        if b.total() > a.total() {
-            b
-        } else {
-            a
-        }
-    });
-    let n_moe = t.n_moe_layers() as f64;
-    let mtp_block = if t.moe.is_some() { moe_layer } else { dense_layer };
-    let average = (dense_layer * (t.n_layers as f64 - n_moe)
-        + moe_layer * n_moe
-        + embedding
-        + logits
-        + (mtp_block + logits) * t.mtp_layers as f64)
-        * (1.0 / shape.pp);
+    let busiest = busiest_stage(inputs, layout, layers);
+    let average = average_stage(inputs, shape, layers);
 
     // Pipeline sends: activations forward, gradients backward, once per virtual stage.
     // Megatron-LM's scatter/gather optimisation sends 1/tp of the tensor per rank (§4.1).
@@ -244,6 +216,102 @@ pub(crate) fn step_base(
         0.0
     };
     StepBase { busiest, pp_link, pp_exposed, bubble }
+}
+
+/// One micro-batch's passes through the busiest of the layout's stages, which sets the pace
+/// of the steady state.
+fn busiest_stage(inputs: &Inputs, layout: &[Stage; 3], layers: &LayerCosts) -> Passes {
+    let t = &inputs.transformer;
+    let LayerCosts { dense, moe, embedding, logits } = *layers;
+    let stage_passes = |stage: &Stage| {
+        let mut passes = dense * stage.dense_layers as f64 + moe * stage.moe_layers as f64;
+        if stage.first {
+            passes = passes + embedding;
+        }
+        if stage.last {
+            // Each multi-token-prediction module is one more block and one more output pass.
+            let mtp_block = if t.moe.is_some() { moe } else { dense };
+            passes = passes + (logits + (mtp_block + logits) * stage.mtp_layers as f64);
+        }
+        passes
+    };
+    layout.iter().map(stage_passes).fold(Passes::default(), |a, b| {
+        if b.total() > a.total() {
+            b
+        } else {
+            a
+        }
+    })
+}
+
+/// One micro-batch's passes through an average stage: every layer, the embedding, the output
+/// layer and the multi-token-prediction modules, shared over the pipeline's stages: what the
+/// bubble is counted in.
+fn average_stage(inputs: &Inputs, shape: &Shape, layers: &LayerCosts) -> Passes {
+    let t = &inputs.transformer;
+    let LayerCosts { dense, moe, embedding, logits } = *layers;
+    let n_moe = t.n_moe_layers() as f64;
+    let mtp_block = if t.moe.is_some() { moe } else { dense };
+    (dense * (t.n_layers as f64 - n_moe)
+        + moe * n_moe
+        + embedding
+        + logits
+        + (mtp_block + logits) * t.mtp_layers as f64)
+        * (1.0 / shape.pp)
+}
+
+/// The least step any plan of one shape can take, whatever its ZeRO stage and overlaps: its
+/// micro-batches through the busiest stage (`steady_s`), and the bubble, `bubble_s` at one
+/// virtual stage, divided by the virtual stages. Every other part of a step (`StepBreakdown`)
+/// only adds.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LeastStep {
+    pub steady_s: f64,
+    pub bubble_s: f64,
+}
+
+impl LeastStep {
+    /// For the shape, layout and layer costs of a plan, whatever its virtual stages.
+    pub(crate) fn of(
+        inputs: &Inputs,
+        shape: &Shape,
+        layout: &[Stage; 3],
+        layers: &LayerCosts,
+    ) -> LeastStep {
+        // As `busiest_stage` and `average_stage` add them, in seconds rather than passes: a
+        // search works this out for every shape of a cell before judging any plan.
+        let t = &inputs.transformer;
+        let [dense, moe, embedding, logits] =
+            [layers.dense, layers.moe, layers.embedding, layers.logits].map(|p| p.total());
+        let mtp_block = if t.moe.is_some() { moe } else { dense };
+        let stage = |s: &Stage| {
+            dense * s.dense_layers as f64
+                + moe * s.moe_layers as f64
+                + if s.first { embedding } else { 0.0 }
+                + if s.last { logits + (mtp_block + logits) * s.mtp_layers as f64 } else { 0.0 }
+        };
+        let busiest = layout.iter().map(stage).fold(0.0, f64::max);
+        let bubble = if shape.pp_u > 1 {
+            let n_moe = t.n_moe_layers() as f64;
+            let all = dense * (t.n_layers as f64 - n_moe)
+                + moe * n_moe
+                + embedding
+                + logits
+                + (mtp_block + logits) * t.mtp_layers as f64;
+            (shape.pp - 1.0) * all / shape.pp
+        } else {
+            0.0
+        };
+        LeastStep {
+            steady_s: crate::model::finite(shape.n_microbatches as f64 * busiest),
+            bubble_s: crate::model::finite(bubble),
+        }
+    }
+
+    /// Seconds, with `v` virtual stages.
+    pub(crate) fn at(&self, v: u32) -> f64 {
+        self.steady_s + self.bubble_s / v.max(1) as f64
+    }
 }
 
 /// The step of a plan whose ZeRO-independent parts are `base`: its data-parallel traffic and

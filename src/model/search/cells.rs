@@ -22,6 +22,9 @@ pub(super) struct Cell {
     /// Days no plan of the cell beats: each chip of a replica does at least its share of the
     /// model FLOPs of its share of the batch (padding included) at the chip's best rate.
     pub(super) days_bound: f64,
+    /// Days no plan of the cell beats, at least `days_bound`: raised by `Search::floor` from
+    /// the cell's layer costs before it is searched.
+    pub(super) floor_days: f64,
 }
 
 /// Every choice of degrees and batch worth trying on at most the cluster's chips (the batch of
@@ -101,6 +104,7 @@ fn cells_placed(inputs: &Inputs, out: &mut Vec<Cell>) {
                             etp: tp,
                             domain_chips,
                             days_bound,
+                            floor_days: days_bound,
                             batch,
                         };
                         if t.moe.is_none() {
