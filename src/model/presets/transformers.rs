@@ -239,9 +239,10 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
                 imbalance: super::super::efficiency::ROUTING_IMBALANCE,
                 node_limit: None,
             }),
+            mtp_layers: 1,
             ..Transformer::dense(48, 2048, 16, 2, 5120, FfnKind::SwiGlu, 151936, 4096)
         },
-        source: source!("Qwen Team 2025, Qwen3-Next; released config Qwen/Qwen3-Next-80B-A3B as mirrored in Megatron-Bridge tests/unit_tests/models/qwen/test_qwen3_next_bridge.py at 067f987d (48 layers, hidden 2048, full attention every 4th layer with 16 query and 2 KV heads of 256, Gated DeltaNet with 16 query/key and 32 value heads of 128 and a convolution of 4, 512 experts of 512 with 10 routed and 1 shared, vocabulary 151936, untied); Megatron-LM's `G` symbol for Gated DeltaNet (megatron/core/models/hybrid/hybrid_layer_allocation.py); chunk 64 is FLA's; sequence 4096 as Megatron-Bridge's Qwen3-Next benchmark recipes; the attention's output gate (a quarter of its parameters) is not counted"),
+        source: source!("Qwen Team 2025, Qwen3-Next; released config Qwen/Qwen3-Next-80B-A3B as mirrored in Megatron-Bridge tests/unit_tests/models/qwen/test_qwen3_next_bridge.py at 067f987d (48 layers, hidden 2048, full attention every 4th layer with 16 query and 2 KV heads of 256, Gated DeltaNet with 16 query/key and 32 value heads of 128 and a convolution of 4, 512 experts of 512 with 10 routed and 1 shared, vocabulary 151936, untied); Megatron-LM's `G` symbol for Gated DeltaNet (megatron/core/models/hybrid/hybrid_layer_allocation.py); chunk 64 is FLA's; sequence 4096 as Megatron-Bridge's Qwen3-Next benchmark recipes; one multi-token-prediction module as Megatron-Bridge's pre-training recipe sets it (src/megatron/bridge/recipes/qwen/qwen3_next.py at 08ce2715, `mtp_num_layers = 1`); the attention's output gate (a quarter of its parameters) is not counted"),
     },
     TransformerPreset {
         id: "rwkv7-2.9b",
@@ -290,7 +291,7 @@ pub const TRANSFORMERS: &[TransformerPreset] = &[
             cross: Some(Cross { tokens: 512, width: 4096 }),
             ..Transformer::dense(40, 5120, 40, 40, 13824, FfnKind::Gelu, 64, 37440)
         },
-        source: source!("Wan Team 2025, Wan: Open and Advanced Large-Scale Video Generative Models, arXiv:2503.20314, Table 1 (14B: 40 layers, dimension 5120, 40 heads, FFN 13824); Megatron-Bridge src/megatron/bridge/diffusion/models/wan/wan_provider.py and examples/models/wan/README-perf-test.md at 067f987d (GELU MLP, cross-attention to 512 umT5 tokens of width 4096 projected by two matrices, 16 latent channels in patches of 1 x 2 x 2, a 37,440-token clip); the time embedding and its modulation (about 0.2B parameters) are not counted"),
+        source: source!("Wan Team 2025, Wan: Open and Advanced Large-Scale Video Generative Models, arXiv:2503.20314, Table 1 (14B: 40 layers, dimension 5120, 40 heads, FFN 13824); Megatron-Bridge src/megatron/bridge/diffusion/models/wan/wan_provider.py and examples/models/wan/README-perf-test.md at 067f987d (GELU MLP, cross-attention to 512 umT5 tokens of width 4096 projected by two matrices, 16 latent channels in patches of 1 x 2 x 2); a 37,440-token clip as Megatron-Bridge's benchmark data, 24 x 104 x 60 latents in those patches (src/megatron/bridge/diffusion/data/wan/wan_mock_datamodule.py at 64113bba); the time embedding and its modulation (about 0.2B parameters) are not counted"),
     },
     TransformerPreset {
         id: "gpt4-moe-1.8t",
