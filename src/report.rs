@@ -346,7 +346,8 @@ pub fn search_json(scenario: &Scenario, outcome: &search::Outcome, yours_why: &[
         "evaluated": outcome.evaluated,
         "equivalent_within": outcome.equivalent_within,
         "yours": {
-            "rank": if placed.rank > 0 { json!(placed.rank) } else { Value::Null },
+            "rank": if placed.rank > 0 && !placed.beyond { json!(placed.rank) } else { Value::Null },
+            "beyond": placed.beyond,
             "behind": placed.behind,
             "within_error": placed.within_error,
             "verdict": match placed.verdict {

@@ -95,6 +95,27 @@ fn the_page_view_of_a_search_is_worded_from_the_typed_result() {
     }
 }
 
+/// A typed plan with more than `RANK_COUNTED` plans ahead of it is said to be beyond them,
+/// with how far it is behind the best.
+#[test]
+fn a_typed_plan_far_behind_is_worded_as_beyond_the_plans_counted() {
+    let far = Scenario::parse_many(
+        r#"{ "model": { "preset": "llama3-8b" }, "training": { "tokens": 1e12, "global_batch": 256 },
+             "cluster": { "chip": "h100-sxm", "chips": 64 }, "parallelism": { "tp": 8, "pp": 8 } }"#,
+    )
+    .expect("parses")
+    .remove(0);
+    let request = Task::Search { scenario: far, objective: Objective::TrainDays, top: 5 };
+    let mut job = Job::start(&request).expect("starts");
+    while !job.step() {}
+    let view = job.view(true);
+    let lines = view["lines"].as_array().expect("lines");
+    let yours = lines.iter().filter_map(|l| l["text"].as_str()).find(|l| l.starts_with("Yours"));
+    let yours = yours.expect("the typed plan's line");
+    assert!(yours.starts_with("Yours is beyond the 1,000th of "), "{yours}");
+    assert!(yours.contains("slower than the best"), "{yours}");
+}
+
 #[test]
 fn a_sizing_gives_a_row_and_a_curve_per_chip() {
     let request = Task::Size {

@@ -6,7 +6,7 @@ mod common;
 
 use clusterplan::model::search::{
     self, evaluate, Objective, Options, Plan, Verdict, MAX_CP, MAX_MICRO_BATCH, MAX_TP,
-    MAX_VIRTUAL_STAGES, MIN_CP_CHUNK_TOKENS,
+    MAX_VIRTUAL_STAGES, MIN_CP_CHUNK_TOKENS, RANK_COUNTED,
 };
 use clusterplan::model::{estimate, AttentionImpl, Inputs, Recompute, Sharding};
 use clusterplan::scenario::Scenario;
@@ -214,8 +214,9 @@ fn agrees_with_brute_force(json: &str) {
         }
         // The user's plan is placed among the same plans.
         if let Verdict::Fits(yours) = outcome.yours.verdict {
-            let better = expected.iter().filter(|&&v| v < objective.of(&yours)).count();
-            assert_eq!(outcome.yours.rank, better as u64 + 1);
+            let better = expected.iter().filter(|&&v| v < objective.of(&yours)).count() as u64;
+            assert_eq!(outcome.yours.rank, better.min(RANK_COUNTED) + 1);
+            assert_eq!(outcome.yours.beyond, better >= RANK_COUNTED);
         }
     }
     // The front of days against cost holds exactly the plans nothing beats on both.
@@ -284,6 +285,35 @@ fn assert_same_plans(a: &search::Outcome, b: &search::Outcome, objective: Object
     };
     assert_eq!(front(a), front(b), "{what} {objective:?}");
     assert_eq!(a.yours.rank, b.yours.rank, "{what} {objective:?}");
+    assert_eq!(a.yours.beyond, b.yours.beyond, "{what} {objective:?}");
+}
+
+/// A typed plan far behind the best is placed only as far as `RANK_COUNTED`: beyond it, with
+/// skipping or without, and skipping what cannot change that judges far fewer plans and finds
+/// the same ranked plans and front. Jamba 1.5 Mini on 2,048 H100 with TP 8 x PP 4 is about
+/// 2.5 times the best plan's days, with some 200,000 plans between.
+#[test]
+fn a_typed_plan_far_behind_is_placed_beyond_the_plans_counted() {
+    let typed = scenario(
+        r#"{ "model": { "preset": "jamba-1.5-mini" },
+             "training": { "tokens": "10T", "global_batch": 1024, "recipe": "fp8" },
+             "cluster": { "chip": "h100-sxm", "chips": 2048 },
+             "parallelism": { "tp": 8, "pp": 4, "cp": 1, "virtual_stages": 1 } }"#,
+    );
+    let base = typed.resolve().expect("resolves");
+    let objective = Objective::EffectiveDays;
+    let every =
+        search::search(&base, Options { objective, skip_hopeless: false, ..Options::default() });
+    let some = search::search(&base, Options { objective, ..Options::default() });
+    assert!(every.yours.beyond && every.yours.rank == RANK_COUNTED + 1, "{:?}", every.yours);
+    assert!(every.yours.behind > 1.0, "far behind: {}", every.yours.behind);
+    assert_same_plans(&some, &every, objective, "jamba");
+    assert!(some.evaluated * 2 < every.evaluated, "{} of {}", some.evaluated, every.evaluated);
+    // With the best plan typed, its place is exact again.
+    let best = typed.with_found(&every.ranked[0], base.cluster.n_chips);
+    let best = best.resolve().expect("the best plan resolves");
+    let placed = search::search(&best, Options { objective, ..Options::default() });
+    assert!(!placed.yours.beyond && placed.yours.rank == 1, "{:?}", placed.yours);
 }
 
 /// The small scenarios, then generated ones from `seed` up to `n` in all.

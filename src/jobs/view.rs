@@ -330,7 +330,11 @@ impl<'a> Ctx<'a> {
                     Objective::Energy => "search.yours-more-energy",
                     _ => "search.yours-slower",
                 };
-                let rank = ordinal(rank);
+                let rank = if placed.beyond {
+                    fill("search.rank-beyond", &[("nth", &ordinal(rank - 1))])
+                } else {
+                    ordinal(rank)
+                };
                 let values = [
                     ("rank", rank.as_str()),
                     ("of", &n(self.outcome.evaluated as f64)),

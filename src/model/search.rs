@@ -31,6 +31,9 @@
 //! The search advances cell by cell (one cell is a choice of degrees), so a caller can report
 //! progress, stream the leaders and stop between cells.
 
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
 mod cells;
 
 pub use cells::{batch, data_degrees, pipeline_degrees, placements};
@@ -60,6 +63,12 @@ pub const MAX_CP: u32 = 32;
 /// sequence: splitting shorter sequences leaves GEMMs too small to pay for the exchange (Llama
 /// 3 report, arXiv:2407.21783, §3.3.2, turns CP on only for its long-context stage).
 pub const MIN_CP_CHUNK_TOKENS: u32 = 4096;
+
+/// How far down the typed plan's place is counted exactly: beyond this many better plans it is
+/// only known to be beyond them (`Placement::beyond`). Counting every plan that beats a plan
+/// far from the best would mean timing nearly every plan of the space, and its exact place
+/// there tells nothing its distance from the best does not.
+pub const RANK_COUNTED: u64 = 1000;
 
 /// What plans are ranked by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -513,9 +522,11 @@ pub fn goodput_bound(inputs: &Inputs) -> f64 {
 pub struct Placement {
     /// What became of it.
     pub verdict: Verdict,
-    /// 1 + the plans found strictly better; 0 when it is not ranked (it does not run, fit or
-    /// finish, or there was no typed plan).
+    /// 1 + the plans found strictly better, at most `RANK_COUNTED` + 1; 0 when it is not ranked
+    /// (it does not run, fit or finish, or there was no typed plan).
     pub rank: u64,
+    /// At least `RANK_COUNTED` plans are better, so `rank` only says it is beyond them.
+    pub beyond: bool,
     /// How much worse it is than the best plan found, as a fraction (0 when it is the best).
     pub behind: f64,
     /// It is behind the best by no more than the model's error (`Options::equivalent_within`),
@@ -605,6 +616,10 @@ pub struct Search {
     yours: Verdict,
     yours_value: f64,
     better_than_yours: u64,
+    /// The best `RANK_COUNTED` values found while a typed plan fits, the worst on top: once it
+    /// is full and its worst beats the typed plan, the typed plan is beyond them and no plan
+    /// worse than that worst can change its place.
+    counted: BinaryHeap<Value>,
     best_inside: Option<(f64, Plan)>,
     /// The best plan found of each rank of `Oddities` (the typed plan at rank 0).
     best_by_oddity: [Option<(f64, Plan)>; Oddities::RANKS],
@@ -669,6 +684,7 @@ impl Search {
             yours: Verdict::Invalid,
             yours_value: f64::INFINITY,
             better_than_yours: 0,
+            counted: BinaryHeap::new(),
             best_inside: None,
             best_by_oddity: [None; Oddities::RANKS],
             least_need: None,
@@ -787,7 +803,7 @@ impl Search {
         let (usd_per_day, _) = self.floor_per_day;
         let least = self.least(cell);
         let Some(&(last, _)) = self.ranked.get(self.options.top - 1) else { return false };
-        let yours = if matches!(self.yours, Verdict::Fits(_)) { self.yours_value } else { 0.0 };
+        let yours = if matches!(self.yours, Verdict::Fits(_)) { self.place_bar() } else { 0.0 };
         if least <= last.max(yours) {
             return false;
         }
@@ -818,6 +834,17 @@ impl Search {
         let fastest = self.fastest().map_or(f64::INFINITY, |(v, _)| v);
         least > fastest * band
             || self.best_by_oddity[..=rank].iter().flatten().any(|&(v, _)| v <= least)
+    }
+
+    /// Above what no plan can change the typed plan's place: its own value, or, once
+    /// `RANK_COUNTED` plans found beat it, the worst of the best `RANK_COUNTED`.
+    fn place_bar(&self) -> f64 {
+        match self.counted.peek() {
+            Some(&Value(worst)) if self.counted.len() as u64 >= RANK_COUNTED => {
+                self.yours_value.min(worst)
+            }
+            _ => self.yours_value,
+        }
     }
 
     /// The best plan found under the objective, with its value.
@@ -869,12 +896,15 @@ impl Search {
                 };
                 Placement {
                     verdict: self.yours,
-                    rank: self.better_than_yours + 1,
+                    rank: self.better_than_yours.min(RANK_COUNTED) + 1,
+                    beyond: self.better_than_yours >= RANK_COUNTED,
                     behind,
                     within_error: behind <= band,
                 }
             }
-            verdict => Placement { verdict, rank: 0, behind: 0.0, within_error: false },
+            verdict => {
+                Placement { verdict, rank: 0, beyond: false, behind: 0.0, within_error: false }
+            }
         };
         let none_because = if self.done() && self.ranked.is_empty() {
             Some(match (self.never, self.least_need) {
@@ -1044,6 +1074,12 @@ impl Search {
         if value < self.yours_value {
             self.better_than_yours += 1;
         }
+        if matches!(self.yours, Verdict::Fits(_)) {
+            self.counted.push(Value(value));
+            if self.counted.len() as u64 > RANK_COUNTED {
+                self.counted.pop();
+            }
+        }
         let full = self.ranked.len() >= self.options.top;
         if !full || value < self.ranked[self.ranked.len() - 1].0 {
             let at = self.ranked.partition_point(|(v, _)| *v <= value);
@@ -1085,6 +1121,30 @@ impl Search {
         self.pareto.retain(|q| !(days <= q.wall_days() && usd <= q.run_usd));
         let at = self.pareto.partition_point(|q| point(q) < (days, usd));
         self.pareto.insert(at, plan);
+    }
+}
+
+/// A plan's value under the objective, ordered totally (`f64::total_cmp`) for a heap.
+#[derive(Clone, Copy, Debug)]
+struct Value(f64);
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Value {}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Value) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Value {
+    fn cmp(&self, other: &Value) -> Ordering {
+        self.0.total_cmp(&other.0)
     }
 }
 
