@@ -187,6 +187,17 @@ fn readme_has_exactly_the_two_setup_commands() {
     assert!(ci.contains("scripts/test.sh"), ".ci/run calls the README's test command");
 }
 
+/// The two documents a newcomer reads first stay short enough to read: the README at most
+/// 8 KB, the architecture at most 12 KB; the manual, the model's scope and the figures live in
+/// `docs/`.
+#[test]
+fn the_readme_and_the_architecture_stay_short() {
+    for (file, most) in [("README.md", 8 * 1024), ("ARCHITECTURE.md", 12 * 1024)] {
+        let bytes = fs::metadata(root().join(file)).map(|m| m.len()).unwrap_or(u64::MAX);
+        assert!(bytes <= most, "{file} is {bytes} bytes, more than {most}");
+    }
+}
+
 #[test]
 fn the_app_makes_no_network_requests() {
     // No fetch, XHR, WebSocket or remote URL anywhere in the app's code or page.
