@@ -38,7 +38,7 @@ const PANELS: [fn(&PanelProps) -> Html; 7] = [
     facility_panel,
 ];
 
-/// What the estimate assumes and leaves out, as docs/scope.md's Assumptions and Limitations say:
+/// What the estimate assumes and leaves out, as docs/model.md's Assumptions and Limitations say:
 /// the catalogue's `about.1` to `about.7`.
 const ABOUT: [&str; 7] =
     ["about.1", "about.2", "about.3", "about.4", "about.5", "about.6", "about.7"];
