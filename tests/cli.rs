@@ -642,3 +642,40 @@ fn predict_spans_a_job_over_two_sites() {
     assert!(said.contains("sites.0.wan_gbit_per_s"), "{said}");
     assert!(said.contains("north"), "{said}");
 }
+
+/// The README's example: the two commands it shows print the figures it shows, rounded as
+/// shown, so the README cannot drift from the tool.
+#[test]
+fn the_readmes_example_prints_what_the_readme_shows() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    assert!(readme.contains("$ clusterplan example > run.json"), "the README shows the example");
+    let asked = "$ clusterplan size run.json --deadline-days 90 --chip h100-sxm --chip ascend-910b";
+    assert!(readme.contains(asked), "the README shows the sizing");
+    let example = run(&["example"], "");
+    assert_eq!(example.status.code(), Some(0));
+    let args = ["size", "-", "--deadline-days", "90", "--chip", "h100-sxm", "--chip", "ascend-910b"];
+    let out = run(&args, &String::from_utf8_lossy(&example.stdout));
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let rows = v["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        let chip = row["chip"].as_str().expect("chip");
+        let at = readme.find(&format!("{{ \"chip\": \"{chip}\"")).expect("the README shows the chip");
+        let shown = &readme[at..at + readme[at..].find("} ]").unwrap_or(readme.len() - at)];
+        let shown = shown.split("\n    {").next().unwrap_or(shown);
+        let f = |key: &str| row[key].as_f64().unwrap_or(f64::NAN);
+        let plan = |key: &str| row["plan"][key].as_u64().unwrap_or(0);
+        for expected in [
+            format!("\"chips\": {}", row["chips"]),
+            format!("\"effective_train_days\": {:.2}", f("effective_train_days")),
+            format!("\"mfu\": {:.3}", f("mfu")),
+            format!("\"facility_mw\": {:.2}", f("facility_mw")),
+            format!("\"tp\": {}, \"pp\": {}", plan("tp"), plan("pp")),
+            format!("\"virtual_stages\": {}", plan("virtual_stages")),
+        ] {
+            assert!(shown.contains(&expected), "the README's {chip} row lacks {expected}: {shown}");
+        }
+    }
+}
