@@ -1,7 +1,9 @@
 // The hosted page behind a real server: scripts/serve.sh runs nginx with deploy/clusterplan.nginx
 // on dist/. Every file comes precompressed with its type, the hashed ones cached for a year and
-// the rest revalidated, the page's Content-Security-Policy as a header; the page and its worker
-// load compressed in Chromium and log nothing.
+// the rest revalidated, the page's Content-Security-Policy as a header with its inline scripts
+// pinned by hash, the server's version unsaid; the page and its worker load compressed in
+// Chromium and log nothing.
+import { createHash } from 'node:crypto';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -66,6 +68,18 @@ test('every file is served precompressed, typed and cached as it should be', asy
     assert.ok(header.includes(directive), `the header lacks "${directive}": ${header}`);
   }
   assert.match(header, /frame-ancestors 'none'/);
+  // No inline script runs unless the policy names its hash: the page's two are pinned.
+  const scriptSrc = header.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src ')) ?? '';
+  assert.ok(!scriptSrc.includes("'unsafe-inline'"), `script-src allows any inline script: ${scriptSrc}`);
+  const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/\bsrc=/.test(m[1]));
+  assert.equal(inline.length, 2, 'the words fetcher and the loader');
+  for (const [, , body] of inline) {
+    const hash = `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`;
+    assert.ok(scriptSrc.includes(hash), `an inline script is not pinned: ${body.slice(0, 60)}`);
+  }
+  // The server says what it is, not which version; the header's source is not served.
+  assert.equal(page.headers.get('server'), 'nginx');
+  assert.equal((await get('/csp.nginx')).status, 404);
 
   // The hashed files the page names: a year, immutable.
   const hashed = [...html.matchAll(/(?:href|from|module_or_path:)\s*=?\s*['"]?\/([\w.-]+-[0-9a-f]{12,}(?:_bg)?\.(?:js|wasm|css))/g)].map((m) => m[1]);

@@ -12,6 +12,7 @@ mkdir -p "$PREFIX/temp"
 # The site as deployed, on a loopback port and this checkout's dist/.
 sed -e "s|^    listen 8080;|    listen 127.0.0.1:$PORT;|" \
     -e "s|^    root /srv/clusterplan/dist;|    root $DIST;|" \
+    -e "s|/srv/clusterplan/dist/csp.nginx|$DIST/csp.nginx|" \
     "$ROOT/deploy/clusterplan.nginx" > "$PREFIX/site.conf"
 # Started by root, nginx hands its workers to an unprivileged user, who cannot read a checkout
 # only its owner can (a home directory); the workers run as the owner of dist/ instead.

@@ -26,6 +26,7 @@ WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-300}" \
   cargo test --profile wasm-release --target wasm32-unknown-unknown --test web -- --nocapture 2>&1 | tee "$FIGURES/web.log"
 trunk build --release
 python3 tools/standalone.py --check dist/standalone.html
+python3 tools/csp.py --check dist/index.html
 set +x
 for f in dist/*.wasm dist/*.js dist/*.css dist/index.html dist/text/*.txt dist/standalone.html; do
   printf 'size: %-48s %9d bytes raw %9d bytes gzip -9 %9d bytes brotli\n' "$f" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)" "$(stat -c %s "$f.br")"

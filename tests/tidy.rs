@@ -220,4 +220,7 @@ fn the_app_makes_no_network_requests() {
     }
     let index = fs::read_to_string(root().join("Index.html")).unwrap_or_default();
     assert!(index.contains("Content-Security-Policy") && index.contains("default-src 'self'"));
+    // Inline scripts run only by hash, which the build adds (tools/csp.py).
+    let script_src = index.split(';').find(|d| d.trim_start().starts_with("script-src"));
+    assert!(script_src.is_some_and(|d| !d.contains("'unsafe-inline'")), "{script_src:?}");
 }

@@ -5,7 +5,8 @@ Run by trunk as a post_build hook (Trunk.toml) with TRUNK_STAGING_DIR set; by ha
 It inlines what trunk's index.html references: stylesheets into <style>, the wasm-bindgen glue as a
 data: module URL, the wasm as base64 bytes handed to init(), the text catalogues (dist/text/*.txt)
 as <script type="text/plain" data-text="LANG">. It drops preload links, the script that fetches the
-words early, <base> and trunk serve's autoreload script, and sets a Content-Security-Policy that allows no request at all.
+words early, <base> and trunk serve's autoreload script, and sets a Content-Security-Policy that allows no request at all
+and runs only its own inline scripts, pinned by hash (tools/csp.py).
 
     python3 tools/standalone.py               # $TRUNK_STAGING_DIR or dist -> standalone.html
     python3 tools/standalone.py --check FILE  # exit 1 if FILE still points at a server or the web
@@ -19,7 +20,10 @@ import sys
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
-CSP = ("default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval' data:; "
+import csp
+
+# Its scripts' hashes join script-src once the page is put together (`csp.pin`).
+CSP = ("default-src 'none'; script-src 'wasm-unsafe-eval' data:; "
        "style-src 'unsafe-inline'; img-src data: blob:; connect-src 'none'; "
        "base-uri 'none'; form-action 'none'")
 ATTR = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?""")
@@ -201,6 +205,8 @@ def build(root):
         if n == 0:
             raise Fail(f"{index} has no <head> to put the Content-Security-Policy in")
 
+    html, _ = csp.pin(html)
+
     out_file = root / "standalone.html"
     tmp = root / ".standalone.html.tmp"
     tmp.write_text(html, encoding="utf-8")
@@ -213,10 +219,10 @@ def build(root):
 
 
 def check(html):
-    """What in a standalone page would still reach a server or the web."""
+    """What in a standalone page would still reach a server or the web, or run unpinned."""
+    found = csp.check(html)
     html = CSP_META.sub("", html)
     html = re.sub(r"data:[^\"'()\s]*", "data:", html)  # base64 bodies, URL-encoded data
-    found = []
     for m in re.finditer(r"""\b(?:src|href)\s*=\s*["']?/[^"'\s>]*""", html, re.I):
         found.append(m.group(0))
     for m in re.finditer(r"""https?://[^"'\s<>)]*""", html, re.I):
@@ -248,7 +254,7 @@ def main(argv):
         return 2
     try:
         build(Path(os.environ.get("TRUNK_STAGING_DIR") or "dist"))
-    except Fail as e:
+    except (Fail, csp.Fail) as e:
         print(f"standalone.py: error: {e}", file=sys.stderr)
         return 1
     except (OSError, UnicodeDecodeError) as e:
