@@ -25,6 +25,17 @@ async function ends(page, id) {
   return numbers;
 }
 
+// The first row of a 30-day sizing of the plan on screen: chip, chips and the rest as shown.
+async function sized(page) {
+  await typeInto(page, 'size-deadline', '30');
+  await page.click(q('size'));
+  await until(page, 'the sizing', ([row, cancel]) => !!document.querySelector(row) && !document.querySelector(cancel),
+    [`${q('size-results')} tbody tr`, q('size-cancel')], 60_000);
+  const row = (await page.locator(`${q('size-results')} tbody tr`).first().locator('td').allTextContents()).map((c) => c.trim());
+  assert.ok(row.length > 2 && /\d/.test(row.join(' ')), `a sized row: ${row}`);
+  return row;
+}
+
 for (const lang of ['en', 'zh-CN']) {
   test(`a 64-chip measurement moves the 10,240-chip estimate and narrows its range (${lang})`, async (t) => {
     const log = { errors: [], requests: [] };
@@ -81,8 +92,8 @@ for (const lang of ['en', 'zh-CN']) {
 }
 
 // A measurement belongs to the chip it was made on: measured on MTT S4000, it calibrates the
-// S4000 plan, and once the form is back on H100 the H100 estimate is the catalog's again and
-// the row says where it was measured. A figure that would put the chip at its ceiling is
+// S4000 plan, and once the form is back on H100 the H100 estimate and its sizing are the
+// catalog's again and the row says where it was measured. A figure that would put the chip at its ceiling is
 // refused with its reason.
 for (const lang of ['en', 'zh-CN']) {
   test(`${lang}: a measurement stays with its chip, and a fit at the chip's ceiling is refused`, async (t) => {
@@ -94,6 +105,10 @@ for (const lang of ['en', 'zh-CN']) {
     };
     await open(page, `${origin}/#s=1.${Buffer.from(JSON.stringify(h100)).toString('base64url')}`);
     const days = await text(page, 'train-days');
+    // The H100 sizing before any measurement, in a page of its own.
+    const fresh = await newPage(await newContext(t, { locale: lang }), log);
+    await open(fresh, `${origin}/#s=1.${Buffer.from(JSON.stringify(h100)).toString('base64url')}`);
+    const sizedBefore = await sized(fresh);
     await select(page, 'chip', 'mtt-s4000');
     const s4000 = await waitChange(page, 'train-days', days);
 
@@ -111,6 +126,7 @@ for (const lang of ['en', 'zh-CN']) {
     await until(page, 'the H100 estimate', ([s, d]) => document.querySelector(s)?.textContent.trim() === d, [q('train-days'), days]);
     await until(page, 'the row says where it was measured', (s) => /S4000/.test(document.querySelector(s)?.textContent ?? ''), q('measurement-elsewhere-0'));
     assert.equal(await page.locator(q('measurement-fit')).count(), 0, 'no fit on the H100');
+    assert.deepEqual(await sized(page), sizedBefore, 'the H100 sizing is as without the measurement');
 
     // On the S4000 again, a step far faster than the chip can run is refused.
     await select(page, 'chip', 'mtt-s4000');
