@@ -654,7 +654,8 @@ fn the_readmes_example_prints_what_the_readme_shows() {
     assert!(readme.contains(asked), "the README shows the sizing");
     let example = run(&["example"], "");
     assert_eq!(example.status.code(), Some(0));
-    let args = ["size", "-", "--deadline-days", "90", "--chip", "h100-sxm", "--chip", "ascend-910b"];
+    let args =
+        ["size", "-", "--deadline-days", "90", "--chip", "h100-sxm", "--chip", "ascend-910b"];
     let out = run(&args, &String::from_utf8_lossy(&example.stdout));
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
@@ -662,7 +663,8 @@ fn the_readmes_example_prints_what_the_readme_shows() {
     assert_eq!(rows.len(), 2);
     for row in rows {
         let chip = row["chip"].as_str().expect("chip");
-        let at = readme.find(&format!("{{ \"chip\": \"{chip}\"")).expect("the README shows the chip");
+        let at =
+            readme.find(&format!("{{ \"chip\": \"{chip}\"")).expect("the README shows the chip");
         let shown = &readme[at..at + readme[at..].find("} ]").unwrap_or(readme.len() - at)];
         let shown = shown.split("\n    {").next().unwrap_or(shown);
         let f = |key: &str| row[key].as_f64().unwrap_or(f64::NAN);

@@ -84,22 +84,20 @@ pub fn collective_s(
     if group.size <= 1 || !(bytes > 0.0) {
         return 0.0;
     }
-    let k = group.per_domain.max(1) as f64;
-    let m = group.n_domains() as f64;
+    let (ranks_in, domains) = (group.per_domain.max(1), group.n_domains());
+    let (k, m) = (ranks_in as f64, domains as f64);
     let up = scale_up.link.achievable_bytes_per_s();
     // A ring over many nodes reaches less of its link's bus bandwidth (`ring_share`).
     let out = scale_out.achievable_bytes_per_s() * ring_share(m);
     let alpha_up = scale_up.link.latency_s;
     let alpha_out = scale_out.latency_s;
-    // Steps a ring takes, or a double binary tree's depth when that is shorter (NCCL picks).
-    let steps = |n: f64| (n - 1.0).min(2.0 * n.log2().ceil()).max(0.0);
     match kind {
         // Switches that reduce the data as it passes carry it at the measured gain of NVLink
         // SHARP over a ring (`IN_NETWORK_ALLREDUCE_GAIN`).
         Collective::AllReduce => {
             let gain = if network.in_network_reduction { IN_NETWORK_ALLREDUCE_GAIN } else { 1.0 };
             (2.0 * (k - 1.0) / k * bytes / up + 2.0 * (m - 1.0) / m * (bytes / k) / out) / gain
-                + 2.0 * (steps(k) * alpha_up + steps(m) * alpha_out)
+                + 2.0 * (steps(ranks_in) * alpha_up + steps(domains) * alpha_out)
         }
         // A group with several ranks in each of several domains: NCCL runs all-gather and
         // reduce-scatter as rings through every rank (it has no tree for them), so every rank's
@@ -114,8 +112,8 @@ pub fn collective_s(
         Collective::AllGather | Collective::ReduceScatter => {
             (k - 1.0) / k * bytes / up
                 + (m - 1.0) / m * (bytes / k) / out
-                + steps(k) * alpha_up
-                + steps(m) * alpha_out
+                + steps(ranks_in) * alpha_up
+                + steps(domains) * alpha_out
         }
         Collective::AllToAll => {
             let n = group.size as f64;
@@ -124,6 +122,13 @@ pub fn collective_s(
             all_to_all_s(inside, outside, group, scale_up, scale_out)
         }
     }
+}
+
+/// Steps a ring over `n` ranks takes, or a double binary tree's depth (twice the rounded-up
+/// log2 of `n`) when that is shorter: NCCL picks the faster.
+fn steps(n: u32) -> f64 {
+    let depth = u32::BITS - n.saturating_sub(1).leading_zeros();
+    n.saturating_sub(1).min(2 * depth) as f64
 }
 
 /// Bytes of `outside` that a rail-only network first sends across the scale-up domain to the
@@ -170,4 +175,18 @@ pub fn point_to_point_s(
     }
     let link = if crosses_domain { scale_out } else { &scale_up.link };
     link.latency_s + bytes / link.achievable_bytes_per_s()
+}
+
+#[cfg(test)]
+mod tests {
+    /// The integer count of steps is the ring's `n - 1` or the tree's `2 ceil(log2 n)`, exactly
+    /// as the floating-point formula gives them, for every group size up to a million.
+    #[test]
+    fn steps_are_the_ring_or_the_tree_depth() {
+        for n in 1..=1u32 << 20 {
+            let x = n as f64;
+            let expected = (x - 1.0).min(2.0 * x.log2().ceil()).max(0.0);
+            assert_eq!(super::steps(n), expected, "n = {n}");
+        }
+    }
 }

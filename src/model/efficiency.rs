@@ -115,6 +115,9 @@ pub const RING_LEAST_SHARE: f64 = 0.5;
 
 /// Share of its link's bus bandwidth a ring collective over `nodes` scale-up domains reaches.
 pub fn ring_share(nodes: f64) -> f64 {
+    if nodes <= RING_FULL_NODES {
+        return 1.0;
+    }
     let doublings = (nodes / RING_FULL_NODES).max(1.0).log2();
     (1.0 - RING_LOSS_PER_DOUBLING * doublings).max(RING_LEAST_SHARE)
 }
