@@ -1,5 +1,5 @@
-// End-to-end tests of mixed fleets in the page: 4,096 Ascend 910B added beside 4,096 H800, one
-// job over both with each pool's share and the best split, how many more meet a deadline, the
+// End-to-end tests of mixed fleets in the page: 4,096 Ascend 910B added beside 4,096 H800 (a
+// pool of no chips marked on its field first), one job over both with each pool's share and the best split, how many more meet a deadline, the
 // two pools at two sites synchronised by DiLoCo, and the link reopening it all, in English and
 // Chinese.
 import { test } from 'node:test';
@@ -21,7 +21,13 @@ for (const lang of ['en', 'zh-CN']) {
     await page.click(q('pool-add'));
     await until(page, 'the second pool', (s) => !!document.querySelector(s), q('pool-chip-0'));
     await select(page, 'pool-chip-0', 'ascend-910b');
+    // A pool of no chips is refused as any field is: marked where it was typed, the results
+    // kept from before and marked stale, until it is put right.
+    await typeInto(page, 'pool-chips-0', '0');
+    await until(page, 'the pool\'s chips marked', ([error, results]) => !!document.querySelector(error)
+      && document.querySelector(results)?.classList.contains('stale'), [q('error-pool-chips-0'), q('results')]);
     await typeInto(page, 'pool-chips-0', '4096');
+    await until(page, 'the mark gone', (s) => !document.querySelector(s), q('error-pool-chips-0'));
     await typeInto(page, 'between-pools', '100000');
     // The Ascend pool in Huawei's Atlas 800T A2 servers, as the system its chip is built into.
     await select(page, 'pool-system-0', 'atlas-800t-a2');

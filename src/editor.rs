@@ -14,37 +14,17 @@ use serde_json::Value;
 
 use crate::model::sweep::{self, ScalingPoint};
 use crate::model::{presets, Estimate, Inputs};
-use crate::scenario::{describe, Calibration, InputError, Scenario};
+use crate::scenario::{describe, InputError, Scenario};
 use crate::validation;
+
+use crate::evaluation;
+pub use crate::evaluation::Evaluation;
 
 /// Undo keeps this many whole-plan changes.
 const UNDO_DEPTH: usize = 50;
 
 /// A change to one field: a dotted path and its new raw value (`None` clears it).
 pub type Change = (String, Option<Value>);
-
-/// A result that can be shown. Two are equal when their inputs are: the estimate and the
-/// sweep are functions of the inputs, so comparing them too (as the page's props and memos
-/// do on every render) would only cost code and time. The components that compare them draw
-/// from the inputs alone; the measurements' fit and the ranges are shown by plain functions
-/// of the state, redrawn on every change.
-#[derive(Clone, Debug)]
-pub struct Evaluation {
-    /// Validated inputs.
-    pub inputs: Inputs,
-    /// Their estimate.
-    pub estimate: Estimate,
-    /// The range of each headline, from the model's errors on runs like this one.
-    pub range: validation::range::Range,
-    /// The chip efficiency fitted to the user's measurements, when there are any.
-    pub calibration: Option<Calibration>,
-}
-
-impl PartialEq for Evaluation {
-    fn eq(&self, other: &Evaluation) -> bool {
-        self.inputs == other.inputs
-    }
-}
 
 /// A fabric or node setting the user chose that a chip change kept.
 #[derive(Clone, Debug, PartialEq)]
@@ -146,7 +126,7 @@ pub struct Pinned {
 impl Pinned {
     /// Pins `scenario` as side A.
     pub fn of(scenario: Scenario) -> Pinned {
-        let good = evaluation(&scenario).ok().map(Rc::new);
+        let good = evaluation::evaluate(&scenario).ok().map(Rc::new);
         Pinned { scenario, good }
     }
 }
@@ -483,7 +463,7 @@ impl State {
 
     fn evaluate(&mut self) {
         self.idle_kept = None;
-        match evaluation(&self.scenario) {
+        match evaluation::evaluate(&self.scenario) {
             Ok(good) => {
                 self.errors.clear();
                 self.good = Some(Rc::new(good));
@@ -492,7 +472,7 @@ impl State {
                 // A chip count the plan does not divide answers at once, on the largest count
                 // it divides with the rest idle; the error keeps offering the round counts.
                 if let Some((idle, kept)) = self.scenario.idle_kept(&errors) {
-                    if let Ok(good) = evaluation(&kept) {
+                    if let Ok(good) = evaluation::evaluate(&kept) {
                         self.good = Some(Rc::new(good));
                         self.idle_kept = Some(idle);
                     }
@@ -501,27 +481,6 @@ impl State {
             }
         }
     }
-}
-
-/// A scenario's result as the page shows it: the estimate and the ranges of its headlines.
-pub fn evaluation(scenario: &Scenario) -> Result<Evaluation, Vec<InputError>> {
-    let (inputs, calibration) = scenario.resolve_calibrated()?;
-    let estimate = crate::model::estimate(&inputs);
-    let fit = calibration.as_ref().map(|c| &c.fit);
-    let range = validation::range::range(scenario, &inputs, &estimate, fit);
-    Ok(Evaluation { inputs, estimate, range, calibration })
-}
-
-/// The days with failures of `good` as a distribution (`model::failures::of`), its deadline's
-/// chance held to the days `sizing.confidence` asks for: with `p90`, each simulated run's days
-/// are taken at the upper end of the estimate's range.
-pub fn failures(good: &Evaluation) -> crate::model::failures::Spread {
-    let mut spread = crate::model::failures::of(&good.inputs, &good.estimate);
-    let held = validation::range::held_to(&good.range.basis, good.inputs.reliability.confidence);
-    if let (Some(d), Some(_)) = (good.inputs.reliability.deadline_days, spread.deadline_chance) {
-        spread.deadline_chance = Some(spread.chance_by(d / held));
-    }
-    spread
 }
 
 /// The plan of `inputs` at the sizes its plots sweep; the fabric is rebuilt at each size, so

@@ -550,10 +550,13 @@ fn accuracy(report: &Report) -> Value {
 
 /// Plan A against plan B: the step and the scaling plots as SVG documents.
 fn compare_svg(a_scenario: &Scenario, b_scenario: &Scenario, dark: bool) -> Drawn {
-    let (Ok(a), Ok(b)) = (editor::evaluation(a_scenario), editor::evaluation(b_scenario)) else {
+    let (Ok(a), Ok(b)) =
+        (crate::evaluation::evaluate(a_scenario), crate::evaluation::evaluate(b_scenario))
+    else {
         return Err("a plan of the comparison does not resolve");
     };
-    let current = |g: &editor::Evaluation| ScalingPoint::of(g.inputs.cluster.n_chips, &g.estimate);
+    let current =
+        |g: &crate::evaluation::Evaluation| ScalingPoint::of(g.inputs.cluster.n_chips, &g.estimate);
     let (now_a, now_b) = (current(&a), current(&b));
     let (scaling_a, scaling_b) = (editor::scaling(&a.inputs), editor::scaling(&b.inputs));
     let theme = if dark { charts::DARK } else { charts::LIGHT };
@@ -575,7 +578,7 @@ fn compare_svg(a_scenario: &Scenario, b_scenario: &Scenario, dark: bool) -> Draw
 /// Every plot of a plan as SVG documents `width` wide, keyed by `charts::Kind::id`, and the
 /// cluster drawing (`sketch`, where the fabric builds), or `{"error"}`.
 fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Value {
-    let Ok(good) = editor::evaluation(scenario) else {
+    let Ok(good) = crate::evaluation::evaluate(scenario) else {
         return json!({ "error": "the plan does not resolve" });
     };
     let theme = if dark { charts::DARK } else { charts::LIGHT };
@@ -596,8 +599,8 @@ fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Value {
 
 /// The days with failures as a distribution, worded and drawn: its percentiles, the chance of
 /// meeting the deadline, and the chance of finishing by each day (`charts::draw_finish`).
-fn failures_view(good: &editor::Evaluation, theme: &charts::Theme, width: u32) -> Value {
-    let spread = editor::failures(good);
+fn failures_view(good: &crate::evaluation::Evaluation, theme: &charts::Theme, width: u32) -> Value {
+    let spread = crate::evaluation::failures(good);
     // A run that never finishes has no spread to show; its problem says so.
     if spread.trials == 0 {
         return Value::Null;

@@ -4,6 +4,8 @@
 //! - `model`: the analytical model, pure and total (`model::estimate`).
 //! - `scenario`: what a user typed, serializable and versioned; `Scenario::resolve` validates
 //!   it into `model::Inputs`.
+//! - `evaluation`: the one judge: a scenario, its measurements, pools and sites checked and
+//!   estimated with the ranges of its headlines, for the page, the worker and the command line.
 //! - `fabric`: the scale-out network as a graph (petgraph), its bill of materials and the tier
 //!   summary the model reads.
 //! - `jobs`: a plan search, a sizing, the accuracy report, a comparison or a plan's plots as a
@@ -21,6 +23,7 @@ pub mod catalog;
 pub mod charts;
 pub mod cite;
 pub mod editor;
+pub mod evaluation;
 pub mod fabric;
 pub mod format;
 pub mod jobs;

@@ -3,7 +3,7 @@
 //! near the measured size and widens it away from it; bad measurements are named by place.
 #![cfg(not(target_arch = "wasm32"))]
 
-use clusterplan::editor::evaluation;
+use clusterplan::evaluation::evaluate;
 use clusterplan::model::calibrate::{self, Measured, Run};
 use clusterplan::scenario::{url, Problem, Scenario};
 use serde_json::{json, Value};
@@ -37,13 +37,13 @@ fn small_run_step() -> f64 {
 
 #[test]
 fn one_measurement_is_met_and_moves_the_plan() {
-    let base = evaluation(&Scenario::from_value(ascend_plan()).unwrap()).expect("resolves");
+    let base = evaluate(&Scenario::from_value(ascend_plan()).unwrap()).expect("resolves");
     let measured = 1.25 * small_run_step();
     let s = scenario(
         ascend_plan(),
         json!([{ "scenario": small_run(), "measured": { "step_s": measured } }]),
     );
-    let good = evaluation(&s).expect("resolves with the measurement");
+    let good = evaluate(&s).expect("resolves with the measurement");
     let c = good.calibration.as_ref().expect("a fit");
     let fit = &c.fit;
     assert_eq!(c.places, vec![0]);
@@ -78,7 +78,7 @@ fn a_measurement_nearer_the_plan_gives_a_narrower_range() {
         let step = plan.measured_plan(&run).evaluate().expect("resolves").1.step_s;
         let s =
             scenario(ascend_plan(), json!([{ "scenario": run, "measured": { "step_s": step } }]));
-        let r = evaluation(&s).expect("resolves").range;
+        let r = evaluate(&s).expect("resolves").range;
         r.train_days.1 / r.train_days.0
     };
     assert!(at(10240) < at(1024), "measured at the plan's size is surest");
@@ -119,7 +119,7 @@ fn measurements_the_chip_cannot_explain_are_flagged() {
         ascend_plan(),
         json!([{ "scenario": small_run(), "measured": { "step_s": 0.1 * small_run_step() } }]),
     );
-    let errors = evaluation(&s).expect_err("refused");
+    let errors = evaluate(&s).expect_err("refused");
     assert!(
         matches!(errors[0].problem, Problem::FitAtBound { high: true, bound } if bound == calibrate::MAX_EFFICIENCY),
         "{errors:?}"
@@ -140,7 +140,7 @@ fn measurements_the_chip_cannot_explain_are_flagged() {
             { "scenario": run_b, "measured": { "step_s": 1.3 * step_b } }
         ]),
     );
-    let c = evaluation(&s).expect("resolves").calibration.expect("a fit");
+    let c = evaluate(&s).expect("resolves").calibration.expect("a fit");
     assert!(c.fit.rms > 0.1, "{:?}", c.fit);
     // The faster run is left slow by the compromise, the slower one fast.
     assert!(c.fit.residuals[0].error() > 0.0 && c.fit.residuals[1].error() < 0.0, "{:?}", c.fit);
@@ -155,11 +155,11 @@ fn a_measurement_not_yet_entered_is_kept_and_left_out() {
             { "scenario": small_run(), "measured": { "tokens_per_s": 0.9 * 2048.0 * 8192.0 / small_run_step() } }
         ]),
     );
-    let good = evaluation(&s).expect("resolves");
+    let good = evaluate(&s).expect("resolves");
     assert_eq!(good.calibration.expect("the entered one is fitted").places, vec![1]);
     let only_pending =
         scenario(ascend_plan(), json!([{ "scenario": small_run(), "measured": { "mfu": null } }]));
-    let good = evaluation(&only_pending).expect("resolves");
+    let good = evaluate(&only_pending).expect("resolves");
     assert!(good.calibration.is_none());
     assert_eq!(good.inputs, Scenario::from_value(ascend_plan()).unwrap().resolve().unwrap());
 }
@@ -221,7 +221,7 @@ fn the_link_and_the_search_carry_the_measurements() {
     assert_eq!(back.resolve(), s.resolve());
     // The search starts from the fitted chip, so its plans and the form agree.
     let searchable = s.for_search().expect("searchable");
-    let fitted = evaluation(&s).unwrap().inputs.cluster.chip.matmul_efficiency;
+    let fitted = evaluate(&s).unwrap().inputs.cluster.chip.matmul_efficiency;
     assert_eq!(searchable.inputs.cluster.chip.matmul_efficiency, fitted);
     let applied = s.with_plan(&searchable.inputs.parallelism, 10240);
     assert_eq!(applied.calibration, s.calibration, "applying a plan keeps the measurements");
@@ -245,14 +245,14 @@ fn a_measurement_calibrates_only_its_own_chip_and_stack() {
     let h100 = scenario(plan("h100-sxm"), measured.clone());
     let alone = Scenario::from_value(plan("h100-sxm")).expect("parses");
     assert_eq!(h100.resolve().expect("resolves"), alone.resolve().expect("resolves"));
-    assert!(evaluation(&h100).expect("resolves").calibration.is_none());
+    assert!(evaluate(&h100).expect("resolves").calibration.is_none());
     let elsewhere = h100.measured_elsewhere();
     assert_eq!(elsewhere.len(), 1);
     assert_eq!(elsewhere[0].0, 0);
     assert!(elsewhere[0].1.contains("S4000"), "{elsewhere:?}");
 
     let s4000 = scenario(plan("mtt-s4000"), measured);
-    let fitted = evaluation(&s4000).expect("resolves");
+    let fitted = evaluate(&s4000).expect("resolves");
     assert!(fitted.calibration.is_some(), "the S4000 plan is calibrated");
     assert!(s4000.measured_elsewhere().is_empty());
     let plain =
@@ -263,7 +263,7 @@ fn a_measurement_calibrates_only_its_own_chip_and_stack() {
     let other_stack = json!([{ "scenario": { "parallelism": { "stack": "pytorch-fsdp" } },
                                "measured": { "mfu": 0.2 } }]);
     let h100 = scenario(plan("h100-sxm"), other_stack);
-    assert!(evaluation(&h100).expect("resolves").calibration.is_none());
+    assert!(evaluate(&h100).expect("resolves").calibration.is_none());
     assert_eq!(h100.measured_elsewhere()[0].1, "pytorch-fsdp");
 }
 

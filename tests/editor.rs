@@ -251,6 +251,130 @@ fn the_page_and_the_command_line_share_one_validity_policy() {
     assert!(infeasible > 0 && infeasible < scenarios.len(), "both verdicts occur: {infeasible}");
 }
 
+/// `scenario` with up to two further pools and sometimes two sites, each field now and then
+/// out of place: an unknown chip, no chips, a link that cannot carry anything, an unknown way
+/// to span the pools, a pool in a site no one named.
+fn with_fleet(scenario: Scenario, rng: &mut Rng) -> Scenario {
+    let mut v = serde_json::to_value(&scenario).expect("json");
+    let bad = |rng: &mut Rng| rng.below(6) == 0;
+    let sited = rng.below(2) == 0;
+    let pools: Vec<Value> = (0..rng.below(3))
+        .map(|_| {
+            let chip = if bad(rng) {
+                "no-such-chip"
+            } else {
+                *rng.pick(&["h100-sxm", "ascend-910b", "a100-80gb"])
+            };
+            let chips = if bad(rng) { 0 } else { 8 * rng.pow2(8) };
+            let mut pool = json!({ "chip": chip, "chips": chips });
+            if sited {
+                pool["site"] = json!(if bad(rng) { "north" } else { "west" });
+            }
+            pool
+        })
+        .collect();
+    if !pools.is_empty() {
+        v["cluster"]["pools"] = json!(pools);
+        let gbit = if bad(rng) { -5.0 } else { 100.0 * rng.pow2(8) as f64 };
+        v["cluster"]["between_pools"] = json!({ "gbit_per_s": gbit });
+        let across =
+            if bad(rng) { "sideways" } else { *rng.pick(&["data", "pipeline", "separate"]) };
+        v["parallelism"]["across_pools"] = json!(across);
+    }
+    if sited {
+        v["cluster"]["site"] = json!("east");
+        let wan = if bad(rng) { 0.0 } else { 10.0 * rng.pow2(6) as f64 };
+        v["sites"] = json!([{ "name": "east", "wan_gbit_per_s": wan },
+                            { "name": "west", "wan_gbit_per_s": 10, "wan_latency_ms": 5 }]);
+        v["parallelism"]["across_sites"] = json!(*rng.pick(&["sync", "diloco"]));
+    }
+    Scenario::from_value(v).expect("a generated fleet parses")
+}
+
+/// `clusterplan predict` of `scenarios` as one array: its exit code, stdout and stderr.
+fn predict_all(scenarios: &[Scenario]) -> (Option<i32>, Value, String) {
+    let input =
+        Value::Array(scenarios.iter().map(|s| serde_json::to_value(s).expect("json")).collect());
+    let out = Command::new(env!("CARGO_BIN_EXE_clusterplan"))
+        .args(["predict", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().expect("stdin").write_all(input.to_string().as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("the tool runs");
+    let printed = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out.status.code(), printed, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// Generated scenarios with further pools and sites, some fields out of place, through the
+/// page's reducer, the judge (`evaluation`) and the command-line tool: the page marks exactly
+/// the fields the judge refuses and the tool names; where all three accept a scenario, they
+/// give the same estimate and the same job over its pools and sites.
+#[test]
+fn the_page_and_the_command_line_judge_pools_and_sites_alike() {
+    let mut rng = Rng(0xF1EE_7500);
+    let scenarios: Vec<Scenario> =
+        (0..48).map(|_| with_fleet(random_scenario(&mut rng), &mut rng)).collect();
+    let (mut refused, mut good) = (Vec::new(), Vec::new());
+    for (idx, scenario) in scenarios.iter().enumerate() {
+        let page = State::new(scenario.clone(), None);
+        match clusterplan::evaluation::check(scenario) {
+            Ok(()) => {
+                assert!(page.errors.is_empty(), "scenario {idx}: {:?}", page.errors);
+                good.push(scenario.clone());
+            }
+            Err(errors) => {
+                assert_eq!(page.errors, errors, "scenario {idx}: the page marks what is refused");
+                refused.push((idx, errors));
+            }
+        }
+    }
+    let fleet_errors = refused.iter().flat_map(|(_, e)| e).filter(|e| {
+        e.field.starts_with("cluster.pools")
+            || e.field.starts_with("sites")
+            || e.field.starts_with("cluster.between_pools")
+            || e.field.contains("across_")
+    });
+    assert!(fleet_errors.count() >= 5, "pools and sites go wrong: {refused:?}");
+    assert!(good.iter().filter(|s| s.cluster.pools.is_some()).count() >= 5, "and right");
+
+    // The tool refuses the same scenarios, naming each field the page marks.
+    let (code, _, said) = predict_all(&scenarios);
+    assert_eq!(code, Some(2), "{said}");
+    for (idx, errors) in &refused {
+        if scenarios[*idx].idle_kept(errors).is_some() {
+            continue;
+        }
+        for e in errors {
+            let named = format!("scenario {idx}: ");
+            let line = said.lines().find(|l| l.contains(&named) && l.contains(&e.field));
+            assert!(line.is_some(), "scenario {idx}: the tool names {}: {said}", e.field);
+        }
+    }
+    // And estimates the rest as the page shows them, the pools' and sites' jobs included.
+    let (code, printed, said) = predict_all(&good);
+    assert_eq!(code, Some(0), "{said}");
+    for (idx, scenario) in good.iter().enumerate() {
+        let page = State::new(scenario.clone(), None);
+        let shown = page.good.as_ref().expect("a result");
+        let json = &printed[idx];
+        // JSON's numbers are read back to within a unit in the last place.
+        let near = |a: Option<f64>, b: f64| a.is_some_and(|a| (a - b).abs() <= 1e-12 * b.abs());
+        assert!(near(json["train_days"].as_f64(), shown.estimate.train_days), "good {idx}");
+        assert_eq!(json["pools"].is_object(), shown.pools.is_some(), "good {idx}");
+        assert_eq!(json["sites"].is_object(), shown.sites.is_some(), "good {idx}");
+        if let Some(pools) = &shown.pools {
+            let tokens = pools.job().tokens_per_s;
+            assert!(near(json["pools"]["tokens_per_s"].as_f64(), tokens), "good {idx}");
+        }
+    }
+}
+
 /// Applying a plan the search found is one undoable whole-plan change: the form, the estimate
 /// and the link follow it, and Undo brings the typed plan back.
 #[test]

@@ -870,7 +870,8 @@ fn the_search_beats_published_plans_only_within_the_models_error() {
     ];
     let mut checked = 0;
     for row in rows.iter().filter(|r| picked.contains(&(r.run.as_str(), r.label.as_str()))) {
-        let good = clusterplan::editor::evaluation(&row.scenario).expect("published plan resolves");
+        let good =
+            clusterplan::evaluation::evaluate(&row.scenario).expect("published plan resolves");
         let options = Options { objective: Objective::TrainDays, top: 1, ..Options::default() };
         // The same job: the batch as published.
         let mut inputs = good.inputs;
@@ -910,7 +911,7 @@ fn gpt4s_reported_mfu_lies_in_the_best_plans_range() {
     let outcome = search::search(&typed.inputs, options);
     let best = outcome.ranked.first().expect("a plan");
     let applied = typed.scenario.with_found(best, typed.inputs.cluster.n_chips);
-    let good = clusterplan::editor::evaluation(&applied).expect("the best plan evaluates");
+    let good = clusterplan::evaluation::evaluate(&applied).expect("the best plan evaluates");
     let (lo, hi) = good.range.mfu;
     assert!(lo <= 0.32 && hi >= 0.36, "MFU {:.3}, range {lo:.3} to {hi:.3}", good.estimate.mfu);
     assert!(good.estimate.mfu < 0.45, "MFU {:.3}", good.estimate.mfu);

@@ -222,15 +222,15 @@ fn a_safe_answer_holds_the_days_to_the_range_upper_end() {
     // The deadline's chance at the range's upper end: a deadline just past the estimate is
     // likely met at the estimate's days and not at the range's upper end.
     let at64 = |s: &Scenario| s.with("cluster.chips", Some(serde_json::json!(64)));
-    let days = clusterplan::editor::evaluation(&at64(&central))
+    let days = clusterplan::evaluation::evaluate(&at64(&central))
         .expect("evaluates")
         .estimate
         .effective_train_days()
         .expect("finishes");
     let chance = |s: &Scenario| {
         let s = at64(s).with("reliability.deadline_days", Some(serde_json::json!(days * 1.02)));
-        let good = clusterplan::editor::evaluation(&s).expect("evaluates");
-        clusterplan::editor::failures(&good).deadline_chance.expect("a deadline")
+        let good = clusterplan::evaluation::evaluate(&s).expect("evaluates");
+        clusterplan::evaluation::failures(&good).deadline_chance.expect("a deadline")
     };
     assert!(
         chance(&central) > 0.5 && chance(&safe) < 0.5,

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clusterplan::model::search;
 use clusterplan::scenario::user_catalog::UserCatalog;
 use clusterplan::scenario::{fields, Scenario};
-use clusterplan::{catalog, editor, report, sizing, text, validation};
+use clusterplan::{catalog, evaluation, report, sizing, text, validation};
 
 const USAGE: &str = "usage: clusterplan <command>
 
@@ -109,9 +109,8 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
     let mut failed = false;
     let checked = Scenario::each(&text, |place, scenario| {
         let scenario = catalog.expand(&scenario);
-        let checked =
-            scenario.resolve().and_then(|_| scenario.pools()).and_then(|_| scenario.sites());
-        if let Err(errors) = checked {
+        // The one judge the page and the worker use: fields, measurements, pools and sites.
+        if let Err(errors) = evaluation::check(&scenario) {
             // A chip count the plan does not divide is estimated with the rest idle, as the
             // page does (`Scenario::idle_kept`); the round counts are still offered.
             if let Some((idle, _)) = scenario.idle_kept(&errors) {
@@ -140,17 +139,21 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
     let printed = Scenario::each(&text, |place, scenario| {
         let mut scenario = catalog.expand(&scenario);
         let mut idle_kept = None;
-        if let Err(errors) = scenario.resolve() {
-            let Some((idle, kept)) = scenario.idle_kept(&errors) else { return };
-            (scenario, idle_kept) = (kept, Some(idle));
-        }
-        let Ok(good) = editor::evaluation(&scenario) else { return };
+        let good = match evaluation::evaluate(&scenario) {
+            Ok(good) => good,
+            Err(errors) => {
+                let Some((idle, kept)) = scenario.idle_kept(&errors) else { return };
+                let Ok(good) = evaluation::evaluate(&kept) else { return };
+                (scenario, idle_kept) = (kept, Some(idle));
+                good
+            }
+        };
         // An infeasible plan is still estimated (exit 0); stderr says why it cannot run.
         for p in &good.estimate.problems {
             eprintln!("problem: {}{}: {p}", which(place), field(fields::warning_field(p)));
         }
         let mut json = report::to_json(&good.estimate);
-        let spread = editor::failures(&good);
+        let spread = evaluation::failures(&good);
         report::add_failures(&mut json, &spread);
         json["range"] = report::range_json(&good.range);
         json["calibration"] =
@@ -159,14 +162,14 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
             json["idle_kept"] = serde_json::json!(idle);
         }
         // A cluster of several pools: the one job over all of them.
-        if let Ok(Some(p)) = scenario.pools() {
+        if let Some(p) = &good.pools {
             let job = p.job();
             json["pools"] = report::pools_json(p.across, &job);
             let best = clusterplan::model::pools::best_split(&p.pools, p.between);
             json["pools"]["best"] = report::best_split_json(&best);
         }
         // Sites far apart: the one job over all of them.
-        if let Ok(Some(s)) = scenario.sites() {
+        if let Some(s) = &good.sites {
             json["sites"] = report::sites_json(&s.names(), &s.job(&good.inputs));
             json["sites"]["token_factor"] = serde_json::json!(s.tokens_factor());
         }

@@ -1,0 +1,95 @@
+//! The one judge: a scenario turned into what the page, the worker and the command line show,
+//! by the same rule for all three.
+//!
+//! `check` says whether a scenario can be estimated at all, with every bad field at once: its
+//! own fields and measurements (`Scenario::resolve_calibrated`), its further pools
+//! (`cluster.pools.N.…`) and its sites (`sites.N.…`). `evaluate` then estimates it
+//! (`model::estimate`), gives each headline its range (`validation::range`) and keeps the
+//! pools and sites resolved for the fleet's job. A scenario the judge refuses is refused
+//! everywhere: the page marks the fields named, the command line exits 2 naming them.
+
+use crate::model::{failures, Estimate, Inputs};
+use crate::scenario::{Calibration, InputError, Pools, Scenario, Sites};
+use crate::validation;
+
+/// A scenario judged good, with all it takes to show it. Two are equal when their inputs are:
+/// the rest is a function of the inputs and the scenario, and the page's components that
+/// compare results draw from the inputs alone.
+#[derive(Clone, Debug)]
+pub struct Evaluation {
+    /// Validated inputs, the measurements' fit applied.
+    pub inputs: Inputs,
+    /// Their estimate.
+    pub estimate: Estimate,
+    /// The range of each headline, from the model's errors on runs like this one.
+    pub range: validation::range::Range,
+    /// The chip efficiency fitted to the user's measurements, when there are any.
+    pub calibration: Option<Calibration>,
+    /// The cluster's further pools beside its own, resolved, when it has any.
+    pub pools: Option<Pools>,
+    /// The sites the pools stand in, resolved, when the scenario has any.
+    pub sites: Option<Sites>,
+}
+
+impl PartialEq for Evaluation {
+    fn eq(&self, other: &Evaluation) -> bool {
+        self.inputs == other.inputs
+    }
+}
+
+/// Whether `scenario` can be estimated: nothing, or every bad field of it, its measurements,
+/// pools and sites at once.
+pub fn check(scenario: &Scenario) -> Result<(), Vec<InputError>> {
+    judged(scenario).map(|_| ())
+}
+
+/// The scenario judged and estimated, or every bad field.
+pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, Vec<InputError>> {
+    let Judged { inputs, calibration, pools, sites } = judged(scenario)?;
+    let estimate = crate::model::estimate(&inputs);
+    let fit = calibration.as_ref().map(|c| &c.fit);
+    let range = validation::range::range(scenario, &inputs, &estimate, fit);
+    Ok(Evaluation { inputs, estimate, range, calibration, pools, sites })
+}
+
+/// The days with failures of `good` as a distribution (`model::failures::of`), its deadline's
+/// chance held to the days `sizing.confidence` asks for: with `p90`, each simulated run's days
+/// are taken at the upper end of the estimate's range.
+pub fn failures(good: &Evaluation) -> failures::Spread {
+    let mut spread = failures::of(&good.inputs, &good.estimate);
+    let held = validation::range::held_to(&good.range.basis, good.inputs.reliability.confidence);
+    if let (Some(d), Some(_)) = (good.inputs.reliability.deadline_days, spread.deadline_chance) {
+        spread.deadline_chance = Some(spread.chance_by(d / held));
+    }
+    spread
+}
+
+/// What a scenario resolves to before it is estimated.
+struct Judged {
+    inputs: Inputs,
+    calibration: Option<Calibration>,
+    pools: Option<Pools>,
+    sites: Option<Sites>,
+}
+
+/// The scenario's own fields first (a pool or a site is read against them), then its pools
+/// and its sites, whose errors are gathered together.
+fn judged(scenario: &Scenario) -> Result<Judged, Vec<InputError>> {
+    let (inputs, calibration) = scenario.resolve_calibrated()?;
+    let mut errors = Vec::new();
+    let pools = scenario.pools().unwrap_or_else(|e| {
+        errors.extend(e);
+        None
+    });
+    // A site is read with the pools it holds, so their errors come again: each is said once.
+    let sites = scenario.sites().unwrap_or_else(|e| {
+        let again: Vec<InputError> = e.into_iter().filter(|e| !errors.contains(e)).collect();
+        errors.extend(again);
+        None
+    });
+    if errors.is_empty() {
+        Ok(Judged { inputs, calibration, pools, sites })
+    } else {
+        Err(errors)
+    }
+}
