@@ -222,22 +222,8 @@ fn an_edited_preset_is_marked_modified() {
 fn the_page_and_the_command_line_share_one_validity_policy() {
     let mut rng = Rng(0xBADC_0FFE);
     let scenarios: Vec<Scenario> = (0..60).map(|_| random_scenario(&mut rng)).collect();
-    let input =
-        Value::Array(scenarios.iter().map(|s| serde_json::to_value(s).expect("json")).collect());
-    let out = Command::new(env!("CARGO_BIN_EXE_clusterplan"))
-        .args(["predict", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().expect("stdin").write_all(input.to_string().as_bytes())?;
-            child.wait_with_output()
-        })
-        .expect("the tool runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let printed: Value = serde_json::from_slice(&out.stdout).expect("JSON out");
+    let (code, printed, said) = predict_all(&scenarios);
+    assert_eq!(code, Some(0), "{said}");
     let mut infeasible = 0;
     for (idx, scenario) in scenarios.iter().enumerate() {
         let (_, shared) = scenario.evaluate().expect("generated scenarios resolve");
