@@ -592,7 +592,7 @@ fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Value {
     }
     let mut out: Map<String, Value> =
         drawn.into_iter().map(|(id, svg)| (id.to_string(), Value::from(svg))).collect();
-    out.insert("fleet".into(), fleet::view(scenario, &theme, width.clamp(200, 4000)));
+    out.insert("fleet".into(), fleet::view(scenario, &good, &theme, width.clamp(200, 4000)));
     out.insert("failures".into(), failures_view(&good, &theme, width.clamp(200, 4000)));
     Value::Object(out)
 }

@@ -333,8 +333,11 @@ fn the_diloco_token_factor_lengthens_the_run() {
 #[test]
 fn the_fleet_view_shows_every_pool_and_site() {
     use clusterplan::charts::{pool_colour, LIGHT};
+    use clusterplan::evaluation::evaluate;
     use clusterplan::jobs::fleet::view;
-    assert!(view(&Scenario::default_plan(), &LIGHT, 760).is_null());
+    let fleet =
+        |s: &Scenario| view(s, &evaluate(s).expect("the fleet is judged good"), &LIGHT, 760);
+    assert!(fleet(&Scenario::default_plan()).is_null());
     let s = fleet_scenario(&[
         ("cluster.site", json!("east")),
         ("cluster.pools", json!([{ "chip": "ascend-910b", "chips": 4096, "site": "west" }])),
@@ -344,7 +347,7 @@ fn the_fleet_view_shows_every_pool_and_site() {
         ),
         ("parallelism.across_sites", json!("diloco")),
     ]);
-    let v = view(&s, &LIGHT, 760);
+    let v = fleet(&s);
     let cards = v["cards"].as_array().expect("cards");
     assert_eq!(cards.len(), 2);
     assert!(cards[0]["title"].as_str().unwrap().contains("H800"), "{}", cards[0]);
@@ -354,7 +357,7 @@ fn the_fleet_view_shows_every_pool_and_site() {
     // The best split splits pools in one place, so it is not offered over sites; in one place
     // it applies as a scenario that runs the job it promised.
     assert!(v["best"].is_null(), "{}", v["best"]);
-    let one_place = view(&s.clone().with("sites", None), &LIGHT, 760);
+    let one_place = fleet(&s.clone().with("sites", None));
     let applied =
         Scenario::from_value(one_place["best"]["apply"]["scenario"].clone()).expect("a plan");
     let job = applied.pools().expect("resolves").expect("pools").job();

@@ -8,6 +8,7 @@
 use serde_json::{json, Value};
 
 use crate::charts::{self, Theme};
+use crate::evaluation::Evaluation;
 use crate::format;
 use crate::model::pools::{best_split, Across, PoolPart};
 use crate::model::presets;
@@ -71,20 +72,18 @@ fn share_words(how: Across, share: f64) -> String {
     fill(key, &[("share", &format::percent(share))])
 }
 
-/// The fleet of `scenario` as the page shows it, drawn `width` pixels wide, or `Null` when it
-/// is one pool at one site.
-pub fn view(scenario: &Scenario, theme: &Theme, width: u32) -> Value {
-    let has_pools = scenario.get("cluster.pools").is_some();
-    let has_sites = scenario.get("sites").is_some();
-    if !has_pools && !has_sites {
+/// The fleet of `scenario` as the page shows it, from its judged result `good` (its pools and
+/// sites resolved), drawn `width` pixels wide, or `Null` when it is one pool at one site.
+pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -> Value {
+    if good.pools.is_none() && good.sites.is_none() {
         return Value::Null;
     }
     let names = pool_names(scenario);
     // With sites, each pool's part is its part of its site's job.
-    let found = scenario.sites().ok().flatten();
-    let places = found.as_ref().map(|s| site_places(scenario, &s.names(), names.len()));
+    let found = good.sites.as_ref();
+    let places = found.map(|s| site_places(scenario, &s.names(), names.len()));
     let at_sites: Option<Vec<(PoolPart, String)>> =
-        found.as_ref().zip(places.as_ref()).map(|(s, places)| {
+        found.zip(places.as_ref()).map(|(s, places)| {
             places
                 .iter()
                 .enumerate()
@@ -105,8 +104,8 @@ pub fn view(scenario: &Scenario, theme: &Theme, width: u32) -> Value {
     let mut days = None;
     // The cluster's own chips, from its resolved pool.
     let mut own_chips = None;
-    match scenario.pools() {
-        Ok(Some(p)) => {
+    match &good.pools {
+        Some(p) => {
             let solo: Vec<_> = p.pools.iter().map(crate::model::estimate).collect();
             let job = p.job();
             days = Some(job.train_days);
@@ -142,30 +141,26 @@ pub fn view(scenario: &Scenario, theme: &Theme, width: u32) -> Value {
             // The search over splits splits pools in one place, so it is not offered over
             // sites, whose job it would contradict.
             if at_sites.is_none() {
-                best_view = best(scenario, &p);
+                best_view = best(scenario, p);
             }
-            let (said, short_words) = link(&p);
+            let (said, short_words) = link(p);
             lines.push(line("pool-link", said, false));
             link_words = short_words;
         }
-        Ok(None) => marks.push(PoolMark { name: names[0].clone(), detail: String::new(), site: 0 }),
-        Err(errors) => {
-            let words: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            lines.push(line("pool-errors", words.join("; "), true));
-        }
+        None => marks.push(PoolMark { name: names[0].clone(), detail: String::new(), site: 0 }),
     }
     if let Some(places) = &places {
         for (mark, place) in marks.iter_mut().zip(places) {
             mark.site = *place;
         }
     }
-    let (sites_view, site_marks, site_days) = sites(scenario);
+    let (sites_view, site_marks, site_days) = sites(good);
     // The results' cards are the cluster's own pool alone; the headline says so beside the
     // whole fleet's days.
     let headline = site_days.or(days).map(|d| {
         // Sites without further pools: the cluster resolves as itself.
-        let chips = own_chips.or_else(|| scenario.resolve().ok().map(|i| i.cluster.n_chips));
-        let n = chips.map_or_else(|| "?".to_string(), |n| numbers::format(n as f64));
+        let chips = own_chips.unwrap_or(good.inputs.cluster.n_chips);
+        let n = numbers::format(chips as f64);
         let own = fill("fleet.pool-chips", &[("chip", &names[0]), ("n", &n)]);
         fill("fleet.headline", &[("pool", &own), ("days", &format::days(d))])
     });
@@ -285,19 +280,10 @@ fn link(p: &crate::scenario::Pools) -> (String, String) {
 /// The job over the scenario's sites in the page's layout (`ui::job::render`): its line, the
 /// convergence assumed, and a row per site; and the sites as drawn, with each pool's mark moved
 /// to its site.
-fn sites(scenario: &Scenario) -> (Value, Vec<SiteMark>, Option<f64>) {
-    let found = match scenario.sites() {
-        Ok(Some(s)) => s,
-        Ok(None) => return (Value::Null, Vec::new(), None),
-        Err(errors) => {
-            let words: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            let lines = json!({ "lines": [line("site-errors", words.join("; "), true)] });
-            return (lines, Vec::new(), None);
-        }
-    };
-    let Ok(base) = scenario.resolve() else { return (Value::Null, Vec::new(), None) };
+fn sites(good: &Evaluation) -> (Value, Vec<SiteMark>, Option<f64>) {
+    let Some(found) = &good.sites else { return (Value::Null, Vec::new(), None) };
     let names = found.names();
-    let e = found.job(&base);
+    let e = found.job(&good.inputs);
     let mut lines = vec![line(
         "sites-job",
         fill(
