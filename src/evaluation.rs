@@ -5,11 +5,13 @@
 //! own fields and measurements (`Scenario::resolve_calibrated`), its further pools
 //! (`cluster.pools.N.…`) and its sites (`sites.N.…`). `evaluate` then estimates it
 //! (`model::estimate`), gives each headline its range (`validation::range`) and keeps the
-//! pools and sites resolved for the fleet's job. A scenario the judge refuses is refused
+//! pools resolved for the fleet's job. Sites are only checked here (`Scenario::check_sites`):
+//! building them runs the job over each site's pools, which is the worker's and the command
+//! line's (`Scenario::sites`), so the page never carries that model. A scenario the judge refuses is refused
 //! everywhere: the page marks the fields named, the command line exits 2 naming them.
 
 use crate::model::{failures, Estimate, Inputs};
-use crate::scenario::{Calibration, InputError, Pools, Scenario, Sites};
+use crate::scenario::{Calibration, InputError, Pools, Scenario};
 use crate::validation;
 
 /// A scenario judged good, with all it takes to show it. Two are equal when their inputs are:
@@ -27,8 +29,6 @@ pub struct Evaluation {
     pub calibration: Option<Calibration>,
     /// The cluster's further pools beside its own, resolved, when it has any.
     pub pools: Option<Pools>,
-    /// The sites the pools stand in, resolved, when the scenario has any.
-    pub sites: Option<Sites>,
 }
 
 impl PartialEq for Evaluation {
@@ -45,11 +45,11 @@ pub fn check(scenario: &Scenario) -> Result<(), Vec<InputError>> {
 
 /// The scenario judged and estimated, or every bad field.
 pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, Vec<InputError>> {
-    let Judged { inputs, calibration, pools, sites } = judged(scenario)?;
+    let Judged { inputs, calibration, pools } = judged(scenario)?;
     let estimate = crate::model::estimate(&inputs);
     let fit = calibration.as_ref().map(|c| &c.fit);
     let range = validation::range::range(scenario, &inputs, &estimate, fit);
-    Ok(Evaluation { inputs, estimate, range, calibration, pools, sites })
+    Ok(Evaluation { inputs, estimate, range, calibration, pools })
 }
 
 /// The days with failures of `good` as a distribution (`model::failures::of`), its deadline's
@@ -69,7 +69,6 @@ struct Judged {
     inputs: Inputs,
     calibration: Option<Calibration>,
     pools: Option<Pools>,
-    sites: Option<Sites>,
 }
 
 /// The scenario's own fields first (a pool or a site is read against them), then its pools
@@ -82,13 +81,12 @@ fn judged(scenario: &Scenario) -> Result<Judged, Vec<InputError>> {
         None
     });
     // A site is read with the pools it holds, so their errors come again: each is said once.
-    let sites = scenario.sites().unwrap_or_else(|e| {
+    if let Err(e) = scenario.check_sites() {
         let again: Vec<InputError> = e.into_iter().filter(|e| !errors.contains(e)).collect();
         errors.extend(again);
-        None
-    });
+    }
     if errors.is_empty() {
-        Ok(Judged { inputs, calibration, pools, sites })
+        Ok(Judged { inputs, calibration, pools })
     } else {
         Err(errors)
     }

@@ -169,7 +169,7 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
             json["pools"]["best"] = report::best_split_json(&best);
         }
         // Sites far apart: the one job over all of them.
-        if let Some(s) = &good.sites {
+        if let Ok(Some(s)) = scenario.sites() {
             json["sites"] = report::sites_json(&s.names(), &s.job(&good.inputs));
             json["sites"]["token_factor"] = serde_json::json!(s.tokens_factor());
         }

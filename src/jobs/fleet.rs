@@ -13,7 +13,7 @@ use crate::format;
 use crate::model::pools::{best_split, Across, PoolPart};
 use crate::model::presets;
 use crate::numbers;
-use crate::scenario::{fields, Scenario};
+use crate::scenario::{fields, Scenario, Sites};
 use crate::sizing::{add_to_fleet, Addition};
 use crate::sketch::{self, PoolMark, SiteMark};
 use crate::text::{fill, t};
@@ -75,12 +75,13 @@ fn share_words(how: Across, share: f64) -> String {
 /// The fleet of `scenario` as the page shows it, from its judged result `good` (its pools and
 /// sites resolved), drawn `width` pixels wide, or `Null` when it is one pool at one site.
 pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -> Value {
-    if good.pools.is_none() && good.sites.is_none() {
+    // With sites, each pool's part is its part of its site's job.
+    let sited = scenario.sites().ok().flatten();
+    if good.pools.is_none() && sited.is_none() {
         return Value::Null;
     }
     let names = pool_names(scenario);
-    // With sites, each pool's part is its part of its site's job.
-    let found = good.sites.as_ref();
+    let found = sited.as_ref();
     let places = found.map(|s| site_places(scenario, &s.names(), names.len()));
     let at_sites: Option<Vec<(PoolPart, String)>> =
         found.zip(places.as_ref()).map(|(s, places)| {
@@ -154,7 +155,7 @@ pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -
             mark.site = *place;
         }
     }
-    let (sites_view, site_marks, site_days) = sites(good);
+    let (sites_view, site_marks, site_days) = sites(sited.as_ref(), good);
     // The results' cards are the cluster's own pool alone; the headline says so beside the
     // whole fleet's days.
     let headline = site_days.or(days).map(|d| {
@@ -280,8 +281,8 @@ fn link(p: &crate::scenario::Pools) -> (String, String) {
 /// The job over the scenario's sites in the page's layout (`ui::job::render`): its line, the
 /// convergence assumed, and a row per site; and the sites as drawn, with each pool's mark moved
 /// to its site.
-fn sites(good: &Evaluation) -> (Value, Vec<SiteMark>, Option<f64>) {
-    let Some(found) = &good.sites else { return (Value::Null, Vec::new(), None) };
+fn sites(found: Option<&Sites>, good: &Evaluation) -> (Value, Vec<SiteMark>, Option<f64>) {
+    let Some(found) = found else { return (Value::Null, Vec::new(), None) };
     let names = found.names();
     let e = found.job(&good.inputs);
     let mut lines = vec![line(

@@ -166,12 +166,59 @@ pub struct Sites {
     pub token_factor: f64,
 }
 
+/// One site as read, before it is built.
+struct SitePlan {
+    name: String,
+    /// Its pools' inputs, with the site's prices.
+    pools: Vec<Inputs>,
+    /// The shares given to its pools, when the scenario gives them.
+    given: Option<Vec<f64>>,
+    /// Its wide-area link: bytes per second and latency in seconds.
+    wan: (f64, f64),
+}
+
+/// The sites as read, before each is built; how the sites synchronise and the pools span each.
+struct SitePlans {
+    sites: Vec<SitePlan>,
+    how: crate::model::sites::AcrossSites,
+    token_factor: f64,
+    across: Across,
+    between: Between,
+}
+
 impl Scenario {
     /// The scenario's sites, or `None` when it has none; every pool stands in the site it
     /// names (`site`, default the first), with that site's `facility` keys over the
     /// scenario's. Every bad field at once.
     pub fn sites(&self) -> Result<Option<Sites>, Vec<InputError>> {
-        use crate::model::sites::{site, AcrossSites, Exchange};
+        let Some(plans) = self.site_plans()? else { return Ok(None) };
+        let SitePlans { sites, how, token_factor, across, between } = plans;
+        let sites = sites
+            .into_iter()
+            .map(|SitePlan { name, pools, given, wan }| {
+                let site = crate::model::sites::site(
+                    &pools,
+                    across,
+                    between,
+                    given.as_deref(),
+                    wan.0,
+                    wan.1,
+                );
+                (name, site)
+            })
+            .collect();
+        Ok(Some(Sites { sites, how, token_factor }))
+    }
+
+    /// Whether the scenario's sites resolve, every bad field at once, without building them:
+    /// what judging a scenario needs, with none of the model of a job over pools.
+    pub fn check_sites(&self) -> Result<(), Vec<InputError>> {
+        self.site_plans().map(|_| ())
+    }
+
+    /// The scenario's sites read and their pools resolved, each site's with its prices.
+    fn site_plans(&self) -> Result<Option<SitePlans>, Vec<InputError>> {
+        use crate::model::sites::{AcrossSites, Exchange};
         let Some(raw) = &self.sites else { return Ok(None) };
         let mut r = Reader::default();
         let items = match raw {
@@ -296,14 +343,14 @@ impl Scenario {
                 }
             }
             if !pools.is_empty() {
-                let given = shares.is_some().then_some(given.as_slice());
-                sites.push((name.clone(), site(&pools, across, between, given, wan.0, wan.1)));
+                let given = shares.is_some().then_some(given);
+                sites.push(SitePlan { name: name.clone(), pools, given, wan: *wan });
             }
         }
         if !errors.is_empty() {
             return Err(errors);
         }
-        Ok(Some(Sites { sites, how, token_factor }))
+        Ok(Some(SitePlans { sites, how, token_factor, across, between }))
     }
 }
 
