@@ -39,6 +39,7 @@ impl Comm {
 
 impl Add for Comm {
     type Output = Comm;
+    #[inline]
     fn add(self, o: Comm) -> Comm {
         Comm { link: self.link + o.link, exposed: self.exposed + o.exposed }
     }
@@ -46,6 +47,7 @@ impl Add for Comm {
 
 impl Mul<f64> for Comm {
     type Output = Comm;
+    #[inline]
     fn mul(self, k: f64) -> Comm {
         Comm { link: self.link * k, exposed: self.exposed * k }
     }
@@ -72,6 +74,7 @@ impl Pass {
 
 impl Add for Pass {
     type Output = Pass;
+    #[inline]
     fn add(self, o: Pass) -> Pass {
         Pass {
             compute: self.compute + o.compute,
@@ -85,6 +88,7 @@ impl Add for Pass {
 
 impl Mul<f64> for Pass {
     type Output = Pass;
+    #[inline]
     fn mul(self, k: f64) -> Pass {
         Pass {
             compute: self.compute * k,
@@ -112,6 +116,7 @@ impl Passes {
 
 impl Add for Passes {
     type Output = Passes;
+    #[inline]
     fn add(self, o: Passes) -> Passes {
         Passes {
             fwd: self.fwd + o.fwd,
@@ -123,6 +128,7 @@ impl Add for Passes {
 
 impl Mul<f64> for Passes {
     type Output = Passes;
+    #[inline]
     fn mul(self, k: f64) -> Passes {
         Passes { fwd: self.fwd * k, bwd: self.bwd * k, recompute: self.recompute * k }
     }
