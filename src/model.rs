@@ -227,12 +227,17 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
     }
     // Stable, so findings of one severity keep the order `check` gives them.
     findings.sort_by_key(Warning::severity);
-    let split = |severity: fn(Severity) -> bool| -> Vec<Warning> {
-        findings.iter().filter(|w| severity(w.severity())).cloned().collect()
+    // Sorted, the findings run problems, then warnings, then notes: each group is moved out
+    // whole, and the warnings keep the findings' own allocation.
+    let notes = findings.split_off(findings.partition_point(|w| w.severity() != Severity::Note));
+    let problems = match findings.partition_point(|w| w.severity() == Severity::Problem) {
+        0 => Vec::new(),
+        n => {
+            let rest = findings.split_off(n);
+            std::mem::replace(&mut findings, rest)
+        }
     };
-    let problems = split(|s| s == Severity::Problem);
-    let notes = split(|s| s == Severity::Note);
-    let warnings = split(|s| s != Severity::Problem && s != Severity::Note);
+    let warnings = findings;
     Estimate {
         step_s,
         breakdown,
