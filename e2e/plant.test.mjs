@@ -1,8 +1,10 @@
 // End-to-end tests of the cluster as built: changing the system, the switch, the planes, the
 // oversubscription, the cooling and the PUE moves switch counts, site power, cost and days,
-// and the power and cost plots are drawn. No console error, no stray request.
+// and the power and cost plots are drawn; money reads in yuan when asked, and a chip the
+// catalog prices nowhere asks for its servers' price. No console error, no stray request.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import {
   assertClean, harness, newContext, newPage, num, open, origin, q, select, served, text, typeInto, until, waitChange, plotOf,
 } from './harness.mjs';
@@ -184,3 +186,61 @@ for (const lang of ['en', 'zh-CN']) {
     assertClean(log, served());
   });
 }
+
+// A sum as the Chinese page writes it ("¥39.8亿", "$5,540万"), in units.
+function amount(s) {
+  const unit = /亿/.test(s) ? 1e8 : /万/.test(s) ? 1e4 : 1;
+  return num(s) * unit;
+}
+
+test('in yuan every money figure reads ¥ in 万 and 亿: cards, plots, the report and the bill of materials', async (t) => {
+  const log = { errors: [], requests: [] };
+  const context = await newContext(t, { locale: 'zh-CN', acceptDownloads: true, viewport: { width: 1440, height: 1000 } });
+  const page = await newPage(context, log);
+  await open(page, `${origin}/`);
+  await until(page, 'the page in Chinese', () => document.documentElement.lang === 'zh-CN');
+  const dollars = await text(page, 'capex');
+  assert.match(dollars, /^\$[\d.,]+(万|亿)/, dollars);
+  assert.equal(await page.inputValue(q('currency')), 'usd');
+
+  await select(page, 'currency', 'cny');
+  const yuan = await waitChange(page, 'capex', dollars);
+  assert.match(yuan, /^¥[\d.,]+(万|亿)/, yuan);
+  const rate = amount(yuan) / amount(dollars);
+  assert.ok(Math.abs(rate - 7.19) < 0.05, `¥ over $ is the default rate, 7.19: ${rate}`);
+  for (const id of ['plant-cards', 'summary-cost', 'site-storage', 'report-inputs']) {
+    const words = await text(page, id);
+    assert.match(words, /¥/, `${id}: ${words}`);
+    assert.doesNotMatch(words, /\$/, `${id}: ${words}`);
+  }
+  await until(page, 'the cost plot in yuan', (s) => /百万元/.test(document.querySelector(s)?.innerHTML ?? ''), q('plot-cost'));
+
+  // The bill of materials prices every row in yuan, and its prices sum to the hardware's.
+  await page.locator('.bom > summary').click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(q('bom-csv'))]);
+  const csv = (await readFile(await download.path())).toString();
+  assert.match(csv, /^item,tier,count,unit_price_cny,price_cny\nnodes,,\d+,[\d.]+,[\d.]+\n/, csv);
+  const total = csv.trim().split('\n').slice(1).map((l) => Number(l.split(',')[4] || 0)).reduce((a, b) => a + b, 0);
+  const detail = await page.evaluate((s) => document.querySelector(s).parentElement.querySelector('.card-detail').textContent, q('capex'));
+  const hardware = detail.match(/硬件\s*(¥[\d.,]+(万|亿)?)/)?.[1];
+  assert.ok(hardware, detail);
+  assert.ok(Math.abs(total / amount(hardware) - 1) < 0.01, `the rows sum to ¥${total}, the card says ${hardware}`);
+
+  // A rate typed in moves every figure with it.
+  await typeInto(page, 'usd-to-cny', '7');
+  const at7 = await waitChange(page, 'capex', yuan);
+  assert.ok(Math.abs(amount(at7) / amount(dollars) - 7) < 0.05, `${at7} at 7 yuan a dollar`);
+  assertClean(log, served());
+});
+
+test('a chip the catalog prices nowhere says so, and the server price it asks for is counted', async (t) => {
+  const { page, log } = await fresh(t);
+  await page.selectOption(q('chip'), 'tpu-v5p');
+  await until(page, 'the unpriced warning', (s) => /servers have no price/.test(document.querySelector(s)?.textContent ?? ''), q('warnings'));
+  const capex = await text(page, 'capex');
+  await typeInto(page, 'node-price', '100000');
+  const priced = await waitChange(page, 'capex', capex);
+  assert.ok(num(priced) > num(capex), `${capex} -> ${priced}`);
+  await until(page, 'the warning gone', (s) => !/servers have no price/.test(document.querySelector(s)?.textContent ?? ''), q('warnings'));
+  assertClean(log, served());
+});

@@ -19,6 +19,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
+use crate::format::Money;
 use crate::model::presets::units::GIB;
 use crate::model::sweep::{self, ScalingPoint};
 use crate::model::Estimate;
@@ -256,18 +257,19 @@ pub fn draw_power(e: &Estimate, theme: &Theme, size: Size) -> String {
     stacked_bar(size, theme, (theme.words)("chart.power"), "MW", "MW", &parts, peak)
 }
 
-/// The run's amortised cost split into its parts, with the cloud price as a marker, USD M.
-pub fn draw_cost(e: &Estimate, theme: &Theme, size: Size) -> String {
-    let parts = e.facility.cost.run_parts().map(|(id, usd)| (id, usd / 1e6));
+/// The run's amortised cost split into its parts, with the cloud price as a marker, in
+/// millions of the site's money.
+pub fn draw_cost(e: &Estimate, money: Money, theme: &Theme, size: Size) -> String {
+    let m = |usd: f64| money.amount(usd) / 1e6;
+    let parts = e.facility.cost.run_parts().map(|(id, usd)| (id, m(usd)));
     let c = &e.facility.cost;
-    let cloud =
-        Some(((theme.words)("chart.cloud"), c.run_cloud_usd / 1e6, c.run_amortized_usd / 1e6));
+    let cloud = Some(((theme.words)("chart.cloud"), m(c.run_cloud_usd), m(c.run_amortized_usd)));
     stacked_bar(
         size,
         theme,
         (theme.words)("chart.cost"),
-        (theme.words)("chart.usd-millions"),
-        (theme.words)("chart.usd-millions-unit"),
+        (theme.words)(money.pick("chart.usd-millions", "chart.cny-millions")),
+        (theme.words)(money.pick("chart.usd-millions-unit", "chart.cny-millions-unit")),
         &parts,
         cloud,
     )
@@ -421,13 +423,14 @@ fn legend_box(area: &Area, theme: &Theme, entries: &[(String, Mark, &str)], righ
 pub fn draw_plant_scaling(
     points: &[ScalingPoint],
     current: Option<&ScalingPoint>,
+    money: Money,
     theme: &Theme,
     size: Size,
 ) -> String {
     plot::svg(size, theme, |root| {
         let mut legend: Vec<(String, Mark, &str)> = Vec::new();
         let mw = |p: &ScalingPoint| (p.facility_w / 1e6).max(1e-3);
-        let musd = |p: &ScalingPoint| (p.run_usd / 1e6).max(1e-3);
+        let musd = |p: &ScalingPoint| (money.amount(p.run_usd) / 1e6).max(1e-3);
         let all = || points.iter().chain(current);
         let x = chip_axis(current.map(|p| p.chips).as_slice());
         let (c_lo, c_hi) = range(all().map(musd), (0.1, 100.0));
@@ -446,7 +449,7 @@ pub fn draw_plant_scaling(
             .configure_secondary_axes()
             .y_labels(40)
             .y_label_formatter(&plain_tick)
-            .y_desc((theme.words)("chart.run-cost-musd"))
+            .y_desc((theme.words)(money.pick("chart.run-cost-musd", "chart.run-cost-mcny")))
             .label_style(font(theme, TEXT))
             .axis_desc_style(font(theme, TEXT))
             .axis_style(color(theme.foreground))
@@ -462,7 +465,8 @@ pub fn draw_plant_scaling(
             stroke(cost_color, 2),
         ))?;
         legend.push((
-            (theme.words)("chart.run-cost-amortised").to_string(),
+            (theme.words)(money.pick("chart.run-cost-amortised", "chart.run-cost-amortised-cny"))
+                .to_string(),
             Mark::Line,
             cost_color,
         ));
@@ -676,6 +680,7 @@ pub fn draw(
     e: &Estimate,
     scaling: &[ScalingPoint],
     chips: u32,
+    money: Money,
     theme: &Theme,
     size: Size,
 ) -> String {
@@ -685,8 +690,8 @@ pub fn draw(
         Kind::Memory => draw_memory(e, theme, size),
         Kind::Scaling => draw_scaling(scaling, Some(&current), theme, size),
         Kind::Power => draw_power(e, theme, size),
-        Kind::Cost => draw_cost(e, theme, size),
-        Kind::PlantScaling => draw_plant_scaling(scaling, Some(&current), theme, size),
+        Kind::Cost => draw_cost(e, money, theme, size),
+        Kind::PlantScaling => draw_plant_scaling(scaling, Some(&current), money, theme, size),
         Kind::Effective => draw_effective(scaling, Some(&current), theme, size),
     }
 }
@@ -857,11 +862,14 @@ pub fn draw_all(
     e: &Estimate,
     scaling: &[ScalingPoint],
     chips: u32,
+    money: Money,
     theme: &Theme,
     width: u32,
 ) -> Vec<(&'static str, String)> {
     Kind::ALL
         .into_iter()
-        .map(|kind| (kind.id(), draw(kind, e, scaling, chips, theme, (width, kind.height()))))
+        .map(|kind| {
+            (kind.id(), draw(kind, e, scaling, chips, money, theme, (width, kind.height())))
+        })
         .collect()
 }

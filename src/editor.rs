@@ -386,6 +386,15 @@ impl State {
                 kept.push(Kept { path, yours: Value::String(chosen), usual });
             }
         }
+        // Keys of the generic server the previous chip came in (its price typed) were that
+        // chip's: the new chip comes in its own system.
+        let generic_keys = |v: &Value| v.as_object().is_some_and(|m| !m.contains_key("preset"));
+        if previous.as_ref() != Some(&Value::String(id.to_string()))
+            && self.scenario.get("cluster.system").is_some_and(|v| generic_keys(&v))
+        {
+            next = next.with("cluster.system", None);
+            replaced.push("cluster.system");
+        }
         for path in ["cluster.scale_up_domain", "cluster.chips_per_node"] {
             if let Some(yours) = self.scenario.get(path) {
                 if old.is_some() {

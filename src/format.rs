@@ -105,5 +105,53 @@ pub fn phase(p: crate::model::Phase) -> &'static str {
 
 pub use crate::text::part;
 
+use crate::model::facility::{Currency, Facility};
 pub use crate::numbers::sig3;
 use crate::text::{fill, t};
+
+/// Money as the site counts it (`facility.currency`): US dollars, or yuan at the site's rate.
+/// Prices are entered and the model counts in dollars; only what is shown changes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Money {
+    pub currency: Currency,
+    pub usd_to_cny: f64,
+}
+
+impl Money {
+    /// US dollars.
+    pub const USD: Money = Money { currency: Currency::Usd, usd_to_cny: 1.0 };
+
+    /// The money of a site.
+    pub fn of(f: &Facility) -> Money {
+        Money { currency: f.currency, usd_to_cny: f.usd_to_cny }
+    }
+
+    /// A sum of dollars in this money.
+    pub fn amount(self, usd: f64) -> f64 {
+        match self.currency {
+            Currency::Usd => usd,
+            Currency::Cny => usd * self.usd_to_cny,
+        }
+    }
+
+    /// A sum of dollars as the site shows it: `$1.23 M`, `¥8.85亿`; below one, three digits
+    /// (`$0.0806`).
+    pub fn show(self, usd: f64) -> String {
+        let x = self.amount(usd);
+        let n = if x.abs() >= 1.0 { count(x) } else { sig3(x) };
+        fill(self.pick("unit.usd", "unit.cny"), &[("n", &n)])
+    }
+
+    /// The currency's code in files and keys: `usd` or `cny`.
+    pub fn code(self) -> &'static str {
+        self.pick("usd", "cny")
+    }
+
+    /// `usd` for dollars, `cny` for yuan: the catalogue key or word of each.
+    pub fn pick(self, usd: &'static str, cny: &'static str) -> &'static str {
+        match self.currency {
+            Currency::Usd => usd,
+            Currency::Cny => cny,
+        }
+    }
+}

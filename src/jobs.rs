@@ -311,11 +311,14 @@ impl Job {
         match &self.kind {
             Kind::Search(s) => view::search(&s.0, &s.1.outcome(), done),
             Kind::Size(s) => {
-                let confidence =
-                    s.scenario.resolve().map_or(crate::model::Confidence::Central, |inputs| {
-                        inputs.reliability.confidence
-                    });
-                view::size(s.deadline_days, &s.done, confidence, s.dark)
+                let (confidence, money) = s.scenario.resolve().map_or(
+                    (crate::model::Confidence::Central, crate::format::Money::USD),
+                    |inputs| {
+                        let money = crate::format::Money::of(&inputs.plant.facility);
+                        (inputs.reliability.confidence, money)
+                    },
+                );
+                view::size(s.deadline_days, &s.done, confidence, money, s.dark)
             }
             Kind::Validate(report) => report.as_ref().map_or(Value::Null, view::accuracy),
             Kind::Compare(_, drawn) => drawn.as_ref().map_or(Value::Null, view::compare),
@@ -584,8 +587,9 @@ fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Value {
     let theme = if dark { charts::DARK } else { charts::LIGHT };
     let scaling = editor::scaling(&good.inputs);
     let chips = good.inputs.cluster.n_chips;
-    let mut drawn =
-        charts::draw_all(&good.estimate, &scaling, chips, &theme, width.clamp(200, 4000));
+    let money = crate::format::Money::of(&good.inputs.plant.facility);
+    let width = width.clamp(200, 4000);
+    let mut drawn = charts::draw_all(&good.estimate, &scaling, chips, money, &theme, width);
     if let Some(s) = crate::sketch::sketch(&good.inputs, &good.estimate) {
         let layout = crate::sketch::layout(&s, &crate::text::page::sketch_words());
         drawn.push(("sketch", charts::draw_sketch(&layout, &theme)));

@@ -5,6 +5,7 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::model::facility::Plant;
 use crate::model::{reliability, search};
 use crate::model::{Estimate, FacilityEstimate, Phase, ReliabilityEstimate, Warning};
 use crate::scenario::fields;
@@ -245,11 +246,20 @@ pub fn breakdown_csv(e: &Estimate) -> String {
     out
 }
 
-/// The bill of materials as CSV rows `item,tier,count`.
-pub fn bom_csv(f: &FacilityEstimate) -> String {
-    let mut out = String::from("item,tier,count\n");
-    for (item, tier, count) in f.bom_rows() {
-        out.push_str(&format!("{item},{tier},{count}\n"));
+/// The bill of materials as CSV rows `item,tier,count,unit_price_<cur>,price_<cur>` in the
+/// site's money (`usd` or `cny`); both prices empty where an item is priced within another.
+pub fn bom_csv(plant: &Plant, f: &FacilityEstimate) -> String {
+    let money = crate::format::Money::of(&plant.facility);
+    let code = money.code();
+    let mut out = format!("item,tier,count,unit_price_{code},price_{code}\n");
+    for (item, tier, count, unit) in crate::model::facility::priced_bom(plant, f) {
+        let prices = match unit {
+            Some(usd) => {
+                format!("{:.2},{:.2}", money.amount(usd), money.amount(usd * count as f64))
+            }
+            None => ",".to_string(),
+        };
+        out.push_str(&format!("{item},{tier},{count},{prices}\n"));
     }
     out
 }

@@ -136,6 +136,10 @@ section! {
         rack_kw,
         /// Air the racks take in, °C; default 25.
         inlet_c,
+        /// `usd` or `cny`: the money every figure is shown in; default `usd`.
+        currency,
+        /// Yuan per US dollar, for figures shown in yuan; default 7.19.
+        usd_to_cny,
     }
 }
 

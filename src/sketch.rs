@@ -100,6 +100,8 @@ pub struct Sketch {
     /// Site power and capex of the whole cluster.
     pub facility_w: f64,
     pub capex_usd: f64,
+    /// The money the site shows its prices in.
+    pub money: crate::format::Money,
 }
 
 /// The numbers of the drawing of `inputs`' cluster, from its fabric graph; `None` when the
@@ -244,5 +246,6 @@ pub fn sketch(inputs: &Inputs, estimate: &Estimate) -> Option<Sketch> {
         knobs,
         facility_w: f.power.facility_w,
         capex_usd: f.cost.capex_usd,
+        money: crate::format::Money::of(&inputs.plant.facility),
     })
 }

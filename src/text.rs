@@ -395,6 +395,7 @@ pub fn warning(w: &Warning) -> String {
                 ("chip", chip),
             ],
         ),
+        Warning::ServersUnpriced => t("warn.servers-unpriced").into(),
         Warning::SequenceParallelWithoutTensor => t("warn.sp-without-tp").into(),
         Warning::ShardingWithoutReplicas => t("warn.zero-without-dp").into(),
         Warning::VirtualStagesWithoutPipeline => t("warn.virtual-without-pp").into(),

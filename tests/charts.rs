@@ -2,6 +2,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use clusterplan::charts::{self, DARK, LIGHT};
+use clusterplan::format::Money;
 use clusterplan::model::{self, sweep};
 use clusterplan::scenario::Scenario;
 
@@ -66,7 +67,8 @@ fn plots_are_drawn_at_the_size_asked_with_their_text_inside() {
     let points = clusterplan::fabric::scaling(&inputs, &sweep::default_chip_counts());
     for size in [(360, 240), (960, 420)] {
         for kind in charts::Kind::ALL {
-            let svg = charts::draw(kind, &e, &points, inputs.cluster.n_chips, &LIGHT, size);
+            let svg =
+                charts::draw(kind, &e, &points, inputs.cluster.n_chips, Money::USD, &LIGHT, size);
             assert!(svg.starts_with(&format!(
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\"",
                 size.0, size.1
@@ -109,20 +111,24 @@ fn power_and_cost_plots_show_parts_that_sum_to_their_totals() {
     for text in ["Site power", "chips:", "IT at maximum", "MW"] {
         assert!(out.contains(text), "{text}");
     }
-    let out = charts::draw_cost(&e, &LIGHT, SIZE);
+    let out = charts::draw_cost(&e, Money::USD, &LIGHT, SIZE);
     for text in ["Cost of the run", "energy:", "cloud rental", "$M"] {
         assert!(out.contains(text), "{text}");
     }
+    // In yuan, the axis says so and no dollar is left.
+    let yuan = Money { currency: clusterplan::model::facility::Currency::Cny, usd_to_cny: 7.19 };
+    let out = charts::draw_cost(&e, yuan, &LIGHT, SIZE);
+    assert!(out.contains("¥M") && !out.contains('$'), "the cost plot in yuan");
     let points = clusterplan::fabric::scaling(&inputs, &sweep::default_chip_counts());
     let big = points.last().expect("points");
     let small = points.first().expect("points");
     assert!(big.facility_w > 100.0 * small.facility_w, "power grows with the cluster");
     let current = sweep::ScalingPoint::of(inputs.cluster.n_chips, &e);
-    let out = charts::draw_plant_scaling(&points, Some(&current), &LIGHT, SIZE);
+    let out = charts::draw_plant_scaling(&points, Some(&current), Money::USD, &LIGHT, SIZE);
     for text in ["site power (MW)", "run cost ($M", "this plan: 16,384 chips"] {
         assert!(out.contains(text), "{text}");
     }
-    charts::draw_plant_scaling(&[], None, &DARK, SIZE);
+    charts::draw_plant_scaling(&[], None, Money::USD, &DARK, SIZE);
 }
 
 #[test]
@@ -196,7 +202,8 @@ fn plots_can_be_written_out() {
     let points = clusterplan::fabric::scaling(&inputs, &sweep::default_chip_counts());
     for (i, kind) in charts::Kind::ALL.into_iter().enumerate() {
         let theme = if i % 2 == 0 { &LIGHT } else { &DARK };
-        let svg = charts::draw(kind, &e, &points, inputs.cluster.n_chips, theme, (720, 300));
+        let svg =
+            charts::draw(kind, &e, &points, inputs.cluster.n_chips, Money::USD, theme, (720, 300));
         std::fs::write(std::path::Path::new(&dir).join(format!("plot-{}.svg", kind.id())), svg)
             .unwrap();
     }

@@ -173,6 +173,31 @@ fn changing_the_chip_keeps_the_network_the_user_chose() {
 }
 
 #[test]
+fn a_server_price_typed_for_one_chip_goes_with_it() {
+    // The H800 comes in a generic server: its price typed makes an object of keys, no preset.
+    let mut state = fresh();
+    state.apply(Action::ChooseChip("h800".into()));
+    set(&mut state, "cluster.system.node_price_usd", json!(300_000.0));
+    assert_eq!(state.scenario.get("cluster.system"), Some(json!({ "node_price_usd": 300_000.0 })));
+    let nodes = estimate(&state).facility.bom.nodes as f64;
+    assert!(estimate(&state).facility.cost.hardware_usd > 300_000.0 * nodes);
+    // The H100's own system comes with it, priced as its own, and the notice says what went.
+    state.apply(Action::ChooseChip("h100-sxm".into()));
+    assert_eq!(state.scenario.get("cluster.system"), None);
+    match &state.notice {
+        Some(Notice::ChipChanged { replaced, .. }) => assert!(replaced.contains(&"cluster.system")),
+        other => panic!("{other:?}"),
+    }
+    state.apply(Action::Undo);
+    assert_eq!(state.scenario.get("cluster.system"), Some(json!({ "node_price_usd": 300_000.0 })));
+    // A catalog system's price typed keeps the system.
+    state.apply(Action::ChooseChip("h100-sxm".into()));
+    set(&mut state, "cluster.system.node_price_usd", json!(250_000.0));
+    let system = state.scenario.get("cluster.system").expect("set");
+    assert_eq!(system["preset"], json!("dgx-h100"), "{system}");
+}
+
+#[test]
 fn measurements_made_on_one_chip_stay_with_it_when_the_chip_changes() {
     let mut state = fresh();
     let measured = json!([{ "scenario": { "cluster": { "chips": 256 }, "parallelism": { "dp": null } },

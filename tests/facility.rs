@@ -128,24 +128,26 @@ fn impossible_values_name_their_field() {
     }
 }
 
+/// A fabric of a random switch, one or two planes and an oversubscription of 1 to 8.
+fn random_fabric(rng: &mut Rng) -> serde_json::Value {
+    let switches = ["qm9700", "q3400", "tomahawk5", "h3c-s9827"];
+    json!({
+        "switch": *rng.pick(&switches),
+        "planes": 1 + rng.below(2),
+        "oversubscription": 1 + rng.below(8),
+    })
+}
+
 #[test]
 fn random_plants_never_produce_nan_or_negative_figures() {
     let mut rng = Rng(0x0FAB_41C5);
     let systems =
         ["dgx-h100", "dgx-b200", "gb200-nvl72", "atlas-800t-a2", "kuae-s4000", "mi300x-platform"];
-    let switches = ["qm9700", "q3400", "tomahawk5", "h3c-s9827"];
     for case in 0..200 {
         let s = random_scenario(&mut rng)
             .with("cluster.system", Some(json!(*rng.pick(&systems))))
             .with("cluster.chips_per_node", None)
-            .with(
-                "cluster.fabric",
-                Some(json!({
-                    "switch": *rng.pick(&switches),
-                    "planes": 1 + rng.below(2),
-                    "oversubscription": 1 + rng.below(8),
-                })),
-            )
+            .with("cluster.fabric", Some(random_fabric(&mut rng)))
             .with("facility.cooling", Some(json!(*rng.pick(&["air", "liquid", "hybrid"]))));
         let Ok((_, e)) = s.evaluate() else { continue };
         let f = &e.facility;
@@ -162,6 +164,93 @@ fn random_plants_never_produce_nan_or_negative_figures() {
         }
         assert!(f.bom.leaf >= 1 && f.bom.nodes >= 1, "case {case}");
     }
+}
+
+/// The bill of materials' priced rows sum to the hardware's cost on any generated cluster
+/// (every chip, its own system or a named one, any switch, planes and oversubscription), in
+/// dollars and, at the site's rate, in yuan.
+#[test]
+fn the_priced_bill_of_materials_sums_to_the_hardware_cost() {
+    let mut rng = Rng(0x0B0_4D11);
+    let systems = [None, Some("dgx-h100"), Some("gb200-nvl72"), Some("atlas-800t-a2")];
+    let mut priced = 0;
+    for case in 0..300 {
+        let mut s = random_scenario(&mut rng)
+            .with("cluster.fabric", Some(random_fabric(&mut rng)))
+            .with("facility.currency", Some(json!(*rng.pick(&["usd", "cny"]))))
+            .with("facility.usd_to_cny", Some(json!(5.0 + rng.below(5) as f64)));
+        if let Some(system) = *rng.pick(&systems) {
+            s = s.with("cluster.system", Some(json!(system))).with("cluster.chips_per_node", None);
+        }
+        let Ok((inputs, e)) = s.evaluate() else { continue };
+        let rows = clusterplan::model::facility::priced_bom(&inputs.plant, &e.facility);
+        let sum: f64 = rows.iter().map(|&(_, _, n, unit)| unit.unwrap_or(0.0) * n as f64).sum();
+        let hardware = e.facility.cost.hardware_usd;
+        assert!(
+            (sum - hardware).abs() <= 1e-9 * hardware.max(1.0),
+            "case {case}: {sum} vs {hardware}"
+        );
+        // The file says the same in the site's money.
+        let money = clusterplan::format::Money::of(&inputs.plant.facility);
+        let csv = clusterplan::report::bom_csv(&inputs.plant, &e.facility);
+        let head = format!("item,tier,count,unit_price_{0},price_{0}\n", money.code());
+        assert!(csv.starts_with(&head), "case {case}: {csv}");
+        let in_file: f64 =
+            csv.lines().skip(1).filter_map(|l| l.split(',').nth(4)?.parse::<f64>().ok()).sum();
+        let want = money.amount(hardware);
+        assert!(
+            (in_file - want).abs() <= 1e-6 * want.max(1.0) + 0.01 * rows.len() as f64,
+            "case {case}"
+        );
+        priced += 1;
+    }
+    assert!(priced > 100, "only {priced} of the generated clusters resolved");
+}
+
+/// Every chip comes in a priced server but those the catalog prices nowhere (Google's TPUs,
+/// rented, never sold), which say so; the H800's is within a quarter of its cited price.
+#[test]
+fn every_chip_is_priced_or_says_it_is_not() {
+    for chip in clusterplan::model::presets::CHIPS {
+        let e = evaluate(&with(&[("cluster.chip", json!(chip.id))]));
+        let unpriced = e.warnings.contains(&Warning::ServersUnpriced);
+        let tpu = chip.id.starts_with("tpu-");
+        assert_eq!(unpriced, tpu, "{}: unpriced {unpriced}", chip.id);
+        if !tpu {
+            // At least the network's share of a node: no server priced at a few dollars.
+            let per_chip = e.facility.cost.hardware_usd / 16_384.0;
+            assert!(per_chip > 4_000.0, "{}: ${per_chip:.0} of hardware a chip", chip.id);
+        }
+    }
+    // 8-GPU H800 servers at about 2 million yuan at launch (Reuters, early 2024), at 2023's
+    // 7.08 yuan a dollar: $35,300 a GPU with its share of the server.
+    let (inputs, _) = with(&[("cluster.chip", json!("h800"))]).evaluate().expect("resolves");
+    let per_gpu = inputs.plant.system.node_price_usd / inputs.plant.system.chips_per_node as f64;
+    assert!((per_gpu / 35_300.0 - 1.0).abs() <= 0.25, "H800 at ${per_gpu:.0} a GPU");
+    // A price typed for the servers is what they cost, and the warning goes.
+    let typed = evaluate(&with(&[
+        ("cluster.chip", json!("tpu-v5p")),
+        ("cluster.system.node_price_usd", json!(100_000.0)),
+    ]));
+    assert!(!typed.warnings.contains(&Warning::ServersUnpriced));
+    assert!(typed.facility.cost.hardware_usd > 100_000.0 * typed.facility.bom.nodes as f64);
+}
+
+/// A server the catalog does not list follows the chip as resolved: its price typed and the
+/// node's chips as set.
+#[test]
+fn a_generic_server_follows_its_chips() {
+    let node = |changes: &[(&str, serde_json::Value)]| {
+        let (inputs, _) = with(changes).evaluate().expect("resolves");
+        (inputs.plant.system.node_price_usd, inputs.plant.system.node_max_w)
+    };
+    let (price8, w8) = node(&[("cluster.chip", json!("h800"))]);
+    let (price4, w4) =
+        node(&[("cluster.chip", json!("h800")), ("cluster.chips_per_node", json!(4))]);
+    assert!((price4 * 2.0 - price8).abs() < 1e-6 && (w4 * 2.0 - w8).abs() < 1e-6);
+    let custom = json!({ "preset": "h800", "price_usd": 40_000.0 });
+    let (typed, _) = node(&[("cluster.chip", custom)]);
+    assert!((typed - 8.0 * 40_000.0 * 1.23).abs() < 1e-6, "{typed}");
 }
 
 /// Every constant and site default of the facility estimate is listed with its source.

@@ -384,8 +384,8 @@ fn bom(path: &str) -> ExitCode {
             }
         };
     match scenarios[0].evaluate() {
-        Ok((_, estimate)) => {
-            print!("{}", report::bom_csv(&estimate.facility));
+        Ok((inputs, estimate)) => {
+            print!("{}", report::bom_csv(&inputs.plant, &estimate.facility));
             ExitCode::SUCCESS
         }
         Err(errors) => input_errors(errors),

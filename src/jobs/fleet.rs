@@ -133,7 +133,8 @@ pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -
                     ),
                     None => (*part, None),
                 };
-                let (card, mark) = pool_card(&part, e, name, p.across, site);
+                let money = format::Money::of(&good.inputs.plant.facility);
+                let (card, mark) = pool_card(&part, e, name, p.across, site, money);
                 let mut card = card;
                 card["colour"] = json!(charts::pool_colour(theme, place));
                 cards.push(card);
@@ -196,6 +197,7 @@ fn pool_card(
     name: &str,
     how: Across,
     site: Option<&str>,
+    money: format::Money,
 ) -> (Value, PoolMark) {
     let title =
         fill("fleet.pool-chips", &[("chip", name), ("n", &numbers::format(part.chips as f64))]);
@@ -221,8 +223,7 @@ fn pool_card(
         let f = &solo.facility;
         let mw = format::sig3(f.power.facility_w / 1e6);
         figures.push((t("fleet.card.power"), fill("unit.mw", &[("n", &mw)])));
-        let usd = format::count(f.cost.capex_usd);
-        figures.push((t("fleet.card.capex"), fill("unit.usd", &[("n", &usd)])));
+        figures.push((t("fleet.card.capex"), money.show(f.cost.capex_usd)));
     }
     let card = json!({
         "title": title,
@@ -311,7 +312,7 @@ fn sites(found: Option<&Sites>, good: &Evaluation) -> (Value, Vec<SiteMark>, Opt
                     name,
                     format::percent(p.share),
                     fill("unit.mw", &[("n", &format::sig3(p.power_w / 1e6))]),
-                    fill("unit.usd", &[("n", &format::count(p.run_cost_usd))]),
+                    format::Money::of(&good.inputs.plant.facility).show(p.run_cost_usd),
                 ],
             })
         })
@@ -359,11 +360,16 @@ pub fn addition(scenario: &Scenario, chip: &str, deadline_days: f64) -> Value {
             let days = format::days(a.job.job.train_days);
             json!({ "lines": [line("fleet-add-answer", fill("fleet.fleet-met", &[("days", &days)]), false)] })
         }
-        Ok(Some(a)) => addition_view(&a, &name),
+        Ok(Some(a)) => {
+            let money = scenario
+                .resolve()
+                .map_or(format::Money::USD, |inputs| format::Money::of(&inputs.plant.facility));
+            addition_view(&a, &name, money)
+        }
     }
 }
 
-fn addition_view(a: &Addition, name: &str) -> Value {
+fn addition_view(a: &Addition, name: &str, money: format::Money) -> Value {
     let n = numbers::format(a.chips as f64);
     let text = fill(
         "fleet.fleet-answer",
@@ -372,7 +378,7 @@ fn addition_view(a: &Addition, name: &str) -> Value {
             ("chip", name),
             ("days", &format::days(a.job.job.train_days)),
             ("mw", &format::sig3(a.power_w / 1e6)),
-            ("usd", &format::count(a.capex_usd)),
+            ("usd", &money.show(a.capex_usd)),
         ],
     );
     json!({

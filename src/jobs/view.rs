@@ -155,6 +155,11 @@ impl<'a> Ctx<'a> {
         fill("search.behind-on", &values)
     }
 
+    /// The money of the site searched.
+    fn money(&self) -> format::Money {
+        format::Money::of(&self.searchable.inputs.plant.facility)
+    }
+
     /// What else a row should say: that its tensor parallelism leaves the scale-up domain (and
     /// by how much the model prefers it to the best plan that does not), where its ranks sit,
     /// and the chips it leaves idle.
@@ -200,7 +205,7 @@ impl<'a> Ctx<'a> {
             let usd = finite(plan.idle_usd).unwrap_or(0.0);
             out.push(fill(
                 "search.idle",
-                &[("n", &n(plan.idle_chips)), ("usd", &format::count(usd))],
+                &[("n", &n(plan.idle_chips)), ("usd", &self.money().show(usd))],
             ));
         }
         out
@@ -375,6 +380,7 @@ pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> Value {
         _ => None,
     };
     let cx = Ctx { searchable, outcome, yours };
+    let money = format::Money::of(&searchable.inputs.plant.facility);
     let count = |x: u64| n(x as f64);
     let counts = [
         ("searched", count(outcome.searched)),
@@ -445,7 +451,7 @@ pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> Value {
                 "search.front-item",
                 &[
                     ("days", &format!("{:.1}", finite(p.effective_train_days).unwrap_or(0.0))),
-                    ("usd", &format::sig3(finite(p.run_usd).unwrap_or(0.0) / 1e6)),
+                    ("usd", &money.show(finite(p.run_usd).unwrap_or(0.0))),
                     ("plan", &plan_words(&p.parallelism, None)),
                 ],
             )
@@ -495,6 +501,7 @@ pub fn size(
     deadline_days: f64,
     chips: &[SizedChip],
     confidence: crate::model::Confidence,
+    money: format::Money,
     dark: bool,
 ) -> Value {
     let rows: Vec<Value> = chips
@@ -529,7 +536,7 @@ pub fn size(
                     count.clone(),
                     format!("{} / {}", n(bom.nodes as f64), n(bom.racks as f64)),
                     mw.map(|mw| fill("unit.mw", &[("n", &format::sig3(mw))])).unwrap_or_default(),
-                    capex.map(|usd| fill("unit.usd", &[("n", &format::count(usd))])).unwrap_or_default(),
+                    capex.map(|usd| money.show(usd)).unwrap_or_default(),
                     held_days(sized),
                     plan_words(&sized.plan.parallelism, None),
                 ],

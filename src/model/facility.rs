@@ -23,6 +23,15 @@ pub enum Cooling {
     Hybrid,
 }
 
+/// The money every figure is shown in (`facility.currency`). Prices are entered and the model
+/// counts in US dollars; yuan are dollars at the site's rate (`Facility::usd_to_cny`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Currency {
+    #[default]
+    Usd,
+    Cny,
+}
+
 /// The site and the prices: assumptions with cited defaults.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Facility {
@@ -53,6 +62,10 @@ pub struct Facility {
     pub storage_node_usd: f64,
     /// Temperature of the air the racks take in, °C.
     pub inlet_c: f64,
+    /// The money figures are shown in.
+    pub currency: Currency,
+    /// Yuan per US dollar, for figures shown in yuan.
+    pub usd_to_cny: f64,
 }
 
 /// What a run asks of the site: how busy its accelerators are, how long its steps and the run
@@ -648,6 +661,39 @@ pub struct Split {
     pub chips: Share,
     /// All IT power and the hardware's price.
     pub all: Share,
+}
+
+/// One row of the bill of materials with its price: `(item, tier, count, unit_usd)`, the unit
+/// price `None` where the item is priced within another (NIC ports and scale-up trays within
+/// the nodes, the optical cables among the cables).
+pub type PricedRow = (&'static str, &'static str, u64, Option<f64>);
+
+/// The bill of materials of `f`, built as `plant`, each row with the unit price the hardware's
+/// cost counts it at; the rows' prices sum to `cost.hardware_usd`. A torus's face links, which
+/// `FacilityEstimate::bom_rows` leaves out, are cables at the end.
+pub fn priced_bom(plant: &Plant, f: &FacilityEstimate) -> Vec<PricedRow> {
+    let switch = plant.switch.price_usd;
+    let mut rows: Vec<PricedRow> = f
+        .bom_rows()
+        .into_iter()
+        .map(|(item, tier, count)| {
+            let unit = match item {
+                "nodes" => Some(plant.system.node_price_usd),
+                "racks" => Some(RACK_USD),
+                "storage_nodes" => Some(plant.facility.storage_node_usd),
+                "optical_circuit_switches" => Some(OCS_USD),
+                "leaf_switches" | "spine_switches" | "core_switches" => Some(switch),
+                "transceivers" => Some(TRANSCEIVER_USD),
+                "cables" => Some(CABLE_USD),
+                _ => None,
+            };
+            (item, tier, count, unit)
+        })
+        .collect();
+    if f.bom.ocs_links > 0 {
+        rows.push(("torus_links", "", f.bom.ocs_links, Some(CABLE_USD)));
+    }
+    rows
 }
 
 /// The split of `f`, the plant `plant`'s power and cost, by the parts a drawing shows.

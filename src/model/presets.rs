@@ -188,9 +188,20 @@ pub struct SwitchPreset {
 /// maxima); the lower ratio, for the larger chips most plans use.
 pub const GENERIC_NODE_W_PER_CHIP_TDP: f64 = 1.82;
 
+/// Price of a server the catalog does not list, per price of its chips: a DGX H100 at about
+/// $270,000 (analyst estimate, 2023) over 8 H100 at $27,500 (street, $25-30k) is 1.23; the rest
+/// is the hosts, memory, NICs and chassis.
+pub const GENERIC_NODE_PRICE_PER_CHIP_PRICE: f64 = 1.23;
+
+/// The price of a generic server of `chips` chips priced `chip_price_usd` each; 0 without a
+/// price, which the estimate warns of (`Warning::ServersUnpriced`).
+pub fn generic_node_price_usd(chip_price_usd: Option<f64>, chips: u32) -> f64 {
+    chip_price_usd.unwrap_or(0.0) * chips.max(1) as f64 * GENERIC_NODE_PRICE_PER_CHIP_PRICE
+}
+
 /// The system a chip comes in when the scenario names none: the catalog system built around
-/// it, else a generic server of the chip preset's size whose price is the chip preset's price
-/// (when it has one) times its chips, as the catalog priced chips before systems existed.
+/// it, else a generic server of the chip preset's size priced from the chip preset's price
+/// (`generic_node_price_usd`).
 pub fn system_for_chip(chip_id: &str) -> Option<SystemPreset> {
     let c = chip(chip_id)?;
     // The system built the way the chip preset describes it (its scale-up domain) comes first,
@@ -212,7 +223,7 @@ pub fn system_for_chip(chip_id: &str) -> Option<SystemPreset> {
             node_max_w: GENERIC_NODE_W_PER_CHIP_TDP * c.chip.tdp_w * n as f64,
             nodes_per_rack: 4,
             liquid: false,
-            node_price_usd: c.chip.price_usd.unwrap_or(0.0) * n as f64,
+            node_price_usd: generic_node_price_usd(c.chip.price_usd, n),
             scale_up_switches_per_rack: 0,
         },
         scale_up: c.scale_up,
@@ -221,7 +232,7 @@ pub fn system_for_chip(chip_id: &str) -> Option<SystemPreset> {
         superpod: None,
         basis: Basis::Unverified,
         unverified: &["node_max_w", "nodes_per_rack", "node_price_usd"],
-        source: "a generic server of the chip preset's size: power 1.82 x the chips' TDP (the DGX                  H100 ratio), four per rack, priced at the chip preset's price per chip",
+        source: "a generic server of the chip preset's size: power 1.82 x the chips' TDP (the DGX H100 ratio), four per rack, priced at 1.23 x its chips' price (the DGX H100 ratio)",
     })
 }
 

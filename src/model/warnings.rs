@@ -108,6 +108,9 @@ pub enum Warning {
     /// Occurs when air-cooled chips take in air above the recommended envelope and slow down
     /// (`facility::thermal_speed`): `slower` is the share of speed they lose.
     HotInlet { inlet_c: f64, slower: f64 },
+    /// Occurs when the servers have no price (a chip the catalog prices nowhere, or a price of
+    /// 0 typed), so the hardware's cost counts only the network and the storage.
+    ServersUnpriced,
 }
 
 /// How much a finding matters, most serious first; warnings are listed in this order.
@@ -175,6 +178,7 @@ impl Warning {
             | Warning::CapBelowMeasured { .. }
             | Warning::EfficiencyAboveClass { .. }
             | Warning::HotInlet { .. }
+            | Warning::ServersUnpriced
             | Warning::SequenceParallelWithoutTensor
             | Warning::ShardingWithoutReplicas
             | Warning::VirtualStagesWithoutPipeline
@@ -389,6 +393,9 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
     if thermal < 1.0 {
         let inlet_c = inputs.plant.facility.inlet_c;
         out.push(Warning::HotInlet { inlet_c, slower: 1.0 - thermal });
+    }
+    if inputs.plant.system.node_price_usd <= 0.0 {
+        out.push(Warning::ServersUnpriced);
     }
     if p.sequence_parallel && shape.tp_u <= 1 {
         out.push(Warning::SequenceParallelWithoutTensor);

@@ -42,7 +42,12 @@ impl Scenario {
         // A key inside a system that is not set starts from the system it stands for (the
         // chip's own), so the edit keeps that system and changes only the key.
         if path.starts_with("cluster.system.") && self.cluster.system.is_none() {
-            let own = self.chip_preset().and_then(|c| crate::model::presets::system_for_chip(c.id));
+            // A chip the catalog builds no system around has a generic server, which no id
+            // names: the edit then makes an object of keys beside the chip.
+            let own = self
+                .chip_preset()
+                .and_then(|c| crate::model::presets::system_for_chip(c.id))
+                .filter(|own| crate::model::presets::system(own.id).is_some());
             if let Some(system) = own {
                 root["cluster"]["system"] = Value::String(system.id.to_string());
             }

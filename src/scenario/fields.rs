@@ -11,7 +11,7 @@
 //! entry says where (`place!`), and `resolve` reads it, the form offers it in its section and
 //! the docs describe it, all from the entry. Adding one is its entry and its words.
 
-use crate::model::facility::{Cooling, FabricKind};
+use crate::model::facility::{Cooling, Currency, FabricKind};
 use crate::model::pools::Across;
 use crate::model::presets::units::{GB, GBIT_PER_S, GB_PER_S, TB_PER_S, TFLOPS, US};
 use crate::model::reliability::{Checkpoint, Confidence, Recovery};
@@ -1128,6 +1128,21 @@ pub static FACILITY_COOLING: Choices<Cooling> = Choices {
     options: &[("air", Cooling::Air), ("liquid", Cooling::Liquid), ("hybrid", Cooling::Hybrid)],
 };
 
+/// Yuan per US dollar, for money shown in yuan: the 2025 annual average of the Federal
+/// Reserve's noon buying rates, 7.1875 (FRED series AEXCHUS).
+pub static FACILITY_USD_TO_CNY: Field = number(
+    "facility.usd_to_cny",
+    "CNY/USD",
+    Fixed(7.19),
+    0.01,
+    1_000.0,
+    "7.19 yuan a dollar, the 2025 average (Federal Reserve, FRED AEXCHUS)",
+);
+pub static FACILITY_CURRENCY: Choices<Currency> = Choices {
+    path: "facility.currency",
+    options: &[("usd", Currency::Usd), ("cny", Currency::Cny)],
+};
+
 /// The field of a measured figure by its key (`step_s`, `tokens_per_s`, `mfu`).
 pub fn measured(key: &str) -> &'static Field {
     match key {
@@ -1138,7 +1153,7 @@ pub fn measured(key: &str) -> &'static Field {
 }
 
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 17] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 18] {
     [
         (PARALLELISM_ACROSS_SITES.path, PARALLELISM_ACROSS_SITES.offered()),
         (PARALLELISM_CP_KIND.path, PARALLELISM_CP_KIND.offered()),
@@ -1156,6 +1171,7 @@ pub fn choices() -> [(&'static str, Vec<&'static str>); 17] {
         (RELIABILITY_RECOVERY.path, RELIABILITY_RECOVERY.offered()),
         (SIZING_CONFIDENCE.path, SIZING_CONFIDENCE.offered()),
         (FACILITY_COOLING.path, FACILITY_COOLING.offered()),
+        (FACILITY_CURRENCY.path, FACILITY_CURRENCY.offered()),
         (CLUSTER_FABRIC_KIND.path, CLUSTER_FABRIC_KIND.offered()),
     ]
 }
@@ -1262,6 +1278,7 @@ pub static FIELDS: &[&Field] = &[
     &FACILITY_PUE,
     &FACILITY_RACK_KW,
     &FACILITY_INLET_C,
+    &FACILITY_USD_TO_CNY,
     &number(
         "facility.usd_per_kwh",
         "USD/kWh",
@@ -1462,6 +1479,7 @@ pub fn warning_field(w: &Warning) -> &'static str {
         Warning::VirtualStagesWithoutPipeline => "parallelism.virtual_stages",
         Warning::RackTooDense { .. } => "facility.cooling",
         Warning::HotInlet { .. } => "facility.inlet_c",
+        Warning::ServersUnpriced => "cluster.system.node_price_usd",
         Warning::NeverFinishes { .. } => "cluster.chips",
     }
 }

@@ -11,7 +11,7 @@ use super::fields::{self, fixed};
 use super::resolve::{check_keys, preset, preset_and_fields, short, Catalog, Problem, Reader};
 use super::Scenario;
 use crate::fabric::{self, Spec};
-use crate::model::facility::{Cooling, FabricKind, FabricRules, Facility, Plant};
+use crate::model::facility::{Cooling, Currency, FabricKind, FabricRules, Facility, Plant};
 use crate::model::presets::{self, units::*, SystemPreset};
 use crate::model::reliability::{
     Checkpoint, Confidence, Recovery, Reliability, DEFAULT_RATES, STORAGE_BYTES_PER_S_PER_CHIP,
@@ -42,7 +42,7 @@ fn generic(chip: &Chip, chips_per_node: u32) -> SystemPreset {
             node_max_w: presets::GENERIC_NODE_W_PER_CHIP_TDP * chip.tdp_w * n as f64,
             nodes_per_rack: 4,
             liquid: false,
-            node_price_usd: chip.price_usd.unwrap_or(0.0) * n as f64,
+            node_price_usd: presets::generic_node_price_usd(chip.price_usd, n),
             scale_up_switches_per_rack: 0,
         },
         scale_up: "",
@@ -111,12 +111,26 @@ impl Scenario {
                             None => generic(&cluster.chip, cluster.chips_per_node),
                         }
                     }
-                    None => generic(&cluster.chip, cluster.chips_per_node),
+                    // Keys without a preset: a chip the catalog builds no system around keeps
+                    // its own generic server (its switch and fabrics), as without the keys.
+                    None => chip_id
+                        .and_then(presets::system_for_chip)
+                        .filter(|own| presets::system(own.id).is_none())
+                        .unwrap_or_else(|| generic(&cluster.chip, cluster.chips_per_node)),
                 }
             }
         };
         let mut system = base.system;
         system.chips_per_node = cluster.chips_per_node;
+        // A server the catalog does not list follows the chip as resolved (its power and price
+        // typed or the preset's) and the node's chips as set.
+        if presets::system(base.id).is_none() {
+            let chip = &cluster.chip;
+            system.node_max_w =
+                presets::GENERIC_NODE_W_PER_CHIP_TDP * chip.tdp_w * system.chips_per_node as f64;
+            system.node_price_usd =
+                presets::generic_node_price_usd(chip.price_usd, system.chips_per_node);
+        }
         if let Some(Value::Object(map)) = &self.cluster.system {
             check_keys(r, map, "cluster.system", SYSTEM_EXTRA);
             if let Some(name) = map.get("name") {
@@ -346,11 +360,14 @@ impl Scenario {
         let rack_kw = &fields::FACILITY_RACK_KW;
         let design_rack_kw = rack_kw.from_si(system.nodes_per_rack as f64 * system.node_max_w);
         let inlet = &fields::FACILITY_INLET_C;
+        let rate = &fields::FACILITY_USD_TO_CNY;
         Facility {
             cooling,
             pue,
             rack_w: rack_kw.to_si(r.positive(&f.rack_kw, rack_kw, Some(design_rack_kw.max(1.0)))),
             inlet_c: r.positive(&f.inlet_c, inlet, Some(inlet.fixed())),
+            currency: r.choice(&f.currency, &fields::FACILITY_CURRENCY, Currency::Usd),
+            usd_to_cny: r.positive(&f.usd_to_cny, rate, Some(rate.fixed())),
             // Prices and the grid: plain fields, set from the field table.
             ..Facility::default()
         }

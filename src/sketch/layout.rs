@@ -9,6 +9,7 @@ use std::fmt::Write;
 
 use super::{Group, Knob, Part, Sketch, What};
 use crate::charts::text_width;
+use crate::format::Money;
 use crate::numbers;
 
 /// The words of the drawing, in the page's language.
@@ -133,14 +134,14 @@ fn n(x: u64) -> String {
 }
 
 /// What hovering a part says: how many, chips each, power and price of all of them.
-pub fn info(part: &Part, name: &str, words: &Words) -> String {
+pub fn info(part: &Part, name: &str, words: &Words, money: Money) -> String {
     let mut s = format!("{} {name}", n(part.count));
     if part.chips_each > 1 {
         let _ = write!(s, " · {}", words.each.replace("{n}", &n(part.chips_each)));
     }
     let _ = write!(s, " · {} kW", numbers::sig3(part.power_w / 1e3));
     if part.cost_usd > 0.0 {
-        let _ = write!(s, " · ${}", numbers::sig3(part.cost_usd));
+        let _ = write!(s, " · {}", money.show(part.cost_usd));
     }
     s
 }
@@ -271,7 +272,7 @@ pub fn layout(s: &Sketch, words: &Words) -> Layout {
     if let Some(p) = part(top) {
         // The list a narrow page shows in place of the drawing says it too (its count is every
         // plane's already).
-        pen.part(format!("{}{joined}", info(&p, &label(top), words)), true);
+        pen.part(format!("{}{joined}", info(&p, &label(top), words, s.money)), true);
         pen.rect(10.0, 10.0, w - 20.0, 34.0, Ink::Box);
         let per_plane = p.count / s.planes.max(1) as u64;
         let end = pen.glyphs(20.0, 20.0, per_plane, 24, 12.0, Ink::Switch);
@@ -346,7 +347,7 @@ pub fn layout(s: &Sketch, words: &Words) -> Layout {
     let rows = s.nodes_per_rack.min(6) as u64;
     let per_row = s.chips_per_node.min(18) as u64;
     if let Some(p) = part(What::Racks) {
-        pen.part(info(&p, &label(What::Racks), words), true);
+        pen.part(info(&p, &label(What::Racks), words, s.money), true);
         pen.rect(10.0, ry, 200.0, 10.0 + rows as f64 * 12.0, Ink::Box);
         for r in 0..rows {
             pen.glyphs(16.0, ry + 6.0 + r as f64 * 12.0, per_row, 18, 8.0, Ink::Chip);
@@ -361,7 +362,7 @@ pub fn layout(s: &Sketch, words: &Words) -> Layout {
     let nodes_in_domain =
         (s.domain as u64).div_ceil(s.chips_per_node.max(1) as u64).min(rows).max(1);
     if let Some(p) = part(What::Domains) {
-        pen.part(info(&p, &label(What::Domains), words), false);
+        pen.part(info(&p, &label(What::Domains), words, s.money), false);
         pen.rect(214.0, ry + 5.0, 4.0, nodes_in_domain as f64 * 12.0 - 2.0, Ink::Switch);
         pen.end();
     }
@@ -385,7 +386,7 @@ pub fn layout(s: &Sketch, words: &Words) -> Layout {
     let mut ty = 238.0;
     for what in [What::Chips, What::Nodes, What::Racks, What::Domains] {
         if let Some(p) = part(what) {
-            pen.part(info(&p, &label(what), words), false);
+            pen.part(info(&p, &label(what), words, s.money), false);
             pen.text(560.0, ty + 12.0, Ink::Text, &format!("{} {}", n(p.count), label(what)));
             pen.end();
             ty += 18.0;
@@ -395,14 +396,13 @@ pub fn layout(s: &Sketch, words: &Words) -> Layout {
         let Some(p) = part(What::Switches(t)) else { continue };
         if !inner || t != 2 || p.count > 0 {
             let what = label(What::Switches(t));
-            pen.part(info(&p, &what, words), false);
+            pen.part(info(&p, &what, words, s.money), false);
             pen.text(560.0, ty + 12.0, Ink::Muted, &format!("{} {what}", n(p.count)));
             pen.end();
             ty += 16.0;
         }
     }
-    let site =
-        format!("{} MW · ${}", numbers::sig3(s.facility_w / 1e6), numbers::sig3(s.capex_usd));
+    let site = format!("{} MW · {}", numbers::sig3(s.facility_w / 1e6), s.money.show(s.capex_usd));
     pen.text(560.0, ty + 14.0, Ink::Value, &site);
     pen.out
 }

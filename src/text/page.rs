@@ -248,13 +248,14 @@ pub fn report_inputs(
             ("pue", &crate::numbers::sig3(f.pue)),
         ],
     );
+    let money = format::Money::of(f);
     let prices = fill(
         "report.prices",
         &[
-            ("kwh", &crate::numbers::format(f.usd_per_kwh)),
-            ("build", &format::count(f.build_usd_per_w * 1e6)),
+            ("kwh", &money.show(f.usd_per_kwh)),
+            ("build", &money.show(f.build_usd_per_w * 1e6)),
             ("years", &crate::numbers::format(f.amortization_years)),
-            ("cloud", &crate::numbers::format(f.cloud_usd_per_chip_hour)),
+            ("cloud", &money.show(f.cloud_usd_per_chip_hour)),
         ],
     );
     vec![

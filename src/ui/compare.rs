@@ -5,35 +5,36 @@ use yew::prelude::*;
 
 use super::state::{Action, State};
 use crate::editor;
-use crate::format;
+use crate::format::{self, Money};
 use crate::jobs::Status;
 use crate::numbers;
 use crate::text::{fill, t};
 
-/// A figure's name and how its values are shown, by `editor::Difference::key`.
-fn shown(key: &str) -> (&'static str, fn(f64) -> String) {
-    let days: fn(f64) -> String = |d| format!("{d:.1}");
-    let money: fn(f64) -> String = |usd| fill("unit.usd", &[("n", &format::count(usd))]);
-    let count: fn(f64) -> String = |n| numbers::format(n.round());
-    let (key, show): (&str, fn(f64) -> String) = match key {
+/// A figure's name and how its values are shown, by `editor::Difference::key`; money in the
+/// side's own.
+fn shown(key: &str) -> (&'static str, fn(f64, Money) -> String) {
+    let days: fn(f64, Money) -> String = |d, _| format!("{d:.1}");
+    let money: fn(f64, Money) -> String = |usd, m| m.show(usd);
+    let count: fn(f64, Money) -> String = |n, _| numbers::format(n.round());
+    let (key, show): (&str, fn(f64, Money) -> String) = match key {
         "train_days" => ("compare.train-days", days),
         "effective_train_days" => ("compare.effective-days", days),
-        "mfu" => ("compare.mfu", format::percent),
-        "step_s" => ("compare.step", format::seconds),
-        "memory_bytes" => ("compare.memory", format::gib),
+        "mfu" => ("compare.mfu", |x, _| format::percent(x)),
+        "step_s" => ("compare.step", |s, _| format::seconds(s)),
+        "memory_bytes" => ("compare.memory", |b, _| format::gib(b)),
         "chips" => ("compare.chips", count),
-        "facility_w" => ("compare.power", |w| fill("unit.mw", &[("n", &format::sig3(w / 1e6))])),
+        "facility_w" => ("compare.power", |w, _| fill("unit.mw", &[("n", &format::sig3(w / 1e6))])),
         "capex_usd" => ("compare.capex", money),
         "run_usd" => ("compare.run-cost", money),
         "energy_mwh" => {
-            ("compare.energy", |mwh| fill("unit.mwh", &[("n", &numbers::format(mwh.round()))]))
+            ("compare.energy", |mwh, _| fill("unit.mwh", &[("n", &numbers::format(mwh.round()))]))
         }
         "bom.nodes" => ("part.nodes", count),
         "bom.racks" => ("part.racks", count),
         "bom.switches" => ("compare.switches", count),
         "bom.transceivers" => ("part.transceivers", count),
         // A part of the step, by its id.
-        part => return (format::part(part), format::seconds),
+        part => return (format::part(part), |s, _| format::seconds(s)),
     };
     (t(key), show)
 }
@@ -93,12 +94,13 @@ pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> H
                 <tbody>
                     { for rows.iter().filter(|d| d.a != 0.0 || d.b != 0.0).map(|d| {
                         let (label, show) = shown(d.key);
+                        let (money_a, money_b) = (Money::of(&a.inputs.plant.facility), Money::of(&b.inputs.plant.facility));
                         let id = |side: &str| (d.key == "train_days").then(|| format!("train-days-{side}"));
                         html! {
                             <tr class={classes!(d.key.starts_with("bom.").then_some("bom-row"))}>
                                 <td>{ label }</td>
-                                <td class={classes!(dim(&a.estimate))} data-testid={id("a")}>{ show(d.a) }</td>
-                                <td class={classes!(dim(&b.estimate))} data-testid={id("b")}>{ show(d.b) }</td>
+                                <td class={classes!(dim(&a.estimate))} data-testid={id("a")}>{ show(d.a, money_a) }</td>
+                                <td class={classes!(dim(&b.estimate))} data-testid={id("b")}>{ show(d.b, money_b) }</td>
                                 <td>{ change(d) }</td>
                             </tr>
                         }

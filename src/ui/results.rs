@@ -16,9 +16,11 @@ use crate::text::{fill, t};
 use crate::validation::{self, Confidence};
 
 /// The bill of materials as a table, with a button that copies it as CSV.
-fn bom(f: &crate::model::FacilityEstimate, on_copy: &Callback<String>) -> Html {
-    let csv = report::bom_csv(f);
-    let rows = f.bom_rows();
+fn bom(good: &Evaluation, on_copy: &Callback<String>) -> Html {
+    let (plant, f) = (&good.inputs.plant, &good.estimate.facility);
+    let csv = report::bom_csv(plant, f);
+    let rows = crate::model::facility::priced_bom(plant, f);
+    let money = format::Money::of(&plant.facility);
     let onclick = on_copy.reform(move |_| csv.clone());
     html! {
         <details class="tables bom">
@@ -26,15 +28,18 @@ fn bom(f: &crate::model::FacilityEstimate, on_copy: &Callback<String>) -> Html {
                 ("nodes", &numbers::format(f.bom.nodes as f64)), ("switches", &numbers::format(f.bom.switches() as f64)),
                 ("tiers", &f.bom.tiers.to_string()), ("transceivers", &numbers::format(f.bom.transceivers as f64))]) }</summary>
             <table data-testid="bom">
-                <thead><tr><th>{ t("bom.item") }</th><th>{ t("bom.tier") }</th><th>{ t("bom.count") }</th></tr></thead>
+                <thead><tr><th>{ t("bom.item") }</th><th>{ t("bom.tier") }</th><th>{ t("bom.count") }</th>
+                    <th>{ t("bom.unit-price") }</th><th>{ t("bom.price") }</th></tr></thead>
                 <tbody>
-                    { for rows.iter().map(|(item, tier, count)| html! {
-                        <tr><td>{ format::part(item) }</td><td>{ format::part(tier) }</td><td>{ numbers::format(*count as f64) }</td></tr>
+                    { for rows.iter().map(|&(item, tier, count, unit)| html! {
+                        <tr><td>{ format::part(item) }</td><td>{ format::part(tier) }</td><td>{ numbers::format(count as f64) }</td>
+                            <td>{ unit.map(|u| money.show(u)).unwrap_or_default() }</td>
+                            <td>{ unit.map(|u| money.show(u * count as f64)).unwrap_or_default() }</td></tr>
                     }) }
                 </tbody>
             </table>
             <button type="button" data-testid="bom-copy" {onclick}>{ t("bom.copy") }</button>
-            { save_button("bom-csv", "clusterplan-bill-of-materials.csv", report::bom_csv(f)) }
+            { save_button("bom-csv", "clusterplan-bill-of-materials.csv", report::bom_csv(plant, f)) }
         </details>
     }
 }
@@ -163,16 +168,17 @@ fn headline(good: &Evaluation) -> Html {
 /// The site's cards: power, energy, capex and the run's cost.
 fn plant(good: &Evaluation) -> Html {
     let f = &good.estimate.facility;
-    let (c, usd) = (&f.cost, |x: f64| fill("unit.usd", &[("n", &format::count(x))]));
+    let (c, money) = (&f.cost, format::Money::of(&good.inputs.plant.facility));
+    let usd = |x: f64| money.show(x);
     let mw = fill("unit.mw", &[("n", &format::sig3(f.power.facility_w / 1e6))]);
     let (it, pue) =
         (format::sig3(f.power.it_w / 1e6), format::sig3(good.inputs.plant.facility.pue));
     let power = fill("card.facility-mw.detail", &[("it", &it), ("pue", &pue)]);
     let mwh = fill("unit.mwh", &[("n", &format::sig3(f.energy_mwh))]);
     let co2 = fill("card.energy.detail", &[("t", &format::sig3(f.co2_t))]);
-    let (hardware, building) = (format::count(c.hardware_usd), format::count(c.facility_usd));
+    let (hardware, building) = (usd(c.hardware_usd), usd(c.facility_usd));
     let capex = fill("card.capex.detail", &[("hardware", &hardware), ("building", &building)]);
-    let (rented, per) = (format::count(c.run_cloud_usd), format::sig3(c.per_million_tokens_usd));
+    let (rented, per) = (usd(c.run_cloud_usd), usd(c.per_million_tokens_usd));
     let run = fill("card.run-cost.detail", &[("rented", &rented), ("per", &per)]);
     html! {
         <div class="cards plant" data-testid="plant-cards">
@@ -348,7 +354,7 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
                     { for e.notes.iter().map(|w| html! { <li>{ text::warning(w) }</li> }) }
                 </ul>
             }
-            { bom(&e.facility, on_copy) }
+            { bom(good, on_copy) }
             { tables(e) }
         </section>
     }

@@ -45,7 +45,7 @@ pub fn site_design(good: &Evaluation) -> Html {
             ("kept", &format::sig3(good.inputs.plant.facility.checkpoints_kept)),
             ("gbs", &format::count(s.bytes_per_s / 1e9)),
             ("kw", &kw(s.power_w)),
-            ("usd", &fill("unit.usd", &[("n", &format::count(s.cost_usd))])),
+            ("usd", &format::Money::of(&good.inputs.plant.facility).show(s.cost_usd)),
         ],
     );
     html! {

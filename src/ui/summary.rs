@@ -21,7 +21,7 @@ pub fn summary(state: &State) -> Html {
     let f = &e.facility;
     let class = classes!("summary", (!e.feasible || state.stale()).then_some("infeasible"));
     let fits = t(if e.memory.fits { "fit.fits" } else { "fit.does-not-fit" });
-    let cost = fill("unit.usd", &[("n", &format::count(f.cost.run_amortized_usd))]);
+    let cost = format::Money::of(&good.inputs.plant.facility).show(f.cost.run_amortized_usd);
     let mw = fill("unit.mw", &[("n", &format::sig3(f.power.facility_w / 1e6))]);
     let a = state.pinned.as_ref().and_then(|p| p.good.as_ref()).map(|a| days(&a.estimate));
     let headline = match a {

@@ -26,7 +26,7 @@ pub const CHIPS: &[ChipPreset] = &[
             tdp_w: 300.0,
             matmul_efficiency: 0.72,
             memory_efficiency: 0.80,
-            price_usd: None,
+            price_usd: Some(11_458.0), // list price, 2018
         },
         scale_up: "nvlink2-8",
         scale_out: "ib-edr",
@@ -35,7 +35,7 @@ pub const CHIPS: &[ChipPreset] = &[
         unverified: &[],
         source: source!(
             "NVIDIA Tesla V100 datasheet (SXM2 32GB: 125 TFLOPS FP16 tensor, 15.7 FP32, \
-                 900 GB/s HBM2, 300 W, NVLink 2 300 GB/s), as widely quoted. 8 per DGX-1"
+                 900 GB/s HBM2, 300 W, NVLink 2 300 GB/s), as widely quoted. 8 per DGX-1; price: $11,458 single-unit list price (Microway, May 2018, as Epoch AI's hardware price data records it)"
         ),
     },
     ChipPreset {
@@ -53,7 +53,7 @@ pub const CHIPS: &[ChipPreset] = &[
             tdp_w: 400.0,
             matmul_efficiency: 0.74,
             memory_efficiency: 0.80,
-            price_usd: Some(24_875.0), // DGX A100 list ~$199k at launch / 8 (includes host)
+            price_usd: Some(20_200.0), // DGX A100's $199k at launch over 8 x 1.23
         },
         scale_up: "nvlink3-8",
         scale_out: "ib-hdr",
@@ -63,7 +63,8 @@ pub const CHIPS: &[ChipPreset] = &[
         source: source!(
             "NVIDIA A100 datasheet (quoted in a secondary compilation); Megatron-LM SC'21 \
                  §5 (312 TFLOP/s peak, 8x200 Gb/s HDR per node); DGX A100 $199k (Medium, \
-                 MT-NLG write-up), price is the system price / 8"
+                 MT-NLG write-up); price: the DGX A100's $199k at launch (NVIDIA, May 2020) over 8 \
+                 chips and the generic server's 1.23"
         ),
     },
     ChipPreset {
@@ -108,7 +109,7 @@ pub const CHIPS: &[ChipPreset] = &[
             tdp_w: 400.0,
             matmul_efficiency: 0.74,
             memory_efficiency: 0.80,
-            price_usd: None,
+            price_usd: Some(15_250.0), // 108,000 yuan a card, mid-2023
         },
         scale_up: "nvlink3-a800",
         scale_out: "ib-hdr",
@@ -117,7 +118,7 @@ pub const CHIPS: &[ChipPreset] = &[
         unverified: &[],
         source: source!(
             "China SKU of A100: figures = A100 80GB, NVLink cut 600 -> 400 GB/s \
-                 (TechPowerUp / Tom's Hardware news, Reuters-sourced)"
+                 (TechPowerUp / Tom's Hardware news, Reuters-sourced); price: about 108,000 yuan a card on China's grey market (Straits Times, mid-2023) at 7.08 yuan per dollar"
         ),
     },
     ChipPreset {
@@ -163,7 +164,7 @@ pub const CHIPS: &[ChipPreset] = &[
             tdp_w: 700.0, // one source; another claims a 550 W firmware cap
             matmul_efficiency: 0.62,
             memory_efficiency: 0.80,
-            price_usd: None,
+            price_usd: Some(28_700.0), // 8-GPU servers about 2.0 M yuan at launch, over 8 x 1.23
         },
         scale_up: "nvlink4-h800",
         scale_out: "ib-ndr",
@@ -173,7 +174,7 @@ pub const CHIPS: &[ChipPreset] = &[
         source: source!(
             "China SKU of H100 (compute = H100, FP64 and NVLink cut): philisun.com \
                  'NVIDIA H800 vs H100'; aiwiki.ai/wiki/nvidia_h800; DeepSeek-V3 report §3.2.2 \
-                 (~160 GB/s NVLink, ~50 GB/s IB achieved per GPU)"
+                 (~160 GB/s NVLink, ~50 GB/s IB achieved per GPU); price: 8-GPU H800 servers about 2 million yuan at launch (Reuters, early 2024; Caixin, Oct 2023: 2.3 M before the October 2023 curbs, over 2.7 M after), 2.0 M at 7.08 yuan per dollar (2023 average, Federal Reserve G.5A) over 8 chips and the generic server's 1.23"
         ),
     },
     ChipPreset {
@@ -191,7 +192,7 @@ pub const CHIPS: &[ChipPreset] = &[
             tdp_w: 400.0,
             matmul_efficiency: 0.62,
             memory_efficiency: 0.80,
-            price_usd: None,
+            price_usd: Some(13_500.0), // $12,000-15,000 a card to distributors
         },
         scale_up: "nvlink4-8",
         scale_out: "ib-ndr",
@@ -200,7 +201,7 @@ pub const CHIPS: &[ChipPreset] = &[
         unverified: &[],
         source: source!(
             "willitrunai.com/es/gpus/h20-96gb; zangshuxian.com (FP16 148, FP32 44); \
-                 1cnz.cn (FP8 296, 96 GB, 4.0 TB/s, NVLink 900 GB/s)"
+                 1cnz.cn (FP8 296, 96 GB, 4.0 TB/s, NVLink 900 GB/s); price: Nvidia priced distributor orders at $12,000-15,000 a card (Reuters, early 2024), the middle of the range"
         ),
     },
     ChipPreset {
@@ -356,7 +357,7 @@ pub const CHIPS: &[ChipPreset] = &[
             tdp_w: 350.0,
             matmul_efficiency: 0.50,
             memory_efficiency: 0.75,
-            price_usd: None,
+            price_usd: Some(9_000.0), // between $7,500 and about $11,000
         },
         scale_up: "pcie4-8",
         scale_out: "roce-200g",
@@ -366,7 +367,7 @@ pub const CHIPS: &[ChipPreset] = &[
         source: source!(
             "NVIDIA L40/L40S datasheet table reproduced at mullet.se; omegaco.ae; \
                  itcreations.com (no NVLink; PCIe Gen4 x16); 200G NIC typical (S); 8 cards \
-                 per server assumed"
+                 per server assumed; price: between the $7,500 MSRP (chipversus.com) and about $11,000 (jishuzhan.net, Dec 2025)"
         ),
     },
     ChipPreset {
@@ -384,17 +385,17 @@ pub const CHIPS: &[ChipPreset] = &[
             tdp_w: 275.0,
             matmul_efficiency: 0.50,
             memory_efficiency: 0.75,
-            price_usd: None,
+            price_usd: Some(9_000.0), // one blog's figure
         },
         scale_up: "pcie4-8",
         scale_out: "roce-200g",
         chips_per_node: 8,
         basis: Basis::Unverified,
-        unverified: &["bf16_flops_per_s", "fp8_flops_per_s"],
+        unverified: &["bf16_flops_per_s", "fp8_flops_per_s", "price_usd"],
         source: source!(
             "technical.city/pl/video/L20 (48 GB, 864 GB/s, 275 W, FP32 59.35); topcpu.net; \
                  taoguba.com.cn (L20 ~32% of L40S compute, 200G networking). Tensor TFLOPS not \
-                 found: BF16/FP8 estimated at ~1/3 of L40S"
+                 found: BF16/FP8 estimated at ~1/3 of L40S; price: about $9,000 (jishuzhan.net, Dec 2025), the one published figure found"
         ),
     },
     // ---------------------------------------------------------------- AMD
@@ -413,17 +414,17 @@ pub const CHIPS: &[ChipPreset] = &[
             tdp_w: 560.0, // AMD table 560 W; a leak said 500 W
             matmul_efficiency: 0.55,
             memory_efficiency: 0.80,
-            price_usd: None,
+            price_usd: Some(11_000.0), // an estimate
         },
         scale_up: "infinity-fabric-mi250x",
         scale_out: "slingshot-11",
         chips_per_node: 4,
         basis: Basis::Secondary,
-        unverified: &["tdp_w"],
+        unverified: &["tdp_w", "price_usd"],
         source: source!(
             "zexron.com (AMD spec table: FP16/BF16 383 TF, 128 GB, 3.2 TB/s, 560 W); Tom's \
                  Hardware (500 W leak); Dash et al. 2023 (191.5 TF per GCD); Frontier node = \
-                 4 MI250X with HPE Slingshot-11"
+                 4 MI250X with HPE Slingshot-11; price: an estimate, no published price found: near the A100's $12,500-15,000 list (Next Platform, 2022) at AMD's usual discount; Frontier's $600 M contract over its 37,632 MI250X, $15.9k each with everything else, bounds it"
         ),
     },
     ChipPreset {
@@ -469,7 +470,7 @@ pub const CHIPS: &[ChipPreset] = &[
             tdp_w: 1000.0,
             matmul_efficiency: 0.55,
             memory_efficiency: 0.80,
-            price_usd: None,
+            price_usd: Some(20_000.0), // MSRP, one source
         },
         scale_up: "infinity-fabric-8",
         scale_out: "roce-400g",
@@ -482,10 +483,11 @@ pub const CHIPS: &[ChipPreset] = &[
             "hbm_bytes",
             "hbm_bytes_per_s",
             "tdp_w",
+            "price_usd",
         ],
         source: source!(
             "partofstyle.com (announcement: HBM3E, up to 288 GB, 1.3x bandwidth); compute \
-                 widely quoted as = MI300X; AMD MI325X datasheet not retrieved"
+                 widely quoted as = MI300X; AMD MI325X datasheet not retrieved; price: $20,000 MSRP (willitrunai.com), one secondary source"
         ),
     },
     ChipPreset {
@@ -503,7 +505,7 @@ pub const CHIPS: &[ChipPreset] = &[
             tdp_w: 1400.0,
             matmul_efficiency: 0.55,
             memory_efficiency: 0.80,
-            price_usd: None,
+            price_usd: Some(23_000.0), // analyst's average selling price
         },
         scale_up: "infinity-fabric-8",
         scale_out: "roce-400g",
@@ -513,7 +515,7 @@ pub const CHIPS: &[ChipPreset] = &[
         source: source!(
             "AMD Instinct MI355X announcement as reported (CDNA 4: 288 GB HBM3E at 8 TB/s, \
                  1,400 W liquid-cooled, 5 PF dense FP8, 10 PF MXFP4 and MXFP6, 157.3 TF FP32 \
-                 vector); dense BF16 taken as half the FP8 rate. GEMM efficiency by chip class"
+                 vector); dense BF16 taken as half the FP8 rate. GEMM efficiency by chip class; price: HSBC's estimated average selling price, $23,000 (September 2025, down from $25,000 in July)"
         ),
     },
     // ---------------------------------------------------------------- Intel
@@ -532,7 +534,7 @@ pub const CHIPS: &[ChipPreset] = &[
             tdp_w: 600.0,
             matmul_efficiency: 0.60,
             memory_efficiency: 0.80,
-            price_usd: None,
+            price_usd: Some(8_125.0), // $65,000 for a kit of 8
         },
         scale_up: "gaudi-roce-8",
         scale_out: "gaudi2-roce-3x100g",
@@ -542,7 +544,7 @@ pub const CHIPS: &[ChipPreset] = &[
         source: source!(
             "yobitel.com Gaudi 2 page; pcguia.pt (432 BF16, 96 GB, 2.45 TB/s, 600 W); \
                  habana.ai/products/networking (24x100GbE on die, 2.4 Tb/s scale-out per \
-                 8-card server)"
+                 8-card server); price: $65,000 for a kit of 8 Gaudi 2 with the baseboard (Intel at Computex 2024, Reuters; Next Platform, June 2024)"
         ),
     },
     ChipPreset {
@@ -827,17 +829,17 @@ pub const CHIPS: &[ChipPreset] = &[
             tdp_w: 600.0, // estimate: no power figure found
             matmul_efficiency: 0.50,
             memory_efficiency: 0.80,
-            price_usd: None,
+            price_usd: Some(16_000.0), // an estimate
         },
         scale_up: "mtlink2-8",
         scale_out: "roce-400g",
         chips_per_node: 8,
         basis: Basis::Secondary,
-        unverified: &["bf16_flops_per_s", "fp8_flops_per_s", "fp32_flops_per_s", "tdp_w"],
+        unverified: &["bf16_flops_per_s", "fp8_flops_per_s", "fp32_flops_per_s", "tdp_w", "price_usd"],
         source: source!(
             "Vendor marketing: ldeepai.com article; reportify.ai (MDC 2025 summary: ~1,000 \
                  TF FP8, 80 GB, 1.6 TB/s, 784 GB/s inter-card). Scale-out NIC not sourced \
-                 (400G assumed)"
+                 (400G assumed); price: an estimate, no published price found: priced as the Ascend 910B (120,000 yuan, Reuters, early 2024) and the H20 ($12,000-15,000), parts of its class"
         ),
     },
     // ---------------------------------------------------------------- Cambricon
@@ -856,17 +858,17 @@ pub const CHIPS: &[ChipPreset] = &[
             tdp_w: 250.0,
             matmul_efficiency: 0.50,
             memory_efficiency: 0.75,
-            price_usd: None,
+            price_usd: Some(5_000.0), // an estimate
         },
         scale_up: "mlu-link-8",
         scale_out: "roce-200g",
         chips_per_node: 4,
         basis: Basis::Secondary,
-        unverified: &[],
+        unverified: &["price_usd"],
         source: source!(
             "guangxilong.com (Cambricon launch coverage, 2022-03: 96 TF FP16/BF16, 48 GB \
                  LPDDR5, 614.4 GB/s, 250 W, MLU-Link 200 GB/s, bridge joins 4 cards). Node = \
-                 one 4-card MLU-Link group; scale-out NIC not sourced (200G assumed)"
+                 one 4-card MLU-Link group; scale-out NIC not sourced (200G assumed); price: an estimate, no published price found: the Ascend 910B's yuan per BF16 TFLOP/s (120,000 yuan, Reuters, early 2024) times its 96 TFLOP/s"
         ),
     },
     // ---------------------------------------------------------------- Biren
@@ -885,17 +887,17 @@ pub const CHIPS: &[ChipPreset] = &[
             tdp_w: 550.0,
             matmul_efficiency: 0.50,
             memory_efficiency: 0.80,
-            price_usd: None,
+            price_usd: Some(15_000.0), // an estimate
         },
         scale_up: "blink-8",
         scale_out: "roce-200g",
         chips_per_node: 8,
         basis: Basis::Secondary,
-        unverified: &["bf16_flops_per_s"],
+        unverified: &["bf16_flops_per_s", "price_usd"],
         source: source!(
             "tomshardware.com (Biren BR100/BR104 table); techpowerup.com (Hot Chips 34: \
                  550 W, BLink 2.3 TB/s); notebookcheck.com. Scale-out NIC not sourced (200G \
-                 assumed)"
+                 assumed); price: an estimate, no published price found: priced as the Ascend 910B-class parts (120,000 yuan, Reuters, early 2024)"
         ),
     },
     ChipPreset {
@@ -913,16 +915,16 @@ pub const CHIPS: &[ChipPreset] = &[
             tdp_w: 300.0,
             matmul_efficiency: 0.50,
             memory_efficiency: 0.80,
-            price_usd: None,
+            price_usd: Some(7_500.0), // an estimate
         },
         scale_up: "pcie5-8",
         scale_out: "roce-200g",
         chips_per_node: 8,
         basis: Basis::Secondary,
-        unverified: &["bf16_flops_per_s"],
+        unverified: &["bf16_flops_per_s", "price_usd"],
         source: source!(
             "tomshardware.com (Biren BR100/BR104 table); techpowerup.com; notebookcheck.com. \
-                 PCIe card, 8 per server assumed; scale-out NIC not sourced (200G assumed)"
+                 PCIe card, 8 per server assumed; scale-out NIC not sourced (200G assumed); price: an estimate, no published price found: half the BR100's, as it is half the chip"
         ),
     },
 ];

@@ -156,6 +156,10 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
                     fabric_options(presets::SCALE_OUT.iter().map(|p| (p.id, p.name)).collect()), out_default) }
             }
             { system_select(&f, &props.on_action) }
+            // The servers' price, chips included: the system's, or what a generic server of the
+            // chip costs; a chip the catalog prices nowhere leaves it to fill (a warning says so).
+            { f.render(f.number(&fields::CLUSTER_SYSTEM_NODE_PRICE_USD, "node-price",
+                f.good.map(|g| g.inputs.plant.system.node_price_usd))) }
             { preset_select(&f, "cluster.fabric.switch", "switch", text::t("form.systems-own"),
                 presets::SWITCHES.iter().map(|p| (p.id, p.name)).collect()) }
             <div class="grid">

@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use super::{Form, PanelProps};
-use crate::model::facility::Cooling;
+use crate::model::facility::{Cooling, Currency};
 use crate::model::reliability::{Checkpoint, Confidence, Recovery};
 use crate::scenario::fields;
 
@@ -16,6 +16,7 @@ pub fn facility_panel(props: &PanelProps) -> Html {
     let recovery = rel.map_or(Recovery::Spare, |r| r.recovery);
     let confidence = rel.map_or(Confidence::Central, |r| r.confidence);
     let cooling = site.map_or(Cooling::Air, |s| s.cooling);
+    let currency = site.map_or(Currency::Usd, |s| s.currency);
     html! {
         <section class="panel">
             <h2>{ crate::text::t("form.facility") }</h2>
@@ -25,6 +26,10 @@ pub fn facility_panel(props: &PanelProps) -> Html {
                 { f.render(f.number(&fields::FACILITY_RACK_KW, "rack-kw", site.map(|s| s.rack_w))) }
                 { f.render(f.number(&fields::FACILITY_INLET_C, "inlet-c", site.map(|s| s.inlet_c))) }
                 { f.plain("facility") }
+            </div>
+            { f.choice(&fields::FACILITY_CURRENCY, "currency", currency) }
+            <div class="grid">
+                { f.render(f.number(&fields::FACILITY_USD_TO_CNY, "usd-to-cny", site.map(|s| s.usd_to_cny))) }
             </div>
             <h2>{ crate::text::t("form.failures") }</h2>
             { f.choice(&fields::RELIABILITY_CHECKPOINT, "checkpoint", checkpoint) }
