@@ -97,7 +97,17 @@ pub enum FabricError {
     TooFewPorts { ports: u32 },
     /// Occurs when a torus of cubes is asked for with a scale-up domain smaller than a cube.
     DomainBelowCube { domain: u32 },
+    /// Occurs when `tiers` tiers of `ports`-port switches cannot join `endpoints` chips even
+    /// with each port split `PORT_SPLITS` ways: a spine reaches at most `ports` leaves, a core
+    /// at most `ports` pods.
+    Unwireable { endpoints: u64, ports: u32, tiers: u32 },
 }
+
+/// Ways a switch's ports may be split, fewest first, when its radix cannot wire the cluster in
+/// the tiers asked for: a 51.2 Tb/s switch's 64 ports of 800G (or NDR's 64 of 400G) run as 128
+/// at half the rate (breakout cables), each chip's NIC then on twice the planes at half the
+/// rate, so its bandwidth stays.
+pub const PORT_SPLITS: [u32; 3] = [1, 2, 4];
 
 /// Chips in one cube of a torus pod: 4 x 4 x 4 in a rack (TPU v4; Jouppi et al. 2023,
 /// arXiv:2304.01433).
@@ -116,12 +126,43 @@ fn even_spread(min: u64, links: u64) -> u64 {
     (min.max(1)..=links).find(|d| links % d == 0).unwrap_or(min.max(1))
 }
 
-/// Builds the fabric.
+/// Builds the fabric: as asked, or, where the switch's radix cannot wire it in the tiers
+/// asked for, with its ports split (`PORT_SPLITS`, the split in `Bom::port_split`).
 pub fn build(spec: &Spec) -> Result<Fabric, FabricError> {
+    let mut last = FabricError::TooFewPorts { ports: spec.switch.ports };
+    for split in PORT_SPLITS {
+        match build_split(spec, split) {
+            // Said of the switch as it is, unsplit.
+            Err(FabricError::Unwireable { endpoints, tiers, .. }) => {
+                last = FabricError::Unwireable { endpoints, ports: spec.switch.ports, tiers }
+            }
+            built => return built,
+        }
+    }
+    Err(last)
+}
+
+/// The fabric of `spec` with each switch port split `split` ways.
+fn build_split(spec: &Spec, split: u32) -> Result<Fabric, FabricError> {
+    let s = spec.switch;
+    let split_spec = Spec {
+        planes: spec.planes.max(1) * split,
+        switch: Switch {
+            ports: s.ports.saturating_mul(split),
+            port_bytes_per_s: s.port_bytes_per_s / split as f64,
+            ports_per_transceiver: s.ports_per_transceiver.max(1) * split,
+            ..s
+        },
+        // A scalable unit's leaf serves as many more nodes as it has ports.
+        unit_nodes: spec.unit_nodes.map(|u| u.saturating_mul(split)),
+        ..*spec
+    };
+    let spec = &split_spec;
     let mut fabric = match spec.kind {
         FabricKind::RailOnly if spec.rails() > 1 => rail_only(spec)?,
         _ => fat_tree(spec)?,
     };
+    fabric.bom.port_split = split;
     if spec.kind == FabricKind::TorusOcs {
         if spec.domain_chips < CUBE_CHIPS {
             return Err(FabricError::DomainBelowCube { domain: spec.domain_chips });
@@ -177,6 +218,10 @@ fn fat_tree(spec: &Spec) -> Result<Fabric, FabricError> {
         None if leaves <= k as u64 && spec.min_tiers <= 2 => 2,
         None => 3,
     };
+    // Every spine reaches every leaf below it, every core every pod: a switch's ports bound both.
+    if tiers == 2 && leaves > k as u64 {
+        return Err(FabricError::Unwireable { endpoints: chips, ports: k, tiers });
+    }
     let leaf_up = if tiers == 2 { two_tier_up(unit) } else { full_up };
     let mut leaf_nodes = Vec::with_capacity(units as usize);
     for u in 0..units {
@@ -201,6 +246,9 @@ fn fat_tree(spec: &Spec) -> Result<Fabric, FabricError> {
         let spine_down = (k / 2) as u64;
         let units_per_pod = (spine_down / rails).max(1);
         let pods = units.div_ceil(units_per_pod);
+        if pods > k as u64 || rails > spine_down {
+            return Err(FabricError::Unwireable { endpoints: chips, ports: k, tiers });
+        }
         let spine_up = ((spine_down as f64 / o).ceil() as u64).clamp(1, k as u64 - spine_down);
         let mut spine_nodes = Vec::new();
         let mut total_spines = 0;

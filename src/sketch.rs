@@ -190,7 +190,9 @@ pub fn sketch(inputs: &Inputs, estimate: &Estimate) -> Option<Sketch> {
         (Some(v - d).filter(|x| *x >= lo), Some(v + d).filter(|x| *x <= hi))
     };
     let (rack_down, rack_up) = step(spec.nodes_per_rack as f64, 1.0, 1000.0, 1.0);
-    let (planes_down, planes_up) = step(bom.planes as f64, 1.0, 16.0, 1.0);
+    // The planes asked for; a switch with its ports split builds more (`Bom::port_split`).
+    let planes = (bom.planes / bom.port_split.max(1)).max(1);
+    let (planes_down, planes_up) = step(planes as f64, 1.0, 16.0, 1.0);
     let (o_down, o_up) = step(o.round(), 1.0, 64.0, 1.0);
     let tiers = bom.tiers;
     let knobs = [
@@ -221,7 +223,7 @@ pub fn sketch(inputs: &Inputs, estimate: &Estimate) -> Option<Sketch> {
         },
         Knob {
             path: "cluster.fabric.planes",
-            value: bom.planes as f64,
+            value: planes as f64,
             down: planes_down,
             up: planes_up,
         },

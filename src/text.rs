@@ -396,6 +396,21 @@ pub fn warning(w: &Warning) -> String {
             ],
         ),
         Warning::ServersUnpriced => t("warn.servers-unpriced").into(),
+        Warning::PortsSplit { split, ports, tiers } => {
+            // A rail-optimised fat tree of radix k joins k^2/2 chips in two tiers, k^3/4 in three.
+            let k = ports as f64;
+            let most = if tiers <= 2 { k * k / 2.0 } else { k * k * k / 4.0 };
+            fill(
+                "warn.ports-split",
+                &[
+                    ("tiers", &tiers.to_string()),
+                    ("ports", &crate::numbers::format(k)),
+                    ("most", &crate::numbers::format(most)),
+                    ("split", &split.to_string()),
+                    ("split_ports", &crate::numbers::format(k * split as f64)),
+                ],
+            )
+        }
         Warning::SequenceParallelWithoutTensor => t("warn.sp-without-tp").into(),
         Warning::ShardingWithoutReplicas => t("warn.zero-without-dp").into(),
         Warning::VirtualStagesWithoutPipeline => t("warn.virtual-without-pp").into(),
@@ -631,6 +646,10 @@ pub fn fabric_error(e: FabricError) -> String {
         FabricError::DomainBelowCube { domain } => {
             fill("error.fabric.cube", &[("domain", &n(domain as u64))])
         }
+        FabricError::Unwireable { endpoints, ports, tiers } => fill(
+            "error.fabric.unwireable",
+            &[("tiers", &tiers.to_string()), ("ports", &n(ports as u64)), ("chips", &n(endpoints))],
+        ),
     }
 }
 

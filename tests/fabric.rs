@@ -3,6 +3,10 @@
 //! does not. Sources: `docs/accuracy.md`, "Fabric designs".
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
+use common::Rng;
+
 use clusterplan::fabric::{self, Spec};
 use clusterplan::model::facility::FabricKind;
 use clusterplan::model::presets;
@@ -122,11 +126,11 @@ fn oversubscription_thins_the_top_tier_and_bounds_the_pod() {
 
 #[test]
 fn planes_multiply_the_network_and_the_graph_stays_small() {
-    let spec = Spec { planes: 2, ..plain(100_000, "qm9700") };
+    let spec = Spec { planes: 2, ..plain(60_000, "qm9700") };
     let two = fabric::build(&spec).expect("builds");
     let one = fabric::build(&Spec { planes: 1, ..spec }).expect("builds");
     assert_eq!(two.bom.switches(), 2 * one.bom.switches());
-    assert_eq!(two.bom.nics, 200_000);
+    assert_eq!(two.bom.nics, 120_000);
     assert!(two.plane.node_count() < 2_000, "{} vertices", two.plane.node_count());
     let optics = two.bom.optical.iter().sum::<u64>();
     assert!(two.bom.transceivers >= optics, "at least one module per optical cable");
@@ -140,10 +144,80 @@ fn impossible_fabrics_are_errors_not_panics() {
     tiny.tiers = None;
     tiny.switch.ports = 3;
     assert!(fabric::build(&tiny).is_err());
-    for chips in [1, 7, 8, 9, 65_536, 10_000_000] {
+    for chips in [1, 7, 8, 9, 65_536, 4_000_000] {
         let b = fabric::build(&Spec { chips, tiers: None, ..spec }).expect("builds").bom;
-        assert!(b.leaf >= 1 && b.nics == chips as u64, "{chips}");
+        assert!(b.leaf >= 1 && b.nics == chips as u64 * b.port_split as u64, "{chips}");
     }
+    // Three tiers of 64 ports split in four reach 256^3 / 4 = 4,194,304 chips, and no more.
+    let huge = fabric::build(&Spec { chips: 10_000_000, tiers: None, ..spec });
+    assert!(matches!(huge, Err(fabric::FabricError::Unwireable { tiers: 3, ports: 64, .. })));
+}
+
+/// 131,072 H100 on 64-port switches: three tiers of 64 ports reach 65,536 chips, so each port
+/// runs split in two (128 ports at 200G) and each chip's 400G NIC on two planes; the network
+/// doubles with the chips, no tier is left unconnected.
+#[test]
+fn beyond_three_tiers_of_its_radix_a_switch_runs_its_ports_split() {
+    let at = |chips| fabric::build(&plain(chips, "qm9700")).expect("builds").bom;
+    let (half, full) = (at(65_536), at(131_072));
+    assert_eq!((half.port_split, full.port_split), (1, 2));
+    assert_eq!((half.planes, full.planes), (1, 2));
+    assert_eq!(full.switches(), 2 * half.switches(), "{full:?}");
+    assert_eq!(full.tiers, 3);
+}
+
+/// Every fabric built, over generated sizes, switches, node sizes, units and oversubscription,
+/// can be wired: no spine reaches more leaves, no core more pods, than its ports (split ones
+/// counted); what cannot be wired is an error, never a bill of materials.
+#[test]
+fn every_fabric_built_can_be_wired() {
+    use petgraph::visit::EdgeRef;
+    use petgraph::Direction::Incoming;
+    let mut rng = Rng(0xFAB_71E5);
+    let ids: Vec<&str> = presets::SWITCHES.iter().map(|s| s.id).collect();
+    let (mut built, mut split) = (0, 0);
+    for case in 0..3_000 {
+        let scale = 4 + rng.below(18);
+        let chips = 1 + rng.below(1 << scale) as u32;
+        let switch = ids[rng.below(ids.len() as u64) as usize];
+        let mut spec = plain(chips, switch);
+        spec.chips_per_node = *rng.pick(&[1, 4, 8]);
+        spec.unit_nodes = *rng.pick(&[None, Some(16), Some(32)]);
+        spec.oversubscription = 1.0 + rng.below(4) as f64;
+        spec.planes = 1 + rng.below(2) as u32;
+        let f = match fabric::build(&spec) {
+            Ok(f) => f,
+            Err(e) => {
+                let needed = matches!(e, fabric::FabricError::Unwireable { .. });
+                let k = spec.switch.ports as u64 * 4;
+                assert!(needed && chips as u64 > k * k / 2, "case {case}: {e:?} for {chips} chips");
+                continue;
+            }
+        };
+        built += 1;
+        let b = &f.bom;
+        split += usize::from(b.port_split > 1);
+        let k = spec.switch.ports as u64 * b.port_split.max(1) as u64;
+        let spines: Vec<_> = fabric::vertices(&f)
+            .filter(|(_, v)| matches!(v, fabric::Vertex::Spines { .. }))
+            .map(|(i, _)| i)
+            .collect();
+        assert!(spines.len() as u64 <= k.max(1), "case {case}: {} pods on {k} ports", spines.len());
+        for s in spines {
+            let leaves: u64 = f
+                .plane
+                .edges_directed(s, Incoming)
+                .map(|e| match f.plane[e.source()] {
+                    fabric::Vertex::Leaves { count, .. } => count as u64,
+                    _ => 0,
+                })
+                .sum();
+            assert!(leaves <= k, "case {case}: a pod of {leaves} leaves on {k}-port spines");
+        }
+        assert_eq!(b.nics, chips as u64 * b.planes as u64, "case {case}");
+        assert_eq!(b.planes, spec.planes * b.port_split.max(1), "case {case}");
+    }
+    assert!(built > 2_500 && split > 50, "{built} built, {split} split");
 }
 
 #[test]

@@ -37,6 +37,9 @@ pub struct Bom {
     pub ocs: u64,
     /// Optical links from the cubes' faces into them, one transceiver each.
     pub ocs_links: u64,
+    /// Ways each switch port is split to wire the cluster (1 or 0: not split); the planes and
+    /// NIC ports above count the split ones.
+    pub port_split: u32,
 }
 
 impl Bom {

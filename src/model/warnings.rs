@@ -108,6 +108,9 @@ pub enum Warning {
     /// Occurs when air-cooled chips take in air above the recommended envelope and slow down
     /// (`facility::thermal_speed`): `slower` is the share of speed they lose.
     HotInlet { inlet_c: f64, slower: f64 },
+    /// Occurs when `tiers` tiers of the `ports`-port switch cannot wire the cluster, so each
+    /// port runs split `split` ways (`fabric::PORT_SPLITS`).
+    PortsSplit { split: u32, ports: u32, tiers: u32 },
     /// Occurs when the servers have no price (a chip the catalog prices nowhere, or a price of
     /// 0 typed), so the hardware's cost counts only the network and the storage.
     ServersUnpriced,
@@ -183,7 +186,9 @@ impl Warning {
             | Warning::ShardingWithoutReplicas
             | Warning::VirtualStagesWithoutPipeline
             | Warning::DomainBeyondFabric { .. } => Severity::Advice,
-            Warning::LayersNotDivisible { .. } | Warning::SelectiveWithFlash => Severity::Note,
+            Warning::LayersNotDivisible { .. }
+            | Warning::SelectiveWithFlash
+            | Warning::PortsSplit { .. } => Severity::Note,
         }
     }
 }
@@ -393,6 +398,11 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
     if thermal < 1.0 {
         let inlet_c = inputs.plant.facility.inlet_c;
         out.push(Warning::HotInlet { inlet_c, slower: 1.0 - thermal });
+    }
+    let bom = &inputs.plant.bom;
+    if bom.port_split > 1 {
+        let (split, ports, tiers) = (bom.port_split, inputs.plant.switch.ports, bom.tiers);
+        out.push(Warning::PortsSplit { split, ports, tiers });
     }
     if inputs.plant.system.node_price_usd <= 0.0 {
         out.push(Warning::ServersUnpriced);
