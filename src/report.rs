@@ -458,6 +458,37 @@ pub fn sizing_why(deadline_days: f64, answer: &sizing::Answer) -> Option<String>
     })
 }
 
+/// One chip's largest cluster within `power_mw` as a row: its chips, nodes, racks, the power
+/// its site is provisioned for and draws, capex and the days its best plan takes; `chips` null
+/// (and why) when not one node or scale-up domain fits.
+pub fn power_row(chip: &str, power_mw: f64, found: Option<&sizing::PowerSized>) -> Value {
+    let Some(s) = found else {
+        let why = crate::text::fill(
+            "size.power-none",
+            &[("mw", &crate::numbers::format(power_mw)), ("chip", chip)],
+        );
+        return json!({ "chip": chip, "chips": Value::Null, "why": why });
+    };
+    let e = &s.estimate;
+    let f = &e.facility;
+    json!({
+        "chip": chip,
+        "chips": s.chips,
+        "unit": s.unit,
+        "chips_used": e.chips_used,
+        "nodes": f.bom.nodes,
+        "racks": f.cooling.racks,
+        "provisioned_mw": f.design.provisioned_w / 1e6,
+        "facility_mw": f.power.facility_w / 1e6,
+        "capex_usd": f.cost.capex_usd,
+        "feasible": e.feasible && s.plan.is_some(),
+        "train_days": e.train_days,
+        "effective_train_days": e.effective_train_days(),
+        "mfu": e.mfu,
+        "plan": s.plan.map(|p| describe::plan(&p.parallelism)),
+    })
+}
+
 /// One chip's sizing as a row: the smallest cluster that meets the deadline with its plan,
 /// nodes, racks, site power and cost; or, when none up to `sizing::MAX_CHIPS` does, `chips`
 /// null, the fastest size found and why.

@@ -19,8 +19,10 @@
 //! and site are built for that many chips, exactly as if the user had typed the count.
 
 mod fleet;
+mod power;
 
 pub use fleet::{add_to_fleet, Addition};
+pub use power::{within_power, PowerSized};
 use serde_json::Value;
 
 use crate::model::search::{self, Objective, Options, Plan, Search};

@@ -340,6 +340,23 @@ fn a_chip_count_the_typed_degrees_do_not_divide_still_searches_and_sizes() {
     for pair in points.windows(2) {
         assert!(pair[1][1].as_f64() <= pair[0][1].as_f64(), "the curve never rises: {pair:?}");
     }
+    // From the power a site has: the largest cluster of each of three chips within 30 MW.
+    let chips = ["--chip", "h100-sxm", "--chip", "ascend-910b", "--chip", "mtt-s4000"];
+    let out = run(&[&["size", "-", "--power-mw", "30"][..], &chips].concat(), &text);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let rows = v["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 3);
+    for row in rows {
+        let mw = row["provisioned_mw"].as_f64().expect("provisioned");
+        assert!(mw <= 30.0 && mw > 25.0, "{row}");
+        assert!(row["chips"].as_u64().is_some_and(|n| n > 1000) && row["racks"].as_u64().is_some());
+        assert!(
+            row["capex_usd"].as_f64().is_some() && row["effective_train_days"].as_f64().is_some()
+        );
+    }
+    let both = run(&["size", "-", "--power-mw", "30", "--deadline-days", "9"], &text);
+    assert_eq!(both.status.code(), Some(2));
 }
 
 /// A run whose interruptions outpace recovery: `effective_train_days` is null, never 0,

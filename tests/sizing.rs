@@ -243,3 +243,32 @@ fn a_safe_answer_holds_the_days_to_the_range_upper_end() {
     let errors = bad.resolve().expect_err("refused");
     assert!(errors.iter().any(|e| e.field == "sizing.confidence"), "{errors:?}");
 }
+
+/// The largest cluster within a power, for three chips and powers from 2 to 60 MW: provisioned
+/// within it, one unit more is not, and more power never means fewer chips.
+#[test]
+fn the_largest_cluster_within_a_power_is_within_it_and_one_unit_more_is_not() {
+    let base = Scenario::default_plan();
+    for chip in ["h100-sxm", "ascend-910b", "mtt-s4000"] {
+        let mut last = 0;
+        for mw in [2.0, 7.5, 20.0, 60.0] {
+            let found = sizing::within_power(&base, Some(chip), mw * 1e6)
+                .expect("resolves")
+                .unwrap_or_else(|| panic!("{chip}: nothing in {mw} MW"));
+            let provisioned = found.estimate.facility.design.provisioned_w;
+            assert!(provisioned <= mw * 1e6, "{chip} in {mw} MW: {provisioned} W");
+            let more = sizing::at(&base, Some(chip), found.chips + found.unit);
+            let (_, e) = more.evaluate().expect("resolves");
+            assert!(
+                e.facility.design.provisioned_w > mw * 1e6,
+                "{chip}: {} fit in {mw} MW",
+                found.chips + found.unit
+            );
+            assert!(found.chips >= last, "{chip}: {} chips in {mw} MW after {last}", found.chips);
+            assert!(found.plan.is_some() && found.estimate.feasible, "{chip} in {mw} MW runs");
+            last = found.chips;
+        }
+    }
+    // Less than a node's worth of power holds no cluster.
+    assert!(sizing::within_power(&base, Some("h100-sxm"), 5_000.0).expect("resolves").is_none());
+}

@@ -25,6 +25,9 @@ commands:
   size FILE --deadline-days D [--chip ID ...]
                  the smallest cluster of each chip (the scenario's when none is given)
                  that trains the workload in D days, with its plan, as JSON
+  size FILE --power-mw P [--chip ID ...]
+                 the largest cluster of each chip whose site is provisioned within P MW,
+                 with its racks, capex and the days its best plan takes, as JSON
   bom FILE       print the bill of materials of the scenario in FILE as CSV ('-' reads stdin)
   catalog        print every chip, fabric, system, switch and model preset with figures and
                  sources as JSON
@@ -311,14 +314,71 @@ fn search(path: &str, rest: &[&str]) -> ExitCode {
     }
 }
 
+/// The scenario a sizing reads and the chips it sizes (the scenario's own when none is named),
+/// or the exit code of what stops it: sizing chooses its own plans, so only errors beyond the
+/// typed plan do.
+fn sizing_input<'a>(
+    path: &str,
+    chips: &[&'a str],
+) -> Result<(Scenario, Vec<Option<&'a str>>), ExitCode> {
+    let scenario = one_scenario(path, "size")?;
+    if let Err(errors) = scenario.for_search() {
+        return Err(input_errors(errors));
+    }
+    let asked =
+        if chips.is_empty() { vec![None] } else { chips.iter().map(|c| Some(*c)).collect() };
+    Ok((scenario, asked))
+}
+
+/// `size FILE --power-mw P`: the largest cluster of each chip within the power.
+fn size_for_power(path: &str, mw: f64, chips: &[&str]) -> ExitCode {
+    let (scenario, asked) = match sizing_input(path, chips) {
+        Ok(input) => input,
+        Err(code) => return code,
+    };
+    let mut rows = Vec::new();
+    for chip in asked {
+        let name =
+            chip.map(str::to_string).unwrap_or_else(|| clusterplan::jobs::chip_name(&scenario));
+        match sizing::within_power(&scenario, chip, mw * 1e6) {
+            Ok(found) => rows.push(report::power_row(&name, mw, found.as_ref())),
+            Err(errors) => return input_errors(errors),
+        }
+    }
+    print_json(&serde_json::json!({ "power_mw": mw, "rows": rows }))
+}
+
 fn size(path: &str, rest: &[&str]) -> ExitCode {
-    let pairs = match flags(rest, &["--deadline-days", "--chip"]) {
+    let pairs = match flags(rest, &["--deadline-days", "--chip", "--power-mw"]) {
         Ok(pairs) => pairs,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
+    let powers: Vec<&str> =
+        pairs.iter().filter(|(f, _)| *f == "--power-mw").map(|(_, v)| *v).collect();
+    if !powers.is_empty() {
+        if pairs.iter().any(|(f, _)| *f == "--deadline-days") {
+            eprintln!("error: size takes --deadline-days D or --power-mw P, not both");
+            return ExitCode::from(2);
+        }
+        let chips: Vec<&str> =
+            pairs.iter().filter(|(f, _)| *f == "--chip").map(|(_, v)| *v).collect();
+        return match powers.as_slice() {
+            [one] => match clusterplan::numbers::parse(one) {
+                Ok(mw) if mw > 0.0 && mw.is_finite() => size_for_power(path, mw, &chips),
+                _ => {
+                    eprintln!("error: --power-mw: expected a positive number of MW, got '{one}'");
+                    ExitCode::from(2)
+                }
+            },
+            _ => {
+                eprintln!("error: size takes one --power-mw P");
+                ExitCode::from(2)
+            }
+        };
+    }
     let deadlines: Vec<&str> =
         pairs.iter().filter(|(f, _)| *f == "--deadline-days").map(|(_, v)| *v).collect();
     let deadline = match deadlines.as_slice() {
@@ -337,16 +397,10 @@ fn size(path: &str, rest: &[&str]) -> ExitCode {
         }
     };
     let chips: Vec<&str> = pairs.iter().filter(|(f, _)| *f == "--chip").map(|(_, v)| *v).collect();
-    let scenario = match one_scenario(path, "size") {
-        Ok(s) => s,
+    let (scenario, asked) = match sizing_input(path, &chips) {
+        Ok(input) => input,
         Err(code) => return code,
     };
-    // Sizing chooses its own plans, so only errors beyond the typed plan stop it.
-    if let Err(errors) = scenario.for_search() {
-        return input_errors(errors);
-    }
-    let asked: Vec<Option<&str>> =
-        if chips.is_empty() { vec![None] } else { chips.iter().map(|c| Some(*c)).collect() };
     // Every chip is checked before any is sized, so a typo costs no search.
     for chip in &asked {
         if let Err(errors) = sizing::Sizer::new(&scenario, *chip, deadline) {
