@@ -35,8 +35,14 @@ test('the cluster as built is shown with its bill of materials and plots', async
     assert.ok(Number.isFinite(num(await text(page, id))), `${id}: ${await text(page, id)}`);
   }
   assert.match(await text(page, 'facility-mw'), /MW$/);
-  assert.equal(await bom(page, 'leaf switches'), 512);
-  assert.equal(await bom(page, 'core switches'), 256);
+  // The default plan runs RoCE: Ethernet Spectrum-4 switches of 128 x 400G, not the DGX
+  // reference's 64-port InfiniBand ones.
+  assert.equal(await bom(page, 'leaf switches'), 256);
+  assert.equal(await bom(page, 'core switches'), 128);
+  const leaves = await bom(page, 'leaf switches');
+  await select(page, 'scale-out', 'ib-ndr');
+  await until(page, 'the InfiniBand fabric', ([s, n]) => [...document.querySelectorAll(`${s} tbody tr`)].some((r) => r.children[0].textContent.trim() === 'leaf switches' && Number(r.children[2].textContent.replace(/,/g, '')) === n), [q('bom'), 2 * leaves]);
+  assert.equal(await bom(page, 'core switches'), 256, 'InfiniBand NDR: 64-port Quantum-2 switches');
   for (const id of ['plot-power', 'plot-cost', 'plot-plant-scaling']) {
     assert.ok((await plotOf(page, id)).drawn, `${id} is drawn`);
   }
@@ -45,6 +51,9 @@ test('the cluster as built is shown with its bill of materials and plots', async
 
 test('thinning the core 1:7 saves switches and money but slows a plan that crosses pods', async (t) => {
   const { page, log } = await fresh(t);
+  // On InfiniBand's 64-port switches, whose pods of 1,024 chips the plan's data parallelism leaves.
+  await select(page, 'scale-out', 'ib-ndr');
+  await until(page, 'the InfiniBand fabric', ([s]) => [...document.querySelectorAll(`${s} tbody tr`)].some((r) => r.children[0].textContent.trim() === 'core switches' && r.children[2].textContent.trim() === '256'), [q('bom')]);
   await typeInto(page, 'pp', '8');
   await until(page, 'PP 8 accepted', (s) => !document.querySelector(s), q('error-pp'));
   const days = await text(page, 'train-days');
@@ -170,7 +179,7 @@ for (const lang of ['en', 'zh-CN']) {
 
     // A rail-only network needs no core tier at 16,384 H100.
     const core = lang === 'en' ? 'core switches' : 'Core 交换机';
-    assert.equal(await bom(page, core), 256);
+    assert.equal(await bom(page, core), 128);
     await select(page, 'fabric-kind', 'rail-only');
     await page.waitForFunction(([s, item]) => [...document.querySelectorAll(`${s} tbody tr`)].some((r) => r.children[0].textContent.trim() === item && r.children[2].textContent.trim() === '0'), [q('bom'), core]);
 

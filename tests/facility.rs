@@ -236,6 +236,43 @@ fn every_chip_is_priced_or_says_it_is_not() {
     assert!(typed.facility.cost.hardware_usd > 100_000.0 * typed.facility.bom.nodes as f64);
 }
 
+/// A RoCE network is built of Ethernet switches and an InfiniBand one of InfiniBand switches,
+/// whatever system the chips come in; the same cluster on each differs in switches, power
+/// and cost.
+#[test]
+fn roce_and_infiniband_networks_are_built_of_their_own_switches() {
+    let kind = |inputs: &clusterplan::model::Inputs| {
+        let found =
+            clusterplan::model::presets::SWITCHES.iter().find(|p| p.switch == inputs.plant.switch);
+        found.map(|p| p.infiniband)
+    };
+    for system in [None, Some("dgx-h100"), Some("gb200-nvl72"), Some("atlas-800t-a2")] {
+        for (scale_out, ib) in [
+            ("roce-100g", false),
+            ("roce-200g", false),
+            ("roce-400g", false),
+            ("roce-800g", false),
+            ("ib-hdr", true),
+            ("ib-ndr", true),
+            ("ib-xdr", true),
+        ] {
+            let mut s = with(&[("cluster.scale_out", json!(scale_out))]);
+            if let Some(system) = system {
+                s = s
+                    .with("cluster.system", Some(json!(system)))
+                    .with("cluster.chips_per_node", None);
+            }
+            let (inputs, _) = s.evaluate().expect("resolves");
+            assert_eq!(kind(&inputs), Some(ib), "{scale_out} in {system:?}");
+        }
+    }
+    let on = |scale_out: &str| evaluate(&with(&[("cluster.scale_out", json!(scale_out))])).facility;
+    let (roce, ib) = (on("roce-400g"), on("ib-ndr"));
+    assert_ne!(roce.bom.switches(), ib.bom.switches());
+    assert_ne!(roce.power.network_w, ib.power.network_w);
+    assert_ne!(roce.cost.hardware_usd, ib.cost.hardware_usd);
+}
+
 /// A server the catalog does not list follows the chip as resolved: its price typed and the
 /// node's chips as set.
 #[test]

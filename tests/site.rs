@@ -149,14 +149,18 @@ fn rail_only_saves_the_top_tier_and_forwards_across_rails() {
     // 9,216 chips of an NVL72 rack system, by fabric kind: the bill of materials and the
     // scale-out network's power (without the racks' NVLink trays).
     let nvl72 = |chip: &str, kind: &str| {
-        let f = evaluate(&with(&[
-            ("cluster.chip", json!(chip)),
-            ("cluster.system", json!(format!("{chip}-nvl72"))),
-            ("cluster.chips", json!(9216)),
-            ("cluster.fabric", json!({ "kind": kind })),
-            ("parallelism.tp", json!(4)),
-            ("parallelism.pp", json!(8)),
-        ]))
+        let f = evaluate(
+            &with(&[
+                ("cluster.chip", json!(chip)),
+                ("cluster.system", json!(format!("{chip}-nvl72"))),
+                ("cluster.chips", json!(9216)),
+                ("cluster.fabric", json!({ "kind": kind })),
+                ("parallelism.tp", json!(4)),
+                ("parallelism.pp", json!(8)),
+            ])
+            // The rack's own InfiniBand network, not the default plan's RoCE.
+            .with("cluster.scale_out", None),
+        )
         .facility;
         let trays_w = f.bom.scale_up_switches as f64 * SCALE_UP_SWITCH_W;
         (f.bom, f.power.network_w - trays_w)

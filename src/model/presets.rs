@@ -175,6 +175,8 @@ pub struct SwitchPreset {
     pub name: &'static str,
     /// Figures.
     pub switch: Switch,
+    /// An InfiniBand switch (else Ethernet, for RoCE): a network of one kind is built of it.
+    pub infiniband: bool,
     /// How firm the figures are.
     pub basis: Basis,
     /// Field names of `Switch` whose value is not confirmed.

@@ -55,15 +55,37 @@ fn generic(chip: &Chip, chips_per_node: u32) -> SystemPreset {
     }
 }
 
-/// A switch whose ports match the NIC rate, for systems without a reference design.
-fn switch_for_rate(nic_bytes_per_s: f64) -> &'static presets::SwitchPreset {
+/// A switch whose ports match the NIC rate, InfiniBand or Ethernet, for systems without a
+/// reference design of that kind: NVIDIA's Quantum (HDR, NDR, XDR) or Spectrum-4 (128 x 400G,
+/// 64 x 800G) boxes, a Tomahawk 4 box below 400G Ethernet.
+fn switch_for_rate(nic_bytes_per_s: f64, infiniband: bool) -> &'static presets::SwitchPreset {
     let by_rate = |id| presets::switch(id).expect("catalog switch");
-    if nic_bytes_per_s <= 200.0 * GBIT_PER_S {
-        by_rate("qm8700")
+    let rate = if nic_bytes_per_s <= 200.0 * GBIT_PER_S {
+        0
     } else if nic_bytes_per_s <= 400.0 * GBIT_PER_S {
-        by_rate("qm9700")
+        1
     } else {
-        by_rate("q3400")
+        2
+    };
+    match (infiniband, rate) {
+        (true, 0) => by_rate("qm8700"),
+        (true, 1) => by_rate("qm9700"),
+        (true, _) => by_rate("q3400"),
+        (false, 0) => by_rate("tomahawk4"),
+        (false, 1) => by_rate("sn5600-400g"),
+        (false, _) => by_rate("sn5600"),
+    }
+}
+
+/// Whether a scale-out preset is InfiniBand (`ib-*`) or Ethernet (`roce-*`); `None` for the
+/// others, whose systems' switches stand.
+fn infiniband(scale_out_id: &str) -> Option<bool> {
+    if scale_out_id.starts_with("ib-") {
+        Some(true)
+    } else if scale_out_id.starts_with("roce-") {
+        Some(false)
+    } else {
+        None
     }
 }
 
@@ -175,10 +197,22 @@ impl Scenario {
         };
         let get = |k: &str| fabric_map.and_then(|m| m.get(k).cloned());
         let own_switch = presets::switch(base.switch).or_else(|| presets::switch("qm9700"));
+        // A RoCE network is built of Ethernet switches and an InfiniBand one of InfiniBand
+        // switches, whatever the system's reference design uses.
+        let scale_out_id = match &self.cluster.scale_out {
+            Some(Value::String(id)) => Some(id.trim()),
+            Some(Value::Object(map)) => map.get("preset").and_then(Value::as_str),
+            Some(_) => None,
+            None => Some(base.scale_out),
+        };
+        let kind_asked = scale_out_id.and_then(infiniband);
         let (switch, own) = match get("switch") {
             None => match presets::switch(base.switch) {
-                Some(p) => (p.switch, true),
-                None => (switch_for_rate(cluster.scale_out.bytes_per_s).switch, false),
+                Some(p) if kind_asked.is_none_or(|ib| ib == p.infiniband) => (p.switch, true),
+                reference => {
+                    let ib = kind_asked.or(reference.map(|p| p.infiniband)).unwrap_or(true);
+                    (switch_for_rate(cluster.scale_out.bytes_per_s, ib).switch, false)
+                }
             },
             Some(raw) => (self.resolve_switch(r, &raw, own_switch.map(|p| p.switch)), false),
         };

@@ -19,6 +19,7 @@ pub const SWITCHES: &[SwitchPreset] = &[
             price_usd: 25_000.0,
             ports_per_transceiver: 1,
         },
+        infiniband: true,
         basis: Basis::Unverified,
         unverified: &["power_w", "price_usd"],
         source: source!(
@@ -36,6 +37,7 @@ pub const SWITCHES: &[SwitchPreset] = &[
             price_usd: 35_000.0,
             ports_per_transceiver: 2, // 32 OSFP cages of 2 x 400G
         },
+        infiniband: true,
         basis: Basis::Secondary,
         unverified: &["power_w", "price_usd"],
         source: source!(
@@ -54,6 +56,7 @@ pub const SWITCHES: &[SwitchPreset] = &[
             price_usd: 120_000.0,
             ports_per_transceiver: 2,
         },
+        infiniband: true,
         basis: Basis::Secondary,
         unverified: &["power_w", "price_usd"],
         source: source!(
@@ -71,6 +74,7 @@ pub const SWITCHES: &[SwitchPreset] = &[
             price_usd: 50_000.0,
             ports_per_transceiver: 1,
         },
+        infiniband: false,
         basis: Basis::Secondary,
         unverified: &["power_w", "price_usd"],
         source: source!(
@@ -88,6 +92,7 @@ pub const SWITCHES: &[SwitchPreset] = &[
             price_usd: 50_000.0,
             ports_per_transceiver: 2,
         },
+        infiniband: false,
         basis: Basis::Secondary,
         unverified: &["power_w", "price_usd"],
         source: source!(
@@ -105,6 +110,7 @@ pub const SWITCHES: &[SwitchPreset] = &[
             price_usd: 40_000.0,
             ports_per_transceiver: 2,
         },
+        infiniband: false,
         basis: Basis::Secondary,
         unverified: &["power_w", "price_usd"],
         source: source!(
@@ -122,6 +128,7 @@ pub const SWITCHES: &[SwitchPreset] = &[
             price_usd: 30_000.0,
             ports_per_transceiver: 1,
         },
+        infiniband: false,
         basis: Basis::Secondary,
         unverified: &["power_w", "price_usd"],
         source: source!(
@@ -138,6 +145,7 @@ pub const SWITCHES: &[SwitchPreset] = &[
             price_usd: 35_000.0,
             ports_per_transceiver: 2,
         },
+        infiniband: false,
         basis: Basis::Unverified,
         unverified: &["ports", "power_w", "price_usd"],
         source: source!(
