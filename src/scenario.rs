@@ -28,7 +28,7 @@ use crate::model::{Estimate, Inputs};
 
 pub use calibration::{merge, Calibration, MEASURES};
 pub use edit::value_at;
-pub use pools::{Pools, Sites};
+pub use pools::{Pools, Sites, MAX_POOLS, MAX_SITES};
 pub use resolve::{Catalog, Fix, FixLabel, InputError, Problem};
 
 /// The newest scenario format this build reads and writes.

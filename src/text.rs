@@ -582,6 +582,9 @@ pub fn input_error(e: &InputError) -> String {
         Problem::RequiredForCustomChip => t("error.required-custom-chip").into(),
         Problem::ZeroStage { got } => fill("error.zero-stage", &[("got", got)]),
         Problem::NotList { got } => fill("error.not-list", &[("got", got)]),
+        Problem::TooMany { most, got } => {
+            fill("error.too-many", &[("most", &n(*most as u64)), ("got", &n(*got as u64))])
+        }
         Problem::OnePerPool { pools, got } => {
             fill("error.one-per-pool", &[("pools", &n(*pools as u64)), ("got", &n(*got as u64))])
         }

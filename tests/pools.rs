@@ -477,3 +477,30 @@ fn the_published_metis_comparison_is_computed() {
     assert!(c.equal_tokens_per_s > 0.0, "{c:?}");
     assert!((1.05..=8.43).contains(&c.speedup()), "{c:?}");
 }
+
+/// A fleet holds at most `MAX_POOLS` pools and `MAX_SITES` sites, as many as the page draws;
+/// one more is a clear error on the list, never a slow or silent answer.
+#[test]
+fn pools_and_sites_are_bounded_with_a_clear_error() {
+    use clusterplan::scenario::{MAX_POOLS, MAX_SITES};
+    let further = |n: usize| {
+        let pools: Vec<_> = (0..n).map(|_| json!({ "chip": "a100-80gb", "chips": 256 })).collect();
+        fleet_scenario(&[("cluster.pools", json!(pools))])
+    };
+    let most = further(MAX_POOLS - 1).pools().expect("resolves").expect("pools");
+    assert_eq!(most.pools.len(), MAX_POOLS);
+    let errors = further(MAX_POOLS).pools().expect_err("one pool too many");
+    assert!(
+        errors.iter().any(|e| e.field == "cluster.pools" && e.to_string().contains("at most 63")),
+        "{errors:?}"
+    );
+    let sites: Vec<_> = (0..=MAX_SITES)
+        .map(|i| json!({ "name": format!("s{i}"), "wan_gbit_per_s": 100 }))
+        .collect();
+    let s = Scenario::default_plan().with("sites", Some(json!(sites)));
+    let errors = s.check_sites().expect_err("one site too many");
+    assert!(
+        errors.iter().any(|e| e.field == "sites" && e.to_string().contains("at most 16")),
+        "{errors:?}"
+    );
+}

@@ -16,6 +16,11 @@ use super::{ClusterSpec, InputError, Problem, Scenario};
 use crate::model::pools::{Across, Between};
 use crate::model::Inputs;
 
+/// Pools a scenario may have, the cluster's own among them, and sites: as many as the page
+/// draws and the fleet's searches cover in well under a second.
+pub const MAX_POOLS: usize = 64;
+pub const MAX_SITES: usize = 16;
+
 /// A job over pools, resolved: the cluster's own pool first, then each further one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pools {
@@ -53,6 +58,12 @@ impl Scenario {
         let mut errors = Vec::new();
         let mut pools = vec![own];
         match raw {
+            Value::Array(items) if items.len() + 1 > MAX_POOLS => {
+                r.error(
+                    "cluster.pools",
+                    Problem::TooMany { most: MAX_POOLS - 1, got: items.len() },
+                );
+            }
             Value::Array(items) => {
                 for (place, item) in items.iter().enumerate() {
                     let at = format!("cluster.pools.{place}");
@@ -222,6 +233,10 @@ impl Scenario {
         let Some(raw) = &self.sites else { return Ok(None) };
         let mut r = Reader::default();
         let items = match raw {
+            Value::Array(items) if items.len() > MAX_SITES => {
+                r.error("sites", Problem::TooMany { most: MAX_SITES, got: items.len() });
+                return Err(r.into_errors());
+            }
             Value::Array(items) if !items.is_empty() => items.as_slice(),
             other => {
                 r.error("sites", Problem::NotList { got: short(other) });

@@ -74,6 +74,8 @@ pub enum Problem {
     Fabric(FabricError),
     /// Not a list, as written.
     NotList { got: String },
+    /// A list longer than a page holds (`MAX_POOLS`, `MAX_SITES`).
+    TooMany { most: usize, got: usize },
     /// A list that should hold one entry per pool, and how many it holds.
     OnePerPool { pools: usize, got: usize },
     /// Not exactly one of these keys.
