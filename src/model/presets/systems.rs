@@ -307,4 +307,82 @@ pub const SYSTEMS: &[SystemPreset] = &[
                  servers (vendor announcements, io-tech.fi); power and price are estimates"
         ),
     },
+    SystemPreset {
+        id: "tpu-v4-rack",
+        name: "Google TPU v4 rack (64 chips, 16 hosts of 4)",
+        chip: "tpu-v4",
+        system: System {
+            chips_per_node: 4,
+            nics_per_chip: 1,
+            node_max_w: 1_398.0,
+            nodes_per_rack: 16,
+            liquid: true,
+            node_price_usd: 0.0,
+            scale_up_switches_per_rack: 0,
+        },
+        scale_up: "ici-v4",
+        scale_out: "dcn-tpu",
+        switch: "tomahawk5",
+        superpod: None,
+        basis: Basis::Secondary,
+        unverified: &["node_max_w", "node_price_usd"],
+        source: source!(
+            "a 4 x 4 x 4 cube of 64 chips per rack, 16 trays of 4 liquid-cooled chips, a \
+                 4,096-chip pod of 64 racks (Jouppi et al., ISCA 2023, arXiv:2304.01433); tray \
+                 power the generic server's 1.82 x its chips' 192 W measured maximum; not sold, \
+                 so unpriced"
+        ),
+    },
+    SystemPreset {
+        id: "tpu-v5p-rack",
+        name: "Google TPU v5p rack (64 chips, 16 hosts of 4)",
+        chip: "tpu-v5p",
+        system: System {
+            chips_per_node: 4,
+            nics_per_chip: 1,
+            node_max_w: 2_548.0,
+            nodes_per_rack: 16,
+            liquid: true,
+            node_price_usd: 0.0,
+            scale_up_switches_per_rack: 0,
+        },
+        scale_up: "ici-v5p",
+        scale_out: "dcn-tpu-v5p",
+        switch: "tomahawk5",
+        superpod: None,
+        basis: Basis::Unverified,
+        unverified: &["node_max_w", "nodes_per_rack", "liquid", "node_price_usd"],
+        source: source!(
+            "4-chip hosts, cubes of 64 chips (16 hosts) in an 8,960-chip pod (Google Cloud \
+                 TPU v5p documentation); a cube to a rack and liquid cooling as TPU v4's, not \
+                 stated; tray power the generic server's 1.82 x its chips' estimated 350 W; not \
+                 sold, so unpriced"
+        ),
+    },
+    SystemPreset {
+        id: "tpu-7x-rack",
+        name: "Google TPU7x Ironwood rack (64 chips, 16 trays of 4)",
+        chip: "tpu-7x",
+        system: System {
+            chips_per_node: 4,
+            nics_per_chip: 1,
+            node_max_w: 7_280.0,
+            nodes_per_rack: 16,
+            liquid: true,
+            node_price_usd: 0.0,
+            scale_up_switches_per_rack: 0,
+        },
+        scale_up: "ici-7x",
+        scale_out: "dcn-tpu-100g",
+        switch: "tomahawk5",
+        superpod: None,
+        basis: Basis::Secondary,
+        unverified: &["node_max_w", "node_price_usd"],
+        source: source!(
+            "4-chip trays, 16 to a rack of 64, liquid-cooled, 144 racks in a 9,216-chip pod \
+                 (Google Cloud blog, April 2025; Hot Chips 2025 as reported); tray power the \
+                 generic server's 1.82 x its chips' estimated 1,000 W, a rack of 116 kW against \
+                 'over 100 kW' reported; not sold, so unpriced"
+        ),
+    },
 ];
