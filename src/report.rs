@@ -568,7 +568,8 @@ pub fn sites_json(names: &[String], e: &crate::model::sites::SitesEstimate) -> V
             "gbit_per_s_needed": e.wan.gbit_per_s_needed,
         },
         "sites": e.sites.iter().zip(names).map(|(s, name)| json!({
-            "name": name, "share": s.share, "power_w": s.power_w, "energy_mwh": s.energy_mwh,
+            "name": name, "share": s.share, "used": s.used, "power_w": s.power_w,
+            "energy_mwh": s.energy_mwh,
             "capex_usd": s.capex_usd, "run_cost_usd": s.run_cost_usd,
         })).collect::<Vec<_>>(),
         "power_w": e.power_w,

@@ -101,10 +101,12 @@ mod sites {
                 let c = &e.facility.cost;
                 let days = e.train_days.max(1e-9);
                 Site {
+                    alone_tokens_per_s: job.tokens_per_s,
                     job,
                     wan_bytes_per_s: gbit * 1e9 / 8.0,
                     wan_latency_s: 0.01,
                     power_w: e.facility.power.facility_w,
+                    idle_w: 0.3 * e.facility.power.facility_w,
                     capex_usd: c.capex_usd,
                     cost_per_day_usd: (c.run_amortized_usd - c.energy_usd) / days,
                     usd_per_kwh: p.plant.facility.usd_per_kwh,
@@ -503,4 +505,61 @@ fn pools_and_sites_are_bounded_with_a_clear_error() {
         errors.iter().any(|e| e.field == "sites" && e.to_string().contains("at most 16")),
         "{errors:?}"
     );
+}
+
+/// Over generated pairs of sites (chips, wide-area bandwidth and latency, synchronous or
+/// DiLoCo): every site is built, powered and priced whether the job uses it or not, an unused
+/// one says so, the parts add up to the job's totals, and the job is never slower than its
+/// fastest site alone.
+#[test]
+fn every_site_is_built_and_priced_used_or_not() {
+    let mut rng = common::Rng(0x517E5);
+    let mut idle = 0;
+    for case in 0..40 {
+        let chips = |rng: &mut common::Rng| 256 * (1 + rng.below(16)) as u32;
+        let (east, west) = (chips(&mut rng), chips(&mut rng));
+        let gbit = [1.0, 10.0, 100.0, 1_000.0, 10_000.0][rng.below(5) as usize];
+        let how = match rng.below(3) {
+            0 => json!({ "tp": 8, "pp": 4 }),
+            1 => json!({ "tp": 8, "pp": 4, "across_sites": "diloco", "diloco_inner_steps": 50 }),
+            _ => json!({ "tp": 8, "pp": 4, "across_sites": "diloco", "diloco_streaming": true }),
+        };
+        let s = common::plan("llama3-70b", "h100-sxm", east, 8, 4)
+            .with("cluster.site", Some(json!("east")))
+            .with(
+                "cluster.pools",
+                Some(json!([{ "chip": "h100-sxm", "chips": west, "site": "west" }])),
+            )
+            .with("cluster.between_pools", Some(json!({ "gbit_per_s": gbit })))
+            .with("parallelism", Some(how))
+            .with(
+                "sites",
+                Some(json!([
+                    { "name": "east", "wan_gbit_per_s": gbit, "wan_latency_ms": rng.below(20) },
+                    { "name": "west", "wan_gbit_per_s": gbit, "wan_latency_ms": rng.below(20) }
+                ])),
+            );
+        let base = s.resolve().expect("resolves");
+        let sites = s.sites().expect("sites resolve").expect("two sites");
+        let e = sites.job(&base);
+        for (part, (name, site)) in e.sites.iter().zip(&sites.sites) {
+            assert!(
+                part.capex_usd > 0.0 && part.power_w > 0.0 && part.run_cost_usd > 0.0,
+                "case {case}: {name} {part:?}"
+            );
+            assert_eq!(part.used, part.share > 0.0, "case {case}: {name}");
+            assert!(
+                e.tokens_per_s >= site.alone_tokens_per_s * (1.0 - 1e-9),
+                "case {case}: slower than {name} alone"
+            );
+            idle += usize::from(!part.used);
+        }
+        let sum =
+            |f: fn(&clusterplan::model::sites::SitePart) -> f64| e.sites.iter().map(f).sum::<f64>();
+        for (total, parts) in [(e.power_w, sum(|p| p.power_w)), (e.capex_usd, sum(|p| p.capex_usd))]
+        {
+            assert!((total - parts).abs() <= 1e-9 * total, "case {case}: {total} against {parts}");
+        }
+    }
+    assert!(idle > 0, "no generated case left a site idle");
 }

@@ -310,7 +310,7 @@ fn sites(found: Option<&Sites>, good: &Evaluation) -> (Value, Vec<SiteMark>, Opt
                 "testid": "site-row",
                 "cells": [
                     name,
-                    format::percent(p.share),
+                    if p.used { format::percent(p.share) } else { t("fleet.site-idle").to_string() },
                     fill("unit.mw", &[("n", &format::sig3(p.power_w / 1e6))]),
                     format::Money::of(&good.inputs.plant.facility).show(p.run_cost_usd),
                 ],

@@ -36,12 +36,19 @@ pub enum AcrossSites {
 /// A site: its own job over its pools, its wide-area link, and what it draws and costs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Site {
+    /// Its job on its share of the global batch, beside the other sites.
     pub job: PoolsEstimate,
+    /// Tokens per second of its job alone, on the whole global batch (`site` sets it to the
+    /// job's; a site trained on a share of the batch keeps the speed it has alone here).
+    pub alone_tokens_per_s: f64,
     /// The wide-area link out of the site: bandwidth, bytes/s, and one-way latency, s.
     pub wan_bytes_per_s: f64,
     pub wan_latency_s: f64,
     /// Power at training load, watts, and capex, USD, of the site's clusters.
     pub power_w: f64,
+    /// Power of its clusters built and switched on but left idle by the job, watts: chips at
+    /// their idle draw, hosts, network and storage, at the site's PUE.
+    pub idle_w: f64,
     pub capex_usd: f64,
     /// What running costs per day at the site beyond energy (amortised hardware and building,
     /// maintenance), USD, and its electricity price, USD per kWh.
@@ -64,8 +71,10 @@ pub struct Wan {
 /// One site's part of the job, and what it draws and costs over the run.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SitePart {
-    /// Its share of the batch; 0 when the job leaves it out.
+    /// Its share of the batch; 0 when the job leaves it out, when it is still built, priced
+    /// and powered, idle, for the run (`used` false).
     pub share: f64,
+    pub used: bool,
     pub power_w: f64,
     pub energy_mwh: f64,
     pub capex_usd: f64,
@@ -172,12 +181,13 @@ fn with(
     tokens: f64,
 ) -> SitesEstimate {
     let (sync_bytes, fragments) = exchange;
-    let speed: f64 =
-        sites.iter().zip(used).filter(|(_, u)| **u).map(|(s, _)| s.job.tokens_per_s).sum();
+    let n = used.iter().filter(|u| **u).count() as f64;
+    // A site alone trains the whole batch; beside others, its share of it.
+    let speed_of = |s: &Site| if n > 1.0 { s.job.tokens_per_s } else { s.alone_tokens_per_s };
+    let speed: f64 = sites.iter().zip(used).filter(|(_, u)| **u).map(|(s, _)| speed_of(s)).sum();
     if speed <= 0.0 {
         return SitesEstimate::default();
     }
-    let n = used.iter().filter(|u| **u).count() as f64;
     // The slowest link out of a site used sets the ring's pace.
     let (bandwidth, latency) = sites
         .iter()
@@ -216,7 +226,21 @@ fn with(
             (exposed, one.max(all))
         }
     };
-    let step_s = finite(c + exposed_s);
+    // A synchronous step waits for the slowest chip of every site, not of its own alone
+    // (`efficiency::slowest_of`): each site's step already holds its own chips' straggling.
+    let straggler_s = match how {
+        AcrossSites::Sync if n > 1.0 => {
+            let chips = |s: &Site| -> u32 {
+                s.job.parts.iter().filter(|p| p.share > 0.0).map(|p| p.chips).sum()
+            };
+            let in_use = || sites.iter().zip(used).filter(|(_, u)| **u).map(|(s, _)| s);
+            let all: u32 = in_use().map(chips).sum();
+            let slowest = crate::model::efficiency::slowest_of;
+            in_use().map(|s| (slowest(all) - slowest(chips(s))).max(0.0) * c).fold(0.0, f64::max)
+        }
+        _ => 0.0,
+    };
+    let step_s = finite(c + exposed_s + straggler_s);
     let tokens_per_s = finite(batch_tokens / step_s);
     let train_days = finite(tokens / tokens_per_s / 86_400.0);
     let gbit_per_s_needed = if ring_bytes > 0.0 { finite(needed * 8.0 / 1e9) } else { 0.0 };
@@ -225,13 +249,13 @@ fn with(
         .iter()
         .zip(used)
         .map(|(s, &u)| {
-            if !u {
-                return SitePart::default();
-            }
-            let energy_mwh = s.power_w * hours / 1e6;
+            // A site the job leaves out stands idle for the run, built and paid for.
+            let power_w = if u { s.power_w } else { s.idle_w };
+            let energy_mwh = power_w * hours / 1e6;
             SitePart {
-                share: s.job.tokens_per_s / speed,
-                power_w: s.power_w,
+                share: if u { speed_of(s) / speed } else { 0.0 },
+                used: u,
+                power_w,
                 energy_mwh,
                 capex_usd: s.capex_usd,
                 run_cost_usd: s.cost_per_day_usd * train_days + energy_mwh * 1000.0 * s.usd_per_kwh,
@@ -266,14 +290,20 @@ pub fn site(
     let solo: Vec<_> = pools.iter().map(estimate).collect();
     let job = across_with(pools, &solo, how, between, given);
     let (mut power_w, mut capex_usd, mut cost_per_day_usd) = (0.0, 0.0, 0.0);
-    for (e, part) in solo.iter().zip(&job.parts) {
-        if part.share <= 0.0 {
-            continue;
-        }
+    let mut idle_w = 0.0;
+    for ((e, part), inputs) in solo.iter().zip(&job.parts).zip(pools) {
         let f = &e.facility;
         let c = &f.cost;
-        power_w += f.power.facility_w;
+        // Every pool of the site is built and paid for, used or not.
         capex_usd += c.capex_usd;
+        let p = &f.power;
+        let chips_idle_w = inputs.cluster.n_chips as f64
+            * inputs.cluster.chip.tdp_w
+            * crate::model::facility::CHIP_IDLE_SHARE;
+        let pool_idle_w =
+            (chips_idle_w + p.hosts_w + p.network_w + p.storage_w) * inputs.plant.facility.pue;
+        idle_w += pool_idle_w;
+        power_w += if part.share > 0.0 { p.facility_w } else { pool_idle_w };
         // What a day costs beyond energy: the hardware and building paid off, maintenance.
         let not_energy = if c.run_amortized_usd > 0.0 {
             (c.run_amortized_usd - c.energy_usd) / c.run_amortized_usd
@@ -283,5 +313,16 @@ pub fn site(
         cost_per_day_usd += c.per_day_usd * not_energy;
     }
     let usd_per_kwh = pools.first().map_or(0.0, |p| p.plant.facility.usd_per_kwh);
-    Site { job, wan_bytes_per_s, wan_latency_s, power_w, capex_usd, cost_per_day_usd, usd_per_kwh }
+    let alone_tokens_per_s = job.tokens_per_s;
+    Site {
+        job,
+        alone_tokens_per_s,
+        wan_bytes_per_s,
+        wan_latency_s,
+        power_w,
+        idle_w,
+        capex_usd,
+        cost_per_day_usd,
+        usd_per_kwh,
+    }
 }

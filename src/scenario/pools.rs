@@ -203,19 +203,40 @@ impl Scenario {
     /// scenario's. Every bad field at once.
     pub fn sites(&self) -> Result<Option<Sites>, Vec<InputError>> {
         let Some(plans) = self.site_plans()? else { return Ok(None) };
-        let SitePlans { sites, how, token_factor, across, between } = plans;
-        let sites = sites
-            .into_iter()
-            .map(|SitePlan { name, pools, given, wan }| {
-                let site = crate::model::sites::site(
-                    &pools,
-                    across,
-                    between,
-                    given.as_deref(),
-                    wan.0,
-                    wan.1,
-                );
-                (name, site)
+        let SitePlans { sites: plans, how, token_factor, across, between } = plans;
+        let build = |plan: &SitePlan, pools: &[Inputs]| {
+            let (bytes_per_s, latency_s) = plan.wan;
+            let given = plan.given.as_deref();
+            crate::model::sites::site(pools, across, between, given, bytes_per_s, latency_s)
+        };
+        // Each site alone on the whole batch, then, beside the others, on its share of it by
+        // that speed: the sites of one job train the global batch between them.
+        let alone: Vec<_> = plans.iter().map(|plan| build(plan, &plan.pools)).collect();
+        let speed: f64 = alone.iter().map(|s| s.job.tokens_per_s).sum();
+        let several = plans.len() > 1;
+        let sites = plans
+            .iter()
+            .zip(alone)
+            .map(|(plan, alone)| {
+                let share = if speed > 0.0 { alone.job.tokens_per_s / speed } else { 0.0 };
+                let site = if several && share > 0.0 {
+                    let shared: Vec<Inputs> = plan
+                        .pools
+                        .iter()
+                        .map(|p| {
+                            let mut p = *p;
+                            let batch = (p.training.global_batch as f64 * share).round();
+                            p.training.global_batch = (batch as u32).max(1);
+                            p
+                        })
+                        .collect();
+                    let mut site = build(plan, &shared);
+                    site.alone_tokens_per_s = alone.job.tokens_per_s;
+                    site
+                } else {
+                    alone
+                };
+                (plan.name.clone(), site)
             })
             .collect();
         Ok(Some(Sites { sites, how, token_factor }))
