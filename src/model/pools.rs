@@ -121,7 +121,24 @@ pub fn across_with(
         Some(shares) => split(pools, solo, how, &shares, between),
         None => {
             let speeds: Vec<f64> = solo.iter().map(|e| e.tokens_per_s.max(0.0)).collect();
-            let shares = normalised(&speeds, pools.len()).unwrap_or_default();
+            let mut shares = normalised(&speeds, pools.len()).unwrap_or_default();
+            // By data, a pool on less of the batch runs fewer micro-batches and so less
+            // efficiently than alone: shares follow each pool's speed on its own share, a few
+            // rounds, until their steps meet.
+            if how == Across::Data {
+                for _ in 0..BALANCE_ROUNDS {
+                    let job = split(pools, solo, how, &shares, between);
+                    let rates: Vec<f64> = job
+                        .parts
+                        .iter()
+                        .map(|p| if p.busy_s > 0.0 { p.share / p.busy_s } else { 0.0 })
+                        .collect();
+                    match normalised(&rates, pools.len()) {
+                        Some(next) => shares = next,
+                        None => break,
+                    }
+                }
+            }
             let mut best = split(pools, solo, how, &shares, between);
             // A pool alone, when the others would only slow the job.
             for i in 0..pools.len() {
@@ -142,6 +159,10 @@ pub fn across_with(
     };
     best
 }
+
+/// Rounds of balancing a split by data on each pool's speed at its share (`across_with`):
+/// three bring two pools' steps within about a percent of each other.
+const BALANCE_ROUNDS: usize = 3;
 
 /// `weights` scaled to sum to 1, when there is one per pool and they sum to more than 0.
 fn normalised(weights: &[f64], pools: usize) -> Option<Vec<f64>> {
@@ -218,7 +239,23 @@ pub fn split(
             } else {
                 0.0
             };
-            (parts.iter().map(|p| p.busy_s).fold(0.0, f64::max), ring)
+            // Hierarchical: each bucket, reduced in its pool, goes round the pools while the
+            // backward pass computes the next (with data-parallel overlap), on the link between
+            // pools rather than the pools' own fabrics; what the backward pass leaves is exposed.
+            // One synchronous step waits for the slowest chip of every pool, beyond the
+            // slowest of its own that each pool's step holds (`efficiency::slowest_of`).
+            let all: u32 = parts.iter().filter(|p| p.share > 0.0).map(|p| p.chips).sum();
+            let slowest = crate::model::efficiency::slowest_of;
+            for part in parts.iter_mut().filter(|p| p.share > 0.0 && used > 1) {
+                part.busy_s *= 1.0 + (slowest(all) - slowest(part.chips)).max(0.0);
+            }
+            let compute = parts.iter().map(|p| p.busy_s).fold(0.0, f64::max);
+            let window = if first.parallelism.dp_overlap {
+                crate::model::sites::BACKWARD_SHARE * compute
+            } else {
+                0.0
+            };
+            (compute, (ring - window).max(0.0))
         }
         Across::Pipeline => {
             // Contiguous whole layers on each pool in the order given, the last used pool taking
@@ -356,8 +393,10 @@ pub fn best_split(pools: &[Inputs], between: Between) -> BestSplit {
         (0..pools.len()).map(|i| (0..pools.len()).map(|j| f64::from(u8::from(i == j))).collect()),
     );
     for how in [Across::Data, Across::Pipeline] {
-        for shares in &tries {
-            let job = split(pools, &solo, how, shares, between);
+        // The job as the scenario runs it (by data, balanced on each pool's speed at its share)
+        // is a candidate too, so the best found is never slower than it.
+        let own = std::iter::once(across_with(pools, &solo, how, between, None));
+        for job in own.chain(tries.iter().map(|shares| split(pools, &solo, how, shares, between))) {
             if job.fits && job.tokens_per_s > best.job.tokens_per_s {
                 best.how = Some(how);
                 best.job = job;

@@ -207,7 +207,7 @@ pub fn markdown() -> String {
             let verdict = if (0.003..=0.116).contains(&gap) {
                 "within HexiScale's published range."
             } else {
-                "outside HexiScale's published range of 0.3 % to 11.6 % below: the model has no loss of its own for mixing chips (partitions that cannot follow speed exactly, kernels tuned for one chip, the slowest chip's stragglers across kinds), so it reads mixed fleets as efficient as their parts, and a mixed fleet's estimate is likely a few percent fast."
+                "outside HexiScale's published range of 0.3 % to 11.6 % below: the model has no loss of its own for mixing chips (partitions that cannot follow speed exactly, kernels tuned for one chip; the slowest chip of every pool is waited for, but not kinds of chip that vary more than one), so it reads mixed fleets as efficient as their parts, and a mixed fleet's estimate is likely a few percent fast."
             };
             out.push_str(&format!(
                 "The mixed fleet's MFU is {said}: {verdict} HexiScale's configurations are not public in full, so this checks the order of the loss, not a row.\n"
