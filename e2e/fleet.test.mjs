@@ -50,6 +50,13 @@ for (const lang of ['en', 'zh-CN']) {
     const headline = await text(page, 'fleet-headline');
     assert.match(headline, zh ? /第一个资源池（NVIDIA H800.*× 4,096）/ : /first pool, NVIDIA H800.*× 4,096, on its own/, headline);
     assert.ok(headline.includes((await text(page, 'pool-job')).match(/([\d.]+) ?(days|天)/)[1]), headline);
+    // The fleet's own cards: its days, with failures no fewer, and every pool's cost and power,
+    // more than the first pool's alone.
+    const fleetDays = num(await text(page, 'fleet-days'));
+    assert.ok(num(await text(page, 'fleet-effective-days')) >= fleetDays, 'failures add days');
+    assert.ok(headline.includes(String(fleetDays)), `${fleetDays} in ${headline}`);
+    assert.ok(num(await text(page, 'fleet-power')) > num(await text(page, 'facility-mw')), 'both pools draw');
+    assert.match(await text(page, 'fleet-cost'), /^\$/);
     // The search over splits says how much the best beats the H800 alone.
     const best = await text(page, 'pool-best');
     assert.match(best, zh ? /最佳划分.*快 [\d.]+ %/ : /best split found.*[\d.]+ % faster than the fastest pool alone/, best);

@@ -563,3 +563,27 @@ fn every_site_is_built_and_priced_used_or_not() {
     }
     assert!(idle > 0, "no generated case left a site idle");
 }
+
+/// The fleet as one result: every pool's capex counted, used or not; its power at least the
+/// used pools' at training load; its days with failures no fewer than its days.
+#[test]
+fn the_fleet_totals_count_every_pool() {
+    for gbit in [10.0, 400.0, 1e5] {
+        let s = fleet_scenario(&[("cluster.between_pools", json!({ "gbit_per_s": gbit }))]);
+        let p = s.pools().expect("resolves").expect("pools");
+        let solo: Vec<_> = p.pools.iter().map(estimate).collect();
+        let job = p.job();
+        let t = clusterplan::model::pools::totals(&p.pools, &solo, &job);
+        let capex: f64 = solo.iter().map(|e| e.facility.cost.capex_usd).sum();
+        assert!((t.capex_usd - capex).abs() <= 1e-9 * capex, "{gbit}: {t:?}");
+        let used: f64 = solo
+            .iter()
+            .zip(&job.parts)
+            .filter(|(_, part)| part.share > 0.0)
+            .map(|(e, _)| e.facility.power.facility_w)
+            .sum();
+        assert!(t.power_w >= used && t.power_w > 0.0, "{gbit}: {t:?}");
+        let days = t.effective_train_days.expect("finishes");
+        assert!(days >= t.train_days && t.train_days == job.train_days, "{gbit}: {t:?}");
+    }
+}

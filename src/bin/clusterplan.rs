@@ -168,6 +168,14 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
         if let Some(p) = &good.pools {
             let job = p.job();
             json["pools"] = report::pools_json(p.across, &job);
+            let solo: Vec<_> = p.pools.iter().map(clusterplan::model::estimate).collect();
+            let totals = clusterplan::model::pools::totals(&p.pools, &solo, &job);
+            json["pools"]["totals"] = serde_json::json!({
+                "train_days": totals.train_days,
+                "effective_train_days": totals.effective_train_days,
+                "capex_usd": totals.capex_usd,
+                "power_w": totals.power_w,
+            });
             let best = clusterplan::model::pools::best_split(&p.pools, p.between);
             json["pools"]["best"] = report::best_split_json(&best);
         }

@@ -101,8 +101,9 @@ pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -
     let mut best_view = Value::Null;
     let mut marks: Vec<PoolMark> = Vec::new();
     let mut link_words = String::new();
-    // Failure-free days of the one job over the whole fleet.
+    // Failure-free days of the one job over the whole fleet, and its totals.
     let mut days = None;
+    let mut totals = None;
     // The cluster's own chips, from its resolved pool.
     let mut own_chips = None;
     match &good.pools {
@@ -110,6 +111,7 @@ pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -
             let solo: Vec<_> = p.pools.iter().map(crate::model::estimate).collect();
             let job = p.job();
             days = Some(job.train_days);
+            totals = Some(crate::model::pools::totals(&p.pools, &solo, &job));
             own_chips = p.pools.first().map(|i| i.cluster.n_chips);
             if at_sites.is_none() {
                 lines.push(line(
@@ -156,7 +158,9 @@ pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -
             mark.site = *place;
         }
     }
-    let (sites_view, site_marks, site_days) = sites(sited.as_ref(), good);
+    let (sites_view, site_marks, site_job) = sites(sited.as_ref(), good);
+    let site_days = site_job.as_ref().map(|e| e.train_days);
+    let totals_view = fleet_totals(good, totals, site_job.as_ref());
     // The results' cards are the cluster's own pool alone; the headline says so beside the
     // whole fleet's days.
     let headline = site_days.or(days).map(|d| {
@@ -182,10 +186,42 @@ pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -
         "headline": headline,
         "lines": lines,
         "cards": cards,
+        "totals": totals_view,
         "best": best_view,
         "sites": sites_view,
         "drawing": drawing,
     })
+}
+
+/// The whole fleet's cards (`fleet-days`, `fleet-effective-days`, `fleet-cost`, `fleet-power`):
+/// the one job's days, with failures, and what every pool and site costs and draws. Over
+/// sites, the sites' job at the pools' goodput.
+fn fleet_totals(
+    good: &Evaluation,
+    pools: Option<crate::model::pools::FleetTotals>,
+    sites: Option<&crate::model::sites::SitesEstimate>,
+) -> Value {
+    let e = &good.estimate;
+    let mut f = pools.unwrap_or(crate::model::pools::FleetTotals {
+        train_days: e.train_days,
+        effective_train_days: e.effective_train_days(),
+        capex_usd: e.facility.cost.capex_usd,
+        power_w: e.facility.power.facility_w,
+    });
+    if let Some(s) = sites {
+        let goodput = f.effective_train_days.map(|d| f.train_days / d);
+        f.effective_train_days = goodput.filter(|g| *g > 0.0).map(|g| s.train_days / g);
+        (f.train_days, f.capex_usd, f.power_w) = (s.train_days, s.capex_usd, s.power_w);
+    }
+    let money = format::Money::of(&good.inputs.plant.facility);
+    let effective = f.effective_train_days.map_or(f64::INFINITY, |d| d);
+    json!([
+        { "testid": "fleet-days", "label": t("fleet.total.days"), "value": format::days(f.train_days) },
+        { "testid": "fleet-effective-days", "label": t("fleet.total.effective-days"), "value": format::days(effective) },
+        { "testid": "fleet-cost", "label": t("fleet.total.cost"), "value": money.show(f.capex_usd) },
+        { "testid": "fleet-power", "label": t("fleet.total.power"),
+          "value": fill("unit.mw", &[("n", &format::sig3(f.power_w / 1e6))]) },
+    ])
 }
 
 /// A pool's card (its title, figures and whether its part fits) and its mark in the drawing:
@@ -282,7 +318,10 @@ fn link(p: &crate::scenario::Pools) -> (String, String) {
 /// The job over the scenario's sites in the page's layout (`ui::job::render`): its line, the
 /// convergence assumed, and a row per site; and the sites as drawn, with each pool's mark moved
 /// to its site.
-fn sites(found: Option<&Sites>, good: &Evaluation) -> (Value, Vec<SiteMark>, Option<f64>) {
+fn sites(
+    found: Option<&Sites>,
+    good: &Evaluation,
+) -> (Value, Vec<SiteMark>, Option<crate::model::sites::SitesEstimate>) {
     let Some(found) = found else { return (Value::Null, Vec::new(), None) };
     let names = found.names();
     let e = found.job(&good.inputs);
@@ -341,7 +380,7 @@ fn sites(found: Option<&Sites>, good: &Evaluation) -> (Value, Vec<SiteMark>, Opt
             ),
         })
         .collect();
-    (view, marks, Some(e.train_days))
+    (view, marks, Some(e))
 }
 
 /// The answer to adding `chip` to the fleet to meet `deadline_days`, in the page's layout: its

@@ -9,7 +9,7 @@ mod design;
 pub use design::{Design, Storage, POWER_RESPONSE_S};
 
 use crate::model::step_time::StepBreakdown;
-use crate::model::{finite, Bom, Cluster, Switch, System, CABLE_TIERS};
+use crate::model::{finite, Bom, Cluster, Inputs, Switch, System, CABLE_TIERS};
 
 /// How the heat leaves the racks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -419,6 +419,14 @@ impl FacilityEstimate {
         }
         rows
     }
+}
+
+/// What the cluster of `inputs` draws built and switched on but left idle, watts: its chips at
+/// their idle draw, hosts, network and storage as `f` has them, at the site's PUE.
+pub fn idle_w(inputs: &Inputs, f: &FacilityEstimate) -> f64 {
+    let chips_w = inputs.cluster.n_chips as f64 * inputs.cluster.chip.tdp_w * CHIP_IDLE_SHARE;
+    let p = &f.power;
+    finite((chips_w + p.hosts_w + p.network_w + p.storage_w) * inputs.plant.facility.pue.max(1.0))
 }
 
 /// What one node's host draws in training, watts: the share `HOST_LOAD_SHARE` of what its

@@ -160,6 +160,46 @@ pub fn across_with(
     best
 }
 
+/// The whole fleet as one result: the job's days, its days with failures (an interruption of
+/// any pool it uses stops it all), and what every pool costs and draws, built whether or not
+/// the job uses it (those it leaves out idle).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FleetTotals {
+    pub train_days: f64,
+    /// `None` when interruptions come faster than the job recovers.
+    pub effective_train_days: Option<f64>,
+    pub capex_usd: f64,
+    pub power_w: f64,
+}
+
+/// The totals of `job` over `pools`, each with its estimate alone (`solo`). The job checkpoints
+/// as its first pool used does; its interruptions are every used pool's together.
+pub fn totals(pools: &[Inputs], solo: &[Estimate], job: &PoolsEstimate) -> FleetTotals {
+    let used = |i: usize| job.parts.get(i).is_some_and(|p| p.share > 0.0);
+    let (mut capex_usd, mut power_w, mut per_day) = (0.0, 0.0, 0.0);
+    let mut first: Option<&Estimate> = None;
+    for (i, (inputs, e)) in pools.iter().zip(solo).enumerate() {
+        capex_usd += e.facility.cost.capex_usd;
+        if used(i) {
+            power_w += e.facility.power.facility_w;
+            per_day += e.reliability.interruptions_per_day;
+            first = first.or(Some(e));
+        } else {
+            power_w += crate::model::facility::idle_w(inputs, &e.facility);
+        }
+    }
+    let effective_train_days = first.and_then(|e| {
+        let r = &e.reliability;
+        let mtbf_s = if per_day > 0.0 { 86_400.0 / per_day } else { f64::INFINITY };
+        let interval = r.checkpoint_interval_s;
+        let restart = (r.lost_per_interruption_s - interval / 2.0).max(0.0);
+        let goodput =
+            crate::model::reliability::goodput(interval, r.checkpoint_stall_s, mtbf_s, restart);
+        (goodput > 0.0).then(|| finite(job.train_days / goodput))
+    });
+    FleetTotals { train_days: job.train_days, effective_train_days, capex_usd, power_w }
+}
+
 /// Rounds of balancing a split by data on each pool's speed at its share (`across_with`):
 /// three bring two pools' steps within about a percent of each other.
 const BALANCE_ROUNDS: usize = 3;

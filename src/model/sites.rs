@@ -296,14 +296,9 @@ pub fn site(
         let c = &f.cost;
         // Every pool of the site is built and paid for, used or not.
         capex_usd += c.capex_usd;
-        let p = &f.power;
-        let chips_idle_w = inputs.cluster.n_chips as f64
-            * inputs.cluster.chip.tdp_w
-            * crate::model::facility::CHIP_IDLE_SHARE;
-        let pool_idle_w =
-            (chips_idle_w + p.hosts_w + p.network_w + p.storage_w) * inputs.plant.facility.pue;
+        let pool_idle_w = crate::model::facility::idle_w(inputs, f);
         idle_w += pool_idle_w;
-        power_w += if part.share > 0.0 { p.facility_w } else { pool_idle_w };
+        power_w += if part.share > 0.0 { f.power.facility_w } else { pool_idle_w };
         // What a day costs beyond energy: the hardware and building paid off, maintenance.
         let not_energy = if c.run_amortized_usd > 0.0 {
             (c.run_amortized_usd - c.energy_usd) / c.run_amortized_usd

@@ -54,6 +54,15 @@ pub fn fleet(view: Option<&Value>, on_action: &Callback<Action>) -> Html {
         }
     };
     let cards = view["cards"].as_array().cloned().unwrap_or_default();
+    let totals = view["totals"].as_array().cloned().unwrap_or_default();
+    let total = |c: &Value| {
+        html! {
+            <div class="card">
+                <div class="card-label">{ text(&c["label"]) }</div>
+                <div class="card-value" data-testid={text(&c["testid"])}>{ text(&c["value"]) }</div>
+            </div>
+        }
+    };
     let best = &view["best"];
     let drawing = view["drawing"]
         .as_str()
@@ -61,6 +70,9 @@ pub fn fleet(view: Option<&Value>, on_action: &Callback<Action>) -> Html {
     html! {
         <section class="fleet" data-testid="fleet">
             <h2>{ text(&view["title"]) }</h2>
+            if !totals.is_empty() {
+                <div class="cards fleet-totals" data-testid="fleet-totals">{ for totals.iter().map(total) }</div>
+            }
             { render(&serde_json::json!({ "lines": view["lines"] }), on_action, false) }
             if !cards.is_empty() {
                 <div class="pool-cards" data-testid="pool-cards">{ for cards.iter().map(card) }</div>
