@@ -614,12 +614,19 @@ fn predict_spans_a_job_over_pools() {
 
     let mut bad = fleet.clone();
     bad["cluster"]["pools"][0]["chip"] = json!("no-such-chip");
-    bad["cluster"]["between_pools"] = json!(null);
+    bad["cluster"]["between_pools"] = json!({ "gbit_per_s": -1 });
     let out = run(&["predict", "-"], &bad.to_string());
     assert_eq!(out.status.code(), Some(2));
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("cluster.pools.0.chip"), "{said}");
     assert!(said.contains("cluster.between_pools.gbit_per_s"), "{said}");
+    // Without a link, the pools' own fabric joins them: as wide as the smaller pool's ports.
+    let mut joined = fleet.clone();
+    joined["cluster"].as_object_mut().map(|c| c.remove("between_pools"));
+    let out = run(&["predict", "-"], &joined.to_string());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let e: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert!(e["pools"]["tokens_per_s"].as_f64() >= e["tokens_per_s"].as_f64(), "{e}");
 }
 
 /// Two sites 1,000 km apart behind a 10 Gb/s link: DiLoCo every 100 inner steps, streamed,

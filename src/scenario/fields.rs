@@ -721,7 +721,7 @@ pub static CLUSTER_PLACEMENT_DOMAIN_CHIPS: Field = counted(
 pub static CLUSTER_BETWEEN_POOLS_GBIT_PER_S: Field = number(
     "cluster.between_pools.gbit_per_s",
     "Gb/s",
-    Required,
+    Derived,
     0.001,
     1e7,
     "from a 1 Mb/s line to 10 Pb/s, more than the largest fabrics' bisection",
@@ -763,7 +763,7 @@ pub static PARALLELISM_DILOCO_TOKEN_FACTOR: Field = number(
      (arXiv:2311.08105); a planner unsure of that at its own H can ask for up to ten times the \
      tokens",
 );
-pub static CLUSTER_BETWEEN_POOLS_RDMA: Field = flag("cluster.between_pools.rdma", Fixed(0.0));
+pub static CLUSTER_BETWEEN_POOLS_RDMA: Field = flag("cluster.between_pools.rdma", Derived);
 pub static PARALLELISM_POOL_SHARES: Field = number(
     "parallelism.pool_shares",
     "",

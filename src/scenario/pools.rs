@@ -107,8 +107,21 @@ impl Scenario {
             }
             None => (None, None),
         };
-        let gbit = r.positive(&link, field, None);
-        let rdma = r.flag(&rdma, &fields::CLUSTER_BETWEEN_POOLS_RDMA, false);
+        // Pools in one place are joined by their own fabric: by default a link as wide as the
+        // smaller pool's network ports together, with RDMA where every pool's chips are of one
+        // vendor (their NICs speak one transport).
+        let gbit = link
+            .as_ref()
+            .filter(|v| !v.is_null())
+            .map(|v| r.positive(&Some(v.clone()), field, None));
+        let vendors: Vec<Option<&str>> = std::iter::once(self.chip_preset().map(|c| c.vendor))
+            .chain(raw.as_array().into_iter().flatten().map(|item| {
+                let id = item.get("chip").and_then(Value::as_str)?;
+                crate::model::presets::chip(id).map(|c| c.vendor)
+            }))
+            .collect();
+        let one_vendor = vendors.iter().all(|v| v.is_some() && *v == vendors[0]);
+        let rdma = r.flag(&rdma, &fields::CLUSTER_BETWEEN_POOLS_RDMA, one_vendor);
         let shares = self.pool_shares(&mut r, 1 + raw.as_array().map_or(0, Vec::len));
         let across = r.choice(
             &self.parallelism.across_pools,
@@ -121,7 +134,13 @@ impl Scenario {
         }
         // Beside the transport's own start-up, the link is as quick to start as the cluster's
         // network.
-        let line_bytes_per_s = field.to_si(gbit);
+        let line_bytes_per_s = match gbit {
+            Some(gbit) => field.to_si(gbit),
+            None => pools
+                .iter()
+                .map(|p| p.cluster.n_chips as f64 * p.cluster.scale_out.bytes_per_s)
+                .fold(f64::INFINITY, f64::min),
+        };
         let between = Between::stated(line_bytes_per_s, rdma, pools[0].cluster.scale_out.latency_s);
         Ok(Some(Pools { pools, across, between, line_bytes_per_s, rdma, shares }))
     }

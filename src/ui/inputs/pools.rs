@@ -28,13 +28,10 @@ pub fn pools_panel(props: &PanelProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             let mut next = list.clone();
             next.push(json!({ "chip": chip, "chips": chips }));
-            let mut changes = vec![
+            let changes = vec![
                 ("cluster.pools".to_string(), Some(Value::Array(next))),
                 ("parallelism.pool_shares".to_string(), None),
             ];
-            if list.is_empty() {
-                changes.push(("cluster.between_pools".into(), Some(json!({ "gbit_per_s": 400 }))));
-            }
             on_set.emit(changes);
         })
     };
@@ -111,9 +108,11 @@ pub fn pools_panel(props: &PanelProps) -> Html {
             { for list.iter().enumerate().map(pool) }
             if !list.is_empty() {
                 <div class="grid">
-                    { f.render(f.number(&fields::CLUSTER_BETWEEN_POOLS_GBIT_PER_S, "between-pools", None)) }
+                    { f.render(f.number(&fields::CLUSTER_BETWEEN_POOLS_GBIT_PER_S, "between-pools",
+                        f.good.and_then(|g| g.pools.as_ref()).map(|p| p.line_bytes_per_s))) }
                 </div>
-                { f.toggle(&fields::CLUSTER_BETWEEN_POOLS_RDMA, "between-pools-rdma", false) }
+                { f.toggle(&fields::CLUSTER_BETWEEN_POOLS_RDMA, "between-pools-rdma",
+                    f.good.and_then(|g| g.pools.as_ref()).is_some_and(|p| p.rdma)) }
                 { f.choice(&fields::PARALLELISM_ACROSS_POOLS, "across-pools", Across::Data) }
             }
             <button type="button" data-testid="pool-add" onclick={add}>{ t("form.pool-add") }</button>
