@@ -396,6 +396,7 @@ pub fn warning(w: &Warning) -> String {
             ],
         ),
         Warning::ServersUnpriced => t("warn.servers-unpriced").into(),
+        Warning::RatesBorrowed => t("warn.rates-borrowed").into(),
         Warning::PortsSplit { split, ports, tiers } => {
             // A rail-optimised fat tree of radix k joins k^2/2 chips in two tiers, k^3/4 in three.
             let k = ports as f64;

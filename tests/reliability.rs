@@ -204,3 +204,21 @@ fn the_vendor_claim_is_set_beside_the_calibrated_rates() {
     assert!(c.calibrated_per_million_chip_hours > 10.0 * c.per_million_chip_hours, "{c:?}");
     assert!((c.max_lost_per_interruption_h - 3.6).abs() < 1e-9);
 }
+
+/// Failure rates published for one vendor's chips are not silently another's: a chip of
+/// another vendor (or of the user's own) on the default rates says they are borrowed, and
+/// giving its accelerator and HBM rates takes the warning away.
+#[test]
+fn borrowed_failure_rates_are_said_to_be_borrowed() {
+    let on = |chip: &str| Scenario::default_plan().with("cluster.chip", Some(json!(chip)));
+    let borrowed = |s: &Scenario| {
+        let (inputs, e) = s.evaluate().expect("resolves");
+        assert_eq!(inputs.reliability.rates_borrowed, e.warnings.contains(&Warning::RatesBorrowed));
+        inputs.reliability.rates_borrowed
+    };
+    for chip in clusterplan::model::presets::CHIPS {
+        assert_eq!(borrowed(&on(chip.id)), chip.vendor != "NVIDIA", "{}", chip.id);
+    }
+    let own = on("ascend-910b").with("reliability.rates", Some(json!({ "chip": 2.0, "hbm": 1.0 })));
+    assert!(!borrowed(&own));
+}

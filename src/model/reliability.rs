@@ -91,6 +91,9 @@ pub struct Reliability {
     pub restart_s: f64,
     /// Failure rates.
     pub rates: FailureRates,
+    /// The accelerators' rates are the default, Meta's H100 fleet's, on chips of another vendor
+    /// (or a chip of the user's own), for which none are published: the estimate says so.
+    pub rates_borrowed: bool,
     /// How a run recovers from an interruption that takes nodes.
     pub recovery: Recovery,
     /// Spare nodes the site keeps; `None` for a pool that never runs out.

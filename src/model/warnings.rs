@@ -111,6 +111,9 @@ pub enum Warning {
     /// Occurs when `tiers` tiers of the `ports`-port switch cannot wire the cluster, so each
     /// port runs split `split` ways (`fabric::PORT_SPLITS`).
     PortsSplit { split: u32, ports: u32, tiers: u32 },
+    /// Occurs when the accelerators' failure rates are Meta's H100 fleet's, borrowed for a chip
+    /// of another vendor that has published none (`Reliability::rates_borrowed`).
+    RatesBorrowed,
     /// Occurs when the servers have no price (a chip the catalog prices nowhere, or a price of
     /// 0 typed), so the hardware's cost counts only the network and the storage.
     ServersUnpriced,
@@ -182,6 +185,7 @@ impl Warning {
             | Warning::EfficiencyAboveClass { .. }
             | Warning::HotInlet { .. }
             | Warning::ServersUnpriced
+            | Warning::RatesBorrowed
             | Warning::SequenceParallelWithoutTensor
             | Warning::ShardingWithoutReplicas
             | Warning::VirtualStagesWithoutPipeline
@@ -403,6 +407,9 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
     if bom.port_split > 1 {
         let (split, ports, tiers) = (bom.port_split, inputs.plant.switch.ports, bom.tiers);
         out.push(Warning::PortsSplit { split, ports, tiers });
+    }
+    if inputs.reliability.rates_borrowed {
+        out.push(Warning::RatesBorrowed);
     }
     if inputs.plant.system.node_price_usd <= 0.0 {
         out.push(Warning::ServersUnpriced);

@@ -1480,6 +1480,7 @@ pub fn warning_field(w: &Warning) -> &'static str {
         Warning::RackTooDense { .. } => "facility.cooling",
         Warning::HotInlet { .. } => "facility.inlet_c",
         Warning::ServersUnpriced => "cluster.system.node_price_usd",
+        Warning::RatesBorrowed => "reliability.rates.chip",
         Warning::PortsSplit { .. } => "cluster.fabric.switch",
         Warning::NeverFinishes { .. } => "cluster.chips",
     }

@@ -331,6 +331,12 @@ impl Scenario {
             storage_field.from_si(STORAGE_BYTES_PER_S_PER_CHIP * chips.max(1) as f64);
         let storage = r.positive(&spec.storage_gb_per_s, storage_field, Some(storage_default));
         let mut rates = DEFAULT_RATES;
+        // The default rates are Meta's, measured on H100: a chip of another vendor, or the
+        // user's own, borrows its accelerator and HBM rates unless they are given.
+        let given = |key: &str| spec.rates.as_ref().and_then(|v| v.get(key)).is_some();
+        let nvidia = self.chip_preset().is_some_and(|c| c.vendor == "NVIDIA");
+        let measured = given("chip") && given("hbm");
+        let rates_borrowed = !(nvidia || measured);
         match &spec.rates {
             None | Some(Value::Null) => {}
             Some(Value::Object(map)) => {
@@ -379,6 +385,7 @@ impl Scenario {
             repair_s: repair.to_si(repair_h),
             deadline_days,
             rates,
+            rates_borrowed,
             confidence,
             // Plain fields, set from the field table.
             ..Reliability::default()
