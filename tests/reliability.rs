@@ -222,3 +222,26 @@ fn borrowed_failure_rates_are_said_to_be_borrowed() {
     let own = on("ascend-910b").with("reliability.rates", Some(json!({ "chip": 2.0, "hbm": 1.0 })));
     assert!(!borrowed(&own));
 }
+
+/// Checkpoints as a team sets them: written to storage no more often than the shortest
+/// interval (5 minutes by default, as DeepSeek saves), whatever Daly's optimum; in memory, as
+/// often as it pays; with no floor set, the optimum again.
+#[test]
+fn checkpoints_to_storage_keep_the_shortest_interval() {
+    let mut rng = Rng(0xC4EC);
+    for case in 0..100 {
+        let s = random_scenario(&mut rng);
+        let Ok((_, e)) = s.evaluate() else { continue };
+        if e.reliability.effective_train_days.is_some() && e.step_s > 0.0 {
+            let r = &e.reliability;
+            assert!(r.checkpoint_interval_s >= 300.0 - 1e-9, "case {case}: {r:?}");
+        }
+    }
+    let interval = |changes: &[(&str, serde_json::Value)]| {
+        evaluate(&with(changes)).reliability.checkpoint_interval_s
+    };
+    let floor_off = interval(&[("reliability.min_checkpoint_interval_s", json!(0))]);
+    let in_memory = interval(&[("reliability.checkpoint", json!("in-memory"))]);
+    assert!(floor_off < 300.0 && in_memory < 300.0, "{floor_off} {in_memory}");
+    assert!(interval(&[("reliability.min_checkpoint_interval_s", json!(3600))]) >= 3600.0);
+}

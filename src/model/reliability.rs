@@ -89,6 +89,9 @@ pub struct Reliability {
     pub storage_bytes_per_s: f64,
     /// Detection, restart and catch-up per interruption, seconds.
     pub restart_s: f64,
+    /// The shortest interval between checkpoints written to storage a team sets, seconds
+    /// (in-memory snapshots are not held to it).
+    pub min_checkpoint_interval_s: f64,
     /// Failure rates.
     pub rates: FailureRates,
     /// The accelerators' rates are the default, Meta's H100 fleet's, on chips of another vendor
@@ -254,7 +257,8 @@ struct Checkpointing {
     write_s: f64,
     stall_s: f64,
     /// No checkpoint starts sooner than the last one is written (asynchronous, which writes
-    /// while training goes on) or has stalled training (synchronous), nor than a second after.
+    /// while training goes on) or has stalled training (synchronous), nor than a second after,
+    /// nor, written to storage, sooner than the team's shortest interval.
     floor: f64,
     /// The restart and reading the checkpoint back.
     restart_s: f64,
@@ -272,8 +276,9 @@ impl Checkpointing {
             }
         };
         let floor = match r.checkpoint {
-            Checkpoint::Sync => stall_s,
-            Checkpoint::Async | Checkpoint::InMemory => write_s,
+            Checkpoint::Sync => stall_s.max(r.min_checkpoint_interval_s),
+            Checkpoint::Async => write_s.max(r.min_checkpoint_interval_s),
+            Checkpoint::InMemory => write_s,
         }
         .max(1.0);
         let reload_s = match r.checkpoint {

@@ -1372,6 +1372,15 @@ pub static FIELDS: &[&Field] = &[
     )
     .scaled(60.0, 1.0)
     .plain(place!(reliability.restart_s)),
+    &number(
+        "reliability.min_checkpoint_interval_s",
+        "s",
+        Fixed(300.0),
+        0.0,
+        1e6,
+        "DeepSeek saves every 5 minutes (Fire-Flyer AI-HPC, SC24, section VII-A); hourly is usual",
+    )
+    .plain(place!(reliability.min_checkpoint_interval_s)),
     &RELIABILITY_REPAIR_H,
     &RELIABILITY_SPARE_NODES,
     &RELIABILITY_DEADLINE_DAYS,
