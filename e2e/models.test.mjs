@@ -36,6 +36,9 @@ for (const lang of ['en', 'zh-CN']) {
     assert.equal(await page.getAttribute(q('mamba-state'), 'placeholder'), '128');
     await page.fill(q('hybrid-pattern'), 'M-M-M-*-');
     await page.press(q('hybrid-pattern'), 'Enter');
+    // Leaving the field commits it too, as it does for a user who tabs on; a field already
+    // committed by Enter has nothing left to commit.
+    await page.locator(q('hybrid-pattern')).blur();
     // The old reading has a 4 in it too (4 attention blocks): wait for the new one itself.
     const typed = lang === 'en' ? /\b4 layers; Mamba mixers: 3, attention blocks: 1/ : /共 4 层：3 个 Mamba/;
     await until(page, 'the typed pattern read', ([s, re]) => new RegExp(re).test(document.querySelector(s)?.textContent ?? ''), [q('hybrid-reads'), typed.source]);
