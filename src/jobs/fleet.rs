@@ -127,6 +127,7 @@ pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -
                     !job.fits,
                 ));
             }
+            let money = format::Money::of(&good.inputs.plant.facility);
             for (place, ((part, e), name)) in job.parts.iter().zip(&solo).zip(&names).enumerate() {
                 let (part, site) = match &at_sites {
                     Some(parts) => (
@@ -135,7 +136,6 @@ pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -
                     ),
                     None => (*part, None),
                 };
-                let money = format::Money::of(&good.inputs.plant.facility);
                 let (card, mark) = pool_card(&part, e, name, p.across, site, money);
                 let mut card = card;
                 card["colour"] = json!(charts::pool_colour(theme, place));

@@ -380,7 +380,7 @@ pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> Value {
         _ => None,
     };
     let cx = Ctx { searchable, outcome, yours };
-    let money = format::Money::of(&searchable.inputs.plant.facility);
+    let money = cx.money();
     let count = |x: u64| n(x as f64);
     let counts = [
         ("searched", count(outcome.searched)),

@@ -195,15 +195,26 @@ pub const GENERIC_NODE_W_PER_CHIP_TDP: f64 = 1.82;
 /// is the hosts, memory, NICs and chassis.
 pub const GENERIC_NODE_PRICE_PER_CHIP_PRICE: f64 = 1.23;
 
-/// The price of a generic server of `chips` chips priced `chip_price_usd` each; 0 without a
-/// price, which the estimate warns of (`Warning::ServersUnpriced`).
-pub fn generic_node_price_usd(chip_price_usd: Option<f64>, chips: u32) -> f64 {
-    chip_price_usd.unwrap_or(0.0) * chips.max(1) as f64 * GENERIC_NODE_PRICE_PER_CHIP_PRICE
+/// A generic server of `chips` of `chip`, four to a rack, air-cooled: its power
+/// `GENERIC_NODE_W_PER_CHIP_TDP` and its price `GENERIC_NODE_PRICE_PER_CHIP_PRICE` times its
+/// chips' (0 without a chip price, which the estimate warns of: `Warning::ServersUnpriced`).
+pub fn generic_server(chip: &Chip, chips: u32) -> System {
+    let n = chips.max(1);
+    System {
+        chips_per_node: n,
+        nics_per_chip: 1,
+        node_max_w: GENERIC_NODE_W_PER_CHIP_TDP * chip.tdp_w * n as f64,
+        nodes_per_rack: 4,
+        liquid: false,
+        node_price_usd: chip.price_usd.unwrap_or(0.0)
+            * n as f64
+            * GENERIC_NODE_PRICE_PER_CHIP_PRICE,
+        scale_up_switches_per_rack: 0,
+    }
 }
 
 /// The system a chip comes in when the scenario names none: the catalog system built around
-/// it, else a generic server of the chip preset's size priced from the chip preset's price
-/// (`generic_node_price_usd`).
+/// it, else a generic server of the chip preset's size (`generic_server`).
 pub fn system_for_chip(chip_id: &str) -> Option<SystemPreset> {
     let c = chip(chip_id)?;
     // The system built the way the chip preset describes it (its scale-up domain) comes first,
@@ -219,15 +230,7 @@ pub fn system_for_chip(chip_id: &str) -> Option<SystemPreset> {
         id: c.id,
         name: c.name,
         chip: c.id,
-        system: System {
-            chips_per_node: n,
-            nics_per_chip: 1,
-            node_max_w: GENERIC_NODE_W_PER_CHIP_TDP * c.chip.tdp_w * n as f64,
-            nodes_per_rack: 4,
-            liquid: false,
-            node_price_usd: generic_node_price_usd(c.chip.price_usd, n),
-            scale_up_switches_per_rack: 0,
-        },
+        system: generic_server(&c.chip, n),
         scale_up: c.scale_up,
         scale_out: c.scale_out,
         switch: "tomahawk5",

@@ -31,20 +31,11 @@ pub fn default_pue(cooling: Cooling) -> f64 {
 
 /// The system a custom chip comes in: a generic server around the chip's own figures.
 fn generic(chip: &Chip, chips_per_node: u32) -> SystemPreset {
-    let n = chips_per_node.max(1);
     SystemPreset {
         id: "custom",
         name: "Custom server",
         chip: "custom",
-        system: System {
-            chips_per_node: n,
-            nics_per_chip: 1,
-            node_max_w: presets::GENERIC_NODE_W_PER_CHIP_TDP * chip.tdp_w * n as f64,
-            nodes_per_rack: 4,
-            liquid: false,
-            node_price_usd: presets::generic_node_price_usd(chip.price_usd, n),
-            scale_up_switches_per_rack: 0,
-        },
+        system: presets::generic_server(chip, chips_per_node),
         scale_up: "",
         scale_out: "",
         switch: "",
@@ -147,11 +138,8 @@ impl Scenario {
         // A server the catalog does not list follows the chip as resolved (its power and price
         // typed or the preset's) and the node's chips as set.
         if presets::system(base.id).is_none() {
-            let chip = &cluster.chip;
-            system.node_max_w =
-                presets::GENERIC_NODE_W_PER_CHIP_TDP * chip.tdp_w * system.chips_per_node as f64;
-            system.node_price_usd =
-                presets::generic_node_price_usd(chip.price_usd, system.chips_per_node);
+            let own = presets::generic_server(&cluster.chip, system.chips_per_node);
+            (system.node_max_w, system.node_price_usd) = (own.node_max_w, own.node_price_usd);
         }
         if let Some(Value::Object(map)) = &self.cluster.system {
             check_keys(r, map, "cluster.system", SYSTEM_EXTRA);
