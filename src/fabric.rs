@@ -321,6 +321,33 @@ fn rail_only(spec: &Spec) -> Result<Fabric, FabricError> {
     Ok(finish(plane, spec, nodes, rail.bom.tiers, spec.planes.max(1), network))
 }
 
+/// Ports of one scale-up switch tray: two NVLink 5 switch chips of 72 ports each (NVL72's
+/// 9 trays give its 72 GPUs 18 links each: 1,296 ports).
+pub const SCALE_UP_TRAY_PORTS: u64 = 144;
+
+/// Scale-up links each optical module of the second tier carries: a 1.6 Tb/s module holds four
+/// NVLink 5 links of 400 Gb/s each way.
+pub const SCALE_UP_LINKS_PER_MODULE: u64 = 4;
+
+/// The scale-up switch trays of `spec`'s racks, and the second tier a domain larger than a
+/// rack needs (NVL576: eight NVL72 racks). No such design was published; it is built as a
+/// non-blocking two-tier fat tree of the racks' own trays: each rack's first tier doubles so
+/// that half its ports go up, in optics, to second-tier trays as many as the racks' own. For
+/// 576 GPUs that is 144 first-tier and 72 second-tier trays, 10,368 optical links and 5,184
+/// transceivers of 1.6 Tb/s.
+fn scale_up_tiers(bom: &mut Bom, spec: &Spec) {
+    let own = bom.racks * spec.scale_up_switches_per_rack as u64;
+    let rack_chips = spec.nodes_per_rack as u64 * spec.chips_per_node as u64;
+    let joined = own > 0 && bom.racks > 1 && spec.domain_chips as u64 > rack_chips;
+    bom.scale_up_switches = if joined { 2 * own } else { own };
+    if joined {
+        bom.scale_up_spines = own;
+        bom.scale_up_optical_links = own * SCALE_UP_TRAY_PORTS;
+        bom.scale_up_transceivers =
+            (2 * bom.scale_up_optical_links).div_ceil(SCALE_UP_LINKS_PER_MODULE);
+    }
+}
+
 /// Counts the bill of materials off the graph and multiplies it by the planes.
 fn finish(
     plane: DiGraph<Vertex, Cables>,
@@ -339,7 +366,7 @@ fn finish(
         nics: spec.chips.max(1) as u64 * p,
         ..Bom::default()
     };
-    bom.scale_up_switches = bom.racks * spec.scale_up_switches_per_rack as u64;
+    scale_up_tiers(&mut bom, spec);
     for v in plane.node_weights() {
         match *v {
             Vertex::Leaves { count, .. } => bom.leaf += count as u64 * p,

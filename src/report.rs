@@ -137,7 +137,10 @@ fn facility(f: &FacilityEstimate) -> Value {
         "network": {
             "tiers": b.tiers,
             "planes": b.planes,
-            "switches": { "leaf": b.leaf, "spine": b.spine, "core": b.core, "scale_up": b.scale_up_switches, "ocs": b.ocs },
+            "switches": { "leaf": b.leaf, "spine": b.spine, "core": b.core, "scale_up": b.scale_up_switches,
+                          "scale_up_spine": b.scale_up_spines, "ocs": b.ocs },
+            "scale_up_optical_links": b.scale_up_optical_links,
+            "scale_up_transceivers": b.scale_up_transceivers,
             "nics": b.nics,
             "transceivers": b.transceivers,
             "cables": b.total_cables(),

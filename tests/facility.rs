@@ -181,6 +181,10 @@ fn the_priced_bill_of_materials_sums_to_the_hardware_cost() {
             .with("facility.usd_to_cny", Some(json!(5.0 + rng.below(5) as f64)));
         if let Some(system) = *rng.pick(&systems) {
             s = s.with("cluster.system", Some(json!(system))).with("cluster.chips_per_node", None);
+            // NVL72 racks joined eight at a time by a second NVLink tier, half the time.
+            if system == "gb200-nvl72" && rng.below(2) == 0 {
+                s = s.with("cluster.scale_up", Some(json!("nvlink5-576")));
+            }
         }
         let Ok((inputs, e)) = s.evaluate() else { continue };
         let rows = clusterplan::model::facility::priced_bom(&inputs.plant, &e.facility);
@@ -316,4 +320,34 @@ fn every_assumption_is_documented() {
             field.path
         );
     }
+}
+
+/// NVL576 joins eight NVL72 racks by a second NVLink tier, built, powered and priced: for 576
+/// GPUs twice the racks' 72 trays in the racks, 72 more above them, 10,368 optical links and
+/// 5,184 transceivers of 1.6 Tb/s, so it costs and draws more than NVL72 racks of the same chips.
+#[test]
+fn nvl576_builds_and_prices_a_second_nvlink_tier() {
+    let at = |chips: u32, scale_up: &str| {
+        let s = Scenario::default_plan()
+            .with("cluster.chip", Some(json!("gb200")))
+            .with("cluster.chips", Some(json!(chips)))
+            .with("cluster.system", Some(json!("gb200-nvl72")))
+            .with("cluster.scale_out", None)
+            .with("cluster.scale_up", Some(json!(scale_up)))
+            .with("parallelism", Some(json!({ "tp": 4, "pp": 1, "cp": 1, "virtual_stages": 1 })));
+        s.evaluate().expect("resolves").1.facility
+    };
+    let (nvl72, nvl576) = (at(576, "nvlink5-72"), at(576, "nvlink5-576"));
+    assert_eq!((nvl72.bom.scale_up_switches, nvl72.bom.scale_up_spines), (72, 0));
+    let b = &nvl576.bom;
+    assert_eq!((b.scale_up_switches, b.scale_up_spines), (144, 72));
+    assert_eq!((b.scale_up_optical_links, b.scale_up_transceivers), (10_368, 5_184));
+    for chips in [576, 9_216] {
+        let (small, large) = (at(chips, "nvlink5-72"), at(chips, "nvlink5-576"));
+        assert!(large.cost.hardware_usd > small.cost.hardware_usd, "{chips}");
+        assert!(large.power.network_w > small.power.network_w, "{chips}");
+        assert_eq!(large.bom.nodes, small.bom.nodes, "{chips}");
+    }
+    // One rack needs no second tier, whatever the domain may span.
+    assert_eq!(at(72, "nvlink5-576").bom.scale_up_spines, 0);
 }

@@ -12,8 +12,15 @@ pub struct Bom {
     pub nodes: u64,
     /// Racks of nodes as the system's design places them (before any power limit).
     pub racks: u64,
-    /// Scale-up switch trays outside the nodes (NVLink switch trays of NVL72 racks).
+    /// Scale-up switch trays outside the nodes (NVLink switch trays of NVL72 racks) in the
+    /// racks: the system's own, twice as many where a second tier joins the racks.
     pub scale_up_switches: u64,
+    /// Second-tier scale-up switch trays joining the racks of a domain larger than one rack
+    /// (NVL576's), the optical links from the first tier up to them, and their transceivers
+    /// (`fabric::scale_up_tiers`).
+    pub scale_up_spines: u64,
+    pub scale_up_optical_links: u64,
+    pub scale_up_transceivers: u64,
     /// Switch tiers of the scale-out network (1 to 3).
     pub tiers: u32,
     /// Identical scale-out networks (one per NIC port of a chip).
@@ -46,6 +53,12 @@ impl Bom {
     /// Scale-out switches of every tier and plane.
     pub fn switches(&self) -> u64 {
         self.leaf + self.spine + self.core
+    }
+
+    /// Scale-up switch trays beyond the racks' own, which the system's price holds: the
+    /// doubled first tier and the second tier of a domain joining racks.
+    pub fn scale_up_added_trays(&self) -> u64 {
+        2 * self.scale_up_spines
     }
 
     /// Cables of every tier.

@@ -272,6 +272,23 @@ pub const REFRIGERATION_TON_W: f64 = 3517.0;
 /// Price of one optical transceiver, USD (an assumption: 400G-800G pluggables at volume).
 pub const TRANSCEIVER_USD: f64 = 800.0;
 
+/// Price of one 1.6 Tb/s transceiver of a second scale-up tier, USD (an assumption: twice an
+/// 800G module's `TRANSCEIVER_USD`).
+pub const SCALE_UP_TRANSCEIVER_USD: f64 = 1_600.0;
+
+/// Rate of one such transceiver, Gb/s, as optics are rated (`optics_w_per_end`).
+pub const SCALE_UP_TRANSCEIVER_GBIT: f64 = 1_600.0;
+
+/// Price of one scale-up switch tray beyond those a rack-scale system's price holds, USD (an
+/// assumption: no tray is sold alone; a 128-port 400G Ethernet box is priced at $40,000
+/// (`presets::switches`, tomahawk5), and a tray has 144 ports of 400 Gb/s each way).
+pub const SCALE_UP_TRAY_USD: f64 = 45_000.0;
+
+/// What the optics of a second scale-up tier draw, watts.
+fn scale_up_optics_w(bom: &Bom) -> f64 {
+    bom.scale_up_transceivers as f64 * optics_w_per_end(SCALE_UP_TRANSCEIVER_GBIT)
+}
+
 /// Price of one cable, USD (an assumption: direct-attach copper and fibre at volume).
 pub const CABLE_USD: f64 = 150.0;
 
@@ -405,7 +422,7 @@ impl FacilityEstimate {
             ("nodes", "", b.nodes),
             ("racks", "", self.cooling.racks),
             ("storage_nodes", "", self.storage.nodes),
-            ("scale_up_switch_trays", "", b.scale_up_switches),
+            ("scale_up_switch_trays", "", b.scale_up_switches.saturating_sub(b.scale_up_spines)),
             ("optical_circuit_switches", "", b.ocs),
             ("leaf_switches", "", b.leaf),
             ("spine_switches", "", b.spine),
@@ -491,7 +508,7 @@ pub fn standing(plant: &Plant, cluster: &Cluster) -> Standing {
     // The trough of a step is idle or the power floor; the floor's excess over idle is paid
     // for in energy.
     let (top_w, low_w) = design::chip_levels(running_w, idle_w, tdp, f);
-    let optics_w = optics_w(bom, plant.link_bytes_per_s(cluster));
+    let optics_w = optics_w(bom, plant.link_bytes_per_s(cluster)) + scale_up_optics_w(bom);
     // A torus's face links run at one of a chip's six link rates; their far ends are the
     // circuit switches' mirrors.
     let mut torus_w = 0.0;
@@ -502,7 +519,7 @@ pub fn standing(plant: &Plant, cluster: &Cluster) -> Standing {
     let network_w = bom.switches() as f64 * plant.switch.power_w
         + optics_w
         + torus_w
-        + bom.scale_up_switches as f64 * SCALE_UP_SWITCH_W;
+        + (bom.scale_up_switches + bom.scale_up_spines) as f64 * SCALE_UP_SWITCH_W;
     // Racks: the design's layout, fewer nodes per rack where its maximum exceeds the limit.
     let node_max_w = s.node_max_w.max(1.0);
     let fits = (f.rack_w * 1.05 / node_max_w).floor().max(1.0) as u64;
@@ -515,7 +532,9 @@ pub fn standing(plant: &Plant, cluster: &Cluster) -> Standing {
         + bom.switches() as f64 * plant.switch.price_usd
         + bom.transceivers as f64 * TRANSCEIVER_USD
         + bom.ocs as f64 * OCS_USD
-        + (bom.total_cables() + bom.ocs_links) as f64 * CABLE_USD
+        + (bom.total_cables() + bom.ocs_links + bom.scale_up_optical_links) as f64 * CABLE_USD
+        + bom.scale_up_added_trays() as f64 * SCALE_UP_TRAY_USD
+        + bom.scale_up_transceivers as f64 * SCALE_UP_TRANSCEIVER_USD
         + racks as f64 * RACK_USD;
     Standing {
         idle_w,
@@ -701,6 +720,17 @@ pub fn priced_bom(plant: &Plant, f: &FacilityEstimate) -> Vec<PricedRow> {
     if f.bom.ocs_links > 0 {
         rows.push(("torus_links", "", f.bom.ocs_links, Some(CABLE_USD)));
     }
+    let b = &f.bom;
+    if b.scale_up_spines > 0 {
+        rows.push(("scale_up_trays_added", "", b.scale_up_added_trays(), Some(SCALE_UP_TRAY_USD)));
+        rows.push(("scale_up_optical_links", "", b.scale_up_optical_links, Some(CABLE_USD)));
+        rows.push((
+            "scale_up_transceivers",
+            "",
+            b.scale_up_transceivers,
+            Some(SCALE_UP_TRANSCEIVER_USD),
+        ));
+    }
     rows
 }
 
@@ -708,7 +738,8 @@ pub fn priced_bom(plant: &Plant, f: &FacilityEstimate) -> Vec<PricedRow> {
 pub fn split(plant: &Plant, f: &FacilityEstimate) -> Split {
     let bom = &f.bom;
     let switch = &plant.switch;
-    let optics_w = f.power.optics_w;
+    // The scale-out tiers' optics: a second scale-up tier's are the scale-up fabric's.
+    let optics_w = (f.power.optics_w - scale_up_optics_w(bom)).max(0.0);
     let optical: u64 = bom.optical.iter().sum();
     let switches = [bom.leaf, bom.spine, bom.core];
     let tiers = std::array::from_fn(|t| {

@@ -226,7 +226,7 @@ pub fn interruptions_per_hour(rates: &FailureRates, bom: &Bom, chips: u32) -> f6
         + rates.hbm * chips
         + (rates.host + rates.software) * nodes
         + rates.nic * bom.nics as f64
-        + rates.switch * (bom.switches() + bom.scale_up_switches) as f64
+        + rates.switch * (bom.switches() + bom.scale_up_switches + bom.scale_up_spines) as f64
         + rates.link * bom.total_cables() as f64
 }
 
