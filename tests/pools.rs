@@ -97,11 +97,15 @@ mod sites {
             .map(|_| {
                 let p = pool("h100-sxm", 8192);
                 let e = estimate(&p);
-                let job = across(&[p], Across::Data, link(1e5));
+                let alone = across(&[p], Across::Data, link(1e5));
+                // Beside the other site, half the batch.
+                let mut half = p;
+                half.training.global_batch /= 2;
+                let job = across(&[half], Across::Data, link(1e5));
                 let c = &e.facility.cost;
                 let days = e.train_days.max(1e-9);
                 Site {
-                    alone_tokens_per_s: job.tokens_per_s,
+                    alone_tokens_per_s: alone.tokens_per_s,
                     job,
                     wan_bytes_per_s: gbit * 1e9 / 8.0,
                     wan_latency_s: 0.01,
@@ -128,7 +132,10 @@ mod sites {
         let one_site = run(1e7, AcrossSites::Sync);
         assert_eq!(one_site.sites.iter().filter(|s| s.share > 0.0).count(), 2);
         let sync = run(10.0, AcrossSites::Sync);
-        assert!(sync.tokens_per_s < 0.55 * one_site.tokens_per_s, "{sync:?}");
+        assert_eq!(sync.sites.iter().filter(|s| s.used).count(), 1, "{sync:?}");
+        let alone = two_sites(10.0)[0].alone_tokens_per_s;
+        assert!((sync.tokens_per_s / alone - 1.0).abs() < 1e-9, "{sync:?}");
+        assert!(sync.tokens_per_s < 0.6 * one_site.tokens_per_s, "{sync:?} against {one_site:?}");
         let diloco = run(10.0, AcrossSites::Diloco { inner_steps: 100, streaming: true });
         assert!(
             diloco.tokens_per_s >= 0.9 * one_site.tokens_per_s,
@@ -562,6 +569,64 @@ fn every_site_is_built_and_priced_used_or_not() {
         }
     }
     assert!(idle > 0, "no generated case left a site idle");
+}
+
+/// Over generated clusters split in two (chips of one kind at two sites, or two pools at one
+/// site by data; links from slow to far faster than any fabric): the job never beats the same
+/// chips in one place on the same plan and global batch.
+#[test]
+fn chips_split_over_sites_or_pools_never_beat_one_place() {
+    let mut rng = common::Rng(0x000E_517E);
+    let chips_of = ["h100-sxm", "a100-80gb", "ascend-910b", "b200"];
+    let mut used_both = 0;
+    for case in 0..64 {
+        let chip = *rng.pick(&chips_of);
+        let chips = |rng: &mut common::Rng| 256 * (1 + rng.below(16)) as u32;
+        let (east, west) = (chips(&mut rng), chips(&mut rng));
+        let gbit = [100.0, 3_200.0, 25_600.0, 1e6][rng.below(4) as usize];
+        let at_sites = rng.below(2) == 0;
+        let plan = || {
+            common::plan("llama3-70b", chip, east, 8, 4)
+                .with("training.global_batch", Some(json!(4096)))
+        };
+        // The same chips on the same fabric as the cluster's own.
+        let mut pool = json!({ "chip": chip, "chips": west, "scale_out": "roce-400g" });
+        if at_sites {
+            pool["site"] = json!("west");
+        }
+        let mut s = plan()
+            .with("cluster.pools", Some(json!([pool])))
+            .with("cluster.between_pools", Some(json!({ "gbit_per_s": gbit })));
+        if at_sites {
+            s = s.with("cluster.site", Some(json!("east"))).with(
+                "sites",
+                Some(json!([
+                    { "name": "east", "wan_gbit_per_s": gbit, "wan_latency_ms": rng.below(5) },
+                    { "name": "west", "wan_gbit_per_s": gbit, "wan_latency_ms": rng.below(5) }
+                ])),
+            );
+        }
+        let one = estimate(
+            &plan().with("cluster.chips", Some(json!(east + west))).resolve().expect("one place"),
+        );
+        let base = s.resolve().expect("resolves");
+        let (split, both) = if at_sites {
+            let e = s.sites().expect("sites").expect("two sites").job(&base);
+            (e.tokens_per_s, e.sites.iter().all(|p| p.used))
+        } else {
+            let p = s.pools().expect("pools").expect("two pools");
+            let e = p.job();
+            (e.tokens_per_s, e.parts.iter().all(|p| p.share > 0.0))
+        };
+        used_both += usize::from(both);
+        assert!(
+            split <= one.tokens_per_s * (1.0 + 1e-9),
+            "case {case}: {chip} {east} + {west} at {gbit} Gb/s ({}): {split} tokens/s against {} in one place",
+            if at_sites { "sites" } else { "pools" },
+            one.tokens_per_s
+        );
+    }
+    assert!(used_both > 10, "only {used_both} generated jobs used both halves");
 }
 
 /// The fleet as one result: every pool's capex counted, used or not; its power at least the

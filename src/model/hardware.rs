@@ -80,6 +80,10 @@ pub struct Cluster {
     pub scale_out: Link,
     /// How the scale-out network is built, as far as collectives feel it.
     pub network: Network,
+    /// Chips of the whole synchronous job this cluster trains in, with other pools or sites
+    /// (`pools::split`, `scenario::Sites`): its data-parallel reduction spans their replicas
+    /// too, laid out as its own. 0 (or `n_chips`) when the cluster trains alone.
+    pub job_chips: u32,
     /// The best GEMM efficiency published runs show for chips of this one's class, against
     /// which a typed or measured figure is judged (`Warning::EfficiencyAboveClass`); `None`
     /// where nothing was fitted.
@@ -107,6 +111,16 @@ impl Cluster {
             0 => domain,
             used => used.min(domain),
         }
+    }
+
+    /// Data-parallel replicas of the job for `replicas` of this cluster's own: as many more as
+    /// the job's chips are to the cluster's (`job_chips`).
+    pub fn job_replicas(&self, replicas: u32) -> u32 {
+        if self.job_chips <= self.n_chips || self.n_chips == 0 {
+            return replicas;
+        }
+        let scale = self.job_chips as f64 / self.n_chips as f64;
+        (replicas as f64 * scale).round().min(u32::MAX as f64) as u32
     }
 
     /// The power cap as a share of the chip's board power; 1 without a cap or above it.

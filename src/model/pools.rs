@@ -254,7 +254,14 @@ pub fn split(
         }
         Across::Data => {
             // Each pool's replicas on its share of the batch; then the gradients, reduced in
-            // each pool, go once round a ring over the pools.
+            // each pool, go once round a ring over the pools. Each pool's reduction is one
+            // with every pool's replicas (`Cluster::job_chips`).
+            // (The pools of a site in a job over sites already span them all.)
+            let in_use = || pools.iter().zip(shares).filter(|(_, s)| **s > 0.0).map(|(p, _)| p);
+            let job_chips = in_use()
+                .map(|p| p.cluster.n_chips)
+                .fold(0, u32::saturating_add)
+                .max(in_use().map(|p| p.cluster.job_chips).max().unwrap_or(0));
             for (((part, p), e), &share) in parts.iter_mut().zip(pools).zip(solo).zip(shares) {
                 if share <= 0.0 {
                     continue;
@@ -268,6 +275,7 @@ pub fn split(
                 let mut own = *p;
                 let batch = (p.training.global_batch as f64 * share).round().max(1.0);
                 own.training.global_batch = batch as u32;
+                own.cluster.job_chips = job_chips;
                 let e = estimate(&own);
                 part.busy_s = e.step_s;
                 part.fits = e.memory.fits;

@@ -199,7 +199,9 @@ fn with(
     let ring_bytes = if n > 1.0 { 2.0 * (n - 1.0) / n * sync_bytes } else { 0.0 };
     let ring_latency = if n > 1.0 { 2.0 * (n - 1.0) * latency } else { 0.0 };
     let sync_s = ring_bytes / bandwidth + ring_latency;
-    let c = batch_tokens / speed;
+    // Beside others, the slowest site's step on its share of the batch sets the pace.
+    let slowest = sites.iter().zip(used).filter(|(_, u)| **u).map(|(s, _)| s.job.step_s);
+    let c = if n > 1.0 { slowest.fold(0.0, f64::max) } else { 0.0 }.max(batch_tokens / speed);
     // Seconds of each step the exchange leaves exposed, and the bandwidth (bytes/s) that
     // exposes at most a nineteenth of the step's compute (95% of the speed in one site).
     let need =

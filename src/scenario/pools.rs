@@ -233,6 +233,16 @@ impl Scenario {
         let alone: Vec<_> = plans.iter().map(|plan| build(plan, &plan.pools)).collect();
         let speed: f64 = alone.iter().map(|s| s.job.tokens_per_s).sum();
         let several = plans.len() > 1;
+        // A synchronous step reduces gradients over every site's replicas: each site's own
+        // reduction is one with all of them (`Cluster::job_chips`); DiLoCo's inner steps
+        // reduce within the site.
+        let job_chips = match how {
+            crate::model::sites::AcrossSites::Sync => plans
+                .iter()
+                .flat_map(|plan| plan.pools.iter().map(|p| p.cluster.n_chips))
+                .fold(0, u32::saturating_add),
+            crate::model::sites::AcrossSites::Diloco { .. } => 0,
+        };
         let sites = plans
             .iter()
             .zip(alone)
@@ -246,6 +256,7 @@ impl Scenario {
                             let mut p = *p;
                             let batch = (p.training.global_batch as f64 * share).round();
                             p.training.global_batch = (batch as u32).max(1);
+                            p.cluster.job_chips = job_chips;
                             p
                         })
                         .collect();

@@ -809,6 +809,7 @@ impl Scenario {
             fabric_domain,
             scale_out,
             network: Network::NON_BLOCKING,
+            job_chips: 0,
             class_best: presets::class_best(preset.map(|p| p.family)),
         }
     }

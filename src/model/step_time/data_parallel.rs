@@ -20,10 +20,12 @@ pub(super) fn data_parallel(
     if replicas <= 1 && shape.expert_replicas() <= 1.0 {
         return (0.0, 0.0);
     }
-    let dense_group = ctx.group(replicas, shape.tp_u);
+    // In a job over several pools or sites, the reduction spans their replicas too.
+    let cluster = &ctx.inputs.cluster;
+    let dense_group = ctx.group(cluster.job_replicas(replicas), shape.tp_u);
     // Expert state is replicated over the expert-data-parallel group, outermost in the folded
     // order (ETP, EP, expert DP).
-    let expert_replicas = shape.expert_replicas() as u32;
+    let expert_replicas = cluster.job_replicas(shape.expert_replicas() as u32);
     let expert_group = ctx.group(expert_replicas, shape.etp_u.saturating_mul(shape.ep_u));
     let both = |kind: Collective, bytes_per_param: f64| {
         ctx.collective(kind, dense * bytes_per_param, dense_group)
