@@ -228,7 +228,7 @@ test('in yuan every money figure reads ¥ in 万 and 亿: cards, plots, the repo
   await page.locator('.bom > summary').click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.click(q('bom-csv'))]);
   const csv = (await readFile(await download.path())).toString();
-  assert.match(csv, /^item,tier,count,unit_price_cny,price_cny\nnodes,,\d+,[\d.]+,[\d.]+\n/, csv);
+  assert.match(csv, /^item,tier,count,unit_price_cny,price_cny,model,unit_power_w,power_w\nnodes,,\d+,[\d.]+,[\d.]+,/, csv);
   const total = csv.trim().split('\n').slice(1).map((l) => Number(l.split(',')[4] || 0)).reduce((a, b) => a + b, 0);
   const detail = await page.evaluate((s) => document.querySelector(s).parentElement.querySelector('.card-detail').textContent, q('capex'));
   const hardware = detail.match(/硬件\s*(¥[\d.,]+(万|亿)?)/)?.[1];

@@ -52,7 +52,7 @@ test('breakdowns and the bill of materials save as CSV, plots as PNG and SVG', a
   assert.match(breakdown.body.toString(), /\nstep,total,[\d.e-]+,s\n/);
   await page.locator('.bom > summary').click();
   const bom = await saved('bom-csv');
-  assert.match(bom.body.toString(), /^item,tier,count,unit_price_usd,price_usd\nnodes,,\d+,[\d.]+,[\d.]+\n/);
+  assert.match(bom.body.toString(), /^item,tier,count,unit_price_usd,price_usd,model,unit_power_w,power_w\nnodes,,\d+,[\d.]+,[\d.]+,/);
   const png = await saved('plot-step-png');
   assert.equal(png.name, 'clusterplan-plot-step.png');
   assert.deepEqual([...png.body.subarray(1, 4)], [0x50, 0x4e, 0x47], 'a PNG image');

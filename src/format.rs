@@ -18,6 +18,15 @@ pub fn seconds(s: f64) -> String {
     }
 }
 
+/// Watts as kW, or MW from a megawatt up, three significant digits.
+pub fn power(w: f64) -> String {
+    if w >= 1e6 {
+        format!("{} MW", crate::numbers::sig3(w / 1e6))
+    } else {
+        format!("{} kW", crate::numbers::sig3(w / 1e3))
+    }
+}
+
 /// A fraction as a percentage with one decimal.
 pub fn percent(x: f64) -> String {
     format!("{:.1} %", 100.0 * x)

@@ -249,22 +249,37 @@ pub fn breakdown_csv(e: &Estimate) -> String {
     out
 }
 
-/// The bill of materials as CSV rows `item,tier,count,unit_price_<cur>,price_<cur>` in the
-/// site's money (`usd` or `cny`); both prices empty where an item is priced within another.
+/// The bill of materials as CSV rows `item,tier,count,unit_price_<cur>,price_<cur>,model,
+/// unit_power_w,power_w` in the site's money (`usd` or `cny`); prices or power empty where an
+/// item is priced or powered within another, the model where none is named.
 pub fn bom_csv(plant: &Plant, f: &FacilityEstimate) -> String {
     let money = crate::format::Money::of(&plant.facility);
     let code = money.code();
-    let mut out = format!("item,tier,count,unit_price_{code},price_{code}\n");
-    for (item, tier, count, unit) in crate::model::facility::priced_bom(plant, f) {
-        let prices = match unit {
-            Some(usd) => {
-                format!("{:.2},{:.2}", money.amount(usd), money.amount(usd * count as f64))
-            }
+    let mut out =
+        format!("item,tier,count,unit_price_{code},price_{code},model,unit_power_w,power_w\n");
+    for row in crate::model::facility::priced_bom(plant, f) {
+        let pair = |unit: Option<f64>, scale: &dyn Fn(f64) -> f64| match unit {
+            Some(u) => format!("{:.2},{:.2}", scale(u), scale(u * row.count as f64)),
             None => ",".to_string(),
         };
-        out.push_str(&format!("{item},{tier},{count},{prices}\n"));
+        let prices = pair(row.unit_usd, &|usd| money.amount(usd));
+        let power = pair(row.unit_w, &|w| w);
+        let model = csv_field(row.model);
+        out.push_str(&format!(
+            "{},{},{},{prices},{model},{power}\n",
+            row.item, row.tier, row.count
+        ));
     }
     out
+}
+
+/// `text` as one CSV field: quoted, its quotes doubled, where it holds a comma or a quote.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
 }
 
 /// Findings with the scenario field each concerns and, where one answers it, the edits that

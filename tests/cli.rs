@@ -186,7 +186,10 @@ fn predict_prints_the_facility_and_bom_prints_csv() {
     let csv = run(&["bom", "-"], &scenario.to_string());
     assert!(csv.status.success());
     let text = String::from_utf8_lossy(&csv.stdout);
-    assert!(text.starts_with("item,tier,count,unit_price_usd,price_usd\n"), "{text}");
+    assert!(
+        text.starts_with("item,tier,count,unit_price_usd,price_usd,model,unit_power_w,power_w\n"),
+        "{text}"
+    );
     assert!(
         text.contains("\nleaf_switches,,128,") && text.contains("\ncore_switches,,64,"),
         "{text}"

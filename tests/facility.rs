@@ -188,16 +188,31 @@ fn the_priced_bill_of_materials_sums_to_the_hardware_cost() {
         }
         let Ok((inputs, e)) = s.evaluate() else { continue };
         let rows = clusterplan::model::facility::priced_bom(&inputs.plant, &e.facility);
-        let sum: f64 = rows.iter().map(|&(_, _, n, unit)| unit.unwrap_or(0.0) * n as f64).sum();
+        let sum: f64 = rows.iter().map(|row| row.price_usd()).sum();
         let hardware = e.facility.cost.hardware_usd;
         assert!(
             (sum - hardware).abs() <= 1e-9 * hardware.max(1.0),
             "case {case}: {sum} vs {hardware}"
         );
+        // Their power adds up to the IT load, and every switch and node row names its model.
+        let power: f64 = rows.iter().map(|row| row.power_w()).sum();
+        let it = e.facility.power.it_w;
+        assert!((power - it).abs() <= 1e-6 * it.max(1.0), "case {case}: {power} W vs {it}");
+        for row in rows.iter().filter(|r| r.count > 0) {
+            assert!(row.unit_w.is_none_or(|w| w >= 0.0), "case {case}: {row:?}");
+            if row.item == "nodes"
+                || row.item.ends_with("_switches") && row.item != "optical_circuit_switches"
+            {
+                assert!(!row.model.is_empty(), "case {case}: {row:?}");
+            }
+        }
         // The file says the same in the site's money.
         let money = clusterplan::format::Money::of(&inputs.plant.facility);
         let csv = clusterplan::report::bom_csv(&inputs.plant, &e.facility);
-        let head = format!("item,tier,count,unit_price_{0},price_{0}\n", money.code());
+        let head = format!(
+            "item,tier,count,unit_price_{0},price_{0},model,unit_power_w,power_w\n",
+            money.code()
+        );
         assert!(csv.starts_with(&head), "case {case}: {csv}");
         let in_file: f64 =
             csv.lines().skip(1).filter_map(|l| l.split(',').nth(4)?.parse::<f64>().ok()).sum();

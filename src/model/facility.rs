@@ -130,6 +130,15 @@ pub struct Plant {
     pub bom: Bom,
     /// The site and prices.
     pub facility: Facility,
+    /// What the system and the switch are called, as the bill of materials names them.
+    pub names: Names,
+}
+
+/// The names of a plant's parts: the system's and the scale-out switch's.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Names {
+    pub system: &'static str,
+    pub switch: &'static str,
 }
 
 impl Plant {
@@ -690,48 +699,100 @@ pub struct Split {
     pub all: Share,
 }
 
-/// One row of the bill of materials with its price: `(item, tier, count, unit_usd)`, the unit
-/// price `None` where the item is priced within another (NIC ports and scale-up trays within
-/// the nodes, the optical cables among the cables).
-pub type PricedRow = (&'static str, &'static str, u64, Option<f64>);
+/// One row of the bill of materials: what it is (`item`, worded as `part.<id>`, and `tier`,
+/// empty where it has none), how many, its model where one is named, and what one costs and
+/// draws at training load, `None` where it is priced or powered within another row (NIC ports
+/// and the racks' own scale-up trays in the nodes' price, NIC ports in the nodes' power; the
+/// optical cables among the cables; cables and racks draw nothing of their own).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BomRow {
+    pub item: &'static str,
+    pub tier: &'static str,
+    pub count: u64,
+    pub model: &'static str,
+    pub unit_usd: Option<f64>,
+    pub unit_w: Option<f64>,
+}
 
 /// The bill of materials of `f`, built as `plant`, each row with the unit price the hardware's
-/// cost counts it at; the rows' prices sum to `cost.hardware_usd`. A torus's face links, which
-/// `FacilityEstimate::bom_rows` leaves out, are cables at the end.
-pub fn priced_bom(plant: &Plant, f: &FacilityEstimate) -> Vec<PricedRow> {
-    let switch = plant.switch.price_usd;
-    let mut rows: Vec<PricedRow> = f
+/// cost counts it at and the unit power the IT load counts it at: the rows' prices sum to
+/// `cost.hardware_usd`, their power to `power.it_w`. A torus's face links, which
+/// `FacilityEstimate::bom_rows` leaves out, are cables at the end, and a second scale-up tier's
+/// parts after them.
+pub fn priced_bom(plant: &Plant, f: &FacilityEstimate) -> Vec<BomRow> {
+    let (b, p) = (&f.bom, &f.power);
+    let switch = &plant.switch;
+    let each = |total: f64, count: u64| (count > 0).then(|| total / count as f64);
+    let up_optics_w = scale_up_optics_w(b);
+    let out_optics_w = (p.optics_w - up_optics_w).max(0.0);
+    let trays_w = (b.scale_up_switches + b.scale_up_spines) as f64 * SCALE_UP_SWITCH_W;
+    // What the network draws beyond its switches, optics and trays: a torus's links and
+    // their circuit switches.
+    let torus_w = p.network_w - b.switches() as f64 * switch.power_w - p.optics_w - trays_w;
+    let links_w = (torus_w - b.ocs as f64 * OCS_W).max(0.0);
+    let names = &plant.names;
+    let mut rows: Vec<BomRow> = f
         .bom_rows()
         .into_iter()
         .map(|(item, tier, count)| {
-            let unit = match item {
-                "nodes" => Some(plant.system.node_price_usd),
-                "racks" => Some(RACK_USD),
-                "storage_nodes" => Some(plant.facility.storage_node_usd),
-                "optical_circuit_switches" => Some(OCS_USD),
-                "leaf_switches" | "spine_switches" | "core_switches" => Some(switch),
-                "transceivers" => Some(TRANSCEIVER_USD),
-                "cables" => Some(CABLE_USD),
-                _ => None,
+            let (model, unit_usd, unit_w) = match item {
+                "nodes" => (
+                    names.system,
+                    Some(plant.system.node_price_usd),
+                    each(p.chips_w + p.hosts_w, count),
+                ),
+                "racks" => ("", Some(RACK_USD), None),
+                "storage_nodes" => {
+                    ("", Some(plant.facility.storage_node_usd), each(p.storage_w, count))
+                }
+                "optical_circuit_switches" => ("", Some(OCS_USD), Some(OCS_W)),
+                "scale_up_switch_trays" => ("", None, Some(SCALE_UP_SWITCH_W)),
+                "leaf_switches" | "spine_switches" | "core_switches" => {
+                    (names.switch, Some(switch.price_usd), Some(switch.power_w))
+                }
+                "transceivers" => ("", Some(TRANSCEIVER_USD), each(out_optics_w, count)),
+                "cables" => ("", Some(CABLE_USD), None),
+                _ => ("", None, None),
             };
-            (item, tier, count, unit)
+            BomRow { item, tier, count, model, unit_usd, unit_w }
         })
         .collect();
-    if f.bom.ocs_links > 0 {
-        rows.push(("torus_links", "", f.bom.ocs_links, Some(CABLE_USD)));
+    let row = |item, count, unit_usd: f64, unit_w| BomRow {
+        item,
+        tier: "",
+        count,
+        model: "",
+        unit_usd: Some(unit_usd),
+        unit_w,
+    };
+    if b.ocs_links > 0 {
+        rows.push(row("torus_links", b.ocs_links, CABLE_USD, each(links_w, b.ocs_links)));
     }
-    let b = &f.bom;
     if b.scale_up_spines > 0 {
-        rows.push(("scale_up_trays_added", "", b.scale_up_added_trays(), Some(SCALE_UP_TRAY_USD)));
-        rows.push(("scale_up_optical_links", "", b.scale_up_optical_links, Some(CABLE_USD)));
-        rows.push((
+        let added = b.scale_up_added_trays();
+        rows.push(row("scale_up_trays_added", added, SCALE_UP_TRAY_USD, Some(SCALE_UP_SWITCH_W)));
+        rows.push(row("scale_up_optical_links", b.scale_up_optical_links, CABLE_USD, None));
+        let modules = b.scale_up_transceivers;
+        rows.push(row(
             "scale_up_transceivers",
-            "",
-            b.scale_up_transceivers,
-            Some(SCALE_UP_TRANSCEIVER_USD),
+            modules,
+            SCALE_UP_TRANSCEIVER_USD,
+            each(up_optics_w, modules),
         ));
     }
     rows
+}
+
+impl BomRow {
+    /// What the row costs in all, USD (0 where it is priced within another).
+    pub fn price_usd(&self) -> f64 {
+        self.unit_usd.unwrap_or(0.0) * self.count as f64
+    }
+
+    /// What the row draws in all at training load, watts (0 where another row holds it).
+    pub fn power_w(&self) -> f64 {
+        self.unit_w.unwrap_or(0.0) * self.count as f64
+    }
 }
 
 /// The split of `f`, the plant `plant`'s power and cost, by the parts a drawing shows.

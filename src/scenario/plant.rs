@@ -11,7 +11,7 @@ use super::fields::{self, fixed};
 use super::resolve::{check_keys, preset, preset_and_fields, short, Catalog, Problem, Reader};
 use super::Scenario;
 use crate::fabric::{self, Spec};
-use crate::model::facility::{Cooling, Currency, FabricKind, FabricRules, Facility, Plant};
+use crate::model::facility::{Cooling, Currency, FabricKind, FabricRules, Facility, Names, Plant};
 use crate::model::presets::{self, units::*, SystemPreset};
 use crate::model::reliability::{
     Checkpoint, Confidence, Recovery, Reliability, DEFAULT_RATES, STORAGE_BYTES_PER_S_PER_CHIP,
@@ -33,7 +33,7 @@ pub fn default_pue(cooling: Cooling) -> f64 {
 fn generic(chip: &Chip, chips_per_node: u32) -> SystemPreset {
     SystemPreset {
         id: "custom",
-        name: "Custom server",
+        name: "Generic server",
         chip: "custom",
         system: presets::generic_server(chip, chips_per_node),
         scale_up: "",
@@ -194,15 +194,25 @@ impl Scenario {
             None => Some(base.scale_out),
         };
         let kind_asked = scale_out_id.and_then(infiniband);
-        let (switch, own) = match get("switch") {
+        let (switch, own, switch_name) = match get("switch") {
             None => match presets::switch(base.switch) {
-                Some(p) if kind_asked.is_none_or(|ib| ib == p.infiniband) => (p.switch, true),
+                Some(p) if kind_asked.is_none_or(|ib| ib == p.infiniband) => {
+                    (p.switch, true, p.name)
+                }
                 reference => {
                     let ib = kind_asked.or(reference.map(|p| p.infiniband)).unwrap_or(true);
-                    (switch_for_rate(cluster.scale_out.bytes_per_s, ib).switch, false)
+                    let p = switch_for_rate(cluster.scale_out.bytes_per_s, ib);
+                    (p.switch, false, p.name)
                 }
             },
-            Some(raw) => (self.resolve_switch(r, &raw, own_switch.map(|p| p.switch)), false),
+            Some(raw) => {
+                let named = match &raw {
+                    Value::String(id) => presets::switch(id.trim()).map(|p| p.name),
+                    _ => None,
+                };
+                let switch = self.resolve_switch(r, &raw, own_switch.map(|p| p.switch));
+                (switch, false, named.unwrap_or("Custom switch"))
+            }
         };
         let planes =
             r.count(&get("planes"), &fields::CLUSTER_FABRIC_PLANES, Some(system.nics_per_chip));
@@ -263,7 +273,9 @@ impl Scenario {
             oversubscription,
             kind,
         };
-        Plant { system, switch, fabric, bom: built.map(|f| f.bom).unwrap_or_default(), facility }
+        let names = Names { system: base.name, switch: switch_name };
+        let bom = built.map(|f| f.bom).unwrap_or_default();
+        Plant { system, switch, fabric, bom, facility, names }
     }
 
     fn resolve_switch(&self, r: &mut Reader, raw: &Value, fallback: Option<Switch>) -> Switch {

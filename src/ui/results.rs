@@ -28,13 +28,15 @@ fn bom(good: &Evaluation, on_copy: &Callback<String>) -> Html {
                 ("nodes", &numbers::format(f.bom.nodes as f64)), ("switches", &numbers::format(f.bom.switches() as f64)),
                 ("tiers", &f.bom.tiers.to_string()), ("transceivers", &numbers::format(f.bom.transceivers as f64))]) }</summary>
             <table data-testid="bom">
-                <thead><tr><th>{ t("bom.item") }</th><th>{ t("bom.tier") }</th><th>{ t("bom.count") }</th>
-                    <th>{ t("bom.unit-price") }</th><th>{ t("bom.price") }</th></tr></thead>
+                <thead><tr><th>{ t("bom.item") }</th><th>{ t("bom.tier") }</th><th>{ t("bom.count") }</th><th>{ t("bom.model") }</th>
+                    <th>{ t("bom.unit-price") }</th><th>{ t("bom.price") }</th><th>{ t("bom.power") }</th></tr></thead>
                 <tbody>
-                    { for rows.iter().map(|&(item, tier, count, unit)| html! {
-                        <tr><td>{ format::part(item) }</td><td>{ format::part(tier) }</td><td>{ numbers::format(count as f64) }</td>
-                            <td>{ unit.map(|u| money.show(u)).unwrap_or_default() }</td>
-                            <td>{ unit.map(|u| money.show(u * count as f64)).unwrap_or_default() }</td></tr>
+                    { for rows.iter().map(|row| html! {
+                        <tr><td>{ format::part(row.item) }</td><td>{ format::part(row.tier) }</td>
+                            <td>{ numbers::format(row.count as f64) }</td><td>{ row.model }</td>
+                            <td>{ row.unit_usd.map(|u| money.show(u)).unwrap_or_default() }</td>
+                            <td>{ row.unit_usd.map(|_| money.show(row.price_usd())).unwrap_or_default() }</td>
+                            <td>{ row.unit_w.map(|_| format::power(row.power_w())).unwrap_or_default() }</td></tr>
                     }) }
                 </tbody>
             </table>
