@@ -14,18 +14,36 @@ pub(super) fn data_parallel(
     (dense, experts): (f64, f64),
 ) -> (f64, f64) {
     let shape = ctx.shape;
-    let p = &ctx.inputs.parallelism;
-    let recipe = ctx.inputs.training.recipe;
     let replicas = shape.dp_u.saturating_mul(shape.cp_u);
     if replicas <= 1 && shape.expert_replicas() <= 1.0 {
         return (0.0, 0.0);
     }
-    // In a job over several pools or sites, the reduction spans their replicas too.
+    let own = over(ctx, busiest, (dense, experts), (replicas, shape.expert_replicas() as u32));
+    // In a job over several pools or sites, the reduction spans their replicas too, and takes
+    // no less than over this cluster's alone.
     let cluster = &ctx.inputs.cluster;
-    let dense_group = ctx.group(cluster.job_replicas(replicas), shape.tp_u);
+    let job =
+        (cluster.job_replicas(replicas), cluster.job_replicas(shape.expert_replicas() as u32));
+    if job.0 > replicas {
+        let all = over(ctx, busiest, (dense, experts), job);
+        return (own.0.max(all.0), own.1.max(all.1));
+    }
+    own
+}
+
+/// The same with the dense and the expert state replicated `replicas` times.
+fn over(
+    ctx: &Ctx,
+    busiest: &Passes,
+    (dense, experts): (f64, f64),
+    (replicas, expert_replicas): (u32, u32),
+) -> (f64, f64) {
+    let shape = ctx.shape;
+    let p = &ctx.inputs.parallelism;
+    let recipe = ctx.inputs.training.recipe;
+    let dense_group = ctx.group(replicas, shape.tp_u);
     // Expert state is replicated over the expert-data-parallel group, outermost in the folded
     // order (ETP, EP, expert DP).
-    let expert_replicas = cluster.job_replicas(shape.expert_replicas() as u32);
     let expert_group = ctx.group(expert_replicas, shape.etp_u.saturating_mul(shape.ep_u));
     let both = |kind: Collective, bytes_per_param: f64| {
         ctx.collective(kind, dense * bytes_per_param, dense_group)

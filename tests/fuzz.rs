@@ -1,0 +1,198 @@
+//! A fuzzer over every key of the scenario: generated plans with any of the field table's
+//! numbers and flags set in range, beyond it or to the wrong kind of value, any choice set to
+//! any of its options or to none, further pools and far sites now and then. Whatever it makes,
+//! the judge answers without a panic, refuses with the fields it names or estimates with every
+//! figure finite, its breakdown summing to its step; a job over pools lies between its fastest
+//! pool and the pools apart; every site is built, powered and priced, used or not, and the
+//! fleet's totals add up. `FUZZ_CASES` sets how many scenarios it makes (100,000 by default).
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use clusterplan::evaluation;
+use clusterplan::scenario::fields::{self, Kind};
+use clusterplan::scenario::Scenario;
+use common::{random_scenario, Rng};
+use serde_json::{json, Value};
+
+/// A value for `field`: mostly inside its range, sometimes at its ends, beyond them, or of the
+/// wrong kind.
+fn value_for(field: &fields::Field, rng: &mut Rng) -> Value {
+    let (lo, hi) = (field.min, field.max);
+    let inside = |rng: &mut Rng| {
+        let u = rng.below(1_000_001) as f64 / 1e6;
+        if lo > 0.0 && hi / lo > 100.0 {
+            (lo.ln() + u * (hi.ln() - lo.ln())).exp()
+        } else {
+            lo + u * (hi - lo)
+        }
+    };
+    match rng.below(20) {
+        0 => json!(lo),
+        1 => json!(hi),
+        2 => json!(-1.0 - inside(rng)),
+        3 => json!(hi * 10.0 + 1.0),
+        4 => json!("not a number"),
+        5 => Value::Null,
+        6 => json!(1e308),
+        _ => match field.kind {
+            Kind::Flag => json!(rng.below(2) == 1),
+            Kind::Count => json!(inside(rng).round()),
+            Kind::Number | Kind::Fraction => json!(inside(rng)),
+        },
+    }
+}
+
+/// One scenario: a generated plan with a few keys of every kind changed, and now and then a
+/// second pool, at a site of its own.
+fn scenario(rng: &mut Rng) -> Scenario {
+    let mut s = random_scenario(rng);
+    for _ in 0..1 + rng.below(6) {
+        let field = *rng.pick(fields::FIELDS);
+        s = s.with(field.path, Some(value_for(field, rng)));
+    }
+    let choices = fields::choices();
+    for _ in 0..rng.below(3) {
+        let (path, options) = rng.pick(&choices);
+        let value = match rng.below(10) {
+            0 => json!("no such option"),
+            _ => json!(*rng.pick(options)),
+        };
+        s = s.with(path, Some(value));
+    }
+    if rng.below(4) == 0 {
+        let chip = rng.pick(clusterplan::model::presets::CHIPS).id;
+        let mut pool = json!({ "chip": chip, "chips": 64 << rng.below(7) });
+        let far = rng.below(2) == 0;
+        if far {
+            pool["site"] = json!("west");
+        }
+        s = s.with("cluster.pools", Some(json!([pool])));
+        s = s.with(
+            "cluster.between_pools",
+            Some(json!({ "gbit_per_s": 10u32.pow(1 + rng.below(5) as u32) })),
+        );
+        if far {
+            let wan = json!(10u32.pow(rng.below(5) as u32));
+            s = s.with("cluster.site", Some(json!("east"))).with(
+                "sites",
+                Some(json!([{ "name": "east", "wan_gbit_per_s": wan }, { "name": "west", "wan_gbit_per_s": wan }])),
+            );
+        }
+    }
+    s
+}
+
+fn finite(x: f64) -> bool {
+    x.is_finite()
+}
+
+#[test]
+fn no_scenario_breaks_the_judge_or_its_answers() {
+    let cases: u64 =
+        std::env::var("FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(100_000);
+    let mut rng = Rng(0xF022_5EED);
+    let (mut estimated, mut refused, mut fleets, mut sited) = (0u64, 0u64, 0u64, 0u64);
+    for case in 0..cases {
+        let s = scenario(&mut rng);
+        let good = match evaluation::evaluate(&s) {
+            Ok(good) => good,
+            Err(errors) => {
+                assert!(!errors.is_empty(), "case {case}: refused without a field");
+                assert!(errors.iter().all(|e| !e.field.is_empty()), "case {case}: {errors:?}");
+                refused += 1;
+                continue;
+            }
+        };
+        estimated += 1;
+        let e = &good.estimate;
+        for (name, x) in [
+            ("step", e.step_s),
+            ("tokens/s", e.tokens_per_s),
+            ("days", e.train_days),
+            ("mfu", e.mfu),
+            ("peak memory", e.memory.peak_bytes),
+            ("capex", e.facility.cost.capex_usd),
+            ("power", e.facility.power.facility_w),
+            ("energy", e.facility.energy_mwh),
+            ("goodput", e.reliability.goodput),
+        ]
+        .into_iter()
+        .chain(e.breakdown.parts())
+        {
+            assert!(finite(x) && x >= 0.0, "case {case}: {name} is {x}");
+        }
+        if e.problems.is_empty() {
+            assert!(e.step_s > 0.0 && e.train_days > 0.0, "case {case}: a run that finishes in 0");
+            let parts = e.breakdown.total();
+            assert!(
+                (parts - e.step_s).abs() <= 1e-6 * e.step_s,
+                "case {case}: {parts} != {}",
+                e.step_s
+            );
+        }
+        if let Some(days) = e.effective_train_days() {
+            assert!(days >= e.train_days * (1.0 - 1e-12), "case {case}: {days} < {}", e.train_days);
+        }
+        if case % 97 == 0 {
+            let spread = evaluation::failures(&good);
+            assert!(
+                spread.p10_days <= spread.p50_days && spread.p50_days <= spread.p90_days,
+                "case {case}"
+            );
+        }
+        if let Some(p) = &good.pools {
+            fleets += 1;
+            let solo: Vec<_> = p.pools.iter().map(clusterplan::model::estimate).collect();
+            let job = p.job();
+            let apart: f64 = solo.iter().map(|e| e.tokens_per_s).sum();
+            assert!(
+                finite(job.tokens_per_s) && job.tokens_per_s <= apart * (1.0 + 1e-9),
+                "case {case}: {job:?} against {apart} apart in {}",
+                serde_json::to_string(&s).unwrap_or_default()
+            );
+            let fastest = solo.iter().map(|e| e.tokens_per_s).fold(0.0, f64::max);
+            assert!(
+                job.tokens_per_s >= fastest * (1.0 - 1e-9),
+                "case {case}: {job:?} under {fastest}"
+            );
+            let shares: f64 = job.parts.iter().map(|p| p.share).sum();
+            assert!(
+                job.tokens_per_s == 0.0 || (shares - 1.0).abs() < 1e-9,
+                "case {case}: shares {shares}"
+            );
+            if job.tokens_per_s > 0.0 {
+                assert!(job.train_days.is_finite() && job.train_days > 0.0, "case {case}: {job:?}");
+            }
+            let totals = clusterplan::model::pools::totals(&p.pools, &solo, &job);
+            let capex: f64 = solo.iter().map(|e| e.facility.cost.capex_usd).sum();
+            assert!((totals.capex_usd - capex).abs() <= 1e-9 * capex.max(1.0), "case {case}");
+        }
+        if let Ok(Some(sites)) = s.sites() {
+            sited += 1;
+            let job = sites.job(&good.inputs);
+            for (part, (name, site)) in job.sites.iter().zip(&sites.sites) {
+                assert_eq!(part.used, part.share > 0.0, "case {case}: {name}");
+                assert!(
+                    part.capex_usd.is_finite() && part.power_w.is_finite(),
+                    "case {case}: {part:?}"
+                );
+                if site.job.tokens_per_s > 0.0 {
+                    assert!(
+                        job.tokens_per_s >= site.alone_tokens_per_s * (1.0 - 1e-9),
+                        "case {case}: {name}"
+                    );
+                }
+            }
+            let power: f64 = job.sites.iter().map(|p| p.power_w).sum();
+            assert!((job.power_w - power).abs() <= 1e-9 * power.max(1.0), "case {case}");
+        }
+    }
+    eprintln!("{estimated} estimated, {refused} refused, {fleets} fleets, {sited} with sites");
+    // The generator reaches every outcome, not only refusals.
+    assert!(
+        estimated > cases / 10 && refused > cases / 10,
+        "{estimated} estimated, {refused} refused"
+    );
+    assert!(fleets > cases / 50 && sited > cases / 100, "{fleets} fleets, {sited} with sites");
+}
