@@ -193,6 +193,34 @@ for (const lang of LANGS) {
     assertClean(log, served());
   });
 
+  test(`${lang}: sizing by power finds the largest H100 and 910B clusters a 100 MW site holds, and applies one`, async (t) => {
+    const { page, log } = await fresh(t, lang);
+    await open(page, `${origin}/`);
+    await typeInto(page, 'size-power', '100');
+    await page.locator('.size-chips summary').click();
+    await page.check(q('size-chip-ascend-910b'));
+    await page.click(q('size-power-start'));
+    await until(page, 'the sizing by power', ([table, cancel]) => document.querySelectorAll(`${table} tbody tr`).length === 2
+      && !document.querySelector(cancel), [q('size-power-table'), q('size-cancel')], 60_000);
+    assert.match(await text(page, 'size-power-held'), /100 MW/);
+    const both = [await cells(page, 'size-power-table', 0), await cells(page, 'size-power-table', 1)];
+    for (const row of both) {
+      assert.ok(num(row[1]) > 10_000, `${row[0]}: ${row[1]} chips within 100 MW`);
+      assert.ok(num(row[3]) <= 100, `${row[0]} is provisioned for ${row[3]}`);
+    }
+    await noKeys(page, 'size-power-table');
+    // Applying the H100 row puts its size in the form, and the site it designs stays within.
+    await page.locator(q('size-power-apply')).first().click();
+    await until(page, 'the H100 count in the form', (want) => document.querySelector('[data-testid="chips"]')?.value.replace(/,/g, '') === String(want), num(both[0][1]));
+    const provisioned = await text(page, 'provisioned');
+    assert.ok(num(provisioned.match(/([\d.,]+)\s*MW/)?.[1] ?? 'NaN') <= 100, provisioned);
+    // A power that is no number is refused before the worker is asked.
+    await typeInto(page, 'size-power', '-3');
+    assert.ok(await page.locator(q('size-power-start')).isDisabled());
+    assert.ok(await page.locator(q('size-power-error')).isVisible());
+    assertClean(log, served());
+  });
+
   test(`${lang}: plans with TP across servers say so, beside the best plan keeping TP inside one`, async (t) => {
     const { page, log } = await fresh(t, lang);
     // GPT-4 as reported on 8-GPU DGX A100 servers: the best plan keeps TP inside a server, and

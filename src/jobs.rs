@@ -39,6 +39,9 @@ pub enum Task {
     Plots { scenario: Scenario, dark: bool, width: u32 },
     /// The fewest chips of `chip` to add beside the fleet to train in `deadline_days`.
     AddToFleet { scenario: Scenario, chip: String, deadline_days: f64 },
+    /// The largest cluster of each chip (`None`: the scenario's own) whose site is provisioned
+    /// within `power_mw` megawatts (`sizing::within_power`).
+    SizePower { scenario: Scenario, power_mw: f64, chips: Vec<Option<String>> },
 }
 
 impl Task {
@@ -60,6 +63,9 @@ impl Task {
             }),
             Task::AddToFleet { scenario, chip, deadline_days } => json!({
                 "add_to_fleet": { "scenario": scenario.to_value(), "chip": chip, "deadline_days": deadline_days }
+            }),
+            Task::SizePower { scenario, power_mw, chips } => json!({
+                "size_power": { "scenario": scenario.to_value(), "power_mw": power_mw, "chips": chips }
             }),
         };
         // The worker words its result in the page's language.
@@ -111,6 +117,17 @@ impl Task {
                 .ok_or("the deadline must be a positive number of days")?;
             return Ok(Task::AddToFleet { scenario: scenario(v)?, chip, deadline_days });
         }
+        if let Some(v) = value.get("size_power") {
+            let power_mw = v["power_mw"]
+                .as_f64()
+                .filter(|p| *p > 0.0 && p.is_finite())
+                .ok_or("the power must be a positive number of megawatts")?;
+            let chips = v["chips"]
+                .as_array()
+                .map(|a| a.iter().map(|c| c.as_str().map(str::to_string)).collect())
+                .unwrap_or_else(|| vec![None]);
+            return Ok(Task::SizePower { scenario: scenario(v)?, power_mw, chips });
+        }
         Err("not a search or a sizing".into())
     }
 }
@@ -131,6 +148,55 @@ enum Kind {
     Plots(Box<(Scenario, bool, u32)>, Option<Value>),
     /// A fleet to add a chip to by a deadline, then the answer as the page shows it.
     AddToFleet(Box<(Scenario, String, f64)>, Option<Value>),
+    /// The largest cluster of each chip within a power, one chip a step.
+    Power(Box<PowerSizing>),
+}
+
+/// The largest cluster of each of several chips within a power.
+struct PowerSizing {
+    scenario: Scenario,
+    power_mw: f64,
+    chips: Vec<Option<String>>,
+    /// Each chip sized so far: its name and what it came to, or why it could not be sized.
+    done: Vec<(String, Result<Option<crate::sizing::PowerSized>, String>)>,
+}
+
+impl PowerSizing {
+    fn step(&mut self) -> bool {
+        if let Some(chip) = self.chips.get(self.done.len()) {
+            let name = chip.clone().unwrap_or_else(|| {
+                let own = self.scenario.get("cluster.chip");
+                own.as_ref().and_then(Value::as_str).unwrap_or("custom").to_string()
+            });
+            let found =
+                crate::sizing::within_power(&self.scenario, chip.as_deref(), self.power_mw * 1e6)
+                    .map_err(|errors| {
+                        errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+                    });
+            self.done.push((name, found));
+        }
+        self.done.len() >= self.chips.len()
+    }
+
+    /// `{"power_mw", "rows": [...]}`, each row as `report::power_row` writes it with its
+    /// scenario.
+    fn to_json(&self) -> Value {
+        let rows: Vec<Value> = self
+            .done
+            .iter()
+            .map(|(name, found)| match found {
+                Ok(found) => {
+                    let mut row = report::power_row(name, self.power_mw, found.as_ref());
+                    if let Some(s) = found {
+                        row["scenario"] = s.scenario.to_value();
+                    }
+                    row
+                }
+                Err(why) => json!({ "chip": name, "chips": Value::Null, "why": why }),
+            })
+            .collect();
+        json!({ "power_mw": self.power_mw, "rows": rows })
+    }
 }
 
 /// Every published run and its prediction (`validation::run_all`).
@@ -216,6 +282,18 @@ impl Job {
                 let task = (scenario.clone(), chip.clone(), *deadline_days);
                 Ok(Job { kind: Kind::AddToFleet(Box::new(task), None) })
             }
+            Task::SizePower { scenario, power_mw, chips } => {
+                // Like a sizing, it chooses its own plans.
+                scenario.for_search().map_err(words)?;
+                Ok(Job {
+                    kind: Kind::Power(Box::new(PowerSizing {
+                        scenario: scenario.clone(),
+                        power_mw: *power_mw,
+                        chips: if chips.is_empty() { vec![None] } else { chips.clone() },
+                        done: Vec::new(),
+                    })),
+                })
+            }
         }
     }
 
@@ -240,6 +318,7 @@ impl Job {
                 answer.get_or_insert_with(|| fleet::addition(&task.0, &task.1, task.2));
                 true
             }
+            Kind::Power(p) => p.step(),
         }
     }
 
@@ -263,6 +342,7 @@ impl Job {
             Kind::Plots(_, drawn) | Kind::AddToFleet(_, drawn) => {
                 f64::from(u8::from(drawn.is_some()))
             }
+            Kind::Power(p) => p.done.len() as f64 / p.chips.len().max(1) as f64,
         }
     }
 
@@ -301,6 +381,7 @@ impl Job {
             Kind::Plots(_, drawn) | Kind::AddToFleet(_, drawn) => {
                 drawn.clone().unwrap_or(Value::Null)
             }
+            Kind::Power(p) => p.to_json(),
         }
     }
 
@@ -323,6 +404,12 @@ impl Job {
             Kind::Validate(report) => report.as_ref().map_or(Value::Null, view::accuracy),
             Kind::Compare(_, drawn) => drawn.as_ref().map_or(Value::Null, view::compare),
             Kind::Plots(..) | Kind::AddToFleet(..) => self.result(),
+            Kind::Power(p) => {
+                let money = p.scenario.resolve().map_or(crate::format::Money::USD, |inputs| {
+                    crate::format::Money::of(&inputs.plant.facility)
+                });
+                view::power(&p.to_json(), money)
+            }
         }
     }
 

@@ -343,7 +343,7 @@ pub(crate) fn run_with(
     let reliability = reliability::assess_at(
         &inputs.reliability,
         standing.interruptions_per_hour,
-        inputs.cluster.n_chips,
+        (inputs.cluster.n_chips, inputs.parallelism.data),
         finite(checkpoint_bytes),
         train_s,
         step_s,

@@ -153,8 +153,8 @@ section! {
         /// Failures per million component-hours, by class (`chip`, `hbm`, `host`, `software`,
         /// `nic`, `switch`, `link`).
         rates,
-        /// `spare`, `wait` or `elastic`: how a run goes on after a failure takes nodes; default
-        /// `spare`.
+        /// `spare`, `wait`, `elastic` or `replica`: how a run goes on after a failure takes
+        /// nodes; default `spare`.
         recovery,
         /// Spare nodes the site keeps; default a pool that never runs out.
         spare_nodes,

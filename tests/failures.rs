@@ -61,6 +61,35 @@ fn spares_and_recovery_move_the_spread() {
     assert!(elastic.p50_days >= pool.p50_days * 0.999);
 }
 
+/// Replica recovery (fault-tolerant HSDP): only the failed replica stops, so the run loses the
+/// step in flight and that replica's share of its restart rather than a restart and the work
+/// since the last checkpoint; the simulated median agrees with the expected days, and a job of
+/// one replica recovers as with spares.
+#[test]
+fn replica_recovery_loses_only_the_failed_replica() {
+    let (spare, spare_days) = spread(&Scenario::default_plan());
+    let replica = with(&[("reliability.recovery", json!("replica"))]);
+    let (inputs, e) = replica.evaluate().expect("evaluates");
+    assert!(inputs.parallelism.data > 1);
+    let (s, expected) = spread(&replica);
+    assert!(expected < spare_days, "{expected} against {spare_days}");
+    assert!(s.p50_days < spare.p50_days, "{} against {}", s.p50_days, spare.p50_days);
+    assert!((s.p50_days / expected - 1.0).abs() < 0.02, "{} against {expected}", s.p50_days);
+    let r = &e.reliability;
+    assert!(r.lost_per_interruption_s >= e.step_s, "{r:?}");
+    assert!(r.lost_per_interruption_s < r.checkpoint_interval_s / 2.0, "{r:?}");
+    // One replica: the whole job restarts.
+    let one = |recovery: &str| {
+        let s = with(&[
+            ("reliability.recovery", json!(recovery)),
+            ("cluster.chips", json!(256)),
+            ("parallelism.dp", json!(1)),
+        ]);
+        s.evaluate().expect("evaluates").1.reliability
+    };
+    assert_eq!(one("replica"), one("spare"));
+}
+
 /// A run that never finishes is not simulated (its percentiles are infinite, its deadline
 /// missed), and a run interrupted very often is simulated fewer times, so the worker stays
 /// quick.

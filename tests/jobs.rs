@@ -27,6 +27,11 @@ fn requests_survive_their_json() {
         },
         Task::Validate,
         Task::Compare { pair: Box::new((scenario(), scenario())), dark: true },
+        Task::SizePower {
+            scenario: scenario(),
+            power_mw: 12.5,
+            chips: vec![None, Some("b200".into())],
+        },
     ] {
         assert_eq!(Task::from_json(&request.to_json()), Ok(request));
     }
@@ -141,6 +146,38 @@ fn a_sizing_gives_a_row_and_a_curve_per_chip() {
     let why = rows[2]["why"].as_str().expect("why");
     assert!(why.contains("Accelerator") && !why.contains("cluster.chip"), "{why}");
     assert_eq!(result["curves"].as_array().map(Vec::len), Some(2));
+}
+
+/// The page's sizing by power: the largest cluster of each chip whose site is provisioned
+/// within the power, its row applying that cluster with its plan; a power too small for one
+/// node says so.
+#[test]
+fn a_sizing_by_power_gives_the_largest_cluster_of_each_chip() {
+    let request = Task::SizePower {
+        scenario: scenario(),
+        power_mw: 5.0,
+        chips: vec![None, Some("ascend-910b".into())],
+    };
+    let result = jobs::run(&request).expect("runs");
+    let rows = result["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        let chips = row["chips"].as_u64().expect("a size");
+        assert!(chips >= 8 && row["provisioned_mw"].as_f64().is_some_and(|mw| mw <= 5.0), "{row}");
+        let sized = Scenario::from_value(row["scenario"].clone()).expect("a scenario");
+        assert_eq!(sized.get("cluster.chips").and_then(|v| v.as_u64()), Some(chips));
+        let (_, e) = sized.evaluate().expect("evaluates");
+        assert!(e.facility.design.provisioned_w <= 5e6, "{row}");
+    }
+    let mut job = Job::start(&request).expect("starts");
+    while !job.step() {}
+    let view = job.view(true);
+    assert_eq!(view["table"]["testid"], "size-power-table");
+    let shown = view["table"]["rows"].as_array().expect("rows");
+    assert!(shown.iter().all(|r| !r["apply"].is_null()), "{view}");
+    let tiny = Task::SizePower { scenario: scenario(), power_mw: 0.001, chips: vec![None] };
+    let none = jobs::run(&tiny).expect("runs");
+    assert!(none["rows"][0]["chips"].is_null() && none["rows"][0]["why"].is_string(), "{none}");
 }
 
 #[test]

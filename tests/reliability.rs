@@ -90,7 +90,7 @@ fn no_step_time_beats_the_best_goodput_and_some_come_close() {
         let mut best: f64 = 0.0;
         for k in 0..400 {
             let step_s = 0.01 * 1.05f64.powi(k);
-            let e = reliability::assess_at(&r, per_hour, chips, bytes, 1e6, step_s);
+            let e = reliability::assess_at(&r, per_hour, (chips, 1), bytes, 1e6, step_s);
             assert!(
                 e.goodput <= bound + 1e-12,
                 "case {case}: step {step_s} s: {} > {bound}",

@@ -587,6 +587,60 @@ pub fn size(
     })
 }
 
+/// A sizing by power as the page shows it: a row per chip with its largest cluster within the
+/// power, its nodes and racks, the power its site is provisioned for, capex, days and plan,
+/// and the scenario its Apply button opens; or why not one unit fits. `sized` is
+/// `PowerSizing`'s JSON (`report::power_row`'s rows with their scenarios).
+pub fn power(sized: &Value, money: format::Money) -> Value {
+    let mw = sized["power_mw"].as_f64().unwrap_or(0.0);
+    let rows: Vec<Value> = sized["rows"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|row| {
+            let chip = shown(row["chip"].as_str().unwrap_or_default());
+            let testid = format!("size-power-row-{}", row["chip"].as_str().unwrap_or_default());
+            let Some(chips) = row["chips"].as_f64() else {
+                let why = row["why"].as_str().unwrap_or_default();
+                return json!({ "testid": testid, "cells": [chip, "", "", "", "", "", why] });
+            };
+            let figure = |key: &str| row[key].as_f64().filter(|x| x.is_finite());
+            let days = figure("effective_train_days").or(figure("train_days"));
+            let plan = row["plan"].as_object().map(|p| {
+                ["tp", "pp", "cp", "ep"]
+                    .iter()
+                    .filter_map(|k| p.get(*k).and_then(Value::as_u64).filter(|d| *d > 1).map(|d| format!("{} {d}", k.to_uppercase())))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .map(|words| if words.is_empty() { "TP 1 PP 1".to_string() } else { words });
+            let label = fill("size.apply-label", &[("n", &n(chips)), ("chip", &chip)]);
+            json!({
+                "testid": testid,
+                "cells": [
+                    chip,
+                    n(chips),
+                    format!("{} / {}", n(figure("nodes").unwrap_or(0.0)), n(figure("racks").unwrap_or(0.0))),
+                    figure("provisioned_mw").map(|x| fill("unit.mw", &[("n", &format::sig3(x))])).unwrap_or_default(),
+                    figure("capex_usd").map(|usd| money.show(usd)).unwrap_or_default(),
+                    days.map(|d| format!("{d:.1}")).unwrap_or_default(),
+                    plan.unwrap_or_else(|| t("size.power-no-plan").into()),
+                ],
+                "apply": apply("size-power-apply", label, row["scenario"].clone()),
+            })
+        })
+        .collect();
+    let head = fill("size.power-held", &[("mw", &numbers::format(mw))]);
+    json!({
+        "lines": [line("size-power-held", head, false)],
+        "table": {
+            "testid": "size-power-table",
+            "head": [t("size.head.chip"), t("size.head.chips"), t("size.head.nodes"), t("size.head.provisioned"), t("size.head.capex"), t("size.head.days"), t("search.head.plan")],
+            "rows": rows,
+        },
+    })
+}
+
 /// The days with failures of a sized cluster, and those the deadline was held to when they are
 /// its range's upper end (`62.1 → 71.4`).
 fn held_days(sized: &crate::sizing::Sized) -> String {

@@ -184,12 +184,20 @@ pub fn simulate_n(
     let interval = e.checkpoint_interval_s.max(1e-9);
     // Checkpoints stall training: work advances `interval` for `interval + stall` of time.
     let pace = interval / (interval + e.checkpoint_stall_s.max(0.0));
-    let restart_s = (e.lost_per_interruption_s - interval / 2.0).max(0.0);
     let nodes = fleet.bom.nodes.max(1) as f64;
     let replicas = fleet.replicas.max(1) as f64;
     let per_replica = (nodes / replicas).max(1.0);
     let spares = r.spare_nodes.unwrap_or(u32::MAX);
     let repair_s = r.repair_s.max(0.0);
+    let step_s = if e.checkpoint_steps > 0.0 { interval / e.checkpoint_steps } else { 0.0 };
+    // The restart an interruption's cost holds (`reliability::assess_at`): beside the work
+    // since the last checkpoint, or, for one replica of several, the step in flight and that
+    // replica's share of it.
+    let restart_s = if r.recovery == Recovery::Replica && replicas > 1.0 {
+        (e.lost_per_interruption_s - step_s).max(0.0) * replicas
+    } else {
+        (e.lost_per_interruption_s - interval / 2.0).max(0.0)
+    };
     let mut rng = Rng(SEED);
     let mut days = Vec::with_capacity(trials);
     for _ in 0..trials {
@@ -207,6 +215,7 @@ pub fn simulate_n(
                 recovery: r.recovery,
                 per_replica,
                 replicas,
+                step_s,
             },
         ) {
             days.push(finite(wall / 86_400.0));
@@ -246,6 +255,8 @@ struct Run {
     recovery: Recovery,
     per_replica: f64,
     replicas: f64,
+    /// Failure-free seconds of one step.
+    step_s: f64,
 }
 
 /// One simulated run's wall-clock seconds, or `None` if it never finishes.
@@ -263,13 +274,15 @@ fn one_run(classes: &[Class; 8], total: f64, work: f64, rng: &mut Rng, run: &Run
                 let missing = repairs.out().saturating_sub(run.spares) as f64;
                 ((run.replicas - (missing / run.per_replica).ceil()) / run.replicas).max(0.0)
             }
-            Recovery::Elastic | Recovery::Spare | Recovery::Wait => 1.0,
+            Recovery::Elastic | Recovery::Spare | Recovery::Wait | Recovery::Replica => 1.0,
         };
         let rate = run.pace * whole;
         let finish = if rate > 0.0 { t + (work - done) / rate } else { f64::INFINITY };
         let back = match run.recovery {
             Recovery::Elastic if tracked => repairs.next_back().unwrap_or(f64::INFINITY),
-            Recovery::Elastic | Recovery::Spare | Recovery::Wait => f64::INFINITY,
+            Recovery::Elastic | Recovery::Spare | Recovery::Wait | Recovery::Replica => {
+                f64::INFINITY
+            }
         };
         if finish <= next_failure && finish <= back {
             return finish.is_finite().then_some(finish);
@@ -281,9 +294,29 @@ fn one_run(classes: &[Class; 8], total: f64, work: f64, rng: &mut Rng, run: &Run
         }
         done += (next_failure - t) * rate;
         t = next_failure;
+        let class = pick(classes, total, rng);
+        if run.recovery == Recovery::Replica && run.replicas > 1.0 {
+            // The others redo the step in flight and go on; the failed replica is out until
+            // it restarts, on a spare, or, none left, once its own nodes are repaired.
+            let mut out = run.restart_s;
+            if class.nodes > 0 {
+                if class.nodes > run.spares {
+                    out += run.repair_s;
+                } else if tracked {
+                    repairs.settle(t);
+                    let ready = repairs.until_at_most(t, run.spares - class.nodes);
+                    out = out.max(ready - t + run.restart_s);
+                }
+                if tracked {
+                    repairs.0.push((t + run.repair_s, class.nodes));
+                }
+            }
+            done = (done - run.step_s * run.pace - out * run.pace / run.replicas).max(0.0);
+            next_failure = t + rng.exponential(1.0 / total);
+            continue;
+        }
         // The work since the last checkpoint is lost.
         done = (done / run.interval).floor() * run.interval;
-        let class = pick(classes, total, rng);
         let mut down = run.restart_s;
         if class.nodes > 0 {
             match run.recovery {
@@ -296,7 +329,7 @@ fn one_run(classes: &[Class; 8], total: f64, work: f64, rng: &mut Rng, run: &Run
                     let ready = repairs.until_at_most(t, run.spares - class.nodes);
                     down = down.max(ready - t + run.restart_s);
                 }
-                Recovery::Spare | Recovery::Elastic => {}
+                Recovery::Spare | Recovery::Elastic | Recovery::Replica => {}
             }
             if tracked {
                 repairs.0.push((t + run.repair_s, class.nodes));

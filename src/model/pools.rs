@@ -191,10 +191,9 @@ pub fn totals(pools: &[Inputs], solo: &[Estimate], job: &PoolsEstimate) -> Fleet
     let effective_train_days = first.and_then(|e| {
         let r = &e.reliability;
         let mtbf_s = if per_day > 0.0 { 86_400.0 / per_day } else { f64::INFINITY };
-        let interval = r.checkpoint_interval_s;
-        let restart = (r.lost_per_interruption_s - interval / 2.0).max(0.0);
-        let goodput =
-            crate::model::reliability::goodput(interval, r.checkpoint_stall_s, mtbf_s, restart);
+        let (interval, stall, lost) =
+            (r.checkpoint_interval_s, r.checkpoint_stall_s, r.lost_per_interruption_s);
+        let goodput = crate::model::reliability::goodput_losing(interval, stall, mtbf_s, lost);
         (goodput > 0.0).then(|| finite(job.train_days / goodput))
     });
     FleetTotals { train_days: job.train_days, effective_train_days, capex_usd, power_w }

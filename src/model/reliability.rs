@@ -132,6 +132,11 @@ pub enum Recovery {
     /// Go on at once on the data-parallel replicas that are whole; the rest rejoin when their
     /// nodes are repaired.
     Elastic,
+    /// Only the failed data-parallel replica stops: the others redo the step in flight and go
+    /// on without a restart or a checkpoint read, and it rejoins, its state copied from a peer,
+    /// once restarted (on a spare node, or when its own is repaired). Fault-tolerant HSDP as
+    /// Meta runs it at about 100,000 GPUs (torchft); with one replica, the whole job restarts.
+    Replica,
 }
 
 /// Failures, checkpoints and goodput of one run.
@@ -235,13 +240,13 @@ pub fn interruptions_per_hour(rates: &FailureRates, bom: &Bom, chips: u32) -> f6
 /// the work since the last checkpoint (half an interval): wall time W for training time T is
 /// W = T (1 + stall / interval) + (W / MTBF) (restart + interval / 2).
 pub fn goodput(interval_s: f64, stall_s: f64, mtbf_s: f64, restart_s: f64) -> f64 {
-    let interval_s = interval_s.max(1e-9);
-    let overhead = 1.0 + stall_s.max(0.0) / interval_s;
-    let failing = if mtbf_s.is_finite() && mtbf_s > 0.0 {
-        (restart_s.max(0.0) + interval_s / 2.0) / mtbf_s
-    } else {
-        0.0
-    };
+    goodput_losing(interval_s, stall_s, mtbf_s, restart_s.max(0.0) + interval_s.max(1e-9) / 2.0)
+}
+
+/// The same, each interruption costing `lost_s` of the whole cluster's time.
+pub fn goodput_losing(interval_s: f64, stall_s: f64, mtbf_s: f64, lost_s: f64) -> f64 {
+    let overhead = 1.0 + stall_s.max(0.0) / interval_s.max(1e-9);
+    let failing = if mtbf_s.is_finite() && mtbf_s > 0.0 { lost_s.max(0.0) / mtbf_s } else { 0.0 };
     if failing < 1.0 {
         finite(((1.0 - failing) / overhead).clamp(0.0, 1.0))
     } else {
@@ -302,7 +307,9 @@ impl Checkpointing {
 /// with failures by it.
 pub fn best_goodput(r: &Reliability, per_hour: f64, chips: u32, checkpoint_bytes: f64) -> f64 {
     let c = Checkpointing::of(r, per_hour.max(0.0), chips, finite(checkpoint_bytes));
-    if !c.mtbf_s.is_finite() {
+    // A plan of many replicas loses little to each interruption under replica recovery: no
+    // bound below all of it.
+    if !c.mtbf_s.is_finite() || r.recovery == Recovery::Replica {
         return 1.0;
     }
     let (d, m) = (c.stall_s.max(0.0), c.mtbf_s);
@@ -315,17 +322,38 @@ pub fn best_goodput(r: &Reliability, per_hour: f64, chips: u32, checkpoint_bytes
 }
 
 /// Failures, checkpoints and goodput of training for `train_s` failure-free seconds in steps
-/// of `step_s` on `chips` chips whose checkpoint is `checkpoint_bytes`.
+/// of `step_s` on `chips` chips in `replicas` data-parallel replicas whose checkpoint is
+/// `checkpoint_bytes`.
 pub fn assess(
     r: &Reliability,
     bom: &Bom,
-    chips: u32,
+    (chips, replicas): (u32, u32),
     checkpoint_bytes: f64,
     train_s: f64,
     step_s: f64,
 ) -> ReliabilityEstimate {
     let per_hour = interruptions_per_hour(&r.rates, bom, chips);
-    assess_at(r, per_hour, chips, checkpoint_bytes, train_s, step_s)
+    assess_at(r, per_hour, (chips, replicas), checkpoint_bytes, train_s, step_s)
+}
+
+/// What one interruption costs the run, seconds of the whole cluster's work, when it restarts
+/// after `restart_s` and checkpoints every `interval_s`: the restart and the work since the
+/// last checkpoint; under replica recovery with several replicas, the step in flight and the
+/// failed replica's share of its restart.
+fn lost_per_interruption(
+    r: &Reliability,
+    replicas: u32,
+    restart_s: f64,
+    interval_s: f64,
+    step_s: f64,
+) -> f64 {
+    match r.recovery {
+        Recovery::Replica if replicas > 1 => {
+            let step = if step_s.is_finite() { step_s.max(0.0) } else { 0.0 };
+            step + restart_s / replicas as f64
+        }
+        _ => restart_s + interval_s / 2.0,
+    }
 }
 
 /// `assess`, with the cluster's interruptions per hour computed before (a plan search computes
@@ -333,7 +361,7 @@ pub fn assess(
 pub fn assess_at(
     r: &Reliability,
     per_hour: f64,
-    chips: u32,
+    (chips, replicas): (u32, u32),
     checkpoint_bytes: f64,
     train_s: f64,
     step_s: f64,
@@ -353,9 +381,16 @@ pub fn assess_at(
     } else {
         (daly.max(floor), 0.0)
     };
-    let lost_work_s = interval_s / 2.0;
-    let lost_per_interruption_s = restart_s + lost_work_s;
-    let goodput = goodput(interval_s, stall_s, mtbf_s, restart_s);
+    let lost_per_interruption_s = lost_per_interruption(r, replicas, restart_s, interval_s, step_s);
+    // What an interruption costs beyond its restart (its share of it, for a replica alone).
+    let (restart_s, lost_work_s) = match r.recovery {
+        Recovery::Replica if replicas > 1 => {
+            let own = restart_s / replicas as f64;
+            (own, lost_per_interruption_s - own)
+        }
+        _ => (restart_s, interval_s / 2.0),
+    };
+    let goodput = goodput_losing(interval_s, stall_s, mtbf_s, lost_per_interruption_s);
     let wall_s = if goodput > 0.0 { train_s / goodput } else { 0.0 };
     let interruptions = if mtbf_s.is_finite() { wall_s / mtbf_s } else { 0.0 };
     let mut e = ReliabilityEstimate {

@@ -1055,6 +1055,7 @@ pub static RELIABILITY_RECOVERY: Choices<Recovery> = Choices {
         ("spare", Recovery::Spare),
         ("wait", Recovery::Wait),
         ("elastic", Recovery::Elastic),
+        ("replica", Recovery::Replica),
     ],
 };
 pub static RELIABILITY_REPAIR_H: Field = number(

@@ -67,9 +67,9 @@ pub fn use_job() -> Running {
             *generation.borrow_mut() += 1;
             let mine = *generation.borrow();
             started_on.set(match &request {
-                Task::Search { scenario, .. } | Task::Size { scenario, .. } => {
-                    Some(Rc::new(scenario.clone()))
-                }
+                Task::Search { scenario, .. }
+                | Task::Size { scenario, .. }
+                | Task::SizePower { scenario, .. } => Some(Rc::new(scenario.clone())),
                 Task::Validate
                 | Task::Compare { .. }
                 | Task::Plots { .. }

@@ -1,6 +1,6 @@
 //! The sizing panel: a deadline, the chips to compare, and for each the smallest cluster that
 //! meets the deadline with its plan, nodes, racks, power and cost, plotted as days against
-//! chip count.
+//! chip count; or a power, and for each chip the largest cluster its site holds within it.
 
 use yew::prelude::*;
 
@@ -22,17 +22,23 @@ pub struct SizingInputs {
     pub deadline: UseStateHandle<String>,
     /// The other chips to size, as bits by their place in `presets::CHIPS`.
     pub picked: UseStateHandle<u64>,
+    /// The power the site has, as typed, MW.
+    pub power: UseStateHandle<String>,
 }
 
 /// The hook behind the sizing section's inputs.
 #[hook]
 pub fn use_sizing_inputs() -> SizingInputs {
-    SizingInputs { deadline: use_state(|| "90".to_string()), picked: use_state(|| 0) }
+    SizingInputs {
+        deadline: use_state(|| "90".to_string()),
+        picked: use_state(|| 0),
+        power: use_state(|| "100".to_string()),
+    }
 }
 
 /// The sizing section: a deadline, the chips to compare, the table and the plot.
 pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) -> Html {
-    let SizingInputs { deadline, picked } = inputs;
+    let SizingInputs { deadline, picked, power } = inputs;
     let own = chip_id(props.state.scenario.get("cluster.chip").as_ref());
     let status = (*job.status).clone();
     let parsed = numbers::parse(deadline).ok().filter(|d| *d > 0.0 && d.is_finite());
@@ -53,6 +59,23 @@ pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) ->
             let own = chip_id(state.scenario.get("cluster.chip").as_ref());
             chips.extend(chosen(*picked).filter(|c| c.id != own).map(|c| Some(c.id.to_string())));
             start.emit(Task::Size { scenario: state.scenario.clone(), deadline_days, chips, dark })
+        })
+    };
+    let power_mw = numbers::parse(power).ok().filter(|p| *p > 0.0 && p.is_finite());
+    let on_power = {
+        let power = power.clone();
+        Callback::from(move |e: InputEvent| {
+            power.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().value())
+        })
+    };
+    let on_size_power = {
+        let (state, picked, start) = (props.state.clone(), picked.clone(), job.start.clone());
+        Callback::from(move |_| {
+            let Some(power_mw) = power_mw else { return };
+            let own = chip_id(state.scenario.get("cluster.chip").as_ref());
+            let mut chips = vec![None];
+            chips.extend(chosen(*picked).filter(|c| c.id != own).map(|c| Some(c.id.to_string())));
+            start.emit(Task::SizePower { scenario: state.scenario.clone(), power_mw, chips })
         })
     };
     let toggle = |bit: u64| {
@@ -78,6 +101,20 @@ pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) ->
             </div>
             if parsed.is_none() {
                 <p class="bad" data-testid="size-deadline-error">{ t("size.bad-deadline") }</p>
+            }
+            <div class="job-controls">
+                <label>{ t("size.power") }{ " " }
+                    <input type="text" inputmode="decimal" data-testid="size-power" value={(**power).clone()}
+                        oninput={on_power} aria-invalid={power_mw.is_none().to_string()} size="6" />
+                    { " MW" }
+                </label>
+                <button type="button" data-testid="size-power-start" onclick={on_size_power}
+                    disabled={status.running || power_mw.is_none()}>
+                    { t("size.power-start") }
+                </button>
+            </div>
+            if power_mw.is_none() {
+                <p class="bad" data-testid="size-power-error">{ t("size.bad-power") }</p>
             }
             <details class="size-chips">
                 <summary>{ fill("size.other-chips", &[("n", &picked.count_ones().to_string())]) }</summary>
