@@ -708,6 +708,18 @@ fn failures_view(good: &crate::evaluation::Evaluation, theme: &charts::Theme, wi
             ("p90", &days(spread.p90_days)),
         ],
     );
+    // Where the simulation had to stop early, the answer says so.
+    let mut bounded = Vec::new();
+    if spread.fewer_runs {
+        let all = crate::numbers::format(crate::model::failures::TRIALS as f64);
+        bounded.push(crate::text::fill("failures.fewer-runs", &[("all", &all)]));
+    }
+    if spread.cut_short > 0 {
+        let events = crate::numbers::format(crate::model::failures::MAX_EVENTS as f64);
+        let n = crate::numbers::format(spread.cut_short as f64);
+        bounded.push(crate::text::fill("failures.cut-short", &[("n", &n), ("events", &events)]));
+    }
+    let said = [said].into_iter().chain(bounded).collect::<Vec<_>>().join(" ");
     let key = match good.inputs.reliability.confidence {
         crate::model::Confidence::Central => "failures.deadline",
         crate::model::Confidence::P90 => "failures.deadline-p90",

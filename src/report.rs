@@ -193,14 +193,18 @@ fn facility(f: &FacilityEstimate) -> Value {
 }
 
 /// The days with failures as a distribution, as keys beside the expected value in
-/// `reliability`: its 10th, 50th and 90th percentiles, the runs simulated, and the chance of
-/// meeting the deadline (null without one).
+/// `reliability`: its 10th, 50th and 90th percentiles, the runs simulated (with those stopped
+/// at the event limit before finishing, and whether fewer were run), and the chance of meeting
+/// the deadline (null without one).
 pub fn add_failures(json: &mut Value, s: &crate::model::failures::Spread) {
     let r = &mut json["reliability"];
     r["effective_train_days_p10"] = json!(s.p10_days);
     r["effective_train_days_p50"] = json!(s.p50_days);
     r["effective_train_days_p90"] = json!(s.p90_days);
     r["simulated_runs"] = json!(s.trials);
+    // The simulation is bounded in work: runs stopped before finishing, and fewer runs.
+    r["simulated_runs_cut_short"] = json!(s.cut_short);
+    r["simulated_fewer_runs"] = json!(s.fewer_runs);
     r["deadline_chance"] = json!(s.deadline_chance);
 }
 

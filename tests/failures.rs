@@ -106,5 +106,24 @@ fn hopeless_and_stormy_runs_stay_cheap() {
     let s = failures::of(&inputs, &e);
     assert!(e.effective_train_days().is_some(), "still finishes");
     assert!(s.trials < failures::TRIALS && s.trials >= 50, "{} runs", s.trials);
+    assert!(s.fewer_runs, "the answer says fewer runs were simulated");
     assert!(s.p10_days <= s.p50_days && s.p50_days <= s.p90_days);
+    assert!(!spread(&Scenario::default_plan()).0.fewer_runs);
+    // So many interruptions a run that each stops at the event limit: counted as the longest
+    // and said to be, never taken for finished.
+    let endless = with(&[
+        ("reliability.rates", json!({ "software": 2000 })),
+        ("reliability.restart_min", json!(0.01)),
+        ("training.tokens", json!("600T")),
+    ]);
+    let (inputs, e) = endless.evaluate().expect("evaluates");
+    let s = failures::of(&inputs, &e);
+    assert!(
+        s.cut_short > 0,
+        "{} cut short of {} runs, {} interruptions expected",
+        s.cut_short,
+        s.trials,
+        e.reliability.expected_interruptions
+    );
+    assert_eq!(s.days.len() + s.cut_short, s.trials);
 }

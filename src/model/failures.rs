@@ -28,7 +28,7 @@ const MIN_TRIALS: usize = 50;
 const SEED: u64 = 0x5EED_C1A5_7E12_2026;
 
 /// Interruptions one simulated run may take before it is judged never to finish.
-const MAX_EVENTS: usize = 200_000;
+pub const MAX_EVENTS: usize = 200_000;
 
 /// The cluster as the simulation sees it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -57,6 +57,12 @@ pub struct Spread {
     pub p90_days: f64,
     /// Share of runs done within the deadline, if the scenario has one.
     pub deadline_chance: Option<f64>,
+    /// Runs stopped at `MAX_EVENTS` interruptions before they finished: counted among the
+    /// longest, so the percentiles they reach are lower bounds.
+    pub cut_short: usize,
+    /// Fewer runs than `TRIALS` were simulated, each being interrupted so often that all of
+    /// them would exceed `EVENT_BUDGET`.
+    pub fewer_runs: bool,
 }
 
 impl Spread {
@@ -164,11 +170,15 @@ pub fn simulate(r: &Reliability, e: &ReliabilityEstimate, fleet: &Fleet, train_s
             p50_days: never,
             p90_days: never,
             deadline_chance,
+            cut_short: 0,
+            fewer_runs: false,
         };
     }
     let per_run = e.expected_interruptions.max(1.0);
     let trials = ((EVENT_BUDGET / per_run) as usize).clamp(MIN_TRIALS, TRIALS);
-    simulate_n(r, e, fleet, train_s, trials)
+    let mut spread = simulate_n(r, e, fleet, train_s, trials);
+    spread.fewer_runs = trials < TRIALS;
+    spread
 }
 
 /// `simulate` with a number of runs of one's own.
@@ -200,8 +210,9 @@ pub fn simulate_n(
     };
     let mut rng = Rng(SEED);
     let mut days = Vec::with_capacity(trials);
+    let mut cut_short = 0;
     for _ in 0..trials {
-        if let Some(wall) = one_run(
+        let ran = one_run(
             &classes,
             total,
             train_s.max(0.0),
@@ -217,8 +228,11 @@ pub fn simulate_n(
                 replicas,
                 step_s,
             },
-        ) {
-            days.push(finite(wall / 86_400.0));
+        );
+        match ran {
+            Ran::Finished(wall) => days.push(finite(wall / 86_400.0)),
+            Ran::CutShort => cut_short += 1,
+            Ran::Never => {}
         }
     }
     days.sort_by(f64::total_cmp);
@@ -240,6 +254,8 @@ pub fn simulate_n(
         p90_days: at(0.9),
         deadline_chance: None,
         days,
+        cut_short,
+        fewer_runs: false,
     };
     spread.deadline_chance = r.deadline_days.map(|d| spread.chance_by(d));
     spread
@@ -259,8 +275,18 @@ struct Run {
     step_s: f64,
 }
 
-/// One simulated run's wall-clock seconds, or `None` if it never finishes.
-fn one_run(classes: &[Class; 8], total: f64, work: f64, rng: &mut Rng, run: &Run) -> Option<f64> {
+/// How one simulated run ended.
+enum Ran {
+    /// After this many wall-clock seconds.
+    Finished(f64),
+    /// Never: no work advances.
+    Never,
+    /// Stopped at `MAX_EVENTS` interruptions.
+    CutShort,
+}
+
+/// One simulated run.
+fn one_run(classes: &[Class; 8], total: f64, work: f64, rng: &mut Rng, run: &Run) -> Ran {
     let (mut t, mut done) = (0.0, 0.0);
     let mut repairs = Repairs(Vec::new());
     let mut next_failure = if total > 0.0 { rng.exponential(1.0 / total) } else { f64::INFINITY };
@@ -285,7 +311,7 @@ fn one_run(classes: &[Class; 8], total: f64, work: f64, rng: &mut Rng, run: &Run
             }
         };
         if finish <= next_failure && finish <= back {
-            return finish.is_finite().then_some(finish);
+            return if finish.is_finite() { Ran::Finished(finish) } else { Ran::Never };
         }
         if back < next_failure {
             done += (back - t) * rate;
@@ -338,7 +364,7 @@ fn one_run(classes: &[Class; 8], total: f64, work: f64, rng: &mut Rng, run: &Run
         t += down;
         next_failure = t + rng.exponential(1.0 / total);
     }
-    None
+    Ran::CutShort
 }
 
 /// A failure class, each as likely as its share of the rate.
