@@ -83,14 +83,22 @@ pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -
     let names = pool_names(scenario);
     let found = sited.as_ref();
     let places = found.map(|s| site_places(scenario, &s.names(), names.len()));
+    // A pool's share is of the whole job's batch, as the site table gives its site's: its
+    // share of its site's job times the site's of the job (none for a site left idle).
     let at_sites: Option<Vec<(PoolPart, String)>> =
         found.zip(places.as_ref()).map(|(s, places)| {
+            let job = s.job(&good.inputs);
             places
                 .iter()
                 .enumerate()
                 .map(|(i, &site)| {
                     let k = places[..i].iter().filter(|&&p| p == site).count();
-                    let part = s.sites.get(site).and_then(|(_, x)| x.job.parts.get(k)).copied();
+                    let of_site = job.sites.get(site).map_or(0.0, |p| p.share);
+                    let part = s
+                        .sites
+                        .get(site)
+                        .and_then(|(_, x)| x.job.parts.get(k))
+                        .map(|p| PoolPart { share: p.share * of_site, ..*p });
                     let name = s.sites.get(site).map(|(n, _)| n.clone()).unwrap_or_default();
                     (part.unwrap_or_default(), name)
                 })
