@@ -204,7 +204,14 @@ pub fn simulate_n(
     // since the last checkpoint, or, for one replica of several, the step in flight and that
     // replica's share of it.
     let restart_s = if r.recovery == Recovery::Replica && replicas > 1.0 {
-        (e.lost_per_interruption_s - step_s).max(0.0) * replicas
+        // lost = stall + step + (restart - stall) / replicas, the stall at most the restart.
+        let beyond = (e.lost_per_interruption_s - step_s).max(0.0);
+        let stall = crate::model::reliability::REPLICA_STALL_S;
+        if beyond >= stall {
+            stall + (beyond - stall) * replicas
+        } else {
+            beyond
+        }
     } else {
         (e.lost_per_interruption_s - interval / 2.0).max(0.0)
     };
@@ -337,7 +344,11 @@ fn one_run(classes: &[Class; 8], total: f64, work: f64, rng: &mut Rng, run: &Run
                     repairs.0.push((t + run.repair_s, class.nodes));
                 }
             }
-            done = (done - run.step_s * run.pace - out * run.pace / run.replicas).max(0.0);
+            // Every replica waits the stall; the failed one is out the rest of its time.
+            let stall = crate::model::reliability::replica_stall(run.restart_s);
+            t += stall;
+            let alone = (out - stall).max(0.0) * run.pace / run.replicas;
+            done = (done - run.step_s * run.pace - alone).max(0.0);
             next_failure = t + rng.exponential(1.0 / total);
             continue;
         }

@@ -80,6 +80,13 @@ pub const STORAGE_BYTES_PER_S_PER_CHIP: f64 = 7e12 / 16_384.0;
 /// effective training time over 419 interruptions in 54 days allows about 18 minutes lost each.
 pub const RESTART_S: f64 = 10.0 * 60.0;
 
+/// What every replica still waits for when one fails under replica recovery, seconds: Meta's
+/// fault-tolerant HSDP at about 100,000 GPUs cuts the stall of each failure's recovery from
+/// 10 minutes to 3 (detection, the replicas' new quorum and communicators, the step redone;
+/// "Training LLMs with Fault Tolerant HSDP on 100,000 GPUs", arXiv:2602.00277, abstract). At
+/// most the restart itself.
+pub const REPLICA_STALL_S: f64 = 3.0 * 60.0;
+
 /// Failures and recovery as the scenario describes them.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Reliability {
@@ -132,10 +139,11 @@ pub enum Recovery {
     /// Go on at once on the data-parallel replicas that are whole; the rest rejoin when their
     /// nodes are repaired.
     Elastic,
-    /// Only the failed data-parallel replica stops: the others redo the step in flight and go
-    /// on without a restart or a checkpoint read, and it rejoins, its state copied from a peer,
-    /// once restarted (on a spare node, or when its own is repaired). Fault-tolerant HSDP as
-    /// Meta runs it at about 100,000 GPUs (torchft); with one replica, the whole job restarts.
+    /// Only the failed data-parallel replica restarts: the others wait a short stall
+    /// (`REPLICA_STALL_S`), redo the step in flight and go on without a checkpoint read, and it
+    /// rejoins, its state copied from a peer, once restarted (on a spare node, or when its own
+    /// is repaired). Fault-tolerant HSDP as Meta runs it at about 100,000 GPUs
+    /// (arXiv:2602.00277); with one replica, the whole job restarts.
     Replica,
 }
 
@@ -338,8 +346,9 @@ pub fn assess(
 
 /// What one interruption costs the run, seconds of the whole cluster's work, when it restarts
 /// after `restart_s` and checkpoints every `interval_s`: the restart and the work since the
-/// last checkpoint; under replica recovery with several replicas, the step in flight and the
-/// failed replica's share of its restart.
+/// last checkpoint; under replica recovery with several replicas, the stall every replica
+/// waits (`replica_stall`), the step in flight, and the failed replica's share of the rest of
+/// its restart.
 fn lost_per_interruption(
     r: &Reliability,
     replicas: u32,
@@ -350,10 +359,17 @@ fn lost_per_interruption(
     match r.recovery {
         Recovery::Replica if replicas > 1 => {
             let step = if step_s.is_finite() { step_s.max(0.0) } else { 0.0 };
-            step + restart_s / replicas as f64
+            let stall = replica_stall(restart_s);
+            stall + step + (restart_s - stall) / replicas as f64
         }
         _ => restart_s + interval_s / 2.0,
     }
+}
+
+/// What every replica waits when one fails under replica recovery restarting in `restart_s`:
+/// `REPLICA_STALL_S`, at most the restart.
+pub fn replica_stall(restart_s: f64) -> f64 {
+    REPLICA_STALL_S.min(restart_s.max(0.0))
 }
 
 /// `assess`, with the cluster's interruptions per hour computed before (a plan search computes
@@ -385,7 +401,8 @@ pub fn assess_at(
     // What an interruption costs beyond its restart (its share of it, for a replica alone).
     let (restart_s, lost_work_s) = match r.recovery {
         Recovery::Replica if replicas > 1 => {
-            let own = restart_s / replicas as f64;
+            let stall = replica_stall(restart_s);
+            let own = stall + (restart_s - stall) / replicas as f64;
             (own, lost_per_interruption_s - own)
         }
         _ => (restart_s, interval_s / 2.0),
