@@ -570,6 +570,7 @@ pub fn pools_json(
         "tokens_per_s": e.tokens_per_s,
         "train_days": e.train_days,
         "fits": e.fits,
+        "gbit_per_s_needed": e.gbit_per_s_needed,
         "pools": e.parts.iter().map(|p| json!({
             "chips": p.chips, "share": p.share, "busy_s": p.busy_s, "waits_s": p.waits_s, "fits": p.fits,
             "mfu": p.mfu,

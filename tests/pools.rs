@@ -56,6 +56,30 @@ fn a_job_over_pools_is_bounded_by_its_pools() {
     assert!((separate.tokens_per_s / apart - 1.0).abs() < 1e-9);
 }
 
+/// The link a job over pools needs for 95 % of its speed over an unlimited one, by data and by
+/// pipeline: at that rate it runs at 95 % of that speed, at four fifths of it slower.
+#[test]
+fn the_link_needed_gives_95_percent_of_an_unlimited_one() {
+    let pools = fleet();
+    let solo: Vec<_> = pools.iter().map(estimate).collect();
+    for how in [Across::Data, Across::Pipeline] {
+        let fast = across(&pools, how, link(1e9));
+        let shares: Vec<f64> = fast.parts.iter().map(|p| p.share).collect();
+        let need = fast.gbit_per_s_needed;
+        assert!(need.is_finite() && need > 0.0, "{how:?}: {fast:?}");
+        let at = |gbit: f64| split(&pools, &solo, how, &shares, link(gbit)).tokens_per_s;
+        let unlimited = at(1e12);
+        let just = at(need) / unlimited;
+        assert!((just - 0.95).abs() < 0.002 || just > 0.95, "{how:?}: {just} at {need} Gb/s");
+        assert!(at(0.8 * need) / unlimited < 0.95, "{how:?}: {need} Gb/s is more than needed");
+        // What the job reports at any link is the same figure.
+        let slow = split(&pools, &solo, how, &shares, link(10.0));
+        assert!((slow.gbit_per_s_needed / need - 1.0).abs() < 1e-9, "{how:?}");
+    }
+    let one = across(&pools[..1], Across::Data, link(10.0));
+    assert_eq!(one.gbit_per_s_needed, 0.0, "one pool sends nothing across");
+}
+
 #[test]
 fn a_split_in_proportion_to_speed_beats_an_equal_one() {
     let pools = fleet();

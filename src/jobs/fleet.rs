@@ -62,6 +62,15 @@ fn site_places(scenario: &Scenario, names: &[String], pools: usize) -> Vec<usize
         .collect()
 }
 
+/// A link's bandwidth in Gb/s, or that none would do.
+fn gbit_words(gbit: f64) -> String {
+    if gbit.is_finite() {
+        format!("{} Gb/s", format::sig3(gbit))
+    } else {
+        t("fleet.need-none").to_string()
+    }
+}
+
 /// A pool's share in words: of the batch, the layers or the tokens.
 fn share_words(how: Across, share: f64) -> String {
     let key = match how {
@@ -130,6 +139,7 @@ pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -
                             ("days", &format::days(job.train_days)),
                             ("tps", &format::count(job.tokens_per_s)),
                             ("link", &format::seconds(job.link_s)),
+                            ("need", &gbit_words(job.gbit_per_s_needed)),
                         ],
                     ),
                     !job.fits,

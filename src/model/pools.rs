@@ -88,6 +88,9 @@ pub struct PoolsEstimate {
     pub parts: Vec<PoolPart>,
     /// Every pool used fits its part.
     pub fits: bool,
+    /// The link between pools the job needs for 95 % of its speed over an unlimited one, Gb/s
+    /// (0 when nothing crosses it, infinite when its latency alone costs more).
+    pub gbit_per_s_needed: f64,
 }
 
 /// Each pool on its own, the whole job: its speed when it runs alone.
@@ -236,6 +239,7 @@ pub fn split(
             mfu: 0.0,
         })
         .collect();
+    let mut needed = 0.0;
     let (compute_s, link_s) = match how {
         Across::Separate => {
             // Apart, each runs at its own speed on its share of the tokens.
@@ -302,6 +306,13 @@ pub fn split(
             } else {
                 0.0
             };
+            // Exposed at most a nineteenth of the compute: the ring's bytes over what the
+            // window and that leave beside its latency.
+            if used > 1 {
+                let bytes = 2.0 * (n - 1.0) / n * gradients;
+                let latency = 2.0 * (n - 1.0) * between.latency_s;
+                needed = rate_for(bytes, compute / 19.0 + window - latency);
+            }
             (compute, (ring - window).max(0.0))
         }
         Across::Pipeline => {
@@ -360,6 +371,18 @@ pub fn split(
                 0.0
             };
             let link = (per_step - compute).max(0.0) + fill;
+            if boundaries > 0.0 {
+                // link(b) = max(0, V/b - c) + V/(b m) + L at most c/19, for V the bytes a step
+                // sends across, m its micro-batches, L the latency: the smallest such rate,
+                // where the sends still hide behind compute or where they do not.
+                let bytes = 2.0 * boundaries * tokens * activation_bytes;
+                let latency = 2.0 * boundaries * between.latency_s;
+                let hidden = rate_for(bytes / micro_batches, compute / 19.0 - latency)
+                    .max(rate_for(bytes, compute));
+                let beyond =
+                    rate_for(bytes * (1.0 + 1.0 / micro_batches), compute * 20.0 / 19.0 - latency);
+                needed = if beyond <= rate_for(bytes, compute) { beyond } else { hidden };
+            }
             (compute, link)
         }
     };
@@ -376,7 +399,17 @@ pub fn split(
     }
     let tokens_per_s = if step_s > 0.0 { finite(tokens / step_s) } else { 0.0 };
     let fits = parts.iter().all(|p| p.fits);
-    PoolsEstimate { step_s, link_s, tokens_per_s, train_days: 0.0, parts, fits }
+    let gbit_per_s_needed = if needed.is_finite() { finite(needed * 8.0 / 1e9) } else { needed };
+    PoolsEstimate { step_s, link_s, tokens_per_s, train_days: 0.0, parts, fits, gbit_per_s_needed }
+}
+
+/// Bytes per second that move `bytes` in `seconds`: infinite where no time is left.
+fn rate_for(bytes: f64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        bytes / seconds
+    } else {
+        f64::INFINITY
+    }
 }
 
 /// The best way found to span `pools`: how, the shares it gives each pool, and its job; beside
