@@ -89,10 +89,7 @@ impl Task {
                 .as_f64()
                 .filter(|d| *d > 0.0 && d.is_finite())
                 .ok_or("the deadline must be a positive number of days")?;
-            let chips = v["chips"]
-                .as_array()
-                .map(|a| a.iter().map(|c| c.as_str().map(str::to_string)).collect())
-                .unwrap_or_else(|| vec![None]);
+            let chips = chips_of(v);
             let dark = v["dark"].as_bool().unwrap_or(false);
             return Ok(Task::Size { scenario: scenario(v)?, deadline_days, chips, dark });
         }
@@ -122,14 +119,19 @@ impl Task {
                 .as_f64()
                 .filter(|p| *p > 0.0 && p.is_finite())
                 .ok_or("the power must be a positive number of megawatts")?;
-            let chips = v["chips"]
-                .as_array()
-                .map(|a| a.iter().map(|c| c.as_str().map(str::to_string)).collect())
-                .unwrap_or_else(|| vec![None]);
-            return Ok(Task::SizePower { scenario: scenario(v)?, power_mw, chips });
+            return Ok(Task::SizePower { scenario: scenario(v)?, power_mw, chips: chips_of(v) });
         }
         Err("not a search or a sizing".into())
     }
+}
+
+/// The chips a sizing request names (`null` for the scenario's own), the scenario's own alone
+/// when it names none.
+fn chips_of(request: &Value) -> Vec<Option<String>> {
+    request["chips"]
+        .as_array()
+        .map(|a| a.iter().map(|c| c.as_str().map(str::to_string)).collect())
+        .unwrap_or_else(|| vec![None])
 }
 
 /// A job under way.

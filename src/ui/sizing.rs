@@ -16,6 +16,15 @@ fn chosen(picked: u64) -> impl Iterator<Item = &'static presets::ChipPreset> {
     presets::CHIPS.iter().zip(0..64).filter(move |(_, i)| picked & (1 << i) != 0).map(|(c, _)| c)
 }
 
+/// The chips to size: the scenario's own first (`None`: as it is, custom figures included),
+/// then those `picked`, its own once even if it was ticked before.
+fn to_size(scenario: &crate::scenario::Scenario, picked: u64) -> Vec<Option<String>> {
+    let own = chip_id(scenario.get("cluster.chip").as_ref());
+    let mut chips = vec![None];
+    chips.extend(chosen(picked).filter(|c| c.id != own).map(|c| Some(c.id.to_string())));
+    chips
+}
+
 /// What the sizing section keeps between renders: the deadline as typed and the chips picked.
 pub struct SizingInputs {
     /// The deadline as typed, days.
@@ -53,11 +62,7 @@ pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) ->
         let dark = props.dark;
         Callback::from(move |_| {
             let Some(deadline_days) = parsed else { return };
-            // The scenario's own chip first (as it is, custom figures included), then the others.
-            let mut chips = vec![None];
-            // The scenario's own chip is sized once, as it is, even if it was ticked before.
-            let own = chip_id(state.scenario.get("cluster.chip").as_ref());
-            chips.extend(chosen(*picked).filter(|c| c.id != own).map(|c| Some(c.id.to_string())));
+            let chips = to_size(&state.scenario, *picked);
             start.emit(Task::Size { scenario: state.scenario.clone(), deadline_days, chips, dark })
         })
     };
@@ -72,9 +77,7 @@ pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) ->
         let (state, picked, start) = (props.state.clone(), picked.clone(), job.start.clone());
         Callback::from(move |_| {
             let Some(power_mw) = power_mw else { return };
-            let own = chip_id(state.scenario.get("cluster.chip").as_ref());
-            let mut chips = vec![None];
-            chips.extend(chosen(*picked).filter(|c| c.id != own).map(|c| Some(c.id.to_string())));
+            let chips = to_size(&state.scenario, *picked);
             start.emit(Task::SizePower { scenario: state.scenario.clone(), power_mw, chips })
         })
     };
