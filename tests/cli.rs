@@ -656,9 +656,9 @@ fn predict_spans_a_job_over_two_sites() {
     assert_eq!(parts[1]["name"], "west");
     let power: f64 = parts.iter().filter_map(|s| s["power_w"].as_f64()).sum();
     assert!((power - sites["power_w"].as_f64().unwrap_or(0.0)).abs() < 1e-6 * power);
-    // The same 16,384 chips in one site, on the same plan and global batch: DiLoCo keeps at
-    // least 90 % of its speed, and gains at most the data-parallel traffic each site no longer
-    // sends across all the chips (measured 102.4 %).
+    // The same 16,384 chips in one site, on the same plan and global batch: DiLoCo keeps 90 %
+    // to 100 % of its speed, the data-parallel traffic each site no longer sends across all the
+    // chips outweighed by what its hidden exchange slows.
     let mut one = plan.clone();
     one["cluster"] = json!({ "chip": "h100-sxm", "chips": 16384 });
     one["parallelism"] = json!({ "tp": 8, "pp": 4 });
@@ -667,7 +667,7 @@ fn predict_spans_a_job_over_two_sites() {
     let one: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let one_site = one["tokens_per_s"].as_f64().unwrap_or(0.0);
     let both = sites["tokens_per_s"].as_f64().unwrap_or(0.0);
-    assert!(both >= 0.9 * one_site && both <= 1.05 * one_site, "{both} against {one_site}");
+    assert!(both >= 0.9 * one_site && both <= one_site, "{both} against {one_site}");
     assert!(sites["wan"]["gbit_per_s_needed"].as_f64().is_some_and(|g| g > 0.0));
 
     let mut bad = plan.clone();

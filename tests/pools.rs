@@ -507,10 +507,44 @@ fn the_published_diloco_comparison_is_computed() {
     assert!(c.rows.iter().all(|r| r.1 > 0.0 && r.2 > 0.0), "{c:?}");
     let cut = c.traffic_cut_at_500();
     assert!((cut / 500.0 - (cut / 500.0).round()).abs() < 1e-9 && cut >= 500.0, "{cut}");
-    let blocking = c.bandwidth_cut("DiLoCo, H = 100");
+    // Counted as the paper's simulations count it, an exchange hidden under compute free.
+    let blocking = c.bandwidth_cut_free("DiLoCo, H = 100");
     assert!((4.0..=30.0).contains(&blocking), "{blocking}");
-    let streamed = c.bandwidth_cut("Streaming DiLoCo, H = 100");
+    let streamed = c.bandwidth_cut_free("Streaming DiLoCo, H = 100");
     assert!((100.0..=1000.0).contains(&streamed), "{streamed}");
+    // The model's own count charges what the hidden exchange slows: never less bandwidth,
+    // and more where the exchange hides (synchronous and streamed), not where it blocks.
+    for ((name, _, gbit), free) in c.rows.iter().zip(&c.free) {
+        assert!(*gbit >= *free, "{name}: {gbit} under {free}");
+        if matches!(*name, "synchronous" | "Streaming DiLoCo, H = 100") {
+            assert!(*gbit > 1.2 * *free, "{name}: {gbit} against {free}");
+        } else {
+            assert!((*gbit / *free - 1.0).abs() < 1e-6, "{name}: {gbit} against {free}");
+        }
+    }
+}
+
+/// The long-distance comparison in docs/accuracy.md is computed and not above what published
+/// runs between far sites report: synchronous training over a wide link keeps no more than the
+/// published 98 % of one site (China Telecom's 800 Gb/s over 500 km, no more than its 97 %), at
+/// least 90 %; streamed DiLoCo every 100 steps over 10 Gb/s keeps 90 % to 100 % before its
+/// quality factor; a narrower link never speeds a job up.
+#[test]
+fn the_published_runs_between_far_sites_are_not_beaten() {
+    use clusterplan::validation::fleets::distance;
+    let share = |how, gbit, chips, km| distance(how, gbit, chips, km).expect("the case resolves");
+    let wide = share(None, 3200.0, 2048, 1500.0);
+    assert!((0.90..=0.98).contains(&wide), "{wide}");
+    let telecom = share(None, 800.0, 512, 500.0);
+    assert!((0.90..=0.97).contains(&telecom), "{telecom}");
+    let streamed = share(Some(100), 10.0, 2048, 1500.0);
+    assert!((0.90..=1.0).contains(&streamed), "{streamed}");
+    let mut last = 1.0;
+    for gbit in [3200.0, 800.0, 100.0, 10.0] {
+        let s = share(None, gbit, 2048, 1500.0);
+        assert!(s <= last + 1e-12, "{gbit} Gb/s: {s} after {last}");
+        last = s;
+    }
 }
 
 /// The Metis comparison in docs/accuracy.md is computed: the split found beats an even split

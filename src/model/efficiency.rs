@@ -199,13 +199,41 @@ pub const OVERLAP_INTERFERENCE: f64 = 0.25;
 /// Critical-path seconds of `link` seconds of communication of which all but `exposed` hides
 /// under compute: the exposed part plus the slowdown the hidden part causes.
 pub fn with_interference(link: f64, exposed: f64) -> f64 {
-    exposed + OVERLAP_INTERFERENCE * (link - exposed).max(0.0)
+    interfered(OVERLAP_INTERFERENCE, link, exposed)
+}
+
+/// As `with_interference`, `slowdown` charged per second hidden.
+pub fn interfered(slowdown: f64, link: f64, exposed: f64) -> f64 {
+    exposed + slowdown * (link - exposed).max(0.0)
 }
 
 /// Critical-path seconds of `link` seconds of communication overlapped with `window` seconds
 /// of compute: what the window cannot cover, plus interference for what it does.
 pub fn overlapped(link: f64, window: f64) -> f64 {
     with_interference(link, (link - window).max(0.0))
+}
+
+/// The least bandwidth, bytes/s, at which a step waits at most `budget` seconds on a link,
+/// `waits(bandwidth)` being those seconds and falling as the bandwidth grows; infinite where
+/// no bandwidth is enough. Bisected in the bandwidth's logarithm from a milli-byte to 10^21
+/// bytes a second, to a relative 10^-10.
+pub fn least_rate(budget: f64, waits: impl Fn(f64) -> f64) -> f64 {
+    let (mut lo, mut hi) = (1e-3f64, 1e21f64);
+    if !(waits(hi) <= budget) {
+        return f64::INFINITY;
+    }
+    if waits(lo) <= budget {
+        return lo;
+    }
+    for _ in 0..48 {
+        let mid = (lo * hi).sqrt();
+        if waits(mid) <= budget {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
 }
 
 /// Spread of speed among chips of one model, as a standard deviation relative to the median:

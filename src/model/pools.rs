@@ -15,6 +15,7 @@
 //! proportional split over every pool and each pool alone, so it is never slower than its fastest
 //! pool, and never faster than the pools apart added up.
 
+use crate::model::efficiency::{least_rate, overlapped};
 use crate::model::{estimate, finite, Estimate, Inputs};
 
 /// How one job spans its pools.
@@ -285,14 +286,19 @@ pub fn split(
             }
             let gradients = first.transformer.params() * first.training.recipe.grad_bytes();
             let n = used as f64;
-            let ring = if used > 1 {
-                2.0 * (n - 1.0) / n * gradients / bandwidth + 2.0 * (n - 1.0) * between.latency_s
-            } else {
-                0.0
+            let ring = |bandwidth: f64| {
+                if used > 1 {
+                    2.0 * (n - 1.0) / n * gradients / bandwidth
+                        + 2.0 * (n - 1.0) * between.latency_s
+                } else {
+                    0.0
+                }
             };
             // Hierarchical: each bucket, reduced in its pool, goes round the pools while the
             // backward pass computes the next (with data-parallel overlap), on the link between
-            // pools rather than the pools' own fabrics; what the backward pass leaves is exposed.
+            // pools rather than the pools' own fabrics; what the backward pass leaves is exposed,
+            // and what it hides slows it as a reduction inside a pool does
+            // (`efficiency::overlapped`).
             // One synchronous step waits for the slowest chip of every pool, beyond the
             // slowest of its own that each pool's step holds (`efficiency::slowest_of`).
             let all: u32 = parts.iter().filter(|p| p.share > 0.0).map(|p| p.chips).sum();
@@ -306,14 +312,12 @@ pub fn split(
             } else {
                 0.0
             };
-            // Exposed at most a nineteenth of the compute: the ring's bytes over what the
-            // window and that leave beside its latency.
+            let waits = |bandwidth: f64| overlapped(ring(bandwidth), window);
+            // Waiting at most a nineteenth of the compute.
             if used > 1 {
-                let bytes = 2.0 * (n - 1.0) / n * gradients;
-                let latency = 2.0 * (n - 1.0) * between.latency_s;
-                needed = rate_for(bytes, compute / 19.0 + window - latency);
+                needed = least_rate(compute / 19.0, waits);
             }
-            (compute, (ring - window).max(0.0))
+            (compute, waits(bandwidth))
         }
         Across::Pipeline => {
             // Contiguous whole layers on each pool in the order given, the last used pool taking
@@ -360,29 +364,27 @@ pub fn split(
             let compute = parts.iter().map(|p| p.busy_s).fold(0.0, f64::max);
             let boundaries = used.saturating_sub(1) as f64;
             let activation_bytes = first.transformer.hidden as f64 * 2.0;
-            let per_step = 2.0 * boundaries * tokens * activation_bytes / bandwidth;
+            let bytes = 2.0 * boundaries * tokens * activation_bytes;
             let micro_batches = (first.training.global_batch as f64
                 / (first.parallelism.micro_batch.max(1) as f64
                     * first.parallelism.data.max(1) as f64))
                 .max(1.0);
-            let fill = if boundaries > 0.0 {
-                per_step / micro_batches + 2.0 * boundaries * between.latency_s
-            } else {
-                0.0
+            // The first micro-batch's sends wait; the rest hide behind compute, slowing it as
+            // a pipeline's sends inside a pool do (`efficiency::overlapped`).
+            let waits = |bandwidth: f64| {
+                if boundaries > 0.0 {
+                    let per_step = bytes / bandwidth;
+                    overlapped(per_step, compute)
+                        + per_step / micro_batches
+                        + 2.0 * boundaries * between.latency_s
+                } else {
+                    0.0
+                }
             };
-            let link = (per_step - compute).max(0.0) + fill;
             if boundaries > 0.0 {
-                // link(b) = max(0, V/b - c) + V/(b m) + L at most c/19, for V the bytes a step
-                // sends across, m its micro-batches, L the latency: the smallest such rate,
-                // where the sends still hide behind compute or where they do not.
-                let bytes = 2.0 * boundaries * tokens * activation_bytes;
-                let latency = 2.0 * boundaries * between.latency_s;
-                let hidden = rate_for(bytes / micro_batches, compute / 19.0 - latency)
-                    .max(rate_for(bytes, compute));
-                let beyond =
-                    rate_for(bytes * (1.0 + 1.0 / micro_batches), compute * 20.0 / 19.0 - latency);
-                needed = if beyond <= rate_for(bytes, compute) { beyond } else { hidden };
+                needed = least_rate(compute / 19.0, waits);
             }
+            let link = waits(bandwidth);
             (compute, link)
         }
     };
@@ -401,15 +403,6 @@ pub fn split(
     let fits = parts.iter().all(|p| p.fits);
     let gbit_per_s_needed = if needed.is_finite() { finite(needed * 8.0 / 1e9) } else { needed };
     PoolsEstimate { step_s, link_s, tokens_per_s, train_days: 0.0, parts, fits, gbit_per_s_needed }
-}
-
-/// Bytes per second that move `bytes` in `seconds`: infinite where no time is left.
-fn rate_for(bytes: f64, seconds: f64) -> f64 {
-    if seconds > 0.0 {
-        bytes / seconds
-    } else {
-        f64::INFINITY
-    }
 }
 
 /// The best way found to span `pools`: how, the shares it gives each pool, and its job; beside

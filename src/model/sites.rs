@@ -13,6 +13,7 @@
 //! (E3M0, no loss against FP32 in its Fig. 11) and overlapped with the next inner step (τ = 1,
 //! its main experiments). As with pools, the job never uses a site that only slows it.
 
+use crate::model::efficiency::{interfered, least_rate, OVERLAP_INTERFERENCE};
 use crate::model::pools::{across_with, Across, Between, PoolsEstimate};
 use crate::model::{estimate, finite, Inputs};
 
@@ -61,7 +62,8 @@ pub struct Site {
 pub struct Wan {
     /// Bytes each site sends per synchronisation.
     pub bytes_per_sync: f64,
-    /// Seconds of each step spent synchronising, not hidden.
+    /// Seconds each step waits on the exchange: what compute does not hide, and the slowdown
+    /// of the compute that hides the rest.
     pub exposed_s: f64,
     /// The wide-area bandwidth each site needs for 95% of the speed of the same chips in one
     /// site, Gb/s.
@@ -127,6 +129,11 @@ pub struct Work {
     /// Tokens a step and in the run.
     pub batch_tokens: f64,
     pub tokens: f64,
+    /// Compute slowdown per second of exchange hidden under it: a reduction inside a site's
+    /// (`efficiency::OVERLAP_INTERFERENCE`), since the collective's kernels hold their
+    /// streaming multiprocessors for as long as the wide-area link takes; Streaming DiLoCo's
+    /// simulations take it as 0.
+    pub interference: f64,
 }
 
 impl Work {
@@ -138,13 +145,14 @@ impl Work {
             layers: i.transformer.n_layers,
             batch_tokens: i.training.global_batch as f64 * i.transformer.seq_len as f64,
             tokens: i.training.tokens,
+            interference: OVERLAP_INTERFERENCE,
         }
     }
 }
 
 /// The job over `sites` for `work`, spanning the sites as `how` says.
 pub fn across_sites(sites: &[Site], how: AcrossSites, work: &Work) -> SitesEstimate {
-    let Work { params, grad_bytes, batch_tokens, tokens, .. } = *work;
+    let Work { params, grad_bytes, .. } = *work;
     let sync_bytes = match how {
         AcrossSites::Sync => params * grad_bytes,
         AcrossSites::Diloco { streaming: false, .. } => params * OUTER_GRADIENT_BYTES,
@@ -157,7 +165,7 @@ pub fn across_sites(sites: &[Site], how: AcrossSites, work: &Work) -> SitesEstim
     candidates.extend((0..sites.len()).map(|i| (0..sites.len()).map(|j| i == j).collect()));
     let mut needed = 0.0;
     for (i, used) in candidates.into_iter().enumerate() {
-        let e = with(sites, &used, how, (sync_bytes, fragments), batch_tokens, tokens);
+        let e = with(sites, &used, how, (sync_bytes, fragments), work);
         // What every site together would need, whichever the job uses.
         if i == 0 {
             needed = e.wan.gbit_per_s_needed;
@@ -177,10 +185,10 @@ fn with(
     used: &[bool],
     how: AcrossSites,
     exchange: (f64, f64),
-    batch_tokens: f64,
-    tokens: f64,
+    work: &Work,
 ) -> SitesEstimate {
     let (sync_bytes, fragments) = exchange;
+    let Work { batch_tokens, tokens, interference, .. } = *work;
     let n = used.iter().filter(|u| **u).count() as f64;
     // A site alone trains the whole batch; beside others, its share of it.
     let speed_of = |s: &Site| if n > 1.0 { s.job.tokens_per_s } else { s.alone_tokens_per_s };
@@ -198,36 +206,38 @@ fn with(
         });
     let ring_bytes = if n > 1.0 { 2.0 * (n - 1.0) / n * sync_bytes } else { 0.0 };
     let ring_latency = if n > 1.0 { 2.0 * (n - 1.0) * latency } else { 0.0 };
-    let sync_s = ring_bytes / bandwidth + ring_latency;
     // Beside others, the slowest site's step on its share of the batch sets the pace.
     let slowest = sites.iter().zip(used).filter(|(_, u)| **u).map(|(s, _)| s.job.step_s);
     let c = if n > 1.0 { slowest.fold(0.0, f64::max) } else { 0.0 }.max(batch_tokens / speed);
-    // Seconds of each step the exchange leaves exposed, and the bandwidth (bytes/s) that
-    // exposes at most a nineteenth of the step's compute (95% of the speed in one site).
-    let need =
-        |bytes: f64, seconds: f64| if seconds > 0.0 { bytes / seconds } else { f64::INFINITY };
-    let (exposed_s, needed) = match how {
-        AcrossSites::Sync => {
-            let window = BACKWARD_SHARE * c;
-            ((sync_s - window).max(0.0), need(ring_bytes, c / 19.0 + window - ring_latency))
+    // Seconds each step waits on the exchange at a bandwidth (bytes/s): what compute leaves
+    // exposed, and the slowdown what it hides causes (`Work::interference`).
+    let waits = |bandwidth: f64| -> f64 {
+        if n <= 1.0 {
+            return 0.0;
         }
-        AcrossSites::Diloco { inner_steps, streaming: false } => {
-            let h = inner_steps.max(1) as f64;
-            (sync_s / h, need(ring_bytes, h * c / 19.0 - ring_latency))
-        }
-        AcrossSites::Diloco { inner_steps, streaming: true } => {
-            // Fragments at staggered times, each behind the next inner step; and the link must
-            // carry every fragment within the H steps.
-            let (h, p) = (inner_steps.max(1) as f64, fragments);
-            let fragment_s = sync_s / p + ring_latency * (1.0 - 1.0 / p);
-            let each = (fragment_s - OVERLAP_STEPS * c).max(0.0);
-            let behind = (p * fragment_s - h * c).max(0.0);
-            let exposed = (p * each).max(behind) / h;
-            let one = need(ring_bytes / p, OVERLAP_STEPS * c + h * c / (19.0 * p) - ring_latency);
-            let all = need(ring_bytes, h * c * 20.0 / 19.0 - p * ring_latency);
-            (exposed, one.max(all))
+        let sync_s = ring_bytes / bandwidth + ring_latency;
+        match how {
+            AcrossSites::Sync => {
+                interfered(interference, sync_s, (sync_s - BACKWARD_SHARE * c).max(0.0))
+            }
+            AcrossSites::Diloco { inner_steps, streaming: false } => {
+                sync_s / inner_steps.max(1) as f64
+            }
+            AcrossSites::Diloco { inner_steps, streaming: true } => {
+                // Fragments at staggered times, each behind the next inner step; and the link
+                // must carry every fragment within the H steps.
+                let (h, p) = (inner_steps.max(1) as f64, fragments);
+                let fragment_s = sync_s / p + ring_latency * (1.0 - 1.0 / p);
+                let each = (fragment_s - OVERLAP_STEPS * c).max(0.0);
+                let behind = (p * fragment_s - h * c).max(0.0);
+                interfered(interference, p * fragment_s / h, (p * each).max(behind) / h)
+            }
         }
     };
+    let exposed_s = waits(bandwidth);
+    // The bandwidth that waits at most a nineteenth of the step's compute (95% of the speed
+    // in one site).
+    let needed = least_rate(c / 19.0, waits);
     // A synchronous step waits for the slowest chip of every site, not of its own alone
     // (`efficiency::slowest_of`): each site's step already holds its own chips' straggling.
     let straggler_s = match how {

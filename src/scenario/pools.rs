@@ -423,8 +423,13 @@ impl Scenario {
 impl Sites {
     /// The one job over every site, for the workload of `base` (the cluster's own inputs).
     pub fn job(&self, base: &Inputs) -> crate::model::sites::SitesEstimate {
+        self.job_for(&crate::model::sites::Work::of(base))
+    }
+
+    /// The one job over every site for `work`, its tokens times the job's factor.
+    pub fn job_for(&self, work: &crate::model::sites::Work) -> crate::model::sites::SitesEstimate {
         let sites: Vec<_> = self.sites.iter().map(|(_, site)| site.clone()).collect();
-        let mut work = crate::model::sites::Work::of(base);
+        let mut work = *work;
         work.tokens *= self.tokens_factor();
         crate::model::sites::across_sites(&sites, self.how, &work)
     }
