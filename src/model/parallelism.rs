@@ -120,7 +120,25 @@ pub struct Software {
     /// host threads to their NUMA nodes; `docs/discussions/deepseek-v3-gb200-optimization` at
     /// eb0783b6).
     pub layer_host_s: f64,
+    /// Rows each local expert's group of tokens costs beyond its own in a dropless MoE layer's
+    /// grouped GEMM, which runs whole tiles of rows: `GROUPED_TILE_WASTE_XLA` or
+    /// `GROUPED_TILE_WASTE_GPU`. Dropped and padded routing gives every expert a static
+    /// capacity and pays none.
+    pub grouped_waste_rows: f64,
 }
+
+/// Rows a group costs beyond its own in MaxText's grouped GEMM on TPU (megablox `gmm`): a
+/// tile that straddles two groups is computed once for each ("tiles_m <= group_tiles.sum()
+/// <= tiles_m + num_groups - 1", `kernels/megablox/backend.py`), so each boundary between
+/// routed groups costs about one whole tile, of 512 rows in the Ironwood recipes
+/// (`wi_tile_fwd_batch_seq`, AI-Hypercomputer/tpu-recipes at c8cfe2f, the Qwen3-235B and
+/// DeepSeek-V3 FP8 recipes).
+pub const GROUPED_TILE_WASTE_XLA: f64 = 512.0;
+
+/// Rows a group costs beyond its own in a GPU grouped GEMM: each expert's last tile runs
+/// partly filled, half of a 128-row tile on average (CUTLASS's grouped GEMM example,
+/// `examples/24_gemm_grouped`, threadblock shape 128 x 128).
+pub const GROUPED_TILE_WASTE_GPU: f64 = 64.0;
 
 /// How an MoE layer's tokens reach their experts across scale-up domains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -316,7 +316,18 @@ pub fn software(stack: Stack, family: Option<&str>) -> Software {
     };
     let low_precision_share =
         fitted::FAMILY_LOW_PRECISION.iter().find(|f| Some(f.0) == family).map_or(1.0, |f| f.1);
-    Software { kernel_share, moe_host_s, moe_host_deepep_s, low_precision_share, layer_host_s }
+    let grouped_waste_rows = match stack {
+        Stack::Xla => crate::model::parallelism::GROUPED_TILE_WASTE_XLA,
+        _ => crate::model::parallelism::GROUPED_TILE_WASTE_GPU,
+    };
+    Software {
+        kernel_share,
+        moe_host_s,
+        moe_host_deepep_s,
+        low_precision_share,
+        layer_host_s,
+        grouped_waste_rows,
+    }
 }
 
 /// The scale-up preset with this id.

@@ -15,10 +15,10 @@ pub const MAX_VALIDATED_CHIPS: u32 = 16384;
 
 /// Over every row, each predicted with its source left out of the fit: rows, sources,
 /// the median absolute error of the step time, and the share inside their ranges.
-pub const LEFT_OUT: (u32, u32, f64, f64) = (456, 72, 0.09088732834475233, 0.7982456140350878);
+pub const LEFT_OUT: (u32, u32, f64, f64) = (456, 72, 0.09094036259320504, 0.7982456140350878);
 
 /// Rows within tolerance, rows, and the mean absolute error, over every row.
-pub const SUMMARY: (usize, usize, f64) = (264, 456, 0.1380218995898304);
+pub const SUMMARY: (usize, usize, f64) = (265, 456, 0.1372142403343753);
 
 /// Each model preset's published plan: (preset id, run title, scenario JSON).
 pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[
@@ -36,28 +36,28 @@ pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[
 
 /// The model's time errors by regime (`range::Stats`).
 pub const REGIMES: &[Digested] = &[
-    Digested { family: "Ampere", stack: "megatron-baseline", moe: false, stats: Stats { sources: 8, runs: 10, runs_within: 6, rows: 51, mean: -0.01976298282099546, sd: 0.14251253394786592, max_chips: 12288 } },
-    Digested { family: "Ampere", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 4, runs: 4, runs_within: 4, rows: 22, mean: 0.014723159867507996, sd: 0.06593734749663412, max_chips: 1024 } },
-    Digested { family: "Ascend", stack: "megatron-core", moe: false, stats: Stats { sources: 5, runs: 24, runs_within: 13, rows: 24, mean: -0.025054341432725988, sd: 0.16094537747504387, max_chips: 8192 } },
-    Digested { family: "Ascend", stack: "megatron-core", moe: true, stats: Stats { sources: 3, runs: 4, runs_within: 1, rows: 4, mean: -0.11144925727867855, sd: 0.24089076363922401, max_chips: 512 } },
-    Digested { family: "Blackwell", stack: "megatron-core", moe: false, stats: Stats { sources: 11, runs: 13, runs_within: 11, rows: 65, mean: 0.04756170952145267, sd: 0.09325758961286412, max_chips: 512 } },
-    Digested { family: "Blackwell", stack: "megatron-core", moe: true, stats: Stats { sources: 8, runs: 10, runs_within: 6, rows: 42, mean: 0.03584287075831222, sd: 0.2693302409694193, max_chips: 512 } },
-    Digested { family: "Blackwell", stack: "tuned", moe: false, stats: Stats { sources: 5, runs: 9, runs_within: 8, rows: 26, mean: 0.00422028811280614, sd: 0.11612617799511807, max_chips: 5120 } },
-    Digested { family: "CDNA", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 4, runs_within: 0, rows: 10, mean: -0.27749966001715204, sd: 0.0925421658710918, max_chips: 1024 } },
-    Digested { family: "CDNA", stack: "megatron-core", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 0, rows: 2, mean: 0.357233526242294, sd: 0.007754777938302736, max_chips: 64 } },
-    Digested { family: "CDNA", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 2, runs: 2, runs_within: 0, rows: 3, mean: 0.23385318018294401, sd: 0.4427507146245202, max_chips: 64 } },
-    Digested { family: "CDNA", stack: "tuned", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 0, rows: 1, mean: 0.18632564322101564, sd: 0.0, max_chips: 8 } },
-    Digested { family: "Gaudi", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 1, rows: 5, mean: -0.19035956388573164, sd: 0.18223888110683137, max_chips: 64 } },
+    Digested { family: "Ampere", stack: "megatron-baseline", moe: false, stats: Stats { sources: 8, runs: 10, runs_within: 6, rows: 51, mean: -0.019762463447936397, sd: 0.14251214637623136, max_chips: 12288 } },
+    Digested { family: "Ampere", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 4, runs: 4, runs_within: 4, rows: 22, mean: 0.014720165030123345, sd: 0.0659364724340144, max_chips: 1024 } },
+    Digested { family: "Ascend", stack: "megatron-core", moe: false, stats: Stats { sources: 5, runs: 24, runs_within: 13, rows: 24, mean: -0.025339052290706137, sd: 0.1610066584104679, max_chips: 8192 } },
+    Digested { family: "Ascend", stack: "megatron-core", moe: true, stats: Stats { sources: 3, runs: 4, runs_within: 1, rows: 4, mean: -0.10599006564023686, sd: 0.24444055315985513, max_chips: 512 } },
+    Digested { family: "Blackwell", stack: "megatron-core", moe: false, stats: Stats { sources: 11, runs: 13, runs_within: 11, rows: 65, mean: 0.04739164314607747, sd: 0.09338242365315606, max_chips: 512 } },
+    Digested { family: "Blackwell", stack: "megatron-core", moe: true, stats: Stats { sources: 8, runs: 10, runs_within: 6, rows: 42, mean: 0.03752507775802586, sd: 0.2685223225136412, max_chips: 512 } },
+    Digested { family: "Blackwell", stack: "tuned", moe: false, stats: Stats { sources: 5, runs: 9, runs_within: 8, rows: 26, mean: 0.004236920201366094, sd: 0.1161287795651022, max_chips: 5120 } },
+    Digested { family: "CDNA", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 4, runs_within: 0, rows: 10, mean: -0.2774805158856475, sd: 0.09254488635862071, max_chips: 1024 } },
+    Digested { family: "CDNA", stack: "megatron-core", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 0, rows: 2, mean: 0.3571682948579793, sd: 0.007754491414977313, max_chips: 64 } },
+    Digested { family: "CDNA", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 2, runs: 2, runs_within: 0, rows: 3, mean: 0.23385505918056168, sd: 0.4427456737014064, max_chips: 64 } },
+    Digested { family: "CDNA", stack: "tuned", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 0, rows: 1, mean: 0.18637119536106206, sd: 0.0, max_chips: 8 } },
+    Digested { family: "Gaudi", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 1, rows: 5, mean: -0.190371806640116, sd: 0.1822383679486529, max_chips: 64 } },
     Digested { family: "Gaudi", stack: "tuned", moe: false, stats: Stats { sources: 3, runs: 3, runs_within: 0, rows: 5, mean: 0.08339230664851191, sd: 0.21759426787297712, max_chips: 1024 } },
-    Digested { family: "Hopper", stack: "megatron-baseline", moe: false, stats: Stats { sources: 2, runs: 2, runs_within: 2, rows: 29, mean: -0.1704234409666638, sd: 0.20673375668889954, max_chips: 16384 } },
-    Digested { family: "Hopper", stack: "megatron-core", moe: false, stats: Stats { sources: 12, runs: 13, runs_within: 10, rows: 36, mean: -0.029601228029695108, sd: 0.15796577211531637, max_chips: 2048 } },
-    Digested { family: "Hopper", stack: "megatron-core", moe: true, stats: Stats { sources: 8, runs: 9, runs_within: 5, rows: 17, mean: -0.12654413484490135, sd: 0.2836385903288788, max_chips: 2048 } },
-    Digested { family: "Hopper", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 8, runs: 8, runs_within: 5, rows: 37, mean: 0.035901602246831886, sd: 0.29895437020139126, max_chips: 512 } },
-    Digested { family: "Hopper", stack: "tuned", moe: false, stats: Stats { sources: 8, runs: 8, runs_within: 7, rows: 26, mean: 0.027048269654193748, sd: 0.08489262512667092, max_chips: 11616 } },
-    Digested { family: "TPU", stack: "xla", moe: false, stats: Stats { sources: 8, runs: 16, runs_within: 7, rows: 38, mean: -0.008796783860126773, sd: 0.13242859534520662, max_chips: 8192 } },
-    Digested { family: "TPU", stack: "xla", moe: true, stats: Stats { sources: 4, runs: 7, runs_within: 3, rows: 11, mean: -0.16631471557080094, sd: 0.13114060478278217, max_chips: 512 } },
-    Digested { family: "Volta", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 1, rows: 2, mean: 0.08385591743970489, sd: 0.04969484361845539, max_chips: 9984 } },
+    Digested { family: "Hopper", stack: "megatron-baseline", moe: false, stats: Stats { sources: 2, runs: 2, runs_within: 2, rows: 29, mean: -0.17040912981896805, sd: 0.2067398026689196, max_chips: 16384 } },
+    Digested { family: "Hopper", stack: "megatron-core", moe: false, stats: Stats { sources: 12, runs: 13, runs_within: 10, rows: 36, mean: -0.029808327163659498, sd: 0.1579224356991758, max_chips: 2048 } },
+    Digested { family: "Hopper", stack: "megatron-core", moe: true, stats: Stats { sources: 8, runs: 9, runs_within: 5, rows: 17, mean: -0.12562160218722418, sd: 0.28308885750078616, max_chips: 2048 } },
+    Digested { family: "Hopper", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 8, runs: 8, runs_within: 5, rows: 37, mean: 0.03589713107074099, sd: 0.29895532760532034, max_chips: 512 } },
+    Digested { family: "Hopper", stack: "tuned", moe: false, stats: Stats { sources: 8, runs: 8, runs_within: 7, rows: 26, mean: 0.027082652308520326, sd: 0.08489146910017632, max_chips: 11616 } },
+    Digested { family: "TPU", stack: "xla", moe: false, stats: Stats { sources: 8, runs: 16, runs_within: 7, rows: 38, mean: -0.010365905748067611, sd: 0.1321670138563372, max_chips: 8192 } },
+    Digested { family: "TPU", stack: "xla", moe: true, stats: Stats { sources: 4, runs: 7, runs_within: 2, rows: 11, mean: -0.1413565877167438, sd: 0.12269019073156634, max_chips: 512 } },
+    Digested { family: "Volta", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 1, rows: 2, mean: 0.08383837996248344, sd: 0.04969403952431888, max_chips: 9984 } },
 ];
 
 /// Over every row (`range::Pooled`).
-pub const POOLED: Pooled = Pooled { rows: 456, mean: -0.015034063853334244, sd: 0.1948570530177066, between_families: 0.05245832003207391, drift_per_doubling: 0.003291752437083027, within_run: 0.12112767974885645, width: 1.3470533765556039 };
+pub const POOLED: Pooled = Pooled { rows: 456, mean: -0.014377715607279703, sd: 0.194186711024137, between_families: 0.05218870343564503, drift_per_doubling: 0.0033438869561815856, within_run: 0.12102387403669736, width: 1.3439699246580803 };

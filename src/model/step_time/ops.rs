@@ -576,7 +576,12 @@ impl Ctx<'_> {
         // Tokens the EP group routes, spread evenly over all experts (Fedus et al. 2021, §2.1):
         // each expert tensor-parallel group brings `etp / tp` of a tensor-parallel group's tokens.
         let tokens_per_expert = s.tokens * s.etp / s.tp * k * s.ep.min(n_experts) / n_experts;
-        let routed = self.ffn_core(tokens_per_expert, expert_ffn, local_experts);
+        // Dropless, each group runs in whole tiles of the grouped GEMM (`grouped_waste_rows`).
+        let waste = match moe.capacity_factor {
+            None if local_experts > 1.0 => self.inputs.parallelism.software.grouped_waste_rows,
+            _ => 0.0,
+        };
+        let routed = self.ffn_core(tokens_per_expert + waste.max(0.0), expert_ffn, local_experts);
         let shared = if moe.n_shared_experts > 0 {
             let width = moe.n_shared_experts as f64 * moe.expert_ffn as f64 / s.tp;
             self.ffn_core(s.tokens, width, 1.0)
