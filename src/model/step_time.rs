@@ -133,10 +133,15 @@ pub(crate) struct LayerCosts {
 impl LayerCosts {
     pub(crate) fn of(inputs: &Inputs, shape: &Shape) -> LayerCosts {
         let ctx = Ctx::new(inputs, shape);
-        let dense = ctx.layer(false);
+        let mixers = ctx.mixers();
+        let dense = ctx.layer_with(false, mixers);
         LayerCosts {
             dense,
-            moe: if inputs.transformer.moe.is_some() { ctx.layer(true) } else { dense },
+            moe: if inputs.transformer.moe.is_some() {
+                ctx.layer_with(true, mixers)
+            } else {
+                dense
+            },
             // The first stage also runs the vision encoder, if any.
             embedding: match inputs.transformer.vision {
                 None => ctx.embedding(),

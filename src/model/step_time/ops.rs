@@ -6,6 +6,7 @@
 //! plan search can keep these costs while it varies the rest.
 
 use crate::model::collectives::{all_to_all_s, collective_s, rail_forwarded, Collective, Group};
+use std::cell::OnceCell;
 use std::ops::{Add, Mul};
 
 use crate::model::efficiency::{
@@ -134,6 +135,14 @@ impl Mul<f64> for Passes {
     }
 }
 
+/// A layer's token mixers (`Ctx::mixers`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Mixers {
+    pub(super) passes: Passes,
+    /// Forward time of the attention core, seconds.
+    pub(super) core_fwd: f64,
+}
+
 /// Rates and sizes shared by every operator of one estimate.
 pub(super) struct Ctx<'a> {
     pub(super) inputs: &'a Inputs,
@@ -148,6 +157,8 @@ pub(super) struct Ctx<'a> {
     pub(super) bf16_rate: f64,
     /// Achievable memory bandwidth, bytes/s.
     pub(super) mem_rate: f64,
+    /// `tp_block`, which every block of a layer reads: worked out once.
+    tp_block: OnceCell<f64>,
 }
 
 impl Ctx<'_> {
@@ -176,7 +187,16 @@ impl Ctx<'_> {
         };
         let mem_rate =
             (chip.hbm_bytes_per_s * chip.memory_efficiency.clamp(0.01, 1.0) * share).max(1.0);
-        Ctx { inputs, shape, gemm_rate, quantize_bytes, bf16_share, bf16_rate, mem_rate }
+        Ctx {
+            inputs,
+            shape,
+            gemm_rate,
+            quantize_bytes,
+            bf16_share,
+            bf16_rate,
+            mem_rate,
+            tp_block: OnceCell::new(),
+        }
     }
 
     /// Roofline time of `batch` linear-layer GEMMs of `m x k` by `k x n` at `rate`, each as
@@ -225,7 +245,7 @@ impl Ctx<'_> {
     /// Tensor-parallel traffic around one block (attention or MLP) in one pass: an all-reduce,
     /// or with sequence parallelism an all-gather before and a reduce-scatter after.
     pub(super) fn tp_block(&self) -> f64 {
-        self.tensor_block(self.shape.tp_u, 1.0)
+        *self.tp_block.get_or_init(|| self.tensor_block(self.shape.tp_u, 1.0))
     }
 
     /// The same over a group of `size` chips sharing the tokens of `share` tensor-parallel
@@ -688,20 +708,53 @@ impl Ctx<'_> {
 
     /// One layer of the given kind with its recompute pass filled in.
     pub(super) fn layer(&self, moe: bool) -> Passes {
+        self.layer_with(moe, self.mixers())
+    }
+
+    /// A layer's token mixers, which layers with and without experts share: its attention
+    /// block, or a hybrid's share of each kind of mixer, and the attention core's forward
+    /// time, which selective recomputation runs again. A kind no layer has is not costed.
+    pub(super) fn mixers(&self) -> Mixers {
         let t = &self.inputs.transformer;
-        let (attention, core_fwd) = self.attention_block();
-        let ffn = if moe { self.moe_ffn() } else { self.dense_ffn() };
-        // A hybrid's layer carries its share of each kind of mixer and of feed-forward blocks.
-        let (mut layer, core_fwd) = match t.hybrid {
-            None => (attention + ffn, core_fwd),
-            Some(_) => {
-                let ffn = if moe { ffn } else { ffn * t.dense_ffn_share() };
-                let mixers = attention * t.attention_share()
-                    + self.mamba_block() * t.mamba_share()
-                    + self.linear_block() * t.linear_share();
-                (mixers + ffn, core_fwd * t.attention_share())
-            }
+        let share = |share: f64, block: &dyn Fn() -> Passes| match share {
+            0.0 => Passes::default(),
+            _ => block() * share,
         };
+        match t.hybrid {
+            None => {
+                let (passes, core_fwd) = self.attention_block();
+                Mixers { passes, core_fwd }
+            }
+            Some(_) => {
+                let (attention, core_fwd) = match t.attention_share() {
+                    0.0 => (Passes::default(), 0.0),
+                    a => {
+                        let (passes, core_fwd) = self.attention_block();
+                        (passes * a, core_fwd * a)
+                    }
+                };
+                let passes = attention
+                    + share(t.mamba_share(), &|| self.mamba_block())
+                    + share(t.linear_share(), &|| self.linear_block());
+                Mixers { passes, core_fwd }
+            }
+        }
+    }
+
+    /// A layer of the kind `moe` says around `mixers` (`Ctx::mixers`).
+    pub(super) fn layer_with(&self, moe: bool, mixers: Mixers) -> Passes {
+        let t = &self.inputs.transformer;
+        let Mixers { passes: mixers, core_fwd } = mixers;
+        // A hybrid's layer carries its share of feed-forward blocks.
+        let ffn = match (moe, t.hybrid) {
+            (true, _) => self.moe_ffn(),
+            (false, None) => self.dense_ffn(),
+            (false, Some(_)) => match t.dense_ffn_share() {
+                0.0 => Passes::default(),
+                dense => self.dense_ffn() * dense,
+            },
+        };
+        let mut layer = mixers + ffn;
         if t.cross.is_some() {
             layer = layer + self.cross_block();
         }
