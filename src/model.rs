@@ -209,8 +209,10 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
         finite(model_flops_per_step + batch * step_time::recompute_flops_per_sequence(inputs));
     let chips_used = shape.chips_used;
     let ratio = |flops: f64| utilisation(inputs, chips_used, flops, step_s);
+    let total_params = t.params();
+    let standing = Standing::with_params(inputs, total_params);
     let Run { steps, train_s, tokens_per_s, reliability, facility } =
-        run(inputs, chips_used, &breakdown, step_s);
+        run_with(inputs, &standing, chips_used, &breakdown, step_s);
     if !reliability.finishes() {
         findings.push(Warning::NeverFinishes {
             mtbf_s: reliability.mtbf_h * 3600.0,
@@ -253,8 +255,8 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
         chip_hours: finite(train_s / 3_600.0 * inputs.cluster.n_chips as f64),
         chips_used,
         n_microbatches: shape.n_microbatches,
-        params: finite(t.params()),
-        active_params: finite(t.active_params()),
+        params: finite(total_params),
+        active_params: finite(t.active_of(total_params)),
         feasible: problems.is_empty(),
         problems,
         warnings,
@@ -289,12 +291,6 @@ pub(crate) struct Run {
     pub facility: FacilityEstimate,
 }
 
-/// Steps, days, failures and the site for a plan of `step_s` seconds split as `breakdown` on
-/// `chips_used` chips; `estimate` and the plan search share it.
-pub(crate) fn run(inputs: &Inputs, chips_used: u32, breakdown: &StepBreakdown, step_s: f64) -> Run {
-    run_with(inputs, &Standing::of(inputs), chips_used, breakdown, step_s)
-}
-
 /// What a run's totals take from the inputs whatever the plan: the checkpoint's size, the
 /// cluster's interruptions per hour and the site's standing draws and prices (a plan search
 /// computes it once for each shape of plans, not for each plan).
@@ -307,9 +303,14 @@ pub(crate) struct Standing {
 
 impl Standing {
     pub(crate) fn of(inputs: &Inputs) -> Standing {
+        Standing::with_params(inputs, inputs.transformer.params())
+    }
+
+    /// `of` for a model of `params` parameters (`Transformer::params`), already counted.
+    fn with_params(inputs: &Inputs, params: f64) -> Standing {
         let r = &inputs.reliability;
         Standing {
-            checkpoint_bytes: checkpoint_bytes(inputs),
+            checkpoint_bytes: checkpoint_bytes(inputs, params),
             interruptions_per_hour: reliability::interruptions_per_hour(
                 &r.rates,
                 &inputs.plant.bom,
@@ -320,13 +321,16 @@ impl Standing {
     }
 }
 
-/// Bytes one checkpoint writes: the weights and the optimizer state.
-pub(crate) fn checkpoint_bytes(inputs: &Inputs) -> f64 {
+/// Bytes one checkpoint of a model of `params` parameters writes: the weights and the
+/// optimizer state.
+fn checkpoint_bytes(inputs: &Inputs, params: f64) -> f64 {
     let recipe = inputs.training.recipe;
-    finite(inputs.transformer.params() * (recipe.weight_bytes() + recipe.optimizer_bytes()))
+    finite(params * (recipe.weight_bytes() + recipe.optimizer_bytes()))
 }
 
-/// `run` on what the inputs give whatever the plan, computed before (`Standing`).
+/// Steps, days, failures and the site for a plan of `step_s` seconds split as `breakdown` on
+/// `chips_used` chips, from what the inputs give whatever the plan (`Standing`); `estimate`
+/// and the plan search share it.
 pub(crate) fn run_with(
     inputs: &Inputs,
     standing: &Standing,

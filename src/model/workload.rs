@@ -633,11 +633,16 @@ impl Transformer {
 
     /// Parameters a token passes through (MoE: only its `top_k` routed experts).
     pub fn active_params(&self) -> f64 {
-        let Some(moe) = self.moe else { return self.params() };
+        self.active_of(self.params())
+    }
+
+    /// `active_params` of a model of `params` parameters (`Transformer::params`).
+    pub fn active_of(&self, params: f64) -> f64 {
+        let Some(moe) = self.moe else { return params };
         let n_moe = self.n_moe_layers() as f64;
         let inactive = (moe.n_experts.saturating_sub(moe.top_k)) as f64
             * self.ffn_params(moe.expert_ffn as f64);
-        self.params() - (n_moe + self.mtp_layers as f64) * inactive
+        params - (n_moe + self.mtp_layers as f64) * inactive
     }
 
     /// Feed-forward width a token effectively passes through in an MoE layer.

@@ -563,10 +563,14 @@ impl Ctx<'_> {
         // Permute before and unpermute after the experts: read and write every routed copy.
         let permute = self.elementwise(2.0 * 2.0 * ACT_BYTES * norm_tokens * k * cf * h);
         let ep = if s.ep_u > 1 { 2.0 * self.expert_exchange(norm_tokens * cf, moe) } else { 0.0 };
-        let mut tensor = self.tensor_block(s.etp_u, s.etp / s.tp);
-        if moe.n_shared_experts > 0 && s.etp_u != s.tp_u {
-            tensor += self.tp_block();
-        }
+        // The classic layout's expert group is the tensor-parallel group (`tp_block`).
+        let tensor = match s.etp_u == s.tp_u {
+            true => self.tp_block(),
+            false if moe.n_shared_experts > 0 => {
+                self.tensor_block(s.etp_u, s.etp / s.tp) + self.tp_block()
+            }
+            false => self.tensor_block(s.etp_u, s.etp / s.tp),
+        };
         // Gathers over the larger of the two groups decide where the traffic can hide.
         let group = s.etp_u.max(s.tp_u);
         let elementwise = routed_act + shared_act + permute;
