@@ -26,7 +26,7 @@
 //! beside it. Found plans never give a chunk of the pipeline no layer.
 //!
 //! Evaluation reuses the model's own parts (`Shape`, `stages`, `memory::per_chip`,
-//! `step_time::step`, `run`), so a ranked plan's numbers are exactly `estimate`'s. Nothing
+//! `step_time::step`, `run_with`), so a ranked plan's numbers are exactly `estimate`'s. Nothing
 //! on the way allocates: findings go to a sink that only remembers whether one was a problem.
 //! The search advances cell by cell (one cell is a choice of degrees), so a caller can report
 //! progress, stream the leaders and stop between cells.
