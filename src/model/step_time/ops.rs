@@ -564,12 +564,15 @@ impl Ctx<'_> {
         let permute = self.elementwise(2.0 * 2.0 * ACT_BYTES * norm_tokens * k * cf * h);
         let ep = if s.ep_u > 1 { 2.0 * self.expert_exchange(norm_tokens * cf, moe) } else { 0.0 };
         // The classic layout's expert group is the tensor-parallel group (`tp_block`).
-        let tensor = match s.etp_u == s.tp_u {
-            true => self.tp_block(),
-            false if moe.n_shared_experts > 0 => {
-                self.tensor_block(s.etp_u, s.etp / s.tp) + self.tp_block()
+        let tensor = if s.etp_u == s.tp_u {
+            self.tp_block()
+        } else {
+            let experts = self.tensor_block(s.etp_u, s.etp / s.tp);
+            if moe.n_shared_experts > 0 {
+                experts + self.tp_block()
+            } else {
+                experts
             }
-            false => self.tensor_block(s.etp_u, s.etp / s.tp),
         };
         // Gathers over the larger of the two groups decide where the traffic can hide.
         let group = s.etp_u.max(s.tp_u);
@@ -720,29 +723,23 @@ impl Ctx<'_> {
     /// time, which selective recomputation runs again. A kind no layer has is not costed.
     pub(super) fn mixers(&self) -> Mixers {
         let t = &self.inputs.transformer;
-        let share = |share: f64, block: &dyn Fn() -> Passes| match share {
-            0.0 => Passes::default(),
-            _ => block() * share,
-        };
-        match t.hybrid {
-            None => {
-                let (passes, core_fwd) = self.attention_block();
-                Mixers { passes, core_fwd }
-            }
-            Some(_) => {
-                let (attention, core_fwd) = match t.attention_share() {
-                    0.0 => (Passes::default(), 0.0),
-                    a => {
-                        let (passes, core_fwd) = self.attention_block();
-                        (passes * a, core_fwd * a)
-                    }
-                };
-                let passes = attention
-                    + share(t.mamba_share(), &|| self.mamba_block())
-                    + share(t.linear_share(), &|| self.linear_block());
-                Mixers { passes, core_fwd }
-            }
+        if t.hybrid.is_none() {
+            let (passes, core_fwd) = self.attention_block();
+            return Mixers { passes, core_fwd };
         }
+        let mut mixers = Mixers { passes: Passes::default(), core_fwd: 0.0 };
+        let attention = t.attention_share();
+        if attention > 0.0 {
+            let (passes, core_fwd) = self.attention_block();
+            mixers = Mixers { passes: passes * attention, core_fwd: core_fwd * attention };
+        }
+        if t.mamba_share() > 0.0 {
+            mixers.passes = mixers.passes + self.mamba_block() * t.mamba_share();
+        }
+        if t.linear_share() > 0.0 {
+            mixers.passes = mixers.passes + self.linear_block() * t.linear_share();
+        }
+        mixers
     }
 
     /// A layer of the kind `moe` says around `mixers` (`Ctx::mixers`).
@@ -753,10 +750,8 @@ impl Ctx<'_> {
         let ffn = match (moe, t.hybrid) {
             (true, _) => self.moe_ffn(),
             (false, None) => self.dense_ffn(),
-            (false, Some(_)) => match t.dense_ffn_share() {
-                0.0 => Passes::default(),
-                dense => self.dense_ffn() * dense,
-            },
+            (false, Some(_)) if t.dense_ffn_share() > 0.0 => self.dense_ffn() * t.dense_ffn_share(),
+            (false, Some(_)) => Passes::default(),
         };
         let mut layer = mixers + ffn;
         if t.cross.is_some() {
