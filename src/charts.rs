@@ -10,8 +10,9 @@ mod finish;
 mod plot;
 mod sketch;
 
+pub use crate::sketch::text_width;
 pub use finish::draw_finish;
-pub use plot::{escape, text_width};
+pub use plot::escape;
 pub use sketch::{draw_fleet, draw_sketch, pool_colour};
 
 use plotters::coord::combinators::WithKeyPoints;
@@ -120,7 +121,7 @@ fn bar_areas<'a>(
     let titled = root.titled(caption, font(theme, CAPTION)).unwrap_or_else(|_| root.clone());
     let width = titled.dim_in_pixel().0 as f64;
     // The legend's column: as wide as its longest line needs, from 30 % to half the plot.
-    let longest = legend.iter().map(|(t, _)| plot::text_width(t, TEXT)).fold(0.0, f64::max);
+    let longest = legend.iter().map(|(t, _)| text_width(t, TEXT)).fold(0.0, f64::max);
     let share = ((longest + 30.0) / width.max(1.0)).clamp(0.3, 0.5);
     titled.split_horizontally((width * (1.0 - share)) as i32)
 }
@@ -395,7 +396,7 @@ enum Mark {
 /// label per entry, over a veil of the background. Drawn here rather than by plotters' series
 /// labels, which measure text through the page's document, which the worker has not.
 fn legend_box(area: &Area, theme: &Theme, entries: &[(String, Mark, &str)], right: bool) -> Drawn {
-    let longest = entries.iter().map(|(t, ..)| plot::text_width(t, LEGEND)).fold(0.0, f64::max);
+    let longest = entries.iter().map(|(t, ..)| text_width(t, LEGEND)).fold(0.0, f64::max);
     let (w, h) = ((longest + 32.0) as i32, 8 + 16 * entries.len() as i32);
     let x0 = if right { area.dim_in_pixel().0 as i32 - w - 8 } else { 8 };
     let y0 = 6;

@@ -20,6 +20,9 @@ use crate::validation;
 use crate::evaluation;
 pub use crate::evaluation::Evaluation;
 
+mod edits;
+pub use edits::{Block, Edit, Removed};
+
 /// Undo keeps this many whole-plan changes.
 const UNDO_DEPTH: usize = 50;
 
@@ -68,6 +71,8 @@ pub enum Notice {
     NothingToUndo,
     /// Occurs when a link pasted or navigated to was opened.
     OpenedLink,
+    /// Occurs when a pool or a measurement was removed.
+    Removed(Removed),
     /// Anything the page itself reports (link copied, a broken link, an export problem).
     Text(String),
 }
@@ -84,6 +89,7 @@ impl Notice {
                 | Notice::ChipChanged { .. }
                 | Notice::SystemChanged { .. }
                 | Notice::MoeWithoutEp { .. }
+                | Notice::Removed(_)
                 | Notice::Redone
         )
     }
@@ -136,6 +142,8 @@ impl Pinned {
 pub enum Action {
     /// Set (or with `None` clear) fields by dotted path.
     Set(Vec<Change>),
+    /// Edit a list (pools, sites, measurements) or an optional block of the model.
+    Edit(Edit),
     /// Back to the default plan.
     Reset,
     /// A file's text to import.
@@ -213,6 +221,19 @@ impl State {
                 self.redo.clear();
                 self.notice = None;
                 self.evaluate();
+            }
+            Action::Edit(edit) => {
+                let changes = edit.changes(&self.scenario, self.good.as_deref());
+                match edit.removes() {
+                    Some(removed) if !changes.is_empty() => {
+                        let mut next = self.scenario.clone();
+                        for (path, value) in changes {
+                            next = next.with(&path, value);
+                        }
+                        self.replace(next, Notice::Removed(removed));
+                    }
+                    _ => self.apply(Action::Set(changes)),
+                }
             }
             Action::Reset => self.replace(Scenario::default_plan(), Notice::Reset),
             Action::Import { name, text } => self.import(name, &text),

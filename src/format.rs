@@ -27,11 +27,6 @@ pub fn power(w: f64) -> String {
     }
 }
 
-/// A fraction as a percentage with one decimal.
-pub fn percent(x: f64) -> String {
-    format!("{:.1} %", 100.0 * x)
-}
-
 /// A large count as the language groups it: with an SI-style suffix (k, M, B, T) in English,
 /// in 万 and 亿 in Chinese.
 pub fn count(x: f64) -> String {
@@ -115,7 +110,7 @@ pub fn phase(p: crate::model::Phase) -> &'static str {
 pub use crate::text::part;
 
 use crate::model::facility::{Currency, Facility};
-pub use crate::numbers::sig3;
+pub use crate::numbers::{percent, sig3};
 use crate::text::{fill, t};
 
 /// Money as the site counts it (`facility.currency`): US dollars, or yuan at the site's rate.

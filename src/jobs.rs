@@ -1,16 +1,18 @@
 //! Long computations the page runs off the main thread: a plan search, a sizing, the
 //! accuracy report and plots as SVG documents, as jobs done a slice at a time.
 //!
-//! A `Task` crosses to the worker as JSON; the worker calls `Job::step` until it is done and
-//! sends back an update as JSON every so often, which the page reads into a `Status`. The same
-//! code runs natively, so tests drive a job exactly as the worker does.
+//! A `page::Task` crosses to the worker as JSON; the worker calls `Job::step` until it is done
+//! and sends back an update (`Job::update`, the result as the page shows it) every so often,
+//! which the page reads into a `page::Status`. The same code runs natively, so tests drive a
+//! job exactly as the worker does.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::charts;
 use crate::editor;
-use crate::model::search::{Objective, Options, Search};
+use crate::model::search::{Options, Search};
 use crate::model::sweep::ScalingPoint;
+use crate::page::{Plots, Task, Update, View};
 use crate::report;
 use crate::scenario::{Scenario, Searchable};
 use crate::sizing::{Answer, Sizer};
@@ -21,118 +23,6 @@ mod view;
 
 /// Cells a search step covers; small enough that progress moves every few milliseconds.
 const CELLS_PER_STEP: usize = 4;
-
-/// What the page asks for.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Task {
-    /// Search every plan for the scenario's workload and cluster.
-    Search { scenario: Scenario, objective: Objective, top: usize },
-    /// Size a cluster of each chip (`None`: the scenario's own) for a deadline; the plot is
-    /// drawn for the dark colour scheme when `dark`.
-    Size { scenario: Scenario, deadline_days: f64, chips: Vec<Option<String>>, dark: bool },
-    /// Predict every published run (`validation::run_all`) for the accuracy table.
-    Validate,
-    /// Draw plan A against plan B (their steps, and days against chip count) as SVG.
-    Compare { pair: Box<(Scenario, Scenario)>, dark: bool },
-    /// Draw every plot of a plan as SVG, `width` pixels wide, with its fleet (`fleet::view`)
-    /// when it has several pools or sites.
-    Plots { scenario: Scenario, dark: bool, width: u32 },
-    /// The fewest chips of `chip` to add beside the fleet to train in `deadline_days`.
-    AddToFleet { scenario: Scenario, chip: String, deadline_days: f64 },
-    /// The largest cluster of each chip (`None`: the scenario's own) whose site is provisioned
-    /// within `power_mw` megawatts (`sizing::within_power`).
-    SizePower { scenario: Scenario, power_mw: f64, chips: Vec<Option<String>> },
-}
-
-impl Task {
-    /// The request as JSON text, for a worker message.
-    pub fn to_json(&self) -> String {
-        let mut request = match self {
-            Task::Search { scenario, objective, top } => json!({
-                "search": { "scenario": scenario.to_value(), "objective": objective.id(), "top": top }
-            }),
-            Task::Size { scenario, deadline_days, chips, dark } => json!({
-                "size": { "scenario": scenario.to_value(), "deadline_days": deadline_days, "chips": chips, "dark": dark }
-            }),
-            Task::Validate => json!({ "validate": true }),
-            Task::Compare { pair, dark } => json!({
-                "compare": { "a": pair.0.to_value(), "b": pair.1.to_value(), "dark": dark }
-            }),
-            Task::Plots { scenario, dark, width } => json!({
-                "plots": { "scenario": scenario.to_value(), "dark": dark, "width": width }
-            }),
-            Task::AddToFleet { scenario, chip, deadline_days } => json!({
-                "add_to_fleet": { "scenario": scenario.to_value(), "chip": chip, "deadline_days": deadline_days }
-            }),
-            Task::SizePower { scenario, power_mw, chips } => json!({
-                "size_power": { "scenario": scenario.to_value(), "power_mw": power_mw, "chips": chips }
-            }),
-        };
-        // The worker words its result in the page's language.
-        request["lang"] = json!(crate::text::lang().code());
-        request.to_string()
-    }
-
-    /// A request from `to_json`'s text.
-    pub fn from_json(text: &str) -> Result<Task, String> {
-        let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        let scenario =
-            |v: &Value| Scenario::from_value(v["scenario"].clone()).map_err(|e| e.to_string());
-        if let Some(v) = value.get("search") {
-            let objective =
-                v["objective"].as_str().and_then(Objective::from_id).ok_or("unknown objective")?;
-            let top = v["top"].as_u64().unwrap_or(10).clamp(1, 1000) as usize;
-            return Ok(Task::Search { scenario: scenario(v)?, objective, top });
-        }
-        if let Some(v) = value.get("size") {
-            let deadline_days = v["deadline_days"]
-                .as_f64()
-                .filter(|d| *d > 0.0 && d.is_finite())
-                .ok_or("the deadline must be a positive number of days")?;
-            let chips = chips_of(v);
-            let dark = v["dark"].as_bool().unwrap_or(false);
-            return Ok(Task::Size { scenario: scenario(v)?, deadline_days, chips, dark });
-        }
-        if value.get("validate").is_some() {
-            return Ok(Task::Validate);
-        }
-        if let Some(v) = value.get("compare") {
-            let side = |key: &str| Scenario::from_value(v[key].clone()).map_err(|e| e.to_string());
-            let dark = v["dark"].as_bool().unwrap_or(false);
-            return Ok(Task::Compare { pair: Box::new((side("a")?, side("b")?)), dark });
-        }
-        if let Some(v) = value.get("plots") {
-            let dark = v["dark"].as_bool().unwrap_or(false);
-            let width = v["width"].as_u64().unwrap_or(720).min(u32::MAX as u64) as u32;
-            return Ok(Task::Plots { scenario: scenario(v)?, dark, width });
-        }
-        if let Some(v) = value.get("add_to_fleet") {
-            let chip = v["chip"].as_str().ok_or("the chip to add must be named")?.to_string();
-            let deadline_days = v["deadline_days"]
-                .as_f64()
-                .filter(|d| *d > 0.0 && d.is_finite())
-                .ok_or("the deadline must be a positive number of days")?;
-            return Ok(Task::AddToFleet { scenario: scenario(v)?, chip, deadline_days });
-        }
-        if let Some(v) = value.get("size_power") {
-            let power_mw = v["power_mw"]
-                .as_f64()
-                .filter(|p| *p > 0.0 && p.is_finite())
-                .ok_or("the power must be a positive number of megawatts")?;
-            return Ok(Task::SizePower { scenario: scenario(v)?, power_mw, chips: chips_of(v) });
-        }
-        Err("not a search or a sizing".into())
-    }
-}
-
-/// The chips a sizing request names (`null` for the scenario's own), the scenario's own alone
-/// when it names none.
-fn chips_of(request: &Value) -> Vec<Option<String>> {
-    request["chips"]
-        .as_array()
-        .map(|a| a.iter().map(|c| c.as_str().map(str::to_string)).collect())
-        .unwrap_or_else(|| vec![None])
-}
 
 /// A job under way.
 pub struct Job {
@@ -147,9 +37,9 @@ enum Kind {
     /// Plan A against plan B to draw, then their step and scaling plots.
     Compare(Box<(Scenario, Scenario, bool)>, Option<Drawn>),
     /// A plan's plots to draw (scheme, width), then each by its kind's id.
-    Plots(Box<(Scenario, bool, u32)>, Option<Value>),
+    Plots(Box<(Scenario, bool, u32)>, Option<Box<Plots>>),
     /// A fleet to add a chip to by a deadline, then the answer as the page shows it.
-    AddToFleet(Box<(Scenario, String, f64)>, Option<Value>),
+    AddToFleet(Box<(Scenario, String, f64)>, Option<Box<View>>),
     /// The largest cluster of each chip within a power, one chip a step.
     Power(Box<PowerSizing>),
 }
@@ -313,11 +203,11 @@ impl Job {
                 true
             }
             Kind::Plots(task, drawn) => {
-                drawn.get_or_insert_with(|| plots_svg(&task.0, task.1, task.2));
+                drawn.get_or_insert_with(|| Box::new(plots_svg(&task.0, task.1, task.2)));
                 true
             }
             Kind::AddToFleet(task, answer) => {
-                answer.get_or_insert_with(|| fleet::addition(&task.0, &task.1, task.2));
+                answer.get_or_insert_with(|| Box::new(fleet::addition(&task.0, &task.1, task.2)));
                 true
             }
             Kind::Power(p) => p.step(),
@@ -341,9 +231,8 @@ impl Job {
             }
             Kind::Validate(report) => f64::from(u8::from(report.is_some())),
             Kind::Compare(_, drawn) => f64::from(u8::from(drawn.is_some())),
-            Kind::Plots(_, drawn) | Kind::AddToFleet(_, drawn) => {
-                f64::from(u8::from(drawn.is_some()))
-            }
+            Kind::Plots(_, drawn) => f64::from(u8::from(drawn.is_some())),
+            Kind::AddToFleet(_, answer) => f64::from(u8::from(answer.is_some())),
             Kind::Power(p) => p.done.len() as f64 / p.chips.len().max(1) as f64,
         }
     }
@@ -380,17 +269,16 @@ impl Job {
                 Ok((step, scaling)) => json!({ "step": step, "scaling": scaling }),
                 Err(why) => json!({ "error": why }),
             }),
-            Kind::Plots(_, drawn) | Kind::AddToFleet(_, drawn) => {
-                drawn.clone().unwrap_or(Value::Null)
-            }
+            Kind::Plots(_, drawn) => drawn.as_ref().map_or(Value::Null, as_json),
+            Kind::AddToFleet(_, answer) => answer.as_ref().map_or(Value::Null, as_json),
             Kind::Power(p) => p.to_json(),
         }
     }
 
     /// The result so far as the page shows it, worded in the language spoken (`view`): a
-    /// search, a sizing, the accuracy report and a comparison as lines, tables and images;
-    /// a plan's plots as `result` gives them.
-    pub fn view(&self, done: bool) -> Value {
+    /// search, a sizing, the accuracy report, a comparison and the fleet question as lines,
+    /// tables and pictures; nothing for a plan's plots (`plots`).
+    pub fn view(&self, done: bool) -> View {
         match &self.kind {
             Kind::Search(s) => view::search(&s.0, &s.1.outcome(), done),
             Kind::Size(s) => {
@@ -403,9 +291,10 @@ impl Job {
                 );
                 view::size(s.deadline_days, &s.done, confidence, money, s.dark)
             }
-            Kind::Validate(report) => report.as_ref().map_or(Value::Null, view::accuracy),
-            Kind::Compare(_, drawn) => drawn.as_ref().map_or(Value::Null, view::compare),
-            Kind::Plots(..) | Kind::AddToFleet(..) => self.result(),
+            Kind::Validate(report) => report.as_ref().map(view::accuracy).unwrap_or_default(),
+            Kind::Compare(_, drawn) => drawn.as_ref().map(view::compare).unwrap_or_default(),
+            Kind::Plots(..) => View::default(),
+            Kind::AddToFleet(_, answer) => answer.as_deref().cloned().unwrap_or_default(),
             Kind::Power(p) => {
                 let money = p.scenario.resolve().map_or(crate::format::Money::USD, |inputs| {
                     crate::format::Money::of(&inputs.plant.facility)
@@ -469,9 +358,33 @@ impl Job {
         })
     }
 
-    /// One message for the page: `{"done", "progress", "result"}`.
+    /// A plan's plots once drawn; `None` for any other job.
+    pub fn plots(&self) -> Option<&Plots> {
+        match &self.kind {
+            Kind::Plots(_, drawn) => drawn.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// One message for the page at `progress`: the result as the page shows it (`view`, or
+    /// `plots` for a plan's plots), and when `done`, a sizing's `parts` if `parts` asks.
+    pub fn update_at(&self, progress: f64, done: bool, parts: bool) -> String {
+        let parts = if done && parts { self.parts() } else { None };
+        let progress = Some(progress);
+        match self.plots() {
+            Some(plots) => {
+                Update { done, progress, result: Some(plots), parts, errors: vec![] }.to_json()
+            }
+            None => {
+                let result = Some(self.view(done));
+                Update { done, progress, result, parts, errors: vec![] }.to_json()
+            }
+        }
+    }
+
+    /// One message for the page at the job's own progress (`update_at`).
     pub fn update(&self, done: bool) -> String {
-        json!({ "done": done, "progress": self.progress(), "result": self.result() }).to_string()
+        self.update_at(self.progress(), done, false)
     }
 }
 
@@ -653,7 +566,7 @@ fn compare_svg(a_scenario: &Scenario, b_scenario: &Scenario, dark: bool) -> Draw
     let (scaling_a, scaling_b) = (editor::scaling(&a.inputs), editor::scaling(&b.inputs));
     let theme = if dark { charts::DARK } else { charts::LIGHT };
     let (name_a, name_b) =
-        (crate::text::page::plan_short(a_scenario), crate::text::page::plan_short(b_scenario));
+        (crate::page::words::plan_short(a_scenario), crate::page::words::plan_short(b_scenario));
     let names = [name_a.as_str(), name_b.as_str()];
     Ok((
         charts::draw_compare_step(&a.estimate, &b.estimate, names, &theme, (960, 300)),
@@ -667,36 +580,52 @@ fn compare_svg(a_scenario: &Scenario, b_scenario: &Scenario, dark: bool) -> Draw
     ))
 }
 
-/// Every plot of a plan as SVG documents `width` wide, keyed by `charts::Kind::id`, and the
-/// cluster drawing (`sketch`, where the fabric builds), or `{"error"}`.
-fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Value {
+/// Every plot of a plan as SVG documents `width` wide, keyed by `charts::Kind::id`, the
+/// cluster drawing (where the fabric builds), the fleet and the failures; or why not.
+fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Plots {
     let Ok(good) = crate::evaluation::evaluate(scenario) else {
-        return json!({ "error": "the plan does not resolve" });
+        return Plots { error: Some("the plan does not resolve".into()), ..Plots::default() };
     };
     let theme = if dark { charts::DARK } else { charts::LIGHT };
     let scaling = editor::scaling(&good.inputs);
     let chips = good.inputs.cluster.n_chips;
     let money = crate::format::Money::of(&good.inputs.plant.facility);
     let width = width.clamp(200, 4000);
-    let mut drawn = charts::draw_all(&good.estimate, &scaling, chips, money, &theme, width);
-    if let Some(s) = crate::sketch::sketch(&good.inputs, &good.estimate) {
-        let layout = crate::sketch::layout(&s, &crate::text::page::sketch_words());
-        drawn.push(("sketch", charts::draw_sketch(&layout, &theme)));
+    let drawn = charts::draw_all(&good.estimate, &scaling, chips, money, &theme, width);
+    let sketch = crate::sketch::sketch(&good.inputs, &good.estimate).map(|s| {
+        let layout = crate::sketch::layout(&s, &crate::page::words::sketch_words());
+        charts::draw_sketch(&layout, &theme)
+    });
+    Plots {
+        plots: drawn.into_iter().map(|(id, svg)| (id.to_string(), svg)).collect(),
+        sketch,
+        fleet: fleet::view(scenario, &good, &theme, width),
+        failures: failures_view(&good, &theme, width),
+        error: None,
     }
-    let mut out: Map<String, Value> =
-        drawn.into_iter().map(|(id, svg)| (id.to_string(), Value::from(svg))).collect();
-    out.insert("fleet".into(), fleet::view(scenario, &good, &theme, width.clamp(200, 4000)));
-    out.insert("failures".into(), failures_view(&good, &theme, width.clamp(200, 4000)));
-    Value::Object(out)
+}
+
+/// A figure JSON would carry: finite, else none.
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+/// A typed result as plain JSON, for the command line.
+fn as_json(result: &impl serde::Serialize) -> Value {
+    serde_json::to_value(result).unwrap_or(Value::Null)
 }
 
 /// The days with failures as a distribution, worded and drawn: its percentiles, the chance of
 /// meeting the deadline, and the chance of finishing by each day (`charts::draw_finish`).
-fn failures_view(good: &crate::evaluation::Evaluation, theme: &charts::Theme, width: u32) -> Value {
+fn failures_view(
+    good: &crate::evaluation::Evaluation,
+    theme: &charts::Theme,
+    width: u32,
+) -> Option<crate::page::Failures> {
     let spread = crate::evaluation::failures(good);
     // A run that never finishes has no spread to show; its problem says so.
     if spread.trials == 0 {
-        return Value::Null;
+        return None;
     }
     let free = good.estimate.train_days;
     let deadline = good.inputs.reliability.deadline_days;
@@ -729,14 +658,14 @@ fn failures_view(good: &crate::evaluation::Evaluation, theme: &charts::Theme, wi
     let deadline_said = deadline.zip(spread.deadline_chance).map(|(d, chance)| {
         crate::text::fill(key, &[("days", &days(d)), ("chance", &crate::format::percent(chance))])
     });
-    json!({
-        "p10_days": spread.p10_days,
-        "p50_days": spread.p50_days,
-        "p90_days": spread.p90_days,
-        "deadline_chance": spread.deadline_chance,
-        "said": said,
-        "deadline": deadline_said,
-        "svg": charts::draw_finish(&spread, free, deadline, theme, (width, 300)),
+    Some(crate::page::Failures {
+        p10_days: finite(spread.p10_days),
+        p50_days: finite(spread.p50_days),
+        p90_days: finite(spread.p90_days),
+        deadline_chance: spread.deadline_chance.and_then(finite),
+        said,
+        deadline: deadline_said,
+        svg: charts::draw_finish(&spread, free, deadline, theme, (width, 300)),
     })
 }
 
@@ -751,7 +680,7 @@ pub fn chip_name(scenario: &Scenario) -> String {
     }
 }
 
-fn text_of(map: &Map<String, Value>, key: &str) -> Option<String> {
+fn text_of(map: &serde_json::Map<String, Value>, key: &str) -> Option<String> {
     map.get(key).and_then(|v| v.as_str().map(str::to_string))
 }
 
@@ -760,64 +689,4 @@ pub fn run(request: &Task) -> Result<Value, Vec<String>> {
     let mut job = Job::start(request)?;
     while !job.step() {}
     Ok(job.result())
-}
-
-/// What the page knows of a job: whether it runs, how far it has gone, its latest result and
-/// any errors. Updates arrive as JSON text (`Job::update`); one that cannot be read is an
-/// error, never a panic.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Status {
-    /// The job is under way.
-    pub running: bool,
-    /// From 0 to 1.
-    pub progress: f64,
-    /// The latest result (a partial one while running).
-    pub result: Option<Value>,
-    /// Why the job could not run.
-    pub errors: Vec<String>,
-}
-
-impl Status {
-    /// A job just started.
-    pub fn started() -> Status {
-        Status { running: true, ..Status::default() }
-    }
-
-    /// The status after one update.
-    pub fn read(&self, update: &str) -> Status {
-        let Ok(value) = serde_json::from_str::<Value>(update) else {
-            return Status {
-                running: false,
-                errors: vec!["the search sent an update that could not be read".into()],
-                ..self.clone()
-            };
-        };
-        let done = value["done"].as_bool().unwrap_or(true);
-        let errors: Vec<String> = value["errors"]
-            .as_array()
-            .map(|a| a.iter().filter_map(|e| e.as_str().map(str::to_string)).collect())
-            .unwrap_or_default();
-        Status {
-            running: !done,
-            // A share: whatever the update says, between 0 and 1 (NaN keeps the last).
-            progress: if done {
-                1.0
-            } else {
-                value["progress"]
-                    .as_f64()
-                    .filter(|p| !p.is_nan())
-                    .map_or(self.progress, |p| p.clamp(0.0, 1.0))
-            },
-            result: match value.get("result") {
-                Some(result) if !result.is_null() => Some(result.clone()),
-                _ => self.result.clone(),
-            },
-            errors,
-        }
-    }
-
-    /// The status once the user stopped the job: what was found so far stays.
-    pub fn cancelled(&self) -> Status {
-        Status { running: false, ..self.clone() }
-    }
 }

@@ -8,9 +8,11 @@
 //!   estimated with the ranges of its headlines, for the page, the worker and the command line.
 //! - `fabric`: the scale-out network as a graph (petgraph), its bill of materials and the tier
 //!   summary the model reads.
+//! - `editor`: the page's state and every edit of it, as plain Rust.
+//! - `page`: what the page and its worker say to each other: typed views of every result and
+//!   the wire they travel on.
 //! - `jobs`: a plan search, a sizing, the accuracy report, a comparison or a plan's plots as a
-//!   job done a slice at a time, worded for the page from its typed result, with JSON requests and
-//!   updates, for the page's worker.
+//!   job done a slice at a time, worded for the page from its typed result, for its worker.
 //! - `charts`: plots of an estimate as SVG documents.
 //! - `format`: human units for display (days, percentages, GiB, seconds).
 //! - `catalog`, `report`: the presets and an estimate as JSON, for the command-line tool.
@@ -29,6 +31,7 @@ pub mod format;
 pub mod jobs;
 pub mod model;
 pub mod numbers;
+pub mod page;
 pub mod report;
 pub mod scenario;
 pub mod sizing;

@@ -22,6 +22,7 @@ pub mod sites;
 mod stages;
 mod step_time;
 pub mod sweep;
+pub mod units;
 mod warnings;
 mod workload;
 
@@ -353,7 +354,7 @@ pub(crate) fn run_with(
         step_s,
     );
     let work = facility::Work {
-        busy: facility::busy_share(breakdown, step_s),
+        busy: breakdown.busy_share(step_s),
         step_s,
         // The site runs for the whole wall-clock time, interruptions included; a run that never
         // finishes is costed for its failure-free time only, and flagged as a problem.

@@ -192,6 +192,11 @@ fn grouped(int: &str) -> String {
     out
 }
 
+/// A fraction as a percentage with one decimal (`0.123` is `12.3 %`).
+pub fn percent(x: f64) -> String {
+    format!("{:.1} %", 100.0 * x)
+}
+
 /// A figure to three significant digits, grouped (`26.2`, `43,700`, `0.412`).
 pub fn sig3(x: f64) -> String {
     if !(x.is_finite() && x != 0.0) {

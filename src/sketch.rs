@@ -15,7 +15,8 @@ mod layout;
 
 pub use fleet::{fleet, FleetLayout, PoolMark, SiteMark};
 pub use layout::{
-    info, layout, Button, Ink, KnobRow, Layout, Place, Shape, Spot, Words, HEIGHT, TEXT, WIDTH,
+    info, layout, text_width, Button, Ink, KnobRow, Layout, Place, Shape, Spot, Words, HEIGHT,
+    TEXT, WIDTH,
 };
 
 use crate::fabric::{self, Vertex};

@@ -10,8 +10,6 @@
 //! missing from the installed catalogue shows as the key itself, and `tests/text.rs` fails
 //! when any key the code uses is missing in either language.
 
-pub mod page;
-
 use std::cell::Cell;
 
 use crate::fabric::FabricError;
@@ -390,8 +388,8 @@ pub fn warning(w: &Warning) -> String {
         Warning::EfficiencyAboveClass { efficiency, best, chip, same_family } => fill(
             if same_family { "warn.efficiency-above-family" } else { "warn.efficiency-above-all" },
             &[
-                ("efficiency", &crate::format::percent(efficiency)),
-                ("best", &crate::format::percent(best)),
+                ("efficiency", &crate::numbers::percent(efficiency)),
+                ("best", &crate::numbers::percent(best)),
                 ("chip", chip),
             ],
         ),
@@ -592,7 +590,7 @@ pub fn input_error(e: &InputError) -> String {
         Problem::OneOf { names } => fill("error.one-of", &[("names", &names.join(", "))]),
         Problem::FitAtBound { high, bound } => fill(
             if *high { "error.fit-at-ceiling" } else { "error.fit-at-floor" },
-            &[("bound", &crate::format::percent(*bound))],
+            &[("bound", &crate::numbers::percent(*bound))],
         ),
         Problem::NotTimeable => t("error.not-timeable").into(),
         Problem::Fabric(why) => fabric_error(*why),

@@ -27,8 +27,8 @@ mod state;
 mod summary;
 mod worker;
 
-/// The page's words (`text::page`), as the panels call them.
-use crate::text::page as text;
+/// The page's words (`page::words`), as the panels call them.
+use crate::page::words as text;
 
 pub use app::App;
 pub use state::{Action, State};

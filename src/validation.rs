@@ -12,6 +12,7 @@ pub mod fleets;
 pub mod gaps;
 pub mod power;
 pub mod range;
+pub mod stats;
 
 pub use confidence::{confidence, published_plan, Confidence};
 // Generated (`digest_source`); kept as written so the staleness check compares like with like.
@@ -718,7 +719,7 @@ pub fn digest_source(rows: &[Row], outcomes: &[Outcome], left: &[f64]) -> String
         "//! `tests/validation.rs` fails when it is stale (`UPDATE_ACCURACY=1 cargo test --test\n",
     );
     out.push_str("//! validation` rewrites it with docs/accuracy.md).\n\n");
-    out.push_str("use super::range::{Digested, Pooled, Stats};\n\n");
+    out.push_str("use super::stats::{Digested, Pooled, Stats};\n\n");
     out.push_str(
         "/// Chip presets whose efficiency figures were checked against a published run.\n",
     );
@@ -763,7 +764,7 @@ pub fn digest_source(rows: &[Row], outcomes: &[Outcome], left: &[f64]) -> String
     }
     out.push_str("];\n\n");
     let points = range::points(outcomes, left);
-    out.push_str("/// The model's time errors by regime (`range::Stats`).\n");
+    out.push_str("/// The model's time errors by regime (`stats::Stats`).\n");
     out.push_str("pub const REGIMES: &[Digested] = &[\n");
     for (r, s) in range::regimes(&points) {
         out.push_str(&format!(
@@ -783,7 +784,7 @@ pub fn digest_source(rows: &[Row], outcomes: &[Outcome], left: &[f64]) -> String
     out.push_str("];\n\n");
     let mut p = range::pooled(&points);
     p.width = range::width(&range::standardized(&points));
-    out.push_str("/// Over every row (`range::Pooled`).\n");
+    out.push_str("/// Over every row (`stats::Pooled`).\n");
     out.push_str(&format!(
         "pub const POOLED: Pooled = Pooled {{ rows: {}, mean: {:?}, sd: {:?}, between_families: {:?}, drift_per_doubling: {:?}, within_run: {:?}, width: {:?} }};\n",
         p.rows, p.mean, p.sd, p.between_families, p.drift_per_doubling, p.within_run, p.width

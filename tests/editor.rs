@@ -451,7 +451,7 @@ fn a_system_change_says_what_came_with_it_and_undoes_and_redoes() {
     assert!(system.contains("KUAE"), "{system}");
     assert_eq!(chip.as_deref(), Some("Moore Threads MTT S4000"));
     assert_eq!(replaced, vec!["cluster.scale_out"]);
-    let words = clusterplan::text::page::notice(state.notice.as_ref().expect("a notice"));
+    let words = clusterplan::page::words::notice(state.notice.as_ref().expect("a notice"));
     assert!(words.contains("MTT S4000") && words.contains("network"), "{words}");
     assert!(state.notice.as_ref().is_some_and(Notice::undoable));
     let after = state.scenario.clone();
@@ -526,4 +526,114 @@ fn any_chip_count_answers_at_once() {
     }
     set(&mut state, "training.tokens", json!("lots"));
     assert!(state.stale() && state.idle_kept.is_none());
+}
+
+/// The pools panel's edits: a pool added is of the cluster's chip and size; a new chip leaves
+/// its system; the last pool removed takes the link and the way the job spans pools with it,
+/// says so, and Undo brings them back; an edit of a pool the list lacks changes nothing.
+#[test]
+fn pools_are_added_changed_and_removed_with_what_goes_with_them() {
+    use clusterplan::editor::{Edit, Removed};
+    let mut state = fresh();
+    let chips = state.good.as_ref().expect("a result").inputs.cluster.n_chips;
+    state.apply(Action::Edit(Edit::AddPool));
+    assert!(state.errors.is_empty(), "{:?}", state.errors);
+    let pool = state.scenario.get("cluster.pools.0").expect("a pool");
+    assert_eq!(pool["chip"], state.scenario.get("cluster.chip").expect("a chip"));
+    assert_eq!(pool["chips"], json!(chips));
+    assert!(state.good.as_ref().is_some_and(|g| g.pools.is_some()), "the job spans two pools");
+    set(&mut state, "cluster.pools.0.system", json!("dgx-h100"));
+    set(&mut state, "parallelism.across_pools", json!("pipeline"));
+    state.apply(Action::Edit(Edit::PoolChip { at: 0, chip: "ascend-910b".into() }));
+    assert_eq!(state.scenario.get("cluster.pools.0.chip"), Some(json!("ascend-910b")));
+    assert_eq!(state.scenario.get("cluster.pools.0.system"), None, "the H100's system stays");
+    let before = state.scenario.clone();
+    let unchanged = state.clone();
+    state.apply(Action::Edit(Edit::RemovePool { at: 3 }));
+    assert_eq!(state.scenario, unchanged.scenario, "no pool 5 to remove");
+    state.apply(Action::Edit(Edit::RemovePool { at: 0 }));
+    for gone in ["cluster.pools", "parallelism.across_pools", "cluster.between_pools"] {
+        assert_eq!(state.scenario.get(gone), None, "{gone}");
+    }
+    assert_eq!(state.notice, Some(Notice::Removed(Removed::Pool { n: 2 })));
+    assert!(state.notice.as_ref().is_some_and(Notice::undoable));
+    state.apply(Action::Undo);
+    assert_eq!(state.scenario, before);
+}
+
+/// The first site added places the cluster at a site of its own, so the plan has two sites
+/// that a job spans; each further site takes the next letter.
+#[test]
+fn sites_are_added_two_at_first_then_one_at_a_time() {
+    use clusterplan::editor::Edit;
+    let mut state = fresh();
+    state.apply(Action::Edit(Edit::AddSite));
+    let names = |s: &State| -> Vec<String> {
+        let sites = s.scenario.get("sites").and_then(|v| v.as_array().cloned());
+        sites.unwrap_or_default().iter().map(|s| s["name"].as_str().unwrap().to_string()).collect()
+    };
+    assert_eq!(names(&state), ["A", "B"]);
+    assert_eq!(state.scenario.get("cluster.site"), Some(json!("A")));
+    assert!(state.errors.is_empty(), "{:?}", state.errors);
+    state.apply(Action::Edit(Edit::AddSite));
+    assert_eq!(names(&state), ["A", "B", "C"]);
+}
+
+/// The measurements panel's edits: a measurement starts as the form's plan (its model, chip,
+/// degrees, batch and chips) with its figure to enter; another kind of figure keeps the
+/// number; removing one says so and Undo brings it back.
+#[test]
+fn measurements_start_from_the_plan_and_keep_their_number() {
+    use clusterplan::editor::{Edit, Removed};
+    let mut state = fresh();
+    set(&mut state, "parallelism.tp", json!(4));
+    state.apply(Action::Edit(Edit::AddMeasurement));
+    let entry = state.scenario.get("calibration.0").expect("a measurement");
+    let inputs = &state.good.as_ref().expect("a result").inputs;
+    assert_eq!(entry["scenario"]["parallelism"]["tp"], json!(4));
+    assert_eq!(entry["scenario"]["cluster"]["chips"], json!(inputs.cluster.n_chips));
+    assert_eq!(entry["scenario"]["training"]["global_batch"], json!(inputs.training.global_batch));
+    assert_eq!(entry["scenario"]["model"], state.scenario.get("model").unwrap_or(Value::Null));
+    assert_eq!(entry["measured"], json!({ "step_s": null }));
+    set(&mut state, "calibration.0.measured.step_s", json!(12.5));
+    state.apply(Action::Edit(Edit::MeasurementMetric { at: 0, key: "mfu".into() }));
+    assert_eq!(state.scenario.get("calibration.0.measured"), Some(json!({ "mfu": 12.5 })));
+    state.apply(Action::Edit(Edit::MeasurementMetric { at: 0, key: "no-such".into() }));
+    assert_eq!(state.scenario.get("calibration.0.measured"), Some(json!({ "mfu": 12.5 })));
+    state.apply(Action::Edit(Edit::MeasurementModel { at: 0, preset: "llama3-70b".into() }));
+    assert_eq!(
+        state.scenario.get("calibration.0.scenario.model"),
+        Some(json!({ "preset": "llama3-70b" }))
+    );
+    let before = state.scenario.clone();
+    state.apply(Action::Edit(Edit::RemoveMeasurement { at: 0 }));
+    assert_eq!(state.scenario.get("calibration"), None);
+    assert_eq!(state.notice, Some(Notice::Removed(Removed::Measurement { n: 1 })));
+    state.apply(Action::Undo);
+    assert_eq!(state.scenario, before);
+}
+
+/// The model's optional blocks: ticked, each starts from its published figures and the model
+/// has it; unticked, the model has none, even where its preset had one.
+#[test]
+fn optional_blocks_start_from_their_figures_and_turn_off() {
+    use clusterplan::editor::{Block, Edit};
+    let mut state = fresh();
+    let t = |s: &State| s.good.as_ref().expect("a result").inputs.transformer;
+    for (block, has) in [
+        (Block::Vision, (|t: clusterplan::model::Transformer| t.vision.is_some()) as fn(_) -> bool),
+        (Block::CrossAttention, |t| t.cross.is_some()),
+        (Block::Moe, |t| t.moe.is_some()),
+    ] {
+        assert!(!has(t(&state)), "{block:?} is off in the default plan");
+        state.apply(Action::Edit(Edit::Block { block, on: true }));
+        assert!(state.errors.is_empty(), "{block:?}: {:?}", state.errors);
+        assert!(has(t(&state)), "{block:?} on");
+        state.apply(Action::Edit(Edit::Block { block, on: false }));
+        assert!(!has(t(&state)), "{block:?} off");
+    }
+    set(&mut state, "model", json!({ "preset": "mixtral-8x7b" }));
+    assert!(t(&state).moe.is_some());
+    state.apply(Action::Edit(Edit::Block { block: Block::Moe, on: false }));
+    assert!(t(&state).moe.is_none(), "off overrides the preset");
 }

@@ -2,8 +2,9 @@
 //! their JSON, a search and a sizing run to the end in slices, and the page's status reads
 //! every update, including broken ones.
 
-use clusterplan::jobs::{self, Job, Status, Task};
+use clusterplan::jobs::{self, Job};
 use clusterplan::model::search::Objective;
+use clusterplan::page::{self, Status, Task, View};
 use clusterplan::scenario::Scenario;
 
 fn scenario() -> Scenario {
@@ -40,6 +41,13 @@ fn requests_survive_their_json() {
     {
         assert!(Task::from_json(bad).is_err(), "{bad}");
     }
+    // As the worker receives a task: in the page's language, asking for a sizing's parts.
+    let asked = page::Ask { lang: Some("zh-CN".into()), parts: true, task: Ok(Task::Validate) };
+    assert_eq!(page::Ask::from_json(&asked.to_json()), asked);
+    let plain = page::Ask::new(&Task::Validate, "en");
+    assert_eq!(page::Ask::from_json(&plain.to_json()), plain);
+    let garbled = page::Ask::from_json("not json");
+    assert!(garbled.task.is_err() && garbled.lang.is_none() && !garbled.parts);
 }
 
 #[test]
@@ -57,17 +65,21 @@ fn a_search_runs_in_slices_to_the_same_end_as_the_command_line() {
     }
     status = status.read(&job.update(true));
     assert!(slices > 1 && !status.running && status.progress == 1.0);
-    let result = status.result.expect("a result");
+    let view = status.result.expect("a result");
+    let rows = &view.table.as_ref().expect("a table").rows;
+    assert_eq!(rows.len(), 5);
+    // The page's rows are the command line's plans, in order; each row carries the scenario
+    // Apply opens, which estimates to the plan's own days.
+    let result = jobs::run(&request).expect("runs");
     let plans = result["plans"].as_array().expect("plans");
-    assert_eq!(plans.len(), 5);
-    // Each row carries the scenario Apply opens; it estimates to the row's own days.
-    for row in plans {
-        let applied = Scenario::from_value(row["scenario"].clone()).expect("a scenario");
+    assert_eq!(plans.len(), rows.len());
+    for (row, plan) in rows.iter().zip(plans) {
+        let applied = &row.apply.as_ref().expect("an Apply").scenario;
         let (_, e) = applied.evaluate().expect("the applied plan is valid");
-        let days = row["estimate"]["train_days"].as_f64().unwrap();
+        let days = plan["estimate"]["train_days"].as_f64().unwrap();
         assert!((e.train_days - days).abs() <= 1e-9 * days);
+        assert_eq!(row.cells[2], format!("{days:.1}"));
     }
-    assert_eq!(jobs::run(&request).expect("runs")["searched"], result["searched"]);
 }
 
 /// The page's view of a search, worded from the typed result as the worker words it: the
@@ -79,22 +91,16 @@ fn the_page_view_of_a_search_is_worded_from_the_typed_result() {
     let mut job = Job::start(&request).expect("starts");
     while !job.step() {}
     let view = job.view(true);
-    let lines: Vec<&str> = view["lines"]
-        .as_array()
-        .expect("lines")
-        .iter()
-        .filter_map(|l| l["text"].as_str())
-        .collect();
+    let lines: Vec<&str> = view.lines.iter().map(|l| l.text.as_str()).collect();
     assert!(lines.iter().any(|l| l.contains("plans tried")), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("Yours is")), "{lines:?}");
-    let rows = view["table"]["rows"].as_array().expect("rows");
+    let rows = &view.table.as_ref().expect("a table").rows;
     assert_eq!(rows.len(), 5);
     for (i, row) in rows.iter().enumerate() {
-        let cells: Vec<&str> =
-            row["cells"].as_array().unwrap().iter().filter_map(|c| c.as_str()).collect();
+        let cells = &row.cells;
         assert_eq!(cells[0], (i + 1).to_string());
         assert!(cells[1].starts_with("TP ") && cells[1].contains("PP "), "{cells:?}");
-        let applied = Scenario::from_value(row["apply"]["scenario"].clone()).expect("a scenario");
+        let applied = &row.apply.as_ref().expect("an Apply").scenario;
         let (_, e) = applied.evaluate().expect("the applied plan is valid");
         assert_eq!(cells[2], format!("{:.1}", e.train_days));
     }
@@ -114,8 +120,7 @@ fn a_typed_plan_far_behind_is_worded_as_beyond_the_plans_counted() {
     let mut job = Job::start(&request).expect("starts");
     while !job.step() {}
     let view = job.view(true);
-    let lines = view["lines"].as_array().expect("lines");
-    let yours = lines.iter().filter_map(|l| l["text"].as_str()).find(|l| l.starts_with("Yours"));
+    let yours = view.lines.iter().map(|l| l.text.as_str()).find(|l| l.starts_with("Yours"));
     let yours = yours.expect("the typed plan's line");
     assert!(yours.starts_with("Yours is beyond the 1,000th of "), "{yours}");
     assert!(yours.contains("slower than the best"), "{yours}");
@@ -172,9 +177,9 @@ fn a_sizing_by_power_gives_the_largest_cluster_of_each_chip() {
     let mut job = Job::start(&request).expect("starts");
     while !job.step() {}
     let view = job.view(true);
-    assert_eq!(view["table"]["testid"], "size-power-table");
-    let shown = view["table"]["rows"].as_array().expect("rows");
-    assert!(shown.iter().all(|r| !r["apply"].is_null()), "{view}");
+    let table = view.table.as_ref().expect("a table");
+    assert_eq!(table.testid, "size-power-table");
+    assert!(table.rows.iter().all(|r| r.apply.is_some()), "{view:?}");
     let tiny = Task::SizePower { scenario: scenario(), power_mw: 0.001, chips: vec![None] };
     let none = jobs::run(&tiny).expect("runs");
     assert!(none["rows"][0]["chips"].is_null() && none["rows"][0]["why"].is_string(), "{none}");
@@ -199,10 +204,56 @@ fn the_status_reads_errors_and_garbage_without_panicking() {
     assert!(!failed.running && failed.errors == ["the search could not start"]);
     let garbage = started.read("not json");
     assert!(!garbage.running && !garbage.errors.is_empty());
-    let partial = started.read(r#"{"done": false, "progress": 0.25, "result": {"plans": []}}"#);
-    assert!(partial.running && partial.progress == 0.25 && partial.result.is_some());
+    let partial = started.read(
+        r#"{"done": false, "progress": 0.25, "result": {"lines": [{"testid": "t", "text": "so far"}]}}"#,
+    );
+    assert!(partial.running && partial.progress == 0.25);
+    let said = partial.result.as_ref().map(|v| v.lines[0].text.as_str());
+    assert_eq!(said, Some("so far"));
+    // A result that is not a view is an error, and what was found before stays.
+    let broken = partial.read(r#"{"done": false, "result": {"lines": "not a list"}}"#);
+    assert!(!broken.running && !broken.errors.is_empty() && broken.result == partial.result);
     let cancelled = partial.cancelled();
     assert!(!cancelled.running && cancelled.result == partial.result, "what was found stays");
+}
+
+/// Every job's result reaches the page as the worker made it: each view, sent as an update
+/// and read back as the page reads it, is the same typed value; a plan's plots likewise, with
+/// the fleet and the failures they carry.
+#[test]
+fn every_view_survives_the_wire() {
+    let fleet = scenario()
+        .with("cluster.pools", Some(serde_json::json!([{ "chip": "ascend-910b", "chips": 64 }])));
+    let b = scenario().with("cluster.chips", Some(serde_json::json!(128)));
+    let tasks = [
+        Task::Search { scenario: scenario(), objective: Objective::TrainDays, top: 3 },
+        Task::Size {
+            scenario: scenario(),
+            deadline_days: 20.0,
+            chips: vec![None, Some("no-such-chip".into())],
+            dark: false,
+        },
+        Task::Compare { pair: Box::new((scenario(), b)), dark: false },
+        Task::AddToFleet { scenario: scenario(), chip: "ascend-910b".into(), deadline_days: 5.0 },
+        Task::SizePower { scenario: scenario(), power_mw: 5.0, chips: vec![None] },
+    ];
+    for task in tasks {
+        let mut job = Job::start(&task).expect("starts");
+        while !job.step() {}
+        let view = job.view(true);
+        assert_ne!(view, View::default(), "{task:?} shows something");
+        let read = Status::started().read(&job.update(true));
+        assert!(read.errors.is_empty(), "{:?}", read.errors);
+        assert_eq!(read.result.as_ref(), Some(&view), "{task:?}");
+    }
+    let mut plots =
+        Job::start(&Task::Plots { scenario: fleet, dark: true, width: 600 }).expect("starts");
+    while !plots.step() {}
+    let drawn = plots.plots().cloned().expect("plots");
+    assert!(drawn.plot("step").is_some_and(|svg| svg.starts_with("<svg")));
+    assert!(drawn.fleet.as_ref().is_some_and(|f| f.cards.len() == 2), "{:?}", drawn.fleet);
+    assert!(drawn.failures.is_some());
+    assert_eq!(page::wire::drawn(&plots.update(true)), Some(drawn));
 }
 
 /// The accuracy table the page opens is the same report `clusterplan validate` prints.
@@ -227,6 +278,7 @@ fn a_comparison_draws_both_plans() {
     let b = scenario().with("cluster.chips", Some(serde_json::json!(128)));
     let result =
         jobs::run(&Task::Compare { pair: Box::new((scenario(), b)), dark: true }).expect("runs");
+    // The raw drawings, as the command line gets them (the page's are pictures).
     let step = result["step"].as_str().expect("the step drawing");
     assert!(step.starts_with("<svg") && step.contains("plan A against plan B"));
     assert!(step.contains(": A ") && step.contains(", B "), "both values in the legend");
@@ -303,11 +355,7 @@ fn a_plan_that_beats_yours_beyond_the_models_error_is_cautioned() {
         let mut job = Job::start(&request).expect("starts");
         while !job.step() {}
         let view = job.view(true);
-        let lines = view["lines"].as_array().cloned().unwrap_or_default();
-        lines
-            .iter()
-            .find(|l| l["testid"] == "search-beyond-error")
-            .and_then(|l| l["text"].as_str().map(str::to_string))
+        view.lines.into_iter().find(|l| l.testid == "search-beyond-error").map(|l| l.text)
     };
     // Eight-way tensor and pipeline splits of an 8B model on 64 chips: far behind the best.
     let poor = [("parallelism.tp", serde_json::json!(8)), ("parallelism.pp", serde_json::json!(8))];

@@ -370,7 +370,7 @@ fn the_fleet_view_shows_every_pool_and_site() {
     use clusterplan::jobs::fleet::view;
     let fleet =
         |s: &Scenario| view(s, &evaluate(s).expect("the fleet is judged good"), &LIGHT, 760);
-    assert!(fleet(&Scenario::default_plan()).is_null());
+    assert!(fleet(&Scenario::default_plan()).is_none());
     let s = fleet_scenario(&[
         ("cluster.site", json!("east")),
         ("cluster.pools", json!([{ "chip": "ascend-910b", "chips": 4096, "site": "west" }])),
@@ -380,47 +380,47 @@ fn the_fleet_view_shows_every_pool_and_site() {
         ),
         ("parallelism.across_sites", json!("diloco")),
     ]);
-    let v = fleet(&s);
-    let cards = v["cards"].as_array().expect("cards");
+    let v = fleet(&s).expect("a fleet");
+    let cards = &v.cards;
     assert_eq!(cards.len(), 2);
-    assert!(cards[0]["title"].as_str().unwrap().contains("H800"), "{}", cards[0]);
-    assert!(cards[1]["title"].as_str().unwrap().contains("Ascend 910B"), "{}", cards[1]);
-    assert_ne!(cards[0]["colour"], cards[1]["colour"]);
+    assert!(cards[0].title.contains("H800"), "{:?}", cards[0]);
+    assert!(cards[1].title.contains("Ascend 910B"), "{:?}", cards[1]);
+    assert_ne!(cards[0].colour, cards[1].colour);
     // The 910B site is left idle (DiLoCo on the H800 alone is faster), so its pool is unused.
-    assert!(cards[0]["figures"].as_array().is_some_and(|f| f.len() >= 5), "{}", cards[0]);
+    assert!(cards[0].figures.len() >= 5, "{:?}", cards[0]);
     // The best split splits pools in one place, so it is not offered over sites; in one place
     // it applies as a scenario that runs the job it promised.
-    assert!(v["best"].is_null(), "{}", v["best"]);
-    let one_place = fleet(&s.clone().with("sites", None));
-    let applied =
-        Scenario::from_value(one_place["best"]["apply"]["scenario"].clone()).expect("a plan");
+    assert!(v.best.is_none(), "{:?}", v.best);
+    let one_place = fleet(&s.clone().with("sites", None)).expect("a fleet");
+    let applied = &one_place.best.as_ref().expect("a best split").apply.scenario;
     let job = applied.pools().expect("resolves").expect("pools").job();
     let pools = s.pools().expect("resolves").expect("pools");
     let best = clusterplan::model::pools::best_split(&pools.pools, pools.between);
     assert!((job.tokens_per_s / best.job.tokens_per_s - 1.0).abs() < 1e-9);
     // The results' cards are the first pool alone; the headline says so, with the fleet's days.
-    let headline = v["headline"].as_str().expect("a headline");
+    let headline = v.headline.as_deref().expect("a headline");
     let base = s.resolve().expect("resolves");
     let days = s.sites().expect("resolves").expect("sites").job(&base).train_days;
     let days = clusterplan::format::days(days);
     assert!(headline.contains("NVIDIA H800") && headline.contains(&days), "{headline} {days}");
     // The sites: a row each, DiLoCo's assumption stated.
-    let rows = v["sites"]["table"]["rows"].as_array().expect("site rows");
+    let sites = v.sites.as_ref().expect("the sites");
+    let rows = &sites.table.as_ref().expect("site rows").rows;
     assert_eq!(rows.len(), 2);
     // A pool's share on its card is the share of the whole batch its site's row gives.
     for (card, row) in cards.iter().zip(rows) {
-        let share = row["cells"][1].as_str().expect("a share");
-        let said = card["figures"][0][1].as_str().expect("the card's share");
+        let share = row.cells[1].as_str();
+        let said = card.figures[0].1.as_str();
         if share.starts_with("idle") {
             assert!(said.contains("left out"), "the card says {said} of an idle site");
         } else {
             assert!(said.contains(share), "the card says {said}, the site table {share}");
         }
     }
-    let lines = v["sites"]["lines"].to_string();
-    assert!(lines.contains("sites-assumption") && lines.contains("arXiv:2311.08105"), "{lines}");
+    let assumed = sites.lines.iter().find(|l| l.testid == "sites-assumption");
+    assert!(assumed.is_some_and(|l| l.text.contains("arXiv:2311.08105")), "{:?}", sites.lines);
     // The drawing: each pool in its colour, each site's link with its bandwidth and latency.
-    let svg = v["drawing"].as_str().expect("a drawing");
+    let svg = v.drawing.as_deref().expect("a drawing");
     for place in 0..2 {
         let colour = pool_colour(&LIGHT, place).to_ascii_uppercase();
         assert!(svg.to_ascii_uppercase().contains(&colour), "pool {place}'s colour {colour}");
@@ -481,7 +481,8 @@ fn the_fleet_drawing_stays_inside_its_bounds() {
 /// The fleet question in the worker: the answer's line and the scenario its Apply opens.
 #[test]
 fn the_fleet_question_is_answered_in_the_worker() {
-    use clusterplan::jobs::{run, Task};
+    use clusterplan::jobs::run;
+    use clusterplan::page::Task;
     let scenario =
         fleet_scenario(&[]).with("cluster.pools", None).with("cluster.between_pools", None);
     let alone = estimate(&scenario.resolve().expect("resolves")).train_days;

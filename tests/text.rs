@@ -307,7 +307,7 @@ fn the_sources_file_is_current() {
     assert!(parsed.get("source.model.llama3-405b").is_some_and(|s| s.contains("arXiv")));
 }
 
-/// What the page says after an edit is worded natively (`text::page`), in both languages: a
+/// What the page says after an edit is worded natively (`page::words`), in both languages: a
 /// chip change names the chip, what came with it and the measurements made on another chip.
 #[test]
 fn the_page_words_a_chip_change_in_both_languages() {
@@ -319,9 +319,9 @@ fn the_page_words_a_chip_change_in_both_languages() {
         set_aside: 2,
     };
     text::set_lang(Lang::En);
-    let en = text::page::notice(&change);
+    let en = clusterplan::page::words::notice(&change);
     text::set_lang(Lang::ZhCn);
-    let zh = text::page::notice(&change);
+    let zh = clusterplan::page::words::notice(&change);
     text::set_lang(Lang::En);
     assert_eq!(
         en,
@@ -338,7 +338,7 @@ fn the_page_words_a_chip_change_in_both_languages() {
 /// by id, in both languages.
 #[test]
 fn a_report_lists_its_inputs_by_name() {
-    use clusterplan::text::page::report_inputs;
+    use clusterplan::page::words::report_inputs;
     let scenario = Scenario::default_plan();
     let inputs = scenario.resolve().expect("resolves");
     for lang in [Lang::En, Lang::ZhCn] {
@@ -377,7 +377,7 @@ fn a_report_lists_its_inputs_by_name() {
 /// A further pool's and a site's fields are named and measured as the table's own.
 #[test]
 fn list_entries_take_their_fields_words() {
-    use clusterplan::text::page::{label, unit};
+    use clusterplan::page::words::{label, unit};
     assert_eq!(label("cluster.pools.1.chips"), label("cluster.chips"));
     assert!(!label("cluster.pools.1.chips").is_empty());
     assert_eq!(unit("cluster.pools.0.chips"), unit("cluster.chips"));

@@ -119,26 +119,50 @@ fn model_depends_on_nothing_but_std() {
     }
 }
 
+/// The browser's crates are named only by the page's own files (`ui`, and the two binaries'
+/// entry points); the page's rules (`editor`, `page`) and everything under them stay plain
+/// Rust that native tests drive.
 #[test]
 fn only_ui_knows_the_browser() {
-    let mut files = files_under("src/scenario");
-    files.extend(files_under("src/bin"));
-    for file in [
-        "src/scenario.rs",
-        "src/charts.rs",
-        "src/report.rs",
-        "src/catalog.rs",
-        "src/validation.rs",
-        "src/editor.rs",
-        "src/numbers.rs",
-        "src/cite.rs",
-    ] {
-        files.push(root().join(file));
-    }
+    let page = ["src/ui.rs", "src/main.rs", "src/worker.rs"];
+    let files = files_under("src");
+    assert!(files.iter().any(|f| relative(f).starts_with("src/editor/")), "found the page's rules");
     for path in files {
+        let name = relative(&path);
+        if name.starts_with("src/ui/") || page.contains(&name.as_str()) {
+            continue;
+        }
         let text = fs::read_to_string(&path).unwrap_or_default();
         for word in ["yew", "web_sys", "wasm_bindgen", "gloo", "js_sys"] {
-            assert!(!text.contains(word), "{} names `{word}`", relative(&path));
+            assert!(!text.contains(word), "{name} names `{word}`");
+        }
+    }
+}
+
+/// The page lays out what it is given: outside the browser glue (`ui/browser.rs`, the worker's
+/// side of `ui/worker.rs`), no `ui` file reads JSON by key or builds it; every worker result
+/// is a typed view (`page::View`, `page::Plots`) and every edit an `editor::Action`.
+#[test]
+fn the_page_reads_no_json_by_key() {
+    let glue = ["src/ui/browser.rs"];
+    let files = files_under("src/ui");
+    assert!(files.len() > 10, "found the page's files");
+    for path in files {
+        let name = relative(&path);
+        if glue.contains(&name.as_str()) {
+            continue;
+        }
+        let text = fs::read_to_string(&path).unwrap_or_default();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            let keyed = code.match_indices("[\"").any(|(at, _)| {
+                let rest = &code[at + 2..];
+                let key: String =
+                    rest.chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+                !key.is_empty() && rest[key.len()..].starts_with("\"]")
+            });
+            assert!(!keyed, "{name}:{}: reads JSON by key: {line}", n + 1);
+            assert!(!code.contains(concat!("json", "!(")), "{name}:{}: builds JSON: {line}", n + 1);
         }
     }
 }
@@ -223,4 +247,202 @@ fn the_app_makes_no_network_requests() {
     // Inline scripts run only by hash, which the build adds (tools/csp.py).
     let script_src = index.split(';').find(|d| d.trim_start().starts_with("script-src"));
     assert!(script_src.is_some_and(|d| !d.contains("'unsafe-inline'")), "{script_src:?}");
+}
+
+/// The crate's parts from the bottom up, as ARCHITECTURE.md's table has them: a module may
+/// name modules of its own part and of the parts below, never one above.
+const PARTS: &[(&str, &[&str])] = &[
+    ("the model", &["model"]),
+    ("the fabric", &["fabric"]),
+    ("the input", &["numbers", "scenario"]),
+    ("beside the model", &["validation", "sizing"]),
+    ("the judge", &["evaluation"]),
+    ("the page's rules", &["editor"]),
+    ("words and pictures", &["text", "format", "charts", "sketch", "cite"]),
+    ("the page's words", &["page"]),
+    ("results", &["jobs", "report", "catalog"]),
+    ("the CLI", &["bin"]),
+    ("the page", &["ui", "main", "worker"]),
+];
+
+/// A source file's module path (`src/model/step_time/ops.rs` is `model::step_time::ops`).
+fn module_of(path: &Path) -> Vec<String> {
+    let rel = path.strip_prefix(root().join("src")).unwrap_or(path).with_extension("");
+    rel.iter().map(|p| p.to_string_lossy().into_owned()).collect()
+}
+
+/// The code of a file without comments and string literals.
+fn code_of(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let code = line.split("//").next().unwrap_or("");
+            code.split('"').step_by(2).collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every path a file's code names from the crate's root or its parents (`crate::a::b`,
+/// `super::c`, each name of `use crate::x::{a, b::c}`), as module paths from the root.
+fn named_paths(module: &[String], code: &str) -> Vec<Vec<String>> {
+    fn expand(prefix: &[String], rest: &str, out: &mut Vec<Vec<String>>) {
+        let path: String =
+            rest.chars().take_while(|c| c.is_alphanumeric() || "_:".contains(*c)).collect();
+        let mut full = prefix.to_vec();
+        full.extend(path.split("::").filter(|s| !s.is_empty()).map(str::to_string));
+        let after = &rest[path.len()..];
+        if path.ends_with("::") && after.starts_with('{') {
+            // A group: each of its top-level items, after the prefix.
+            let (mut depth, mut start) = (0, 1);
+            for (i, c) in after.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' | ',' if depth == 1 => {
+                        expand(&full, after[start..i].trim(), out);
+                        start = i + 1;
+                        if c == '}' {
+                            break;
+                        }
+                    }
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+        } else {
+            out.push(full);
+        }
+    }
+    let mut out = Vec::new();
+    let starts = |word: &str| -> Vec<usize> {
+        code.match_indices(word)
+            .filter(|(at, _)| {
+                let before = code[..*at].chars().next_back();
+                !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
+            })
+            .map(|(at, _)| at)
+            .collect()
+    };
+    for at in starts("crate::") {
+        expand(&[], &code[at + "crate::".len()..], &mut out);
+    }
+    for at in starts("super::") {
+        let mut rest = &code[at..];
+        let mut base = module.to_vec();
+        while let Some(r) = rest.strip_prefix("super::") {
+            base.pop();
+            rest = r;
+        }
+        expand(&base, rest, &mut out);
+    }
+    out
+}
+
+/// Each source file's module path and the modules (by file) its code names.
+fn module_graph() -> Vec<(Vec<String>, Vec<Vec<String>>)> {
+    let files = files_under("src");
+    let modules: Vec<Vec<String>> = files.iter().map(|f| module_of(f)).collect();
+    // The longest module path that is a file: `model::Inputs` names `model`.
+    let file_of = |path: &[String]| -> Option<Vec<String>> {
+        (1..=path.len()).rev().map(|n| path[..n].to_vec()).find(|p| modules.contains(p))
+    };
+    files
+        .iter()
+        .zip(&modules)
+        .map(|(file, module)| {
+            let code = code_of(&fs::read_to_string(file).unwrap_or_default());
+            let mut named: Vec<Vec<String>> =
+                named_paths(module, &code).iter().filter_map(|p| file_of(p)).collect();
+            named.sort();
+            named.dedup();
+            (module.clone(), named)
+        })
+        .collect()
+}
+
+/// No module names a module of a part above its own (`PARTS`).
+#[test]
+fn no_import_runs_up_a_floor() {
+    let floor = |module: &str| PARTS.iter().position(|(_, mods)| mods.contains(&module));
+    let graph = module_graph();
+    assert!(graph.len() > 50, "found the source files");
+    // The crate's root only declares the modules.
+    for (module, named) in graph.iter().filter(|(m, _)| m[0] != "lib") {
+        let own = floor(&module[0]).unwrap_or_else(|| panic!("{} is in no part", module[0]));
+        for other in named {
+            let theirs = floor(&other[0]).unwrap_or(0);
+            assert!(
+                theirs <= own,
+                "{} ({}) names {} ({}), a part above it",
+                module.join("::"),
+                PARTS[own].0,
+                other.join("::"),
+                PARTS[theirs].0
+            );
+        }
+    }
+}
+
+/// Modules of one parent that name each other round a loop, each with those that name it back.
+fn loops(graph: &[(Vec<String>, Vec<Vec<String>>)]) -> Vec<String> {
+    let mut parents: Vec<Vec<String>> =
+        graph.iter().map(|(m, _)| m[..m.len() - 1].to_vec()).collect();
+    parents.sort();
+    parents.dedup();
+    let mut found = Vec::new();
+    for parent in parents {
+        let kids: Vec<&Vec<String>> = graph
+            .iter()
+            .map(|(m, _)| m)
+            .filter(|m| m.len() == parent.len() + 1 && m.starts_with(&parent))
+            .collect();
+        // Which sibling names which, through any file under it.
+        let uses = |a: &[String], b: &[String]| {
+            graph
+                .iter()
+                .any(|(m, named)| m.starts_with(a) && named.iter().any(|n| n.starts_with(b)))
+        };
+        for kid in &kids {
+            let mut reached: Vec<&Vec<String>> = Vec::new();
+            let mut frontier: Vec<&Vec<String>> = vec![kid];
+            while let Some(at) = frontier.pop() {
+                for next in &kids {
+                    if next != &at && uses(at, next) && !reached.contains(next) {
+                        reached.push(next);
+                        frontier.push(next);
+                    }
+                }
+            }
+            let back: Vec<String> = reached
+                .iter()
+                .filter(|r| *r != kid && uses(r, kid))
+                .map(|r| r.join("::"))
+                .collect();
+            if !back.is_empty() {
+                found.push(format!("{} is named back by {back:?}", kid.join("::")));
+            }
+        }
+    }
+    found
+}
+
+/// Among the modules of one parent (the crate's top-level modules, `model`'s, `step_time`'s
+/// ...), no two name each other, directly or round a loop: each is read before the ones that
+/// use it. A module's files (itself and everything under it) count as one.
+#[test]
+fn no_loop_between_modules() {
+    let path = |p: &str| p.split("::").map(str::to_string).collect::<Vec<_>>();
+    // The check finds a loop through a grouped import and one through a child's file.
+    let code = "use crate::model::{facility, step_time::StepBreakdown};";
+    let ops = path("model::step_time::ops");
+    let named = named_paths(&ops, code);
+    assert!(named.contains(&path("model::facility")), "{named:?}");
+    let looped = vec![
+        (path("model::step_time::ops"), vec![path("model::facility")]),
+        (path("model::facility"), vec![path("model::step_time")]),
+        (path("model::step_time"), vec![]),
+    ];
+    assert_eq!(loops(&looped).len(), 2, "{:?}", loops(&looped));
+    let graph = module_graph();
+    assert!(graph.iter().any(|(_, named)| !named.is_empty()), "files name modules");
+    assert_eq!(loops(&graph), Vec::<String>::new());
 }

@@ -10,6 +10,7 @@ use plotters_backend::{
 };
 
 use super::{Size, Theme};
+use crate::sketch::text_width;
 
 /// What drawing a plot can fail with.
 pub type Drawn = Result<(), Box<dyn std::error::Error>>;
@@ -19,12 +20,7 @@ pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// About how wide `text` is at `size` pixels: 0.56 em a Latin character, 1 em a CJK one.
-pub fn text_width(text: &str, size: f64) -> f64 {
-    text.chars().map(|c| if c as u32 >= 0x1100 { 1.0 } else { 0.56 }).sum::<f64>() * size
-}
-
-/// plotters' SVG backend with text sizes estimated (`text_width`).
+/// plotters' SVG backend with text sizes estimated (`sketch::text_width`).
 pub struct Svg<'a>(SVGBackend<'a>);
 
 type Failed = DrawingErrorKind<std::io::Error>;

@@ -13,13 +13,14 @@ use crate::format;
 use crate::model::pools::{best_split, Across, PoolPart};
 use crate::model::presets;
 use crate::numbers;
+use crate::page::{self, Apply, BestSplit, Line, PoolCard, Total, View};
 use crate::scenario::{fields, Scenario, Sites};
 use crate::sizing::{add_to_fleet, Addition};
 use crate::sketch::{self, PoolMark, SiteMark};
 use crate::text::{fill, t};
 
-fn line(testid: &str, text: String, bad: bool) -> Value {
-    json!({ "testid": testid, "text": text, "bad": bad })
+fn line(testid: &str, text: String, bad: bool) -> Line {
+    Line::new(testid, text, bad)
 }
 
 /// Each pool's chip by name: the cluster's own first, then the further pools'.
@@ -82,12 +83,17 @@ fn share_words(how: Across, share: f64) -> String {
 }
 
 /// The fleet of `scenario` as the page shows it, from its judged result `good` (its pools and
-/// sites resolved), drawn `width` pixels wide, or `Null` when it is one pool at one site.
-pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -> Value {
+/// sites resolved), drawn `width` pixels wide, or none when it is one pool at one site.
+pub fn view(
+    scenario: &Scenario,
+    good: &Evaluation,
+    theme: &Theme,
+    width: u32,
+) -> Option<page::Fleet> {
     // With sites, each pool's part is its part of its site's job.
     let sited = scenario.sites().ok().flatten();
     if good.pools.is_none() && sited.is_none() {
-        return Value::Null;
+        return None;
     }
     let names = pool_names(scenario);
     let found = sited.as_ref();
@@ -115,7 +121,7 @@ pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -
         });
     let mut lines = Vec::new();
     let mut cards = Vec::new();
-    let mut best_view = Value::Null;
+    let mut best_view = None;
     let mut marks: Vec<PoolMark> = Vec::new();
     let mut link_words = String::new();
     // Failure-free days of the one job over the whole fleet, and its totals.
@@ -154,9 +160,8 @@ pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -
                     ),
                     None => (*part, None),
                 };
-                let (card, mark) = pool_card(&part, e, name, p.across, site, money);
-                let mut card = card;
-                card["colour"] = json!(charts::pool_colour(theme, place));
+                let (mut card, mark) = pool_card(&part, e, name, p.across, site, money);
+                card.colour = charts::pool_colour(theme, place).to_string();
                 cards.push(card);
                 marks.push(mark);
             }
@@ -199,15 +204,15 @@ pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -
         );
         charts::draw_fleet(&layout, theme)
     });
-    json!({
-        "title": t("fleet.title"),
-        "headline": headline,
-        "lines": lines,
-        "cards": cards,
-        "totals": totals_view,
-        "best": best_view,
-        "sites": sites_view,
-        "drawing": drawing,
+    Some(page::Fleet {
+        title: t("fleet.title").into(),
+        headline,
+        lines,
+        cards,
+        totals: totals_view,
+        best: best_view,
+        sites: sites_view,
+        drawing,
     })
 }
 
@@ -218,7 +223,7 @@ fn fleet_totals(
     good: &Evaluation,
     pools: Option<crate::model::pools::FleetTotals>,
     sites: Option<&crate::model::sites::SitesEstimate>,
-) -> Value {
+) -> Vec<Total> {
     let e = &good.estimate;
     let mut f = pools.unwrap_or(crate::model::pools::FleetTotals {
         train_days: e.train_days,
@@ -233,13 +238,18 @@ fn fleet_totals(
     }
     let money = format::Money::of(&good.inputs.plant.facility);
     let effective = f.effective_train_days.map_or(f64::INFINITY, |d| d);
-    json!([
-        { "testid": "fleet-days", "label": t("fleet.total.days"), "value": format::days(f.train_days) },
-        { "testid": "fleet-effective-days", "label": t("fleet.total.effective-days"), "value": format::days(effective) },
-        { "testid": "fleet-cost", "label": t("fleet.total.cost"), "value": money.show(f.capex_usd) },
-        { "testid": "fleet-power", "label": t("fleet.total.power"),
-          "value": fill("unit.mw", &[("n", &format::sig3(f.power_w / 1e6))]) },
-    ])
+    let total = |testid: &str, label: &str, value: String| Total {
+        testid: testid.into(),
+        label: t(label).into(),
+        value,
+    };
+    let mw = fill("unit.mw", &[("n", &format::sig3(f.power_w / 1e6))]);
+    vec![
+        total("fleet-days", "fleet.total.days", format::days(f.train_days)),
+        total("fleet-effective-days", "fleet.total.effective-days", format::days(effective)),
+        total("fleet-cost", "fleet.total.cost", money.show(f.capex_usd)),
+        total("fleet-power", "fleet.total.power", mw),
+    ]
 }
 
 /// A pool's card (its title, figures and whether its part fits) and its mark in the drawing:
@@ -252,7 +262,7 @@ fn pool_card(
     how: Across,
     site: Option<&str>,
     money: format::Money,
-) -> (Value, PoolMark) {
+) -> (PoolCard, PoolMark) {
     let title =
         fill("fleet.pool-chips", &[("chip", name), ("n", &numbers::format(part.chips as f64))]);
     let used = part.share > 0.0;
@@ -279,20 +289,21 @@ fn pool_card(
         figures.push((t("fleet.card.power"), fill("unit.mw", &[("n", &mw)])));
         figures.push((t("fleet.card.capex"), money.show(f.cost.capex_usd)));
     }
-    let card = json!({
-        "title": title,
-        "figures": figures.into_iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
-        "bad": used && !part.fits,
-    });
+    let card = PoolCard {
+        title: title.clone(),
+        colour: String::new(),
+        figures: figures.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        bad: used && !part.fits,
+    };
     (card, PoolMark { name: title, detail, site: 0 })
 }
 
 /// The best split found over the pools (`model::pools::best_split`): how much it beats the
 /// fastest pool alone, how far it stays below the pools apart, and the scenario that applies
-/// it; `Null` when no split fits.
-fn best(scenario: &Scenario, p: &crate::scenario::Pools) -> Value {
+/// it; none when no split fits.
+fn best(scenario: &Scenario, p: &crate::scenario::Pools) -> Option<BestSplit> {
     let best = best_split(&p.pools, p.between);
-    let Some(how) = best.how else { return Value::Null };
+    let how = best.how?;
     let shares: Vec<f64> = best.job.parts.iter().map(|p| p.share).collect();
     let code = fields::PARALLELISM_ACROSS_POOLS.code(how);
     let listed = shares.iter().map(|s| format::percent(*s)).collect::<Vec<_>>().join(" / ");
@@ -310,10 +321,7 @@ fn best(scenario: &Scenario, p: &crate::scenario::Pools) -> Value {
         .clone()
         .with("parallelism.across_pools", Some(json!(code)))
         .with("parallelism.pool_shares", Some(json!(shares)));
-    json!({
-        "text": text,
-        "apply": { "label": t("fleet.apply-best"), "scenario": applied.to_value() },
-    })
+    Some(BestSplit { text, apply: Apply::new("pool-best-apply", t("fleet.apply-best"), applied) })
 }
 
 /// The link between pools in words: in full (line rate and transport, with the share of the
@@ -339,8 +347,8 @@ fn link(p: &crate::scenario::Pools) -> (String, String) {
 fn sites(
     found: Option<&Sites>,
     good: &Evaluation,
-) -> (Value, Vec<SiteMark>, Option<crate::model::sites::SitesEstimate>) {
-    let Some(found) = found else { return (Value::Null, Vec::new(), None) };
+) -> (Option<View>, Vec<SiteMark>, Option<crate::model::sites::SitesEstimate>) {
+    let Some(found) = found else { return (None, Vec::new(), None) };
     let names = found.names();
     let e = found.job(&good.inputs);
     let mut lines = vec![line(
@@ -359,19 +367,18 @@ fn sites(
         let factor = short(found.tokens_factor());
         lines.push(line("sites-assumption", fill("fleet.assumes", &[("factor", &factor)]), false));
     }
-    let rows: Vec<Value> = names
+    let rows: Vec<page::Row> = names
         .iter()
         .zip(&e.sites)
-        .map(|(name, p)| {
-            json!({
-                "testid": "site-row",
-                "cells": [
-                    name,
-                    if p.used { format::percent(p.share) } else { t("fleet.site-idle").to_string() },
-                    fill("unit.mw", &[("n", &format::sig3(p.power_w / 1e6))]),
-                    format::Money::of(&good.inputs.plant.facility).show(p.run_cost_usd),
-                ],
-            })
+        .map(|(name, p)| page::Row {
+            testid: "site-row".into(),
+            cells: vec![
+                name.clone(),
+                if p.used { format::percent(p.share) } else { t("fleet.site-idle").to_string() },
+                fill("unit.mw", &[("n", &format::sig3(p.power_w / 1e6))]),
+                format::Money::of(&good.inputs.plant.facility).show(p.run_cost_usd),
+            ],
+            ..page::Row::default()
         })
         .collect();
     let head = [
@@ -380,10 +387,9 @@ fn sites(
         "fleet.site-head.power",
         "fleet.site-head.cost",
     ];
-    let view = json!({
-        "lines": lines,
-        "table": { "testid": "sites-table", "head": head.map(t), "rows": rows },
-    });
+    let head = head.map(|h| t(h).to_string()).to_vec();
+    let table = page::Table { testid: "sites-table".into(), head, rows };
+    let view = View { lines, table: Some(table), ..View::default() };
     let marks = found
         .sites
         .iter()
@@ -398,24 +404,23 @@ fn sites(
             ),
         })
         .collect();
-    (view, marks, Some(e))
+    (Some(view), marks, Some(e))
 }
 
 /// The answer to adding `chip` to the fleet to meet `deadline_days`, in the page's layout: its
 /// line, and a row whose Apply opens the fleet with the pool added.
-pub fn addition(scenario: &Scenario, chip: &str, deadline_days: f64) -> Value {
+pub fn addition(scenario: &Scenario, chip: &str, deadline_days: f64) -> View {
     let name = presets::chip(chip).map_or(chip.to_string(), |p| p.name.to_string());
     match add_to_fleet(scenario, chip, deadline_days) {
         Err(errors) => {
             let words: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            json!({ "lines": [line("fleet-add-answer", words.join("; "), true)] })
+            View::said(vec![line("fleet-add-answer", words.join("; "), true)])
         }
-        Ok(None) => {
-            json!({ "lines": [line("fleet-add-answer", t("fleet.fleet-none").into(), true)] })
-        }
+        Ok(None) => View::said(vec![line("fleet-add-answer", t("fleet.fleet-none").into(), true)]),
         Ok(Some(a)) if a.chips == 0 => {
             let days = format::days(a.job.job.train_days);
-            json!({ "lines": [line("fleet-add-answer", fill("fleet.fleet-met", &[("days", &days)]), false)] })
+            let said = fill("fleet.fleet-met", &[("days", &days)]);
+            View::said(vec![line("fleet-add-answer", said, false)])
         }
         Ok(Some(a)) => {
             let money = scenario
@@ -426,7 +431,7 @@ pub fn addition(scenario: &Scenario, chip: &str, deadline_days: f64) -> Value {
     }
 }
 
-fn addition_view(a: &Addition, name: &str, money: format::Money) -> Value {
+fn addition_view(a: &Addition, name: &str, money: format::Money) -> View {
     let n = numbers::format(a.chips as f64);
     let text = fill(
         "fleet.fleet-answer",
@@ -438,12 +443,10 @@ fn addition_view(a: &Addition, name: &str, money: format::Money) -> Value {
             ("usd", &money.show(a.capex_usd)),
         ],
     );
-    json!({
-        "lines": [line("fleet-add-answer", text, false)],
-        "apply": {
-            "testid": "fleet-add-apply",
-            "label": fill("fleet.pool-chips", &[("chip", name), ("n", &n)]),
-            "scenario": a.scenario.to_value(),
-        },
-    })
+    let label = fill("fleet.pool-chips", &[("chip", name), ("n", &n)]);
+    View {
+        lines: vec![line("fleet-add-answer", text, false)],
+        apply: Some(Apply::new("fleet-add-apply", label, a.scenario.clone())),
+        ..View::default()
+    }
 }

@@ -3,7 +3,7 @@
 //! with the scenario its Apply button opens, and plots as images. The page only lays these
 //! out (`ui::job::render`), so none of this wording or formatting weighs on its first load.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::SizedChip;
 use crate::charts::{self, Curve, DARK, LIGHT};
@@ -11,7 +11,8 @@ use crate::format;
 use crate::model::search::{Against, Objective, Oddity, Outcome, Plan, Verdict};
 use crate::model::{Estimate, Parallelism, Recompute, Sharding};
 use crate::numbers;
-use crate::scenario::Searchable;
+use crate::page::{self, Apply, Line, List, Picture, Source, Table, View};
+use crate::scenario::{Scenario, Searchable};
 use crate::sizing::Answer;
 use crate::text::{fill, t};
 use crate::validation;
@@ -26,8 +27,21 @@ fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
 
-fn line(testid: &str, text: String, bad: bool) -> Value {
-    json!({ "testid": testid, "text": text, "bad": bad })
+fn line(testid: &str, text: String, bad: bool) -> Line {
+    Line::new(testid, text, bad)
+}
+
+/// A row of `cells` with `testid`, applying nothing.
+fn cells_row(testid: &str, cells: Vec<String>) -> page::Row {
+    page::Row { testid: testid.to_string(), cells, ..page::Row::default() }
+}
+
+/// A row that says only why a chip has no answer.
+fn why_row(testid: &str, chip: String, why: &str) -> page::Row {
+    let mut cells = vec![chip];
+    cells.extend(std::iter::repeat_n(String::new(), 5));
+    cells.push(why.to_string());
+    cells_row(testid, cells)
 }
 
 /// A plan's degrees and schedule in a few words.
@@ -115,9 +129,9 @@ impl<'a> Ctx<'a> {
     }
 
     /// The scenario a row's Apply opens: the plan applied as found on the whole cluster.
-    fn applied(&self, plan: &Plan) -> Value {
+    fn applied(&self, plan: &Plan) -> Scenario {
         let chips = self.searchable.inputs.cluster.n_chips;
-        self.searchable.scenario.with_found(plan, chips).to_value()
+        self.searchable.scenario.with_found(plan, chips)
     }
 
     /// What applying `plan` changes against the best plan keeping TP inside a domain, when
@@ -264,14 +278,14 @@ impl<'a> Ctx<'a> {
 
     /// One plan as a row of the table: its rank (or `first` in its place), plan, days, MFU,
     /// memory, what applying it does to the typed plan, and why it wins or loses.
-    fn plan_row(&self, row: &Row, first: String, why: String, apply: Value) -> Value {
+    fn plan_row(&self, row: &Row, first: String, why: String, apply: Apply) -> page::Row {
         let mut why = vec![why];
         why.extend(self.caveats(row.plan));
         let e = row.estimate.as_ref();
         let figure = |f: fn(&Estimate) -> f64| e.map(f).and_then(finite);
-        json!({
-            "testid": "search-row",
-            "cells": [
+        page::Row {
+            testid: "search-row".into(),
+            cells: vec![
                 first,
                 self.words(row.plan),
                 figure(|e| e.train_days).map(|d| format!("{d:.1}")).unwrap_or_default(),
@@ -280,8 +294,9 @@ impl<'a> Ctx<'a> {
                 self.against_yours(row),
                 why.into_iter().filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" · "),
             ],
-            "apply": apply,
-        })
+            apply: Some(apply),
+            ..page::Row::default()
+        }
     }
 
     /// Where the typed plan ranks, in words; or why it is not ranked.
@@ -369,12 +384,8 @@ fn ordinal(n: u64) -> String {
     fill(suffix, &[("n", &numbers::format(n as f64))])
 }
 
-fn apply(testid: &str, label: String, scenario: Value) -> Value {
-    json!({ "testid": testid, "label": label, "scenario": scenario })
-}
-
 /// A search's result as the page shows it.
-pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> Value {
+pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> View {
     let yours = match outcome.yours.verdict {
         Verdict::Fits(plan) => Some(plan),
         _ => None,
@@ -404,7 +415,7 @@ pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> Value {
     if let Some(why) = outcome.none_because {
         lines.push(line("search-why", why.to_string(), true));
     }
-    let mut rows: Vec<Value> = outcome
+    let mut rows: Vec<page::Row> = outcome
         .ranked
         .iter()
         .enumerate()
@@ -424,7 +435,7 @@ pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> Value {
                 cx.loses(plan)
             };
             let label = fill("search.apply-label", &[("rank", &rank.to_string())]);
-            let apply = apply("search-apply", label, cx.applied(plan));
+            let apply = Apply::new("search-apply", label, cx.applied(plan));
             cx.plan_row(&row, rank.to_string(), why, apply)
         })
         .collect();
@@ -433,10 +444,10 @@ pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> Value {
     let crossing = best.is_some_and(Plan::tp_crosses_domain);
     if let Some(inside) = outcome.best_inside.as_ref().filter(|_| done && crossing) {
         let label = t("search.inside-apply").to_string();
-        let apply = apply("search-apply-inside", label, cx.applied(inside));
+        let apply = Apply::new("search-apply-inside", label, cx.applied(inside));
         let first = t("search.inside-rank").into();
         let mut row = cx.plan_row(&cx.row(inside), first, cx.loses(inside), apply);
-        row["testid"] = json!("search-inside");
+        row.testid = "search-inside".into();
         rows.push(row);
         let faster =
             -best.and_then(|b| cx.against_inside(b)).and_then(|a| finite(a.days)).unwrap_or(0.0);
@@ -457,22 +468,26 @@ pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> Value {
             )
         })
         .collect();
-    let mut view = json!({
-        "lines": lines,
-        "table": {
-            "testid": "search-results",
-            "head": ["#", t("search.head.plan"), t("search.head.days"), "MFU", t("search.head.memory"), t("search.head.against"), t("search.head.why")],
-            "rows": rows,
-        },
+    let head = [
+        "#",
+        t("search.head.plan"),
+        t("search.head.days"),
+        "MFU",
+        t("search.head.memory"),
+        t("search.head.against"),
+        t("search.head.why"),
+    ];
+    let list = (done && pareto.len() > 1).then(|| List {
+        testid: "search-pareto".into(),
+        summary: t("search.front").into(),
+        items: pareto,
     });
-    if done && pareto.len() > 1 {
-        view["list"] = json!({
-            "testid": "search-pareto",
-            "summary": t("search.front"),
-            "items": pareto,
-        });
-    }
-    view
+    View { lines, table: Some(table("search-results", &head, rows)), list, ..View::default() }
+}
+
+/// A table of `rows` under `head`.
+fn table(testid: &str, head: &[&str], rows: Vec<page::Row>) -> Table {
+    Table { testid: testid.into(), head: head.iter().map(|h| h.to_string()).collect(), rows }
 }
 
 /// An SVG document as a `data:` URL for an `<img>`, where no script in it can run.
@@ -503,8 +518,8 @@ pub fn size(
     confidence: crate::model::Confidence,
     money: format::Money,
     dark: bool,
-) -> Value {
-    let rows: Vec<Value> = chips
+) -> View {
+    let rows: Vec<page::Row> = chips
         .iter()
         .map(|c| {
             let chip = shown(&c.name);
@@ -513,15 +528,10 @@ pub fn size(
                 Ok(Some(answer)) => {
                     let why = crate::report::sizing_why(deadline_days, answer)
                         .unwrap_or_else(|| t("size.none").into());
-                    return json!({ "testid": "size-row", "cells": [chip, "", "", "", "", "", why] });
+                    return why_row("size-row", chip, &why);
                 }
-                Ok(None) => {
-                    let why = t("size.none");
-                    return json!({ "testid": "size-row", "cells": [chip, "", "", "", "", "", why] });
-                }
-                Err(why) => {
-                    return json!({ "testid": "size-row", "cells": [chip, "", "", "", "", "", why] })
-                }
+                Ok(None) => return why_row("size-row", chip, t("size.none")),
+                Err(why) => return why_row("size-row", chip, why),
             };
             let e = &sized.estimate;
             let count = n(sized.chips);
@@ -529,9 +539,9 @@ pub fn size(
             let mw = finite(e.facility.power.facility_w / 1e6);
             let capex = finite(e.facility.cost.capex_usd);
             let label = fill("size.apply-label", &[("n", &count), ("chip", &chip)]);
-            json!({
-                "testid": "size-row",
-                "cells": [
+            page::Row {
+                testid: "size-row".into(),
+                cells: vec![
                     chip.clone(),
                     count.clone(),
                     format!("{} / {}", n(bom.nodes as f64), n(bom.racks as f64)),
@@ -540,11 +550,12 @@ pub fn size(
                     held_days(sized),
                     plan_words(&sized.plan.parallelism, None),
                 ],
-                "apply": apply("size-apply", label, sized.scenario.to_value()),
-            })
+                apply: Some(Apply::new("size-apply", label, sized.scenario.clone())),
+                ..page::Row::default()
+            }
         })
         .collect();
-    let bounds: Vec<Value> = chips
+    let bounds: Vec<Line> = chips
         .iter()
         .filter_map(|c| match &c.result {
             Ok(Some(Answer::Meets(sized))) => Some((c, sized)),
@@ -575,25 +586,33 @@ pub fn size(
         crate::model::Confidence::Central => "size.held.central",
         crate::model::Confidence::P90 => "size.held.p90",
     };
-    json!({
-        "lines": [line("size-held", t(held).to_string(), false)],
-        "after": bounds,
-        "table": {
-            "testid": "size-results",
-            "head": [t("size.head.chip"), t("size.head.chips"), t("size.head.nodes"), t("size.head.power"), t("size.head.capex"), t("size.head.days"), t("search.head.plan")],
-            "rows": rows,
-        },
-        "plot": svg_url(&charts::sizing_svg(&curves, deadline_days, if dark { &DARK } else { &LIGHT }, (720, 300))),
-    })
+    let head = [
+        t("size.head.chip"),
+        t("size.head.chips"),
+        t("size.head.nodes"),
+        t("size.head.power"),
+        t("size.head.capex"),
+        t("size.head.days"),
+        t("search.head.plan"),
+    ];
+    let theme = if dark { &DARK } else { &LIGHT };
+    let plot = svg_url(&charts::sizing_svg(&curves, deadline_days, theme, (720, 300)));
+    View {
+        lines: vec![line("size-held", t(held).to_string(), false)],
+        after: bounds,
+        table: Some(table("size-results", &head, rows)),
+        pictures: vec![Picture { testid: "plot-sizing".into(), url: plot }],
+        ..View::default()
+    }
 }
 
 /// A sizing by power as the page shows it: a row per chip with its largest cluster within the
 /// power, its nodes and racks, the power its site is provisioned for, capex, days and plan,
 /// and the scenario its Apply button opens; or why not one unit fits. `sized` is
 /// `PowerSizing`'s JSON (`report::power_row`'s rows with their scenarios).
-pub fn power(sized: &Value, money: format::Money) -> Value {
+pub fn power(sized: &Value, money: format::Money) -> View {
     let mw = sized["power_mw"].as_f64().unwrap_or(0.0);
-    let rows: Vec<Value> = sized["rows"]
+    let rows: Vec<page::Row> = sized["rows"]
         .as_array()
         .into_iter()
         .flatten()
@@ -601,44 +620,64 @@ pub fn power(sized: &Value, money: format::Money) -> Value {
             let chip = shown(row["chip"].as_str().unwrap_or_default());
             let testid = format!("size-power-row-{}", row["chip"].as_str().unwrap_or_default());
             let Some(chips) = row["chips"].as_f64() else {
-                let why = row["why"].as_str().unwrap_or_default();
-                return json!({ "testid": testid, "cells": [chip, "", "", "", "", "", why] });
+                return why_row(&testid, chip, row["why"].as_str().unwrap_or_default());
             };
             let figure = |key: &str| row[key].as_f64().filter(|x| x.is_finite());
             let days = figure("effective_train_days").or(figure("train_days"));
-            let plan = row["plan"].as_object().map(|p| {
-                ["tp", "pp", "cp", "ep"]
-                    .iter()
-                    .filter_map(|k| p.get(*k).and_then(Value::as_u64).filter(|d| *d > 1).map(|d| format!("{} {d}", k.to_uppercase())))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .map(|words| if words.is_empty() { "TP 1 PP 1".to_string() } else { words });
+            let plan = row["plan"]
+                .as_object()
+                .map(|p| {
+                    ["tp", "pp", "cp", "ep"]
+                        .iter()
+                        .filter_map(|k| {
+                            p.get(*k)
+                                .and_then(Value::as_u64)
+                                .filter(|d| *d > 1)
+                                .map(|d| format!("{} {d}", k.to_uppercase()))
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .map(|words| if words.is_empty() { "TP 1 PP 1".to_string() } else { words });
             let label = fill("size.apply-label", &[("n", &n(chips)), ("chip", &chip)]);
-            json!({
-                "testid": testid,
-                "cells": [
+            let scenario = Scenario::from_value(row["scenario"].clone()).ok();
+            page::Row {
+                testid,
+                cells: vec![
                     chip,
                     n(chips),
-                    format!("{} / {}", n(figure("nodes").unwrap_or(0.0)), n(figure("racks").unwrap_or(0.0))),
-                    figure("provisioned_mw").map(|x| fill("unit.mw", &[("n", &format::sig3(x))])).unwrap_or_default(),
+                    format!(
+                        "{} / {}",
+                        n(figure("nodes").unwrap_or(0.0)),
+                        n(figure("racks").unwrap_or(0.0))
+                    ),
+                    figure("provisioned_mw")
+                        .map(|x| fill("unit.mw", &[("n", &format::sig3(x))]))
+                        .unwrap_or_default(),
                     figure("capex_usd").map(|usd| money.show(usd)).unwrap_or_default(),
                     days.map(|d| format!("{d:.1}")).unwrap_or_default(),
                     plan.unwrap_or_else(|| t("size.power-no-plan").into()),
                 ],
-                "apply": apply("size-power-apply", label, row["scenario"].clone()),
-            })
+                apply: scenario.map(|s| Apply::new("size-power-apply", label, s)),
+                ..page::Row::default()
+            }
         })
         .collect();
-    let head = fill("size.power-held", &[("mw", &numbers::format(mw))]);
-    json!({
-        "lines": [line("size-power-held", head, false)],
-        "table": {
-            "testid": "size-power-table",
-            "head": [t("size.head.chip"), t("size.head.chips"), t("size.head.nodes"), t("size.head.provisioned"), t("size.head.capex"), t("size.head.days"), t("search.head.plan")],
-            "rows": rows,
-        },
-    })
+    let said = fill("size.power-held", &[("mw", &numbers::format(mw))]);
+    let head = [
+        t("size.head.chip"),
+        t("size.head.chips"),
+        t("size.head.nodes"),
+        t("size.head.provisioned"),
+        t("size.head.capex"),
+        t("size.head.days"),
+        t("search.head.plan"),
+    ];
+    View {
+        lines: vec![line("size-power-held", said, false)],
+        table: Some(table("size-power-table", &head, rows)),
+        ..View::default()
+    }
 }
 
 /// The days with failures of a sized cluster, and those the deadline was held to when they are
@@ -654,32 +693,34 @@ fn held_days(sized: &crate::sizing::Sized) -> String {
 
 /// The accuracy report as the page shows it: every published row with its error, the misses
 /// explained, and each run's sources (the page renders those as links).
-pub fn accuracy(
-    report: &Result<(Vec<validation::Run>, Vec<validation::Outcome>), String>,
-) -> Value {
+pub fn accuracy(report: &Result<(Vec<validation::Run>, Vec<validation::Outcome>), String>) -> View {
     let (runs, outcomes) = match report {
         Ok(report) => report,
         Err(error) => {
             let text = fill("accuracy.error", &[("why", error)]);
-            return json!({ "lines": [line("accuracy-error", text, true)] });
+            return View::said(vec![line("accuracy-error", text, true)]);
         }
     };
-    let rows: Vec<Value> = outcomes
+    let rows: Vec<page::Row> = outcomes
         .iter()
         .map(|o| {
             let metric = o.row.metric;
-            json!({
-                "class": if o.within() { "" } else { "miss" },
-                "cells": [
-                    o.row.run, o.row.label, metric.label(),
-                    validation::show(metric, o.row.published), validation::show(metric, o.predicted),
+            page::Row {
+                class: if o.within() { "" } else { "miss" }.into(),
+                cells: vec![
+                    o.row.run.clone(),
+                    o.row.label.clone(),
+                    metric.label().to_string(),
+                    validation::show(metric, o.row.published),
+                    validation::show(metric, o.predicted),
                     format!("{:+.1}%", 100.0 * finite(o.error).unwrap_or(0.0)),
                     format!("±{:.0}%", 100.0 * finite(o.row.tolerance).unwrap_or(0.0)),
                 ],
-            })
+                ..page::Row::default()
+            }
         })
         .collect();
-    let misses: Vec<Value> = outcomes
+    let misses: Vec<Line> = outcomes
         .iter()
         .filter_map(|o| {
             let why = o.row.known_miss.as_deref()?;
@@ -689,25 +730,27 @@ pub fn accuracy(
         .collect();
     let head = ["run", "row", "metric", "published", "predicted", "error", "tolerance"]
         .map(|h| t(&format!("accuracy.head.{h}")));
-    let sources: Vec<Value> =
-        runs.iter().map(|r| json!({ "title": r.title, "source": r.source })).collect();
-    json!({
-        "table": {
-            "testid": "accuracy-table",
-            "head": head,
-            "rows": rows,
-        },
-        "after": misses,
-        "sources": sources,
-    })
+    let sources =
+        runs.iter().map(|r| Source { title: r.title.clone(), source: r.source.clone() }).collect();
+    View {
+        table: Some(table("accuracy-table", &head, rows)),
+        after: misses,
+        sources,
+        ..View::default()
+    }
 }
 
-/// Plan A against plan B as the page shows it: each drawing as an image's `data:` URL.
-pub fn compare(drawn: &Result<(String, String), &'static str>) -> Value {
+/// Plan A against plan B as the page shows it: each drawing as a picture (`compare-step`,
+/// `compare-scaling`), or why they could not be drawn.
+pub fn compare(drawn: &Result<(String, String), &'static str>) -> View {
     match drawn {
-        Ok((step, scaling)) => {
-            json!({ "step": svg_url(step), "scaling": svg_url(scaling), "error": Value::Null })
-        }
-        Err(why) => json!({ "step": Value::Null, "scaling": Value::Null, "error": why }),
+        Ok((step, scaling)) => View {
+            pictures: vec![
+                Picture { testid: "compare-step".into(), url: svg_url(step) },
+                Picture { testid: "compare-scaling".into(), url: svg_url(scaling) },
+            ],
+            ..View::default()
+        },
+        Err(why) => View::said(vec![line("compare-error", why.to_string(), true)]),
     }
 }

@@ -8,7 +8,6 @@ mod design;
 
 pub use design::{Design, Storage, POWER_RESPONSE_S};
 
-use crate::model::step_time::StepBreakdown;
 use crate::model::{finite, Bom, Cluster, Inputs, Switch, System, CABLE_TIERS};
 
 /// How the heat leaves the racks.
@@ -72,7 +71,7 @@ pub struct Facility {
 /// are, how many tokens it reads, and the checkpoints it writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Work {
-    /// Share of a step in kernels (`busy_share`).
+    /// Share of a step in kernels (`StepBreakdown::busy_share`).
     pub busy: f64,
     /// One step, seconds.
     pub step_s: f64,
@@ -467,15 +466,6 @@ pub fn host_w(system: &System, tdp_w: f64) -> f64 {
 pub fn node_training_w(system: &System, tdp_w: f64) -> f64 {
     let tdp = tdp_w.max(0.0);
     system.chips_per_node as f64 * tdp * CHIP_BUSY_SHARE + host_w(system, tdp)
-}
-
-/// Share of a step the accelerators spend in kernels rather than waiting on the network or
-/// the pipeline: compute, recomputation and the optimizer over the whole step.
-pub fn busy_share(b: &StepBreakdown, step_s: f64) -> f64 {
-    if !(step_s > 0.0) {
-        return 0.0;
-    }
-    ((b.compute_s + b.recompute_s + b.optimizer_s) / step_s).clamp(0.0, 1.0)
 }
 
 /// What the plant draws and costs whatever runs on it: the chips' levels of draw, the hosts',

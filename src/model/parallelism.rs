@@ -74,7 +74,7 @@ impl Stack {
     /// fragments; its TPU runtime keeps 0.75 GiB of a 32 GiB chip (XLA:TPU reports a limit of
     /// 31.25 GiB, Enzyme-JAX pull request 2422's allocator statistics).
     pub fn allocator(self) -> (f64, f64) {
-        use crate::model::presets::units::GIB;
+        use crate::model::units::GIB;
         match self {
             Stack::Xla => (0.75 * GIB, 0.0),
             _ => (1.0 * GIB, 0.05),

@@ -203,6 +203,11 @@ pub fn totals(pools: &[Inputs], solo: &[Estimate], job: &PoolsEstimate) -> Fleet
     FleetTotals { train_days: job.train_days, effective_train_days, capex_usd, power_w }
 }
 
+/// Share of a step's compute in the backward pass, which a synchronous reduction across pools
+/// or sites overlaps: two of its three matmul passes (Narayanan et al. 2021, arXiv:2104.04473,
+/// §3).
+pub const BACKWARD_SHARE: f64 = 2.0 / 3.0;
+
 /// Rounds of balancing a split by data on each pool's speed at its share (`across_with`):
 /// three bring two pools' steps within about a percent of each other.
 const BALANCE_ROUNDS: usize = 3;
@@ -307,11 +312,7 @@ pub fn split(
                 part.busy_s *= 1.0 + (slowest(all) - slowest(part.chips)).max(0.0);
             }
             let compute = parts.iter().map(|p| p.busy_s).fold(0.0, f64::max);
-            let window = if first.parallelism.dp_overlap {
-                crate::model::sites::BACKWARD_SHARE * compute
-            } else {
-                0.0
-            };
+            let window = if first.parallelism.dp_overlap { BACKWARD_SHARE * compute } else { 0.0 };
             let waits = |bandwidth: f64| overlapped(ring(bandwidth), window);
             // Waiting at most a nineteenth of the compute.
             if used > 1 {

@@ -14,7 +14,7 @@
 //! its main experiments). As with pools, the job never uses a site that only slows it.
 
 use crate::model::efficiency::{interfered, least_rate, OVERLAP_INTERFERENCE};
-use crate::model::pools::{across_with, Across, Between, PoolsEstimate};
+use crate::model::pools::{across_with, Across, Between, PoolsEstimate, BACKWARD_SHARE};
 use crate::model::{estimate, finite, Inputs};
 
 /// How sites synchronise, as a scenario names it (`AcrossSites` adds DiLoCo's settings).
@@ -113,10 +113,6 @@ pub const FRAGMENT_LAYERS: u32 = 3;
 /// Inner steps a fragment's exchange overlaps: one in Streaming DiLoCo's main experiments,
 /// with no loss up to ten (arXiv:2501.18512, §3.3.2).
 pub const OVERLAP_STEPS: f64 = 1.0;
-
-/// Share of a step's compute in the backward pass, which a synchronous reduction across sites
-/// overlaps: two of its three matmul passes (Narayanan et al. 2021, arXiv:2104.04473, §3).
-pub const BACKWARD_SHARE: f64 = 2.0 / 3.0;
 
 /// What a job over sites trains, as their exchange sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -60,6 +60,15 @@ pub struct StepBreakdown {
 }
 
 impl StepBreakdown {
+    /// Share of a step of `step_s` the accelerators spend in kernels rather than waiting on
+    /// the network or the pipeline: compute, recomputation and the optimizer.
+    pub fn busy_share(&self, step_s: f64) -> f64 {
+        if !(step_s > 0.0) {
+            return 0.0;
+        }
+        ((self.compute_s + self.recompute_s + self.optimizer_s) / step_s).clamp(0.0, 1.0)
+    }
+
     /// The step with `share` of the stored activations recomputed by the compiler to fit
     /// (`MemoryUse::compiler_remat`): that share of a forward pass, a third of the
     /// forward-and-backward compute, is rerun.

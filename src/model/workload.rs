@@ -504,6 +504,13 @@ impl Transformer {
         2.0 * 2.0 * self.hidden as f64 * heads + 4.0 * c.tokens as f64 * heads
     }
 
+    /// Tensor ranks the vision encoder is split over when the language model's are `tp`: its
+    /// own degree, at most the language model's; `tp` without an encoder.
+    pub fn encoder_tp(&self, tp: u32) -> u32 {
+        let tp = tp.max(1);
+        self.vision.and_then(|v| v.tp).map_or(tp, |e| e.clamp(1, tp))
+    }
+
     /// The vision encoder as a transformer of its own (multi-head attention, GELU MLP), its
     /// sequence the patch tokens of one sample.
     pub fn encoder(&self) -> Option<Transformer> {

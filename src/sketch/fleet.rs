@@ -3,8 +3,8 @@
 //! several sites the wide-area network as a band below, each site's link down to it labelled
 //! with its bandwidth and latency. `charts::draw_fleet` draws it.
 
+use super::layout::text_width;
 use super::layout::{Ink, Shape, TEXT};
-use crate::charts::text_width;
 
 /// A pool as drawn: its two lines (chip and count, then its share) and the site it stands in,
 /// by place in the sites given.

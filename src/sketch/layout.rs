@@ -8,9 +8,13 @@
 use std::fmt::Write;
 
 use super::{Group, Knob, Part, Sketch, What};
-use crate::charts::text_width;
 use crate::format::Money;
 use crate::numbers;
+
+/// About how wide `text` is at `size` pixels: 0.56 em a Latin character, 1 em a CJK one.
+pub fn text_width(text: &str, size: f64) -> f64 {
+    text.chars().map(|c| if c as u32 >= 0x1100 { 1.0 } else { 0.56 }).sum::<f64>() * size
+}
 
 /// The words of the drawing, in the page's language.
 #[derive(Clone, Copy, Debug)]

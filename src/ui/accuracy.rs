@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::inputs::source;
 use super::job::{render, Running};
-use crate::jobs::Task;
+use crate::page::Task;
 use crate::text::{fill, t};
 use crate::validation::digest;
 
@@ -36,9 +36,8 @@ pub fn accuracy(job: &Running) -> Html {
             if let Some(view) = &status.result {
                 <div class="table-scroll">{ render(view, &Callback::noop(), false) }</div>
                 <ul>
-                    { for view["sources"].as_array().into_iter().flatten().map(|run| html! {
-                        <li><strong>{ run["title"].as_str().unwrap_or_default() }</strong>{ ": " }
-                            { source(run["source"].as_str().unwrap_or_default()) }</li>
+                    { for view.sources.iter().map(|run| html! {
+                        <li><strong>{ run.title.clone() }</strong>{ ": " }{ source(&run.source) }</li>
                     }) }
                 </ul>
             }

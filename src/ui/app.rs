@@ -118,7 +118,7 @@ pub fn app() -> Html {
             let dark = *dark;
             let timer = pair.clone().map(|(a, b)| {
                 gloo::timers::callback::Timeout::new(300, move || {
-                    start.emit(crate::jobs::Task::Compare { pair: Box::new((a, b)), dark })
+                    start.emit(crate::page::Task::Compare { pair: Box::new((a, b)), dark })
                 })
             });
             move || drop(timer)
@@ -126,7 +126,7 @@ pub fn app() -> Html {
     }
     let width = use_state(|| 0u32);
     // The plots, drawn by a worker kept for them, a message after each edit.
-    let plots = use_state(|| None::<Rc<serde_json::Value>>);
+    let plots = use_state(|| None::<Rc<crate::page::Plots>>);
     let drawer = use_mut_ref(|| None::<super::worker::Drawer>);
     {
         let (plots, drawer) = (plots.clone(), drawer.clone());
@@ -136,11 +136,8 @@ pub fn app() -> Html {
                 let mut drawer = drawer.borrow_mut();
                 if drawer.is_none() {
                     let on_drawn = Callback::from(move |text: String| {
-                        let drawn = serde_json::from_str::<serde_json::Value>(&text).ok();
-                        if let Some(result) =
-                            drawn.map(|v| v["result"].clone()).filter(|r| r["step"].is_string())
-                        {
-                            plots.set(Some(Rc::new(result)));
+                        if let Some(drawn) = crate::page::wire::drawn(&text) {
+                            plots.set(Some(Rc::new(drawn)));
                         }
                     });
                     *drawer = super::worker::Drawer::start(on_drawn).ok();
@@ -148,7 +145,7 @@ pub fn app() -> Html {
                 // The drawing sits inside a one-pixel border.
                 let width = if *width > 2 { *width - 2 } else { 720 };
                 if let Some(d) = drawer.as_ref() {
-                    d.draw(&crate::jobs::Task::Plots { scenario, dark: *dark, width });
+                    d.draw(&crate::page::Task::Plots { scenario, dark: *dark, width });
                 }
             }
         });
@@ -356,19 +353,19 @@ pub fn app() -> Html {
                 </div>
                 <div class="outputs">
                     { compare(&state, &on_action, &compare_plots.status) }
-                    { super::fleet::headline(plots.as_ref().map(|p| &p["fleet"])) }
+                    { super::fleet::headline(plots.as_ref().and_then(|p| p.fleet.as_ref())) }
                     { results(&state, &on_copy_text) }
-                    { super::finish::finish(plots.as_ref().map(|p| &p["failures"])) }
-                    { super::fleet::fleet(plots.as_ref().map(|p| &p["fleet"]), &on_action) }
+                    { super::finish::finish(plots.as_ref().and_then(|p| p.failures.as_ref())) }
+                    { super::fleet::fleet(plots.as_ref().and_then(|p| p.fleet.as_ref()), &on_action) }
                     if let Some(good) = good.clone() {
                         <SketchView {good} lang={*lang} on_set={on_set.clone()}
-                            svg={plots.as_ref().and_then(|p| p["sketch"].as_str().map(|s| AttrValue::from(s.to_string())))} />
+                            svg={plots.as_ref().and_then(|p| p.sketch.as_ref().map(|s| AttrValue::from(s.clone())))} />
                     }
                     <SearchPanel state={state.clone()} on_action={on_action} dark={*dark} width={*width} lang={*lang} />
                     if let Some(good) = good {
                         <div class={classes!("plots", (state.stale() || !good.estimate.feasible).then_some("stale"))}>
                             { for Kind::ALL.into_iter().map(|kind| {
-                                plot(plots.as_ref().and_then(|p| p[kind.id()].as_str()), kind)
+                                plot(plots.as_ref().and_then(|p| p.plot(kind.id())), kind)
                             }) }
                         </div>
                     }

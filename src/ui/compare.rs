@@ -6,8 +6,8 @@ use yew::prelude::*;
 use super::state::{Action, State};
 use crate::editor;
 use crate::format::{self, Money};
-use crate::jobs::Status;
 use crate::numbers;
+use crate::page::Status;
 use crate::text::{fill, t};
 
 /// A figure's name and how its values are shown, by `editor::Difference::key`; money in the
@@ -71,7 +71,7 @@ pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> H
         let why = e.problems.first().map(crate::text::warning);
         html! {
             <th data-testid={testid.to_string()}>
-                <span class="side">{ t(key) }</span><br />{ crate::text::page::plan_title(scenario) }
+                <span class="side">{ t(key) }</span><br />{ crate::page::words::plan_title(scenario) }
                 if let Some(why) = why {
                     <p class="bad" data-testid={format!("{testid}-cannot-run")}>
                         { fill("compare.cannot-run", &[("why", &why)]) }
@@ -108,9 +108,8 @@ pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> H
                 </tbody>
             </table>
             // Overlaid plots, drawn by the worker a moment after the last edit.
-            { for ["step", "scaling"].iter().filter_map(|key| {
-                let src = plots.result.as_ref()?[*key].as_str()?.to_string();
-                Some(html! { <img class="plot" data-testid={format!("compare-{key}")} {src} alt={t("compare.title")} /> })
+            { for plots.result.iter().flat_map(|view| &view.pictures).map(|p| html! {
+                <img class="plot" data-testid={p.testid.clone()} src={p.url.clone()} alt={t("compare.title")} />
             }) }
             <button type="button" data-testid="compare-end" onclick={end}>{ t("compare.end") }</button>
         </section>

@@ -3,18 +3,18 @@
 //! drawn. All of it is the worker's (`jobs::failures_view`, sent with the plots); the page only
 //! lays it out.
 
-use serde_json::Value;
 use yew::prelude::*;
 
+use crate::page::Failures;
 use crate::text::t;
 
 /// The section, or nothing before the worker's first answer.
-pub fn finish(view: Option<&Value>) -> Html {
-    let Some(view) = view.filter(|v| v.is_object()) else { return html! {} };
-    let said = view["said"].as_str().unwrap_or_default().to_string();
-    let deadline = view["deadline"].as_str().map(str::to_string);
-    let drawing =
-        view["svg"].as_str().map(|svg| Html::from_html_unchecked(AttrValue::from(svg.to_string())));
+pub fn finish(view: Option<&Failures>) -> Html {
+    let Some(view) = view else { return html! {} };
+    let said = view.said.clone();
+    let deadline = view.deadline.clone();
+    let drawing = (!view.svg.is_empty())
+        .then(|| Html::from_html_unchecked(AttrValue::from(view.svg.clone())));
     html! {
         <section class="finish" data-testid="failures">
             <p class="time-lost" data-testid="failures-spread">

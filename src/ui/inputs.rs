@@ -57,6 +57,8 @@ pub(super) struct Form<'a> {
     pub(super) state: &'a State,
     pub(super) good: Option<&'a Evaluation>,
     pub(super) on_set: Callback<Vec<Change>>,
+    /// Edits of lists and blocks (`editor::Edit`).
+    pub(super) on_edit: Callback<crate::editor::Edit>,
     /// The scenario as JSON, serialized once per render for every field to read.
     pub(super) json: Value,
 }
@@ -67,6 +69,7 @@ impl<'a> Form<'a> {
             state: &props.state,
             good: props.state.good.as_deref(),
             on_set: props.on_set.clone(),
+            on_edit: props.on_action.reform(Action::Edit),
             json: serde_json::to_value(&props.state.scenario).unwrap_or_default(),
         }
     }

@@ -4,13 +4,12 @@
 
 use std::rc::Rc;
 
-use serde_json::Value;
 use yew::prelude::*;
 
 use super::state::{Action, State};
 use super::worker::Runner;
 use crate::format;
-use crate::jobs::{Status, Task};
+use crate::page::{self, Line, Status, Task, View};
 use crate::scenario::Scenario;
 use crate::text::t;
 
@@ -105,8 +104,7 @@ pub fn use_job() -> Running {
                 Ok(started) => *runner.borrow_mut() = Some(started),
                 Err(why) => {
                     drop(runner.borrow_mut().take());
-                    on_update
-                        .emit(serde_json::json!({ "done": true, "errors": [why] }).to_string());
+                    on_update.emit(page::wire::failed(&[why]));
                 }
             }
         })
@@ -144,58 +142,67 @@ pub fn progress(job: &Running, testid: &'static str, cancel_testid: &'static str
 /// A job's result as the worker laid it out (`jobs::Job::view`): lines, a table whose rows each
 /// apply their scenario, and a list. The Apply buttons are off while `frozen` (the job runs,
 /// or the plan was edited since it started, which Apply would undo).
-pub fn render(view: &Value, on_action: &Callback<Action>, frozen: bool) -> Html {
-    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
-    let table = &view["table"];
-    let items = |key: &str| view[key].as_array().cloned().unwrap_or_default();
-    let lines = |key: &str| {
-        let line = |l: &Value| {
-            let class = classes!(l["bad"].as_bool().unwrap_or(false).then_some("bad"));
-            html! { <p data-testid={text(&l["testid"])} {class}>{ text(&l["text"]) }</p> }
-        };
-        items(key).iter().map(line).collect::<Html>()
-    };
-    let rows = table["rows"].as_array().cloned().unwrap_or_default();
-    let applies = rows.iter().any(|r| !r["apply"].is_null());
+pub fn render(view: &View, on_action: &Callback<Action>, frozen: bool) -> Html {
     html! {
         <>
-            { lines("lines") }
-            if !table.is_null() {
-                <table class="job-results" data-testid={text(&table["testid"])}>
-                    <thead><tr>
-                        { for table["head"].as_array().into_iter().flatten().map(|h| html! { <th>{ text(h) }</th> }) }
-                        if applies { <th></th> }
-                    </tr></thead>
-                    <tbody>
-                        { for rows.iter().map(|row| {
-                            let apply = &row["apply"];
-                            let (label, scenario) = (text(&apply["label"]), apply["scenario"].clone());
-                            let on_action = on_action.clone();
-                            let onclick = Callback::from(move |_| {
-                                if let Ok(s) = Scenario::from_value(scenario.clone()) {
-                                    on_action.emit(Action::Apply { label: label.clone(), scenario: Box::new(s) });
-                                }
-                            });
-                            html! {
-                                <tr data-testid={text(&row["testid"])} class={text(&row["class"])}>
-                                    { for row["cells"].as_array().into_iter().flatten().map(|c| html! { <td>{ text(c) }</td> }) }
-                                    if applies { <td>if !apply.is_null() {
-                                        <button type="button" data-testid={text(&apply["testid"])}
-                                            disabled={frozen} {onclick}>{ t("job.apply") }</button>
-                                    }</td> }
-                                </tr>
-                            }
-                        }) }
-                    </tbody>
-                </table>
+            { lines(&view.lines) }
+            if let Some(table) = &view.table {
+                { self::table(table, on_action, frozen) }
             }
-            { lines("after") }
-            if !view["list"].is_null() {
-                <details class="tables" data-testid={text(&view["list"]["testid"])}>
-                    <summary>{ text(&view["list"]["summary"]) }</summary>
-                    <ul>{ for view["list"]["items"].as_array().into_iter().flatten().map(|i| html! { <li>{ text(i) }</li> }) }</ul>
+            { lines(&view.after) }
+            if let Some(list) = &view.list {
+                <details class="tables" data-testid={list.testid.clone()}>
+                    <summary>{ list.summary.clone() }</summary>
+                    <ul>{ for list.items.iter().map(|i| html! { <li>{ i.clone() }</li> }) }</ul>
                 </details>
             }
         </>
+    }
+}
+
+/// Lines of words, each with its test id, marked when bad.
+pub fn lines(lines: &[Line]) -> Html {
+    lines
+        .iter()
+        .map(|l| {
+            let class = classes!(l.bad.then_some("bad"));
+            html! { <p data-testid={l.testid.clone()} {class}>{ l.text.clone() }</p> }
+        })
+        .collect()
+}
+
+fn table(table: &page::Table, on_action: &Callback<Action>, frozen: bool) -> Html {
+    let applies = table.rows.iter().any(|r| r.apply.is_some());
+    html! {
+        <table class="job-results" data-testid={table.testid.clone()}>
+            <thead><tr>
+                { for table.head.iter().map(|h| html! { <th>{ h.clone() }</th> }) }
+                if applies { <th></th> }
+            </tr></thead>
+            <tbody>
+                { for table.rows.iter().map(|row| html! {
+                    <tr data-testid={row.testid.clone()} class={row.class.clone()}>
+                        { for row.cells.iter().map(|c| html! { <td>{ c.clone() }</td> }) }
+                        if applies { <td>if let Some(apply) = &row.apply {
+                            { apply_button(apply, on_action, frozen) }
+                        }</td> }
+                    </tr>
+                }) }
+            </tbody>
+        </table>
+    }
+}
+
+/// The Apply button of `apply`, off while `frozen`.
+pub fn apply_button(apply: &page::Apply, on_action: &Callback<Action>, frozen: bool) -> Html {
+    let (label, scenario) = (apply.label.clone(), apply.scenario.clone());
+    let on_action = on_action.clone();
+    let onclick = Callback::from(move |_: MouseEvent| {
+        on_action.emit(Action::Apply { label: label.clone(), scenario: scenario.clone() });
+    });
+    html! {
+        <button type="button" data-testid={apply.testid.clone()} disabled={frozen} {onclick}>
+            { t("job.apply") }
+        </button>
     }
 }

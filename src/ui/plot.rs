@@ -11,7 +11,7 @@ use super::text;
 pub use crate::charts::Kind;
 
 /// One plot with its save buttons (`data-testid` `plot-<kind id>`): `svg`, the drawing the
-/// worker made (`jobs::Task::Plots`), or an empty frame of the plot's height while it comes.
+/// worker made (`page::Task::Plots`), or an empty frame of the plot's height while it comes.
 pub fn plot(svg: Option<&str>, kind: Kind) -> Html {
     let testid = format!("plot-{}", kind.id());
     let Some(svg) = svg.map(str::to_string) else {

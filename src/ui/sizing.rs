@@ -6,9 +6,9 @@ use yew::prelude::*;
 
 use super::inputs::chip_id;
 use super::job::{progress, render, JobProps, Running};
-use crate::jobs::Task;
 use crate::model::presets;
 use crate::numbers;
+use crate::page::Task;
 use crate::text::{fill, t};
 
 /// The catalog chips whose bits are set in `picked`.
@@ -139,7 +139,7 @@ pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) ->
                 }
                 { render(view, &props.on_action, status.running || stale) }
             }
-            if let Some(src) = result.and_then(|view| view["plot"].as_str()).filter(|_| !status.running) {
+            if let Some(src) = result.and_then(|view| view.picture("plot-sizing")).filter(|_| !status.running) {
                 <img class="plot" data-testid="plot-sizing" src={src.to_string()}
                     alt={t("size.plot-alt")} />
             }

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::state::State;
 use crate::format;
-use crate::text::page::plan_short;
+use crate::page::words::plan_short;
 use crate::text::{fill, t};
 
 /// Days with failures as the headline says them, or that the run never finishes.

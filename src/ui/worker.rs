@@ -3,7 +3,7 @@
 //!
 //! The worker is a second wasm build (`src/worker.rs`, trunk's `data-type="worker"`), so the
 //! page's first load carries none of the search. It says `ready` once loaded; the page then
-//! posts the request (`jobs::Task` as JSON), and the worker runs the job (`jobs::Job`),
+//! posts the request (`page::Ask` as JSON), and the worker runs the job (`jobs::Job`),
 //! posting an update every tenth of a second and a last one when done. Cancelling terminates
 //! the worker. The hosted page starts it from its loader file; `standalone.html`, which has no
 //! files beside it, carries the worker inline as a `data:` URL in `<meta name="search-worker">`.
@@ -22,7 +22,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker};
 use yew::Callback;
 
-use crate::jobs::{Job, Task};
+use crate::jobs::Job;
+use crate::page::wire::{failed, Ask, Update};
+use crate::page::Task;
 use crate::text::{self, Lang};
 
 /// The worker's loader, next to the page (`static/search-worker.js`).
@@ -49,11 +51,10 @@ pub fn serve() {
     let own = scope.clone();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
-        let value = serde_json::from_str::<serde_json::Value>(&text).unwrap_or_default();
-        text::set_lang(value["lang"].as_str().map_or(Lang::En, Lang::from_code));
-        let request = Task::from_json(&text).map_err(|e| vec![e]);
-        // Asked by another worker for what it found (`side_by_side`).
-        let parts = value["parts"] == serde_json::json!(true);
+        let Ask { lang, parts, task } = Ask::from_json(&text);
+        text::set_lang(lang.as_deref().map_or(Lang::En, Lang::from_code));
+        let request = task.map_err(|e| vec![e]);
+        // `parts`: asked by another worker for what it found (`side_by_side`).
         if let Some(tasks) = request.as_ref().ok().and_then(Job::split) {
             let cores = own.navigator().hardware_concurrency();
             if cores > 1.0 && request.as_ref().is_ok_and(|r| Job::start(r).is_ok()) {
@@ -66,35 +67,24 @@ pub fn serve() {
         let mut job = match request.and_then(|r| Job::start(&r)) {
             Ok(job) => job,
             Err(errors) => {
-                post(serde_json::json!({ "done": true, "errors": errors }).to_string());
+                post(failed(&errors));
                 return;
             }
         };
         let mut last = js_sys::Date::now();
         while !job.step() {
             if js_sys::Date::now() - last >= UPDATE_MS {
-                post(update(&job, job.progress(), false));
+                post(job.update_at(job.progress(), false, false));
                 last = js_sys::Date::now();
             }
         }
-        let mut done: serde_json::Value =
-            serde_json::from_str(&update(&job, 1.0, true)).unwrap_or_default();
         // A worker sizing one chip for another hands back what it found, too.
-        if let (true, Some(found)) = (parts, job.parts()) {
-            done["parts"] = found;
-        }
-        post(done.to_string());
+        post(job.update_at(1.0, true, parts));
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
     let _ = scope.post_message(&READY.into());
-}
-
-/// An update as the page reads it: the result as it shows it (`Job::view`), not the raw
-/// figures.
-fn update(job: &Job, progress: f64, done: bool) -> String {
-    serde_json::json!({ "done": done, "progress": progress, "result": job.view(done) }).to_string()
 }
 
 /// One sizing of several chips run by a worker per chip.
@@ -117,7 +107,7 @@ impl SideBySide {
         }
         if !self.errors.is_empty() {
             self.finish();
-            return post(serde_json::json!({ "done": true, "errors": self.errors }).to_string());
+            return post(failed(&self.errors));
         }
         let all = self.parts.iter().all(Option::is_some);
         if !all && js_sys::Date::now() - self.last < UPDATE_MS {
@@ -130,12 +120,12 @@ impl SideBySide {
         match Job::merged(&self.whole, &done) {
             Ok(job) if all => {
                 self.finish();
-                post(update(&job, 1.0, true));
+                post(job.update_at(1.0, true, false));
             }
-            Ok(job) => post(update(&job, progress.min(0.99), false)),
+            Ok(job) => post(job.update_at(progress.min(0.99), false, false)),
             Err(why) => {
                 self.finish();
-                post(serde_json::json!({ "done": true, "errors": [why] }).to_string());
+                post(failed(&[why]));
             }
         }
     }
@@ -177,10 +167,9 @@ fn side_by_side(
         finished: false,
     }));
     for (i, (worker, task)) in workers.into_iter().zip(tasks).enumerate() {
-        let mut request: serde_json::Value =
-            serde_json::from_str(&task.to_json()).unwrap_or_default();
-        request["parts"] = serde_json::json!(true);
-        let request = request.to_string();
+        let request =
+            Ask { lang: Some(text::lang().code().into()), parts: true, task: Ok(task.clone()) }
+                .to_json();
         let (on_state, on_post, to) = (state.clone(), post.clone(), worker.clone());
         let message = EventListener::new(&worker, "message", move |event| {
             let Some(data) = event.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string())
@@ -192,19 +181,12 @@ fn side_by_side(
                 if to.post_message(&request.clone().into()).is_err() {
                     s.errors.push("a sizing could not be sent to its worker".into());
                 }
-            } else if let Ok(v) = serde_json::from_str::<serde_json::Value>(&data) {
-                s.progress[i] = v["progress"].as_f64().unwrap_or(s.progress[i]);
-                if v["done"] == serde_json::json!(true) {
-                    match v.get("parts") {
-                        Some(parts) => s.parts[i] = Some(parts.clone()),
-                        None => s.errors.extend(
-                            v["errors"]
-                                .as_array()
-                                .into_iter()
-                                .flatten()
-                                .filter_map(|e| e.as_str())
-                                .map(str::to_string),
-                        ),
+            } else if let Ok(update) = Update::<serde::de::IgnoredAny>::read(&data) {
+                s.progress[i] = update.progress.unwrap_or(s.progress[i]);
+                if update.done {
+                    match update.parts {
+                        Some(parts) => s.parts[i] = Some(parts),
+                        None => s.errors.extend(update.errors),
                     }
                 }
             }
@@ -251,7 +233,7 @@ impl Runner {
         let worker = Rc::new(
             Worker::new(&script()).map_err(|e| format!("the search could not start: {e:?}"))?,
         );
-        let text = request.to_json();
+        let text = Ask::new(request, text::lang().code()).to_json();
         let message = {
             let (worker, on_update) = (worker.clone(), on_update.clone());
             EventListener::new(&worker.clone(), "message", move |event| {
@@ -261,7 +243,8 @@ impl Runner {
                 };
                 if data == READY {
                     if worker.post_message(&text.clone().into()).is_err() {
-                        on_update.emit(failed("the search could not be sent to its worker"));
+                        on_update
+                            .emit(failed(&["the search could not be sent to its worker".into()]));
                     }
                 } else {
                     on_update.emit(data);
@@ -269,7 +252,7 @@ impl Runner {
             })
         };
         let error = EventListener::new(&worker, "error", move |_| {
-            on_update.emit(failed("the search's worker stopped with an error"));
+            on_update.emit(failed(&["the search's worker stopped with an error".into()]));
         });
         Ok(Runner { worker, _listeners: [message, error] })
     }
@@ -337,7 +320,7 @@ impl Drawer {
     /// Draws `request` next, replacing any request still waiting.
     pub fn draw(&self, request: &Task) {
         let mut s = self.state.borrow_mut();
-        s.waiting = Some(request.to_json());
+        s.waiting = Some(Ask::new(request, text::lang().code()).to_json());
         s.flush(&self.worker);
     }
 }
@@ -346,9 +329,4 @@ impl Drop for Drawer {
     fn drop(&mut self) {
         self.worker.terminate();
     }
-}
-
-/// An update that ends a job with an error.
-fn failed(why: &str) -> String {
-    serde_json::json!({ "done": true, "errors": [why] }).to_string()
 }

@@ -5,7 +5,7 @@
 //! `tests/validation.rs` fails when it is stale (`UPDATE_ACCURACY=1 cargo test --test
 //! validation` rewrites it with docs/accuracy.md).
 
-use super::range::{Digested, Pooled, Stats};
+use super::stats::{Digested, Pooled, Stats};
 
 /// Chip presets whose efficiency figures were checked against a published run.
 pub const CALIBRATED_CHIPS: &[&str] = &["a100-80gb", "h100-sxm", "v100-sxm2-32gb", "h800", "ascend-910b", "b200", "gb200", "a100-40gb", "tpu-v5e", "tpu-v5p", "tpu-v4", "gb300", "h200", "a800-80gb", "mi250x", "mi325x", "mi355x", "gaudi2", "ascend-910c", "tpu-v6e", "tpu-7x"];
@@ -34,7 +34,7 @@ pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[
     ("wan2.1-14b", "Megatron-Bridge Wan 2.1 14B video diffusion transformer pre-training on H100, B200, GB200 and GB300", "{\"cluster\":{\"chip\":\"h100-sxm\",\"chips\":128,\"system\":\"dgx-h100\"},\"model\":{\"preset\":\"wan2.1-14b\"},\"parallelism\":{\"cp\":4,\"dp\":16,\"micro_batch\":1,\"pp\":1,\"recompute\":\"full\",\"sequence_parallel\":true,\"stack\":\"megatron-core\",\"tp\":2,\"zero\":1},\"training\":{\"global_batch\":128,\"recipe\":\"megatron-bf16\",\"tokens\":1000000000000.0}}"),
 ];
 
-/// The model's time errors by regime (`range::Stats`).
+/// The model's time errors by regime (`stats::Stats`).
 pub const REGIMES: &[Digested] = &[
     Digested { family: "Ampere", stack: "megatron-baseline", moe: false, stats: Stats { sources: 8, runs: 10, runs_within: 6, rows: 51, mean: -0.019762463447936397, sd: 0.14251214637623136, max_chips: 12288 } },
     Digested { family: "Ampere", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 4, runs: 4, runs_within: 4, rows: 22, mean: 0.014720165030123345, sd: 0.0659364724340144, max_chips: 1024 } },
@@ -59,5 +59,5 @@ pub const REGIMES: &[Digested] = &[
     Digested { family: "Volta", stack: "megatron-baseline", moe: false, stats: Stats { sources: 1, runs: 1, runs_within: 1, rows: 2, mean: 0.08383837996248344, sd: 0.04969403952431888, max_chips: 9984 } },
 ];
 
-/// Over every row (`range::Pooled`).
+/// Over every row (`stats::Pooled`).
 pub const POOLED: Pooled = Pooled { rows: 456, mean: -0.014377715607279703, sd: 0.194186711024137, between_families: 0.05218870343564503, drift_per_doubling: 0.0033438869561815856, within_run: 0.12102387403669736, width: 1.3439699246580803 };

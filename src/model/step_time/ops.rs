@@ -830,7 +830,7 @@ impl Ctx<'_> {
         // The first stage holds the vision encoder whole, split over its own tensor ranks.
         let embedding = match t.vision {
             Some(_) if stage.first => {
-                let copies = s.tp / super::vision::encoder_tp(self.inputs) as f64;
+                let copies = s.tp / t.encoder_tp(self.inputs.parallelism.tensor) as f64;
                 embedding + t.vision_params() * copies
             }
             _ => embedding,

@@ -15,15 +15,8 @@ pub(crate) fn encoder_inputs(inputs: &Inputs) -> Option<Inputs> {
     let mut own = *inputs;
     own.transformer = encoder;
     own.parallelism.context = 1;
-    own.parallelism.tensor = encoder_tp(inputs);
+    own.parallelism.tensor = inputs.transformer.encoder_tp(inputs.parallelism.tensor);
     Some(own)
-}
-
-/// Tensor ranks the vision encoder is split over: its own degree, at most the language
-/// model's; the language model's without an encoder.
-pub(crate) fn encoder_tp(inputs: &Inputs) -> u32 {
-    let tp = inputs.parallelism.tensor.max(1);
-    inputs.transformer.vision.and_then(|v| v.tp).map_or(tp, |e| e.clamp(1, tp))
 }
 
 impl Ctx<'_> {

@@ -6,6 +6,7 @@ use serde_json::Value;
 use yew::prelude::*;
 
 use super::Form;
+use crate::editor::{Block, Edit};
 use crate::model::{LinearKind, MambaKind};
 use crate::scenario::fields;
 use crate::text::{fill, t};
@@ -85,7 +86,7 @@ pub(super) fn pattern_field(f: &Form, shape: Option<&crate::model::Transformer>)
         <>
             <div class="field pattern">
                 <label>
-                    <span class="label">{ crate::text::page::label(path) }</span>
+                    <span class="label">{ crate::page::words::label(path) }</span>
                     <input type="text" data-testid="hybrid-pattern" value={value}
                         placeholder={t("form.pattern-placeholder")} spellcheck="false" onchange={on_change} />
                 </label>
@@ -103,10 +104,7 @@ pub(super) fn pattern_field(f: &Form, shape: Option<&crate::model::Transformer>)
 /// sample), and its figures while on.
 pub(super) fn vision_fields(f: &Form, shape: Option<&crate::model::Transformer>) -> Html {
     let vision = shape.and_then(|t| t.vision);
-    let start = serde_json::json!({ "layers": 32, "hidden": 1280, "heads": 16, "ffn": 5120,
-        "patch": 14, "image_tokens": 1024 });
-    let toggle =
-        object_toggle(f, "model.vision", "vision", t("form.vision"), start, vision.is_some());
+    let toggle = object_toggle(f, Block::Vision, "vision", t("form.vision"), vision.is_some());
     let figures = vision.map(|v| {
         let per_image = match f.raw("model.vision.images_per_sample") {
             Some(_) => None,
@@ -143,13 +141,11 @@ pub(super) fn vision_fields(f: &Form, shape: Option<&crate::model::Transformer>)
 /// or off (on starts from Wan 2.1's 512 umT5 tokens of 4,096), with its figures while on.
 pub(super) fn prompt_fields(f: &Form, shape: Option<&crate::model::Transformer>) -> Html {
     let cross = shape.and_then(|t| t.cross);
-    let start = serde_json::json!({ "tokens": 512, "width": 4096 });
     let toggle = object_toggle(
         f,
-        "model.cross_attention",
+        Block::CrossAttention,
         "cross-attention",
         t("form.cross-attention"),
-        start,
         cross.is_some(),
     );
     let figures = cross.map(|c| {
@@ -172,30 +168,25 @@ pub(super) fn prompt_fields(f: &Form, shape: Option<&crate::model::Transformer>)
     }
 }
 
-/// A toggle for an optional object of the model: ticked, it writes `start` at `path`;
-/// unticked, `false`. It shows what the scenario says, or else whether the model has it.
+/// A toggle for an optional block of the model (`editor::Block`), on from its starting
+/// figures or off. It shows what the scenario says, or else whether the model has it.
 pub(super) fn object_toggle(
     f: &Form,
-    path: &'static str,
+    block: Block,
     testid: &'static str,
     label: &str,
-    start: Value,
     resolved: bool,
 ) -> Html {
+    let path = block.path();
     let checked = match f.raw(path) {
         Some(Value::Object(_)) => true,
         Some(Value::Bool(false)) | Some(Value::Null) => false,
         _ => resolved,
     };
-    let on_set = f.on_set.reform(move |changes: Vec<Change>| {
-        changes
-            .into_iter()
-            .map(|(path, on)| {
-                let value =
-                    if on == Some(Value::Bool(true)) { start.clone() } else { Value::Bool(false) };
-                (path, Some(value))
-            })
-            .collect::<Vec<_>>()
+    let on_edit = f.on_edit.clone();
+    let on_set = Callback::from(move |changes: Vec<Change>| {
+        let on = changes.iter().any(|(_, v)| *v == Some(Value::Bool(true)));
+        on_edit.emit(Edit::Block { block, on });
     });
     toggle_field(ToggleFieldProps {
         path: path.into(),

@@ -2,10 +2,11 @@
 //! batch and one measured figure (`calibration` in the scenario). The fit itself is the
 //! scenario's (`scenario::Calibration`); this panel only edits the list and shows the fit.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use yew::prelude::*;
 
 use super::{Form, PanelProps};
+use crate::editor::Edit;
 use crate::format;
 use crate::model::presets;
 use crate::scenario::fields::{self, Field};
@@ -13,78 +14,24 @@ use crate::scenario::MEASURES;
 use crate::text::{fill, t};
 use crate::ui::fields::SelectField;
 
-/// An edit of the list of measurements.
-enum Edit {
-    /// A new measurement: the plan as the form has it, on its chip, stack and chips, its
-    /// figure left to enter.
-    Add,
-    /// Measure another model preset.
-    Model(String),
-    /// Give another kind of figure, keeping the number.
-    Metric(String),
-    /// Drop the measurement.
-    Remove,
-}
-
 /// The measurements panel.
 pub fn measurements_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
     let list: Vec<Value> =
         f.raw("calibration").and_then(|v| v.as_array().cloned()).unwrap_or_default();
     let calibration = f.good.and_then(|g| g.calibration.as_ref());
-    // The plan as the form has it: its TP and PP, its batch and its chips.
-    let plan = f.good.map(|g| {
-        let p = g.inputs.parallelism;
-        ((p.tensor, p.pipeline), g.inputs.training.global_batch, g.inputs.cluster.n_chips)
-    });
     let elsewhere = f.state.scenario.measured_elsewhere();
-    // One callback for every edit, so each control costs the page a closure, not a copy of
-    // the list handling.
-    let edit = {
-        let (list, on_set) = (list.clone(), f.on_set.clone());
-        let model = f.raw("model").unwrap_or(Value::Null);
-        let chip = f.raw("cluster.chip").unwrap_or(Value::Null);
-        let stack = f.raw("parallelism.stack").unwrap_or(Value::Null);
-        Callback::from(move |(i, edit): (usize, Edit)| {
-            let mut list = list.clone();
-            match edit {
-                Edit::Add => {
-                    let ((tp, pp), batch, chips) = plan.unwrap_or(((1, 1), 1, 1));
-                    list.push(json!({
-                        "scenario": {
-                            "model": model,
-                            "training": { "global_batch": batch },
-                            "cluster": { "chip": chip, "chips": chips },
-                            "parallelism": { "tp": tp.max(1), "pp": pp.max(1), "dp": null, "stack": stack },
-                        },
-                        "measured": { "step_s": null },
-                    }));
-                }
-                Edit::Model(id) => list[i]["scenario"]["model"] = json!({ "preset": id }),
-                Edit::Metric(key) => {
-                    let value =
-                        list[i]["measured"].as_object().and_then(|m| m.values().next().cloned());
-                    list[i]["measured"] = json!({ key: value });
-                }
-                Edit::Remove => {
-                    list.remove(i);
-                }
-            }
-            let value = (!list.is_empty()).then_some(Value::Array(list));
-            on_set.emit(vec![("calibration".into(), value)]);
-        })
-    };
+    let edit = f.on_edit.clone();
     let entries = list.iter().enumerate().map(|(i, entry)| {
         let at = format!("calibration.{i}");
-        let metric = MEASURES
-            .into_iter()
-            .find(|k| entry["measured"].get(*k).is_some())
-            .unwrap_or(MEASURES[0]);
+        let at_path = |path: &str| crate::scenario::value_at(entry, path);
+        let metric =
+            MEASURES.into_iter().find(|k| at_path(&format!("measured.{k}")).is_some()).unwrap_or(MEASURES[0]);
         let measured = fields::measured(metric);
-        let on_metric = edit.reform(move |key| (i, Edit::Metric(key)));
+        let on_metric = edit.reform(move |key| Edit::MeasurementMetric { at: i, key });
         // The measured model: a preset, or the plan's dimensions as they were when added.
-        let model = entry["scenario"]["model"]["preset"].as_str().unwrap_or("").to_string();
-        let on_model = edit.reform(move |id| (i, Edit::Model(id)));
+        let model = at_path("scenario.model.preset").and_then(Value::as_str).unwrap_or("").to_string();
+        let on_model = edit.reform(move |preset| Edit::MeasurementModel { at: i, preset });
         let mut models: Vec<(AttrValue, AttrValue)> = presets::TRANSFORMERS
             .iter()
             .map(|p| (AttrValue::from(p.id), AttrValue::from(p.name)))
@@ -92,7 +39,7 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
         if model.is_empty() {
             models.insert(0, (AttrValue::default(), AttrValue::from(t("form.custom-model"))));
         }
-        let on_remove = edit.reform(move |_: MouseEvent| (i, Edit::Remove));
+        let on_remove = edit.reform(move |_: MouseEvent| Edit::RemoveMeasurement { at: i });
         let options: Vec<(AttrValue, AttrValue)> = MEASURES
             .iter()
             .map(|k| (AttrValue::from(*k), AttrValue::from(t(&format!("label.measured.{k}")))))
@@ -156,7 +103,7 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
                     ]) }
                 </p>
             }
-            <button onclick={edit.reform(|_: MouseEvent| (0, Edit::Add))} data-testid="measurement-add">
+            <button onclick={edit.reform(|_: MouseEvent| Edit::AddMeasurement)} data-testid="measurement-add">
                 { t("form.measurement-add") }
             </button>
         </section>

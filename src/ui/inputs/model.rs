@@ -119,7 +119,7 @@ pub fn model_panel(props: &PanelProps) -> Html {
                     }) }
                 </div>
             }
-            { layers::object_toggle(&f, "model.moe", "moe", t("form.moe"), serde_json::json!({ "experts": 8, "top_k": 2 }), moe.is_some()) }
+            { layers::object_toggle(&f, editor::Block::Moe, "moe", t("form.moe"), moe.is_some()) }
             if let Some(m) = moe {
                 <div class="grid">
                     { f.render(f.number(&fields::MODEL_MOE_EXPERTS, "experts", Some(m.n_experts as f64))) }

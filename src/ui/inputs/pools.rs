@@ -3,13 +3,14 @@
 //! chip, how many, to meet the deadline". The panel only edits; the job over the fleet and the
 //! answer are the worker's (`jobs::fleet`), shown in the results (`ui::fleet`).
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use yew::prelude::*;
 
 use super::{Form, PanelProps};
-use crate::jobs::Task;
+use crate::editor::Edit;
 use crate::model::pools::Across;
 use crate::model::presets;
+use crate::page::Task;
 use crate::scenario::{fields, Scenario};
 use crate::text::{fill, t};
 use crate::ui::fields::SelectField;
@@ -20,33 +21,12 @@ pub fn pools_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
     let list: Vec<Value> =
         f.raw("cluster.pools").and_then(|v| v.as_array().cloned()).unwrap_or_default();
-    let own_chip = f.raw("cluster.chip").and_then(|v| v.as_str().map(str::to_string));
-    let add = {
-        let (on_set, list) = (f.on_set.clone(), list.clone());
-        let chips = f.good.map_or(1024, |g| g.inputs.cluster.n_chips);
-        let chip = own_chip.unwrap_or_else(|| "h100-sxm".into());
-        Callback::from(move |_: MouseEvent| {
-            let mut next = list.clone();
-            next.push(json!({ "chip": chip, "chips": chips }));
-            let changes = vec![
-                ("cluster.pools".to_string(), Some(Value::Array(next))),
-                ("parallelism.pool_shares".to_string(), None),
-            ];
-            on_set.emit(changes);
-        })
-    };
+    let add = f.on_edit.reform(|_: MouseEvent| Edit::AddPool);
     let chip_options: Vec<(AttrValue, AttrValue)> =
         presets::CHIPS.iter().map(|p| (AttrValue::from(p.id), AttrValue::from(p.name))).collect();
     let pool = |(i, item): (usize, &Value)| {
         let chip = item.get("chip").and_then(Value::as_str).unwrap_or_default().to_string();
-        let on_set = f.on_set.clone();
-        // A new chip leaves the system of the one before.
-        let on_chip = Callback::from(move |v: String| {
-            on_set.emit(vec![
-                (format!("cluster.pools.{i}.chip"), Some(Value::String(v))),
-                (format!("cluster.pools.{i}.system"), None),
-            ]);
-        });
+        let on_chip = f.on_edit.reform(move |chip| Edit::PoolChip { at: i, chip });
         // The pool's system: its chip's own server, or a system built of that chip.
         let system = item.get("system").and_then(Value::as_str).unwrap_or_default().to_string();
         let mut systems: Vec<(AttrValue, AttrValue)> =
@@ -57,30 +37,9 @@ pub fn pools_panel(props: &PanelProps) -> Html {
                 .filter(|s| s.chip == chip)
                 .map(|s| (AttrValue::from(s.id), AttrValue::from(s.name))),
         );
-        let on_system = {
-            let on_set = f.on_set.clone();
-            Callback::from(move |v: String| {
-                let value = (!v.is_empty()).then_some(Value::String(v));
-                on_set.emit(vec![(format!("cluster.pools.{i}.system"), value)]);
-            })
-        };
-        let remove = {
-            let (on_set, list) = (f.on_set.clone(), list.clone());
-            Callback::from(move |_: MouseEvent| {
-                let mut next = list.clone();
-                next.remove(i);
-                let value = (!next.is_empty()).then_some(Value::Array(next));
-                let mut changes = vec![
-                    ("cluster.pools".to_string(), value.clone()),
-                    ("parallelism.pool_shares".to_string(), None),
-                ];
-                if value.is_none() {
-                    changes.push(("cluster.between_pools".into(), None));
-                    changes.push(("parallelism.across_pools".into(), None));
-                }
-                on_set.emit(changes);
-            })
-        };
+        let on_system =
+            f.on_edit.reform(move |v: String| Edit::PoolSystem { at: i, system: Some(v) });
+        let remove = f.on_edit.reform(move |_: MouseEvent| Edit::RemovePool { at: i });
         let chips = f.number_at(
             &fields::CLUSTER_CHIPS,
             format!("cluster.pools.{i}.chips"),
@@ -93,7 +52,7 @@ pub fn pools_panel(props: &PanelProps) -> Html {
                     options={chip_options.clone()} value={chip} on_change={on_chip} />
                 { f.render(chips) }
                 if systems.len() > 1 {
-                    <SelectField testid={format!("pool-system-{i}")} label={crate::text::page::label("cluster.system")}
+                    <SelectField testid={format!("pool-system-{i}")} label={crate::page::words::label("cluster.system")}
                         options={systems} value={system} on_change={on_system} />
                 }
                 <button type="button" class="link" data-testid={format!("pool-remove-{i}")} onclick={remove}
@@ -166,17 +125,14 @@ pub fn fleet_add(props: &AddProps) -> Html {
         (_, false) => {
             html! { <p class="bad" data-testid="fleet-add-answer">{ status.errors.join("; ") }</p> }
         }
-        (Some(view), true) if view.is_object() => {
-            let apply = &view["apply"];
-            html! {
-                <div class="fleet-answer">
-                    { crate::ui::job::render(view, &props.on_action, false) }
-                    if apply.is_object() {
-                        { crate::ui::fleet::apply_button(apply, "fleet-add-apply", &props.on_action) }
-                    }
-                </div>
-            }
-        }
+        (Some(view), true) => html! {
+            <div class="fleet-answer">
+                { crate::ui::job::render(view, &props.on_action, false) }
+                if let Some(apply) = &view.apply {
+                    { crate::ui::job::apply_button(apply, &props.on_action, false) }
+                }
+            </div>
+        },
         _ => html! {},
     };
     html! {
@@ -200,21 +156,7 @@ pub fn sites_section(f: &Form, pools: usize) -> Html {
         .iter()
         .filter_map(|s| s.get("name").and_then(Value::as_str).map(str::to_string))
         .collect();
-    let add = {
-        let (on_set, sites) = (f.on_set.clone(), sites.clone());
-        Callback::from(move |_: MouseEvent| {
-            let letter = |i: usize| char::from(b'A' + (i % 26) as u8).to_string();
-            let mut next = sites.clone();
-            let mut changes = Vec::new();
-            if next.is_empty() {
-                next.push(json!({ "name": letter(0), "wan_gbit_per_s": 100 }));
-                changes.push(("cluster.site".to_string(), Some(json!(letter(0)))));
-            }
-            next.push(json!({ "name": letter(next.len()), "wan_gbit_per_s": 100 }));
-            changes.push(("sites".to_string(), Some(Value::Array(next))));
-            on_set.emit(changes);
-        })
-    };
+    let add = f.on_edit.reform(|_: MouseEvent| Edit::AddSite);
     let options: Vec<(AttrValue, AttrValue)> =
         names.iter().map(|n| (AttrValue::from(n.clone()), AttrValue::from(n.clone()))).collect();
     let site_of = |path: String, testid: String, label: String| {

@@ -3,7 +3,7 @@
 //! language spoken (`static/text/<lang>.txt`), so a language is a file, not a hunt through the
 //! components. No Yew here, so native tests read what the page says.
 
-use crate::editor::{Kept, Notice};
+use crate::editor::{Kept, Notice, Removed};
 use crate::model::presets;
 use crate::scenario::fields;
 pub use crate::text::{fill, t, warning};
@@ -114,6 +114,12 @@ pub fn notice(n: &Notice) -> String {
         Notice::Redone => t("notice.redone").into(),
         Notice::NothingToUndo => t("notice.nothing-to-undo").into(),
         Notice::OpenedLink => t("notice.opened-link").into(),
+        Notice::Removed(Removed::Pool { n }) => {
+            fill("notice.pool-removed", &[("n", &n.to_string())])
+        }
+        Notice::Removed(Removed::Measurement { n }) => {
+            fill("notice.measurement-removed", &[("n", &n.to_string())])
+        }
         Notice::Text(text) => text.clone(),
     }
 }

@@ -1,0 +1,209 @@
+//! The page's edits of lists and optional blocks, as plain Rust: further pools and sites, the
+//! user's measurements, and the model's optional blocks (vision encoder, cross-attention,
+//! experts), each with what it brings along or takes with it. `Edit::changes` turns one into
+//! field changes on the scenario; `State::apply` runs them as any other edit, and a removal
+//! comes with its notice and Undo.
+
+use serde_json::{json, Value};
+
+use super::{Change, Evaluation};
+use crate::scenario::{Scenario, MEASURES};
+
+/// An optional block of the model, off unless the scenario or its preset has it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Block {
+    /// A vision encoder (`model.vision`), started from Qwen2-VL's 675M ViT with one 448 x 448
+    /// image a sample.
+    Vision,
+    /// Cross-attention to a prompt (`model.cross_attention`), started from Wan 2.1's 512 umT5
+    /// tokens of 4,096.
+    CrossAttention,
+    /// A mixture of experts (`model.moe`), started from 8 experts, 2 a token (Mixtral's).
+    Moe,
+}
+
+impl Block {
+    /// The block's path in the scenario.
+    pub fn path(self) -> &'static str {
+        match self {
+            Block::Vision => "model.vision",
+            Block::CrossAttention => "model.cross_attention",
+            Block::Moe => "model.moe",
+        }
+    }
+
+    /// The figures a block starts from when ticked.
+    fn start(self) -> Value {
+        match self {
+            Block::Vision => json!({ "layers": 32, "hidden": 1280, "heads": 16, "ffn": 5120,
+                "patch": 14, "image_tokens": 1024 }),
+            Block::CrossAttention => json!({ "tokens": 512, "width": 4096 }),
+            Block::Moe => json!({ "experts": 8, "top_k": 2 }),
+        }
+    }
+}
+
+/// An edit of a list or an optional block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Edit {
+    /// A further pool of the cluster's own chip and size; a split of the job given by share
+    /// is cleared, as it had one share a pool.
+    AddPool,
+    /// Pool `at`'s chip; the system of the chip before does not come along.
+    PoolChip { at: usize, chip: String },
+    /// Pool `at`'s system, or (`None`) its chip's own server.
+    PoolSystem { at: usize, system: Option<String> },
+    /// Drop pool `at` (with its share); with the last one, the link between pools and how the
+    /// job spans them go too.
+    RemovePool { at: usize },
+    /// A site far away, named by the next letter; the first one added also places the
+    /// cluster at a site of its own (`A`), so two sites appear.
+    AddSite,
+    /// A measurement of the plan as the form has it (model, chip, stack, TP, PP, batch and
+    /// chips), its figure left to enter.
+    AddMeasurement,
+    /// Measurement `at` is of the model preset `preset`.
+    MeasurementModel { at: usize, preset: String },
+    /// Measurement `at` gives another kind of figure (`MEASURES`), keeping its number.
+    MeasurementMetric { at: usize, key: String },
+    /// Drop measurement `at`.
+    RemoveMeasurement { at: usize },
+    /// Turn `block` on, from its starting figures, or off.
+    Block { block: Block, on: bool },
+}
+
+impl Edit {
+    /// The edit is a removal, which the page confirms with a notice and Undo.
+    pub fn removes(&self) -> Option<Removed> {
+        match self {
+            Edit::RemovePool { at } => Some(Removed::Pool { n: at + 2 }),
+            Edit::RemoveMeasurement { at } => Some(Removed::Measurement { n: at + 1 }),
+            _ => None,
+        }
+    }
+
+    /// The field changes the edit makes to `scenario`, whose result is `good` (the plan a new
+    /// pool or measurement starts from); none where it names an entry the list lacks.
+    pub fn changes(&self, scenario: &Scenario, good: Option<&Evaluation>) -> Vec<Change> {
+        let list = |path: &str| match scenario.get(path) {
+            Some(Value::Array(list)) => list,
+            _ => Vec::new(),
+        };
+        let some_list = |list: Vec<Value>| (!list.is_empty()).then_some(Value::Array(list));
+        match self {
+            Edit::AddPool => {
+                let mut pools = list("cluster.pools");
+                let chips = good.map_or(1024, |g| g.inputs.cluster.n_chips);
+                let chip = match scenario.get("cluster.chip") {
+                    Some(Value::String(id)) => id,
+                    _ => "h100-sxm".to_string(),
+                };
+                pools.push(json!({ "chip": chip, "chips": chips }));
+                vec![
+                    ("cluster.pools".into(), Some(Value::Array(pools))),
+                    ("parallelism.pool_shares".into(), None),
+                ]
+            }
+            Edit::PoolChip { at, chip } if *at < list("cluster.pools").len() => vec![
+                (format!("cluster.pools.{at}.chip"), Some(Value::String(chip.clone()))),
+                (format!("cluster.pools.{at}.system"), None),
+            ],
+            Edit::PoolSystem { at, system } if *at < list("cluster.pools").len() => {
+                let value = system.clone().filter(|s| !s.is_empty()).map(Value::String);
+                vec![(format!("cluster.pools.{at}.system"), value)]
+            }
+            Edit::RemovePool { at } => {
+                let mut pools = list("cluster.pools");
+                if *at >= pools.len() {
+                    return Vec::new();
+                }
+                pools.remove(*at);
+                let left = some_list(pools);
+                let mut changes = vec![
+                    ("parallelism.pool_shares".to_string(), None),
+                    ("cluster.pools".to_string(), left.clone()),
+                ];
+                if left.is_none() {
+                    changes.push(("cluster.between_pools".into(), None));
+                    changes.push(("parallelism.across_pools".into(), None));
+                }
+                changes
+            }
+            Edit::AddSite => {
+                let letter = |i: usize| char::from(b'A' + (i % 26) as u8).to_string();
+                let mut sites = list("sites");
+                let mut changes = Vec::new();
+                if sites.is_empty() {
+                    sites.push(json!({ "name": letter(0), "wan_gbit_per_s": 100 }));
+                    changes.push(("cluster.site".to_string(), Some(json!(letter(0)))));
+                }
+                sites.push(json!({ "name": letter(sites.len()), "wan_gbit_per_s": 100 }));
+                changes.push(("sites".to_string(), Some(Value::Array(sites))));
+                changes
+            }
+            Edit::AddMeasurement => {
+                let mut entries = list("calibration");
+                let (tp, pp, batch, chips) = good.map_or((1, 1, 1, 1), |g| {
+                    let (p, i) = (g.inputs.parallelism, &g.inputs);
+                    (p.tensor, p.pipeline, i.training.global_batch, i.cluster.n_chips)
+                });
+                let raw = |path: &str| scenario.get(path).unwrap_or(Value::Null);
+                entries.push(json!({
+                    "scenario": {
+                        "model": raw("model"),
+                        "training": { "global_batch": batch },
+                        "cluster": { "chip": raw("cluster.chip"), "chips": chips },
+                        "parallelism": { "tp": tp.max(1), "pp": pp.max(1), "dp": null,
+                            "stack": raw("parallelism.stack") },
+                    },
+                    "measured": { "step_s": null },
+                }));
+                vec![("calibration".into(), Some(Value::Array(entries)))]
+            }
+            Edit::MeasurementModel { at, preset } if *at < list("calibration").len() => {
+                let path = format!("calibration.{at}.scenario.model");
+                vec![(path, Some(json!({ "preset": preset })))]
+            }
+            Edit::MeasurementMetric { at, key } if MEASURES.contains(&key.as_str()) => {
+                let mut entries = list("calibration");
+                let Some(entry) = entries.get_mut(*at) else { return Vec::new() };
+                let value = entry
+                    .get("measured")
+                    .and_then(Value::as_object)
+                    .and_then(|m| m.values().next().cloned())
+                    .unwrap_or(Value::Null);
+                let mut measured = serde_json::Map::new();
+                measured.insert(key.clone(), value);
+                if let Value::Object(map) = entry {
+                    map.insert("measured".into(), Value::Object(measured));
+                }
+                vec![("calibration".into(), Some(Value::Array(entries)))]
+            }
+            Edit::RemoveMeasurement { at } => {
+                let mut entries = list("calibration");
+                if *at >= entries.len() {
+                    return Vec::new();
+                }
+                entries.remove(*at);
+                vec![("calibration".into(), some_list(entries))]
+            }
+            Edit::Block { block, on } => {
+                let value = if *on { block.start() } else { Value::Bool(false) };
+                vec![(block.path().into(), Some(value))]
+            }
+            Edit::PoolChip { .. }
+            | Edit::PoolSystem { .. }
+            | Edit::MeasurementModel { .. }
+            | Edit::MeasurementMetric { .. } => Vec::new(),
+        }
+    }
+}
+
+/// What a removal took away, by its number on the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Removed {
+    /// Pool `n` (the cluster's own is pool 1).
+    Pool { n: usize },
+    /// Measurement `n`.
+    Measurement { n: usize },
+}

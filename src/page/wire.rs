@@ -1,0 +1,282 @@
+//! The worker's wire: what the page asks for (`Task`, sent as an `Ask` in the page's
+//! language), the updates the worker sends back (`Update`, with the result as the page shows
+//! it, `page::View` or `page::Plots`), and what the page knows of a job (`Status`). Every
+//! message is JSON text; one that cannot be read is an error, never a panic.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::view::{Plots, View};
+use crate::model::search::Objective;
+use crate::scenario::Scenario;
+
+/// What the page asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Task {
+    /// Search every plan for the scenario's workload and cluster.
+    Search { scenario: Scenario, objective: Objective, top: usize },
+    /// Size a cluster of each chip (`None`: the scenario's own) for a deadline; the plot is
+    /// drawn for the dark colour scheme when `dark`.
+    Size { scenario: Scenario, deadline_days: f64, chips: Vec<Option<String>>, dark: bool },
+    /// Predict every published run (`validation::run_all`) for the accuracy table.
+    Validate,
+    /// Draw plan A against plan B (their steps, and days against chip count) as SVG.
+    Compare { pair: Box<(Scenario, Scenario)>, dark: bool },
+    /// Draw every plot of a plan as SVG, `width` pixels wide, with its fleet (`fleet::view`)
+    /// when it has several pools or sites.
+    Plots { scenario: Scenario, dark: bool, width: u32 },
+    /// The fewest chips of `chip` to add beside the fleet to train in `deadline_days`.
+    AddToFleet { scenario: Scenario, chip: String, deadline_days: f64 },
+    /// The largest cluster of each chip (`None`: the scenario's own) whose site is provisioned
+    /// within `power_mw` megawatts (`sizing::within_power`).
+    SizePower { scenario: Scenario, power_mw: f64, chips: Vec<Option<String>> },
+}
+
+impl Task {
+    /// The request as JSON text, for a worker message.
+    pub fn to_json(&self) -> String {
+        let request = match self {
+            Task::Search { scenario, objective, top } => json!({
+                "search": { "scenario": scenario.to_value(), "objective": objective.id(), "top": top }
+            }),
+            Task::Size { scenario, deadline_days, chips, dark } => json!({
+                "size": { "scenario": scenario.to_value(), "deadline_days": deadline_days, "chips": chips, "dark": dark }
+            }),
+            Task::Validate => json!({ "validate": true }),
+            Task::Compare { pair, dark } => json!({
+                "compare": { "a": pair.0.to_value(), "b": pair.1.to_value(), "dark": dark }
+            }),
+            Task::Plots { scenario, dark, width } => json!({
+                "plots": { "scenario": scenario.to_value(), "dark": dark, "width": width }
+            }),
+            Task::AddToFleet { scenario, chip, deadline_days } => json!({
+                "add_to_fleet": { "scenario": scenario.to_value(), "chip": chip, "deadline_days": deadline_days }
+            }),
+            Task::SizePower { scenario, power_mw, chips } => json!({
+                "size_power": { "scenario": scenario.to_value(), "power_mw": power_mw, "chips": chips }
+            }),
+        };
+        request.to_string()
+    }
+
+    /// A request from `to_json`'s text.
+    pub fn from_json(text: &str) -> Result<Task, String> {
+        let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let scenario =
+            |v: &Value| Scenario::from_value(v["scenario"].clone()).map_err(|e| e.to_string());
+        if let Some(v) = value.get("search") {
+            let objective =
+                v["objective"].as_str().and_then(Objective::from_id).ok_or("unknown objective")?;
+            let top = v["top"].as_u64().unwrap_or(10).clamp(1, 1000) as usize;
+            return Ok(Task::Search { scenario: scenario(v)?, objective, top });
+        }
+        if let Some(v) = value.get("size") {
+            let deadline_days = v["deadline_days"]
+                .as_f64()
+                .filter(|d| *d > 0.0 && d.is_finite())
+                .ok_or("the deadline must be a positive number of days")?;
+            let chips = chips_of(v);
+            let dark = v["dark"].as_bool().unwrap_or(false);
+            return Ok(Task::Size { scenario: scenario(v)?, deadline_days, chips, dark });
+        }
+        if value.get("validate").is_some() {
+            return Ok(Task::Validate);
+        }
+        if let Some(v) = value.get("compare") {
+            let side = |key: &str| Scenario::from_value(v[key].clone()).map_err(|e| e.to_string());
+            let dark = v["dark"].as_bool().unwrap_or(false);
+            return Ok(Task::Compare { pair: Box::new((side("a")?, side("b")?)), dark });
+        }
+        if let Some(v) = value.get("plots") {
+            let dark = v["dark"].as_bool().unwrap_or(false);
+            let width = v["width"].as_u64().unwrap_or(720).min(u32::MAX as u64) as u32;
+            return Ok(Task::Plots { scenario: scenario(v)?, dark, width });
+        }
+        if let Some(v) = value.get("add_to_fleet") {
+            let chip = v["chip"].as_str().ok_or("the chip to add must be named")?.to_string();
+            let deadline_days = v["deadline_days"]
+                .as_f64()
+                .filter(|d| *d > 0.0 && d.is_finite())
+                .ok_or("the deadline must be a positive number of days")?;
+            return Ok(Task::AddToFleet { scenario: scenario(v)?, chip, deadline_days });
+        }
+        if let Some(v) = value.get("size_power") {
+            let power_mw = v["power_mw"]
+                .as_f64()
+                .filter(|p| *p > 0.0 && p.is_finite())
+                .ok_or("the power must be a positive number of megawatts")?;
+            return Ok(Task::SizePower { scenario: scenario(v)?, power_mw, chips: chips_of(v) });
+        }
+        Err("not a search or a sizing".into())
+    }
+}
+
+/// The chips a sizing request names (`null` for the scenario's own), the scenario's own alone
+/// when it names none.
+fn chips_of(request: &Value) -> Vec<Option<String>> {
+    request["chips"]
+        .as_array()
+        .map(|a| a.iter().map(|c| c.as_str().map(str::to_string)).collect())
+        .unwrap_or_else(|| vec![None])
+}
+
+/// A task as the worker receives it: in the language the result is to be worded in, and, for
+/// a worker sizing one chip for another, asking for the sizing's `parts` too.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ask {
+    /// The language's code (`text::Lang::code`).
+    pub lang: Option<String>,
+    /// Send the sizing's parts with the last update (`jobs::Job::parts`).
+    pub parts: bool,
+    /// The task, or why it cannot be read.
+    pub task: Result<Task, String>,
+}
+
+impl Ask {
+    /// `task` worded in the language `lang`.
+    pub fn new(task: &Task, lang: &str) -> Ask {
+        Ask { lang: Some(lang.to_string()), parts: false, task: Ok(task.clone()) }
+    }
+
+    /// The request as JSON text, for a worker message.
+    pub fn to_json(&self) -> String {
+        let mut value: Value = match &self.task {
+            Ok(task) => serde_json::from_str(&task.to_json()).unwrap_or_default(),
+            Err(_) => json!({}),
+        };
+        if let Some(lang) = &self.lang {
+            value["lang"] = json!(lang);
+        }
+        if self.parts {
+            value["parts"] = json!(true);
+        }
+        value.to_string()
+    }
+
+    /// A request from `to_json`'s text; its task is an error when the text is not one.
+    pub fn from_json(text: &str) -> Ask {
+        let value = serde_json::from_str::<Value>(text).unwrap_or_default();
+        Ask {
+            lang: value.get("lang").and_then(Value::as_str).map(str::to_string),
+            parts: value.get("parts") == Some(&json!(true)),
+            task: Task::from_json(text),
+        }
+    }
+}
+
+/// One message from the worker: whether the job is done, how far it has gone, its result as
+/// the page shows it, why it could not run, and (for another worker) a sizing's parts.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Update<R> {
+    pub done: bool,
+    /// From 0 to 1; `None` when the update does not say.
+    pub progress: Option<f64>,
+    pub result: Option<R>,
+    pub errors: Vec<String>,
+    pub parts: Option<Value>,
+}
+
+impl<R: Serialize> Update<R> {
+    /// The update as JSON text.
+    pub fn to_json(&self) -> String {
+        let mut out = json!({ "done": self.done });
+        if let Some(p) = self.progress {
+            out["progress"] = json!(p);
+        }
+        if let Some(r) = &self.result {
+            out["result"] = serde_json::to_value(r).unwrap_or(Value::Null);
+        }
+        if !self.errors.is_empty() {
+            out["errors"] = json!(self.errors);
+        }
+        if let Some(parts) = &self.parts {
+            out["parts"] = parts.clone();
+        }
+        out.to_string()
+    }
+}
+
+/// The last update of a job that could not run, for `errors`.
+pub fn failed(errors: &[String]) -> String {
+    Update::<Value> { done: true, errors: errors.to_vec(), ..Update::default() }.to_json()
+}
+
+impl<R: DeserializeOwned> Update<R> {
+    /// An update from its JSON text, read leniently: a missing `done` ends the job, a
+    /// `progress` that is not a number says nothing, errors that are not text are dropped.
+    /// `Err` when the text is not JSON or its result is not an `R`.
+    pub fn read(text: &str) -> Result<Update<R>, String> {
+        let value = serde_json::from_str::<Value>(text).map_err(|e| e.to_string())?;
+        let result = match value.get("result") {
+            None | Some(Value::Null) => None,
+            Some(r) => Some(serde_json::from_value(r.clone()).map_err(|e| e.to_string())?),
+        };
+        Ok(Update {
+            done: value.get("done").and_then(Value::as_bool).unwrap_or(true),
+            progress: value.get("progress").and_then(Value::as_f64),
+            result,
+            errors: value
+                .get("errors")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(|e| e.as_str().map(str::to_string)).collect())
+                .unwrap_or_default(),
+            parts: value.get("parts").cloned(),
+        })
+    }
+}
+
+/// A plan's plots from the plots worker's last update, when they were drawn.
+pub fn drawn(text: &str) -> Option<Plots> {
+    let update = Update::<Plots>::read(text).ok()?;
+    update.result.filter(|p| update.done && p.error.is_none())
+}
+
+/// What the page knows of a job: whether it runs, how far it has gone, its latest result and
+/// any errors. Updates arrive as JSON text (`Job::update`); one that cannot be read is an
+/// error, never a panic.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Status {
+    /// The job is under way.
+    pub running: bool,
+    /// From 0 to 1.
+    pub progress: f64,
+    /// The latest result (a partial one while running).
+    pub result: Option<View>,
+    /// Why the job could not run.
+    pub errors: Vec<String>,
+}
+
+impl Status {
+    /// A job just started.
+    pub fn started() -> Status {
+        Status { running: true, ..Status::default() }
+    }
+
+    /// The status after one update.
+    pub fn read(&self, update: &str) -> Status {
+        let Ok(update) = Update::<View>::read(update) else {
+            return Status {
+                running: false,
+                errors: vec!["the search sent an update that could not be read".into()],
+                ..self.clone()
+            };
+        };
+        Status {
+            running: !update.done,
+            // A share: whatever the update says, between 0 and 1 (NaN keeps the last).
+            progress: if update.done {
+                1.0
+            } else {
+                update.progress.filter(|p| !p.is_nan()).map_or(self.progress, |p| p.clamp(0.0, 1.0))
+            },
+            result: update.result.or_else(|| self.result.clone()),
+            errors: update.errors,
+        }
+    }
+
+    /// The status once the user stopped the job: what was found so far stays.
+    pub fn cancelled(&self) -> Status {
+        Status { running: false, ..self.clone() }
+    }
+}
