@@ -12,13 +12,12 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use crate::model::sweep::{self, ScalingPoint};
-use crate::model::{presets, Estimate, Inputs};
-use crate::scenario::{describe, InputError, Scenario};
-use crate::validation;
-
 use crate::evaluation;
 pub use crate::evaluation::Evaluation;
+use crate::model::sweep::{self, ScalingPoint};
+use crate::model::{presets, Estimate, Inputs, StepBreakdown};
+use crate::scenario::{describe, fields, paths, InputError, Path, Scenario};
+use crate::validation;
 
 mod edits;
 pub use edits::{Block, Edit, Removed};
@@ -216,7 +215,7 @@ impl State {
         match action {
             Action::Set(changes) => {
                 for (path, value) in changes {
-                    self.scenario = self.scenario.with(&path, value);
+                    self.scenario = self.scenario.with_at(&path, value);
                 }
                 self.redo.clear();
                 self.notice = None;
@@ -228,7 +227,7 @@ impl State {
                     Some(removed) if !changes.is_empty() => {
                         let mut next = self.scenario.clone();
                         for (path, value) in changes {
-                            next = next.with(&path, value);
+                            next = next.with_at(&path, value);
                         }
                         self.replace(next, Notice::Removed(removed));
                     }
@@ -333,12 +332,12 @@ impl State {
     /// A system preset and what comes with it: its chip, and its own node size and fabrics in
     /// place of any the user set (said in the notice, with Undo).
     fn choose_system(&mut self, id: &str) {
-        const ITS_OWN: [&str; 5] = [
-            "cluster.scale_up",
-            "cluster.scale_out",
-            "cluster.chips_per_node",
-            "cluster.scale_up_domain",
-            "cluster.placement",
+        const ITS_OWN: [Path; 5] = [
+            paths::CLUSTER_SCALE_UP,
+            paths::CLUSTER_SCALE_OUT,
+            Path::of(&fields::CLUSTER_CHIPS_PER_NODE),
+            Path::of(&fields::CLUSTER_SCALE_UP_DOMAIN_SIZE),
+            paths::CLUSTER_PLACEMENT,
         ];
         let Some(system) = presets::system(id) else {
             return self.apply(Action::Set(vec![("cluster.system".into(), None)]));
@@ -346,12 +345,12 @@ impl State {
         let before = self.scenario.chip_preset().map(|c| c.id);
         let mut next = self
             .scenario
-            .with("cluster.system", Some(Value::String(system.id.into())))
-            .with("cluster.chip", Some(Value::String(system.chip.into())));
+            .with(paths::CLUSTER_SYSTEM, Some(Value::String(system.id.into())))
+            .with(paths::CLUSTER_CHIP, Some(Value::String(system.chip.into())));
         let mut replaced = Vec::new();
         for path in ITS_OWN {
-            if self.scenario.get(path).is_some() {
-                replaced.push(path);
+            if self.scenario.get(path.as_str()).is_some() {
+                replaced.push(path.as_str());
             }
             next = next.with(path, None);
         }
@@ -379,16 +378,17 @@ impl State {
             Some(Value::String(old)) => presets::chip(old),
             _ => None,
         };
-        let mut next = self.scenario.with("cluster.chip", Some(Value::String(id.to_string())));
+        let mut next = self.scenario.with(paths::CLUSTER_CHIP, Some(Value::String(id.to_string())));
         let mut kept = Vec::new();
         let mut replaced = Vec::new();
         // A fabric the user chose stays; one that merely came with the previous chip (or a
         // custom chip's own figures) follows the new chip.
         let fabrics = [
-            ("cluster.scale_up", old.map(|p| p.scale_up), preset.scale_up),
-            ("cluster.scale_out", old.map(|p| p.scale_out), preset.scale_out),
+            (paths::CLUSTER_SCALE_UP, old.map(|p| p.scale_up), preset.scale_up),
+            (paths::CLUSTER_SCALE_OUT, old.map(|p| p.scale_out), preset.scale_out),
         ];
-        for (path, old_default, new_default) in fabrics {
+        for (place, old_default, new_default) in fabrics {
+            let path = place.as_str();
             let chosen = match self.scenario.get(path) {
                 None => continue,
                 Some(Value::String(yours))
@@ -397,7 +397,7 @@ impl State {
                     yours
                 }
                 Some(_) => {
-                    next = next.with(path, None);
+                    next = next.with(place, None);
                     replaced.push(path);
                     continue;
                 }
@@ -413,15 +413,16 @@ impl State {
         if previous.as_ref() != Some(&Value::String(id.to_string()))
             && self.scenario.get("cluster.system").is_some_and(|v| generic_keys(&v))
         {
-            next = next.with("cluster.system", None);
+            next = next.with(paths::CLUSTER_SYSTEM, None);
             replaced.push("cluster.system");
         }
-        for path in ["cluster.scale_up_domain", "cluster.chips_per_node"] {
+        for field in [&fields::CLUSTER_SCALE_UP_DOMAIN_SIZE, &fields::CLUSTER_CHIPS_PER_NODE] {
+            let path = field.path;
             if let Some(yours) = self.scenario.get(path) {
                 if old.is_some() {
                     kept.push(Kept { path, yours, usual: None });
                 } else {
-                    next = next.with(path, None);
+                    next = next.with(field, None);
                     replaced.push(path);
                 }
             }
@@ -452,7 +453,7 @@ impl State {
                         entry
                     })
                     .collect();
-                next = next.with("calibration", Some(Value::Array(pinned)));
+                next = next.with(paths::CALIBRATION, Some(Value::Array(pinned)));
             }
         }
         let set_aside = next.measured_elsewhere().len();
@@ -464,13 +465,13 @@ impl State {
         if id == "custom" {
             let Some(good) = &self.good else { return };
             let model = describe::transformer(&good.inputs.transformer);
-            let next = self.scenario.with("model", Some(model));
+            let next = self.scenario.with(paths::MODEL, Some(model));
             self.scenario = next;
             self.notice = None;
             return self.evaluate();
         }
         let Some(preset) = presets::transformer(id) else { return };
-        let mut next = self.scenario.with("model", Some(serde_json::json!({ "preset": id })));
+        let mut next = self.scenario.with(paths::MODEL, Some(serde_json::json!({ "preset": id })));
         // A model is a whole-plan change when its published plan is one click away.
         let ep = next.get("parallelism.ep").and_then(|v| v.as_u64()).unwrap_or(1);
         let notice = if preset.transformer.moe.is_some() && ep <= 1 {
@@ -479,7 +480,7 @@ impl State {
             None
         };
         if preset.transformer.moe.is_none() && ep > 1 {
-            next = next.with("parallelism.ep", None);
+            next = next.with(&fields::PARALLELISM_EP, None);
         }
         match notice {
             Some(notice) => self.replace(next, notice),
@@ -528,11 +529,126 @@ pub fn model_modified(scenario: &Scenario) -> bool {
     }
 }
 
+/// What a figure of the comparison is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Figure {
+    TrainDays,
+    /// Days with failures; a run that never finishes takes forever, and the page words it so.
+    EffectiveDays,
+    Mfu,
+    Step,
+    Memory,
+    Chips,
+    Power,
+    Capex,
+    RunCost,
+    Energy,
+    /// A part of the step, by its id (`bubble`, `dp_exposed`).
+    Part(&'static str),
+    Nodes,
+    Racks,
+    Switches,
+    Transceivers,
+}
+
+/// How a figure's values read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    Days,
+    Share,
+    Seconds,
+    Bytes,
+    Count,
+    Watts,
+    /// US dollars, shown in the side's own currency.
+    Money,
+    MegawattHours,
+}
+
+impl Figure {
+    /// Its label's key in the page's words; a step part is worded by its id.
+    pub fn label(self) -> &'static str {
+        match self {
+            Figure::TrainDays => "compare.train-days",
+            Figure::EffectiveDays => "compare.effective-days",
+            Figure::Mfu => "compare.mfu",
+            Figure::Step => "compare.step",
+            Figure::Memory => "compare.memory",
+            Figure::Chips => "compare.chips",
+            Figure::Power => "compare.power",
+            Figure::Capex => "compare.capex",
+            Figure::RunCost => "compare.run-cost",
+            Figure::Energy => "compare.energy",
+            Figure::Part(id) => id,
+            Figure::Nodes => "part.nodes",
+            Figure::Racks => "part.racks",
+            Figure::Switches => "compare.switches",
+            Figure::Transceivers => "part.transceivers",
+        }
+    }
+
+    /// How its values read.
+    pub fn measure(self) -> Measure {
+        match self {
+            Figure::TrainDays | Figure::EffectiveDays => Measure::Days,
+            Figure::Mfu => Measure::Share,
+            Figure::Step | Figure::Part(_) => Measure::Seconds,
+            Figure::Memory => Measure::Bytes,
+            Figure::Chips
+            | Figure::Nodes
+            | Figure::Racks
+            | Figure::Switches
+            | Figure::Transceivers => Measure::Count,
+            Figure::Power => Measure::Watts,
+            Figure::Capex | Figure::RunCost => Measure::Money,
+            Figure::Energy => Measure::MegawattHours,
+        }
+    }
+
+    /// A count of the bill of materials, which the comparison sets apart.
+    pub fn built(self) -> bool {
+        matches!(self, Figure::Nodes | Figure::Racks | Figure::Switches | Figure::Transceivers)
+    }
+
+    /// Its value in an estimate.
+    fn of(self, e: &Estimate) -> f64 {
+        let bom = &e.facility.bom;
+        match self {
+            Figure::TrainDays => e.train_days,
+            Figure::EffectiveDays => e.effective_train_days().unwrap_or(f64::INFINITY),
+            Figure::Mfu => e.mfu,
+            Figure::Step => e.step_s,
+            Figure::Memory => e.memory.peak_bytes,
+            Figure::Chips => e.chips_used as f64,
+            Figure::Power => e.facility.power.facility_w,
+            Figure::Capex => e.facility.cost.capex_usd,
+            Figure::RunCost => e.facility.cost.run_amortized_usd,
+            Figure::Energy => e.facility.energy_mwh,
+            Figure::Part(id) => {
+                e.breakdown.parts().into_iter().find(|(p, _)| *p == id).map_or(0.0, |(_, s)| s)
+            }
+            Figure::Nodes => bom.nodes as f64,
+            Figure::Racks => bom.racks as f64,
+            Figure::Switches => bom.switches() as f64,
+            Figure::Transceivers => bom.transceivers as f64,
+        }
+    }
+
+    /// Every figure the comparison shows, in its order: the headline, the step's parts, the
+    /// bill of materials.
+    pub fn all() -> Vec<Figure> {
+        use Figure::*;
+        let head =
+            [TrainDays, EffectiveDays, Mfu, Step, Memory, Chips, Power, Capex, RunCost, Energy];
+        let parts = StepBreakdown::default().parts().map(|(id, _)| Part(id));
+        head.into_iter().chain(parts).chain([Nodes, Racks, Switches, Transceivers]).collect()
+    }
+}
+
 /// One figure of a comparison: side A's, side B's, and B's change relative to A.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Difference {
-    /// What the figure is (a key the page words: `train_days`, `step.bubble`, `bom.nodes`).
-    pub key: &'static str,
+    pub figure: Figure,
     /// Side A's value.
     pub a: f64,
     /// Side B's value.
@@ -543,37 +659,12 @@ pub struct Difference {
 
 /// The headline figures, step parts and bill of materials of two estimates, side by side.
 pub fn compare(a: &Estimate, b: &Estimate) -> Vec<Difference> {
-    let pick = |e: &Estimate| -> Vec<(&'static str, f64)> {
-        let mut figures = vec![
-            ("train_days", e.train_days),
-            // A run that never finishes takes forever; the page words it so.
-            ("effective_train_days", e.effective_train_days().unwrap_or(f64::INFINITY)),
-            ("mfu", e.mfu),
-            ("step_s", e.step_s),
-            ("memory_bytes", e.memory.peak_bytes),
-            ("chips", e.chips_used as f64),
-            ("facility_w", e.facility.power.facility_w),
-            ("capex_usd", e.facility.cost.capex_usd),
-            ("run_usd", e.facility.cost.run_amortized_usd),
-            ("energy_mwh", e.facility.energy_mwh),
-        ];
-        figures.extend(e.breakdown.parts());
-        figures.extend([
-            ("bom.nodes", e.facility.bom.nodes as f64),
-            ("bom.racks", e.facility.bom.racks as f64),
-            ("bom.switches", e.facility.bom.switches() as f64),
-            ("bom.transceivers", e.facility.bom.transceivers as f64),
-        ]);
-        figures
-    };
-    pick(a)
+    Figure::all()
         .into_iter()
-        .zip(pick(b))
-        .map(|((key, a), (_, b))| Difference {
-            key,
-            a,
-            b,
-            change: if a != 0.0 { crate::model::finite((b - a) / a) } else { 0.0 },
+        .map(|figure| {
+            let (a, b) = (figure.of(a), figure.of(b));
+            let change = if a != 0.0 { crate::model::finite((b - a) / a) } else { 0.0 };
+            Difference { figure, a, b, change }
         })
         .collect()
 }

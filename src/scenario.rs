@@ -12,6 +12,8 @@ pub mod describe;
 mod edit;
 pub mod fields;
 mod json;
+pub mod leaves;
+pub mod paths;
 mod plant;
 mod pools;
 mod problem;
@@ -27,7 +29,7 @@ use serde_json::{Map, Value};
 use crate::model::{Estimate, Inputs};
 
 pub use calibration::{merge, Calibration, MEASURES};
-pub use edit::value_at;
+pub use edit::{value_at, Path};
 pub use pools::{Pools, Sites, MAX_POOLS, MAX_SITES};
 pub use resolve::{Catalog, Fix, FixLabel, InputError, Problem};
 
@@ -538,7 +540,9 @@ impl Scenario {
         only.fixes.iter().find_map(|f| match f.label {
             FixLabel::KeepIdle { idle, .. } => Some((
                 idle,
-                f.changes.iter().fold(self.clone(), |s, (path, v)| s.with(path, Some(v.clone()))),
+                f.changes
+                    .iter()
+                    .fold(self.clone(), |s, (path, v)| s.with_at(path, Some(v.clone()))),
             )),
             _ => None,
         })

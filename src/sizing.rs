@@ -27,6 +27,7 @@ use serde_json::Value;
 
 use crate::model::search::{self, Objective, Options, Plan, Search};
 use crate::model::{Estimate, Inputs};
+use crate::scenario::paths;
 use crate::scenario::{InputError, Scenario};
 
 /// The most chips sizing considers: ten times the largest clusters built.
@@ -69,7 +70,7 @@ pub fn ladder(unit: u32, max: u32) -> Vec<u32> {
 /// its overlaps are kept.
 pub fn at(scenario: &Scenario, chip: Option<&str>, chips: u32) -> Scenario {
     let mut s = match chip {
-        Some(id) => scenario.with("cluster.chip", Some(Value::from(id))),
+        Some(id) => scenario.with(paths::CLUSTER_CHIP, Some(Value::from(id))),
         None => scenario.clone(),
     };
     s.cluster.chips = Some(Value::from(chips));

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use clusterplan::model::presets;
+use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 use serde_json::{json, Value};
 
@@ -139,7 +140,7 @@ fn catalog_models_are_written_in_the_scenarios_keys() {
             keys.as_object_mut().expect("an object").remove(key);
         }
         let listed =
-            Scenario::default_plan().with("model", Some(keys)).resolve().expect("resolves");
+            Scenario::default_plan().with(paths::MODEL, Some(keys)).resolve().expect("resolves");
         let preset = presets::transformer(id).expect("a preset");
         assert_eq!(listed.transformer, preset.transformer, "{id}");
     }
@@ -444,19 +445,21 @@ fn predict_reads_a_scenario_that_names_an_entry_of_the_catalog() {
     use clusterplan::scenario::Scenario;
     let own = Scenario::default_plan()
         .with(
-            "cluster.chip",
+            paths::CLUSTER_CHIP,
             Some(json!({ "name": "X1", "bf16_tflops": 1800, "hbm_gb": 192, "hbm_tb_per_s": 6 })),
         )
-        .with("cluster.scale_up", Some(json!("nvlink5-72")))
-        .with("cluster.scale_out", Some(json!("ib-xdr")));
+        .with(paths::CLUSTER_SCALE_UP, Some(json!("nvlink5-72")))
+        .with(paths::CLUSTER_SCALE_OUT, Some(json!("ib-xdr")));
     let mut catalog = UserCatalog::default();
     catalog.put(Entry::capture(Kind::Chip, "X1", &own).expect("a chip of its own"));
     let dir = std::env::temp_dir().join(format!("clusterplan-catalog-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("mine.json");
     std::fs::write(&file, catalog.to_json()).expect("write");
-    let named =
-        Scenario::default_plan().with("cluster.chip", Some(json!("X1"))).to_value().to_string();
+    let named = Scenario::default_plan()
+        .with(paths::CLUSTER_CHIP, Some(json!("X1")))
+        .to_value()
+        .to_string();
 
     let with_catalog = run(&["predict", "-", "--catalog", file.to_str().expect("path")], &named);
     assert!(with_catalog.status.success(), "{}", String::from_utf8_lossy(&with_catalog.stderr));

@@ -6,18 +6,20 @@
 mod common;
 
 use clusterplan::model::{estimate, CpKind, Estimate, Inputs, Warning};
+use clusterplan::scenario::fields;
+use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 use serde_json::json;
 
 /// Llama 3 8B at `seq` tokens on `chips` H100, TP 8, CP `cp`, exchanging as `kind`.
 fn long(seq: u32, chips: u32, cp: u32, kind: &str) -> (Inputs, Estimate) {
     let inputs = common::plan("llama3-8b", "h100-sxm", chips, 8, 1)
-        .with("model.seq_len", Some(json!(seq)))
-        .with("training.global_batch", Some(json!(16)))
-        .with("training.tokens", Some(json!("100B")))
-        .with("parallelism.cp", Some(json!(cp)))
-        .with("parallelism.recompute", Some(json!("full")))
-        .with("parallelism.cp_kind", Some(json!(kind)))
+        .with(&fields::MODEL_SEQ_LEN, Some(json!(seq)))
+        .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(16)))
+        .with(&fields::TRAINING_TOKENS, Some(json!("100B")))
+        .with(&fields::PARALLELISM_CP, Some(json!(cp)))
+        .with(&fields::PARALLELISM_RECOMPUTE, Some(json!("full")))
+        .with(&fields::PARALLELISM_CP_KIND, Some(json!(kind)))
         .resolve()
         .unwrap_or_else(|e| panic!("{kind}: {e:?}"));
     let e = estimate(&inputs);
@@ -65,18 +67,18 @@ fn each_kind_costs_its_own_traffic() {
     // With a key/value head per query head, Ulysses moves less.
     let mha = |kind: &str| {
         let inputs = Scenario::default_plan()
-            .with("model.preset", Some(json!("llama3-8b")))
-            .with("model.kv_heads", Some(json!(32)))
-            .with("model.seq_len", Some(json!(131_072)))
-            .with("training.global_batch", Some(json!(16)))
-            .with("cluster.chip", Some(json!("h100-sxm")))
-            .with("cluster.chips", Some(json!(32)))
-            .with("parallelism.tp", Some(json!(8)))
-            .with("parallelism.pp", Some(json!(1)))
-            .with("parallelism.cp", Some(json!(4)))
-            .with("parallelism.virtual_stages", Some(json!(1)))
-            .with("parallelism.recompute", Some(json!("full")))
-            .with("parallelism.cp_kind", Some(json!(kind)))
+            .with(paths::MODEL_PRESET, Some(json!("llama3-8b")))
+            .with(&fields::MODEL_KV_HEADS, Some(json!(32)))
+            .with(&fields::MODEL_SEQ_LEN, Some(json!(131_072)))
+            .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(16)))
+            .with(paths::CLUSTER_CHIP, Some(json!("h100-sxm")))
+            .with(&fields::CLUSTER_CHIPS, Some(json!(32)))
+            .with(&fields::PARALLELISM_TP, Some(json!(8)))
+            .with(&fields::PARALLELISM_PP, Some(json!(1)))
+            .with(&fields::PARALLELISM_CP, Some(json!(4)))
+            .with(&fields::PARALLELISM_VIRTUAL_STAGES, Some(json!(1)))
+            .with(&fields::PARALLELISM_RECOMPUTE, Some(json!("full")))
+            .with(&fields::PARALLELISM_CP_KIND, Some(json!(kind)))
             .resolve()
             .expect("resolves");
         estimate(&inputs).link.cp_s
@@ -109,7 +111,7 @@ fn cp_overlap_alone_still_picks_the_kind() {
     let base = Scenario::default_plan();
     let kind = |s: Scenario| s.resolve().expect("resolves").parallelism.cp_kind;
     assert_eq!(kind(base.clone()), CpKind::AllGather);
-    assert_eq!(kind(base.with("parallelism.cp_overlap", Some(json!(true)))), CpKind::Ring);
+    assert_eq!(kind(base.with(&fields::PARALLELISM_CP_OVERLAP, Some(json!(true)))), CpKind::Ring);
 }
 
 /// DeepSeek-V3's attention is latent (MLA) with its published dimensions: about 187M
@@ -117,7 +119,7 @@ fn cp_overlap_alone_still_picks_the_kind() {
 /// same model, and naming another kernel turns it into ordinary attention.
 #[test]
 fn deepseek_v3_has_multi_head_latent_attention() {
-    let ds = Scenario::default_plan().with("model.preset", Some(json!("deepseek-v3")));
+    let ds = Scenario::default_plan().with(paths::MODEL_PRESET, Some(json!("deepseek-v3")));
     let t = ds.resolve().expect("resolves").transformer;
     let m = t.mla.expect("latent attention");
     assert_eq!(
@@ -128,9 +130,11 @@ fn deepseek_v3_has_multi_head_latent_attention() {
     assert!((t.params() / 1e9 - 671.0).abs() < 15.0, "{}", t.params() / 1e9);
     let written = clusterplan::scenario::describe::transformer(&t);
     assert_eq!(written["attention"], json!("mla"));
-    let again = Scenario::default_plan().with("model", Some(written)).resolve().expect("resolves");
+    let again =
+        Scenario::default_plan().with(paths::MODEL, Some(written)).resolve().expect("resolves");
     assert_eq!(again.transformer, t);
-    let plain = ds.with("model.attention", Some(json!("flash"))).resolve().expect("resolves");
+    let plain =
+        ds.with(&fields::MODEL_ATTENTION, Some(json!("flash"))).resolve().expect("resolves");
     assert!(plain.transformer.mla.is_none());
 }
 
@@ -141,17 +145,17 @@ fn deepseek_v3_has_multi_head_latent_attention() {
 fn the_search_tries_each_context_parallel_exchange() {
     use clusterplan::model::search::{search, Options};
     let typed = Scenario::default_plan()
-        .with("model.preset", Some(json!("llama3-8b")))
-        .with("model.seq_len", Some(json!(131_072)))
-        .with("training.global_batch", Some(json!(32)))
-        .with("training.tokens", Some(json!("100B")))
-        .with("cluster.chip", Some(json!("h100-sxm")))
-        .with("cluster.chips", Some(json!(128)))
-        .with("parallelism.tp", Some(json!(8)))
-        .with("parallelism.pp", Some(json!(1)))
-        .with("parallelism.cp", Some(json!(8)))
-        .with("parallelism.virtual_stages", Some(json!(1)))
-        .with("parallelism.cp_kind", Some(json!("allgather")));
+        .with(paths::MODEL_PRESET, Some(json!("llama3-8b")))
+        .with(&fields::MODEL_SEQ_LEN, Some(json!(131_072)))
+        .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(32)))
+        .with(&fields::TRAINING_TOKENS, Some(json!("100B")))
+        .with(paths::CLUSTER_CHIP, Some(json!("h100-sxm")))
+        .with(&fields::CLUSTER_CHIPS, Some(json!(128)))
+        .with(&fields::PARALLELISM_TP, Some(json!(8)))
+        .with(&fields::PARALLELISM_PP, Some(json!(1)))
+        .with(&fields::PARALLELISM_CP, Some(json!(8)))
+        .with(&fields::PARALLELISM_VIRTUAL_STAGES, Some(json!(1)))
+        .with(&fields::PARALLELISM_CP_KIND, Some(json!("allgather")));
     let inputs = typed.resolve().expect("resolves");
     let outcome = search(&inputs, Options { top: 1000, ..Options::default() });
     let best = outcome.ranked[0];

@@ -8,15 +8,17 @@ mod common;
 
 use clusterplan::model::search::{search, Options};
 use clusterplan::model::{estimate, Transformer};
+use clusterplan::scenario::fields;
+use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 use serde_json::json;
 
 /// Wan 2.1 14B on 128 H100 as Megatron-Bridge's table runs it: TP 2, CP 4, DP 16.
 fn wan() -> Scenario {
     common::plan("wan2.1-14b", "h100-sxm", 128, 2, 1)
-        .with("parallelism.cp", Some(json!(4)))
-        .with("parallelism.recompute", Some(json!("full")))
-        .with("training.global_batch", Some(json!(128)))
+        .with(&fields::PARALLELISM_CP, Some(json!(4)))
+        .with(&fields::PARALLELISM_RECOMPUTE, Some(json!("full")))
+        .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(128)))
 }
 
 /// Megatron-Bridge's FLOPs for one Wan sample (`WanModelProvider`, forward and backward),
@@ -48,7 +50,7 @@ fn wan_counts_the_flops_and_parameters_megatron_bridge_does() {
 #[test]
 fn attention_in_both_directions_computes_every_score() {
     let both = wan().resolve().expect("resolves");
-    let causal = wan().with("model.causal", Some(json!(true))).resolve().expect("resolves");
+    let causal = wan().with(&fields::MODEL_CAUSAL, Some(json!(true))).resolve().expect("resolves");
     let t = &both.transformer;
     let half = causal.transformer.attention_score_flops_per_sequence();
     assert!((t.attention_score_flops_per_sequence() / half - 2.0).abs() < 1e-12);
@@ -64,7 +66,7 @@ fn attention_in_both_directions_computes_every_score() {
 fn cross_attention_adds_parameters_flops_time_and_memory() {
     let with = wan().resolve().expect("resolves");
     let without =
-        wan().with("model.cross_attention", Some(json!(false))).resolve().expect("resolves");
+        wan().with(paths::MODEL_CROSS_ATTENTION, Some(json!(false))).resolve().expect("resolves");
     let (t, plain) = (&with.transformer, &without.transformer);
     let h = t.hidden as f64;
     let added = t.params() - plain.params();
@@ -73,7 +75,7 @@ fn cross_attention_adds_parameters_flops_time_and_memory() {
     let (e, p) = (estimate(&with), estimate(&without));
     assert!(e.step_s > p.step_s && e.memory.peak_bytes > p.memory.peak_bytes);
     let longer = wan()
-        .with("model.cross_attention", Some(json!({ "tokens": 4096 })))
+        .with(paths::MODEL_CROSS_ATTENTION, Some(json!({ "tokens": 4096 })))
         .resolve()
         .expect("resolves");
     assert!(longer.transformer.model_flops_per_sequence() > t.model_flops_per_sequence());
@@ -91,12 +93,13 @@ fn wan_fits_searches_sizes_and_round_trips() {
     let outcome = search(&inputs, Options::default());
     assert!(!outcome.ranked.is_empty());
     assert!(outcome.ranked[0].train_days <= e.train_days * (1.0 + 1e-9));
-    let s = wan().with("training.tokens", Some(json!("100B")));
+    let s = wan().with(&fields::TRAINING_TOKENS, Some(json!("100B")));
     match size(&s, None, 30.0).expect("sizes") {
         Answer::Meets(sized) => assert!(sized.chips > 0, "{} chips", sized.chips),
         Answer::Misses { .. } => panic!("no H100 cluster trains Wan on 100B tokens in 30 days"),
     }
     let written = clusterplan::scenario::describe::transformer(&inputs.transformer);
-    let again = Scenario::default_plan().with("model", Some(written)).resolve().expect("resolves");
+    let again =
+        Scenario::default_plan().with(paths::MODEL, Some(written)).resolve().expect("resolves");
     assert_eq!(again.transformer, inputs.transformer);
 }

@@ -7,8 +7,9 @@ mod common;
 
 use std::process::Command;
 
-use clusterplan::editor::{Action, Notice, State};
+use clusterplan::editor::{Action, Figure, Notice, State};
 use clusterplan::model::{Severity, Warning};
+use clusterplan::scenario::fields;
 use clusterplan::scenario::Scenario;
 use common::{random_scenario, Rng};
 use serde_json::{json, Value};
@@ -142,7 +143,7 @@ fn a_bad_import_keeps_the_plan_and_says_why() {
             other => panic!("{text}: {other:?}"),
         }
     }
-    let good = Scenario::default_plan().with("cluster.chips", Some(json!(8192)));
+    let good = Scenario::default_plan().with(&fields::CLUSTER_CHIPS, Some(json!(8192)));
     state.apply(Action::Import { name: "good.json".into(), text: good.to_json() });
     assert_eq!(state.scenario, good);
     state.apply(Action::Undo);
@@ -423,9 +424,13 @@ fn a_pinned_plan_stays_while_b_is_edited() {
     let a = &pinned.good.as_ref().expect("A has a result").estimate;
     assert_eq!(a.train_days, a_days, "A is as pinned");
     let rows = clusterplan::editor::compare(a, &b);
-    let days = rows.iter().find(|d| d.key == "train_days").expect("days");
+    let days = rows.iter().find(|d| d.figure == Figure::TrainDays).expect("days");
     assert!((days.change - (b.train_days / a_days - 1.0)).abs() < 1e-12);
-    assert!(rows.iter().any(|d| d.key == "bubble") && rows.iter().any(|d| d.key == "bom.nodes"));
+    let shown = |f: Figure| rows.iter().any(|d| d.figure == f);
+    assert!(shown(Figure::Part("bubble")) && shown(Figure::Nodes) && shown(Figure::Energy));
+    assert_eq!(rows.len(), Figure::all().len());
+    let nodes = rows.iter().find(|d| d.figure == Figure::Nodes).expect("nodes");
+    assert_eq!((nodes.a, nodes.b), (a.facility.bom.nodes as f64, b.facility.bom.nodes as f64));
     // A comparison link opens both sides; a single link ends the comparison.
     let mut opened = fresh();
     opened.apply(Action::OpenPair(Box::new((pinned.scenario.clone(), state.scenario.clone()))));

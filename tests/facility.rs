@@ -5,6 +5,8 @@
 mod common;
 
 use clusterplan::model::{Severity, Warning};
+use clusterplan::scenario::fields;
+use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 use common::{evaluate, random_scenario, with, Rng};
 use serde_json::json;
@@ -47,7 +49,7 @@ fn an_oversubscribed_top_tier_slows_groups_that_leave_their_pod() {
         ("cluster.fabric", json!({ "switch": "qm9700" })),
         ("parallelism.pp", json!(8)),
     ]);
-    let thin = base.with("cluster.fabric.oversubscription", Some(json!(7)));
+    let thin = base.with(&fields::CLUSTER_FABRIC_OVERSUBSCRIPTION, Some(json!(7)));
     let (b, t) = (evaluate(&base), evaluate(&thin));
     assert!(t.link.dp_s > 2.0 * b.link.dp_s, "{} -> {}", b.link.dp_s, t.link.dp_s);
     assert!(t.train_days > b.train_days);
@@ -77,7 +79,7 @@ fn a_liquid_rack_on_air_is_warned_and_liquid_heat_has_a_flow() {
     assert!(liquid.facility.cooling.coolant_l_per_min > 0.0);
     assert_eq!(liquid.facility.bom.scale_up_switches, 9 * liquid.facility.cooling.racks);
     assert!(!liquid.warnings.iter().any(|w| matches!(w, Warning::RackTooDense { .. })));
-    let air = evaluate(&rack.with("facility.cooling", Some(json!("air"))));
+    let air = evaluate(&rack.with(&fields::FACILITY_COOLING, Some(json!("air"))));
     let w = air.warnings.iter().find(|w| matches!(w, Warning::RackTooDense { .. }));
     assert!(w.is_some_and(|w| w.severity() == Severity::Fit), "{:?}", air.warnings);
     assert_eq!(air.facility.cooling.liquid_w, 0.0);
@@ -119,7 +121,7 @@ fn impossible_values_name_their_field() {
         ("cluster.fabric.tiers", json!(1), "one tier"),
         ("cluster.system", json!("dgx-z"), "unknown system"),
     ] {
-        let s = Scenario::default_plan().with(path, Some(value.clone()));
+        let s = Scenario::default_plan().with_at(path, Some(value.clone()));
         let errors: Vec<String> = match s.resolve() {
             Ok(_) => panic!("{path} = {value} should be refused"),
             Err(e) => e.iter().map(|e| e.to_string()).collect(),
@@ -145,10 +147,10 @@ fn random_plants_never_produce_nan_or_negative_figures() {
         ["dgx-h100", "dgx-b200", "gb200-nvl72", "atlas-800t-a2", "kuae-s4000", "mi300x-platform"];
     for case in 0..200 {
         let s = random_scenario(&mut rng)
-            .with("cluster.system", Some(json!(*rng.pick(&systems))))
-            .with("cluster.chips_per_node", None)
-            .with("cluster.fabric", Some(random_fabric(&mut rng)))
-            .with("facility.cooling", Some(json!(*rng.pick(&["air", "liquid", "hybrid"]))));
+            .with(paths::CLUSTER_SYSTEM, Some(json!(*rng.pick(&systems))))
+            .with(&fields::CLUSTER_CHIPS_PER_NODE, None)
+            .with(paths::CLUSTER_FABRIC, Some(random_fabric(&mut rng)))
+            .with(&fields::FACILITY_COOLING, Some(json!(*rng.pick(&["air", "liquid", "hybrid"]))));
         let Ok((_, e)) = s.evaluate() else { continue };
         let f = &e.facility;
         for x in [
@@ -176,14 +178,16 @@ fn the_priced_bill_of_materials_sums_to_the_hardware_cost() {
     let mut priced = 0;
     for case in 0..300 {
         let mut s = random_scenario(&mut rng)
-            .with("cluster.fabric", Some(random_fabric(&mut rng)))
-            .with("facility.currency", Some(json!(*rng.pick(&["usd", "cny"]))))
-            .with("facility.usd_to_cny", Some(json!(5.0 + rng.below(5) as f64)));
+            .with(paths::CLUSTER_FABRIC, Some(random_fabric(&mut rng)))
+            .with(&fields::FACILITY_CURRENCY, Some(json!(*rng.pick(&["usd", "cny"]))))
+            .with(&fields::FACILITY_USD_TO_CNY, Some(json!(5.0 + rng.below(5) as f64)));
         if let Some(system) = *rng.pick(&systems) {
-            s = s.with("cluster.system", Some(json!(system))).with("cluster.chips_per_node", None);
+            s = s
+                .with(paths::CLUSTER_SYSTEM, Some(json!(system)))
+                .with(&fields::CLUSTER_CHIPS_PER_NODE, None);
             // NVL72 racks joined eight at a time by a second NVLink tier, half the time.
             if system == "gb200-nvl72" && rng.below(2) == 0 {
-                s = s.with("cluster.scale_up", Some(json!("nvlink5-576")));
+                s = s.with(paths::CLUSTER_SCALE_UP, Some(json!("nvlink5-576")));
             }
         }
         let Ok((inputs, e)) = s.evaluate() else { continue };
@@ -278,8 +282,8 @@ fn roce_and_infiniband_networks_are_built_of_their_own_switches() {
             let mut s = with(&[("cluster.scale_out", json!(scale_out))]);
             if let Some(system) = system {
                 s = s
-                    .with("cluster.system", Some(json!(system)))
-                    .with("cluster.chips_per_node", None);
+                    .with(paths::CLUSTER_SYSTEM, Some(json!(system)))
+                    .with(&fields::CLUSTER_CHIPS_PER_NODE, None);
             }
             let (inputs, _) = s.evaluate().expect("resolves");
             assert_eq!(kind(&inputs), Some(ib), "{scale_out} in {system:?}");
@@ -344,12 +348,15 @@ fn every_assumption_is_documented() {
 fn nvl576_builds_and_prices_a_second_nvlink_tier() {
     let at = |chips: u32, scale_up: &str| {
         let s = Scenario::default_plan()
-            .with("cluster.chip", Some(json!("gb200")))
-            .with("cluster.chips", Some(json!(chips)))
-            .with("cluster.system", Some(json!("gb200-nvl72")))
-            .with("cluster.scale_out", None)
-            .with("cluster.scale_up", Some(json!(scale_up)))
-            .with("parallelism", Some(json!({ "tp": 4, "pp": 1, "cp": 1, "virtual_stages": 1 })));
+            .with(paths::CLUSTER_CHIP, Some(json!("gb200")))
+            .with(&fields::CLUSTER_CHIPS, Some(json!(chips)))
+            .with(paths::CLUSTER_SYSTEM, Some(json!("gb200-nvl72")))
+            .with(paths::CLUSTER_SCALE_OUT, None)
+            .with(paths::CLUSTER_SCALE_UP, Some(json!(scale_up)))
+            .with(
+                paths::PARALLELISM,
+                Some(json!({ "tp": 4, "pp": 1, "cp": 1, "virtual_stages": 1 })),
+            );
         s.evaluate().expect("resolves").1.facility
     };
     let (nvl72, nvl576) = (at(576, "nvlink5-72"), at(576, "nvlink5-576"));

@@ -11,6 +11,7 @@ mod common;
 
 use clusterplan::evaluation;
 use clusterplan::scenario::fields::{self, Kind};
+use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 use common::{random_scenario, Rng};
 use serde_json::{json, Value};
@@ -49,7 +50,7 @@ fn scenario(rng: &mut Rng) -> Scenario {
     let mut s = random_scenario(rng);
     for _ in 0..1 + rng.below(6) {
         let field = *rng.pick(fields::FIELDS);
-        s = s.with(field.path, Some(value_for(field, rng)));
+        s = s.with_at(field.path, Some(value_for(field, rng)));
     }
     let choices = fields::choices();
     for _ in 0..rng.below(3) {
@@ -58,7 +59,7 @@ fn scenario(rng: &mut Rng) -> Scenario {
             0 => json!("no such option"),
             _ => json!(*rng.pick(options)),
         };
-        s = s.with(path, Some(value));
+        s = s.with_at(path, Some(value));
     }
     if rng.below(4) == 0 {
         let chip = rng.pick(clusterplan::model::presets::CHIPS).id;
@@ -67,15 +68,15 @@ fn scenario(rng: &mut Rng) -> Scenario {
         if far {
             pool["site"] = json!("west");
         }
-        s = s.with("cluster.pools", Some(json!([pool])));
+        s = s.with(paths::CLUSTER_POOLS, Some(json!([pool])));
         s = s.with(
-            "cluster.between_pools",
+            paths::CLUSTER_BETWEEN_POOLS,
             Some(json!({ "gbit_per_s": 10u32.pow(1 + rng.below(5) as u32) })),
         );
         if far {
             let wan = json!(10u32.pow(rng.below(5) as u32));
-            s = s.with("cluster.site", Some(json!("east"))).with(
-                "sites",
+            s = s.with(paths::CLUSTER_SITE, Some(json!("east"))).with(
+                paths::SITES,
                 Some(json!([{ "name": "east", "wan_gbit_per_s": wan }, { "name": "west", "wan_gbit_per_s": wan }])),
             );
         }

@@ -7,6 +7,8 @@ mod common;
 
 use clusterplan::model::search::{search, Options};
 use clusterplan::model::{estimate, Warning};
+use clusterplan::scenario::fields;
+use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 use serde_json::json;
 
@@ -42,7 +44,7 @@ fn a_mamba_layer_costs_well_below_attention_at_long_context() {
 fn a_mamba_1_layer_costs_well_below_attention_at_long_context() {
     let step = |pattern: &str| {
         let s = model(pattern, 131_072)
-            .with("model.mamba", Some(json!({ "kind": "mamba1", "state": 16 })));
+            .with(paths::MODEL_MAMBA, Some(json!({ "kind": "mamba1", "state": 16 })));
         let e = estimate(&s.resolve().expect("resolves"));
         assert!(e.feasible, "{pattern}: {:?}", e.problems);
         e.step_s
@@ -57,8 +59,8 @@ fn a_mamba_1_layer_costs_well_below_attention_at_long_context() {
 #[test]
 fn jamba_resolves_with_its_mamba_1_mixers() {
     let s = common::plan("jamba-1.5-mini", "h100-sxm", 256, 2, 1)
-        .with("training.global_batch", Some(json!(512)))
-        .with("parallelism.ep", Some(json!(8)));
+        .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(512)))
+        .with(&fields::PARALLELISM_EP, Some(json!(8)));
     let inputs = s.resolve().expect("resolves");
     let t = &inputs.transformer;
     let (total, active) = (t.params() / 1e9, t.active_params() / 1e9);
@@ -74,7 +76,8 @@ fn jamba_resolves_with_its_mamba_1_mixers() {
     let outcome = search(&inputs, Options::default());
     assert!(!outcome.ranked.is_empty());
     let written = clusterplan::scenario::describe::transformer(t);
-    let again = Scenario::default_plan().with("model", Some(written)).resolve().expect("resolves");
+    let again =
+        Scenario::default_plan().with(paths::MODEL, Some(written)).resolve().expect("resolves");
     assert_eq!(&again.transformer, t);
 }
 
@@ -82,14 +85,14 @@ fn jamba_resolves_with_its_mamba_1_mixers() {
 #[test]
 fn a_plain_pattern_is_the_transformer() {
     let plain = Scenario::default_plan().with(
-        "model",
+        paths::MODEL,
         Some(json!({ "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn": 14336,
             "ffn_act": "swiglu", "vocab": 128256, "seq_len": 8192, "layers": 16 })),
     );
     let a = estimate(&plain.resolve().expect("resolves"));
     let b = estimate(
         &plain
-            .with("model.hybrid_pattern", Some(json!("*-".repeat(16))))
+            .with(paths::MODEL_HYBRID_PATTERN, Some(json!("*-".repeat(16))))
             .resolve()
             .expect("resolves"),
     );
@@ -101,8 +104,8 @@ fn a_plain_pattern_is_the_transformer() {
 #[test]
 fn the_nemotron_h_presets_resolve_search_and_fit() {
     for (id, billions) in [("nemotron-h-8b", 8.1), ("nemotron-h-56b", 56.0)] {
-        let s =
-            common::plan(id, "h100-sxm", 256, 8, 1).with("training.global_batch", Some(json!(256)));
+        let s = common::plan(id, "h100-sxm", 256, 8, 1)
+            .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(256)));
         let inputs = s.resolve().expect("resolves");
         let params = inputs.transformer.params() / 1e9;
         assert!((params / billions - 1.0).abs() < 0.08, "{id}: {params} B");
@@ -116,7 +119,7 @@ fn the_nemotron_h_presets_resolve_search_and_fit() {
 /// refused by the pattern's key.
 #[test]
 fn mamba_splits_and_bad_patterns_are_caught() {
-    let s = model(&"M-".repeat(16), 8192).with("model.mamba", Some(json!({ "groups": 4 })));
+    let s = model(&"M-".repeat(16), 8192).with(paths::MODEL_MAMBA, Some(json!({ "groups": 4 })));
     let e = estimate(&s.resolve().expect("resolves"));
     assert!(
         e.problems.contains(&Warning::TensorSplitsMamba { heads: 128, groups: 4, tp: 8 }),
@@ -132,8 +135,8 @@ fn mamba_splits_and_bad_patterns_are_caught() {
 #[test]
 fn a_vision_encoder_adds_parameters_flops_and_time() {
     let vlm = common::plan("qwen2-vl-72b", "h100-sxm", 512, 8, 4)
-        .with("training.global_batch", Some(json!(512)));
-    let text_only = vlm.clone().with("model.vision", Some(json!(false)));
+        .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(512)));
+    let text_only = vlm.clone().with(paths::MODEL_VISION, Some(json!(false)));
     let (with, without) =
         (vlm.resolve().expect("resolves"), text_only.resolve().expect("resolves"));
     let encoder = with.transformer.params() - without.transformer.params();
@@ -147,14 +150,15 @@ fn a_vision_encoder_adds_parameters_flops_and_time() {
     assert!(e.feasible && e.memory.fits, "{:?}", e.problems);
     // More images a sample, more time.
     let more = vlm
-        .with("model.vision", Some(json!({ "images_per_sample": 4 })))
+        .with(paths::MODEL_VISION, Some(json!({ "images_per_sample": 4 })))
         .resolve()
         .expect("resolves");
     assert!(estimate(&more).step_s > e.step_s);
     let outcome = search(&with, Options::default());
     assert!(!outcome.ranked.is_empty());
     let written = clusterplan::scenario::describe::transformer(&with.transformer);
-    let again = Scenario::default_plan().with("model", Some(written)).resolve().expect("resolves");
+    let again =
+        Scenario::default_plan().with(paths::MODEL, Some(written)).resolve().expect("resolves");
     assert_eq!(again.transformer, with.transformer);
 }
 
@@ -164,16 +168,19 @@ fn a_vision_encoder_adds_parameters_flops_and_time() {
 #[test]
 fn the_vision_encoder_takes_its_own_tensor_parallelism() {
     let vlm = common::plan("qwen2-vl-72b", "h100-sxm", 512, 8, 4)
-        .with("training.global_batch", Some(json!(512)));
+        .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(512)));
     let split = vlm.resolve().expect("resolves");
-    let whole =
-        vlm.clone().with("model.vision", Some(json!({ "tp": 1 }))).resolve().expect("resolves");
+    let whole = vlm
+        .clone()
+        .with(paths::MODEL_VISION, Some(json!({ "tp": 1 })))
+        .resolve()
+        .expect("resolves");
     assert_eq!(whole.transformer.vision.and_then(|v| v.tp), Some(1));
     let (e_split, e_whole) = (estimate(&split), estimate(&whole));
     assert!(e_whole.feasible, "{:?}", e_whole.problems);
     assert!(e_whole.memory.peak_bytes > e_split.memory.peak_bytes);
     assert!(e_whole.step_s > e_split.step_s, "{} against {}", e_whole.step_s, e_split.step_s);
-    let odd = vlm.with("model.vision", Some(json!({ "tp": 3 }))).resolve().expect("resolves");
+    let odd = vlm.with(paths::MODEL_VISION, Some(json!({ "tp": 3 }))).resolve().expect("resolves");
     let e = estimate(&odd);
     assert!(
         e.problems.contains(&Warning::VisionTensorSplit { encoder_tp: 3, tp: 8, heads: 16 }),
@@ -181,7 +188,8 @@ fn the_vision_encoder_takes_its_own_tensor_parallelism() {
         e.problems
     );
     let written = clusterplan::scenario::describe::transformer(&whole.transformer);
-    let again = Scenario::default_plan().with("model", Some(written)).resolve().expect("resolves");
+    let again =
+        Scenario::default_plan().with(paths::MODEL, Some(written)).resolve().expect("resolves");
     assert_eq!(again.transformer, whole.transformer);
 }
 
@@ -200,9 +208,9 @@ fn the_new_presets_size_for_a_deadline() {
         ("llama3-70b", "b300", "nvfp4", "2T"),
     ] {
         let s = common::plan(model, chip, 1024, 8, 4)
-            .with("training.tokens", Some(json!(tokens)))
-            .with("training.recipe", Some(json!(recipe)))
-            .with("training.global_batch", Some(json!(1024)));
+            .with(&fields::TRAINING_TOKENS, Some(json!(tokens)))
+            .with(&fields::TRAINING_RECIPE, Some(json!(recipe)))
+            .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(1024)));
         match size(&s, None, 60.0).unwrap_or_else(|e| panic!("{model}: {e:?}")) {
             Answer::Meets(sized) => assert!(
                 sized.chips > 0 && sized.estimate.effective_train_days().is_some_and(|d| d <= 60.0),

@@ -5,6 +5,8 @@
 use clusterplan::jobs::{self, Job};
 use clusterplan::model::search::Objective;
 use clusterplan::page::{self, Status, Task, View};
+use clusterplan::scenario::fields;
+use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 
 fn scenario() -> Scenario {
@@ -222,9 +224,11 @@ fn the_status_reads_errors_and_garbage_without_panicking() {
 /// the fleet and the failures they carry.
 #[test]
 fn every_view_survives_the_wire() {
-    let fleet = scenario()
-        .with("cluster.pools", Some(serde_json::json!([{ "chip": "ascend-910b", "chips": 64 }])));
-    let b = scenario().with("cluster.chips", Some(serde_json::json!(128)));
+    let fleet = scenario().with(
+        paths::CLUSTER_POOLS,
+        Some(serde_json::json!([{ "chip": "ascend-910b", "chips": 64 }])),
+    );
+    let b = scenario().with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(128)));
     let tasks = [
         Task::Search { scenario: scenario(), objective: Objective::TrainDays, top: 3 },
         Task::Size {
@@ -275,7 +279,7 @@ fn the_accuracy_job_predicts_every_published_row() {
 /// Plan A against plan B draws both steps on one axis and both scaling curves on one chart.
 #[test]
 fn a_comparison_draws_both_plans() {
-    let b = scenario().with("cluster.chips", Some(serde_json::json!(128)));
+    let b = scenario().with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(128)));
     let result =
         jobs::run(&Task::Compare { pair: Box::new((scenario(), b)), dark: true }).expect("runs");
     // The raw drawings, as the command line gets them (the page's are pictures).
@@ -349,7 +353,7 @@ fn a_plan_that_beats_yours_beyond_the_models_error_is_cautioned() {
     let note = |changes: &[(&str, serde_json::Value)]| {
         let mut s = scenario();
         for (path, value) in changes {
-            s = s.with(path, Some(value.clone()));
+            s = s.with_at(path, Some(value.clone()));
         }
         let request = Task::Search { scenario: s, objective: Objective::TrainDays, top: 3 };
         let mut job = Job::start(&request).expect("starts");

@@ -8,6 +8,8 @@ mod common;
 
 use clusterplan::model::search::{search, Options};
 use clusterplan::model::{estimate, Warning};
+use clusterplan::scenario::fields;
+use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 use serde_json::json;
 
@@ -22,7 +24,7 @@ fn model(pattern: &str, seq: u32) -> Scenario {
 #[test]
 fn a_linear_attention_layer_costs_well_below_attention_at_long_context() {
     let step = |pattern: &str, seq: u32, linear: serde_json::Value| {
-        let s = model(pattern, seq).with("model.linear", Some(linear));
+        let s = model(pattern, seq).with(paths::MODEL_LINEAR, Some(linear));
         let e = estimate(&s.resolve().expect("resolves"));
         assert!(e.feasible, "{pattern} at {seq}: {:?}", e.problems);
         e.step_s
@@ -72,8 +74,8 @@ fn gated_deltanet_flops_are_megatron_lms() {
 fn the_linear_attention_presets_resolve_search_and_fit() {
     for (id, billions, ep) in [("qwen3-next-80b-a3b", 80.0, 64), ("rwkv7-2.9b", 2.9, 1)] {
         let s = common::plan(id, "h100-sxm", 256, 1, 1)
-            .with("training.global_batch", Some(json!(512)))
-            .with("parallelism.ep", Some(json!(ep)));
+            .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(512)))
+            .with(&fields::PARALLELISM_EP, Some(json!(ep)));
         let inputs = s.resolve().expect("resolves");
         let t = &inputs.transformer;
         let params = t.params() / 1e9;
@@ -85,7 +87,7 @@ fn the_linear_attention_presets_resolve_search_and_fit() {
         assert!(outcome.ranked[0].train_days <= e.train_days * (1.0 + 1e-9));
         let written = clusterplan::scenario::describe::transformer(t);
         let again =
-            Scenario::default_plan().with("model", Some(written)).resolve().expect("resolves");
+            Scenario::default_plan().with(paths::MODEL, Some(written)).resolve().expect("resolves");
         assert_eq!(&again.transformer, t, "{id} written back");
     }
     let next =
@@ -99,14 +101,14 @@ fn the_linear_attention_presets_resolve_search_and_fit() {
 #[test]
 fn linear_splits_are_caught() {
     let s = model(&"G-".repeat(16), 8192)
-        .with("model.linear", Some(json!({ "heads": 36, "key_heads": 12 })));
+        .with(paths::MODEL_LINEAR, Some(json!({ "heads": 36, "key_heads": 12 })));
     let e = estimate(&s.resolve().expect("resolves"));
     assert!(
         e.problems.contains(&Warning::TensorSplitsLinear { heads: 36, key_heads: 12, tp: 8 }),
         "{:?}",
         e.problems
     );
-    let bad = model("G-", 8192).with("model.linear", Some(json!({ "kind": "retnet" })));
+    let bad = model("G-", 8192).with(paths::MODEL_LINEAR, Some(json!({ "kind": "retnet" })));
     let errors = bad.resolve().expect_err("retnet is not offered");
     assert_eq!(errors[0].field, "model.linear.kind");
 }
@@ -117,9 +119,9 @@ fn the_linear_attention_presets_size_for_a_deadline() {
     use clusterplan::sizing::{size, Answer};
     for (id, tokens) in [("qwen3-next-80b-a3b", "15T"), ("rwkv7-2.9b", "3T")] {
         let s = common::plan(id, "h100-sxm", 1024, 1, 1)
-            .with("training.tokens", Some(json!(tokens)))
-            .with("training.global_batch", Some(json!(1024)))
-            .with("parallelism.ep", Some(json!(if id == "rwkv7-2.9b" { 1 } else { 64 })));
+            .with(&fields::TRAINING_TOKENS, Some(json!(tokens)))
+            .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(1024)))
+            .with(&fields::PARALLELISM_EP, Some(json!(if id == "rwkv7-2.9b" { 1 } else { 64 })));
         match size(&s, None, 60.0).unwrap_or_else(|e| panic!("{id}: {e:?}")) {
             Answer::Meets(sized) => assert!(sized.chips > 0, "{id}"),
             Answer::Misses { .. } => panic!("{id}: no size meets 60 days"),

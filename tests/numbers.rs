@@ -93,7 +93,7 @@ fn the_forms_quoted_by_users_are_read() {
     let mut base = Scenario::default_plan();
     for path in ["parallelism.tp", "parallelism.pp", "parallelism.cp", "parallelism.virtual_stages"]
     {
-        base = base.with(path, Some(Value::from(1)));
+        base = base.with_at(path, Some(Value::from(1)));
     }
     for (path, text, want) in [
         ("cluster.chips", "16k", 16_000.0),
@@ -103,7 +103,7 @@ fn the_forms_quoted_by_users_are_read() {
         ("training.tokens", "14.8T", 14.8e12),
         ("training.tokens", "2e12", 2e12),
     ] {
-        let s = base.with(path, Some(Value::String(text.into())));
+        let s = base.with_at(path, Some(Value::String(text.into())));
         let inputs = s.resolve().unwrap_or_else(|e| panic!("{path} = {text}: {e:?}"));
         let got = if path == "cluster.chips" {
             inputs.cluster.n_chips as f64

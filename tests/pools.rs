@@ -7,6 +7,8 @@ mod common;
 
 use clusterplan::model::pools::{across, split, Across, Between};
 use clusterplan::model::{estimate, Inputs};
+use clusterplan::scenario::fields;
+use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 use serde_json::json;
 
@@ -14,7 +16,7 @@ use serde_json::json;
 /// at 4,096 chips, so a pool's share of the batch keeps its pipeline full.
 fn pool(chip: &str, chips: u32) -> Inputs {
     common::plan("llama3-70b", chip, chips, 8, 4)
-        .with("training.global_batch", Some(json!(8192)))
+        .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(8192)))
         .resolve()
         .unwrap_or_else(|e| panic!("{chip}: {e:?}"))
 }
@@ -256,12 +258,12 @@ fn adding_to_a_fleet_meets_the_deadline_with_the_fewest_chips() {
     assert_eq!((met.chips, met.scenario.clone()), (0, fleet.clone()));
     // One unit fewer misses.
     let fewer = fleet.clone().with(
-        "cluster.pools",
+        paths::CLUSTER_POOLS,
         Some(json!([{ "chip": "ascend-910b", "chips": added.chips - added.unit }])),
     );
     let shared = fleet.resolve().map(|i| i.cluster.scale_out.bytes_per_s * 4096.0).unwrap_or(0.0);
     let pools = fewer
-        .with("cluster.between_pools", Some(json!({ "gbit_per_s": shared * 8.0 / 1e9 })))
+        .with(paths::CLUSTER_BETWEEN_POOLS, Some(json!({ "gbit_per_s": shared * 8.0 / 1e9 })))
         .pools()
         .expect("resolves")
         .expect("pools");
@@ -272,10 +274,10 @@ fn adding_to_a_fleet_meets_the_deadline_with_the_fewest_chips() {
 /// The fleet of `fleet()` written as a scenario, with `more` keys over it.
 fn fleet_scenario(more: &[(&str, serde_json::Value)]) -> Scenario {
     let mut s = common::plan("llama3-70b", "h800", 4096, 8, 4)
-        .with("cluster.pools", Some(json!([{ "chip": "ascend-910b", "chips": 4096 }])))
-        .with("cluster.between_pools", Some(json!({ "gbit_per_s": 3200 })));
+        .with(paths::CLUSTER_POOLS, Some(json!([{ "chip": "ascend-910b", "chips": 4096 }])))
+        .with(paths::CLUSTER_BETWEEN_POOLS, Some(json!({ "gbit_per_s": 3200 })));
     for (path, value) in more {
-        s = s.with(path, Some(value.clone()));
+        s = s.with_at(path, Some(value.clone()));
     }
     s
 }
@@ -391,7 +393,7 @@ fn the_fleet_view_shows_every_pool_and_site() {
     // The best split splits pools in one place, so it is not offered over sites; in one place
     // it applies as a scenario that runs the job it promised.
     assert!(v.best.is_none(), "{:?}", v.best);
-    let one_place = fleet(&s.clone().with("sites", None)).expect("a fleet");
+    let one_place = fleet(&s.clone().with(paths::SITES, None)).expect("a fleet");
     let applied = &one_place.best.as_ref().expect("a best split").apply.scenario;
     let job = applied.pools().expect("resolves").expect("pools").job();
     let pools = s.pools().expect("resolves").expect("pools");
@@ -483,8 +485,9 @@ fn the_fleet_drawing_stays_inside_its_bounds() {
 fn the_fleet_question_is_answered_in_the_worker() {
     use clusterplan::jobs::run;
     use clusterplan::page::Task;
-    let scenario =
-        fleet_scenario(&[]).with("cluster.pools", None).with("cluster.between_pools", None);
+    let scenario = fleet_scenario(&[])
+        .with(paths::CLUSTER_POOLS, None)
+        .with(paths::CLUSTER_BETWEEN_POOLS, None);
     let alone = estimate(&scenario.resolve().expect("resolves")).train_days;
     let task =
         Task::AddToFleet { scenario, chip: "ascend-910b".into(), deadline_days: 0.8 * alone };
@@ -598,7 +601,7 @@ fn pools_and_sites_are_bounded_with_a_clear_error() {
     let sites: Vec<_> = (0..=MAX_SITES)
         .map(|i| json!({ "name": format!("s{i}"), "wan_gbit_per_s": 100 }))
         .collect();
-    let s = Scenario::default_plan().with("sites", Some(json!(sites)));
+    let s = Scenario::default_plan().with(paths::SITES, Some(json!(sites)));
     let errors = s.check_sites().expect_err("one site too many");
     assert!(
         errors.iter().any(|e| e.field == "sites" && e.to_string().contains("at most 16")),
@@ -624,15 +627,15 @@ fn every_site_is_built_and_priced_used_or_not() {
             _ => json!({ "tp": 8, "pp": 4, "across_sites": "diloco", "diloco_streaming": true }),
         };
         let s = common::plan("llama3-70b", "h100-sxm", east, 8, 4)
-            .with("cluster.site", Some(json!("east")))
+            .with(paths::CLUSTER_SITE, Some(json!("east")))
             .with(
-                "cluster.pools",
+                paths::CLUSTER_POOLS,
                 Some(json!([{ "chip": "h100-sxm", "chips": west, "site": "west" }])),
             )
-            .with("cluster.between_pools", Some(json!({ "gbit_per_s": gbit })))
-            .with("parallelism", Some(how))
+            .with(paths::CLUSTER_BETWEEN_POOLS, Some(json!({ "gbit_per_s": gbit })))
+            .with(paths::PARALLELISM, Some(how))
             .with(
-                "sites",
+                paths::SITES,
                 Some(json!([
                     { "name": "east", "wan_gbit_per_s": gbit, "wan_latency_ms": rng.below(20) },
                     { "name": "west", "wan_gbit_per_s": gbit, "wan_latency_ms": rng.below(20) }
@@ -679,7 +682,7 @@ fn chips_split_over_sites_or_pools_never_beat_one_place() {
         let at_sites = rng.below(2) == 0;
         let plan = || {
             common::plan("llama3-70b", chip, east, 8, 4)
-                .with("training.global_batch", Some(json!(4096)))
+                .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(4096)))
         };
         // The same chips on the same fabric as the cluster's own.
         let mut pool = json!({ "chip": chip, "chips": west, "scale_out": "roce-400g" });
@@ -687,11 +690,11 @@ fn chips_split_over_sites_or_pools_never_beat_one_place() {
             pool["site"] = json!("west");
         }
         let mut s = plan()
-            .with("cluster.pools", Some(json!([pool])))
-            .with("cluster.between_pools", Some(json!({ "gbit_per_s": gbit })));
+            .with(paths::CLUSTER_POOLS, Some(json!([pool])))
+            .with(paths::CLUSTER_BETWEEN_POOLS, Some(json!({ "gbit_per_s": gbit })));
         if at_sites {
-            s = s.with("cluster.site", Some(json!("east"))).with(
-                "sites",
+            s = s.with(paths::CLUSTER_SITE, Some(json!("east"))).with(
+                paths::SITES,
                 Some(json!([
                     { "name": "east", "wan_gbit_per_s": gbit, "wan_latency_ms": rng.below(5) },
                     { "name": "west", "wan_gbit_per_s": gbit, "wan_latency_ms": rng.below(5) }
@@ -699,7 +702,10 @@ fn chips_split_over_sites_or_pools_never_beat_one_place() {
             );
         }
         let one = estimate(
-            &plan().with("cluster.chips", Some(json!(east + west))).resolve().expect("one place"),
+            &plan()
+                .with(&fields::CLUSTER_CHIPS, Some(json!(east + west)))
+                .resolve()
+                .expect("one place"),
         );
         let base = s.resolve().expect("resolves");
         let (split, both) = if at_sites {
@@ -727,12 +733,12 @@ fn chips_split_over_sites_or_pools_never_beat_one_place() {
 fn h100_and_a100_by_data_beat_the_h100_alone() {
     let plan = || {
         common::plan("llama3-70b", "h100-sxm", 2048, 8, 4)
-            .with("training.global_batch", Some(json!(2048)))
+            .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(2048)))
     };
     let alone = estimate(&plan().resolve().expect("resolves"));
     let s = plan()
-        .with("cluster.pools", Some(json!([{ "chip": "a100-80gb", "chips": 2048 }])))
-        .with("parallelism.across_pools", Some(json!("data")));
+        .with(paths::CLUSTER_POOLS, Some(json!([{ "chip": "a100-80gb", "chips": 2048 }])))
+        .with(&fields::PARALLELISM_ACROSS_POOLS, Some(json!("data")));
     let job = s.pools().expect("pools").expect("two pools").job();
     assert!(job.parts.iter().all(|p| p.share > 0.1), "{job:?}");
     let gain = job.tokens_per_s / alone.tokens_per_s - 1.0;

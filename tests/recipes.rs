@@ -8,13 +8,14 @@ mod common;
 
 use clusterplan::model::search::days_bound;
 use clusterplan::model::{estimate, Estimate, GemmFormat, Warning};
+use clusterplan::scenario::fields;
 use serde_json::json;
 
 /// Llama 3 70B on 1,024 chips of `chip`, TP 8, PP 4, in `recipe`.
 fn run(chip: &str, recipe: &str) -> (clusterplan::model::Inputs, Estimate) {
     let inputs = common::plan("llama3-70b", chip, 1024, 8, 4)
-        .with("training.recipe", Some(json!(recipe)))
-        .with("training.global_batch", Some(json!(1024)))
+        .with(&fields::TRAINING_RECIPE, Some(json!(recipe)))
+        .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(1024)))
         .resolve()
         .unwrap_or_else(|e| panic!("{chip} {recipe}: {e:?}"));
     let e = estimate(&inputs);

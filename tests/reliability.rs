@@ -6,6 +6,8 @@ mod common;
 
 use clusterplan::model::reliability::{self, Checkpoint};
 use clusterplan::model::Warning;
+use clusterplan::scenario::fields;
+use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 use common::{evaluate, random_scenario, with, Rng};
 use serde_json::json;
@@ -44,7 +46,7 @@ fn more_chips_fail_more_often_and_lose_more() {
     let rates: Vec<f64> = points
         .iter()
         .map(|p| {
-            let s = Scenario::default_plan().with("cluster.chips", Some(json!(p.chips)));
+            let s = Scenario::default_plan().with(&fields::CLUSTER_CHIPS, Some(json!(p.chips)));
             evaluate(&s).reliability.interruptions_per_day
         })
         .collect();
@@ -138,7 +140,7 @@ fn rate_overrides_and_bad_values() {
         ("reliability.restart_min", json!(-5), "zero or more"),
     ] {
         let errors: Vec<String> =
-            match Scenario::default_plan().with(path, Some(value.clone())).resolve() {
+            match Scenario::default_plan().with_at(path, Some(value.clone())).resolve() {
                 Ok(_) => panic!("{path} = {value} accepted"),
                 Err(e) => e.iter().map(|e| e.to_string()).collect(),
             };
@@ -152,13 +154,13 @@ fn extremes_never_produce_nan() {
     for case in 0..200 {
         let rate = [0.0, 1e-3, 10.0, 1e5][rng.below(4) as usize];
         let s = random_scenario(&mut rng)
-            .with("reliability.rates", Some(json!({ "chip": rate, "host": rate })))
+            .with(paths::RELIABILITY_RATES, Some(json!({ "chip": rate, "host": rate })))
             .with(
-                "reliability.storage_gb_per_s",
+                &fields::RELIABILITY_STORAGE_GB_PER_S,
                 Some(json!([0.001, 1.0, 1e6][rng.below(3) as usize])),
             )
             .with(
-                "reliability.checkpoint",
+                &fields::RELIABILITY_CHECKPOINT,
                 Some(json!(["sync", "async", "in-memory"][rng.below(3) as usize])),
             );
         let Ok((_, e)) = s.evaluate() else { continue };
@@ -210,7 +212,7 @@ fn the_vendor_claim_is_set_beside_the_calibrated_rates() {
 /// giving its accelerator and HBM rates takes the warning away.
 #[test]
 fn borrowed_failure_rates_are_said_to_be_borrowed() {
-    let on = |chip: &str| Scenario::default_plan().with("cluster.chip", Some(json!(chip)));
+    let on = |chip: &str| Scenario::default_plan().with(paths::CLUSTER_CHIP, Some(json!(chip)));
     let borrowed = |s: &Scenario| {
         let (inputs, e) = s.evaluate().expect("resolves");
         assert_eq!(inputs.reliability.rates_borrowed, e.warnings.contains(&Warning::RatesBorrowed));
@@ -219,7 +221,8 @@ fn borrowed_failure_rates_are_said_to_be_borrowed() {
     for chip in clusterplan::model::presets::CHIPS {
         assert_eq!(borrowed(&on(chip.id)), chip.vendor != "NVIDIA", "{}", chip.id);
     }
-    let own = on("ascend-910b").with("reliability.rates", Some(json!({ "chip": 2.0, "hbm": 1.0 })));
+    let own =
+        on("ascend-910b").with(paths::RELIABILITY_RATES, Some(json!({ "chip": 2.0, "hbm": 1.0 })));
     assert!(!borrowed(&own));
 }
 

@@ -2,7 +2,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use clusterplan::model::presets;
-use clusterplan::scenario::{ParseError, Scenario};
+use clusterplan::scenario::{fields, paths, ParseError, Problem, Scenario};
 use serde_json::{json, Value};
 
 fn scenario(value: Value) -> Scenario {
@@ -343,7 +343,7 @@ fn every_unverified_figure_names_a_field() {
 /// custom chip, resolves to exactly the figures of the preset.
 #[test]
 fn every_preset_written_out_resolves_to_itself() {
-    use clusterplan::scenario::describe;
+    use clusterplan::scenario::{describe, leaves};
     let base = Scenario::default_plan().resolve().expect("default resolves");
     for chip in presets::CHIPS {
         let up = presets::scale_up(chip.scale_up).expect("scale-up preset").scale_up;
@@ -359,20 +359,23 @@ fn every_preset_written_out_resolves_to_itself() {
             scenario = scenario.with(path, Some(value));
         }
         let resolved = scenario.resolve().unwrap_or_else(|e| panic!("{}: {e:?}", chip.id));
-        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs());
-        let (a, b) = (resolved.cluster.chip, chip.chip);
-        for (name, x, y) in [
-            ("bf16", a.bf16_flops_per_s, b.bf16_flops_per_s),
-            ("fp8", a.fp8_flops_per_s, b.fp8_flops_per_s),
-            ("hbm", a.hbm_bytes, b.hbm_bytes),
-            ("bw", a.hbm_bytes_per_s, b.hbm_bytes_per_s),
-            ("matmul", a.matmul_efficiency, b.matmul_efficiency),
-            ("scale-up", resolved.cluster.scale_up.link.bytes_per_s, up.link.bytes_per_s),
-            ("scale-out", resolved.cluster.scale_out.bytes_per_s, out.bytes_per_s),
-        ] {
-            assert!(close(x, y), "{} {name}: {x} != {y}", chip.id);
+        let close = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) => (a - b).abs() <= 1e-9 * a.abs().max(b.abs()),
+            (a, b) => a == b,
+        };
+        let got = &resolved.cluster;
+        for leaf in &leaves::CHIP {
+            let (x, y) = ((leaf.get)(&got.chip), (leaf.get)(&chip.chip));
+            assert!(close(x, y), "{} {}: {x:?} != {y:?}", chip.id, leaf.field.path);
         }
-        assert_eq!(resolved.cluster.scale_up.domain_size, up.domain_size, "{}", chip.id);
+        for leaf in &leaves::SCALE_UP {
+            let (x, y) = ((leaf.get)(&got.scale_up), (leaf.get)(&up));
+            assert!(close(x, y), "{} {}: {x:?} != {y:?}", chip.id, leaf.field.path);
+        }
+        for leaf in &leaves::SCALE_OUT {
+            let (x, y) = ((leaf.get)(&got.scale_out), (leaf.get)(&out));
+            assert!(close(x, y), "{} {}: {x:?} != {y:?}", chip.id, leaf.field.path);
+        }
     }
 }
 
@@ -446,11 +449,11 @@ fn every_plain_field_reaches_the_model_and_moves_the_estimate() {
         } else {
             (default + field.min) / 2.0
         };
-        let set = base.with(field.path, Some(json!(x))).resolve().expect("a plausible value");
+        let set = base.with_at(field.path, Some(json!(x))).resolve().expect("a plausible value");
         let got = (place.get)(&set);
         assert!((got - field.to_si(x)).abs() <= 1e-12 * got.abs(), "{}: {got}", field.path);
         assert_ne!(format!("{:?}", estimate(&set)), before, "{} moves nothing", field.path);
-        let wrong = base.with(field.path, Some(json!(field.max * 10.0 + 1.0))).resolve();
+        let wrong = base.with_at(field.path, Some(json!(field.max * 10.0 + 1.0))).resolve();
         assert!(
             wrong.is_err_and(|e| e.iter().any(|e| e.field == field.path)),
             "{}: an implausible value is refused",
@@ -470,20 +473,20 @@ fn a_plan_is_named_by_its_parts() {
         "NVIDIA H100 SXM5 80GB × 16,384 · NVIDIA DGX H100 (8 × H100) · Llama 3.1 405B"
     );
     let ascend = Scenario::default_plan()
-        .with("cluster.chip", Some(json!("ascend-910b")))
-        .with("cluster.system", Some(json!("atlas-800t-a2")))
-        .with("cluster.chips", Some(json!(10240)));
+        .with(paths::CLUSTER_CHIP, Some(json!("ascend-910b")))
+        .with(paths::CLUSTER_SYSTEM, Some(json!("atlas-800t-a2")))
+        .with(&fields::CLUSTER_CHIPS, Some(json!(10240)));
     let title = plan_title(&ascend);
     assert!(
         title.starts_with("Huawei Ascend 910B × 10,240 · ") && !title.contains("ascend-910b"),
         "{title}"
     );
     let custom = Scenario::default_plan()
-        .with("cluster.chip", Some(json!({ "name": "X1", "bf16_tflops": 100 })));
+        .with(paths::CLUSTER_CHIP, Some(json!({ "name": "X1", "bf16_tflops": 100 })));
     assert!(plan_title(&custom).starts_with("X1 × 16,384 · "), "{}", plan_title(&custom));
     // A preset with a dimension changed is no longer the published model, and says so.
     let variant = Scenario::default_plan()
-        .with("model", Some(json!({ "preset": "deepseek-v3", "moe": { "n_experts": 384 } })));
+        .with(paths::MODEL, Some(json!({ "preset": "deepseek-v3", "moe": { "n_experts": 384 } })));
     assert!(
         plan_title(&variant).ends_with("DeepSeek-V3 671B (modified)"),
         "{}",
@@ -491,6 +494,37 @@ fn a_plan_is_named_by_its_parts() {
     );
     assert_eq!(variant.title().model_changes, ["moe"]);
     let published =
-        Scenario::default_plan().with("model", Some(json!({ "preset": "deepseek-v3" })));
+        Scenario::default_plan().with(paths::MODEL, Some(json!({ "preset": "deepseek-v3" })));
     assert!(plan_title(&published).ends_with("· DeepSeek-V3 671B"), "{}", plan_title(&published));
+}
+
+/// Every place code may name (`paths`, besides the table's fields and choices) is one the
+/// scenario knows: a section it reads, or a key of a section that lands where it is read and
+/// is never reported as unknown.
+#[test]
+fn every_named_place_is_one_the_scenario_knows() {
+    for path in paths::ALL {
+        let at = path.as_str();
+        match at.split_once('.') {
+            None => {
+                let empty =
+                    if matches!(at, "calibration" | "sites") { json!([]) } else { json!({}) };
+                let s = Scenario::from_value(json!({ at: empty })).expect(at);
+                assert!(s.unknown.is_empty(), "{at} is a section");
+            }
+            Some(_) => {
+                let s = Scenario::default_plan().with(path, Some(json!("marker")));
+                assert_eq!(s.get(at), Some(json!("marker")), "{at} is kept");
+                let errors = s.resolve().err().unwrap_or_default();
+                let unknown = errors.iter().any(|e| e.problem == Problem::UnknownKey);
+                assert!(!unknown, "{at}: {errors:?}");
+            }
+        }
+    }
+    // The check tells a place it does not know.
+    let s = Scenario::default_plan().with_at("cluster.nowhere", Some(json!("marker")));
+    let errors = s.resolve().expect_err("an unknown key");
+    assert!(errors
+        .iter()
+        .any(|e| e.field == "cluster.nowhere" && e.problem == Problem::UnknownKey));
 }

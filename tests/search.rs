@@ -9,6 +9,7 @@ use clusterplan::model::search::{
     MAX_VIRTUAL_STAGES, MIN_CP_CHUNK_TOKENS, RANK_COUNTED,
 };
 use clusterplan::model::{estimate, AttentionImpl, Inputs, Recompute, Sharding};
+use clusterplan::scenario::fields;
 use clusterplan::scenario::Scenario;
 use clusterplan::validation;
 use common::{random_scenario, Rng};
@@ -417,8 +418,8 @@ fn the_search_never_contradicts_the_form_on_random_scenarios() {
         if case % 3 == 0 {
             let chips = s.get("cluster.chips").and_then(|v| v.as_u64()).unwrap_or(1);
             s = s
-                .with("cluster.chips", Some(json!(chips + 1 + rng.below(7))))
-                .with("parallelism.dp", None);
+                .with(&fields::CLUSTER_CHIPS, Some(json!(chips + 1 + rng.below(7))))
+                .with(&fields::PARALLELISM_DP, None);
         }
         let searchable = s.for_search().unwrap_or_else(|e| panic!("case {case}: {e:?}"));
         let typed = searchable.typed.as_ref().ok().copied();
@@ -632,9 +633,10 @@ fn the_search_raises_a_starved_batch_up_to_the_largest_accepted() {
         kept.train_days
     );
     // On the typed batch, 128 replicas of a 16-stage pipeline get 16 micro-batches each.
-    let starved =
-        held.with("parallelism.tp", Some(json!(8))).with("parallelism.pp", Some(json!(16)));
-    let starved = starved.with("cluster.chips", Some(json!(16384)));
+    let starved = held
+        .with(&fields::PARALLELISM_TP, Some(json!(8)))
+        .with(&fields::PARALLELISM_PP, Some(json!(16)));
+    let starved = starved.with(&fields::CLUSTER_CHIPS, Some(json!(16384)));
     let e = estimate(&starved.resolve().expect("resolves"));
     let warned = e.warnings.iter().find_map(|w| match w {
         clusterplan::model::Warning::BatchStarved { microbatches, stages, batch } => {
@@ -674,8 +676,10 @@ fn the_batch_starved_fix_clears_its_warning() {
         seen += 1;
         let fixes = fields::warning_fixes(w);
         assert_eq!(fixes.len(), 1, "{w:?}");
-        let fixed =
-            fixes[0].changes.iter().fold(s.clone(), |s, (path, v)| s.with(path, Some(v.clone())));
+        let fixed = fixes[0]
+            .changes
+            .iter()
+            .fold(s.clone(), |s, (path, v)| s.with_at(path, Some(v.clone())));
         let after = estimate(&fixed.resolve().expect("the fix resolves"));
         assert!(
             !after.warnings.iter().any(|w| matches!(w, Warning::BatchStarved { .. })),
@@ -918,11 +922,11 @@ fn gpt4s_reported_mfu_lies_in_the_best_plans_range() {
     // The plan the reports describe, TP 8 x PP 15, with the 16 experts spread by EP and
     // activations recomputed, runs (the 96 heads divide by 8).
     let reported = scenario
-        .with("parallelism.tp", Some(json!(8)))
-        .with("parallelism.ep", Some(json!(16)))
-        .with("parallelism.etp", Some(json!(1)))
-        .with("parallelism.dp", Some(json!(204)))
-        .with("parallelism.recompute", Some(json!("full")));
+        .with(&fields::PARALLELISM_TP, Some(json!(8)))
+        .with(&fields::PARALLELISM_EP, Some(json!(16)))
+        .with(&fields::PARALLELISM_ETP, Some(json!(1)))
+        .with(&fields::PARALLELISM_DP, Some(json!(204)))
+        .with(&fields::PARALLELISM_RECOMPUTE, Some(json!("full")));
     let e = estimate(&reported.resolve().expect("TP 8 x PP 15 resolves"));
     assert!(e.feasible, "{:?}", e.problems);
 }

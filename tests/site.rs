@@ -6,6 +6,7 @@
 
 mod common;
 
+use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 use common::{evaluate, with};
 use serde_json::json;
@@ -159,7 +160,7 @@ fn rail_only_saves_the_top_tier_and_forwards_across_rails() {
                 ("parallelism.pp", json!(8)),
             ])
             // The rack's own InfiniBand network, not the default plan's RoCE.
-            .with("cluster.scale_out", None),
+            .with(paths::CLUSTER_SCALE_OUT, None),
         )
         .facility;
         let trays_w = f.bom.scale_up_switches as f64 * SCALE_UP_SWITCH_W;

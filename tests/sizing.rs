@@ -2,6 +2,7 @@
 //! count finds it, monotone in the deadline, with a curve where more chips are never slower.
 
 use clusterplan::model::search;
+use clusterplan::scenario::fields;
 use clusterplan::scenario::Scenario;
 use clusterplan::sizing::{self, Answer};
 
@@ -165,9 +166,9 @@ fn an_impossible_deadline_is_missed() {
 #[test]
 fn typed_degrees_never_block_a_sizing() {
     let s = small()
-        .with("cluster.chips", Some(serde_json::json!(100)))
-        .with("parallelism.tp", Some(serde_json::json!(8)));
-    let s = s.with("parallelism.pp", Some(serde_json::json!(3)));
+        .with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(100)))
+        .with(&fields::PARALLELISM_TP, Some(serde_json::json!(8)));
+    let s = s.with(&fields::PARALLELISM_PP, Some(serde_json::json!(3)));
     assert!(s.resolve().is_err());
     assert!(chips(&sizing::size(&s, None, 10.0).expect("sizes")).is_some());
 }
@@ -207,7 +208,7 @@ fn the_catalog_fits_the_pages_chip_choice() {
 #[test]
 fn a_safe_answer_holds_the_days_to_the_range_upper_end() {
     let central = small();
-    let safe = central.with("sizing.confidence", Some(serde_json::json!("p90")));
+    let safe = central.with(&fields::SIZING_CONFIDENCE, Some(serde_json::json!("p90")));
     for deadline in [11.0, 19.0] {
         let (Answer::Meets(c), Answer::Meets(p)) = (
             sizing::size(&central, None, deadline).expect("sizes"),
@@ -222,14 +223,15 @@ fn a_safe_answer_holds_the_days_to_the_range_upper_end() {
     }
     // The deadline's chance at the range's upper end: a deadline just past the estimate is
     // likely met at the estimate's days and not at the range's upper end.
-    let at64 = |s: &Scenario| s.with("cluster.chips", Some(serde_json::json!(64)));
+    let at64 = |s: &Scenario| s.with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(64)));
     let days = clusterplan::evaluation::evaluate(&at64(&central))
         .expect("evaluates")
         .estimate
         .effective_train_days()
         .expect("finishes");
     let chance = |s: &Scenario| {
-        let s = at64(s).with("reliability.deadline_days", Some(serde_json::json!(days * 1.02)));
+        let s =
+            at64(s).with(&fields::RELIABILITY_DEADLINE_DAYS, Some(serde_json::json!(days * 1.02)));
         let good = clusterplan::evaluation::evaluate(&s).expect("evaluates");
         clusterplan::evaluation::failures(&good).deadline_chance.expect("a deadline")
     };
@@ -240,7 +242,7 @@ fn a_safe_answer_holds_the_days_to_the_range_upper_end() {
         chance(&safe)
     );
     // An unknown choice is refused on its own field.
-    let bad = central.with("sizing.confidence", Some(serde_json::json!("p99")));
+    let bad = central.with(&fields::SIZING_CONFIDENCE, Some(serde_json::json!("p99")));
     let errors = bad.resolve().expect_err("refused");
     assert!(errors.iter().any(|e| e.field == "sizing.confidence"), "{errors:?}");
 }

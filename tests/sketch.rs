@@ -7,6 +7,8 @@ mod common;
 
 use clusterplan::charts;
 use clusterplan::model::presets;
+use clusterplan::scenario::fields;
+use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 use clusterplan::sketch::{self, What, Words};
 use common::{with, Rng};
@@ -61,22 +63,22 @@ fn clusters() -> Vec<Scenario> {
         for chips in [72, 9_216, 65_536] {
             out.push(
                 plain(chips)
-                    .with("cluster.system", Some(json!(system.id)))
-                    .with("cluster.chips_per_node", None)
-                    .with("cluster.scale_up_domain", None),
+                    .with(paths::CLUSTER_SYSTEM, Some(json!(system.id)))
+                    .with(&fields::CLUSTER_CHIPS_PER_NODE, None)
+                    .with(&fields::CLUSTER_SCALE_UP_DOMAIN_SIZE, None),
             );
         }
     }
-    out.push(plain(32_768).with("cluster.fabric.oversubscription", Some(json!(7))));
+    out.push(plain(32_768).with(&fields::CLUSTER_FABRIC_OVERSUBSCRIPTION, Some(json!(7))));
     out.push(with(&[("cluster.fabric.planes", json!(2))]));
     // Rail-only, where a rail's endpoints are whole domains of several nodes (NVL72).
     for chips in [9_216, 65_536] {
         out.push(
             plain(chips)
-                .with("cluster.system", Some(json!("gb200-nvl72")))
-                .with("cluster.chips_per_node", None)
-                .with("cluster.scale_up_domain", None)
-                .with("cluster.fabric", Some(json!({ "kind": "rail-only" }))),
+                .with(paths::CLUSTER_SYSTEM, Some(json!("gb200-nvl72")))
+                .with(&fields::CLUSTER_CHIPS_PER_NODE, None)
+                .with(&fields::CLUSTER_SCALE_UP_DOMAIN_SIZE, None)
+                .with(paths::CLUSTER_FABRIC, Some(json!({ "kind": "rail-only" }))),
         );
     }
     out
@@ -218,7 +220,7 @@ fn every_offered_step_resolves_and_moves_its_field() {
                     continue;
                 }
                 assert_ne!(to, knob.value, "{}", knob.path);
-                let next = s.with(knob.path, Some(json!(to)));
+                let next = s.with_at(knob.path, Some(json!(to)));
                 let (after, _, _) = drawn(&next);
                 let moved = after.knobs.iter().find(|k| k.path == knob.path).map(|k| k.value);
                 assert_eq!(moved, Some(to), "{} to {to}", knob.path);
@@ -239,7 +241,7 @@ fn the_ends_of_a_range_offer_no_step_beyond_it() {
     assert_eq!(knob("cluster.fabric.oversubscription").down, None);
     assert_eq!(knob("cluster.fabric.planes").up, Some(2.0));
     // 64 chips on a 64-port switch fit one tier; 3 tiers are the most there are.
-    let (d, _, _) = drawn(&plain(64).with("cluster.fabric.tiers", Some(json!(3))));
+    let (d, _, _) = drawn(&plain(64).with(&fields::CLUSTER_FABRIC_TIERS, Some(json!(3))));
     assert_eq!(d.tiers, 3);
     assert_eq!(d.knobs[3].up, None);
     // A cluster too large for one tier never offers it.

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use clusterplan::model::presets;
+use clusterplan::scenario::paths;
 use clusterplan::scenario::{fields, Scenario};
 use clusterplan::text::{self, Catalogue, Lang};
 
@@ -158,10 +159,6 @@ fn every_key_the_code_asks_for_is_in_both_catalogues() {
     for id in ids.filter(|id| !id.is_empty()) {
         asked.insert(format!("part.{id}"));
     }
-    // The comparison's figure ids (`bom.nodes`) look like keys but are the editor's data.
-    for d in clusterplan::editor::compare(&e, &e) {
-        asked.remove(d.key);
-    }
     let missing: Vec<_> =
         asked.iter().filter(|k| en.get(k).is_none() || zh.get(k).is_none()).collect();
     assert!(missing.is_empty(), "keys the code uses but a catalogue lacks: {missing:?}");
@@ -243,7 +240,7 @@ fn findings_and_field_errors_are_worded_in_both_languages() {
     for lang in Lang::ALL {
         text::set_lang(lang);
         for (path, value) in &bad {
-            let s = Scenario::default_plan().with(path, Some(value.clone()));
+            let s = Scenario::default_plan().with_at(path, Some(value.clone()));
             let errors = s.resolve().expect_err(path);
             for e in errors {
                 let words = text::input_error(&e);
@@ -255,10 +252,10 @@ fn findings_and_field_errors_are_worded_in_both_languages() {
         }
         // A plan with many findings: every one is worded.
         let s = Scenario::default_plan()
-            .with("parallelism.tp", Some(serde_json::json!(3)))
-            .with("parallelism.pp", Some(serde_json::json!(200)))
-            .with("parallelism.dp", Some(serde_json::json!(1)))
-            .with("cluster.chips", Some(serde_json::json!(1200)));
+            .with(&fields::PARALLELISM_TP, Some(serde_json::json!(3)))
+            .with(&fields::PARALLELISM_PP, Some(serde_json::json!(200)))
+            .with(&fields::PARALLELISM_DP, Some(serde_json::json!(1)))
+            .with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(1200)));
         let e = clusterplan::model::estimate(&s.resolve().expect("resolves"));
         assert!(e.problems.len() + e.warnings.len() >= 2);
         for w in e.problems.iter().chain(&e.warnings).chain(&e.notes) {
@@ -368,7 +365,7 @@ fn a_report_lists_its_inputs_by_name() {
     }
     // A modified preset names what was changed.
     let variant = scenario
-        .with("model", Some(serde_json::json!({ "preset": "llama3-405b", "seq_len": 4096 })));
+        .with(paths::MODEL, Some(serde_json::json!({ "preset": "llama3-405b", "seq_len": 4096 })));
     let inputs = variant.resolve().expect("resolves");
     let rows = report_inputs(&variant, &inputs);
     assert!(rows[0].1.starts_with("Llama 3.1 405B, modified: seq_len"), "{:?}", rows[0]);

@@ -4,6 +4,7 @@
 
 mod common;
 
+use clusterplan::scenario::fields;
 use clusterplan::scenario::url::{self, base64url_decode, base64url_encode, DecodeError};
 use clusterplan::scenario::Scenario;
 use common::{random_scenario, Rng};
@@ -105,25 +106,25 @@ fn base64url_round_trips_any_bytes() {
 #[test]
 fn edits_by_path_match_the_error_paths() {
     let s = Scenario::default_plan();
-    let edited = s.with("parallelism.tp", Some(Value::from(-1)));
+    let edited = s.with(&fields::PARALLELISM_TP, Some(Value::from(-1)));
     assert_eq!(edited.get("parallelism.tp"), Some(Value::from(-1)));
     let errors = edited.resolve().expect_err("negative tp");
     assert!(errors.iter().any(|e| e.field == "parallelism.tp"));
-    let chip = s.with("cluster.chip.hbm_gb", Some(Value::from(96)));
+    let chip = s.with(&fields::CLUSTER_CHIP_HBM_GB, Some(Value::from(96)));
     assert_eq!(
         chip.get("cluster.chip.preset"),
         Some(Value::from("h100-sxm")),
         "a preset id becomes an object"
     );
     assert_eq!(chip.resolve().map(|i| i.cluster.chip.hbm_bytes), Ok(96e9));
-    assert_eq!(s.with("parallelism.cp", None).get("parallelism.cp"), None, "None clears");
+    assert_eq!(s.with(&fields::PARALLELISM_CP, None).get("parallelism.cp"), None, "None clears");
 }
 
 #[test]
 fn clearing_a_missing_key_changes_nothing() {
     let s = Scenario::default_plan();
-    assert_eq!(s.with("cluster.scale_up.domain", None), s, "no empty parent appears");
-    assert_eq!(s.with("nowhere.at.all", None), s);
+    assert_eq!(s.with(&fields::CLUSTER_SCALE_UP_DOMAIN, None), s, "no empty parent appears");
+    assert_eq!(s.with_at("nowhere.at.all", None), s);
 }
 
 /// A comparison travels as `s=` (plan A) and `b=` (plan B); a reader that knows only `s=`
@@ -131,7 +132,7 @@ fn clearing_a_missing_key_changes_nothing() {
 #[test]
 fn a_comparison_link_carries_both_plans() {
     let a = Scenario::default_plan();
-    let b = a.with("cluster.chips", Some(serde_json::json!(8192)));
+    let b = a.with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(8192)));
     let fragment = url::encode_pair(&a, &b);
     assert!(fragment.starts_with("s=1.") && fragment.contains("&b=1."), "{fragment}");
     assert_eq!(url::decode(&fragment), Ok(Some(a.clone())));

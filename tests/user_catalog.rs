@@ -6,6 +6,8 @@
 mod common;
 
 use clusterplan::model::presets::units::TFLOPS;
+use clusterplan::scenario::fields;
+use clusterplan::scenario::paths;
 use clusterplan::scenario::user_catalog::{CatalogError, Entry, Kind, UserCatalog};
 use clusterplan::scenario::Scenario;
 use common::with;
@@ -17,8 +19,8 @@ fn own_chip_plan() -> Scenario {
         "cluster.chip",
         json!({ "name": "X1", "bf16_tflops": 1800, "fp8_tflops": 3600, "hbm_gb": 192, "hbm_tb_per_s": 6, "tdp_w": 1000 }),
     )])
-    .with("cluster.scale_up", Some(json!("nvlink5-72")))
-    .with("cluster.scale_out", Some(json!("ib-xdr")))
+    .with(paths::CLUSTER_SCALE_UP, Some(json!("nvlink5-72")))
+    .with(paths::CLUSTER_SCALE_OUT, Some(json!("ib-xdr")))
 }
 
 fn catalog_with_x1() -> UserCatalog {
@@ -49,10 +51,10 @@ fn an_entry_captured_from_one_plan_applies_to_another() {
 #[test]
 fn the_catalog_round_trips_through_json_and_replaces_by_name() {
     let mut catalog = catalog_with_x1();
-    let model = Scenario::default_plan().with("model.layers", Some(json!(100)));
+    let model = Scenario::default_plan().with(&fields::MODEL_LAYERS, Some(json!(100)));
     catalog.put(Entry::capture(Kind::Model, "My 400B", &model).expect("a model"));
     let system = Scenario::default_plan()
-        .with("cluster.system", Some(json!({ "preset": "dgx-h100", "nodes_per_rack": 2 })));
+        .with(paths::CLUSTER_SYSTEM, Some(json!({ "preset": "dgx-h100", "nodes_per_rack": 2 })));
     catalog.put(Entry::capture(Kind::System, "Half racks", &system).expect("a system"));
     let read = UserCatalog::parse(&catalog.to_json()).expect("reads back");
     assert_eq!(read, catalog);
@@ -62,7 +64,7 @@ fn the_catalog_round_trips_through_json_and_replaces_by_name() {
         Entry::capture(
             Kind::Chip,
             "X1",
-            &own_chip_plan().with("cluster.chip.hbm_gb", Some(json!(288))),
+            &own_chip_plan().with(&fields::CLUSTER_CHIP_HBM_GB, Some(json!(288))),
         )
         .expect("x1"),
     );

@@ -2,6 +2,8 @@
 //! stated tolerance, and docs/accuracy.md equal to what `clusterplan validate` prints.
 #![cfg(not(target_arch = "wasm32"))]
 
+use clusterplan::scenario::fields;
+use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 use clusterplan::validation;
 
@@ -299,7 +301,7 @@ fn every_headline_has_a_range() {
         assert!(lo < value * 1.15 && hi > value * 0.85, "{name}: {lo} to {hi} around {value}");
     }
     assert!(r.effective_train_days.is_some());
-    let never = s.with("cluster.chips", Some(serde_json::json!(1_048_576)));
+    let never = s.with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(1_048_576)));
     let (inputs, e) = never.evaluate().expect("evaluates");
     assert!(range::range(&never, &inputs, &e, None).effective_train_days.is_none());
 }
@@ -313,17 +315,17 @@ fn ranges_widen_away_from_validated_runs() {
         let (inputs, e) = s.evaluate().expect("evaluates");
         range::range(s, &inputs, &e, None).basis
     };
-    let plan = Scenario::default_plan().with("cluster.chips", Some(serde_json::json!(4096)));
+    let plan = Scenario::default_plan().with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(4096)));
     let near = spread(&plan);
-    let far = spread(&plan.with("cluster.chips", Some(serde_json::json!(131_072))));
+    let far = spread(&plan.with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(131_072))));
     assert!(far.spread > near.spread && far.beyond.is_some(), "{near:?} {far:?}");
-    let own_chip = plan.with("cluster.chip", Some(serde_json::json!("custom")));
+    let own_chip = plan.with(paths::CLUSTER_CHIP, Some(serde_json::json!("custom")));
     if let Ok((inputs, e)) = own_chip.evaluate() {
         let custom = range::range(&own_chip, &inputs, &e, None).basis;
         assert_eq!(custom.regime.family, "custom");
         assert!(custom.spread > near.spread, "{custom:?}");
     }
-    let gaudi = spread(&plan.with("cluster.chip", Some(serde_json::json!("gaudi3"))));
+    let gaudi = spread(&plan.with(paths::CLUSTER_CHIP, Some(serde_json::json!("gaudi3"))));
     assert!(gaudi.spread > near.spread && !gaudi.validated, "{gaudi:?}");
 }
 

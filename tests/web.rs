@@ -5,6 +5,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use clusterplan::model;
+use clusterplan::scenario::fields;
 use clusterplan::scenario::{url, Scenario};
 use clusterplan::ui::App;
 use serde_json::json;
@@ -124,7 +125,7 @@ async fn a_bad_value_is_marked_and_the_last_result_dimmed() {
 
 #[wasm_bindgen_test]
 async fn a_shared_link_opens_the_same_plan() {
-    let shared = Scenario::default_plan().with("cluster.chips", Some(json!(4096)));
+    let shared = Scenario::default_plan().with(&fields::CLUSTER_CHIPS, Some(json!(4096)));
     set_hash(&url::encode(&shared));
     let root = mount().await;
     assert_eq!(input(&root, "chips").value(), "4096");
@@ -308,7 +309,7 @@ async fn a_broken_link_stays_until_the_first_edit() {
 async fn a_pasted_link_opens_its_plan() {
     set_hash(&url::encode(&Scenario::default_plan()));
     let root = mount().await;
-    let other = Scenario::default_plan().with("cluster.chips", Some(json!(2048)));
+    let other = Scenario::default_plan().with(&fields::CLUSTER_CHIPS, Some(json!(2048)));
     set_hash(&url::encode(&other));
     // What the browser does when the address bar's fragment changes.
     let event = web_sys::Event::new("hashchange").expect("an event");

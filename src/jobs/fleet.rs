@@ -319,8 +319,8 @@ fn best(scenario: &Scenario, p: &crate::scenario::Pools) -> Option<BestSplit> {
     );
     let applied = scenario
         .clone()
-        .with("parallelism.across_pools", Some(json!(code)))
-        .with("parallelism.pool_shares", Some(json!(shares)));
+        .with(&fields::PARALLELISM_ACROSS_POOLS, Some(json!(code)))
+        .with(&fields::PARALLELISM_POOL_SHARES, Some(json!(shares)));
     Some(BestSplit { text, apply: Apply::new("pool-best-apply", t("fleet.apply-best"), applied) })
 }
 

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::fields;
+use super::{fields, leaves, paths, Path};
 
 use crate::model::{Chip, Cluster, Link, Parallelism, ScaleUp, Sharding, Transformer};
 
@@ -59,39 +59,18 @@ pub fn transformer(t: &Transformer) -> Value {
 
 /// A chip's figures in the scenario's keys and datasheet units.
 pub fn chip(c: &Chip) -> Map<String, Value> {
-    let figures = json!({
-        "bf16_tflops": fields::CLUSTER_CHIP_BF16_TFLOPS.from_si(c.bf16_flops_per_s),
-        "fp8_tflops": fields::CLUSTER_CHIP_FP8_TFLOPS.from_si(c.fp8_flops_per_s),
-        "fp4_tflops": fields::CLUSTER_CHIP_FP4_TFLOPS.from_si(c.fp4_flops_per_s),
-        "fp32_tflops": fields::CLUSTER_CHIP_FP32_TFLOPS.from_si(c.fp32_flops_per_s),
-        "hbm_gb": fields::CLUSTER_CHIP_HBM_GB.from_si(c.hbm_bytes),
-        "hbm_tb_per_s": fields::CLUSTER_CHIP_HBM_TB_PER_S.from_si(c.hbm_bytes_per_s),
-        "tdp_w": c.tdp_w,
-        "matmul_efficiency": c.matmul_efficiency,
-        "memory_efficiency": c.memory_efficiency,
-        "price_usd": c.price_usd,
-    });
-    into_map(figures)
+    leaves::write(&leaves::CHIP, c)
 }
 
 /// A scale-up fabric's figures; datasheets quote its bandwidth as both directions added, the
 /// model keeps one.
 pub fn scale_up(s: &ScaleUp) -> Map<String, Value> {
-    into_map(json!({
-        "bandwidth_gb_per_s": fields::CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S.from_si(s.link.bytes_per_s),
-        "domain": s.domain_size,
-        "latency_us": fields::CLUSTER_SCALE_UP_LATENCY_US.from_si(s.link.latency_s),
-        "efficiency": s.link.efficiency,
-    }))
+    leaves::write(&leaves::SCALE_UP, s)
 }
 
 /// A scale-out network's figures per chip.
 pub fn scale_out(l: &Link) -> Map<String, Value> {
-    into_map(json!({
-        "gbit_per_s": fields::CLUSTER_SCALE_OUT_GBIT_PER_S.from_si(l.bytes_per_s),
-        "latency_us": fields::CLUSTER_SCALE_OUT_LATENCY_US.from_si(l.latency_s),
-        "efficiency": l.efficiency,
-    }))
+    leaves::write(&leaves::SCALE_OUT, l)
 }
 
 /// The object inside a JSON value (empty for anything else).
@@ -104,13 +83,13 @@ pub(crate) fn into_map(value: Value) -> Map<String, Value> {
 
 /// A cluster's chip and both fabrics as custom objects: `cluster.chip`, `cluster.scale_up`,
 /// `cluster.scale_out`, in that order.
-pub fn custom_chip(c: &Cluster) -> [(&'static str, Value); 3] {
+pub fn custom_chip(c: &Cluster) -> [(Path, Value); 3] {
     let mut figures = chip(&c.chip);
     figures.insert("name".into(), Value::from("Custom chip"));
     [
-        ("cluster.chip", Value::Object(figures)),
-        ("cluster.scale_up", Value::Object(scale_up(&c.scale_up))),
-        ("cluster.scale_out", Value::Object(scale_out(&c.scale_out))),
+        (paths::CLUSTER_CHIP, Value::Object(figures)),
+        (paths::CLUSTER_SCALE_UP, Value::Object(scale_up(&c.scale_up))),
+        (paths::CLUSTER_SCALE_OUT, Value::Object(scale_out(&c.scale_out))),
     ]
 }
 

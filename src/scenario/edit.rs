@@ -5,7 +5,41 @@
 
 use serde_json::Value;
 
+use super::fields::{Choices, Field};
 use super::Scenario;
+
+/// A place in a scenario that code names: a field or choice of the table, or a section or
+/// object of `paths`. Only the scenario mints one, so every path code writes is one it knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Path(&'static str);
+
+impl Path {
+    pub(super) const fn new(path: &'static str) -> Path {
+        Path(path)
+    }
+
+    /// A field's place, where a constant needs it (`From` is not `const`).
+    pub const fn of(field: &'static Field) -> Path {
+        Path(field.path)
+    }
+
+    /// Its dotted form (`cluster.pools`), as problems and the form name it.
+    pub fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+impl From<&'static Field> for Path {
+    fn from(field: &'static Field) -> Path {
+        Path(field.path)
+    }
+}
+
+impl<T> From<&'static Choices<T>> for Path {
+    fn from(choices: &'static Choices<T>) -> Path {
+        Path(choices.path)
+    }
+}
 
 /// The value at a dotted `path` inside a scenario's JSON, for callers that read many fields
 /// of one serialized scenario. A number indexes a list (`calibration.0.measured`).
@@ -35,9 +69,16 @@ impl Scenario {
         value_at(&serde_json::to_value(self).ok()?, path).cloned()
     }
 
-    /// The scenario with `path` set to `value` (`None` removes the key, restoring its default).
-    /// Intermediate objects are created; a scalar in the way is replaced by an object.
-    pub fn with(&self, path: &str, value: Option<Value>) -> Scenario {
+    /// The scenario with the place `path` set to `value` (`None` removes the key, restoring
+    /// its default).
+    pub fn with(&self, path: impl Into<Path>, value: Option<Value>) -> Scenario {
+        self.with_at(path.into().as_str(), value)
+    }
+
+    /// `with` for a path that arrives as data: a problem's field, a fix's change, an edit of
+    /// the form, a place in a list (`calibration.0.measured`). Intermediate objects are
+    /// created; a scalar in the way is replaced by an object.
+    pub fn with_at(&self, path: &str, value: Option<Value>) -> Scenario {
         let Ok(mut root) = serde_json::to_value(self) else { return self.clone() };
         // A key inside a system that is not set starts from the system it stands for (the
         // chip's own), so the edit keeps that system and changes only the key.

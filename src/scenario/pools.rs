@@ -177,7 +177,7 @@ impl Scenario {
         s.parallelism.dp = None;
         if let Some(Value::Object(plan)) = plan {
             for (key, value) in plan {
-                s = s.with(&format!("parallelism.{key}"), Some(value));
+                s = s.with_at(&format!("parallelism.{key}"), Some(value));
             }
         }
         s
@@ -396,7 +396,7 @@ impl Scenario {
                 let mut s = scenario.clone();
                 s.cluster.pools = None;
                 for (key, value) in facility {
-                    s = s.with(&format!("facility.{key}"), Some(value.clone()));
+                    s = s.with_at(&format!("facility.{key}"), Some(value.clone()));
                 }
                 // Only the site's prices can go wrong here; the pool itself resolved above.
                 given.extend(shares.as_ref().and_then(|all| all.get(index)));

@@ -9,6 +9,7 @@ pub use super::problem::{Catalog, FixLabel, Problem};
 use serde_json::Value;
 
 use super::fields::{self, fixed, Field, Kind};
+use super::leaves::{self, Leaf, Rule};
 use super::{Raw, Scenario, VERSION};
 use crate::model::presets;
 use crate::model::{
@@ -1011,76 +1012,10 @@ fn resolve_chip(r: &mut Reader, raw: &Raw) -> (Chip, Option<&'static presets::Ch
         return (preset.map_or(fallback.figures(), |p| p.figures()), preset);
     };
     check_keys(r, map, "cluster.chip", &["name"]);
-    let base = preset.map(|p| p.figures());
-    let get = |k: &str| map.get(k).cloned();
-    let bf16 = r.positive(
-        &get("bf16_tflops"),
-        &fields::CLUSTER_CHIP_BF16_TFLOPS,
-        base.map(|c| fields::CLUSTER_CHIP_BF16_TFLOPS.from_si(c.bf16_flops_per_s)),
-    );
-    let fp8 = match get("fp8_tflops") {
-        None => base.map_or(0.0, |c| fields::CLUSTER_CHIP_FP8_TFLOPS.from_si(c.fp8_flops_per_s)),
-        Some(Value::Null) => 0.0,
-        Some(v) => r.non_negative(&v, &fields::CLUSTER_CHIP_FP8_TFLOPS),
-    };
-    let fp4 = match get("fp4_tflops") {
-        None => base.map_or(0.0, |c| fields::CLUSTER_CHIP_FP4_TFLOPS.from_si(c.fp4_flops_per_s)),
-        Some(Value::Null) => 0.0,
-        Some(v) => r.non_negative(&v, &fields::CLUSTER_CHIP_FP4_TFLOPS),
-    };
-    let fp32 =
-        r.positive(
-            &get("fp32_tflops"),
-            &fields::CLUSTER_CHIP_FP32_TFLOPS,
-            Some(base.map_or(bf16 / 16.0, |c| {
-                fields::CLUSTER_CHIP_FP32_TFLOPS.from_si(c.fp32_flops_per_s)
-            })),
-        );
-    let hbm = r.positive(
-        &get("hbm_gb"),
-        &fields::CLUSTER_CHIP_HBM_GB,
-        base.map(|c| fields::CLUSTER_CHIP_HBM_GB.from_si(c.hbm_bytes)),
-    );
-    let bw = r.positive(
-        &get("hbm_tb_per_s"),
-        &fields::CLUSTER_CHIP_HBM_TB_PER_S,
-        base.map(|c| fields::CLUSTER_CHIP_HBM_TB_PER_S.from_si(c.hbm_bytes_per_s)),
-    );
-    let tdp = r.positive(
-        &get("tdp_w"),
-        &fields::CLUSTER_CHIP_TDP_W,
-        Some(base.map_or(fixed!(CLUSTER_CHIP_TDP_W), |c| c.tdp_w)),
-    );
-    let matmul = r.fraction(
-        &get("matmul_efficiency"),
-        &fields::CLUSTER_CHIP_MATMUL_EFFICIENCY,
-        base.map_or(fixed!(CLUSTER_CHIP_MATMUL_EFFICIENCY), |c| c.matmul_efficiency),
-    );
-    let memory = r.fraction(
-        &get("memory_efficiency"),
-        &fields::CLUSTER_CHIP_MEMORY_EFFICIENCY,
-        base.map_or(fixed!(CLUSTER_CHIP_MEMORY_EFFICIENCY), |c| c.memory_efficiency),
-    );
-    let price = match get("price_usd") {
-        None => base.and_then(|c| c.price_usd),
-        Some(Value::Null) => None,
-        Some(v) => Some(r.positive(&Some(v), &fields::CLUSTER_CHIP_PRICE_USD, None)),
-    };
+    let chip = read_leaves(r, map, &leaves::CHIP, preset.map(|p| p.figures()), fallback.figures());
     if let Some(name) = map.get("name") {
         r.text(name, "cluster.chip.name");
     }
-    let chip = Chip {
-        bf16_flops_per_s: fields::CLUSTER_CHIP_BF16_TFLOPS.to_si(bf16),
-        fp8_flops_per_s: fields::CLUSTER_CHIP_FP8_TFLOPS.to_si(fp8),
-        fp4_flops_per_s: fields::CLUSTER_CHIP_FP4_TFLOPS.to_si(fp4),
-        fp32_flops_per_s: fields::CLUSTER_CHIP_FP32_TFLOPS.to_si(fp32),
-        hbm_bytes: fields::CLUSTER_CHIP_HBM_GB.to_si(hbm),
-        hbm_bytes_per_s: fields::CLUSTER_CHIP_HBM_TB_PER_S.to_si(bw),
-        tdp_w: tdp,
-        matmul_efficiency: matmul,
-        memory_efficiency: memory,
-        price_usd: price,
-    };
     (chip, preset)
 }
 
@@ -1095,36 +1030,7 @@ fn resolve_scale_up(r: &mut Reader, raw: &Value) -> ScaleUp {
     };
     let Some(map) = fields else { return base.unwrap_or(presets::SCALE_UP[0].scale_up) };
     check_keys(r, map, field, &[]);
-    let get = |k: &str| map.get(k).cloned();
-    // Datasheets quote scale-up bandwidth as the sum of both directions (the field's scale).
-    let bw_field = &fields::CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S;
-    let bw = r.positive(
-        &get("bandwidth_gb_per_s"),
-        bw_field,
-        base.map(|s| bw_field.from_si(s.link.bytes_per_s)),
-    );
-    let domain =
-        r.count(&get("domain"), &fields::CLUSTER_SCALE_UP_DOMAIN, base.map(|s| s.domain_size));
-    let latency = r.positive(
-        &get("latency_us"),
-        &fields::CLUSTER_SCALE_UP_LATENCY_US,
-        Some(base.map_or(fixed!(CLUSTER_SCALE_UP_LATENCY_US), |s| {
-            fields::CLUSTER_SCALE_UP_LATENCY_US.from_si(s.link.latency_s)
-        })),
-    );
-    let efficiency = r.fraction(
-        &get("efficiency"),
-        &fields::CLUSTER_SCALE_UP_EFFICIENCY,
-        base.map_or(fixed!(CLUSTER_SCALE_UP_EFFICIENCY), |s| s.link.efficiency),
-    );
-    ScaleUp {
-        link: Link {
-            bytes_per_s: bw_field.to_si(bw),
-            latency_s: fields::CLUSTER_SCALE_UP_LATENCY_US.to_si(latency),
-            efficiency,
-        },
-        domain_size: domain,
-    }
+    read_leaves(r, map, &leaves::SCALE_UP, base, presets::SCALE_UP[0].scale_up)
 }
 
 fn resolve_scale_out(r: &mut Reader, raw: &Value) -> Link {
@@ -1138,29 +1044,38 @@ fn resolve_scale_out(r: &mut Reader, raw: &Value) -> Link {
     };
     let Some(map) = fields else { return base.unwrap_or(presets::SCALE_OUT[0].link) };
     check_keys(r, map, field, &[]);
-    let get = |k: &str| map.get(k).cloned();
-    let rate = r.positive(
-        &get("gbit_per_s"),
-        &fields::CLUSTER_SCALE_OUT_GBIT_PER_S,
-        base.map(|l| fields::CLUSTER_SCALE_OUT_GBIT_PER_S.from_si(l.bytes_per_s)),
-    );
-    let latency = r.positive(
-        &get("latency_us"),
-        &fields::CLUSTER_SCALE_OUT_LATENCY_US,
-        Some(base.map_or(fixed!(CLUSTER_SCALE_OUT_LATENCY_US), |l| {
-            fields::CLUSTER_SCALE_OUT_LATENCY_US.from_si(l.latency_s)
-        })),
-    );
-    let efficiency = r.fraction(
-        &get("efficiency"),
-        &fields::CLUSTER_SCALE_OUT_EFFICIENCY,
-        base.map_or(fixed!(CLUSTER_SCALE_OUT_EFFICIENCY), |l| l.efficiency),
-    );
-    Link {
-        bytes_per_s: fields::CLUSTER_SCALE_OUT_GBIT_PER_S.to_si(rate),
-        latency_s: fields::CLUSTER_SCALE_OUT_LATENCY_US.to_si(latency),
-        efficiency,
+    read_leaves(r, map, &leaves::SCALE_OUT, base, presets::SCALE_OUT[0].link)
+}
+
+/// An object read through its leaves from the keys of `map`, over `base` (a preset's figures)
+/// where the object names one, else over `blank` with each leaf's own fallback.
+fn read_leaves<T: Copy>(
+    r: &mut Reader,
+    map: &serde_json::Map<String, Value>,
+    leaves: &[Leaf<T>],
+    base: Option<T>,
+    blank: T,
+) -> T {
+    let mut out = base.unwrap_or(blank);
+    for leaf in leaves {
+        let at = leaf.field;
+        let raw = map.get(at.key()).cloned();
+        let default = match &base {
+            Some(b) => (leaf.get)(b).map(|x| at.from_si(x)),
+            None => leaf.fallback(&out),
+        };
+        let value = match (leaf.rule, raw) {
+            (Rule::Positive, raw) => Some(r.positive(&raw, at, default)),
+            (Rule::Fraction, raw) => Some(r.fraction(&raw, at, default.unwrap_or(1.0))),
+            (Rule::Count, raw) => Some(r.count(&raw, at, default.map(|x| x as u32)) as f64),
+            (Rule::Optional | Rule::Maybe, None) => default,
+            (Rule::Optional | Rule::Maybe, Some(Value::Null)) => None,
+            (Rule::Optional, Some(v)) => Some(r.non_negative(&v, at)),
+            (Rule::Maybe, Some(v)) => Some(r.positive(&Some(v), at, None)),
+        };
+        (leaf.set)(&mut out, value.map(|x| at.to_si(x)));
     }
+    out
 }
 
 /// Sublayers of a hybrid pattern by kind.

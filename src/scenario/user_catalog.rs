@@ -9,6 +9,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::paths;
 use super::Scenario;
 
 /// What an entry is.
@@ -93,7 +94,7 @@ impl Entry {
         self.kind
             .paths()
             .iter()
-            .fold(scenario.clone(), |s, p| s.with(p, self.fields.get(*p).cloned()))
+            .fold(scenario.clone(), |s, p| s.with_at(p, self.fields.get(*p).cloned()))
     }
 
     /// Whether the scenario uses this entry as it is.
@@ -201,7 +202,7 @@ impl UserCatalog {
             let Some(Value::String(name)) = scenario.get(path) else { continue };
             if let Some(entry) = self.of(kind).find(|e| e.name == name.trim()) {
                 if kind == Kind::Model {
-                    out = out.with("model.preset", None);
+                    out = out.with(paths::MODEL_PRESET, None);
                 }
                 out = entry.apply(&out);
             }

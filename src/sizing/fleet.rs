@@ -13,6 +13,7 @@ use serde_json::json;
 use super::{ladder, MAX_CHIPS};
 use crate::model::pools::{best_split, BestSplit, Between};
 use crate::model::{estimate, Inputs};
+use crate::scenario::paths;
 use crate::scenario::{fields, InputError, Scenario};
 
 /// The fewest chips to add (none when the fleet already meets the deadline), and the job over
@@ -51,16 +52,16 @@ pub fn add_to_fleet(
     let added = |n: u32| -> Result<Inputs, Vec<InputError>> {
         scenario
             .clone()
-            .with("cluster.pools", None)
-            .with("cluster.between_pools", None)
-            .with("cluster.chip", Some(json!(chip)))
-            .with("cluster.chips", Some(json!(n)))
-            .with("cluster.system", None)
-            .with("cluster.chips_per_node", None)
-            .with("cluster.scale_up", None)
-            .with("cluster.scale_out", None)
-            .with("cluster.scale_up_domain", None)
-            .with("parallelism.dp", None)
+            .with(paths::CLUSTER_POOLS, None)
+            .with(paths::CLUSTER_BETWEEN_POOLS, None)
+            .with(paths::CLUSTER_CHIP, Some(json!(chip)))
+            .with(&fields::CLUSTER_CHIPS, Some(json!(n)))
+            .with(paths::CLUSTER_SYSTEM, None)
+            .with(&fields::CLUSTER_CHIPS_PER_NODE, None)
+            .with(paths::CLUSTER_SCALE_UP, None)
+            .with(paths::CLUSTER_SCALE_OUT, None)
+            .with(&fields::CLUSTER_SCALE_UP_DOMAIN_SIZE, None)
+            .with(&fields::PARALLELISM_DP, None)
             .resolve()
     };
     let probe = added(1024)?;
@@ -120,12 +121,12 @@ pub fn add_to_fleet(
     let shares: Vec<f64> = job.job.parts.iter().map(|p| p.share).collect();
     let how = job.how.map(|how| json!(fields::PARALLELISM_ACROSS_POOLS.code(how)));
     let mut scenario = scenario
-        .with("cluster.pools", Some(serde_json::Value::Array(list)))
-        .with("parallelism.across_pools", how)
-        .with("parallelism.pool_shares", Some(json!(shares)));
+        .with(paths::CLUSTER_POOLS, Some(serde_json::Value::Array(list)))
+        .with(&fields::PARALLELISM_ACROSS_POOLS, how)
+        .with(&fields::PARALLELISM_POOL_SHARES, Some(json!(shares)));
     if let Some(line) = unstated {
         let gbit = line * 8.0 / 1e9;
-        scenario = scenario.with("cluster.between_pools", Some(json!({ "gbit_per_s": gbit })));
+        scenario = scenario.with(paths::CLUSTER_BETWEEN_POOLS, Some(json!({ "gbit_per_s": gbit })));
     }
     Ok(Some(Addition {
         chips: n,

@@ -10,33 +10,26 @@ use crate::numbers;
 use crate::page::Status;
 use crate::text::{fill, t};
 
-/// A figure's name and how its values are shown, by `editor::Difference::key`; money in the
-/// side's own.
-fn shown(key: &str) -> (&'static str, fn(f64, Money) -> String) {
-    let days: fn(f64, Money) -> String = |d, _| format!("{d:.1}");
-    let money: fn(f64, Money) -> String = |usd, m| m.show(usd);
-    let count: fn(f64, Money) -> String = |n, _| numbers::format(n.round());
-    let (key, show): (&str, fn(f64, Money) -> String) = match key {
-        "train_days" => ("compare.train-days", days),
-        "effective_train_days" => ("compare.effective-days", days),
-        "mfu" => ("compare.mfu", |x, _| format::percent(x)),
-        "step_s" => ("compare.step", |s, _| format::seconds(s)),
-        "memory_bytes" => ("compare.memory", |b, _| format::gib(b)),
-        "chips" => ("compare.chips", count),
-        "facility_w" => ("compare.power", |w, _| fill("unit.mw", &[("n", &format::sig3(w / 1e6))])),
-        "capex_usd" => ("compare.capex", money),
-        "run_usd" => ("compare.run-cost", money),
-        "energy_mwh" => {
-            ("compare.energy", |mwh, _| fill("unit.mwh", &[("n", &numbers::format(mwh.round()))]))
-        }
-        "bom.nodes" => ("part.nodes", count),
-        "bom.racks" => ("part.racks", count),
-        "bom.switches" => ("compare.switches", count),
-        "bom.transceivers" => ("part.transceivers", count),
-        // A part of the step, by its id.
-        part => return (format::part(part), |s, _| format::seconds(s)),
+/// A figure's name and how its values are shown; money in the side's own.
+fn shown(figure: editor::Figure) -> (&'static str, fn(f64, Money) -> String) {
+    use editor::Measure;
+    let label = match figure {
+        editor::Figure::Part(id) => format::part(id),
+        _ => t(figure.label()),
     };
-    (t(key), show)
+    let show: fn(f64, Money) -> String = match figure.measure() {
+        Measure::Days => |d, _| format!("{d:.1}"),
+        Measure::Share => |x, _| format::percent(x),
+        Measure::Seconds => |s, _| format::seconds(s),
+        Measure::Bytes => |b, _| format::gib(b),
+        Measure::Count => |n, _| numbers::format(n.round()),
+        Measure::Watts => |w, _| fill("unit.mw", &[("n", &format::sig3(w / 1e6))]),
+        Measure::Money => |usd, m| m.show(usd),
+        Measure::MegawattHours => {
+            |mwh, _| fill("unit.mwh", &[("n", &numbers::format(mwh.round()))])
+        }
+    };
+    (label, show)
 }
 
 /// B's change against A: a share below doubling (`+12.5 %`), a factor from there (`11.0×`).
@@ -93,11 +86,11 @@ pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> H
                 </tr></thead>
                 <tbody>
                     { for rows.iter().filter(|d| d.a != 0.0 || d.b != 0.0).map(|d| {
-                        let (label, show) = shown(d.key);
+                        let (label, show) = shown(d.figure);
                         let (money_a, money_b) = (Money::of(&a.inputs.plant.facility), Money::of(&b.inputs.plant.facility));
-                        let id = |side: &str| (d.key == "train_days").then(|| format!("train-days-{side}"));
+                        let id = |side: &str| (d.figure == editor::Figure::TrainDays).then(|| format!("train-days-{side}"));
                         html! {
-                            <tr class={classes!(d.key.starts_with("bom.").then_some("bom-row"))}>
+                            <tr class={classes!(d.figure.built().then_some("bom-row"))}>
                                 <td>{ label }</td>
                                 <td class={classes!(dim(&a.estimate))} data-testid={id("a")}>{ show(d.a, money_a) }</td>
                                 <td class={classes!(dim(&b.estimate))} data-testid={id("b")}>{ show(d.b, money_b) }</td>

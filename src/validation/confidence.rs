@@ -18,7 +18,7 @@ pub fn published_plan(model_id: &str) -> Option<(String, Scenario)> {
             // digits the data holds.
             if let Some(tokens) = scenario.get("training.tokens").and_then(|v| v.as_f64()) {
                 let written = Value::String(crate::numbers::format(tokens));
-                scenario = scenario.with("training.tokens", Some(written));
+                scenario = scenario.with(&fields::TRAINING_TOKENS, Some(written));
             }
             Some((title.to_string(), scenario))
         },

@@ -12,6 +12,8 @@
 use crate::model::pools::{best_split, Across, Between};
 use crate::model::sites::Work;
 use crate::model::{estimate, Inputs};
+use crate::scenario::fields;
+use crate::scenario::paths;
 use crate::scenario::Scenario;
 
 /// MFU of the homogeneous cluster and of the mixed fleet of the same peak, and the gap.
@@ -31,14 +33,14 @@ impl FleetCheck {
 /// Llama 3 8B on `chips` of `chip`, TP 2.
 fn cluster(chip: &str, chips: u32) -> Option<Inputs> {
     Scenario::default_plan()
-        .with("model.preset", Some(serde_json::json!("llama3-8b")))
-        .with("training.global_batch", Some(serde_json::json!(512)))
-        .with("cluster.chip", Some(serde_json::json!(chip)))
-        .with("cluster.chips", Some(serde_json::json!(chips)))
-        .with("parallelism.tp", Some(serde_json::json!(2)))
-        .with("parallelism.pp", Some(serde_json::json!(1)))
-        .with("parallelism.cp", Some(serde_json::json!(1)))
-        .with("parallelism.virtual_stages", Some(serde_json::json!(1)))
+        .with(paths::MODEL_PRESET, Some(serde_json::json!("llama3-8b")))
+        .with(&fields::TRAINING_GLOBAL_BATCH, Some(serde_json::json!(512)))
+        .with(paths::CLUSTER_CHIP, Some(serde_json::json!(chip)))
+        .with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(chips)))
+        .with(&fields::PARALLELISM_TP, Some(serde_json::json!(2)))
+        .with(&fields::PARALLELISM_PP, Some(serde_json::json!(1)))
+        .with(&fields::PARALLELISM_CP, Some(serde_json::json!(1)))
+        .with(&fields::PARALLELISM_VIRTUAL_STAGES, Some(serde_json::json!(1)))
         .resolve()
         .ok()
 }
@@ -106,20 +108,23 @@ pub fn diloco() -> Option<WanCheck> {
     use serde_json::json;
     let plan = |how: serde_json::Value| {
         let s = Scenario::default_plan()
-            .with("model.preset", Some(json!("llama3-70b")))
-            .with("training.global_batch", Some(json!(2048)))
-            .with("cluster.chip", Some(json!("h100-sxm")))
-            .with("cluster.chips", Some(json!(8192)))
-            .with("cluster.site", Some(json!("east")))
+            .with(paths::MODEL_PRESET, Some(json!("llama3-70b")))
+            .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(2048)))
+            .with(paths::CLUSTER_CHIP, Some(json!("h100-sxm")))
+            .with(&fields::CLUSTER_CHIPS, Some(json!(8192)))
+            .with(paths::CLUSTER_SITE, Some(json!("east")))
             .with(
-                "cluster.pools",
+                paths::CLUSTER_POOLS,
                 Some(json!([{ "chip": "h100-sxm", "chips": 8192, "site": "west" }])),
             )
-            .with("cluster.between_pools", Some(json!({ "gbit_per_s": 100_000, "rdma": true })))
-            .with("parallelism.tp", Some(json!(8)))
-            .with("parallelism.pp", Some(json!(4)))
             .with(
-                "sites",
+                paths::CLUSTER_BETWEEN_POOLS,
+                Some(json!({ "gbit_per_s": 100_000, "rdma": true })),
+            )
+            .with(&fields::PARALLELISM_TP, Some(json!(8)))
+            .with(&fields::PARALLELISM_PP, Some(json!(4)))
+            .with(
+                paths::SITES,
                 Some(json!([
                     { "name": "east", "wan_gbit_per_s": 100_000 },
                     { "name": "west", "wan_gbit_per_s": 100_000 }
@@ -127,7 +132,7 @@ pub fn diloco() -> Option<WanCheck> {
             );
         let mut s = s;
         for (key, value) in how.as_object()?.clone() {
-            s = s.with(&format!("parallelism.{key}"), Some(value));
+            s = s.with_at(&format!("parallelism.{key}"), Some(value));
         }
         let base = s.resolve().ok()?;
         let sites = s.sites().ok()??;
@@ -182,14 +187,14 @@ impl SplitCheck {
 pub fn metis() -> Option<SplitCheck> {
     let pool = |chip: &str| {
         Scenario::default_plan()
-            .with("model.preset", Some(serde_json::json!("llama3-8b")))
-            .with("training.global_batch", Some(serde_json::json!(768)))
-            .with("cluster.chip", Some(serde_json::json!(chip)))
-            .with("cluster.chips", Some(serde_json::json!(32)))
-            .with("parallelism.tp", Some(serde_json::json!(4)))
-            .with("parallelism.pp", Some(serde_json::json!(1)))
-            .with("parallelism.cp", Some(serde_json::json!(1)))
-            .with("parallelism.virtual_stages", Some(serde_json::json!(1)))
+            .with(paths::MODEL_PRESET, Some(serde_json::json!("llama3-8b")))
+            .with(&fields::TRAINING_GLOBAL_BATCH, Some(serde_json::json!(768)))
+            .with(paths::CLUSTER_CHIP, Some(serde_json::json!(chip)))
+            .with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(32)))
+            .with(&fields::PARALLELISM_TP, Some(serde_json::json!(4)))
+            .with(&fields::PARALLELISM_PP, Some(serde_json::json!(1)))
+            .with(&fields::PARALLELISM_CP, Some(serde_json::json!(1)))
+            .with(&fields::PARALLELISM_VIRTUAL_STAGES, Some(serde_json::json!(1)))
             .resolve()
             .ok()
     };
@@ -243,10 +248,10 @@ pub fn markdown() -> String {
 /// borrows from Meta's H100 fleet for a chip without published ones.
 pub fn ascend_per_week() -> Option<f64> {
     let inputs = Scenario::default_plan()
-        .with("cluster.chip", Some(serde_json::json!("ascend-910b")))
-        .with("cluster.chips", Some(serde_json::json!(10_240)))
-        .with("cluster.system", Some(serde_json::json!("atlas-800t-a2")))
-        .with("cluster.chips_per_node", None)
+        .with(paths::CLUSTER_CHIP, Some(serde_json::json!("ascend-910b")))
+        .with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(10_240)))
+        .with(paths::CLUSTER_SYSTEM, Some(serde_json::json!("atlas-800t-a2")))
+        .with(&fields::CLUSTER_CHIPS_PER_NODE, None)
         .resolve()
         .ok()?;
     Some(estimate(&inputs).reliability.interruptions_per_day * 7.0)
@@ -298,8 +303,8 @@ pub fn at_scale() -> Option<ScaleCheck> {
     let chips = 98_304;
     let at = |recovery: &str, rates: f64| -> Option<crate::model::Estimate> {
         let s = Scenario::default_plan()
-            .with("cluster.chips", Some(serde_json::json!(chips)))
-            .with("reliability.recovery", Some(serde_json::json!(recovery)));
+            .with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(chips)))
+            .with(&fields::RELIABILITY_RECOVERY, Some(serde_json::json!(recovery)));
         let mut inputs = s.resolve().ok()?;
         let r = &mut inputs.reliability.rates;
         for rate in [
@@ -319,7 +324,7 @@ pub fn at_scale() -> Option<ScaleCheck> {
     let mtbf_min = own.reliability.mtbf_h * 60.0;
     let scale = mtbf_min / PUBLISHED_MTBF_MIN;
     let replicas = Scenario::default_plan()
-        .with("cluster.chips", Some(serde_json::json!(chips)))
+        .with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(chips)))
         .resolve()
         .ok()?
         .parallelism
@@ -434,20 +439,22 @@ pub const DISTANCE_CASES: [(&str, Option<u32>, f64, u32, f64); 6] = [
 pub fn distance(inner: Option<u32>, gbit: f64, chips: u32, km: f64) -> Option<f64> {
     use serde_json::json;
     let base = Scenario::default_plan()
-        .with("model.preset", Some(json!("llama3-70b")))
-        .with("training.global_batch", Some(json!(2048)))
-        .with("parallelism", Some(json!({ "tp": 8, "pp": 4, "cp": 1, "virtual_stages": 1 })));
-    let one = estimate(&base.clone().with("cluster.chips", Some(json!(2 * chips))).resolve().ok()?);
+        .with(paths::MODEL_PRESET, Some(json!("llama3-70b")))
+        .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(2048)))
+        .with(paths::PARALLELISM, Some(json!({ "tp": 8, "pp": 4, "cp": 1, "virtual_stages": 1 })));
+    let one = estimate(
+        &base.clone().with(&fields::CLUSTER_CHIPS, Some(json!(2 * chips))).resolve().ok()?,
+    );
     let ms = km * 0.005;
     let mut two = base
-        .with("cluster.chips", Some(json!(chips)))
-        .with("cluster.site", Some(json!("east")))
+        .with(&fields::CLUSTER_CHIPS, Some(json!(chips)))
+        .with(paths::CLUSTER_SITE, Some(json!("east")))
         .with(
-            "cluster.pools",
+            paths::CLUSTER_POOLS,
             Some(json!([{ "chip": "h100-sxm", "chips": chips, "site": "west", "scale_out": "roce-400g" }])),
         )
         .with(
-            "sites",
+            paths::SITES,
             Some(json!([
                 { "name": "east", "wan_gbit_per_s": gbit, "wan_latency_ms": ms },
                 { "name": "west", "wan_gbit_per_s": gbit, "wan_latency_ms": ms }
@@ -455,9 +462,9 @@ pub fn distance(inner: Option<u32>, gbit: f64, chips: u32, km: f64) -> Option<f6
         );
     if let Some(h) = inner {
         two = two
-            .with("parallelism.across_sites", Some(json!("diloco")))
-            .with("parallelism.diloco_inner_steps", Some(json!(h)))
-            .with("parallelism.diloco_streaming", Some(json!(true)));
+            .with(&fields::PARALLELISM_ACROSS_SITES, Some(json!("diloco")))
+            .with(&fields::PARALLELISM_DILOCO_INNER_STEPS, Some(json!(h)))
+            .with(&fields::PARALLELISM_DILOCO_STREAMING, Some(json!(true)));
     }
     let inputs = two.resolve().ok()?;
     let job = two.sites().ok()??.job(&inputs);

@@ -2,6 +2,8 @@
 #![allow(dead_code)]
 
 use clusterplan::model::presets;
+use clusterplan::scenario::fields;
+use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 use serde_json::json;
 
@@ -58,7 +60,7 @@ pub fn random_scenario(rng: &mut Rng) -> Scenario {
 
 /// The default plan with some fields set by path.
 pub fn with(changes: &[(&str, serde_json::Value)]) -> Scenario {
-    changes.iter().fold(Scenario::default_plan(), |s, (p, v)| s.with(p, Some(v.clone())))
+    changes.iter().fold(Scenario::default_plan(), |s, (p, v)| s.with_at(p, Some(v.clone())))
 }
 
 /// The estimate of a scenario that must resolve.
@@ -70,13 +72,13 @@ pub fn evaluate(s: &Scenario) -> clusterplan::model::Estimate {
 /// parallelism and no interleaving: the fixed plan the model-kind tests compare under.
 pub fn plan(model: &str, chip: &str, chips: u32, tp: u32, pp: u32) -> Scenario {
     Scenario::default_plan()
-        .with("model.preset", Some(json!(model)))
-        .with("cluster.chip", Some(json!(chip)))
-        .with("cluster.chips", Some(json!(chips)))
-        .with("parallelism.tp", Some(json!(tp)))
-        .with("parallelism.pp", Some(json!(pp)))
-        .with("parallelism.cp", Some(json!(1)))
-        .with("parallelism.virtual_stages", Some(json!(1)))
+        .with(paths::MODEL_PRESET, Some(json!(model)))
+        .with(paths::CLUSTER_CHIP, Some(json!(chip)))
+        .with(&fields::CLUSTER_CHIPS, Some(json!(chips)))
+        .with(&fields::PARALLELISM_TP, Some(json!(tp)))
+        .with(&fields::PARALLELISM_PP, Some(json!(pp)))
+        .with(&fields::PARALLELISM_CP, Some(json!(1)))
+        .with(&fields::PARALLELISM_VIRTUAL_STAGES, Some(json!(1)))
 }
 
 /// A 4096-wide model whose layers are `pattern` (Megatron-LM's hybrid symbols) at `seq`
@@ -84,16 +86,16 @@ pub fn plan(model: &str, chip: &str, chips: u32, tp: u32, pp: u32) -> Scenario {
 pub fn layered(pattern: &str, seq: u32) -> Scenario {
     Scenario::default_plan()
         .with(
-            "model",
+            paths::MODEL,
             Some(json!({ "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn": 14336, "ffn_act": "swiglu",
                 "vocab": 128256, "seq_len": seq, "hybrid_pattern": pattern })),
         )
-        .with("training.global_batch", Some(json!(64)))
-        .with("cluster.chip", Some(json!("h100-sxm")))
-        .with("cluster.chips", Some(json!(64)))
-        .with("parallelism.tp", Some(json!(8)))
-        .with("parallelism.pp", Some(json!(1)))
-        .with("parallelism.cp", Some(json!(1)))
-        .with("parallelism.virtual_stages", Some(json!(1)))
-        .with("parallelism.recompute", Some(json!("full")))
+        .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(64)))
+        .with(paths::CLUSTER_CHIP, Some(json!("h100-sxm")))
+        .with(&fields::CLUSTER_CHIPS, Some(json!(64)))
+        .with(&fields::PARALLELISM_TP, Some(json!(8)))
+        .with(&fields::PARALLELISM_PP, Some(json!(1)))
+        .with(&fields::PARALLELISM_CP, Some(json!(1)))
+        .with(&fields::PARALLELISM_VIRTUAL_STAGES, Some(json!(1)))
+        .with(&fields::PARALLELISM_RECOMPUTE, Some(json!("full")))
 }

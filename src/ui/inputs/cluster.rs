@@ -9,8 +9,8 @@ use crate::format;
 use crate::model::facility::FabricKind;
 use crate::model::presets;
 use crate::numbers;
-use crate::scenario::fields;
 use crate::scenario::user_catalog::{Entry, Kind};
+use crate::scenario::{fields, leaves};
 use crate::ui::fields::{SelectField, Slider};
 use crate::ui::state::Action;
 use crate::ui::text;
@@ -118,21 +118,15 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
                 detail={detail.unwrap_or_default()} errors={f.errors("cluster.chip")} on_change={on_chip} />
             if custom {
                 <div class="grid">
-                    { f.render(f.number(&fields::CLUSTER_CHIP_BF16_TFLOPS, "chip-bf16", c.map(|c| c.chip.bf16_flops_per_s))) }
-                    { f.render(f.number(&fields::CLUSTER_CHIP_FP8_TFLOPS, "chip-fp8", c.map(|c| c.chip.fp8_flops_per_s))) }
-                    { f.render(f.number(&fields::CLUSTER_CHIP_FP4_TFLOPS, "chip-fp4", c.map(|c| c.chip.fp4_flops_per_s))) }
-                    { f.render(f.number(&fields::CLUSTER_CHIP_HBM_GB, "chip-hbm", c.map(|c| c.chip.hbm_bytes))) }
-                    { f.render(f.number(&fields::CLUSTER_CHIP_HBM_TB_PER_S, "chip-bw", c.map(|c| c.chip.hbm_bytes_per_s))) }
-                    { f.render(f.number(&fields::CLUSTER_SCALE_UP_BANDWIDTH_GB_PER_S, "scale-up-bw",
-                        c.map(|c| c.scale_up.link.bytes_per_s))) }
-                    { f.render(f.number(&fields::CLUSTER_SCALE_OUT_GBIT_PER_S, "scale-out-bw", c.map(|c| c.scale_out.bytes_per_s))) }
-                    { f.render(f.number(&fields::CLUSTER_CHIP_FP32_TFLOPS, "chip-fp32", c.map(|c| c.chip.fp32_flops_per_s))) }
-                    { f.render(f.number(&fields::CLUSTER_CHIP_TDP_W, "chip-tdp", c.map(|c| c.chip.tdp_w))) }
-                    { f.render(f.number(&fields::CLUSTER_CHIP_PRICE_USD, "chip-price", c.and_then(|c| c.chip.price_usd))) }
-                    { f.render(f.number(&fields::CLUSTER_CHIP_MATMUL_EFFICIENCY, "chip-matmul-efficiency",
-                        c.map(|c| c.chip.matmul_efficiency))) }
-                    { f.render(f.number(&fields::CLUSTER_CHIP_MEMORY_EFFICIENCY, "chip-memory-efficiency",
-                        c.map(|c| c.chip.memory_efficiency))) }
+                    { for leaves::CHIP.iter().map(|leaf| {
+                        f.render(f.number(leaf.field, leaf.testid, c.and_then(|c| (leaf.get)(&c.chip))))
+                    }) }
+                    { for leaves::SCALE_UP[..1].iter().map(|leaf| {
+                        f.render(f.number(leaf.field, leaf.testid, c.and_then(|c| (leaf.get)(&c.scale_up))))
+                    }) }
+                    { for leaves::SCALE_OUT[..1].iter().map(|leaf| {
+                        f.render(f.number(leaf.field, leaf.testid, c.and_then(|c| (leaf.get)(&c.scale_out))))
+                    }) }
                 </div>
                 // Where the node's power and price come from, so none is borrowed unsaid.
                 <p class="reading" data-testid="custom-chip-system">{ match f.state.scenario.title().system {
