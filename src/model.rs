@@ -17,7 +17,9 @@ mod parallelism;
 pub mod pools;
 pub mod presets;
 pub mod reliability;
+pub mod rl;
 pub mod search;
+pub mod serving;
 pub mod sites;
 mod stages;
 mod step_time;
@@ -57,6 +59,10 @@ pub struct Inputs {
     pub plant: Plant,
     /// Failures, checkpoints and recovery.
     pub reliability: Reliability,
+    /// Serving the model on the cluster, when asked.
+    pub serving: Option<serving::Serving>,
+    /// Reinforcement-learning post-training, when asked.
+    pub rl: Option<rl::Rl>,
 }
 
 impl Inputs {

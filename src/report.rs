@@ -6,6 +6,8 @@
 use serde_json::{json, Map, Value};
 
 use crate::model::facility::Plant;
+use crate::model::rl::RlEstimate;
+use crate::model::serving::{Deployment, ServingEstimate};
 use crate::model::{reliability, search};
 use crate::model::{Estimate, FacilityEstimate, Phase, ReliabilityEstimate, Warning};
 use crate::scenario::fields;
@@ -71,6 +73,94 @@ pub fn to_json(e: &Estimate) -> Value {
         "facility": facility(&e.facility),
         "effective_train_days": e.effective_train_days(),
         "reliability": reliability(&e.reliability),
+    })
+}
+
+/// Serving as a JSON object: throughput, latency, batch, chips, prices, the step's parts and
+/// the frontier (`model::serving`).
+pub fn serving_json(e: &ServingEstimate) -> Value {
+    let mut step = Map::new();
+    for (name, seconds) in e.step.parts() {
+        step.insert(format!("{name}_s"), json!(seconds));
+    }
+    let degrees =
+        |d: &Deployment| json!({ "tp": d.tp, "dp": d.dp, "ep": d.ep, "chips": d.chips() });
+    json!({
+        "prefill_tokens_per_s": e.prefill_tokens_per_s,
+        "decode_tokens_per_s": e.decode_tokens_per_s,
+        "prefill_tokens_per_s_per_chip": e.prefill_tokens_per_s_per_chip,
+        "decode_tokens_per_s_per_chip": e.decode_tokens_per_s_per_chip,
+        "decode_tokens_per_s_per_chip_at_load": e.decode_tokens_per_s_per_chip_at_load,
+        "prefill_pool_tokens_per_s_per_chip": e.prefill_pool_tokens_per_s_per_chip,
+        "decode_pool_tokens_per_s_per_chip": e.decode_pool_tokens_per_s_per_chip,
+        "ttft_s": e.ttft_s,
+        "tpot_s": e.tpot_s,
+        "max_batch": e.max_batch,
+        "batch": e.batch,
+        "chips_needed": e.chips_needed,
+        "chips_left": e.chips_left,
+        "prefill_instances": e.prefill_instances,
+        "decode_instances": e.decode_instances,
+        "decode": degrees(&e.decode),
+        "prefill": degrees(&e.prefill),
+        "weight_bytes_per_chip": e.weight_bytes_per_chip,
+        "kv_bytes_per_token": e.kv_bytes_per_token,
+        "prefill_round_s": e.prefill_round_s,
+        "step_s": e.step.total(),
+        "step": step,
+        "usd_per_million_input_tokens": e.usd_per_million_input_tokens,
+        "usd_per_million_output_tokens": e.usd_per_million_output_tokens,
+        "cloud_usd_per_million_input_tokens": e.cloud_usd_per_million_input_tokens,
+        "cloud_usd_per_million_output_tokens": e.cloud_usd_per_million_output_tokens,
+        "power_w": e.power_w,
+        "frontier": e.frontier.iter().map(|p| json!({
+            "batch": p.batch,
+            "tpot_s": p.tpot_s,
+            "tokens_per_s_per_chip": p.tokens_per_s_per_chip,
+        })).collect::<Vec<_>>(),
+        "feasible": e.feasible,
+        "problems": e.problems.iter().map(crate::text::serving_problem).collect::<Vec<_>>(),
+        "range": serving_range_json(e),
+    })
+}
+
+/// Each serving headline's p10-p90 range, from the held-out sources' errors
+/// (`validation::serving::headline`); the chips needed round up at both ends.
+fn serving_range_json(e: &ServingEstimate) -> Value {
+    use crate::validation::serving::headline;
+    let pair = |x: f64, faster: bool| {
+        let (lo, hi) = headline(x, faster);
+        json!([lo, hi])
+    };
+    let (lo, hi) = headline(e.chips_needed as f64, false);
+    json!({
+        "decode_tokens_per_s": pair(e.decode_tokens_per_s, true),
+        "prefill_tokens_per_s": pair(e.prefill_tokens_per_s, true),
+        "decode_tokens_per_s_per_chip": pair(e.decode_tokens_per_s_per_chip, true),
+        "prefill_tokens_per_s_per_chip": pair(e.prefill_tokens_per_s_per_chip, true),
+        "ttft_s": pair(e.ttft_s, false),
+        "tpot_s": pair(e.tpot_s, false),
+        "chips_needed": [lo.ceil(), hi.ceil()],
+        "usd_per_million_input_tokens": pair(e.usd_per_million_input_tokens, false),
+        "usd_per_million_output_tokens": pair(e.usd_per_million_output_tokens, false),
+    })
+}
+
+/// Post-training's step as a JSON object: its parts, shares and days (`model::rl`).
+pub fn rl_json(e: &RlEstimate) -> Value {
+    json!({
+        "generation_s": e.generation_s,
+        "scoring_s": e.scoring_s,
+        "training_s": e.training_s,
+        "handoff_s": e.handoff_s,
+        "step_s": e.step_s,
+        "generation_share": e.generation_share,
+        "idle_share": e.idle_share,
+        "days": e.days,
+        "batch": e.batch,
+        "generation_chips": e.generation_chips,
+        "feasible": e.problems.is_empty(),
+        "problems": e.problems.iter().map(crate::text::rl_problem).collect::<Vec<_>>(),
     })
 }
 

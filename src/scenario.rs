@@ -18,6 +18,7 @@ mod plant;
 mod pools;
 mod problem;
 mod resolve;
+mod serving;
 pub mod url;
 pub mod user_catalog;
 
@@ -116,6 +117,10 @@ pub struct Scenario {
     pub reliability: ReliabilitySpec,
     /// How sizing and the deadline's chance answer.
     pub sizing: SizingSpec,
+    /// Serving the model on the cluster; absent, nothing is served.
+    pub serving: ServingSpec,
+    /// Reinforcement-learning post-training; absent, none.
+    pub rl: RlSpec,
     /// The user's own measurements, a list of `{ "scenario": changes, "measured": {..} }`
     /// (`calibration.rs`); the chip's GEMM efficiency is fitted to them.
     pub calibration: Raw,
@@ -172,6 +177,76 @@ section! {
     SizingSpec {
         /// `central` (the estimate) or `p90` (the upper end of its range); default `central`.
         confidence,
+    }
+}
+
+section! {
+    /// Serving the model: requests, targets, load, formats and the deployment
+    /// (`scenario/serving.rs`).
+    ServingSpec {
+        /// `conversation` or `coding`: a named shape of requests; default `conversation`.
+        mix,
+        /// Prompt tokens per request; default the mix's.
+        input_tokens,
+        /// Output tokens per request; default the mix's.
+        output_tokens,
+        /// Target time to first token, ms; default 2,000.
+        ttft_ms,
+        /// Target time per output token, ms; default 50.
+        tpot_ms,
+        /// Requests per second to serve; default none.
+        requests_per_s,
+        /// Tokens a day to serve, prompt and output, instead of `requests_per_s`.
+        tokens_per_day,
+        /// `bf16`, `fp8` or `fp4`; default `fp8` where the chip has FP8 tensor units.
+        weights,
+        /// `bf16`, `fp8` or `fp4`; default `bf16`.
+        kv_cache,
+        /// Most sequences an instance decodes at once; default no cap beyond the cache.
+        max_batch,
+        /// The decode instance's attention tensor-, data- and expert-parallel degrees; default
+        /// the smallest instance that holds the model.
+        tp,
+        dp,
+        ep,
+        /// Prefill on instances of its own, the cache sent to decode; default false.
+        disaggregated,
+        /// The prefill instance's degrees when disaggregated; default the decode instance's.
+        prefill_tp,
+        prefill_dp,
+        prefill_ep,
+        /// New requests join running batches; default true.
+        continuous_batching,
+        /// Busy share the load is planned at; default 0.8.
+        utilisation,
+    }
+}
+
+section! {
+    /// Reinforcement-learning post-training of the model (`scenario/serving.rs`).
+    RlSpec {
+        /// Prompts each step draws; default 512.
+        prompts_per_step,
+        /// Samples generated per prompt; default 16.
+        samples_per_prompt,
+        /// Prompt tokens per sample; default 512.
+        prompt_tokens,
+        /// Tokens generated per sample, at most; default 4,096.
+        generation_tokens,
+        /// Training passes over each step's samples; default 1.
+        epochs,
+        /// Steps of the run; default 1,000.
+        steps,
+        /// Generation on the training chips; default true.
+        colocated,
+        /// Chips that generate when not colocated; default as many as train.
+        generation_chips,
+        /// A reference model scores each sample; default true.
+        reference,
+        /// A reward model scores each sample; default false (a rule's reward).
+        reward_model,
+        /// A critic trains beside the policy (PPO); default false.
+        critic,
     }
 }
 
@@ -429,6 +504,8 @@ impl Scenario {
             facility: FacilitySpec::from_map(object(&mut map, "facility")?),
             reliability: ReliabilitySpec::from_map(object(&mut map, "reliability")?),
             sizing: SizingSpec::from_map(object(&mut map, "sizing")?),
+            serving: ServingSpec::from_map(object(&mut map, "serving")?),
+            rl: RlSpec::from_map(object(&mut map, "rl")?),
             calibration: take(&mut map, "calibration"),
             sites: take(&mut map, "sites"),
             unknown: map.into_iter().collect(),
@@ -671,6 +748,12 @@ impl Scenario {
         }
         if !self.sizing.is_empty() {
             map.insert("sizing".into(), Value::Object(self.sizing.to_map()));
+        }
+        if !self.serving.is_empty() {
+            map.insert("serving".into(), Value::Object(self.serving.to_map()));
+        }
+        if !self.rl.is_empty() {
+            map.insert("rl".into(), Value::Object(self.rl.to_map()));
         }
         if let Some(v) = &self.calibration {
             map.insert("calibration".into(), v.clone());

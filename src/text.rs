@@ -430,6 +430,46 @@ pub fn warning(w: &Warning) -> String {
     }
 }
 
+/// Why serving cannot meet what is asked, in words.
+pub fn serving_problem(p: &crate::model::serving::Problem) -> String {
+    use crate::model::serving::Problem;
+    let gib = |b: f64| format!("{:.1}", b / crate::model::presets::units::GIB);
+    let ms = |s: f64| format!("{:.1}", s * 1000.0);
+    let n = |x: f64| crate::numbers::format(x);
+    match *p {
+        Problem::DoesNotFit { need_bytes, have_bytes } => {
+            fill("serve.does-not-fit", &[("need", &gib(need_bytes)), ("have", &gib(have_bytes))])
+        }
+        Problem::ExpertsDoNotDivide { ep, chips } => {
+            fill("serve.ep-divides", &[("ep", &n(ep as f64)), ("chips", &n(chips as f64))])
+        }
+        Problem::TpotUnreachable { best_s, target_s } => {
+            fill("serve.tpot-unreachable", &[("best", &ms(best_s)), ("target", &ms(target_s))])
+        }
+        Problem::TtftUnreachable { best_s, target_s } => {
+            fill("serve.ttft-unreachable", &[("best", &ms(best_s)), ("target", &ms(target_s))])
+        }
+        Problem::TooFewChips { need, have } => {
+            fill("serve.too-few-chips", &[("need", &n(need as f64)), ("have", &n(have as f64))])
+        }
+    }
+}
+
+/// Why post-training cannot run as asked, in words.
+pub fn rl_problem(p: &crate::model::rl::Problem) -> String {
+    use crate::model::rl::Problem;
+    let n = |x: f64| crate::numbers::format(x);
+    match *p {
+        Problem::SampleTooLong { tokens, seq_len } => {
+            fill("rl.sample-too-long", &[("tokens", &n(tokens)), ("seq", &n(seq_len as f64))])
+        }
+        Problem::GenerationDoesNotFit => t("rl.does-not-fit").to_string(),
+        Problem::TooFewGenerationChips { have, need } => {
+            fill("rl.too-few-chips", &[("have", &n(have as f64)), ("need", &n(need as f64))])
+        }
+    }
+}
+
 impl std::fmt::Display for Warning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&warning(self))

@@ -12,12 +12,15 @@ pub mod fleets;
 pub mod gaps;
 pub mod power;
 pub mod range;
+pub mod serving;
 pub mod stats;
 
 pub use confidence::{confidence, published_plan, Confidence};
 // Generated (`digest_source`); kept as written so the staleness check compares like with like.
 #[rustfmt::skip]
 pub mod digest;
+#[rustfmt::skip]
+pub mod serving_digest;
 
 use serde_json::Value;
 
@@ -456,6 +459,10 @@ pub fn markdown(runs: &[Run], outcomes: &[Outcome], left: &[f64]) -> String {
     out.push_str(&designs::markdown());
     out.push_str(&fleets::markdown());
     out.push_str(&power::markdown());
+    match serving::run() {
+        Ok((sources, served)) => out.push_str(&serving::markdown(&sources, &served)),
+        Err(e) => out.push_str(&format!("\n## Serving\n\nThe serving data does not load: {e}.\n")),
+    }
     out.push_str("\n## Sources and assumptions\n\n");
     for run in runs {
         out.push_str(&format!(

@@ -48,11 +48,14 @@ fn value_for(field: &fields::Field, rng: &mut Rng) -> Value {
 /// second pool, at a site of its own.
 fn scenario(rng: &mut Rng) -> Scenario {
     let mut s = random_scenario(rng);
+    let training: Vec<&fields::Field> =
+        fields::FIELDS.iter().copied().filter(|f| !is_serving(f.path)).collect();
     for _ in 0..1 + rng.below(6) {
-        let field = *rng.pick(fields::FIELDS);
+        let field = *rng.pick(&training);
         s = s.with_at(field.path, Some(value_for(field, rng)));
     }
-    let choices = fields::choices();
+    let mut choices = fields::choices().to_vec();
+    choices.retain(|(path, _)| !is_serving(path));
     for _ in 0..rng.below(3) {
         let (path, options) = rng.pick(&choices);
         let value = match rng.below(10) {
@@ -84,6 +87,31 @@ fn scenario(rng: &mut Rng) -> Scenario {
     s
 }
 
+/// A key of serving or post-training, which a generator of its own sets (`serving_keys`), so
+/// the training keys' stream stays as it was.
+fn is_serving(path: &str) -> bool {
+    path.starts_with("serving.") || path.starts_with("rl.")
+}
+
+/// A third of scenarios serve or post-train: a few of their keys set, from a stream of its own.
+fn serving_keys(mut s: Scenario, rng: &mut Rng) -> Scenario {
+    if rng.below(3) != 0 {
+        return s;
+    }
+    let keys: Vec<&fields::Field> =
+        fields::FIELDS.iter().copied().filter(|f| is_serving(f.path)).collect();
+    for _ in 0..1 + rng.below(5) {
+        let field = *rng.pick(&keys);
+        s = s.with_at(field.path, Some(value_for(field, rng)));
+    }
+    let choices: Vec<_> = fields::choices().into_iter().filter(|(p, _)| is_serving(p)).collect();
+    if rng.below(2) == 0 {
+        let (path, options) = rng.pick(&choices);
+        s = s.with_at(path, Some(json!(*rng.pick(options))));
+    }
+    s
+}
+
 fn finite(x: f64) -> bool {
     x.is_finite()
 }
@@ -94,8 +122,9 @@ fn no_scenario_breaks_the_judge_or_its_answers() {
         std::env::var("FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(100_000);
     let mut rng = Rng(0xF022_5EED);
     let (mut estimated, mut refused, mut fleets, mut sited) = (0u64, 0u64, 0u64, 0u64);
+    let mut served = 0u64;
     for case in 0..cases {
-        let s = scenario(&mut rng);
+        let s = serving_keys(scenario(&mut rng), &mut Rng(case ^ 0x5E4E_F00D));
         let good = match evaluation::evaluate(&s) {
             Ok(good) => good,
             Err(errors) => {
@@ -134,6 +163,31 @@ fn no_scenario_breaks_the_judge_or_its_answers() {
         }
         if let Some(days) = e.effective_train_days() {
             assert!(days >= e.train_days * (1.0 - 1e-12), "case {case}: {days} < {}", e.train_days);
+        }
+        if let Some(v) = &good.serving {
+            served += 1;
+            let figures = [
+                v.ttft_s,
+                v.tpot_s,
+                v.decode_tokens_per_s,
+                v.prefill_tokens_per_s,
+                v.usd_per_million_output_tokens,
+                v.power_w,
+            ];
+            assert!(figures.iter().all(|x| finite(*x) && *x >= 0.0), "case {case}: {v:?}");
+            assert!(v.step.parts().iter().all(|(_, x)| finite(*x) && *x >= 0.0), "case {case}");
+            for w in v.frontier.windows(2) {
+                assert!(
+                    w[1].tpot_s >= w[0].tpot_s * (1.0 - 1e-9)
+                        && w[1].tokens_per_s_per_chip >= w[0].tokens_per_s_per_chip * (1.0 - 1e-9),
+                    "case {case}: {:?}",
+                    v.frontier
+                );
+            }
+        }
+        if let Some(r) = &good.rl {
+            let parts = r.generation_s + r.scoring_s + r.training_s + r.handoff_s;
+            assert!(finite(r.step_s) && (parts - r.step_s).abs() <= 1e-9 * r.step_s.max(1.0));
         }
         if case % 97 == 0 {
             let spread = evaluation::failures(&good);
@@ -189,7 +243,10 @@ fn no_scenario_breaks_the_judge_or_its_answers() {
             assert!((job.power_w - power).abs() <= 1e-9 * power.max(1.0), "case {case}");
         }
     }
-    eprintln!("{estimated} estimated, {refused} refused, {fleets} fleets, {sited} with sites");
+    eprintln!(
+        "{estimated} estimated, {refused} refused, {fleets} fleets, {sited} with sites, {served} served"
+    );
+    assert!(served > cases / 40, "{served} served");
     // The generator reaches every outcome, not only refusals.
     assert!(
         estimated > cases / 10 && refused > cases / 10,

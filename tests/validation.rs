@@ -374,3 +374,49 @@ fn cuda_graphs_are_as_the_recipes_record() {
         assert!(recorded[&row.run][&row.label].is_object(), "{} {}", row.run, row.label);
     }
 }
+
+/// Serving's range and accuracy summary are those of `data/serving.json`'s held-out sources;
+/// the page and the command line read them from `serving_digest.rs`.
+#[test]
+fn the_serving_digest_is_current() {
+    let (sources, outcomes) = validation::serving::run().expect("serving data loads");
+    let expected = validation::serving::digest_source(&sources, &outcomes);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/validation/serving_digest.rs");
+    if std::env::var_os("UPDATE_ACCURACY").is_some() {
+        std::fs::write(path, &expected).expect("write src/validation/serving_digest.rs");
+        return;
+    }
+    let actual = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        actual == expected,
+        "src/validation/serving_digest.rs is stale; regenerate with `UPDATE_ACCURACY=1 cargo test --release --test validation`"
+    );
+}
+
+/// Serving is judged by source on several vendors' chips, held-out sources kept apart, and its
+/// range holds on them: four in five held-out rows of every source weighing the same lie
+/// inside it, and its low end does not promise more than was measured on most of them.
+#[test]
+fn serving_is_validated_by_source_on_several_vendors() {
+    let (sources, outcomes) = validation::serving::run().expect("serving data loads");
+    let held = sources.iter().filter(|s| s.held_out).count();
+    assert!(held >= 3 && sources.len() - held >= 2, "{held} held out of {}", sources.len());
+    for chip in ["h100-sxm", "b200", "mi300x", "gaudi2", "ascend-910c"] {
+        assert!(outcomes.iter().any(|o| o.chip == chip), "no serving row on {chip}");
+    }
+    let (lo, hi) = validation::serving::range(&sources, &outcomes);
+    assert!(lo > 0.0 && lo <= hi, "{lo} {hi}");
+    let inside = outcomes
+        .iter()
+        .filter(|o| sources[o.source].held_out)
+        .filter(|o| {
+            let r = o.measured / o.predicted;
+            r >= lo * (1.0 - 1e-9) && r <= hi * (1.0 + 1e-9)
+        })
+        .count();
+    let (rows, ..) = validation::serving::held_out_summary(&sources, &outcomes);
+    assert!(inside * 10 >= rows * 6, "{inside} of {rows} held-out rows inside [{lo}, {hi}]");
+    // Never optimistic: the model's throughput is at most the measured on most held-out rows.
+    let slow = outcomes.iter().filter(|o| sources[o.source].held_out && o.error() <= 0.05).count();
+    assert!(slow * 10 >= rows * 7, "{slow} of {rows} held-out rows within 5% or pessimistic");
+}

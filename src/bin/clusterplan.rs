@@ -18,7 +18,7 @@ commands:
                  estimate each scenario in FILE (one object or an array; '-' reads stdin)
                  and print the estimates as JSON; with a catalog of your own chips, systems,
                  switches and models (the page's Export), a scenario may name its entries
-  search FILE [--objective days|effective-days|cost|energy] [--top N]
+  search FILE [--objective days|effective-days|cost|energy|serving-cost] [--top N]
                  search every plan for the scenario's workload and cluster and print the
                  best, the front of days against cost and the counts as JSON; exits 1
                  when no plan runs and fits, and says why
@@ -164,6 +164,23 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
         if let Some(idle) = idle_kept {
             json["idle_kept"] = serde_json::json!(idle);
         }
+        // Serving and post-training on the same chips, where the scenario asks.
+        if let Some(s) = &good.serving {
+            for p in &s.problems {
+                eprintln!(
+                    "problem: {}serving: {}",
+                    which(place),
+                    clusterplan::text::serving_problem(p)
+                );
+            }
+            json["serving"] = report::serving_json(s);
+        }
+        if let Some(r) = &good.rl {
+            for p in &r.problems {
+                eprintln!("problem: {}rl: {}", which(place), clusterplan::text::rl_problem(p));
+            }
+            json["rl"] = report::rl_json(r);
+        }
         // A cluster of several pools: the one job over all of them.
         if let Some(p) = &good.pools {
             let job = p.job();
@@ -267,10 +284,15 @@ fn flags<'a>(rest: &[&'a str], known: &[&str]) -> Result<Vec<(&'a str, &'a str)>
 
 fn search(path: &str, rest: &[&str]) -> ExitCode {
     let mut options = search::Options::default();
+    let mut serving = false;
     match flags(rest, &["--objective", "--top"]) {
         Ok(pairs) => {
             for (flag, value) in pairs {
                 let ok = match flag {
+                    "--objective" if value == "serving-cost" => {
+                        serving = true;
+                        true
+                    }
                     "--objective" => {
                         search::Objective::from_id(value).map(|o| options.objective = o).is_some()
                     }
@@ -283,7 +305,7 @@ fn search(path: &str, rest: &[&str]) -> ExitCode {
                 };
                 if !ok {
                     let expected = match flag {
-                        "--objective" => "days, effective-days, cost or energy",
+                        "--objective" => "days, effective-days, cost, energy or serving-cost",
                         _ => "a whole number from 1 to 1000",
                     };
                     eprintln!("error: {flag}: expected {expected}, got '{value}'");
@@ -295,6 +317,9 @@ fn search(path: &str, rest: &[&str]) -> ExitCode {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
+    }
+    if serving {
+        return serving_search(path, options.top);
     }
     let scenario = match one_scenario(path, "search") {
         Ok(s) => s,
@@ -319,6 +344,39 @@ fn search(path: &str, rest: &[&str]) -> ExitCode {
             ExitCode::from(1)
         }
         None => code,
+    }
+}
+
+/// `search FILE --objective serving-cost`: the deployments of the scenario's `serving`, most
+/// output a chip-second first, over instances of up to the cluster's chips.
+fn serving_search(path: &str, top: usize) -> ExitCode {
+    let scenario = match one_scenario(path, "search") {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let good = match evaluation::evaluate(&scenario) {
+        Ok(good) => good,
+        Err(errors) => return input_errors(errors),
+    };
+    if good.inputs.serving.is_none() {
+        eprintln!("error: --objective serving-cost needs a `serving` section in the scenario");
+        return ExitCode::from(2);
+    }
+    let max = good.inputs.cluster.n_chips.min(4096);
+    let found = clusterplan::model::serving::search(&good.inputs, &good.estimate, max);
+    let deployments: Vec<serde_json::Value> =
+        found.iter().take(top).map(report::serving_json).collect();
+    let code = print_json(&serde_json::json!({
+        "objective": "serving-cost",
+        "searched": found.len(),
+        "best": deployments.first().cloned(),
+        "deployments": deployments,
+    }));
+    if found.first().is_some_and(|e| e.feasible) {
+        code
+    } else {
+        eprintln!("error: no deployment meets the targets");
+        ExitCode::from(1)
     }
 }
 

@@ -124,6 +124,32 @@ pub fn collective_s(
     }
 }
 
+/// Copies of each token an expert all-to-all over `group` sends inside a domain and over the
+/// network, for `top_k` experts a token. Every routed copy on its own (Megatron-Core's
+/// all-to-all dispatcher): `(n - k) / n` of them cross the network. `forwarded` (DeepEP's
+/// kernels, which node-limited routing needs): once to each distinct remote domain holding one
+/// of its experts (at most `node_limit`; `m (1 - (1 - 1/m)^top_k)` domains on average for
+/// balanced routing over `m`), then forwarded inside it (DeepSeek-V3, arXiv:2412.19437,
+/// §3.2.2).
+pub fn expert_copies(
+    top_k: f64,
+    group: Group,
+    forwarded: bool,
+    node_limit: Option<u32>,
+) -> (f64, f64) {
+    let n = group.size as f64;
+    let per_domain = group.per_domain as f64;
+    let domains = group.n_domains() as f64;
+    if forwarded && domains > 1.0 {
+        let limit = node_limit.map_or(f64::INFINITY, |l| l as f64);
+        let distinct = domains * (1.0 - (1.0 - 1.0 / domains).powf(top_k));
+        let remote = distinct.min(limit) * (domains - 1.0) / domains;
+        (top_k * (per_domain - 1.0) / per_domain.max(1.0), remote)
+    } else {
+        (top_k * (per_domain - 1.0) / n, top_k * (n - per_domain) / n)
+    }
+}
+
 /// Steps a ring over `n` ranks takes, or a double binary tree's depth (twice the rounded-up
 /// log2 of `n`) when that is shorter: NCCL picks the faster.
 fn steps(n: u32) -> f64 {

@@ -15,6 +15,7 @@ use crate::model::facility::{Cooling, Currency, FabricKind};
 use crate::model::pools::Across;
 use crate::model::presets::units::{GB, GBIT_PER_S, GB_PER_S, TB_PER_S, TFLOPS, US};
 use crate::model::reliability::{Checkpoint, Confidence, Recovery};
+use crate::model::serving::Precision;
 use crate::model::sites::Exchange;
 use crate::model::{
     AttentionImpl, CpKind, CudaGraphs, Dispatcher, FfnKind, Inputs, LinearKind, MambaKind, Recipe,
@@ -1153,8 +1154,147 @@ pub fn measured(key: &str) -> &'static Field {
     }
 }
 
+// Serving the model (`serving`) and post-training it (`rl`).
+pub static SERVING_INPUT_TOKENS: Field = counted(
+    "serving.input_tokens",
+    "tokens",
+    Derived,
+    1.0,
+    10_000_000.0,
+    "a prompt of one token up to ten million, beyond any published context window",
+);
+pub static SERVING_OUTPUT_TOKENS: Field = counted(
+    "serving.output_tokens",
+    "tokens",
+    Derived,
+    1.0,
+    1_000_000.0,
+    "at least the first token, at most a million generated",
+);
+pub static SERVING_TTFT_MS: Field = number(
+    "serving.ttft_ms",
+    "ms",
+    Fixed(2000.0),
+    1.0,
+    3_600_000.0,
+    "MLPerf Inference's Llama 2 70B server target is 2 s to the first token",
+)
+.scaled(1.0, 1000.0);
+pub static SERVING_TPOT_MS: Field = number(
+    "serving.tpot_ms",
+    "ms",
+    Fixed(50.0),
+    0.1,
+    60_000.0,
+    "50 ms a token (20 a second per user) is the decode target of DeepSeek's and Huawei's \
+     published deployments; MLPerf's interactive target is 40 ms",
+)
+.scaled(1.0, 1000.0);
+pub static SERVING_REQUESTS_PER_S: Field = number(
+    "serving.requests_per_s",
+    "1/s",
+    Derived,
+    0.0,
+    1e9,
+    "a load of none up to a billion requests a second",
+);
+pub static SERVING_TOKENS_PER_DAY: Field = number(
+    "serving.tokens_per_day",
+    "tokens",
+    Derived,
+    0.0,
+    1e18,
+    "a load of none up to a quintillion tokens a day (prompt and output)",
+);
+pub static SERVING_MAX_BATCH: Field = count(
+    "serving.max_batch",
+    Derived,
+    1.0,
+    1_000_000.0,
+    "an engine's cap on sequences decoded at once (vLLM's max_num_seqs)",
+);
+pub static SERVING_TP: Field = count("serving.tp", Derived, 1.0, 1024.0, DEGREE);
+pub static SERVING_DP: Field = count("serving.dp", Derived, 1.0, 1024.0, DEGREE);
+pub static SERVING_EP: Field = count("serving.ep", Derived, 1.0, 4096.0, DEGREE);
+pub static SERVING_PREFILL_TP: Field = count("serving.prefill_tp", Derived, 1.0, 1024.0, DEGREE);
+pub static SERVING_PREFILL_DP: Field = count("serving.prefill_dp", Derived, 1.0, 1024.0, DEGREE);
+pub static SERVING_PREFILL_EP: Field = count("serving.prefill_ep", Derived, 1.0, 4096.0, DEGREE);
+pub static SERVING_DISAGGREGATED: Field = flag("serving.disaggregated", Fixed(0.0));
+pub static SERVING_CONTINUOUS_BATCHING: Field = flag("serving.continuous_batching", Fixed(1.0));
+pub static SERVING_UTILISATION: Field = fraction("serving.utilisation", Fixed(0.8));
+pub static SERVING_MIX: Choices<crate::model::serving::Mix> = Choices {
+    path: "serving.mix",
+    options: &[
+        ("conversation", crate::model::serving::Mix::Conversation),
+        ("coding", crate::model::serving::Mix::Coding),
+    ],
+};
+pub static SERVING_WEIGHTS: Choices<Precision> = Choices {
+    path: "serving.weights",
+    options: &[("bf16", Precision::Bf16), ("fp8", Precision::Fp8), ("fp4", Precision::Fp4)],
+};
+pub static SERVING_KV_CACHE: Choices<Precision> = Choices {
+    path: "serving.kv_cache",
+    options: &[("bf16", Precision::Bf16), ("fp8", Precision::Fp8), ("fp4", Precision::Fp4)],
+};
+pub static RL_PROMPTS_PER_STEP: Field = count(
+    "rl.prompts_per_step",
+    Fixed(512.0),
+    1.0,
+    10_000_000.0,
+    "DAPO (arXiv 2503.14476) draws 512 prompts a step",
+);
+pub static RL_SAMPLES_PER_PROMPT: Field = count(
+    "rl.samples_per_prompt",
+    Fixed(16.0),
+    1.0,
+    10_000.0,
+    "DAPO samples 16 responses a prompt; GRPO's published groups are 8 to 64",
+);
+pub static RL_PROMPT_TOKENS: Field = counted(
+    "rl.prompt_tokens",
+    "tokens",
+    Fixed(512.0),
+    1.0,
+    10_000_000.0,
+    "an assumption: a math or coding prompt of a few hundred tokens",
+);
+pub static RL_GENERATION_TOKENS: Field = counted(
+    "rl.generation_tokens",
+    "tokens",
+    Fixed(4096.0),
+    1.0,
+    10_000_000.0,
+    "an assumption: a reasoning trace of a few thousand tokens (DAPO allows 20,480)",
+);
+pub static RL_EPOCHS: Field = count(
+    "rl.epochs",
+    Fixed(1.0),
+    1.0,
+    100.0,
+    "on-policy GRPO and DAPO update once per batch; PPO takes a few passes",
+);
+pub static RL_STEPS: Field = count(
+    "rl.steps",
+    Fixed(1000.0),
+    1.0,
+    10_000_000.0,
+    "an assumption: published RL runs take hundreds to a few thousand steps",
+);
+pub static RL_COLOCATED: Field = flag("rl.colocated", Fixed(1.0));
+pub static RL_GENERATION_CHIPS: Field = count(
+    "rl.generation_chips",
+    Derived,
+    1.0,
+    10_000_000.0,
+    "chips apart from the trainers that generate; default as many as train",
+);
+pub static RL_REFERENCE: Field = flag("rl.reference", Fixed(1.0));
+pub static RL_REWARD_MODEL: Field = flag("rl.reward_model", Fixed(0.0));
+pub static RL_CRITIC: Field = flag("rl.critic", Fixed(0.0));
+
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 18] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 21] {
     [
         (PARALLELISM_ACROSS_SITES.path, PARALLELISM_ACROSS_SITES.offered()),
         (PARALLELISM_CP_KIND.path, PARALLELISM_CP_KIND.offered()),
@@ -1174,6 +1314,9 @@ pub fn choices() -> [(&'static str, Vec<&'static str>); 18] {
         (FACILITY_COOLING.path, FACILITY_COOLING.offered()),
         (FACILITY_CURRENCY.path, FACILITY_CURRENCY.offered()),
         (CLUSTER_FABRIC_KIND.path, CLUSTER_FABRIC_KIND.offered()),
+        (SERVING_MIX.path, SERVING_MIX.offered()),
+        (SERVING_WEIGHTS.path, SERVING_WEIGHTS.offered()),
+        (SERVING_KV_CACHE.path, SERVING_KV_CACHE.offered()),
     ]
 }
 
@@ -1411,6 +1554,33 @@ pub static FIELDS: &[&Field] = &[
     &CALIBRATION_MEASURED_STEP_S,
     &CALIBRATION_MEASURED_TOKENS_PER_S,
     &CALIBRATION_MEASURED_MFU,
+    &SERVING_INPUT_TOKENS,
+    &SERVING_OUTPUT_TOKENS,
+    &SERVING_TTFT_MS,
+    &SERVING_TPOT_MS,
+    &SERVING_REQUESTS_PER_S,
+    &SERVING_TOKENS_PER_DAY,
+    &SERVING_MAX_BATCH,
+    &SERVING_TP,
+    &SERVING_DP,
+    &SERVING_EP,
+    &SERVING_PREFILL_TP,
+    &SERVING_PREFILL_DP,
+    &SERVING_PREFILL_EP,
+    &SERVING_DISAGGREGATED,
+    &SERVING_CONTINUOUS_BATCHING,
+    &SERVING_UTILISATION,
+    &RL_PROMPTS_PER_STEP,
+    &RL_SAMPLES_PER_PROMPT,
+    &RL_PROMPT_TOKENS,
+    &RL_GENERATION_TOKENS,
+    &RL_EPOCHS,
+    &RL_STEPS,
+    &RL_COLOCATED,
+    &RL_GENERATION_CHIPS,
+    &RL_REFERENCE,
+    &RL_REWARD_MODEL,
+    &RL_CRITIC,
 ];
 
 /// The keys of the fields directly inside the object at `section` (`cluster.chip`:

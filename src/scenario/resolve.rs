@@ -371,7 +371,18 @@ impl Scenario {
         let parallelism = self.resolve_parallelism(&mut r, cluster.usable_chips(), family);
         let plant = self.resolve_plant(&mut r, chip_id, &mut cluster);
         let reliability = self.resolve_reliability(&mut r, cluster.n_chips);
-        let mut inputs = Inputs { transformer, training, cluster, parallelism, plant, reliability };
+        let mut inputs = Inputs {
+            transformer,
+            training,
+            cluster,
+            parallelism,
+            plant,
+            reliability,
+            serving: None,
+            rl: None,
+        };
+        inputs.serving = self.resolve_serving(&mut r, &inputs);
+        inputs.rl = self.resolve_rl(&mut r, &inputs);
         for field in fields::FIELDS {
             if let Some(place) = field.place {
                 let x = r.plain(self.plain_value(field), field);

@@ -5,7 +5,9 @@
 //! Depends only on the per-chip shape, not on the pipeline schedule or data parallelism, so a
 //! plan search can keep these costs while it varies the rest.
 
-use crate::model::collectives::{all_to_all_s, collective_s, rail_forwarded, Collective, Group};
+use crate::model::collectives::{
+    all_to_all_s, collective_s, expert_copies, rail_forwarded, Collective, Group,
+};
 use std::cell::OnceCell;
 use std::ops::{Add, Mul};
 
@@ -634,19 +636,10 @@ impl Ctx<'_> {
         let h = self.inputs.transformer.hidden as f64;
         let k = moe.top_k as f64;
         let group = self.group(s.ep_u, s.etp_u);
-        let n = group.size as f64;
         let per_domain = group.per_domain as f64;
-        let domains = group.n_domains() as f64;
         let forwarded =
             self.inputs.parallelism.dispatcher == Dispatcher::DeepEp || moe.node_limit.is_some();
-        let (inside_copies, outside_copies) = if forwarded && domains > 1.0 {
-            let limit = moe.node_limit.map_or(f64::INFINITY, |l| l as f64);
-            let distinct = domains * (1.0 - (1.0 - 1.0 / domains).powf(k));
-            let remote = distinct.min(limit) * (domains - 1.0) / domains;
-            (k * (per_domain - 1.0) / per_domain.max(1.0), remote)
-        } else {
-            (k * (per_domain - 1.0) / n, k * (n - per_domain) / n)
-        };
+        let (inside_copies, outside_copies) = expert_copies(k, group, forwarded, moe.node_limit);
         let dispatch_bytes = if self.inputs.fp8_active() { 1.0 } else { ACT_BYTES };
         let one = |bytes_per_element: f64| {
             let unit = tokens * h * bytes_per_element;

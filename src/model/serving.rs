@@ -1,0 +1,959 @@
+//! Serving the trained model on the cluster's chips: prefill, decode, the batch the KV cache
+//! allows, time to first token and between tokens, throughput at the targets, the chips a load
+//! needs and what a million tokens cost.
+//!
+//! A deployment is an *instance* of `tp x dp` chips: attention tensor-parallel over `tp` and
+//! data-parallel over `dp` (DP attention, as SGLang and DeepSeek serve MLA models), its routed
+//! experts spread over `ep` of them. A decode step reads every touched weight and the KV cache
+//! of its batch once and is timed by a roofline per part (weights and their GEMMs, the cache and
+//! its attention), the tensor-parallel all-reduces and the expert exchange over the same
+//! collective model as training (`collectives`), and the host's work per step. Prefill runs in
+//! chunks (chunked prefill, 8,192 tokens a rank: vLLM's `max_num_batched_tokens` and SGLang's
+//! `chunked_prefill_size` defaults). Requests share an instance with continuous batching: the
+//! share of its time prefill takes stretches every decode step (`tpot`).
+//!
+//! Total like the rest of the model: an impossible deployment is still estimated, with its
+//! reasons in `problems`.
+
+use crate::model::collectives::{
+    all_to_all_s, collective_s, expert_copies, rail_forwarded, Collective, Group,
+};
+use crate::model::efficiency;
+use crate::model::{finite, Chip, Cluster, Transformer};
+
+/// Share of a chip's memory the engine plans with: vLLM's `gpu_memory_utilization` default
+/// (0.9); the rest holds activations, the CUDA graphs and the allocator's slack.
+pub const USABLE_MEMORY: f64 = 0.9;
+
+/// Tokens each attention rank prefills per round (chunked prefill; vLLM's
+/// `max_num_batched_tokens` and SGLang's `chunked_prefill_size`, both 8,192 by default).
+pub const PREFILL_CHUNK: f64 = 8192.0;
+
+/// Host time of one forward step, seconds: scheduling, sampling and the launch of one CUDA
+/// graph. vLLM's V1 engine reports its CPU overhead per step at a few hundred microseconds
+/// (vLLM blog, "vLLM V1", January 2025); 0.5 ms is taken.
+pub const HOST_STEP_S: f64 = 0.5e-3;
+
+/// A batch's time between tokens at the 99th percentile over its mean: targets are 99th
+/// percentiles, as MLPerf Inference states them. The median of the ratio in MLPerf Inference
+/// v4.0-v5.0 server logs (NVIDIA H100, H200, B200; AMD MI300X, MI325X; Intel Gaudi 2: 1.06 to
+/// 1.38; mlcommons/inference_results_v4.0, v4.1, v5.0, `mlperf_log_summary.txt`).
+pub const TPOT_TAIL: f64 = 1.15;
+
+/// A named shape of requests: their median prompt and output tokens in Microsoft Azure's
+/// production traces (Patel et al. 2024, "Splitwise", arXiv 2311.18677, Table 2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mix {
+    /// Chat: 1,020 prompt and 129 output tokens.
+    #[default]
+    Conversation,
+    /// Code completion: 1,500 prompt and 13 output tokens.
+    Coding,
+}
+
+impl Mix {
+    /// Prompt and output tokens of a median request.
+    pub fn tokens(self) -> (f64, f64) {
+        match self {
+            Mix::Conversation => (1020.0, 129.0),
+            Mix::Coding => (1500.0, 13.0),
+        }
+    }
+}
+
+/// A number format of weights or the KV cache.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Precision {
+    #[default]
+    Bf16,
+    Fp8,
+    /// NVFP4: 4-bit values with one FP8 scale per 16 (NVIDIA's Blackwell format).
+    Fp4,
+}
+
+impl Precision {
+    /// Bytes one value takes, scales included.
+    pub fn bytes(self) -> f64 {
+        match self {
+            Precision::Bf16 => 2.0,
+            Precision::Fp8 => 1.0,
+            Precision::Fp4 => 0.5 + 1.0 / 16.0,
+        }
+    }
+
+    /// The share of a BF16 GEMM's efficiency a GEMM on weights of this format keeps on `chip`:
+    /// FP8's per-tile scaling (`efficiency::FP8_GEMM_RELATIVE`), NVFP4's block scales
+    /// (`efficiency::BLOCK_SCALED_GEMM_RELATIVE`); all of it when the chip runs them in BF16.
+    pub fn gemm_relative(self, chip: &Chip) -> f64 {
+        match self {
+            Precision::Fp8 if chip.fp8_flops_per_s > 0.0 => efficiency::FP8_GEMM_RELATIVE,
+            Precision::Fp4 if chip.fp4_flops_per_s > 0.0 => efficiency::BLOCK_SCALED_GEMM_RELATIVE,
+            Precision::Fp4 if chip.fp8_flops_per_s > 0.0 => efficiency::FP8_GEMM_RELATIVE,
+            _ => 1.0,
+        }
+    }
+
+    /// The tensor peak GEMMs on weights of this format reach on `chip`, FLOP/s: FP8 or FP4
+    /// where the chip has such tensor units (W8A8, W4A4), else BF16 after dequantisation.
+    pub fn peak(self, chip: &Chip) -> f64 {
+        let low = match self {
+            Precision::Bf16 => 0.0,
+            Precision::Fp8 => chip.fp8_flops_per_s,
+            Precision::Fp4 => chip.fp4_flops_per_s.max(chip.fp8_flops_per_s),
+        };
+        chip.bf16_flops_per_s.max(low).max(1.0)
+    }
+}
+
+/// How an instance is split.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Deployment {
+    /// Attention tensor-parallel degree.
+    pub tp: u32,
+    /// Attention data-parallel degree (DP attention): ranks each with its own sequences.
+    pub dp: u32,
+    /// Chips the routed experts are spread over; divides `tp x dp`.
+    pub ep: u32,
+}
+
+impl Deployment {
+    /// Chips of one instance.
+    pub fn chips(&self) -> u32 {
+        self.tp.max(1).saturating_mul(self.dp.max(1))
+    }
+
+    /// The smallest instance that holds `t`'s weights with room for a cache: MLA models with
+    /// experts as DeepSeek serves them (one chip per attention rank, experts over all), other
+    /// models with experts spread over the tensor-parallel group, dense models tensor-parallel
+    /// inside one scale-up domain.
+    pub fn smallest(t: &Transformer, chip: &Chip, weights: Precision, domain: u32) -> Deployment {
+        let usable = chip.hbm_bytes * USABLE_MEMORY;
+        let (shared, routed) = split_params(t);
+        let b = weights.bytes();
+        // Room left for the cache: at least a third of the usable memory.
+        let room = usable * (2.0 / 3.0);
+        let mut n = 1u32;
+        while n < 1 << 16 {
+            let mla = t.mla.is_some() && t.moe.is_some();
+            let per_chip = if mla {
+                shared * b + routed * b / n as f64
+            } else {
+                (shared + routed) * b / n as f64
+            };
+            if per_chip <= room || (!mla && t.moe.is_none() && n >= domain.max(1)) {
+                break;
+            }
+            n *= 2;
+        }
+        match (t.mla.is_some(), t.moe.is_some()) {
+            (true, true) => Deployment { tp: 1, dp: n, ep: n },
+            (_, true) => Deployment { tp: n, dp: 1, ep: n },
+            _ => Deployment { tp: n, dp: 1, ep: 1 },
+        }
+    }
+}
+
+/// What the user asks of serving.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Serving {
+    /// Prompt tokens per request.
+    pub input_tokens: f64,
+    /// Generated tokens per request.
+    pub output_tokens: f64,
+    /// Time-to-first-token target, seconds.
+    pub ttft_s: f64,
+    /// Time-per-output-token target, seconds.
+    pub tpot_s: f64,
+    /// Requests per second to serve; 0 for none given.
+    pub requests_per_s: f64,
+    /// Format of the weights.
+    pub weights: Precision,
+    /// Format of the KV cache.
+    pub kv_cache: Precision,
+    /// Most sequences an instance decodes at once; 0 for no cap beyond the cache.
+    pub max_batch: u32,
+    /// The decode instance (the only one when not disaggregated).
+    pub decode: Deployment,
+    /// The prefill instance when disaggregated.
+    pub prefill: Deployment,
+    /// Prefill and decode on separate instances, the cache sent between them.
+    pub disaggregated: bool,
+    /// New requests join a running batch (every engine since Orca); false waits for the batch.
+    pub continuous_batching: bool,
+    /// Busy share the load is planned at, below 1 so queues stay short.
+    pub utilisation: f64,
+}
+
+/// Parts of one decode step at a batch; they sum to the step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DecodeStep {
+    /// Reading the weights, where that bounds the GEMMs.
+    pub weights_s: f64,
+    /// Reading the KV cache, where that bounds attention.
+    pub kv_cache_s: f64,
+    /// GEMMs and attention bound by the tensor units.
+    pub compute_s: f64,
+    /// Tensor-parallel all-reduces.
+    pub tp_s: f64,
+    /// The expert exchange not hidden behind the other micro-batch.
+    pub ep_s: f64,
+    /// The host's work and the small kernels of each layer.
+    pub host_s: f64,
+}
+
+impl DecodeStep {
+    /// The step, seconds.
+    pub fn total(&self) -> f64 {
+        self.weights_s + self.kv_cache_s + self.compute_s + self.tp_s + self.ep_s + self.host_s
+    }
+
+    /// The parts with their ids (worded as `part.<id>`).
+    pub fn parts(&self) -> [(&'static str, f64); 6] {
+        [
+            ("weights_read", self.weights_s),
+            ("kv_cache_read", self.kv_cache_s),
+            ("compute", self.compute_s),
+            ("tp_comm", self.tp_s),
+            ("ep_comm", self.ep_s),
+            ("host", self.host_s),
+        ]
+    }
+}
+
+/// One point of the serving frontier: a batch, the time between its tokens and what a chip
+/// generates.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrontierPoint {
+    /// Sequences an instance decodes at once.
+    pub batch: u32,
+    /// Time per output token at that batch, seconds.
+    pub tpot_s: f64,
+    /// Output tokens per second per chip at that batch.
+    pub tokens_per_s_per_chip: f64,
+}
+
+/// Why a deployment cannot serve as asked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Problem {
+    /// An instance's weights do not leave room for one sequence's cache.
+    DoesNotFit { need_bytes: f64, have_bytes: f64 },
+    /// The expert degree does not divide the instance, or the experts.
+    ExpertsDoNotDivide { ep: u32, chips: u32 },
+    /// Even one sequence decodes slower than the target.
+    TpotUnreachable { best_s: f64, target_s: f64 },
+    /// The first token comes later than the target even on an idle instance.
+    TtftUnreachable { best_s: f64, target_s: f64 },
+    /// The load needs more chips than the cluster has.
+    TooFewChips { need: u64, have: u32 },
+}
+
+/// What serving costs and delivers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ServingEstimate {
+    /// The instance decoding (the only one when not disaggregated).
+    pub decode: Deployment,
+    /// The instance prefilling.
+    pub prefill: Deployment,
+    /// Weights on each chip of the decode instance, bytes.
+    pub weight_bytes_per_chip: f64,
+    /// The KV cache of one token on each chip, bytes.
+    pub kv_bytes_per_token: f64,
+    /// Most sequences the decode instance's cache holds at full length.
+    pub max_batch: u32,
+    /// The batch run: the largest that meets the targets.
+    pub batch: u32,
+    /// One prefill round of every attention rank's chunk, seconds.
+    pub prefill_round_s: f64,
+    /// The decode step at `batch`, in parts.
+    pub step: DecodeStep,
+    /// Time to the first token at the planned load, seconds.
+    pub ttft_s: f64,
+    /// Time per output token at the planned load, seconds.
+    pub tpot_s: f64,
+    /// Prompt tokens per second per chip at the targets.
+    pub prefill_tokens_per_s_per_chip: f64,
+    /// Output tokens per second per chip at the targets.
+    pub decode_tokens_per_s_per_chip: f64,
+    /// The same at the planned load (`Serving::utilisation` of it): what each chip delivers.
+    pub decode_tokens_per_s_per_chip_at_load: f64,
+    /// Prompt tokens per second per chip of a prefill instance doing nothing else.
+    pub prefill_pool_tokens_per_s_per_chip: f64,
+    /// Output tokens per second per chip of a decode instance doing nothing else, at `batch`.
+    pub decode_pool_tokens_per_s_per_chip: f64,
+    /// Requests per second one deployment unit serves at the targets, at full load.
+    pub requests_per_s_per_unit: f64,
+    /// Prefill instances for the load.
+    pub prefill_instances: u64,
+    /// Decode instances for the load (all of them when not disaggregated).
+    pub decode_instances: u64,
+    /// Chips the load needs.
+    pub chips_needed: u64,
+    /// Prompt tokens per second those chips take in at the targets.
+    pub prefill_tokens_per_s: f64,
+    /// Output tokens per second those chips generate at the targets.
+    pub decode_tokens_per_s: f64,
+    /// Amortised price of a million prompt tokens at the planned load, USD.
+    pub usd_per_million_input_tokens: f64,
+    /// Amortised price of a million output tokens at the planned load, USD.
+    pub usd_per_million_output_tokens: f64,
+    /// The same on rented chips.
+    pub cloud_usd_per_million_input_tokens: f64,
+    pub cloud_usd_per_million_output_tokens: f64,
+    /// What the serving chips draw at the site, their share of the site, watts.
+    pub power_w: f64,
+    /// Chips of the cluster left to train.
+    pub chips_left: u64,
+    /// Throughput against latency over batches, by batch.
+    pub frontier: Vec<FrontierPoint>,
+    /// No problem.
+    pub feasible: bool,
+    pub problems: Vec<Problem>,
+}
+
+/// What one chip-second costs: amortised and rented, USD.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Prices {
+    pub usd_per_chip_s: f64,
+    pub cloud_usd_per_chip_s: f64,
+    /// Site power per chip, watts.
+    pub site_w_per_chip: f64,
+}
+
+impl Prices {
+    /// A chip-second of the cluster as `estimate` builds and prices it: the amortised cost of
+    /// a day of the site and the cloud's rate, each over its chips.
+    pub fn of(inputs: &crate::model::Inputs, estimate: &crate::model::Estimate) -> Prices {
+        let chips = inputs.cluster.n_chips.max(1) as f64;
+        Prices {
+            usd_per_chip_s: finite(estimate.facility.cost.per_day_usd / 86_400.0 / chips),
+            cloud_usd_per_chip_s: finite(inputs.plant.facility.cloud_usd_per_chip_hour / 3600.0),
+            site_w_per_chip: finite(estimate.facility.power.facility_w / chips),
+        }
+    }
+}
+
+/// Parameters outside the routed experts, and those inside, multi-token-prediction modules
+/// aside (they serve only speculative decoding).
+fn split_params(t: &Transformer) -> (f64, f64) {
+    let routed = t.n_moe_layers() as f64 * t.routed_expert_params();
+    let all = t.params() - t.mtp_layers as f64 * t.mtp_params();
+    ((all - routed).max(0.0), routed)
+}
+
+/// Layers with attention.
+fn attention_layers(t: &Transformer) -> f64 {
+    (t.n_layers as f64 * t.attention_share()).round()
+}
+
+/// The KV cache of one token on one chip of a `tp`-wide attention group, bytes: MLA's latent
+/// and rotary key (the same on every rank), or each rank's share of the key and value heads
+/// (at least one head: heads fewer than ranks are copied).
+pub fn kv_bytes_per_token(t: &Transformer, tp: u32, kv: Precision) -> f64 {
+    let per_layer = match t.mla {
+        Some(m) => (m.kv_lora_rank + m.rope_head_dim) as f64,
+        None => {
+            let heads = t.n_kv_heads.max(1).div_ceil(tp.max(1)) as f64;
+            2.0 * heads * t.head_dim as f64
+        }
+    };
+    attention_layers(t) * per_layer * kv.bytes()
+}
+
+/// The model as one step of serving sees it, derived once.
+struct Shape {
+    n: f64,
+    tp: u32,
+    dp: f64,
+    ep: u32,
+    layers: f64,
+    attention_layers: f64,
+    moe_layers: f64,
+    hidden: f64,
+    /// Weights read whatever the batch, per chip (the input embedding's lookup aside).
+    dense_params: f64,
+    /// Routed weights held per chip.
+    expert_params: f64,
+    /// Experts per MoE layer and the share one token touches.
+    experts: f64,
+    top_k: f64,
+    /// Parameters of one routed expert.
+    one_expert: f64,
+    /// Width the attention scores multiply through per token and cached position, per chip,
+    /// in decode (MLA absorbed into its latent) and in prefill.
+    decode_score_width: f64,
+    prefill_score_width: f64,
+    kv_per_token: f64,
+    weight_bytes: f64,
+    /// Tensor rates GEMMs reach, FLOP/s: outside the experts, in them (narrower, so slower:
+    /// `efficiency::depth_share`), and in attention.
+    linear_peak: f64,
+    expert_peak: f64,
+    attention_peak: f64,
+    /// The busiest expert rank's tokens over the mean (`Moe::load`).
+    imbalance: f64,
+    /// Remote domains a token's experts may sit in (`Moe::node_limit`).
+    node_limit: Option<u32>,
+    /// Micro-batches that may overlap the expert exchange with each other's compute (two with
+    /// DP attention and wide experts, DeepSeek-V3 §3.4; each reads the weights).
+    micro_batches: f64,
+    bandwidth: f64,
+}
+
+impl Shape {
+    fn of(t: &Transformer, chip: &Chip, d: Deployment, s: &Serving, kernel: f64) -> Shape {
+        let (shared, routed) = split_params(t);
+        let tp = d.tp.max(1);
+        let ep = d.ep.max(1);
+        let lookup = t.vocab as f64 * t.hidden as f64;
+        let (experts, top_k, expert_ffn) =
+            t.moe.map_or((1, 0, 0), |m| (m.n_experts, m.top_k, m.expert_ffn));
+        let heads = t.n_heads as f64 / tp as f64;
+        let decode_score_width = match t.mla {
+            Some(m) => heads * (2.0 * m.kv_lora_rank as f64 + m.rope_head_dim as f64) / 2.0,
+            None => t.score_width() / tp as f64,
+        };
+        let linear_peak = s.weights.peak(chip) * kernel * s.weights.gemm_relative(chip);
+        Shape {
+            n: d.chips() as f64,
+            tp,
+            dp: d.dp.max(1) as f64,
+            ep,
+            layers: t.n_layers as f64,
+            attention_layers: attention_layers(t),
+            moe_layers: t.n_moe_layers() as f64,
+            hidden: t.hidden as f64,
+            dense_params: (shared - if t.tied_embeddings { 0.0 } else { lookup }).max(0.0)
+                / tp as f64,
+            // Each chip holds as many experts as the most any holds.
+            expert_params: routed * (experts.max(1).div_ceil(ep) as f64 / experts.max(1) as f64),
+            experts: experts.max(1) as f64,
+            top_k: top_k as f64,
+            one_expert: t.ffn_params(expert_ffn as f64),
+            decode_score_width,
+            prefill_score_width: t.score_width() / tp as f64,
+            kv_per_token: kv_bytes_per_token(t, tp, s.kv_cache),
+            weight_bytes: s.weights.bytes(),
+            linear_peak,
+            expert_peak: linear_peak
+                * (efficiency::depth_share(t.hidden as f64)
+                    + efficiency::depth_share(expert_ffn as f64))
+                / 2.0,
+            attention_peak: chip.bf16_flops_per_s.max(1.0)
+                * kernel
+                * efficiency::FLASH_FWD_RELATIVE,
+            imbalance: t.moe.map_or(1.0, |m| m.load()),
+            node_limit: t.moe.and_then(|m| m.node_limit),
+            micro_batches: if d.dp > 1 && ep > 1 && t.moe.is_some() { 2.0 } else { 1.0 },
+            bandwidth: (chip.hbm_bytes_per_s * chip.memory_efficiency.clamp(0.05, 1.0)).max(1.0),
+        }
+    }
+
+    /// Share of one chip's experts that `tokens` routed tokens of its expert group touch.
+    fn touched(&self, tokens: f64) -> f64 {
+        if self.expert_params <= 0.0 {
+            return 0.0;
+        }
+        let miss = (1.0 - (self.top_k / self.experts).min(1.0)).max(0.0);
+        1.0 - miss.powf(tokens.max(0.0))
+    }
+}
+
+/// How the cluster's links carry one instance's collectives.
+struct Links<'a> {
+    cluster: &'a Cluster,
+}
+
+impl Links<'_> {
+    fn collective(&self, kind: Collective, bytes: f64, size: u32) -> f64 {
+        let c = self.cluster;
+        let group = Group::place(size, 1, c.rank_domain());
+        collective_s(kind, bytes, group, &c.scale_up, &c.scale_out_for(group.span), &c.network)
+    }
+
+    /// An expert exchange of `tokens` tokens a rank over `ep` chips, dispatched in FP8 and
+    /// combined in BF16 with DeepEP's kernels, which every engine serving with wide expert
+    /// parallelism runs: prefill's (`forwarded`) send each token once to each domain holding
+    /// its experts and forward it inside; decode's low-latency kernels send every routed copy
+    /// over RDMA on its own (deepseek-ai/DeepEP README).
+    fn expert_exchange(&self, tokens: f64, shape: &Shape, forwarded: bool) -> f64 {
+        let c = self.cluster;
+        let group = Group::place(shape.ep, 1, c.rank_domain());
+        let top_k = shape.top_k * shape.imbalance;
+        let (inside, outside) = expert_copies(top_k, group, forwarded, shape.node_limit);
+        let link = c.scale_out_for(group.span);
+        let per_domain = group.per_domain as f64;
+        [1.0, 2.0]
+            .iter()
+            .map(|bytes| {
+                let unit = tokens * shape.hidden * bytes;
+                let forwarded = rail_forwarded(&c.network, unit * outside, per_domain);
+                all_to_all_s(unit * inside + forwarded, unit * outside, group, &c.scale_up, &link)
+            })
+            .sum()
+    }
+}
+
+/// `kernels` launches sharing `bytes_s` of reading and `flops_s` of tensor work, each as long
+/// as the slower of the two and its tail (`efficiency::kernel_s`): the seconds bound by memory
+/// and those bound by compute.
+fn kernels(bytes_s: f64, flops_s: f64, kernels: f64) -> (f64, f64) {
+    let k = kernels.max(1.0);
+    let t = k * efficiency::kernel_s(bytes_s.max(flops_s) / k);
+    if bytes_s >= flops_s {
+        (t, 0.0)
+    } else {
+        (0.0, t)
+    }
+}
+
+/// GEMM launches of a layer outside its experts: the query-key-value and output projections
+/// and the feed-forward block's two (or its shared experts').
+const DENSE_GEMMS_PER_LAYER: f64 = 4.0;
+
+/// Kernels of a layer too small to fill the chip, each `efficiency::KERNEL_FLOOR_S` long: two
+/// norms, the rotary embedding with the cache write, the activation and the router's top-k.
+const SMALL_KERNELS_PER_LAYER: f64 = 5.0;
+
+/// One decode step of an instance running `batch` sequences at a mean cached context of
+/// `context` tokens: with two micro-batches where they are faster (their overlap hides the
+/// expert exchange but reads the weights twice, so engines turn it on for large batches).
+fn decode_step(shape: &Shape, links: &Links, batch: f64, context: f64) -> DecodeStep {
+    let one = decode_step_in(shape, links, batch, context, 1.0);
+    if shape.micro_batches > 1.0 {
+        let two = decode_step_in(shape, links, batch, context, shape.micro_batches);
+        if two.total() < one.total() {
+            return two;
+        }
+    }
+    one
+}
+
+/// `decode_step` in `m` micro-batches.
+fn decode_step_in(shape: &Shape, links: &Links, batch: f64, context: f64, m: f64) -> DecodeStep {
+    let s = shape;
+    let b = batch / s.dp; // sequences of one attention rank
+    let tokens_per_expert_group = batch * s.ep as f64 / s.n / m;
+    // GEMMs outside the experts: every weight read by each micro-batch, b tokens through them.
+    let (w1, c1) = kernels(
+        m * s.dense_params * s.weight_bytes / s.bandwidth,
+        2.0 * b * s.dense_params / s.linear_peak,
+        m * DENSE_GEMMS_PER_LAYER * s.layers,
+    );
+    // Routed experts: those each micro-batch touches read, the busiest chip's share of the
+    // routed tokens.
+    let (w2, c2) = if s.moe_layers > 0.0 {
+        kernels(
+            m * s.expert_params * s.touched(tokens_per_expert_group) * s.weight_bytes / s.bandwidth,
+            2.0 * batch * s.top_k * s.imbalance * s.one_expert * s.moe_layers / s.n / s.expert_peak,
+            m * 2.0 * s.moe_layers,
+        )
+    } else {
+        (0.0, 0.0)
+    };
+    // Attention: the cache of every sequence read, its scores computed.
+    let (kv, c3) = kernels(
+        b * context * s.kv_per_token / s.bandwidth,
+        4.0 * b * context * s.decode_score_width * s.attention_layers / s.attention_peak,
+        s.attention_layers,
+    );
+    let tp_s = 2.0 * s.layers * links.collective(Collective::AllReduce, b * s.hidden * 2.0, s.tp);
+    // DP attention: each MoE layer dispatches every token's hidden state to its experts in FP8
+    // and combines their outputs in BF16; the other micro-batch's compute hides it (DeepSeek-V3
+    // §3.4's two-micro-batch overlap, SGLang's two-batch overlap), slowed by the exchange's
+    // kernels beside it (`efficiency::overlapped`).
+    let ep_s = if s.dp > 1.0 && s.ep > 1 && s.moe_layers > 0.0 {
+        let exchange = s.moe_layers * links.expert_exchange(b, s, false);
+        if m > 1.0 {
+            efficiency::overlapped(exchange, w1 + c1 + w2 + c2 + kv + c3)
+        } else {
+            exchange
+        }
+    } else {
+        0.0
+    };
+    DecodeStep {
+        weights_s: w1 + w2,
+        kv_cache_s: kv,
+        compute_s: c1 + c2 + c3,
+        tp_s,
+        ep_s,
+        host_s: HOST_STEP_S + SMALL_KERNELS_PER_LAYER * efficiency::KERNEL_FLOOR_S * s.layers,
+    }
+}
+
+/// One prefill round: every attention rank's chunk of prompts of `prompt` tokens, seconds.
+fn prefill_round(shape: &Shape, links: &Links, prompt: f64) -> f64 {
+    let s = shape;
+    let chunk = PREFILL_CHUNK;
+    let tokens = chunk * s.dp;
+    let (w1, c1) = kernels(
+        s.dense_params * s.weight_bytes / s.bandwidth,
+        2.0 * chunk * s.dense_params / s.linear_peak,
+        DENSE_GEMMS_PER_LAYER * s.layers,
+    );
+    let (w2, c2) = if s.moe_layers > 0.0 {
+        kernels(
+            s.expert_params * s.touched(tokens * s.ep as f64 / s.n) * s.weight_bytes / s.bandwidth,
+            2.0 * tokens * s.top_k * s.imbalance * s.one_expert * s.moe_layers
+                / s.n
+                / s.expert_peak,
+            2.0 * s.moe_layers,
+        )
+    } else {
+        (0.0, 0.0)
+    };
+    // Causal attention over a prompt: a token attends to half of it on average.
+    let attention = s.attention_layers
+        * efficiency::kernel_s(
+            4.0 * chunk * (prompt / 2.0) * s.prefill_score_width / s.attention_peak,
+        );
+    let busy = w1 + c1 + w2 + c2 + attention;
+    let tp = 2.0 * s.layers * links.collective(Collective::AllReduce, chunk * s.hidden * 2.0, s.tp);
+    let ep = if s.dp > 1.0 && s.ep > 1 && s.moe_layers > 0.0 {
+        efficiency::overlapped(s.moe_layers * links.expert_exchange(chunk, s, true), busy)
+    } else {
+        0.0
+    };
+    busy + tp + ep + HOST_STEP_S + SMALL_KERNELS_PER_LAYER * efficiency::KERNEL_FLOOR_S * s.layers
+}
+
+/// An instance's figures at one batch.
+#[derive(Clone, Copy, Debug, Default)]
+struct AtBatch {
+    step: DecodeStep,
+    /// Time between tokens, prefill's share of the instance included.
+    tpot_s: f64,
+    /// Requests per second the instance completes at full load.
+    requests_per_s: f64,
+    /// Share of the instance's time spent prefilling.
+    prefill_share: f64,
+}
+
+/// The serving model for one scenario, everything that does not depend on the batch derived
+/// once.
+struct Plan<'a> {
+    serving: &'a Serving,
+    decode: Shape,
+    links: Links<'a>,
+    /// Seconds one request's prompt takes of a prefill instance.
+    prefill_s_per_request: f64,
+    context: f64,
+}
+
+impl Plan<'_> {
+    fn at(&self, batch: u32) -> AtBatch {
+        let s = self.serving;
+        let batch = batch.max(1) as f64;
+        let step = decode_step(&self.decode, &self.links, batch, self.context);
+        let step_s = finite(step.total());
+        let decode_per_request = s.output_tokens.max(1.0) * step_s / batch;
+        if s.disaggregated {
+            let requests_per_s =
+                if decode_per_request > 0.0 { 1.0 / decode_per_request } else { 0.0 };
+            return AtBatch { step, tpot_s: step_s, requests_per_s, prefill_share: 0.0 };
+        }
+        let prefill = self.prefill_s_per_request;
+        let share = prefill / (prefill + decode_per_request).max(f64::MIN_POSITIVE);
+        // Continuous batching interleaves prefill chunks with decode steps, so each token
+        // waits for its share; a static batch prefills first and then decodes uninterrupted.
+        let tpot_s = if s.continuous_batching { step_s / (1.0 - share).max(0.01) } else { step_s };
+        let requests_per_s = 1.0 / (prefill + decode_per_request).max(f64::MIN_POSITIVE);
+        AtBatch {
+            step,
+            tpot_s: finite(tpot_s),
+            requests_per_s: finite(requests_per_s),
+            prefill_share: share,
+        }
+    }
+}
+
+/// Serving as `inputs` ask it (`Inputs::serving`), on the cluster `estimate` builds and
+/// prices; `None` when they ask none.
+pub fn of(
+    inputs: &crate::model::Inputs,
+    estimate: &crate::model::Estimate,
+) -> Option<ServingEstimate> {
+    let s = inputs.serving?;
+    let kernel = inputs.cluster.chip.matmul_efficiency;
+    let prices = Prices::of(inputs, estimate);
+    Some(self::estimate(&inputs.transformer, &inputs.cluster, &s, kernel, &prices))
+}
+
+/// Estimates serving on `cluster` for `serving`; `prices` from the site's estimate.
+pub fn estimate(
+    t: &Transformer,
+    cluster: &Cluster,
+    serving: &Serving,
+    kernel_efficiency: f64,
+    prices: &Prices,
+) -> ServingEstimate {
+    let s = serving;
+    let chip = &cluster.chip;
+    let mut problems = Vec::new();
+    let decode_d = normalised(s.decode);
+    let prefill_d = if s.disaggregated { normalised(s.prefill) } else { decode_d };
+    for d in [decode_d, prefill_d] {
+        // Experts need not divide evenly: the spare slots hold copies of the busiest
+        // (DeepSeek's redundant experts, SGLang's EPLB).
+        if t.moe.is_some() && d.chips() % d.ep != 0 {
+            problems.push(Problem::ExpertsDoNotDivide { ep: d.ep, chips: d.chips() });
+        }
+    }
+    let decode = Shape::of(t, chip, decode_d, s, kernel_efficiency);
+    let prefill = Shape::of(t, chip, prefill_d, s, kernel_efficiency);
+    let links = Links { cluster };
+    let input = s.input_tokens.max(1.0);
+    let output = s.output_tokens.max(1.0);
+    let prefill_round_s = finite(prefill_round(&prefill, &links, input));
+    let prefill_tokens_per_round = PREFILL_CHUNK * prefill.dp;
+    let prefill_s_per_request = prefill_round_s * input / prefill_tokens_per_round;
+    let plan =
+        Plan { serving: s, decode, links, prefill_s_per_request, context: input + output / 2.0 };
+
+    // Memory: the decode instance's weights, and the cache of full-length sequences.
+    let (shared, _) = split_params(t);
+    let weight_bytes_per_chip = finite(
+        (shared / decode_d.tp.max(1) as f64 + plan.decode.expert_params) * s.weights.bytes(),
+    );
+    let usable = chip.hbm_bytes * USABLE_MEMORY;
+    let kv = plan.decode.kv_per_token;
+    let per_sequence = kv * (input + output);
+    let free = usable - weight_bytes_per_chip;
+    let per_rank = if per_sequence > 0.0 { (free / per_sequence).floor().max(0.0) } else { 0.0 };
+    let kv_batch = finite(per_rank * decode_d.dp.max(1) as f64).min(u32::MAX as f64) as u32;
+    if kv_batch == 0 {
+        problems.push(Problem::DoesNotFit {
+            need_bytes: weight_bytes_per_chip + per_sequence,
+            have_bytes: usable,
+        });
+    }
+    let cap = if s.max_batch > 0 { s.max_batch.min(kv_batch) } else { kv_batch }.max(1);
+
+    // TTFT: the prompt's rounds, the wait in the queue at the planned load, and then one
+    // decode step (aggregated) or the cache's trip to the decode instance (disaggregated).
+    let rho = s.utilisation.clamp(0.05, 0.99);
+    let rounds = (input / PREFILL_CHUNK).ceil().max(1.0);
+    let service = rounds * prefill_round_s;
+    let queue = rho / (2.0 * (1.0 - rho)) * service;
+    let ttft_at = |at: &AtBatch| -> f64 {
+        let after = if s.disaggregated {
+            let bytes = input * kv_bytes_per_token(t, 1, s.kv_cache);
+            let nics = prefill_d.chips().max(1) as f64;
+            cluster.scale_out.latency_s
+                + bytes / (cluster.scale_out.achievable_bytes_per_s() * nics).max(1.0)
+                + at.step.total()
+        } else if s.continuous_batching {
+            at.tpot_s
+        } else {
+            // A static batch: a request waits for the running batch to finish, half its
+            // generation on average.
+            at.step.total() * output / 2.0
+        };
+        finite(service + queue + after)
+    };
+
+    // The largest batch meeting the time between tokens; TPOT grows with the batch.
+    let one = plan.at(1);
+    let meets = |b: u32| plan.at(b).tpot_s * TPOT_TAIL <= s.tpot_s;
+    let batch = if one.tpot_s * TPOT_TAIL > s.tpot_s {
+        problems
+            .push(Problem::TpotUnreachable { best_s: one.tpot_s * TPOT_TAIL, target_s: s.tpot_s });
+        1
+    } else if meets(cap) {
+        cap
+    } else {
+        let (mut lo, mut hi) = (1u32, cap);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if meets(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    };
+    let at = plan.at(batch);
+    let ttft_s = ttft_at(&at);
+    let best_ttft = ttft_at(&one) - queue;
+    if best_ttft > s.ttft_s {
+        problems.push(Problem::TtftUnreachable { best_s: best_ttft, target_s: s.ttft_s });
+    }
+
+    // The load: instances for it at the planned utilisation.
+    let n_decode = decode_d.chips() as f64;
+    let n_prefill = prefill_d.chips() as f64;
+    let prefill_requests_per_s = 1.0 / prefill_s_per_request.max(f64::MIN_POSITIVE);
+    let load = s.requests_per_s.max(0.0);
+    let instances = |capacity: f64| -> u64 {
+        if load > 0.0 && capacity > 0.0 {
+            finite((load / (capacity * rho)).ceil()).min(u32::MAX as f64) as u64
+        } else {
+            1
+        }
+        .max(1)
+    };
+    let (prefill_instances, decode_instances) = if s.disaggregated {
+        (instances(prefill_requests_per_s), instances(at.requests_per_s))
+    } else {
+        (0, instances(at.requests_per_s))
+    };
+    let chips_needed =
+        prefill_instances * prefill_d.chips() as u64 + decode_instances * decode_d.chips() as u64;
+    if chips_needed > cluster.n_chips as u64 {
+        problems.push(Problem::TooFewChips { need: chips_needed, have: cluster.n_chips });
+    }
+
+    // Per chip at the targets, and what a chip-second of each phase costs per token.
+    let (prefill_chip_s, decode_chip_s, per_unit, unit_chips) = if s.disaggregated {
+        // A unit: prefill and decode chips in the ratio of their capacities.
+        let prefill_chip_s = n_prefill * prefill_s_per_request;
+        let decode_chip_s = n_decode / at.requests_per_s.max(f64::MIN_POSITIVE);
+        (prefill_chip_s, decode_chip_s, 1.0, prefill_chip_s + decode_chip_s)
+    } else {
+        let per_request = n_decode / at.requests_per_s.max(f64::MIN_POSITIVE);
+        (
+            per_request * at.prefill_share,
+            per_request * (1.0 - at.prefill_share),
+            at.requests_per_s,
+            n_decode,
+        )
+    };
+    let requests_per_chip_s = per_unit / unit_chips.max(f64::MIN_POSITIVE);
+    let prefill_tokens_per_s_per_chip = finite(input * requests_per_chip_s);
+    let decode_tokens_per_s_per_chip = finite(output * requests_per_chip_s);
+    let per_million =
+        |chip_s: f64, tokens: f64, usd: f64| finite(chip_s / rho * usd / tokens * 1e6);
+
+    let frontier = frontier(
+        &plan,
+        cap,
+        n_decode,
+        s.disaggregated.then_some(n_prefill * prefill_s_per_request),
+    );
+    ServingEstimate {
+        decode: decode_d,
+        prefill: prefill_d,
+        weight_bytes_per_chip,
+        kv_bytes_per_token: finite(kv),
+        max_batch: kv_batch,
+        batch,
+        prefill_round_s: finite(prefill_round_s),
+        step: at.step,
+        ttft_s,
+        tpot_s: at.tpot_s,
+        prefill_tokens_per_s_per_chip,
+        decode_tokens_per_s_per_chip,
+        decode_tokens_per_s_per_chip_at_load: finite(decode_tokens_per_s_per_chip * rho),
+        prefill_pool_tokens_per_s_per_chip: finite(input / prefill_s_per_request / n_prefill),
+        decode_pool_tokens_per_s_per_chip: finite(
+            batch as f64 / at.step.total().max(f64::MIN_POSITIVE) / n_decode,
+        ),
+        requests_per_s_per_unit: finite(per_unit),
+        prefill_instances,
+        decode_instances,
+        chips_needed,
+        prefill_tokens_per_s: finite(prefill_tokens_per_s_per_chip * chips_needed as f64),
+        decode_tokens_per_s: finite(decode_tokens_per_s_per_chip * chips_needed as f64),
+        usd_per_million_input_tokens: per_million(prefill_chip_s, input, prices.usd_per_chip_s),
+        usd_per_million_output_tokens: per_million(decode_chip_s, output, prices.usd_per_chip_s),
+        cloud_usd_per_million_input_tokens: per_million(
+            prefill_chip_s,
+            input,
+            prices.cloud_usd_per_chip_s,
+        ),
+        cloud_usd_per_million_output_tokens: per_million(
+            decode_chip_s,
+            output,
+            prices.cloud_usd_per_chip_s,
+        ),
+        power_w: finite(chips_needed as f64 * prices.site_w_per_chip),
+        chips_left: (cluster.n_chips as u64).saturating_sub(chips_needed),
+        frontier,
+        feasible: problems.is_empty(),
+        problems,
+    }
+}
+
+/// The decode step of `serving`'s decode instance at `batch` sequences, in parts.
+pub fn decode_step_at(
+    t: &Transformer,
+    cluster: &Cluster,
+    serving: &Serving,
+    kernel_efficiency: f64,
+    batch: u32,
+) -> DecodeStep {
+    let shape = Shape::of(t, &cluster.chip, normalised(serving.decode), serving, kernel_efficiency);
+    let context = serving.input_tokens.max(1.0) + serving.output_tokens.max(1.0) / 2.0;
+    decode_step(&shape, &Links { cluster }, batch.max(1) as f64, context)
+}
+
+/// A deployment with every degree at least one.
+fn normalised(d: Deployment) -> Deployment {
+    Deployment { tp: d.tp.max(1), dp: d.dp.max(1), ep: d.ep.max(1) }
+}
+
+/// Tokens per second per chip against time per token over batches 1, 2, 4 … up to `cap`, and
+/// `cap` itself. Disaggregated, each chip-second of decode carries `prefill_chip_s` of prefill
+/// per request beside it.
+fn frontier(plan: &Plan, cap: u32, chips: f64, prefill_chip_s: Option<f64>) -> Vec<FrontierPoint> {
+    let output = plan.serving.output_tokens.max(1.0);
+    let mut batches: Vec<u32> =
+        std::iter::successors(Some(1u32), |b| b.checked_mul(2)).take_while(|&b| b < cap).collect();
+    batches.push(cap.max(1));
+    batches
+        .into_iter()
+        .map(|batch| {
+            let at = plan.at(batch);
+            let chip_s =
+                chips / at.requests_per_s.max(f64::MIN_POSITIVE) + prefill_chip_s.unwrap_or(0.0);
+            FrontierPoint {
+                batch,
+                tpot_s: at.tpot_s,
+                tokens_per_s_per_chip: finite(output / chip_s),
+            }
+        })
+        .collect()
+}
+
+/// The deployments worth running, most output a chip-second first (so cheapest a token at any
+/// price per chip): every instance of a power of two chips up to `max_chips`, split between
+/// attention tensor and data parallelism every way (data parallelism only with experts, which
+/// every chip of the instance holds), each estimated for `serving`; those that meet the
+/// targets first. The prefill instance, when apart, is split as the decode one.
+pub fn search(
+    inputs: &crate::model::Inputs,
+    estimate: &crate::model::Estimate,
+    max_chips: u32,
+) -> Vec<ServingEstimate> {
+    let Some(serving) = inputs.serving else { return Vec::new() };
+    let t = &inputs.transformer;
+    let kernel = inputs.cluster.chip.matmul_efficiency;
+    let prices = Prices::of(inputs, estimate);
+    let moe = t.moe.is_some();
+    let mut found = Vec::new();
+    let mut n = 1u32;
+    while n <= max_chips.max(1) {
+        let mut tp = 1u32;
+        while tp <= n {
+            let dp = n / tp;
+            if moe || dp == 1 {
+                let d = Deployment { tp, dp, ep: if moe { n } else { 1 } };
+                let s = Serving { decode: d, prefill: d, ..serving };
+                found.push(self::estimate(t, &inputs.cluster, &s, kernel, &prices));
+            }
+            tp *= 2;
+        }
+        n = match n.checked_mul(2) {
+            Some(next) => next,
+            None => break,
+        };
+    }
+    found.sort_by(|a, b| {
+        let key = |e: &ServingEstimate| (!e.feasible, -e.decode_tokens_per_s_per_chip);
+        let (fa, pa) = key(a);
+        let (fb, pb) = key(b);
+        fa.cmp(&fb).then(pa.total_cmp(&pb))
+    });
+    found
+}

@@ -1,0 +1,136 @@
+//! The `serving` and `rl` sections read into the model's `Serving` and `Rl`: each field through
+//! its entry of the field table, the defaults that depend on the model and the chip (the
+//! weights' format, the smallest instance that holds the model, the mix's request shape)
+//! filled in here.
+
+use super::resolve::Reader;
+use super::{fields, Scenario};
+use crate::model::rl::Rl;
+use crate::model::serving::{Deployment, Mix, Precision, Serving};
+use crate::model::Inputs;
+use serde_json::Value;
+
+impl Scenario {
+    /// The serving the scenario asks, `None` without a `serving` section.
+    pub(super) fn resolve_serving(&self, r: &mut Reader, inputs: &Inputs) -> Option<Serving> {
+        if self.serving.is_empty() {
+            return None;
+        }
+        Some(self.read_serving(r, inputs))
+    }
+
+    /// Post-training as the scenario asks, `None` without an `rl` section; its generators
+    /// serve as the `serving` section says, or by its defaults.
+    pub(super) fn resolve_rl(&self, r: &mut Reader, inputs: &Inputs) -> Option<Rl> {
+        let spec = &self.rl;
+        if spec.is_empty() {
+            return None;
+        }
+        r.unknown("rl", &spec.others);
+        let count = |r: &mut Reader, raw, field: &fields::Field| {
+            r.count(raw, field, Some(field.fixed() as u32))
+        };
+        let tokens = |r: &mut Reader, raw, field: &fields::Field| {
+            r.count(raw, field, Some(field.fixed() as u32)) as f64
+        };
+        let flag =
+            |r: &mut Reader, raw, field: &fields::Field| r.flag(raw, field, field.fixed() > 0.5);
+        let mut generation = self.read_serving(r, inputs);
+        generation.requests_per_s = 0.0;
+        Some(Rl {
+            prompts_per_step: count(r, &spec.prompts_per_step, &fields::RL_PROMPTS_PER_STEP),
+            samples_per_prompt: count(r, &spec.samples_per_prompt, &fields::RL_SAMPLES_PER_PROMPT),
+            prompt_tokens: tokens(r, &spec.prompt_tokens, &fields::RL_PROMPT_TOKENS),
+            generation_tokens: tokens(r, &spec.generation_tokens, &fields::RL_GENERATION_TOKENS),
+            epochs: count(r, &spec.epochs, &fields::RL_EPOCHS),
+            steps: count(r, &spec.steps, &fields::RL_STEPS),
+            colocated: flag(r, &spec.colocated, &fields::RL_COLOCATED),
+            generation_chips: r.count(
+                &spec.generation_chips,
+                &fields::RL_GENERATION_CHIPS,
+                Some(inputs.cluster.n_chips.max(1)),
+            ),
+            reference: flag(r, &spec.reference, &fields::RL_REFERENCE),
+            reward_model: flag(r, &spec.reward_model, &fields::RL_REWARD_MODEL),
+            critic: flag(r, &spec.critic, &fields::RL_CRITIC),
+            generation,
+        })
+    }
+
+    fn read_serving(&self, r: &mut Reader, inputs: &Inputs) -> Serving {
+        let s = &self.serving;
+        r.unknown("serving", &s.others);
+        let chip = &inputs.cluster.chip;
+        let mix = r.choice(&s.mix, &fields::SERVING_MIX, Mix::Conversation);
+        let (mix_in, mix_out) = mix.tokens();
+        let input_tokens =
+            r.count(&s.input_tokens, &fields::SERVING_INPUT_TOKENS, Some(mix_in as u32)) as f64;
+        let output_tokens =
+            r.count(&s.output_tokens, &fields::SERVING_OUTPUT_TOKENS, Some(mix_out as u32)) as f64;
+        let ms = |r: &mut Reader, raw, field: &fields::Field| {
+            field.to_si(r.positive(raw, field, Some(field.fixed())))
+        };
+        let ttft_s = ms(r, &s.ttft_ms, &fields::SERVING_TTFT_MS);
+        let tpot_s = ms(r, &s.tpot_ms, &fields::SERVING_TPOT_MS);
+        let own = if chip.fp8_flops_per_s > 0.0 { Precision::Fp8 } else { Precision::Bf16 };
+        let weights = r.choice(&s.weights, &fields::SERVING_WEIGHTS, own);
+        let kv_cache = r.choice(&s.kv_cache, &fields::SERVING_KV_CACHE, Precision::Bf16);
+        let requests_per_s = match (&s.requests_per_s, &s.tokens_per_day) {
+            (Some(v), _) => r.non_negative(v, &fields::SERVING_REQUESTS_PER_S),
+            (None, Some(v)) => {
+                r.non_negative(v, &fields::SERVING_TOKENS_PER_DAY)
+                    / 86_400.0
+                    / (input_tokens + output_tokens)
+            }
+            (None, None) => 0.0,
+        };
+        let max_batch = match &s.max_batch {
+            None | Some(Value::Null) => 0,
+            raw => r.count(raw, &fields::SERVING_MAX_BATCH, None),
+        };
+        let t = &inputs.transformer;
+        let smallest = Deployment::smallest(t, chip, weights, inputs.cluster.rank_domain());
+        let degrees =
+            |r: &mut Reader, raws: [&super::Raw; 3], at: [&fields::Field; 3], base: Deployment| {
+                let tp = r.count(raws[0], at[0], Some(base.tp));
+                let dp = r.count(raws[1], at[1], Some(base.dp));
+                // Expert degree by default: every chip of the instance holds experts.
+                let ep = if t.moe.is_some() { r.count(raws[2], at[2], Some(tp * dp)) } else { 1 };
+                Deployment { tp, dp, ep }
+            };
+        let decode = degrees(
+            r,
+            [&s.tp, &s.dp, &s.ep],
+            [&fields::SERVING_TP, &fields::SERVING_DP, &fields::SERVING_EP],
+            smallest,
+        );
+        let prefill = degrees(
+            r,
+            [&s.prefill_tp, &s.prefill_dp, &s.prefill_ep],
+            [&fields::SERVING_PREFILL_TP, &fields::SERVING_PREFILL_DP, &fields::SERVING_PREFILL_EP],
+            decode,
+        );
+        let flag =
+            |r: &mut Reader, raw, field: &fields::Field| r.flag(raw, field, field.fixed() > 0.5);
+        let utilisation = &fields::SERVING_UTILISATION;
+        Serving {
+            input_tokens,
+            output_tokens,
+            ttft_s,
+            tpot_s,
+            requests_per_s,
+            weights,
+            kv_cache,
+            max_batch,
+            decode,
+            prefill,
+            disaggregated: flag(r, &s.disaggregated, &fields::SERVING_DISAGGREGATED),
+            continuous_batching: flag(
+                r,
+                &s.continuous_batching,
+                &fields::SERVING_CONTINUOUS_BATCHING,
+            ),
+            utilisation: r.fraction(&s.utilisation, utilisation, utilisation.fixed()),
+        }
+    }
+}
