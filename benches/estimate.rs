@@ -31,6 +31,33 @@ fn moe_671b_2048_chips(bencher: divan::Bencher) {
     bencher.bench(|| estimate(divan::black_box(&inputs)));
 }
 
+/// Inputs serving `model` on `chips` of `chip` at a load and TPOT target, its deployment the
+/// smallest that holds it, with the training estimate its prices come from.
+fn serving(model: &str, chip: &str, chips: u32) -> (Inputs, clusterplan::model::Estimate) {
+    let scenario = Scenario::from_value(serde_json::json!({
+        "model": { "preset": model },
+        "training": { "tokens": 1e12, "global_batch": 1024 },
+        "cluster": { "chip": chip, "chips": chips },
+        "serving": { "tokens_per_day": 1e10, "tpot_ms": 50 },
+    }))
+    .expect("a serving scenario");
+    let inputs = scenario.resolve().expect("resolves");
+    let e = estimate(&inputs);
+    (inputs, e)
+}
+
+#[divan::bench]
+fn serving_llama3_70b_h100(bencher: divan::Bencher) {
+    let (inputs, e) = serving("llama3-70b", "h100-sxm", 1024);
+    bencher.bench(|| clusterplan::model::serving::of(divan::black_box(&inputs), &e));
+}
+
+#[divan::bench]
+fn serving_deepseek_v3_h800(bencher: divan::Bencher) {
+    let (inputs, e) = serving("deepseek-v3", "h800", 2048);
+    bencher.bench(|| clusterplan::model::serving::of(divan::black_box(&inputs), &e));
+}
+
 /// A preset of the newer kinds on `chips` H100 with TP 8, PP 4 and no CP.
 fn newer(model: &str, chips: u32) -> Inputs {
     let plan = serde_json::json!({

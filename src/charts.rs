@@ -694,7 +694,62 @@ pub fn draw(
         Kind::Cost => draw_cost(e, money, theme, size),
         Kind::PlantScaling => draw_plant_scaling(scaling, Some(&current), money, theme, size),
         Kind::Effective => draw_effective(scaling, Some(&current), theme, size),
+        Kind::Frontier => String::new(),
     }
+}
+
+/// Serving's frontier: output tokens a second per chip against the time per output token, one
+/// point a batch size (log-log), the batch run marked and the target drawn as a line.
+pub fn draw_frontier(
+    frontier: &[crate::model::serving::FrontierPoint],
+    chosen: (f64, f64),
+    target_s: f64,
+    theme: &Theme,
+    size: Size,
+) -> String {
+    plot::svg(size, theme, |root| {
+        let ms = |s: f64| (s * 1e3).max(1e-3);
+        let xs = frontier.iter().map(|p| ms(p.tpot_s)).chain([ms(chosen.0), ms(target_s)]);
+        let ys = frontier.iter().map(|p| p.tokens_per_s_per_chip.max(1e-3));
+        let (x_lo, x_hi) = range(xs, (1.0, 1000.0));
+        let (y_lo, y_hi) = range(ys.chain([chosen.1.max(1e-3)]), (1.0, 1000.0));
+        let mut chart = ChartBuilder::on(root)
+            .caption((theme.words)("chart.frontier"), font(theme, CAPTION))
+            .margin(8)
+            .x_label_area_size(40)
+            .y_label_area_size(58)
+            .build_cartesian_2d(log_axis(x_lo, x_hi, 10.0), log_axis(y_lo, y_hi, 10.0))?;
+        chart
+            .configure_mesh()
+            .x_labels(40)
+            .y_labels(40)
+            .x_label_formatter(&plain_tick)
+            .y_label_formatter(&plain_tick)
+            .x_desc((theme.words)("chart.tpot-ms"))
+            .y_desc((theme.words)("chart.tokens-per-chip"))
+            .label_style(font(theme, TEXT))
+            .axis_desc_style(font(theme, TEXT))
+            .axis_style(color(theme.foreground))
+            .bold_line_style(color(theme.grid))
+            .light_line_style(TRANSPARENT)
+            .draw()?;
+        let c = theme.palette[0];
+        let points: Vec<(f64, f64)> =
+            frontier.iter().map(|p| (ms(p.tpot_s), p.tokens_per_s_per_chip.max(1e-3))).collect();
+        chart.draw_series(LineSeries::new(points.iter().copied(), stroke(c, 2)))?;
+        chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, color(c).filled())))?;
+        let target = theme.palette[3];
+        let line = vec![(ms(target_s), y_lo), (ms(target_s), y_hi)];
+        chart.draw_series(std::iter::once(PathElement::new(line, stroke(target, 1))))?;
+        let at = (ms(chosen.0), chosen.1.max(1e-3));
+        chart.draw_series(std::iter::once(Circle::new(at, 6, color(target).filled())))?;
+        let legend = [
+            ((theme.words)("chart.frontier-batches").to_string(), Mark::Dot, c),
+            ((theme.words)("chart.frontier-target").to_string(), Mark::Line, target),
+        ];
+        legend_box(&chart.plotting_area().strip_coord_spec(), theme, &legend, true)?;
+        Ok(())
+    })
 }
 
 /// Plan A against plan B: each one's step as a stacked bar on one axis (A above B), parts in
@@ -814,6 +869,10 @@ pub enum Kind {
     PlantScaling,
     /// Effective compute against chip count.
     Effective,
+    /// Serving's frontier: output tokens a second per chip against the time between tokens,
+    /// over batch sizes; drawn only for a scenario that serves (`draw_frontier`), so not in
+    /// `ALL`.
+    Frontier,
 }
 
 impl Kind {
@@ -838,6 +897,7 @@ impl Kind {
             Kind::Cost => "cost",
             Kind::PlantScaling => "plant-scaling",
             Kind::Effective => "effective",
+            Kind::Frontier => "serving-frontier",
         }
     }
 
@@ -851,7 +911,7 @@ impl Kind {
     pub fn height(self) -> u32 {
         match self {
             Kind::Scaling => 320,
-            Kind::PlantScaling | Kind::Effective => 300,
+            Kind::PlantScaling | Kind::Effective | Kind::Frontier => 300,
             Kind::Step | Kind::Memory | Kind::Power | Kind::Cost => 230,
         }
     }

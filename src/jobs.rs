@@ -591,7 +591,16 @@ fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Plots {
     let chips = good.inputs.cluster.n_chips;
     let money = crate::format::Money::of(&good.inputs.plant.facility);
     let width = width.clamp(200, 4000);
-    let drawn = charts::draw_all(&good.estimate, &scaling, chips, money, &theme, width);
+    let mut drawn = charts::draw_all(&good.estimate, &scaling, chips, money, &theme, width);
+    if let (Some(served), Some(asked)) = (&good.serving, good.inputs.serving) {
+        let kind = charts::Kind::Frontier;
+        let chosen = (served.tpot_s, served.decode_tokens_per_s_per_chip);
+        let size = (width, kind.height());
+        drawn.push((
+            kind.id(),
+            charts::draw_frontier(&served.frontier, chosen, asked.tpot_s, &theme, size),
+        ));
+    }
     let sketch = crate::sketch::sketch(&good.inputs, &good.estimate).map(|s| {
         let layout = crate::sketch::layout(&s, &crate::page::words::sketch_words());
         charts::draw_sketch(&layout, &theme)

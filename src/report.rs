@@ -343,6 +343,50 @@ pub fn breakdown_csv(e: &Estimate) -> String {
     out
 }
 
+/// Serving and post-training as CSV rows `part,item,value,unit`: the headlines, the decode
+/// step's parts, the frontier's points and the RL step's split.
+pub fn serving_csv(e: Option<&ServingEstimate>, rl: Option<&RlEstimate>) -> String {
+    let mut out = String::from("part,item,value,unit\n");
+    if let Some(e) = e {
+        for (item, value, unit) in [
+            ("decode_tokens_per_s_per_chip", e.decode_tokens_per_s_per_chip, "tokens/s"),
+            ("prefill_tokens_per_s_per_chip", e.prefill_tokens_per_s_per_chip, "tokens/s"),
+            ("ttft", e.ttft_s, "s"),
+            ("tpot", e.tpot_s, "s"),
+            ("batch", e.batch as f64, "sequences"),
+            ("max_batch", e.max_batch as f64, "sequences"),
+            ("chips_needed", e.chips_needed as f64, "chips"),
+            ("usd_per_million_input_tokens", e.usd_per_million_input_tokens, "usd"),
+            ("usd_per_million_output_tokens", e.usd_per_million_output_tokens, "usd"),
+            ("power", e.power_w, "w"),
+        ] {
+            out.push_str(&format!("serving,{item},{value},{unit}\n"));
+        }
+        for (id, seconds) in e.step.parts() {
+            out.push_str(&format!("decode_step,{id},{seconds},s\n"));
+        }
+        for p in &e.frontier {
+            out.push_str(&format!(
+                "frontier,batch_{},{},tokens/s per chip\n",
+                p.batch, p.tokens_per_s_per_chip
+            ));
+            out.push_str(&format!("frontier,batch_{}_tpot,{},s\n", p.batch, p.tpot_s));
+        }
+    }
+    if let Some(r) = rl {
+        for (item, value) in [
+            ("generation", r.generation_s),
+            ("scoring", r.scoring_s),
+            ("training", r.training_s),
+            ("handoff", r.handoff_s),
+            ("step", r.step_s),
+        ] {
+            out.push_str(&format!("rl,{item},{value},s\n"));
+        }
+    }
+    out
+}
+
 /// The bill of materials as CSV rows `item,tier,count,unit_price_<cur>,price_<cur>,model,
 /// unit_power_w,power_w` in the site's money (`usd` or `cny`); prices or power empty where an
 /// item is priced or powered within another, the model where none is named.

@@ -20,6 +20,7 @@ mod plot;
 mod report;
 mod results;
 mod search;
+mod serve;
 mod site;
 mod sizing;
 mod sketch;

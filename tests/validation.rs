@@ -391,6 +391,23 @@ fn the_serving_digest_is_current() {
         actual == expected,
         "src/validation/serving_digest.rs is stale; regenerate with `UPDATE_ACCURACY=1 cargo test --release --test validation`"
     );
+    // The README's headline quotes the same figures.
+    let (lo, hi) = validation::serving::range(&sources, &outcomes);
+    let (_, held, median, mean) = validation::serving::held_out_summary(&sources, &outcomes);
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    for quoted in [
+        format!("against {} published measurements from {} sources", outcomes.len(), sources.len()),
+        format!("on the {held} held-out sources"),
+        format!(
+            "the throughput is {:.0} %, the signed mean {:+.0} %",
+            100.0 * median,
+            100.0 * mean
+        ),
+        format!("the range {lo:.2} to {hi:.2} times the estimate"),
+    ] {
+        assert!(readme.contains(&quoted), "README should say: {quoted}");
+    }
 }
 
 /// Serving is judged by source on several vendors' chips, held-out sources kept apart, and its

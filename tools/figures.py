@@ -30,6 +30,8 @@ NATIVE = [
     ("newer_kinds_2048_chips/qwen3-next-80b-a3b", "one estimate: Qwen3-Next 80B-A3B on 2,048 H100", 2e-6),
     ("newer_kinds_2048_chips/rwkv7-2.9b", "one estimate: RWKV-7 2.9B on 2,048 H100", 2e-6),
     ("newer_kinds_2048_chips/wan2.1-14b", "one estimate: Wan 2.1 14B on 2,048 H100", 2e-6),
+    ("serving_llama3_70b_h100", "serving's own estimate: Llama 3 70B on H100 at a load and TPOT", 5e-6),
+    ("serving_deepseek_v3_h800", "serving's own estimate: DeepSeek-V3 on H800 with wide EP", 5e-6),
     ("pools_two_by_data", "one job over two pools by data (4,096 H800 beside 4,096 Ascend 910B)", 5e-6),
     ("pools_two_sites_diloco", "one job over two sites, streamed DiLoCo", 5e-6),
     ("fabric_graph_100000_chips", "the fabric graph and bill of materials of 100,000 chips", None),

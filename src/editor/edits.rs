@@ -20,6 +20,10 @@ pub enum Block {
     CrossAttention,
     /// A mixture of experts (`model.moe`), started from 8 experts, 2 a token (Mixtral's).
     Moe,
+    /// Serving the model (`serving`), started from the conversation mix at its defaults.
+    Serving,
+    /// Reinforcement-learning post-training (`rl`), started from its defaults (DAPO's step).
+    Rl,
 }
 
 impl Block {
@@ -29,6 +33,17 @@ impl Block {
             Block::Vision => "model.vision",
             Block::CrossAttention => "model.cross_attention",
             Block::Moe => "model.moe",
+            Block::Serving => "serving",
+            Block::Rl => "rl",
+        }
+    }
+
+    /// What turning the block off leaves: `false` for a model's block (which overrides its
+    /// preset's), nothing for a section of its own.
+    fn off(self) -> Option<Value> {
+        match self {
+            Block::Serving | Block::Rl => None,
+            _ => Some(Value::Bool(false)),
         }
     }
 
@@ -39,6 +54,8 @@ impl Block {
                 "patch": 14, "image_tokens": 1024 }),
             Block::CrossAttention => json!({ "tokens": 512, "width": 4096 }),
             Block::Moe => json!({ "experts": 8, "top_k": 2 }),
+            Block::Serving => json!({ "mix": "conversation" }),
+            Block::Rl => json!({ "colocated": true }),
         }
     }
 }
@@ -188,8 +205,8 @@ impl Edit {
                 vec![("calibration".into(), some_list(entries))]
             }
             Edit::Block { block, on } => {
-                let value = if *on { block.start() } else { Value::Bool(false) };
-                vec![(block.path().into(), Some(value))]
+                let value = if *on { Some(block.start()) } else { block.off() };
+                vec![(block.path().into(), value)]
             }
             Edit::PoolChip { .. }
             | Edit::PoolSystem { .. }

@@ -264,7 +264,7 @@ pub fn report_inputs(
             ("cloud", &money.show(f.cloud_usd_per_chip_hour)),
         ],
     );
-    vec![
+    let mut rows = vec![
         (t("report.model").to_string(), format!("{model} ({shape})")),
         (label("cluster.chip").to_string(), title.chip.unwrap_or_else(none)),
         (label("cluster.chips").to_string(), n(i.cluster.n_chips as f64)),
@@ -297,5 +297,51 @@ pub fn report_inputs(
                 fields::RELIABILITY_CHECKPOINT.code(i.reliability.checkpoint),
             ),
         ),
-    ]
+    ];
+    if let Some(s) = i.serving {
+        let ms = |x: f64| crate::numbers::sig3(x * 1e3);
+        let degrees = |d: crate::model::serving::Deployment| {
+            fill(
+                "report.serving-degrees",
+                &[("tp", &n(d.tp as f64)), ("dp", &n(d.dp as f64)), ("ep", &n(d.ep as f64))],
+            )
+        };
+        let prefill =
+            if s.disaggregated { degrees(s.prefill) } else { t("report.together").into() };
+        rows.push((
+            t("report.serving").to_string(),
+            fill(
+                "report.serving-value",
+                &[
+                    ("input", &n(s.input_tokens)),
+                    ("output", &n(s.output_tokens)),
+                    ("ttft", &ms(s.ttft_s)),
+                    ("tpot", &ms(s.tpot_s)),
+                    ("load", &crate::numbers::sig3(s.requests_per_s)),
+                    (
+                        "weights",
+                        &option("serving.weights", fields::SERVING_WEIGHTS.code(s.weights)),
+                    ),
+                    ("kv", &option("serving.kv_cache", fields::SERVING_KV_CACHE.code(s.kv_cache))),
+                    ("decode", &degrees(s.decode)),
+                    ("prefill", &prefill),
+                ],
+            ),
+        ));
+    }
+    if let Some(r) = i.rl {
+        rows.push((
+            t("report.rl").to_string(),
+            fill(
+                "report.rl-value",
+                &[
+                    ("prompts", &n(r.prompts_per_step as f64)),
+                    ("samples", &n(r.samples_per_prompt as f64)),
+                    ("generation", &n(r.generation_tokens)),
+                    ("steps", &n(r.steps as f64)),
+                ],
+            ),
+        ));
+    }
+    rows
 }

@@ -14,7 +14,7 @@ use super::compare::compare;
 use super::fields::Change;
 use super::inputs::{
     chip_id, cluster_panel, facility_panel, measurements_panel, model_panel, parallelism_panel,
-    pools_panel, training_panel, PanelProps,
+    pools_panel, serving_panel, training_panel, PanelProps,
 };
 use super::plot::plot;
 use super::results::results;
@@ -28,7 +28,7 @@ use crate::scenario::Scenario;
 use crate::text::Lang;
 
 /// The form's panels, in the order they stand.
-const PANELS: [fn(&PanelProps) -> Html; 7] = [
+const PANELS: [fn(&PanelProps) -> Html; 8] = [
     model_panel,
     training_panel,
     cluster_panel,
@@ -36,6 +36,7 @@ const PANELS: [fn(&PanelProps) -> Html; 7] = [
     parallelism_panel,
     measurements_panel,
     facility_panel,
+    serving_panel,
 ];
 
 /// What the estimate assumes and leaves out, as docs/model.md's Assumptions and Limitations say:
@@ -355,6 +356,8 @@ pub fn app() -> Html {
                     { compare(&state, &on_action, &compare_plots.status) }
                     { super::fleet::headline(plots.as_ref().and_then(|p| p.fleet.as_ref())) }
                     { results(&state, &on_copy_text) }
+                    { super::serve::serving(state.good.as_deref(),
+                        plots.as_ref().and_then(|p| p.plot(super::plot::Kind::Frontier.id()))) }
                     { super::finish::finish(plots.as_ref().and_then(|p| p.failures.as_ref())) }
                     { super::fleet::fleet(plots.as_ref().and_then(|p| p.fleet.as_ref()), &on_action) }
                     if let Some(good) = good.clone() {

@@ -1,4 +1,5 @@
-//! The input panels: model, training, cluster, parallelism, the user's measurements, facility.
+//! The input panels: model, training, cluster, parallelism, the user's measurements, facility,
+//! and serving and post-training.
 //!
 //! Each field shows what the scenario says, or the value a preset or default gives it, and
 //! the errors, problems and warnings that concern it. Units, ranges and formats come from the
@@ -27,6 +28,7 @@ mod measurements;
 mod model;
 mod parallelism;
 mod pools;
+mod serving;
 mod training;
 
 pub use cluster::{chip_id, cluster_panel};
@@ -35,6 +37,7 @@ pub use measurements::measurements_panel;
 pub use model::model_panel;
 pub use parallelism::parallelism_panel;
 pub use pools::pools_panel;
+pub use serving::serving_panel;
 pub use training::training_panel;
 
 /// What every panel reads. The panels are plain functions, not components: they follow the

@@ -1,0 +1,61 @@
+// End-to-end tests of serving and RL post-training, in English and in Chinese: neither shows on
+// the first load; turning them on shows their cards and the serving frontier drawn by the plots'
+// worker; a tighter time per token gives fewer tokens a chip; the link reopens both.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  assertClean, harness, newContext, newPage, num, open, origin, plotOf, q, served, text, typeInto, until, waitChange,
+} from './harness.mjs';
+
+harness();
+
+const SERVE = ['serving-throughput', 'serving-ttft', 'serving-tpot', 'serving-cost-per-mtok', 'serving-chips-needed'];
+const RL = ['rl-step-time', 'rl-generation-share'];
+
+for (const lang of ['en', 'zh-CN']) {
+  test(`${lang}: the Serve and RL cards show once turned on, the frontier draws, and a link reopens them`, async (t) => {
+    const log = { errors: [], requests: [] };
+    const page = await newPage(await newContext(t, { locale: lang, viewport: { width: 1440, height: 1000 } }), log);
+    await open(page, `${origin}/`);
+    for (const id of [...SERVE, ...RL]) {
+      assert.equal(await page.locator(q(id)).count(), 0, `${id} on the first load`);
+    }
+
+    await page.locator(`${q('serving-on')} input, input${q('serving-on')}`).first().check();
+    await until(page, 'the Serve cards', (s) => !!document.querySelector(s)?.textContent.trim(), q('serving-throughput'));
+    for (const id of SERVE) {
+      assert.ok(num(await text(page, id)) > 0, `${id}: ${await text(page, id)}`);
+      assert.ok((await page.locator(q(`${id}-range`)).count()) === 1, `${id} has its range`);
+    }
+    assert.ok((await plotOf(page, 'plot-serving-frontier')).drawn, 'the frontier is drawn');
+
+    // A tighter time per token: a smaller batch, fewer tokens a chip.
+    const before = await text(page, 'serving-throughput');
+    await typeInto(page, 'serving-tpot-ms', '20');
+    const after = await waitChange(page, 'serving-throughput', before);
+    assert.ok(num(after) < num(before), `${before} -> ${after}`);
+    assert.ok(num(await text(page, 'serving-tpot')) <= 20, await text(page, 'serving-tpot'));
+
+    await page.locator(`${q('rl-on')} input, input${q('rl-on')}`).first().check();
+    await until(page, 'the RL cards', (s) => !!document.querySelector(s)?.textContent.trim(), q('rl-step-time'));
+    const share = num(await text(page, 'rl-generation-share'));
+    assert.ok(share > 0 && share < 100, `generation ${share} %`);
+
+    // The link keeps both: a fresh page opened at it shows the same cards.
+    await until(page, 'the fragment to hold serving and rl', () => {
+      const b = (location.hash.match(/^#s=1\.([^&]*)/)?.[1] ?? '').replace(/-/g, '+').replace(/_/g, '/');
+      try {
+        const json = new TextDecoder().decode(Uint8Array.from(atob(b + '='.repeat((4 - (b.length % 4)) % 4)), (c) => c.charCodeAt(0)));
+        return json.includes('"serving"') && json.includes('"rl"') && json.includes('"tpot_ms":20');
+      } catch { return false; }
+    });
+    const other = await newPage(await newContext(t, { locale: lang }), log);
+    await open(other, page.url());
+    await until(other, 'the Serve cards', (s) => !!document.querySelector(s)?.textContent.trim(), q('serving-throughput'));
+    await until(other, 'the RL cards', (s) => !!document.querySelector(s)?.textContent.trim(), q('rl-step-time'));
+    for (const id of [...SERVE, ...RL]) {
+      assert.equal(await text(other, id), await text(page, id), `${id} differs when the link is opened`);
+    }
+    assertClean(log, served());
+  });
+}

@@ -1,0 +1,254 @@
+//! Serving and RL post-training: what `predict` returns for dense and MoE models on several
+//! vendors' chips, and the physics over generated deployments and loads: the frontier trades
+//! latency for throughput, the chips needed carry the load at the targets, more chips per
+//! instance never hold fewer sequences, and a longer generation lengthens generation only.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use clusterplan::evaluation;
+use clusterplan::model::serving::TPOT_TAIL;
+use clusterplan::scenario::Scenario;
+use common::Rng;
+use serde_json::{json, Value};
+
+fn scenario(model: &str, chip: &str, chips: u32, serving: Value) -> Scenario {
+    Scenario::from_value(json!({
+        "model": { "preset": model },
+        "training": { "tokens": 1e12, "global_batch": 1024 },
+        "cluster": { "chip": chip, "chips": chips },
+        "serving": serving,
+    }))
+    .expect("a scenario")
+}
+
+fn predict(s: &Scenario) -> Value {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clusterplan"))
+        .args(["predict", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let text = serde_json::to_string(&s.to_value()).expect("json");
+    child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write");
+    let out = child.wait_with_output().expect("the binary finishes");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("predict prints JSON")
+}
+
+/// `predict` gives the serving object for a dense and an MoE model on NVIDIA, Ascend and AMD
+/// chips, every figure positive and finite, each range around its value.
+#[test]
+fn predict_serves_dense_and_moe_models_on_three_vendors() {
+    let load = json!({ "tokens_per_day": 1e9, "tpot_ms": 100 });
+    for (model, chip, chips) in [
+        ("llama3-70b", "h100-sxm", 64),
+        ("llama3-70b", "ascend-910b", 64),
+        ("llama3-70b", "mi300x", 64),
+        ("deepseek-v3", "h800", 512),
+        ("deepseek-v3", "ascend-910c", 512),
+        ("deepseek-v3", "mi325x", 512),
+        ("mixtral-8x7b", "h100-sxm", 64),
+    ] {
+        let out = predict(&scenario(model, chip, chips, load.clone()));
+        let s = &out["serving"];
+        for key in [
+            "prefill_tokens_per_s",
+            "decode_tokens_per_s",
+            "ttft_s",
+            "tpot_s",
+            "max_batch",
+            "chips_needed",
+            "usd_per_million_input_tokens",
+            "usd_per_million_output_tokens",
+            "cloud_usd_per_million_output_tokens",
+            "power_w",
+        ] {
+            let x = s[key].as_f64().unwrap_or_else(|| panic!("{model} on {chip}: no {key}"));
+            assert!(x.is_finite() && x > 0.0, "{model} on {chip}: {key} = {x}");
+        }
+        assert_eq!(s["feasible"], json!(true), "{model} on {chip}: {}", s["problems"]);
+        let tpot = s["tpot_s"].as_f64().unwrap();
+        assert!(tpot * TPOT_TAIL <= 0.1 * (1.0 + 1e-9), "{model} on {chip}: {tpot}");
+        let [lo, hi] = [0, 1].map(|i| s["range"]["decode_tokens_per_s"][i].as_f64().unwrap());
+        let x = s["decode_tokens_per_s"].as_f64().unwrap();
+        assert!(lo <= x && x <= hi, "{model} on {chip}: {lo} {x} {hi}");
+        assert!(out.get("rl").is_none());
+    }
+}
+
+/// A generated deployment and load on a generated chip and model.
+fn generated(rng: &mut Rng) -> Scenario {
+    let models = ["llama3-8b", "llama3-70b", "llama3-405b", "mixtral-8x7b", "deepseek-v3"];
+    let chips = ["h100-sxm", "h200", "b200", "mi300x", "gaudi3", "ascend-910b", "ascend-910c"];
+    let model = *rng.pick(&models);
+    let chip = *rng.pick(&chips);
+    let moe = model == "mixtral-8x7b" || model == "deepseek-v3";
+    let tp = rng.pow2(3) as u32;
+    let dp = if moe { rng.pow2(5) as u32 } else { 1 };
+    let precision = ["bf16", "fp8", "fp4"];
+    let mut serving = json!({
+        "input_tokens": 64 << rng.below(7),
+        "output_tokens": 16 << rng.below(7),
+        "tpot_ms": 10 + rng.below(200),
+        "ttft_ms": 100_000,
+        "requests_per_s": (1 + rng.below(200)) as f64 / 4.0,
+        "weights": *rng.pick(&precision),
+        "kv_cache": *rng.pick(&precision),
+        "tp": tp,
+        "dp": dp,
+        "disaggregated": rng.below(3) == 0,
+        "continuous_batching": rng.below(4) != 0,
+    });
+    if rng.below(3) == 0 {
+        serving["max_batch"] = json!(1 + rng.below(512));
+    }
+    scenario(model, chip, 1 << 16, serving)
+}
+
+/// Over generated deployments: the frontier runs from batch 1 to the cache's largest, more
+/// batch giving more output per chip at a longer time per token; the batch run is the largest
+/// meeting the target, and the chips needed carry the load at it.
+#[test]
+fn the_frontier_is_monotone_and_the_chips_carry_the_load() {
+    let mut rng = Rng(0x5E4F_1A7E);
+    let mut checked = 0;
+    for case in 0..400 {
+        let s = generated(&mut rng);
+        let good = evaluation::evaluate(&s).unwrap_or_else(|e| panic!("case {case}: {e:?}"));
+        let (Some(v), Some(asked)) = (&good.serving, good.inputs.serving) else {
+            panic!("case {case}: no serving")
+        };
+        for w in v.frontier.windows(2) {
+            assert!(w[0].batch < w[1].batch, "case {case}: {:?}", v.frontier);
+            assert!(w[1].tpot_s >= w[0].tpot_s * (1.0 - 1e-12), "case {case}: {:?}", v.frontier);
+            assert!(
+                w[1].tokens_per_s_per_chip >= w[0].tokens_per_s_per_chip * (1.0 - 1e-12),
+                "case {case}: {:?}",
+                v.frontier
+            );
+        }
+        let parts: f64 = v.step.parts().iter().map(|p| p.1).sum();
+        assert!((parts - v.step.total()).abs() <= 1e-12 * parts.max(1.0), "case {case}");
+        if !v.feasible {
+            continue;
+        }
+        checked += 1;
+        assert!(v.tpot_s * TPOT_TAIL <= asked.tpot_s * (1.0 + 1e-9), "case {case}: {v:?}");
+        assert!(v.batch <= v.max_batch.max(1), "case {case}");
+        // The chips needed, at the planned utilisation, serve at least the load.
+        let rho = asked.utilisation;
+        let capacity = if asked.disaggregated {
+            let decode = v.decode_instances as f64
+                * v.decode.chips() as f64
+                * v.decode_pool_tokens_per_s_per_chip
+                / asked.output_tokens;
+            let prefill = v.prefill_instances as f64
+                * v.prefill.chips() as f64
+                * v.prefill_pool_tokens_per_s_per_chip
+                / asked.input_tokens;
+            decode.min(prefill) * rho
+        } else {
+            v.decode_instances as f64 * v.requests_per_s_per_unit * rho
+        };
+        assert!(
+            capacity >= asked.requests_per_s * (1.0 - 1e-9),
+            "case {case}: {capacity} < {} requests/s: {v:?}",
+            asked.requests_per_s
+        );
+        // One instance fewer would not carry it.
+        if !asked.disaggregated && v.decode_instances > 1 {
+            let less =
+                (v.decode_instances - 1) as f64 * v.requests_per_s_per_unit * asked.utilisation;
+            assert!(less < asked.requests_per_s, "case {case}: more instances than needed");
+        }
+    }
+    assert!(checked > 100, "{checked} feasible cases");
+}
+
+/// A larger instance holds at least as many sequences: the cache grows with the chips.
+#[test]
+fn more_chips_an_instance_hold_more_sequences() {
+    for (model, chip) in
+        [("llama3-70b", "h100-sxm"), ("llama3-405b", "mi300x"), ("llama3-8b", "ascend-910b")]
+    {
+        let mut last = 0;
+        for tp in [1, 2, 4, 8] {
+            let s = scenario(model, chip, 64, json!({ "tp": tp, "weights": "fp8" }));
+            let good = evaluation::evaluate(&s).expect("resolves");
+            let max = good.serving.expect("serving").max_batch;
+            assert!(max >= last, "{model} on {chip}: TP {tp} holds {max} < {last}");
+            last = max;
+        }
+        assert!(last > 0, "{model} on {chip} never fits");
+    }
+}
+
+fn rl(generation_tokens: u32, colocated: bool) -> Scenario {
+    Scenario::from_value(json!({
+        "model": { "preset": "llama3-8b", "seq_len": 16384 },
+        "training": { "tokens": 1e12, "global_batch": 256 },
+        "cluster": { "chip": "h100-sxm", "chips": 64 },
+        "parallelism": { "tp": 2, "pp": 1, "dp": 32 },
+        "rl": { "generation_tokens": generation_tokens, "colocated": colocated, "generation_chips": 32 },
+    }))
+    .expect("a scenario")
+}
+
+/// RL on the training chips: the step is its split, generation takes a share of it, and
+/// doubling the generation lengthens generation and leaves training as it was.
+#[test]
+fn rl_splits_its_step_and_a_longer_generation_lengthens_generation_only() {
+    for colocated in [true, false] {
+        let short = evaluation::evaluate(&rl(2048, colocated)).expect("resolves");
+        let long = evaluation::evaluate(&rl(4096, colocated)).expect("resolves");
+        let (a, b) = (short.rl.expect("rl"), long.rl.expect("rl"));
+        for r in [&a, &b] {
+            let parts = r.generation_s + r.scoring_s + r.training_s + r.handoff_s;
+            assert!((parts - r.step_s).abs() <= 1e-9 * r.step_s, "{r:?}");
+            assert!(r.generation_share > 0.0 && r.generation_share < 1.0, "{r:?}");
+            assert!(r.problems.is_empty(), "{r:?}");
+            assert_eq!(r.idle_share == 0.0, colocated, "{r:?}");
+        }
+        assert!(b.generation_s > a.generation_s * 1.5, "{} vs {}", b.generation_s, a.generation_s);
+        assert_eq!(b.training_s, a.training_s);
+        assert_eq!(b.scoring_s, a.scoring_s);
+        assert!(b.generation_share > a.generation_share);
+    }
+    let out = predict(&rl(2048, true));
+    for key in ["generation_s", "training_s", "handoff_s", "step_s"] {
+        assert!(out["rl"][key].as_f64().is_some_and(|x| x > 0.0), "{key}: {}", out["rl"]);
+    }
+}
+
+/// `search --objective serving-cost` ranks deployments, feasible ones first and the best
+/// making the most of a chip; the scenario's own deployment is never better than the best.
+#[test]
+fn the_serving_search_finds_the_cheapest_deployment() {
+    let s = scenario("deepseek-v3", "h800", 1024, json!({ "tokens_per_day": 1e10, "tpot_ms": 80 }));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clusterplan"))
+        .args(["search", "-", "--objective", "serving-cost", "--top", "5"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let text = serde_json::to_string(&s.to_value()).expect("json");
+    child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write");
+    let out = child.wait_with_output().expect("finishes");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let found = v["deployments"].as_array().expect("deployments");
+    assert!(!found.is_empty() && found.len() <= 5);
+    let per_chip = |d: &Value| d["decode_tokens_per_s_per_chip"].as_f64().unwrap();
+    for w in found.windows(2) {
+        assert!(per_chip(&w[0]) >= per_chip(&w[1]), "not ranked");
+    }
+    assert_eq!(v["best"]["feasible"], json!(true));
+    let own = evaluation::evaluate(&s).expect("resolves").serving.expect("serving");
+    assert!(own.decode_tokens_per_s_per_chip <= per_chip(&v["best"]) * (1.0 + 1e-9));
+}
