@@ -25,9 +25,10 @@ fn scenario(model: &str, chip: &str, chips: u32, serving: Value) -> Scenario {
     .expect("a scenario")
 }
 
-fn predict(s: &Scenario) -> Value {
+/// What the command line prints for `s` on its standard input with `args`; it must succeed.
+fn cli(args: &[&str], s: &Scenario) -> Value {
     let mut child = Command::new(env!("CARGO_BIN_EXE_clusterplan"))
-        .args(["predict", "-"])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -37,7 +38,11 @@ fn predict(s: &Scenario) -> Value {
     child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write");
     let out = child.wait_with_output().expect("the binary finishes");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("predict prints JSON")
+    serde_json::from_slice(&out.stdout).expect("it prints JSON")
+}
+
+fn predict(s: &Scenario) -> Value {
+    cli(&["predict", "-"], s)
 }
 
 /// `predict` gives the serving object for a dense and an MoE model on NVIDIA, Ascend and AMD
@@ -230,18 +235,7 @@ fn rl_splits_its_step_and_a_longer_generation_lengthens_generation_only() {
 #[test]
 fn the_serving_search_finds_the_cheapest_deployment() {
     let s = scenario("deepseek-v3", "h800", 1024, json!({ "tokens_per_day": 1e10, "tpot_ms": 80 }));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_clusterplan"))
-        .args(["search", "-", "--objective", "serving-cost", "--top", "5"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let text = serde_json::to_string(&s.to_value()).expect("json");
-    child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write");
-    let out = child.wait_with_output().expect("finishes");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let v = cli(&["search", "-", "--objective", "serving-cost", "--top", "5"], &s);
     let found = v["deployments"].as_array().expect("deployments");
     assert!(!found.is_empty() && found.len() <= 5);
     let per_chip = |d: &Value| d["decode_tokens_per_s_per_chip"].as_f64().unwrap();

@@ -393,6 +393,9 @@ struct Shape {
     imbalance: f64,
     /// Remote domains a token's experts may sit in (`Moe::node_limit`).
     node_limit: Option<u32>,
+    /// A decode step's expert exchange per MoE layer, seconds a token of a rank and fixed
+    /// (`Shape::with_exchange`): DeepEP's low-latency exchange is linear in the tokens.
+    exchange: (f64, f64),
     /// Micro-batches that may overlap the expert exchange with each other's compute (two with
     /// DP attention and wide experts, DeepSeek-V3 §3.4; each reads the weights).
     micro_batches: f64,
@@ -444,8 +447,20 @@ impl Shape {
             imbalance: t.moe.map_or(1.0, |m| m.load()),
             node_limit: t.moe.and_then(|m| m.node_limit),
             micro_batches: if d.dp > 1 && ep > 1 && t.moe.is_some() { 2.0 } else { 1.0 },
+            exchange: (0.0, 0.0),
             bandwidth: (chip.hbm_bytes_per_s * chip.memory_efficiency.clamp(0.05, 1.0)).max(1.0),
         }
+    }
+
+    /// The shape with its decode exchange measured once on `links`, so each step at a batch
+    /// only scales it.
+    fn with_exchange(mut self, links: &Links) -> Shape {
+        if self.dp > 1.0 && self.ep > 1 && self.moe_layers > 0.0 {
+            let one = links.expert_exchange(1.0, &self, false);
+            let slope = links.expert_exchange(2.0, &self, false) - one;
+            self.exchange = (slope, one - slope);
+        }
+        self
     }
 
     /// Share of one chip's experts that `tokens` routed tokens of its expert group touch.
@@ -494,15 +509,20 @@ impl Links<'_> {
 }
 
 /// `kernels` launches sharing `bytes_s` of reading and `flops_s` of tensor work, each as long
-/// as the slower of the two and its tail (`efficiency::kernel_s`): the seconds bound by memory
-/// and those bound by compute.
+/// as the slower of the two with its tail: a GEMM's waves (`efficiency::kernel_s`) on the
+/// tensor units' time, a launch's (`efficiency::KERNEL_FLOOR_S`) on the memory's. Both grow
+/// with the work and never faster than it, so a larger batch never makes a token dearer.
+/// Returns the seconds bound by memory and those bound by compute.
 fn kernels(bytes_s: f64, flops_s: f64, kernels: f64) -> (f64, f64) {
     let k = kernels.max(1.0);
-    let t = k * efficiency::kernel_s(bytes_s.max(flops_s) / k);
-    if bytes_s >= flops_s {
-        (t, 0.0)
+    let streamed = bytes_s / k;
+    let floor = efficiency::KERNEL_FLOOR_S;
+    let memory = k * (streamed + floor * (1.0 - (-streamed / floor).exp()));
+    let compute = k * efficiency::kernel_s(flops_s / k);
+    if memory >= compute {
+        (memory, 0.0)
     } else {
-        (0.0, t)
+        (0.0, compute)
     }
 }
 
@@ -515,42 +535,11 @@ const DENSE_GEMMS_PER_LAYER: f64 = 4.0;
 const SMALL_KERNELS_PER_LAYER: f64 = 5.0;
 
 /// One decode step of an instance running `batch` sequences at a mean cached context of
-/// `context` tokens: with two micro-batches where they are faster (their overlap hides the
-/// expert exchange but reads the weights twice, so engines turn it on for large batches).
+/// `context` tokens.
 fn decode_step(shape: &Shape, links: &Links, batch: f64, context: f64) -> DecodeStep {
-    let one = decode_step_in(shape, links, batch, context, 1.0);
-    if shape.micro_batches > 1.0 {
-        let two = decode_step_in(shape, links, batch, context, shape.micro_batches);
-        if two.total() < one.total() {
-            return two;
-        }
-    }
-    one
-}
-
-/// `decode_step` in `m` micro-batches.
-fn decode_step_in(shape: &Shape, links: &Links, batch: f64, context: f64, m: f64) -> DecodeStep {
     let s = shape;
     let b = batch / s.dp; // sequences of one attention rank
-    let tokens_per_expert_group = batch * s.ep as f64 / s.n / m;
-    // GEMMs outside the experts: every weight read by each micro-batch, b tokens through them.
-    let (w1, c1) = kernels(
-        m * s.dense_params * s.weight_bytes / s.bandwidth,
-        2.0 * b * s.dense_params / s.linear_peak,
-        m * DENSE_GEMMS_PER_LAYER * s.layers,
-    );
-    // Routed experts: those each micro-batch touches read, the busiest chip's share of the
-    // routed tokens.
-    let (w2, c2) = if s.moe_layers > 0.0 {
-        kernels(
-            m * s.expert_params * s.touched(tokens_per_expert_group) * s.weight_bytes / s.bandwidth,
-            2.0 * batch * s.top_k * s.imbalance * s.one_expert * s.moe_layers / s.n / s.expert_peak,
-            m * 2.0 * s.moe_layers,
-        )
-    } else {
-        (0.0, 0.0)
-    };
-    // Attention: the cache of every sequence read, its scores computed.
+                          // Attention: the cache of every sequence read, its scores computed.
     let (kv, c3) = kernels(
         b * context * s.kv_per_token / s.bandwidth,
         4.0 * b * context * s.decode_score_width * s.attention_layers / s.attention_peak,
@@ -561,24 +550,58 @@ fn decode_step_in(shape: &Shape, links: &Links, batch: f64, context: f64, m: f64
     // and combines their outputs in BF16; the other micro-batch's compute hides it (DeepSeek-V3
     // §3.4's two-micro-batch overlap, SGLang's two-batch overlap), slowed by the exchange's
     // kernels beside it (`efficiency::overlapped`).
-    let ep_s = if s.dp > 1.0 && s.ep > 1 && s.moe_layers > 0.0 {
-        let exchange = s.moe_layers * links.expert_exchange(b, s, false);
-        if m > 1.0 {
-            efficiency::overlapped(exchange, w1 + c1 + w2 + c2 + kv + c3)
-        } else {
-            exchange
-        }
+    let exchange = if s.dp > 1.0 && s.ep > 1 && s.moe_layers > 0.0 {
+        s.moe_layers * (s.exchange.0 * b + s.exchange.1)
     } else {
         0.0
     };
-    DecodeStep {
-        weights_s: w1 + w2,
-        kv_cache_s: kv,
-        compute_s: c1 + c2 + c3,
-        tp_s,
-        ep_s,
-        host_s: HOST_STEP_S + SMALL_KERNELS_PER_LAYER * efficiency::KERNEL_FLOOR_S * s.layers,
+    let host_s = HOST_STEP_S + SMALL_KERNELS_PER_LAYER * efficiency::KERNEL_FLOOR_S * s.layers;
+    // The GEMMs in `m` micro-batches, each reading the weights it touches.
+    let in_micro_batches = |m: f64| {
+        // Outside the experts: every weight read, b tokens through them.
+        let (w1, c1) = kernels(
+            m * s.dense_params * s.weight_bytes / s.bandwidth,
+            2.0 * b * s.dense_params / s.linear_peak,
+            m * DENSE_GEMMS_PER_LAYER * s.layers,
+        );
+        // Routed experts: those each micro-batch touches read, the busiest chip's share of the
+        // routed tokens.
+        let (w2, c2) = if s.moe_layers > 0.0 {
+            let tokens = batch * s.ep as f64 / s.n / m;
+            kernels(
+                m * s.expert_params * s.touched(tokens) * s.weight_bytes / s.bandwidth,
+                2.0 * batch * s.top_k * s.imbalance * s.one_expert * s.moe_layers
+                    / s.n
+                    / s.expert_peak,
+                m * 2.0 * s.moe_layers,
+            )
+        } else {
+            (0.0, 0.0)
+        };
+        let ep_s = if m > 1.0 {
+            efficiency::overlapped(exchange, w1 + c1 + w2 + c2 + kv + c3)
+        } else {
+            exchange
+        };
+        DecodeStep {
+            weights_s: w1 + w2,
+            kv_cache_s: kv,
+            compute_s: c1 + c2 + c3,
+            tp_s,
+            ep_s,
+            host_s,
+        }
+    };
+    // Two micro-batches where they are faster: their overlap hides the expert exchange but
+    // reads the weights twice, so engines turn it on for large batches.
+    let one = in_micro_batches(1.0);
+    if s.micro_batches > 1.0 && exchange > 0.0 {
+        let two = in_micro_batches(s.micro_batches);
+        if two.total() < one.total() {
+            return two;
+        }
     }
+    one
 }
 
 /// One prefill round: every attention rank's chunk of prompts of `prompt` tokens, seconds.
@@ -699,9 +722,9 @@ pub fn estimate(
             problems.push(Problem::ExpertsDoNotDivide { ep: d.ep, chips: d.chips() });
         }
     }
-    let decode = Shape::of(t, chip, decode_d, s, kernel_efficiency);
-    let prefill = Shape::of(t, chip, prefill_d, s, kernel_efficiency);
     let links = Links { cluster };
+    let decode = Shape::of(t, chip, decode_d, s, kernel_efficiency).with_exchange(&links);
+    let prefill = Shape::of(t, chip, prefill_d, s, kernel_efficiency);
     let input = s.input_tokens.max(1.0);
     let output = s.output_tokens.max(1.0);
     let prefill_round_s = finite(prefill_round(&prefill, &links, input));
@@ -883,9 +906,11 @@ pub fn decode_step_at(
     kernel_efficiency: f64,
     batch: u32,
 ) -> DecodeStep {
-    let shape = Shape::of(t, &cluster.chip, normalised(serving.decode), serving, kernel_efficiency);
+    let links = Links { cluster };
+    let shape = Shape::of(t, &cluster.chip, normalised(serving.decode), serving, kernel_efficiency)
+        .with_exchange(&links);
     let context = serving.input_tokens.max(1.0) + serving.output_tokens.max(1.0) / 2.0;
-    decode_step(&shape, &Links { cluster }, batch.max(1) as f64, context)
+    decode_step(&shape, &links, batch.max(1) as f64, context)
 }
 
 /// A deployment with every degree at least one.

@@ -61,7 +61,7 @@ fn card(testid: &'static str, value: String, detail: String) -> Html {
 }
 
 /// A headline card with its likely range, [p10, p90], under the value.
-fn ranged(
+pub(super) fn ranged(
     testid: &'static str,
     value: String,
     range: Option<(String, String)>,

@@ -4,36 +4,15 @@
 
 use yew::prelude::*;
 
-use super::fields::help_stop as help;
 use super::plot::{plot, Kind};
+use super::results::ranged as card;
 use super::state::Evaluation;
-use super::text;
 use crate::format;
 use crate::model::rl::RlEstimate;
 use crate::model::serving::ServingEstimate;
+use crate::numbers;
 use crate::text::{fill, t};
 use crate::validation::serving::headline;
-
-/// A card: its label, value, range and detail, each under its `data-testid`.
-fn card(
-    testid: &'static str,
-    value: String,
-    range: Option<(String, String)>,
-    detail: String,
-) -> Html {
-    html! {
-        <div class="card">
-            <div class="card-label">{ t(&format!("card.{testid}")) }{ help(text::help(testid)) }</div>
-            <div class="card-value" data-testid={testid}>{ value }</div>
-            if let Some((lo, hi)) = range {
-                <div class="card-range" data-testid={format!("{testid}-range")} title={t("card.range-title")}>
-                    { fill("card.range", &[("lo", &lo), ("hi", &hi)]) }
-                </div>
-            }
-            <div class="card-detail">{ detail }</div>
-        </div>
-    }
-}
 
 /// Both ends of a headline's range (`validation::serving::headline`), each as `show` writes it.
 fn range(x: f64, faster: bool, show: impl Fn(f64) -> String) -> Option<(String, String)> {
@@ -59,7 +38,10 @@ fn serve_cards(good: &Evaluation, s: &ServingEstimate, frontier: Option<&str>) -
     let ttft = fill("card.serving-ttft.detail", &[("round", &ms(s.prefill_round_s))]);
     let tpot = fill(
         "card.serving-tpot.detail",
-        &[("batch", &format::count(s.batch as f64)), ("max", &format::count(s.max_batch as f64))],
+        &[
+            ("batch", &numbers::format(s.batch as f64)),
+            ("max", &numbers::format(s.max_batch as f64)),
+        ],
     );
     let price = |x: f64| fill("card.serving-cost-per-mtok.value", &[("usd", &money.show(x))]);
     let cost = fill(
@@ -71,11 +53,11 @@ fn serve_cards(good: &Evaluation, s: &ServingEstimate, frontier: Option<&str>) -
     );
     let chips = fill(
         "card.serving-chips-needed.detail",
-        &[("left", &format::count(s.chips_left as f64)), ("power", &format::power(s.power_w))],
+        &[("left", &numbers::format(s.chips_left as f64)), ("power", &format::power(s.power_w))],
     );
     let chips_range = {
         let (lo, hi) = headline(s.chips_needed as f64, false);
-        Some((format::count(lo.ceil()), format::count(hi.ceil())))
+        Some((numbers::format(lo.ceil()), numbers::format(hi.ceil())))
     };
     html! {
         <section class="serve" data-testid="serve-results" data-feasible={s.feasible.to_string()}>
@@ -92,7 +74,7 @@ fn serve_cards(good: &Evaluation, s: &ServingEstimate, frontier: Option<&str>) -
                 { card("serving-tpot", ms(s.tpot_s), range(s.tpot_s, false, ms), tpot) }
                 { card("serving-cost-per-mtok", price(s.usd_per_million_output_tokens),
                     range(s.usd_per_million_output_tokens, false, price), cost) }
-                { card("serving-chips-needed", format::count(s.chips_needed as f64), chips_range, chips) }
+                { card("serving-chips-needed", numbers::format(s.chips_needed as f64), chips_range, chips) }
             </div>
             { plot(frontier, Kind::Frontier) }
         </section>
