@@ -99,6 +99,8 @@ pub fn serving_json(e: &ServingEstimate) -> Value {
         "batch": e.batch,
         "chips_needed": e.chips_needed,
         "chips_left": e.chips_left,
+        "usd_per_day": e.usd_per_day,
+        "training_usd_per_day": e.training_usd_per_day,
         "prefill_instances": e.prefill_instances,
         "decode_instances": e.decode_instances,
         "decode": degrees(&e.decode),

@@ -303,6 +303,9 @@ pub struct ServingEstimate {
     pub power_w: f64,
     /// Chips of the cluster left to train.
     pub chips_left: u64,
+    /// What the serving chips cost a day, amortised, and what the chips left to train cost.
+    pub usd_per_day: f64,
+    pub training_usd_per_day: f64,
     /// Throughput against latency over batches, by batch.
     pub frontier: Vec<FrontierPoint>,
     /// No problem.
@@ -892,6 +895,12 @@ pub fn estimate(
         ),
         power_w: finite(chips_needed as f64 * prices.site_w_per_chip),
         chips_left: (cluster.n_chips as u64).saturating_sub(chips_needed),
+        usd_per_day: finite(chips_needed as f64 * prices.usd_per_chip_s * 86_400.0),
+        training_usd_per_day: finite(
+            (cluster.n_chips as u64).saturating_sub(chips_needed) as f64
+                * prices.usd_per_chip_s
+                * 86_400.0,
+        ),
         frontier,
         feasible: problems.is_empty(),
         problems,

@@ -53,7 +53,12 @@ fn serve_cards(good: &Evaluation, s: &ServingEstimate, frontier: Option<&str>) -
     );
     let chips = fill(
         "card.serving-chips-needed.detail",
-        &[("left", &numbers::format(s.chips_left as f64)), ("power", &format::power(s.power_w))],
+        &[
+            ("left", &numbers::format(s.chips_left as f64)),
+            ("power", &format::power(s.power_w)),
+            ("day", &money.show(s.usd_per_day)),
+            ("rest", &money.show(s.training_usd_per_day)),
+        ],
     );
     let chips_range = {
         let (lo, hi) = headline(s.chips_needed as f64, false);
