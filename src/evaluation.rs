@@ -5,8 +5,8 @@
 //! own fields and measurements (`Scenario::resolve_calibrated`), its further pools
 //! (`cluster.pools.N.…`) and its sites (`sites.N.…`). `evaluate` then estimates it
 //! (`model::estimate`), gives each headline its range (`validation::range`) and keeps the
-//! pools resolved for the fleet's job, and serving and post-training where the scenario asks
-//! (`model::serving`, `model::rl`). Sites are only checked here (`Scenario::check_sites`):
+//! pools resolved for the fleet's job; `serve` gives serving and post-training where the
+//! scenario asks (`model::serving`, `model::rl`), for the worker and the command line. Sites are only checked here (`Scenario::check_sites`):
 //! building them runs the job over each site's pools, which is the worker's and the command
 //! line's (`Scenario::sites`), so the page never carries that model. A scenario the judge refuses is refused
 //! everywhere: the page marks the fields named, the command line exits 2 naming them.
@@ -32,9 +32,13 @@ pub struct Evaluation {
     pub calibration: Option<Calibration>,
     /// The cluster's further pools beside its own, resolved, when it has any.
     pub pools: Option<Pools>,
-    /// Serving the model on the cluster, when the scenario asks (`model::serving`).
+}
+
+/// Serving the model on the cluster and post-training it, where the scenario asks
+/// (`model::serving`, `model::rl`).
+#[derive(Clone, Debug, Default)]
+pub struct Served {
     pub serving: Option<ServingEstimate>,
-    /// Post-training it with reinforcement learning, when the scenario asks (`model::rl`).
     pub rl: Option<RlEstimate>,
 }
 
@@ -56,9 +60,16 @@ pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, Vec<InputError>> {
     let estimate = crate::model::estimate(&inputs);
     let fit = calibration.as_ref().map(|c| &c.fit);
     let range = validation::range::range(scenario, &inputs, &estimate, fit);
-    let serving = serving::of(&inputs, &estimate);
-    let rl = rl::of(&inputs, &estimate);
-    Ok(Evaluation { inputs, estimate, range, calibration, pools, serving, rl })
+    Ok(Evaluation { inputs, estimate, range, calibration, pools })
+}
+
+/// Serving and post-training of `good`, where its scenario asks: the worker's and the command
+/// line's, so the page never carries that model (as a fleet's job is).
+pub fn serve(good: &Evaluation) -> Served {
+    Served {
+        serving: serving::of(&good.inputs, &good.estimate),
+        rl: rl::of(&good.inputs, &good.estimate),
+    }
 }
 
 /// The days with failures of `good` as a distribution (`model::failures::of`), its deadline's

@@ -19,6 +19,7 @@ use crate::sizing::{Answer, Sizer};
 use crate::validation;
 
 pub mod fleet;
+mod serve;
 mod view;
 
 /// Cells a search step covers; small enough that progress moves every few milliseconds.
@@ -591,26 +592,22 @@ fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Plots {
     let chips = good.inputs.cluster.n_chips;
     let money = crate::format::Money::of(&good.inputs.plant.facility);
     let width = width.clamp(200, 4000);
-    let mut drawn = charts::draw_all(&good.estimate, &scaling, chips, money, &theme, width);
-    if let (Some(served), Some(asked)) = (&good.serving, good.inputs.serving) {
-        let kind = charts::Kind::Frontier;
-        let chosen = (served.tpot_s, served.decode_tokens_per_s_per_chip);
-        let size = (width, kind.height());
-        drawn.push((
-            kind.id(),
-            charts::draw_frontier(&served.frontier, chosen, asked.tpot_s, &theme, size),
-        ));
-    }
+    let drawn = charts::draw_all(&good.estimate, &scaling, chips, money, &theme, width);
+    let served = crate::evaluation::serve(&good);
+    let mut plots = Plots::default();
+    serve::words(&mut plots, &good, &served, &theme, width);
     let sketch = crate::sketch::sketch(&good.inputs, &good.estimate).map(|s| {
         let layout = crate::sketch::layout(&s, &crate::page::words::sketch_words());
         charts::draw_sketch(&layout, &theme)
     });
+    plots.plots.extend(drawn.into_iter().map(|(id, svg)| (id.to_string(), svg)));
     Plots {
-        plots: drawn.into_iter().map(|(id, svg)| (id.to_string(), svg)).collect(),
+        plots: plots.plots.clone(),
         sketch,
         fleet: fleet::view(scenario, &good, &theme, width),
         failures: failures_view(&good, &theme, width),
         error: None,
+        ..plots
     }
 }
 

@@ -8,7 +8,7 @@ pub mod wire;
 pub mod words;
 
 pub use view::{
-    Apply, BestSplit, Failures, Fleet, Line, List, Picture, Plots, PoolCard, Row, Source, Table,
-    Total, View,
+    Apply, BestSplit, Card, Failures, Fleet, Line, List, Picture, Plots, PoolCard, Row, Source,
+    Table, Total, View,
 };
 pub use wire::{Ask, Status, Task, Update};

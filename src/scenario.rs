@@ -56,6 +56,7 @@ macro_rules! section {
         }
 
         impl $name {
+            #[allow(unused_mut)] // a section of plain keys only takes none out
             fn from_map(mut map: Map<String, Value>) -> $name {
                 $name {
                     $($field: take(&mut map, stringify!($field)),)*
@@ -181,73 +182,15 @@ section! {
 }
 
 section! {
-    /// Serving the model: requests, targets, load, formats and the deployment
-    /// (`scenario/serving.rs`).
-    ServingSpec {
-        /// `conversation` or `coding`: a named shape of requests; default `conversation`.
-        mix,
-        /// Prompt tokens per request; default the mix's.
-        input_tokens,
-        /// Output tokens per request; default the mix's.
-        output_tokens,
-        /// Target time to first token, ms; default 2,000.
-        ttft_ms,
-        /// Target time per output token, ms; default 50.
-        tpot_ms,
-        /// Requests per second to serve; default none.
-        requests_per_s,
-        /// Tokens a day to serve, prompt and output, instead of `requests_per_s`.
-        tokens_per_day,
-        /// `bf16`, `fp8` or `fp4`; default `fp8` where the chip has FP8 tensor units.
-        weights,
-        /// `bf16`, `fp8` or `fp4`; default `bf16`.
-        kv_cache,
-        /// Most sequences an instance decodes at once; default no cap beyond the cache.
-        max_batch,
-        /// The decode instance's attention tensor-, data- and expert-parallel degrees; default
-        /// the smallest instance that holds the model.
-        tp,
-        dp,
-        ep,
-        /// Prefill on instances of its own, the cache sent to decode; default false.
-        disaggregated,
-        /// The prefill instance's degrees when disaggregated; default the decode instance's.
-        prefill_tp,
-        prefill_dp,
-        prefill_ep,
-        /// New requests join running batches; default true.
-        continuous_batching,
-        /// Busy share the load is planned at; default 0.8.
-        utilisation,
-    }
+    /// Serving the model: requests, targets, load, formats and the deployment. Every key is a
+    /// field or choice of the table (`fields::SERVING_*`), read by `scenario/serving.rs`.
+    ServingSpec {}
 }
 
 section! {
-    /// Reinforcement-learning post-training of the model (`scenario/serving.rs`).
-    RlSpec {
-        /// Prompts each step draws; default 512.
-        prompts_per_step,
-        /// Samples generated per prompt; default 16.
-        samples_per_prompt,
-        /// Prompt tokens per sample; default 512.
-        prompt_tokens,
-        /// Tokens generated per sample, at most; default 4,096.
-        generation_tokens,
-        /// Training passes over each step's samples; default 1.
-        epochs,
-        /// Steps of the run; default 1,000.
-        steps,
-        /// Generation on the training chips; default true.
-        colocated,
-        /// Chips that generate when not colocated; default as many as train.
-        generation_chips,
-        /// A reference model scores each sample; default true.
-        reference,
-        /// A reward model scores each sample; default false (a rule's reward).
-        reward_model,
-        /// A critic trains beside the policy (PPO); default false.
-        critic,
-    }
+    /// Reinforcement-learning post-training of the model: every key is a field of the table
+    /// (`fields::RL_*`), read by `scenario/serving.rs`.
+    RlSpec {}
 }
 
 section! {

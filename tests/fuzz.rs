@@ -164,7 +164,8 @@ fn no_scenario_breaks_the_judge_or_its_answers() {
         if let Some(days) = e.effective_train_days() {
             assert!(days >= e.train_days * (1.0 - 1e-12), "case {case}: {days} < {}", e.train_days);
         }
-        if let Some(v) = &good.serving {
+        let asked = evaluation::serve(&good);
+        if let Some(v) = &asked.serving {
             served += 1;
             let figures = [
                 v.ttft_s,
@@ -185,7 +186,7 @@ fn no_scenario_breaks_the_judge_or_its_answers() {
                 );
             }
         }
-        if let Some(r) = &good.rl {
+        if let Some(r) = &asked.rl {
             let parts = r.generation_s + r.scoring_s + r.training_s + r.handoff_s;
             assert!(finite(r.step_s) && (parts - r.step_s).abs() <= 1e-9 * r.step_s.max(1.0));
         }

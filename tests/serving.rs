@@ -125,7 +125,8 @@ fn the_frontier_is_monotone_and_the_chips_carry_the_load() {
     for case in 0..400 {
         let s = generated(&mut rng);
         let good = evaluation::evaluate(&s).unwrap_or_else(|e| panic!("case {case}: {e:?}"));
-        let (Some(v), Some(asked)) = (&good.serving, good.inputs.serving) else {
+        let served = evaluation::serve(&good);
+        let (Some(v), Some(asked)) = (&served.serving, good.inputs.serving) else {
             panic!("case {case}: no serving")
         };
         for w in v.frontier.windows(2) {
@@ -185,7 +186,7 @@ fn more_chips_an_instance_hold_more_sequences() {
         for tp in [1, 2, 4, 8] {
             let s = scenario(model, chip, 64, json!({ "tp": tp, "weights": "fp8" }));
             let good = evaluation::evaluate(&s).expect("resolves");
-            let max = good.serving.expect("serving").max_batch;
+            let max = evaluation::serve(&good).serving.expect("serving").max_batch;
             assert!(max >= last, "{model} on {chip}: TP {tp} holds {max} < {last}");
             last = max;
         }
@@ -211,7 +212,8 @@ fn rl_splits_its_step_and_a_longer_generation_lengthens_generation_only() {
     for colocated in [true, false] {
         let short = evaluation::evaluate(&rl(2048, colocated)).expect("resolves");
         let long = evaluation::evaluate(&rl(4096, colocated)).expect("resolves");
-        let (a, b) = (short.rl.expect("rl"), long.rl.expect("rl"));
+        let (a, b) =
+            (evaluation::serve(&short).rl.expect("rl"), evaluation::serve(&long).rl.expect("rl"));
         for r in [&a, &b] {
             let parts = r.generation_s + r.scoring_s + r.training_s + r.handoff_s;
             assert!((parts - r.step_s).abs() <= 1e-9 * r.step_s, "{r:?}");
@@ -243,6 +245,7 @@ fn the_serving_search_finds_the_cheapest_deployment() {
         assert!(per_chip(&w[0]) >= per_chip(&w[1]), "not ranked");
     }
     assert_eq!(v["best"]["feasible"], json!(true));
-    let own = evaluation::evaluate(&s).expect("resolves").serving.expect("serving");
+    let own =
+        evaluation::serve(&evaluation::evaluate(&s).expect("resolves")).serving.expect("serving");
     assert!(own.decode_tokens_per_s_per_chip <= per_chip(&v["best"]) * (1.0 + 1e-9));
 }

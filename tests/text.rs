@@ -179,6 +179,7 @@ fn the_words_only_the_worker_speaks_are_not_asked_for_by_the_page() {
         "src/charts/sketch.rs",
         "src/jobs/view.rs",
         "src/jobs/fleet.rs",
+        "src/jobs/serve.rs",
         "src/jobs.rs",
         "src/report.rs",
         "src/sizing.rs",

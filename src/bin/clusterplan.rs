@@ -165,7 +165,8 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
             json["idle_kept"] = serde_json::json!(idle);
         }
         // Serving and post-training on the same chips, where the scenario asks.
-        if let Some(s) = &good.serving {
+        let served = evaluation::serve(&good);
+        if let Some(s) = &served.serving {
             for p in &s.problems {
                 eprintln!(
                     "problem: {}serving: {}",
@@ -175,7 +176,7 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
             }
             json["serving"] = report::serving_json(s);
         }
-        if let Some(r) = &good.rl {
+        if let Some(r) = &served.rl {
             for p in &r.problems {
                 eprintln!("problem: {}rl: {}", which(place), clusterplan::text::rl_problem(p));
             }

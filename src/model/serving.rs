@@ -513,14 +513,15 @@ impl Links<'_> {
 
 /// `kernels` launches sharing `bytes_s` of reading and `flops_s` of tensor work, each as long
 /// as the slower of the two with its tail: a GEMM's waves (`efficiency::kernel_s`) on the
-/// tensor units' time, a launch's (`efficiency::KERNEL_FLOOR_S`) on the memory's. Both grow
+/// tensor units' time, a launch's on the memory's (as long as the stream below
+/// `efficiency::KERNEL_FLOOR_S`, that long above). Both grow
 /// with the work and never faster than it, so a larger batch never makes a token dearer.
 /// Returns the seconds bound by memory and those bound by compute.
 fn kernels(bytes_s: f64, flops_s: f64, kernels: f64) -> (f64, f64) {
     let k = kernels.max(1.0);
     let streamed = bytes_s / k;
     let floor = efficiency::KERNEL_FLOOR_S;
-    let memory = k * (streamed + floor * (1.0 - (-streamed / floor).exp()));
+    let memory = k * (streamed + floor * streamed / (streamed + floor));
     let compute = k * efficiency::kernel_s(flops_s / k);
     if memory >= compute {
         (memory, 0.0)
@@ -778,17 +779,25 @@ pub fn estimate(
         finite(service + queue + after)
     };
 
-    // The largest batch meeting the time between tokens; TPOT grows with the batch.
+    // The largest batch meeting the time between tokens; TPOT grows with the batch, so the
+    // frontier's points bracket it.
+    let n_decode = decode_d.chips() as f64;
+    let n_prefill = prefill_d.chips() as f64;
+    let prefill_alongside = s.disaggregated.then_some(n_prefill * prefill_s_per_request);
+    let frontier = frontier(&plan, cap, n_decode, prefill_alongside);
+    let fits = |tpot: f64| tpot * TPOT_TAIL <= s.tpot_s;
+    let meets = |b: u32| fits(plan.at(b).tpot_s);
     let one = plan.at(1);
-    let meets = |b: u32| plan.at(b).tpot_s * TPOT_TAIL <= s.tpot_s;
+    let last = frontier.iter().rposition(|p| fits(p.tpot_s));
     let batch = if one.tpot_s * TPOT_TAIL > s.tpot_s {
         problems
             .push(Problem::TpotUnreachable { best_s: one.tpot_s * TPOT_TAIL, target_s: s.tpot_s });
         1
-    } else if meets(cap) {
+    } else if last == Some(frontier.len() - 1) {
         cap
     } else {
-        let (mut lo, mut hi) = (1u32, cap);
+        let i = last.unwrap_or(0);
+        let (mut lo, mut hi) = (frontier[i].batch, frontier.get(i + 1).map_or(cap, |p| p.batch));
         while hi - lo > 1 {
             let mid = lo + (hi - lo) / 2;
             if meets(mid) {
@@ -807,8 +816,6 @@ pub fn estimate(
     }
 
     // The load: instances for it at the planned utilisation.
-    let n_decode = decode_d.chips() as f64;
-    let n_prefill = prefill_d.chips() as f64;
     let prefill_requests_per_s = 1.0 / prefill_s_per_request.max(f64::MIN_POSITIVE);
     let load = s.requests_per_s.max(0.0);
     let instances = |capacity: f64| -> u64 {
@@ -851,12 +858,6 @@ pub fn estimate(
     let per_million =
         |chip_s: f64, tokens: f64, usd: f64| finite(chip_s / rho * usd / tokens * 1e6);
 
-    let frontier = frontier(
-        &plan,
-        cap,
-        n_decode,
-        s.disaggregated.then_some(n_prefill * prefill_s_per_request),
-    );
     ServingEstimate {
         decode: decode_d,
         prefill: prefill_d,

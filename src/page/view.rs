@@ -172,6 +172,36 @@ pub struct Failures {
     pub svg: String,
 }
 
+/// One headline card as the worker words it: its value, its likely range (`low` to `high`;
+/// both empty for none) and the line under it. On the wire, four strings in that order
+/// (`Plots::serving_cards`), so the page reads no view of its own for it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Card {
+    pub value: String,
+    pub low: String,
+    pub high: String,
+    pub detail: String,
+}
+
+impl Card {
+    /// `cards` as the wire carries them.
+    pub fn flat(cards: &[Card]) -> Vec<String> {
+        cards.iter().flat_map(|c| [&c.value, &c.low, &c.high, &c.detail]).cloned().collect()
+    }
+
+    /// The cards of strings `flat` wrote.
+    pub fn read(flat: &[String]) -> Vec<Card> {
+        flat.chunks_exact(4)
+            .map(|c| Card {
+                value: c[0].clone(),
+                low: c[1].clone(),
+                high: c[2].clone(),
+                detail: c[3].clone(),
+            })
+            .collect()
+    }
+}
+
 /// A plan's plots: each an SVG document by its kind's id (`charts::Kind::id`), the cluster
 /// drawn (where its fabric builds), the fleet (for several pools or sites) and the failures;
 /// or why none could be drawn.
@@ -182,6 +212,17 @@ pub struct Plots {
     pub sketch: Option<String>,
     pub fleet: Option<Fleet>,
     pub failures: Option<Failures>,
+    /// Serving the plan's model and post-training it, where it asks (`evaluation::serve`),
+    /// worded: serving's five cards in the page's order (throughput, TTFT, TPOT, price, chips)
+    /// and RL's two (the step, generation's share) as `Card::flat` writes them, each side's
+    /// problems, and both as CSV (empty where it asks neither); the frontier is among `plots`.
+    /// Fields of the plots rather than a view of their own: the page reads no more code.
+    pub serving_cards: Vec<String>,
+    pub serving_problems: Vec<String>,
+    pub serving_feasible: bool,
+    pub rl_cards: Vec<String>,
+    pub rl_problems: Vec<String>,
+    pub serving_csv: String,
     pub error: Option<String>,
 }
 

@@ -1,10 +1,12 @@
-//! The `serving` and `rl` sections read into the model's `Serving` and `Rl`: each field through
-//! its entry of the field table, the defaults that depend on the model and the chip (the
-//! weights' format, the smallest instance that holds the model, the mix's request shape)
-//! filled in here.
+//! The `serving` and `rl` sections read into the model's `Serving` and `Rl`: each key is a field
+//! or a choice of the table, read through it, and any other key is reported; the defaults that
+//! depend on the model and the chip (the weights' format, the smallest instance that holds the
+//! model, the mix's request shape) are filled in here.
 
-use super::resolve::Reader;
-use super::{fields, Scenario};
+use std::collections::BTreeMap;
+
+use super::resolve::{clip, Reader};
+use super::{fields, Problem, Raw, Scenario};
 use crate::model::rl::Rl;
 use crate::model::serving::{Deployment, Mix, Precision, Serving};
 use crate::model::Inputs;
@@ -26,56 +28,67 @@ impl Scenario {
         if spec.is_empty() {
             return None;
         }
-        r.unknown("rl", &spec.others);
-        let count = |r: &mut Reader, raw, field: &fields::Field| {
+        unknown(r, "rl", &spec.others, &[]);
+        let get = |key: &str| -> Raw { spec.others.get(key).cloned() };
+        let count = |r: &mut Reader, raw: &Raw, field: &fields::Field| {
             r.count(raw, field, Some(field.fixed() as u32))
         };
-        let tokens = |r: &mut Reader, raw, field: &fields::Field| {
+        let tokens = |r: &mut Reader, raw: &Raw, field: &fields::Field| {
             r.count(raw, field, Some(field.fixed() as u32)) as f64
         };
-        let flag =
-            |r: &mut Reader, raw, field: &fields::Field| r.flag(raw, field, field.fixed() > 0.5);
+        let flag = |r: &mut Reader, raw: &Raw, field: &fields::Field| {
+            r.flag(raw, field, field.fixed() > 0.5)
+        };
         let mut generation = self.read_serving(r, inputs);
         generation.requests_per_s = 0.0;
         Some(Rl {
-            prompts_per_step: count(r, &spec.prompts_per_step, &fields::RL_PROMPTS_PER_STEP),
-            samples_per_prompt: count(r, &spec.samples_per_prompt, &fields::RL_SAMPLES_PER_PROMPT),
-            prompt_tokens: tokens(r, &spec.prompt_tokens, &fields::RL_PROMPT_TOKENS),
-            generation_tokens: tokens(r, &spec.generation_tokens, &fields::RL_GENERATION_TOKENS),
-            epochs: count(r, &spec.epochs, &fields::RL_EPOCHS),
-            steps: count(r, &spec.steps, &fields::RL_STEPS),
-            colocated: flag(r, &spec.colocated, &fields::RL_COLOCATED),
+            prompts_per_step: count(r, &get("prompts_per_step"), &fields::RL_PROMPTS_PER_STEP),
+            samples_per_prompt: count(
+                r,
+                &get("samples_per_prompt"),
+                &fields::RL_SAMPLES_PER_PROMPT,
+            ),
+            prompt_tokens: tokens(r, &get("prompt_tokens"), &fields::RL_PROMPT_TOKENS),
+            generation_tokens: tokens(r, &get("generation_tokens"), &fields::RL_GENERATION_TOKENS),
+            epochs: count(r, &get("epochs"), &fields::RL_EPOCHS),
+            steps: count(r, &get("steps"), &fields::RL_STEPS),
+            colocated: flag(r, &get("colocated"), &fields::RL_COLOCATED),
             generation_chips: r.count(
-                &spec.generation_chips,
+                &get("generation_chips"),
                 &fields::RL_GENERATION_CHIPS,
                 Some(inputs.cluster.n_chips.max(1)),
             ),
-            reference: flag(r, &spec.reference, &fields::RL_REFERENCE),
-            reward_model: flag(r, &spec.reward_model, &fields::RL_REWARD_MODEL),
-            critic: flag(r, &spec.critic, &fields::RL_CRITIC),
+            reference: flag(r, &get("reference"), &fields::RL_REFERENCE),
+            reward_model: flag(r, &get("reward_model"), &fields::RL_REWARD_MODEL),
+            critic: flag(r, &get("critic"), &fields::RL_CRITIC),
             generation,
         })
     }
 
     fn read_serving(&self, r: &mut Reader, inputs: &Inputs) -> Serving {
-        let s = &self.serving;
-        r.unknown("serving", &s.others);
+        let spec = &self.serving;
+        let choices =
+            [fields::SERVING_MIX.path, fields::SERVING_WEIGHTS.path, fields::SERVING_KV_CACHE.path];
+        unknown(r, "serving", &spec.others, &choices);
+        let get = |key: &str| -> Raw { spec.others.get(key).cloned() };
         let chip = &inputs.cluster.chip;
-        let mix = r.choice(&s.mix, &fields::SERVING_MIX, Mix::Conversation);
+        let mix = r.choice(&get("mix"), &fields::SERVING_MIX, Mix::Conversation);
         let (mix_in, mix_out) = mix.tokens();
         let input_tokens =
-            r.count(&s.input_tokens, &fields::SERVING_INPUT_TOKENS, Some(mix_in as u32)) as f64;
+            r.count(&get("input_tokens"), &fields::SERVING_INPUT_TOKENS, Some(mix_in as u32))
+                as f64;
         let output_tokens =
-            r.count(&s.output_tokens, &fields::SERVING_OUTPUT_TOKENS, Some(mix_out as u32)) as f64;
-        let ms = |r: &mut Reader, raw, field: &fields::Field| {
+            r.count(&get("output_tokens"), &fields::SERVING_OUTPUT_TOKENS, Some(mix_out as u32))
+                as f64;
+        let ms = |r: &mut Reader, raw: &Raw, field: &fields::Field| {
             field.to_si(r.positive(raw, field, Some(field.fixed())))
         };
-        let ttft_s = ms(r, &s.ttft_ms, &fields::SERVING_TTFT_MS);
-        let tpot_s = ms(r, &s.tpot_ms, &fields::SERVING_TPOT_MS);
+        let ttft_s = ms(r, &get("ttft_ms"), &fields::SERVING_TTFT_MS);
+        let tpot_s = ms(r, &get("tpot_ms"), &fields::SERVING_TPOT_MS);
         let own = if chip.fp8_flops_per_s > 0.0 { Precision::Fp8 } else { Precision::Bf16 };
-        let weights = r.choice(&s.weights, &fields::SERVING_WEIGHTS, own);
-        let kv_cache = r.choice(&s.kv_cache, &fields::SERVING_KV_CACHE, Precision::Bf16);
-        let requests_per_s = match (&s.requests_per_s, &s.tokens_per_day) {
+        let weights = r.choice(&get("weights"), &fields::SERVING_WEIGHTS, own);
+        let kv_cache = r.choice(&get("kv_cache"), &fields::SERVING_KV_CACHE, Precision::Bf16);
+        let requests_per_s = match (&get("requests_per_s"), &get("tokens_per_day")) {
             (Some(v), _) => r.non_negative(v, &fields::SERVING_REQUESTS_PER_S),
             (None, Some(v)) => {
                 r.non_negative(v, &fields::SERVING_TOKENS_PER_DAY)
@@ -84,7 +97,7 @@ impl Scenario {
             }
             (None, None) => 0.0,
         };
-        let max_batch = match &s.max_batch {
+        let max_batch = match &get("max_batch") {
             None | Some(Value::Null) => 0,
             raw => r.count(raw, &fields::SERVING_MAX_BATCH, None),
         };
@@ -100,18 +113,19 @@ impl Scenario {
             };
         let decode = degrees(
             r,
-            [&s.tp, &s.dp, &s.ep],
+            [&get("tp"), &get("dp"), &get("ep")],
             [&fields::SERVING_TP, &fields::SERVING_DP, &fields::SERVING_EP],
             smallest,
         );
         let prefill = degrees(
             r,
-            [&s.prefill_tp, &s.prefill_dp, &s.prefill_ep],
+            [&get("prefill_tp"), &get("prefill_dp"), &get("prefill_ep")],
             [&fields::SERVING_PREFILL_TP, &fields::SERVING_PREFILL_DP, &fields::SERVING_PREFILL_EP],
             decode,
         );
-        let flag =
-            |r: &mut Reader, raw, field: &fields::Field| r.flag(raw, field, field.fixed() > 0.5);
+        let flag = |r: &mut Reader, raw: &Raw, field: &fields::Field| {
+            r.flag(raw, field, field.fixed() > 0.5)
+        };
         let utilisation = &fields::SERVING_UTILISATION;
         Serving {
             input_tokens,
@@ -124,13 +138,23 @@ impl Scenario {
             max_batch,
             decode,
             prefill,
-            disaggregated: flag(r, &s.disaggregated, &fields::SERVING_DISAGGREGATED),
+            disaggregated: flag(r, &get("disaggregated"), &fields::SERVING_DISAGGREGATED),
             continuous_batching: flag(
                 r,
-                &s.continuous_batching,
+                &get("continuous_batching"),
                 &fields::SERVING_CONTINUOUS_BATCHING,
             ),
-            utilisation: r.fraction(&s.utilisation, utilisation, utilisation.fixed()),
+            utilisation: r.fraction(&get("utilisation"), utilisation, utilisation.fixed()),
+        }
+    }
+}
+
+/// Reports each key of `section` that is neither a field of the table nor one of `choices`.
+fn unknown(r: &mut Reader, section: &str, keys: &BTreeMap<String, Value>, choices: &[&str]) {
+    for key in keys.keys() {
+        let path = format!("{section}.{}", clip(key));
+        if fields::field(&path).is_none() && !choices.contains(&path.as_str()) {
+            r.error(&path, Problem::UnknownKey);
         }
     }
 }

@@ -356,8 +356,7 @@ pub fn app() -> Html {
                     { compare(&state, &on_action, &compare_plots.status) }
                     { super::fleet::headline(plots.as_ref().and_then(|p| p.fleet.as_ref())) }
                     { results(&state, &on_copy_text) }
-                    { super::serve::serving(state.good.as_deref(),
-                        plots.as_ref().and_then(|p| p.plot(super::plot::Kind::Frontier.id()))) }
+                    { super::serve::serving(plots.as_deref()) }
                     { super::finish::finish(plots.as_ref().and_then(|p| p.failures.as_ref())) }
                     { super::fleet::fleet(plots.as_ref().and_then(|p| p.fleet.as_ref()), &on_action) }
                     if let Some(good) = good.clone() {

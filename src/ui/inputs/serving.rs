@@ -1,14 +1,77 @@
 //! The serving and post-training panel: off until the user turns either on, then its requests,
-//! targets, load, formats and deployment, and RL's step.
+//! targets, load, formats and deployment, and RL's step. Its number fields are tables walked
+//! by one loop, so each costs the page's download a row, not a field's code.
 
 use yew::prelude::*;
 
 use super::layers::object_toggle;
 use super::{Form, PanelProps};
 use crate::editor::Block;
+use crate::model::rl::Rl;
 use crate::model::serving::{Mix, Precision, Serving};
-use crate::scenario::fields;
+use crate::scenario::fields::{self, Field};
 use crate::text::t;
+
+/// A number field of a section, its `data-testid` and its resolved value in SI units.
+type Row<T> = (&'static Field, &'static str, fn(&T) -> Option<f64>);
+
+const REQUESTS: [Row<Serving>; 8] = [
+    (&fields::SERVING_INPUT_TOKENS, "serving-input-tokens", |s| Some(s.input_tokens)),
+    (&fields::SERVING_OUTPUT_TOKENS, "serving-output-tokens", |s| Some(s.output_tokens)),
+    (&fields::SERVING_TTFT_MS, "serving-ttft-ms", |s| Some(s.ttft_s)),
+    (&fields::SERVING_TPOT_MS, "serving-tpot-ms", |s| Some(s.tpot_s)),
+    (&fields::SERVING_REQUESTS_PER_S, "serving-requests-per-s", |s| Some(s.requests_per_s)),
+    (&fields::SERVING_TOKENS_PER_DAY, "serving-tokens-per-day", |_| None),
+    (&fields::SERVING_MAX_BATCH, "serving-max-batch", |s| {
+        (s.max_batch > 0).then_some(s.max_batch as f64)
+    }),
+    (&fields::SERVING_UTILISATION, "serving-utilisation", |s| Some(s.utilisation)),
+];
+
+const DECODE: [Row<Serving>; 3] = [
+    (&fields::SERVING_TP, "serving-tp", |s| Some(s.decode.tp as f64)),
+    (&fields::SERVING_DP, "serving-dp", |s| Some(s.decode.dp as f64)),
+    (&fields::SERVING_EP, "serving-ep", |s| Some(s.decode.ep as f64)),
+];
+
+const PREFILL: [Row<Serving>; 3] = [
+    (&fields::SERVING_PREFILL_TP, "serving-prefill-tp", |s| Some(s.prefill.tp as f64)),
+    (&fields::SERVING_PREFILL_DP, "serving-prefill-dp", |s| Some(s.prefill.dp as f64)),
+    (&fields::SERVING_PREFILL_EP, "serving-prefill-ep", |s| Some(s.prefill.ep as f64)),
+];
+
+const STEP: [Row<Rl>; 6] = [
+    (&fields::RL_PROMPTS_PER_STEP, "rl-prompts-per-step", |r| Some(r.prompts_per_step as f64)),
+    (&fields::RL_SAMPLES_PER_PROMPT, "rl-samples-per-prompt", |r| {
+        Some(r.samples_per_prompt as f64)
+    }),
+    (&fields::RL_PROMPT_TOKENS, "rl-prompt-tokens", |r| Some(r.prompt_tokens)),
+    (&fields::RL_GENERATION_TOKENS, "rl-generation-tokens", |r| Some(r.generation_tokens)),
+    (&fields::RL_EPOCHS, "rl-epochs", |r| Some(r.epochs as f64)),
+    (&fields::RL_STEPS, "rl-steps", |r| Some(r.steps as f64)),
+];
+
+const APART: [Row<Rl>; 1] =
+    [(&fields::RL_GENERATION_CHIPS, "rl-generation-chips", |r| Some(r.generation_chips as f64))];
+
+/// A flag of a section, its `data-testid` and its resolved value.
+type Flag<T> = (&'static Field, &'static str, fn(&T) -> bool);
+
+const RL_FLAGS: [Flag<Rl>; 4] = [
+    (&fields::RL_COLOCATED, "rl-colocated", |r| r.colocated),
+    (&fields::RL_REFERENCE, "rl-reference", |r| r.reference),
+    (&fields::RL_REWARD_MODEL, "rl-reward-model", |r| r.reward_model),
+    (&fields::RL_CRITIC, "rl-critic", |r| r.critic),
+];
+
+/// The rows of `rows` as a grid of number fields, each showing `resolved`'s value.
+fn grid<T: Copy>(f: &Form, rows: &[Row<T>], resolved: Option<T>) -> Html {
+    html! {
+        <div class="grid">
+            { for rows.iter().map(|(field, id, get)| f.render(f.number(field, id, resolved.as_ref().and_then(get)))) }
+        </div>
+    }
+}
 
 /// Serving the model and post-training it on the cluster's chips.
 pub fn serving_panel(props: &PanelProps) -> Html {
@@ -17,84 +80,33 @@ pub fn serving_panel(props: &PanelProps) -> Html {
     let rl = f.good.and_then(|g| g.inputs.rl);
     let served = f.raw("serving").is_some();
     let tuned = f.raw("rl").is_some();
+    let flag = |field: &'static Field, get: fn(&Serving) -> bool| {
+        serving.map_or(field.fixed() > 0.5, |s| get(&s))
+    };
+    let apart = serving.is_some_and(|s| s.disaggregated);
     html! {
         <section class="panel" data-testid="serving-panel">
             <h2>{ t("form.serving") }</h2>
             { object_toggle(&f, Block::Serving, "serving-on", t("form.serving-on"), served) }
-            if served { { serving_fields(&f, serving) } }
+            if served {
+                { f.choice(&fields::SERVING_MIX, "serving-mix", Mix::Conversation) }
+                { grid(&f, &REQUESTS, serving) }
+                { f.choice(&fields::SERVING_WEIGHTS, "serving-weights", serving.map_or(Precision::Fp8, |s| s.weights)) }
+                { f.choice(&fields::SERVING_KV_CACHE, "serving-kv-cache", serving.map_or(Precision::Bf16, |s| s.kv_cache)) }
+                { grid(&f, &DECODE, serving) }
+                { f.toggle(&fields::SERVING_DISAGGREGATED, "serving-disaggregated", apart) }
+                if apart { { grid(&f, &PREFILL, serving) } }
+                { f.toggle(&fields::SERVING_CONTINUOUS_BATCHING, "serving-continuous-batching",
+                    flag(&fields::SERVING_CONTINUOUS_BATCHING, |s| s.continuous_batching)) }
+            }
             { object_toggle(&f, Block::Rl, "rl-on", t("form.rl-on"), tuned) }
-            if tuned { { rl_fields(&f, rl) } }
+            if tuned {
+                { grid(&f, &STEP, rl) }
+                if rl.is_some_and(|r| !r.colocated) { { grid(&f, &APART, rl) } }
+                { for RL_FLAGS.iter().map(|(field, id, get)| {
+                    f.toggle(field, id, rl.as_ref().map_or(field.fixed() > 0.5, get))
+                }) }
+            }
         </section>
-    }
-}
-
-fn serving_fields(f: &Form, s: Option<Serving>) -> Html {
-    let number = |field: &'static fields::Field, testid: &str, x: Option<f64>| {
-        f.render(f.number(field, testid, x))
-    };
-    let degree = |field: &'static fields::Field, testid: &str, x: Option<u32>| {
-        number(field, testid, x.map(f64::from))
-    };
-    let weights = s.map_or(Precision::Fp8, |s| s.weights);
-    let kv = s.map_or(Precision::Bf16, |s| s.kv_cache);
-    let apart = s.is_some_and(|s| s.disaggregated);
-    html! {
-        <>
-            { f.choice(&fields::SERVING_MIX, "serving-mix", Mix::Conversation) }
-            <div class="grid">
-                { number(&fields::SERVING_INPUT_TOKENS, "serving-input-tokens", s.map(|s| s.input_tokens)) }
-                { number(&fields::SERVING_OUTPUT_TOKENS, "serving-output-tokens", s.map(|s| s.output_tokens)) }
-                { number(&fields::SERVING_TTFT_MS, "serving-ttft-ms", s.map(|s| s.ttft_s)) }
-                { number(&fields::SERVING_TPOT_MS, "serving-tpot-ms", s.map(|s| s.tpot_s)) }
-                { number(&fields::SERVING_REQUESTS_PER_S, "serving-requests-per-s", s.map(|s| s.requests_per_s)) }
-                { number(&fields::SERVING_TOKENS_PER_DAY, "serving-tokens-per-day", None) }
-                { number(&fields::SERVING_MAX_BATCH, "serving-max-batch", s.and_then(|s| (s.max_batch > 0).then_some(s.max_batch as f64))) }
-                { number(&fields::SERVING_UTILISATION, "serving-utilisation", s.map(|s| s.utilisation)) }
-            </div>
-            { f.choice(&fields::SERVING_WEIGHTS, "serving-weights", weights) }
-            { f.choice(&fields::SERVING_KV_CACHE, "serving-kv-cache", kv) }
-            <div class="grid">
-                { degree(&fields::SERVING_TP, "serving-tp", s.map(|s| s.decode.tp)) }
-                { degree(&fields::SERVING_DP, "serving-dp", s.map(|s| s.decode.dp)) }
-                { degree(&fields::SERVING_EP, "serving-ep", s.map(|s| s.decode.ep)) }
-            </div>
-            { f.toggle(&fields::SERVING_DISAGGREGATED, "serving-disaggregated", apart) }
-            if apart {
-                <div class="grid">
-                    { degree(&fields::SERVING_PREFILL_TP, "serving-prefill-tp", s.map(|s| s.prefill.tp)) }
-                    { degree(&fields::SERVING_PREFILL_DP, "serving-prefill-dp", s.map(|s| s.prefill.dp)) }
-                    { degree(&fields::SERVING_PREFILL_EP, "serving-prefill-ep", s.map(|s| s.prefill.ep)) }
-                </div>
-            }
-            { f.toggle(&fields::SERVING_CONTINUOUS_BATCHING, "serving-continuous-batching",
-                s.is_none_or(|s| s.continuous_batching)) }
-        </>
-    }
-}
-
-fn rl_fields(f: &Form, r: Option<crate::model::rl::Rl>) -> Html {
-    let count = |field: &'static fields::Field, testid: &str, x: Option<f64>| {
-        f.render(f.number(field, testid, x))
-    };
-    html! {
-        <>
-            <div class="grid">
-                { count(&fields::RL_PROMPTS_PER_STEP, "rl-prompts-per-step", r.map(|r| r.prompts_per_step as f64)) }
-                { count(&fields::RL_SAMPLES_PER_PROMPT, "rl-samples-per-prompt", r.map(|r| r.samples_per_prompt as f64)) }
-                { count(&fields::RL_PROMPT_TOKENS, "rl-prompt-tokens", r.map(|r| r.prompt_tokens)) }
-                { count(&fields::RL_GENERATION_TOKENS, "rl-generation-tokens", r.map(|r| r.generation_tokens)) }
-                { count(&fields::RL_EPOCHS, "rl-epochs", r.map(|r| r.epochs as f64)) }
-                { count(&fields::RL_STEPS, "rl-steps", r.map(|r| r.steps as f64)) }
-            </div>
-            { f.toggle(&fields::RL_COLOCATED, "rl-colocated", r.is_none_or(|r| r.colocated)) }
-            if r.is_some_and(|r| !r.colocated) {
-                <div class="grid">
-                    { count(&fields::RL_GENERATION_CHIPS, "rl-generation-chips", r.map(|r| r.generation_chips as f64)) }
-                </div>
-            }
-            { f.toggle(&fields::RL_REFERENCE, "rl-reference", r.is_none_or(|r| r.reference)) }
-            { f.toggle(&fields::RL_REWARD_MODEL, "rl-reward-model", r.is_some_and(|r| r.reward_model)) }
-            { f.toggle(&fields::RL_CRITIC, "rl-critic", r.is_some_and(|r| r.critic)) }
-        </>
     }
 }

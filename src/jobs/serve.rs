@@ -1,0 +1,156 @@
+//! Serving and post-training worded for the page (`page::Serve`, `page::Rl`): each card's
+//! value, its range from the held-out serving sources (`validation::serving::headline`) and
+//! the line under it, the problems in words, and the serving frontier drawn.
+
+use crate::charts;
+use crate::evaluation::Evaluation;
+use crate::evaluation::Served;
+use crate::format;
+use crate::model::rl::RlEstimate;
+use crate::model::serving::ServingEstimate;
+use crate::numbers;
+use crate::page::{Card, Plots};
+use crate::text::fill;
+use crate::validation::serving::headline;
+
+/// A card of `value` with the range of a headline of `x` (`validation::serving::headline`),
+/// each end as `show` writes it.
+fn ranged(
+    value: String,
+    x: f64,
+    faster: bool,
+    show: impl Fn(f64) -> String,
+    detail: String,
+) -> Card {
+    let (lo, hi) = headline(x, faster);
+    Card { value, low: show(lo), high: show(hi), detail }
+}
+
+/// A card without a range.
+fn plain(value: String, detail: String) -> Card {
+    Card { value, detail, ..Card::default() }
+}
+
+/// Serving and post-training of `good` (`served`) worded into `plots`, the frontier `width`
+/// pixels wide among its drawings; nothing where it asks neither.
+pub(super) fn words(
+    plots: &mut Plots,
+    good: &Evaluation,
+    served: &Served,
+    theme: &charts::Theme,
+    width: u32,
+) {
+    if let Some(s) = &served.serving {
+        plots.serving_cards = Card::flat(&serving(good, s));
+        plots.serving_problems = s.problems.iter().map(crate::text::serving_problem).collect();
+        plots.serving_feasible = s.feasible;
+        let target = good.inputs.serving.map_or(s.tpot_s, |asked| asked.tpot_s);
+        let kind = charts::Kind::Frontier;
+        let chosen = (s.tpot_s, s.decode_tokens_per_s_per_chip);
+        let size = (width, kind.height());
+        let svg = charts::draw_frontier(&s.frontier, chosen, target, theme, size);
+        plots.plots.insert(kind.id().to_string(), svg);
+    }
+    if let Some(r) = &served.rl {
+        plots.rl_cards = Card::flat(&rl_cards(r));
+        plots.rl_problems = r.problems.iter().map(crate::text::rl_problem).collect();
+    }
+    if served.serving.is_some() || served.rl.is_some() {
+        plots.serving_csv = crate::report::serving_csv(served.serving.as_ref(), served.rl.as_ref());
+    }
+}
+
+fn ms(s: f64) -> String {
+    fill("unit.ms", &[("n", &format::sig3(s * 1e3))])
+}
+
+/// The *Serve* cards of `s`, serving `good`'s model.
+fn serving(good: &Evaluation, s: &ServingEstimate) -> [Card; 5] {
+    let money = format::Money::of(&good.inputs.plant.facility);
+    let per_chip = |x: f64| fill("card.serving-throughput.value", &[("n", &format::count(x))]);
+    let price = |x: f64| fill("card.serving-cost-per-mtok.value", &[("usd", &money.show(x))]);
+    let count = |x: f64| numbers::format(x);
+    let throughput = ranged(
+        per_chip(s.decode_tokens_per_s_per_chip),
+        s.decode_tokens_per_s_per_chip,
+        true,
+        per_chip,
+        fill(
+            "card.serving-throughput.detail",
+            &[
+                ("total", &format::count(s.decode_tokens_per_s)),
+                ("chips", &count(s.chips_needed as f64)),
+                ("prefill", &format::count(s.prefill_tokens_per_s_per_chip)),
+            ],
+        ),
+    );
+    let ttft = ranged(
+        ms(s.ttft_s),
+        s.ttft_s,
+        false,
+        ms,
+        fill("card.serving-ttft.detail", &[("round", &ms(s.prefill_round_s))]),
+    );
+    let tpot = ranged(
+        ms(s.tpot_s),
+        s.tpot_s,
+        false,
+        ms,
+        fill(
+            "card.serving-tpot.detail",
+            &[("batch", &count(s.batch as f64)), ("max", &count(s.max_batch as f64))],
+        ),
+    );
+    let cost = ranged(
+        price(s.usd_per_million_output_tokens),
+        s.usd_per_million_output_tokens,
+        false,
+        price,
+        fill(
+            "card.serving-cost-per-mtok.detail",
+            &[
+                ("input", &money.show(s.usd_per_million_input_tokens)),
+                ("cloud", &money.show(s.cloud_usd_per_million_output_tokens)),
+            ],
+        ),
+    );
+    let whole = |x: f64| count(x.ceil());
+    let chips = ranged(
+        count(s.chips_needed as f64),
+        s.chips_needed as f64,
+        false,
+        whole,
+        fill(
+            "card.serving-chips-needed.detail",
+            &[
+                ("day", &money.show(s.usd_per_day)),
+                ("power", &format::power(s.power_w)),
+                ("left", &count(s.chips_left as f64)),
+                ("rest", &money.show(s.training_usd_per_day)),
+            ],
+        ),
+    );
+    [throughput, ttft, tpot, cost, chips]
+}
+
+/// The *RL* cards of `r`.
+fn rl_cards(r: &RlEstimate) -> Vec<Card> {
+    let step = plain(
+        format::seconds(r.step_s),
+        fill("card.rl-step-time.detail", &[("days", &format::days(r.days))]),
+    );
+    let share = plain(
+        format::percent(r.generation_share),
+        fill(
+            "card.rl-generation-share.detail",
+            &[
+                ("generation", &format::seconds(r.generation_s)),
+                ("scoring", &format::seconds(r.scoring_s)),
+                ("training", &format::seconds(r.training_s)),
+                ("handoff", &format::seconds(r.handoff_s)),
+                ("idle", &format::percent(r.idle_share)),
+            ],
+        ),
+    );
+    vec![step, share]
+}
