@@ -24,6 +24,7 @@ pub mod sites;
 mod stages;
 mod step_time;
 pub mod sweep;
+pub mod timeline;
 pub mod units;
 mod warnings;
 mod workload;

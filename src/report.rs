@@ -166,6 +166,31 @@ pub fn rl_json(e: &RlEstimate) -> Value {
     })
 }
 
+/// A step's timeline (`model::timeline`) as Chrome trace JSON, which Perfetto and
+/// `chrome://tracing` open: a thread a pipeline stage, a complete event (`ph: "X"`, times in
+/// microseconds) an interval, named by its kind, with its micro-batch and chunk.
+pub fn timeline_json(events: &[crate::model::timeline::Event], stages: u32) -> Value {
+    let mut trace: Vec<Value> = (0..stages.max(1))
+        .map(|stage| {
+            json!({ "name": "thread_name", "ph": "M", "pid": 0, "tid": stage,
+                    "args": { "name": format!("stage {stage}") } })
+        })
+        .collect();
+    trace.extend(events.iter().map(|e| {
+        json!({
+            "name": e.kind.id(),
+            "cat": e.kind.id(),
+            "ph": "X",
+            "pid": 0,
+            "tid": e.stage,
+            "ts": e.start_s * 1e6,
+            "dur": e.dur_s * 1e6,
+            "args": { "micro_batch": e.micro_batch, "chunk": e.chunk },
+        })
+    }));
+    json!({ "traceEvents": trace, "displayTimeUnit": "ms" })
+}
+
 /// The range of each headline (`validation::range`): `[p10, p90]` pairs and what they rest on.
 pub fn range_json(r: &Range) -> Value {
     let b = &r.basis;

@@ -6,9 +6,6 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use clusterplan::evaluation;
 use clusterplan::model::serving::TPOT_TAIL;
 use clusterplan::scenario::Scenario;
@@ -25,20 +22,8 @@ fn scenario(model: &str, chip: &str, chips: u32, serving: Value) -> Scenario {
     .expect("a scenario")
 }
 
-/// What the command line prints for `s` on its standard input with `args`; it must succeed.
 fn cli(args: &[&str], s: &Scenario) -> Value {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_clusterplan"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let text = serde_json::to_string(&s.to_value()).expect("json");
-    child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write");
-    let out = child.wait_with_output().expect("the binary finishes");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("it prints JSON")
+    common::cli_json(args, s)
 }
 
 fn predict(s: &Scenario) -> Value {

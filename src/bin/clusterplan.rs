@@ -28,6 +28,8 @@ commands:
   size FILE --power-mw P [--chip ID ...]
                  the largest cluster of each chip whose site is provisioned within P MW,
                  with its racks, capex and the days its best plan takes, as JSON
+  timeline FILE  the scenario's step as Chrome trace JSON (a thread a pipeline stage, its
+                 passes, exposed communication, fill and drain, optimizer), for Perfetto
   bom FILE       print the bill of materials of the scenario in FILE as CSV ('-' reads stdin)
   catalog        print every chip, fabric, system, switch and model preset with figures and
                  sources as JSON
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         ["size", path, rest @ ..] => size(path, rest),
         ["catalog"] => print_json(&catalog::to_json()),
         ["validate"] => validate(),
+        ["timeline", path] => timeline(path),
         ["example"] => {
             println!(
                 "{}",
@@ -511,6 +514,22 @@ fn bom(path: &str) -> ExitCode {
         }
         Err(errors) => input_errors(errors),
     }
+}
+
+/// `timeline FILE`: the scenario's step as Chrome trace JSON, a thread a pipeline stage.
+fn timeline(path: &str) -> ExitCode {
+    let scenario = match one_scenario(path, "timeline") {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let good = match evaluation::evaluate(&scenario) {
+        Ok(good) => good,
+        Err(errors) => return input_errors(errors),
+    };
+    let p = &good.inputs.parallelism;
+    let events =
+        clusterplan::model::timeline::timeline(&good.estimate, p.pipeline, p.virtual_stages);
+    print_json(&report::timeline_json(&events, p.pipeline))
 }
 
 fn validate() -> ExitCode {

@@ -99,3 +99,22 @@ pub fn layered(pattern: &str, seq: u32) -> Scenario {
         .with(&fields::PARALLELISM_VIRTUAL_STAGES, Some(json!(1)))
         .with(&fields::PARALLELISM_RECOMPUTE, Some(json!("full")))
 }
+
+/// What `clusterplan ARGS` prints for `scenario` on its standard input, as JSON; it must
+/// succeed.
+pub fn cli_json(args: &[&str], scenario: &Scenario) -> serde_json::Value {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clusterplan"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let text = serde_json::to_string(&scenario.to_value()).expect("json");
+    child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write");
+    let out = child.wait_with_output().expect("the binary finishes");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("it prints JSON")
+}
