@@ -6,6 +6,18 @@
 //! comes from `model::Estimate` or a `model::sweep::ScalingPoint`, only converted to display
 //! units.
 
+/// A mesh in the theme's text, axis and grid colours, without minor lines: every plot's.
+macro_rules! themed {
+    ($mesh:expr, $theme:expr) => {
+        $mesh
+            .label_style(font($theme, TEXT))
+            .axis_desc_style(font($theme, TEXT))
+            .axis_style(color($theme.foreground))
+            .bold_line_style(color($theme.grid))
+            .light_line_style(TRANSPARENT)
+    };
+}
+
 mod finish;
 mod plot;
 mod sketch;
@@ -361,20 +373,18 @@ fn chips_chart<'a, 'b>(
 /// Draws a chips chart's grid, axes, ticks and names, `y_name` on the left.
 macro_rules! mesh {
     ($chart:expr, $theme:expr, $y_name:expr) => {
-        $chart
-            .configure_mesh()
-            .x_labels(40)
-            .y_labels(40)
-            .x_label_formatter(&chips_tick)
-            .y_label_formatter(&plain_tick)
-            .x_desc(($theme.words)("chart.chips-log"))
-            .y_desc($y_name)
-            .label_style(font($theme, TEXT))
-            .axis_desc_style(font($theme, TEXT))
-            .axis_style(color($theme.foreground))
-            .bold_line_style(color($theme.grid))
-            .light_line_style(TRANSPARENT)
-            .draw()
+        themed!(
+            $chart
+                .configure_mesh()
+                .x_labels(40)
+                .y_labels(40)
+                .x_label_formatter(&chips_tick)
+                .y_label_formatter(&plain_tick)
+                .x_desc(($theme.words)("chart.chips-log"))
+                .y_desc($y_name),
+            $theme
+        )
+        .draw()
     };
 }
 
@@ -719,20 +729,18 @@ pub fn draw_frontier(
             .x_label_area_size(40)
             .y_label_area_size(58)
             .build_cartesian_2d(log_axis(x_lo, x_hi, 10.0), log_axis(y_lo, y_hi, 10.0))?;
-        chart
-            .configure_mesh()
-            .x_labels(40)
-            .y_labels(40)
-            .x_label_formatter(&plain_tick)
-            .y_label_formatter(&plain_tick)
-            .x_desc((theme.words)("chart.tpot-ms"))
-            .y_desc((theme.words)("chart.tokens-per-chip"))
-            .label_style(font(theme, TEXT))
-            .axis_desc_style(font(theme, TEXT))
-            .axis_style(color(theme.foreground))
-            .bold_line_style(color(theme.grid))
-            .light_line_style(TRANSPARENT)
-            .draw()?;
+        themed!(
+            chart
+                .configure_mesh()
+                .x_labels(40)
+                .y_labels(40)
+                .x_label_formatter(&plain_tick)
+                .y_label_formatter(&plain_tick)
+                .x_desc((theme.words)("chart.tpot-ms"))
+                .y_desc((theme.words)("chart.tokens-per-chip")),
+            theme
+        )
+        .draw()?;
         let c = theme.palette[0];
         let points: Vec<(f64, f64)> =
             frontier.iter().map(|p| (ms(p.tpot_s), p.tokens_per_s_per_chip.max(1e-3))).collect();

@@ -31,20 +31,18 @@ pub fn draw_finish(
             .x_label_area_size(40)
             .y_label_area_size(58)
             .build_cartesian_2d(lo..hi, 0.0..100.0)?;
-        chart
-            .configure_mesh()
-            .x_labels(8)
-            .y_labels(6)
-            .x_label_formatter(&|d| sig3(*d))
-            .y_label_formatter(&|p| format!("{p:.0}%"))
-            .x_desc((theme.words)("chart.days-with-failures"))
-            .y_desc((theme.words)("chart.chance-done"))
-            .label_style(font(theme, TEXT))
-            .axis_desc_style(font(theme, TEXT))
-            .axis_style(color(theme.foreground))
-            .bold_line_style(color(theme.grid))
-            .light_line_style(TRANSPARENT)
-            .draw()?;
+        themed!(
+            chart
+                .configure_mesh()
+                .x_labels(8)
+                .y_labels(6)
+                .x_label_formatter(&|d| sig3(*d))
+                .y_label_formatter(&|p| format!("{p:.0}%"))
+                .x_desc((theme.words)("chart.days-with-failures"))
+                .y_desc((theme.words)("chart.chance-done")),
+            theme
+        )
+        .draw()?;
         let n = spread.trials.max(1) as f64;
         let share = |i: usize| 100.0 * i as f64 / n;
         let curve = theme.palette[0];

@@ -85,10 +85,10 @@ fn serving(good: &Evaluation, s: &ServingEstimate) -> [Card; 5] {
         ),
     );
     let ttft = ranged(
-        ms(s.ttft_s),
+        format::seconds(s.ttft_s),
         s.ttft_s,
         false,
-        ms,
+        format::seconds,
         fill("card.serving-ttft.detail", &[("round", &ms(s.prefill_round_s))]),
     );
     let tpot = ranged(
