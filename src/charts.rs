@@ -21,11 +21,13 @@ macro_rules! themed {
 mod finish;
 mod plot;
 mod sketch;
+mod timeline;
 
 pub use crate::sketch::text_width;
 pub use finish::draw_finish;
 pub use plot::escape;
 pub use sketch::{draw_fleet, draw_sketch, pool_colour};
+pub use timeline::{draw_timeline, ROWS as TIMELINE_ROWS};
 
 use plotters::coord::combinators::WithKeyPoints;
 use plotters::coord::types::RangedCoordf64;
@@ -704,7 +706,7 @@ pub fn draw(
         Kind::Cost => draw_cost(e, money, theme, size),
         Kind::PlantScaling => draw_plant_scaling(scaling, Some(&current), money, theme, size),
         Kind::Effective => draw_effective(scaling, Some(&current), theme, size),
-        Kind::Frontier => String::new(),
+        Kind::Frontier | Kind::Timeline => String::new(),
     }
 }
 
@@ -881,6 +883,9 @@ pub enum Kind {
     /// over batch sizes; drawn only for a scenario that serves (`draw_frontier`), so not in
     /// `ALL`.
     Frontier,
+    /// The step as a Gantt drawing of its pipeline stages (`draw_timeline`), drawn from the
+    /// plan's degrees as well as its estimate, so not in `ALL`.
+    Timeline,
 }
 
 impl Kind {
@@ -906,6 +911,7 @@ impl Kind {
             Kind::PlantScaling => "plant-scaling",
             Kind::Effective => "effective",
             Kind::Frontier => "serving-frontier",
+            Kind::Timeline => "step-timeline",
         }
     }
 
@@ -919,7 +925,7 @@ impl Kind {
     pub fn height(self) -> u32 {
         match self {
             Kind::Scaling => 320,
-            Kind::PlantScaling | Kind::Effective | Kind::Frontier => 300,
+            Kind::PlantScaling | Kind::Effective | Kind::Frontier | Kind::Timeline => 300,
             Kind::Step | Kind::Memory | Kind::Power | Kind::Cost => 230,
         }
     }

@@ -601,6 +601,12 @@ fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Plots {
         charts::draw_sketch(&layout, &theme)
     });
     plots.plots.extend(drawn.into_iter().map(|(id, svg)| (id.to_string(), svg)));
+    let p = &good.inputs.parallelism;
+    let events = crate::model::timeline::timeline(&good.estimate, p.pipeline, p.virtual_stages);
+    let kind = charts::Kind::Timeline;
+    let size = (width, kind.height());
+    let gantt = charts::draw_timeline(&events, p.pipeline, good.estimate.step_s, &theme, size);
+    plots.plots.insert(kind.id().to_string(), gantt);
     Plots {
         plots: plots.plots.clone(),
         sketch,

@@ -100,3 +100,79 @@ fn the_trace_opens_in_a_trace_viewer_and_sums_to_the_step() {
         assert_eq!(chunked, chunks > 1, "{chunks} virtual stages");
     }
 }
+
+/// The bars of a Gantt drawing: (y, x, width, title) of each `<rect>` with a title.
+fn bars(svg: &str) -> Vec<(i64, f64, f64, String)> {
+    let attr = |r: &str, name: &str| -> f64 {
+        let r = &format!(" {r}");
+        let from = r.find(&format!(" {name}=\"")).map(|i| i + name.len() + 3).unwrap_or(0);
+        r[from..].split('"').next().and_then(|v| v.parse().ok()).unwrap_or(f64::NAN)
+    };
+    svg.split("<rect ")
+        .skip(1)
+        .filter_map(|r| {
+            let title = r.split_once("<title>")?.1.split_once("</title>")?.0.to_string();
+            Some((attr(r, "y") as i64, attr(r, "x"), attr(r, "width"), title))
+        })
+        .collect()
+}
+
+#[test]
+fn the_gantt_drawing_spans_the_step_on_every_stage_drawn_with_a_title_a_bar() {
+    use clusterplan::charts::{draw_timeline, LIGHT};
+    let mut rng = Rng(0x6A47_7000);
+    let mut drawn = 0;
+    for case in 0..200 {
+        let s = random_scenario(&mut rng);
+        let Ok(good) = evaluation::evaluate(&s) else { continue };
+        let (e, p) = (&good.estimate, &good.inputs.parallelism);
+        if !(e.step_s > 0.0) {
+            continue;
+        }
+        let events = timeline(e, p.pipeline, p.virtual_stages);
+        let svg = draw_timeline(&events, p.pipeline, e.step_s, &LIGHT, (900, 300));
+        let bars = bars(&svg);
+        assert!(bars.len() < 6000, "case {case}: {} bars", bars.len());
+        let mut rows: Vec<i64> = bars.iter().map(|b| b.0).collect();
+        rows.dedup();
+        rows.sort_unstable();
+        rows.dedup();
+        let want = p.pipeline.clamp(1, clusterplan::charts::TIMELINE_ROWS) as usize;
+        assert_eq!(rows.len(), want, "case {case}: rows drawn");
+        let first = bars.iter().filter(|b| b.0 == rows[0]);
+        let (start, end) = first.fold((f64::MAX, 0.0f64), |(lo, hi), b| {
+            (lo.min(b.1), hi.max(b.1 + b.2))
+        });
+        for row in &rows {
+            let mine: Vec<_> = bars.iter().filter(|b| b.0 == *row).collect();
+            // Bars follow one another across the whole axis, within rounding.
+            let mut at = start;
+            for b in &mine {
+                assert!((b.1 - at).abs() <= 0.15, "case {case}: row {row} gap at {at}: {b:?}");
+                at = b.1 + b.2;
+            }
+            assert!((at - end).abs() <= 0.15, "case {case}: row {row} ends at {at} of {end}");
+            assert!(mine.iter().all(|b| b.3.contains(" ms")), "case {case}: a bar without its time");
+        }
+        drawn += 1;
+    }
+    assert!(drawn > 100, "{drawn} drawn");
+}
+
+#[test]
+fn the_page_draws_the_timeline_in_its_plots_for_a_1f1b_and_an_interleaved_plan() {
+    for (v, chunk) in [(1, false), (4, true)] {
+        use clusterplan::page::Task;
+        let s = clusterplan::scenario::Scenario::default_plan()
+            .with(&clusterplan::scenario::fields::PARALLELISM_VIRTUAL_STAGES, Some(v.into()));
+        let task = Task::Plots { scenario: s, dark: false, width: 900 };
+        let mut job = clusterplan::jobs::Job::start(&task).expect("starts");
+        while !job.step() {}
+        let plots = job.plots().expect("plots");
+        let svg = plots.plot("step-timeline").expect("the timeline is drawn");
+        let bars = bars(svg);
+        assert!(bars.iter().any(|b| b.3.contains("forward")), "forwards drawn");
+        assert!(bars.iter().any(|b| b.3.contains("optimizer")), "the optimizer drawn");
+        assert_eq!(bars.iter().any(|b| b.3.contains("chunk")), chunk, "chunks with v = {v}");
+    }
+}
