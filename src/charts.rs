@@ -19,15 +19,19 @@ macro_rules! themed {
 }
 
 mod finish;
+mod load;
 mod plot;
 mod sketch;
 mod timeline;
+mod tornado;
 
 pub use crate::sketch::text_width;
 pub use finish::draw_finish;
+pub use load::{draw_network, TierBar};
 pub use plot::escape;
 pub use sketch::{draw_fleet, draw_sketch, pool_colour};
 pub use timeline::{draw_timeline, ROWS as TIMELINE_ROWS};
+pub use tornado::{draw_tornado, Swing};
 
 use plotters::coord::combinators::WithKeyPoints;
 use plotters::coord::types::RangedCoordf64;
@@ -175,6 +179,49 @@ fn bar_chart<'a, 'b>(
         mesh.disable_y_axis();
     }
     mesh.draw()?;
+    Ok(chart)
+}
+
+/// A chart of `rows` named horizontal bars (a row one unit tall, the first on top) along a
+/// linear axis from `lo` to `hi`, under `caption`, with room on the left for the longest of
+/// `names`; its axis drawn and named `axis`, ticks as `tick` writes them.
+fn row_chart<'a, 'b>(
+    root: &'a Area<'b>,
+    theme: &Theme,
+    caption: &str,
+    names: &[String],
+    (lo, hi, rows): (f64, f64, f64),
+    axis: &str,
+    tick: &dyn Fn(&f64) -> String,
+) -> Result<
+    ChartContext<'a, plot::Svg<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    Box<dyn std::error::Error>,
+> {
+    let longest = names.iter().map(|n| text_width(n, TEXT)).fold(0.0, f64::max);
+    let width = root.dim_in_pixel().0 as f64;
+    let mut chart = ChartBuilder::on(root)
+        .caption(caption, font(theme, CAPTION))
+        .margin(8)
+        .margin_right(14)
+        .x_label_area_size(40)
+        .y_label_area_size((longest + 12.0).clamp(50.0, width * 0.45) as u32)
+        .build_cartesian_2d(lo..hi, 0.0..rows)?;
+    themed!(
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .y_labels(0)
+            .x_labels(6)
+            .x_label_formatter(tick)
+            .x_desc(axis),
+        theme
+    )
+    .draw()?;
+    for (i, name) in names.iter().enumerate() {
+        let (x, y) = chart.backend_coord(&(lo, rows - i as f64 - 0.5));
+        let style = font_at(theme, TEXT, (HPos::Right, VPos::Center));
+        root.draw(&Text::new(name.clone(), (x - 6, y), style))?;
+    }
     Ok(chart)
 }
 
@@ -706,7 +753,7 @@ pub fn draw(
         Kind::Cost => draw_cost(e, money, theme, size),
         Kind::PlantScaling => draw_plant_scaling(scaling, Some(&current), money, theme, size),
         Kind::Effective => draw_effective(scaling, Some(&current), theme, size),
-        Kind::Frontier | Kind::Timeline => String::new(),
+        Kind::Frontier | Kind::Timeline | Kind::Sensitivity | Kind::NetworkLoad => String::new(),
     }
 }
 
@@ -886,6 +933,10 @@ pub enum Kind {
     /// The step as a Gantt drawing of its pipeline stages (`draw_timeline`), drawn from the
     /// plan's degrees as well as its estimate, so not in `ALL`.
     Timeline,
+    /// What moves the days with failures, input by input (`draw_tornado`).
+    Sensitivity,
+    /// Each tier of the network's load over a step (`draw_network`).
+    NetworkLoad,
 }
 
 impl Kind {
@@ -912,6 +963,8 @@ impl Kind {
             Kind::Effective => "effective",
             Kind::Frontier => "serving-frontier",
             Kind::Timeline => "step-timeline",
+            Kind::Sensitivity => "sensitivity",
+            Kind::NetworkLoad => "network-load",
         }
     }
 
@@ -926,7 +979,8 @@ impl Kind {
         match self {
             Kind::Scaling => 320,
             Kind::PlantScaling | Kind::Effective | Kind::Frontier | Kind::Timeline => 300,
-            Kind::Step | Kind::Memory | Kind::Power | Kind::Cost => 230,
+            Kind::Step | Kind::Memory | Kind::Power | Kind::Cost | Kind::NetworkLoad => 230,
+            Kind::Sensitivity => 380,
         }
     }
 }

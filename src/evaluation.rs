@@ -72,6 +72,25 @@ pub fn serve(good: &Evaluation) -> Served {
     }
 }
 
+/// The network tier by tier over a step of `good` (`model::network`).
+pub fn network(good: &Evaluation) -> crate::model::network::NetworkLoad {
+    crate::model::network::load(&good.inputs, &good.estimate)
+}
+
+/// What moves `good`'s answer (`model::sensitivity`): each uncertain input moved each way,
+/// the model's own error being its range on days with failures (or, where the run never
+/// finishes, on days without).
+pub fn sensitivity(good: &Evaluation) -> crate::model::sensitivity::Sensitivity {
+    let e = &good.estimate;
+    let (days, range) = match (e.reliability.effective_train_days, good.range.effective_train_days)
+    {
+        (Some(d), Some(r)) => (d, r),
+        _ => (e.train_days, good.range.train_days),
+    };
+    let factor = |x: f64| if days > 0.0 && x.is_finite() { x / days } else { 1.0 };
+    crate::model::sensitivity::sensitivity(&good.inputs, e, (factor(range.0), factor(range.1)))
+}
+
 /// The days with failures of `good` as a distribution (`model::failures::of`), its deadline's
 /// chance held to the days `sizing.confidence` asks for: with `p90`, each simulated run's days
 /// are taken at the upper end of the estimate's range.

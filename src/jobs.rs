@@ -19,6 +19,7 @@ use crate::sizing::{Answer, Sizer};
 use crate::validation;
 
 pub mod fleet;
+mod insight;
 mod serve;
 mod view;
 
@@ -607,6 +608,8 @@ fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Plots {
     let size = (width, kind.height());
     let gantt = charts::draw_timeline(&events, p.pipeline, good.estimate.step_s, &theme, size);
     plots.plots.insert(kind.id().to_string(), gantt);
+    insight::sensitivity(&mut plots, &good, &theme, width);
+    insight::network(&mut plots, &good, &theme, width);
     Plots {
         plots: plots.plots.clone(),
         sketch,

@@ -166,6 +166,73 @@ pub fn rl_json(e: &RlEstimate) -> Value {
     })
 }
 
+/// The network tier by tier (`model::network`): `{"tiers": [{"tier", "bytes_per_step",
+/// "busy_s", "utilisation", "hottest", "by_collective": {"tp", "cp", "ep", "pp", "dp"}}],
+/// "hottest"}`, bytes per chip and one direction over a step.
+pub fn network_json(n: &crate::model::network::NetworkLoad) -> Value {
+    let tiers: Vec<Value> = n
+        .tiers
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let by: serde_json::Map<String, Value> = crate::model::network::Dim::ALL
+                .iter()
+                .zip(t.by_dim)
+                .map(|(d, b)| (d.id().to_string(), json!(b)))
+                .collect();
+            json!({
+                "tier": t.tier.id(),
+                "bytes_per_step": t.bytes_per_step,
+                "busy_s": t.busy_s,
+                "utilisation": t.utilisation,
+                "hottest": i == n.hottest,
+                "by_collective": by,
+            })
+        })
+        .collect();
+    let hottest = n.tiers.get(n.hottest).map(|t| t.tier.id());
+    json!({ "tiers": tiers, "hottest": hottest })
+}
+
+/// What moves the answer (`model::sensitivity`): `{"effective_days", "cost_usd",
+/// "deadline_days", "threatens", "inputs": [{"input", "name", "assumed", "low", "high",
+/// "low_said", "high_said", "effective_days_low", "effective_days_high", "cost_low",
+/// "cost_high"}]}`, largest effect on days first, values in SI units (a run that never
+/// finishes has `null` days).
+pub fn sensitivity_json(
+    s: &crate::model::sensitivity::Sensitivity,
+    money: crate::format::Money,
+) -> Value {
+    let n = |x: f64| if x.is_finite() { json!(x) } else { Value::Null };
+    let inputs: Vec<Value> = s
+        .entries
+        .iter()
+        .map(|e| {
+            let said = |v: f64| sensitivity_value(e.input, v, money);
+            json!({
+                "input": e.input.id(),
+                "name": sensitivity_input(e.input),
+                "assumed": n(e.assumed),
+                "low": n(e.low),
+                "high": n(e.high),
+                "low_said": said(e.low),
+                "high_said": said(e.high),
+                "effective_days_low": n(e.effective_days.0),
+                "effective_days_high": n(e.effective_days.1),
+                "cost_low": n(e.cost_usd.0),
+                "cost_high": n(e.cost_usd.1),
+            })
+        })
+        .collect();
+    json!({
+        "effective_days": n(s.effective_days),
+        "cost_usd": n(s.cost_usd),
+        "deadline_days": s.deadline_days,
+        "threatens": sensitivity_threat(s, money),
+        "inputs": inputs,
+    })
+}
+
 /// A step's timeline (`model::timeline`) as Chrome trace JSON, which Perfetto and
 /// `chrome://tracing` open: a thread a pipeline stage, a complete event (`ph: "X"`, times in
 /// microseconds) an interval, named by its kind, with its micro-batch and chunk.
@@ -772,5 +839,74 @@ pub fn best_split_json(b: &crate::model::pools::BestSplit) -> Value {
         "train_days": b.job.train_days,
         "gain_over_alone": b.gain_over_alone(),
         "short_of_apart": b.short_of_apart(),
+    })
+}
+
+/// An input of the sensitivity sweep, named.
+pub fn sensitivity_input(input: crate::model::sensitivity::Input) -> &'static str {
+    crate::text::t(&format!("sensitivity.{}", input.id()))
+}
+
+/// An input's value as the page shows it, in the site's money where it is a price.
+pub fn sensitivity_value(
+    input: crate::model::sensitivity::Input,
+    value: f64,
+    money: crate::format::Money,
+) -> String {
+    use crate::model::sensitivity::Input;
+    let sig3 = crate::numbers::sig3;
+    match input {
+        Input::GemmEfficiency => crate::numbers::percent(value),
+        Input::ScaleOutBandwidth => format!("{} Gbit/s", sig3(value * 8.0 / 1e9)),
+        Input::ScaleOutLatency => format!("{} µs", sig3(value * 1e6)),
+        Input::ChipMtbf
+        | Input::HostMtbf
+        | Input::SoftwareMtbf
+        | Input::NicMtbf
+        | Input::SwitchMtbf
+        | Input::LinkMtbf => {
+            crate::text::fill("sensitivity.hours", &[("n", &crate::numbers::format(value.round()))])
+        }
+        Input::CheckpointBandwidth => format!("{} GB/s", sig3(value / 1e9)),
+        Input::Pue => format!("{value:.2}"),
+        Input::HardwarePrice => {
+            crate::text::fill("sensitivity.per-node", &[("n", &money.show(value))])
+        }
+        Input::PowerPrice => format!("{}/kWh", money.show(value)),
+        Input::ModelError => format!("×{value:.2}"),
+    }
+}
+
+/// The decision the sweep's largest entry threatens, in a sentence: the deadline missed,
+/// still met or missed already at its worse end, or without a deadline, the days and cost
+/// there.
+pub fn sensitivity_threat(
+    s: &crate::model::sensitivity::Sensitivity,
+    money: crate::format::Money,
+) -> Option<String> {
+    let top = s.top()?;
+    let at = crate::text::t(&format!("sensitivity.{}.low", top.input.id()));
+    let days = crate::format::days(top.effective_days.0);
+    Some(match s.deadline_days {
+        Some(deadline) => {
+            let d = crate::format::days(deadline);
+            let key = if s.effective_days > deadline {
+                "sensitivity.missed-already"
+            } else if top.effective_days.0 > deadline {
+                "sensitivity.misses"
+            } else {
+                "sensitivity.still-met"
+            };
+            crate::text::fill(key, &[("at", at), ("deadline", &d), ("days", &days)])
+        }
+        None => {
+            let more = top.effective_days.0 - s.effective_days;
+            let delta = if more.is_finite() { crate::format::days(more) } else { days.clone() };
+            let cost = money.show(top.cost_usd.0);
+            crate::text::fill(
+                "sensitivity.no-deadline",
+                &[("at", at), ("days", &days), ("delta", &delta), ("cost", &cost)],
+            )
+        }
     })
 }

@@ -15,6 +15,7 @@ mod fields;
 mod finish;
 mod fleet;
 mod inputs;
+mod insight;
 mod job;
 mod plot;
 mod report;

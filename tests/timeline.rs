@@ -140,9 +140,8 @@ fn the_gantt_drawing_spans_the_step_on_every_stage_drawn_with_a_title_a_bar() {
         let want = p.pipeline.clamp(1, clusterplan::charts::TIMELINE_ROWS) as usize;
         assert_eq!(rows.len(), want, "case {case}: rows drawn");
         let first = bars.iter().filter(|b| b.0 == rows[0]);
-        let (start, end) = first.fold((f64::MAX, 0.0f64), |(lo, hi), b| {
-            (lo.min(b.1), hi.max(b.1 + b.2))
-        });
+        let (start, end) =
+            first.fold((f64::MAX, 0.0f64), |(lo, hi), b| (lo.min(b.1), hi.max(b.1 + b.2)));
         for row in &rows {
             let mine: Vec<_> = bars.iter().filter(|b| b.0 == *row).collect();
             // Bars follow one another across the whole axis, within rounding.
@@ -152,7 +151,10 @@ fn the_gantt_drawing_spans_the_step_on_every_stage_drawn_with_a_title_a_bar() {
                 at = b.1 + b.2;
             }
             assert!((at - end).abs() <= 0.15, "case {case}: row {row} ends at {at} of {end}");
-            assert!(mine.iter().all(|b| b.3.contains(" ms")), "case {case}: a bar without its time");
+            assert!(
+                mine.iter().all(|b| b.3.contains(" ms")),
+                "case {case}: a bar without its time"
+            );
         }
         drawn += 1;
     }

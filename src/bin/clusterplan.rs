@@ -30,6 +30,10 @@ commands:
                  with its racks, capex and the days its best plan takes, as JSON
   timeline FILE  the scenario's step as Chrome trace JSON (a thread a pipeline stage, its
                  passes, exposed communication, fill and drain, optimizer), for Perfetto
+  sensitivity FILE
+                 each uncertain input (efficiency, network, failure rates, checkpoints, PUE,
+                 prices, the model's error) moved each way, and the days with failures and
+                 the cost at each end, largest effect first, as JSON
   bom FILE       print the bill of materials of the scenario in FILE as CSV ('-' reads stdin)
   catalog        print every chip, fabric, system, switch and model preset with figures and
                  sources as JSON
@@ -48,6 +52,7 @@ fn main() -> ExitCode {
         ["catalog"] => print_json(&catalog::to_json()),
         ["validate"] => validate(),
         ["timeline", path] => timeline(path),
+        ["sensitivity", path] => sensitivity(path),
         ["example"] => {
             println!(
                 "{}",
@@ -162,6 +167,7 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
         let spread = evaluation::failures(&good);
         report::add_failures(&mut json, &spread);
         json["range"] = report::range_json(&good.range);
+        json["network"] = report::network_json(&evaluation::network(&good));
         json["calibration"] =
             good.calibration.as_ref().map_or(serde_json::Value::Null, report::calibration_json);
         if let Some(idle) = idle_kept {
@@ -530,6 +536,20 @@ fn timeline(path: &str) -> ExitCode {
     let events =
         clusterplan::model::timeline::timeline(&good.estimate, p.pipeline, p.virtual_stages);
     print_json(&report::timeline_json(&events, p.pipeline))
+}
+
+/// `sensitivity FILE`: what moves the scenario's answer, largest effect first.
+fn sensitivity(path: &str) -> ExitCode {
+    let scenario = match one_scenario(path, "sensitivity") {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let good = match evaluation::evaluate(&scenario) {
+        Ok(good) => good,
+        Err(errors) => return input_errors(errors),
+    };
+    let money = clusterplan::format::Money::of(&good.inputs.plant.facility);
+    print_json(&report::sensitivity_json(&evaluation::sensitivity(&good), money))
 }
 
 fn validate() -> ExitCode {

@@ -121,7 +121,8 @@ impl Bar {
             head += &format!(" · {}", fill_in(theme.words, "chart.micro-batch", &[("n", &n)]));
         }
         if let Some((lo, hi)) = self.chunks {
-            let n = if lo == hi { format!("{}", lo + 1) } else { format!("{}–{}", lo + 1, hi + 1) };
+            let n =
+                if lo == hi { format!("{}", lo + 1) } else { format!("{}–{}", lo + 1, hi + 1) };
             head += &format!(" · {}", fill_in(theme.words, "chart.chunk", &[("n", &n)]));
         }
         let parts: Vec<String> = self
@@ -154,7 +155,8 @@ fn bars(events: &[&Event], px_per_s: f64) -> Vec<Bar> {
                 (last.main(), e.kind),
                 (Kind::Forward, Kind::Backward) | (Kind::Backward, Kind::Forward)
             );
-            let chunk_of_pass = last.main() == e.kind && e.chunk.is_some() && e.dur_s * px_per_s < CHUNK_PX;
+            let chunk_of_pass =
+                last.main() == e.kind && e.chunk.is_some() && e.dur_s * px_per_s < CHUNK_PX;
             if same && !turns && (narrow(last.dur_s) || narrow(e.dur_s) || chunk_of_pass) {
                 last.take(e);
                 continue;
@@ -166,7 +168,13 @@ fn bars(events: &[&Event], px_per_s: f64) -> Vec<Bar> {
 }
 
 /// The timeline `events` of a step of `step_s` over `stages` stages, as an SVG document.
-pub fn draw_timeline(events: &[Event], stages: u32, step_s: f64, theme: &Theme, size: Size) -> String {
+pub fn draw_timeline(
+    events: &[Event],
+    stages: u32,
+    step_s: f64,
+    theme: &Theme,
+    size: Size,
+) -> String {
     let drawn = rows(stages);
     let shown: Vec<Kind> =
         KINDS.into_iter().filter(|k| events.iter().any(|e| e.kind == *k)).collect();

@@ -66,13 +66,54 @@ fn gcd(a: u32, b: u32) -> u32 {
     }
 }
 
+/// Bytes one rank of `group` sends over the scale-up links and over its NIC for `kind`, where
+/// `bytes` is the full buffer on each rank (as `collective_s` takes it): the ring and
+/// hierarchical volumes `collective_s` times.
+///
+/// Hierarchical form: a reduce-scatter inside the domain, the cross-domain step on `1/k` of
+/// the data on every chip's own NIC in parallel (rail-optimised fabrics), then an all-gather
+/// inside the domain. A group with several ranks in each of several domains runs all-gather
+/// and reduce-scatter as one ring through every rank (NCCL has no tree for them), its channels
+/// leaving each domain through all `k` of its chips' NICs, each carrying `1/k` of the data.
+pub fn traffic(kind: Collective, bytes: f64, group: Group, network: &Network) -> Traffic {
+    if group.size <= 1 || !(bytes > 0.0) {
+        return Traffic::default();
+    }
+    let (k, m) = (group.per_domain.max(1) as f64, group.n_domains() as f64);
+    let n = group.size as f64;
+    match kind {
+        Collective::AllReduce => {
+            Traffic { up: 2.0 * (k - 1.0) / k * bytes, out: 2.0 * (m - 1.0) / m * (bytes / k) }
+        }
+        Collective::AllGather | Collective::ReduceScatter if k > 1.0 && m > 1.0 => {
+            Traffic { up: (n - 1.0) / n * bytes, out: (n - 1.0) / n * bytes / k }
+        }
+        Collective::AllGather | Collective::ReduceScatter => {
+            Traffic { up: (k - 1.0) / k * bytes, out: (m - 1.0) / m * (bytes / k) }
+        }
+        Collective::AllToAll => {
+            let outside = (n - k) / n * bytes;
+            Traffic {
+                up: (k - 1.0) / n * bytes + rail_forwarded(network, outside, k),
+                out: outside,
+            }
+        }
+    }
+}
+
+/// Bytes a rank sends in one direction over each kind of link.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Traffic {
+    /// Over the scale-up domain's links.
+    pub up: f64,
+    /// Over its NIC, into the scale-out network.
+    pub out: f64,
+}
+
 /// Seconds for `kind` over `group`, where `bytes` is the full buffer on each rank
 /// (the reduced buffer for all-reduce, the gathered buffer for all-gather and reduce-scatter,
-/// the send buffer for all-to-all).
-///
-/// Hierarchical form: a reduce-scatter inside the domain, the cross-domain step on `1/k` of the
-/// data on every chip's own NIC in parallel (rail-optimised fabrics), then an all-gather inside
-/// the domain.
+/// the send buffer for all-to-all): `traffic`'s volumes over the links, and the latency of
+/// each step.
 pub fn collective_s(
     kind: Collective,
     bytes: f64,
@@ -91,36 +132,28 @@ pub fn collective_s(
     let out = scale_out.achievable_bytes_per_s() * ring_share(m);
     let alpha_up = scale_up.link.latency_s;
     let alpha_out = scale_out.latency_s;
+    let moved = traffic(kind, bytes, group, network);
     match kind {
         // Switches that reduce the data as it passes carry it at the measured gain of NVLink
         // SHARP over a ring (`IN_NETWORK_ALLREDUCE_GAIN`).
         Collective::AllReduce => {
             let gain = if network.in_network_reduction { IN_NETWORK_ALLREDUCE_GAIN } else { 1.0 };
-            (2.0 * (k - 1.0) / k * bytes / up + 2.0 * (m - 1.0) / m * (bytes / k) / out) / gain
+            (moved.up / up + moved.out / out) / gain
                 + 2.0 * (steps(ranks_in) * alpha_up + steps(domains) * alpha_out)
         }
-        // A group with several ranks in each of several domains: NCCL runs all-gather and
-        // reduce-scatter as rings through every rank (it has no tree for them), so every rank's
-        // share crosses the network. A ring's channels leave each domain through all `k` of its
-        // chips' NICs (rail-optimised fabrics), each carrying `1/k` of the data, and every step
-        // waits for the network's latency (NCCL's documentation of its algorithms; Thakur et al.
-        // 2005 for the ring's `(n - 1) / n`).
+        // One ring through every rank: each step waits for the network's latency (NCCL's
+        // documentation of its algorithms; Thakur et al. 2005 for the ring's `(n - 1) / n`).
         Collective::AllGather | Collective::ReduceScatter if k > 1.0 && m > 1.0 => {
             let n = group.size as f64;
-            (n - 1.0) / n * bytes / up.min(k * out) + (n - 1.0) * alpha_out
+            moved.up / up.min(k * out) + (n - 1.0) * alpha_out
         }
         Collective::AllGather | Collective::ReduceScatter => {
-            (k - 1.0) / k * bytes / up
-                + (m - 1.0) / m * (bytes / k) / out
+            moved.up / up
+                + moved.out / out
                 + steps(ranks_in) * alpha_up
                 + steps(domains) * alpha_out
         }
-        Collective::AllToAll => {
-            let n = group.size as f64;
-            let outside = (n - k) / n * bytes;
-            let inside = (k - 1.0) / n * bytes + rail_forwarded(network, outside, k);
-            all_to_all_s(inside, outside, group, scale_up, scale_out)
-        }
+        Collective::AllToAll => all_to_all_s(moved.up, moved.out, group, scale_up, scale_out),
     }
 }
 

@@ -223,6 +223,10 @@ pub struct Plots {
     pub rl_cards: Vec<String>,
     pub rl_problems: Vec<String>,
     pub serving_csv: String,
+    /// Tables worded by the worker, by id (`sensitivity`, `network-load`): a row of headings,
+    /// then a row of cells each; and a sentence under each, by the same id.
+    pub tables: BTreeMap<String, Vec<Vec<String>>>,
+    pub said: BTreeMap<String, String>,
     pub error: Option<String>,
 }
 

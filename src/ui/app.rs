@@ -369,9 +369,7 @@ pub fn app() -> Html {
                             { for Kind::ALL.into_iter().map(|kind| {
                                 plot(plots.as_ref().and_then(|p| p.plot(kind.id())), kind)
                             }) }
-                            <section data-testid="step-timeline">
-                                { plot(plots.as_ref().and_then(|p| p.plot(Kind::Timeline.id())), Kind::Timeline) }
-                            </section>
+                            { super::insight::insight(plots.as_deref()) }
                         </div>
                     }
                     <footer class="about">

@@ -1,0 +1,101 @@
+//! What moves a plan's answer and how loaded its network is, worded and drawn for the page:
+//! the sensitivity sweep's table, its sentence and tornado (`evaluation::sensitivity`), and
+//! the network's load by tier as a table and bars (`evaluation::network`).
+
+use crate::charts;
+use crate::evaluation::Evaluation;
+use crate::format::Money;
+use crate::page::Plots;
+use crate::report::{sensitivity_input, sensitivity_threat, sensitivity_value};
+use crate::text::t;
+
+/// The sweep of `good` into `plots`: the table `sensitivity` (a row an input, largest effect
+/// first), the sentence naming the decision its top entry threatens, and the tornado.
+pub fn sensitivity(plots: &mut Plots, good: &Evaluation, theme: &charts::Theme, width: u32) {
+    let sweep = crate::evaluation::sensitivity(good);
+    let money = Money::of(&good.inputs.plant.facility);
+    let head =
+        ["input", "worse", "better", "days-worse", "days-better", "cost-worse", "cost-better"];
+    let mut rows =
+        vec![head.iter().map(|h| t(&format!("sensitivity.head.{h}")).to_string()).collect()];
+    for e in &sweep.entries {
+        let value = |v: f64| sensitivity_value(e.input, v, money);
+        rows.push(vec![
+            sensitivity_input(e.input).to_string(),
+            value(e.low),
+            value(e.high),
+            crate::format::days(e.effective_days.0),
+            crate::format::days(e.effective_days.1),
+            money.show(e.cost_usd.0),
+            money.show(e.cost_usd.1),
+        ]);
+    }
+    plots.tables.insert("sensitivity".into(), rows);
+    if let Some(said) = sensitivity_threat(&sweep, money) {
+        plots.said.insert("sensitivity".into(), said);
+    }
+    let swings: Vec<charts::Swing> = sweep
+        .entries
+        .iter()
+        .map(|e| charts::Swing {
+            name: sensitivity_input(e.input).to_string(),
+            worse: e.effective_days.0,
+            better: e.effective_days.1,
+        })
+        .collect();
+    let kind = charts::Kind::Sensitivity;
+    let svg = charts::draw_tornado(&swings, sweep.effective_days, theme, (width, kind.height()));
+    plots.plots.insert(kind.id().to_string(), svg);
+}
+
+/// The network's load of `good` into `plots`: the table `network-load` (a row a tier: its
+/// bytes a step by collective, busy time, utilisation, the hottest marked), a sentence naming
+/// the hottest, and the bars.
+pub fn network(plots: &mut Plots, good: &Evaluation, theme: &charts::Theme, width: u32) {
+    use crate::model::network::Dim;
+    let load = crate::evaluation::network(good);
+    let head = ["tier", "bytes", "by", "busy", "utilisation", "hottest"];
+    let mut rows = vec![head.iter().map(|h| t(&format!("network.head.{h}")).to_string()).collect()];
+    let bytes = |b: f64| format!("{} GB", crate::numbers::sig3(b / 1e9));
+    for (i, tier) in load.tiers.iter().enumerate() {
+        let by: Vec<String> = Dim::ALL
+            .iter()
+            .zip(tier.by_dim)
+            .filter(|(_, b)| *b > 0.0)
+            .map(|(d, b)| format!("{} {}", t(&format!("network.dim.{}", d.id())), bytes(b)))
+            .collect();
+        rows.push(vec![
+            t(&format!("network.{}", tier.tier.id())).to_string(),
+            bytes(tier.bytes_per_step),
+            by.join(" · "),
+            crate::format::seconds(tier.busy_s),
+            crate::numbers::percent(tier.utilisation),
+            if i == load.hottest { t("network.hottest").to_string() } else { String::new() },
+        ]);
+    }
+    plots.tables.insert("network-load".into(), rows);
+    if let Some(hot) = load.tiers.get(load.hottest) {
+        let said = crate::text::fill(
+            "network.said",
+            &[
+                ("tier", t(&format!("network.{}", hot.tier.id()))),
+                ("share", &crate::numbers::percent(hot.utilisation)),
+            ],
+        );
+        plots.said.insert("network-load".into(), said);
+    }
+    let bars: Vec<charts::TierBar> = load
+        .tiers
+        .iter()
+        .enumerate()
+        .map(|(i, tier)| charts::TierBar {
+            name: t(&format!("network.{}", tier.tier.id())).to_string(),
+            utilisation: tier.utilisation,
+            hottest: i == load.hottest,
+        })
+        .collect();
+    let kind = charts::Kind::NetworkLoad;
+    plots
+        .plots
+        .insert(kind.id().to_string(), charts::draw_network(&bars, theme, (width, kind.height())));
+}

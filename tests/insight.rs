@@ -1,0 +1,147 @@
+//! What moves the answer and the network tier by tier: `clusterplan sensitivity` on the
+//! default plan gives every uncertain input sorted by its effect on days with failures, two
+//! entries recomputed by hand match; `network` in `predict` gives every tier of the fabric
+//! with bytes that sum over collectives and utilisation that is busy time over the step, and
+//! the page's table (the plots' worker) says the same; over generated plans the load is finite
+//! and a tier never carries more than the NICs send.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use clusterplan::scenario::Scenario;
+use serde_json::{json, Value};
+
+fn close(a: f64, b: f64, within: f64) -> bool {
+    (a - b).abs() <= within * a.abs().max(b.abs()).max(1e-12)
+}
+
+#[test]
+fn sensitivity_sorts_every_input_by_its_effect_and_two_entries_match_by_hand() {
+    let plan = Scenario::default_plan();
+    let out = common::cli_json(&["sensitivity", "-"], &plan);
+    let inputs = out["inputs"].as_array().expect("inputs");
+    assert!(inputs.len() >= 10, "{} inputs", inputs.len());
+    let base = out["effective_days"].as_f64().expect("days");
+    let effect = |e: &Value| {
+        let d = |k: &str| e[k].as_f64().map_or(f64::INFINITY, |x| (x - base).abs());
+        d("effective_days_low").max(d("effective_days_high"))
+    };
+    for w in inputs.windows(2) {
+        assert!(effect(&w[0]) >= effect(&w[1]), "{} before {}", w[0]["input"], w[1]["input"]);
+    }
+    for key in [
+        "input",
+        "low",
+        "high",
+        "effective_days_low",
+        "effective_days_high",
+        "cost_low",
+        "cost_high",
+    ] {
+        assert!(inputs.iter().all(|e| !e[key].is_null()), "{key} in every entry");
+    }
+    let top = out["threatens"].as_str().expect("the top entry's decision");
+    assert!(!top.is_empty());
+    let entry = |id: &str| inputs.iter().find(|e| e["input"] == id).expect(id).clone();
+
+    // By hand: the plan with its GEMM efficiency at 80 %, estimated afresh from the scenario.
+    let predicted = common::cli_json(&["predict", "-"], &plan);
+    let days = predicted["reliability"]["effective_train_days"].as_f64().expect("days");
+    assert!(close(days, base, 1e-9), "{days} vs {base}");
+    let gemm = entry("gemm_efficiency");
+    let slower = plan.with_at(
+        "cluster.chip",
+        Some(json!({ "preset": "h100-sxm", "matmul_efficiency": gemm["low"] })),
+    );
+    let by_hand = common::cli_json(&["predict", "-"], &slower);
+    let d = by_hand["reliability"]["effective_train_days"].as_f64().expect("days");
+    assert!(close(d, gemm["effective_days_low"].as_f64().unwrap(), 1e-6), "{d} vs {gemm}");
+    assert!(d > base * 1.1, "20 % less efficiency costs days: {d} vs {base}");
+
+    // By hand: 30 % dearer power adds 30 % of the run's energy bill and nothing else.
+    let power = entry("power_price");
+    let energy = predicted["facility"]["cost_usd"]["energy"].as_f64().expect("energy");
+    let cost = out["cost_usd"].as_f64().unwrap();
+    let added = power["cost_low"].as_f64().unwrap() - cost;
+    assert!(close(added, 0.3 * energy, 1e-6), "{added} vs 0.3 x {energy}");
+    assert!(close(power["effective_days_low"].as_f64().unwrap(), base, 1e-12));
+    // And the model's own error is its range on days with failures.
+    let range = &predicted["range"]["effective_train_days"];
+    let error = entry("model_error");
+    assert!(close(error["effective_days_low"].as_f64().unwrap(), range[1].as_f64().unwrap(), 1e-9));
+    assert!(close(
+        error["effective_days_high"].as_f64().unwrap(),
+        range[0].as_f64().unwrap(),
+        1e-9
+    ));
+}
+
+#[test]
+fn network_gives_every_tier_and_the_pages_table_agrees() {
+    let plan = Scenario::default_plan();
+    let predicted = common::cli_json(&["predict", "-"], &plan);
+    let net = &predicted["network"];
+    let tiers = net["tiers"].as_array().expect("tiers");
+    let names: Vec<&str> = tiers.iter().map(|t| t["tier"].as_str().unwrap()).collect();
+    assert_eq!(&names[..2], ["scale_up", "leaf"], "{names:?}");
+    let step = predicted["step_s"].as_f64().unwrap();
+    for t in tiers {
+        let by: f64 =
+            t["by_collective"].as_object().unwrap().values().map(|v| v.as_f64().unwrap()).sum();
+        let bytes = t["bytes_per_step"].as_f64().unwrap();
+        assert!(close(by, bytes, 1e-9), "{t}");
+        assert!(close(
+            t["utilisation"].as_f64().unwrap(),
+            t["busy_s"].as_f64().unwrap() / step,
+            1e-9
+        ));
+    }
+    // Tensor parallelism inside the NVLink domain; data parallelism on the NICs.
+    assert!(tiers[0]["by_collective"]["tp"].as_f64().unwrap() > 1e9);
+    assert!(tiers[1]["by_collective"]["dp"].as_f64().unwrap() > 1e9);
+    assert_eq!(tiers.iter().filter(|t| t["hottest"] == true).count(), 1);
+
+    use clusterplan::page::Task;
+    let task = Task::Plots { scenario: plan, dark: false, width: 900 };
+    let mut job = clusterplan::jobs::Job::start(&task).expect("starts");
+    while !job.step() {}
+    let plots = job.plots().expect("plots");
+    let table = plots.tables.get("network-load").expect("the page's table");
+    assert_eq!(table.len(), tiers.len() + 1, "a row a tier under the headings");
+    for (row, t) in table[1..].iter().zip(tiers) {
+        let gb = t["bytes_per_step"].as_f64().unwrap() / 1e9;
+        assert_eq!(row[1], format!("{} GB", clusterplan::numbers::sig3(gb)));
+        assert_eq!(row[4], clusterplan::numbers::percent(t["utilisation"].as_f64().unwrap()));
+    }
+    assert!(plots.plot("network-load").is_some_and(|s| s.contains("<rect")));
+    let sweep = plots.tables.get("sensitivity").expect("the sensitivity table");
+    assert!(sweep.len() > 10);
+    assert!(plots.said.get("sensitivity").is_some_and(|s| !s.is_empty()));
+    assert!(plots.plot("sensitivity").is_some_and(|s| s.contains("<rect")));
+}
+
+#[test]
+fn over_generated_plans_the_network_load_is_finite_and_bounded_by_what_the_nics_send() {
+    let mut rng = common::Rng(0x4E7_10AD);
+    let mut seen = 0;
+    for case in 0..300 {
+        let s = common::random_scenario(&mut rng);
+        let Ok(good) = clusterplan::evaluation::evaluate(&s) else { continue };
+        let load = clusterplan::evaluation::network(&good);
+        assert!(load.hottest < load.tiers.len(), "case {case}");
+        let leaf = load.tiers.iter().find(|t| t.tier == clusterplan::model::network::Tier::Leaf);
+        let leaf = leaf.map_or(0.0, |t| t.bytes_per_step);
+        for t in &load.tiers {
+            assert!(t.bytes_per_step.is_finite() && t.bytes_per_step >= 0.0, "case {case}: {t:?}");
+            assert!(t.utilisation.is_finite() && t.utilisation >= 0.0, "case {case}: {t:?}");
+            if t.tier != clusterplan::model::network::Tier::ScaleUp {
+                // Switch tiers above the leaf carry part of what the NICs send, never more.
+                assert!(t.bytes_per_step <= leaf * (1.0 + 1e-9), "case {case}: {t:?} over {leaf}");
+            }
+        }
+        let sweep = clusterplan::evaluation::sensitivity(&good);
+        assert_eq!(sweep.entries.len(), clusterplan::model::sensitivity::Input::ALL.len());
+        seen += 1;
+    }
+    assert!(seen > 100, "{seen}");
+}
