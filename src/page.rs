@@ -12,3 +12,26 @@ pub use view::{
     Table, Total, View,
 };
 pub use wire::{Ask, Status, Task, Update};
+
+/// The `<meta name>` under which a page saved as a file (*Save as file*) carries its plan: the
+/// fragment of its link (`s=1.…`, with plan B of a comparison), which the page opens with when
+/// its address has none.
+pub const PLAN_META: &str = "clusterplan-plan";
+
+/// The single-file page `html` (`standalone.html`, or the page as its head holds it) carrying
+/// the plan `fragment`: any plan it carried replaced, the new one first in its head.
+pub fn saved_file(html: &str, fragment: &str) -> String {
+    let mark = format!("<meta name=\"{PLAN_META}\"");
+    let mut html = html.to_string();
+    while let Some(at) = html.find(&mark) {
+        let end = html[at..].find('>').map_or(html.len(), |e| at + e + 1);
+        html.replace_range(at..end, "");
+    }
+    let content = fragment.trim_start_matches('#').replace('&', "&amp;").replace('"', "&quot;");
+    let meta = format!("{mark} content=\"{content}\">");
+    match html.find("<head").and_then(|at| html[at..].find('>').map(|e| at + e + 1)) {
+        Some(after) => html.insert_str(after, &meta),
+        None => html.insert_str(0, &meta),
+    }
+    html
+}

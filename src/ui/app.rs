@@ -227,6 +227,20 @@ pub fn app() -> Html {
             copy_then_notify(&state, &link, done, refused);
         })
     };
+    let on_save_file = {
+        let state = state.clone();
+        Callback::from(move |_| {
+            let state = state.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let pinned = state.pinned.as_ref().map(|p| &p.scenario);
+                let text = match browser::save_file(&state.scenario, pinned).await {
+                    Ok(()) => text::t("save-file.done").to_string(),
+                    Err(why) => text::fill("save-file.failed", &[("why", &why)]),
+                };
+                state.dispatch(Action::Notify(Notice::Text(text)));
+            });
+        })
+    };
     let on_export = {
         let state = state.clone();
         Callback::from(move |_| {
@@ -311,6 +325,7 @@ pub fn app() -> Html {
                 </div>
                 <nav class="actions">
                     <button onclick={on_copy} data-testid="copy-link">{ text::t("action.copy-link") }</button>
+                    <button onclick={on_save_file} data-testid="save-file" title={text::t("action.save-file-title")}>{ text::t("action.save-file") }</button>
                     <button onclick={on_export} data-testid="export">{ text::t("action.export") }</button>
                     <button onclick={on_pick}>{ text::t("action.import") }</button>
                     <input ref={file_input} type="file" accept=".json,application/json" onchange={on_import}

@@ -76,12 +76,42 @@ pub fn initial_scenario() -> (Linked, Option<String>, Origin) {
         Err(notice) => return (default(), Some(notice), Origin::BrokenLink),
         Ok(None) => {}
     }
+    // A page saved as a file opens at the plan it carries.
+    if let Some(Ok(Some(linked))) = embedded_plan().map(|f| read(&f)) {
+        return (linked, None, Origin::Fine);
+    }
     let stored = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
     match stored.map(|text| read(&text)) {
         Some(Ok(Some(linked))) => (linked, None, Origin::Fine),
         Some(Err(_)) => (default(), Some(text::t("link.stored-broken").into()), Origin::Fine),
         _ => (default(), None, Origin::Fine),
     }
+}
+
+/// The fragment a page saved as a file carries (`page::PLAN_META`).
+fn embedded_plan() -> Option<String> {
+    let selector = format!("meta[name=\"{}\"]", crate::page::PLAN_META);
+    let document = window()?.document()?;
+    document.query_selector(&selector).ok().flatten()?.get_attribute("content")
+}
+
+/// Saves the page as one HTML file that opens offline at the plan (and its comparison): the
+/// single-file page, from the page itself where it is that file, else from beside it.
+pub async fn save_file(scenario: &Scenario, pinned: Option<&Scenario>) -> Result<(), String> {
+    let document = window().and_then(|w| w.document()).ok_or("no document")?;
+    let itself = document.query_selector("meta[name=search-worker]").ok().flatten().is_some();
+    let page = match document.head() {
+        Some(head) if itself => {
+            format!(
+                "<!doctype html>\n<html lang=\"{}\">{}<body></body></html>",
+                text::lang().code(),
+                head.outer_html()
+            )
+        }
+        _ => fetch_text("standalone.html").await?,
+    };
+    let html = crate::page::saved_file(&page, &fragment(scenario, pinned));
+    download("clusterplan-plan.html", &html, "text/html")
 }
 
 fn storage() -> Option<web_sys::Storage> {
@@ -328,19 +358,21 @@ async fn load(name: String) -> Result<&'static str, String> {
         .and_then(|s| s.text_content());
     let source = match inline {
         Some(source) => source,
-        None => {
-            let url = format!("text/{name}.txt");
-            let response =
-                JsFuture::from(window.fetch_with_str(&url)).await.map_err(|_| "offline")?;
-            let response: web_sys::Response = response.dyn_into().map_err(|_| "no response")?;
-            if !response.ok() {
-                return Err(format!("{url}: {}", response.status()));
-            }
-            let body = response.text().map_err(|_| "no text")?;
-            JsFuture::from(body).await.map_err(|_| "no text")?.as_string().ok_or("no text")?
-        }
+        None => fetch_text(&format!("text/{name}.txt")).await?,
     };
     Ok(Box::leak(source.into_boxed_str()))
+}
+
+/// The text of the file at `url` beside the page.
+async fn fetch_text(url: &str) -> Result<String, String> {
+    let window = window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str(url)).await.map_err(|_| "offline")?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| "no response")?;
+    if !response.ok() {
+        return Err(format!("{url}: {}", response.status()));
+    }
+    let body = response.text().map_err(|_| "no text")?;
+    JsFuture::from(body).await.map_err(|_| "no text")?.as_string().ok_or_else(|| "no text".into())
 }
 
 /// Where the user's own catalog is kept.
