@@ -135,14 +135,17 @@ impl Job {
         match request {
             Task::Search { scenario, objective, top } => {
                 let searchable = scenario.for_search().map_err(words)?;
-                let options = Options {
-                    objective: *objective,
-                    top: *top,
-                    equivalent_within: validation::model_error(),
-                    ..Options::default()
-                };
                 let typed = searchable.typed.as_ref().ok().copied();
-                let search = Search::placing(&searchable.inputs, typed, options);
+                let search =
+                    Search::placing(&searchable.inputs, typed, search_options(*objective, *top));
+                Ok(Job { kind: Kind::Search(Box::new((searchable, search))) })
+            }
+            Task::SearchShard { scenario, objective, top, part, of } => {
+                let searchable = scenario.for_search().map_err(words)?;
+                let typed = searchable.typed.as_ref().ok().copied();
+                let options = search_options(*objective, *top);
+                let (k, n) = (*part as usize, *of as usize);
+                let search = Search::shard(&searchable.inputs, typed, options, k, n);
                 Ok(Job { kind: Kind::Search(Box::new((searchable, search))) })
             }
             Task::Size { scenario, deadline_days, chips, dark } => {
@@ -306,12 +309,27 @@ impl Job {
         }
     }
 
-    /// A sizing of several chips as one sizing per chip, in its chips' order, for workers
-    /// that size them side by side (`Job::merged` puts their `parts` back together); `None`
-    /// for any other task, or a sizing of one chip.
-    pub fn split(request: &Task) -> Option<Vec<Task>> {
+    /// A task as tasks for `workers` workers side by side (`Job::merged` puts their `parts`
+    /// back together): a search as a shard a worker, a sizing of several chips as one sizing
+    /// per chip, in its chips' order; `None` for any other task, a sizing of one chip, or one
+    /// worker.
+    pub fn split(request: &Task, workers: usize) -> Option<Vec<Task>> {
+        if let Task::Search { scenario, objective, top } = request {
+            let of = workers.clamp(1, 64) as u32;
+            return (of > 1).then(|| {
+                (0..of)
+                    .map(|part| Task::SearchShard {
+                        scenario: scenario.clone(),
+                        objective: *objective,
+                        top: *top,
+                        part,
+                        of,
+                    })
+                    .collect()
+            });
+        }
         let Task::Size { scenario, deadline_days, chips, dark } = request else { return None };
-        (chips.len() > 1).then(|| {
+        (chips.len() > 1 && workers > 1).then(|| {
             chips
                 .iter()
                 .map(|chip| Task::Size {
@@ -328,16 +346,32 @@ impl Job {
     /// (`Job::merged`): each answer by its scenario with the plan applied, from which the
     /// plan and its estimate are judged again; `None` for any other job.
     pub fn parts(&self) -> Option<Value> {
-        let Kind::Size(sizing) = &self.kind else { return None };
-        Some(Value::Array(sizing.done.iter().map(|c| c.to_part(&sizing.scenario)).collect()))
+        match &self.kind {
+            Kind::Size(sizing) => Some(Value::Array(
+                sizing.done.iter().map(|c| c.to_part(&sizing.scenario)).collect(),
+            )),
+            Kind::Search(s) => Some(shard_part(&s.0, &s.1.found_by_shard())),
+            _ => None,
+        }
     }
 
     /// The sizing `request` (of several chips, `Job::split`) put together from the `parts` of
     /// the one-chip sizings done so far, in its chips' order: a job whose result and view are
     /// those of the whole sizing run in one job, done once every chip has its part.
     pub fn merged(request: &Task, parts: &[Value]) -> Result<Job, String> {
+        if let Task::Search { scenario, objective, top } = request {
+            let words = |e: Vec<crate::scenario::InputError>| {
+                e.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+            };
+            let searchable = scenario.for_search().map_err(words)?;
+            let typed = searchable.typed.as_ref().ok().copied();
+            let shards = parts.iter().map(shard_of).collect::<Result<Vec<_>, _>>()?;
+            let options = search_options(*objective, *top);
+            let search = Search::merged(&searchable.inputs, typed, options, &shards);
+            return Ok(Job { kind: Kind::Search(Box::new((searchable, search))) });
+        }
         let Task::Size { scenario, deadline_days, chips, dark } = request else {
-            return Err("only a sizing is put together from parts".into());
+            return Err("only a search or a sizing is put together from parts".into());
         };
         let mut done = Vec::new();
         for part in parts {
@@ -465,6 +499,70 @@ impl SizedChip {
         };
         Ok(SizedChip { name, chip, unit, result, curve })
     }
+}
+
+/// How the page's searches rank plans: by `objective`, the best `top`, plans within the model's
+/// error of the best counted as equivalent.
+fn search_options(objective: crate::model::search::Objective, top: usize) -> Options {
+    Options { objective, top, equivalent_within: validation::model_error(), ..Options::default() }
+}
+
+/// What a search's shard found as plain JSON (`Job::parts`): `{"plans": [{"found",
+/// "scenario"}], "counts", "counted"}`, each plan by its scenario with the plan applied, from
+/// which it is judged again (`shard_of`).
+fn shard_part(searchable: &Searchable, shard: &crate::model::search::Shard) -> Value {
+    let n_chips = searchable.inputs.cluster.n_chips;
+    let plans: Vec<Value> = shard
+        .plans
+        .iter()
+        .map(|(found, plan)| {
+            json!({ "found": found, "scenario": searchable.scenario.with_found(plan, n_chips).to_value() })
+        })
+        .collect();
+    let c = &shard.counts;
+    let pair = |p: Option<(f64, f64)>| p.map(|(a, b)| json!([a, b]));
+    json!({
+        "plans": plans,
+        "counts": {
+            "searched": c.searched, "invalid": c.invalid, "does_not_fit": c.does_not_fit,
+            "never_finish": c.never_finish, "evaluated": c.evaluated,
+            "better_than_yours": c.better_than_yours, "skipped_cells": c.skipped_cells,
+            "cells": c.cells, "least_need": pair(c.least_need), "never": pair(c.never),
+        },
+        "counted": shard.counted,
+    })
+}
+
+/// `shard_part`'s JSON back, each plan judged again on its scenario.
+fn shard_of(v: &Value) -> Result<crate::model::search::Shard, String> {
+    let bad = || "a search's part is not as a search writes it".to_string();
+    let mut plans = Vec::new();
+    for p in v["plans"].as_array().ok_or_else(bad)? {
+        let found = p["found"].as_u64().ok_or_else(bad)?;
+        let scenario = Scenario::from_value(p["scenario"].clone()).map_err(|e| e.to_string())?;
+        plans.push((found, judged(&scenario).ok_or_else(bad)?));
+    }
+    let c = &v["counts"];
+    let n = |k: &str| c[k].as_u64().ok_or_else(bad);
+    let pair = |k: &str| Some((c[k][0].as_f64()?, c[k][1].as_f64()?));
+    let counted =
+        v["counted"].as_array().ok_or_else(bad)?.iter().filter_map(Value::as_f64).collect();
+    Ok(crate::model::search::Shard {
+        plans,
+        counts: crate::model::search::ShardCounts {
+            searched: n("searched")?,
+            invalid: n("invalid")?,
+            does_not_fit: n("does_not_fit")?,
+            never_finish: n("never_finish")?,
+            evaluated: n("evaluated")?,
+            better_than_yours: n("better_than_yours")?,
+            skipped_cells: n("skipped_cells")?,
+            cells: n("cells")?,
+            least_need: pair("least_need"),
+            never: pair("never"),
+        },
+        counted,
+    })
 }
 
 /// The plan `scenario` carries, judged as the search judges it.

@@ -44,7 +44,12 @@ fn requests_survive_their_json() {
         assert!(Task::from_json(bad).is_err(), "{bad}");
     }
     // As the worker receives a task: in the page's language, asking for a sizing's parts.
-    let asked = page::Ask { lang: Some("zh-CN".into()), parts: true, task: Ok(Task::Validate) };
+    let asked = page::Ask {
+        lang: Some("zh-CN".into()),
+        parts: true,
+        workers: Some(3),
+        task: Ok(Task::Validate),
+    };
     assert_eq!(page::Ask::from_json(&asked.to_json()), asked);
     let plain = page::Ask::new(&Task::Validate, "en");
     assert_eq!(page::Ask::from_json(&plain.to_json()), plain);
@@ -318,7 +323,7 @@ fn a_sizing_split_by_chip_and_merged_is_the_whole_sizing() {
         };
         let mut whole = Job::start(&request).expect("starts");
         while !whole.step() {}
-        let parts: Vec<serde_json::Value> = Job::split(&request)
+        let parts: Vec<serde_json::Value> = Job::split(&request, 4)
             .expect("several chips split")
             .iter()
             .map(|one| {
@@ -341,7 +346,7 @@ fn a_sizing_split_by_chip_and_merged_is_the_whole_sizing() {
     assert!(fastest_seen > 0, "a chip that misses the deadline shows its fastest size");
     let one =
         Task::Size { scenario: scenario(), deadline_days: 5.0, chips: vec![None], dark: false };
-    assert!(Job::split(&one).is_none(), "one chip is sized in one job");
+    assert!(Job::split(&one, 4).is_none(), "one chip is sized in one job");
     assert!(Job::merged(&Task::Validate, &[]).is_err());
 }
 
@@ -372,4 +377,38 @@ fn a_plan_that_beats_yours_beyond_the_models_error_is_cautioned() {
     let said = note(&fsdp).expect("cautioned on FSDP too");
     assert!(said.contains("known to miss here: FSDP runs spread both ways"), "{said}");
     assert_eq!(note(&[]), None, "the typed plan near the best is not cautioned");
+}
+
+/// The page's search on a pool of workers: split into a shard a worker, each shard's parts
+/// put together, it shows the same ranked plans, front and typed plan's place as one worker's
+/// search, and the pool's parts survive the wire.
+#[test]
+fn a_search_on_several_workers_shows_what_one_worker_shows() {
+    for objective in [Objective::TrainDays, Objective::Cost] {
+        let request = Task::Search { scenario: scenario(), objective, top: 5 };
+        let one = jobs::run(&request).expect("runs");
+        assert!(Job::split(&request, 1).is_none(), "one worker searches alone");
+        for workers in [2, 3, 4] {
+            let tasks = Job::split(&request, workers).expect("a shard a worker");
+            assert_eq!(tasks.len(), workers);
+            let parts: Vec<serde_json::Value> = tasks
+                .iter()
+                .map(|task| {
+                    let sent = Task::from_json(&task.to_json()).expect("reads back");
+                    let mut job = Job::start(&sent).expect("starts");
+                    while !job.step() {}
+                    job.parts().expect("a shard's parts")
+                })
+                .collect();
+            let merged = Job::merged(&request, &parts).expect("puts together");
+            let pool = merged.result();
+            for key in ["plans", "pareto", "best_inside", "yours"] {
+                assert_eq!(pool[key], one[key], "{workers} workers, {objective:?}: {key}");
+            }
+            let view = merged.view(true);
+            let mut alone = Job::start(&request).expect("starts");
+            while !alone.step() {}
+            assert_eq!(view.table, alone.view(true).table, "{workers} workers: the page's table");
+        }
+    }
 }

@@ -1014,3 +1014,43 @@ fn a_stopped_search_gone_on_to_the_best_finds_the_best() {
     }
     assert!(stopped_early > 5, "the bar stops some searches early: {stopped_early}");
 }
+
+/// A search shard by shard (as a pool of workers runs it) and put together ranks exactly what
+/// one search ranks: the same plans in the same order, the same front, best plan keeping TP
+/// inside, fastest plan and place of the typed plan, under every objective, on two to five
+/// shards; and every plan enumerated is enumerated once.
+#[test]
+fn shards_put_together_rank_what_one_search_ranks() {
+    let cases = small_and_random(0x5A2D_0001, 10);
+    for (case, base) in cases.iter().enumerate() {
+        for objective in Objective::ALL {
+            let options = Options { objective, ..Options::default() };
+            let one = search::Search::placing(base, Some(base.parallelism), options);
+            let mut one = one;
+            while !one.advance(64) {}
+            let one = one.outcome();
+            for n in 2..=5 {
+                let shards: Vec<search::Shard> = (0..n)
+                    .map(|k| {
+                        let mut s =
+                            search::Search::shard(base, Some(base.parallelism), options, k, n);
+                        while !s.advance(64) {}
+                        s.found_by_shard()
+                    })
+                    .collect();
+                let cells: u64 = shards.iter().map(|s| s.counts.cells).sum();
+                assert_eq!(cells as usize, one.progress.1, "case {case}: every cell once");
+                let merged = search::Search::merged(base, Some(base.parallelism), options, &shards)
+                    .outcome();
+                let what = format!("case {case}, {n} shards");
+                assert_eq!(merged.ranked, one.ranked, "{what} {objective:?}");
+                assert_eq!(merged.pareto, one.pareto, "{what} {objective:?}");
+                assert_eq!(merged.best_inside, one.best_inside, "{what} {objective:?}");
+                assert_eq!(merged.fastest, one.fastest, "{what} {objective:?}");
+                assert_eq!(merged.yours, one.yours, "{what} {objective:?}");
+                assert_eq!(merged.none_because.is_some(), one.none_because.is_some(), "{what}");
+                assert!(merged.searched + merged.skipped_cells > 0, "{what}");
+            }
+        }
+    }
+}

@@ -642,6 +642,38 @@ pub struct Search {
     /// The layer costs and least step of each shape of the cell being searched, in the order
     /// `cell` tries them, kept to be filled again.
     costs: Vec<(LayerCosts, LeastStep)>,
+    /// For a shard of a search (`Search::shard`): every plan it ranked, put on the front or
+    /// kept as best of a kind, with the order one search would have found it in (`found`).
+    journal: Option<Vec<(u64, Plan)>>,
+    /// The order of the next plan considered: its cell's place, then its place in the cell.
+    found: u64,
+}
+
+/// What a shard of a search found (`Search::found_by_shard`), to be put together with the
+/// others' (`Search::merged`): the plans it kept at any time with their order, its counts, and
+/// the values of the best plans counted against the typed plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shard {
+    pub plans: Vec<(u64, Plan)>,
+    pub counts: ShardCounts,
+    pub counted: Vec<f64>,
+}
+
+/// A shard's counts, the typed plan's judgement left out.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ShardCounts {
+    pub searched: u64,
+    pub invalid: u64,
+    pub does_not_fit: u64,
+    pub never_finish: u64,
+    pub evaluated: u64,
+    pub better_than_yours: u64,
+    pub skipped_cells: u64,
+    pub cells: u64,
+    /// The least memory a plan that did not fit needs and the chip's, bytes.
+    pub least_need: Option<(f64, f64)>,
+    /// Why plans that fit never finish (`mtbf_s`, `lost_s`).
+    pub never: Option<(f64, f64)>,
 }
 
 impl Search {
@@ -658,6 +690,9 @@ impl Search {
         let mut cells = cells(base);
         // Most promising first, so the bar for skipping rises early.
         cells.sort_by(|a, b| a.days_bound.total_cmp(&b.days_bound));
+        for (i, cell) in cells.iter_mut().enumerate() {
+            cell.index = i as u32;
+        }
         let day = crate::model::facility::Work {
             train_s: 86_400.0,
             tokens: base.training.tokens,
@@ -695,6 +730,8 @@ impl Search {
             stopped: false,
             deferred: Vec::new(),
             costs: Vec::new(),
+            journal: None,
+            found: 0,
         };
         if let Some(plan) = typed {
             let mut inputs = *base;
@@ -718,6 +755,8 @@ impl Search {
         while self.next < end && !self.stopped {
             let mut cell = self.cells[self.next];
             self.next += 1;
+            // The typed plan, judged first, comes before every cell's.
+            self.found = (u64::from(cell.index) + 1) << 32;
             costs.clear();
             // A cell the days bound does not set aside is set aside by its floor, if it can be:
             // no bar to reach and no ranked plan to beat leave nothing to set it aside for.
@@ -1049,6 +1088,8 @@ impl Search {
 
     fn consider(&mut self, inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> Verdict {
         self.searched += 1;
+        let found = self.found;
+        self.found += 1;
         let verdict = evaluate_with(inputs, per_shape, staged);
         let plan = match verdict {
             Verdict::Invalid => {
@@ -1080,11 +1121,26 @@ impl Search {
                 self.counted.pop();
             }
         }
+        let typed = self.is_typed(inputs);
+        if self.keep(plan, value, typed) {
+            if let Some(journal) = &mut self.journal {
+                journal.push((found, plan));
+            }
+        }
+        verdict
+    }
+
+    /// Ranks `plan` (of `value` under the objective; `typed`, the typed plan), keeps it as the
+    /// best keeping TP inside or of its kind, and on the front, as each deserves; true if any
+    /// kept it.
+    fn keep(&mut self, plan: Plan, value: f64, typed: bool) -> bool {
+        let mut kept = false;
         let full = self.ranked.len() >= self.options.top;
         if !full || value < self.ranked[self.ranked.len() - 1].0 {
             let at = self.ranked.partition_point(|(v, _)| *v <= value);
             self.ranked.insert(at, (value, plan));
             self.ranked.truncate(self.options.top);
+            kept = true;
         }
         let alternatives = self.options.alternatives;
         if alternatives
@@ -1092,16 +1148,18 @@ impl Search {
             && self.best_inside.is_none_or(|(v, _)| value < v)
         {
             self.best_inside = Some((value, plan));
+            kept = true;
         }
         // The typed plan is the user's choice: conventional for its ranking.
-        let rank = if self.is_typed(inputs) { 0 } else { plan.oddities.rank() };
+        let rank = if typed { 0 } else { plan.oddities.rank() };
         if self.best_by_oddity[rank].is_none_or(|(v, _)| value < v) {
             self.best_by_oddity[rank] = Some((value, plan));
+            kept = true;
         }
         if alternatives {
-            self.keep_on_front(plan);
+            kept |= self.keep_on_front(plan);
         }
-        verdict
+        kept
     }
 
     /// `inputs` carry the typed plan at the typed batch.
@@ -1111,16 +1169,111 @@ impl Search {
     }
 
     /// Adds `plan` to the front of days against cost unless a plan there is at least as good
-    /// on both, and drops the plans it beats.
-    fn keep_on_front(&mut self, plan: Plan) {
+    /// on both, and drops the plans it beats; true if it joined.
+    fn keep_on_front(&mut self, plan: Plan) -> bool {
         let point = |p: &Plan| (p.wall_days(), p.run_usd);
         let (days, usd) = point(&plan);
         if self.pareto.iter().any(|q| q.wall_days() <= days && q.run_usd <= usd) {
-            return;
+            return false;
         }
         self.pareto.retain(|q| !(days <= q.wall_days() && usd <= q.run_usd));
         let at = self.pareto.partition_point(|q| point(q) < (days, usd));
         self.pareto.insert(at, plan);
+        true
+    }
+
+    /// The shard `k` of `n` of the search `Search::placing` would make: every `n`th of its
+    /// cells from the `k`th, in its order, the typed plan judged as it would be. The shards
+    /// searched and put together (`merged`) rank the plans one search ranks, in its order.
+    pub fn shard(
+        base: &Inputs,
+        typed: Option<Parallelism>,
+        options: Options,
+        k: usize,
+        n: usize,
+    ) -> Search {
+        let mut search = Search::placing(base, typed, options);
+        let n = n.max(1);
+        search.cells.retain(|c| c.index as usize % n == k % n);
+        search.journal = Some(Vec::new());
+        search
+    }
+
+    /// What this shard found, for `merged`: the plans it kept with their order, and its
+    /// counts without the typed plan's judgement, which every shard makes.
+    pub fn found_by_shard(&self) -> Shard {
+        let typed = u64::from(self.typed.is_some());
+        let typed_fits = u64::from(matches!(self.yours, Verdict::Fits(_)) && self.typed.is_some());
+        let (invalid, does_not_fit, never) = match self.yours {
+            Verdict::Invalid if self.typed.is_some() => (1, 0, 0),
+            Verdict::DoesNotFit { .. } if self.typed.is_some() => (0, 1, 0),
+            Verdict::NeverFinishes { .. } if self.typed.is_some() => (0, 0, 1),
+            _ => (0, 0, 0),
+        };
+        // The typed plan is judged before any value is counted against it.
+        let counted: Vec<f64> = self.counted.iter().map(|v| v.0).collect();
+        Shard {
+            plans: self.journal.clone().unwrap_or_default(),
+            counts: ShardCounts {
+                searched: self.searched - typed,
+                invalid: self.invalid - invalid,
+                does_not_fit: self.does_not_fit - does_not_fit,
+                never_finish: self.never_finish - never,
+                evaluated: self.evaluated - typed_fits,
+                better_than_yours: self.better_than_yours,
+                skipped_cells: self.skipped_cells,
+                cells: self.cells.len() as u64,
+                least_need: self.least_need,
+                never: self.never,
+            },
+            counted,
+        }
+    }
+
+    /// The search `placing` would make, put together from what its shards found: every plan
+    /// they kept offered again in the order one search finds them, so it ranks the same plans
+    /// in the same order, with the same front, best plan keeping TP inside and typed plan's
+    /// place; its counts are the shards' summed.
+    pub fn merged(
+        base: &Inputs,
+        typed: Option<Parallelism>,
+        options: Options,
+        shards: &[Shard],
+    ) -> Search {
+        let mut search = Search::placing(base, typed, options);
+        search.next = search.cells.len();
+        let mut plans: Vec<(u64, Plan)> =
+            shards.iter().flat_map(|s| s.plans.iter().copied()).collect();
+        plans.sort_by_key(|(found, _)| *found);
+        for (_, plan) in plans {
+            let value = search.options.objective.of(&plan);
+            search.keep(plan, value, false);
+        }
+        for shard in shards {
+            let c = &shard.counts;
+            search.searched += c.searched;
+            search.invalid += c.invalid;
+            search.does_not_fit += c.does_not_fit;
+            search.never_finish += c.never_finish;
+            search.evaluated += c.evaluated;
+            search.better_than_yours += c.better_than_yours;
+            search.skipped_cells += c.skipped_cells;
+            if let Some((need, have)) = c.least_need {
+                if search.least_need.is_none_or(|(least, _)| need < least) {
+                    search.least_need = Some((need, have));
+                }
+            }
+            search.never = search.never.or(c.never);
+            if matches!(search.yours, Verdict::Fits(_)) {
+                for &v in &shard.counted {
+                    search.counted.push(Value(v));
+                    if search.counted.len() as u64 > RANK_COUNTED {
+                        search.counted.pop();
+                    }
+                }
+            }
+        }
+        search
     }
 }
 

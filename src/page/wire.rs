@@ -16,6 +16,9 @@ use crate::scenario::Scenario;
 pub enum Task {
     /// Search every plan for the scenario's workload and cluster.
     Search { scenario: Scenario, objective: Objective, top: usize },
+    /// Search shard `part` of `of` of that search (`model::search::Search::shard`), for a
+    /// worker searching beside others (`jobs::Job::split`).
+    SearchShard { scenario: Scenario, objective: Objective, top: usize, part: u32, of: u32 },
     /// Size a cluster of each chip (`None`: the scenario's own) for a deadline; the plot is
     /// drawn for the dark colour scheme when `dark`.
     Size { scenario: Scenario, deadline_days: f64, chips: Vec<Option<String>>, dark: bool },
@@ -39,6 +42,10 @@ impl Task {
         let request = match self {
             Task::Search { scenario, objective, top } => json!({
                 "search": { "scenario": scenario.to_value(), "objective": objective.id(), "top": top }
+            }),
+            Task::SearchShard { scenario, objective, top, part, of } => json!({
+                "search_shard": { "scenario": scenario.to_value(), "objective": objective.id(), "top": top,
+                                  "part": part, "of": of }
             }),
             Task::Size { scenario, deadline_days, chips, dark } => json!({
                 "size": { "scenario": scenario.to_value(), "deadline_days": deadline_days, "chips": chips, "dark": dark }
@@ -70,6 +77,14 @@ impl Task {
                 v["objective"].as_str().and_then(Objective::from_id).ok_or("unknown objective")?;
             let top = v["top"].as_u64().unwrap_or(10).clamp(1, 1000) as usize;
             return Ok(Task::Search { scenario: scenario(v)?, objective, top });
+        }
+        if let Some(v) = value.get("search_shard") {
+            let objective =
+                v["objective"].as_str().and_then(Objective::from_id).ok_or("unknown objective")?;
+            let top = v["top"].as_u64().unwrap_or(10).clamp(1, 1000) as usize;
+            let of = v["of"].as_u64().unwrap_or(1).clamp(1, 64) as u32;
+            let part = (v["part"].as_u64().unwrap_or(0) as u32).min(of - 1);
+            return Ok(Task::SearchShard { scenario: scenario(v)?, objective, top, part, of });
         }
         if let Some(v) = value.get("size") {
             let deadline_days = v["deadline_days"]
@@ -127,8 +142,11 @@ fn chips_of(request: &Value) -> Vec<Option<String>> {
 pub struct Ask {
     /// The language's code (`text::Lang::code`).
     pub lang: Option<String>,
-    /// Send the sizing's parts with the last update (`jobs::Job::parts`).
+    /// Send the job's parts with the last update (`jobs::Job::parts`).
     pub parts: bool,
+    /// Workers to run it on at most, when fewer than the machine's cores (`Some(1)`: this one
+    /// alone).
+    pub workers: Option<u32>,
     /// The task, or why it cannot be read.
     pub task: Result<Task, String>,
 }
@@ -136,7 +154,7 @@ pub struct Ask {
 impl Ask {
     /// `task` worded in the language `lang`.
     pub fn new(task: &Task, lang: &str) -> Ask {
-        Ask { lang: Some(lang.to_string()), parts: false, task: Ok(task.clone()) }
+        Ask { lang: Some(lang.to_string()), parts: false, workers: None, task: Ok(task.clone()) }
     }
 
     /// The request as JSON text, for a worker message.
@@ -151,6 +169,9 @@ impl Ask {
         if self.parts {
             value["parts"] = json!(true);
         }
+        if let Some(n) = self.workers {
+            value["workers"] = json!(n);
+        }
         value.to_string()
     }
 
@@ -160,6 +181,7 @@ impl Ask {
         Ask {
             lang: value.get("lang").and_then(Value::as_str).map(str::to_string),
             parts: value.get("parts") == Some(&json!(true)),
+            workers: value.get("workers").and_then(Value::as_u64).map(|n| n.clamp(1, 64) as u32),
             task: Task::from_json(text),
         }
     }

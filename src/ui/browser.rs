@@ -114,6 +114,12 @@ pub async fn save_file(scenario: &Scenario, pinned: Option<&Scenario>) -> Result
     download("clusterplan-plan.html", &html, "text/html")
 }
 
+/// Workers a search may run on at most, when this browser was told fewer than its cores
+/// (`clusterplan.workers` in local storage, as the benchmarks set it).
+pub fn workers_asked() -> Option<u32> {
+    storage()?.get_item("clusterplan.workers").ok().flatten()?.trim().parse().ok()
+}
+
 fn storage() -> Option<web_sys::Storage> {
     window().and_then(|w| w.local_storage().ok().flatten())
 }

@@ -67,6 +67,7 @@ pub fn use_job() -> Running {
             let mine = *generation.borrow();
             started_on.set(match &request {
                 Task::Search { scenario, .. }
+                | Task::SearchShard { scenario, .. }
                 | Task::Size { scenario, .. }
                 | Task::SizePower { scenario, .. } => Some(Rc::new(scenario.clone())),
                 Task::Validate

@@ -8,11 +8,13 @@
 //! the worker. The hosted page starts it from its loader file; `standalone.html`, which has no
 //! files beside it, carries the worker inline as a `data:` URL in `<meta name="search-worker">`.
 //!
-//! A sizing of several chips on a machine with several cores is sized side by side: the worker
-//! starts a worker of its own per chip (from its own address), asks each for its chip's
-//! `parts` (`jobs::Job::split`), and puts them together as one job (`jobs::Job::merged`), so
-//! the page sees one sizing as before. Where a worker cannot start another, it sizes the chips
-//! one after another itself.
+//! On a machine with several cores a search or a sizing of several chips runs side by side: the
+//! worker starts workers of its own (from its own address), as many as the machine has cores
+//! (`navigator.hardwareConcurrency`, at most eight; the page may ask for fewer), a search's
+//! shard or a chip each (`jobs::Job::split`), asks each for its `parts`, and puts them together
+//! as one job (`jobs::Job::merged`), so the page sees one search or sizing with one progress
+//! bar, which *Cancel* ends with every worker. Where a worker cannot start another, it runs
+//! the whole job itself.
 
 use std::rc::Rc;
 
@@ -33,6 +35,8 @@ const LOADER: &str = "search-worker.js";
 const READY: &str = "ready";
 /// How often the worker posts an update, milliseconds.
 const UPDATE_MS: f64 = 100.0;
+/// Workers a search or sizing runs on at most.
+const MOST_WORKERS: usize = 8;
 
 /// The worker's side: says it is ready, then runs each request it is sent.
 pub fn serve() {
@@ -51,13 +55,14 @@ pub fn serve() {
     let own = scope.clone();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
-        let Ask { lang, parts, task } = Ask::from_json(&text);
+        let Ask { lang, parts, workers, task } = Ask::from_json(&text);
         text::set_lang(lang.as_deref().map_or(Lang::En, Lang::from_code));
         let request = task.map_err(|e| vec![e]);
         // `parts`: asked by another worker for what it found (`side_by_side`).
-        if let Some(tasks) = request.as_ref().ok().and_then(Job::split) {
-            let cores = own.navigator().hardware_concurrency();
-            if cores > 1.0 && request.as_ref().is_ok_and(|r| Job::start(r).is_ok()) {
+        let cores = workers.map_or(own.navigator().hardware_concurrency(), f64::from);
+        let pool = (cores as usize).clamp(1, MOST_WORKERS);
+        if let Some(tasks) = request.as_ref().ok().and_then(|r| Job::split(r, pool)) {
+            if request.as_ref().is_ok_and(|r| Job::start(r).is_ok()) {
                 let whole = request.clone().unwrap_or(Task::Validate);
                 if side_by_side(&own, whole, &tasks, post.clone()) {
                     return;
@@ -167,9 +172,13 @@ fn side_by_side(
         finished: false,
     }));
     for (i, (worker, task)) in workers.into_iter().zip(tasks).enumerate() {
-        let request =
-            Ask { lang: Some(text::lang().code().into()), parts: true, task: Ok(task.clone()) }
-                .to_json();
+        let request = Ask {
+            lang: Some(text::lang().code().into()),
+            parts: true,
+            workers: Some(1),
+            task: Ok(task.clone()),
+        }
+        .to_json();
         let (on_state, on_post, to) = (state.clone(), post.clone(), worker.clone());
         let message = EventListener::new(&worker, "message", move |event| {
             let Some(data) = event.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string())
@@ -179,7 +188,7 @@ fn side_by_side(
             let mut s = on_state.borrow_mut();
             if data == READY {
                 if to.post_message(&request.clone().into()).is_err() {
-                    s.errors.push("a sizing could not be sent to its worker".into());
+                    s.errors.push("a part could not be sent to its worker".into());
                 }
             } else if let Ok(update) = Update::<serde::de::IgnoredAny>::read(&data) {
                 s.progress[i] = update.progress.unwrap_or(s.progress[i]);
@@ -195,7 +204,7 @@ fn side_by_side(
         let (on_state, on_post) = (state.clone(), post.clone());
         let error = EventListener::new(&worker, "error", move |_| {
             let mut s = on_state.borrow_mut();
-            s.errors.push("a sizing's worker stopped with an error".into());
+            s.errors.push("a part's worker stopped with an error".into());
             s.report(&on_post);
         });
         // The listeners live as long as this worker, which ends with the sizing.
@@ -233,7 +242,9 @@ impl Runner {
         let worker = Rc::new(
             Worker::new(&script()).map_err(|e| format!("the search could not start: {e:?}"))?,
         );
-        let text = Ask::new(request, text::lang().code()).to_json();
+        let mut ask = Ask::new(request, text::lang().code());
+        ask.workers = super::browser::workers_asked();
+        let text = ask.to_json();
         let message = {
             let (worker, on_update) = (worker.clone(), on_update.clone());
             EventListener::new(&worker.clone(), "message", move |event| {

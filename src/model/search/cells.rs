@@ -25,6 +25,9 @@ pub(super) struct Cell {
     /// Days no plan of the cell beats, at least `days_bound`: raised by `Search::floor` from
     /// the cell's layer costs before it is searched.
     pub(super) floor_days: f64,
+    /// Its place in the whole search's order, most promising first (`Search::placing`), which
+    /// orders the plans of searches over its shards as one search would find them.
+    pub(super) index: u32,
 }
 
 /// Every choice of degrees and batch worth trying on at most the cluster's chips (the batch of
@@ -106,6 +109,7 @@ fn cells_placed(inputs: &Inputs, out: &mut Vec<Cell>) {
                             days_bound,
                             floor_days: days_bound,
                             batch,
+                            index: 0,
                         };
                         if t.moe.is_none() {
                             out.push(cell);
