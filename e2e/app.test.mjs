@@ -92,7 +92,7 @@ test('standalone.html works from file://', async (t) => {
   const chips = Number(await page.inputValue(q('chips')));
   await typeInto(page, 'chips', String(Math.max(1, Math.floor(chips / 2))));
   await waitChange(page, 'train-days', days);
-  assertClean(log, ['file:', 'data:']);
+  assertClean(log, ['file:', 'data:', 'blob:']);
 });
 
 test('bad input marks the field and dims the last result', async (t) => {

@@ -102,3 +102,22 @@ test('Save as file writes one HTML file that opens offline from file:// at the p
   await open(third, pathToFileURL(second).href);
   assert.equal(await text(third, 'train-days'), fewer);
 });
+
+test('the search on a pool of workers ranks the same plans as on one worker', async (t) => {
+  const log = { errors: [], requests: [] };
+  const page = await newPage(await newContext(t), log);
+  await open(page, `${origin}/`);
+  const ranked = {};
+  for (const workers of ['1', '2', '3']) {
+    await page.evaluate((n) => localStorage.setItem('clusterplan.workers', n), workers);
+    await page.reload();
+    await until(page, 'the answer', (s) => !!document.querySelector(s)?.textContent.trim(), q('train-days'));
+    await page.click(q('search'));
+    await until(page, `the search on ${workers} workers`, (s) => !!document.querySelector(s), q('search-yours'));
+    ranked[workers] = await page.locator(`${q('search-results')} tbody tr`).allTextContents();
+    assert.equal(ranked[workers].length, 10, `${workers} workers: ten plans`);
+  }
+  assert.deepEqual(ranked['2'], ranked['1'], 'two workers rank what one does');
+  assert.deepEqual(ranked['3'], ranked['1'], 'three workers rank what one does');
+  assertClean(log, served());
+});

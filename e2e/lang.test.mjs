@@ -150,5 +150,5 @@ test('standalone.html speaks Chinese offline, from the catalogues it carries', a
   await page.selectOption(q('lang'), 'en');
   await speaks(page, 'en');
   assert.match(await text(page, 'train-days'), /days/);
-  assertClean(log, ['file:', 'data:']);
+  assertClean(log, ['file:', 'data:', 'blob:']);
 });

@@ -143,8 +143,8 @@ test('a sizing of three chips runs a worker per chip and answers as one sizing',
   await page.click(q('size'));
   await until(page, 'the sizing plot', (s) => !!document.querySelector(s), q('plot-sizing'), 6 * WAIT);
   const ms = Date.now() - start;
-  // The sizing's worker and one of its own per chip.
-  assert.ok(workers() - before >= 4, `a worker per chip: ${workers() - before} worker loads`);
+  // The plots' worker, the sizing's and one of its own per chip, some started ahead of it.
+  assert.ok(workers() >= 5, `a worker per chip: ${workers()} worker loads, ${before} before the sizing`);
   const all = await rows(page, 'size-results').allTextContents();
   assert.equal(all.length, 3, 'one row per chip, in the order chosen');
   assert.match(all[0], /^NVIDIA H100/);

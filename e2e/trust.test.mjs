@@ -313,5 +313,5 @@ test('standalone.html copies a link that says where it opens', async (t) => {
   await page.click(q('copy-link'));
   await until(page, 'a copy notice', (s) => /opened from a file|hosted planner|Copy this/.test(document.querySelector(s)?.textContent ?? ''), q('notice'));
   assert.match(await text(page, 'notice'), /#s=1\./);
-  assertClean(log, ['file:', 'data:']);
+  assertClean(log, ['file:', 'data:', 'blob:']);
 });

@@ -4,7 +4,8 @@
 # (wasm-bindgen-test, with the in-browser benchmark printed), the release build with its
 # size report, the end-to-end tests against dist/, dist/standalone.html and nginx serving dist/
 # as hosted (scripts/serve.sh), and the load-time benchmark (navigation to the first result
-# under Chromium's network and CPU throttling); the benchmarks' figures are written into
+# under Chromium's network and CPU throttling), and the page's search on one, two and four
+# workers; the benchmarks' figures are written into
 # docs/performance.md.
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 need_browser
@@ -34,4 +35,5 @@ done | tee "$FIGURES/size.log"
 set -x
 npm run e2e 2>&1 | tee "$FIGURES/e2e.log"
 npm run bench:load 2>&1 | tee "$FIGURES/load.log"
+npm run bench:pool 2>&1 | tee "$FIGURES/pool.log"
 python3 tools/figures.py "$FIGURES" docs/performance.md

@@ -174,7 +174,8 @@ fn the_page_draws_the_timeline_in_its_plots_for_a_1f1b_and_an_interleaved_plan()
         let svg = plots.plot("step-timeline").expect("the timeline is drawn");
         let bars = bars(svg);
         assert!(bars.iter().any(|b| b.3.contains("forward")), "forwards drawn");
-        assert!(bars.iter().any(|b| b.3.contains("optimizer")), "the optimizer drawn");
+        assert!(bars.iter().any(|b| b.3.contains("slowest chip")), "the step's tail drawn");
+        assert!(bars.iter().any(|b| b.3.contains("pipeline bubble")), "the fill and drain drawn");
         assert_eq!(bars.iter().any(|b| b.3.contains("chunk")), chunk, "chunks with v = {v}");
     }
 }

@@ -5,7 +5,8 @@ Usage: figures.py LOG_DIR DOC
 
 LOG_DIR holds what scripts/test.sh captured: `bench.log` (divan's table from `cargo bench
 --bench estimate`), `web.log` (the in-browser benchmark's `BENCH` lines), `e2e.log` (the
-end-to-end tests' `BENCH` lines), `load.log` (the load-time benchmark's) and `size.log` (the
+end-to-end tests' `BENCH` lines), `load.log` (the load-time benchmark's), `pool.log` (the
+worker pool's) and `size.log` (the
 shipped files' sizes). DOC's text between the `figures:begin` and `figures:end` markers is
 replaced by tables of those figures beside their targets; the rest of DOC is prose kept by
 hand. A figure missing from the logs is written as "not measured", never carried over.
@@ -171,6 +172,23 @@ def tables(log_dir):
     if kb:
         lines.append("")
         lines.append(f"A first load transfers {kb:.1f} KB over the wire, headers included.")
+    pool = bench_lines(read(log_dir, "pool.log"))
+    lines.append("")
+    lines.append("### The search on a pool of workers (`e2e/pool.bench.mjs`: 405B on 16,384 H100, click to ranked plans, median of five)")
+    lines.append("")
+    lines.append("| workers | measured | against one worker | target | |")
+    lines.append("|---:|---:|---:|---:|---|")
+    one = pool.get("pool_search_405b_workers_1_ms")
+    for workers in (1, 2, 4):
+        value = pool.get(f"pool_search_405b_workers_{workers}_ms")
+        shown = "not measured" if value is None else f"{value:g} ms"
+        ratio = value / one if value and one else None
+        target = 0.6 if workers == 2 else None
+        lines.append(f"| {workers} | {shown} | {'' if ratio is None else f'{ratio:.2f}'} | {'≤ 0.6' if target else ''} | {verdict(ratio, target)} |")
+    cores = pool.get("cores")
+    if cores:
+        lines.append("")
+        lines.append(f"The browser reported {cores:g} cores (`navigator.hardwareConcurrency`); the page uses as many workers, at most eight.")
     lines.append("")
     lines.append("### The shipped files (`trunk build --release`)")
     lines.append("")

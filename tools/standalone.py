@@ -23,7 +23,7 @@ from urllib.parse import quote, unquote, urlsplit
 import csp
 
 # Its scripts' hashes join script-src once the page is put together (`csp.pin`).
-CSP = ("default-src 'none'; script-src 'wasm-unsafe-eval' data:; "
+CSP = ("default-src 'none'; script-src 'wasm-unsafe-eval' data:; worker-src blob:; "
        "style-src 'unsafe-inline'; img-src data: blob:; connect-src 'none'; "
        "base-uri 'none'; form-action 'none'")
 ATTR = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?""")
@@ -31,6 +31,7 @@ LINK = re.compile(r"<link\b[^>]*>", re.I)
 SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.I | re.S)
 CSP_META = re.compile(r"<meta\b[^>]*http-equiv\s*=\s*[\"']?content-security-policy[^>]*>", re.I)
 QUOTED = r"""(["'])([^"']+)\1"""
+WORKER = re.compile(r"<script\b[^>]*\bdata-worker\b[^>]*>(.*?)</script\s*>", re.I | re.S)
 
 
 class Fail(Exception):
@@ -132,18 +133,19 @@ def build(root):
         out = out[:start - 1] + new + out[end + 1:]
     html = html[:script.start(2)] + out + html[script.end(2):]
 
-    # The plan search's worker (a second wasm build with no-modules glue), inline as a data:
-    # URL in <meta name="search-worker">, which the page prefers to its loader file.
+    # The plan search's worker (a second wasm build with no-modules glue), inline as the text
+    # of <script type="text/plain" data-worker>, which the page starts as a blob: URL in place
+    # of its loader file (a data: URL would pass Chromium's 2 MiB limit on addresses).
     worker_glue, worker_wasm = root / "clusterplan-worker.js", root / "clusterplan-worker_bg.wasm"
     if worker_glue.is_file() and worker_wasm.is_file():
         worker_js = (worker_glue.read_text(encoding="utf-8")
                      + f"\nwasm_bindgen({{ module_or_path: Uint8Array.from(atob('{b64(worker_wasm.read_bytes())}'), c => c.charCodeAt(0)) }})"
                      + ".catch(e => postMessage(JSON.stringify({ done: true, errors: ['the search worker could not start: ' + e] })));\n")
+        if re.search(r"</script", worker_js, re.I):
+            raise Fail("the worker's code holds </script and cannot be carried as script text")
         sizes["worker"] = len(worker_js)
-        # Percent-encoded rather than base64 again: the wasm inside is base64 already.
-        worker_url = "data:text/javascript," + quote(worker_js, safe="+/=")
-        worker_meta = f'<meta name="search-worker" content="{worker_url}">'
-        html, n = re.subn(r"</head\s*>", lambda m: worker_meta + m.group(0), html, count=1, flags=re.I)
+        worker_block = f'<script type="text/plain" data-worker>{worker_js}</script>'
+        html, n = re.subn(r"</head\s*>", lambda m: worker_block + m.group(0), html, count=1, flags=re.I)
         if n == 0:
             raise Fail(f"{index} has no </head> to put the search worker in")
     else:
@@ -223,12 +225,15 @@ def check(html):
     found = csp.check(html)
     html = CSP_META.sub("", html)
     html = re.sub(r"data:[^\"'()\s]*", "data:", html)  # base64 bodies, URL-encoded data
-    for m in re.finditer(r"""\b(?:src|href)\s*=\s*["']?/[^"'\s>]*""", html, re.I):
+    # The worker's code: its addresses count, but `URL(` there is a call, not a stylesheet's.
+    worker = "".join(m.group(1) for m in WORKER.finditer(html))
+    page = WORKER.sub("", html)
+    for m in re.finditer(r"""\b(?:src|href)\s*=\s*["']?/[^"'\s>]*""", page, re.I):
         found.append(m.group(0))
-    for m in re.finditer(r"""https?://[^"'\s<>)]*""", html, re.I):
+    for m in re.finditer(r"""https?://[^"'\s<>)]*""", page + worker, re.I):
         if not m.group(0).lower().startswith("http://www.w3.org/"):  # XML namespaces, never fetched
             found.append(m.group(0))
-    for m in re.finditer(r"""url\(\s*["']?(?!data:|#)[^"')]+""", html, re.I):
+    for m in re.finditer(r"""url\(\s*["']?(?!data:|#)[^"')]+""", page, re.I):
         found.append(m.group(0))
     return found
 

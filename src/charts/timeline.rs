@@ -16,13 +16,13 @@ use crate::model::timeline::{Event, Kind};
 use crate::numbers::sig3;
 
 /// Stages drawn at most.
-pub const ROWS: u32 = 16;
+pub const ROWS: u32 = 8;
 
-/// A bar narrower than this (pixels) joins the next.
-const MIN_PX: f64 = 1.5;
+/// A part of a pass narrower than this (pixels) joins its bar.
+const MIN_PX: f64 = 3.0;
 
 /// Chunks of an interleaved pass are drawn apart only when each is this wide (pixels).
-const CHUNK_PX: f64 = 3.0;
+const CHUNK_PX: f64 = 4.0;
 
 /// Every kind in the legend's order.
 const KINDS: [Kind; 11] = [
@@ -113,7 +113,8 @@ impl Bar {
         }
     }
 
-    /// Its hover title: stage, micro-batch, chunks, then each part and its time.
+    /// Its hover title: stage, micro-batch, chunks, its own part's kind and time, and the time
+    /// of the parts that joined it.
     fn title(&self, theme: &Theme, stage: u32) -> String {
         let mut head = fill_in(theme.words, "chart.stage", &[("n", &(stage + 1).to_string())]);
         if let Some(i) = self.micro_batch {
@@ -125,12 +126,16 @@ impl Bar {
                 if lo == hi { format!("{}", lo + 1) } else { format!("{}–{}", lo + 1, hi + 1) };
             head += &format!(" · {}", fill_in(theme.words, "chart.chunk", &[("n", &n)]));
         }
-        let parts: Vec<String> = self
-            .parts
-            .iter()
-            .map(|(k, s)| format!("{} {} ms", name(theme, *k), sig3(s * 1e3)))
-            .collect();
-        format!("{head}: {}", parts.join(", "))
+        // The bar's own part and its time, then what joined it, summed.
+        let main = self.main();
+        let own: f64 = self.parts.iter().filter(|p| p.0 == main).map(|p| p.1).sum();
+        let rest = self.dur_s - own;
+        let mut said = format!("{head}: {} {} ms", name(theme, main), sig3(own * 1e3));
+        if rest * 1e3 >= 0.0005 {
+            let ms = sig3(rest * 1e3);
+            said += &format!(", {}", fill_in(theme.words, "chart.timeline-rest", &[("ms", &ms)]));
+        }
+        said
     }
 }
 

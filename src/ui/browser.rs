@@ -99,7 +99,7 @@ fn embedded_plan() -> Option<String> {
 /// single-file page, from the page itself where it is that file, else from beside it.
 pub async fn save_file(scenario: &Scenario, pinned: Option<&Scenario>) -> Result<(), String> {
     let document = window().and_then(|w| w.document()).ok_or("no document")?;
-    let itself = document.query_selector("meta[name=search-worker]").ok().flatten().is_some();
+    let itself = document.query_selector("script[data-worker]").ok().flatten().is_some();
     let page = match document.head() {
         Some(head) if itself => {
             format!(

@@ -6,7 +6,8 @@
 //! posts the request (`page::Ask` as JSON), and the worker runs the job (`jobs::Job`),
 //! posting an update every tenth of a second and a last one when done. Cancelling terminates
 //! the worker. The hosted page starts it from its loader file; `standalone.html`, which has no
-//! files beside it, carries the worker inline as a `data:` URL in `<meta name="search-worker">`.
+//! files beside it, carries the worker inline as the text of `<script data-worker>`, started as a
+//! `blob:` URL.
 //!
 //! On a machine with several cores a search or a sizing of several chips runs side by side: the
 //! worker starts workers of its own (from its own address), as many as the machine has cores
@@ -55,6 +56,11 @@ pub fn serve() {
     let own = scope.clone();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
+        // A worker started ahead of its job starts the workers beside it ahead too.
+        if let Some(n) = text.strip_prefix(WARM).and_then(|n| n.parse::<usize>().ok()) {
+            warm_pool(&own, n.clamp(1, MOST_WORKERS) - 1);
+            return;
+        }
         let Ask { lang, parts, workers, task } = Ask::from_json(&text);
         text::set_lang(lang.as_deref().map_or(Lang::En, Lang::from_code));
         let request = task.map_err(|e| vec![e]);
@@ -90,6 +96,53 @@ pub fn serve() {
     // The handler lives as long as the worker.
     on_message.forget();
     let _ = scope.post_message(&READY.into());
+}
+
+/// What the page tells a worker started ahead of its job: `warm:<workers>`, the workers it is
+/// to run on with itself.
+const WARM: &str = "warm:";
+
+/// A worker started ahead of a job beside this one, and whether it has said it is ready.
+struct Pooled {
+    worker: Worker,
+    ready: Rc<std::cell::Cell<bool>>,
+    _listener: EventListener,
+}
+
+thread_local! {
+    /// The workers started ahead beside this one (`warm_pool`), taken by the next job run side
+    /// by side.
+    static POOL: std::cell::RefCell<Vec<Pooled>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The worker was started from a file a server serves: one started from the page's inline
+/// copy (`standalone.html`) has no address to start others from, and runs its jobs alone.
+fn served(address: &str) -> bool {
+    address.starts_with("http:") || address.starts_with("https:")
+}
+
+/// Starts `n` workers beside this one ahead of its job.
+fn warm_pool(scope: &DedicatedWorkerGlobalScope, n: usize) {
+    let address = scope.location().href();
+    if !served(&address) {
+        return;
+    }
+    POOL.with(|pool| {
+        let mut pool = pool.borrow_mut();
+        while pool.len() < n {
+            let Ok(worker) = Worker::new(&address) else { return };
+            let ready = Rc::new(std::cell::Cell::new(false));
+            let flag = ready.clone();
+            let listener = EventListener::new(&worker, "message", move |event| {
+                if event.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string()).as_deref()
+                    == Some(READY)
+                {
+                    flag.set(true);
+                }
+            });
+            pool.push(Pooled { worker, ready, _listener: listener });
+        }
+    });
 }
 
 /// One sizing of several chips run by a worker per chip.
@@ -152,16 +205,32 @@ fn side_by_side(
     post: impl Fn(String) + Clone + 'static,
 ) -> bool {
     let address = scope.location().href();
+    if !served(&address) {
+        return false;
+    }
+    // The workers started ahead first, then new ones; whether each has said it is ready.
     let mut workers = Vec::new();
+    let mut ready = Vec::new();
+    let mut warm = POOL.with(|pool| std::mem::take(&mut *pool.borrow_mut()));
     for _ in tasks {
+        if !warm.is_empty() {
+            let pooled = warm.remove(0);
+            ready.push(pooled.ready.get());
+            workers.push(pooled.worker);
+            continue;
+        }
         match Worker::new(&address) {
-            Ok(worker) => workers.push(worker),
+            Ok(worker) => {
+                workers.push(worker);
+                ready.push(false);
+            }
             Err(_) => {
                 workers.iter().for_each(Worker::terminate);
                 return false;
             }
         }
     }
+    warm.iter().for_each(|p| p.worker.terminate());
     let state = Rc::new(std::cell::RefCell::new(SideBySide {
         whole,
         workers: workers.clone(),
@@ -180,6 +249,10 @@ fn side_by_side(
         }
         .to_json();
         let (on_state, on_post, to) = (state.clone(), post.clone(), worker.clone());
+        // A worker started ahead has said it is ready already: it takes its part now.
+        if ready[i] && worker.post_message(&request.clone().into()).is_err() {
+            state.borrow_mut().errors.push("a part could not be sent to its worker".into());
+        }
         let message = EventListener::new(&worker, "message", move |event| {
             let Some(data) = event.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string())
             else {
@@ -225,13 +298,26 @@ impl Drop for Runner {
     }
 }
 
-/// Where the worker starts from: the inline copy `standalone.html` carries, or the loader file.
+/// Where the worker starts from: the inline copy `standalone.html` carries (as a `blob:` URL
+/// made once from its text), or the loader file.
 fn script() -> String {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector("meta[name=search-worker]").ok().flatten())
-        .and_then(|meta| meta.get_attribute("content"))
-        .unwrap_or_else(|| LOADER.to_string())
+    thread_local! {
+        static INLINE: std::cell::OnceCell<Option<String>> = const { std::cell::OnceCell::new() };
+    }
+    let inline = INLINE.with(|cell| {
+        cell.get_or_init(|| {
+            let document = web_sys::window()?.document()?;
+            let code =
+                document.query_selector("script[data-worker]").ok().flatten()?.text_content()?;
+            let options = web_sys::BlobPropertyBag::new();
+            options.set_type("text/javascript");
+            let parts = js_sys::Array::of1(&code.into());
+            let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+            web_sys::Url::create_object_url_with_blob(&blob).ok()
+        })
+        .clone()
+    });
+    inline.unwrap_or_else(|| LOADER.to_string())
 }
 
 impl Runner {
@@ -239,12 +325,22 @@ impl Runner {
     /// (`jobs::Job::update`, or `{"done": true, "errors": [...]}`). `Err` says why no worker
     /// could start.
     pub fn start(request: &Task, on_update: Callback<String>) -> Result<Runner, String> {
-        let worker = Rc::new(
-            Worker::new(&script()).map_err(|e| format!("the search could not start: {e:?}"))?,
-        );
         let mut ask = Ask::new(request, text::lang().code());
         ask.workers = super::browser::workers_asked();
         let text = ask.to_json();
+        let spare = SPARE.with(|s| s.borrow_mut().take());
+        let (worker, ready) = match spare {
+            Some(spare) => (spare.worker, spare.ready.get()),
+            None => {
+                let worker = Worker::new(&script())
+                    .map_err(|e| format!("the search could not start: {e:?}"))?;
+                (Rc::new(worker), false)
+            }
+        };
+        let refused = || failed(&["the search could not be sent to its worker".into()]);
+        if ready && worker.post_message(&text.clone().into()).is_err() {
+            on_update.emit(refused());
+        }
         let message = {
             let (worker, on_update) = (worker.clone(), on_update.clone());
             EventListener::new(&worker.clone(), "message", move |event| {
@@ -254,10 +350,13 @@ impl Runner {
                 };
                 if data == READY {
                     if worker.post_message(&text.clone().into()).is_err() {
-                        on_update
-                            .emit(failed(&["the search could not be sent to its worker".into()]));
+                        on_update.emit(refused());
                     }
                 } else {
+                    // Once done, the next job's worker is started ahead.
+                    if data.contains("\"done\":true") {
+                        warm_up();
+                    }
                     on_update.emit(data);
                 }
             })
@@ -267,6 +366,44 @@ impl Runner {
         });
         Ok(Runner { worker, _listeners: [message, error] })
     }
+}
+
+/// A worker started ahead of the page's next job, with the workers beside it starting too, so
+/// a search or a sizing does not wait for them to load; and whether it has said it is ready.
+struct Spare {
+    worker: Rc<Worker>,
+    ready: Rc<std::cell::Cell<bool>>,
+    _listener: EventListener,
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Option<Spare>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Starts the next job's worker ahead, unless one is: it is told at once how many workers to
+/// run on (`navigator.hardwareConcurrency`, at most eight, or fewer as asked), so it starts
+/// those beside it as soon as it is ready.
+pub fn warm_up() {
+    if SPARE.with(|s| s.borrow().is_some()) {
+        return;
+    }
+    let Some(window) = web_sys::window() else { return };
+    let Ok(worker) = Worker::new(&script()) else { return };
+    let worker = Rc::new(worker);
+    let asked = super::browser::workers_asked().map(|n| n as usize);
+    let cores = asked.unwrap_or(window.navigator().hardware_concurrency() as usize);
+    let warm = format!("{WARM}{}", cores.clamp(1, MOST_WORKERS));
+    let ready = Rc::new(std::cell::Cell::new(false));
+    let listener = {
+        let (worker, ready) = (worker.clone(), ready.clone());
+        EventListener::new(&worker.clone(), "message", move |event| {
+            let said = event.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string());
+            if said.as_deref() == Some(READY) && worker.post_message(&warm.clone().into()).is_ok() {
+                ready.set(true);
+            }
+        })
+    };
+    SPARE.with(|s| *s.borrow_mut() = Some(Spare { worker, ready, _listener: listener }));
 }
 
 /// The worker that draws the page's plots: started once and kept, so each redraw costs a

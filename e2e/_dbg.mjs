@@ -1,0 +1,18 @@
+import { chromium } from 'playwright-core';
+import { LAUNCH } from './harness.mjs';
+const browser = await chromium.launch(LAUNCH);
+const ctx = await browser.newContext();
+const page = await ctx.newPage();
+const t0 = Date.now();
+page.on('request', (r) => console.log('REQ', Date.now() - t0, JSON.stringify(r.url().slice(0, 40)), r.resourceType()));
+page.on('worker', (w) => { console.log('WORKER', Date.now() - t0, w.url().slice(0, 40)); w.on('console', (m) => console.log('WCONSOLE', m.text().slice(0, 200))); });
+page.on('console', (m) => console.log('CONSOLE', m.type(), m.text().slice(0, 200)));
+page.on('pageerror', (e) => console.log('PAGEERROR', e.message));
+await page.goto('file:///work/main/dist/standalone.html');
+await page.waitForFunction(() => document.querySelector('[data-testid="train-days"]')?.textContent.trim());
+console.log('drawn', Date.now() - t0);
+await page.waitForTimeout(1500);
+await page.click('[data-testid="search"]');
+await page.waitForTimeout(3000);
+console.log('yours?', await page.locator('[data-testid="search-yours"]').count(), await page.locator('[data-testid="search-progress"]').count());
+await browser.close();
