@@ -155,6 +155,30 @@ fn pools_two_sites_diloco(bencher: divan::Bencher) {
     });
 }
 
+/// What moves the answer of the dense reference workload: fourteen inputs moved each way, each
+/// end estimated again (`model::sensitivity`), as the plots' worker runs it after every edit.
+#[divan::bench]
+fn sensitivity_405b_16384_chips(bencher: divan::Bencher) {
+    let inputs = workload(DENSE_405B);
+    let e = estimate(&inputs);
+    bencher.bench(|| {
+        clusterplan::model::sensitivity::sensitivity(divan::black_box(&inputs), &e, (0.9, 1.3))
+    });
+}
+
+/// The network's load by tier and the step's timeline of the dense reference workload.
+#[divan::bench]
+fn network_and_timeline_405b_16384_chips(bencher: divan::Bencher) {
+    let inputs = workload(DENSE_405B);
+    let e = estimate(&inputs);
+    let p = inputs.parallelism;
+    bencher.bench(|| {
+        let load = clusterplan::model::network::load(divan::black_box(&inputs), &e);
+        let events = clusterplan::model::timeline::timeline(&e, p.pipeline, p.virtual_stages);
+        (load, events)
+    });
+}
+
 #[divan::bench]
 fn fabric_graph_100000_chips(bencher: divan::Bencher) {
     let inputs = workload(DENSE_405B);

@@ -35,6 +35,8 @@ NATIVE = [
     ("serving_deepseek_v3_h800", "serving's own estimate: DeepSeek-V3 on H800 with wide EP", 5e-6),
     ("pools_two_by_data", "one job over two pools by data (4,096 H800 beside 4,096 Ascend 910B)", 5e-6),
     ("pools_two_sites_diloco", "one job over two sites, streamed DiLoCo", 5e-6),
+    ("sensitivity_405b_16384_chips", "what moves the answer: 14 inputs each way, 405B on 16,384 H100", 200e-6),
+    ("network_and_timeline_405b_16384_chips", "the network by tier and the step's timeline, 405B on 16,384 H100", None),
     ("fabric_graph_100000_chips", "the fabric graph and bill of materials of 100,000 chips", None),
     ("scaling_sweep_with_fabric_12_sizes", "the plots' scaling sweep: 12 sizes, each fabric rebuilt", None),
     ("failures_16384_chips_62_days", "failures as a distribution: 400 runs of 405B on 16,384 H100", None),

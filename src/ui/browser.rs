@@ -114,6 +114,13 @@ pub async fn save_file(scenario: &Scenario, pinned: Option<&Scenario>) -> Result
     download("clusterplan-plan.html", &html, "text/html")
 }
 
+/// Sets the attribute `name` on the page's root element.
+pub fn mark_root(name: &str) {
+    if let Some(root) = window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        root.set_attribute(name, "").ok();
+    }
+}
+
 /// Workers a search may run on at most, when this browser was told fewer than its cores
 /// (`clusterplan.workers` in local storage, as the benchmarks set it).
 pub fn workers_asked() -> Option<u32> {

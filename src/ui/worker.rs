@@ -58,7 +58,9 @@ pub fn serve() {
         let text = event.data().as_string().unwrap_or_default();
         // A worker started ahead of its job starts the workers beside it ahead too.
         if let Some(n) = text.strip_prefix(WARM).and_then(|n| n.parse::<usize>().ok()) {
-            warm_pool(&own, n.clamp(1, MOST_WORKERS) - 1);
+            // The job's parts each take a worker of their own; this one puts them together.
+            let n = n.clamp(1, MOST_WORKERS);
+            warm_pool(&own, if n > 1 { n } else { 0 });
             return;
         }
         let Ask { lang, parts, workers, task } = Ask::from_json(&text);
@@ -101,6 +103,8 @@ pub fn serve() {
 /// What the page tells a worker started ahead of its job: `warm:<workers>`, the workers it is
 /// to run on with itself.
 const WARM: &str = "warm:";
+/// What that worker says once they are all ready.
+const WARMED: &str = "warmed";
 
 /// A worker started ahead of a job beside this one, and whether it has said it is ready.
 struct Pooled {
@@ -124,7 +128,17 @@ fn served(address: &str) -> bool {
 /// Starts `n` workers beside this one ahead of its job.
 fn warm_pool(scope: &DedicatedWorkerGlobalScope, n: usize) {
     let address = scope.location().href();
-    if !served(&address) {
+    // Tells the page once every worker beside this one is ready (`WARMED`).
+    let all_ready = {
+        let scope = scope.clone();
+        move || {
+            if POOL.with(|pool| pool.borrow().iter().all(|p| p.ready.get())) {
+                let _ = scope.post_message(&WARMED.into());
+            }
+        }
+    };
+    if !served(&address) || n == 0 {
+        all_ready();
         return;
     }
     POOL.with(|pool| {
@@ -132,12 +146,13 @@ fn warm_pool(scope: &DedicatedWorkerGlobalScope, n: usize) {
         while pool.len() < n {
             let Ok(worker) = Worker::new(&address) else { return };
             let ready = Rc::new(std::cell::Cell::new(false));
-            let flag = ready.clone();
+            let (flag, all_ready) = (ready.clone(), all_ready.clone());
             let listener = EventListener::new(&worker, "message", move |event| {
                 if event.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string()).as_deref()
                     == Some(READY)
                 {
                     flag.set(true);
+                    all_ready();
                 }
             });
             pool.push(Pooled { worker, ready, _listener: listener });
@@ -352,7 +367,7 @@ impl Runner {
                     if worker.post_message(&text.clone().into()).is_err() {
                         on_update.emit(refused());
                     }
-                } else {
+                } else if data != WARMED {
                     // Once done, the next job's worker is started ahead.
                     if data.contains("\"done\":true") {
                         warm_up();
@@ -400,6 +415,10 @@ pub fn warm_up() {
             let said = event.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string());
             if said.as_deref() == Some(READY) && worker.post_message(&warm.clone().into()).is_ok() {
                 ready.set(true);
+            }
+            // The page says so on its root (`data-workers-ready`), for its benchmarks.
+            if said.as_deref() == Some(WARMED) {
+                super::browser::mark_root("data-workers-ready");
             }
         })
     };
