@@ -1,8 +1,8 @@
 // Not a test of speed: times the page's full plan search of the default plan (Llama 3.1 405B
-// on 16,384 H100), click to ranked plans, on one, two and four workers (the page told so
+// on 16,384 H100) and of DeepSeek-V3 on 2,048 H800, click to ranked plans, on one, two and four workers (the page told so
 // through `clusterplan.workers` in local storage), and prints each as a BENCH line with its
-// ratio to one worker. Each count is timed five times after two warm-ups, the median kept, each
-// on a page reloaded and settled (its plots drawn) as a user finds it before searching.
+// ratio to one worker. The counts take turns for two rounds of warm-up and five timed, the
+// median kept, each on a page reloaded and settled as a user finds it before searching.
 import { chromium } from 'playwright-core';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -33,38 +33,45 @@ await new Promise((done) => server.listen(0, '127.0.0.1', done));
 const origin = `http://127.0.0.1:${server.address().port}`;
 const browser = await chromium.launch(LAUNCH);
 const cores = await (await browser.newPage()).evaluate(() => navigator.hardwareConcurrency);
-const times = {};
-const all = {};
-for (const workers of [1, 2, 4]) {
-  const page = await browser.newPage();
-  await page.goto(`${origin}/`);
-  await page.evaluate((n) => localStorage.setItem('clusterplan.workers', String(n)), workers);
-  await page.reload();
-  await settled(page);
-  const runs = [];
-  for (let i = 0; i < WARM_UPS + RUNS; i++) {
-    const ms = await page.evaluate(async ([button, done]) => {
-      const start = performance.now();
-      document.querySelector(button).click();
-      await new Promise((resolve) => {
-        const check = () => (document.querySelector(done) ? resolve() : requestAnimationFrame(check));
-        requestAnimationFrame(check);
-      });
-      return performance.now() - start;
-    }, [q('search'), q('search-yours')]);
-    if (i >= WARM_UPS) runs.push(ms);
-    // The next search starts from a page without a result.
-    await page.reload();
-    await settled(page);
+const COUNTS = [1, 2, 4];
+// The default plan, and a heavier search: DeepSeek-V3 on 2,048 H800.
+const WORKLOADS = {
+  '405b': '',
+  'deepseek_v3': '#s=1.' + Buffer.from(JSON.stringify({
+    model: { preset: 'deepseek-v3' }, training: { tokens: '14.8T', global_batch: 15360, recipe: 'fp8' },
+    cluster: { chip: 'h800', chips: 2048 }, parallelism: { tp: 1, pp: 16, ep: 64 },
+  })).toString('base64url'),
+};
+const page = await browser.newPage();
+for (const [name, fragment] of Object.entries(WORKLOADS)) {
+  const runs = Object.fromEntries(COUNTS.map((n) => [n, []]));
+  await page.goto(`${origin}/${fragment}`);
+  // Round by round, each count in turn, so the browser's compiled code settling over a
+  // session favours none of them.
+  for (let round = 0; round < WARM_UPS + RUNS; round++) {
+    for (const workers of COUNTS) {
+      await page.evaluate((n) => localStorage.setItem('clusterplan.workers', String(n)), workers);
+      await page.reload();
+      await settled(page);
+      const ms = await page.evaluate(async ([button, done]) => {
+        const start = performance.now();
+        document.querySelector(button).click();
+        await new Promise((resolve) => {
+          const check = () => (document.querySelector(done) ? resolve() : requestAnimationFrame(check));
+          requestAnimationFrame(check);
+        });
+        return performance.now() - start;
+      }, [q('search'), q('search-yours')]);
+      if (round >= WARM_UPS) runs[workers].push(ms);
+    }
   }
-  all[workers] = runs.map((ms) => ms.toFixed(0)).join(', ');
-  runs.sort((a, b) => a - b);
-  times[workers] = runs[Math.floor(runs.length / 2)];
-  await page.close();
-}
-for (const workers of [1, 2, 4]) {
-  const ratio = times[workers] / times[1];
-  console.log(`BENCH pool_search_405b_workers_${workers}_ms=${times[workers].toFixed(0)} ratio=${ratio.toFixed(2)} cores=${cores} (${all[workers]})`);
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const one = median(runs[1]);
+  for (const workers of COUNTS) {
+    const ms = median(runs[workers]);
+    const all = runs[workers].map((x) => x.toFixed(0)).join(', ');
+    console.log(`BENCH pool_search_${name}_workers_${workers}_ms=${ms.toFixed(0)} ratio=${(ms / one).toFixed(2)} cores=${cores} (${all})`);
+  }
 }
 await browser.close();
 server.close();

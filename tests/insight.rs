@@ -106,17 +106,18 @@ fn network_gives_every_tier_and_the_pages_table_agrees() {
     let mut job = clusterplan::jobs::Job::start(&task).expect("starts");
     while !job.step() {}
     let plots = job.plots().expect("plots");
-    let table = plots.tables.get("network-load").expect("the page's table");
-    assert_eq!(table.len(), tiers.len() + 1, "a row a tier under the headings");
-    for (row, t) in table[1..].iter().zip(tiers) {
+    let table = plots.table("network-load-table").expect("the page's table");
+    assert_eq!(table.rows.len(), tiers.len(), "a row a tier");
+    for (row, t) in table.rows.iter().zip(tiers) {
         let gb = t["bytes_per_step"].as_f64().unwrap() / 1e9;
-        assert_eq!(row[1], format!("{} GB", clusterplan::numbers::sig3(gb)));
-        assert_eq!(row[4], clusterplan::numbers::percent(t["utilisation"].as_f64().unwrap()));
+        assert_eq!(row.cells[1], format!("{} GB", clusterplan::numbers::sig3(gb)));
+        let utilisation = t["utilisation"].as_f64().unwrap();
+        assert_eq!(row.cells[4], clusterplan::numbers::percent(utilisation));
     }
     assert!(plots.plot("network-load").is_some_and(|s| s.contains("<rect")));
-    let sweep = plots.tables.get("sensitivity").expect("the sensitivity table");
-    assert!(sweep.len() > 10);
-    assert!(plots.said.get("sensitivity").is_some_and(|s| !s.is_empty()));
+    let sweep = plots.table("sensitivity-table").expect("the sensitivity table");
+    assert!(sweep.rows.len() >= 10);
+    assert!(plots.said("sensitivity-said").is_some_and(|s| !s.text.is_empty()));
     assert!(plots.plot("sensitivity").is_some_and(|s| s.contains("<rect")));
 }
 

@@ -5,7 +5,7 @@
 use crate::charts;
 use crate::evaluation::Evaluation;
 use crate::format::Money;
-use crate::page::Plots;
+use crate::page::{Line, Plots, Row, Table};
 use crate::report::{sensitivity_input, sensitivity_threat, sensitivity_value};
 use crate::text::t;
 
@@ -16,11 +16,11 @@ pub fn sensitivity(plots: &mut Plots, good: &Evaluation, theme: &charts::Theme, 
     let money = Money::of(&good.inputs.plant.facility);
     let head =
         ["input", "worse", "better", "days-worse", "days-better", "cost-worse", "cost-better"];
-    let mut rows =
-        vec![head.iter().map(|h| t(&format!("sensitivity.head.{h}")).to_string()).collect()];
+    let head = head.iter().map(|h| t(&format!("sensitivity.head.{h}")).to_string()).collect();
+    let mut rows = Vec::new();
     for e in &sweep.entries {
         let value = |v: f64| sensitivity_value(e.input, v, money);
-        rows.push(vec![
+        rows.push(row(vec![
             sensitivity_input(e.input).to_string(),
             value(e.low),
             value(e.high),
@@ -28,11 +28,11 @@ pub fn sensitivity(plots: &mut Plots, good: &Evaluation, theme: &charts::Theme, 
             crate::format::days(e.effective_days.1),
             money.show(e.cost_usd.0),
             money.show(e.cost_usd.1),
-        ]);
+        ]));
     }
-    plots.tables.insert("sensitivity".into(), rows);
+    plots.tables.push(Table { testid: "sensitivity-table".into(), head, rows });
     if let Some(said) = sensitivity_threat(&sweep, money) {
-        plots.said.insert("sensitivity".into(), said);
+        plots.said.push(Line::new("sensitivity-said", said, false));
     }
     let swings: Vec<charts::Swing> = sweep
         .entries
@@ -55,7 +55,8 @@ pub fn network(plots: &mut Plots, good: &Evaluation, theme: &charts::Theme, widt
     use crate::model::network::Dim;
     let load = crate::evaluation::network(good);
     let head = ["tier", "bytes", "by", "busy", "utilisation", "hottest"];
-    let mut rows = vec![head.iter().map(|h| t(&format!("network.head.{h}")).to_string()).collect()];
+    let head = head.iter().map(|h| t(&format!("network.head.{h}")).to_string()).collect();
+    let mut rows = Vec::new();
     let bytes = |b: f64| format!("{} GB", crate::numbers::sig3(b / 1e9));
     for (i, tier) in load.tiers.iter().enumerate() {
         let by: Vec<String> = Dim::ALL
@@ -64,16 +65,16 @@ pub fn network(plots: &mut Plots, good: &Evaluation, theme: &charts::Theme, widt
             .filter(|(_, b)| *b > 0.0)
             .map(|(d, b)| format!("{} {}", t(&format!("network.dim.{}", d.id())), bytes(b)))
             .collect();
-        rows.push(vec![
+        rows.push(row(vec![
             t(&format!("network.{}", tier.tier.id())).to_string(),
             bytes(tier.bytes_per_step),
             by.join(" · "),
             crate::format::seconds(tier.busy_s),
             crate::numbers::percent(tier.utilisation),
             if i == load.hottest { t("network.hottest").to_string() } else { String::new() },
-        ]);
+        ]));
     }
-    plots.tables.insert("network-load".into(), rows);
+    plots.tables.push(Table { testid: "network-load-table".into(), head, rows });
     if let Some(hot) = load.tiers.get(load.hottest) {
         let said = crate::text::fill(
             "network.said",
@@ -82,7 +83,7 @@ pub fn network(plots: &mut Plots, good: &Evaluation, theme: &charts::Theme, widt
                 ("share", &crate::numbers::percent(hot.utilisation)),
             ],
         );
-        plots.said.insert("network-load".into(), said);
+        plots.said.push(Line::new("network-load-said", said, false));
     }
     let bars: Vec<charts::TierBar> = load
         .tiers
@@ -98,4 +99,9 @@ pub fn network(plots: &mut Plots, good: &Evaluation, theme: &charts::Theme, widt
     plots
         .plots
         .insert(kind.id().to_string(), charts::draw_network(&bars, theme, (width, kind.height())));
+}
+
+/// A row of text cells.
+fn row(cells: Vec<String>) -> Row {
+    Row { cells, ..Row::default() }
 }

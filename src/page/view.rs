@@ -223,10 +223,11 @@ pub struct Plots {
     pub rl_cards: Vec<String>,
     pub rl_problems: Vec<String>,
     pub serving_csv: String,
-    /// Tables worded by the worker, by id (`sensitivity`, `network-load`): a row of headings,
-    /// then a row of cells each; and a sentence under each, by the same id.
-    pub tables: BTreeMap<String, Vec<Vec<String>>>,
-    pub said: BTreeMap<String, String>,
+    /// What moves the answer and the network's load, worded by the worker: their tables
+    /// (`sensitivity-table`, `network-load-table`) and the sentence over each
+    /// (`sensitivity-said`, `network-load-said`), as the views of other results have them.
+    pub tables: Vec<Table>,
+    pub said: Vec<Line>,
     pub error: Option<String>,
 }
 
@@ -234,6 +235,16 @@ impl Plots {
     /// The plot of kind `id`.
     pub fn plot(&self, id: &str) -> Option<&str> {
         self.plots.get(id).map(String::as_str)
+    }
+
+    /// The table with `data-testid` `testid`.
+    pub fn table(&self, testid: &str) -> Option<&Table> {
+        self.tables.iter().find(|t| t.testid == testid)
+    }
+
+    /// The sentence with `data-testid` `testid`.
+    pub fn said(&self, testid: &str) -> Option<&Line> {
+        self.said.iter().find(|l| l.testid == testid)
     }
 }
 

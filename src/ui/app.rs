@@ -142,8 +142,6 @@ pub fn app() -> Html {
                         }
                     });
                     *drawer = super::worker::Drawer::start(on_drawn).ok();
-                    // And a worker for the first search or sizing, ahead of it.
-                    super::worker::warm_up();
                 }
                 // The drawing sits inside a one-pixel border.
                 let width = if *width > 2 { *width - 2 } else { 720 };

@@ -9,33 +9,17 @@ use super::plot::{plot, Kind};
 use crate::page::Plots;
 use crate::text::t;
 
-/// A table the worker worded (`Plots::tables`): headings, then a row of cells each.
-fn table(rows: &[Vec<String>], testid: &'static str) -> Html {
-    let Some((head, body)) = rows.split_first() else { return Html::default() };
-    html! {
-        <div class="table-scroll">
-            <table data-testid={testid}>
-                <thead><tr>{ for head.iter().map(|h| html! { <th>{ h.clone() }</th> }) }</tr></thead>
-                <tbody>
-                    { for body.iter().map(|row| html! {
-                        <tr>{ for row.iter().map(|c| html! { <td>{ c.clone() }</td> }) }</tr>
-                    }) }
-                </tbody>
-            </table>
-        </div>
-    }
-}
-
-/// One section: its heading, the worker's sentence, table and plot under `id`.
-fn section(p: &Plots, id: &'static str, title: &str, table_id: &'static str, kind: Kind) -> Html {
-    let rows = p.tables.get(id).map(Vec::as_slice).unwrap_or_default();
+/// One section: its heading, the worker's sentence (`<id>-said`), table (`<id>-table`) and
+/// plot under `id`.
+fn section(p: &Plots, id: &'static str, title: &str, kind: Kind) -> Html {
+    let said = p.said(&format!("{id}-said")).cloned();
     html! {
         <section class="insight" data-testid={id}>
             <h3>{ t(title) }</h3>
-            if let Some(said) = p.said.get(id) {
-                <p data-testid={format!("{id}-said")}>{ said.clone() }</p>
+            { super::job::lines(said.as_slice()) }
+            if let Some(table) = p.table(&format!("{id}-table")) {
+                <div class="table-scroll">{ super::job::table(table, &Callback::noop(), false) }</div>
             }
-            { table(rows, table_id) }
             { plot(p.plot(kind.id()), kind) }
         </section>
     }
@@ -52,8 +36,8 @@ pub fn insight(plots: Option<&Plots>) -> Html {
     html! {
         <>
             { timeline }
-            { section(p, "sensitivity", "insight.sensitivity", "sensitivity-table", Kind::Sensitivity) }
-            { section(p, "network-load", "insight.network", "network-load-table", Kind::NetworkLoad) }
+            { section(p, "sensitivity", "insight.sensitivity", Kind::Sensitivity) }
+            { section(p, "network-load", "insight.network", Kind::NetworkLoad) }
         </>
     }
 }

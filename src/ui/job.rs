@@ -172,7 +172,7 @@ pub fn lines(lines: &[Line]) -> Html {
         .collect()
 }
 
-fn table(table: &page::Table, on_action: &Callback<Action>, frozen: bool) -> Html {
+pub fn table(table: &page::Table, on_action: &Callback<Action>, frozen: bool) -> Html {
     let applies = table.rows.iter().any(|r| r.apply.is_some());
     html! {
         <table class="job-results" data-testid={table.testid.clone()}>

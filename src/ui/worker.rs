@@ -470,6 +470,9 @@ impl Drawer {
                 let mut s = state.borrow_mut();
                 if data == READY {
                     s.ready = true;
+                    // The worker's code is loaded and cached now: a worker for the first
+                    // search or sizing starts ahead of it, without loading it again.
+                    warm_up();
                 } else if data.contains("\"done\":true") {
                     s.busy = false;
                     on_drawn.emit(data);
