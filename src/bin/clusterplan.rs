@@ -522,15 +522,17 @@ fn bom(path: &str) -> ExitCode {
     }
 }
 
+/// The one scenario in `path`, judged, for `command`; the exit code that says why not.
+fn evaluated(path: &str, command: &str) -> Result<evaluation::Evaluation, ExitCode> {
+    let scenario = one_scenario(path, command)?;
+    evaluation::evaluate(&scenario).map_err(input_errors)
+}
+
 /// `timeline FILE`: the scenario's step as Chrome trace JSON, a thread a pipeline stage.
 fn timeline(path: &str) -> ExitCode {
-    let scenario = match one_scenario(path, "timeline") {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let good = match evaluation::evaluate(&scenario) {
+    let good = match evaluated(path, "timeline") {
         Ok(good) => good,
-        Err(errors) => return input_errors(errors),
+        Err(code) => return code,
     };
     let p = &good.inputs.parallelism;
     let events =
@@ -540,13 +542,9 @@ fn timeline(path: &str) -> ExitCode {
 
 /// `sensitivity FILE`: what moves the scenario's answer, largest effect first.
 fn sensitivity(path: &str) -> ExitCode {
-    let scenario = match one_scenario(path, "sensitivity") {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let good = match evaluation::evaluate(&scenario) {
+    let good = match evaluated(path, "sensitivity") {
         Ok(good) => good,
-        Err(errors) => return input_errors(errors),
+        Err(code) => return code,
     };
     let money = clusterplan::format::Money::of(&good.inputs.plant.facility);
     print_json(&report::sensitivity_json(&evaluation::sensitivity(&good), money))
