@@ -350,7 +350,7 @@ impl Job {
             Kind::Size(sizing) => Some(Value::Array(
                 sizing.done.iter().map(|c| c.to_part(&sizing.scenario)).collect(),
             )),
-            Kind::Search(s) => Some(shard_part(&s.0, &s.1.found_by_shard())),
+            Kind::Search(s) => Some(shard_part(&s.1.found_by_shard())),
             _ => None,
         }
     }
@@ -365,7 +365,10 @@ impl Job {
             };
             let searchable = scenario.for_search().map_err(words)?;
             let typed = searchable.typed.as_ref().ok().copied();
-            let shards = parts.iter().map(shard_of).collect::<Result<Vec<_>, _>>()?;
+            let shards = parts
+                .iter()
+                .map(|part| shard_of(&searchable.inputs, part))
+                .collect::<Result<Vec<_>, _>>()?;
             let options = search_options(*objective, *top);
             let search = Search::merged(&searchable.inputs, typed, options, &shards);
             return Ok(Job { kind: Kind::Search(Box::new((searchable, search))) });
@@ -402,11 +405,16 @@ impl Job {
         }
     }
 
-    /// One message for the page at `progress`: the result as the page shows it (`view`, or
-    /// `plots` for a plan's plots), and when `done`, a sizing's `parts` if `parts` asks.
+    /// One message at `progress`: for the page, the result as it shows it (`view`, or `plots`
+    /// for a plan's plots); for another worker (`parts`), how far the job is and, when `done`,
+    /// its `parts` alone, since that worker words the whole.
     pub fn update_at(&self, progress: f64, done: bool, parts: bool) -> String {
-        let parts = if done && parts { self.parts() } else { None };
         let progress = Some(progress);
+        if parts {
+            let parts = if done { self.parts() } else { None };
+            return Update::<Value> { done, progress, parts, ..Update::default() }.to_json();
+        }
+        let parts = None;
         match self.plots() {
             Some(plots) => {
                 Update { done, progress, result: Some(plots), parts, errors: vec![] }.to_json()
@@ -507,18 +515,12 @@ fn search_options(objective: crate::model::search::Objective, top: usize) -> Opt
     Options { objective, top, equivalent_within: validation::model_error(), ..Options::default() }
 }
 
-/// What a search's shard found as plain JSON (`Job::parts`): `{"plans": [{"found",
-/// "scenario"}], "counts", "counted"}`, each plan by its scenario with the plan applied, from
-/// which it is judged again (`shard_of`).
-fn shard_part(searchable: &Searchable, shard: &crate::model::search::Shard) -> Value {
-    let n_chips = searchable.inputs.cluster.n_chips;
-    let plans: Vec<Value> = shard
-        .plans
-        .iter()
-        .map(|(found, plan)| {
-            json!({ "found": found, "scenario": searchable.scenario.with_found(plan, n_chips).to_value() })
-        })
-        .collect();
+/// What a search's shard found as plain JSON (`Job::parts`): `{"plans": [{"found", "tp", ...}],
+/// "counts", "counted"}`, each plan by the choices the search made on its inputs (`plan_part`),
+/// from which it is judged again (`shard_of`).
+fn shard_part(shard: &crate::model::search::Shard) -> Value {
+    let plans: Vec<Value> =
+        shard.plans.iter().map(|(found, plan)| plan_part(*found, plan)).collect();
     let c = &shard.counts;
     let pair = |p: Option<(f64, f64)>| p.map(|(a, b)| json!([a, b]));
     json!({
@@ -533,15 +535,65 @@ fn shard_part(searchable: &Searchable, shard: &crate::model::search::Shard) -> V
     })
 }
 
-/// `shard_part`'s JSON back, each plan judged again on its scenario.
-fn shard_of(v: &Value) -> Result<crate::model::search::Shard, String> {
-    let bad = || "a search's part is not as a search writes it".to_string();
-    let mut plans = Vec::new();
-    for p in v["plans"].as_array().ok_or_else(bad)? {
-        let found = p["found"].as_u64().ok_or_else(bad)?;
-        let scenario = Scenario::from_value(p["scenario"].clone()).map_err(|e| e.to_string())?;
-        plans.push((found, judged(&scenario).ok_or_else(bad)?));
+/// A plan a shard kept, as the choices the search makes on its inputs (degrees, micro-batch,
+/// schedule, ZeRO stage, recomputation, context-parallel exchange, placement and batch), with
+/// the order one search finds it in; a few hundred bytes, where the scenario it makes is a
+/// kilobyte that takes resolving again.
+fn plan_part(found: u64, plan: &crate::model::search::Plan) -> Value {
+    use crate::scenario::fields::{PARALLELISM_CP_KIND, PARALLELISM_RECOMPUTE};
+    let p = &plan.parallelism;
+    json!({
+        "found": found, "tp": p.tensor, "pp": p.pipeline, "dp": p.data, "cp": p.context,
+        "ep": p.expert, "etp": p.expert_tensor, "micro_batch": p.micro_batch,
+        "virtual_stages": p.virtual_stages, "zero": p.sharding.stage(),
+        "recompute": PARALLELISM_RECOMPUTE.code(p.recompute),
+        "recompute_elementwise": p.recompute_elementwise, "sequence_parallel": p.sequence_parallel,
+        "cp_kind": PARALLELISM_CP_KIND.code(p.cp_kind), "cp_overlap": p.cp_overlap,
+        "domain_chips": plan.domain_chips, "global_batch": plan.global_batch,
+    })
+}
+
+/// `plan_part`'s JSON back: the plan judged again on `base` with its choices, as the search
+/// judged it (`None` when it is not as `plan_part` writes it, or no longer fits).
+fn plan_of(base: &crate::model::Inputs, v: &Value) -> Option<(u64, crate::model::search::Plan)> {
+    use crate::model::search::{evaluate, Verdict};
+    use crate::scenario::fields::{PARALLELISM_CP_KIND, PARALLELISM_RECOMPUTE};
+    let n = |k: &str| v[k].as_u64().and_then(|x| u32::try_from(x).ok());
+    let mut inputs = *base;
+    let p = &mut inputs.parallelism;
+    p.tensor = n("tp")?;
+    p.pipeline = n("pp")?;
+    p.data = n("dp")?;
+    p.context = n("cp")?;
+    p.expert = n("ep")?;
+    p.expert_tensor = n("etp")?;
+    p.micro_batch = n("micro_batch")?;
+    p.virtual_stages = n("virtual_stages")?;
+    p.sharding = crate::model::Sharding::of_stage(v["zero"].as_u64()?)?;
+    p.recompute = PARALLELISM_RECOMPUTE.value(v["recompute"].as_str()?)?;
+    p.recompute_elementwise = v["recompute_elementwise"].as_bool()?;
+    p.sequence_parallel = v["sequence_parallel"].as_bool()?;
+    p.cp_kind = PARALLELISM_CP_KIND.value(v["cp_kind"].as_str()?)?;
+    p.cp_overlap = v["cp_overlap"].as_bool()?;
+    // Found plans split the layers by the model's rule.
+    p.first_stage_layers = 0;
+    inputs.cluster.domain_chips = n("domain_chips")?;
+    inputs.training.global_batch = n("global_batch")?;
+    match evaluate(&inputs) {
+        Verdict::Fits(plan) => Some((v["found"].as_u64()?, plan)),
+        _ => None,
     }
+}
+
+/// `shard_part`'s JSON back, each plan judged again on `base`, the search's inputs.
+fn shard_of(base: &crate::model::Inputs, v: &Value) -> Result<crate::model::search::Shard, String> {
+    let bad = || "a search's part is not as a search writes it".to_string();
+    let plans = v["plans"]
+        .as_array()
+        .ok_or_else(bad)?
+        .iter()
+        .map(|p| plan_of(base, p).ok_or_else(bad))
+        .collect::<Result<Vec<_>, _>>()?;
     let c = &v["counts"];
     let n = |k: &str| c[k].as_u64().ok_or_else(bad);
     let pair = |k: &str| Some((c[k][0].as_f64()?, c[k][1].as_f64()?));

@@ -1015,6 +1015,60 @@ fn a_stopped_search_gone_on_to_the_best_finds_the_best() {
     assert!(stopped_early > 5, "the bar stops some searches early: {stopped_early}");
 }
 
+/// The same through the workers' wire: each shard's part crosses as JSON text (a plan as the
+/// choices the search made, judged again where the parts are put together), and the page's
+/// result and table are one worker's, on the small scenarios and on random ones, under every
+/// objective, for two to four workers; a part is a small fraction of the scenarios it stands
+/// for.
+#[test]
+fn parts_sent_as_text_rank_what_one_worker_ranks() {
+    use clusterplan::jobs::{self, Job};
+    use clusterplan::page::Task;
+    let mut rng = Rng(0x5A2D_0002);
+    let mut cases: Vec<Scenario> = [SMALL_DENSE, SMALL_MOE, SMALL_ODD].map(scenario).to_vec();
+    while cases.len() < 7 {
+        let s = random_scenario(&mut rng);
+        if s.resolve().is_ok() {
+            cases.push(s);
+        }
+    }
+    let mut plans_sent = 0;
+    for (case, scenario) in cases.iter().enumerate() {
+        for objective in Objective::ALL {
+            let request = Task::Search { scenario: scenario.clone(), objective, top: 10 };
+            let one = jobs::run(&request).expect("runs");
+            let mut alone = Job::start(&request).expect("starts");
+            while !alone.step() {}
+            let table = alone.view(true).table;
+            for workers in 2..=4 {
+                let parts: Vec<serde_json::Value> = Job::split(&request, workers)
+                    .expect("a shard a worker")
+                    .iter()
+                    .map(|task| {
+                        let mut job = Job::start(&Task::from_json(&task.to_json()).expect("reads"))
+                            .expect("starts");
+                        while !job.step() {}
+                        let text = job.update_at(1.0, true, true);
+                        let sent: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+                        assert!(sent.get("result").is_none(), "a part carries no wording");
+                        sent["parts"].clone()
+                    })
+                    .collect();
+                plans_sent +=
+                    parts.iter().map(|p| p["plans"].as_array().map_or(0, Vec::len)).sum::<usize>();
+                let merged = Job::merged(&request, &parts).expect("puts together");
+                let what = format!("case {case}, {workers} workers, {objective:?}");
+                let pool = merged.result();
+                for key in ["plans", "pareto", "best_inside", "yours"] {
+                    assert_eq!(pool[key], one[key], "{what}: {key}");
+                }
+                assert_eq!(merged.view(true).table, table, "{what}: the page's table");
+            }
+        }
+    }
+    assert!(plans_sent > 100, "the parts carried plans: {plans_sent}");
+}
+
 /// A search shard by shard (as a pool of workers runs it) and put together ranks exactly what
 /// one search ranks: the same plans in the same order, the same front, best plan keeping TP
 /// inside, fastest plan and place of the typed plan, under every objective, on two to five

@@ -9,7 +9,7 @@ use super::SizedChip;
 use crate::charts::{self, Curve, DARK, LIGHT};
 use crate::format;
 use crate::model::search::{Against, Objective, Oddity, Outcome, Plan, Verdict};
-use crate::model::{Estimate, Parallelism, Recompute, Sharding};
+use crate::model::{Estimate, Parallelism, Recompute};
 use crate::numbers;
 use crate::page::{self, Apply, Line, List, Picture, Source, Table, View};
 use crate::scenario::{Scenario, Searchable};
@@ -60,13 +60,7 @@ fn plan_words(p: &Parallelism, dp: Option<u32>) -> String {
         words.push(format!("ETP {}", n(p.expert_tensor)));
     }
     words.push(fill("plan.mb", &[("n", &n(p.micro_batch))]));
-    let zero = match p.sharding {
-        Sharding::None => 0,
-        Sharding::Optimizer => 1,
-        Sharding::Gradients => 2,
-        Sharding::Full => 3,
-    };
-    words.push(format!("ZeRO-{zero}"));
+    words.push(format!("ZeRO-{}", p.sharding.stage()));
     match p.recompute {
         Recompute::None => {}
         Recompute::Selective => words.push(t("plan.recompute.selective").into()),

@@ -34,6 +34,22 @@ pub enum Sharding {
     Full,
 }
 
+impl Sharding {
+    /// Every sharding, by its ZeRO stage.
+    const BY_STAGE: [Sharding; 4] =
+        [Sharding::None, Sharding::Optimizer, Sharding::Gradients, Sharding::Full];
+
+    /// The ZeRO stage, 0 to 3.
+    pub fn stage(self) -> u32 {
+        Sharding::BY_STAGE.iter().position(|&s| s == self).unwrap_or(0) as u32
+    }
+
+    /// The sharding of ZeRO stage `stage`; `None` beyond 3.
+    pub fn of_stage(stage: u64) -> Option<Sharding> {
+        usize::try_from(stage).ok().and_then(|i| Sharding::BY_STAGE.get(i)).copied()
+    }
+}
+
 /// The software stack a plan runs on. It sets the defaults of the overlaps it implements
 /// (`scenario::resolve`) and how device memory is allocated (`memory`), and the validation runs
 /// are grouped by it (`validation::range`).

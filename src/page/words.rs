@@ -241,12 +241,7 @@ pub fn report_inputs(
         "report.batch",
         &[("sequences", &n(i.training.global_batch as f64)), ("tokens", &n(t_.seq_len as f64))],
     );
-    let zero = match p.sharding {
-        crate::model::Sharding::None => 0,
-        crate::model::Sharding::Optimizer => 1,
-        crate::model::Sharding::Gradients => 2,
-        crate::model::Sharding::Full => 3,
-    };
+    let zero = p.sharding.stage();
     let cooling = fill(
         "report.cooling",
         &[

@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 
 use super::{fields, leaves, paths, Path};
 
-use crate::model::{Chip, Cluster, Link, Parallelism, ScaleUp, Sharding, Transformer};
+use crate::model::{Chip, Cluster, Link, Parallelism, ScaleUp, Transformer};
 
 /// A transformer as explicit dimensions (`model` without a preset).
 pub fn transformer(t: &Transformer) -> Value {
@@ -101,9 +101,7 @@ pub fn plan(p: &Parallelism) -> Map<String, Value> {
     let mut keys = into_map(json!({
         "tp": p.tensor, "pp": p.pipeline, "cp": p.context, "ep": p.expert,
         "micro_batch": p.micro_batch, "virtual_stages": p.virtual_stages,
-        "zero": match p.sharding {
-            Sharding::None => 0, Sharding::Optimizer => 1, Sharding::Gradients => 2, Sharding::Full => 3,
-        },
+        "zero": p.sharding.stage(),
         "recompute": fields::PARALLELISM_RECOMPUTE.code(p.recompute),
         "sequence_parallel": p.sequence_parallel,
         "recompute_elementwise": p.recompute_elementwise,

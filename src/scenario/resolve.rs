@@ -883,16 +883,11 @@ impl Scenario {
         };
         // Megatron's distributed optimizer (ZeRO-1) wherever there are replicas to shard over.
         let zero_default = if data as u64 * context as u64 > 1 { 1 } else { 0 };
-        let sharding = match r.count(&p.zero, &fields::PARALLELISM_ZERO, Some(zero_default)) {
-            0 => Sharding::None,
-            1 => Sharding::Optimizer,
-            2 => Sharding::Gradients,
-            3 => Sharding::Full,
-            other => {
-                r.error("parallelism.zero", Problem::ZeroStage { got: other.to_string() });
-                Sharding::Optimizer
-            }
-        };
+        let zero = r.count(&p.zero, &fields::PARALLELISM_ZERO, Some(zero_default));
+        let sharding = Sharding::of_stage(zero as u64).unwrap_or_else(|| {
+            r.error("parallelism.zero", Problem::ZeroStage { got: zero.to_string() });
+            Sharding::Optimizer
+        });
         // The software stack sets the defaults of the overlaps it implements.
         let stack = r.choice(&p.stack, &fields::PARALLELISM_STACK, Stack::MegatronCore);
         // Ring attention overlaps; a kind given sets the overlap that goes with it.

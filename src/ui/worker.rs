@@ -87,7 +87,7 @@ pub fn serve() {
         let mut last = js_sys::Date::now();
         while !job.step() {
             if js_sys::Date::now() - last >= UPDATE_MS {
-                post(job.update_at(job.progress(), false, false));
+                post(job.update_at(job.progress(), false, parts));
                 last = js_sys::Date::now();
             }
         }
