@@ -72,9 +72,17 @@ pub fn serve(good: &Evaluation) -> Served {
     }
 }
 
-/// The network tier by tier over a step of `good` (`model::network`).
-pub fn network(good: &Evaluation) -> crate::model::network::NetworkLoad {
-    crate::model::network::load(&good.inputs, &good.estimate)
+/// The network tier by tier over a step of `good`, judged from `scenario` (`model::network`),
+/// with the wide-area link between its sites where it has them (`network::with_sites`).
+pub fn network(scenario: &Scenario, good: &Evaluation) -> crate::model::network::NetworkLoad {
+    let load = crate::model::network::load(&good.inputs, &good.estimate);
+    match scenario.sites() {
+        Ok(Some(s)) => {
+            let sites: Vec<_> = s.sites.iter().map(|(_, site)| site.clone()).collect();
+            crate::model::network::with_sites(load, &sites, s.how, &s.job(&good.inputs))
+        }
+        _ => load,
+    }
 }
 
 /// What moves `good`'s answer (`model::sensitivity`): each uncertain input moved each way,

@@ -759,7 +759,7 @@ fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Plots {
     let gantt = charts::draw_timeline(&events, p.pipeline, good.estimate.step_s, &theme, size);
     plots.plots.insert(kind.id().to_string(), gantt);
     insight::sensitivity(&mut plots, &good, &theme, width);
-    insight::network(&mut plots, &good, &theme, width);
+    insight::network(&mut plots, scenario, &good, &theme, width);
     Plots {
         plots: plots.plots.clone(),
         sketch,

@@ -2,7 +2,8 @@
 //! default plan gives every uncertain input sorted by its effect on days with failures, two
 //! entries recomputed by hand match; `network` in `predict` gives every tier of the fabric
 //! with bytes that sum over collectives and utilisation that is busy time over the step, and
-//! the page's table (the plots' worker) says the same; over generated plans the load is finite
+//! the page's table (the plots' worker) says the same; a job over sites loads the link between
+//! them by its exchange a step; over generated plans the load is finite
 //! and a tier never carries more than the NICs send.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -121,6 +122,65 @@ fn network_gives_every_tier_and_the_pages_table_agrees() {
     assert!(plots.plot("sensitivity").is_some_and(|s| s.contains("<rect")));
 }
 
+/// A job over two sites loads the wide-area link between them: each site's bytes a sync, over
+/// the steps between syncs, busy at the link's rate with the ring's latency, utilisation over
+/// the job's step; the page's table has the row; a job at one site has no such tier.
+#[test]
+fn a_job_over_sites_loads_the_link_between_them() {
+    let sites = |how: &str, inner_steps: u32| {
+        common::plan("llama3-70b", "h800", 4096, 8, 4)
+            .with_at("cluster.site", Some(json!("east")))
+            .with_at(
+                "cluster.pools",
+                Some(json!([{ "chip": "h800", "chips": 4096, "site": "west" }])),
+            )
+            .with_at(
+                "sites",
+                Some(json!([{ "name": "east", "wan_gbit_per_s": 40_000 },
+                            { "name": "west", "wan_gbit_per_s": 80_000, "wan_latency_ms": 5 }])),
+            )
+            .with_at("parallelism.across_sites", Some(json!(how)))
+            .with_at("parallelism.diloco_inner_steps", Some(json!(inner_steps)))
+    };
+    let tier = |p: &Value| {
+        p["network"]["tiers"]
+            .as_array()
+            .expect("tiers")
+            .iter()
+            .find(|t| t["tier"] == "between_sites")
+            .cloned()
+    };
+    let one_site = common::cli_json(&["predict", "-"], &Scenario::default_plan());
+    assert!(tier(&one_site).is_none(), "one site has no link between sites");
+    for (how, steps) in [("sync", 1.0), ("diloco", 50.0)] {
+        let s = sites(how, 50);
+        let p = common::cli_json(&["predict", "-"], &s);
+        let t = tier(&p).expect("a tier between sites");
+        let per_sync = p["sites"]["wan"]["bytes_per_sync"].as_f64().unwrap();
+        let bytes = t["bytes_per_step"].as_f64().unwrap();
+        assert!(per_sync > 1e9, "{how}: {per_sync}");
+        assert!(close(bytes, per_sync / steps, 1e-9), "{how}: {bytes} a step of {per_sync}");
+        assert!(close(t["by_collective"]["dp"].as_f64().unwrap(), bytes, 1e-9), "{t}");
+        // The slower site's link (40 Tb/s) and the ring's latency (2 hops of 5 ms a sync).
+        let busy = t["busy_s"].as_f64().unwrap();
+        assert!(close(busy, bytes / 5e12 + 2.0 * 5e-3 / steps, 1e-9), "{how}: {busy}");
+        let step = p["sites"]["step_s"].as_f64().unwrap();
+        assert!(close(t["utilisation"].as_f64().unwrap(), busy / step, 1e-9), "{how}");
+        let hottest = p["network"]["tiers"].as_array().unwrap().iter();
+        let hottest = hottest.filter(|t| t["hottest"] == true).count();
+        assert_eq!(hottest, 1);
+
+        use clusterplan::page::Task;
+        let task = Task::Plots { scenario: s, dark: false, width: 900 };
+        let mut job = clusterplan::jobs::Job::start(&task).expect("starts");
+        while !job.step() {}
+        let table = job.plots().and_then(|p| p.table("network-load-table")).expect("the table");
+        let row = table.rows.last().expect("rows");
+        assert!(row.cells[0].contains("between sites"), "{:?}", row.cells);
+        assert_eq!(row.cells[1], format!("{} GB", clusterplan::numbers::sig3(bytes / 1e9)));
+    }
+}
+
 #[test]
 fn over_generated_plans_the_network_load_is_finite_and_bounded_by_what_the_nics_send() {
     let mut rng = common::Rng(0x4E7_10AD);
@@ -128,15 +188,17 @@ fn over_generated_plans_the_network_load_is_finite_and_bounded_by_what_the_nics_
     for case in 0..300 {
         let s = common::random_scenario(&mut rng);
         let Ok(good) = clusterplan::evaluation::evaluate(&s) else { continue };
-        let load = clusterplan::evaluation::network(&good);
+        let load = clusterplan::evaluation::network(&s, &good);
         assert!(load.hottest < load.tiers.len(), "case {case}");
         let leaf = load.tiers.iter().find(|t| t.tier == clusterplan::model::network::Tier::Leaf);
         let leaf = leaf.map_or(0.0, |t| t.bytes_per_step);
         for t in &load.tiers {
             assert!(t.bytes_per_step.is_finite() && t.bytes_per_step >= 0.0, "case {case}: {t:?}");
             assert!(t.utilisation.is_finite() && t.utilisation >= 0.0, "case {case}: {t:?}");
-            if t.tier != clusterplan::model::network::Tier::ScaleUp {
-                // Switch tiers above the leaf carry part of what the NICs send, never more.
+            use clusterplan::model::network::Tier;
+            if !matches!(t.tier, Tier::ScaleUp | Tier::BetweenSites) {
+                // Switch tiers above the leaf carry part of what the NICs send, never more (a
+                // site's wide-area link carries the whole site's exchange).
                 assert!(t.bytes_per_step <= leaf * (1.0 + 1e-9), "case {case}: {t:?} over {leaf}");
             }
         }

@@ -167,7 +167,7 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
         let spread = evaluation::failures(&good);
         report::add_failures(&mut json, &spread);
         json["range"] = report::range_json(&good.range);
-        json["network"] = report::network_json(&evaluation::network(&good));
+        json["network"] = report::network_json(&evaluation::network(&scenario, &good));
         json["calibration"] =
             good.calibration.as_ref().map_or(serde_json::Value::Null, report::calibration_json);
         if let Some(idle) = idle_kept {

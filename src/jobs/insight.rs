@@ -48,12 +48,18 @@ pub fn sensitivity(plots: &mut Plots, good: &Evaluation, theme: &charts::Theme, 
     plots.plots.insert(kind.id().to_string(), svg);
 }
 
-/// The network's load of `good` into `plots`: the table `network-load` (a row a tier: its
+/// The network's load of `good`, judged from `scenario`, into `plots`: the table `network-load` (a row a tier: its
 /// bytes a step by collective, busy time, utilisation, the hottest marked), a sentence naming
 /// the hottest, and the bars.
-pub fn network(plots: &mut Plots, good: &Evaluation, theme: &charts::Theme, width: u32) {
+pub fn network(
+    plots: &mut Plots,
+    scenario: &crate::scenario::Scenario,
+    good: &Evaluation,
+    theme: &charts::Theme,
+    width: u32,
+) {
     use crate::model::network::Dim;
-    let load = crate::evaluation::network(good);
+    let load = crate::evaluation::network(scenario, good);
     let head = ["tier", "bytes", "by", "busy", "utilisation", "hottest"];
     let head = head.iter().map(|h| t(&format!("network.head.{h}")).to_string()).collect();
     let mut rows = Vec::new();

@@ -1,6 +1,7 @@
 //! The network tier by tier: what each parallel dimension's collectives send over the
 //! scale-up links, the leaf, spine and core switches and between pools in one step, how long
-//! each tier is busy with it and its utilisation, the hottest tier marked.
+//! each tier is busy with it and its utilisation, the hottest tier marked; for a job over
+//! sites, the wide-area link between them too (`with_sites`).
 //!
 //! Bytes come from the step's own link times (`LinkTimes`, the time each dimension keeps the
 //! links busy) and the volumes `collectives::traffic` gives its group: a dimension's buffer
@@ -12,6 +13,7 @@
 //! oversubscription; the scale-up tier runs at its link's.
 
 use crate::model::collectives::{self, Collective, Group, Traffic};
+use crate::model::sites::{AcrossSites, Site, SitesEstimate};
 use crate::model::{Estimate, Inputs};
 
 /// A tier of the network.
@@ -22,6 +24,7 @@ pub enum Tier {
     Spine,
     Core,
     BetweenPools,
+    BetweenSites,
 }
 
 impl Tier {
@@ -33,6 +36,7 @@ impl Tier {
             Tier::Spine => "spine",
             Tier::Core => "core",
             Tier::BetweenPools => "between_pools",
+            Tier::BetweenSites => "between_sites",
         }
     }
 }
@@ -218,7 +222,7 @@ pub fn load(inputs: &Inputs, e: &Estimate) -> NetworkLoad {
                 // The data-parallel reduction's step across pools moves its share of the pools
                 // apart.
                 Tier::BetweenPools if f.dim == Dim::Dp => moved.out * (pools - 1.0) / pools,
-                Tier::BetweenPools => 0.0,
+                Tier::BetweenPools | Tier::BetweenSites => 0.0,
             };
         }
     }
@@ -231,8 +235,52 @@ pub fn load(inputs: &Inputs, e: &Estimate) -> NetworkLoad {
             TierLoad { tier, by_dim, bytes_per_step: bytes, busy_s, utilisation: busy_s / step }
         })
         .collect();
-    let hottest = (0..tiers.len())
+    NetworkLoad { hottest: hottest(&tiers), tiers }
+}
+
+/// Index of the busiest of `tiers`.
+fn hottest(tiers: &[TierLoad]) -> usize {
+    (0..tiers.len())
         .max_by(|&a, &b| tiers[a].utilisation.total_cmp(&tiers[b].utilisation))
-        .unwrap_or(0);
-    NetworkLoad { tiers, hottest }
+        .unwrap_or(0)
+}
+
+/// `load` with the wide-area link out of each site as one more tier, for `job`, the job over
+/// `sites` as `how` spans them (`sites::across_sites`): the bytes a site sends a sync
+/// (`Wan::bytes_per_sync`, the data-parallel exchange) over the steps between syncs (every
+/// step when synchronous, `inner_steps` under DiLoCo), busy at the slowest link of a site the
+/// job uses, with the ring's latency a sync, over the job's step. A job on one site adds the
+/// tier with nothing on it.
+pub fn with_sites(
+    mut load: NetworkLoad,
+    sites: &[Site],
+    how: AcrossSites,
+    job: &SitesEstimate,
+) -> NetworkLoad {
+    let used: Vec<&Site> =
+        sites.iter().zip(&job.sites).filter(|(_, part)| part.used).map(|(s, _)| s).collect();
+    let steps = match how {
+        AcrossSites::Sync => 1.0,
+        AcrossSites::Diloco { inner_steps, .. } => f64::from(inner_steps.max(1)),
+    };
+    let (bandwidth, latency) = used.iter().fold((f64::INFINITY, 0.0f64), |(b, l), s| {
+        (b.min(s.wan_bytes_per_s.max(1.0)), l.max(s.wan_latency_s))
+    });
+    let n = used.len() as f64;
+    let bytes = if n > 1.0 { crate::model::finite(job.wan.bytes_per_sync / steps) } else { 0.0 };
+    let ring_latency_s = if n > 1.0 { 2.0 * (n - 1.0) * latency / steps } else { 0.0 };
+    let busy_s =
+        if bytes > 0.0 { crate::model::finite(bytes / bandwidth + ring_latency_s) } else { 0.0 };
+    let mut by_dim = [0.0; 5];
+    by_dim[Dim::Dp as usize] = bytes;
+    let utilisation = if job.step_s > 0.0 { busy_s / job.step_s } else { 0.0 };
+    load.tiers.push(TierLoad {
+        tier: Tier::BetweenSites,
+        by_dim,
+        bytes_per_step: bytes,
+        busy_s,
+        utilisation,
+    });
+    load.hottest = hottest(&load.tiers);
+    load
 }

@@ -77,27 +77,29 @@ pub fn serve() {
                 }
             }
         }
-        let mut job = match request.and_then(|r| Job::start(&r)) {
-            Ok(job) => job,
-            Err(errors) => {
-                post(failed(&errors));
-                return;
-            }
-        };
-        let mut last = js_sys::Date::now();
-        while !job.step() {
-            if js_sys::Date::now() - last >= UPDATE_MS {
-                post(job.update_at(job.progress(), false, parts));
-                last = js_sys::Date::now();
-            }
-        }
-        // A worker sizing one chip for another hands back what it found, too.
-        post(job.update_at(1.0, true, parts));
+        run_here(request, parts, &post);
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
     let _ = scope.post_message(&READY.into());
+}
+
+/// Runs `request` in this worker to the end, posting an update every `UPDATE_MS` and a last one;
+/// a part for another worker (`parts`) hands back what it found, too.
+fn run_here(request: Result<Task, Vec<String>>, parts: bool, post: &dyn Fn(String)) {
+    let mut job = match request.and_then(|r| Job::start(&r)) {
+        Ok(job) => job,
+        Err(errors) => return post(failed(&errors)),
+    };
+    let mut last = js_sys::Date::now();
+    while !job.step() {
+        if js_sys::Date::now() - last >= UPDATE_MS {
+            post(job.update_at(job.progress(), false, parts));
+            last = js_sys::Date::now();
+        }
+    }
+    post(job.update_at(1.0, true, parts));
 }
 
 /// What the page tells a worker started ahead of its job: `warm:<workers>`, the workers it is
@@ -167,6 +169,8 @@ struct SideBySide {
     /// Each chip's parts once its worker is done.
     parts: Vec<Option<serde_json::Value>>,
     progress: Vec<f64>,
+    /// Whether each part's worker has said anything (it is ready, or how far it is).
+    heard: Vec<bool>,
     errors: Vec<String>,
     last: f64,
     finished: bool,
@@ -251,6 +255,7 @@ fn side_by_side(
         workers: workers.clone(),
         parts: vec![None; tasks.len()],
         progress: vec![0.0; tasks.len()],
+        heard: ready.clone(),
         errors: Vec::new(),
         last: js_sys::Date::now(),
         finished: false,
@@ -274,6 +279,7 @@ fn side_by_side(
                 return;
             };
             let mut s = on_state.borrow_mut();
+            s.heard[i] = true;
             if data == READY {
                 if to.post_message(&request.clone().into()).is_err() {
                     s.errors.push("a part could not be sent to its worker".into());
@@ -298,8 +304,25 @@ fn side_by_side(
         // The listeners live as long as this worker, which ends with the sizing.
         std::mem::forget((message, error));
     }
+    // A worker that has said nothing by `SILENT_MS` (one that never loaded) would leave the job
+    // waiting for ever: then this worker ends the others and runs the whole job itself.
+    let alone = gloo::timers::callback::Timeout::new(SILENT_MS, move || {
+        let mut s = state.borrow_mut();
+        if s.finished || s.heard.iter().all(|&h| h) {
+            return;
+        }
+        s.finish();
+        let whole = s.whole.clone();
+        drop(s);
+        run_here(Ok(whole), false, &post);
+    });
+    alone.forget();
     true
 }
+
+/// How long a part's worker may take to say it is ready, milliseconds, before the job is run
+/// in one worker instead.
+const SILENT_MS: u32 = 5_000;
 
 /// A job the page started; dropping it cancels the job.
 pub struct Runner {
