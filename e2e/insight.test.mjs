@@ -121,3 +121,21 @@ test('the search on a pool of workers ranks the same plans as on one worker', as
   assert.deepEqual(ranked['3'], ranked['1'], 'three workers rank what one does');
   assertClean(log, served());
 });
+
+test('a search whose workers beside it never load is run by the worker that asked them', async (t) => {
+  const log = { errors: [], requests: [] };
+  const context = await newContext(t);
+  // The plots' worker and the search's own load; every worker after them never gets its code.
+  let loads = 0;
+  const held = [];
+  await context.route('**/clusterplan-worker_bg.wasm', (route) => (++loads <= 2 ? route.continue() : held.push(route)));
+  t.after(() => held.forEach((r) => r.abort().catch(() => {})));
+  const page = await newPage(context, log);
+  await page.addInitScript(() => localStorage.setItem('clusterplan.workers', '2'));
+  await open(page, `${origin}/`);
+  await page.click(q('search'));
+  await until(page, 'the search run alone', (s) => !!document.querySelector(s), q('search-yours'), 20_000);
+  assert.ok(loads > 2, `the workers beside it asked for their code (${loads} loads)`);
+  assert.equal(await page.locator(`${q('search-results')} tbody tr`).count(), 10, 'ten plans');
+  assertClean(log, served());
+});

@@ -14,8 +14,9 @@
 //! (`navigator.hardwareConcurrency`, at most eight; the page may ask for fewer), a search's
 //! shard or a chip each (`jobs::Job::split`), asks each for its `parts`, and puts them together
 //! as one job (`jobs::Job::merged`), so the page sees one search or sizing with one progress
-//! bar, which *Cancel* ends with every worker. Where a worker cannot start another, it runs
-//! the whole job itself.
+//! bar, which *Cancel* ends with every worker. Where a worker cannot start another, or one it
+//! started says nothing within five seconds (its code never came), it runs the whole job
+//! itself.
 
 use std::rc::Rc;
 
