@@ -1,7 +1,7 @@
 // Not a test of speed: times the page's full plan search of the default plan (Llama 3.1 405B
 // on 16,384 H100) and of DeepSeek-V3 on 2,048 H800, click to ranked plans, on one, two and four workers (the page told so
 // through `clusterplan.workers` in local storage), and prints each as a BENCH line with its
-// ratio to one worker. The counts take turns for two rounds of warm-up and five timed, the
+// ratio to one worker. The counts take turns for four rounds of warm-up and five timed, the
 // median kept, each on a page reloaded and settled as a user finds it before searching.
 import { chromium } from 'playwright-core';
 import { createServer } from 'node:http';
@@ -11,7 +11,7 @@ import { LAUNCH, MIME, ROOT, q } from './harness.mjs';
 
 const RUNS = 5;
 // Searches first run and dropped: the browser's compiled code for the workers settles over them.
-const WARM_UPS = 2;
+const WARM_UPS = 4;
 
 // The page as a user finds it before searching: its result and plots drawn, and the workers
 // for the next search, started beside the plots', ready (`data-workers-ready`).

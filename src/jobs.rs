@@ -516,7 +516,7 @@ fn search_options(objective: crate::model::search::Objective, top: usize) -> Opt
 }
 
 /// What a search's shard found as plain JSON (`Job::parts`): `{"plans": [{"found", "tp", ...}],
-/// "counts", "counted"}`, each plan by the choices the search made on its inputs (`plan_part`),
+/// "counts"}`, each plan by the choices the search made on its inputs (`plan_part`),
 /// from which it is judged again (`shard_of`).
 fn shard_part(shard: &crate::model::search::Shard) -> Value {
     let plans: Vec<Value> =
@@ -531,7 +531,6 @@ fn shard_part(shard: &crate::model::search::Shard) -> Value {
             "better_than_yours": c.better_than_yours, "skipped_cells": c.skipped_cells,
             "cells": c.cells, "least_need": pair(c.least_need), "never": pair(c.never),
         },
-        "counted": shard.counted,
     })
 }
 
@@ -597,8 +596,6 @@ fn shard_of(base: &crate::model::Inputs, v: &Value) -> Result<crate::model::sear
     let c = &v["counts"];
     let n = |k: &str| c[k].as_u64().ok_or_else(bad);
     let pair = |k: &str| Some((c[k][0].as_f64()?, c[k][1].as_f64()?));
-    let counted =
-        v["counted"].as_array().ok_or_else(bad)?.iter().filter_map(Value::as_f64).collect();
     Ok(crate::model::search::Shard {
         plans,
         counts: crate::model::search::ShardCounts {
@@ -613,7 +610,6 @@ fn shard_of(base: &crate::model::Inputs, v: &Value) -> Result<crate::model::sear
             least_need: pair("least_need"),
             never: pair("never"),
         },
-        counted,
     })
 }
 

@@ -1072,7 +1072,8 @@ fn parts_sent_as_text_rank_what_one_worker_ranks() {
 /// A search shard by shard (as a pool of workers runs it) and put together ranks exactly what
 /// one search ranks: the same plans in the same order, the same front, best plan keeping TP
 /// inside, fastest plan and place of the typed plan, under every objective, on two to five
-/// shards; and every plan enumerated is enumerated once.
+/// shards, each handing over only the plans it keeps at its end; and every plan enumerated is
+/// enumerated once.
 #[test]
 fn shards_put_together_rank_what_one_search_ranks() {
     let cases = small_and_random(0x5A2D_0001, 10);
@@ -1089,7 +1090,12 @@ fn shards_put_together_rank_what_one_search_ranks() {
                         let mut s =
                             search::Search::shard(base, Some(base.parallelism), options, k, n);
                         while !s.advance(64) {}
-                        s.found_by_shard()
+                        let shard = s.found_by_shard();
+                        // A shard hands over what it still keeps, not every plan it once kept.
+                        let front = s.outcome().pareto.len();
+                        let most = options.top + 1 + search::Oddities::RANKS + front;
+                        assert!(shard.plans.len() <= most, "case {case}: {}", shard.plans.len());
+                        shard
                     })
                     .collect();
                 let cells: u64 = shards.iter().map(|s| s.counts.cells).sum();

@@ -250,7 +250,7 @@ impl Oddity {
 
 impl Oddities {
     /// How many ranks of seriousness there are (`Oddities::rank` is below it).
-    const RANKS: usize = 16;
+    pub const RANKS: usize = 16;
 
     /// The oddities of a plan with `p`'s degrees whose tensor-parallel group spans `tp_domains`
     /// scale-up domains, for a model of `layers` layers.
@@ -650,13 +650,11 @@ pub struct Search {
 }
 
 /// What a shard of a search found (`Search::found_by_shard`), to be put together with the
-/// others' (`Search::merged`): the plans it kept at any time with their order, its counts, and
-/// the values of the best plans counted against the typed plan.
+/// others' (`Search::merged`): the plans it keeps with their order, and its counts.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shard {
     pub plans: Vec<(u64, Plan)>,
     pub counts: ShardCounts,
-    pub counted: Vec<f64>,
 }
 
 /// A shard's counts, the typed plan's judgement left out.
@@ -1199,8 +1197,12 @@ impl Search {
         search
     }
 
-    /// What this shard found, for `merged`: the plans it kept with their order, and its
-    /// counts without the typed plan's judgement, which every shard makes.
+    /// What this shard found, for `merged`: the plans it still keeps at its end (its best,
+    /// its front, its best keeping TP inside and best of each kind) with their order, and its
+    /// counts without the typed plan's judgement, which every shard makes. A plan one search
+    /// keeps is kept by its shard too (nothing outside the shard can beat it there), and what
+    /// a shard let go was beaten by a plan it keeps, so these put together keep what one
+    /// search keeps.
     pub fn found_by_shard(&self) -> Shard {
         let typed = u64::from(self.typed.is_some());
         let typed_fits = u64::from(matches!(self.yours, Verdict::Fits(_)) && self.typed.is_some());
@@ -1210,10 +1212,24 @@ impl Search {
             Verdict::NeverFinishes { .. } if self.typed.is_some() => (0, 0, 1),
             _ => (0, 0, 0),
         };
-        // The typed plan is judged before any value is counted against it.
-        let counted: Vec<f64> = self.counted.iter().map(|v| v.0).collect();
+        // A plan is one choice of degrees, batch and domain: the search judges each once.
+        let same = |a: &Plan, b: &Plan| {
+            a.parallelism == b.parallelism
+                && a.global_batch == b.global_batch
+                && a.domain_chips == b.domain_chips
+        };
+        let kept: Vec<&Plan> = (self.ranked.iter().map(|(_, p)| p))
+            .chain(self.best_inside.iter().map(|(_, p)| p))
+            .chain(self.best_by_oddity.iter().flatten().map(|(_, p)| p))
+            .chain(self.pareto.iter())
+            .collect();
+        let journal = self.journal.as_deref().unwrap_or_default();
         Shard {
-            plans: self.journal.clone().unwrap_or_default(),
+            plans: journal
+                .iter()
+                .filter(|(_, plan)| kept.iter().any(|k| same(k, plan)))
+                .copied()
+                .collect(),
             counts: ShardCounts {
                 searched: self.searched - typed,
                 invalid: self.invalid - invalid,
@@ -1226,7 +1242,6 @@ impl Search {
                 least_need: self.least_need,
                 never: self.never,
             },
-            counted,
         }
     }
 
@@ -1264,14 +1279,6 @@ impl Search {
                 }
             }
             search.never = search.never.or(c.never);
-            if matches!(search.yours, Verdict::Fits(_)) {
-                for &v in &shard.counted {
-                    search.counted.push(Value(v));
-                    if search.counted.len() as u64 > RANK_COUNTED {
-                        search.counted.pop();
-                    }
-                }
-            }
         }
         search
     }
