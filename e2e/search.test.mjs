@@ -183,13 +183,26 @@ test('a long sizing shows progress, leaves the page responsive, and cancels', as
   assertClean(log, served());
 });
 
-test('standalone.html searches offline, in a worker it carries inline', async (t) => {
+test('standalone.html searches offline on a pool of the workers it carries inline, ranking what one worker ranks', async (t) => {
   const log = { errors: [], requests: [] };
-  const page = await newPage(await newContext(t), log);
-  await open(page, new URL('standalone.html', DIST).href);
-  await page.click(q('search'));
-  await until(page, 'the offline search to finish', (s) => !!document.querySelector(s), q('search-yours'));
-  assert.equal(await rows(page, 'search-results').count(), 10);
+  const context = await newContext(t);
+  const ranked = {};
+  for (const workers of ['2', '1']) {
+    const page = await newPage(context, log);
+    await page.addInitScript((n) => localStorage.setItem('clusterplan.workers', n), workers);
+    await open(page, new URL('standalone.html', DIST).href);
+    // The plots' worker, the next job's, and as many beside it as asked, all from blob: URLs.
+    await until(page, 'the workers for a search', () => document.documentElement.hasAttribute('data-workers-ready'));
+    const started = page.workers();
+    assert.ok(started.every((w) => w.url().startsWith('blob:')), 'every worker from the file itself');
+    assert.equal(started.length, workers === '1' ? 2 : 4, `${workers} workers asked: ${started.length} started`);
+    await page.click(q('search'));
+    await until(page, `the offline search on ${workers} workers`, (s) => !!document.querySelector(s), q('search-yours'));
+    ranked[workers] = await rows(page, 'search-results').allTextContents();
+    assert.equal(ranked[workers].length, 10);
+    await page.close();
+  }
+  assert.deepEqual(ranked['2'], ranked['1'], 'two workers rank what one does');
   const file = `file://${fileURLToPath(DIST)}`;
   assertClean(log, [file, 'data:', 'blob:']);
 });

@@ -7,7 +7,9 @@
 //! posting an update every tenth of a second and a last one when done. Cancelling terminates
 //! the worker. The hosted page starts it from its loader file; `standalone.html`, which has no
 //! files beside it, carries the worker inline as the text of `<script data-worker>`, started as a
-//! `blob:` URL.
+//! `blob:` URL; a worker may not start another from the page's `blob:` URL, so the page sends
+//! the job's worker that text too (`CODE`), and it starts the workers beside it from a `blob:`
+//! URL of its own.
 //!
 //! On a machine with several cores a search or a sizing of several chips runs side by side: the
 //! worker starts workers of its own (from its own address), as many as the machine has cores
@@ -35,6 +37,9 @@ use crate::text::{self, Lang};
 const LOADER: &str = "search-worker.js";
 /// What the worker says once it can take a request.
 const READY: &str = "ready";
+/// What the page of `standalone.html` tells the job's worker first: `code:` and the worker's
+/// own code, from which that worker starts the workers beside it.
+const CODE: &str = "code:";
 /// How often the worker posts an update, milliseconds.
 const UPDATE_MS: f64 = 100.0;
 /// Workers a search or sizing runs on at most.
@@ -57,6 +62,10 @@ pub fn serve() {
     let own = scope.clone();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
+        if let Some(code) = text.strip_prefix(CODE) {
+            OWN_CODE.with(|own| *own.borrow_mut() = blob_url(code));
+            return;
+        }
         // A worker started ahead of its job starts the workers beside it ahead too.
         if let Some(n) = text.strip_prefix(WARM).and_then(|n| n.parse::<usize>().ok()) {
             // The job's parts each take a worker of their own; this one puts them together.
@@ -120,17 +129,33 @@ thread_local! {
     /// The workers started ahead beside this one (`warm_pool`), taken by the next job run side
     /// by side.
     static POOL: std::cell::RefCell<Vec<Pooled>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// A `blob:` URL of this worker's own code, made from what the page sent (`CODE`).
+    static OWN_CODE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The worker was started from a file a server serves: one started from the page's inline
-/// copy (`standalone.html`) has no address to start others from, and runs its jobs alone.
-fn served(address: &str) -> bool {
-    address.starts_with("http:") || address.starts_with("https:")
+/// Where this worker starts the workers beside it from: its own address when a server serves
+/// it; for one started from the page's inline copy (`standalone.html`), whose `blob:` URL only
+/// the page may start, a `blob:` URL of the code the page sent (`CODE`); `None` without one,
+/// when it runs its jobs alone.
+fn address(scope: &DedicatedWorkerGlobalScope) -> Option<String> {
+    let href = scope.location().href();
+    if href.starts_with("http:") || href.starts_with("https:") {
+        return Some(href);
+    }
+    OWN_CODE.with(|own| own.borrow().clone())
+}
+
+/// A `blob:` URL of the script `code`.
+fn blob_url(code: &str) -> Option<String> {
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("text/javascript");
+    let parts = js_sys::Array::of1(&code.into());
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+    web_sys::Url::create_object_url_with_blob(&blob).ok()
 }
 
 /// Starts `n` workers beside this one ahead of its job.
 fn warm_pool(scope: &DedicatedWorkerGlobalScope, n: usize) {
-    let address = scope.location().href();
     // Tells the page once every worker beside this one is ready (`WARMED`).
     let all_ready = {
         let scope = scope.clone();
@@ -140,10 +165,10 @@ fn warm_pool(scope: &DedicatedWorkerGlobalScope, n: usize) {
             }
         }
     };
-    if !served(&address) || n == 0 {
+    let Some(address) = address(scope).filter(|_| n > 0) else {
         all_ready();
         return;
-    }
+    };
     POOL.with(|pool| {
         let mut pool = pool.borrow_mut();
         while pool.len() < n {
@@ -224,10 +249,7 @@ fn side_by_side(
     tasks: &[Task],
     post: impl Fn(String) + Clone + 'static,
 ) -> bool {
-    let address = scope.location().href();
-    if !served(&address) {
-        return false;
-    }
+    let Some(address) = address(scope) else { return false };
     // The workers started ahead first, then new ones; whether each has said it is ready.
     let mut workers = Vec::new();
     let mut ready = Vec::new();
@@ -348,15 +370,23 @@ fn script() -> String {
             let document = web_sys::window()?.document()?;
             let code =
                 document.query_selector("script[data-worker]").ok().flatten()?.text_content()?;
-            let options = web_sys::BlobPropertyBag::new();
-            options.set_type("text/javascript");
-            let parts = js_sys::Array::of1(&code.into());
-            let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
-            web_sys::Url::create_object_url_with_blob(&blob).ok()
+            blob_url(&code)
         })
         .clone()
     });
     inline.unwrap_or_else(|| LOADER.to_string())
+}
+
+/// Sends a job's worker just ready the inline worker's code (`CODE`), so it can start the
+/// workers beside it, on the page of `standalone.html`; on the hosted page it sends nothing.
+fn send_code(worker: &Worker) {
+    let element = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("script[data-worker]").ok().flatten());
+    // The text stays a JavaScript string: the page never copies the worker's code.
+    if let Some(code) = element.and_then(|e| js_sys::Reflect::get(&e, &"textContent".into()).ok()) {
+        let _ = worker.post_message(&js_sys::JsString::from(CODE).concat(&code));
+    }
 }
 
 impl Runner {
@@ -388,6 +418,7 @@ impl Runner {
                     return;
                 };
                 if data == READY {
+                    send_code(&worker);
                     if worker.post_message(&text.clone().into()).is_err() {
                         on_update.emit(refused());
                     }
@@ -437,8 +468,9 @@ pub fn warm_up() {
         let (worker, ready) = (worker.clone(), ready.clone());
         EventListener::new(&worker.clone(), "message", move |event| {
             let said = event.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string());
-            if said.as_deref() == Some(READY) && worker.post_message(&warm.clone().into()).is_ok() {
-                ready.set(true);
+            if said.as_deref() == Some(READY) {
+                send_code(&worker);
+                ready.set(worker.post_message(&warm.clone().into()).is_ok());
             }
             // The page says so on its root (`data-workers-ready`), for its benchmarks.
             if said.as_deref() == Some(WARMED) {
