@@ -67,7 +67,7 @@ BROWSER = [
     ("failures_16384_chips_ms", "failures as a distribution, 400 runs", "ms", 50),
     ("size_job_dense_405b_90_days_ms", "a 90-day sizing of 405B on H100", "ms", None),
     ("size_job_three_chips_405b_90_days_ms", "a 90-day sizing of 405B on three chips in one worker, one chip after another", "ms", None),
-    ("size_page_three_chips_405b_90_days_ms", "a 90-day sizing of 405B on three chips in the page, a worker per chip (e2e, click to plot)", "ms", 3000),
+    ("size_page_three_chips_405b_90_days_ms", "a 90-day sizing of 405B on three chips in the page, on its pool of workers (e2e, click to plot)", "ms", 3000),
 ]
 
 LOAD = [

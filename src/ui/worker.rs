@@ -13,8 +13,9 @@
 //!
 //! On a machine with several cores a search or a sizing of several chips runs side by side: the
 //! worker starts workers of its own (from its own address), as many as the machine has cores
-//! (`navigator.hardwareConcurrency`, at most eight; the page may ask for fewer), a search's
-//! shard or a chip each (`jobs::Job::split`), asks each for its `parts`, and puts them together
+//! (`navigator.hardwareConcurrency`, at most eight; the page may ask for fewer), gives each a
+//! search's shard or a chip of the sizing (`jobs::Job::split`; a worker done with one chip takes
+//! the next waiting), asks each for its `parts`, and puts them together
 //! as one job (`jobs::Job::merged`), so the page sees one search or sizing with one progress
 //! bar, which *Cancel* ends with every worker. Where a worker cannot start another, or one it
 //! started says nothing within five seconds (its code never came), it runs the whole job
@@ -82,7 +83,7 @@ pub fn serve() {
         if let Some(tasks) = request.as_ref().ok().and_then(|r| Job::split(r, pool)) {
             if request.as_ref().is_ok_and(|r| Job::start(r).is_ok()) {
                 let whole = request.clone().unwrap_or(Task::Validate);
-                if side_by_side(&own, whole, &tasks, post.clone()) {
+                if side_by_side(&own, whole, &tasks, pool, post.clone()) {
                     return;
                 }
             }
@@ -188,14 +189,22 @@ fn warm_pool(scope: &DedicatedWorkerGlobalScope, n: usize) {
     });
 }
 
-/// One sizing of several chips run by a worker per chip.
+/// A search or a sizing run as parts (`Job::split`) on workers beside this one: each worker
+/// takes the next part waiting when it is done, so a sizing of more chips than workers keeps
+/// them all busy and starts no more.
 struct SideBySide {
     whole: Task,
     workers: Vec<Worker>,
-    /// Each chip's parts once its worker is done.
+    /// Each part's request, in the job's order.
+    requests: Vec<String>,
+    /// The next part no worker has taken yet.
+    next: usize,
+    /// The part each worker is running.
+    on: Vec<Option<usize>>,
+    /// Each part's parts once its worker is done.
     parts: Vec<Option<serde_json::Value>>,
     progress: Vec<f64>,
-    /// Whether each part's worker has said anything (it is ready, or how far it is).
+    /// Whether each worker has said anything (it is ready, or how far it is).
     heard: Vec<bool>,
     errors: Vec<String>,
     last: f64,
@@ -203,7 +212,39 @@ struct SideBySide {
 }
 
 impl SideBySide {
-    /// Tells the page how far the sizing is, or its result once every chip is sized.
+    /// Gives worker `w` the next part waiting, if one is.
+    fn give(&mut self, w: usize) {
+        self.on[w] = None;
+        let Some(request) = self.requests.get(self.next) else { return };
+        if self.workers[w].post_message(&request.as_str().into()).is_err() {
+            self.errors.push("a part could not be sent to its worker".into());
+            return;
+        }
+        self.on[w] = Some(self.next);
+        self.next += 1;
+    }
+
+    /// Takes what worker `w` said: ready for a part, how far its part is, or the part done.
+    fn heard_from(&mut self, w: usize, data: &str) {
+        self.heard[w] = true;
+        if data == READY {
+            return self.give(w);
+        }
+        let Some(i) = self.on[w] else { return };
+        let Ok(update) = Update::<serde::de::IgnoredAny>::read(data) else { return };
+        self.progress[i] = update.progress.unwrap_or(self.progress[i]);
+        if update.done {
+            match update.parts {
+                Some(parts) => {
+                    self.parts[i] = Some(parts);
+                    self.give(w);
+                }
+                None => self.errors.extend(update.errors),
+            }
+        }
+    }
+
+    /// Tells the page how far the job is, or its result once every part is done.
     fn report(&mut self, post: &dyn Fn(String)) {
         if self.finished {
             return;
@@ -217,7 +258,7 @@ impl SideBySide {
             return;
         }
         self.last = js_sys::Date::now();
-        // The chips done so far, in the sizing's order.
+        // The parts done so far, in the job's order.
         let done: Vec<serde_json::Value> = self.parts.iter().map_while(Clone::clone).collect();
         let progress = self.progress.iter().sum::<f64>() / self.progress.len().max(1) as f64;
         match Job::merged(&self.whole, &done) {
@@ -241,12 +282,14 @@ impl SideBySide {
     }
 }
 
-/// Starts a worker per chip of the sizing `whole` (`tasks`, from `Job::split`), which report
-/// through `post`; false when a worker cannot start, so the caller sizes the chips itself.
+/// Runs the parts `tasks` of `whole` (from `Job::split`) on at most `pool` workers beside this
+/// one, which report through `post`; false when a worker cannot start, so the caller runs the
+/// job itself.
 fn side_by_side(
     scope: &DedicatedWorkerGlobalScope,
     whole: Task,
     tasks: &[Task],
+    pool: usize,
     post: impl Fn(String) + Clone + 'static,
 ) -> bool {
     let Some(address) = address(scope) else { return false };
@@ -254,7 +297,7 @@ fn side_by_side(
     let mut workers = Vec::new();
     let mut ready = Vec::new();
     let mut warm = POOL.with(|pool| std::mem::take(&mut *pool.borrow_mut()));
-    for _ in tasks {
+    for _ in 0..tasks.len().min(pool.max(1)) {
         if !warm.is_empty() {
             let pooled = warm.remove(0);
             ready.push(pooled.ready.get());
@@ -273,9 +316,20 @@ fn side_by_side(
         }
     }
     warm.iter().for_each(|p| p.worker.terminate());
+    let lang = Some(text::lang().code().to_string());
+    let requests = tasks
+        .iter()
+        .map(|task| {
+            Ask { lang: lang.clone(), parts: true, workers: Some(1), task: Ok(task.clone()) }
+                .to_json()
+        })
+        .collect();
     let state = Rc::new(std::cell::RefCell::new(SideBySide {
         whole,
         workers: workers.clone(),
+        requests,
+        next: 0,
+        on: vec![None; workers.len()],
         parts: vec![None; tasks.len()],
         progress: vec![0.0; tasks.len()],
         heard: ready.clone(),
@@ -283,48 +337,28 @@ fn side_by_side(
         last: js_sys::Date::now(),
         finished: false,
     }));
-    for (i, (worker, task)) in workers.into_iter().zip(tasks).enumerate() {
-        let request = Ask {
-            lang: Some(text::lang().code().into()),
-            parts: true,
-            workers: Some(1),
-            task: Ok(task.clone()),
+    for (w, worker) in workers.iter().enumerate() {
+        // A worker started ahead has said it is ready already: it takes a part now.
+        if ready[w] {
+            state.borrow_mut().give(w);
         }
-        .to_json();
-        let (on_state, on_post, to) = (state.clone(), post.clone(), worker.clone());
-        // A worker started ahead has said it is ready already: it takes its part now.
-        if ready[i] && worker.post_message(&request.clone().into()).is_err() {
-            state.borrow_mut().errors.push("a part could not be sent to its worker".into());
-        }
-        let message = EventListener::new(&worker, "message", move |event| {
+        let (on_state, on_post) = (state.clone(), post.clone());
+        let message = EventListener::new(worker, "message", move |event| {
             let Some(data) = event.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string())
             else {
                 return;
             };
             let mut s = on_state.borrow_mut();
-            s.heard[i] = true;
-            if data == READY {
-                if to.post_message(&request.clone().into()).is_err() {
-                    s.errors.push("a part could not be sent to its worker".into());
-                }
-            } else if let Ok(update) = Update::<serde::de::IgnoredAny>::read(&data) {
-                s.progress[i] = update.progress.unwrap_or(s.progress[i]);
-                if update.done {
-                    match update.parts {
-                        Some(parts) => s.parts[i] = Some(parts),
-                        None => s.errors.extend(update.errors),
-                    }
-                }
-            }
+            s.heard_from(w, &data);
             s.report(&on_post);
         });
         let (on_state, on_post) = (state.clone(), post.clone());
-        let error = EventListener::new(&worker, "error", move |_| {
+        let error = EventListener::new(worker, "error", move |_| {
             let mut s = on_state.borrow_mut();
             s.errors.push("a part's worker stopped with an error".into());
             s.report(&on_post);
         });
-        // The listeners live as long as this worker, which ends with the sizing.
+        // The listeners live as long as this worker, which ends with the job.
         std::mem::forget((message, error));
     }
     // A worker that has said nothing by `SILENT_MS` (one that never loaded) would leave the job
