@@ -188,22 +188,7 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
     let mut findings = Vec::new();
     warnings::check(inputs, &shape, &mut findings);
 
-    let params = step_time::layout_params(inputs, &shape, &layout);
-    let (breakdown, link) = step_time::step_with(
-        inputs,
-        &shape,
-        &layout,
-        &params,
-        &step_time::LayerCosts::of(inputs, &shape),
-    );
-    let memory = memory::per_chip_with(
-        inputs,
-        &shape,
-        &layout,
-        &params,
-        &memory::LayerMemory::of(inputs, &shape),
-    );
-    let breakdown = breakdown.with_compiler_remat(memory.compiler_remat);
+    let (breakdown, link, memory) = step_of(inputs, &shape, &layout);
     let step_s = finite(breakdown.total());
     if !memory.fits {
         findings.push(Warning::DoesNotFit {
@@ -274,6 +259,41 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
         facility,
         reliability,
     }
+}
+
+/// One step of the plan and what each chip holds, without the run around them (facility,
+/// failures, findings): what a job over pools needs of each pool's part, many times over.
+/// Returns the step's seconds and whether it fits, as `estimate` gives them.
+pub fn step_and_fit(inputs: &Inputs) -> (f64, bool) {
+    let shape = parallelism::Shape::of(inputs);
+    let layout = stages::stages(&inputs.transformer, &shape);
+    let (breakdown, _, memory) = step_of(inputs, &shape, &layout);
+    (finite(breakdown.total()), memory.fits)
+}
+
+/// The step's parts, its links' times and the memory of each chip, for `estimate` and
+/// `step_and_fit` alike.
+fn step_of(
+    inputs: &Inputs,
+    shape: &parallelism::Shape,
+    layout: &[stages::Stage; 3],
+) -> (StepBreakdown, LinkTimes, MemoryUse) {
+    let params = step_time::layout_params(inputs, shape, layout);
+    let (breakdown, link) = step_time::step_with(
+        inputs,
+        shape,
+        layout,
+        &params,
+        &step_time::LayerCosts::of(inputs, shape),
+    );
+    let memory = memory::per_chip_with(
+        inputs,
+        shape,
+        layout,
+        &params,
+        &memory::LayerMemory::of(inputs, shape),
+    );
+    (breakdown.with_compiler_remat(memory.compiler_remat), link, memory)
 }
 
 /// `flops` per step of `step_s` seconds over the BF16 dense peak of `chips_used` chips: MFU

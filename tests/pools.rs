@@ -768,3 +768,27 @@ fn the_fleet_totals_count_every_pool() {
         assert!(days >= t.train_days && t.train_days == job.train_days, "{gbit}: {t:?}");
     }
 }
+
+/// A pool's part of a job is timed by `step_and_fit`, which gives exactly the step and the fit
+/// `estimate` gives, over generated plans and the shares of batch and layers a part takes.
+#[test]
+fn a_parts_step_and_fit_are_the_estimates() {
+    let mut rng = common::Rng(0x9001_5eed);
+    for _ in 0..300 {
+        let scenario = common::random_scenario(&mut rng);
+        let Ok(mut inputs) = scenario.resolve() else { continue };
+        // A part: some of the batch, or some of the layers with no output layer.
+        match rng.below(3) {
+            0 => inputs.training.global_batch = (inputs.training.global_batch / 3).max(1),
+            1 => {
+                inputs.transformer.n_layers = (inputs.transformer.n_layers / 2).max(1);
+                inputs.transformer.vocab = 0;
+            }
+            _ => {}
+        }
+        let e = estimate(&inputs);
+        let (step_s, fits) = clusterplan::model::step_and_fit(&inputs);
+        assert_eq!(step_s.to_bits(), e.step_s.to_bits(), "{scenario:?}");
+        assert_eq!(fits, e.memory.fits, "{scenario:?}");
+    }
+}

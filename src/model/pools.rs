@@ -16,7 +16,7 @@
 //! pool, and never faster than the pools apart added up.
 
 use crate::model::efficiency::{least_rate, overlapped};
-use crate::model::{estimate, finite, Estimate, Inputs};
+use crate::model::{estimate, finite, step_and_fit, Estimate, Inputs};
 
 /// How one job spans its pools.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -285,9 +285,7 @@ pub fn split(
                 let batch = (p.training.global_batch as f64 * share).round().max(1.0);
                 own.training.global_batch = batch as u32;
                 own.cluster.job_chips = job_chips;
-                let e = estimate(&own);
-                part.busy_s = e.step_s;
-                part.fits = e.memory.fits;
+                (part.busy_s, part.fits) = step_and_fit(&own);
             }
             let gradients = first.transformer.params() * first.training.recipe.grad_bytes();
             let n = used as f64;
@@ -357,10 +355,8 @@ pub fn split(
                 if Some(i) != last {
                     own.transformer.vocab = 0;
                 }
-                let e = estimate(&own);
                 part.share = own_layers as f64 / layers as f64;
-                part.busy_s = e.step_s;
-                part.fits = e.memory.fits;
+                (part.busy_s, part.fits) = step_and_fit(&own);
             }
             let compute = parts.iter().map(|p| p.busy_s).fold(0.0, f64::max);
             let boundaries = used.saturating_sub(1) as f64;
