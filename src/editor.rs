@@ -1,10 +1,12 @@
 //! The planner page's state and everything a user can do to it, as plain Rust.
 //!
-//! `State::apply(Action)` is the page's reducer: an edit resolves and estimates at once; an
-//! invalid scenario keeps the last good result (marked stale) and lists its errors by field.
-//! Whole-plan changes (reset, import, a published plan, a chip change, a searched or sized plan) are undoable, and each
-//! raises `history` so the page adds a browser-history entry and Back returns to the plan
-//! before. Nothing typed is lost: a file that does not parse or resolve is rejected whole.
+//! `State::apply(Action)` is the page's reducer: an edit is judged and estimated at once
+//! (`evaluation::shown`), so what the page shows is a function of the scenario alone: its
+//! refused inputs are listed by field and set aside, never estimated. Every change is
+//! undoable: a run of edits of the same fields (the keys typed into one box) is one step.
+//! Whole-plan changes (reset, import, a published plan, a chip change, a searched or sized
+//! plan) also raise `history` so the page adds a browser-history entry and Back returns to the
+//! plan before. Nothing typed is lost: a file that does not parse or resolve is rejected whole.
 //! No browser and no Yew here, so native tests drive it; `ui` adapts it to `use_reducer`.
 //! Notices are typed; the page words them.
 
@@ -22,7 +24,7 @@ use crate::validation;
 mod edits;
 pub use edits::{Block, Edit, Removed};
 
-/// Undo keeps this many whole-plan changes.
+/// Undo keeps this many changes.
 const UNDO_DEPTH: usize = 50;
 
 /// A change to one field: a dotted path and its new raw value (`None` clears it).
@@ -89,6 +91,7 @@ impl Notice {
                 | Notice::SystemChanged { .. }
                 | Notice::MoeWithoutEp { .. }
                 | Notice::Removed(_)
+                | Notice::OpenedLink
                 | Notice::Redone
         )
     }
@@ -99,19 +102,24 @@ impl Notice {
 pub struct State {
     /// What the user typed.
     pub scenario: Scenario,
-    /// Problems with `scenario`, by field; empty when it is valid.
+    /// The inputs of `scenario` the judge refuses, by field, each set aside from `good`;
+    /// empty when it is valid.
     pub errors: Vec<InputError>,
-    /// The newest valid result (of `scenario` itself unless `errors` is non-empty).
+    /// The result of `scenario` with its refused inputs set aside (`evaluation::shown`); `None`
+    /// only when nothing of it can be estimated.
     pub good: Option<Rc<Evaluation>>,
-    /// `good` is `scenario` on the largest count its plan divides, with the chips beyond it
-    /// idle, because the typed count does not divide (its error and suggestions stay shown).
-    pub idle_kept: Option<u64>,
+    /// A chip count the plan does not divide, taken with chips idle in `good` (its round
+    /// counts offered beside the field).
+    pub idle: Option<evaluation::Idle>,
     /// A message for the user.
     pub notice: Option<Notice>,
     /// Scenarios before each whole-plan change, newest last.
     pub undo: Vec<Rc<Scenario>>,
     /// Scenarios Undo went back from, newest last; any other change empties it.
     pub redo: Vec<Rc<Scenario>>,
+    /// The fields the last edit set, while edits of the same fields go on: they join its
+    /// Undo step rather than each making one.
+    pub typing: Option<Vec<String>>,
     /// Rises with every whole-plan change, so the page adds a browser-history entry.
     pub history: u32,
     /// Side A of a comparison, pinned while the form edits side B (`scenario`); `None` when
@@ -129,9 +137,9 @@ pub struct Pinned {
 }
 
 impl Pinned {
-    /// Pins `scenario` as side A.
+    /// Pins `scenario` as side A, its refused inputs set aside as the page shows it.
     pub fn of(scenario: Scenario) -> Pinned {
-        let good = evaluation::evaluate(&scenario).ok().map(Rc::new);
+        let good = evaluation::shown(&scenario).ok().map(|s| Rc::new(s.good));
         Pinned { scenario, good }
     }
 }
@@ -147,8 +155,8 @@ pub enum Action {
     Reset,
     /// A file's text to import.
     Import { name: String, text: String },
-    /// A scenario from the link (pasted, or reached by Back and Forward); not undoable, since
-    /// the browser's history already holds the way back.
+    /// A scenario from the link (pasted, or reached by Back and Forward); undoable, and adds
+    /// no history entry, since the browser's history already holds it.
     Open(Box<Scenario>),
     /// Choose a chip preset, or `custom` to take over the current chip's figures.
     ChooseChip(String),
@@ -182,10 +190,11 @@ impl State {
             scenario,
             errors: Vec::new(),
             good: None,
-            idle_kept: None,
+            idle: None,
             notice,
             undo: Vec::new(),
             redo: Vec::new(),
+            typing: None,
             history: 0,
             pinned: None,
         };
@@ -200,24 +209,34 @@ impl State {
         state
     }
 
-    /// The result on screen is not the current scenario's.
-    pub fn stale(&self) -> bool {
-        !self.errors.is_empty() && self.idle_kept.is_none()
-    }
-
     /// Errors for one field.
     pub fn errors_for(&self, path: &str) -> Vec<&InputError> {
         self.errors.iter().filter(|e| e.field == path).collect()
     }
 
+    /// The note of a field taken with chips idle, when it is `path`.
+    pub fn idle_for(&self, path: &str) -> Option<&InputError> {
+        self.idle.as_ref().map(|i| &i.note).filter(|n| n.field == path)
+    }
+
     /// Applies one action.
     pub fn apply(&mut self, action: Action) {
+        let typing = self.typing.take();
         match action {
             Action::Set(changes) => {
+                let paths: Vec<String> = changes.iter().map(|(p, _)| p.clone()).collect();
+                let mut next = self.scenario.clone();
                 for (path, value) in changes {
-                    self.scenario = self.scenario.with_at(&path, value);
+                    next = next.with_at(&path, value);
                 }
-                self.redo.clear();
+                if next != self.scenario {
+                    let previous = std::mem::replace(&mut self.scenario, next);
+                    if typing.as_ref() != Some(&paths) {
+                        self.remember(previous);
+                    }
+                    self.redo.clear();
+                }
+                self.typing = Some(paths);
                 self.notice = None;
                 self.evaluate();
             }
@@ -236,9 +255,14 @@ impl State {
             }
             Action::Reset => self.replace(Scenario::default_plan(), Notice::Reset),
             Action::Import { name, text } => self.import(name, &text),
+            // The browser's history already holds the way back; Undo holds it too.
             Action::Open(scenario) => {
                 if *scenario != self.scenario || self.pinned.is_some() {
-                    self.scenario = *scenario;
+                    let previous = std::mem::replace(&mut self.scenario, *scenario);
+                    if previous != self.scenario {
+                        self.remember(previous);
+                        self.redo.clear();
+                    }
                     self.pinned = None;
                     self.notice = Some(Notice::OpenedLink);
                     self.evaluate();
@@ -256,7 +280,7 @@ impl State {
             Action::Compare => {
                 self.pinned = Some(Rc::new(Pinned {
                     scenario: self.scenario.clone(),
-                    good: self.good.clone().filter(|_| self.errors.is_empty()),
+                    good: self.good.clone(),
                 }));
                 self.notice = Some(Notice::Comparing);
                 self.history = self.history.wrapping_add(1);
@@ -302,14 +326,19 @@ impl State {
         let previous = std::mem::replace(&mut self.scenario, scenario);
         if previous != self.scenario {
             self.redo.clear();
-            self.undo.push(Rc::new(previous));
-            if self.undo.len() > UNDO_DEPTH {
-                self.undo.remove(0);
-            }
+            self.remember(previous);
             self.history = self.history.wrapping_add(1);
         }
         self.notice = Some(notice);
         self.evaluate();
+    }
+
+    /// Keeps `previous` for Undo, the oldest dropped past `UNDO_DEPTH`.
+    fn remember(&mut self, previous: Scenario) {
+        self.undo.push(Rc::new(previous));
+        if self.undo.len() > UNDO_DEPTH {
+            self.undo.remove(0);
+        }
     }
 
     fn import(&mut self, name: String, text: &str) {
@@ -466,9 +495,7 @@ impl State {
             let Some(good) = &self.good else { return };
             let model = describe::transformer(&good.inputs.transformer);
             let next = self.scenario.with(paths::MODEL, Some(model));
-            self.scenario = next;
-            self.notice = None;
-            return self.evaluate();
+            return self.edit_whole(next);
         }
         let Some(preset) = presets::transformer(id) else { return };
         let mut next = self.scenario.with(paths::MODEL, Some(serde_json::json!({ "preset": id })));
@@ -484,31 +511,35 @@ impl State {
         }
         match notice {
             Some(notice) => self.replace(next, notice),
-            None => {
-                self.scenario = next;
-                self.notice = None;
-                self.evaluate();
-            }
+            None => self.edit_whole(next),
         }
     }
 
+    /// An edit of several fields at once with no notice of its own: one Undo step, no
+    /// history entry.
+    fn edit_whole(&mut self, next: Scenario) {
+        let previous = std::mem::replace(&mut self.scenario, next);
+        if previous != self.scenario {
+            self.remember(previous);
+            self.redo.clear();
+        }
+        self.notice = None;
+        self.evaluate();
+    }
+
+    /// Judges the scenario as the worker and the command line do (`evaluation::shown`): the
+    /// result on screen is always the scenario's own, its refused inputs set aside.
     fn evaluate(&mut self) {
-        self.idle_kept = None;
-        match evaluation::evaluate(&self.scenario) {
-            Ok(good) => {
-                self.errors.clear();
-                self.good = Some(Rc::new(good));
+        match evaluation::shown(&self.scenario) {
+            Ok(shown) => {
+                self.errors = shown.refused;
+                self.idle = shown.idle;
+                self.good = Some(Rc::new(shown.good));
             }
             Err(errors) => {
-                // A chip count the plan does not divide answers at once, on the largest count
-                // it divides with the rest idle; the error keeps offering the round counts.
-                if let Some((idle, kept)) = self.scenario.idle_kept(&errors) {
-                    if let Ok(good) = evaluation::evaluate(&kept) {
-                        self.good = Some(Rc::new(good));
-                        self.idle_kept = Some(idle);
-                    }
-                }
                 self.errors = errors;
+                self.idle = None;
+                self.good = None;
             }
         }
     }

@@ -14,7 +14,7 @@
 use crate::model::rl::{self, RlEstimate};
 use crate::model::serving::{self, ServingEstimate};
 use crate::model::{failures, Estimate, Inputs};
-use crate::scenario::{Calibration, InputError, Pools, Scenario};
+use crate::scenario::{Aside, Calibration, InputError, Pools, Scenario};
 use crate::validation;
 
 /// A scenario judged good, with all it takes to show it. Two are equal when their inputs are:
@@ -109,6 +109,107 @@ pub fn failures(good: &Evaluation) -> failures::Spread {
         spread.deadline_chance = Some(spread.chance_by(d / held));
     }
     spread
+}
+
+/// What the page, the worker and the command line show for a scenario: its estimate with every
+/// input the judge refuses set aside, and a chip count its plan does not divide taken with the
+/// chips beyond the largest count it divides left idle.
+#[derive(Clone, Debug)]
+pub struct Shown {
+    /// The scenario estimated.
+    pub good: Evaluation,
+    /// The scenario as estimated: the one given with its refused inputs set aside
+    /// (`scenario::Aside`) and an idle chip count's data-parallel degree written in.
+    pub estimated: Scenario,
+    /// The inputs refused and set aside, each named by its field in the scenario as given.
+    pub refused: Vec<InputError>,
+    /// A chip count the plan does not divide, taken with chips idle.
+    pub idle: Option<Idle>,
+}
+
+/// A chip count the plan does not divide, estimated with the chips beyond the largest count
+/// it divides left idle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Idle {
+    /// The chips left idle.
+    pub chips: u64,
+    /// What the count's error says, with the round counts as fixes: a note, not a refusal.
+    pub note: InputError,
+}
+
+/// Rounds of setting aside: each round's refusals are set aside and the rest judged again,
+/// since a field back at its default can itself be refused with the others (a tensor degree
+/// that no longer divides the chips).
+const ROUNDS: usize = 4;
+
+/// `scenario` as it is shown: its estimate, what was refused and set aside, and any chips
+/// left idle; every refused input at once when nothing is left to estimate.
+pub fn shown(scenario: &Scenario) -> Result<Shown, Vec<InputError>> {
+    let mut aside = Aside::none(scenario);
+    let mut refused: Vec<InputError> = Vec::new();
+    for round in 0..ROUNDS {
+        let errors = match evaluate(&aside.scenario) {
+            Ok(good) => return Ok(Shown { good, estimated: aside.scenario, refused, idle: None }),
+            Err(errors) => errors,
+        };
+        let (divides, others): (Vec<InputError>, Vec<InputError>) =
+            errors.into_iter().partition(|e| idle_fix(e).is_some());
+        if others.is_empty() {
+            if let Some(kept) = divides.first().and_then(|e| idle_kept(&aside.scenario, e)) {
+                let (chips, estimated) = kept;
+                if let Ok(good) = evaluate(&estimated) {
+                    let mut note = divides[0].clone();
+                    note.field = aside.typed_field(&note.field);
+                    let idle = Some(Idle { chips, note });
+                    return Ok(Shown { good, estimated, refused, idle });
+                }
+            }
+        }
+        let set_aside = if others.is_empty() { divides } else { others };
+        let next = aside.without(&set_aside);
+        // A field refused again once set aside is said once, and a key missing once another
+        // is set aside (a custom chip's figure) is a consequence, not the user's.
+        let earlier = refused.len();
+        for mut e in set_aside {
+            e.field = aside.typed_field(&e.field);
+            let again = refused[..earlier].iter().any(|r| r.field == e.field);
+            let consequence = round > 0 && e.problem == crate::scenario::Problem::Required;
+            if !again && !consequence && !refused.contains(&e) {
+                refused.push(e);
+            }
+        }
+        if next.scenario == aside.scenario {
+            break;
+        }
+        aside = next;
+    }
+    Err(refused)
+}
+
+/// `shown` for the command line, which refuses what the page sets aside: the scenario's
+/// estimate, a chip count its plan does not divide taken with chips idle, or every refused
+/// input.
+pub fn strict(scenario: &Scenario) -> Result<Shown, Vec<InputError>> {
+    let shown = shown(scenario)?;
+    if shown.refused.is_empty() {
+        Ok(shown)
+    } else {
+        Err(shown.refused)
+    }
+}
+
+/// The fix that keeps the plan on the largest chip count it divides, when `error` offers one.
+fn idle_fix(error: &InputError) -> Option<&crate::scenario::Fix> {
+    error.fixes.iter().find(|f| matches!(f.label, crate::scenario::FixLabel::KeepIdle { .. }))
+}
+
+/// `scenario` kept on the largest count its plan divides (`idle_fix`), and the chips idle.
+fn idle_kept(scenario: &Scenario, error: &InputError) -> Option<(u64, Scenario)> {
+    let fix = idle_fix(error)?;
+    let crate::scenario::FixLabel::KeepIdle { idle, .. } = fix.label else { return None };
+    let kept =
+        fix.changes.iter().fold(scenario.clone(), |s, (path, v)| s.with_at(path, Some(v.clone())));
+    Some((idle, kept))
 }
 
 /// What a scenario resolves to before it is estimated.

@@ -703,11 +703,13 @@ fn accuracy(report: &Report) -> Value {
 
 /// Plan A against plan B: the step and the scaling plots as SVG documents.
 fn compare_svg(a_scenario: &Scenario, b_scenario: &Scenario, dark: bool) -> Drawn {
+    // Each side as the page shows it (`evaluation::shown`).
     let (Ok(a), Ok(b)) =
-        (crate::evaluation::evaluate(a_scenario), crate::evaluation::evaluate(b_scenario))
+        (crate::evaluation::shown(a_scenario), crate::evaluation::shown(b_scenario))
     else {
         return Err("a plan of the comparison does not resolve");
     };
+    let (a, b) = (a.good, b.good);
     let current =
         |g: &crate::evaluation::Evaluation| ScalingPoint::of(g.inputs.cluster.n_chips, &g.estimate);
     let (now_a, now_b) = (current(&a), current(&b));
@@ -730,10 +732,16 @@ fn compare_svg(a_scenario: &Scenario, b_scenario: &Scenario, dark: bool) -> Draw
 
 /// Every plot of a plan as SVG documents `width` wide, keyed by `charts::Kind::id`, the
 /// cluster drawing (where the fabric builds), the fleet and the failures; or why not.
-fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Plots {
-    let Ok(good) = crate::evaluation::evaluate(scenario) else {
-        return Plots { error: Some("the plan does not resolve".into()), ..Plots::default() };
+fn plots_svg(typed: &Scenario, dark: bool, width: u32) -> Plots {
+    let drawn_for = Some(Box::new(typed.clone()));
+    // The plan as the page shows it: refused inputs set aside, a count that does not divide
+    // taken with chips idle (`evaluation::shown`).
+    let Ok(crate::evaluation::Shown { good, estimated, .. }) = crate::evaluation::shown(typed)
+    else {
+        let error = Some("the plan does not resolve".into());
+        return Plots { scenario: drawn_for, error, ..Plots::default() };
     };
+    let scenario = &estimated;
     let theme = if dark { charts::DARK } else { charts::LIGHT };
     let scaling = editor::scaling(&good.inputs);
     let chips = good.inputs.cluster.n_chips;
@@ -757,6 +765,7 @@ fn plots_svg(scenario: &Scenario, dark: bool, width: u32) -> Plots {
     insight::sensitivity(&mut plots, &good, &theme, width);
     insight::network(&mut plots, scenario, &good, &theme, width);
     Plots {
+        scenario: drawn_for,
         plots: plots.plots.clone(),
         sketch,
         fleet: fleet::view(scenario, &good, &theme, width),

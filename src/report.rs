@@ -121,7 +121,10 @@ pub fn serving_json(e: &ServingEstimate) -> Value {
             "tokens_per_s_per_chip": p.tokens_per_s_per_chip,
         })).collect::<Vec<_>>(),
         "feasible": e.feasible,
-        "problems": e.problems.iter().map(crate::text::serving_problem).collect::<Vec<_>>(),
+        "problems": e.problems.iter().map(|p| json!({
+            "field": fields::serving_problem_field(p),
+            "message": crate::text::serving_problem(p),
+        })).collect::<Vec<_>>(),
         "range": serving_range_json(e),
     })
 }

@@ -7,6 +7,7 @@
 //! meaning; `version` rises only when that promise cannot be kept, and old versions keep
 //! decoding. This module knows nothing about the browser or the model's formulas.
 
+mod aside;
 mod calibration;
 pub mod describe;
 mod edit;
@@ -29,6 +30,7 @@ use serde_json::{Map, Value};
 
 use crate::model::{Estimate, Inputs};
 
+pub use aside::Aside;
 pub use calibration::{merge, Calibration, MEASURES};
 pub use edit::{value_at, Path};
 pub use pools::{Pools, Sites, MAX_POOLS, MAX_SITES};

@@ -452,6 +452,17 @@ pub fn serving_problem(p: &crate::model::serving::Problem) -> String {
         Problem::TooFewChips { need, have } => {
             fill("serve.too-few-chips", &[("need", &n(need as f64)), ("have", &n(have as f64))])
         }
+        Problem::TtftAtLoad { ttft_s, target_s, busy, busy_at_most, chips } => fill(
+            "serve.ttft-at-load",
+            &[
+                ("ttft", &ms(ttft_s)),
+                ("target", &ms(target_s)),
+                ("over", &ms(ttft_s - target_s)),
+                ("busy", &crate::numbers::percent(busy)),
+                ("most", &crate::numbers::percent(busy_at_most)),
+                ("chips", &n(chips as f64)),
+            ],
+        ),
     }
 }
 

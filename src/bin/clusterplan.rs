@@ -120,21 +120,22 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
     let mut failed = false;
     let checked = Scenario::each(&text, |place, scenario| {
         let scenario = catalog.expand(&scenario);
-        // The one judge the page and the worker use: fields, measurements, pools and sites.
-        if let Err(errors) = evaluation::check(&scenario) {
-            // A chip count the plan does not divide is estimated with the rest idle, as the
-            // page does (`Scenario::idle_kept`); the round counts are still offered.
-            if let Some((idle, _)) = scenario.idle_kept(&errors) {
-                eprintln!(
-                    "note: {}{}; estimated with {idle} chips idle",
-                    which(place),
-                    bad_field(&errors[0])
-                );
-                return;
-            }
-            failed = true;
-            for e in errors {
-                eprintln!("error: {}{}", which(place), bad_field(&e));
+        // The one judge the page and the worker use: fields, measurements, pools and sites,
+        // refused here rather than set aside. A chip count the plan does not divide is
+        // estimated with the rest idle, as the page does; the round counts are still offered.
+        match evaluation::strict(&scenario) {
+            Ok(evaluation::Shown { idle: Some(idle), .. }) => eprintln!(
+                "note: {}{}; estimated with {} chips idle",
+                which(place),
+                bad_field(&idle.note),
+                idle.chips
+            ),
+            Ok(_) => {}
+            Err(errors) => {
+                failed = true;
+                for e in errors {
+                    eprintln!("error: {}{}", which(place), bad_field(&e));
+                }
             }
         }
     });
@@ -148,17 +149,13 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut first = true;
     let printed = Scenario::each(&text, |place, scenario| {
-        let mut scenario = catalog.expand(&scenario);
-        let mut idle_kept = None;
-        let good = match evaluation::evaluate(&scenario) {
-            Ok(good) => good,
-            Err(errors) => {
-                let Some((idle, kept)) = scenario.idle_kept(&errors) else { return };
-                let Ok(good) = evaluation::evaluate(&kept) else { return };
-                (scenario, idle_kept) = (kept, Some(idle));
-                good
-            }
+        let scenario = catalog.expand(&scenario);
+        let Ok(evaluation::Shown { good, estimated: scenario, idle, .. }) =
+            evaluation::strict(&scenario)
+        else {
+            return;
         };
+        let idle_kept = idle.map(|i| i.chips);
         // An infeasible plan is still estimated (exit 0); stderr says why it cannot run.
         for p in &good.estimate.problems {
             eprintln!("problem: {}{}: {p}", which(place), field(fields::warning_field(p)));
@@ -178,8 +175,9 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
         if let Some(s) = &served.serving {
             for p in &s.problems {
                 eprintln!(
-                    "problem: {}serving: {}",
+                    "problem: {}{}: {}",
                     which(place),
+                    field(fields::serving_problem_field(p)),
                     clusterplan::text::serving_problem(p)
                 );
             }
@@ -525,7 +523,7 @@ fn bom(path: &str) -> ExitCode {
 /// The one scenario in `path`, judged, for `command`; the exit code that says why not.
 fn evaluated(path: &str, command: &str) -> Result<evaluation::Evaluation, ExitCode> {
     let scenario = one_scenario(path, command)?;
-    evaluation::evaluate(&scenario).map_err(input_errors)
+    evaluation::strict(&scenario).map(|s| s.good).map_err(input_errors)
 }
 
 /// `timeline FILE`: the scenario's step as Chrome trace JSON, a thread a pipeline stage.

@@ -44,6 +44,13 @@ pub(super) fn words(
         plots.serving_cards = Card::flat(&serving(good, s));
         plots.serving_problems = s.problems.iter().map(crate::text::serving_problem).collect();
         plots.serving_feasible = s.feasible;
+        plots.serving_missed = s
+            .problems
+            .iter()
+            .filter_map(|p| {
+                missed_card(p).map(|id| (id.to_string(), crate::text::serving_problem(p)))
+            })
+            .collect();
         let target = good.inputs.serving.map_or(s.tpot_s, |asked| asked.tpot_s);
         let kind = charts::Kind::Frontier;
         let chosen = (s.tpot_s, s.decode_tokens_per_s_per_chip);
@@ -57,6 +64,16 @@ pub(super) fn words(
     }
     if served.serving.is_some() || served.rl.is_some() {
         plots.serving_csv = crate::report::serving_csv(served.serving.as_ref(), served.rl.as_ref());
+    }
+}
+
+/// The card whose target `p` says is missed, if it says so.
+fn missed_card(p: &crate::model::serving::Problem) -> Option<&'static str> {
+    use crate::model::serving::Problem;
+    match p {
+        Problem::TtftUnreachable { .. } | Problem::TtftAtLoad { .. } => Some("serving-ttft"),
+        Problem::TpotUnreachable { .. } => Some("serving-tpot"),
+        _ => None,
     }
 }
 

@@ -243,6 +243,11 @@ pub enum Problem {
     TpotUnreachable { best_s: f64, target_s: f64 },
     /// The first token comes later than the target even on an idle instance.
     TtftUnreachable { best_s: f64, target_s: f64 },
+    /// The first token comes later than the target at the planned load, though an idle
+    /// instance meets it: the queue for prefill is too long. `busy_at_most` is the share of
+    /// its time the prefilling instance may be busy for the target to hold, and `chips` what
+    /// the load then takes.
+    TtftAtLoad { ttft_s: f64, target_s: f64, busy: f64, busy_at_most: f64, chips: u64 },
     /// The load needs more chips than the cluster has.
     TooFewChips { need: u64, have: u32 },
 }
@@ -266,8 +271,13 @@ pub struct ServingEstimate {
     pub prefill_round_s: f64,
     /// The decode step at `batch`, in parts.
     pub step: DecodeStep,
-    /// Time to the first token at the planned load, seconds.
+    /// Time to the first token at the planned load, seconds: the prompt's rounds, its wait
+    /// behind the prompts before it at `busy`, and the step or the hand-off after them.
     pub ttft_s: f64,
+    /// Share of its time the instance a prompt queues for (the prefill instance when apart)
+    /// is busy at the planned load: the load over the capacity of the instances sized for it,
+    /// or `Serving::utilisation` when no load is given.
+    pub busy: f64,
     /// Time per output token at the planned load, seconds.
     pub tpot_s: f64,
     /// Prompt tokens per second per chip at the targets.
@@ -761,7 +771,9 @@ pub fn estimate(
     let rho = s.utilisation.clamp(0.05, 0.99);
     let rounds = (input / PREFILL_CHUNK).ceil().max(1.0);
     let service = rounds * prefill_round_s;
-    let queue = rho / (2.0 * (1.0 - rho)) * service;
+    // Waiting behind the prompts before it at `busy` (M/D/1: Poisson arrivals, fixed service;
+    // Kleinrock, Queueing Systems vol. 1, 1975, the Pollaczek-Khinchine mean wait).
+    let wait = |busy: f64| busy / (2.0 * (1.0 - busy)) * service;
     let ttft_at = |at: &AtBatch| -> f64 {
         let after = if s.disaggregated {
             let bytes = input * kv_bytes_per_token(t, 1, s.kv_cache);
@@ -776,7 +788,7 @@ pub fn estimate(
             // generation on average.
             at.step.total() * output / 2.0
         };
-        finite(service + queue + after)
+        finite(service + after)
     };
 
     // The largest batch meeting the time between tokens; TPOT grows with the batch, so the
@@ -809,9 +821,9 @@ pub fn estimate(
         lo
     };
     let at = plan.at(batch);
-    let ttft_s = ttft_at(&at);
-    let best_ttft = ttft_at(&one) - queue;
-    if best_ttft > s.ttft_s {
+    let best_ttft = ttft_at(&one);
+    let ttft_unreachable = best_ttft > s.ttft_s;
+    if ttft_unreachable {
         problems.push(Problem::TtftUnreachable { best_s: best_ttft, target_s: s.ttft_s });
     }
 
@@ -835,6 +847,45 @@ pub fn estimate(
         prefill_instances * prefill_d.chips() as u64 + decode_instances * decode_d.chips() as u64;
     if chips_needed > cluster.n_chips as u64 {
         problems.push(Problem::TooFewChips { need: chips_needed, have: cluster.n_chips });
+    }
+
+    // The first token at the load: the instances a prompt queues for are as busy as the load
+    // makes them (the planned utilisation when none is given), so the colocated case, whose
+    // instances prefill and decode in turn, answers to the load as the disaggregated one does.
+    let (queued_on, queued_capacity) = if s.disaggregated {
+        (prefill_instances, prefill_requests_per_s)
+    } else {
+        (decode_instances, at.requests_per_s)
+    };
+    let busy = if load > 0.0 && queued_capacity > 0.0 {
+        (load / (queued_on.max(1) as f64 * queued_capacity)).clamp(0.0, 0.99)
+    } else {
+        rho
+    };
+    let after_s = ttft_at(&at);
+    let ttft_s = finite(after_s + wait(busy));
+    if ttft_s > s.ttft_s && !ttft_unreachable {
+        // The busiest the queued-on instances may be for the target to hold (the wait's
+        // inverse), and the chips the load takes at that.
+        let slack = ((s.ttft_s - after_s) / service.max(f64::MIN_POSITIVE)).max(0.0);
+        let busy_at_most = (2.0 * slack / (1.0 + 2.0 * slack)).min(busy);
+        let more = if load > 0.0 && queued_capacity > 0.0 && busy_at_most > 0.0 {
+            finite((load / (queued_capacity * busy_at_most)).ceil()).min(u32::MAX as f64) as u64
+        } else {
+            queued_on
+        };
+        let chips = if s.disaggregated {
+            more * prefill_d.chips() as u64 + decode_instances * decode_d.chips() as u64
+        } else {
+            more * decode_d.chips() as u64
+        };
+        problems.push(Problem::TtftAtLoad {
+            ttft_s,
+            target_s: s.ttft_s,
+            busy,
+            busy_at_most,
+            chips,
+        });
     }
 
     // Per chip at the targets, and what a chip-second of each phase costs per token.
@@ -868,6 +919,7 @@ pub fn estimate(
         prefill_round_s: finite(prefill_round_s),
         step: at.step,
         ttft_s,
+        busy,
         tpot_s: at.tpot_s,
         prefill_tokens_per_s_per_chip,
         decode_tokens_per_s_per_chip,
@@ -954,8 +1006,9 @@ fn frontier(plan: &Plan, cap: u32, chips: f64, prefill_chip_s: Option<f64>) -> V
 /// The deployments worth running, most output a chip-second first (so cheapest a token at any
 /// price per chip): every instance of a power of two chips up to `max_chips`, split between
 /// attention tensor and data parallelism every way (data parallelism only with experts, which
-/// every chip of the instance holds), each estimated for `serving`; those that meet the
-/// targets first. The prefill instance, when apart, is split as the decode one.
+/// every chip of the instance holds), each estimated for `serving`; only those that meet
+/// every target at the planned load and fit are ranked, so none that misses one is offered.
+/// The prefill instance, when apart, is split as the decode one.
 pub fn search(
     inputs: &crate::model::Inputs,
     estimate: &crate::model::Estimate,
@@ -984,11 +1037,7 @@ pub fn search(
             None => break,
         };
     }
-    found.sort_by(|a, b| {
-        let key = |e: &ServingEstimate| (!e.feasible, -e.decode_tokens_per_s_per_chip);
-        let (fa, pa) = key(a);
-        let (fb, pb) = key(b);
-        fa.cmp(&fb).then(pa.total_cmp(&pb))
-    });
+    found.retain(|e| e.feasible);
+    found.sort_by(|a, b| b.decode_tokens_per_s_per_chip.total_cmp(&a.decode_tokens_per_s_per_chip));
     found
 }

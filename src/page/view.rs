@@ -208,6 +208,10 @@ impl Card {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Plots {
+    /// The scenario they were drawn for, as the page sent it: the page shows them as its
+    /// plan's only while it is the same.
+    #[serde(with = "scenario_json_or_none")]
+    pub scenario: Option<Box<Scenario>>,
     pub plots: BTreeMap<String, String>,
     pub sketch: Option<String>,
     pub fleet: Option<Fleet>,
@@ -220,6 +224,9 @@ pub struct Plots {
     pub serving_cards: Vec<String>,
     pub serving_problems: Vec<String>,
     pub serving_feasible: bool,
+    /// The cards whose target the deployment misses at the planned load (`serving-ttft`,
+    /// `serving-tpot`), each with the sentence that says by how much and what meets it.
+    pub serving_missed: Vec<(String, String)>,
     pub rl_cards: Vec<String>,
     pub rl_problems: Vec<String>,
     pub serving_csv: String,
@@ -262,5 +269,30 @@ mod scenario_json {
     pub fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<Box<Scenario>, D::Error> {
         let value = serde_json::Value::deserialize(from)?;
         Scenario::from_value(value).map(Box::new).map_err(serde::de::Error::custom)
+    }
+}
+
+/// The same for a scenario that may be absent (`null`).
+mod scenario_json_or_none {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::scenario::Scenario;
+
+    pub fn serialize<S: Serializer>(
+        scenario: &Option<Box<Scenario>>,
+        to: S,
+    ) -> Result<S::Ok, S::Error> {
+        scenario.as_ref().map(|s| s.to_value()).serialize(to)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        from: D,
+    ) -> Result<Option<Box<Scenario>>, D::Error> {
+        match Option::<serde_json::Value>::deserialize(from)? {
+            None => Ok(None),
+            Some(value) => Scenario::from_value(value)
+                .map(|s| Some(Box::new(s)))
+                .map_err(serde::de::Error::custom),
+        }
     }
 }

@@ -6,7 +6,7 @@
 use crate::editor::{Kept, Notice, Removed};
 use crate::model::presets;
 use crate::scenario::fields;
-pub use crate::text::{fill, t, warning};
+pub use crate::text::{field_name, fill, input_error, t, warning};
 
 /// The field table's path of a field by its scenario path: a measurement's field by its own,
 /// a further pool's (`cluster.pools.1.chips`) as the cluster's, a site's (`sites.0.name`) as

@@ -1621,6 +1621,19 @@ pub fn warning_fixes(w: &Warning) -> Vec<Fix> {
     }
 }
 
+/// The input a serving problem concerns (`model::serving::Problem`), so the command-line tool
+/// names it: the target missed, the figure that does not fit, the load.
+pub fn serving_problem_field(p: &crate::model::serving::Problem) -> &'static str {
+    use crate::model::serving::Problem;
+    match p {
+        Problem::DoesNotFit { .. } => "serving.kv_cache",
+        Problem::ExpertsDoNotDivide { .. } => "serving.ep",
+        Problem::TpotUnreachable { .. } => "serving.tpot_ms",
+        Problem::TtftUnreachable { .. } | Problem::TtftAtLoad { .. } => "serving.ttft_ms",
+        Problem::TooFewChips { .. } => "serving.requests_per_s",
+    }
+}
+
 /// The input a finding concerns, so the page shows it next to that field and the command-line
 /// tool names it.
 pub fn warning_field(w: &Warning) -> &'static str {

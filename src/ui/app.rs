@@ -126,12 +126,13 @@ pub fn app() -> Html {
         });
     }
     let width = use_state(|| 0u32);
-    // The plots, drawn by a worker kept for them, a message after each edit.
+    // The plots, drawn by a worker kept for them, a message after each edit; the worker judges
+    // the scenario as the page does (`evaluation::shown`), refused inputs and all.
     let plots = use_state(|| None::<Rc<crate::page::Plots>>);
     let drawer = use_mut_ref(|| None::<super::worker::Drawer>);
     {
         let (plots, drawer) = (plots.clone(), drawer.clone());
-        let scenario = state.errors.is_empty().then(|| state.scenario.clone());
+        let scenario = Some(state.scenario.clone());
         use_effect_with((scenario, *dark, *width, *lang), move |(scenario, dark, width, _)| {
             if let Some(scenario) = scenario.clone() {
                 let mut drawer = drawer.borrow_mut();
@@ -183,6 +184,19 @@ pub fn app() -> Html {
                 dispatcher.dispatch(action);
             });
             move || drop(listeners)
+        });
+    }
+    // Ctrl+Z and Ctrl+Shift+Z outside a text box step through the page's own history.
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with((), move |_| {
+            let listener = browser::on_history_key(move |key| {
+                dispatcher.dispatch(match key {
+                    browser::HistoryKey::Undo => Action::Undo,
+                    browser::HistoryKey::Redo => Action::Redo,
+                })
+            });
+            move || drop(listener)
         });
     }
     // A printed page holds every folded section, however printing was started.
@@ -305,6 +319,10 @@ pub fn app() -> Html {
     let good = state.good.clone();
     let notice = state.notice.as_ref();
     let summary = super::summary::summary(&state);
+    // What the worker drew is shown as the plan's only while it is this scenario's; until the
+    // drawing of an edit arrives, its sections are dimmed and say they are updating.
+    let updating = plots.as_ref().is_some_and(|p| p.scenario.as_deref() != Some(&state.scenario));
+    let drawn = |html: Html| drawn(updating, html);
     html! {
         <>
             // The first Tab stop: past the form to the results (the link's address would replace
@@ -369,18 +387,20 @@ pub fn app() -> Html {
                 </div>
                 <div class="outputs">
                     { compare(&state, &on_action, &compare_plots.status) }
-                    { super::fleet::headline(plots.as_ref().and_then(|p| p.fleet.as_ref())) }
+                    { drawn(super::fleet::headline(plots.as_ref().and_then(|p| p.fleet.as_ref()))) }
                     { results(&state, &on_copy_text) }
-                    { super::serve::serving(plots.as_deref()) }
-                    { super::finish::finish(plots.as_ref().and_then(|p| p.failures.as_ref())) }
-                    { super::fleet::fleet(plots.as_ref().and_then(|p| p.fleet.as_ref()), &on_action) }
+                    { drawn(super::serve::serving(plots.as_deref())) }
+                    { drawn(super::finish::finish(plots.as_ref().and_then(|p| p.failures.as_ref()))) }
+                    { drawn(super::fleet::fleet(plots.as_ref().and_then(|p| p.fleet.as_ref()), &on_action)) }
                     if let Some(good) = good.clone() {
-                        <SketchView {good} lang={*lang} on_set={on_set.clone()}
-                            svg={plots.as_ref().and_then(|p| p.sketch.as_ref().map(|s| AttrValue::from(s.clone())))} />
+                        { drawn(html! { <SketchView {good} lang={*lang} on_set={on_set.clone()}
+                            svg={plots.as_ref().and_then(|p| p.sketch.as_ref().map(|s| AttrValue::from(s.clone())))} /> }) }
                     }
                     <SearchPanel state={state.clone()} on_action={on_action} dark={*dark} width={*width} lang={*lang} />
                     if let Some(good) = good {
-                        <div class={classes!("plots", (state.stale() || !good.estimate.feasible).then_some("stale"))}>
+                        <div class={classes!("plots", (!good.estimate.feasible).then_some("stale"), updating.then_some("updating"))}
+                            data-updating={updating.to_string()} aria-busy={updating.to_string()}>
+                            if updating { <p class="updating-note" data-testid="updating">{ text::t("results.updating") }</p> }
                             { for Kind::ALL.into_iter().map(|kind| {
                                 plot(plots.as_ref().and_then(|p| p.plot(kind.id())), kind)
                             }) }
@@ -400,6 +420,22 @@ pub fn app() -> Html {
                 </div>
             </main>
         </>
+    }
+}
+
+/// A section the worker draws, dimmed and marked as updating while its drawing is of an
+/// earlier scenario than the page's (`data-updating`, read by the page's tests).
+/// Always wrapped, so a component inside keeps its state as the mark comes and goes.
+fn drawn(updating: bool, html: Html) -> Html {
+    let empty = html == Html::default();
+    html! {
+        <div class={classes!("drawn", updating.then_some("updating"))} data-updating={updating.to_string()}
+            aria-busy={updating.to_string()}>
+            if updating && !empty {
+                <p class="updating-note" data-testid="updating">{ text::t("results.updating") }</p>
+            }
+            { html }
+        </div>
     }
 }
 

@@ -284,6 +284,52 @@ pub fn on_location_change(f: impl Fn() + 'static) -> Vec<EventListener> {
         .collect()
 }
 
+/// What a key pressed outside a text box asks of the page's history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HistoryKey {
+    Undo,
+    Redo,
+}
+
+/// Calls `f` with Undo for Ctrl+Z (⌘Z) and Redo for Ctrl+Shift+Z or Ctrl+Y pressed anywhere
+/// but in a box that edits text, whose own undo the browser keeps; the browser's default for
+/// them is stopped. While the listener lives.
+pub fn on_history_key(f: impl Fn(HistoryKey) + 'static) -> Option<EventListener> {
+    let document = window().and_then(|w| w.document())?;
+    Some(EventListener::new_with_options(
+        &document,
+        "keydown",
+        gloo::events::EventListenerOptions::enable_prevent_default(),
+        move |event| {
+            let Some(key) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+            if !(key.ctrl_key() || key.meta_key()) || key.alt_key() {
+                return;
+            }
+            let asked = match (key.key().to_lowercase().as_str(), key.shift_key()) {
+                ("z", false) => HistoryKey::Undo,
+                ("z", true) | ("y", false) => HistoryKey::Redo,
+                _ => return,
+            };
+            let in_text = event
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|e| {
+                    let tag = e.tag_name().to_lowercase();
+                    let kind = e.get_attribute("type").unwrap_or_default();
+                    tag == "textarea"
+                        || (tag == "input"
+                            && !["range", "checkbox", "radio", "button"].contains(&kind.as_str()))
+                        || e.get_attribute("contenteditable").is_some_and(|v| v != "false")
+                });
+            if in_text {
+                return;
+            }
+            event.prevent_default();
+            f(asked);
+        },
+    ))
+}
+
 /// Calls `f` whenever the window is resized, while the listener lives.
 pub fn on_resize(f: impl Fn() + 'static) -> Option<EventListener> {
     window().map(|w| EventListener::new(&w, "resize", move |_| f()))
@@ -418,6 +464,41 @@ pub fn column_width() -> u32 {
 /// Moves the keyboard's focus to the results, scrolling them into view.
 pub fn focus_results() {
     focus_by_id("results");
+}
+
+/// Moves the focus to the form's control for the scenario `path` (`data-path`), else to the
+/// first control under it (`calibration.0.measured` finds `calibration.0.measured.step_s`),
+/// else to the nearest entry holding it (`calibration.0`), opening any folded section around
+/// it and scrolling it into view.
+pub fn focus_field(path: &str) {
+    let Some(document) = window().and_then(|w| w.document()) else { return };
+    let find = |selector: String| document.query_selector(&selector).ok().flatten();
+    let quoted = |p: &str| p.replace('\\', "\\\\").replace('"', "\\\"");
+    let mut found = find(format!("[data-path=\"{}\"]", quoted(path)))
+        .or_else(|| find(format!("[data-path^=\"{}.\"]", quoted(path))));
+    let mut at = path;
+    while found.is_none() {
+        let Some((parent, _)) = at.rsplit_once('.') else { break };
+        at = parent;
+        found = find(format!("[data-path=\"{}\"]", quoted(at)));
+    }
+    let Some(element) = found else { return };
+    let mut up = element.parent_element();
+    while let Some(e) = up {
+        if e.tag_name().eq_ignore_ascii_case("details") {
+            e.set_attribute("open", "").ok();
+        }
+        up = e.parent_element();
+    }
+    let control = element
+        .query_selector("input, select, button")
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| element.clone());
+    if let Ok(control) = control.dyn_into::<web_sys::HtmlElement>() {
+        control.focus().ok();
+        control.scroll_into_view();
+    }
 }
 
 /// Moves the focus to the element with `id` (one with `tabindex="-1"`) and scrolls it into

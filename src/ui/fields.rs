@@ -157,7 +157,7 @@ pub fn number_field(props: NumberFieldProps) -> Html {
     });
     let invalid = !props.errors.is_empty() || !props.problems.is_empty();
     html! {
-        <div class={classes!("field", invalid.then_some("invalid"))}>
+        <div class={classes!("field", invalid.then_some("invalid"))} data-path={path.clone()}>
             <label>
                 <span class="label">{ props.label.clone() }{ help(props.help.clone()) }</span>
                 <span class="entry">
@@ -362,7 +362,7 @@ pub fn toggle_field(props: ToggleFieldProps) -> Html {
         })
     };
     html! {
-        <div class="field toggle">
+        <div class="field toggle" data-path={props.path.clone()}>
             <label>
                 <input type="checkbox" checked={props.checked} onchange={on_change} data-testid={props.testid.clone()} />
                 <span class="label">{ props.label.clone() }</span>

@@ -19,7 +19,7 @@ use crate::format;
 use crate::model::Warning;
 use crate::numbers;
 use crate::scenario::fields::{self, Field};
-use crate::scenario::{value_at, Fix};
+use crate::scenario::{value_at, Fix, FixLabel};
 
 mod cluster;
 mod facility;
@@ -92,9 +92,6 @@ impl<'a> Form<'a> {
         list: fn(&crate::model::Estimate) -> &Vec<Warning>,
     ) -> Vec<String> {
         let Some(good) = self.good else { return Vec::new() };
-        if self.state.stale() {
-            return Vec::new();
-        }
         list(&good.estimate)
             .iter()
             .filter(|w| fields::warning_field(w) == path)
@@ -114,7 +111,12 @@ impl<'a> Form<'a> {
     pub(super) fn fixes(&self, path: &str) -> Vec<Fix> {
         let mut fixes: Vec<Fix> =
             self.state.errors_for(path).iter().flat_map(|e| e.fixes.clone()).collect();
-        if let Some(good) = self.good.filter(|_| !self.state.stale()) {
+        // A count taken with chips idle (its warning says so) still offers the round counts.
+        if let Some(idle) = self.state.idle_for(path) {
+            let round = idle.fixes.iter().filter(|f| !matches!(f.label, FixLabel::KeepIdle { .. }));
+            fixes.extend(round.cloned());
+        }
+        if let Some(good) = self.good {
             let warnings =
                 good.estimate.warnings.iter().filter(|w| fields::warning_field(w) == path);
             fixes.extend(warnings.flat_map(fields::warning_fixes));

@@ -67,8 +67,19 @@ pub(super) fn ranged(
     range: Option<(String, String)>,
     detail: String,
 ) -> Html {
+    marked(testid, value, range, detail, false)
+}
+
+/// The same, drawn as a miss (`bad`) where the card's target is not met.
+pub(super) fn marked(
+    testid: &'static str,
+    value: String,
+    range: Option<(String, String)>,
+    detail: String,
+    bad: bool,
+) -> Html {
     html! {
-        <div class="card">
+        <div class={classes!("card", bad.then_some("missed"))}>
             <div class="card-label">{ t(&format!("card.{testid}")) }{ help(text::help(testid)) }</div>
             <div class="card-value" data-testid={testid}>{ value }</div>
             if let Some((lo, hi)) = range {
@@ -310,6 +321,30 @@ fn tables(e: &crate::model::Estimate) -> Html {
     }
 }
 
+/// The inputs refused and set aside, each named with what is wrong and a button that takes
+/// the user to it: the estimate below is the plan without them.
+fn refused(state: &State) -> Html {
+    if state.errors.is_empty() {
+        return Html::default();
+    }
+    let item = |e: &crate::scenario::InputError| {
+        let path = e.field.clone();
+        let onclick = Callback::from(move |_: MouseEvent| super::browser::focus_field(&path));
+        html! {
+            <li data-field={e.field.clone()}>
+                <strong>{ text::field_name(&e.field) }</strong>{ ": " }{ text::input_error(e) }{ " " }
+                <button type="button" class="link" data-testid="refused-jump" {onclick}>{ t("results.refused-jump") }</button>
+            </li>
+        }
+    };
+    html! {
+        <div class="refused" data-testid="refused" role="alert">
+            <strong>{ t("results.refused") }</strong>
+            <ul>{ for state.errors.iter().map(item) }</ul>
+        </div>
+    }
+}
+
 /// What the plan costs, from the newest valid estimate; `on_copy` copies text (the bill of
 /// materials as CSV) to the clipboard. A plain function, as the panels are (`inputs`).
 pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
@@ -319,18 +354,10 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
     };
     let e = &good.estimate;
     let sure = validation::confidence(&state.scenario, &good.inputs, &good.range);
-    let feasible = e.feasible && !state.stale();
-    let class = classes!(
-        "results",
-        state.stale().then_some("stale"),
-        (!e.feasible).then_some("infeasible")
-    );
+    let class = classes!("results", (!e.feasible).then_some("infeasible"));
     html! {
-        <section {class} id="results" tabindex="-1" data-testid="results" data-feasible={feasible.to_string()}
-            title={if state.stale() { t("results.stale-title") } else { "" }}>
-            if state.stale() {
-                <div class="stale-note">{ t("results.stale") }</div>
-            }
+        <section {class} id="results" tabindex="-1" data-testid="results" data-feasible={e.feasible.to_string()}>
+            { refused(state) }
             if !e.problems.is_empty() {
                 <div class="problems" data-testid="problems" role="alert">
                     <strong>{ t("results.problems") }</strong>

@@ -7,7 +7,7 @@
 use yew::prelude::*;
 
 use super::plot::{plot, Kind};
-use super::results::ranged;
+use super::results::marked;
 use crate::page::{Card, Plots};
 use crate::text::t;
 
@@ -20,15 +20,29 @@ const SERVE: [&str; 5] = [
 ];
 const RL: [&str; 2] = ["rl-step-time", "rl-generation-share"];
 
-/// The cards of `cards` under the `data-testid`s `ids`, in order.
-fn cards(ids: &[&'static str], flat: &[String]) -> Html {
+/// The cards of `cards` under the `data-testid`s `ids`, in order, those of `missed` drawn red.
+fn cards(ids: &[&'static str], flat: &[String], missed: &[(String, String)]) -> Html {
     let cards = Card::read(flat);
     html! {
         <div class="cards">
             { for ids.iter().zip(cards).map(|(id, c)| {
                 let range = (!c.low.is_empty()).then(|| (c.low.clone(), c.high.clone()));
-                ranged(id, c.value.clone(), range, c.detail.clone())
+                let bad = missed.iter().any(|(m, _)| m == id);
+                marked(id, c.value.clone(), range, c.detail.clone(), bad)
             }) }
+        </div>
+    }
+}
+
+/// The targets the deployment misses at its load, said over the cards.
+fn target_missed(missed: &[(String, String)]) -> Html {
+    if missed.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <div class="card missed target-missed" data-testid="serving-target-missed" role="alert">
+            <div class="card-label">{ t("serve.target-missed") }</div>
+            { for missed.iter().map(|(_, said)| html! { <div class="card-detail">{ said.clone() }</div> }) }
         </div>
     }
 }
@@ -46,8 +60,9 @@ fn serve(s: &Plots) -> Html {
     html! {
         <section class="serve" data-testid="serve-results" data-feasible={s.serving_feasible.to_string()}>
             <h2>{ t("results.serve") }</h2>
+            { target_missed(&s.serving_missed) }
             { problems("serving-problems", &s.serving_problems) }
-            { cards(&SERVE, &s.serving_cards) }
+            { cards(&SERVE, &s.serving_cards, &s.serving_missed) }
             { plot(s.plot(Kind::Frontier.id()), Kind::Frontier) }
         </section>
     }
@@ -58,7 +73,7 @@ fn rl(s: &Plots) -> Html {
         <section class="serve" data-testid="rl-results" data-feasible={s.rl_problems.is_empty().to_string()}>
             <h2>{ t("results.rl") }</h2>
             { problems("rl-problems", &s.rl_problems) }
-            { cards(&RL, &s.rl_cards) }
+            { cards(&RL, &s.rl_cards, &[]) }
         </section>
     }
 }

@@ -19,7 +19,7 @@ pub fn summary(state: &State) -> Html {
     let Some(good) = state.good.as_deref() else { return html! {} };
     let e = &good.estimate;
     let f = &e.facility;
-    let class = classes!("summary", (!e.feasible || state.stale()).then_some("infeasible"));
+    let class = classes!("summary", (!e.feasible).then_some("infeasible"));
     let fits = t(if e.memory.fits { "fit.fits" } else { "fit.does-not-fit" });
     let cost = format::Money::of(&good.inputs.plant.facility).show(f.cost.run_amortized_usd);
     let mw = fill("unit.mw", &[("n", &format::sig3(f.power.facility_w / 1e6))]);

@@ -56,7 +56,7 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
         let other = elsewhere.iter().find(|(at, _)| *at == i).map(|(_, said)| said.clone());
         html! {
             // A group named by its number, so each row's controls are told apart when read out.
-            <fieldset class="measurement" data-testid={format!("measurement-{i}")}>
+            <fieldset class="measurement" data-testid={format!("measurement-{i}")} data-path={at.clone()}>
                 <legend>{ fill("label.measurement", &[("n", &(i + 1).to_string())]) }</legend>
                 if let Some(said) = other {
                     <p class="reading" data-testid={format!("measurement-elsewhere-{i}")}>

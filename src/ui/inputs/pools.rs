@@ -47,9 +47,10 @@ pub fn pools_panel(props: &PanelProps) -> Html {
             None,
         );
         html! {
-            <div class="measurement" data-testid="pool">
+            <div class="measurement" data-testid="pool" data-path={format!("cluster.pools.{i}")}>
                 <SelectField testid={format!("pool-chip-{i}")} label={fill("form.pool", &[("n", &(i + 2).to_string())])}
-                    options={chip_options.clone()} value={chip} on_change={on_chip} />
+                    options={chip_options.clone()} value={chip} on_change={on_chip}
+                    errors={f.errors(&format!("cluster.pools.{i}.chip"))} />
                 { f.render(chips) }
                 if systems.len() > 1 {
                     <SelectField testid={format!("pool-system-{i}")} label={crate::page::words::label("cluster.system")}
@@ -202,7 +203,7 @@ fn fixed(field: &'static fields::Field) -> Option<f64> {
 fn site_link(f: &Form, i: usize, name: &str) -> Html {
     let latency = &fields::SITES_WAN_LATENCY_MS;
     html! {
-        <fieldset class="measurement" data-testid="site">
+        <fieldset class="measurement" data-testid="site" data-path={format!("sites.{i}")}>
             <legend>{ fill("form.site-named", &[("name", name)]) }</legend>
             <div class="grid">
                 { f.render(f.number_at(&fields::SITES_WAN_GBIT_PER_S, format!("sites.{i}.wan_gbit_per_s"), &format!("site-wan-{i}"), None)) }
