@@ -30,7 +30,9 @@ pub use finish::draw_finish;
 pub use load::{draw_network, TierBar};
 pub use plot::escape;
 pub use sketch::{draw_fleet, draw_sketch, pool_colour};
-pub use timeline::{draw_timeline, ROWS as TIMELINE_ROWS};
+pub use timeline::{
+    draw_timeline, rows as timeline_rows, PASSES as TIMELINE_PASSES, ROWS as TIMELINE_ROWS,
+};
 pub use tornado::{draw_tornado, Swing};
 
 use plotters::coord::combinators::WithKeyPoints;

@@ -757,7 +757,15 @@ fn plots_svg(typed: &Scenario, dark: bool, width: u32) -> Plots {
     });
     plots.plots.extend(drawn.into_iter().map(|(id, svg)| (id.to_string(), svg)));
     let p = &good.inputs.parallelism;
-    let events = crate::model::timeline::timeline(&good.estimate, p.pipeline, p.virtual_stages);
+    // The drawing shows the first and last passes of each stage it can make out, and the
+    // steady state between them as one bar.
+    let events = crate::model::timeline::summarised(
+        &good.estimate,
+        p.pipeline,
+        p.virtual_stages,
+        charts::TIMELINE_PASSES,
+        Some(&charts::timeline_rows(p.pipeline)),
+    );
     let kind = charts::Kind::Timeline;
     let size = (width, kind.height());
     let gantt = charts::draw_timeline(&events, p.pipeline, good.estimate.step_s, &theme, size);

@@ -131,3 +131,43 @@ fn hopeless_and_stormy_runs_stay_cheap() {
     );
     assert_eq!(s.days.len() + s.cut_short, s.trials);
 }
+
+/// The simulation is bounded in time as well as in events, and a figure it cannot give is not
+/// known rather than zero: the stormiest in-range fleets (two B200 going on elastically, every
+/// host failing hourly, repairs of 100,000 hours) finish with percentiles that are positive or
+/// not known, and a deadline none of the stopped runs had passed has no chance given.
+#[test]
+fn a_spread_is_never_zero_and_never_unbounded() {
+    let base = [
+        ("cluster.chip", json!("b200")),
+        ("cluster.chips", json!(2)),
+        ("parallelism.tp", json!(1)),
+        ("parallelism.pp", json!(1)),
+        ("parallelism.cp", json!(1)),
+        ("model.preset", json!("llama3-8b")),
+        ("training.tokens", json!("20B")),
+        ("reliability.recovery", json!("elastic")),
+        ("reliability.rates", json!({ "host": 1e6 })),
+        ("reliability.repair_h", json!(1e5)),
+        ("reliability.deadline_days", json!(36_500)),
+    ];
+    for spares in [None, Some(0), Some(1)] {
+        let mut changes = base.to_vec();
+        if let Some(n) = spares {
+            changes.push(("reliability.spare_nodes", json!(n)));
+        }
+        let s = with(&changes);
+        let Ok((inputs, e)) = s.evaluate() else { panic!("{spares:?}: resolves") };
+        let spread = failures::of(&inputs, &e);
+        let events_bound = failures::TOTAL_EVENTS + failures::MAX_EVENTS;
+        assert!(spread.trials <= failures::TRIALS, "{spares:?}");
+        assert!(spread.cut_short * failures::MAX_EVENTS <= events_bound, "{spares:?}");
+        for (q, x) in [(10, spread.p10_days), (50, spread.p50_days), (90, spread.p90_days)] {
+            assert!(x > 0.0, "{spares:?}: p{q} = {x}");
+            assert!(x.is_infinite() || spread.days.len() * 10 >= q, "{spares:?}: p{q}");
+        }
+        if spread.cut_short > 0 && spread.cut_short_days < 36_500.0 {
+            assert_eq!(spread.deadline_chance, None, "{spares:?}: not known");
+        }
+    }
+}

@@ -25,7 +25,7 @@ const MIN_PX: f64 = 3.0;
 const CHUNK_PX: f64 = 4.0;
 
 /// Every kind in the legend's order.
-const KINDS: [Kind; 11] = [
+const KINDS: [Kind; 12] = [
     Kind::Forward,
     Kind::Backward,
     Kind::Tp,
@@ -37,6 +37,7 @@ const KINDS: [Kind; 11] = [
     Kind::Dp,
     Kind::Optimizer,
     Kind::Straggler,
+    Kind::Steady,
 ];
 
 /// A kind's name in the theme's words.
@@ -53,6 +54,7 @@ fn name(theme: &Theme, kind: Kind) -> &'static str {
         Kind::Dp => "part.dp_exposed",
         Kind::Optimizer => "part.optimizer",
         Kind::Straggler => "part.straggler",
+        Kind::Steady => "chart.timeline-steady",
     };
     (theme.words)(key)
 }
@@ -72,6 +74,7 @@ fn colour(theme: &Theme, kind: Kind) -> &'static str {
         Kind::Dp => p[8],
         Kind::Optimizer => p[1],
         Kind::Straggler => theme.alert,
+        Kind::Steady => theme.outline,
     }
 }
 
@@ -83,6 +86,8 @@ struct Bar {
     parts: Vec<(Kind, f64)>,
     micro_batch: Option<u32>,
     chunks: Option<(u32, u32)>,
+    /// The passes a summary of the steady state stands for.
+    passes: u64,
 }
 
 impl Bar {
@@ -93,6 +98,7 @@ impl Bar {
             parts: vec![(e.kind, e.dur_s)],
             micro_batch: e.micro_batch,
             chunks: e.chunk.map(|c| (c, c)),
+            passes: e.passes,
         }
     }
 
@@ -108,6 +114,7 @@ impl Bar {
             None => self.parts.push((e.kind, e.dur_s)),
         }
         self.micro_batch = self.micro_batch.or(e.micro_batch);
+        self.passes += e.passes;
         if let Some(c) = e.chunk {
             self.chunks = Some(self.chunks.map_or((c, c), |(lo, hi)| (lo.min(c), hi.max(c))));
         }
@@ -126,6 +133,10 @@ impl Bar {
                 if lo == hi { format!("{}", lo + 1) } else { format!("{}–{}", lo + 1, hi + 1) };
             head += &format!(" · {}", fill_in(theme.words, "chart.chunk", &[("n", &n)]));
         }
+        if self.passes > 0 {
+            let n = crate::numbers::format(self.passes as f64);
+            head += &format!(" · {}", fill_in(theme.words, "chart.passes", &[("n", &n)]));
+        }
         // The bar's own part and its time, then what joined it, summed.
         let main = self.main();
         let own: f64 = self.parts.iter().filter(|p| p.0 == main).map(|p| p.1).sum();
@@ -139,8 +150,12 @@ impl Bar {
     }
 }
 
+/// Passes drawn at each end of a stage's schedule; the steady state between is one bar
+/// (`model::timeline::summarised`), so a long schedule does not draw as a stripe.
+pub const PASSES: u64 = 24;
+
 /// The stages drawn: all of them up to `ROWS`, else `ROWS` spread evenly from first to last.
-fn rows(stages: u32) -> Vec<u32> {
+pub fn rows(stages: u32) -> Vec<u32> {
     let n = stages.max(1);
     if n <= ROWS {
         return (0..n).collect();

@@ -27,8 +27,13 @@ const MIN_TRIALS: usize = 50;
 /// The generator's seed: the same for every scenario, so a link shows the same numbers.
 const SEED: u64 = 0x5EED_C1A5_7E12_2026;
 
-/// Interruptions one simulated run may take before it is judged never to finish.
+/// Interruptions one simulated run may take before it is stopped unfinished.
 pub const MAX_EVENTS: usize = 200_000;
+
+/// Interruptions simulated at most over all runs, whatever they turn out to take: runs left
+/// once it is spent are not simulated, so the simulation's time is bounded as well as each
+/// run's (a run costs the same per interruption however many repairs are pending).
+pub const TOTAL_EVENTS: usize = 4_000_000;
 
 /// The cluster as the simulation sees it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -58,8 +63,11 @@ pub struct Spread {
     /// Share of runs done within the deadline, if the scenario has one.
     pub deadline_chance: Option<f64>,
     /// Runs stopped at `MAX_EVENTS` interruptions before they finished: counted among the
-    /// longest, so the percentiles they reach are lower bounds.
+    /// longest, so a percentile among them is not known (infinite) and the chance of meeting
+    /// a deadline they had not yet passed is not known either (`None`).
     pub cut_short: usize,
+    /// The fewest days a run stopped unfinished had reached: it takes at least that long.
+    pub cut_short_days: f64,
     /// Fewer runs than `TRIALS` were simulated, each being interrupted so often that all of
     /// them would exceed `EVENT_BUDGET`.
     pub fewer_runs: bool,
@@ -121,36 +129,56 @@ impl Rng {
     }
 }
 
-/// Nodes out for repair, each batch with the time it comes back.
-struct Repairs(Vec<(f64, u32)>);
+/// Nodes out for repair, each batch with the time it comes back and the nodes sent out up to
+/// and including it. Every repair takes the same time and the run's clock only moves on, so
+/// batches come back in the order they went out: a queue, and the nodes out at any time a
+/// difference of two running sums, so each interruption costs the same however many repairs
+/// are pending.
+struct Repairs {
+    batches: std::collections::VecDeque<(f64, u64)>,
+    /// Nodes sent out before the first batch still held, and ever.
+    before: u64,
+    sent: u64,
+}
 
 impl Repairs {
+    fn new() -> Repairs {
+        Repairs { batches: std::collections::VecDeque::new(), before: 0, sent: 0 }
+    }
+
+    fn push(&mut self, back: f64, nodes: u32) {
+        self.sent += nodes as u64;
+        self.batches.push_back((back, self.sent));
+    }
+
     fn out(&self) -> u32 {
-        self.0.iter().map(|&(_, n)| n).sum()
+        (self.sent - self.before).min(u32::MAX as u64) as u32
     }
 
     fn settle(&mut self, t: f64) {
-        self.0.retain(|&(back, _)| back > t);
+        while let Some(&(back, upto)) = self.batches.front() {
+            if back > t {
+                break;
+            }
+            self.before = upto;
+            self.batches.pop_front();
+        }
     }
 
     /// The earliest time after `t` at which at most `allowed` nodes are out.
     fn until_at_most(&self, t: f64, allowed: u32) -> f64 {
-        let mut backs: Vec<(f64, u32)> = self.0.clone();
-        backs.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut out = self.out();
-        let mut when = t;
-        for (back, n) in backs {
-            if out <= allowed {
-                break;
-            }
-            out -= n;
-            when = back;
+        let out = self.sent - self.before;
+        if out <= allowed as u64 {
+            return t;
         }
-        when
+        // The first batch whose return leaves at most `allowed` out.
+        let need = self.before + (out - allowed as u64);
+        let i = self.batches.partition_point(|&(_, upto)| upto < need);
+        self.batches.get(i).map_or(t, |&(back, _)| back.max(t))
     }
 
     fn next_back(&self) -> Option<f64> {
-        self.0.iter().map(|&(back, _)| back).min_by(f64::total_cmp)
+        self.batches.front().map(|&(back, _)| back)
     }
 }
 
@@ -171,13 +199,14 @@ pub fn simulate(r: &Reliability, e: &ReliabilityEstimate, fleet: &Fleet, train_s
             p90_days: never,
             deadline_chance,
             cut_short: 0,
+            cut_short_days: never,
             fewer_runs: false,
         };
     }
     let per_run = e.expected_interruptions.max(1.0);
     let trials = ((EVENT_BUDGET / per_run) as usize).clamp(MIN_TRIALS, TRIALS);
     let mut spread = simulate_n(r, e, fleet, train_s, trials);
-    spread.fewer_runs = trials < TRIALS;
+    spread.fewer_runs |= trials < TRIALS;
     spread
 }
 
@@ -189,6 +218,7 @@ pub fn simulate_n(
     train_s: f64,
     trials: usize,
 ) -> Spread {
+    let trials_asked = trials.max(1);
     let classes = classes(r, fleet);
     let total: f64 = classes.iter().map(|c| c.per_s).sum();
     let interval = e.checkpoint_interval_s.max(1e-9);
@@ -216,10 +246,18 @@ pub fn simulate_n(
         (e.lost_per_interruption_s - interval / 2.0).max(0.0)
     };
     let mut rng = Rng(SEED);
+    let trials = trials_asked;
     let mut days = Vec::with_capacity(trials);
     let mut cut_short = 0;
+    let mut cut_short_s = f64::INFINITY;
+    let mut events = 0;
+    let mut simulated = 0;
     for _ in 0..trials {
-        let ran = one_run(
+        if events >= TOTAL_EVENTS {
+            break;
+        }
+        simulated += 1;
+        let (ran, taken) = one_run(
             &classes,
             total,
             train_s.max(0.0),
@@ -236,23 +274,28 @@ pub fn simulate_n(
                 step_s,
             },
         );
+        events += taken;
         match ran {
             Ran::Finished(wall) => days.push(finite(wall / 86_400.0)),
-            Ran::CutShort => cut_short += 1,
+            Ran::CutShort(reached) => {
+                cut_short += 1;
+                cut_short_s = cut_short_s.min(reached);
+            }
             Ran::Never => {}
         }
     }
+    let trials = simulated.max(1);
     days.sort_by(f64::total_cmp);
+    // A quantile over every run: those that never finish, or were stopped unfinished, count
+    // as the longest, so a quantile among them is not known.
     let at = |q: f64| -> f64 {
-        if days.is_empty() {
-            return 0.0;
-        }
-        // A quantile over every run: those that never finish count as the longest.
         let i = ((q * trials as f64).ceil() as usize).clamp(1, trials) - 1;
         days.get(i).copied().unwrap_or(f64::INFINITY)
     };
     let total_days = days.iter().fold(0.0, |all, d| all + d);
-    let mean_days = if days.is_empty() { 0.0 } else { total_days / days.len() as f64 };
+    let mean_days =
+        if days.len() < trials { f64::INFINITY } else { total_days / days.len() as f64 };
+    let cut_short_days = cut_short_s / 86_400.0;
     let mut spread = Spread {
         trials,
         mean_days,
@@ -262,9 +305,14 @@ pub fn simulate_n(
         deadline_chance: None,
         days,
         cut_short,
-        fewer_runs: false,
+        cut_short_days,
+        fewer_runs: simulated < trials_asked,
     };
-    spread.deadline_chance = r.deadline_days.map(|d| spread.chance_by(d));
+    // A run stopped before a deadline it had not reached might still have met it.
+    spread.deadline_chance = r
+        .deadline_days
+        .filter(|d| cut_short == 0 || cut_short_days >= *d)
+        .map(|d| spread.chance_by(d));
     spread
 }
 
@@ -288,18 +336,18 @@ enum Ran {
     Finished(f64),
     /// Never: no work advances.
     Never,
-    /// Stopped at `MAX_EVENTS` interruptions.
-    CutShort,
+    /// Stopped at `MAX_EVENTS` interruptions, after this many wall-clock seconds.
+    CutShort(f64),
 }
 
-/// One simulated run.
-fn one_run(classes: &[Class; 8], total: f64, work: f64, rng: &mut Rng, run: &Run) -> Ran {
+/// One simulated run, and the interruptions and returns from repair it took.
+fn one_run(classes: &[Class; 8], total: f64, work: f64, rng: &mut Rng, run: &Run) -> (Ran, usize) {
     let (mut t, mut done) = (0.0, 0.0);
-    let mut repairs = Repairs(Vec::new());
+    let mut repairs = Repairs::new();
     let mut next_failure = if total > 0.0 { rng.exponential(1.0 / total) } else { f64::INFINITY };
     // Repairs matter only while the spares can run out; a pool that never does needs no book.
     let tracked = run.spares != u32::MAX && run.recovery != Recovery::Wait;
-    for _ in 0..MAX_EVENTS {
+    for taken in 0..MAX_EVENTS {
         // Elastic runs lose the replicas whose nodes are out beyond the spares.
         let whole = match run.recovery {
             Recovery::Elastic if tracked => {
@@ -318,7 +366,8 @@ fn one_run(classes: &[Class; 8], total: f64, work: f64, rng: &mut Rng, run: &Run
             }
         };
         if finish <= next_failure && finish <= back {
-            return if finish.is_finite() { Ran::Finished(finish) } else { Ran::Never };
+            let ran = if finish.is_finite() { Ran::Finished(finish) } else { Ran::Never };
+            return (ran, taken);
         }
         if back < next_failure {
             done += (back - t) * rate;
@@ -341,7 +390,7 @@ fn one_run(classes: &[Class; 8], total: f64, work: f64, rng: &mut Rng, run: &Run
                     out = out.max(ready - t + run.restart_s);
                 }
                 if tracked {
-                    repairs.0.push((t + run.repair_s, class.nodes));
+                    repairs.push(t + run.repair_s, class.nodes);
                 }
             }
             // Every replica waits the stall; the failed one is out the rest of its time.
@@ -369,13 +418,13 @@ fn one_run(classes: &[Class; 8], total: f64, work: f64, rng: &mut Rng, run: &Run
                 Recovery::Spare | Recovery::Elastic | Recovery::Replica => {}
             }
             if tracked {
-                repairs.0.push((t + run.repair_s, class.nodes));
+                repairs.push(t + run.repair_s, class.nodes);
             }
         }
         t += down;
         next_failure = t + rng.exponential(1.0 / total);
     }
-    Ran::CutShort
+    (Ran::CutShort(t), MAX_EVENTS)
 }
 
 /// A failure class, each as likely as its share of the rate.
