@@ -95,18 +95,28 @@ test('standalone.html works from file://', async (t) => {
   assertClean(log, ['file:', 'data:', 'blob:']);
 });
 
-test('bad input marks the field and dims the last result', async (t) => {
+test('bad input marks the field, is named at the top and is set aside', async (t) => {
   const log = { errors: [], requests: [] };
-  const page = await newPage(await newContext(t), log);
+  const context = await newContext(t);
+  const page = await newPage(context, log);
   await open(page, `${origin}/`);
   const days = await text(page, 'train-days');
 
   await typeInto(page, 'pp', '-3');
-  await until(page, 'error-pp and a stale results block', ([error, results]) =>
-    document.querySelector(error)?.textContent.trim() && document.querySelector(results)?.classList.contains('stale'),
-  [q('error-pp'), q('results')]);
-  assert.equal(await page.inputValue(q('pp')), '-3');
-  assert.equal(await text(page, 'train-days'), days, 'the last valid result stays on screen');
+  await until(page, 'error-pp and the refusal named over the results', ([error, refused]) =>
+    document.querySelector(error)?.textContent.trim() && /Pipeline/.test(document.querySelector(refused)?.textContent ?? ''),
+  [q('error-pp'), q('refused')]);
+  assert.equal(await page.inputValue(q('pp')), '-3', 'what was typed stays in the box');
+  // The estimate is the plan without the refused degree (its default, 1), as a fresh open
+  // of the same link shows it.
+  const shown = await waitChange(page, 'train-days', days);
+  const again = await newPage(context, log);
+  await open(again, page.url());
+  assert.equal(await text(again, 'train-days'), shown);
+  assert.match(await text(again, 'refused'), /Pipeline/);
+  // The refusal's button takes the user to the field.
+  await again.click(q('refused-jump'));
+  assert.equal(await again.evaluate(() => document.activeElement?.dataset.testid), 'pp');
   assertClean(log, served());
 });
 

@@ -21,11 +21,11 @@ for (const lang of ['en', 'zh-CN']) {
     await page.click(q('pool-add'));
     await until(page, 'the second pool', (s) => !!document.querySelector(s), q('pool-chip-0'));
     await select(page, 'pool-chip-0', 'ascend-910b');
-    // A pool of no chips is refused as any field is: marked where it was typed, the results
-    // kept from before and marked stale, until it is put right.
+    // A pool of no chips is refused as any field is: marked where it was typed and named over
+    // the results, which are the fleet without it, until it is put right.
     await typeInto(page, 'pool-chips-0', '0');
-    await until(page, 'the pool\'s chips marked', ([error, results]) => !!document.querySelector(error)
-      && document.querySelector(results)?.classList.contains('stale'), [q('error-pool-chips-0'), q('results')]);
+    await until(page, 'the pool\'s chips marked', ([error, refused]) => !!document.querySelector(error)
+      && !!document.querySelector(refused), [q('error-pool-chips-0'), q('refused')]);
     await typeInto(page, 'pool-chips-0', '4096');
     await until(page, 'the mark gone', (s) => !document.querySelector(s), q('error-pool-chips-0'));
     await typeInto(page, 'between-pools', '100000');

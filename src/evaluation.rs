@@ -198,6 +198,15 @@ pub fn strict(scenario: &Scenario) -> Result<Shown, Vec<InputError>> {
     }
 }
 
+/// What a plan search of `typed` splits: the plan as shown (`shown`), its found plans
+/// applied to the scenario as typed, so Apply loses nothing the user typed.
+pub fn searchable(typed: &Scenario) -> Result<crate::scenario::Searchable, Vec<InputError>> {
+    let shown = shown(typed)?;
+    let mut searchable = shown.estimated.for_search()?;
+    searchable.scenario = typed.clone();
+    Ok(searchable)
+}
+
 /// The fix that keeps the plan on the largest chip count it divides, when `error` offers one.
 fn idle_fix(error: &InputError) -> Option<&crate::scenario::Fix> {
     error.fixes.iter().find(|f| matches!(f.label, crate::scenario::FixLabel::KeepIdle { .. }))

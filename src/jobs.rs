@@ -132,16 +132,21 @@ impl Job {
         let words = |errors: Vec<crate::scenario::InputError>| -> Vec<String> {
             errors.iter().map(ToString::to_string).collect()
         };
+        // Every job starts from the plan the page shows: refused inputs set aside and a chip
+        // count the plan does not divide taken with chips idle (`evaluation::shown`).
+        let shown = |s: &Scenario| -> Result<Scenario, Vec<String>> {
+            crate::evaluation::shown(s).map(|shown| shown.estimated).map_err(words)
+        };
         match request {
             Task::Search { scenario, objective, top } => {
-                let searchable = scenario.for_search().map_err(words)?;
+                let searchable = searchable(scenario)?;
                 let typed = searchable.typed.as_ref().ok().copied();
                 let search =
                     Search::placing(&searchable.inputs, typed, search_options(*objective, *top));
                 Ok(Job { kind: Kind::Search(Box::new((searchable, search))) })
             }
             Task::SearchShard { scenario, objective, top, part, of } => {
-                let searchable = scenario.for_search().map_err(words)?;
+                let searchable = searchable(scenario)?;
                 let typed = searchable.typed.as_ref().ok().copied();
                 let options = search_options(*objective, *top);
                 let (k, n) = (*part as usize, *of as usize);
@@ -150,10 +155,11 @@ impl Job {
             }
             Task::Size { scenario, deadline_days, chips, dark } => {
                 // Sizing chooses its own plans, so only errors beyond the typed plan stop it.
+                let scenario = shown(scenario)?;
                 scenario.for_search().map_err(words)?;
                 Ok(Job {
                     kind: Kind::Size(Box::new(Sizing {
-                        scenario: scenario.clone(),
+                        scenario,
                         deadline_days: *deadline_days,
                         dark: *dark,
                         chips: if chips.is_empty() { vec![None] } else { chips.clone() },
@@ -165,26 +171,26 @@ impl Job {
             }
             Task::Validate => Ok(Job { kind: Kind::Validate(None) }),
             Task::Compare { pair, dark } => {
-                pair.0.resolve().map_err(words)?;
-                pair.1.resolve().map_err(words)?;
+                shown(&pair.0)?;
+                shown(&pair.1)?;
                 let (a, b) = (**pair).clone();
                 Ok(Job { kind: Kind::Compare(Box::new((a, b, *dark)), None) })
             }
             Task::Plots { scenario, dark, width } => {
-                scenario.resolve().map_err(words)?;
+                shown(scenario)?;
                 Ok(Job { kind: Kind::Plots(Box::new((scenario.clone(), *dark, *width)), None) })
             }
             Task::AddToFleet { scenario, chip, deadline_days } => {
-                scenario.resolve().map_err(words)?;
-                let task = (scenario.clone(), chip.clone(), *deadline_days);
+                let task = (shown(scenario)?, chip.clone(), *deadline_days);
                 Ok(Job { kind: Kind::AddToFleet(Box::new(task), None) })
             }
             Task::SizePower { scenario, power_mw, chips } => {
                 // Like a sizing, it chooses its own plans.
+                let scenario = shown(scenario)?;
                 scenario.for_search().map_err(words)?;
                 Ok(Job {
                     kind: Kind::Power(Box::new(PowerSizing {
-                        scenario: scenario.clone(),
+                        scenario,
                         power_mw: *power_mw,
                         chips: if chips.is_empty() { vec![None] } else { chips.clone() },
                         done: Vec::new(),
@@ -360,10 +366,7 @@ impl Job {
     /// those of the whole sizing run in one job, done once every chip has its part.
     pub fn merged(request: &Task, parts: &[Value]) -> Result<Job, String> {
         if let Task::Search { scenario, objective, top } = request {
-            let words = |e: Vec<crate::scenario::InputError>| {
-                e.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
-            };
-            let searchable = scenario.for_search().map_err(words)?;
+            let searchable = searchable(scenario).map_err(|e| e.join("; "))?;
             let typed = searchable.typed.as_ref().ok().copied();
             let shards = parts
                 .iter()
@@ -781,6 +784,11 @@ fn plots_svg(typed: &Scenario, dark: bool, width: u32) -> Plots {
         error: None,
         ..plots
     }
+}
+
+/// What a search of `typed` splits (`evaluation::searchable`), its problems in words.
+fn searchable(typed: &Scenario) -> Result<crate::scenario::Searchable, Vec<String>> {
+    crate::evaluation::searchable(typed).map_err(|e| e.iter().map(ToString::to_string).collect())
 }
 
 /// A figure JSON would carry: finite, else none.

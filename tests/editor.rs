@@ -92,6 +92,7 @@ fn absurd_figures_are_refused_in_short_words() {
     let mut state = fresh();
     state.apply(Action::ChooseChip("custom".into()));
     assert!(state.errors.is_empty(), "{:?}", state.errors);
+    let days = estimate(&state).train_days;
     set(&mut state, "cluster.chip.hbm_tb_per_s", json!(1e-30));
     set(&mut state, "cluster.chip.bf16_tflops", json!(1e40));
     let messages: Vec<String> = state.errors.iter().map(|e| e.to_string()).collect();
@@ -105,6 +106,9 @@ fn absurd_figures_are_refused_in_short_words() {
         "{messages:?}"
     );
     assert!(messages.iter().all(|m| m.len() < 80), "{messages:?}");
+    // Set aside for the default chip's own figures (the custom chip was taken over from it),
+    // the rest of the chip as typed: no absurd days.
+    assert_eq!(estimate(&state).train_days, days);
 }
 
 #[test]

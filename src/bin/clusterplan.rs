@@ -333,9 +333,10 @@ fn search(path: &str, rest: &[&str]) -> ExitCode {
         Ok(s) => s,
         Err(code) => return code,
     };
-    // The typed degrees never block a search: a plan that does not divide the chips is
-    // placed as one that cannot run, and every split of at most the chips is searched.
-    let searchable = match scenario.for_search() {
+    // The typed degrees never block a search: a chip count they do not divide is placed with
+    // the rest idle, as the page shows it, and every split of at most the chips is searched.
+    let judged = evaluation::strict(&scenario).and_then(|_| evaluation::searchable(&scenario));
+    let searchable = match judged {
         Ok(s) => s,
         Err(errors) => return input_errors(errors),
     };

@@ -128,7 +128,7 @@ fn cleared(scenario: &Scenario, e: &InputError) -> Scenario {
     let field = e.field.as_str();
     let missing = e.problem == Problem::Required;
     let required = missing || fields::field(field).is_some_and(|f| f.default == Fallback::Required);
-    if let Some(usual) = Scenario::default_plan().get(field).filter(|_| required) {
+    if let Some(usual) = usual(field).filter(|_| required) {
         let next = scenario.with_at(field, Some(usual));
         if next != *scenario {
             return next;
@@ -143,4 +143,17 @@ fn cleared(scenario: &Scenario, e: &InputError) -> Scenario {
         }
         _ => scenario.clone(),
     }
+}
+
+/// The default plan's value at `field`; for a figure of a custom chip, the default plan's
+/// chip's own figure, so the rest of the user's chip stays as typed.
+fn usual(field: &str) -> Option<Value> {
+    let plan = Scenario::default_plan();
+    if let Some(value) = plan.get(field) {
+        return Some(value);
+    }
+    let key = field.strip_prefix("cluster.chip.")?;
+    let id = plan.get("cluster.chip")?;
+    let chip = crate::model::presets::chip(id.as_str()?)?;
+    super::describe::chip(&chip.chip).remove(key)
 }

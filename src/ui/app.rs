@@ -379,7 +379,7 @@ pub fn app() -> Html {
                     }
                 }
             </div>
-            <main class="layout">
+            <main class="layout" data-drawn={plots.as_ref().is_some_and(|_| !updating).to_string()}>
                 <div class="inputs">
                     { for PANELS.iter().map(|panel| panel(&panels)) }
                     { my_catalog(CatalogProps { state: &state, catalog: &user_catalog, on_action: &on_action,

@@ -490,10 +490,10 @@ pub fn focus_field(path: &str) {
         }
         up = e.parent_element();
     }
-    let control = element
-        .query_selector("input, select, button")
-        .ok()
-        .flatten()
+    // The box the value is typed into before a slider or a button beside it.
+    let first = |selector: &str| element.query_selector(selector).ok().flatten();
+    let control = first("input[type=text], select, textarea")
+        .or_else(|| first("input, button"))
         .unwrap_or_else(|| element.clone());
     if let Ok(control) = control.dyn_into::<web_sys::HtmlElement>() {
         control.focus().ok();
