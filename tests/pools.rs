@@ -667,29 +667,41 @@ fn every_site_is_built_and_priced_used_or_not() {
 }
 
 /// Over generated clusters split in two (chips of one kind at two sites, or two pools at one
-/// site by data; links from slow to far faster than any fabric): the job never beats the same
-/// chips in one place on the same plan and global batch.
+/// site by data; dense and MoE models, degrees, micro-batches, interleaving and batches of
+/// every kind; links from slow to far faster than any fabric): the job never beats the same
+/// chips in one place on the same plan and global batch, one place using as many chips as the
+/// job does (a job leaves out a pool that would only slow it, as one place may leave chips
+/// idle: more replicas than a batch fills pad their last micro-batch). Within a tenth of a
+/// percent: a pool of one node keeps its pipeline's sends inside the node, which the one place's
+/// placement of the same degrees does not, and over a link faster than the fabric that shows.
 #[test]
 fn chips_split_over_sites_or_pools_never_beat_one_place() {
-    let mut rng = common::Rng(0x000E_517E);
-    let chips_of = ["h100-sxm", "a100-80gb", "ascend-910b", "b200"];
-    let mut used_both = 0;
-    for case in 0..64 {
-        let chip = *rng.pick(&chips_of);
-        let chips = |rng: &mut common::Rng| 256 * (1 + rng.below(16)) as u32;
+    let mut rng = common::Rng(0xABCD_1234);
+    let chips_of = ["h100-sxm", "a100-80gb", "ascend-910b", "b200", "mi300x", "h800"];
+    let models = ["llama3-8b", "llama3-70b", "llama3-405b", "mixtral-8x7b"];
+    let (mut used_both, mut judged) = (0, 0);
+    for case in 0..1500 {
+        let (chip, model) = (*rng.pick(&chips_of), *rng.pick(&models));
+        let (tp, pp) = (*rng.pick(&[1u32, 2, 4, 8]), *rng.pick(&[1u32, 2, 4, 8]));
+        let chips = |rng: &mut common::Rng| tp * pp * (1 + rng.below(64)) as u32;
         let (east, west) = (chips(&mut rng), chips(&mut rng));
-        let gbit = [100.0, 3_200.0, 25_600.0, 1e6][rng.below(4) as usize];
+        let gbit = *rng.pick(&[100.0, 3_200.0, 25_600.0, 1e6]);
         let at_sites = rng.below(2) == 0;
-        let plan = || {
-            common::plan("llama3-70b", chip, east, 8, 4)
-                .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(4096)))
+        let batch = *rng.pick(&[256u32, 1024, 2048, 4096, 8192]);
+        let (mb, v) = (*rng.pick(&[1u32, 2, 4]), *rng.pick(&[1u32, 2, 4]));
+        let plan = |chips: u32| {
+            common::plan(model, chip, chips, tp, pp)
+                .with(&fields::TRAINING_GLOBAL_BATCH, Some(json!(batch)))
+                .with(&fields::PARALLELISM_MICRO_BATCH, Some(json!(mb)))
+                .with(&fields::PARALLELISM_VIRTUAL_STAGES, Some(json!(v)))
         };
-        // The same chips on the same fabric as the cluster's own.
-        let mut pool = json!({ "chip": chip, "chips": west, "scale_out": "roce-400g" });
+        // The same chips on the same fabric and plan as the cluster's own.
+        let mut pool = json!({ "chip": chip, "chips": west, "scale_out": "roce-400g",
+            "parallelism": { "tp": tp, "pp": pp } });
         if at_sites {
             pool["site"] = json!("west");
         }
-        let mut s = plan()
+        let mut s = plan(east)
             .with(paths::CLUSTER_POOLS, Some(json!([pool])))
             .with(paths::CLUSTER_BETWEEN_POOLS, Some(json!({ "gbit_per_s": gbit })));
         if at_sites {
@@ -701,30 +713,29 @@ fn chips_split_over_sites_or_pools_never_beat_one_place() {
                 ])),
             );
         }
-        let one = estimate(
-            &plan()
-                .with(&fields::CLUSTER_CHIPS, Some(json!(east + west)))
-                .resolve()
-                .expect("one place"),
-        );
-        let base = s.resolve().expect("resolves");
-        let (split, both) = if at_sites {
+        let Ok(base) = s.resolve() else { continue };
+        let (split, used) = if at_sites {
             let e = s.sites().expect("sites").expect("two sites").job(&base);
-            (e.tokens_per_s, e.sites.iter().all(|p| p.used))
+            (e.tokens_per_s, e.sites.iter().map(|p| p.used).collect::<Vec<_>>())
         } else {
-            let p = s.pools().expect("pools").expect("two pools");
-            let e = p.job();
-            (e.tokens_per_s, e.parts.iter().all(|p| p.share > 0.0))
+            let e = s.pools().expect("pools").expect("two pools").job();
+            (e.tokens_per_s, e.parts.iter().map(|p| p.share > 0.0).collect::<Vec<_>>())
         };
-        used_both += usize::from(both);
+        let n: u32 = [east, west].iter().zip(&used).filter(|(_, u)| **u).map(|(c, _)| c).sum();
+        let Ok(one) = plan(n).resolve() else { continue };
+        let one = estimate(&one);
+        judged += 1;
+        used_both += usize::from(used.iter().all(|u| *u));
         assert!(
-            split <= one.tokens_per_s * (1.0 + 1e-9),
-            "case {case}: {chip} {east} + {west} at {gbit} Gb/s ({}): {split} tokens/s against {} in one place",
+            split <= one.tokens_per_s * (1.0 + 1e-3),
+            "case {case}: {model} on {chip} TP {tp} PP {pp}, {east} + {west} at {gbit} Gb/s ({}): \
+             {split} tokens/s against {} in one place",
             if at_sites { "sites" } else { "pools" },
             one.tokens_per_s
         );
     }
-    assert!(used_both > 10, "only {used_both} generated jobs used both halves");
+    assert!(judged > 1000, "{judged} judged");
+    assert!(used_both > 300, "only {used_both} generated jobs used both halves");
 }
 
 /// 2,048 H100 beside 2,048 A100 at one site, by data over the pools' own fabric, train more

@@ -271,7 +271,14 @@ pub fn split(
                 .map(|p| p.cluster.n_chips)
                 .fold(0, u32::saturating_add)
                 .max(in_use().map(|p| p.cluster.job_chips).max().unwrap_or(0));
-            for (((part, p), e), &share) in parts.iter_mut().zip(pools).zip(solo).zip(shares) {
+            // Whole sequences for each pool; the last pool used takes what rounding leaves, so
+            // the pools together run the global batch, no more and no less.
+            let whole_batch = first.training.global_batch.max(1) as f64;
+            let last = shares.iter().rposition(|s| *s > 0.0);
+            let mut given = 0.0;
+            for (i, (((part, p), e), &share)) in
+                parts.iter_mut().zip(pools).zip(solo).zip(shares).enumerate()
+            {
                 if share <= 0.0 {
                     continue;
                 }
@@ -282,10 +289,20 @@ pub fn split(
                     continue;
                 }
                 let mut own = *p;
-                let batch = (p.training.global_batch as f64 * share).round().max(1.0);
+                let batch = if Some(i) == last {
+                    (whole_batch - given).max(1.0)
+                } else {
+                    (whole_batch * share).round().clamp(1.0, (whole_batch - given - 1.0).max(1.0))
+                };
+                given += batch;
                 own.training.global_batch = batch as u32;
                 own.cluster.job_chips = job_chips;
                 (part.busy_s, part.fits) = step_and_fit(&own);
+                // Less of the batch only adds to a pool's bubble and leaves more of its
+                // reduction unhidden, so its share never goes faster a token than the whole
+                // batch does alone (what the rounding of a share's micro-batches could show).
+                let whole = p.training.global_batch.max(1) as f64;
+                part.busy_s = part.busy_s.max(e.step_s * batch / whole);
             }
             let gradients = first.transformer.params() * first.training.recipe.grad_bytes();
             let n = used as f64;
