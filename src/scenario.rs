@@ -140,8 +140,10 @@ section! {
     FacilitySpec {
         /// `air`, `liquid` or `hybrid`; default the system's.
         cooling,
-        /// Power usage effectiveness; default by cooling.
+        /// Power usage effectiveness; default by cooling and the year the site was built.
         pue,
+        /// The year the site was built or last refitted; default 2026.
+        built_year,
         /// Power one rack position takes, kW; default the system's rack as designed.
         rack_kw,
         /// Air the racks take in, °C; default 25.

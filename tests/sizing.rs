@@ -275,3 +275,18 @@ fn the_largest_cluster_within_a_power_is_within_it_and_one_unit_more_is_not() {
     // Less than a node's worth of power holds no cluster.
     assert!(sizing::within_power(&base, Some("h100-sxm"), 5_000.0).expect("resolves").is_none());
 }
+
+/// 100 MW of a new air-cooled build holds about as many H100 as published builds put in it:
+/// xAI's Colossus, 100,000 H100 on 150 MW approved from the grid (about 1.5 kW a GPU all in;
+/// Tennessee Valley Authority approval as reported, November 2024), and a modelled 100,000-H100
+/// cluster at about 1.42 kW of IT a GPU (SemiAnalysis, June 2024) at a new build's PUE of 1.2 to
+/// 1.3: 1.4 to 1.6 kW a GPU, so 62,500 to 71,400 H100 in 100 MW.
+#[test]
+fn a_hundred_megawatts_holds_what_published_h100_builds_hold() {
+    let base = Scenario::default_plan();
+    let found = sizing::within_power(&base, Some("h100-sxm"), 100e6)
+        .expect("resolves")
+        .expect("a cluster in 100 MW");
+    let per_gpu_kw = 100e3 / found.chips as f64;
+    assert!((1.4..=1.6).contains(&per_gpu_kw), "{} H100: {per_gpu_kw:.2} kW a GPU", found.chips);
+}

@@ -359,7 +359,7 @@ fn a_report_lists_its_inputs_by_name() {
             "DP 64",
             "CP 2",
             "EP 1",
-            "PUE 1.56",
+            "PUE 1.3",
             "0.0806",
         ] {
             assert!(all.contains(want), "{lang:?} lacks {want}:\n{all}");

@@ -581,7 +581,9 @@ pub fn assess_on(
     let storage_w = storage.power_w;
     let it_w = chips_w + hosts_w + network_w + storage_w;
     let pue = f.pue.max(1.0);
-    let peak_it_w = nodes * s.node_max_w + network_w + storage_w;
+    // The site is built for each node's measured peak where one is published, else for its
+    // maximum (`System::provisioned_w`).
+    let peak_it_w = nodes * s.provisioned_w() + network_w + storage_w;
     let facility_w = it_w * pue;
     let power =
         Power { chips_w, hosts_w, network_w, optics_w, storage_w, it_w, facility_w, peak_it_w };
@@ -608,7 +610,7 @@ pub fn assess_on(
         refrigeration_tons: it_w / REFRIGERATION_TON_W,
         node_exceeds_rack: node_max > f.rack_w,
     };
-    let nodes_peak = nodes * s.node_max_w;
+    let nodes_peak = nodes * s.provisioned_w();
     let peak_liquid_share =
         if peak_it_w > 0.0 { liquid_share * nodes_peak / peak_it_w } else { 0.0 };
     let swing = design::Swing {

@@ -200,6 +200,9 @@ pub struct System {
     pub nics_per_chip: u32,
     /// Node power at its maximum (the power supplies' rating), watts.
     pub node_max_w: f64,
+    /// Node power at its measured peak in training, where published, watts; 0 where not. A
+    /// site is provisioned for it rather than for `node_max_w` (`System::provisioned_w`).
+    pub node_peak_w: f64,
     /// Nodes in one rack as the system's reference design places them.
     pub nodes_per_rack: u32,
     /// Needs direct liquid cooling.
@@ -209,6 +212,18 @@ pub struct System {
     /// Scale-up switch trays in one rack (9 NVLink switch trays in an NVL72 rack; 0 where the
     /// switches sit on the node's own board).
     pub scale_up_switches_per_rack: u32,
+}
+
+impl System {
+    /// What one node is provisioned for: its measured peak in training where one is
+    /// published, its maximum otherwise, never above the maximum, watts.
+    pub fn provisioned_w(&self) -> f64 {
+        if self.node_peak_w > 0.0 {
+            self.node_peak_w.min(self.node_max_w)
+        } else {
+            self.node_max_w
+        }
+    }
 }
 
 /// A scale-out switch model.

@@ -204,6 +204,7 @@ pub fn generic_server(chip: &Chip, chips: u32) -> System {
         chips_per_node: n,
         nics_per_chip: 1,
         node_max_w: GENERIC_NODE_W_PER_CHIP_TDP * chip.tdp_w * n as f64,
+        node_peak_w: 0.0,
         nodes_per_rack: 4,
         liquid: false,
         node_price_usd: chip.price_usd.unwrap_or(0.0)

@@ -678,6 +678,15 @@ pub static CLUSTER_SYSTEM_NODE_MAX_KW: Field = number(
     "a DGX B300 is 14.5 kW; an NVL72 tray about 6.6 kW",
 )
 .scaled(1000.0, 1.0);
+pub static CLUSTER_SYSTEM_NODE_PEAK_KW: Field = number(
+    "cluster.system.node_peak_kw",
+    "kW",
+    Derived,
+    0.01,
+    1_000.0,
+    "an 8 x H100 server peaks at 8.5 kW in training against its 10.2 kW rating",
+)
+.scaled(1000.0, 1.0);
 pub static CLUSTER_SYSTEM_NODES_PER_RACK: Field = counted(
     "cluster.system.nodes_per_rack",
     "nodes",
@@ -839,7 +848,15 @@ pub static FACILITY_PUE: Field = number(
     Derived,
     1.0,
     5.0,
-    "a PUE below 1 is impossible; industry average 1.56, hyperscale 1.1",
+    "a PUE below 1 is impossible; industry average 1.56, new builds 1.3, hyperscale 1.1",
+);
+pub static FACILITY_BUILT_YEAR: Field = number(
+    "facility.built_year",
+    "",
+    Fixed(2026.0),
+    1980.0,
+    2040.0,
+    "the year the site was built or last refitted: its PUE's default",
 );
 pub static FACILITY_INLET_C: Field = number(
     "facility.inlet_c",
@@ -1397,6 +1414,7 @@ pub static FIELDS: &[&Field] = &[
     &CLUSTER_SCALE_OUT_EFFICIENCY,
     &CLUSTER_SYSTEM_NICS_PER_CHIP,
     &CLUSTER_SYSTEM_NODE_MAX_KW,
+    &CLUSTER_SYSTEM_NODE_PEAK_KW,
     &CLUSTER_SYSTEM_NODES_PER_RACK,
     &CLUSTER_SYSTEM_NODE_PRICE_USD,
     &CLUSTER_SYSTEM_LIQUID,
@@ -1420,6 +1438,7 @@ pub static FIELDS: &[&Field] = &[
     &CLUSTER_FABRIC_SWITCH_POWER_W,
     &CLUSTER_FABRIC_SWITCH_PRICE_USD,
     &FACILITY_PUE,
+    &FACILITY_BUILT_YEAR,
     &FACILITY_RACK_KW,
     &FACILITY_INLET_C,
     &FACILITY_USD_TO_CNY,

@@ -1,6 +1,6 @@
 //! Sizing from the power a site has: the largest cluster of a chip whose site, as built, is
-//! provisioned within a given power (`facility.power_w.provisioned`: every node at its rating
-//! with the network and storage, times PUE), with its racks, capex and the days its best plan
+//! provisioned within a given power (`facility.power_w.provisioned`: every node at its
+//! measured peak where published, else its rating, with the network and storage, times PUE), with its racks, capex and the days its best plan
 //! takes.
 //!
 //! The provisioned power grows with the chips in whole units (a node or a scale-up domain),

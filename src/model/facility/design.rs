@@ -1,5 +1,6 @@
 //! The site as it must be built, beside the average it runs at: power provisioned for every
-//! supply at its maximum, racks and the cooling plant designed for the same peak, the swing of
+//! node at its measured peak in training where one is published, else at its supplies'
+//! maximum, racks and the cooling plant designed for the same peak, the swing of
 //! the whole site's draw each step, and the storage that holds the checkpoints.
 //!
 //! Each step every rank computes, then waits on the network together, so the site's draw rises
@@ -33,8 +34,9 @@ pub const DATASET_BYTES_PER_TOKEN: f64 = 4.0;
 /// The peak the site is designed for and the swing it runs with.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Design {
-    /// What the utility contract and the electrical plant must carry: IT with every supply at
-    /// its maximum, storage included, at the site's PUE, watts.
+    /// What the utility contract and the electrical plant must carry: IT with every node at
+    /// what it is provisioned for (`System::provisioned_w`), storage included, at the site's
+    /// PUE, watts.
     pub provisioned_w: f64,
     /// One rack as designed: its nodes at their maximum and its scale-up switch trays, watts.
     pub rack_w: f64,

@@ -23,6 +23,7 @@ pub fn facility_panel(props: &PanelProps) -> Html {
             { f.choice(&fields::FACILITY_COOLING, "cooling", cooling) }
             <div class="grid">
                 { f.render(f.number(&fields::FACILITY_PUE, "pue", site.map(|s| s.pue))) }
+                { f.render(f.number(&fields::FACILITY_BUILT_YEAR, "built-year", Some(fields::FACILITY_BUILT_YEAR.fixed()))) }
                 { f.render(f.number(&fields::FACILITY_RACK_KW, "rack-kw", site.map(|s| s.rack_w))) }
                 { f.render(f.number(&fields::FACILITY_INLET_C, "inlet-c", site.map(|s| s.inlet_c))) }
                 { f.plain("facility") }
