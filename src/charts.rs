@@ -165,7 +165,7 @@ fn bar_chart<'a, 'b>(
         .margin_right(10)
         .x_label_area_size(40)
         .y_label_area_size(if named { 30 } else { 0 })
-        .build_cartesian_2d(0.0..limit, 0.0..bars as f64)?;
+        .build_cartesian_2d(axis_range(0.0, limit), 0.0..bars as f64)?;
     let mut mesh = chart.configure_mesh();
     mesh.disable_y_mesh()
         .y_labels(0)
@@ -207,7 +207,7 @@ fn row_chart<'a, 'b>(
         .margin_right(14)
         .x_label_area_size(40)
         .y_label_area_size((longest + 12.0).clamp(50.0, width * 0.45) as u32)
-        .build_cartesian_2d(lo..hi, 0.0..rows)?;
+        .build_cartesian_2d(axis_range(lo, hi), axis_range(0.0, rows))?;
     themed!(
         chart
             .configure_mesh()
@@ -378,8 +378,33 @@ type LogLog<'a, 'b> = ChartContext<'a, plot::Svg<'b>, Cartesian2d<Log, Log>>;
 /// A log axis from `lo` to `hi` labelled at powers of two (`base` 2, every other one over a
 /// range of more than 512 times), or at 1, 2 and 5 per decade (every decade past three of them;
 /// finer within one).
+/// A linear axis from `lo` to `hi` that plotters can step through: finite, in order, within
+/// `AXIS_MOST` of zero, and at least a millionth of its own size wide, so its key points
+/// advance (a range narrower than a float's step between them never ends); else 0 to 1.
+pub(crate) fn axis_range(lo: f64, hi: f64) -> std::ops::Range<f64> {
+    if !(lo.is_finite() && hi.is_finite()) {
+        return 0.0..1.0;
+    }
+    let (lo, hi) =
+        (lo.min(hi).clamp(-AXIS_MOST, AXIS_MOST), lo.max(hi).clamp(-AXIS_MOST, AXIS_MOST));
+    let least = (lo.abs().max(hi.abs()) * 1e-6).max(1e-12);
+    if hi - lo < least {
+        let mid = lo / 2.0 + hi / 2.0;
+        return (mid - least)..(mid + least);
+    }
+    lo..hi
+}
+
+/// The largest value an axis reaches: beyond it a figure is drawn at the edge.
+const AXIS_MOST: f64 = 1e15;
+
 fn log_axis(lo: f64, hi: f64, base: f64) -> Log {
-    let (lo, hi) = if lo > 0.0 && hi > lo && hi.is_finite() { (lo, hi) } else { (1.0, 10.0) };
+    // A log axis takes the same care: positive, in order, and wide enough to step through.
+    let (lo, hi) = if lo > 0.0 && hi > lo * (1.0 + 1e-6) && hi.is_finite() && hi < AXIS_MOST {
+        (lo, hi)
+    } else {
+        (1.0, 10.0)
+    };
     let mut ticks = Vec::new();
     if base == 2.0 {
         let stride = if hi / lo > 512.0 { 4.0 } else { 2.0 };

@@ -124,6 +124,8 @@ struct SizedChip {
     result: Result<Option<Answer>, String>,
     /// Best days at each size searched.
     curve: Vec<(u32, f64)>,
+    /// A size's search stopped at the sizing's budget of plans (`Sizer::budget_spent`).
+    budget_spent: bool,
 }
 
 impl Job {
@@ -463,6 +465,7 @@ impl SizedChip {
             "why": self.result.as_ref().err(),
             "answer": answer,
             "curve": self.curve,
+            "budget_spent": self.budget_spent,
         })
     }
 
@@ -508,7 +511,8 @@ impl SizedChip {
         } else {
             Ok(None)
         };
-        Ok(SizedChip { name, chip, unit, result, curve })
+        let budget_spent = v["budget_spent"].as_bool().unwrap_or(false);
+        Ok(SizedChip { name, chip, unit, result, curve, budget_spent })
     }
 }
 
@@ -533,6 +537,7 @@ fn shard_part(shard: &crate::model::search::Shard) -> Value {
             "never_finish": c.never_finish, "evaluated": c.evaluated,
             "better_than_yours": c.better_than_yours, "skipped_cells": c.skipped_cells,
             "cells": c.cells, "least_need": pair(c.least_need), "never": pair(c.never),
+            "budget_spent": c.budget_spent,
         },
     })
 }
@@ -612,6 +617,7 @@ fn shard_of(base: &crate::model::Inputs, v: &Value) -> Result<crate::model::sear
             cells: n("cells")?,
             least_need: pair("least_need"),
             never: pair("never"),
+            budget_spent: c["budget_spent"].as_bool().unwrap_or(false),
         },
     })
 }
@@ -635,7 +641,8 @@ impl Sizing {
                 Err(errors) => {
                     let why: Vec<String> = errors.iter().map(ToString::to_string).collect();
                     let result = Err(why.join("; "));
-                    self.done.push(SizedChip { name, chip, unit: 0, result, curve: Vec::new() });
+                    let (curve, budget_spent) = (Vec::new(), false);
+                    self.done.push(SizedChip { name, chip, unit: 0, result, curve, budget_spent });
                     self.current += 1;
                     return self.current >= self.chips.len();
                 }
@@ -645,7 +652,8 @@ impl Sizing {
             return false;
         }
         let (unit, result, curve) = (sizer.unit(), Ok(sizer.answer().cloned()), sizer.curve());
-        self.done.push(SizedChip { name, chip, unit, result, curve });
+        let budget_spent = sizer.budget_spent();
+        self.done.push(SizedChip { name, chip, unit, result, curve, budget_spent });
         self.sizer = None;
         self.current += 1;
         self.current >= self.chips.len()
@@ -670,6 +678,7 @@ impl Sizing {
                 None => json!({ "chip": c.name, "chips": null }),
             };
             row["apply_chip"] = json!(c.chip);
+            row["budget_spent"] = json!(c.budget_spent);
             if let Some(Answer::Meets(sized)) = answer {
                 row["scenario"] = sized.scenario.to_value();
             }

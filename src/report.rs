@@ -607,6 +607,7 @@ pub fn search_json(scenario: &Scenario, outcome: &search::Outcome, yours_why: &[
         "does_not_fit": outcome.does_not_fit,
         "never_finish": outcome.never_finish,
         "evaluated": outcome.evaluated,
+        "budget_spent": outcome.budget_spent,
         "equivalent_within": outcome.equivalent_within,
         "yours": {
             "rank": if placed.rank > 0 && !placed.beyond { json!(placed.rank) } else { Value::Null },

@@ -212,7 +212,19 @@ pub struct Sizer {
     /// first plan found to meet the deadline, when one does (`Options::good_enough`).
     pub points: Vec<Point>,
     answer: Option<Answer>,
+    /// Plans judged by the searches so far, against `SIZING_BUDGET`.
+    judged: u64,
+    /// A size's search stopped at its share of the budget.
+    budget_spent: bool,
 }
+
+/// Plans a sizing judges at most over all its sizes, the search's own budget
+/// (`search::PLAN_BUDGET`): each size searches with what its predecessors left, and at least
+/// `SIZE_BUDGET_FLOOR`, so a sizing finishes in about a second whatever it is asked.
+pub const SIZING_BUDGET: u64 = search::PLAN_BUDGET;
+
+/// Plans a size's search may judge however much the sizing has spent.
+const SIZE_BUDGET_FLOOR: u64 = 20_000;
 
 impl Sizer {
     /// Sizing of `scenario` on `chip` (`None` keeps the scenario's) for a deadline in days. Errs
@@ -249,7 +261,15 @@ impl Sizer {
             last_days: None,
             points: Vec::new(),
             answer: None,
+            judged: 0,
+            budget_spent: false,
         })
+    }
+
+    /// A size's search stopped at its share of the sizing's budget, so a smaller size than the
+    /// answer might meet the deadline with a plan it did not judge.
+    pub fn budget_spent(&self) -> bool {
+        self.budget_spent
     }
 
     /// Searches the next size whole; true once there is an answer.
@@ -283,7 +303,12 @@ impl Sizer {
     /// the size meets the deadline, so its plan is one that runs there, not always the size's
     /// best), and moves the stage on.
     fn searched(&mut self, chips: u32, sized: Scenario, search: Option<Search>) {
-        let best = search.as_ref().and_then(|s| s.outcome().ranked.first().copied());
+        let outcome = search.as_ref().map(Search::outcome);
+        if let Some(o) = &outcome {
+            self.judged += o.searched;
+            self.budget_spent |= o.budget_spent;
+        }
+        let best = outcome.and_then(|o| o.ranked.first().copied());
         self.points.push(Point { chips, best });
         let held = held_to(&sized);
         let days = best.map(|p| p.wall_days() * held);
@@ -358,11 +383,13 @@ impl Sizer {
                     Stage::Bisecting(_) => Some(self.deadline_days / held_to(&sized)),
                     Stage::Climbing(_) => None,
                 };
+                let budget = SIZING_BUDGET.saturating_sub(self.judged).max(SIZE_BUDGET_FLOOR);
                 let options = Options {
                     objective: Objective::EffectiveDays,
                     top: 1,
                     good_enough,
                     alternatives: false,
+                    budget,
                     ..Options::default()
                 };
                 self.current = Some((next, sized, Search::placing(&inputs, None, options)));

@@ -11,7 +11,6 @@ mod common;
 
 use clusterplan::evaluation;
 use clusterplan::scenario::fields::{self, Kind};
-use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 use common::{random_scenario, Rng};
 use serde_json::{json, Value};
@@ -65,24 +64,7 @@ fn scenario(rng: &mut Rng) -> Scenario {
         s = s.with_at(path, Some(value));
     }
     if rng.below(4) == 0 {
-        let chip = rng.pick(clusterplan::model::presets::CHIPS).id;
-        let mut pool = json!({ "chip": chip, "chips": 64 << rng.below(7) });
-        let far = rng.below(2) == 0;
-        if far {
-            pool["site"] = json!("west");
-        }
-        s = s.with(paths::CLUSTER_POOLS, Some(json!([pool])));
-        s = s.with(
-            paths::CLUSTER_BETWEEN_POOLS,
-            Some(json!({ "gbit_per_s": 10u32.pow(1 + rng.below(5) as u32) })),
-        );
-        if far {
-            let wan = json!(10u32.pow(rng.below(5) as u32));
-            s = s.with(paths::CLUSTER_SITE, Some(json!("east"))).with(
-                paths::SITES,
-                Some(json!([{ "name": "east", "wan_gbit_per_s": wan }, { "name": "west", "wan_gbit_per_s": wan }])),
-            );
-        }
+        s = common::with_pool(s, rng);
     }
     s
 }

@@ -492,7 +492,9 @@ fn size(path: &str, rest: &[&str]) -> ExitCode {
         let name =
             chip.map(str::to_string).unwrap_or_else(|| clusterplan::jobs::chip_name(&scenario));
         if let Some(answer) = sizer.answer() {
-            rows.push(report::sizing_row(&name, deadline, answer, sizer.unit()));
+            let mut row = report::sizing_row(&name, deadline, answer, sizer.unit());
+            row["budget_spent"] = serde_json::json!(sizer.budget_spent());
+            rows.push(row);
         }
         curves.push(serde_json::json!({ "chip": name, "points": sizer.curve() }));
     }

@@ -30,7 +30,7 @@ pub fn draw_finish(
             .margin(8)
             .x_label_area_size(40)
             .y_label_area_size(58)
-            .build_cartesian_2d(lo..hi, 0.0..100.0)?;
+            .build_cartesian_2d(super::axis_range(lo, hi), 0.0..100.0)?;
         themed!(
             chart
                 .configure_mesh()

@@ -210,7 +210,7 @@ pub fn draw_timeline(
             .margin_right(10)
             .x_label_area_size(40)
             .y_label_area_size(36)
-            .build_cartesian_2d(0.0..limit, 0.0..n)?;
+            .build_cartesian_2d(super::axis_range(0.0, limit), super::axis_range(0.0, n))?;
         themed!(
             chart
                 .configure_mesh()

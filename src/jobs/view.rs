@@ -400,6 +400,10 @@ pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> View {
         let never = fill("search.counts-never", &[("n", &count(outcome.never_finish))]);
         lines.push(line("search-never", never, false));
     }
+    if outcome.budget_spent {
+        let budget = count(crate::model::search::PLAN_BUDGET);
+        lines.push(line("search-budget", fill("search.budget-spent", &[("n", &budget)]), false));
+    }
     if done {
         lines.push(line("search-yours", cx.yours_line(), false));
         if let Some(note) = cx.beyond_error() {
@@ -569,6 +573,11 @@ pub fn size(
             );
             line("size-bound", text, false)
         })
+        .chain(chips.iter().filter(|c| c.budget_spent).map(|c| {
+            let budget = n(crate::sizing::SIZING_BUDGET as f64);
+            let text = fill("size.budget-spent", &[("chip", &shown(&c.name)), ("n", &budget)]);
+            line("size-budget", text, false)
+        }))
         .collect();
     // A chip whose sizing could not start has no curve.
     let curves: Vec<Curve> = chips

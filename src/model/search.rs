@@ -115,6 +115,12 @@ impl Objective {
     }
 }
 
+/// Plans a search judges at most, the most promising cells first: a space too large, or one its
+/// floors prune too little of (a model of almost no work), still answers in about a second
+/// natively, and says it stopped (`Outcome::budget_spent`). A search of a frontier model on
+/// 16,384 chips judges about 130,000.
+pub const PLAN_BUDGET: u64 = 1_000_000;
+
 /// What the caller wants from a search.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Options {
@@ -139,6 +145,8 @@ pub struct Options {
     /// that could only change those are skipped, and `Outcome::pareto` and
     /// `Outcome::best_inside` stay empty.
     pub alternatives: bool,
+    /// Plans judged at most (`PLAN_BUDGET`); the cells left once they are are not searched.
+    pub budget: u64,
 }
 
 impl Default for Options {
@@ -150,6 +158,7 @@ impl Default for Options {
             skip_hopeless: true,
             good_enough: None,
             alternatives: true,
+            budget: PLAN_BUDGET,
         }
     }
 }
@@ -574,6 +583,9 @@ pub struct Outcome {
     pub skipped_cells: u64,
     /// Why no plan is ranked, once the search is done and found none.
     pub none_because: Option<NoPlan>,
+    /// The search judged its budget of plans (`Options::budget`) and left the cells after them:
+    /// the best it ranks is the best of the most promising part of the space.
+    pub budget_spent: bool,
 }
 
 impl Outcome {
@@ -636,6 +648,8 @@ pub struct Search {
     skipped_cells: u64,
     /// A plan reached `Options::good_enough`: the search stopped before the cells from `next`.
     stopped: bool,
+    /// The budget of plans was judged: the search stopped before the cells from `next`.
+    spent: bool,
     /// Cells skipped because they could not reach `Options::good_enough`, kept for
     /// `go_on_to_best`.
     deferred: Vec<Cell>,
@@ -672,6 +686,8 @@ pub struct ShardCounts {
     pub least_need: Option<(f64, f64)>,
     /// Why plans that fit never finish (`mtbf_s`, `lost_s`).
     pub never: Option<(f64, f64)>,
+    /// The shard judged its share of the budget and left cells.
+    pub budget_spent: bool,
 }
 
 impl Search {
@@ -726,6 +742,7 @@ impl Search {
             goodput_bound: goodput_bound(base),
             skipped_cells: 0,
             stopped: false,
+            spent: false,
             deferred: Vec::new(),
             costs: Vec::new(),
             journal: None,
@@ -751,6 +768,10 @@ impl Search {
         let mut inputs = self.base;
         let mut costs = std::mem::take(&mut self.costs);
         while self.next < end && !self.stopped {
+            if self.searched >= self.options.budget {
+                self.spent = true;
+                break;
+            }
             let mut cell = self.cells[self.next];
             self.next += 1;
             // The typed plan, judged first, comes before every cell's.
@@ -900,12 +921,12 @@ impl Search {
 
     /// Every cell is done, or a plan reached `Options::good_enough`.
     pub fn done(&self) -> bool {
-        self.next >= self.cells.len() || self.stopped
+        self.next >= self.cells.len() || self.stopped || self.spent
     }
 
-    /// Cells left when the search stopped at a plan good enough.
+    /// Cells left when the search stopped at a plan good enough or at its budget.
     fn left(&self) -> usize {
-        if self.stopped {
+        if self.stopped || self.spent {
             self.cells.len() - self.next
         } else {
             0
@@ -973,6 +994,7 @@ impl Search {
             progress: (self.next + self.left(), self.cells.len()),
             skipped_cells: self.skipped_cells + self.left() as u64,
             none_because,
+            budget_spent: self.spent,
         }
     }
 
@@ -1190,8 +1212,10 @@ impl Search {
         k: usize,
         n: usize,
     ) -> Search {
-        let mut search = Search::placing(base, typed, options);
         let n = n.max(1);
+        // The shards share the one search's budget.
+        let options = Options { budget: options.budget.div_ceil(n as u64), ..options };
+        let mut search = Search::placing(base, typed, options);
         search.cells.retain(|c| c.index as usize % n == k % n);
         search.journal = Some(Vec::new());
         search
@@ -1241,6 +1265,7 @@ impl Search {
                 cells: self.cells.len() as u64,
                 least_need: self.least_need,
                 never: self.never,
+                budget_spent: self.spent,
             },
         }
     }
@@ -1279,6 +1304,7 @@ impl Search {
                 }
             }
             search.never = search.never.or(c.never);
+            search.spent |= c.budget_spent;
         }
         search
     }

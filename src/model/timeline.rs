@@ -17,7 +17,7 @@
 use crate::model::Estimate;
 
 /// Intervals a timeline holds about at most, over all its stages.
-pub const MAX_EVENTS: usize = 100_000;
+pub const MAX_EVENTS: usize = 40_000;
 
 /// Chunks of an interleaved pass shown apart at most; a pass of more is one interval.
 pub const MAX_CHUNKS: u32 = 8;

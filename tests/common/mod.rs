@@ -118,3 +118,27 @@ pub fn cli_json(args: &[&str], scenario: &Scenario) -> serde_json::Value {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("it prints JSON")
 }
+
+/// `s` with a further pool of a generated chip and size beside its own, over a link of 100 Gb/s
+/// to 1 Pb/s, half the time at a far site (`west`, the cluster's own at `east`, a wide-area
+/// link of 1 Gb/s to 10 Tb/s between them).
+pub fn with_pool(s: Scenario, rng: &mut Rng) -> Scenario {
+    let chip = rng.pick(presets::CHIPS).id;
+    let mut pool = json!({ "chip": chip, "chips": 64 << rng.below(7) });
+    let far = rng.below(2) == 0;
+    if far {
+        pool["site"] = json!("west");
+    }
+    let mut s = s.with(paths::CLUSTER_POOLS, Some(json!([pool]))).with(
+        paths::CLUSTER_BETWEEN_POOLS,
+        Some(json!({ "gbit_per_s": 10u32.pow(1 + rng.below(5) as u32) })),
+    );
+    if far {
+        let wan = json!(10u32.pow(rng.below(5) as u32));
+        s = s.with(paths::CLUSTER_SITE, Some(json!("east"))).with(
+            paths::SITES,
+            Some(json!([{ "name": "east", "wan_gbit_per_s": wan }, { "name": "west", "wan_gbit_per_s": wan }])),
+        );
+    }
+    s
+}
