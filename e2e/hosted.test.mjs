@@ -2,11 +2,12 @@
 // on dist/. Every file comes precompressed with its type, the hashed ones cached for a year and
 // the rest revalidated, the page's Content-Security-Policy as a header with its inline scripts
 // pinned by hash, the server's version unsaid; the page and its worker load compressed in
-// Chromium and log nothing.
+// Chromium and log nothing; the single file served beside it runs with its own policy; nginx's
+// workers never run as root.
 import { createHash } from 'node:crypto';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -130,4 +131,33 @@ test('the hosted page and its worker load compressed and log nothing', async (t)
   const wasm = [...encodings.keys()].find((p) => /clusterplan-app-[0-9a-f]+_bg\.wasm$/.test(p));
   assert.ok(wasm && ['br', 'gzip'].includes(encodings.get(wasm)), `the page's wasm came ${encodings.get(wasm)}`);
   assertClean(log, [`${origin}/`, 'data:', 'blob:']);
+});
+
+test('the single file served beside the page runs with its own policy', async (t) => {
+  const r = await get('/standalone.html');
+  assert.equal(r.status, 200);
+  const header = r.headers.get('content-security-policy') ?? '';
+  assert.match(header, /worker-src[^;]*blob:/, `its worker may start: ${header}`);
+  assert.match(header, /frame-ancestors 'none'/);
+  assert.equal(r.headers.get('cache-control'), 'no-cache');
+  assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
+  assert.equal((await get('/csp-standalone.nginx')).status, 404);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const log = { errors: [], requests: [] };
+  page.on('console', (m) => ['error', 'warning'].includes(m.type()) && log.errors.push(`console ${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
+  page.on('request', (x) => log.requests.push(x.url()));
+  await page.goto(`${origin}/standalone.html`);
+  await until(page, 'the single file\'s first result', hasText, q('train-days'));
+  await until(page, 'a plot from its worker', (s) => document.querySelector(s)?.querySelector('svg'), q('plot-step'));
+  assertClean(log, [`${origin}/standalone.html`, 'data:', 'blob:']);
+});
+
+test("nginx's workers never run as root", () => {
+  const master = execFileSync('cat', [fileURLToPath(new URL('../target/nginx/nginx.pid', import.meta.url))]).toString().trim();
+  const users = execFileSync('ps', ['-o', 'uid=', '--ppid', master]).toString().trim().split(/\s+/).map(Number);
+  assert.ok(users.length > 0, 'a worker runs');
+  assert.ok(users.every((uid) => uid !== 0), `workers' uids: ${users}`);
 });

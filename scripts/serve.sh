@@ -9,15 +9,27 @@ DIST="${DIST:-$ROOT/dist}"
 [ -f "$DIST/index.html" ] || trunk build --release
 PREFIX="$ROOT/target/nginx"
 mkdir -p "$PREFIX/temp"
+# nginx's workers never run as root. Started by root, they run as the owner of dist/ where that
+# is not root; where it is, as nobody, over a copy of dist/ nobody can read (a checkout may sit
+# where only its owner can, as a home directory does), removed when nginx stops.
+USER_LINE=""
+SERVED=""
+if [ "$(id -u)" -eq 0 ]; then
+  if [ "$(stat -c %u "$DIST")" -ne 0 ]; then
+    USER_LINE="user $(stat -c %U "$DIST") $(stat -c %G "$DIST");"
+  else
+    SERVED="$(mktemp -d /tmp/clusterplan-served.XXXXXX)"
+    cp -R "$DIST/." "$SERVED/"
+    chmod -R a+rX "$SERVED"
+    DIST="$SERVED"
+    USER_LINE="user nobody $(id -gn nobody);"
+  fi
+fi
 # The site as deployed, on a loopback port and this checkout's dist/.
 sed -e "s|^    listen 8080;|    listen 127.0.0.1:$PORT;|" \
     -e "s|^    root /srv/clusterplan/dist;|    root $DIST;|" \
-    -e "s|/srv/clusterplan/dist/csp.nginx|$DIST/csp.nginx|" \
+    -e "s|/srv/clusterplan/dist/csp|$DIST/csp|" \
     "$ROOT/deploy/clusterplan.nginx" > "$PREFIX/site.conf"
-# Started by root, nginx hands its workers to an unprivileged user, who cannot read a checkout
-# only its owner can (a home directory); the workers run as the owner of dist/ instead.
-USER_LINE=""
-[ "$(id -u)" -eq 0 ] && USER_LINE="user $(stat -c %U "$DIST") $(stat -c %G "$DIST");"
 cat > "$PREFIX/nginx.conf" <<CONF
 load_module $BROTLI_MODULE;
 $USER_LINE
@@ -39,4 +51,13 @@ http {
 }
 CONF
 echo "serving $DIST at http://127.0.0.1:$PORT/" >&2
-exec nginx -p "$PREFIX" -c "$PREFIX/nginx.conf"
+if [ -z "$SERVED" ]; then
+  exec nginx -p "$PREFIX" -c "$PREFIX/nginx.conf"
+fi
+# With a copy to remove, nginx runs beside this shell, which passes on the signal to stop.
+nginx -p "$PREFIX" -c "$PREFIX/nginx.conf" &
+NGINX=$!
+stop() { kill -TERM "$NGINX" 2>/dev/null; wait "$NGINX" 2>/dev/null; rm -rf "$SERVED"; exit 0; }
+trap stop TERM INT
+wait "$NGINX"
+rm -rf "$SERVED"

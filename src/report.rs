@@ -803,6 +803,9 @@ pub fn pools_json(
         "train_days": e.train_days,
         "fits": e.fits,
         "gbit_per_s_needed": e.gbit_per_s_needed,
+        "gbit_per_s_needed_why": (!e.gbit_per_s_needed.is_finite()).then_some(
+            "no link is fast enough: its latency alone costs more than a nineteenth of the step"),
+        "train_days_why": (!e.train_days.is_finite()).then_some("no pool runs the job"),
         "pools": e.parts.iter().map(|p| json!({
             "chips": p.chips, "share": p.share, "busy_s": p.busy_s, "waits_s": p.waits_s, "fits": p.fits,
             "mfu": p.mfu,
@@ -841,6 +844,7 @@ pub fn best_split_json(b: &crate::model::pools::BestSplit) -> Value {
         "shares": b.job.parts.iter().map(|p| p.share).collect::<Vec<_>>(),
         "tokens_per_s": b.job.tokens_per_s,
         "train_days": b.job.train_days,
+        "train_days_why": (!b.job.train_days.is_finite()).then_some("no split of the job fits and runs"),
         "gain_over_alone": b.gain_over_alone(),
         "short_of_apart": b.short_of_apart(),
     })

@@ -564,15 +564,14 @@ pub fn input_error(e: &InputError) -> String {
     let unit = |x: f64| {
         let spec = crate::scenario::fields::field(&e.field);
         let shown = spec.map_or_else(|| crate::numbers::format(x), |f| f.show(x));
+        // A unit the catalogue words as a template ("{n} ms") takes the number in its place.
         match spec.map_or("", |f| f.unit) {
             "" => shown,
-            u => format!(
-                "{shown} {}",
-                match t(&format!("unit.{u}")) {
-                    "" => u,
-                    word => word,
-                }
-            ),
+            u => match t(&format!("unit.{u}")) {
+                "" => format!("{shown} {u}"),
+                word if word.contains("{n}") => substitute(word, &[("n", &shown)]),
+                word => format!("{shown} {word}"),
+            },
         }
     };
     let n = |x: u64| crate::numbers::format(x as f64);

@@ -271,6 +271,48 @@ fn adding_to_a_fleet_meets_the_deadline_with_the_fewest_chips() {
     assert!(job.job.train_days > deadline, "{} chips fewer still meets it", added.unit);
 }
 
+/// Over generated fleets of two pools run with a split of the user's, and deadlines between
+/// the best split's days and theirs: when nothing needs adding, the fleet as applied (the split
+/// that meets the deadline written in) meets it.
+#[test]
+fn nothing_to_add_means_the_fleet_as_applied_meets_the_deadline() {
+    use clusterplan::sizing::add_to_fleet;
+    let mut rng = common::Rng(0x00AD_D0FF);
+    let mut zero = 0;
+    for case in 0..40 {
+        let chip = *rng.pick(&["h100-sxm", "a100-80gb", "ascend-910b", "h800"]);
+        let other = *rng.pick(&["ascend-910b", "a100-80gb", "mi300x"]);
+        let share = [0.05, 0.3, 0.5, 0.7, 0.95][rng.below(5) as usize];
+        let fleet = common::plan("llama3-70b", chip, 256 << rng.below(4), 8, 4)
+            .with(
+                paths::CLUSTER_POOLS,
+                Some(json!([{ "chip": other, "chips": 256 << rng.below(4) }])),
+            )
+            .with(paths::CLUSTER_BETWEEN_POOLS, Some(json!({ "gbit_per_s": 3_200 })))
+            .with(&fields::PARALLELISM_POOL_SHARES, Some(json!([share, 1.0 - share])));
+        let Ok(Some(pools)) = fleet.pools() else { continue };
+        let theirs = pools.job().train_days;
+        let best =
+            clusterplan::model::pools::best_split(&pools.pools, pools.between).job.train_days;
+        if !(best.is_finite() && theirs.is_finite()) {
+            continue;
+        }
+        let deadline = (best + theirs) / 2.0;
+        let Ok(Some(added)) = add_to_fleet(&fleet, "b200", deadline) else { continue };
+        if added.chips > 0 {
+            continue;
+        }
+        zero += 1;
+        let applied = added.scenario.pools().expect("resolves").expect("pools").job();
+        assert!(
+            applied.train_days <= deadline * (1.0 + 1e-9),
+            "case {case}: nothing to add, yet the fleet as applied takes {} days against {deadline}",
+            applied.train_days
+        );
+    }
+    assert!(zero >= 10, "{zero} fleets needed nothing added");
+}
+
 /// The fleet of `fleet()` written as a scenario, with `more` keys over it.
 fn fleet_scenario(more: &[(&str, serde_json::Value)]) -> Scenario {
     let mut s = common::plan("llama3-70b", "h800", 4096, 8, 4)

@@ -230,6 +230,29 @@ fn every_field_is_worded_in_both_languages() {
     }
 }
 
+/// A value beyond a field's range is refused in words with the bound and its unit, in both
+/// languages, every placeholder filled (`{n} ms` was once shown as is).
+#[test]
+fn every_bound_is_worded_with_its_unit() {
+    use clusterplan::scenario::{InputError, Problem};
+    for lang in Lang::ALL {
+        text::set_lang(lang);
+        for field in fields::FIELDS {
+            for problem in
+                [Problem::TooSmall { min: field.min }, Problem::TooLarge { max: field.max }]
+            {
+                let said = text::input_error(&InputError::new(field.path, problem));
+                assert!(
+                    !said.contains('{') && !said.contains('}'),
+                    "{lang:?} {}: {said}",
+                    field.path
+                );
+            }
+        }
+    }
+    text::set_lang(Lang::En);
+}
+
 #[test]
 fn findings_and_field_errors_are_worded_in_both_languages() {
     let chips = presets::CHIPS.len();

@@ -207,12 +207,21 @@ def build(root):
         if n == 0:
             raise Fail(f"{index} has no <head> to put the Content-Security-Policy in")
 
-    html, _ = csp.pin(html)
+    html, policy = csp.pin(html)
 
     out_file = root / "standalone.html"
     tmp = root / ".standalone.html.tmp"
     tmp.write_text(html, encoding="utf-8")
     tmp.replace(out_file)
+    # Where it is hosted beside the page, it is served with its own policy as a header (a
+    # location's headers replace the server's, so the file states them all): the page's would
+    # refuse its scripts and the worker it starts from a blob: URL.
+    (root / "csp-standalone.nginx").write_text(
+        "# Written by tools/standalone.py: standalone.html's own policy and the site's headers.\n"
+        f'add_header Content-Security-Policy "{policy}; {csp.HEADER_ONLY}" always;\n'
+        'add_header Cache-Control "no-cache" always;\n'
+        "add_header X-Content-Type-Options nosniff always;\n"
+        "add_header Referrer-Policy no-referrer always;\n", encoding="utf-8")
     size = out_file.stat().st_size
     print(f"standalone.py: wrote {out_file} ({size:,} bytes; wasm {sizes['wasm']:,}, "
           f"glue {sizes['js']:,}, css {sizes['css']:,})")

@@ -459,9 +459,11 @@ pub fn best_split(pools: &[Inputs], between: Between) -> BestSplit {
     let speeds: Vec<f64> = solo.iter().map(|e| e.tokens_per_s.max(0.0)).collect();
     let total: f64 = speeds.iter().sum();
     let alone_best = speeds.iter().copied().fold(0.0, f64::max);
+    // No split found yet: none runs, so it never finishes (not in 0 days).
+    let none = PoolsEstimate { train_days: f64::INFINITY, ..PoolsEstimate::default() };
     let mut best = BestSplit {
         how: None,
-        job: PoolsEstimate::default(),
+        job: none,
         alone_tokens_per_s: alone_best,
         apart_tokens_per_s: total,
     };

@@ -71,10 +71,14 @@ pub fn add_to_fleet(
     let replica = p.tensor.saturating_mul(p.pipeline).saturating_mul(p.context).max(1);
     let unit = lcm(node, replica);
     let meets = |job: &BestSplit| job.job.train_days <= deadline_days && job.job.fits;
-    // The fleet as it stands may already meet it: nothing to add.
+    // The fleet as it stands may already meet it: nothing to add, with the split that meets it
+    // (the scenario's own may not).
     let now = best_split(&pools, between);
     if meets(&now) {
-        let scenario = scenario.clone();
+        let scenario = match unstated {
+            None => with_split(scenario.clone(), &now),
+            Some(_) => scenario.clone(),
+        };
         return Ok(Some(Addition {
             chips: 0,
             unit: 0,
@@ -117,13 +121,8 @@ pub fn add_to_fleet(
     let mut list =
         scenario.get("cluster.pools").and_then(|v| v.as_array().cloned()).unwrap_or_default();
     list.push(json!({ "chip": chip, "chips": n }));
-    // The split found, so that the plan applied is the job answered.
-    let shares: Vec<f64> = job.job.parts.iter().map(|p| p.share).collect();
-    let how = job.how.map(|how| json!(fields::PARALLELISM_ACROSS_POOLS.code(how)));
-    let mut scenario = scenario
-        .with(paths::CLUSTER_POOLS, Some(serde_json::Value::Array(list)))
-        .with(&fields::PARALLELISM_ACROSS_POOLS, how)
-        .with(&fields::PARALLELISM_POOL_SHARES, Some(json!(shares)));
+    let scenario = scenario.with(paths::CLUSTER_POOLS, Some(serde_json::Value::Array(list)));
+    let mut scenario = with_split(scenario, &job);
     if let Some(line) = unstated {
         let gbit = line * 8.0 / 1e9;
         scenario = scenario.with(paths::CLUSTER_BETWEEN_POOLS, Some(json!({ "gbit_per_s": gbit })));
@@ -136,6 +135,16 @@ pub fn add_to_fleet(
         capex_usd: f.cost.capex_usd,
         scenario,
     }))
+}
+
+/// `scenario` with the split of `job` in place of its own, so that the plan applied is the job
+/// answered.
+fn with_split(scenario: Scenario, job: &BestSplit) -> Scenario {
+    let shares: Vec<f64> = job.job.parts.iter().map(|p| p.share).collect();
+    let how = job.how.map(|how| json!(fields::PARALLELISM_ACROSS_POOLS.code(how)));
+    scenario
+        .with(&fields::PARALLELISM_ACROSS_POOLS, how)
+        .with(&fields::PARALLELISM_POOL_SHARES, Some(json!(shares)))
 }
 
 /// The least common multiple of two counts.
