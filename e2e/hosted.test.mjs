@@ -52,6 +52,19 @@ after(async () => {
   server?.kill('SIGTERM');
 });
 
+// A page in a context of its own (closed when the test ends) whose console, errors and requests
+// are logged.
+async function loggedPage(t) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const log = { errors: [], requests: [] };
+  page.on('console', (m) => ['error', 'warning'].includes(m.type()) && log.errors.push(`console ${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => log.requests.push(r.url()));
+  return { context, page, log };
+}
+
 test('every file is served precompressed, typed and cached as it should be', async () => {
   const page = await get('/');
   assert.equal(page.status, 200);
@@ -112,13 +125,7 @@ test('every file is served precompressed, typed and cached as it should be', asy
 });
 
 test('the hosted page and its worker load compressed and log nothing', async (t) => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  const log = { errors: [], requests: [] };
-  page.on('console', (m) => ['error', 'warning'].includes(m.type()) && log.errors.push(`console ${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
-  page.on('request', (r) => log.requests.push(r.url()));
+  const { context, page, log } = await loggedPage(t);
   const encodings = new Map();
   context.on('response', (r) => encodings.set(new URL(r.url()).pathname, r.headers()['content-encoding']));
   await page.goto(`${origin}/`);
@@ -142,13 +149,7 @@ test('the single file served beside the page runs with its own policy', async (t
   assert.equal(r.headers.get('cache-control'), 'no-cache');
   assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
   assert.equal((await get('/csp-standalone.nginx')).status, 404);
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  const log = { errors: [], requests: [] };
-  page.on('console', (m) => ['error', 'warning'].includes(m.type()) && log.errors.push(`console ${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
-  page.on('request', (x) => log.requests.push(x.url()));
+  const { page, log } = await loggedPage(t);
   await page.goto(`${origin}/standalone.html`);
   await until(page, 'the single file\'s first result', hasText, q('train-days'));
   await until(page, 'a plot from its worker', (s) => document.querySelector(s)?.querySelector('svg'), q('plot-step'));
