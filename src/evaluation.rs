@@ -57,10 +57,43 @@ pub fn check(scenario: &Scenario) -> Result<(), Vec<InputError>> {
 /// The scenario judged and estimated, or every bad field.
 pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, Vec<InputError>> {
     let Judged { inputs, calibration, pools } = judged(scenario)?;
-    let estimate = crate::model::estimate(&inputs);
+    let mut estimate = crate::model::estimate(&inputs);
     let fit = calibration.as_ref().map(|c| &c.fit);
+    estimate.warnings.extend(beyond_published(&inputs, &estimate, fit));
     let range = validation::range::range(scenario, &inputs, &estimate, fit);
     Ok(Evaluation { inputs, estimate, range, calibration, pools })
+}
+
+/// What goes beyond every published run at its scale (`validation::best_published`): the
+/// estimate's MFU, and each measurement's. Only BF16 plans are judged, as the published MFUs
+/// are BF16 runs'.
+fn beyond_published(
+    inputs: &Inputs,
+    e: &Estimate,
+    fit: Option<&crate::model::calibrate::Fit>,
+) -> Vec<crate::model::Warning> {
+    use crate::model::Warning;
+    let mut found = Vec::new();
+    let measured = fit.map(|f| f.residuals.iter().zip(&f.chips)).into_iter().flatten();
+    for (r, &at) in measured.filter(|(r, _)| r.bf16) {
+        if let Some(best) = validation::best_published(at).filter(|b| r.mfu > b.mfu) {
+            let (mfu, run) = (r.mfu, best.title);
+            found.push(Warning::MeasuredBeyondPublished {
+                mfu,
+                at,
+                best: best.mfu,
+                chips: best.chips,
+                run,
+            });
+        }
+    }
+    if validation::bf16(inputs) {
+        if let Some(best) = validation::best_published(e.chips_used).filter(|b| e.mfu > b.mfu) {
+            let (mfu, run) = (e.mfu, best.title);
+            found.push(Warning::BeyondPublished { mfu, best: best.mfu, chips: best.chips, run });
+        }
+    }
+    found
 }
 
 /// Serving and post-training of `good`, where its scenario asks: the worker's and the command

@@ -94,6 +94,7 @@ pub fn serving_json(e: &ServingEstimate) -> Value {
         "prefill_pool_tokens_per_s_per_chip": e.prefill_pool_tokens_per_s_per_chip,
         "decode_pool_tokens_per_s_per_chip": e.decode_pool_tokens_per_s_per_chip,
         "ttft_s": e.ttft_s,
+        "busy": e.busy,
         "tpot_s": e.tpot_s,
         "max_batch": e.max_batch,
         "batch": e.batch,
@@ -125,6 +126,7 @@ pub fn serving_json(e: &ServingEstimate) -> Value {
             "field": fields::serving_problem_field(p),
             "message": crate::text::serving_problem(p),
         })).collect::<Vec<_>>(),
+        "notes": e.notes.iter().map(crate::text::serving_note).collect::<Vec<_>>(),
         "range": serving_range_json(e),
     })
 }

@@ -132,7 +132,13 @@ pub struct Scenario {
     pub sites: Raw,
     /// Keys this build does not know; reported by `resolve`.
     pub unknown: BTreeMap<String, Value>,
+    /// `serving` and `rl` written as empty objects: asked for at their defaults, and written
+    /// back as they came.
+    pub asked_empty: Vec<&'static str>,
 }
+
+/// The sections an empty object asks for at their defaults (`Scenario::asked_empty`).
+const ASKED_WHEN_EMPTY: [&str; 2] = ["serving", "rl"];
 
 section! {
     /// The site: cooling, power usage effectiveness and rack limit; its prices are plain fields.
@@ -442,6 +448,10 @@ impl Scenario {
         let Value::Object(mut map) = value else {
             return Err(ParseError::Syntax("expected a JSON object".to_string()));
         };
+        let asked_empty: Vec<&'static str> = ASKED_WHEN_EMPTY
+            .into_iter()
+            .filter(|key| map.get(*key).and_then(Value::as_object).is_some_and(Map::is_empty))
+            .collect();
         let scenario = Scenario {
             version: take(&mut map, "version"),
             model: TransformerSpec::from_map(object(&mut map, "model")?),
@@ -456,6 +466,7 @@ impl Scenario {
             calibration: take(&mut map, "calibration"),
             sites: take(&mut map, "sites"),
             unknown: map.into_iter().collect(),
+            asked_empty,
         };
         if let Some(v) = scenario.version.as_ref().and_then(Value::as_u64) {
             if v > VERSION {
@@ -696,10 +707,10 @@ impl Scenario {
         if !self.sizing.is_empty() {
             map.insert("sizing".into(), Value::Object(self.sizing.to_map()));
         }
-        if !self.serving.is_empty() {
+        if !self.serving.is_empty() || self.asked_empty.contains(&"serving") {
             map.insert("serving".into(), Value::Object(self.serving.to_map()));
         }
-        if !self.rl.is_empty() {
+        if !self.rl.is_empty() || self.asked_empty.contains(&"rl") {
             map.insert("rl".into(), Value::Object(self.rl.to_map()));
         }
         if let Some(v) = &self.calibration {

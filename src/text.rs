@@ -393,6 +393,25 @@ pub fn warning(w: &Warning) -> String {
                 ("chip", chip),
             ],
         ),
+        Warning::BeyondPublished { mfu, best, chips, run } => fill(
+            "warn.beyond-published",
+            &[
+                ("mfu", &crate::numbers::percent(mfu)),
+                ("best", &crate::numbers::percent(best)),
+                ("chips", &n(chips as u64)),
+                ("run", run),
+            ],
+        ),
+        Warning::MeasuredBeyondPublished { mfu, at, best, chips, run } => fill(
+            "warn.measured-beyond-published",
+            &[
+                ("mfu", &crate::numbers::percent(mfu)),
+                ("at", &n(at as u64)),
+                ("best", &crate::numbers::percent(best)),
+                ("chips", &n(chips as u64)),
+                ("run", run),
+            ],
+        ),
         Warning::ServersUnpriced => t("warn.servers-unpriced").into(),
         Warning::RatesBorrowed => t("warn.rates-borrowed").into(),
         Warning::PortsSplit { split, ports, tiers } => {
@@ -463,6 +482,21 @@ pub fn serving_problem(p: &crate::model::serving::Problem) -> String {
                 ("chips", &n(chips as f64)),
             ],
         ),
+    }
+}
+
+/// What serving assumes that the user may not expect, in words.
+pub fn serving_note(n: &crate::model::serving::Note) -> String {
+    use crate::model::serving::{Note, Precision};
+    let name = |p: Precision| match p {
+        Precision::Bf16 => "BF16",
+        Precision::Fp8 => "FP8",
+        Precision::Fp4 => "FP4",
+    };
+    match *n {
+        Note::NoUnits { weights, runs_at } => {
+            fill("serve.no-units", &[("weights", name(weights)), ("runs", name(runs_at))])
+        }
     }
 }
 

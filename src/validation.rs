@@ -164,6 +164,11 @@ pub struct Outcome {
     pub warnings: Vec<Warning>,
     /// Memory per chip of the plan as the model allocates it.
     pub memory: model::MemoryUse,
+    /// The model's MFU of the plan, and the chips it runs on.
+    pub mfu: f64,
+    pub chips: u32,
+    /// Its GEMMs run in BF16 (an FP8 or FP4 run's MFU over the BF16 peak is not comparable).
+    pub bf16: bool,
 }
 
 impl Outcome {
@@ -171,6 +176,61 @@ impl Outcome {
     pub fn within(&self) -> bool {
         self.error.abs() <= self.row.tolerance
     }
+
+    /// The MFU the published figure implies: the model's MFU of the plan scaled by how much
+    /// faster or slower the run was than the model says (MFU goes as the step's inverse).
+    pub fn published_mfu(&self) -> f64 {
+        let (p, q) = (self.row.published, self.predicted);
+        let ratio = if self.row.metric.is_time() { q / p } else { p / q };
+        if ratio.is_finite() && ratio > 0.0 {
+            self.mfu * ratio
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The plan's GEMMs run in BF16, as every MFU of `MFU_FRONTIER` was reached: a plan in FP8 or
+/// FP4 counts its MFU over the BF16 peak too, and goes beyond it as a matter of course.
+pub fn bf16(inputs: &Inputs) -> bool {
+    matches!(inputs.training.recipe, model::Recipe::MegatronBf16 | model::Recipe::TorchAmp)
+}
+
+/// The highest MFU a published run shows at a scale: the best of the runs on at least half as
+/// many chips (the larger a run, the harder its MFU), with the chips and the run's title.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Published {
+    pub mfu: f64,
+    pub chips: u32,
+    pub title: &'static str,
+}
+
+/// The highest MFU any published run shows on at least half of `chips` (`digest::MFU_FRONTIER`),
+/// when one does.
+pub fn best_published(chips: u32) -> Option<Published> {
+    digest::MFU_FRONTIER
+        .iter()
+        .filter(|(c, ..)| u64::from(*c) * 2 >= u64::from(chips))
+        .map(|&(chips, mfu, title)| Published { mfu, chips, title })
+        .max_by(|a, b| a.mfu.total_cmp(&b.mfu))
+}
+
+/// The frontier of published MFU against scale: going down in chips, each BF16 row whose MFU
+/// is above every larger run's (`(chips, mfu, title)`), for `digest::MFU_FRONTIER`.
+fn mfu_frontier(outcomes: &[Outcome]) -> Vec<(u32, f64, String)> {
+    let mut rows: Vec<(u32, f64, String)> = outcomes
+        .iter()
+        .filter(|o| o.bf16 && o.chips > 0 && o.published_mfu() > 0.0)
+        .map(|o| (o.chips, o.published_mfu(), o.row.title.clone()))
+        .collect();
+    rows.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)));
+    let mut best = 0.0;
+    rows.retain(|(_, mfu, _)| {
+        let above = *mfu > best;
+        best = best.max(*mfu);
+        above
+    });
+    rows
 }
 
 /// A published run with its sources and assumptions.
@@ -303,6 +363,9 @@ pub fn check(row: &Row) -> Result<Outcome, String> {
         problems: e.problems,
         warnings: e.warnings,
         memory: e.memory,
+        mfu: e.mfu,
+        chips: e.chips_used,
+        bf16: bf16(&inputs),
     })
 }
 
@@ -768,6 +831,15 @@ pub fn digest_source(rows: &[Row], outcomes: &[Outcome], left: &[f64]) -> String
             quote(&title),
             quote(&scenario.to_json())
         ));
+    }
+    out.push_str("];\n\n");
+    out.push_str(
+        "/// The highest MFU published runs show against scale: (chips, MFU, run), each above every\n",
+    );
+    out.push_str("/// larger run's (`validation::best_published`).\n");
+    out.push_str("pub const MFU_FRONTIER: &[(u32, f64, &str)] = &[\n");
+    for (chips, mfu, title) in mfu_frontier(outcomes) {
+        out.push_str(&format!("    ({chips}, {mfu:?}, {}),\n", quote(&title)));
     }
     out.push_str("];\n\n");
     let points = range::points(outcomes, left);

@@ -3,6 +3,8 @@
 //! near the measured size and widens it away from it; bad measurements are named by place.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use clusterplan::evaluation::evaluate;
 use clusterplan::model::calibrate::{self, Measured, Run};
 use clusterplan::scenario::{url, Problem, Scenario};
@@ -57,15 +59,20 @@ fn one_measurement_is_met_and_moves_the_plan() {
     // communication is not what the fit changes).
     let ratio = good.estimate.step_s / base.estimate.step_s;
     assert!(ratio > 1.05 && ratio < 1.25, "the plan's step changed by {ratio}");
-    // Its range rests on the measurement now, and is narrower than the published runs gave.
-    let width = |r: (f64, f64)| r.1 / r.0;
+    // Its range rests on the measurement now, and its spread is narrower than the published
+    // runs gave (the fast end of either may be held to the highest MFU published at the scale).
     let calibrated = good.range.basis.calibrated.expect("the range rests on the measurement");
     assert_eq!((calibrated.runs, calibrated.nearest_chips), (1, 64));
     assert!(
-        width(good.range.train_days) < width(base.range.train_days),
+        good.range.basis.spread < base.range.basis.spread,
         "calibrated {:?} against {:?}",
-        good.range.train_days,
-        base.range.train_days
+        good.range.basis,
+        base.range.basis
+    );
+    let slow = |r: (f64, f64), days: f64| r.1 / days;
+    assert!(
+        slow(good.range.train_days, good.estimate.train_days)
+            < slow(base.range.train_days, base.estimate.train_days)
     );
     assert!(!good.range.basis.validated);
 }
@@ -288,4 +295,50 @@ fn a_fit_at_a_bound_of_the_chip_is_refused() {
         );
         assert!(errors[0].to_string().contains("not applied"), "{}", errors[0]);
     }
+}
+
+/// A claim beyond the evidence is challenged: a measured MFU above every published run on as
+/// many chips is applied with a warning naming the highest, a plan whose MFU goes beyond every
+/// published run at its scale says so, and no range's fast end reaches an MFU no published run
+/// at that scale has shown (over generated BF16 plans).
+#[test]
+fn a_claim_beyond_every_published_run_is_challenged() {
+    use clusterplan::model::Warning;
+    use clusterplan::validation::best_published;
+    let plan = json!({
+        "model": { "preset": "llama3-70b" },
+        "training": { "tokens": "2T", "global_batch": 1024, "recipe": "megatron-bf16" },
+        "cluster": { "chip": "mtt-s4000", "chips": 10_240, "system": "kuae-s4000" },
+        "parallelism": { "tp": 8, "pp": 4 }
+    });
+    let run = json!({ "cluster": { "chips": 1024 }, "parallelism": { "dp": null } });
+    for (mfu, beyond_at_1024) in [(0.6, false), (0.7, true)] {
+        let s = scenario(plan.clone(), json!([{ "scenario": run, "measured": { "mfu": mfu } }]));
+        let good = evaluate(&s).expect("resolves");
+        let w = &good.estimate.warnings;
+        let measured = w.iter().any(|w| matches!(w, Warning::MeasuredBeyondPublished { .. }));
+        assert_eq!(measured, beyond_at_1024, "{mfu}: {w:?}");
+        let best = best_published(good.estimate.chips_used).expect("published at this scale");
+        let beyond = w.iter().any(|w| matches!(w, Warning::BeyondPublished { .. }));
+        assert_eq!(
+            beyond,
+            good.estimate.mfu > best.mfu,
+            "{mfu}: {} against {best:?}",
+            good.estimate.mfu
+        );
+        assert!(good.range.mfu.1 <= best.mfu.max(good.estimate.mfu) * (1.0 + 1e-12));
+    }
+    let mut rng = common::Rng(0xB0B_F16);
+    let mut judged = 0;
+    for _ in 0..300 {
+        let s = common::random_scenario(&mut rng);
+        let Ok(good) = evaluate(&s) else { continue };
+        if !clusterplan::validation::bf16(&good.inputs) {
+            continue;
+        }
+        let Some(best) = best_published(good.estimate.chips_used) else { continue };
+        judged += 1;
+        assert!(good.range.mfu.1 <= best.mfu.max(good.estimate.mfu) * (1.0 + 1e-12), "{s:?}");
+    }
+    assert!(judged > 50, "{judged} judged");
 }

@@ -304,3 +304,54 @@ fn a_missed_target_at_the_load_is_never_called_met() {
     }
     assert!(missed >= 10 && met >= 10, "both kinds generated: {missed} missed, {met} met");
 }
+
+/// An empty `serving` or `rl` section asks for the answer at its defaults, and stays in the
+/// scenario as written (its link and file keep it).
+#[test]
+fn an_empty_section_asks_at_the_defaults() {
+    let base = scenario("llama3-70b", "h100-sxm", 512, json!({ "tpot_ms": 100 }));
+    for key in ["serving", "rl"] {
+        let mut v = base.to_value();
+        v.as_object_mut().expect("an object").remove("serving");
+        v[key] = json!({});
+        let s = Scenario::from_value(v).expect("a scenario");
+        assert_eq!(s.to_value()[key], json!({}), "{key} kept as written");
+        let url = clusterplan::scenario::url::encode(&s);
+        let back = clusterplan::scenario::url::decode(&format!("#{url}")).expect("decodes");
+        assert_eq!(back, Some(s.clone()), "{key} through the link");
+        let out = predict(&s);
+        assert!(out[key].is_object(), "{key}: {out}");
+        assert!(out[key]["step_s"].as_f64().or(out[key]["ttft_s"].as_f64()).is_some(), "{key}");
+    }
+}
+
+/// FP8 or FP4 weights on a chip without such tensor units are said to run at the rate the chip
+/// has, and run at it: the Ascend 910B has no FP8 units, the H100 has FP8 but no FP4.
+#[test]
+fn weights_in_a_format_the_chip_lacks_are_said_to_run_wider() {
+    use clusterplan::model::serving::{Note, Precision};
+    for (chip, weights, runs_at) in [
+        ("ascend-910b", "fp8", Some(Precision::Bf16)),
+        ("h100-sxm", "fp4", Some(Precision::Fp8)),
+        ("h100-sxm", "fp8", None),
+        ("b200", "fp4", None),
+    ] {
+        let s = scenario("llama3-70b", chip, 512, json!({ "weights": weights }));
+        let e = evaluation::serve(&evaluation::evaluate(&s).expect("resolves"))
+            .serving
+            .expect("serving");
+        let said: Vec<Precision> = e
+            .notes
+            .iter()
+            .map(|n| match n {
+                Note::NoUnits { runs_at, .. } => *runs_at,
+            })
+            .collect();
+        assert_eq!(said.first().copied(), runs_at, "{chip} {weights}: {:?}", e.notes);
+        let out = predict(&s);
+        assert_eq!(
+            out["serving"]["notes"].as_array().map(Vec::len),
+            Some(usize::from(runs_at.is_some()))
+        );
+    }
+}

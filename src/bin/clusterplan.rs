@@ -181,6 +181,13 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
                     clusterplan::text::serving_problem(p)
                 );
             }
+            for n in &s.notes {
+                eprintln!(
+                    "note: {}serving.weights: {}",
+                    which(place),
+                    clusterplan::text::serving_note(n)
+                );
+            }
             json["serving"] = report::serving_json(s);
         }
         if let Some(r) = &served.rl {

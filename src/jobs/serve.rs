@@ -43,6 +43,7 @@ pub(super) fn words(
     if let Some(s) = &served.serving {
         plots.serving_cards = Card::flat(&serving(good, s));
         plots.serving_problems = s.problems.iter().map(crate::text::serving_problem).collect();
+        plots.serving_notes = s.notes.iter().map(crate::text::serving_note).collect();
         plots.serving_feasible = s.feasible;
         plots.serving_missed = s
             .problems

@@ -66,6 +66,10 @@ pub struct Residual {
     pub before_s: f64,
     /// The model's step time with the fitted efficiency, seconds.
     pub after_s: f64,
+    /// The MFU the measurement shows: the model's FLOPs of a step over the measured time.
+    pub mfu: f64,
+    /// Whether the run's GEMMs are BF16, as that MFU's peak is.
+    pub bf16: bool,
 }
 
 impl Residual {
@@ -144,10 +148,19 @@ pub fn fit(runs: &[Run]) -> Option<Fit> {
     let efficiency = (0.5 * (lo + hi)).exp().clamp(MIN_EFFICIENCY, MAX_EFFICIENCY);
     let residuals: Vec<Residual> = measured
         .iter()
-        .map(|(inputs, measured_s)| Residual {
-            measured_s: *measured_s,
-            before_s: estimate(inputs).step_s,
-            after_s: estimate(&with_efficiency(inputs, efficiency)).step_s,
+        .map(|(inputs, measured_s)| {
+            let before = estimate(inputs);
+            let bf16 = matches!(
+                inputs.training.recipe,
+                crate::model::Recipe::MegatronBf16 | crate::model::Recipe::TorchAmp
+            );
+            Residual {
+                measured_s: *measured_s,
+                before_s: before.step_s,
+                after_s: estimate(&with_efficiency(inputs, efficiency)).step_s,
+                mfu: crate::model::finite(before.mfu * before.step_s / measured_s),
+                bf16,
+            }
         })
         .collect();
     let rms = (loss(&measured, efficiency) / measured.len() as f64).sqrt();

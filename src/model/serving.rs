@@ -321,6 +321,26 @@ pub struct ServingEstimate {
     /// No problem.
     pub feasible: bool,
     pub problems: Vec<Problem>,
+    /// What the estimate assumes that the deployment may not expect.
+    pub notes: Vec<Note>,
+}
+
+/// Something serving assumes that the user may not expect.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Note {
+    /// Occurs when the weights are in a format the chip has no tensor units for: they keep
+    /// their size in memory, and GEMMs run at the rate of `runs_at` after dequantisation.
+    NoUnits { weights: Precision, runs_at: Precision },
+}
+
+/// The format GEMMs on `weights` run in on `chip`: their own where it has the units, else the
+/// next wider one it has (FP4 on FP8 units, either on BF16).
+pub fn runs_at(weights: Precision, chip: &Chip) -> Precision {
+    match weights {
+        Precision::Fp4 if chip.fp4_flops_per_s > 0.0 => Precision::Fp4,
+        Precision::Fp4 | Precision::Fp8 if chip.fp8_flops_per_s > 0.0 => Precision::Fp8,
+        _ => Precision::Bf16,
+    }
 }
 
 /// What one chip-second costs: amortised and rented, USD.
@@ -957,6 +977,11 @@ pub fn estimate(
         frontier,
         feasible: problems.is_empty(),
         problems,
+        notes: [s.weights]
+            .into_iter()
+            .filter(|w| runs_at(*w, chip) != *w)
+            .map(|weights| Note::NoUnits { weights, runs_at: runs_at(weights, chip) })
+            .collect(),
     }
 }
 

@@ -93,6 +93,12 @@ pub enum Warning {
     /// Occurs when the chip's GEMM efficiency, typed or fitted to a measurement, is above
     /// every published run of its class (`Cluster::class_best`): a claim no run has shown.
     EfficiencyAboveClass { efficiency: f64, best: f64, chip: &'static str, same_family: bool },
+    /// Occurs when the estimate's MFU is above every published run's on at least half as many
+    /// chips (`best`, run `run` on `chips`): beyond the evidence.
+    BeyondPublished { mfu: f64, best: f64, chips: u32, run: &'static str },
+    /// Occurs when a measurement shows an MFU (`mfu` on `at` chips) above every published run's
+    /// on at least half as many chips: applied, as measured, but beyond the evidence.
+    MeasuredBeyondPublished { mfu: f64, at: u32, best: f64, chips: u32, run: &'static str },
     /// Occurs when sequence parallelism is on without tensor parallelism.
     SequenceParallelWithoutTensor,
     /// Occurs when sharding is set with a single data-parallel replica.
@@ -183,6 +189,8 @@ impl Warning {
             | Warning::Fp4Unsupported
             | Warning::CapBelowMeasured { .. }
             | Warning::EfficiencyAboveClass { .. }
+            | Warning::BeyondPublished { .. }
+            | Warning::MeasuredBeyondPublished { .. }
             | Warning::HotInlet { .. }
             | Warning::ServersUnpriced
             | Warning::RatesBorrowed

@@ -223,6 +223,8 @@ pub struct Plots {
     /// Fields of the plots rather than a view of their own: the page reads no more code.
     pub serving_cards: Vec<String>,
     pub serving_problems: Vec<String>,
+    /// What serving assumes that the user may not expect, in words.
+    pub serving_notes: Vec<String>,
     pub serving_feasible: bool,
     /// The cards whose target the deployment misses at the planned load (`serving-ttft`,
     /// `serving-tpot`), each with the sentence that says by how much and what meets it.

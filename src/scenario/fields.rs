@@ -1686,6 +1686,8 @@ pub fn warning_field(w: &Warning) -> &'static str {
         Warning::SelectiveWithFlash => "parallelism.recompute",
         Warning::CapBelowMeasured { .. } => "cluster.power_cap_w",
         Warning::EfficiencyAboveClass { .. } => "cluster.chip.matmul_efficiency",
+        Warning::BeyondPublished { .. } => "cluster.chips",
+        Warning::MeasuredBeyondPublished { .. } => "calibration",
         Warning::SequenceParallelWithoutTensor => "parallelism.sequence_parallel",
         Warning::ShardingWithoutReplicas => "parallelism.zero",
         Warning::VirtualStagesWithoutPipeline => "parallelism.virtual_stages",

@@ -13,19 +13,21 @@ use crate::model::Inputs;
 use serde_json::Value;
 
 impl Scenario {
-    /// The serving the scenario asks, `None` without a `serving` section.
+    /// The serving the scenario asks, `None` without a `serving` section (an empty one asks at
+    /// the defaults).
     pub(super) fn resolve_serving(&self, r: &mut Reader, inputs: &Inputs) -> Option<Serving> {
-        if self.serving.is_empty() {
+        if self.serving.is_empty() && !self.asked_empty.contains(&"serving") {
             return None;
         }
         Some(self.read_serving(r, inputs))
     }
 
-    /// Post-training as the scenario asks, `None` without an `rl` section; its generators
+    /// Post-training as the scenario asks, `None` without an `rl` section (an empty one asks at
+    /// the defaults); its generators
     /// serve as the `serving` section says, or by its defaults.
     pub(super) fn resolve_rl(&self, r: &mut Reader, inputs: &Inputs) -> Option<Rl> {
         let spec = &self.rl;
-        if spec.is_empty() {
+        if spec.is_empty() && !self.asked_empty.contains(&"rl") {
             return None;
         }
         unknown(r, "rl", &spec.others, &[]);

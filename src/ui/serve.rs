@@ -62,6 +62,11 @@ fn serve(s: &Plots) -> Html {
             <h2>{ t("results.serve") }</h2>
             { target_missed(&s.serving_missed) }
             { problems("serving-problems", &s.serving_problems) }
+            if !s.serving_notes.is_empty() {
+                <ul class="notes" data-testid="serving-notes">
+                    { for s.serving_notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }
+                </ul>
+            }
             { cards(&SERVE, &s.serving_cards, &s.serving_missed) }
             { plot(s.plot(Kind::Frontier.id()), Kind::Frontier) }
         </section>

@@ -34,6 +34,19 @@ pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[
     ("wan2.1-14b", "Megatron-Bridge Wan 2.1 14B video diffusion transformer pre-training on H100, B200, GB200 and GB300", "{\"cluster\":{\"chip\":\"h100-sxm\",\"chips\":128,\"system\":\"dgx-h100\"},\"model\":{\"preset\":\"wan2.1-14b\"},\"parallelism\":{\"cp\":4,\"dp\":16,\"micro_batch\":1,\"pp\":1,\"recompute\":\"full\",\"sequence_parallel\":true,\"stack\":\"megatron-core\",\"tp\":2,\"zero\":1},\"training\":{\"global_batch\":128,\"recipe\":\"megatron-bf16\",\"tokens\":1000000000000.0}}"),
 ];
 
+/// The highest MFU published runs show against scale: (chips, MFU, run), each above every
+/// larger run's (`validation::best_published`).
+pub const MFU_FRONTIER: &[(u32, f64, &str)] = &[
+    (16384, 0.41, "Llama 3.1 405B pre-training stages, Table 4"),
+    (11200, 0.482, "MegaScale's Megatron-LM baseline, 530B weak scaling, Figure 9"),
+    (8192, 0.52, "Pangu Ultra 135B on 8,192 Ascend NPUs"),
+    (4096, 0.6078441077687433, "MaxText TPU v5p table (Dec 2023): synthetic 32B-1024B dense models on 1-2 slices"),
+    (1024, 0.6296247330815061, "MaxText TPU v5p table (Dec 2023): synthetic 32B-1024B dense models on 1-2 slices"),
+    (512, 0.6852501744954616, "Llama 3.1 405B on 512 TPU v5p (tpu-recipes, MaxText 2025)"),
+    (256, 0.6884515344047937, "MaxText TPU v5p table (Dec 2023): synthetic 32B-1024B dense models on 1-2 slices"),
+    (64, 0.714576603592488, "MaxText TPU v5p table (Dec 2023): synthetic 32B-1024B dense models on 1-2 slices"),
+];
+
 /// The model's time errors by regime (`stats::Stats`).
 pub const REGIMES: &[Digested] = &[
     Digested { family: "Ampere", stack: "megatron-baseline", moe: false, stats: Stats { sources: 8, runs: 10, runs_within: 6, rows: 51, mean: -0.019762463447936397, sd: 0.14251214637623136, max_chips: 12288 } },

@@ -437,7 +437,9 @@ fn factors(basis: &Basis) -> (f64, f64) {
 /// The range of each headline of `e`, from the regime statistics in the digest, or from the
 /// user's measurements when `fit` says they set the chip's efficiency.
 pub fn range(scenario: &Scenario, inputs: &Inputs, e: &Estimate, fit: Option<&Fit>) -> Range {
-    of(e, basis_of(scenario, inputs, fit))
+    // The published MFUs are BF16 runs': a plan in FP8 or FP4 is not held to them.
+    let published = super::best_published(e.chips_used).filter(|_| super::bf16(inputs));
+    of(e, basis_of(scenario, inputs, fit), published.map(|p| p.mfu))
 }
 
 /// What the range of a plan rests on (`range`), without an estimate.
@@ -467,9 +469,16 @@ pub fn held_to(basis: &Basis, confidence: Confidence) -> f64 {
     }
 }
 
-/// The ranges of `e`'s headlines for a time factor spread as `basis` says.
-pub fn of(e: &Estimate, basis: Basis) -> Range {
+/// The ranges of `e`'s headlines for a time factor spread as `basis` says, the fast end held to
+/// the highest MFU published at the plan's scale (`published`, where it applies).
+pub fn of(e: &Estimate, basis: Basis, published: Option<f64>) -> Range {
     let (lo, hi) = factors(&basis);
+    // The fast end never reaches an MFU no published run at this scale has shown
+    // (`published`), nor one beyond the estimate's own.
+    let lo = match published {
+        Some(best) if best > 0.0 && e.mfu > 0.0 => lo.max((e.mfu / best).min(1.0)),
+        _ => lo,
+    };
     let time = |x: f64| (x * lo, x * hi);
     let rate = |x: f64| (x / hi, x / lo);
     Range {
