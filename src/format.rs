@@ -33,6 +33,13 @@ pub fn count(x: f64) -> String {
     if crate::text::lang() == crate::text::Lang::ZhCn {
         return crate::numbers::wan(x);
     }
+    // Rounded to three figures first, so 999,950 reads 1.00 M rather than 1000 k.
+    let x = if x.is_finite() && x > 0.0 {
+        let place = 10f64.powf(x.log10().floor() - 2.0);
+        (x / place).round() * place
+    } else {
+        x
+    };
     let (v, suffix) = if x >= 1e12 {
         (x / 1e12, " T")
     } else if x >= 1e9 {

@@ -826,6 +826,7 @@ pub fn sites_json(names: &[String], e: &crate::model::sites::SitesEstimate) -> V
             "bytes_per_sync": e.wan.bytes_per_sync,
             "exposed_s": e.wan.exposed_s,
             "gbit_per_s_needed": e.wan.gbit_per_s_needed,
+            "unlimited_gap": e.wan.unlimited_gap,
         },
         "sites": e.sites.iter().zip(names).map(|(s, name)| json!({
             "name": name, "share": s.share, "used": s.used, "power_w": s.power_w,

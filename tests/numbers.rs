@@ -131,3 +131,17 @@ fn form_values_read_as_people_write_them() {
         assert_eq!(raw(&value), shown, "{value}");
     }
 }
+
+/// A count in human units is rounded before its unit is chosen: 999,950 reads 1.00 M, never
+/// 1000 k, and every count's figure stays below 1,000 of its unit.
+#[test]
+fn counts_never_read_a_thousand_of_a_unit() {
+    clusterplan::text::set_lang(clusterplan::text::Lang::En);
+    assert_eq!(clusterplan::format::count(999_950.0), "1.00 M");
+    for exp in 0..150 {
+        let x = 10f64.powf(exp as f64 / 10.0) * 0.9999;
+        let said = clusterplan::format::count(x);
+        let figure: f64 = said.split(' ').next().and_then(|n| n.parse().ok()).unwrap_or(f64::NAN);
+        assert!(figure < 1000.0 || !said.contains(' '), "{x}: {said}");
+    }
+}

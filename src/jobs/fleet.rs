@@ -137,10 +137,15 @@ pub fn view(
             totals = Some(crate::model::pools::totals(&p.pools, &solo, &job));
             own_chips = p.pools.first().map(|i| i.cluster.n_chips);
             if at_sites.is_none() {
+                // Separate jobs share no link and are not one job.
+                let key = match p.across {
+                    Across::Separate => "fleet.pool-separate",
+                    Across::Data | Across::Pipeline => "fleet.pool-job",
+                };
                 lines.push(line(
                     "pool-job",
                     fill(
-                        "fleet.pool-job",
+                        key,
                         &[
                             ("days", &format::days(job.train_days)),
                             ("tps", &format::count(job.tokens_per_s)),
@@ -170,9 +175,16 @@ pub fn view(
             if at_sites.is_none() {
                 best_view = best(scenario, p);
             }
-            let (said, short_words) = link(p);
-            lines.push(line("pool-link", said, false));
-            link_words = short_words;
+            // The link between pools joins pools at one site; pools at sites apart are
+            // joined by the wide-area links instead, said with the sites.
+            let shared = places
+                .as_ref()
+                .is_none_or(|at| at.iter().enumerate().any(|(i, site)| at[..i].contains(site)));
+            if shared {
+                let (said, short_words) = link(p);
+                lines.push(line("pool-link", said, false));
+                link_words = short_words;
+            }
         }
         None => marks.push(PoolMark { name: names[0].clone(), detail: String::new(), site: 0 }),
     }
@@ -191,7 +203,12 @@ pub fn view(
         let chips = own_chips.unwrap_or(good.inputs.cluster.n_chips);
         let n = numbers::format(chips as f64);
         let own = fill("fleet.pool-chips", &[("chip", &names[0]), ("n", &n)]);
-        fill("fleet.headline", &[("pool", &own), ("days", &format::days(d))])
+        let said = fill("fleet.headline", &[("pool", &own), ("days", &format::days(d))]);
+        // Days over sites by DiLoCo rest on its convergence: said beside them.
+        match sited.as_ref().and_then(|s| diloco_assumed(s, good)) {
+            Some(assumed) => format!("{said} {assumed}"),
+            None => said,
+        }
     });
     let drawing = (!marks.is_empty()).then(|| {
         let layout = sketch::fleet(
@@ -351,21 +368,29 @@ fn sites(
     let Some(found) = found else { return (None, Vec::new(), None) };
     let names = found.names();
     let e = found.job(&good.inputs);
+    // The link needed is measured against one site of the same chips; what an unlimited link
+    // still loses to it is said with it.
+    let gap = format::percent(e.wan.unlimited_gap);
+    let key = if e.wan.gbit_per_s_needed.is_finite() {
+        "fleet.sites-job"
+    } else {
+        "fleet.sites-job-none"
+    };
     let mut lines = vec![line(
         "sites-job",
         fill(
-            "fleet.sites-job",
+            key,
             &[
                 ("days", &format::days(e.train_days)),
                 ("exposed", &format::seconds(e.wan.exposed_s)),
                 ("needed", &format::sig3(e.wan.gbit_per_s_needed)),
+                ("gap", &gap),
             ],
         ),
         false,
     )];
-    if let crate::model::sites::AcrossSites::Diloco { .. } = found.how {
-        let factor = short(found.tokens_factor());
-        lines.push(line("sites-assumption", fill("fleet.assumes", &[("factor", &factor)]), false));
+    if let Some(assumed) = diloco_assumed(found, good) {
+        lines.push(line("sites-assumption", assumed, false));
     }
     let rows: Vec<page::Row> = names
         .iter()
@@ -405,6 +430,16 @@ fn sites(
         })
         .collect();
     (Some(view), marks, Some(e))
+}
+
+/// What a job over sites by DiLoCo assumes, in words, for the days it is said beside: that it
+/// reaches synchronous training's loss on the token budget times the factor asked, the scale
+/// at which that was shown, and the model's own size.
+fn diloco_assumed(found: &Sites, good: &Evaluation) -> Option<String> {
+    let crate::model::sites::AcrossSites::Diloco { .. } = found.how else { return None };
+    let factor = short(found.tokens_factor());
+    let params = format::count(good.inputs.transformer.params());
+    Some(fill("fleet.assumes", &[("factor", &factor), ("params", &params)]))
 }
 
 /// The answer to adding `chip` to the fleet to meet `deadline_days`, in the page's layout: its

@@ -66,8 +66,14 @@ pub struct Wan {
     /// of the compute that hides the rest.
     pub exposed_s: f64,
     /// The wide-area bandwidth each site needs for 95% of the speed of the same chips in one
-    /// site, Gb/s.
+    /// site (their speeds added), Gb/s; infinite where even an unlimited link falls short.
     pub gbit_per_s_needed: f64,
+    /// How much slower than one site the sites run over an unlimited link: each waits for the
+    /// slowest chip of every site and for the slowest site's share of the batch.
+    pub unlimited_gap: f64,
+    /// The bandwidth for 95% of the sites' own speed over an unlimited link (their compute's
+    /// utilisation, as DiLoCo's papers count it), Gb/s.
+    pub gbit_per_s_for_utilisation: f64,
 }
 
 /// One site's part of the job, and what it draws and costs over the run.
@@ -159,18 +165,20 @@ pub fn across_sites(sites: &[Site], how: AcrossSites, work: &Work) -> SitesEstim
     let all: Vec<bool> = sites.iter().map(|s| s.job.tokens_per_s > 0.0).collect();
     let mut candidates = vec![all];
     candidates.extend((0..sites.len()).map(|i| (0..sites.len()).map(|j| i == j).collect()));
-    let mut needed = 0.0;
+    let mut every = Wan::default();
     for (i, used) in candidates.into_iter().enumerate() {
         let e = with(sites, &used, how, (sync_bytes, fragments), work);
-        // What every site together would need, whichever the job uses.
+        // What every site together would need and lose, whichever the job uses.
         if i == 0 {
-            needed = e.wan.gbit_per_s_needed;
+            every = e.wan;
         }
         if e.tokens_per_s > best.tokens_per_s {
             best = e;
         }
     }
-    best.wan.gbit_per_s_needed = needed;
+    best.wan.gbit_per_s_needed = every.gbit_per_s_needed;
+    best.wan.unlimited_gap = every.unlimited_gap;
+    best.wan.gbit_per_s_for_utilisation = every.gbit_per_s_for_utilisation;
     best
 }
 
@@ -231,9 +239,6 @@ fn with(
         }
     };
     let exposed_s = waits(bandwidth);
-    // The bandwidth that waits at most a nineteenth of the step's compute (95% of the speed
-    // in one site).
-    let needed = least_rate(c / 19.0, waits);
     // A synchronous step waits for the slowest chip of every site, not of its own alone
     // (`efficiency::slowest_of`): each site's step already holds its own chips' straggling.
     let straggler_s = match how {
@@ -248,10 +253,25 @@ fn with(
         }
         _ => 0.0,
     };
+    // One site of the same chips steps as their speeds added; over an unlimited link the
+    // sites still lose the slowest site's share and the slowest chip of every site. The link
+    // needed is the one that keeps the whole within 95 % of one site's speed (its waits at most
+    // a nineteenth of one site's step, less what an unlimited link already loses).
+    let one_site = batch_tokens / speed;
+    let lost = (c - one_site).max(0.0) + straggler_s;
+    let allowance = one_site / 19.0 - lost;
+    let needed = if allowance > 0.0 { least_rate(allowance, waits) } else { f64::INFINITY };
+    let for_utilisation = least_rate(c / 19.0, waits);
+    let unlimited_gap = if n > 1.0 { finite(lost / one_site) } else { 0.0 };
     let step_s = finite(c + exposed_s + straggler_s);
     let tokens_per_s = finite(batch_tokens / step_s);
     let train_days = finite(tokens / tokens_per_s / 86_400.0);
-    let gbit_per_s_needed = if ring_bytes > 0.0 { finite(needed * 8.0 / 1e9) } else { 0.0 };
+    let gbit = |rate: f64| match rate {
+        _ if ring_bytes <= 0.0 => 0.0,
+        x if x.is_finite() => finite(x * 8.0 / 1e9),
+        _ => f64::INFINITY,
+    };
+    let (gbit_per_s_needed, gbit_per_s_for_utilisation) = (gbit(needed), gbit(for_utilisation));
     let hours = train_days * 24.0;
     let parts: Vec<SitePart> = sites
         .iter()
@@ -275,7 +295,13 @@ fn with(
         step_s,
         tokens_per_s,
         train_days,
-        wan: Wan { bytes_per_sync: ring_bytes, exposed_s, gbit_per_s_needed },
+        wan: Wan {
+            bytes_per_sync: ring_bytes,
+            exposed_s,
+            gbit_per_s_needed,
+            unlimited_gap,
+            gbit_per_s_for_utilisation,
+        },
         power_w: sum(|p| p.power_w),
         energy_mwh: sum(|p| p.energy_mwh),
         capex_usd: sum(|p| p.capex_usd),
