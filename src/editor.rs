@@ -50,8 +50,9 @@ pub enum Notice {
     Imported { name: String },
     /// Occurs when a file could not be imported; the plan on screen is unchanged.
     ImportRejected { name: String, problems: Vec<String> },
-    /// Occurs when a published plan was loaded.
-    LoadedPlan { title: String },
+    /// Occurs when a published plan was loaded: its run's title, and how the model reads it
+    /// (its step time's error there, positive when slow, and why it misses it where it does).
+    LoadedPlan { title: String, error: f64, miss: &'static str },
     /// Occurs when the chip changed: what came with it, what of the user's was kept, and how
     /// many of the user's measurements were made on another chip, kept for it and not applied.
     ChipChanged { chip: String, kept: Vec<Kept>, replaced: Vec<&'static str>, set_aside: usize },
@@ -295,7 +296,10 @@ impl State {
             Action::Apply { label, scenario } => self.replace(*scenario, Notice::Applied { label }),
             Action::ChooseModel(id) => self.choose_model(&id),
             Action::LoadPublishedPlan(id) => match validation::published_plan(&id) {
-                Some((title, scenario)) => self.replace(scenario, Notice::LoadedPlan { title }),
+                Some((title, scenario)) => {
+                    let (error, miss) = validation::published_reading(&id).unwrap_or((0.0, ""));
+                    self.replace(scenario, Notice::LoadedPlan { title, error, miss })
+                }
                 None => self.notice = None,
             },
             Action::Undo => match self.undo.pop() {

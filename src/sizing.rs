@@ -212,13 +212,13 @@ pub struct Sizer {
     /// first plan found to meet the deadline, when one does (`Options::good_enough`).
     pub points: Vec<Point>,
     answer: Option<Answer>,
-    /// Plans judged by the searches so far, against `SIZING_BUDGET`.
+    /// Plans timed by the searches so far, against `SIZING_BUDGET`.
     judged: u64,
     /// A size's search stopped at its share of the budget.
     budget_spent: bool,
 }
 
-/// Plans a sizing judges at most over all its sizes, the search's own budget
+/// Plans a sizing times at most over all its sizes, the search's own budget
 /// (`search::PLAN_BUDGET`): each size searches with what its predecessors left, and at least
 /// `SIZE_BUDGET_FLOOR`, so a sizing finishes in about a second whatever it is asked.
 pub const SIZING_BUDGET: u64 = search::PLAN_BUDGET;
@@ -305,7 +305,9 @@ impl Sizer {
     fn searched(&mut self, chips: u32, sized: Scenario, search: Option<Search>) {
         let outcome = search.as_ref().map(Search::outcome);
         if let Some(o) = &outcome {
-            self.judged += o.searched;
+            // Plans judged count against the budget as the search counts them
+            // (`search::JUDGED_PER_TIMED` judged for one timed).
+            self.judged += o.evaluated.max(o.searched / search::JUDGED_PER_TIMED);
             self.budget_spent |= o.budget_spent;
         }
         let best = outcome.and_then(|o| o.ranked.first().copied());

@@ -15,7 +15,7 @@ pub mod range;
 pub mod serving;
 pub mod stats;
 
-pub use confidence::{confidence, published_plan, Confidence};
+pub use confidence::{confidence, published_plan, published_reading, Confidence};
 // Generated (`digest_source`); kept as written so the staleness check compares like with like.
 #[rustfmt::skip]
 pub mod digest;
@@ -821,15 +821,22 @@ pub fn digest_source(rows: &[Row], outcomes: &[Outcome], left: &[f64]) -> String
         s.within, s.rows, s.mean_abs_error
     ));
     out.push_str(
-        "/// Each model preset's published plan: (preset id, run title, scenario JSON).\n",
+        "/// Each model preset's published plan: (preset id, run title, scenario JSON, the model's\n",
     );
-    out.push_str("pub const PUBLISHED_PLANS: &[(&str, &str, &str)] = &[\n");
+    out.push_str(
+        "/// step time's error on it (positive: slow), why the model misses it where it does).\n",
+    );
+    out.push_str("pub const PUBLISHED_PLANS: &[(&str, &str, &str, f64, &str)] = &[\n");
     for (id, title, scenario) in published_plans(rows) {
+        let outcome = outcomes.iter().find(|o| o.row.scenario == scenario);
+        let error = outcome.map_or(0.0, range::time_error);
+        let miss = outcome.and_then(|o| o.row.known_miss.clone()).unwrap_or_default();
         out.push_str(&format!(
-            "    ({}, {}, {}),\n",
+            "    ({}, {}, {}, {error:?}, {}),\n",
             quote(id),
             quote(&title),
-            quote(&scenario.to_json())
+            quote(&scenario.to_json()),
+            quote(&miss)
         ));
     }
     out.push_str("];\n\n");

@@ -339,11 +339,10 @@ fn skipping_hopeless_degrees_changes_nothing() {
     let (mut skipped, mut skipped_alone) = (0, 0);
     for (case, base) in cases.iter().enumerate() {
         for objective in Objective::ALL {
-            let every = search::search(
-                base,
-                Options { objective, skip_hopeless: false, ..Options::default() },
-            );
-            let some = search::search(base, Options { objective, ..Options::default() });
+            // Neither stops at a budget: the budget is a bound of its own (tests/bounds.rs).
+            let whole = Options { objective, budget: u64::MAX, ..Options::default() };
+            let every = search::search(base, Options { skip_hopeless: false, ..whole });
+            let some = search::search(base, whole);
             assert_same_plans(&some, &every, objective, &format!("case {case}"));
             assert_eq!(
                 some.best_inside.map(|p| objective.of(&p)),
@@ -352,7 +351,7 @@ fn skipping_hopeless_degrees_changes_nothing() {
             assert_eq!(some.none_because.is_some(), every.none_because.is_some());
             skipped += some.skipped_cells;
             // Asking for the best plan alone (as sizing does) skips more and finds the same.
-            let alone = Options { objective, top: 1, alternatives: false, ..Options::default() };
+            let alone = Options { top: 1, alternatives: false, ..whole };
             let alone = search::search(base, alone);
             let first = |o: &search::Outcome| o.ranked.first().map(|p| objective.of(p));
             assert_eq!(first(&alone), first(&every), "case {case} {objective:?}: best alone");
@@ -1113,4 +1112,41 @@ fn shards_put_together_rank_what_one_search_ranks() {
             }
         }
     }
+}
+
+/// A budget of plans stops the search between cells and says so: the counts still add up, the
+/// plans it ranks run and fit, it times no more than a cell past its budget, and shards share
+/// the budget of the one search rather than each spending all of it.
+#[test]
+fn a_budget_stops_the_search_and_says_so() {
+    let base = inputs(SMALL_DENSE);
+    let whole = search::search(&base, Options { budget: u64::MAX, ..Options::default() });
+    assert!(!whole.budget_spent && whole.evaluated > 40, "{}", whole.evaluated);
+    let budget = whole.evaluated / 4;
+    let cut = search::search(&base, Options { budget, ..Options::default() });
+    assert!(cut.budget_spent, "{} timed of {budget}", cut.evaluated);
+    assert!(cut.evaluated >= budget && cut.evaluated < whole.evaluated, "{}", cut.evaluated);
+    // The cells left count as done: a progress bar stops full, not stuck short of the end.
+    assert_eq!(cut.progress.0, cut.progress.1);
+    assert!(cut.searched < whole.searched, "{} of {}", cut.searched, whole.searched);
+    assert_eq!(cut.searched, cut.pruned + cut.never_finish + cut.evaluated);
+    for plan in &cut.ranked {
+        let mut at = base;
+        at.parallelism = plan.parallelism;
+        let e = estimate(&at);
+        assert!(e.feasible && e.memory.fits, "{:?}", plan.parallelism);
+    }
+    // Judged plans are bounded too, those that cannot run or fit included.
+    let judged = search::search(&base, Options { budget: 1, ..Options::default() });
+    assert!(judged.budget_spent && judged.searched < whole.searched, "{}", judged.searched);
+    // Four shards with the same budget time about what the one search times.
+    let options = Options { budget, ..Options::default() };
+    let timed: u64 = (0..4)
+        .map(|k| {
+            let mut s = search::Search::shard(&base, None, options, k, 4);
+            while !s.advance(64) {}
+            s.outcome().evaluated
+        })
+        .sum();
+    assert!(timed < budget * 2, "{timed} timed by four shards of a budget of {budget}");
 }

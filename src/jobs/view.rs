@@ -329,6 +329,39 @@ impl<'a> Ctx<'a> {
         Some(note)
     }
 
+    /// Where the typed plan is its model's published plan and the search finds a faster one:
+    /// how the model reads that published run, and how far its error on runs like it spreads,
+    /// so a plan found faster by less is not taken for one the run's authors missed.
+    fn published_note(&self) -> Option<String> {
+        let placed = &self.outcome.yours;
+        if !matches!(placed.verdict, Verdict::Fits(_)) || placed.rank <= 1 {
+            return None;
+        }
+        let s = self.searchable;
+        let model = s.scenario.get("model.preset")?;
+        let model = model.as_str()?;
+        let (title, published) = validation::published_plan(model)?;
+        if published != s.scenario {
+            return None;
+        }
+        let (error, _) = validation::published_reading(model)?;
+        let basis = validation::range::basis_of(&s.scenario, &s.inputs, None);
+        let spread = validation::range::held_to(&basis, crate::model::Confidence::P90) - 1.0;
+        let behind = finite(placed.behind).unwrap_or(0.0);
+        let key =
+            if behind <= spread { "search.published-within" } else { "search.published-beyond" };
+        Some(fill(
+            key,
+            &[
+                ("title", &title),
+                ("read", &format::percent(error.abs())),
+                ("way", t(if error >= 0.0 { "search.read-slow" } else { "search.read-fast" })),
+                ("behind", &format::percent(behind)),
+                ("error", &format::percent(finite(spread).unwrap_or(0.0))),
+            ],
+        ))
+    }
+
     fn yours_line(&self) -> String {
         let placed = &self.outcome.yours;
         let why = crate::report::typed_plan_why(self.searchable, &placed.verdict);
@@ -408,6 +441,9 @@ pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> View {
         lines.push(line("search-yours", cx.yours_line(), false));
         if let Some(note) = cx.beyond_error() {
             lines.push(line("search-beyond-error", note, false));
+        }
+        if let Some(note) = cx.published_note() {
+            lines.push(line("search-published", note, false));
         }
     }
     if let Some(why) = outcome.none_because {

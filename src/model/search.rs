@@ -115,11 +115,16 @@ impl Objective {
     }
 }
 
-/// Plans a search judges at most, the most promising cells first: a space too large, or one its
-/// floors prune too little of (a model of almost no work), still answers in about a second
-/// natively, and says it stopped (`Outcome::budget_spent`). A search of a frontier model on
-/// 16,384 chips judges about 130,000.
-pub const PLAN_BUDGET: u64 = 1_000_000;
+/// Plans a search times at most (those that run and fit, the costly ones), the most promising
+/// cells first: a space too large, or one its floors prune too little of (a model of almost no
+/// work), still answers in about half a second natively, and says it stopped
+/// (`Outcome::budget_spent`). DeepSeek-V3 on 2,048 H800 times about 210,000 and Llama 3.1
+/// 405B on 16,384 H100 about 29,000.
+pub const PLAN_BUDGET: u64 = 600_000;
+
+/// Plans a search judges at most, those that cannot run or fit included (cheap each, but a
+/// space of millions of them costs seconds), for each it may time (`PLAN_BUDGET`).
+pub const JUDGED_PER_TIMED: u64 = 2;
 
 /// What the caller wants from a search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -145,7 +150,7 @@ pub struct Options {
     /// that could only change those are skipped, and `Outcome::pareto` and
     /// `Outcome::best_inside` stay empty.
     pub alternatives: bool,
-    /// Plans judged at most (`PLAN_BUDGET`); the cells left once they are are not searched.
+    /// Plans timed at most (`PLAN_BUDGET`); the cells left once they are are not searched.
     pub budget: u64,
 }
 
@@ -583,7 +588,7 @@ pub struct Outcome {
     pub skipped_cells: u64,
     /// Why no plan is ranked, once the search is done and found none.
     pub none_because: Option<NoPlan>,
-    /// The search judged its budget of plans (`Options::budget`) and left the cells after them:
+    /// The search timed its budget of plans (`Options::budget`) and left the cells after them:
     /// the best it ranks is the best of the most promising part of the space.
     pub budget_spent: bool,
 }
@@ -768,7 +773,8 @@ impl Search {
         let mut inputs = self.base;
         let mut costs = std::mem::take(&mut self.costs);
         while self.next < end && !self.stopped {
-            if self.searched >= self.options.budget {
+            let judged = self.options.budget.saturating_mul(JUDGED_PER_TIMED);
+            if self.evaluated >= self.options.budget || self.searched >= judged {
                 self.spent = true;
                 break;
             }

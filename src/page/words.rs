@@ -83,7 +83,16 @@ pub fn notice(n: &Notice) -> String {
         Notice::ImportRejected { name, problems } => {
             fill("notice.import-rejected", &[("name", name), ("problems", &problems.join("; "))])
         }
-        Notice::LoadedPlan { title } => fill("notice.loaded-plan", &[("title", title)]),
+        Notice::LoadedPlan { title, error, miss } => {
+            let loaded = fill("notice.loaded-plan", &[("title", title)]);
+            let by = crate::numbers::percent(error.abs());
+            let key = if *error >= 0.0 { "notice.published-slow" } else { "notice.published-fast" };
+            let mut said = format!("{loaded} {}", fill(key, &[("by", &by)]));
+            if !miss.is_empty() {
+                said = format!("{said} {}", fill("notice.published-miss", &[("why", miss)]));
+            }
+            said
+        }
         Notice::ChipChanged { chip, kept: list, replaced, set_aside } => {
             let mut parts = vec![fill("notice.chip-set", &[("chip", chip)])];
             if !replaced.is_empty() {

@@ -124,6 +124,11 @@ fn confidence(c: &Confidence) -> Html {
     if let Some(runs) = c.calibrated {
         reasons.push(fill("sure.calibrated", &[("runs", &runs.to_string())]));
     }
+    if let Some((mean, median)) = c.known_gap {
+        let mean = format!("{}{}", if mean > 0.0 { "+" } else { "" }, numbers::percent(mean));
+        let median = numbers::percent(median);
+        reasons.push(fill("sure.known-gap", &[("mean", &mean), ("median", &median)]));
+    }
     let firm = reasons.is_empty();
     let plus_minus = format::percent(c.plus_minus);
     html! {

@@ -12,7 +12,7 @@ use crate::validation;
 /// (`validation::published_plans` makes them; read here from the digest).
 pub fn published_plan(model_id: &str) -> Option<(String, Scenario)> {
     validation::digest::PUBLISHED_PLANS.iter().find(|(id, ..)| *id == model_id).and_then(
-        |(_, title, json)| {
+        |(_, title, json, ..)| {
             let mut scenario = Scenario::parse_many(json).ok()?.pop()?;
             // The token budget as people write it (`156B`, exactly the same number), not the
             // digits the data holds.
@@ -23,6 +23,13 @@ pub fn published_plan(model_id: &str) -> Option<(String, Scenario)> {
             Some((title.to_string(), scenario))
         },
     )
+}
+
+/// How the model reads a model preset's published plan: its step time's error on it
+/// (positive: slow) and, where the model misses it, why.
+pub fn published_reading(model_id: &str) -> Option<(f64, &'static str)> {
+    let found = validation::digest::PUBLISHED_PLANS.iter().find(|(id, ..)| *id == model_id);
+    found.map(|&(.., error, miss)| (error, miss))
 }
 
 /// How sure an estimate can be, from what stands behind its figures.
@@ -43,6 +50,9 @@ pub struct Confidence {
     pub plus_minus: f64,
     /// The user's measurements set the chip's efficiency: how many.
     pub calibrated: Option<u32>,
+    /// Runs like this plan are a group the model misses its accuracy targets on
+    /// (`validation::gaps`): its signed mean and median absolute error there.
+    pub known_gap: Option<(f64, f64)>,
 }
 
 impl Confidence {
@@ -54,6 +64,7 @@ impl Confidence {
             && self.beyond_validated.is_none()
             && self.few_runs.is_none()
             && self.calibrated.is_none()
+            && self.known_gap.is_none()
     }
 }
 
@@ -91,6 +102,10 @@ pub fn confidence(
         .filter(|&largest| largest > 0)
         .or((inputs.cluster.n_chips > coverage.max_chips).then_some(coverage.max_chips))
         .filter(|_| calibrated.is_none());
+    // A group the model misses its targets on widens the range for a reason worth naming.
+    let known_gap = validation::gaps::of(&b.regime.family, b.regime.stack, b.regime.moe)
+        .filter(|_| calibrated.is_none())
+        .map(|g| (g.mean, g.median));
     match preset {
         Some(p) => Confidence {
             chip: Some(p.name),
@@ -101,6 +116,7 @@ pub fn confidence(
             few_runs,
             plus_minus,
             calibrated,
+            known_gap,
         },
         None => Confidence {
             chip: None,
@@ -110,6 +126,7 @@ pub fn confidence(
             few_runs,
             plus_minus,
             calibrated,
+            known_gap,
         },
     }
 }
