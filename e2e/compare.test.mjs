@@ -26,6 +26,12 @@ test('pin a plan as A, edit B, compare them, and share both in one link', async 
     [q('train-days-b'), num(days)]);
   assert.equal(num(await text(page, 'train-days-a')), num(days), 'A is unchanged');
   assert.equal(num(await text(page, 'train-days-b')), num(await text(page, 'train-days')), 'B is the form');
+  // Half the chips: B is slower (worse) and its MFU moves in points, not in percent of itself.
+  assert.match(await text(page, 'train-days-change'), /^\+\d+(\.\d)? % worse$/);
+  const [mfuA, mfuB] = [num(await text(page, 'mfu-a')), num(await text(page, 'mfu-b'))];
+  const mfuChange = await text(page, 'mfu-change');
+  assert.match(mfuChange, /^[+-]\d+\.\d pts/);
+  assert.ok(Math.abs(num(mfuChange) - (mfuB - mfuA)) <= 0.11, `${mfuA} to ${mfuB}: ${mfuChange}`);
   const rows = await page.locator(`${q('compare-panel')} tbody tr`).count();
   assert.ok(rows >= 15, `headline figures, step parts and bill of materials: ${rows} rows`);
   // Overlaid plots of both plans arrive from the worker once the edits pause.

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  assertClean, harness, newContext, newPage, open, origin, q, select, served, text, typeInto, until, waitChange,
+  assertClean, harness, newContext, newPage, num, open, origin, q, select, served, text, typeInto, until, waitChange,
 } from './harness.mjs';
 
 harness();
@@ -144,6 +144,21 @@ test('a link or a saved file with a refused measurement opens with its days and 
   await open(laptop, pathToFileURL(file).href);
   assert.equal(await text(laptop, 'train-days'), own, 'the saved file opens with the same days');
   assert.ok(await laptop.locator(q('refused')).count(), 'and names the refusal');
+  assertClean(log, served());
+});
+
+test('a link naming an unknown chip keeps its model and names the chip in words', async (t) => {
+  const log = { errors: [], requests: [] };
+  const page = await newPage(await newContext(t), log);
+  await open(page, link({ ...WITHOUT, cluster: { chip: 'h900-sxm', chips: 4096 } }));
+  await until(page, 'the refusal over the results', (s) => /h900-sxm/.test(document.querySelector(s)?.textContent ?? ''),
+    q('refused'));
+  const refused = await text(page, 'refused');
+  assert.match(refused, /nearest known: h100-sxm/);
+  assert.doesNotMatch(refused, /ascend|mtt-s4000/, 'three near ids, not the catalogue');
+  assert.equal(await page.inputValue(q('model-preset')), 'llama3-70b', 'the model is kept');
+  assert.equal(await page.getAttribute(q('hidden'), 'placeholder'), '8,192', "70B's width shown");
+  assert.ok(num(await text(page, 'train-days')) > 0, 'the plan answers on the chip set aside for it');
   assertClean(log, served());
 });
 

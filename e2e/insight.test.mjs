@@ -5,7 +5,7 @@
 // cut shows the same days as the page that saved it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -34,7 +34,7 @@ const WORDS = {
 for (const lang of ['en', 'zh-CN']) {
   test(`${lang}: the step's timeline, what moves the days and the network's load are drawn for an interleaved and a 1F1B plan`, async (t) => {
     const log = { errors: [], requests: [] };
-    const page = await newPage(await newContext(t, { locale: lang, viewport: { width: 1440, height: 1000 } }), log);
+    const page = await newPage(await newContext(t, { locale: lang, viewport: { width: 1440, height: 1000 }, acceptDownloads: true }), log);
     const w = WORDS[lang];
     for (const [v, chunks] of [[4, true], [1, false]]) {
       const plan = { ...PLAN, parallelism: { ...PLAN.parallelism, virtual_stages: v } };
@@ -50,6 +50,13 @@ for (const lang of ['en', 'zh-CN']) {
       assert.ok(bars.every((x) => / ms/.test(x) && x.includes(w.stage)), 'each bar says its stage and time');
     }
     assert.ok(await page.locator(q('step-timeline')).count() === 1);
+    // The whole step leaves as a Chrome trace: a thread a stage, the passes with their times.
+    const [trace] = await Promise.all([page.waitForEvent('download'), page.click(q('timeline-trace'))]);
+    assert.equal(trace.suggestedFilename(), 'clusterplan-step.trace.json');
+    const events = JSON.parse(readFileSync(await trace.path(), 'utf8')).traceEvents;
+    assert.equal(events.filter((e) => e.ph === 'M').length, 16, 'a thread for each of 16 stages');
+    const passes = events.filter((e) => e.ph === 'X' && e.name === 'forward');
+    assert.ok(passes.length >= 16 && passes.every((e) => e.dur > 0 && e.ts >= 0), `${passes.length} forward passes`);
 
     // What moves the days: at least ten inputs, a sentence, the tornado.
     await until(page, 'the sensitivity table', (s) => document.querySelectorAll(`${s} tbody tr`).length >= 10, q('sensitivity-table'));

@@ -59,7 +59,10 @@ for (const lang of ['en', 'zh-CN']) {
     const later = await waitChange(page, 'train-days', days);
     assert.ok(num(later) > num(days) * 1.03, `slower chip, longer run: ${days} -> ${later}`);
     const [lo2, hi2] = await ends(page, 'train-days-range');
-    assert.ok(hi2 / lo2 < hi / lo, `range narrows: ${lo}-${hi} -> ${lo2}-${hi2}`);
+    // The measurement narrows the model's error: the slow end comes closer to the estimate.
+    // (Before it, 51 % MFU sat near the best published BF16 run at that scale, which held the
+    // fast end at the estimate; after it, the estimate is slower and that cap no longer binds.)
+    assert.ok(hi2 / num(later) < hi / num(days), `range narrows: ${lo}-${hi} (${days}) -> ${lo2}-${hi2} (${later})`);
     assert.ok(lo2 <= num(later) && num(later) <= hi2, `the estimate lies in its range`);
     // The fit says what it did; the row shows the measurement against the model.
     // Their words arrive with the explanations, once the page is drawn.

@@ -92,9 +92,12 @@ test('the plan search is a named landmark two Tab stops from the top of the page
     return document.getElementById(panel.getAttribute('aria-labelledby'))?.textContent;
   });
   assert.ok(named && named.length > 3, `the search landmark is named by its heading: ${named}`);
-  // The first Tab from the search reaches its own controls, not the top of the page.
+  // The first Tab from the search reaches its own controls, not the top of the page, and
+  // "Search every plan" is the second: four Tab stops and Enter from the top in all.
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => !!document.activeElement?.closest('#search')), true);
+  await page.keyboard.press('Tab');
+  assert.equal((await focused())[0], 'search', 'the button that searches every plan');
   assertClean(log, served());
 });
 

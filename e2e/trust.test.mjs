@@ -312,13 +312,17 @@ test('a wide screen puts each group of cards in one row', async (t) => {
   assertClean(log, served());
 });
 
-test('standalone.html copies a link that says where it opens', async (t) => {
+test('standalone.html points Copy link to Save as file', async (t) => {
   const log = { errors: [], requests: [] };
   const context = await newContext(t);
   const page = await newPage(context, log);
   await open(page, new URL('standalone.html', DIST).href, 20_000);
   await page.click(q('copy-link'));
-  await until(page, 'a copy notice', (s) => /opened from a file|hosted planner|Copy this/.test(document.querySelector(s)?.textContent ?? ''), q('notice'));
-  assert.match(await text(page, 'notice'), /#s=1\./);
+  await until(page, 'a copy notice', (s) => /opened from a file/.test(document.querySelector(s)?.textContent ?? ''), q('notice'));
+  const notice = await text(page, 'notice');
+  assert.match(notice, /Save as file/);
+  // The notice says where to go, short, and prints no fragment of the link.
+  assert.doesNotMatch(notice, /#s=1\./);
+  assert.ok(notice.length < 400, notice);
   assertClean(log, ['file:', 'data:', 'blob:']);
 });

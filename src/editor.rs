@@ -640,6 +640,22 @@ impl Figure {
         }
     }
 
+    /// Whether less of it is better for the same work (days, time, cost, energy, power), more
+    /// (MFU), or neither (how much is built and how much memory is used are what the plan
+    /// needs, not a score).
+    pub fn less_is_better(self) -> Option<bool> {
+        match self {
+            Figure::Mfu => Some(false),
+            Figure::Memory
+            | Figure::Chips
+            | Figure::Nodes
+            | Figure::Racks
+            | Figure::Switches
+            | Figure::Transceivers => None,
+            _ => Some(true),
+        }
+    }
+
     /// A count of the bill of materials, which the comparison sets apart.
     pub fn built(self) -> bool {
         matches!(self, Figure::Nodes | Figure::Racks | Figure::Switches | Figure::Transceivers)
@@ -690,6 +706,24 @@ pub struct Difference {
     pub b: f64,
     /// `(b - a) / a`; zero when A is zero.
     pub change: f64,
+}
+
+impl Difference {
+    /// Whether B reads better than A (`Some(true)`), worse, or neither: the same to a twentieth
+    /// of a percent, a figure that is no score, or one A lacks.
+    pub fn better(&self) -> Option<bool> {
+        let less = self.figure.less_is_better()?;
+        if self.a == 0.0 || self.change.abs() < 0.0005 || self.a == self.b {
+            return None;
+        }
+        Some((self.b < self.a) == less)
+    }
+
+    /// The change in percentage points, for a figure that is itself a share (MFU): 40 % to
+    /// 44 % is 4 points, not 10 %.
+    pub fn points(&self) -> Option<f64> {
+        (self.figure.measure() == Measure::Share).then_some(100.0 * (self.b - self.a))
+    }
 }
 
 /// The headline figures, step parts and bill of materials of two estimates, side by side.

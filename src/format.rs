@@ -5,6 +5,11 @@ pub fn gib(bytes: f64) -> String {
     format!("{:.1} GiB", bytes / crate::model::presets::units::GIB)
 }
 
+/// Energy in MWh to three significant digits (`9,250 MWh`), the same wherever it is shown.
+pub fn mwh(mwh: f64) -> String {
+    crate::text::fill("unit.mwh", &[("n", &sig3(mwh))])
+}
+
 /// Seconds with three significant digits.
 pub fn seconds(s: f64) -> String {
     if s >= 100.0 {

@@ -302,7 +302,7 @@ impl Job {
                         (inputs.reliability.confidence, money)
                     },
                 );
-                view::size(s.deadline_days, &s.done, confidence, money, s.dark)
+                view::size(&s.scenario, s.deadline_days, &s.done, confidence, money, s.dark)
             }
             Kind::Validate(report) => report.as_ref().map(view::accuracy).unwrap_or_default(),
             Kind::Compare(_, drawn) => drawn.as_ref().map(view::compare).unwrap_or_default(),
@@ -448,7 +448,7 @@ impl SizedChip {
                 "scenario": s.scenario.to_value(), "chips": s.chips, "misses_at": s.misses_at,
                 "held_to": s.held_to,
             } }),
-            Ok(Some(Answer::Misses { fastest })) => {
+            Ok(Some(Answer::Misses { fastest, .. })) => {
                 let fastest = fastest.as_ref().and_then(|p| {
                     let plan = p.best?;
                     let at = crate::sizing::at(scenario, self.chip.as_deref(), p.chips);
@@ -497,17 +497,18 @@ impl SizedChip {
                 held_to: m["held_to"].as_f64().ok_or_else(bad)?,
             }))))
         } else if let Some(m) = v["answer"].get("misses") {
-            let fastest = match &m["fastest"] {
-                Value::Null => None,
+            let (fastest, batch) = match &m["fastest"] {
+                Value::Null => (None, None),
                 f => {
                     let chips = f["chips"].as_u64().ok_or_else(bad)? as u32;
                     let at =
                         Scenario::from_value(f["scenario"].clone()).map_err(|e| e.to_string())?;
                     let best = judged(&at).ok_or_else(bad)?;
-                    Some(Box::new(crate::sizing::Point { chips, best: Some(best) }))
+                    let batch = crate::sizing::BatchLimit::of(&at, &best);
+                    (Some(Box::new(crate::sizing::Point { chips, best: Some(best) })), batch)
                 }
             };
-            Ok(Some(Answer::Misses { fastest }))
+            Ok(Some(Answer::Misses { fastest, batch }))
         } else {
             Ok(None)
         };

@@ -191,10 +191,7 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
     let (breakdown, link, memory) = step_of(inputs, &shape, &layout);
     let step_s = finite(breakdown.total());
     if !memory.fits {
-        findings.push(Warning::DoesNotFit {
-            need_bytes: memory.peak_bytes,
-            have_bytes: memory.hbm_bytes,
-        });
+        findings.push(Warning::does_not_fit(inputs, memory.peak_bytes, memory.hbm_bytes));
     }
 
     let t = &inputs.transformer;

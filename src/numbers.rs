@@ -192,6 +192,23 @@ fn grouped(int: &str) -> String {
     out
 }
 
+/// A derived figure as a hint beside what is typed: `format` of it to six significant
+/// digits, so a rate converted between units reads `6,408.69`, not `6,408.69140625`.
+pub fn hint(x: f64) -> String {
+    if !(x.is_finite() && x != 0.0) {
+        return format(x);
+    }
+    let places = 5 - x.abs().log10().floor() as i32;
+    let rounded = if places > 0 {
+        let scale = 10f64.powi(places);
+        (x * scale).round() / scale
+    } else {
+        let scale = 10f64.powi(-places);
+        (x / scale).round() * scale
+    };
+    format(rounded)
+}
+
 /// A fraction as a percentage with one decimal (`0.123` is `12.3 %`).
 pub fn percent(x: f64) -> String {
     format!("{:.1} %", 100.0 * x)
@@ -230,6 +247,19 @@ pub fn wan(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hints_keep_six_figures() {
+        for (x, want) in [
+            (6408.69140625, "6,408.69"),
+            (16_384.0, "16,384"),
+            (0.123456789, "0.123457"),
+            (15.6e12, "15.6T"),
+            (1_234_567.0, "1,234,570"),
+        ] {
+            assert_eq!(hint(x), want, "{x}");
+        }
+    }
 
     #[test]
     fn counts_in_wan_and_yi_read_back() {

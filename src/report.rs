@@ -9,7 +9,7 @@ use crate::model::facility::Plant;
 use crate::model::rl::RlEstimate;
 use crate::model::serving::{Deployment, ServingEstimate};
 use crate::model::{reliability, search};
-use crate::model::{Estimate, FacilityEstimate, Phase, ReliabilityEstimate, Warning};
+use crate::model::{Estimate, FacilityEstimate, Inputs, Phase, ReliabilityEstimate, Warning};
 use crate::scenario::fields;
 use crate::scenario::{describe, Calibration, Scenario, Searchable};
 use crate::sizing;
@@ -236,6 +236,14 @@ pub fn sensitivity_json(
         "threatens": sensitivity_threat(s, money),
         "inputs": inputs,
     })
+}
+
+/// The step of an evaluated plan as Chrome trace JSON (`timeline_json`): what the command
+/// line's `timeline` prints and the page's Trace button saves.
+pub fn step_trace(good: &crate::evaluation::Evaluation) -> Value {
+    let p = &good.inputs.parallelism;
+    let events = crate::model::timeline::timeline(&good.estimate, p.pipeline, p.virtual_stages);
+    timeline_json(&events, p.pipeline)
 }
 
 /// A step's timeline (`model::timeline`) as Chrome trace JSON, which Perfetto and
@@ -648,8 +656,9 @@ pub fn typed_plan_why(searchable: &Searchable, verdict: &search::Verdict) -> Vec
     match (&searchable.typed, verdict) {
         (Err(errors), _) => errors.iter().map(ToString::to_string).collect(),
         (Ok(_), search::Verdict::Fits(_)) => Vec::new(),
-        (Ok(_), search::Verdict::DoesNotFit { need_bytes, have_bytes }) => {
-            words(Warning::DoesNotFit { need_bytes: *need_bytes, have_bytes: *have_bytes })
+        (Ok(typed), search::Verdict::DoesNotFit { need_bytes, have_bytes }) => {
+            let inputs = Inputs { parallelism: *typed, ..searchable.inputs };
+            words(Warning::does_not_fit(&inputs, *need_bytes, *have_bytes))
         }
         (Ok(_), search::Verdict::NeverFinishes { mtbf_s, lost_s }) => {
             words(Warning::NeverFinishes { mtbf_s: *mtbf_s, lost_s: *lost_s })
@@ -694,24 +703,40 @@ pub fn plan_summary(plan: &search::Plan) -> Value {
 }
 
 /// Why a sizing offers no cluster, in words: no size up to `sizing::MAX_CHIPS` meets the
-/// deadline, with the fastest size found where any plan ran. `None` when it offers one.
+/// deadline, with the fastest size found where any plan ran, the batch that keeps more chips
+/// from going faster when it is what does, and the days failures add at that size. `None`
+/// when it offers one.
 pub fn sizing_why(deadline_days: f64, answer: &sizing::Answer) -> Option<String> {
-    let sizing::Answer::Misses { fastest } = answer else { return None };
+    let sizing::Answer::Misses { fastest, batch } = answer else { return None };
     let best = fastest.as_ref().and_then(|p| p.best.map(|b| (p.chips, b)));
     let max = crate::numbers::format(sizing::MAX_CHIPS as f64);
     let deadline = crate::numbers::format(deadline_days);
-    Some(match best {
-        Some((chips, plan)) => crate::text::fill(
-            "size.misses-fastest",
-            &[
-                ("max", &max),
-                ("deadline", &deadline),
-                ("days", &format!("{:.1}", plan.effective_train_days)),
-                ("chips", &crate::numbers::format(chips as f64)),
-            ],
-        ),
-        None => crate::text::fill("size.misses", &[("max", &max), ("deadline", &deadline)]),
-    })
+    let Some((chips, plan)) = best else {
+        return Some(crate::text::fill("size.misses", &[("max", &max), ("deadline", &deadline)]));
+    };
+    let mut words = crate::text::fill(
+        "size.misses-fastest",
+        &[
+            ("max", &max),
+            ("deadline", &deadline),
+            ("days", &format!("{:.1}", plan.effective_train_days)),
+            ("chips", &crate::numbers::format(chips as f64)),
+        ],
+    );
+    if let Some(b) = batch {
+        let tokens = crate::format::count(b.tokens);
+        let sequences = crate::numbers::format(b.sequences as f64);
+        words.push_str(&crate::text::fill(
+            "size.batch-limit",
+            &[("sequences", &sequences), ("tokens", &tokens)],
+        ));
+    }
+    // Failures matter where they add a tenth to the days or more.
+    let lost = plan.effective_train_days - plan.train_days;
+    if lost.is_finite() && lost > 0.1 * plan.train_days {
+        words.push_str(&crate::text::fill("size.failures-add", &[("days", &format!("{lost:.1}"))]));
+    }
+    Some(words)
 }
 
 /// One chip's largest cluster within `power_mw` as a row: its chips, nodes, racks, the power
@@ -774,7 +799,7 @@ pub fn sizing_row(chip: &str, deadline_days: f64, answer: &sizing::Answer, unit:
                 "held_days": s.plan.wall_days() * s.held_to,
             })
         }
-        sizing::Answer::Misses { fastest } => {
+        sizing::Answer::Misses { fastest, batch } => {
             let best = fastest.as_ref().and_then(|p| p.best.map(|b| (p.chips, b)));
             let why = sizing_why(deadline_days, answer).unwrap_or_default();
             json!({
@@ -786,6 +811,8 @@ pub fn sizing_row(chip: &str, deadline_days: f64, answer: &sizing::Answer, unit:
                     summary["chips"] = json!(chips);
                     summary
                 }),
+                // The batch that keeps more chips from going faster, when it is what does.
+                "batch_limit": batch.map(|b| json!({ "sequences": b.sequences, "tokens": b.tokens })),
             })
         }
     }

@@ -421,9 +421,10 @@ pub struct Title {
     pub chips: Option<f64>,
     pub system: Option<String>,
     pub model: Option<String>,
-    /// The keys of the model section that change its preset (`moe`, `seq_len`), in the order
-    /// written; empty for a preset as published or a model of its own dimensions.
-    pub model_changes: Vec<String>,
+    /// The fields of the model section that change its preset, by path with their values
+    /// (`model.moe.experts` 384, `model.seq_len` 4096), in the order written; empty for a
+    /// preset as published or a model of its own dimensions.
+    pub model_changes: Vec<(String, Value)>,
     pub scale_up: Option<String>,
     pub scale_out: Option<String>,
 }
@@ -535,7 +536,16 @@ impl Scenario {
         });
         let model_changes = match model {
             Some(_) => {
-                self.model.to_map().into_iter().map(|(k, _)| k).filter(|k| k != "preset").collect()
+                let mut changes = Vec::new();
+                for (key, value) in self.model.to_map().into_iter().filter(|(k, _)| k != "preset") {
+                    match value {
+                        Value::Object(inner) => changes.extend(
+                            inner.into_iter().map(|(k, v)| (format!("model.{key}.{k}"), v)),
+                        ),
+                        value => changes.push((format!("model.{key}"), value)),
+                    }
+                }
+                changes
             }
             None => Vec::new(),
         };

@@ -129,8 +129,30 @@ impl Sized {
 pub enum Answer {
     /// The smallest cluster that meets the deadline.
     Meets(Box<Sized>),
-    /// No size up to `MAX_CHIPS` meets it; the fastest size searched and its plan, if any ran.
-    Misses { fastest: Option<Box<Point>> },
+    /// No size up to `MAX_CHIPS` meets it; the fastest size searched and its plan, if any ran,
+    /// and the batch that keeps more chips from going faster, when that is what does.
+    Misses { fastest: Option<Box<Point>>, batch: Option<BatchLimit> },
+}
+
+/// The largest batch the search may use (`Inputs::max_batch_sequences`), reached by the
+/// fastest plan found: more chips would only split the same sequences thinner, so the days
+/// stop falling however large the cluster.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BatchLimit {
+    /// Sequences a step.
+    pub sequences: u32,
+    /// Tokens a step.
+    pub tokens: f64,
+}
+
+impl BatchLimit {
+    /// The limit the fastest plan on `at` (the scenario at its size) reached, if it did.
+    pub fn of(at: &Scenario, plan: &Plan) -> Option<BatchLimit> {
+        let inputs = at.resolve().ok()?;
+        let sequences = inputs.max_batch_sequences();
+        let tokens = sequences as f64 * inputs.transformer.seq_len as f64;
+        (plan.global_batch >= sequences).then_some(BatchLimit { sequences, tokens })
+    }
 }
 
 /// Where a sizing is.
@@ -431,7 +453,10 @@ impl Sizer {
                 estimate,
                 held_to,
             })),
-            Err(_) => Answer::Misses { fastest: Some(Box::new(Point { chips, best: Some(plan) })) },
+            Err(_) => Answer::Misses {
+                fastest: Some(Box::new(Point { chips, best: Some(plan) })),
+                batch: None,
+            },
         });
     }
 
@@ -444,7 +469,11 @@ impl Sizer {
             .min_by(|a, b| days(a).total_cmp(&days(b)))
             .cloned()
             .map(Box::new);
-        self.answer = Some(Answer::Misses { fastest });
+        let batch = fastest.as_ref().and_then(|p| {
+            let at = at(&self.scenario, self.chip.as_deref(), p.chips);
+            BatchLimit::of(&at, &p.best?)
+        });
+        self.answer = Some(Answer::Misses { fastest, batch });
     }
 
     /// How far sizing has gone, from 0 to 1: the ladder climbed, then the bracket
@@ -531,7 +560,7 @@ pub fn size(
 ) -> Result<Answer, Vec<InputError>> {
     let mut sizer = Sizer::new(scenario, chip, deadline_days)?;
     while !sizer.advance() {}
-    Ok(sizer.answer.unwrap_or(Answer::Misses { fastest: None }))
+    Ok(sizer.answer.unwrap_or(Answer::Misses { fastest: None, batch: None }))
 }
 
 /// The best days at each of `counts` chips of `chip`, for a comparison plot.

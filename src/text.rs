@@ -241,8 +241,10 @@ pub fn warning(w: &Warning) -> String {
     let n = |x: u64| crate::numbers::format(x as f64);
     let gib = |b: f64| format!("{:.1}", b / crate::model::presets::units::GIB);
     match *w {
-        Warning::DoesNotFit { need_bytes, have_bytes } => {
-            fill("warn.does-not-fit", &[("need", &gib(need_bytes)), ("have", &gib(have_bytes))])
+        Warning::DoesNotFit { need_bytes, have_bytes, experts } => {
+            let key = if experts > 0 { "warn.does-not-fit.moe" } else { "warn.does-not-fit" };
+            let (need, have, experts) = (gib(need_bytes), gib(have_bytes), n(experts as u64));
+            fill(key, &[("need", &need), ("have", &have), ("experts", &experts)])
         }
         Warning::DegreesMismatch { product, chips } => {
             let key =

@@ -446,6 +446,20 @@ fn a_pinned_plan_stays_while_b_is_edited() {
     let rows = clusterplan::editor::compare(a, &b);
     let days = rows.iter().find(|d| d.figure == Figure::TrainDays).expect("days");
     assert!((days.change - (b.train_days / a_days - 1.0)).abs() < 1e-12);
+    // Slower is worse; MFU moves in points; how much is built is no score.
+    assert_eq!(days.better(), Some(false));
+    let mfu = rows.iter().find(|d| d.figure == Figure::Mfu).expect("MFU");
+    assert_eq!(mfu.points(), Some(100.0 * (b.mfu - a.mfu)));
+    assert_eq!(mfu.better(), Some(b.mfu > a.mfu));
+    assert!(days.points().is_none());
+    for d in &rows {
+        if d.figure.built() || d.figure == Figure::Chips || d.figure == Figure::Memory {
+            assert_eq!(d.better(), None, "{:?}", d.figure);
+        }
+        if d.a == d.b {
+            assert_eq!(d.better(), None, "{:?}", d.figure);
+        }
+    }
     let shown = |f: Figure| rows.iter().any(|d| d.figure == f);
     assert!(shown(Figure::Part("bubble")) && shown(Figure::Nodes) && shown(Figure::Energy));
     assert_eq!(rows.len(), Figure::all().len());

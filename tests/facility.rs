@@ -85,6 +85,39 @@ fn a_liquid_rack_on_air_is_warned_and_liquid_heat_has_a_flow() {
     assert_eq!(air.facility.cooling.liquid_w, 0.0);
 }
 
+/// Every system laid out for air, cooled by liquid, packs 64 chips a rack (as liquid-cooled
+/// Atlas 900 and HGX H100 racks do) unless its own layout holds more, so it takes no more racks
+/// and each designed rack holds more; a system built for liquid keeps its own rack.
+#[test]
+fn a_liquid_site_packs_a_system_laid_out_for_air_denser() {
+    use clusterplan::model::presets;
+    for system in presets::SYSTEMS {
+        let chips = 64 * system.system.chips_per_node;
+        let on = |cooling: &str| {
+            evaluate(&with(&[
+                ("cluster.system", json!(system.id)),
+                ("cluster.chip", json!(system.chip)),
+                ("cluster.chips", json!(chips)),
+                ("parallelism", json!({})),
+                ("facility.cooling", json!(cooling)),
+            ]))
+        };
+        let (air, liquid) = (on("air"), on("liquid"));
+        let (a, l) = (&air.facility.cooling, &liquid.facility.cooling);
+        let per_rack = |e: &clusterplan::model::Estimate| {
+            e.facility.bom.nodes as f64 / e.facility.cooling.racks as f64
+        };
+        if system.system.liquid {
+            assert_eq!(a.racks, l.racks, "{}: its own rack", system.id);
+        } else {
+            assert!(l.racks <= a.racks, "{}: {} racks against {}", system.id, l.racks, a.racks);
+            let packed = (per_rack(&liquid) * system.system.chips_per_node as f64).round();
+            let own = system.system.nodes_per_rack * system.system.chips_per_node;
+            assert_eq!(packed as u32, own.max(64), "{}", system.id);
+        }
+    }
+}
+
 #[test]
 fn servers_spread_over_more_racks_under_a_lower_rack_limit() {
     let design = evaluate(&Scenario::default_plan());

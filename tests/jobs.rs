@@ -160,6 +160,43 @@ fn a_sizing_gives_a_row_and_a_curve_per_chip() {
     assert_eq!(result["curves"].as_array().map(Vec::len), Some(2));
 }
 
+/// A sizing no cluster meets because the largest batch accepted keeps more chips from going
+/// faster says so, with the days failures add at that size, and offers to accept twice the
+/// batch; accepted, the fastest cluster found is faster.
+#[test]
+fn a_sizing_held_back_by_the_batch_says_so_and_offers_a_larger_one() {
+    let held = Scenario::parse_many(
+        r#"{ "model": { "preset": "llama3-405b" }, "training": { "tokens": "15.6T", "global_batch": 2048 },
+             "cluster": { "chip": "h100-sxm", "chips": 16384 }, "parallelism": {} }"#,
+    )
+    .expect("parses")
+    .remove(0);
+    let request =
+        Task::Size { scenario: held.clone(), deadline_days: 10.0, chips: vec![None], dark: false };
+    let mut job = Job::start(&request).expect("starts");
+    while !job.step() {}
+    let view = job.view(true);
+    let row = &view.table.as_ref().expect("a table").rows[0];
+    let why = row.cells.last().expect("why");
+    assert!(why.contains("The batch is the limit: 8,192 sequences (67.1 M tokens)"), "{why}");
+    assert!(why.contains("Failures and restarts add"), "{why}");
+    let apply = row.apply.as_ref().expect("an offer to accept a larger batch");
+    assert_eq!(apply.testid, "size-raise-batch");
+    let raised = &apply.scenario;
+    let tokens = raised.get(fields::TRAINING_MAX_GLOBAL_BATCH_TOKENS.path).and_then(|v| v.as_f64());
+    assert_eq!(tokens, Some(2.0 * 8192.0 * 8192.0));
+    let fastest = |s: &Scenario| match clusterplan::sizing::size(s, None, 10.0).expect("sizes") {
+        clusterplan::sizing::Answer::Misses { fastest: Some(p), batch } => {
+            (p.best.expect("a plan").effective_train_days, batch)
+        }
+        other => panic!("{other:?}"),
+    };
+    let (before, batch) = fastest(&held);
+    assert!(batch.is_some());
+    let (after, _) = fastest(raised);
+    assert!(after < 0.95 * before, "{after} days against {before}");
+}
+
 /// The page's sizing by power: the largest cluster of each chip whose site is provisioned
 /// within the power, its row applying that cluster with its plan; a power too small for one
 /// node says so.

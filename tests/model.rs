@@ -168,6 +168,40 @@ fn a_plan_that_cannot_fit_says_so() {
     assert!(e.step_s > 0.0, "an infeasible plan still gets an estimate");
 }
 
+/// An MoE plan short of memory is told to raise EP, the lever that splits its experts' weights,
+/// while EP can still rise; a dense plan, or one with every expert on its own ranks, is not.
+#[test]
+fn an_moe_plan_that_cannot_fit_is_told_to_split_its_experts() {
+    let moe = |ep: u32| {
+        inputs(json!({
+            "model": { "preset": "deepseek-v3" },
+            "training": { "tokens": 1e12, "global_batch": 1920, "recipe": "fp8" },
+            "cluster": { "chip": "h800", "chips": 2048 },
+            "parallelism": { "tp": 1, "pp": 8, "dp": 256, "ep": ep }
+        }))
+    };
+    let experts_named = |i: &Inputs| {
+        let e = run(i);
+        assert!(!e.memory.fits, "{} GiB", e.memory.peak_bytes / 2f64.powi(30));
+        let w = e.problems.iter().find(|w| matches!(w, Warning::DoesNotFit { .. }));
+        let w = w.expect("does not fit");
+        let Warning::DoesNotFit { experts, .. } = w else { unreachable!() };
+        (*experts, w.to_string())
+    };
+    let (experts, words) = experts_named(&moe(2));
+    assert_eq!(experts, 256);
+    assert!(words.contains("raise EP") && words.contains("256 experts"), "{words}");
+    let (experts, words) = experts_named(&moe(256));
+    assert!(experts == 0 && !words.contains("EP"), "{words}");
+    let mut dense = base();
+    dense.parallelism.tensor = 1;
+    dense.parallelism.pipeline = 1;
+    dense.parallelism.data = 1024;
+    dense.parallelism.sharding = Sharding::None;
+    let (experts, words) = experts_named(&dense);
+    assert!(experts == 0 && !words.contains("EP"), "{words}");
+}
+
 #[test]
 fn mismatched_degrees_and_odd_batches_are_warned() {
     let mut i = base();

@@ -325,6 +325,32 @@ fn an_empty_section_asks_at_the_defaults() {
     }
 }
 
+/// An empty `rl` section's samples fit the sequence the policy trains on: a model of short
+/// sequences generates what its sequence leaves after the prompt, a long one the usual
+/// trace; a longer sample typed is a problem in words.
+#[test]
+fn default_rl_samples_fit_the_models_sequence() {
+    for (model, seq_len, generated) in [("llama2-70b", 4096, 3584.0), ("llama3-405b", 8192, 4096.0)]
+    {
+        let typed = |rl: Value| {
+            let mut s = scenario(model, "h100-sxm", 1024, json!({})).to_value();
+            s.as_object_mut().expect("an object").remove("serving");
+            s["rl"] = rl;
+            s["parallelism"] = json!({ "tp": 8, "pp": 8 });
+            let s = Scenario::from_value(s).expect("a scenario");
+            let good = evaluation::evaluate(&s).expect("resolves");
+            assert_eq!(good.inputs.transformer.seq_len, seq_len);
+            let rl = good.inputs.rl.expect("rl asked");
+            (rl.prompt_tokens + rl.generation_tokens, evaluation::serve(&good).rl.expect("rl"))
+        };
+        let (tokens, r) = typed(json!({}));
+        assert_eq!(tokens, 512.0 + generated, "{model}");
+        assert!(tokens <= seq_len as f64 && r.problems.is_empty(), "{model}: {r:?}");
+        let (_, r) = typed(json!({ "generation_tokens": seq_len }));
+        assert!(!r.problems.is_empty(), "{model}: {r:?}");
+    }
+}
+
 /// FP8 or FP4 weights on a chip without such tensor units are said to run at the rate the chip
 /// has, and run at it: the Ascend 910B has no FP8 units, the H100 has FP8 but no FP4.
 #[test]

@@ -396,7 +396,18 @@ fn a_report_lists_its_inputs_by_name() {
         .with(paths::MODEL, Some(serde_json::json!({ "preset": "llama3-405b", "seq_len": 4096 })));
     let inputs = variant.resolve().expect("resolves");
     let rows = report_inputs(&variant, &inputs);
-    assert!(rows[0].1.starts_with("Llama 3.1 405B, modified: seq_len"), "{:?}", rows[0]);
+    assert!(
+        rows[0].1.starts_with("Llama 3.1 405B, modified: Sequence length 4,096 ("),
+        "{:?}",
+        rows[0]
+    );
+    let variant = scenario.with(
+        paths::MODEL,
+        Some(serde_json::json!({ "preset": "deepseek-v3", "moe": { "experts": 384, "top_k": 8 } })),
+    );
+    let rows = report_inputs(&variant, &variant.resolve().expect("resolves"));
+    let modified = "DeepSeek-V3 671B, modified: Routed experts 384, Experts per token 8 (";
+    assert!(rows[0].1.starts_with(modified), "{:?}", rows[0]);
 }
 
 /// A further pool's and a site's fields are named and measured as the table's own.
@@ -408,4 +419,37 @@ fn list_entries_take_their_fields_words() {
     assert_eq!(unit("cluster.pools.0.chips"), unit("cluster.chips"));
     assert_eq!(label("sites.0.wan_gbit_per_s"), label("sites.wan_gbit_per_s"));
     assert_eq!(unit("sites.2.wan_gbit_per_s"), "Gb/s");
+}
+
+/// A preset's name in Chinese (`preset.<kind>.<id>`) is of a preset that exists, under the
+/// name English leaves as published (empty), and keeps the figures of that name.
+#[test]
+fn preset_names_in_chinese_are_of_presets_that_exist() {
+    let (en, zh) = (catalogue(Lang::En), catalogue(Lang::ZhCn));
+    let mut named = 0;
+    for key in zh.keys().filter(|k| k.starts_with("preset.")) {
+        let (kind, id) = key["preset.".len()..].split_once('.').expect("preset.<kind>.<id>");
+        let published = match kind {
+            "chip" => presets::chip(id).map(|p| p.name),
+            "model" => presets::transformer(id).map(|p| p.name),
+            "scale_up" => presets::scale_up(id).map(|p| p.name),
+            "scale_out" => presets::scale_out(id).map(|p| p.name),
+            "switch" => presets::switch(id).map(|p| p.name),
+            "system" => presets::system(id).map(|p| p.name),
+            _ => None,
+        };
+        let published = published.unwrap_or_else(|| panic!("{key} names no preset"));
+        assert_eq!(en.get(key), Some(""), "{key}: English keeps the published name");
+        let own = zh.get(key).unwrap_or_default();
+        // The numbers of each, in any order (`4 × 100 Gb/s per 8-GPU node` says 8, 4, 100).
+        let digits = |s: &'static str| {
+            let mut numbers: Vec<&str> =
+                s.split(|c: char| !c.is_ascii_digit()).filter(|n| !n.is_empty()).collect();
+            numbers.sort_unstable();
+            numbers
+        };
+        assert_eq!(digits(own), digits(published), "{key}: {own} / {published}");
+        named += 1;
+    }
+    assert!(named > 50, "{named}");
 }

@@ -542,10 +542,7 @@ fn timeline(path: &str) -> ExitCode {
         Ok(good) => good,
         Err(code) => return code,
     };
-    let p = &good.inputs.parallelism;
-    let events =
-        clusterplan::model::timeline::timeline(&good.estimate, p.pipeline, p.virtual_stages);
-    print_json(&report::timeline_json(&events, p.pipeline))
+    print_json(&report::step_trace(&good))
 }
 
 /// `sensitivity FILE`: what moves the scenario's answer, largest effect first.

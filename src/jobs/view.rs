@@ -543,10 +543,12 @@ fn shown(chip: &str) -> String {
     crate::model::presets::chip(chip).map_or(chip, |p| p.name).to_string()
 }
 
-/// A sizing's result as the page shows it: a row per chip, how close each answer is to the
-/// true smallest cluster, and the plot of days against chips, drawn for the dark colour
-/// scheme when `dark`.
+/// A sizing of `scenario`'s workload as the page shows it: a row per chip, how close each
+/// answer is to the true smallest cluster, and the plot of days against chips, drawn for the
+/// dark colour scheme when `dark`. A chip held back by the largest batch accepted offers to
+/// accept twice it.
 pub fn size(
+    scenario: &Scenario,
     deadline_days: f64,
     chips: &[SizedChip],
     confidence: crate::model::Confidence,
@@ -562,7 +564,15 @@ pub fn size(
                 Ok(Some(answer)) => {
                     let why = crate::report::sizing_why(deadline_days, answer)
                         .unwrap_or_else(|| t("size.none").into());
-                    return why_row("size-row", chip, &why);
+                    let mut row = why_row("size-row", chip, &why);
+                    if let Answer::Misses { batch: Some(b), .. } = answer {
+                        let tokens = 2.0 * b.tokens;
+                        let label = fill("size.raise-batch", &[("tokens", &format::count(tokens))]);
+                        let field = &crate::scenario::fields::TRAINING_MAX_GLOBAL_BATCH_TOKENS;
+                        let raised = scenario.with(field, Some(tokens.into()));
+                        row.apply = Some(Apply::new("size-raise-batch", label, raised));
+                    }
+                    return row;
                 }
                 Ok(None) => return why_row("size-row", chip, t("size.none")),
                 Err(why) => return why_row("size-row", chip, why),

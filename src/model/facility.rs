@@ -161,6 +161,25 @@ pub const INLET_RECOMMENDED_C: f64 = 27.0;
 /// same slope over a swing of a degree or two.
 pub const AIR_THROTTLE_PER_K: f64 = (1.0 - 46.0 / 54.0) / 17.5;
 
+/// Accelerators a liquid-cooled rack holds where the system's own rack is laid out for air:
+/// 64, eight servers of eight, as Huawei's liquid-cooled Atlas 900 PoD cabinet holds 64 Ascend
+/// 910 (43 kW at most, 47U) and xAI's Colossus racks hold eight liquid-cooled Supermicro HGX
+/// H100 servers, where air-cooled halls hold two to four such servers (NVIDIA's DGX H100 design
+/// guide: four, 40.8 kW; Meta's Grand Teton racks: two).
+pub const LIQUID_RACK_CHIPS: u32 = 64;
+
+/// Servers of `system` a rack holds under `cooling`: its own layout, or as many as
+/// `LIQUID_RACK_CHIPS` take when a site cools by liquid a system laid out for air.
+pub fn nodes_per_rack(system: &System, cooling: Cooling) -> u32 {
+    let own = system.nodes_per_rack.max(1);
+    match cooling {
+        Cooling::Liquid if !system.liquid => {
+            own.max(LIQUID_RACK_CHIPS / system.chips_per_node.clamp(1, LIQUID_RACK_CHIPS))
+        }
+        _ => own,
+    }
+}
+
 /// Share of its speed a chip keeps at the site's inlet temperature: air-cooled chips slow by
 /// `AIR_THROTTLE_PER_K` for every degree above `INLET_RECOMMENDED_C` (the die follows the air
 /// it is cooled by), chips on cold plates (liquid, hybrid) keep theirs. Never below half.
@@ -522,7 +541,7 @@ pub fn standing(plant: &Plant, cluster: &Cluster) -> Standing {
     // Racks: the design's layout, fewer nodes per rack where its maximum exceeds the limit.
     let node_max_w = s.node_max_w.max(1.0);
     let fits = (f.rack_w * 1.05 / node_max_w).floor().max(1.0) as u64;
-    let per_rack = (s.nodes_per_rack.max(1) as u64).min(fits);
+    let per_rack = (nodes_per_rack(s, f.cooling) as u64).min(fits);
     let racks = bom.nodes.div_ceil(per_rack.max(1));
     // The rack as designed: its nodes at their maximum, with its share of scale-up trays.
     let trays = bom.scale_up_switches as f64 / racks.max(1) as f64;

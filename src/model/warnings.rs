@@ -16,8 +16,10 @@ use crate::model::{CpKind, Inputs, Recipe, Sharding};
 /// One problem with a plan.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Warning {
-    /// Occurs when the peak memory per chip exceeds the chip's memory.
-    DoesNotFit { need_bytes: f64, have_bytes: f64 },
+    /// Occurs when the peak memory per chip exceeds the chip's memory. `experts` is the routed
+    /// experts of an MoE model whose expert-parallel degree can still rise to split them over
+    /// more chips (the largest lever on a sparse model's weights), zero otherwise.
+    DoesNotFit { need_bytes: f64, have_bytes: f64, experts: u32 },
     /// Occurs when tensor x pipeline x data x context is not the cluster's chip count.
     DegreesMismatch { product: u64, chips: u32 },
     /// Occurs when the plan fits the cluster's chips but not the chips its placement uses
@@ -154,6 +156,16 @@ impl Severity {
 }
 
 impl Warning {
+    /// The finding that `inputs` need `need_bytes` a chip of the chip's `have_bytes`, with the
+    /// experts raising EP could still split.
+    pub fn does_not_fit(inputs: &Inputs, need_bytes: f64, have_bytes: f64) -> Warning {
+        let experts = match inputs.transformer.moe {
+            Some(moe) if Shape::of(inputs).ep_u < moe.n_experts => moe.n_experts,
+            _ => 0,
+        };
+        Warning::DoesNotFit { need_bytes, have_bytes, experts }
+    }
+
     /// How much this matters.
     pub fn severity(&self) -> Severity {
         match self {

@@ -52,24 +52,26 @@ pub fn in_sentence(label: &str) -> String {
     }
 }
 
-/// The display name of a preset id at a fabric path.
-fn preset_name(path: &str, value: &serde_json::Value) -> String {
+/// The display name of a preset id at a fabric path, in the language spoken.
+fn fabric_name(path: &str, value: &serde_json::Value) -> String {
     let id = value.as_str().unwrap_or_default();
     let name = match path {
-        "cluster.scale_out" => presets::scale_out(id).map(|p| p.name),
-        "cluster.scale_up" => presets::scale_up(id).map(|p| p.name),
+        "cluster.scale_out" => {
+            presets::scale_out(id).map(|p| preset_name("scale_out", p.id, p.name))
+        }
+        "cluster.scale_up" => presets::scale_up(id).map(|p| preset_name("scale_up", p.id, p.name)),
         _ => None,
     };
     name.map_or_else(|| crate::format::raw(value), str::to_string)
 }
 
 fn kept(k: &Kept) -> String {
-    let yours = preset_name(k.path, &k.yours);
+    let yours = fabric_name(k.path, &k.yours);
     let what = in_sentence(label(k.path));
     match &k.usual {
         Some(usual) => fill(
             "notice.kept-usual",
-            &[("what", &what), ("yours", &yours), ("usual", &preset_name(k.path, usual))],
+            &[("what", &what), ("yours", &yours), ("usual", &fabric_name(k.path, usual))],
         ),
         None => fill("notice.kept", &[("what", &what), ("yours", &yours)]),
     }
@@ -143,6 +145,30 @@ pub fn unit(path: &str) -> &'static str {
     }
 }
 
+/// A price field's `value` (entered in dollars, as the model counts) in the site's money when
+/// that is yuan (`≈ ¥1.8 M`, `≈ ¥0.576/kWh`), so a price reads as the site counts it; `None`
+/// for a field not in dollars or a site counting in dollars.
+pub fn in_site_money(
+    path: &str,
+    value: Option<f64>,
+    money: crate::format::Money,
+) -> Option<String> {
+    let per = fields::field(&table_path(path))?.unit.strip_prefix("USD")?;
+    let value = value.filter(|v| v.is_finite())?;
+    (money.currency == crate::model::facility::Currency::Cny)
+        .then(|| fill("form.in-site-money", &[("money", &format!("{}{per}", money.show(value)))]))
+}
+
+/// A preset's name in the language spoken (`kind` `chip`, `model`, `scale_up`, `scale_out`,
+/// `switch` or `system`): its own where the catalogue gives one (`RoCE，每卡 400 Gb/s`), else as
+/// published.
+pub fn preset_name(kind: &str, id: &str, name: &'static str) -> &'static str {
+    match t(&format!("preset.{kind}.{id}")) {
+        "" => name,
+        own => own,
+    }
+}
+
 /// The cluster drawing's words, in the language spoken.
 pub fn sketch_words() -> crate::sketch::Words {
     crate::sketch::Words {
@@ -178,7 +204,8 @@ pub use crate::text::decode_error;
 pub fn plan_short(scenario: &crate::scenario::Scenario) -> String {
     let title = scenario.title();
     let chip = title.chip.unwrap_or_else(|| t("title.custom-chip").to_string());
-    match title.chips {
+    // A count the judge refuses (0, a fraction) is no count of the plan shown.
+    match title.chips.filter(|n| *n >= 1.0 && n.fract() == 0.0) {
         Some(n) => format!("{chip} × {}", crate::numbers::format(n)),
         None => chip,
     }
@@ -214,10 +241,26 @@ pub fn report_inputs(
     let option = |path: &str, code: &str| t(&format!("option.{path}.{code}")).to_string();
     let none = || t("report.custom").to_string();
     let model = match (title.model, title.model_changes.is_empty()) {
-        (Some(model), false) => fill(
-            "report.model-modified",
-            &[("model", &model), ("keys", &title.model_changes.join(", "))],
-        ),
+        (Some(model), false) => {
+            // Each change by its label and value (`Routed experts 384`), a key without a
+            // label by its path.
+            let changes: Vec<String> = title
+                .model_changes
+                .iter()
+                .map(|(path, value)| {
+                    let name = match label(path) {
+                        "" => path.strip_prefix("model.").unwrap_or(path),
+                        name => name,
+                    };
+                    let value = match value.as_f64() {
+                        Some(x) => crate::numbers::hint(x),
+                        None => format::raw(value),
+                    };
+                    format!("{name} {value}")
+                })
+                .collect();
+            fill("report.model-modified", &[("model", &model), ("keys", &changes.join(", "))])
+        }
         (Some(model), true) => model,
         (None, _) => t("title.custom-model").to_string(),
     };

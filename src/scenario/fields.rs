@@ -1276,10 +1276,13 @@ pub static RL_PROMPT_TOKENS: Field = counted(
     10_000_000.0,
     "an assumption: a math or coding prompt of a few hundred tokens",
 );
+/// Tokens a sample generates unless told: a reasoning trace of a few thousand, or what the
+/// model's sequence leaves after the prompt where that is less.
+pub const RL_GENERATION_TOKENS_USUAL: f64 = 4096.0;
 pub static RL_GENERATION_TOKENS: Field = counted(
     "rl.generation_tokens",
     "tokens",
-    Fixed(4096.0),
+    Derived,
     1.0,
     10_000_000.0,
     "an assumption: a reasoning trace of a few thousand tokens (DAPO allows 20,480)",

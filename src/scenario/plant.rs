@@ -418,7 +418,8 @@ impl Scenario {
         let built_year = r.positive(&f.built_year, year, Some(year.fixed()));
         let pue = r.positive(&f.pue, &fields::FACILITY_PUE, Some(default_pue(cooling, built_year)));
         let rack_kw = &fields::FACILITY_RACK_KW;
-        let design_rack_kw = rack_kw.from_si(system.nodes_per_rack as f64 * system.node_max_w);
+        let per_rack = crate::model::facility::nodes_per_rack(system, cooling);
+        let design_rack_kw = rack_kw.from_si(per_rack as f64 * system.node_max_w);
         let inlet = &fields::FACILITY_INLET_C;
         let rate = &fields::FACILITY_USD_TO_CNY;
         Facility {

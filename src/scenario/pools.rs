@@ -367,7 +367,7 @@ impl Scenario {
             if let Some(name) = at {
                 if !specs.iter().any(|(n, ..)| n == name) {
                     let known =
-                        specs.iter().map(|(n, ..)| n.as_str()).collect::<Vec<_>>().join(", ");
+                        super::resolve::nearest(specs.iter().map(|(n, ..)| n.as_str()), name);
                     errors.push(InputError::new(
                         field,
                         Problem::Unknown { catalog: super::Catalog::Site, id: name.clone(), known },

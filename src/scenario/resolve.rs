@@ -318,7 +318,7 @@ pub(super) fn check_keys(
 }
 
 /// The entry of a catalog `(list, id_of)` whose id is `id`; an unknown id is an error on
-/// `field` that lists the ids there are.
+/// `field` that names the ids nearest it (`nearest`).
 pub(super) fn preset<T>(
     r: &mut Reader,
     field: &str,
@@ -329,14 +329,41 @@ pub(super) fn preset<T>(
 ) -> Option<&'static T> {
     let found = list.iter().find(|p| id_of(p) == id);
     if found.is_none() {
-        let known = ids(list, |p| id_of(p));
+        let known = nearest(list.iter().map(id_of), id);
         r.error(field, Problem::Unknown { catalog, id: clip(id), known });
     }
     found
 }
 
-pub(super) fn ids<T>(items: &[T], id: impl Fn(&T) -> &str) -> String {
-    items.iter().map(id).collect::<Vec<_>>().join(", ")
+/// The ids of a catalog a reader would look for in place of `id`, which it lacks: all of a
+/// short one, else the three that take fewest single-character edits to reach from `id`
+/// (`h900-sxm` is nearest `h100-sxm`, `h800` and `h200`), not a list of thirty.
+pub(super) fn nearest<'a>(known: impl Iterator<Item = &'a str>, id: &str) -> String {
+    const SHOWN: usize = 3;
+    let mut known: Vec<(usize, &str)> = known.map(|k| (edits(k, id), k)).collect();
+    if known.len() > 2 * SHOWN {
+        known.sort_by_key(|(d, _)| *d);
+        known.truncate(SHOWN);
+    }
+    known.iter().map(|(_, k)| *k).collect::<Vec<_>>().join(", ")
+}
+
+/// Single-character insertions, deletions and substitutions from `a` to `b`, letters of either
+/// case alike (Levenshtein's distance).
+fn edits(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, x) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, y) in b.iter().enumerate() {
+            let substituted = diagonal + usize::from(x != y);
+            diagonal = row[j + 1];
+            row[j + 1] = substituted.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
 }
 
 impl Scenario {

@@ -43,6 +43,13 @@ impl Scenario {
         };
         let mut generation = self.read_serving(r, inputs);
         generation.requests_per_s = 0.0;
+        let prompt_tokens = tokens(r, &get("prompt_tokens"), &fields::RL_PROMPT_TOKENS);
+        // A default sample fits the sequence the policy trains on; a typed one longer is a
+        // problem the estimate names.
+        let room = (inputs.transformer.seq_len as f64 - prompt_tokens).max(1.0);
+        let usual = fields::RL_GENERATION_TOKENS_USUAL.min(room) as u32;
+        let generation_tokens =
+            r.count(&get("generation_tokens"), &fields::RL_GENERATION_TOKENS, Some(usual)) as f64;
         Some(Rl {
             prompts_per_step: count(r, &get("prompts_per_step"), &fields::RL_PROMPTS_PER_STEP),
             samples_per_prompt: count(
@@ -50,8 +57,8 @@ impl Scenario {
                 &get("samples_per_prompt"),
                 &fields::RL_SAMPLES_PER_PROMPT,
             ),
-            prompt_tokens: tokens(r, &get("prompt_tokens"), &fields::RL_PROMPT_TOKENS),
-            generation_tokens: tokens(r, &get("generation_tokens"), &fields::RL_GENERATION_TOKENS),
+            prompt_tokens,
+            generation_tokens,
             epochs: count(r, &get("epochs"), &fields::RL_EPOCHS),
             steps: count(r, &get("steps"), &fields::RL_STEPS),
             colocated: flag(r, &get("colocated"), &fields::RL_COLOCATED),

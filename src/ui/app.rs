@@ -232,11 +232,12 @@ pub fn app() -> Html {
                 ShareLink::Web(link) => (link, false),
                 ShareLink::Fragment(fragment) => (fragment, true),
             };
-            let link_key = |key| text::fill(key, &[("link", &link)]);
+            // A file's own link opens nowhere else: the notice points to Save as file rather
+            // than print a fragment of a thousand characters.
             let (done, refused) = if local {
-                (link_key("copy.local-done"), link_key("copy.local-refused"))
+                (text::t("copy.local-done").to_string(), text::t("copy.local-refused").to_string())
             } else {
-                (text::t("copy.done").to_string(), link_key("copy.refused"))
+                (text::t("copy.done").to_string(), text::fill("copy.refused", &[("link", &link)]))
             };
             copy_then_notify(&state, &link, done, refused);
         })
@@ -305,6 +306,18 @@ pub fn app() -> Html {
         Callback::from(move |copied: String| {
             let (done, refused) = (text::t("copy.bom").into(), text::t("copy.not-allowed").into());
             copy_then_notify(&state, &copied, done, refused);
+        })
+    };
+    let on_trace = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Some(good) = state.good.as_ref() else { return };
+            let trace = crate::report::step_trace(good).to_string();
+            if let Err(why) =
+                browser::download("clusterplan-step.trace.json", &trace, "application/json")
+            {
+                state.dispatch(Action::Notify(Notice::Text(why)));
+            }
         })
     };
     let on_reset = on_action.reform(|_| Action::Reset);
@@ -404,7 +417,7 @@ pub fn app() -> Html {
                             { for Kind::ALL.into_iter().map(|kind| {
                                 plot(plots.as_ref().and_then(|p| p.plot(kind.id())), kind)
                             }) }
-                            { super::insight::insight(plots.as_deref()) }
+                            { super::insight::insight(plots.as_deref(), on_trace) }
                         </div>
                     }
                     <footer class="about">

@@ -25,23 +25,32 @@ fn shown(figure: editor::Figure) -> (&'static str, fn(f64, Money) -> String) {
         Measure::Count => |n, _| numbers::format(n.round()),
         Measure::Watts => |w, _| fill("unit.mw", &[("n", &format::sig3(w / 1e6))]),
         Measure::Money => |usd, m| m.show(usd),
-        Measure::MegawattHours => {
-            |mwh, _| fill("unit.mwh", &[("n", &numbers::format(mwh.round()))])
-        }
+        Measure::MegawattHours => |mwh, _| format::mwh(mwh),
     };
     (label, show)
 }
 
-/// B's change against A: a share below doubling (`+12.5 %`), a factor from there (`11.0×`).
-fn change(d: &editor::Difference) -> String {
-    if d.a == 0.0 {
+/// B's change against A: a share below doubling (`+12.5 %`), a factor from there (`11.0×`), a
+/// share's in points (`+4.0 pts`); then whether that is better or worse.
+fn change(d: &editor::Difference) -> Html {
+    let amount = if d.a == 0.0 {
         t("compare.new").to_string()
     } else if d.change.abs() < 0.0005 {
         t("compare.same").to_string()
+    } else if let Some(points) = d.points() {
+        fill("compare.points", &[("n", &format!("{points:+.1}"))])
     } else if d.change >= 1.0 {
         format!("{:.1}×", d.b / d.a)
     } else {
         format!("{:+.1} %", 100.0 * d.change)
+    };
+    match d.better() {
+        Some(better) => {
+            let (class, word) =
+                if better { ("better", "compare.better") } else { ("worse", "compare.worse") };
+            html! { <>{ amount }{ " " }<span class={class}>{ t(word) }</span></> }
+        }
+        None => html! { { amount } },
     }
 }
 
@@ -88,13 +97,17 @@ pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> H
                     { for rows.iter().filter(|d| d.a != 0.0 || d.b != 0.0).map(|d| {
                         let (label, show) = shown(d.figure);
                         let (money_a, money_b) = (Money::of(&a.inputs.plant.facility), Money::of(&b.inputs.plant.facility));
-                        let id = |side: &str| (d.figure == editor::Figure::TrainDays).then(|| format!("train-days-{side}"));
+                        let id = |side: &str| match d.figure {
+                            editor::Figure::TrainDays => Some(format!("train-days-{side}")),
+                            editor::Figure::Mfu => Some(format!("mfu-{side}")),
+                            _ => None,
+                        };
                         html! {
                             <tr class={classes!(d.figure.built().then_some("bom-row"))}>
                                 <td>{ label }</td>
                                 <td class={classes!(dim(&a.estimate))} data-testid={id("a")}>{ show(d.a, money_a) }</td>
                                 <td class={classes!(dim(&b.estimate))} data-testid={id("b")}>{ show(d.b, money_b) }</td>
-                                <td>{ change(d) }</td>
+                                <td data-testid={id("change")}>{ change(d) }</td>
                             </tr>
                         }
                     }) }

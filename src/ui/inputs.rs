@@ -168,10 +168,18 @@ impl<'a> Form<'a> {
         // A value the scenario sets is shown as typed; one that a preset or default gives is
         // the placeholder, and emptying a box goes back to it.
         let value = self.raw(path).map(|v| format::raw(&v)).unwrap_or_default();
-        let placeholder = spec.resolved.map(numbers::format).unwrap_or_default();
+        let placeholder = spec.resolved.map(numbers::hint).unwrap_or_default();
         let fixes = self.fixes(path);
         let mut notes = self.notes(path);
         notes.extend(spec.extra_note);
+        let reading = match (spec.reading.is_empty(), self.good) {
+            (true, Some(good)) => {
+                let shown = self.raw(path).and_then(|v| v.as_f64()).or(spec.resolved);
+                let money = format::Money::of(&good.inputs.plant.facility);
+                text::in_site_money(path, shown, money).unwrap_or_default()
+            }
+            _ => spec.reading,
+        };
         number_field(NumberFieldProps {
             path: path.to_string().into(),
             testid: spec.testid.into(),
@@ -181,7 +189,7 @@ impl<'a> Form<'a> {
             placeholder: placeholder.into(),
             slider: spec.slider,
             slider_readonly: spec.locked,
-            reading: spec.reading.into(),
+            reading: reading.into(),
             optional: true,
             help: text::help(path).into(),
             errors: self.errors(path),
@@ -232,6 +240,15 @@ impl<'a> Form<'a> {
                 value={value} errors={self.errors(path)} problems={self.problems(path)} notes={self.notes(path)} on_change={on_change} />
         }
     }
+}
+
+/// The catalog's chips as a select offers them: by id, named in the language spoken.
+fn chip_options() -> Vec<(AttrValue, AttrValue)> {
+    let name = |p: &crate::model::presets::ChipPreset| text::preset_name("chip", p.id, p.name);
+    crate::model::presets::CHIPS
+        .iter()
+        .map(|p| (AttrValue::from(p.id), AttrValue::from(name(p))))
+        .collect()
 }
 
 /// A number field being described.

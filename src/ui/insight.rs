@@ -25,11 +25,14 @@ fn section(p: &Plots, id: &'static str, title: &str, kind: Kind) -> Html {
     }
 }
 
-/// The timeline, the sensitivity and the network's load of the plan on screen.
-pub fn insight(plots: Option<&Plots>) -> Html {
+/// The timeline, the sensitivity and the network's load of the plan on screen; the timeline
+/// saves the whole step as a Chrome trace (`on_trace`), for Perfetto.
+pub fn insight(plots: Option<&Plots>, on_trace: Callback<MouseEvent>) -> Html {
     let timeline = html! {
         <section class="insight" data-testid="step-timeline">
             { plot(plots.and_then(|p| p.plot(Kind::Timeline.id())), Kind::Timeline) }
+            <button type="button" class="save" data-testid="timeline-trace" onclick={on_trace}
+                title={t("save.trace-title")}>{ t("save.trace") }</button>
         </section>
     };
     let Some(p) = plots else { return timeline };

@@ -202,7 +202,8 @@ pub fn apply_button(apply: &page::Apply, on_action: &Callback<Action>, frozen: b
         on_action.emit(Action::Apply { label: label.clone(), scenario: scenario.clone() });
     });
     html! {
-        <button type="button" data-testid={apply.testid.clone()} disabled={frozen} {onclick}>
+        <button type="button" data-testid={apply.testid.clone()} title={apply.label.clone()}
+            disabled={frozen} {onclick}>
             { t("job.apply") }
         </button>
     }

@@ -192,7 +192,7 @@ fn plant(good: &Evaluation) -> Html {
     let (it, pue) =
         (format::sig3(f.power.it_w / 1e6), format::sig3(good.inputs.plant.facility.pue));
     let power = fill("card.facility-mw.detail", &[("it", &it), ("pue", &pue)]);
-    let mwh = fill("unit.mwh", &[("n", &format::sig3(f.energy_mwh))]);
+    let mwh = format::mwh(f.energy_mwh);
     let co2 = fill("card.energy.detail", &[("t", &format::sig3(f.co2_t))]);
     let (hardware, building) = (usd(c.hardware_usd), usd(c.facility_usd));
     let capex = fill("card.capex.detail", &[("hardware", &hardware), ("building", &building)]);

@@ -42,7 +42,7 @@ pub fn site_design(good: &Evaluation) -> Html {
         &[
             ("nodes", &crate::numbers::format(s.nodes as f64)),
             ("pb", &format::sig3(s.capacity_bytes / 1e15)),
-            ("kept", &format::sig3(good.inputs.plant.facility.checkpoints_kept)),
+            ("kept", &crate::numbers::hint(good.inputs.plant.facility.checkpoints_kept)),
             ("gbs", &format::count(s.bytes_per_s / 1e9)),
             ("kw", &kw(s.power_w)),
             ("usd", &format::Money::of(&good.inputs.plant.facility).show(s.cost_usd)),

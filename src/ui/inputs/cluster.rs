@@ -33,8 +33,7 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
     let rules = f.good.map(|g| g.inputs.plant.fabric);
     let chip_id = chip_id(f.raw("cluster.chip").as_ref());
     let custom = chip_id == "custom";
-    let mut options: Vec<(AttrValue, AttrValue)> =
-        presets::CHIPS.iter().map(|p| (AttrValue::from(p.id), AttrValue::from(p.name))).collect();
+    let mut options = super::chip_options();
     options.push(("custom".into(), text::t("form.custom-chip").into()));
     // The user's own chips, in a group of their own; one in use is the one selected.
     let mine: Vec<Entry> = props.catalog.of(Kind::Chip).cloned().collect();
@@ -137,7 +136,7 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
             { f.render(f.number(&fields::CLUSTER_CHIPS, "chips", n(c.map(|c| c.n_chips))).slider(Slider::Fine { max: 20, snap })) }
             if !custom {
                 { fabric("cluster.scale_up", "scale-up",
-                    fabric_options(presets::SCALE_UP.iter().map(|p| (p.id, p.name)).collect()), up_default) }
+                    fabric_options(presets::SCALE_UP.iter().map(|p| (p.id, text::preset_name("scale_up", p.id, p.name))).collect()), up_default) }
             }
             <div class="grid">
                 { f.render(f.number(&fields::CLUSTER_SCALE_UP_DOMAIN_SIZE, "scale-up-domain", n(c.map(|c| c.scale_up.domain_size)))) }
@@ -147,7 +146,7 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
             </div>
             if !custom {
                 { fabric("cluster.scale_out", "scale-out",
-                    fabric_options(presets::SCALE_OUT.iter().map(|p| (p.id, p.name)).collect()), out_default) }
+                    fabric_options(presets::SCALE_OUT.iter().map(|p| (p.id, text::preset_name("scale_out", p.id, p.name))).collect()), out_default) }
             }
             { system_select(&f, &props.on_action) }
             // The servers' price, chips included: the system's, or what a generic server of the
@@ -155,7 +154,7 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
             { f.render(f.number(&fields::CLUSTER_SYSTEM_NODE_PRICE_USD, "node-price",
                 f.good.map(|g| g.inputs.plant.system.node_price_usd))) }
             { preset_select(&f, "cluster.fabric.switch", "switch", text::t("form.systems-own"),
-                presets::SWITCHES.iter().map(|p| (p.id, p.name)).collect()) }
+                presets::SWITCHES.iter().map(|p| (p.id, text::preset_name("switch", p.id, p.name))).collect()) }
             <div class="grid">
                 { f.render(f.number(&fields::CLUSTER_FABRIC_PLANES, "planes", rules.map(|r| r.planes as f64))) }
                 { f.render(f.number(&fields::CLUSTER_FABRIC_OVERSUBSCRIPTION, "oversubscription",
@@ -202,8 +201,9 @@ fn system_select(f: &Form, on_action: &Callback<Action>) -> Html {
         .unwrap_or_default();
     let mut options: Vec<(AttrValue, AttrValue)> =
         vec![("".into(), text::t("form.chips-own").into())];
-    options
-        .extend(presets::SYSTEMS.iter().map(|p| (AttrValue::from(p.id), AttrValue::from(p.name))));
+    options.extend(presets::SYSTEMS.iter().map(|p| {
+        (AttrValue::from(p.id), AttrValue::from(text::preset_name("system", p.id, p.name)))
+    }));
     let on_change = on_action.reform(Action::ChooseSystem);
     let detail = presets::system(&value).map(
         |p| html! { <span class="source">{ text::t("form.source") }{ preset_source("system", p.id, p.source) }</span> },

@@ -43,6 +43,32 @@ pub fn facility_panel(props: &PanelProps) -> Html {
                 { f.render(f.number(&fields::RELIABILITY_SPARE_NODES, "spare-nodes", rel.and_then(|r| r.spare_nodes).map(f64::from))) }
                 { f.render(f.number(&fields::RELIABILITY_DEADLINE_DAYS, "deadline-days", rel.and_then(|r| r.deadline_days))) }
             </div>
+            { failure_rates(&f, rel) }
         </section>
+    }
+}
+
+/// Your own failure rates, one a part, folded away unless one is typed or the chip's are
+/// borrowed from another fleet (which the finding beside the accelerators' rate says).
+fn failure_rates(f: &Form, rel: Option<crate::model::Reliability>) -> Html {
+    let rates = rel.map(|r| r.rates);
+    let fields = [
+        (&fields::RELIABILITY_RATES_CHIP, "rate-chip", rates.map(|r| r.chip)),
+        (&fields::RELIABILITY_RATES_HBM, "rate-hbm", rates.map(|r| r.hbm)),
+        (&fields::RELIABILITY_RATES_HOST, "rate-host", rates.map(|r| r.host)),
+        (&fields::RELIABILITY_RATES_SOFTWARE, "rate-software", rates.map(|r| r.software)),
+        (&fields::RELIABILITY_RATES_NIC, "rate-nic", rates.map(|r| r.nic)),
+        (&fields::RELIABILITY_RATES_SWITCH, "rate-switch", rates.map(|r| r.switch)),
+        (&fields::RELIABILITY_RATES_LINK, "rate-link", rates.map(|r| r.link)),
+    ];
+    let typed = fields.iter().any(|(field, _, _)| f.raw(field.path).is_some());
+    let open = typed || rel.is_some_and(|r| r.rates_borrowed);
+    html! {
+        <details class="more" data-testid="failure-rates" {open}>
+            <summary>{ crate::text::t("form.failure-rates") }</summary>
+            <div class="grid">
+                { for fields.into_iter().map(|(field, testid, resolved)| f.render(f.number(field, testid, resolved))) }
+            </div>
+        </details>
     }
 }

@@ -34,7 +34,7 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
         let on_model = edit.reform(move |preset| Edit::MeasurementModel { at: i, preset });
         let mut models: Vec<(AttrValue, AttrValue)> = presets::TRANSFORMERS
             .iter()
-            .map(|p| (AttrValue::from(p.id), AttrValue::from(p.name)))
+            .map(|p| (AttrValue::from(p.id), AttrValue::from(crate::page::words::preset_name("model", p.id, p.name))))
             .collect();
         if model.is_empty() {
             models.insert(0, (AttrValue::default(), AttrValue::from(t("form.custom-model"))));

@@ -41,10 +41,11 @@ pub fn model_panel(props: &PanelProps) -> Html {
     let mut options: Vec<(AttrValue, AttrValue)> = presets::TRANSFORMERS
         .iter()
         .map(|p| {
+            let own = crate::page::words::preset_name("model", p.id, p.name);
             let name = if modified && preset.as_deref() == Some(p.id) {
-                fill("form.modified", &[("name", p.name)])
+                fill("form.modified", &[("name", own)])
             } else {
-                p.name.to_string()
+                own.to_string()
             };
             (AttrValue::from(p.id), AttrValue::from(name))
         })

@@ -22,8 +22,7 @@ pub fn pools_panel(props: &PanelProps) -> Html {
     let list: Vec<Value> =
         f.raw("cluster.pools").and_then(|v| v.as_array().cloned()).unwrap_or_default();
     let add = f.on_edit.reform(|_: MouseEvent| Edit::AddPool);
-    let chip_options: Vec<(AttrValue, AttrValue)> =
-        presets::CHIPS.iter().map(|p| (AttrValue::from(p.id), AttrValue::from(p.name))).collect();
+    let chip_options = super::chip_options();
     let pool = |(i, item): (usize, &Value)| {
         let chip = item.get("chip").and_then(Value::as_str).unwrap_or_default().to_string();
         let on_chip = f.on_edit.reform(move |chip| Edit::PoolChip { at: i, chip });
@@ -31,12 +30,12 @@ pub fn pools_panel(props: &PanelProps) -> Html {
         let system = item.get("system").and_then(Value::as_str).unwrap_or_default().to_string();
         let mut systems: Vec<(AttrValue, AttrValue)> =
             vec![("".into(), t("form.chips-own").into())];
-        systems.extend(
-            presets::SYSTEMS
-                .iter()
-                .filter(|s| s.chip == chip)
-                .map(|s| (AttrValue::from(s.id), AttrValue::from(s.name))),
-        );
+        systems.extend(presets::SYSTEMS.iter().filter(|s| s.chip == chip).map(|s| {
+            (
+                AttrValue::from(s.id),
+                AttrValue::from(crate::page::words::preset_name("system", s.id, s.name)),
+            )
+        }));
         let on_system =
             f.on_edit.reform(move |v: String| Edit::PoolSystem { at: i, system: Some(v) });
         let remove = f.on_edit.reform(move |_: MouseEvent| Edit::RemovePool { at: i });
@@ -107,8 +106,7 @@ pub fn fleet_add(props: &AddProps) -> Html {
             start.emit(Task::AddToFleet { scenario, chip, deadline_days });
         })
     };
-    let options: Vec<(AttrValue, AttrValue)> =
-        presets::CHIPS.iter().map(|p| (AttrValue::from(p.id), AttrValue::from(p.name))).collect();
+    let options = super::chip_options();
     let on_chip = {
         let chip = chip.clone();
         Callback::from(move |v: String| chip.set(v))
