@@ -109,18 +109,25 @@ async fn editing_the_chip_count_redraws_the_answer_and_the_link() {
     assert_ne!(text(&root, "train-days-range"), range_before, "the range follows the edit");
 }
 
+/// A value the judge refuses is marked at its field and named over the results, and set aside:
+/// the answer is the plan's without it, as a fresh open of the link shows it; the value fixed,
+/// the plan answers as before.
 #[wasm_bindgen_test]
-async fn a_bad_value_is_marked_and_the_last_result_dimmed() {
+async fn a_bad_value_is_marked_and_set_aside() {
     set_hash(&url::encode(&Scenario::default_plan()));
     let root = mount().await;
     let days = text(&root, "train-days");
     type_into(&root, "pp", "-3").await;
     assert!(text(&root, "error-pp").contains("at least 1"), "error: {}", text(&root, "error-pp"));
-    assert_eq!(text(&root, "train-days"), days, "the last good result stays");
-    let results = root.query_selector("[data-testid=\"results\"]").ok().flatten().expect("results");
-    assert!(results.class_name().split_whitespace().any(|c| c == "stale"));
+    assert!(text(&root, "refused").contains("at least 1"), "named: {}", text(&root, "refused"));
+    let typed = url::decode(&hash()).expect("decodes").expect("has a scenario");
+    assert_eq!(typed.get("parallelism.pp"), Some(json!(-3)), "the link keeps what was typed");
+    let shown = clusterplan::evaluation::shown(&typed).expect("the rest answers");
+    let set_aside = format!("{:.1} days", shown.good.estimate.train_days);
+    assert_eq!(text(&root, "train-days"), set_aside, "the plan without the refused value");
     type_into(&root, "pp", "16").await;
-    assert!(!results.class_name().split_whitespace().any(|c| c == "stale"));
+    assert!(root.query_selector("[data-testid=\"refused\"]").ok().flatten().is_none());
+    assert_eq!(text(&root, "train-days"), days, "fixed, the plan answers as before");
 }
 
 #[wasm_bindgen_test]
