@@ -181,6 +181,18 @@ fn every_entry_point_finishes_in_a_second_with_bounded_memory() {
             let power = Task::SizePower { scenario: s.clone(), power_mw: 100.0, chips: vec![None] };
             worst.call("size power", &case, || jobs::run(&power).is_ok());
         }
+        if i % 4 == 2 {
+            // Plan A against the next case as plan B, and the chips a fleet adds of another.
+            let b = cases[(i + 1) % cases.len()].clone();
+            let compare = Task::Compare { pair: Box::new((s.clone(), b)), dark: false };
+            worst.call("compare", &case, || jobs::run(&compare).is_ok());
+            let add = Task::AddToFleet {
+                scenario: s.clone(),
+                chip: "ascend-910b".into(),
+                deadline_days: 90.0,
+            };
+            worst.call("add to fleet", &case, || jobs::run(&add).is_ok());
+        }
         if good.inputs.serving.is_some() {
             worst.call("serving search", &case, || {
                 let max = good.inputs.cluster.n_chips.min(4096);
