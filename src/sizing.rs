@@ -240,13 +240,15 @@ pub struct Sizer {
     budget_spent: bool,
 }
 
-/// Plans a sizing times at most over all its sizes, the search's own budget
+/// Plans a sizing times at most over all its sizes, half the search's own budget
 /// (`search::PLAN_BUDGET`): each size searches with what its predecessors left, and at least
-/// `SIZE_BUDGET_FLOOR`, so a sizing finishes in about a second whatever it is asked.
-pub const SIZING_BUDGET: u64 = search::PLAN_BUDGET;
+/// `SIZE_BUDGET_FLOOR`, so a sizing finishes within a second whatever it is asked (a sizing
+/// that climbs to the largest size on plans that never meet the deadline spends its budget
+/// and then the floor at each size left).
+pub const SIZING_BUDGET: u64 = search::PLAN_BUDGET / 2;
 
 /// Plans a size's search may judge however much the sizing has spent.
-const SIZE_BUDGET_FLOOR: u64 = 20_000;
+const SIZE_BUDGET_FLOOR: u64 = 5_000;
 
 impl Sizer {
     /// Sizing of `scenario` on `chip` (`None` keeps the scenario's) for a deadline in days. Errs
