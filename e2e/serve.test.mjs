@@ -9,7 +9,7 @@ import {
 
 harness();
 
-const SERVE = ['serving-throughput', 'serving-ttft', 'serving-tpot', 'serving-cost-per-mtok', 'serving-chips-needed'];
+const SERVE = ['serving-throughput', 'serving-ttft', 'serving-tpot', 'serving-cost-per-mtok', 'serving-energy', 'serving-chips-needed'];
 const RL = ['rl-step-time', 'rl-generation-share'];
 
 for (const lang of ['en', 'zh-CN']) {

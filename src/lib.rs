@@ -20,6 +20,8 @@
 //! - `sizing`: the smallest cluster of a chip that meets a deadline, searching plans at each
 //!   size (`model::search`).
 //! - `validation`: published training runs and the model's error on each.
+// `report::serving_json` writes one object of more keys than `json!` expands by default.
+#![recursion_limit = "256"]
 
 pub mod catalog;
 pub mod charts;

@@ -83,9 +83,8 @@ pub fn serving_json(e: &ServingEstimate) -> Value {
     for (name, seconds) in e.step.parts() {
         step.insert(format!("{name}_s"), json!(seconds));
     }
-    let degrees =
-        |d: &Deployment| json!({ "tp": d.tp, "dp": d.dp, "ep": d.ep, "chips": d.chips() });
-    json!({
+    let degrees = |d: &Deployment| json!({ "tp": d.tp, "dp": d.dp, "ep": d.ep, "expert_tp": d.etp, "chips": d.chips() });
+    let mut json = json!({
         "prefill_tokens_per_s": e.prefill_tokens_per_s,
         "decode_tokens_per_s": e.decode_tokens_per_s,
         "prefill_tokens_per_s_per_chip": e.prefill_tokens_per_s_per_chip,
@@ -94,8 +93,14 @@ pub fn serving_json(e: &ServingEstimate) -> Value {
         "prefill_pool_tokens_per_s_per_chip": e.prefill_pool_tokens_per_s_per_chip,
         "decode_pool_tokens_per_s_per_chip": e.decode_pool_tokens_per_s_per_chip,
         "ttft_s": e.ttft_s,
+        "ttft_p50_s": e.ttft_p50_s,
+        "ttft_p99_s": e.ttft_p99_s,
         "busy": e.busy,
+        "utilisation": e.utilisation,
         "tpot_s": e.tpot_s,
+        "tpot_p50_s": e.tpot_s,
+        "tpot_p99_s": e.tpot_p99_s,
+        "tokens_per_step": e.tokens_per_step,
         "max_batch": e.max_batch,
         "batch": e.batch,
         "chips_needed": e.chips_needed,
@@ -128,7 +133,13 @@ pub fn serving_json(e: &ServingEstimate) -> Value {
         })).collect::<Vec<_>>(),
         "notes": e.notes.iter().map(crate::text::serving_note).collect::<Vec<_>>(),
         "range": serving_range_json(e),
-    })
+    });
+    // Energy beside the price: output tokens a second per megawatt of the site and the
+    // site's energy per output token.
+    json["tokens_per_s_per_mw"] = json!(e.tokens_per_s_per_mw);
+    json["joules_per_token"] = json!(e.joules_per_token);
+    json["kwh_per_million_tokens"] = json!(e.joules_per_token / 3.6);
+    json
 }
 
 /// Each serving headline's p10-p90 range, from the held-out sources' errors
@@ -146,7 +157,15 @@ fn serving_range_json(e: &ServingEstimate) -> Value {
         "decode_tokens_per_s_per_chip": pair(e.decode_tokens_per_s_per_chip, true),
         "prefill_tokens_per_s_per_chip": pair(e.prefill_tokens_per_s_per_chip, true),
         "ttft_s": pair(e.ttft_s, false),
+        "ttft_p50_s": pair(e.ttft_p50_s, false),
+        "ttft_p99_s": pair(e.ttft_p99_s, false),
         "tpot_s": pair(e.tpot_s, false),
+        "tpot_p99_s": pair(e.tpot_p99_s, false),
+        "decode_tokens_per_s_per_chip_at_load": pair(e.decode_tokens_per_s_per_chip_at_load, true),
+        "prefill_pool_tokens_per_s_per_chip": pair(e.prefill_pool_tokens_per_s_per_chip, true),
+        "decode_pool_tokens_per_s_per_chip": pair(e.decode_pool_tokens_per_s_per_chip, true),
+        "tokens_per_s_per_mw": pair(e.tokens_per_s_per_mw, true),
+        "joules_per_token": pair(e.joules_per_token, false),
         "chips_needed": [lo.ceil(), hi.ceil()],
         "usd_per_million_input_tokens": pair(e.usd_per_million_input_tokens, false),
         "usd_per_million_output_tokens": pair(e.usd_per_million_output_tokens, false),

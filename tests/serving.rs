@@ -133,7 +133,7 @@ fn the_frontier_is_monotone_and_the_chips_carry_the_load() {
         assert!(v.tpot_s * TPOT_TAIL <= asked.tpot_s * (1.0 + 1e-9), "case {case}: {v:?}");
         assert!(v.batch <= v.max_batch.max(1), "case {case}");
         // The chips needed, at the planned utilisation, serve at least the load.
-        let rho = asked.utilisation;
+        let rho = v.utilisation;
         let capacity = if asked.disaggregated {
             let decode = v.decode_instances as f64
                 * v.decode.chips() as f64
@@ -154,8 +154,7 @@ fn the_frontier_is_monotone_and_the_chips_carry_the_load() {
         );
         // One instance fewer would not carry it.
         if !asked.disaggregated && v.decode_instances > 1 {
-            let less =
-                (v.decode_instances - 1) as f64 * v.requests_per_s_per_unit * asked.utilisation;
+            let less = (v.decode_instances - 1) as f64 * v.requests_per_s_per_unit * v.utilisation;
             assert!(less < asked.requests_per_s, "case {case}: more instances than needed");
         }
     }
@@ -258,16 +257,22 @@ fn a_missed_target_at_the_load_is_never_called_met() {
         let load = *rng.pick(&[0.5, 5.0, 50.0, 500.0]);
         let (ttft, tpot) =
             (*rng.pick(&[150.0, 500.0, 2000.0, 8000.0]), *rng.pick(&[15.0, 40.0, 100.0]));
-        let (apart, busy) = (rng.below(2) == 1, *rng.pick(&[0.5, 0.8, 0.95]));
-        let serving = json!({
+        // A planned busy share, or none: the busiest the target's 99th percentile allows.
+        let (apart, busy) = (rng.below(2) == 1, *rng.pick(&[0.5, 0.8, 0.95, 0.0]));
+        let mut serving = json!({
             "input_tokens": input, "output_tokens": output, "requests_per_s": load,
             "ttft_ms": ttft, "tpot_ms": tpot, "disaggregated": apart, "utilisation": busy,
         });
+        if busy == 0.0 {
+            serving.as_object_mut().expect("object").remove("utilisation");
+        }
         let s = scenario(model, chip, n, serving.clone());
         let good = evaluation::evaluate(&s).expect("resolves");
         let asked = good.inputs.serving.expect("serving asked");
         let e = evaluation::serve(&good).serving.expect("serving");
-        let ttft_missed = e.ttft_s > asked.ttft_s * (1.0 + 1e-12);
+        // Targets are 99th percentiles, as benchmarks and service levels state them.
+        assert!(e.ttft_p50_s <= e.ttft_p99_s && e.tpot_s <= e.tpot_p99_s, "case {case}");
+        let ttft_missed = e.ttft_p99_s > asked.ttft_s * (1.0 + 1e-12);
         let tpot_missed = e.tpot_s * TPOT_TAIL > asked.tpot_s * (1.0 + 1e-12);
         if ttft_missed || tpot_missed {
             missed += 1;
@@ -283,7 +288,7 @@ fn a_missed_target_at_the_load_is_never_called_met() {
         }
         for ranked in search(&good.inputs, &good.estimate, n.min(256)) {
             assert!(ranked.feasible, "case {case}: {ranked:?}");
-            assert!(ranked.ttft_s <= asked.ttft_s * (1.0 + 1e-12), "case {case}");
+            assert!(ranked.ttft_p99_s <= asked.ttft_s * (1.0 + 1e-12), "case {case}");
             assert!(ranked.tpot_s * TPOT_TAIL <= asked.tpot_s * (1.0 + 1e-12), "case {case}");
         }
         // Colocated, a lighter load leaves the instance less busy and the first token sooner.

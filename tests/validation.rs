@@ -411,29 +411,31 @@ fn the_serving_digest_is_current() {
 }
 
 /// Serving is judged by source on several vendors' chips, held-out sources kept apart, and its
-/// range holds on them: four in five held-out rows of every source weighing the same lie
-/// inside it, and its low end does not promise more than was measured on most of them.
+/// range holds on sources it never saw: each held-out source, left out, is given the range the
+/// others make, and that range holds most of its rows, its low end at or below the measured on
+/// three rows in four (a buyer sizing from the low end orders enough). The held-out errors do
+/// not grow past the figures `docs/accuracy.md` reports.
 #[test]
 fn serving_is_validated_by_source_on_several_vendors() {
     let (sources, outcomes) = validation::serving::run().expect("serving data loads");
     let held = sources.iter().filter(|s| s.held_out).count();
-    assert!(held >= 3 && sources.len() - held >= 2, "{held} held out of {}", sources.len());
-    for chip in ["h100-sxm", "b200", "mi300x", "gaudi2", "ascend-910c"] {
+    assert!(held >= 10 && sources.len() >= 12, "{held} held out of {}", sources.len());
+    assert!(outcomes.len() >= 60, "{} rows", outcomes.len());
+    for chip in ["h100-sxm", "b200", "mi300x", "gaudi2", "gaudi3", "ascend-910c", "tpu-v5e"] {
         assert!(outcomes.iter().any(|o| o.chip == chip), "no serving row on {chip}");
     }
     let (lo, hi) = validation::serving::range(&sources, &outcomes);
     assert!(lo > 0.0 && lo <= hi, "{lo} {hi}");
-    let inside = outcomes
-        .iter()
-        .filter(|o| sources[o.source].held_out)
-        .filter(|o| {
-            let r = o.measured / o.predicted;
-            r >= lo * (1.0 - 1e-9) && r <= hi * (1.0 + 1e-9)
-        })
-        .count();
-    let (rows, ..) = validation::serving::held_out_summary(&sources, &outcomes);
-    assert!(inside * 10 >= rows * 6, "{inside} of {rows} held-out rows inside [{lo}, {hi}]");
-    // Never optimistic: the model's throughput is at most the measured on most held-out rows.
-    let slow = outcomes.iter().filter(|o| sources[o.source].held_out && o.error() <= 0.05).count();
-    assert!(slow * 10 >= rows * 7, "{slow} of {rows} held-out rows within 5% or pessimistic");
+    let (inside, above_low, rows) = validation::serving::left_out_coverage(&sources, &outcomes);
+    assert!(
+        inside * 10 >= rows * 6,
+        "{inside} of {rows} held-out rows inside their left-out range"
+    );
+    assert!(
+        above_low * 4 >= rows * 3,
+        "{above_low} of {rows} held-out rows at or above the low end"
+    );
+    let (_, _, median, _) = validation::serving::held_out_summary(&sources, &outcomes);
+    let p90 = validation::serving::held_out_p90(&sources, &outcomes);
+    assert!(median <= 0.41 && p90 <= 1.36, "held-out median {median}, p90 {p90}");
 }

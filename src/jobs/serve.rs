@@ -83,7 +83,7 @@ fn ms(s: f64) -> String {
 }
 
 /// The *Serve* cards of `s`, serving `good`'s model.
-fn serving(good: &Evaluation, s: &ServingEstimate) -> [Card; 5] {
+fn serving(good: &Evaluation, s: &ServingEstimate) -> [Card; 6] {
     let money = format::Money::of(&good.inputs.plant.facility);
     let per_chip = |x: f64| fill("card.serving-throughput.value", &[("n", &format::count(x))]);
     let price = |x: f64| fill("card.serving-cost-per-mtok.value", &[("usd", &money.show(x))]);
@@ -107,7 +107,15 @@ fn serving(good: &Evaluation, s: &ServingEstimate) -> [Card; 5] {
         s.ttft_s,
         false,
         format::seconds,
-        fill("card.serving-ttft.detail", &[("round", &ms(s.prefill_round_s))]),
+        fill(
+            "card.serving-ttft.detail",
+            &[
+                ("p50", &format::seconds(s.ttft_p50_s)),
+                ("p99", &format::seconds(s.ttft_p99_s)),
+                ("busy", &format::percent(s.busy)),
+                ("round", &ms(s.prefill_round_s)),
+            ],
+        ),
     );
     let tpot = ranged(
         ms(s.tpot_s),
@@ -116,7 +124,12 @@ fn serving(good: &Evaluation, s: &ServingEstimate) -> [Card; 5] {
         ms,
         fill(
             "card.serving-tpot.detail",
-            &[("batch", &count(s.batch as f64)), ("max", &count(s.max_batch as f64))],
+            &[
+                ("p99", &ms(s.tpot_p99_s)),
+                ("batch", &count(s.batch as f64)),
+                ("max", &count(s.max_batch as f64)),
+                ("emitted", &format::sig3(s.tokens_per_step)),
+            ],
         ),
     );
     let cost = ranged(
@@ -129,6 +142,20 @@ fn serving(good: &Evaluation, s: &ServingEstimate) -> [Card; 5] {
             &[
                 ("input", &money.show(s.usd_per_million_input_tokens)),
                 ("cloud", &money.show(s.cloud_usd_per_million_output_tokens)),
+            ],
+        ),
+    );
+    let per_mw = |x: f64| fill("card.serving-energy.value", &[("n", &format::count(x))]);
+    let energy = ranged(
+        per_mw(s.tokens_per_s_per_mw),
+        s.tokens_per_s_per_mw,
+        true,
+        per_mw,
+        fill(
+            "card.serving-energy.detail",
+            &[
+                ("joules", &format::sig3(s.joules_per_token)),
+                ("kwh", &format::sig3(s.joules_per_token / 3.6)),
             ],
         ),
     );
@@ -148,7 +175,7 @@ fn serving(good: &Evaluation, s: &ServingEstimate) -> [Card; 5] {
             ],
         ),
     );
-    [throughput, ttft, tpot, cost, chips]
+    [throughput, ttft, tpot, cost, energy, chips]
 }
 
 /// The *RL* cards of `r`.

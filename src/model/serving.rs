@@ -40,6 +40,16 @@ pub const HOST_STEP_S: f64 = 0.5e-3;
 /// 1.38; mlcommons/inference_results_v4.0, v4.1, v5.0, `mlperf_log_summary.txt`).
 pub const TPOT_TAIL: f64 = 1.15;
 
+/// The share of a chained draft token the target model accepts given the one before it
+/// accepted: DeepSeek-V3's multi-token-prediction module's second token is accepted 85 % to
+/// 90 % of the time (DeepSeek-AI 2024, arXiv 2412.19437, §5.4.3); the lower end is taken, and
+/// each further draft token is accepted at that share of the one before.
+pub const DRAFT_ACCEPTANCE: f64 = 0.85;
+
+/// The highest busy share an instance is planned at when the targets allow any: a queue at
+/// 99 % has no slack for a burst.
+pub const BUSIEST: f64 = 0.99;
+
 /// A named shape of requests: their median prompt and output tokens in Microsoft Azure's
 /// production traces (Patel et al. 2024, "Splitwise", arXiv 2311.18677, Table 2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -112,8 +122,12 @@ pub struct Deployment {
     pub tp: u32,
     /// Attention data-parallel degree (DP attention): ranks each with its own sequences.
     pub dp: u32,
-    /// Chips the routed experts are spread over; divides `tp x dp`.
+    /// Expert groups the routed experts are spread over; `ep x etp` divides `tp x dp`.
     pub ep: u32,
+    /// Chips each expert's matrices are split over inside its group (expert tensor
+    /// parallelism: TensorRT-LLM's MoE TP, Megatron's `expert-tensor-parallel-size`); 1 holds
+    /// each expert whole.
+    pub etp: u32,
 }
 
 impl Deployment {
@@ -146,9 +160,9 @@ impl Deployment {
             n *= 2;
         }
         match (t.mla.is_some(), t.moe.is_some()) {
-            (true, true) => Deployment { tp: 1, dp: n, ep: n },
-            (_, true) => Deployment { tp: n, dp: 1, ep: n },
-            _ => Deployment { tp: n, dp: 1, ep: 1 },
+            (true, true) => Deployment { tp: 1, dp: n, ep: n, etp: 1 },
+            (_, true) => Deployment { tp: n, dp: 1, ep: n, etp: 1 },
+            _ => Deployment { tp: n, dp: 1, ep: 1, etp: 1 },
         }
     }
 }
@@ -180,8 +194,33 @@ pub struct Serving {
     pub disaggregated: bool,
     /// New requests join a running batch (every engine since Orca); false waits for the batch.
     pub continuous_batching: bool,
-    /// Busy share the load is planned at, below 1 so queues stay short.
+    /// Busy share the load is planned at, below 1 so queues stay short; 0 for the busiest
+    /// the time-to-first-token target allows at its 99th percentile.
     pub utilisation: f64,
+    /// Draft tokens proposed a decode step (speculative decoding, multi-token prediction);
+    /// 0 for none.
+    pub draft_tokens: u32,
+    /// Tokens a decode step emits per sequence on average with drafts, the one the target
+    /// model always gives included; 0 for the chained acceptance of `DRAFT_ACCEPTANCE`.
+    pub acceptance_length: f64,
+    /// Share of a prompt's tokens whose cache is already held (prefix caching): prefill
+    /// computes only the rest.
+    pub prefix_hit_rate: f64,
+}
+
+impl Serving {
+    /// Tokens a decode step emits per sequence: 1 without drafts, the published acceptance
+    /// length, or `1 + a + a^2 + ...` over the draft tokens at `DRAFT_ACCEPTANCE`.
+    pub fn tokens_per_step(&self) -> f64 {
+        let k = self.draft_tokens.min(64);
+        if k == 0 {
+            1.0
+        } else if self.acceptance_length >= 1.0 {
+            self.acceptance_length.min(k as f64 + 1.0)
+        } else {
+            (0..=k).map(|i| DRAFT_ACCEPTANCE.powi(i as i32)).sum()
+        }
+    }
 }
 
 /// Parts of one decode step at a batch; they sum to the step.
@@ -278,8 +317,24 @@ pub struct ServingEstimate {
     /// is busy at the planned load: the load over the capacity of the instances sized for it,
     /// or `Serving::utilisation` when no load is given.
     pub busy: f64,
-    /// Time per output token at the planned load, seconds.
+    /// Time to the first token at the planned load, seconds: its median and 99th percentile.
+    pub ttft_p50_s: f64,
+    pub ttft_p99_s: f64,
+    /// Time per output token at the planned load, seconds (its median).
     pub tpot_s: f64,
+    /// Its 99th percentile (`TPOT_TAIL` over the median).
+    pub tpot_p99_s: f64,
+    /// The busy share the load is planned at: the one asked, or the busiest whose 99th
+    /// percentile time to first token meets the target.
+    pub utilisation: f64,
+    /// Tokens a decode step emits per sequence (`Serving::tokens_per_step`).
+    pub tokens_per_step: f64,
+    /// Output tokens a second per megawatt the serving chips draw at the site, at the planned
+    /// load.
+    pub tokens_per_s_per_mw: f64,
+    /// Energy of the site per output token at the planned load, joules (the prompt's share
+    /// included).
+    pub joules_per_token: f64,
     /// Prompt tokens per second per chip at the targets.
     pub prefill_tokens_per_s_per_chip: f64,
     /// Output tokens per second per chip at the targets.
@@ -398,6 +453,10 @@ struct Shape {
     tp: u32,
     dp: f64,
     ep: u32,
+    /// Chips of one expert group (`ep x etp` of them hold every expert once).
+    expert_chips: f64,
+    /// Kernels of a step too small to fill the chip, over all layers.
+    small_kernels: f64,
     layers: f64,
     attention_layers: f64,
     moe_layers: f64,
@@ -417,6 +476,8 @@ struct Shape {
     prefill_score_width: f64,
     kv_per_token: f64,
     weight_bytes: f64,
+    /// The output head's weights per chip (a draft token's last GEMM).
+    head_params: f64,
     /// Tensor rates GEMMs reach, FLOP/s: outside the experts, in them (narrower, so slower:
     /// `efficiency::depth_share`), and in attention.
     linear_peak: f64,
@@ -440,6 +501,7 @@ impl Shape {
         let (shared, routed) = split_params(t);
         let tp = d.tp.max(1);
         let ep = d.ep.max(1);
+        let etp = d.etp.max(1);
         let lookup = t.vocab as f64 * t.hidden as f64;
         let (experts, top_k, expert_ffn) =
             t.moe.map_or((1, 0, 0), |m| (m.n_experts, m.top_k, m.expert_ffn));
@@ -454,14 +516,19 @@ impl Shape {
             tp,
             dp: d.dp.max(1) as f64,
             ep,
+            expert_chips: (ep as f64 * etp as f64).min(d.chips() as f64),
+            small_kernels: SMALL_KERNELS_PER_LAYER * t.n_layers as f64
+                + if t.mla.is_some() { MLA_KERNELS_PER_LAYER * attention_layers(t) } else { 0.0 }
+                + MOE_KERNELS_PER_LAYER * t.n_moe_layers() as f64,
             layers: t.n_layers as f64,
             attention_layers: attention_layers(t),
             moe_layers: t.n_moe_layers() as f64,
             hidden: t.hidden as f64,
             dense_params: (shared - if t.tied_embeddings { 0.0 } else { lookup }).max(0.0)
                 / tp as f64,
-            // Each chip holds as many experts as the most any holds.
-            expert_params: routed * (experts.max(1).div_ceil(ep) as f64 / experts.max(1) as f64),
+            // Each chip holds as many experts as the most any holds, split `etp` ways.
+            expert_params: routed * (experts.max(1).div_ceil(ep) as f64 / experts.max(1) as f64)
+                / etp as f64,
             experts: experts.max(1) as f64,
             top_k: top_k as f64,
             one_expert: t.ffn_params(expert_ffn as f64),
@@ -469,6 +536,7 @@ impl Shape {
             prefill_score_width: t.score_width() / tp as f64,
             kv_per_token: kv_bytes_per_token(t, tp, s.kv_cache),
             weight_bytes: s.weights.bytes(),
+            head_params: lookup / tp as f64,
             linear_peak,
             expert_peak: linear_peak
                 * (efficiency::depth_share(t.hidden as f64)
@@ -568,43 +636,58 @@ const DENSE_GEMMS_PER_LAYER: f64 = 4.0;
 /// norms, the rotary embedding with the cache write, the activation and the router's top-k.
 const SMALL_KERNELS_PER_LAYER: f64 = 5.0;
 
+/// Kernels latent attention adds to a layer: the query's two projections and the key-value
+/// down-projection in place of one, a norm on each latent, and the two batched GEMMs that
+/// absorb the up-projections into the query and the output (DeepSeek-V3's released inference
+/// code, `MLA.forward`, absorb path).
+const MLA_KERNELS_PER_LAYER: f64 = 6.0;
+
+/// Kernels routed experts add to a layer beside the feed-forward block they replace: the
+/// router's GEMM, the top-k, the tokens' permutation to their experts and its inverse with
+/// the weighted sum (vLLM's and SGLang's `fused_moe`: `fused_topk`, `moe_align_block_size`,
+/// the two grouped GEMMs, `moe_sum`).
+const MOE_KERNELS_PER_LAYER: f64 = 4.0;
+
 /// One decode step of an instance running `batch` sequences at a mean cached context of
-/// `context` tokens.
-fn decode_step(shape: &Shape, links: &Links, batch: f64, context: f64) -> DecodeStep {
+/// `context` tokens, each verifying `queries` tokens (one, or the draft tokens and one with
+/// speculative decoding: the weights and the cache are read once for all of them).
+fn decode_step(shape: &Shape, links: &Links, batch: f64, context: f64, queries: f64) -> DecodeStep {
     let s = shape;
     let b = batch / s.dp; // sequences of one attention rank
-                          // Attention: the cache of every sequence read, its scores computed.
+    let q = queries.max(1.0);
+    // Attention: the cache of every sequence read, its scores computed for every query.
     let (kv, c3) = kernels(
         b * context * s.kv_per_token / s.bandwidth,
-        4.0 * b * context * s.decode_score_width * s.attention_layers / s.attention_peak,
+        4.0 * b * q * context * s.decode_score_width * s.attention_layers / s.attention_peak,
         s.attention_layers,
     );
-    let tp_s = 2.0 * s.layers * links.collective(Collective::AllReduce, b * s.hidden * 2.0, s.tp);
+    let tp_s =
+        2.0 * s.layers * links.collective(Collective::AllReduce, b * q * s.hidden * 2.0, s.tp);
     // DP attention: each MoE layer dispatches every token's hidden state to its experts in FP8
     // and combines their outputs in BF16; the other micro-batch's compute hides it (DeepSeek-V3
     // §3.4's two-micro-batch overlap, SGLang's two-batch overlap), slowed by the exchange's
     // kernels beside it (`efficiency::overlapped`).
     let exchange = if s.dp > 1.0 && s.ep > 1 && s.moe_layers > 0.0 {
-        s.moe_layers * (s.exchange.0 * b + s.exchange.1)
+        s.moe_layers * (s.exchange.0 * b * q + s.exchange.1)
     } else {
         0.0
     };
-    let host_s = HOST_STEP_S + SMALL_KERNELS_PER_LAYER * efficiency::KERNEL_FLOOR_S * s.layers;
+    let host_s = HOST_STEP_S + s.small_kernels * efficiency::KERNEL_FLOOR_S;
     // The GEMMs in `m` micro-batches, each reading the weights it touches.
     let in_micro_batches = |m: f64| {
         // Outside the experts: every weight read, b tokens through them.
         let (w1, c1) = kernels(
             m * s.dense_params * s.weight_bytes / s.bandwidth,
-            2.0 * b * s.dense_params / s.linear_peak,
+            2.0 * b * q * s.dense_params / s.linear_peak,
             m * DENSE_GEMMS_PER_LAYER * s.layers,
         );
         // Routed experts: those each micro-batch touches read, the busiest chip's share of the
         // routed tokens.
         let (w2, c2) = if s.moe_layers > 0.0 {
-            let tokens = batch * s.ep as f64 / s.n / m;
+            let tokens = batch * q * s.expert_chips / s.n / m;
             kernels(
                 m * s.expert_params * s.touched(tokens) * s.weight_bytes / s.bandwidth,
-                2.0 * batch * s.top_k * s.imbalance * s.one_expert * s.moe_layers
+                2.0 * batch * q * s.top_k * s.imbalance * s.one_expert * s.moe_layers
                     / s.n
                     / s.expert_peak,
                 m * 2.0 * s.moe_layers,
@@ -638,11 +721,12 @@ fn decode_step(shape: &Shape, links: &Links, batch: f64, context: f64) -> Decode
     one
 }
 
-/// One prefill round: every attention rank's chunk of prompts of `prompt` tokens, seconds.
-fn prefill_round(shape: &Shape, links: &Links, prompt: f64) -> f64 {
+/// One prefill round of `chunk` new tokens on each of `ranks` attention ranks (the others
+/// idle), from prompts of `prompt` tokens, seconds.
+fn prefill_round(shape: &Shape, links: &Links, prompt: f64, chunk: f64, ranks: f64) -> f64 {
     let s = shape;
-    let chunk = PREFILL_CHUNK;
-    let tokens = chunk * s.dp;
+    let chunk = chunk.max(1.0);
+    let tokens = chunk * ranks.clamp(1.0, s.dp);
     let (w1, c1) = kernels(
         s.dense_params * s.weight_bytes / s.bandwidth,
         2.0 * chunk * s.dense_params / s.linear_peak,
@@ -650,7 +734,8 @@ fn prefill_round(shape: &Shape, links: &Links, prompt: f64) -> f64 {
     );
     let (w2, c2) = if s.moe_layers > 0.0 {
         kernels(
-            s.expert_params * s.touched(tokens * s.ep as f64 / s.n) * s.weight_bytes / s.bandwidth,
+            s.expert_params * s.touched(tokens * s.expert_chips / s.n) * s.weight_bytes
+                / s.bandwidth,
             2.0 * tokens * s.top_k * s.imbalance * s.one_expert * s.moe_layers
                 / s.n
                 / s.expert_peak,
@@ -671,7 +756,7 @@ fn prefill_round(shape: &Shape, links: &Links, prompt: f64) -> f64 {
     } else {
         0.0
     };
-    busy + tp + ep + HOST_STEP_S + SMALL_KERNELS_PER_LAYER * efficiency::KERNEL_FLOOR_S * s.layers
+    busy + tp + ep + HOST_STEP_S + s.small_kernels * efficiency::KERNEL_FLOOR_S
 }
 
 /// An instance's figures at one batch.
@@ -695,25 +780,45 @@ struct Plan<'a> {
     /// Seconds one request's prompt takes of a prefill instance.
     prefill_s_per_request: f64,
     context: f64,
+    /// Draft tokens a step and the tokens it emits per sequence.
+    drafts: f64,
+    emitted: f64,
 }
 
 impl Plan<'_> {
     fn at(&self, batch: u32) -> AtBatch {
         let s = self.serving;
         let batch = batch.max(1) as f64;
-        let step = decode_step(&self.decode, &self.links, batch, self.context);
+        let mut step =
+            decode_step(&self.decode, &self.links, batch, self.context, 1.0 + self.drafts);
+        if self.drafts > 0.0 {
+            // Each draft token runs one more layer and the output head on the batch
+            // (DeepSeek-V3's multi-token-prediction module, EAGLE's one-layer draft).
+            let d = &self.decode;
+            let layer = (step.total() - step.host_s).max(0.0) / d.layers.max(1.0);
+            let (head, head_compute) = kernels(
+                d.head_params * d.weight_bytes / d.bandwidth,
+                2.0 * batch / d.dp * d.head_params / d.linear_peak,
+                1.0,
+            );
+            step.compute_s += self.drafts * (layer + head_compute);
+            step.weights_s += self.drafts * head;
+        }
         let step_s = finite(step.total());
-        let decode_per_request = s.output_tokens.max(1.0) * step_s / batch;
+        let decode_per_request = s.output_tokens.max(1.0) / self.emitted * step_s / batch;
         if s.disaggregated {
             let requests_per_s =
                 if decode_per_request > 0.0 { 1.0 / decode_per_request } else { 0.0 };
-            return AtBatch { step, tpot_s: step_s, requests_per_s, prefill_share: 0.0 };
+            let tpot_s = step_s / self.emitted;
+            return AtBatch { step, tpot_s, requests_per_s, prefill_share: 0.0 };
         }
         let prefill = self.prefill_s_per_request;
         let share = prefill / (prefill + decode_per_request).max(f64::MIN_POSITIVE);
         // Continuous batching interleaves prefill chunks with decode steps, so each token
         // waits for its share; a static batch prefills first and then decodes uninterrupted.
-        let tpot_s = if s.continuous_batching { step_s / (1.0 - share).max(0.01) } else { step_s };
+        let per_token = step_s / self.emitted;
+        let tpot_s =
+            if s.continuous_batching { per_token / (1.0 - share).max(0.01) } else { per_token };
         let requests_per_s = 1.0 / (prefill + decode_per_request).max(f64::MIN_POSITIVE);
         AtBatch {
             step,
@@ -752,8 +857,11 @@ pub fn estimate(
     for d in [decode_d, prefill_d] {
         // Experts need not divide evenly: the spare slots hold copies of the busiest
         // (DeepSeek's redundant experts, SGLang's EPLB).
-        if t.moe.is_some() && d.chips() % d.ep != 0 {
-            problems.push(Problem::ExpertsDoNotDivide { ep: d.ep, chips: d.chips() });
+        if t.moe.is_some() && d.chips() % d.ep.saturating_mul(d.etp) != 0 {
+            problems.push(Problem::ExpertsDoNotDivide {
+                ep: d.ep.saturating_mul(d.etp),
+                chips: d.chips(),
+            });
         }
     }
     let links = Links { cluster };
@@ -761,11 +869,41 @@ pub fn estimate(
     let prefill = Shape::of(t, chip, prefill_d, s, kernel_efficiency);
     let input = s.input_tokens.max(1.0);
     let output = s.output_tokens.max(1.0);
-    let prefill_round_s = finite(prefill_round(&prefill, &links, input));
-    let prefill_tokens_per_round = PREFILL_CHUNK * prefill.dp;
-    let prefill_s_per_request = prefill_round_s * input / prefill_tokens_per_round;
-    let plan =
-        Plan { serving: s, decode, links, prefill_s_per_request, context: input + output / 2.0 };
+    // Prefill computes the prompt's tokens whose cache is not already held.
+    let computed = (input * (1.0 - s.prefix_hit_rate.clamp(0.0, 1.0))).max(1.0);
+    let prefill_round_s = finite(prefill_round(&prefill, &links, input, PREFILL_CHUNK, prefill.dp));
+    // Colocated with DP attention and experts, every rank meets the others at each MoE layer,
+    // so a chunk one rank prefills holds all of them: ranks prefill one after another, each
+    // round a single rank's (SGLang's and TensorRT-LLM's attention-DP schedulers run a rank's
+    // prefill beside the others' decode, which wait for it at the experts).
+    let one_rank_at_a_time =
+        !s.disaggregated && prefill.dp > 1.0 && prefill.moe_layers > 0.0 && prefill.ep > 1;
+    let prefill_s_per_request = if one_rank_at_a_time {
+        prefill_round(&prefill, &links, input, PREFILL_CHUNK, 1.0) * computed / PREFILL_CHUNK
+    } else {
+        prefill_round_s * computed / (PREFILL_CHUNK * prefill.dp)
+    };
+    // One prompt alone: its full chunks and the rest, on one attention rank; a prompt shares
+    // each round with others, so it is charged its own tokens, not a whole round.
+    let full = (computed / PREFILL_CHUNK).floor();
+    let rest = computed - full * PREFILL_CHUNK;
+    let alone_s = finite(
+        full * prefill_round(&prefill, &links, input, PREFILL_CHUNK, 1.0)
+            + if rest > 0.0 { prefill_round(&prefill, &links, input, rest, 1.0) } else { 0.0 },
+    );
+    let drafts = s.draft_tokens.min(64) as f64;
+    let plan = Plan {
+        serving: s,
+        decode,
+        links,
+        prefill_s_per_request,
+        // A static batch holds every sequence's cache at its full length until the batch ends
+        // (engines that batch statically pad to it, as Optimum Habana's static shapes do);
+        // a continuous one holds each at half its output on average.
+        context: if s.continuous_batching { input + output / 2.0 } else { input + output },
+        drafts,
+        emitted: s.tokens_per_step(),
+    };
 
     // Memory: the decode instance's weights, and the cache of full-length sequences.
     let (shared, _) = split_params(t);
@@ -788,12 +926,8 @@ pub fn estimate(
 
     // TTFT: the prompt's rounds, the wait in the queue at the planned load, and then one
     // decode step (aggregated) or the cache's trip to the decode instance (disaggregated).
-    let rho = s.utilisation.clamp(0.05, 0.99);
-    let rounds = (input / PREFILL_CHUNK).ceil().max(1.0);
-    let service = rounds * prefill_round_s;
-    // Waiting behind the prompts before it at `busy` (M/D/1: Poisson arrivals, fixed service;
-    // Kleinrock, Queueing Systems vol. 1, 1975, the Pollaczek-Khinchine mean wait).
-    let wait = |busy: f64| busy / (2.0 * (1.0 - busy)) * service;
+    let service = alone_s;
+    let wait = |busy: f64, quantile: Option<f64>| queue_wait(busy, service, quantile);
     let ttft_at = |at: &AtBatch| -> f64 {
         let after = if s.disaggregated {
             let bytes = input * kv_bytes_per_token(t, 1, s.kv_cache);
@@ -809,6 +943,25 @@ pub fn estimate(
             at.step.total() * output / 2.0
         };
         finite(service + after)
+    };
+    // The busy share planned: the one asked, or the busiest at which the 99th percentile of
+    // the first token meets its target with the wait behind other prompts (at the batch
+    // served, found below, so at one sequence's figures first and refined after).
+    let busiest = |after: f64| -> f64 {
+        let slack = s.ttft_s - after;
+        if wait(BUSIEST, Some(0.99)) <= slack {
+            return BUSIEST;
+        }
+        let (mut lo, mut hi) = (0.0, BUSIEST);
+        for _ in 0..40 {
+            let mid = 0.5 * (lo + hi);
+            if wait(mid, Some(0.99)) <= slack {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
     };
 
     // The largest batch meeting the time between tokens; TPOT grows with the batch, so the
@@ -848,6 +1001,12 @@ pub fn estimate(
     }
 
     // The load: instances for it at the planned utilisation.
+    let after_s = ttft_at(&at);
+    let rho = if s.utilisation > 0.0 {
+        s.utilisation.clamp(0.05, BUSIEST)
+    } else {
+        busiest(after_s).max(0.05)
+    };
     let prefill_requests_per_s = 1.0 / prefill_s_per_request.max(f64::MIN_POSITIVE);
     let load = s.requests_per_s.max(0.0);
     let instances = |capacity: f64| -> u64 {
@@ -878,17 +1037,17 @@ pub fn estimate(
         (decode_instances, at.requests_per_s)
     };
     let busy = if load > 0.0 && queued_capacity > 0.0 {
-        (load / (queued_on.max(1) as f64 * queued_capacity)).clamp(0.0, 0.99)
+        (load / (queued_on.max(1) as f64 * queued_capacity)).clamp(0.0, BUSIEST)
     } else {
         rho
     };
-    let after_s = ttft_at(&at);
-    let ttft_s = finite(after_s + wait(busy));
-    if ttft_s > s.ttft_s && !ttft_unreachable {
+    let ttft_s = finite(after_s + wait(busy, None));
+    let ttft_p50_s = finite(after_s + wait(busy, Some(0.5)));
+    let ttft_p99_s = finite(after_s + wait(busy, Some(0.99)));
+    if ttft_p99_s > s.ttft_s && !ttft_unreachable {
         // The busiest the queued-on instances may be for the target to hold (the wait's
         // inverse), and the chips the load takes at that.
-        let slack = ((s.ttft_s - after_s) / service.max(f64::MIN_POSITIVE)).max(0.0);
-        let busy_at_most = (2.0 * slack / (1.0 + 2.0 * slack)).min(busy);
+        let busy_at_most = busiest(after_s).min(busy);
         let more = if load > 0.0 && queued_capacity > 0.0 && busy_at_most > 0.0 {
             finite((load / (queued_capacity * busy_at_most)).ceil()).min(u32::MAX as f64) as u64
         } else {
@@ -900,7 +1059,7 @@ pub fn estimate(
             more * decode_d.chips() as u64
         };
         problems.push(Problem::TtftAtLoad {
-            ttft_s,
+            ttft_s: ttft_p99_s,
             target_s: s.ttft_s,
             busy,
             busy_at_most,
@@ -939,8 +1098,19 @@ pub fn estimate(
         prefill_round_s: finite(prefill_round_s),
         step: at.step,
         ttft_s,
+        ttft_p50_s,
+        ttft_p99_s,
         busy,
         tpot_s: at.tpot_s,
+        tpot_p99_s: finite(at.tpot_s * TPOT_TAIL),
+        utilisation: rho,
+        tokens_per_step: plan.emitted,
+        tokens_per_s_per_mw: finite(
+            decode_tokens_per_s_per_chip * rho / prices.site_w_per_chip.max(1e-9) * 1e6,
+        ),
+        joules_per_token: finite(
+            prices.site_w_per_chip / (decode_tokens_per_s_per_chip * rho).max(1e-12),
+        ),
         prefill_tokens_per_s_per_chip,
         decode_tokens_per_s_per_chip,
         decode_tokens_per_s_per_chip_at_load: finite(decode_tokens_per_s_per_chip * rho),
@@ -997,12 +1167,41 @@ pub fn decode_step_at(
     let shape = Shape::of(t, &cluster.chip, normalised(serving.decode), serving, kernel_efficiency)
         .with_exchange(&links);
     let context = serving.input_tokens.max(1.0) + serving.output_tokens.max(1.0) / 2.0;
-    decode_step(&shape, &links, batch.max(1) as f64, context)
+    decode_step(
+        &shape,
+        &links,
+        batch.max(1) as f64,
+        context,
+        1.0 + serving.draft_tokens.min(64) as f64,
+    )
+}
+
+/// The wait of a prompt behind those before it on an instance `busy` of its time, each taking
+/// `service` seconds, Poisson arrivals: its mean (`quantile` none) by Pollaczek-Khinchine for
+/// fixed service (M/D/1; Kleinrock, Queueing Systems vol. 1, 1975, §5.6), or the `quantile`
+/// of its distribution, taken as no wait with probability `1 - busy` and else exponential with
+/// that mean (Kingman's heavy-traffic approximation, 1961), which is how far a tail the
+/// 99th-percentile targets of benchmarks and service levels reach.
+pub fn queue_wait(busy: f64, service: f64, quantile: Option<f64>) -> f64 {
+    let rho = busy.clamp(0.0, BUSIEST);
+    let service = service.max(0.0);
+    let mean = rho / (2.0 * (1.0 - rho)) * service;
+    match quantile {
+        None => finite(mean),
+        Some(q) => {
+            let beyond = (1.0 - q).clamp(1e-9, 1.0);
+            if rho <= beyond {
+                0.0
+            } else {
+                finite(mean / rho * (rho / beyond).ln())
+            }
+        }
+    }
 }
 
 /// A deployment with every degree at least one.
 fn normalised(d: Deployment) -> Deployment {
-    Deployment { tp: d.tp.max(1), dp: d.dp.max(1), ep: d.ep.max(1) }
+    Deployment { tp: d.tp.max(1), dp: d.dp.max(1), ep: d.ep.max(1), etp: d.etp.max(1) }
 }
 
 /// Tokens per second per chip against time per token over batches 1, 2, 4 … up to `cap`, and
@@ -1051,7 +1250,7 @@ pub fn search(
         while tp <= n {
             let dp = n / tp;
             if moe || dp == 1 {
-                let d = Deployment { tp, dp, ep: if moe { n } else { 1 } };
+                let d = Deployment { tp, dp, ep: if moe { n } else { 1 }, etp: 1 };
                 let s = Serving { decode: d, prefill: d, ..serving };
                 found.push(self::estimate(t, &inputs.cluster, &s, kernel, &prices));
             }

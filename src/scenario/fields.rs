@@ -1238,7 +1238,33 @@ pub static SERVING_PREFILL_DP: Field = count("serving.prefill_dp", Derived, 1.0,
 pub static SERVING_PREFILL_EP: Field = count("serving.prefill_ep", Derived, 1.0, 4096.0, DEGREE);
 pub static SERVING_DISAGGREGATED: Field = flag("serving.disaggregated", Fixed(0.0));
 pub static SERVING_CONTINUOUS_BATCHING: Field = flag("serving.continuous_batching", Fixed(1.0));
-pub static SERVING_UTILISATION: Field = fraction("serving.utilisation", Fixed(0.8));
+pub static SERVING_UTILISATION: Field = fraction("serving.utilisation", Derived);
+pub static SERVING_EXPERT_TP: Field = count("serving.expert_tp", Fixed(1.0), 1.0, 1024.0, DEGREE);
+pub static SERVING_PREFILL_EXPERT_TP: Field =
+    count("serving.prefill_expert_tp", Derived, 1.0, 1024.0, DEGREE);
+pub static SERVING_DRAFT_TOKENS: Field = count(
+    "serving.draft_tokens",
+    Fixed(0.0),
+    0.0,
+    64.0,
+    "published speculative decoding drafts up to a few tokens a step; 64 is far beyond any",
+);
+pub static SERVING_ACCEPTANCE_LENGTH: Field = counted(
+    "serving.acceptance_length",
+    "tokens",
+    Derived,
+    1.0,
+    65.0,
+    "a step emits at least the target model's own token and at most every draft token and it",
+);
+pub static SERVING_PREFIX_HIT_RATE: Field = number(
+    "serving.prefix_hit_rate",
+    "",
+    Fixed(0.0),
+    0.0,
+    0.99,
+    "a share of the prompt's tokens found cached: none up to nearly all",
+);
 pub static SERVING_MIX: Choices<crate::model::serving::Mix> = Choices {
     path: "serving.mix",
     options: &[
@@ -1592,6 +1618,11 @@ pub static FIELDS: &[&Field] = &[
     &SERVING_DISAGGREGATED,
     &SERVING_CONTINUOUS_BATCHING,
     &SERVING_UTILISATION,
+    &SERVING_EXPERT_TP,
+    &SERVING_PREFILL_EXPERT_TP,
+    &SERVING_DRAFT_TOKENS,
+    &SERVING_ACCEPTANCE_LENGTH,
+    &SERVING_PREFIX_HIT_RATE,
     &RL_PROMPTS_PER_STEP,
     &RL_SAMPLES_PER_PROMPT,
     &RL_PROMPT_TOKENS,

@@ -112,26 +112,50 @@ impl Scenario {
         };
         let t = &inputs.transformer;
         let smallest = Deployment::smallest(t, chip, weights, inputs.cluster.rank_domain());
-        let degrees =
-            |r: &mut Reader, raws: [&super::Raw; 3], at: [&fields::Field; 3], base: Deployment| {
-                let tp = r.count(raws[0], at[0], Some(base.tp));
-                let dp = r.count(raws[1], at[1], Some(base.dp));
-                // Expert degree by default: every chip of the instance holds experts.
-                let ep = if t.moe.is_some() { r.count(raws[2], at[2], Some(tp * dp)) } else { 1 };
-                Deployment { tp, dp, ep }
-            };
+        let degrees = |r: &mut Reader,
+                       raws: [&super::Raw; 4],
+                       at: [&fields::Field; 4],
+                       base: Deployment| {
+            let tp = r.count(raws[0], at[0], Some(base.tp));
+            let dp = r.count(raws[1], at[1], Some(base.dp));
+            let moe = t.moe.is_some();
+            let etp = if moe { r.count(raws[3], at[3], Some(base.etp.max(1))) } else { 1 };
+            // Expert degree by default: every chip of the instance holds experts.
+            let ep =
+                if moe { r.count(raws[2], at[2], Some((tp * dp / etp.max(1)).max(1))) } else { 1 };
+            Deployment { tp, dp, ep, etp }
+        };
         let decode = degrees(
             r,
-            [&get("tp"), &get("dp"), &get("ep")],
-            [&fields::SERVING_TP, &fields::SERVING_DP, &fields::SERVING_EP],
+            [&get("tp"), &get("dp"), &get("ep"), &get("expert_tp")],
+            [
+                &fields::SERVING_TP,
+                &fields::SERVING_DP,
+                &fields::SERVING_EP,
+                &fields::SERVING_EXPERT_TP,
+            ],
             smallest,
         );
         let prefill = degrees(
             r,
-            [&get("prefill_tp"), &get("prefill_dp"), &get("prefill_ep")],
-            [&fields::SERVING_PREFILL_TP, &fields::SERVING_PREFILL_DP, &fields::SERVING_PREFILL_EP],
+            [&get("prefill_tp"), &get("prefill_dp"), &get("prefill_ep"), &get("prefill_expert_tp")],
+            [
+                &fields::SERVING_PREFILL_TP,
+                &fields::SERVING_PREFILL_DP,
+                &fields::SERVING_PREFILL_EP,
+                &fields::SERVING_PREFILL_EXPERT_TP,
+            ],
             decode,
         );
+        let draft_tokens = r.count(&get("draft_tokens"), &fields::SERVING_DRAFT_TOKENS, Some(0));
+        let acceptance_length = match &get("acceptance_length") {
+            None | Some(Value::Null) => 0.0,
+            Some(v) => r.non_negative(v, &fields::SERVING_ACCEPTANCE_LENGTH),
+        };
+        let prefix_hit_rate = match &get("prefix_hit_rate") {
+            None | Some(Value::Null) => 0.0,
+            Some(v) => r.non_negative(v, &fields::SERVING_PREFIX_HIT_RATE),
+        };
         let flag = |r: &mut Reader, raw: &Raw, field: &fields::Field| {
             r.flag(raw, field, field.fixed() > 0.5)
         };
@@ -153,7 +177,10 @@ impl Scenario {
                 &get("continuous_batching"),
                 &fields::SERVING_CONTINUOUS_BATCHING,
             ),
-            utilisation: r.fraction(&get("utilisation"), utilisation, utilisation.fixed()),
+            utilisation: r.fraction(&get("utilisation"), utilisation, 0.0),
+            draft_tokens,
+            acceptance_length,
+            prefix_hit_rate,
         }
     }
 }

@@ -11,11 +11,12 @@ use super::results::marked;
 use crate::page::{Card, Plots};
 use crate::text::t;
 
-const SERVE: [&str; 5] = [
+const SERVE: [&str; 6] = [
     "serving-throughput",
     "serving-ttft",
     "serving-tpot",
     "serving-cost-per-mtok",
+    "serving-energy",
     "serving-chips-needed",
 ];
 const RL: [&str; 2] = ["rl-step-time", "rl-generation-share"];
