@@ -878,17 +878,25 @@ pub fn estimate(
     // prefill beside the others' decode, which wait for it at the experts).
     let one_rank_at_a_time =
         !s.disaggregated && prefill.dp > 1.0 && prefill.moe_layers > 0.0 && prefill.ep > 1;
-    let prefill_s_per_request = if one_rank_at_a_time {
-        prefill_round(&prefill, &links, input, PREFILL_CHUNK, 1.0) * computed / PREFILL_CHUNK
-    } else {
-        prefill_round_s * computed / (PREFILL_CHUNK * prefill.dp)
-    };
     // One prompt alone: its full chunks and the rest, on one attention rank; a prompt shares
     // each round with others, so it is charged its own tokens, not a whole round.
     let full = (computed / PREFILL_CHUNK).floor();
     let rest = computed - full * PREFILL_CHUNK;
+    // A full chunk on one rank, timed once: the whole round when there is one rank.
+    let one_rank_s = if prefill.dp <= 1.0 {
+        prefill_round_s
+    } else if one_rank_at_a_time || full > 0.0 {
+        finite(prefill_round(&prefill, &links, input, PREFILL_CHUNK, 1.0))
+    } else {
+        0.0
+    };
+    let prefill_s_per_request = if one_rank_at_a_time {
+        one_rank_s * computed / PREFILL_CHUNK
+    } else {
+        prefill_round_s * computed / (PREFILL_CHUNK * prefill.dp)
+    };
     let alone_s = finite(
-        full * prefill_round(&prefill, &links, input, PREFILL_CHUNK, 1.0)
+        full * one_rank_s
             + if rest > 0.0 { prefill_round(&prefill, &links, input, rest, 1.0) } else { 0.0 },
     );
     let drafts = s.draft_tokens.min(64) as f64;
