@@ -13,6 +13,7 @@ pub mod gaps;
 pub mod power;
 pub mod range;
 pub mod serving;
+pub mod serving_fit;
 pub mod stats;
 
 pub use confidence::{confidence, published_plan, published_reading, Confidence};

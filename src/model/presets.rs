@@ -23,6 +23,9 @@ mod fabrics;
 // with like.
 #[rustfmt::skip]
 pub mod fitted;
+// Generated (`validation::serving_fit::source`), as `fitted` is.
+#[rustfmt::skip]
+pub mod serving_fitted;
 mod switches;
 mod systems;
 mod transformers;
@@ -296,6 +299,27 @@ pub fn class_best(family: Option<&str>) -> Option<crate::model::ClassBest> {
         None => best(&mut fitted())?,
     };
     Some(crate::model::ClassBest { efficiency, chip: preset.name, same_family: own.is_some() })
+}
+
+/// The share of the chip's fitted speed serving reaches on `engine` and a chip of `family`
+/// (`Serving::kernel_share`): the family's and the engine's fitted shares
+/// (`serving_fitted::FAMILY_SERVING_SHARE`, `serving_fitted::ENGINE_SERVING_SHARE`), each 1
+/// where no measurement set it.
+pub fn serving_share(family: Option<&str>, engine: crate::model::serving::Engine) -> f64 {
+    let own = serving_fitted::FAMILY_SERVING_SHARE
+        .iter()
+        .find(|f| Some(f.0) == family)
+        .map_or(1.0, |f| f.1);
+    let engine =
+        serving_fitted::ENGINE_SERVING_SHARE.iter().find(|f| f.0 == engine).map_or(1.0, |f| f.1);
+    own * engine
+}
+
+/// The share of serving's share the routed experts' grouped GEMMs reach on a chip of `family`
+/// (`Serving::expert_share`, `serving_fitted::FAMILY_EXPERT_SHARE`), 1 where no measurement of
+/// a mixture of experts set it.
+pub fn serving_expert_share(family: Option<&str>) -> f64 {
+    serving_fitted::FAMILY_EXPERT_SHARE.iter().find(|f| Some(f.0) == family).map_or(1.0, |f| f.1)
 }
 
 pub fn software(stack: Stack, family: Option<&str>) -> Software {

@@ -46,9 +46,67 @@ pub const TPOT_TAIL: f64 = 1.15;
 /// each further draft token is accepted at that share of the one before.
 pub const DRAFT_ACCEPTANCE: f64 = 0.85;
 
+/// Least and greatest share of the chip's fitted speed a serving engine may reach
+/// (`Serving::kernel_share`).
+pub const SHARE_RANGE: (f64, f64) = (0.2, 1.5);
+
 /// The highest busy share an instance is planned at when the targets allow any: a queue at
 /// 99 % has no slack for a burst.
 pub const BUSIEST: f64 = 0.99;
+
+/// The engine that serves: its kernels and scheduler decide what share of the chip's fitted
+/// speed serving reaches (`presets::serving_share`, fitted to published serving measurements).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Engine {
+    /// None: the chip family's serving share alone.
+    #[default]
+    Any,
+    TensorRtLlm,
+    Vllm,
+    Sglang,
+    LmDeploy,
+    MindIe,
+    OptimumHabana,
+    JetStream,
+}
+
+impl Engine {
+    /// Every engine, by the name scenarios and `data/serving.json` give it.
+    pub const NAMED: [(&'static str, Engine); 8] = [
+        ("any", Engine::Any),
+        ("trtllm", Engine::TensorRtLlm),
+        ("vllm", Engine::Vllm),
+        ("sglang", Engine::Sglang),
+        ("lmdeploy", Engine::LmDeploy),
+        ("mindie", Engine::MindIe),
+        ("optimum-habana", Engine::OptimumHabana),
+        ("jetstream", Engine::JetStream),
+    ];
+
+    /// The engine's name.
+    pub fn id(self) -> &'static str {
+        Engine::NAMED.iter().find(|e| e.1 == self).map_or("any", |e| e.0)
+    }
+
+    /// The engine a chip family's vendor publishes its serving figures with: NVIDIA's
+    /// TensorRT-LLM, AMD's vLLM (its MLPerf submissions and ROCm's own tables), Intel's
+    /// Optimum Habana, Google's JetStream, Huawei's MindIE; none for the others.
+    pub fn usual(family: Option<&str>) -> Engine {
+        match family {
+            Some("Volta" | "Ampere" | "Ada" | "Hopper" | "Blackwell") => Engine::TensorRtLlm,
+            Some("CDNA") => Engine::Vllm,
+            Some("Gaudi") => Engine::OptimumHabana,
+            Some("TPU") => Engine::JetStream,
+            Some("Ascend") => Engine::MindIe,
+            _ => Engine::Any,
+        }
+    }
+
+    /// The engine of a name; `None` for one not known.
+    pub fn named(id: &str) -> Option<Engine> {
+        Engine::NAMED.iter().find(|e| e.0 == id).map(|e| e.1)
+    }
+}
 
 /// A named shape of requests: their median prompt and output tokens in Microsoft Azure's
 /// production traces (Patel et al. 2024, "Splitwise", arXiv 2311.18677, Table 2).
@@ -206,9 +264,35 @@ pub struct Serving {
     /// Share of a prompt's tokens whose cache is already held (prefix caching): prefill
     /// computes only the rest.
     pub prefix_hit_rate: f64,
+    /// The engine (`serving.engine`).
+    pub engine: Engine,
+    /// The share of the chip's fitted kernel speed and memory bandwidth serving's kernels
+    /// reach on this engine and chip family (`presets::serving_share`); 0 for all of it.
+    pub kernel_share: f64,
+    /// The share of that share the routed experts' grouped GEMMs reach on this chip family
+    /// (`presets::serving_expert_share`); 0 for all of it.
+    pub expert_share: f64,
 }
 
 impl Serving {
+    /// The share of the chip's fitted speed serving reaches (`kernel_share`, 1 when unset).
+    pub fn share(&self) -> f64 {
+        if self.kernel_share > 0.0 {
+            self.kernel_share.clamp(SHARE_RANGE.0, SHARE_RANGE.1)
+        } else {
+            1.0
+        }
+    }
+
+    /// The share of `share` the routed experts' kernels reach (`expert_share`, 1 when unset).
+    pub fn expert(&self) -> f64 {
+        if self.expert_share > 0.0 {
+            self.expert_share.clamp(SHARE_RANGE.0, SHARE_RANGE.1)
+        } else {
+            1.0
+        }
+    }
+
     /// Tokens a decode step emits per sequence: 1 without drafts, the published acceptance
     /// length, or `1 + a + a^2 + ...` over the draft tokens at `DRAFT_ACCEPTANCE`.
     pub fn tokens_per_step(&self) -> f64 {
@@ -494,6 +578,8 @@ struct Shape {
     /// DP attention and wide experts, DeepSeek-V3 §3.4; each reads the weights).
     micro_batches: f64,
     bandwidth: f64,
+    /// The bandwidth the routed experts' kernels stream their weights at.
+    expert_bandwidth: f64,
 }
 
 impl Shape {
@@ -510,6 +596,10 @@ impl Shape {
             Some(m) => heads * (2.0 * m.kv_lora_rank as f64 + m.rope_head_dim as f64) / 2.0,
             None => t.score_width() / tp as f64,
         };
+        // Serving's kernels reach their engine's share of the chip's fitted speed, never more
+        // than the chip's peak.
+        let share = s.share();
+        let kernel = (kernel * share).min(1.0);
         let linear_peak = s.weights.peak(chip) * kernel * s.weights.gemm_relative(chip);
         Shape {
             n: d.chips() as f64,
@@ -539,6 +629,7 @@ impl Shape {
             head_params: lookup / tp as f64,
             linear_peak,
             expert_peak: linear_peak
+                * s.expert()
                 * (efficiency::depth_share(t.hidden as f64)
                     + efficiency::depth_share(expert_ffn as f64))
                 / 2.0,
@@ -549,7 +640,11 @@ impl Shape {
             node_limit: t.moe.and_then(|m| m.node_limit),
             micro_batches: if d.dp > 1 && ep > 1 && t.moe.is_some() { 2.0 } else { 1.0 },
             exchange: (0.0, 0.0),
-            bandwidth: (chip.hbm_bytes_per_s * chip.memory_efficiency.clamp(0.05, 1.0)).max(1.0),
+            bandwidth: (chip.hbm_bytes_per_s * (chip.memory_efficiency * share).clamp(0.05, 1.0))
+                .max(1.0),
+            expert_bandwidth: (chip.hbm_bytes_per_s
+                * (chip.memory_efficiency * share * s.expert()).clamp(0.05, 1.0))
+            .max(1.0),
         }
     }
 
@@ -686,7 +781,7 @@ fn decode_step(shape: &Shape, links: &Links, batch: f64, context: f64, queries: 
         let (w2, c2) = if s.moe_layers > 0.0 {
             let tokens = batch * q * s.expert_chips / s.n / m;
             kernels(
-                m * s.expert_params * s.touched(tokens) * s.weight_bytes / s.bandwidth,
+                m * s.expert_params * s.touched(tokens) * s.weight_bytes / s.expert_bandwidth,
                 2.0 * batch * q * s.top_k * s.imbalance * s.one_expert * s.moe_layers
                     / s.n
                     / s.expert_peak,
@@ -735,7 +830,7 @@ fn prefill_round(shape: &Shape, links: &Links, prompt: f64, chunk: f64, ranks: f
     let (w2, c2) = if s.moe_layers > 0.0 {
         kernels(
             s.expert_params * s.touched(tokens * s.expert_chips / s.n) * s.weight_bytes
-                / s.bandwidth,
+                / s.expert_bandwidth,
             2.0 * tokens * s.top_k * s.imbalance * s.one_expert * s.moe_layers
                 / s.n
                 / s.expert_peak,
@@ -934,8 +1029,17 @@ pub fn estimate(
 
     // TTFT: the prompt's rounds, the wait in the queue at the planned load, and then one
     // decode step (aggregated) or the cache's trip to the decode instance (disaggregated).
-    let service = alone_s;
-    let wait = |busy: f64, quantile: Option<f64>| queue_wait(busy, service, quantile);
+    // What a prompt queues behind: other prompts' prefill, or with static batching the whole
+    // running batch, its prompts and its generation (a request joins only the next batch).
+    let static_batch = !s.continuous_batching && !s.disaggregated;
+    let service_at = |at: &AtBatch| -> f64 {
+        if static_batch {
+            alone_s + at.step.total() * output
+        } else {
+            alone_s
+        }
+    };
+    let wait = |busy: f64, quantile: Option<f64>, service: f64| queue_wait(busy, service, quantile);
     let ttft_at = |at: &AtBatch| -> f64 {
         let after = if s.disaggregated {
             let bytes = input * kv_bytes_per_token(t, 1, s.kv_cache);
@@ -946,24 +1050,24 @@ pub fn estimate(
         } else if s.continuous_batching {
             at.tpot_s
         } else {
-            // A static batch: a request waits for the running batch to finish, half its
-            // generation on average.
-            at.step.total() * output / 2.0
+            // A static batch: its first token comes with its prompts' prefill; the wait for
+            // the batch before it is the queue's.
+            0.0
         };
-        finite(service + after)
+        finite(alone_s + after)
     };
     // The busy share planned: the one asked, or the busiest at which the 99th percentile of
     // the first token meets its target with the wait behind other prompts (at the batch
     // served, found below, so at one sequence's figures first and refined after).
-    let busiest = |after: f64| -> f64 {
+    let busiest = |after: f64, service: f64| -> f64 {
         let slack = s.ttft_s - after;
-        if wait(BUSIEST, Some(0.99)) <= slack {
+        if wait(BUSIEST, Some(0.99), service) <= slack {
             return BUSIEST;
         }
         let (mut lo, mut hi) = (0.0, BUSIEST);
         for _ in 0..40 {
             let mid = 0.5 * (lo + hi);
-            if wait(mid, Some(0.99)) <= slack {
+            if wait(mid, Some(0.99), service) <= slack {
                 lo = mid;
             } else {
                 hi = mid;
@@ -1010,10 +1114,11 @@ pub fn estimate(
 
     // The load: instances for it at the planned utilisation.
     let after_s = ttft_at(&at);
+    let service = service_at(&at);
     let rho = if s.utilisation > 0.0 {
-        s.utilisation.clamp(0.05, BUSIEST)
+        s.utilisation.clamp(0.01, BUSIEST)
     } else {
-        busiest(after_s).max(0.05)
+        busiest(after_s, service).max(0.05)
     };
     let prefill_requests_per_s = 1.0 / prefill_s_per_request.max(f64::MIN_POSITIVE);
     let load = s.requests_per_s.max(0.0);
@@ -1049,13 +1154,13 @@ pub fn estimate(
     } else {
         rho
     };
-    let ttft_s = finite(after_s + wait(busy, None));
-    let ttft_p50_s = finite(after_s + wait(busy, Some(0.5)));
-    let ttft_p99_s = finite(after_s + wait(busy, Some(0.99)));
+    let ttft_s = finite(after_s + wait(busy, None, service));
+    let ttft_p50_s = finite(after_s + wait(busy, Some(0.5), service));
+    let ttft_p99_s = finite(after_s + wait(busy, Some(0.99), service));
     if ttft_p99_s > s.ttft_s && !ttft_unreachable {
         // The busiest the queued-on instances may be for the target to hold (the wait's
         // inverse), and the chips the load takes at that.
-        let busy_at_most = busiest(after_s).min(busy);
+        let busy_at_most = busiest(after_s, service).min(busy);
         let more = if load > 0.0 && queued_capacity > 0.0 && busy_at_most > 0.0 {
             finite((load / (queued_capacity * busy_at_most)).ceil()).min(u32::MAX as f64) as u64
         } else {

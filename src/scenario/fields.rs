@@ -1276,6 +1276,8 @@ pub static SERVING_WEIGHTS: Choices<Precision> = Choices {
     path: "serving.weights",
     options: &[("bf16", Precision::Bf16), ("fp8", Precision::Fp8), ("fp4", Precision::Fp4)],
 };
+pub static SERVING_ENGINE: Choices<crate::model::serving::Engine> =
+    Choices { path: "serving.engine", options: &crate::model::serving::Engine::NAMED };
 pub static SERVING_KV_CACHE: Choices<Precision> = Choices {
     path: "serving.kv_cache",
     options: &[("bf16", Precision::Bf16), ("fp8", Precision::Fp8), ("fp4", Precision::Fp4)],
@@ -1340,7 +1342,7 @@ pub static RL_REWARD_MODEL: Field = flag("rl.reward_model", Fixed(0.0));
 pub static RL_CRITIC: Field = flag("rl.critic", Fixed(0.0));
 
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 21] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 22] {
     [
         (PARALLELISM_ACROSS_SITES.path, PARALLELISM_ACROSS_SITES.offered()),
         (PARALLELISM_CP_KIND.path, PARALLELISM_CP_KIND.offered()),
@@ -1363,6 +1365,7 @@ pub fn choices() -> [(&'static str, Vec<&'static str>); 21] {
         (SERVING_MIX.path, SERVING_MIX.offered()),
         (SERVING_WEIGHTS.path, SERVING_WEIGHTS.offered()),
         (SERVING_KV_CACHE.path, SERVING_KV_CACHE.offered()),
+        (SERVING_ENGINE.path, SERVING_ENGINE.offered()),
     ]
 }
 

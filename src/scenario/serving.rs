@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use super::resolve::{clip, Reader};
 use super::{fields, Problem, Raw, Scenario};
 use crate::model::rl::Rl;
-use crate::model::serving::{Deployment, Mix, Precision, Serving};
+use crate::model::serving::{Deployment, Engine, Mix, Precision, Serving};
 use crate::model::Inputs;
 use serde_json::Value;
 
@@ -76,8 +76,12 @@ impl Scenario {
 
     fn read_serving(&self, r: &mut Reader, inputs: &Inputs) -> Serving {
         let spec = &self.serving;
-        let choices =
-            [fields::SERVING_MIX.path, fields::SERVING_WEIGHTS.path, fields::SERVING_KV_CACHE.path];
+        let choices = [
+            fields::SERVING_MIX.path,
+            fields::SERVING_WEIGHTS.path,
+            fields::SERVING_KV_CACHE.path,
+            fields::SERVING_ENGINE.path,
+        ];
         unknown(r, "serving", &spec.others, &choices);
         let get = |key: &str| -> Raw { spec.others.get(key).cloned() };
         let chip = &inputs.cluster.chip;
@@ -160,6 +164,8 @@ impl Scenario {
             r.flag(raw, field, field.fixed() > 0.5)
         };
         let utilisation = &fields::SERVING_UTILISATION;
+        let family = self.chip_preset().map(|c| c.family);
+        let engine = r.choice(&get("engine"), &fields::SERVING_ENGINE, Engine::usual(family));
         Serving {
             input_tokens,
             output_tokens,
@@ -181,6 +187,9 @@ impl Scenario {
             draft_tokens,
             acceptance_length,
             prefix_hit_rate,
+            engine,
+            kernel_share: crate::model::presets::serving_share(family, engine),
+            expert_share: crate::model::presets::serving_expert_share(family),
         }
     }
 }

@@ -451,31 +451,59 @@ fn levenberg_marquardt(
         let jtj: Vec<Vec<f64>> =
             (0..n).map(|i| (0..n).map(|j| dot(&columns[i], &columns[j])).collect()).collect();
         let jtr: Vec<f64> = (0..n).map(|i| dot(&columns[i], &r)).collect();
-        let mut improved = false;
-        for _ in 0..8 {
-            let mut a = jtj.clone();
-            for (i, row) in a.iter_mut().enumerate() {
-                row[i] += damping * jtj[i][i].max(1e-9);
-            }
-            let Some(delta) = solve(a, jtr.iter().map(|x| -x).collect()) else { break };
+        let damp = Damping { tries: 8, grow: 10.0, least: 1e-7 };
+        let improved = damp.step(&jtj, &jtr, &mut damping, |delta| {
             let mut trial = figures.clone();
-            for (k, d) in knobs.iter().zip(&delta) {
+            for (k, d) in knobs.iter().zip(delta) {
                 let (lo, hi) = k.range();
                 k.set(&mut trial, (k.get(figures) + d).clamp(lo, hi));
             }
             let tr = residuals(&trial);
-            if cost(&tr) < cost(&r) {
+            let better = cost(&tr) < cost(&r);
+            if better {
                 *figures = trial;
                 r = tr;
-                damping = (damping / 3.0).max(1e-7);
-                improved = true;
-                break;
             }
-            damping *= 10.0;
-        }
+            better
+        });
         if !improved {
             break;
         }
+    }
+}
+
+/// How a Levenberg-Marquardt iteration damps its step: the steps it tries, the factor the
+/// damping grows by after a step that does not lower the cost, and the least damping.
+pub(super) struct Damping {
+    pub tries: usize,
+    pub grow: f64,
+    pub least: f64,
+}
+
+impl Damping {
+    /// Solves the damped normal equations `(jtj + damping · diag(jtj)) δ = −jtr` for steps of
+    /// growing damping until `take` accepts one (it lowers the cost); true when one was taken,
+    /// the damping then eased for the next iteration.
+    pub fn step(
+        &self,
+        jtj: &[Vec<f64>],
+        jtr: &[f64],
+        damping: &mut f64,
+        mut take: impl FnMut(&[f64]) -> bool,
+    ) -> bool {
+        for _ in 0..self.tries {
+            let mut a = jtj.to_vec();
+            for (i, row) in a.iter_mut().enumerate() {
+                row[i] += *damping * jtj[i][i].max(1e-9);
+            }
+            let Some(delta) = solve(a, jtr.iter().map(|x| -x).collect()) else { return false };
+            if take(&delta) {
+                *damping = (*damping / 3.0).max(self.least);
+                return true;
+            }
+            *damping *= self.grow;
+        }
+        false
     }
 }
 

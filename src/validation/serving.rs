@@ -1,76 +1,22 @@
 //! The serving model against published serving measurements (`data/serving.json`), grouped by
 //! source: MLPerf Inference rounds, an engine's benchmark tables, labs' deployments of MoE
-//! models with prefill and decode apart. No constant of `model::serving` is fitted to these
-//! rows; each source is marked calibration (the mechanisms were chosen while looking at it) or
-//! held out (reported only), and the range on serving's headlines comes from the held-out
+//! models with prefill and decode apart. Serving's shares of the chips' fitted speed are fitted
+//! to these rows (`serving_fit`) and every row is judged with its source left out of that fit;
+//! each source is also marked calibration (the mechanisms were chosen while looking at it) or
+//! held out (they were not), and the range on serving's headlines comes from the held-out
 //! sources' errors alone, each source weighing the same however many rows it has.
+
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use crate::model::serving::ServingEstimate;
+pub use super::serving_fit::Metric;
+use super::serving_fit::{Case, Shares};
+use crate::model::serving::{Engine, Prices};
 use crate::scenario::Scenario;
 
 /// The published serving measurements, embedded so the command-line tool validates anywhere.
 pub const DATA: &str = include_str!("../../data/serving.json");
-
-/// A figure of the serving estimate a measurement is compared with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Metric {
-    /// Output tokens per second per chip at the targets, at full load.
-    Decode,
-    /// The same at the planned load (a server scenario's sustained rate).
-    DecodeAtLoad,
-    /// Output tokens per second per chip of a decode instance alone.
-    DecodePool,
-    /// Prompt tokens per second per chip of a prefill instance alone.
-    PrefillPool,
-    /// Median time per output token at the row's concurrency, milliseconds.
-    Tpot,
-    /// Median time to the first token at the row's concurrency, milliseconds.
-    Ttft,
-}
-
-impl Metric {
-    fn parse(name: &str) -> Option<Metric> {
-        Some(match name {
-            "decode_tokens_per_s_per_chip" => Metric::Decode,
-            "decode_tokens_per_s_per_chip_at_load" => Metric::DecodeAtLoad,
-            "decode_pool_tokens_per_s_per_chip" => Metric::DecodePool,
-            "prefill_pool_tokens_per_s_per_chip" => Metric::PrefillPool,
-            "tpot_ms" => Metric::Tpot,
-            "ttft_ms" => Metric::Ttft,
-            _ => return None,
-        })
-    }
-
-    /// The key of the figure, as `predict` prints it.
-    pub fn key(self) -> &'static str {
-        match self {
-            Metric::Decode => "decode_tokens_per_s_per_chip",
-            Metric::DecodeAtLoad => "decode_tokens_per_s_per_chip_at_load",
-            Metric::DecodePool => "decode_pool_tokens_per_s_per_chip",
-            Metric::PrefillPool => "prefill_pool_tokens_per_s_per_chip",
-            Metric::Tpot => "tpot_ms",
-            Metric::Ttft => "ttft_ms",
-        }
-    }
-
-    /// A time, where less is faster, rather than a throughput.
-    pub fn is_time(self) -> bool {
-        matches!(self, Metric::Tpot | Metric::Ttft)
-    }
-
-    fn of(self, e: &ServingEstimate) -> f64 {
-        match self {
-            Metric::Decode => e.decode_tokens_per_s_per_chip,
-            Metric::DecodeAtLoad => e.decode_tokens_per_s_per_chip_at_load,
-            Metric::DecodePool => e.decode_pool_tokens_per_s_per_chip,
-            Metric::PrefillPool => e.prefill_pool_tokens_per_s_per_chip,
-            Metric::Tpot => e.tpot_s * 1e3,
-            Metric::Ttft => e.ttft_p50_s * 1e3,
-        }
-    }
-}
 
 /// One source of measurements.
 #[derive(Clone, Debug)]
@@ -134,11 +80,49 @@ impl Outcome {
     }
 }
 
-/// Every source and the outcome of each of its rows, or why the data does not load.
+/// Every source and the outcome of each of its rows, each predicted with serving's shares
+/// fitted to the other sources (`serving_fit::left_out`), or why the data does not load.
 pub fn run() -> Result<(Vec<Source>, Vec<Outcome>), String> {
+    let (sources, cases) = judged()?;
+    Ok((sources.clone(), cases.clone()))
+}
+
+/// The shares fitted to every source, as `src/model/presets/serving_fitted.rs` holds them.
+pub fn shares() -> Result<Shares, String> {
+    let (_, cases) = load()?;
+    Ok(super::serving_fit::fit(&cases.iter().map(|c| &c.1).collect::<Vec<_>>()))
+}
+
+type Judged = Result<(Vec<Source>, Vec<Outcome>), String>;
+
+/// Each row as the outcome to report and the case the fit predicts.
+type Rows = Vec<(Outcome, Case)>;
+
+/// The sources and their rows' outcomes, worked out once for the life of the program.
+fn judged() -> Result<&'static (Vec<Source>, Vec<Outcome>), String> {
+    static JUDGED: OnceLock<Judged> = OnceLock::new();
+    JUDGED
+        .get_or_init(|| {
+            let (sources, rows) = load()?;
+            let (outcomes, cases): (Vec<Outcome>, Vec<Case>) = rows.into_iter().unzip();
+            let predicted = super::serving_fit::left_out(&cases);
+            let outcomes = outcomes
+                .into_iter()
+                .zip(predicted)
+                .map(|(outcome, predicted)| Outcome { predicted, ..outcome })
+                .collect();
+            Ok((sources, outcomes))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// Every source and its rows, each as the outcome to report and the case the fit predicts at
+/// any share.
+fn load() -> Result<(Vec<Source>, Rows), String> {
     let data: Value = serde_json::from_str(DATA).map_err(|e| format!("data/serving.json: {e}"))?;
     let mut sources = Vec::new();
-    let mut outcomes = Vec::new();
+    let mut cases = Vec::new();
     let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or("").to_string();
     for (i, s) in data["sources"].as_array().into_iter().flatten().enumerate() {
         sources.push(Source {
@@ -154,27 +138,33 @@ pub fn run() -> Result<(Vec<Source>, Vec<Outcome>), String> {
                 .map_err(|e| format!("{id}: {e:?}"))?;
             let inputs = scenario.resolve().map_err(|e| format!("{id}: {e:?}"))?;
             let estimate = crate::model::estimate(&inputs);
-            let served = crate::model::serving::of(&inputs, &estimate)
-                .ok_or_else(|| format!("{id}: no serving section"))?;
+            let mut serving = inputs.serving.ok_or_else(|| format!("{id}: no serving section"))?;
             let metric = Metric::parse(&text(row, "metric"))
                 .ok_or_else(|| format!("{id}: unknown metric"))?;
             let measured = row["measured"].as_f64().ok_or_else(|| format!("{id}: no figure"))?;
+            let engine = text(row, "engine");
+            serving.engine = Engine::named(&engine).unwrap_or(Engine::Any);
             let preset = scenario.chip_preset();
-            outcomes.push(Outcome {
+            let outcome = Outcome {
                 source: i,
                 id,
                 metric,
                 measured,
-                predicted: metric.of(&served),
+                predicted: 0.0,
                 chip: preset.map_or("custom", |c| c.id).to_string(),
                 family: preset.map_or("custom", |c| c.family).to_string(),
-                engine: text(row, "engine"),
+                engine,
                 moe: inputs.transformer.moe.is_some(),
-                disaggregated: inputs.serving.is_some_and(|s| s.disaggregated),
-            });
+                disaggregated: serving.disaggregated,
+            };
+            let mut case = Case::new(&inputs, serving, Prices::of(&inputs, &estimate));
+            (case.metric, case.measured) = (metric, measured);
+            (case.source, case.source_id) = (i, sources[i].id.clone());
+            case.family = preset.map(|c| c.family);
+            cases.push((outcome, case));
         }
     }
-    Ok((sources, outcomes))
+    Ok((sources, cases))
 }
 
 /// The 10th and 90th percentiles of the measured speed over the estimate's (`Outcome::ratio`)
@@ -256,8 +246,14 @@ pub fn left_out_coverage(sources: &[Source], outcomes: &[Outcome]) -> (usize, us
 
 /// The 90th percentile of the held-out rows' absolute errors.
 pub fn held_out_p90(sources: &[Source], outcomes: &[Outcome]) -> f64 {
-    let mut a: Vec<f64> =
-        outcomes.iter().filter(|o| sources[o.source].held_out).map(|o| o.error().abs()).collect();
+    let held: Vec<f64> =
+        outcomes.iter().filter(|o| sources[o.source].held_out).map(Outcome::error).collect();
+    p90_abs(&held)
+}
+
+/// The 90th percentile of the absolute values.
+pub fn p90_abs(x: &[f64]) -> f64 {
+    let mut a: Vec<f64> = x.iter().map(|e| e.abs()).collect();
     a.sort_by(f64::total_cmp);
     a.get((a.len() * 9).div_ceil(10).saturating_sub(1)).copied().unwrap_or(0.0)
 }
@@ -294,7 +290,7 @@ fn median_abs(x: &[f64]) -> f64 {
 /// The serving section of `docs/accuracy.md`.
 pub fn markdown(sources: &[Source], outcomes: &[Outcome]) -> String {
     let mut out = String::from("\n## Serving\n\n");
-    out.push_str("The serving model (`src/model/serving.rs`) against published serving measurements (`data/serving.json`), grouped by source. No constant is fitted to these rows: the model's efficiencies are the training model's (each chip's fitted GEMM efficiency, the FP8 and block-scaled shares, kernel tails, the overlap's interference) and its serving constants are cited. Calibration sources are those the mechanisms were chosen against; held-out sources are only reported, and serving's range comes from their errors alone, each source weighing the same. The error is the model's speed over the measured, less one (`predicted / measured - 1` for a throughput, `measured / predicted - 1` for a time): negative means the model promises fewer tokens, or later ones, than were measured. Times per output token and to the first token are medians at the row's concurrency.\n\n");
+    out.push_str("The serving model (`src/model/serving.rs`) against published serving measurements (`data/serving.json`), grouped by source. Serving's kernels reach a share of the chip's fitted training speed and memory bandwidth, the product of a share by chip family and one by engine, with a further share for the routed experts' kernels by chip family (`validation::serving_fit`); those shares are fitted to the rows, each source's rows on one chip family weighing as one row and every share drawn toward 1, and **every row below is predicted with the shares fitted to the other sources** (leave one source out): a family or an engine measured by one source only keeps 1 when that source is judged. The other constants are cited. Calibration sources are those the mechanisms were chosen against; held-out sources were not looked at while choosing them, and serving's range comes from their errors alone, each source weighing the same. The error is the model's speed over the measured, less one (`predicted / measured - 1` for a throughput, `measured / predicted - 1` for a time): negative means the model promises fewer tokens, or later ones, than were measured. Times per output token and to the first token are medians at the row's concurrency.\n\n");
     let (lo, hi) = range(sources, outcomes);
     let (rows, n, med, signed) = held_out_summary(sources, outcomes);
     let (inside, above_low, covered) = left_out_coverage(sources, outcomes);
@@ -307,6 +303,40 @@ pub fn markdown(sources: &[Source], outcomes: &[Outcome]) -> String {
         share(inside),
         share(above_low),
     ));
+    let all: Vec<f64> = outcomes.iter().map(Outcome::error).collect();
+    out.push_str(&format!(
+        "Every source, each left out of the fit that judges it: {} rows, median absolute error {:.0}%, p90 {:.0}%, signed mean {:+.0}%.\n\n",
+        all.len(),
+        100.0 * median_abs(&all),
+        100.0 * p90_abs(&all),
+        100.0 * mean(&all),
+    ));
+    if let Ok(shares) = shares() {
+        out.push_str("Shares fitted to every source (`src/model/presets/serving_fitted.rs`):\n\n| share of | value | rows | sources |\n|---|---:|---:|---:|\n");
+        let rows = shares
+            .families
+            .iter()
+            .map(|f| (format!("kernels on {}", f.of), f))
+            .chain(shares.experts.iter().map(|f| (format!("experts on {}", f.of), f)));
+        for (name, f) in rows {
+            out.push_str(&format!(
+                "| {name} | {:.2} | {} | {} |\n",
+                f.value,
+                f.rows,
+                f.sources.len()
+            ));
+        }
+        for f in &shares.engines {
+            out.push_str(&format!(
+                "| kernels under {} | {:.2} | {} | {} |\n",
+                f.of.id(),
+                f.value,
+                f.rows,
+                f.sources.len()
+            ));
+        }
+        out.push('\n');
+    }
     // By group: chip family, dense or MoE, aggregated or disaggregated; and by engine.
     for (title, key) in [
         ("chip family · model · serving", (|o: &Outcome| o.group()) as fn(&Outcome) -> String),
@@ -362,7 +392,7 @@ pub fn markdown(sources: &[Source], outcomes: &[Outcome]) -> String {
             100.0 * o.error(),
         ));
     }
-    out.push_str("\nNo published serving figure with its setup was found for Cambricon, Moore Threads, Biren or MetaX chips, nor for Ascend 910B with a named deployment; those chips are estimated from their datasheets and the training fit alone. Mechanisms still missing, each visible in the rows above: MoE kernels of ROCm engines in early 2025 (DeepSeek-R1 on MI300X, two to three times slower than the model); serving efficiency by engine and chip family (vLLM on MI300X, Optimum Habana on Gaudi and JetStream on TPU v5e run well below the GEMM efficiency fitted on training); the lengths of a request mix rather than its means (reasoning outputs of DeepSeek-R1 in MLPerf); the batch a server scenario's latency targets leave (MLPerf's DeepSeek-R1 server rows); Ascend's decode kernels with multi-token prediction.\n\n");
+    out.push_str("\nNo published serving figure with its setup was found for Cambricon, Moore Threads, Biren or MetaX chips, nor for Ascend 910B with a named deployment; those chips are estimated from their datasheets, the training fit and the engine's share alone. Mechanisms still missing, each visible in the rows above: MoE kernels of ROCm engines in early 2025 (DeepSeek-R1 on MI300X, two to three times slower than the model; no other source measures a mixture of experts on AMD, so its share stays 1 when that source is judged); a second source on TPU serving (JetStream on v5e keeps share 1 when judged); the engine's host time per scheduled sequence (vLLM's throughput tables at thousands of sequences); the lengths of a request mix rather than its means (reasoning outputs of DeepSeek-R1 in MLPerf); the batch a server scenario's latency targets leave (MLPerf's DeepSeek-R1 server rows); Ascend's decode kernels with multi-token prediction.\n\n");
     for s in sources {
         out.push_str(&format!("- **{}**: {} ({}). {}.\n", s.id, s.title, s.url, s.firmness));
     }

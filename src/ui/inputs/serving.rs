@@ -8,7 +8,7 @@ use super::layers::object_toggle;
 use super::{Form, PanelProps};
 use crate::editor::Block;
 use crate::model::rl::Rl;
-use crate::model::serving::{Mix, Precision, Serving};
+use crate::model::serving::{Engine, Mix, Precision, Serving};
 use crate::scenario::fields::{self, Field};
 use crate::text::t;
 
@@ -28,16 +28,29 @@ const REQUESTS: [Row<Serving>; 8] = [
     (&fields::SERVING_UTILISATION, "serving-utilisation", |s| Some(s.utilisation)),
 ];
 
-const DECODE: [Row<Serving>; 3] = [
+const DECODE: [Row<Serving>; 4] = [
     (&fields::SERVING_TP, "serving-tp", |s| Some(s.decode.tp as f64)),
     (&fields::SERVING_DP, "serving-dp", |s| Some(s.decode.dp as f64)),
     (&fields::SERVING_EP, "serving-ep", |s| Some(s.decode.ep as f64)),
+    (&fields::SERVING_EXPERT_TP, "serving-expert-tp", |s| Some(s.decode.etp as f64)),
 ];
 
-const PREFILL: [Row<Serving>; 3] = [
+const PREFILL: [Row<Serving>; 4] = [
     (&fields::SERVING_PREFILL_TP, "serving-prefill-tp", |s| Some(s.prefill.tp as f64)),
     (&fields::SERVING_PREFILL_DP, "serving-prefill-dp", |s| Some(s.prefill.dp as f64)),
     (&fields::SERVING_PREFILL_EP, "serving-prefill-ep", |s| Some(s.prefill.ep as f64)),
+    (&fields::SERVING_PREFILL_EXPERT_TP, "serving-prefill-expert-tp", |s| {
+        Some(s.prefill.etp as f64)
+    }),
+];
+
+/// Speculative decoding and the prompt cache.
+const SPEEDUPS: [Row<Serving>; 3] = [
+    (&fields::SERVING_DRAFT_TOKENS, "serving-draft-tokens", |s| Some(s.draft_tokens as f64)),
+    (&fields::SERVING_ACCEPTANCE_LENGTH, "serving-acceptance-length", |s| {
+        Some(s.tokens_per_step())
+    }),
+    (&fields::SERVING_PREFIX_HIT_RATE, "serving-prefix-hit-rate", |s| Some(s.prefix_hit_rate)),
 ];
 
 const STEP: [Row<Rl>; 6] = [
@@ -93,7 +106,9 @@ pub fn serving_panel(props: &PanelProps) -> Html {
                 { grid(&f, &REQUESTS, serving) }
                 { f.choice(&fields::SERVING_WEIGHTS, "serving-weights", serving.map_or(Precision::Fp8, |s| s.weights)) }
                 { f.choice(&fields::SERVING_KV_CACHE, "serving-kv-cache", serving.map_or(Precision::Bf16, |s| s.kv_cache)) }
+                { f.choice(&fields::SERVING_ENGINE, "serving-engine", serving.map_or(Engine::Any, |s| s.engine)) }
                 { grid(&f, &DECODE, serving) }
+                { grid(&f, &SPEEDUPS, serving) }
                 { f.toggle(&fields::SERVING_DISAGGREGATED, "serving-disaggregated", apart) }
                 if apart { { grid(&f, &PREFILL, serving) } }
                 { f.toggle(&fields::SERVING_CONTINUOUS_BATCHING, "serving-continuous-batching",
