@@ -322,6 +322,13 @@ pub fn serving_expert_share(family: Option<&str>) -> f64 {
     serving_fitted::FAMILY_EXPERT_SHARE.iter().find(|f| Some(f.0) == family).map_or(1.0, |f| f.1)
 }
 
+/// The share of serving's share latent attention's kernels reach on a chip of `family`
+/// (`Serving::latent_share`, `serving_fitted::FAMILY_LATENT_SHARE`), 1 where no measurement of
+/// a model with MLA set it.
+pub fn serving_latent_share(family: Option<&str>) -> f64 {
+    serving_fitted::FAMILY_LATENT_SHARE.iter().find(|f| Some(f.0) == family).map_or(1.0, |f| f.1)
+}
+
 pub fn software(stack: Stack, family: Option<&str>) -> Software {
     let pooled = fitted::STACK_KERNEL_SHARE.iter().find(|f| f.0 == stack).map_or(1.0, |f| f.1);
     let own = fitted::FAMILY_KERNEL_SHARE

@@ -269,9 +269,13 @@ pub struct Serving {
     /// The share of the chip's fitted kernel speed and memory bandwidth serving's kernels
     /// reach on this engine and chip family (`presets::serving_share`); 0 for all of it.
     pub kernel_share: f64,
-    /// The share of that share the routed experts' grouped GEMMs reach on this chip family
+    /// The share of that share of the memory's bandwidth the routed experts' grouped GEMMs
+    /// stream their weights at on this chip family, where few tokens reach each expert
     /// (`presets::serving_expert_share`); 0 for all of it.
     pub expert_share: f64,
+    /// The share of `kernel_share` latent attention's kernels reach on this chip family
+    /// (`presets::serving_latent_share`), models with MLA only; 0 for all of it.
+    pub latent_share: f64,
 }
 
 impl Serving {
@@ -279,6 +283,15 @@ impl Serving {
     pub fn share(&self) -> f64 {
         if self.kernel_share > 0.0 {
             self.kernel_share.clamp(SHARE_RANGE.0, SHARE_RANGE.1)
+        } else {
+            1.0
+        }
+    }
+
+    /// The share of `share` latent attention's kernels reach (`latent_share`, 1 when unset).
+    pub fn latent(&self) -> f64 {
+        if self.latent_share > 0.0 {
+            self.latent_share.clamp(SHARE_RANGE.0, SHARE_RANGE.1)
         } else {
             1.0
         }
@@ -580,6 +593,8 @@ struct Shape {
     bandwidth: f64,
     /// The bandwidth the routed experts' kernels stream their weights at.
     expert_bandwidth: f64,
+    /// The bandwidth decode attention streams the cache at.
+    attention_bandwidth: f64,
 }
 
 impl Shape {
@@ -600,6 +615,7 @@ impl Shape {
         // than the chip's peak.
         let share = s.share();
         let kernel = (kernel * share).min(1.0);
+        let latent = if t.mla.is_some() { s.latent() } else { 1.0 };
         let linear_peak = s.weights.peak(chip) * kernel * s.weights.gemm_relative(chip);
         Shape {
             n: d.chips() as f64,
@@ -629,12 +645,12 @@ impl Shape {
             head_params: lookup / tp as f64,
             linear_peak,
             expert_peak: linear_peak
-                * s.expert()
                 * (efficiency::depth_share(t.hidden as f64)
                     + efficiency::depth_share(expert_ffn as f64))
                 / 2.0,
             attention_peak: chip.bf16_flops_per_s.max(1.0)
                 * kernel
+                * latent
                 * efficiency::FLASH_FWD_RELATIVE,
             imbalance: t.moe.map_or(1.0, |m| m.load()),
             node_limit: t.moe.and_then(|m| m.node_limit),
@@ -642,6 +658,9 @@ impl Shape {
             exchange: (0.0, 0.0),
             bandwidth: (chip.hbm_bytes_per_s * (chip.memory_efficiency * share).clamp(0.05, 1.0))
                 .max(1.0),
+            attention_bandwidth: (chip.hbm_bytes_per_s
+                * (chip.memory_efficiency * share * latent).clamp(0.05, 1.0))
+            .max(1.0),
             expert_bandwidth: (chip.hbm_bytes_per_s
                 * (chip.memory_efficiency * share * s.expert()).clamp(0.05, 1.0))
             .max(1.0),
@@ -752,7 +771,7 @@ fn decode_step(shape: &Shape, links: &Links, batch: f64, context: f64, queries: 
     let q = queries.max(1.0);
     // Attention: the cache of every sequence read, its scores computed for every query.
     let (kv, c3) = kernels(
-        b * context * s.kv_per_token / s.bandwidth,
+        b * context * s.kv_per_token / s.attention_bandwidth,
         4.0 * b * q * context * s.decode_score_width * s.attention_layers / s.attention_peak,
         s.attention_layers,
     );

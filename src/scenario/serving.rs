@@ -190,6 +190,7 @@ impl Scenario {
             engine,
             kernel_share: crate::model::presets::serving_share(family, engine),
             expert_share: crate::model::presets::serving_expert_share(family),
+            latent_share: crate::model::presets::serving_latent_share(family),
         }
     }
 }

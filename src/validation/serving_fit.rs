@@ -101,6 +101,8 @@ pub struct Case {
     pub engine: Engine,
     /// A mixture of experts.
     pub moe: bool,
+    /// Latent attention (MLA).
+    pub latent: bool,
     transformer: Transformer,
     cluster: Cluster,
     serving: Serving,
@@ -120,6 +122,7 @@ impl Case {
             family: None,
             engine: serving.engine,
             moe: inputs.transformer.moe.is_some(),
+            latent: inputs.transformer.mla.is_some(),
             transformer: inputs.transformer,
             cluster: inputs.cluster,
             serving,
@@ -128,21 +131,21 @@ impl Case {
         }
     }
 
-    /// The model's figure for the row with serving at `share` of the chip's fitted speed, its
-    /// experts at `expert` of that.
-    pub fn predict(&self, (share, expert): (f64, f64)) -> f64 {
+    /// The model's figure for the row with serving's kernels, experts and host as `knobs` say.
+    pub fn predict(&self, knobs: Knobs) -> f64 {
         let s = Serving {
-            kernel_share: share.clamp(SHARE_RANGE.0, SHARE_RANGE.1),
-            expert_share: expert.clamp(SHARE_RANGE.0, SHARE_RANGE.1),
+            kernel_share: knobs.share.clamp(SHARE_RANGE.0, SHARE_RANGE.1),
+            expert_share: knobs.expert.clamp(SHARE_RANGE.0, SHARE_RANGE.1),
+            latent_share: knobs.latent.clamp(SHARE_RANGE.0, SHARE_RANGE.1),
             ..self.serving
         };
         let e = serving::estimate(&self.transformer, &self.cluster, &s, self.kernel, &self.prices);
         self.metric.of(&e)
     }
 
-    /// The log of the model's speed over the measured at `shares`.
-    fn residual(&self, share: (f64, f64)) -> f64 {
-        let p = self.predict(share).max(f64::MIN_POSITIVE);
+    /// The log of the model's speed over the measured at `knobs`.
+    fn residual(&self, knobs: Knobs) -> f64 {
+        let p = self.predict(knobs).max(f64::MIN_POSITIVE);
         let m = self.measured.max(f64::MIN_POSITIVE);
         let ratio = if self.metric.is_time() { m / p } else { p / m };
         let r = ratio.ln();
@@ -154,50 +157,86 @@ impl Case {
     }
 }
 
-/// The fitted shares.
+/// What the fit sets for one row: its kernels' share of the chip's fitted speed, and its routed
+/// experts' and its latent attention's shares of that.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Knobs {
+    pub share: f64,
+    pub expert: f64,
+    pub latent: f64,
+}
+
+/// The fitted figures.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Shares {
     pub families: Vec<Fitted<&'static str>>,
     pub engines: Vec<Fitted<Engine>>,
     pub experts: Vec<Fitted<&'static str>>,
+    pub latents: Vec<Fitted<&'static str>>,
 }
 
 impl Shares {
-    /// The shares of a row on `family` and `engine`, its kernels' and its experts': each
-    /// fitted share, or 1.
-    pub fn of(&self, family: Option<&str>, engine: Engine) -> (f64, f64) {
+    /// The knobs of a row on `family` and `engine`: each fitted share, or 1.
+    pub fn of(&self, family: Option<&str>, engine: Engine) -> Knobs {
         let find = |of: &[Fitted<&'static str>]| {
             of.iter().find(|f| Some(f.of) == family).map_or(1.0, |f| f.value)
         };
-        let e = self.engines.iter().find(|f| f.of == engine).map_or(1.0, |f| f.value);
-        (find(&self.families) * e, find(&self.experts))
+        let engine = self.engines.iter().find(|f| f.of == engine).map_or(1.0, |f| f.value);
+        Knobs {
+            share: find(&self.families) * engine,
+            expert: find(&self.experts),
+            latent: find(&self.latents),
+        }
     }
 }
 
-/// What a share stands for in the fit.
+/// What a share stands for in the fit (each fitted as its log).
 #[derive(Clone, Copy, PartialEq)]
 enum Of {
     Family(&'static str),
     Engine(Engine),
     Expert(&'static str),
+    Latent(&'static str),
 }
 
-/// The shares fitted to `cases`.
+/// The shares a row depends on, as indices into the fitted logs: its kernels' (its family's
+/// and its engine's) and its experts'.
+struct Depends {
+    kernel: Vec<usize>,
+    expert: Option<usize>,
+    latent: Option<usize>,
+}
+
+impl Depends {
+    fn knobs(&self, theta: &[f64]) -> Knobs {
+        Knobs {
+            share: self.kernel.iter().map(|&k| theta[k]).sum::<f64>().exp(),
+            expert: self.expert.map_or(1.0, |k| theta[k].exp()),
+            latent: self.latent.map_or(1.0, |k| theta[k].exp()),
+        }
+    }
+}
+
+/// The figures fitted to `cases`.
 pub fn fit(cases: &[&Case]) -> Shares {
     let mut params: Vec<Of> = Vec::new();
+    let mut add = |of: Of| {
+        if !params.contains(&of) {
+            params.push(of);
+        }
+    };
     for c in cases {
         if let Some(f) = c.family {
-            if !params.contains(&Of::Family(f)) {
-                params.push(Of::Family(f));
+            add(Of::Family(f));
+            if c.moe {
+                add(Of::Expert(f));
+            }
+            if c.latent {
+                add(Of::Latent(f));
             }
         }
-        if c.engine != Engine::Any && !params.contains(&Of::Engine(c.engine)) {
-            params.push(Of::Engine(c.engine));
-        }
-        if let (Some(f), true) = (c.family, c.moe) {
-            if !params.contains(&Of::Expert(f)) {
-                params.push(Of::Expert(f));
-            }
+        if c.engine != Engine::Any {
+            add(Of::Engine(c.engine));
         }
     }
     // Each source's rows on one family weigh as one row.
@@ -206,46 +245,46 @@ pub fn fit(cases: &[&Case]) -> Shares {
         *cells.entry((c.source, c.family)).or_default() += 1.0;
     }
     let weight: Vec<f64> = cases.iter().map(|c| 1.0 / cells[&(c.source, c.family)]).collect();
-    // Each row's kernel shares (its family's and engine's) and its experts' share.
-    let index: Vec<([Option<usize>; 2], Option<usize>)> = cases
+    let depends: Vec<Depends> = cases
         .iter()
         .map(|c| {
             let at = |of: Of| params.iter().position(|p| *p == of);
-            (
-                [c.family.and_then(|f| at(Of::Family(f))), at(Of::Engine(c.engine))],
-                c.family.filter(|_| c.moe).and_then(|f| at(Of::Expert(f))),
-            )
+            Depends {
+                kernel: [c.family.and_then(|f| at(Of::Family(f))), at(Of::Engine(c.engine))]
+                    .into_iter()
+                    .flatten()
+                    .collect(),
+                expert: c.family.filter(|_| c.moe).and_then(|f| at(Of::Expert(f))),
+                latent: c.family.filter(|_| c.latent).and_then(|f| at(Of::Latent(f))),
+            }
         })
         .collect();
-    let (lo, hi) = (SHARE_RANGE.0.ln(), SHARE_RANGE.1.ln());
-    let share_of = |theta: &[f64], i: usize| -> (f64, f64) {
-        let (kernel, expert) = &index[i];
-        (
-            kernel.iter().flatten().map(|&k| theta[k]).sum::<f64>().exp(),
-            expert.map_or(1.0, |k| theta[k].exp()),
-        )
-    };
     let objective = |theta: &[f64], residuals: &[f64]| -> f64 {
         residuals.iter().zip(&weight).map(|(r, w)| w * r * r).sum::<f64>()
             + PRIOR * theta.iter().map(|t| t * t).sum::<f64>()
     };
+    let (lo, hi) = (SHARE_RANGE.0.ln(), SHARE_RANGE.1.ln());
     let n = params.len();
     let mut theta = vec![0.0; n];
     let mut residuals: Vec<f64> =
-        cases.iter().enumerate().map(|(i, c)| c.residual(share_of(&theta, i))).collect();
+        cases.iter().zip(&depends).map(|(c, d)| c.residual(d.knobs(&theta))).collect();
     let mut cost = objective(&theta, &residuals);
     let mut damping = 1e-2;
     for _ in 0..ITERATIONS {
         let mut a = vec![vec![0.0; n]; n];
         let mut b = vec![0.0; n];
-        for (i, c) in cases.iter().enumerate() {
-            let (s, x) = share_of(&theta, i);
-            // The slope of the row's error in each share it depends on.
+        for (i, (c, d)) in cases.iter().zip(&depends).enumerate() {
+            let k = d.knobs(&theta);
+            // The slope of the row's error in each figure it depends on.
+            let slope = |moved: Knobs, by: f64| (c.residual(moved) - residuals[i]) / by;
             let mut slopes: Vec<(usize, f64)> = Vec::new();
-            let kernel = (c.residual((s * STEP.exp(), x)) - residuals[i]) / STEP;
-            slopes.extend(index[i].0.iter().flatten().map(|&j| (j, kernel)));
-            if let Some(j) = index[i].1 {
-                slopes.push((j, (c.residual((s, x * STEP.exp())) - residuals[i]) / STEP));
+            let kernel = slope(Knobs { share: k.share * STEP.exp(), ..k }, STEP);
+            slopes.extend(d.kernel.iter().map(|&j| (j, kernel)));
+            if let Some(j) = d.expert {
+                slopes.push((j, slope(Knobs { expert: k.expert * STEP.exp(), ..k }, STEP)));
+            }
+            if let Some(j) = d.latent {
+                slopes.push((j, slope(Knobs { latent: k.latent * STEP.exp(), ..k }, STEP)));
             }
             for &(j, gj) in &slopes {
                 b[j] += weight[i] * gj * residuals[i];
@@ -263,7 +302,7 @@ pub fn fit(cases: &[&Case]) -> Shares {
             let trial: Vec<f64> =
                 theta.iter().zip(step).map(|(t, d)| (t + d).clamp(lo, hi)).collect();
             let trial_residuals: Vec<f64> =
-                cases.iter().enumerate().map(|(i, c)| c.residual(share_of(&trial, i))).collect();
+                cases.iter().zip(&depends).map(|(c, d)| c.residual(d.knobs(&trial))).collect();
             let trial_cost = objective(&trial, &trial_residuals);
             let better = trial_cost < cost;
             if better {
@@ -281,6 +320,7 @@ pub fn fit(cases: &[&Case]) -> Shares {
             Of::Family(f) => c.family == Some(*f),
             Of::Engine(e) => c.engine == *e,
             Of::Expert(f) => c.family == Some(*f) && c.moe,
+            Of::Latent(f) => c.family == Some(*f) && c.latent,
         };
         let rows = cases.iter().filter(on).count() as u32;
         let mut sources: Vec<String> =
@@ -292,9 +332,11 @@ pub fn fit(cases: &[&Case]) -> Shares {
             Of::Family(of) => shares.families.push(Fitted { of, value, rows, sources }),
             Of::Engine(of) => shares.engines.push(Fitted { of, value, rows, sources }),
             Of::Expert(of) => shares.experts.push(Fitted { of, value, rows, sources }),
+            Of::Latent(of) => shares.latents.push(Fitted { of, value, rows, sources }),
         }
     }
     shares.experts.sort_by(|a, b| a.of.cmp(b.of));
+    shares.latents.sort_by(|a, b| a.of.cmp(b.of));
     shares.families.sort_by(|a, b| a.of.cmp(b.of));
     shares.engines.sort_by_key(|f| f.of);
     shares
@@ -364,6 +406,13 @@ pub fn source(shares: &Shares) -> String {
         "Each chip family's share of that share in the routed experts' kernels.",
         "FAMILY_EXPERT_SHARE: &[(&str, f64, u32, &[&str])]",
         named(&shares.experts),
+    );
+    out.push('\n');
+    table(
+        &mut out,
+        "Each chip family's share of that share in latent attention's kernels.",
+        "FAMILY_LATENT_SHARE: &[(&str, f64, u32, &[&str])]",
+        named(&shares.latents),
     );
     out
 }
