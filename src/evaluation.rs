@@ -36,10 +36,26 @@ pub struct Evaluation {
 
 /// Serving the model on the cluster and post-training it, where the scenario asks
 /// (`model::serving`, `model::rl`).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Served {
     pub serving: Option<ServingEstimate>,
     pub rl: Option<RlEstimate>,
+    /// How far serving's plan lies from what was measured, and its range.
+    pub reach: validation::serving::Reach,
+}
+
+impl Default for Served {
+    fn default() -> Served {
+        let far = validation::serving::FAR;
+        Served {
+            serving: None,
+            rl: None,
+            reach: validation::serving::Reach {
+                distance: far,
+                range: validation::serving_digest::RANGES[far],
+            },
+        }
+    }
 }
 
 impl PartialEq for Evaluation {
@@ -99,10 +115,24 @@ fn beyond_published(
 /// Serving and post-training of `good`, where its scenario asks: the worker's and the command
 /// line's, so the page never carries that model (as a fleet's job is).
 pub fn serve(good: &Evaluation) -> Served {
+    let serving = serving::of(&good.inputs, &good.estimate);
     Served {
-        serving: serving::of(&good.inputs, &good.estimate),
+        reach: reach(good, serving.as_ref().map(|s| s.prefill_instances > 0)),
+        serving,
         rl: rl::of(&good.inputs, &good.estimate),
     }
+}
+
+/// How far serving `good`'s model lies from the published measurements
+/// (`validation::serving::Reach`), prefill and decode apart as `disaggregated` says where a
+/// deployment is known, else as the scenario asks.
+pub fn reach(good: &Evaluation, disaggregated: Option<bool>) -> validation::serving::Reach {
+    let mut asked = good.inputs.serving.unwrap_or_default();
+    asked.disaggregated = disaggregated.unwrap_or(asked.disaggregated);
+    let family = &good.range.basis.regime.family;
+    let group =
+        validation::serving::Group::of(family, &asked, good.inputs.transformer.moe.is_some());
+    validation::serving::Reach::of(&group)
 }
 
 /// The network tier by tier over a step of `good`, judged from `scenario` (`model::network`),

@@ -3,6 +3,7 @@
 //!
 //! Field names carry their units; every number is copied from `model::Estimate` unchanged.
 
+use crate::validation::serving::Reach;
 use serde_json::{json, Map, Value};
 
 use crate::model::facility::Plant;
@@ -78,7 +79,7 @@ pub fn to_json(e: &Estimate) -> Value {
 
 /// Serving as a JSON object: throughput, latency, batch, chips, prices, the step's parts and
 /// the frontier (`model::serving`).
-pub fn serving_json(e: &ServingEstimate) -> Value {
+pub fn serving_json(e: &ServingEstimate, reach: &Reach) -> Value {
     let mut step = Map::new();
     for (name, seconds) in e.step.parts() {
         step.insert(format!("{name}_s"), json!(seconds));
@@ -132,7 +133,7 @@ pub fn serving_json(e: &ServingEstimate) -> Value {
             "message": crate::text::serving_problem(p),
         })).collect::<Vec<_>>(),
         "notes": e.notes.iter().map(crate::text::serving_note).collect::<Vec<_>>(),
-        "range": serving_range_json(e),
+        "range": serving_range_json(e, reach),
     });
     // Energy beside the price: output tokens a second per megawatt of the site and the
     // site's energy per output token.
@@ -142,15 +143,14 @@ pub fn serving_json(e: &ServingEstimate) -> Value {
     json
 }
 
-/// Each serving headline's p10-p90 range, from the held-out sources' errors
-/// (`validation::serving::headline`); the chips needed round up at both ends.
-fn serving_range_json(e: &ServingEstimate) -> Value {
-    use crate::validation::serving::headline;
+/// Each serving headline's p10-p90 range at the plan's distance from what was measured
+/// (`validation::serving::Reach`), and that distance; the chips needed round up at both ends.
+fn serving_range_json(e: &ServingEstimate, reach: &Reach) -> Value {
     let pair = |x: f64, faster: bool| {
-        let (lo, hi) = headline(x, faster);
+        let (lo, hi) = reach.headline(x, faster);
         json!([lo, hi])
     };
-    let (lo, hi) = headline(e.chips_needed as f64, false);
+    let (lo, hi) = reach.headline(e.chips_needed as f64, false);
     json!({
         "decode_tokens_per_s": pair(e.decode_tokens_per_s, true),
         "prefill_tokens_per_s": pair(e.prefill_tokens_per_s, true),
@@ -169,6 +169,7 @@ fn serving_range_json(e: &ServingEstimate) -> Value {
         "chips_needed": [lo.ceil(), hi.ceil()],
         "usd_per_million_input_tokens": pair(e.usd_per_million_input_tokens, false),
         "usd_per_million_output_tokens": pair(e.usd_per_million_output_tokens, false),
+        "distance": reach.distance,
     })
 }
 

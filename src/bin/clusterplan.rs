@@ -188,7 +188,7 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
                     clusterplan::text::serving_note(n)
                 );
             }
-            json["serving"] = report::serving_json(s);
+            json["serving"] = report::serving_json(s, &served.reach);
         }
         if let Some(r) = &served.rl {
             for p in &r.problems {
@@ -380,8 +380,11 @@ fn serving_search(path: &str, top: usize) -> ExitCode {
     }
     let max = good.inputs.cluster.n_chips.min(4096);
     let found = clusterplan::model::serving::search(&good.inputs, &good.estimate, max);
-    let deployments: Vec<serde_json::Value> =
-        found.iter().take(top).map(report::serving_json).collect();
+    let deployments: Vec<serde_json::Value> = found
+        .iter()
+        .take(top)
+        .map(|e| report::serving_json(e, &evaluation::reach(&good, Some(e.prefill_instances > 0))))
+        .collect();
     let code = print_json(&serde_json::json!({
         "objective": "serving-cost",
         "searched": found.len(),

@@ -1,5 +1,5 @@
 //! Serving and post-training worded for the page (`page::Serve`, `page::Rl`): each card's
-//! value, its range from the held-out serving sources (`validation::serving::headline`) and
+//! value, its range from the held-out serving sources (`validation::serving::Reach`) and
 //! the line under it, the problems in words, and the serving frontier drawn.
 
 use crate::charts;
@@ -11,18 +11,19 @@ use crate::model::serving::ServingEstimate;
 use crate::numbers;
 use crate::page::{Card, Plots};
 use crate::text::fill;
-use crate::validation::serving::headline;
+use crate::validation::serving::Reach;
 
-/// A card of `value` with the range of a headline of `x` (`validation::serving::headline`),
-/// each end as `show` writes it.
+/// A card of `value` with the range of a headline of `x` at `reach`
+/// (`validation::serving::Reach::headline`), each end as `show` writes it.
 fn ranged(
+    reach: &Reach,
     value: String,
     x: f64,
     faster: bool,
     show: impl Fn(f64) -> String,
     detail: String,
 ) -> Card {
-    let (lo, hi) = headline(x, faster);
+    let (lo, hi) = reach.headline(x, faster);
     Card { value, low: show(lo), high: show(hi), detail }
 }
 
@@ -41,7 +42,7 @@ pub(super) fn words(
     width: u32,
 ) {
     if let Some(s) = &served.serving {
-        plots.serving_cards = Card::flat(&serving(good, s));
+        plots.serving_cards = Card::flat(&serving(good, s, &served.reach));
         plots.serving_problems = s.problems.iter().map(crate::text::serving_problem).collect();
         plots.serving_notes = s.notes.iter().map(crate::text::serving_note).collect();
         plots.serving_feasible = s.feasible;
@@ -83,12 +84,13 @@ fn ms(s: f64) -> String {
 }
 
 /// The *Serve* cards of `s`, serving `good`'s model.
-fn serving(good: &Evaluation, s: &ServingEstimate) -> [Card; 6] {
+fn serving(good: &Evaluation, s: &ServingEstimate, reach: &Reach) -> [Card; 6] {
     let money = format::Money::of(&good.inputs.plant.facility);
     let per_chip = |x: f64| fill("card.serving-throughput.value", &[("n", &format::count(x))]);
     let price = |x: f64| fill("card.serving-cost-per-mtok.value", &[("usd", &money.show(x))]);
     let count = |x: f64| numbers::format(x);
     let throughput = ranged(
+        reach,
         per_chip(s.decode_tokens_per_s_per_chip),
         s.decode_tokens_per_s_per_chip,
         true,
@@ -103,6 +105,7 @@ fn serving(good: &Evaluation, s: &ServingEstimate) -> [Card; 6] {
         ),
     );
     let ttft = ranged(
+        reach,
         format::seconds(s.ttft_s),
         s.ttft_s,
         false,
@@ -118,6 +121,7 @@ fn serving(good: &Evaluation, s: &ServingEstimate) -> [Card; 6] {
         ),
     );
     let tpot = ranged(
+        reach,
         ms(s.tpot_s),
         s.tpot_s,
         false,
@@ -133,6 +137,7 @@ fn serving(good: &Evaluation, s: &ServingEstimate) -> [Card; 6] {
         ),
     );
     let cost = ranged(
+        reach,
         price(s.usd_per_million_output_tokens),
         s.usd_per_million_output_tokens,
         false,
@@ -147,6 +152,7 @@ fn serving(good: &Evaluation, s: &ServingEstimate) -> [Card; 6] {
     );
     let per_mw = |x: f64| fill("card.serving-energy.value", &[("n", &format::count(x))]);
     let energy = ranged(
+        reach,
         per_mw(s.tokens_per_s_per_mw),
         s.tokens_per_s_per_mw,
         true,
@@ -161,6 +167,7 @@ fn serving(good: &Evaluation, s: &ServingEstimate) -> [Card; 6] {
     );
     let whole = |x: f64| count(x.ceil());
     let chips = ranged(
+        reach,
         count(s.chips_needed as f64),
         s.chips_needed as f64,
         false,

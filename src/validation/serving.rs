@@ -167,30 +167,77 @@ fn load() -> Result<(Vec<Source>, Rows), String> {
     Ok((sources, cases))
 }
 
-/// The 10th and 90th percentiles of the measured speed over the estimate's (`Outcome::ratio`)
-/// over the held-out sources' rows, each source weighing the same: what a serving throughput's
-/// true value is, as a multiple of the estimate, four times in five.
-pub fn range(sources: &[Source], outcomes: &[Outcome]) -> (f64, f64) {
-    range_without(sources, outcomes, None)
+/// What a serving plan is, for how far it lies from what was measured: its chip's family, its
+/// engine, a mixture of experts or not, prefill and decode apart or not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    pub family: String,
+    pub engine: &'static str,
+    pub moe: bool,
+    pub disaggregated: bool,
 }
 
-/// The same with one source left out: the range a source's rows would have been given had it
-/// never been measured.
-pub fn range_without(
-    sources: &[Source],
-    outcomes: &[Outcome],
-    left_out: Option<usize>,
-) -> (f64, f64) {
-    let mut points: Vec<(f64, f64)> = Vec::new();
-    for (i, _) in sources.iter().enumerate().filter(|(_, s)| s.held_out) {
-        if Some(i) == left_out {
-            continue;
-        }
-        let rows: Vec<&Outcome> = outcomes.iter().filter(|o| o.source == i).collect();
-        for o in &rows {
-            points.push((o.ratio(), 1.0 / rows.len() as f64));
+impl Group {
+    /// The group of a plan on a chip of `family` (`custom` for one of the user's own).
+    pub fn of(family: &str, serving: &crate::model::serving::Serving, moe: bool) -> Group {
+        Group {
+            family: family.to_string(),
+            engine: serving.engine.id(),
+            moe,
+            disaggregated: serving.disaggregated,
         }
     }
+
+    /// In how many of its four parts it differs from `other`.
+    fn differs(&self, other: &Group) -> usize {
+        usize::from(self.family != other.family)
+            + usize::from(self.engine != other.engine)
+            + usize::from(self.moe != other.moe)
+            + usize::from(self.disaggregated != other.disaggregated)
+    }
+
+    /// Its distance from `measured`: the fewest parts in which it differs from any of them,
+    /// `FAR` at most.
+    pub fn distance<'a>(&self, measured: impl IntoIterator<Item = &'a Group>) -> usize {
+        measured.into_iter().map(|g| self.differs(g)).min().unwrap_or(FAR).min(FAR)
+    }
+}
+
+/// Distances are counted up to this: a plan of a measured group (0), one part new (1), two or
+/// more new (2).
+pub const FAR: usize = 2;
+
+/// Sources a distance's own errors need before they set its range alone; fewer, and the
+/// nearer distances' errors join them.
+const SOURCES_FOR_A_RANGE: usize = 3;
+
+impl Outcome {
+    /// The row's group (`Group`).
+    pub fn group_of(&self) -> Group {
+        Group {
+            family: self.family.clone(),
+            engine: Engine::named(&self.engine).unwrap_or(Engine::Any).id(),
+            moe: self.moe,
+            disaggregated: self.disaggregated,
+        }
+    }
+}
+
+/// Each row's distance from the groups the other sources measured, leaving `left_out` out too.
+fn distances(outcomes: &[Outcome], left_out: Option<usize>) -> Vec<usize> {
+    let groups: Vec<(usize, Group)> = outcomes.iter().map(|o| (o.source, o.group_of())).collect();
+    groups
+        .iter()
+        .map(|(own, g)| {
+            g.distance(
+                groups.iter().filter(|(s, _)| s != own && Some(*s) != left_out).map(|(_, g)| g),
+            )
+        })
+        .collect()
+}
+
+/// The 10th and 90th percentiles of `points` (a ratio and its weight).
+fn percentiles(mut points: Vec<(f64, f64)>) -> (f64, f64) {
     points.sort_by(|a, b| a.0.total_cmp(&b.0));
     let total: f64 = points.iter().map(|p| p.1).sum();
     let at = |q: f64| {
@@ -206,15 +253,126 @@ pub fn range_without(
     (at(0.1), at(0.9))
 }
 
-/// The range of a serving headline of value `x`, p10 to p90 (`serving_digest`): a throughput
-/// (`more_is_faster`) scales by the measured-over-estimate range, a time, a count of chips or
-/// a price by its inverse.
-pub fn headline(x: f64, more_is_faster: bool) -> (f64, f64) {
-    let (lo, hi) = super::serving_digest::THROUGHPUT_RANGE;
-    if more_is_faster {
-        (x * lo, x * hi)
-    } else {
-        (x / hi.max(f64::MIN_POSITIVE), x / lo.max(f64::MIN_POSITIVE))
+/// The 10th and 90th percentiles of the measured speed over the estimate's (`Outcome::ratio`)
+/// over the held-out sources' rows, each source weighing the same: what a serving throughput's
+/// true value is, as a multiple of the estimate, four times in five.
+pub fn range(sources: &[Source], outcomes: &[Outcome]) -> (f64, f64) {
+    let mut points = Vec::new();
+    for (i, _) in sources.iter().enumerate().filter(|(_, s)| s.held_out) {
+        let rows: Vec<&Outcome> = outcomes.iter().filter(|o| o.source == i).collect();
+        points.extend(rows.iter().map(|o| (o.ratio(), 1.0 / rows.len() as f64)));
+    }
+    percentiles(points)
+}
+
+/// The range at each distance from what was measured (`Group::distance`), from the held-out
+/// sources' rows other than `left_out`'s, each row at its distance from the groups the other
+/// sources measured and each source weighing the same: at a distance with fewer than
+/// `SOURCES_FOR_A_RANGE` sources the nearer distances' rows join it, and a farther range is
+/// never narrower than a nearer one.
+pub fn ranges_without(
+    sources: &[Source],
+    outcomes: &[Outcome],
+    left_out: Option<usize>,
+) -> [(f64, f64); FAR + 1] {
+    let distance = distances(outcomes, left_out);
+    let mut ranges = [(1.0, 1.0); FAR + 1];
+    for (d, range) in ranges.iter_mut().enumerate() {
+        let mut points = Vec::new();
+        let mut from = 0;
+        // This distance's rows, then the nearer ones' too where it has too few sources.
+        for upto in [d, 0] {
+            if from >= SOURCES_FOR_A_RANGE {
+                break;
+            }
+            points.clear();
+            from = 0;
+            for (i, _) in sources.iter().enumerate().filter(|(_, s)| s.held_out) {
+                if Some(i) == left_out {
+                    continue;
+                }
+                let rows: Vec<usize> = (0..outcomes.len())
+                    .filter(|&k| outcomes[k].source == i)
+                    .filter(|&k| (upto..=d).contains(&distance[k]))
+                    .collect();
+                from += usize::from(!rows.is_empty());
+                points.extend(rows.iter().map(|&k| (outcomes[k].ratio(), 1.0 / rows.len() as f64)));
+            }
+        }
+        *range = percentiles(points);
+    }
+    for d in 1..=FAR {
+        ranges[d] = (ranges[d].0.min(ranges[d - 1].0), ranges[d].1.max(ranges[d - 1].1));
+    }
+    ranges
+}
+
+/// The standard normal's 90th percentile: a spread's p10 to p90 is this many spreads each way.
+const Z90: f64 = 1.281_551_565_545;
+
+/// The standard deviation of the logs of `shares`.
+fn log_spread(shares: impl Iterator<Item = f64>) -> f64 {
+    let logs: Vec<f64> = shares.filter(|x| *x > 0.0).map(f64::ln).collect();
+    let n = logs.len() as f64;
+    if n < 2.0 {
+        return 0.0;
+    }
+    let mean = logs.iter().sum::<f64>() / n;
+    (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+}
+
+/// How far a serving plan lies from what was measured, and the range of its throughput that
+/// follows (measured over estimated, p10 to p90): the held-out rows' range at its distance,
+/// widened by the spread of the fitted shares where its chip family or engine has none.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reach {
+    /// Parts of its group no measurement shares (`Group::distance`).
+    pub distance: usize,
+    pub range: (f64, f64),
+}
+
+impl Reach {
+    /// The reach of a plan of `group` (`serving_digest::GROUPS`, `serving_digest::RANGES`).
+    pub fn of(group: &Group) -> Reach {
+        use super::serving_digest::{GROUPS, RANGES};
+        let measured: Vec<Group> = GROUPS
+            .iter()
+            .map(|&(family, engine, moe, disaggregated)| Group {
+                family: family.to_string(),
+                engine,
+                moe,
+                disaggregated,
+            })
+            .collect();
+        let distance = group.distance(&measured);
+        let (mut lo, mut hi) = RANGES[distance.min(FAR)];
+        // A family or an engine no measurement set a share for may reach any share those
+        // measured reach: the range widens by their spread.
+        use crate::model::presets::serving_fitted::{ENGINE_SERVING_SHARE, FAMILY_SERVING_SHARE};
+        let families = FAMILY_SERVING_SHARE.iter().map(|f| (f.0, f.1));
+        let engines = ENGINE_SERVING_SHARE.iter().map(|f| (f.0.id(), f.1));
+        for (of, shares) in [
+            (group.family.as_str(), families.collect::<Vec<_>>()),
+            (group.engine, engines.collect::<Vec<_>>()),
+        ] {
+            if of != Engine::Any.id() && !shares.iter().any(|s| s.0 == of) {
+                let spread = Z90 * log_spread(shares.iter().map(|s| s.1));
+                (lo, hi) = (lo * (-spread).exp(), hi * spread.exp());
+            }
+        }
+        Reach { distance, range: (lo, hi) }
+    }
+
+    /// The range of a serving headline of value `x`, p10 to p90: a throughput
+    /// (`more_is_faster`) scales by the measured-over-estimate range, a time, a count of chips
+    /// or a price by its inverse.
+    pub fn headline(&self, x: f64, more_is_faster: bool) -> (f64, f64) {
+        let (lo, hi) = self.range;
+        if more_is_faster {
+            (x * lo, x * hi)
+        } else {
+            (x / hi.max(f64::MIN_POSITIVE), x / lo.max(f64::MIN_POSITIVE))
+        }
     }
 }
 
@@ -226,15 +384,17 @@ pub fn held_out_summary(sources: &[Source], outcomes: &[Outcome]) -> (usize, usi
     (held.len(), n_sources, median_abs(&held), mean(&held))
 }
 
-/// Held-out rows inside the range their source was given when left out of it
-/// (`range_without`), those whose measured speed is at least the range's low end, and all
-/// held-out rows: how often the range holds, and how often its low end does not promise more
-/// than was measured, on sources it never saw.
+/// Held-out rows inside the range their source was given when left out of it (the range at
+/// the row's distance from the other sources' groups, `ranges_without`), those whose measured
+/// speed is at least the range's low end, and all held-out rows: how often the range holds,
+/// and how often its low end does not promise more than was measured, on sources it never saw.
 pub fn left_out_coverage(sources: &[Source], outcomes: &[Outcome]) -> (usize, usize, usize) {
     let (mut inside, mut above_low, mut rows) = (0, 0, 0);
+    let distance = distances(outcomes, None);
     for (i, _) in sources.iter().enumerate().filter(|(_, s)| s.held_out) {
-        let (lo, hi) = range_without(sources, outcomes, Some(i));
-        for o in outcomes.iter().filter(|o| o.source == i) {
+        let ranges = ranges_without(sources, outcomes, Some(i));
+        for (k, o) in outcomes.iter().enumerate().filter(|(_, o)| o.source == i) {
+            let (lo, hi) = ranges[distance[k].min(FAR)];
             let r = o.ratio();
             rows += 1;
             above_low += usize::from(r >= lo * (1.0 - 1e-9));
@@ -302,6 +462,11 @@ pub fn markdown(sources: &[Source], outcomes: &[Outcome]) -> String {
         100.0 * signed,
         share(inside),
         share(above_low),
+    ));
+    let ranges = ranges_without(sources, outcomes, None);
+    out.push_str(&format!(
+        "The range widens with distance from what was measured, counted in the parts of a plan's group (chip family, engine, dense or MoE, aggregated or disaggregated) that no measured row shares, each held-out row placed at its distance from the other sources' groups: {:.2} to {:.2} for a measured group, {:.2} to {:.2} with one part new, {:.2} to {:.2} with two or more; the coverage above is of these.\n\n",
+        ranges[0].0, ranges[0].1, ranges[1].0, ranges[1].1, ranges[2].0, ranges[2].1,
     ));
     let all: Vec<f64> = outcomes.iter().map(Outcome::error).collect();
     out.push_str(&format!(
@@ -400,18 +565,42 @@ pub fn markdown(sources: &[Source], outcomes: &[Outcome]) -> String {
     out
 }
 
-/// Source text of `serving_digest.rs`: the range and the held-out summary the page and the
-/// command line show.
+/// Source text of `serving_digest.rs`: the ranges, the groups measured and the held-out
+/// summary the page and the command line show.
 pub fn digest_source(sources: &[Source], outcomes: &[Outcome]) -> String {
     let (lo, hi) = range(sources, outcomes);
+    let ranges = ranges_without(sources, outcomes, None);
     let (rows, n, med, signed) = held_out_summary(sources, outcomes);
-    format!(
-        "//! Serving's range and accuracy from `data/serving.json`'s held-out sources, written by\n\
+    let mut groups: Vec<Group> = outcomes.iter().map(Outcome::group_of).collect();
+    groups.sort_by(|a, b| {
+        (&a.family, a.engine, a.moe, a.disaggregated).cmp(&(
+            &b.family,
+            b.engine,
+            b.moe,
+            b.disaggregated,
+        ))
+    });
+    groups.dedup();
+    let mut out = format!(
+        "//! Serving's ranges and accuracy from `data/serving.json`'s held-out sources, written by\n\
          //! `validation::serving::digest_source`; `tests/validation.rs` fails when it is stale\n\
          //! (`UPDATE_ACCURACY=1 cargo test --release --test validation` rewrites it).\n\n\
          /// Measured serving throughput over the estimate, p10 and p90, over held-out sources.\n\
          pub const THROUGHPUT_RANGE: (f64, f64) = ({lo:?}, {hi:?});\n\n\
+         /// The same by distance from the groups measured (`Group::distance`): 0, 1, 2 or more.\n\
+         pub const RANGES: [(f64, f64); 3] = [{}];\n\n\
          /// Held-out rows, sources, median absolute error and signed mean error.\n\
-         pub const HELD_OUT: (usize, usize, f64, f64) = ({rows}, {n}, {med:?}, {signed:?});\n"
-    )
+         pub const HELD_OUT: (usize, usize, f64, f64) = ({rows}, {n}, {med:?}, {signed:?});\n\n\
+         /// Every group a measurement covers: chip family, engine, MoE, disaggregated.\n\
+         pub const GROUPS: &[(&str, &str, bool, bool)] = &[\n",
+        ranges.iter().map(|(a, b)| format!("({a:?}, {b:?})")).collect::<Vec<_>>().join(", "),
+    );
+    for g in groups {
+        out.push_str(&format!(
+            "    ({:?}, {:?}, {}, {}),\n",
+            g.family, g.engine, g.moe, g.disaggregated
+        ));
+    }
+    out.push_str("];\n");
+    out
 }
