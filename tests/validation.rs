@@ -496,11 +496,11 @@ fn serving_is_validated_by_source_on_several_vendors() {
     );
     let (_, _, median, _) = validation::serving::held_out_summary(&sources, &outcomes);
     let p90 = validation::serving::held_out_p90(&sources, &outcomes);
-    assert!(median <= 0.31 && p90 <= 1.28, "held-out median {median}, p90 {p90}");
+    assert!(median <= 0.30 && p90 <= 1.28, "held-out median {median}, p90 {p90}");
     // Every source, judged with its own rows left out of the shares' fit.
     let all: Vec<f64> = outcomes.iter().map(|o| o.error()).collect();
     let mut abs: Vec<f64> = all.iter().map(|e| e.abs()).collect();
     abs.sort_by(f64::total_cmp);
     let median_all = abs[abs.len() / 2];
-    assert!(median_all <= 0.22, "left-out median over every source {median_all}");
+    assert!(median_all <= 0.21, "left-out median over every source {median_all}");
 }

@@ -108,23 +108,36 @@ impl Engine {
     }
 }
 
-/// A named shape of requests: their median prompt and output tokens in Microsoft Azure's
-/// production traces (Patel et al. 2024, "Splitwise", arXiv 2311.18677, Table 2).
+/// A named shape of requests: the mean prompt and output tokens of Microsoft Azure's production
+/// traces of 2023 and the spread of the outputs (Patel et al. 2024, "Splitwise", arXiv
+/// 2311.18677; the per-request token counts of Azure/AzurePublicDataset,
+/// `AzureLLMInferenceTrace_conv.csv` and `AzureLLMInferenceTrace_code.csv`, whose medians are
+/// the paper's 1,020 and 129, 1,469 and 13).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mix {
-    /// Chat: 1,020 prompt and 129 output tokens.
+    /// Chat: 1,155 prompt and 211 output tokens on average, the outputs' standard deviation
+    /// 0.77 of their mean (19,366 requests).
     #[default]
     Conversation,
-    /// Code completion: 1,500 prompt and 13 output tokens.
+    /// Code completion: 2,048 prompt and 28 output tokens on average, the outputs' standard
+    /// deviation 2.15 of their mean (8,819 requests).
     Coding,
 }
 
 impl Mix {
-    /// Prompt and output tokens of a median request.
+    /// Prompt and output tokens of a request on average.
     pub fn tokens(self) -> (f64, f64) {
         match self {
-            Mix::Conversation => (1020.0, 129.0),
-            Mix::Coding => (1500.0, 13.0),
+            Mix::Conversation => (1155.0, 211.0),
+            Mix::Coding => (2048.0, 28.0),
+        }
+    }
+
+    /// The outputs' standard deviation over their mean (`Serving::output_spread`).
+    pub fn spread(self) -> f64 {
+        match self {
+            Mix::Conversation => 0.77,
+            Mix::Coding => 2.15,
         }
     }
 }
@@ -276,6 +289,8 @@ pub struct Serving {
     /// The share of `kernel_share` latent attention's kernels reach on this chip family
     /// (`presets::serving_latent_share`), models with MLA only; 0 for all of it.
     pub latent_share: f64,
+    /// The outputs' standard deviation over their mean: 0 for requests of one length.
+    pub output_spread: f64,
 }
 
 impl Serving {
@@ -286,6 +301,15 @@ impl Serving {
         } else {
             1.0
         }
+    }
+
+    /// The output a sequence in a running batch has in all, on average: longer outputs stay
+    /// longer, so a batch holds them in proportion to their length, `E[O²] / E[O]`, the mean
+    /// times `1 + spread²`.
+    pub fn resident_output(&self) -> f64 {
+        let spread =
+            if self.output_spread.is_finite() { self.output_spread.clamp(0.0, 10.0) } else { 0.0 };
+        self.output_tokens.max(1.0) * (1.0 + spread * spread)
     }
 
     /// The share of `share` latent attention's kernels reach (`latent_share`, 1 when unset).
@@ -1014,6 +1038,7 @@ pub fn estimate(
             + if rest > 0.0 { prefill_round(&prefill, &links, input, rest, 1.0) } else { 0.0 },
     );
     let drafts = s.draft_tokens.min(64) as f64;
+    let resident = s.resident_output();
     let plan = Plan {
         serving: s,
         decode,
@@ -1021,8 +1046,9 @@ pub fn estimate(
         prefill_s_per_request,
         // A static batch holds every sequence's cache at its full length until the batch ends
         // (engines that batch statically pad to it, as Optimum Habana's static shapes do);
-        // a continuous one holds each at half its output on average.
-        context: if s.continuous_batching { input + output / 2.0 } else { input + output },
+        // a continuous one holds each at half its output on average, the longer outputs more
+        // often (`Serving::resident_output`).
+        context: if s.continuous_batching { input + resident / 2.0 } else { input + output },
         drafts,
         emitted: s.tokens_per_step(),
     };
@@ -1034,7 +1060,8 @@ pub fn estimate(
     );
     let usable = chip.hbm_bytes * USABLE_MEMORY;
     let kv = plan.decode.kv_per_token;
-    let per_sequence = kv * (input + output);
+    // Each resident sequence's cache at its full length, the longer ones resident more often.
+    let per_sequence = kv * (input + if s.continuous_batching { resident } else { output });
     let free = usable - weight_bytes_per_chip;
     let per_rank = if per_sequence > 0.0 { (free / per_sequence).floor().max(0.0) } else { 0.0 };
     let kv_batch = finite(per_rank * decode_d.dp.max(1) as f64).min(u32::MAX as f64) as u32;
@@ -1298,7 +1325,7 @@ pub fn decode_step_at(
     let links = Links { cluster };
     let shape = Shape::of(t, &cluster.chip, normalised(serving.decode), serving, kernel_efficiency)
         .with_exchange(&links);
-    let context = serving.input_tokens.max(1.0) + serving.output_tokens.max(1.0) / 2.0;
+    let context = serving.input_tokens.max(1.0) + serving.resident_output() / 2.0;
     decode_step(
         &shape,
         &links,

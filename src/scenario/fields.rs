@@ -1188,6 +1188,14 @@ pub static SERVING_OUTPUT_TOKENS: Field = counted(
     1_000_000.0,
     "at least the first token, at most a million generated",
 );
+pub static SERVING_OUTPUT_SPREAD: Field = number(
+    "serving.output_spread",
+    "",
+    Derived,
+    0.0,
+    10.0,
+    "outputs of one length up to a spread ten times their mean, beyond any published trace",
+);
 pub static SERVING_TTFT_MS: Field = number(
     "serving.ttft_ms",
     "ms",
@@ -1607,6 +1615,7 @@ pub static FIELDS: &[&Field] = &[
     &CALIBRATION_MEASURED_MFU,
     &SERVING_INPUT_TOKENS,
     &SERVING_OUTPUT_TOKENS,
+    &SERVING_OUTPUT_SPREAD,
     &SERVING_TTFT_MS,
     &SERVING_TPOT_MS,
     &SERVING_REQUESTS_PER_S,

@@ -93,6 +93,18 @@ impl Scenario {
         let output_tokens =
             r.count(&get("output_tokens"), &fields::SERVING_OUTPUT_TOKENS, Some(mix_out as u32))
                 as f64;
+        // The mix's spread where its lengths are the mix's, else requests of one length.
+        let typed = get("output_tokens").is_some();
+        let output_spread = match &get("output_spread") {
+            None | Some(Value::Null) => {
+                if typed {
+                    0.0
+                } else {
+                    mix.spread()
+                }
+            }
+            Some(v) => r.non_negative(v, &fields::SERVING_OUTPUT_SPREAD),
+        };
         let ms = |r: &mut Reader, raw: &Raw, field: &fields::Field| {
             field.to_si(r.positive(raw, field, Some(field.fixed())))
         };
@@ -191,6 +203,7 @@ impl Scenario {
             kernel_share: crate::model::presets::serving_share(family, engine),
             expert_share: crate::model::presets::serving_expert_share(family),
             latent_share: crate::model::presets::serving_latent_share(family),
+            output_spread,
         }
     }
 }

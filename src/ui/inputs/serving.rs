@@ -15,9 +15,10 @@ use crate::text::t;
 /// A number field of a section, its `data-testid` and its resolved value in SI units.
 type Row<T> = (&'static Field, &'static str, fn(&T) -> Option<f64>);
 
-const REQUESTS: [Row<Serving>; 8] = [
+const REQUESTS: [Row<Serving>; 9] = [
     (&fields::SERVING_INPUT_TOKENS, "serving-input-tokens", |s| Some(s.input_tokens)),
     (&fields::SERVING_OUTPUT_TOKENS, "serving-output-tokens", |s| Some(s.output_tokens)),
+    (&fields::SERVING_OUTPUT_SPREAD, "serving-output-spread", |s| Some(s.output_spread)),
     (&fields::SERVING_TTFT_MS, "serving-ttft-ms", |s| Some(s.ttft_s)),
     (&fields::SERVING_TPOT_MS, "serving-tpot-ms", |s| Some(s.tpot_s)),
     (&fields::SERVING_REQUESTS_PER_S, "serving-requests-per-s", |s| Some(s.requests_per_s)),
