@@ -58,6 +58,12 @@ fn serving_deepseek_v3_h800(bencher: divan::Bencher) {
     bencher.bench(|| clusterplan::model::serving::of(divan::black_box(&inputs), &e));
 }
 
+#[divan::bench]
+fn serving_search_deepseek_v3_h800(bencher: divan::Bencher) {
+    let (inputs, e) = serving("deepseek-v3", "h800", 2048);
+    bencher.bench(|| clusterplan::model::serving::search(divan::black_box(&inputs), &e, 2048));
+}
+
 /// A preset of the newer kinds on `chips` H100 with TP 8, PP 4 and no CP.
 fn newer(model: &str, chips: u32) -> Inputs {
     let plan = serde_json::json!({

@@ -44,6 +44,21 @@ for (const lang of ['en', 'zh-CN']) {
     const share = num(await text(page, 'rl-generation-share'));
     assert.ok(share > 0 && share < 100, `generation ${share} %`);
 
+    // The cheapest deployments that meet every target, each with its Apply: applying the first
+    // writes its degrees into the plan, and the table's best row is then the plan's own.
+    await until(page, 'the deployments', (s) => document.querySelectorAll(s).length > 0, q('serving-deployment'));
+    const rows = await page.locator(q('serving-deployment')).count();
+    assert.ok(rows >= 1 && rows <= 5, `${rows} deployments`);
+    assert.ok((await text(page, 'serving-deployments-said')).length > 0, 'the sentence over the deployments');
+    await page.locator(q('serving-deployment-apply')).first().click();
+    await until(page, 'the applied degrees in the link', () => {
+      const b = (location.hash.match(/^#s=1\.([^&]*)/)?.[1] ?? '').replace(/-/g, '+').replace(/_/g, '/');
+      try {
+        const json = new TextDecoder().decode(Uint8Array.from(atob(b + '='.repeat((4 - (b.length % 4)) % 4)), (c) => c.charCodeAt(0)));
+        return json.includes('"expert_tp"');
+      } catch { return false; }
+    });
+
     // The link keeps both: a fresh page opened at it shows the same cards.
     await until(page, 'the fragment to hold serving and rl', () => {
       const b = (location.hash.match(/^#s=1\.([^&]*)/)?.[1] ?? '').replace(/-/g, '+').replace(/_/g, '/');

@@ -763,7 +763,7 @@ fn plots_svg(typed: &Scenario, dark: bool, width: u32) -> Plots {
     let drawn = charts::draw_all(&good.estimate, &scaling, chips, money, &theme, width);
     let served = crate::evaluation::serve(&good);
     let mut plots = Plots::default();
-    serve::words(&mut plots, &good, &served, &theme, width);
+    serve::words(&mut plots, scenario, &good, &served, &theme, width);
     let sketch = crate::sketch::sketch(&good.inputs, &good.estimate).map(|s| {
         let layout = crate::sketch::layout(&s, &crate::page::words::sketch_words());
         charts::draw_sketch(&layout, &theme)

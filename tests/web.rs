@@ -238,6 +238,30 @@ fn failures_benchmark_in_browser() {
     );
 }
 
+/// Not a test of speed: prints the time of the serving-cost search the plots' worker runs each
+/// edit of a plan that serves (`model::serving::search`): DeepSeek-V3 on up to 2,048 H800, as
+/// the native benchmark's `serving_search_deepseek_v3_h800`.
+#[wasm_bindgen_test]
+async fn serving_search_benchmark_in_browser() {
+    let performance = window().performance().expect("performance");
+    let plan = json!({
+        "model": { "preset": "deepseek-v3" },
+        "training": { "tokens": 1e12, "global_batch": 1024 },
+        "cluster": { "chip": "h800", "chips": 2048 },
+        "serving": { "tokens_per_day": 1e10, "tpot_ms": 50 }
+    });
+    let inputs = Scenario::from_value(plan).expect("a scenario").resolve().expect("resolves");
+    let e = model::estimate(&inputs);
+    breathe().await;
+    let start = performance.now();
+    let found = model::serving::search(&inputs, &e, 2048);
+    let ms = performance.now() - start;
+    assert!(!found.is_empty(), "deployments found");
+    web_sys::console::log_1(
+        &format!("BENCH serving_search_deepseek_v3_2048_ms={ms:.1} found={}", found.len()).into(),
+    );
+}
+
 /// Not a test of speed: prints the time of the full plan search for each newer kind of model
 /// on 2,048 H100 (as the native benchmark's `search_newer_kinds_2048_chips`).
 #[wasm_bindgen_test]

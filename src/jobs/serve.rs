@@ -9,8 +9,9 @@ use crate::format;
 use crate::model::rl::RlEstimate;
 use crate::model::serving::ServingEstimate;
 use crate::numbers;
-use crate::page::{Card, Plots};
-use crate::text::fill;
+use crate::page::{Apply, Card, Line, Plots, Row, Table};
+use crate::scenario::{fields, Scenario};
+use crate::text::{fill, t};
 use crate::validation::serving::Reach;
 
 /// A card of `value` with the range of a headline of `x` at `reach`
@@ -32,16 +33,19 @@ fn plain(value: String, detail: String) -> Card {
     Card { value, detail, ..Card::default() }
 }
 
-/// Serving and post-training of `good` (`served`) worded into `plots`, the frontier `width`
-/// pixels wide among its drawings; nothing where it asks neither.
+/// Serving and post-training of `good` (`served`, judged from `scenario`) worded into `plots`,
+/// the frontier `width` pixels wide among its drawings and the cheapest deployments
+/// (`deployments`); nothing where it asks neither.
 pub(super) fn words(
     plots: &mut Plots,
+    scenario: &Scenario,
     good: &Evaluation,
     served: &Served,
     theme: &charts::Theme,
     width: u32,
 ) {
     if let Some(s) = &served.serving {
+        deployments(plots, scenario, good);
         plots.serving_cards = Card::flat(&serving(good, s, &served.reach));
         plots.serving_problems = s.problems.iter().map(crate::text::serving_problem).collect();
         plots.serving_notes = s.notes.iter().map(crate::text::serving_note).collect();
@@ -205,4 +209,86 @@ fn rl_cards(r: &RlEstimate) -> Vec<Card> {
         ),
     );
     vec![step, share]
+}
+
+/// Deployments the table offers, cheapest first.
+const DEPLOYMENTS: usize = 5;
+
+/// The largest instance the deployment search tries, chips.
+const LARGEST_INSTANCE: u32 = 4096;
+
+/// The cheapest deployments of `good`'s serving that meet every target
+/// (`model::serving::search`) as the table `serving-deployments`, each with its cost, energy
+/// and latency and an Apply that sets its degrees, and the sentence over it.
+fn deployments(plots: &mut Plots, scenario: &Scenario, good: &Evaluation) {
+    let largest = good.inputs.cluster.n_chips.clamp(1, LARGEST_INSTANCE);
+    let found = crate::model::serving::search(&good.inputs, &good.estimate, largest);
+    let money = format::Money::of(&good.inputs.plant.facility);
+    let head = ["deployment", "throughput", "tpot", "ttft", "cost", "energy"];
+    let head = head.iter().map(|h| t(&format!("serving.deployments.{h}")).to_string()).collect();
+    let apart = good.inputs.serving.is_some_and(|s| s.disaggregated);
+    let moe = good.inputs.transformer.moe.is_some();
+    let rows = found
+        .iter()
+        .take(DEPLOYMENTS)
+        .map(|e| {
+            let d = &e.decode;
+            let named = deployment(d, moe);
+            let mut applied = scenario.clone();
+            for (field, prefill, value) in [
+                (&fields::SERVING_TP, &fields::SERVING_PREFILL_TP, d.tp),
+                (&fields::SERVING_DP, &fields::SERVING_PREFILL_DP, d.dp),
+                (&fields::SERVING_EP, &fields::SERVING_PREFILL_EP, d.ep),
+                (&fields::SERVING_EXPERT_TP, &fields::SERVING_PREFILL_EXPERT_TP, d.etp),
+            ] {
+                applied = applied.with(field, Some(value.into()));
+                if apart {
+                    applied = applied.with(prefill, Some(value.into()));
+                }
+            }
+            let label = fill("serving.deployments.apply", &[("deployment", &named)]);
+            Row {
+                testid: "serving-deployment".into(),
+                cells: vec![
+                    named,
+                    format::count(e.decode_tokens_per_s_per_chip),
+                    ms(e.tpot_p99_s),
+                    format::seconds(e.ttft_p99_s),
+                    money.show(e.usd_per_million_output_tokens),
+                    format::count(e.tokens_per_s_per_mw),
+                ],
+                apply: Some(Apply::new("serving-deployment-apply", label, applied)),
+                ..Row::default()
+            }
+        })
+        .collect();
+    plots.tables.push(Table { testid: "serving-deployments".into(), head, rows });
+    let said = match found.first() {
+        Some(best) => fill(
+            "serving.deployments.best",
+            &[
+                ("deployment", &deployment(&best.decode, moe)),
+                ("cost", &money.show(best.usd_per_million_output_tokens)),
+                ("mw", &format::count(best.tokens_per_s_per_mw)),
+                ("n", &found.len().to_string()),
+            ],
+        ),
+        None => t("serving.deployments.none").to_string(),
+    };
+    plots.said.push(Line::new("serving-deployments-said", said, found.is_empty()));
+}
+
+/// A deployment's degrees in words: `TP 8 (8 chips)` for a dense model, `TP 1 · DP 8 · EP 8 ·
+/// expert TP 1 (8 chips)` for a mixture of experts.
+fn deployment(d: &crate::model::serving::Deployment, moe: bool) -> String {
+    fill(
+        if moe { "serving.deployment-moe" } else { "serving.deployment" },
+        &[
+            ("tp", &d.tp.to_string()),
+            ("dp", &d.dp.to_string()),
+            ("ep", &d.ep.to_string()),
+            ("etp", &d.etp.to_string()),
+            ("chips", &numbers::format(d.chips() as f64)),
+        ],
+    )
 }

@@ -1386,12 +1386,13 @@ fn frontier(plan: &Plan, cap: u32, chips: f64, prefill_chip_s: Option<f64>) -> V
         .collect()
 }
 
-/// The deployments worth running, most output a chip-second first (so cheapest a token at any
-/// price per chip): every instance of a power of two chips up to `max_chips`, split between
-/// attention tensor and data parallelism every way (data parallelism only with experts, which
-/// every chip of the instance holds), each estimated for `serving`; only those that meet
-/// every target at the planned load and fit are ranked, so none that misses one is offered.
-/// The prefill instance, when apart, is split as the decode one.
+/// The deployments worth running, cheapest a million output tokens first, then most output a
+/// second per megawatt: every instance of a power of two chips up to `max_chips`, split
+/// between attention tensor and data parallelism every way (data parallelism only with
+/// experts, which every chip of the instance holds), the experts split in turn over 1, 2, 4
+/// or 8 chips each (expert tensor parallelism), each estimated for `serving`; only those that
+/// meet every target at the planned load and fit are ranked, so none that misses one is
+/// offered. The prefill instance, when apart, is split as the decode one.
 pub fn search(
     inputs: &crate::model::Inputs,
     estimate: &crate::model::Estimate,
@@ -1409,9 +1410,12 @@ pub fn search(
         while tp <= n {
             let dp = n / tp;
             if moe || dp == 1 {
-                let d = Deployment { tp, dp, ep: if moe { n } else { 1 }, etp: 1 };
-                let s = Serving { decode: d, prefill: d, ..serving };
-                found.push(self::estimate(t, &inputs.cluster, &s, kernel, &prices));
+                let splits: &[u32] = if moe { &[1, 2, 4, 8] } else { &[1] };
+                for &etp in splits.iter().filter(|&&e| e <= n) {
+                    let d = Deployment { tp, dp, ep: if moe { n / etp } else { 1 }, etp };
+                    let s = Serving { decode: d, prefill: d, ..serving };
+                    found.push(self::estimate(t, &inputs.cluster, &s, kernel, &prices));
+                }
             }
             tp *= 2;
         }
@@ -1421,6 +1425,10 @@ pub fn search(
         };
     }
     found.retain(|e| e.feasible);
-    found.sort_by(|a, b| b.decode_tokens_per_s_per_chip.total_cmp(&a.decode_tokens_per_s_per_chip));
+    found.sort_by(|a, b| {
+        a.usd_per_million_output_tokens
+            .total_cmp(&b.usd_per_million_output_tokens)
+            .then(b.tokens_per_s_per_mw.total_cmp(&a.tokens_per_s_per_mw))
+    });
     found
 }

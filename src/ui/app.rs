@@ -402,7 +402,7 @@ pub fn app() -> Html {
                     { compare(&state, &on_action, &compare_plots.status) }
                     { drawn(super::fleet::headline(plots.as_ref().and_then(|p| p.fleet.as_ref()))) }
                     { results(&state, &on_copy_text) }
-                    { drawn(super::serve::serving(plots.as_deref())) }
+                    { drawn(super::serve::serving(plots.as_deref(), &on_action)) }
                     { drawn(super::finish::finish(plots.as_ref().and_then(|p| p.failures.as_ref()))) }
                     { drawn(super::fleet::fleet(plots.as_ref().and_then(|p| p.fleet.as_ref()), &on_action)) }
                     if let Some(good) = good.clone() {

@@ -8,6 +8,7 @@ use yew::prelude::*;
 
 use super::plot::{plot, Kind};
 use super::results::marked;
+use crate::editor::Action;
 use crate::page::{Card, Plots};
 use crate::text::t;
 
@@ -57,7 +58,7 @@ fn problems(testid: &'static str, said: &[String]) -> Html {
     }
 }
 
-fn serve(s: &Plots) -> Html {
+fn serve(s: &Plots, on_action: &Callback<Action>) -> Html {
     html! {
         <section class="serve" data-testid="serve-results" data-feasible={s.serving_feasible.to_string()}>
             <h2>{ t("results.serve") }</h2>
@@ -70,6 +71,11 @@ fn serve(s: &Plots) -> Html {
             }
             { cards(&SERVE, &s.serving_cards, &s.serving_missed) }
             { plot(s.plot(Kind::Frontier.id()), Kind::Frontier) }
+            <h3>{ t("serve.deployments") }</h3>
+            { super::job::lines(s.said("serving-deployments-said").cloned().as_slice()) }
+            if let Some(table) = s.table("serving-deployments") {
+                <div class="table-scroll">{ super::job::table(table, on_action, false) }</div>
+            }
         </section>
     }
 }
@@ -84,9 +90,10 @@ fn rl(s: &Plots) -> Html {
     }
 }
 
-/// The *Serve* and *RL* results in the worker's `plots` of the plan on screen, with a button
-/// that saves them as CSV; nothing where the plan asks neither.
-pub fn serving(plots: Option<&Plots>) -> Html {
+/// The *Serve* and *RL* results in the worker's `plots` of the plan on screen, the cheapest
+/// deployments each with an Apply (`on_action`), and a button that saves them as CSV; nothing
+/// where the plan asks neither.
+pub fn serving(plots: Option<&Plots>, on_action: &Callback<Action>) -> Html {
     let Some(s) = plots.filter(|p| !p.serving_csv.is_empty()) else {
         return Html::default();
     };
@@ -98,7 +105,7 @@ pub fn serving(plots: Option<&Plots>) -> Html {
     });
     html! {
         <>
-            if !s.serving_cards.is_empty() { { serve(s) } }
+            if !s.serving_cards.is_empty() { { serve(s, on_action) } }
             if !s.rl_cards.is_empty() { { rl(s) } }
             <button type="button" class="save" data-testid="serving-csv" {onclick}>{ t("save.csv") }</button>
         </>
