@@ -502,5 +502,9 @@ fn serving_is_validated_by_source_on_several_vendors() {
     let mut abs: Vec<f64> = all.iter().map(|e| e.abs()).collect();
     abs.sort_by(f64::total_cmp);
     let median_all = abs[abs.len() / 2];
-    assert!(median_all <= 0.21, "left-out median over every source {median_all}");
+    let p90_all = abs[(abs.len() * 9).div_ceil(10) - 1];
+    assert!(
+        median_all <= 0.23 && p90_all <= 0.70,
+        "left-out median over every source {median_all}, p90 {p90_all}"
+    );
 }

@@ -40,11 +40,19 @@ pub const HOST_STEP_S: f64 = 0.5e-3;
 /// 1.38; mlcommons/inference_results_v4.0, v4.1, v5.0, `mlperf_log_summary.txt`).
 pub const TPOT_TAIL: f64 = 1.15;
 
-/// The share of a chained draft token the target model accepts given the one before it
-/// accepted: DeepSeek-V3's multi-token-prediction module's second token is accepted 85 % to
-/// 90 % of the time (DeepSeek-AI 2024, arXiv 2412.19437, §5.4.3); the lower end is taken, and
-/// each further draft token is accepted at that share of the one before.
+/// The share of first draft tokens the target model accepts: DeepSeek-V3's multi-token
+/// prediction module's second token is accepted 85 % to 90 % of the time (DeepSeek-AI 2024,
+/// arXiv 2412.19437, §5.4.3); the lower end is taken.
 pub const DRAFT_ACCEPTANCE: f64 = 0.85;
+
+/// The share of each further draft token accepted given the one before it was: a module
+/// trained to look one token ahead guesses worse the further it is chained. Least squares over
+/// the seven acceptance lengths published for DeepSeek-R1's module chained 1 to 5 deep
+/// (TensorRT-LLM's tech blog 1 on B200: 1.92, 2.58, 2.82, 2.99, 3.01; LMSYS's SGLang MTP blog
+/// on H200: 2.18 and 2.44 for 2 and 3) of `1 + 0.85 (1 + c + c² …)` gives 0.61, where the
+/// first draft's share chained on (0.85) promised 3.19 tokens a step for 3 drafts against
+/// 2.44 to 2.82 published.
+pub const DRAFT_CHAIN: f64 = 0.61;
 
 /// Least and greatest share of the chip's fitted speed a serving engine may reach
 /// (`Serving::kernel_share`).
@@ -272,7 +280,8 @@ pub struct Serving {
     /// 0 for none.
     pub draft_tokens: u32,
     /// Tokens a decode step emits per sequence on average with drafts, the one the target
-    /// model always gives included; 0 for the chained acceptance of `DRAFT_ACCEPTANCE`.
+    /// model always gives included; 0 for the chained acceptance of `DRAFT_ACCEPTANCE` and
+    /// `DRAFT_CHAIN`.
     pub acceptance_length: f64,
     /// Share of a prompt's tokens whose cache is already held (prefix caching): prefill
     /// computes only the rest.
@@ -331,7 +340,8 @@ impl Serving {
     }
 
     /// Tokens a decode step emits per sequence: 1 without drafts, the published acceptance
-    /// length, or `1 + a + a^2 + ...` over the draft tokens at `DRAFT_ACCEPTANCE`.
+    /// length, or `1 + a (1 + c + c² …)` over the draft tokens, the first accepted at
+    /// `DRAFT_ACCEPTANCE` and each further one at `DRAFT_CHAIN` of the one before.
     pub fn tokens_per_step(&self) -> f64 {
         let k = self.draft_tokens.min(64);
         if k == 0 {
@@ -339,7 +349,8 @@ impl Serving {
         } else if self.acceptance_length >= 1.0 {
             self.acceptance_length.min(k as f64 + 1.0)
         } else {
-            (0..=k).map(|i| DRAFT_ACCEPTANCE.powi(i as i32)).sum()
+            let chained: f64 = (0..k).map(|i| DRAFT_CHAIN.powi(i as i32)).sum();
+            1.0 + DRAFT_ACCEPTANCE * chained
         }
     }
 }

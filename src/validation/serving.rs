@@ -456,7 +456,7 @@ pub fn markdown(sources: &[Source], outcomes: &[Outcome]) -> String {
     let (inside, above_low, covered) = left_out_coverage(sources, outcomes);
     let share = |k: usize| 100.0 * k as f64 / covered.max(1) as f64;
     out.push_str(&format!(
-        "Held out: {rows} rows of {n} sources, median absolute error {:.0}%, p90 {:.0}%, signed mean {:+.0}%. Range on serving's headlines: the measured throughput was {lo:.2} to {hi:.2} times the estimate (p10 to p90); time per token, chips needed and price per token take the inverse. Left out one source at a time, the range the others give holds {:.0}% of its rows ({inside} of {covered}), and its low end is at or below the measured on {:.0}% ({above_low}).\n\n",
+        "Held out: {rows} rows of {n} sources, median absolute error {:.0}%, p90 {:.0}%, signed mean {:+.0}%; the measured throughput was {lo:.2} to {hi:.2} times the estimate over them all (p10 to p90). Left out one source at a time, the range the others give at each row's distance from what they measured (below) holds {:.0}% of its rows ({inside} of {covered}), and its low end is at or below the measured on {:.0}% ({above_low}).\n\n",
         100.0 * med,
         100.0 * held_out_p90(sources, outcomes),
         100.0 * signed,
@@ -465,7 +465,7 @@ pub fn markdown(sources: &[Source], outcomes: &[Outcome]) -> String {
     ));
     let ranges = ranges_without(sources, outcomes, None);
     out.push_str(&format!(
-        "The range widens with distance from what was measured, counted in the parts of a plan's group (chip family, engine, dense or MoE, aggregated or disaggregated) that no measured row shares, each held-out row placed at its distance from the other sources' groups: {:.2} to {:.2} for a measured group, {:.2} to {:.2} with one part new, {:.2} to {:.2} with two or more; the coverage above is of these.\n\n",
+        "Range on serving's headlines: the measured throughput over the estimate, p10 to p90, at the plan's distance from what was measured, counted in the parts of its group (chip family, engine, dense or MoE, aggregated or disaggregated) that no measured row shares, each held-out row placed at its distance from the other sources' groups: {:.2} to {:.2} for a measured group, {:.2} to {:.2} with one part new, {:.2} to {:.2} with two or more (a distance with fewer than three sources takes the nearer ones' rows too), widened further by the spread of the fitted shares where the plan's chip family or engine has none; time per token, chips needed and price per token take the inverse.\n\n",
         ranges[0].0, ranges[0].1, ranges[1].0, ranges[1].1, ranges[2].0, ranges[2].1,
     ));
     let all: Vec<f64> = outcomes.iter().map(Outcome::error).collect();
@@ -509,7 +509,7 @@ pub fn markdown(sources: &[Source], outcomes: &[Outcome]) -> String {
         ("engine", |o: &Outcome| o.engine.clone()),
     ] {
         out.push_str(&format!(
-            "| {title} | sources | rows | signed mean | median abs. |\n|---|---:|---:|---:|---:|\n"
+            "| {title} | sources | rows | signed mean | median abs. | p90 abs. |\n|---|---:|---:|---:|---:|---:|\n"
         ));
         let mut groups: Vec<String> = outcomes.iter().map(key).collect();
         groups.sort();
@@ -521,11 +521,12 @@ pub fn markdown(sources: &[Source], outcomes: &[Outcome]) -> String {
             of.sort_unstable();
             of.dedup();
             out.push_str(&format!(
-                "| {g} | {} | {} | {:+.1}% | {:.1}% |\n",
+                "| {g} | {} | {} | {:+.1}% | {:.1}% | {:.1}% |\n",
                 of.len(),
                 e.len(),
                 100.0 * mean(&e),
                 100.0 * median_abs(&e),
+                100.0 * p90_abs(&e),
             ));
         }
         out.push('\n');
