@@ -173,6 +173,36 @@ fn serving_range_json(e: &ServingEstimate, reach: &Reach) -> Value {
     })
 }
 
+/// A chip's row of a serving sizing (`sizing::to_serve`): the chips, megawatts and price of
+/// serving the load at its cheapest deployment, each with its range, and that deployment as
+/// `serving_json` writes it; `None` where no deployment meets the targets.
+pub fn serve_row(
+    chip: &str,
+    tokens_per_day: f64,
+    sized: Option<&crate::sizing::ServeSized>,
+) -> Value {
+    let Some(s) = sized else {
+        return json!({ "chip": chip, "tokens_per_day": tokens_per_day, "serves": false });
+    };
+    let e = &s.best;
+    let (lo, hi) = s.reach.headline(e.chips_needed as f64, false);
+    let (mw_lo, mw_hi) = s.reach.headline(e.power_w / 1e6, false);
+    json!({
+        "chip": chip,
+        "tokens_per_day": tokens_per_day,
+        "serves": true,
+        "chips_needed": e.chips_needed,
+        "chips_needed_range": [lo.ceil(), hi.ceil()],
+        "power_mw": e.power_w / 1e6,
+        "power_mw_range": [mw_lo, mw_hi],
+        "usd_per_million_output_tokens": e.usd_per_million_output_tokens,
+        "tokens_per_s_per_mw": e.tokens_per_s_per_mw,
+        "kwh_per_million_tokens": e.joules_per_token / 3.6,
+        "deployments_meeting_targets": s.meeting,
+        "serving": serving_json(e, &s.reach),
+    })
+}
+
 /// Post-training's step as a JSON object: its parts, shares and days (`model::rl`).
 pub fn rl_json(e: &RlEstimate) -> Value {
     json!({

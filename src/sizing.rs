@@ -20,10 +20,12 @@
 
 mod fleet;
 mod power;
+mod serve;
 
 pub use fleet::{add_to_fleet, Addition};
 pub use power::{within_power, PowerSized};
 use serde_json::Value;
+pub use serve::{to_serve, ServeSized};
 
 use crate::model::search::{self, Objective, Options, Plan, Search};
 use crate::model::{Estimate, Inputs};

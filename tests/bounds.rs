@@ -198,6 +198,9 @@ fn every_entry_point_finishes_in_a_second_with_bounded_memory() {
                 let max = good.inputs.cluster.n_chips.min(4096);
                 clusterplan::model::serving::search(&good.inputs, &good.estimate, max).len()
             });
+            worst.call("serving sizing", &case, || {
+                clusterplan::sizing::to_serve(s, Some("ascend-910c"), 1e10).is_ok()
+            });
         }
     }
     for (entry, took, bytes, case) in &worst.rows {

@@ -393,3 +393,50 @@ fn weights_in_a_format_the_chip_lacks_are_said_to_run_wider() {
         );
     }
 }
+
+/// `size --tokens-per-day` gives each chip the chips and megawatts its cheapest deployment
+/// needs for the load, each inside its range; over generated loads, models and chips, more
+/// tokens a day never take fewer chips or less power, and a chip that cannot meet the targets
+/// says so instead of a size.
+#[test]
+fn serving_sizes_grow_with_the_load_on_every_chip() {
+    let chips = ["h100-sxm", "ascend-910c", "gb200", "mi300x", "gaudi3", "mlu370-x8"];
+    let mut rng = Rng(0x51_2E5);
+    let mut served = 0;
+    for _ in 0..6 {
+        let model = *rng.pick(&["llama3-8b", "llama3-70b", "deepseek-v3", "mixtral-8x7b"]);
+        let tpot = *rng.pick(&[30.0, 50.0, 100.0]);
+        let s = scenario(model, "h100-sxm", 1024, json!({ "tpot_ms": tpot }));
+        let low = 1e8 * (1u64 << rng.below(6)) as f64;
+        let at = |load: f64| {
+            let load = load.to_string();
+            let mut args = vec!["size", "-", "--tokens-per-day", load.as_str()];
+            for chip in chips {
+                args.extend(["--chip", chip]);
+            }
+            cli(&args, &s)["rows"].as_array().expect("rows").clone()
+        };
+        let (few, many) = (at(low), at(low * 10.0));
+        assert_eq!(few.len(), chips.len());
+        for (a, b) in few.iter().zip(&many) {
+            if a["serves"] != json!(true) {
+                assert!(a.get("chips_needed").is_none(), "{a}");
+                continue;
+            }
+            served += 1;
+            let n = a["chips_needed"].as_f64().unwrap();
+            let range = &a["chips_needed_range"];
+            assert!(
+                n >= 1.0 && range[0].as_f64() <= Some(n) && range[1].as_f64() >= Some(n),
+                "{a}"
+            );
+            assert!(a["power_mw"].as_f64().is_some_and(|mw| mw > 0.0), "{a}");
+            assert_eq!(a["serving"]["feasible"], json!(true), "{a}");
+            if b["serves"] == json!(true) {
+                assert!(b["chips_needed"].as_f64().unwrap() >= n, "{model} {tpot}: {a} then {b}");
+                assert!(b["power_mw"].as_f64() >= a["power_mw"].as_f64(), "{a} then {b}");
+            }
+        }
+    }
+    assert!(served >= 12, "{served} chips served their loads");
+}

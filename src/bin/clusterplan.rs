@@ -25,6 +25,9 @@ commands:
   size FILE --deadline-days D [--chip ID ...]
                  the smallest cluster of each chip (the scenario's when none is given)
                  that trains the workload in D days, with its plan, as JSON
+  size FILE --tokens-per-day T [--chip ID ...]
+                 the chips and megawatts each chip needs to serve T tokens a day at the
+                 scenario's serving targets, at its cheapest deployment, as JSON
   size FILE --power-mw P [--chip ID ...]
                  the largest cluster of each chip whose site is provisioned within P MW,
                  with its racks, capex and the days its best plan takes, as JSON
@@ -433,14 +436,70 @@ fn size_for_power(path: &str, mw: f64, chips: &[&str]) -> ExitCode {
     print_json(&serde_json::json!({ "power_mw": mw, "rows": rows }))
 }
 
+/// `size FILE --tokens-per-day T`: what each chip takes to serve the load.
+fn size_to_serve(path: &str, tokens_per_day: f64, chips: &[&str]) -> ExitCode {
+    let scenario = match one_scenario(path, "size") {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    if scenario.get("serving").is_none() {
+        eprintln!("error: --tokens-per-day needs a `serving` section in the scenario");
+        return ExitCode::from(2);
+    }
+    let asked: Vec<Option<&str>> =
+        if chips.is_empty() { vec![None] } else { chips.iter().map(|c| Some(*c)).collect() };
+    let mut rows = Vec::new();
+    for chip in asked {
+        let name =
+            chip.map(str::to_string).unwrap_or_else(|| clusterplan::jobs::chip_name(&scenario));
+        match sizing::to_serve(&scenario, chip, tokens_per_day) {
+            Ok(found) => rows.push(report::serve_row(&name, tokens_per_day, found.as_ref())),
+            Err(errors) => return input_errors(errors),
+        }
+    }
+    print_json(&serde_json::json!({ "tokens_per_day": tokens_per_day, "rows": rows }))
+}
+
+/// The one positive number `flag` was given, or the exit code of its error.
+fn one_positive(values: &[&str], flag: &str, expected: &str) -> Result<f64, ExitCode> {
+    match values {
+        [one] => match clusterplan::numbers::parse(one) {
+            Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+            _ => {
+                eprintln!("error: {flag}: expected {expected}, got '{one}'");
+                Err(ExitCode::from(2))
+            }
+        },
+        _ => {
+            eprintln!("error: size takes one {flag}");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
 fn size(path: &str, rest: &[&str]) -> ExitCode {
-    let pairs = match flags(rest, &["--deadline-days", "--chip", "--power-mw"]) {
+    let pairs = match flags(rest, &["--deadline-days", "--chip", "--power-mw", "--tokens-per-day"])
+    {
         Ok(pairs) => pairs,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
+    let loads: Vec<&str> =
+        pairs.iter().filter(|(f, _)| *f == "--tokens-per-day").map(|(_, v)| *v).collect();
+    if !loads.is_empty() {
+        if pairs.iter().any(|(f, _)| *f == "--deadline-days" || *f == "--power-mw") {
+            eprintln!("error: size takes one of --deadline-days, --power-mw or --tokens-per-day");
+            return ExitCode::from(2);
+        }
+        let chips: Vec<&str> =
+            pairs.iter().filter(|(f, _)| *f == "--chip").map(|(_, v)| *v).collect();
+        return match one_positive(&loads, "--tokens-per-day", "a positive number of tokens") {
+            Ok(tokens) => size_to_serve(path, tokens, &chips),
+            Err(code) => code,
+        };
+    }
     let powers: Vec<&str> =
         pairs.iter().filter(|(f, _)| *f == "--power-mw").map(|(_, v)| *v).collect();
     if !powers.is_empty() {
@@ -450,18 +509,9 @@ fn size(path: &str, rest: &[&str]) -> ExitCode {
         }
         let chips: Vec<&str> =
             pairs.iter().filter(|(f, _)| *f == "--chip").map(|(_, v)| *v).collect();
-        return match powers.as_slice() {
-            [one] => match clusterplan::numbers::parse(one) {
-                Ok(mw) if mw > 0.0 && mw.is_finite() => size_for_power(path, mw, &chips),
-                _ => {
-                    eprintln!("error: --power-mw: expected a positive number of MW, got '{one}'");
-                    ExitCode::from(2)
-                }
-            },
-            _ => {
-                eprintln!("error: size takes one --power-mw P");
-                ExitCode::from(2)
-            }
+        return match one_positive(&powers, "--power-mw", "a positive number of MW") {
+            Ok(mw) => size_for_power(path, mw, &chips),
+            Err(code) => code,
         };
     }
     let deadlines: Vec<&str> =
