@@ -302,14 +302,19 @@ pub struct Serving {
     pub output_spread: f64,
 }
 
+/// A fitted share inside `SHARE_RANGE`, or all of it (1) when unset (0 or less).
+fn share_or_all(share: f64) -> f64 {
+    if share > 0.0 {
+        share.clamp(SHARE_RANGE.0, SHARE_RANGE.1)
+    } else {
+        1.0
+    }
+}
+
 impl Serving {
     /// The share of the chip's fitted speed serving reaches (`kernel_share`, 1 when unset).
     pub fn share(&self) -> f64 {
-        if self.kernel_share > 0.0 {
-            self.kernel_share.clamp(SHARE_RANGE.0, SHARE_RANGE.1)
-        } else {
-            1.0
-        }
+        share_or_all(self.kernel_share)
     }
 
     /// The output a sequence in a running batch has in all, on average: longer outputs stay
@@ -323,20 +328,12 @@ impl Serving {
 
     /// The share of `share` latent attention's kernels reach (`latent_share`, 1 when unset).
     pub fn latent(&self) -> f64 {
-        if self.latent_share > 0.0 {
-            self.latent_share.clamp(SHARE_RANGE.0, SHARE_RANGE.1)
-        } else {
-            1.0
-        }
+        share_or_all(self.latent_share)
     }
 
     /// The share of `share` the routed experts' kernels reach (`expert_share`, 1 when unset).
     pub fn expert(&self) -> f64 {
-        if self.expert_share > 0.0 {
-            self.expert_share.clamp(SHARE_RANGE.0, SHARE_RANGE.1)
-        } else {
-            1.0
-        }
+        share_or_all(self.expert_share)
     }
 
     /// Tokens a decode step emits per sequence: 1 without drafts, the published acceptance
