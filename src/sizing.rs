@@ -332,8 +332,10 @@ impl Sizer {
         let outcome = search.as_ref().map(Search::outcome);
         if let Some(o) = &outcome {
             // Plans judged count against the budget as the search counts them
-            // (`search::JUDGED_PER_TIMED` judged for one timed).
-            self.judged += o.evaluated.max(o.searched / search::JUDGED_PER_TIMED);
+            // (`search::JUDGED_PER_TIMED` judged for one timed), and so do the shapes it
+            // costed, where there are more of them: a model whose cells cost many shapes each
+            // spends its time there.
+            self.judged += o.evaluated.max(o.searched.max(o.costed) / search::JUDGED_PER_TIMED);
             self.budget_spent |= o.budget_spent;
         }
         let best = outcome.and_then(|o| o.ranked.first().copied());

@@ -564,6 +564,10 @@ pub struct Outcome {
     pub pareto: Vec<Plan>,
     /// Plans enumerated (the typed plan included).
     pub searched: u64,
+    /// Per-chip shapes whose layer costs were worked out (`step_time::LayerCosts`), the
+    /// search's costliest step: cells differing in batch, pipeline or data parallelism cost
+    /// theirs again, so there are often more than plans.
+    pub costed: u64,
     /// Plans set aside before timing: `invalid` plus `does_not_fit`.
     pub pruned: u64,
     /// Plans that cannot run as written.
@@ -623,6 +627,8 @@ pub struct Search {
     next: usize,
     ranked: Vec<(f64, Plan)>,
     pareto: Vec<Plan>,
+    /// Per-chip shapes whose layer costs were worked out (`Outcome::costed`).
+    costed: u64,
     searched: u64,
     invalid: u64,
     does_not_fit: u64,
@@ -730,6 +736,7 @@ impl Search {
             ranked: Vec::new(),
             pareto: Vec::new(),
             searched: 0,
+            costed: 0,
             invalid: 0,
             does_not_fit: 0,
             never_finish: 0,
@@ -774,7 +781,8 @@ impl Search {
         let mut costs = std::mem::take(&mut self.costs);
         while self.next < end && !self.stopped {
             let judged = self.options.budget.saturating_mul(JUDGED_PER_TIMED);
-            if self.evaluated >= self.options.budget || self.searched >= judged {
+            // Shapes costed count as plans judged: cells set aside by their floor cost theirs.
+            if self.evaluated >= self.options.budget || self.searched.max(self.costed) >= judged {
                 self.spent = true;
                 break;
             }
@@ -989,6 +997,7 @@ impl Search {
             fastest: conventional.and(self.ranked.first().map(|(_, p)| *p)),
             pareto: self.pareto.clone(),
             searched: self.searched,
+            costed: self.costed,
             pruned: self.invalid + self.does_not_fit,
             invalid: self.invalid,
             does_not_fit: self.does_not_fit,
@@ -1016,6 +1025,7 @@ impl Search {
             let mut per_shape = PerShape::of(inputs);
             let known = costs.get(at).copied();
             at += 1;
+            self.costed += u64::from(known.is_none());
             per_shape.time = known.map(|(layers, _)| layers);
             for v in 1..=v_max {
                 let bar = self.shape_bar();
@@ -1055,17 +1065,25 @@ impl Search {
     /// per-chip shapes (`step_time::LeastStep`, with the most virtual stages the shape allows)
     /// over the cell's steps. The layer costs and least step of its shapes, in the order
     /// `cell` tries them, are left in `costs`.
-    fn floor(&self, inputs: &mut Inputs, c: Cell, costs: &mut Vec<(LayerCosts, LeastStep)>) -> f64 {
+    fn floor(
+        &mut self,
+        inputs: &mut Inputs,
+        c: Cell,
+        costs: &mut Vec<(LayerCosts, LeastStep)>,
+    ) -> f64 {
         costs.clear();
         let mut least = f64::INFINITY;
+        let mut costed = 0;
         each_shape(inputs, c, &self.base.parallelism, |inputs, v_max| {
             let shape = Shape::of(inputs);
             let layers = LayerCosts::of(inputs, &shape);
+            costed += 1;
             let layout = stages::stages(&inputs.transformer, &shape);
             let step = LeastStep::of(inputs, &shape, &layout, &layers);
             least = least.min(step.at(v_max));
             costs.push((layers, step));
         });
+        self.costed += costed;
         days_of(steps_of(inputs, c.batch), least)
     }
 
