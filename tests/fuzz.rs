@@ -184,8 +184,18 @@ fn no_scenario_breaks_the_judge_or_its_answers() {
             let solo: Vec<_> = p.pools.iter().map(clusterplan::model::estimate).collect();
             let job = p.job();
             let apart: f64 = solo.iter().map(|e| e.tokens_per_s).sum();
+            // Pools pipelined over layers of different kinds (DeepSeek's dense first layers
+            // before its MoE layers, a vision encoder first, prediction modules last) may each
+            // take the kind they run best, and so beat their speeds apart: the bound holds where
+            // every layer is alike or the pools split the batch.
+            let t = &good.inputs.transformer;
+            let alike = t.moe.is_none_or(|m| m.n_dense_layers == 0)
+                && t.vision.is_none()
+                && t.mtp_layers == 0;
+            let by_layers = p.across == clusterplan::model::pools::Across::Pipeline;
             assert!(
-                finite(job.tokens_per_s) && job.tokens_per_s <= apart * (1.0 + 1e-9),
+                finite(job.tokens_per_s)
+                    && (job.tokens_per_s <= apart * (1.0 + 1e-9) || (by_layers && !alike)),
                 "case {case}: {job:?} against {apart} apart in {}",
                 serde_json::to_string(&s).unwrap_or_default()
             );
