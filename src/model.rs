@@ -290,7 +290,15 @@ fn step_of(
         &params,
         &memory::LayerMemory::of(inputs, shape),
     );
-    (breakdown.with_compiler_remat(memory.compiler_remat), link, memory)
+    (
+        breakdown.with_memory(
+            memory.compiler_remat,
+            memory.offloaded_bytes,
+            inputs.cluster.chip.host_bytes_per_s,
+        ),
+        link,
+        memory,
+    )
 }
 
 /// `flops` per step of `step_s` seconds over the BF16 dense peak of `chips_used` chips: MFU

@@ -368,6 +368,8 @@ section! {
         recompute_elementwise,
         /// Layers on the first pipeline stage; default: the model's split.
         first_stage_layers,
+        /// Layers of each chip whose stored activations wait in host memory; default 0.
+        offload_layers,
         /// How one job spans the cluster's pools: `data`, `pipeline` or `separate`; default
         /// `data`.
         across_pools,

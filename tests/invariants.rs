@@ -1,6 +1,7 @@
 //! Properties that hold for every plan: random valid scenarios never panic or produce NaN,
-//! breakdowns sum to their totals, memory never falls as sequences grow, and more replicas
-//! mean fewer tokens per chip. A small deterministic generator keeps runs reproducible.
+//! breakdowns sum to their totals, memory never falls as sequences grow, offloading
+//! activations frees memory and costs no more than its copies, and more replicas mean fewer
+//! tokens per chip. A small deterministic generator keeps runs reproducible.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
@@ -83,6 +84,50 @@ fn memory_never_falls_when_sequences_grow() {
         );
         assert!(after.activations_bytes + after.logits_bytes >= before.activations_bytes);
     }
+}
+
+#[test]
+fn offloading_frees_device_memory_at_the_cost_of_its_copies() {
+    let mut rng = Rng(0x2F1D_8A5C_03B7_E461);
+    let mut freed = 0;
+    let mut exposed = 0;
+    for case in 0..1000 {
+        let s = random_scenario(&mut rng);
+        let mut inputs = resolve(&s);
+        let before = model::estimate(&inputs);
+        inputs.parallelism.offload_layers = 1 + rng.below(200) as u32;
+        // A slow host link on some, so copies outlast the compute beside them.
+        if rng.below(2) == 0 {
+            inputs.cluster.chip.host_bytes_per_s = 1e9 * (1 + rng.below(8)) as f64;
+        }
+        let after = model::estimate(&inputs);
+        let json = s.to_json();
+        assert!(
+            after.memory.peak_bytes <= before.memory.peak_bytes * (1.0 + 1e-12),
+            "case {case}: offloading {} layers raised the peak from {} to {} ({json})",
+            inputs.parallelism.offload_layers,
+            before.memory.peak_bytes,
+            after.memory.peak_bytes,
+        );
+        assert!(after.memory.activations_bytes <= before.memory.activations_bytes * (1.0 + 1e-12));
+        assert!(close(after.breakdown.total(), after.step_s), "case {case}: parts do not sum");
+        // Where the compiler recomputed to fit, offloading spares it some of that instead.
+        if before.memory.compiler_remat == 0.0 {
+            assert!(after.step_s >= before.step_s * (1.0 - 1e-12), "case {case}: faster ({json})");
+            assert!(
+                close(after.step_s - after.breakdown.offload_s, before.step_s),
+                "case {case}: offloading changed more than its copies ({json})"
+            );
+        } else {
+            assert!(after.breakdown.recompute_s <= before.breakdown.recompute_s * (1.0 + 1e-12));
+        }
+        let bytes = after.memory.offloaded_bytes;
+        let copy_s = bytes / inputs.cluster.chip.host_bytes_per_s;
+        assert!(after.breakdown.offload_s <= 2.0 * copy_s * (1.0 + 1e-12), "case {case}");
+        freed += usize::from(after.memory.peak_bytes < before.memory.peak_bytes);
+        exposed += usize::from(after.breakdown.offload_s > 0.0);
+    }
+    assert!(freed > 300 && exposed > 20, "{freed} plans freed memory, {exposed} exposed copies");
 }
 
 #[test]

@@ -25,7 +25,7 @@ const MIN_PX: f64 = 3.0;
 const CHUNK_PX: f64 = 4.0;
 
 /// Every kind in the legend's order.
-const KINDS: [Kind; 12] = [
+const KINDS: [Kind; 13] = [
     Kind::Forward,
     Kind::Backward,
     Kind::Tp,
@@ -36,6 +36,7 @@ const KINDS: [Kind; 12] = [
     Kind::Bubble,
     Kind::Dp,
     Kind::Optimizer,
+    Kind::Offload,
     Kind::Straggler,
     Kind::Steady,
 ];
@@ -53,6 +54,7 @@ fn name(theme: &Theme, kind: Kind) -> &'static str {
         Kind::Bubble => "part.bubble",
         Kind::Dp => "part.dp_exposed",
         Kind::Optimizer => "part.optimizer",
+        Kind::Offload => "part.offload",
         Kind::Straggler => "part.straggler",
         Kind::Steady => "chart.timeline-steady",
     };
@@ -73,6 +75,7 @@ fn colour(theme: &Theme, kind: Kind) -> &'static str {
         Kind::Bubble => theme.grid,
         Kind::Dp => p[8],
         Kind::Optimizer => p[1],
+        Kind::Offload => theme.muted,
         Kind::Straggler => theme.alert,
         Kind::Steady => theme.outline,
     }

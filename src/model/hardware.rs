@@ -18,6 +18,9 @@ pub struct Chip {
     pub hbm_bytes: f64,
     /// Device memory bandwidth, bytes/s.
     pub hbm_bytes_per_s: f64,
+    /// The link to the host's memory, one direction, bytes/s: PCIe, or NVLink-C2C where the
+    /// chip shares a package with its CPU. Activations offloaded to the host cross it.
+    pub host_bytes_per_s: f64,
     /// Board power limit (TDP), watts.
     pub tdp_w: f64,
     /// Best fraction of `bf16_flops_per_s` a large, well-shaped GEMM sustains in training

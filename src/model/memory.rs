@@ -66,6 +66,9 @@ pub struct MemoryUse {
     /// Share of the stored activations the compiler recomputes instead of keeping, so the
     /// step fits (XLA's rematerialization pass; 0 on other stacks or when the plan fits).
     pub compiler_remat: f64,
+    /// Bytes of stored activations a step sends to the host's memory, and fetches back, over
+    /// the chip's host link (`Parallelism::offload_layers`).
+    pub offloaded_bytes: f64,
 }
 
 impl MemoryUse {
@@ -354,6 +357,15 @@ fn stage_memory(
     let mtp = stage.mtp_layers as f64;
     let mtp_layer = if t.moe.is_some() { moe_layer } else { dense_layer };
     let stored = n_dense * dense_layer.stored + n_moe * moe_layer.stored + mtp * mtp_layer.stored;
+    // Offloaded layers keep their stored activations in the host's memory from their forward
+    // pass to their backward pass; one layer's are on the device at a time, on their way out
+    // or back (Megatron-Core's CPU offloading, MaxText's `offload` remat policies).
+    let layers_held = n_dense + n_moe + mtp;
+    let offloaded = (p.offload_layers as f64).min(layers_held);
+    let one_layer = if layers_held > 0.0 { stored / layers_held } else { 0.0 };
+    let in_transit = if offloaded > 0.0 { one_layer } else { 0.0 };
+    let offloaded_bytes = offloaded * one_layer * shape.n_microbatches as f64;
+    let stored = stored - offloaded * one_layer;
     // The first stage keeps the vision encoder's activations too.
     let stored = if stage.first { stored + memory.1 } else { stored };
     let activations = stored * stage.in_flight;
@@ -375,11 +387,14 @@ fn stage_memory(
     } else {
         0.0
     };
-    let fwd_transient = 2.0 * gathered + zero3_layer;
+    let fwd_transient = 2.0 * gathered + zero3_layer + in_transit;
     // Gradients of the layer in flight (about half a layer's activations), plus whatever
     // recomputation rebuilds for it.
-    let bwd_transient =
-        2.0 * gathered + zero3_layer + worst(|a| a.recomputed) + 0.5 * worst(|a| a.full);
+    let bwd_transient = 2.0 * gathered
+        + zero3_layer
+        + in_transit
+        + worst(|a| a.recomputed)
+        + 0.5 * worst(|a| a.full);
 
     let groups =
         [shape.tp_u, shape.pp_u, shape.dp_u.saturating_mul(shape.cp_u), shape.cp_u, shape.ep_u]
@@ -445,5 +460,6 @@ fn stage_memory(
         hbm_bytes: finite(hbm),
         fits: peak <= hbm * (1.0 + 1e-12),
         compiler_remat: finite(compiler_remat),
+        offloaded_bytes: finite(offloaded_bytes),
     }
 }

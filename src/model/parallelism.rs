@@ -382,6 +382,11 @@ pub struct Parallelism {
     /// `--decoder-first-pipeline-num-layers`, MindSpeed's `--num-layer-list`, and what
     /// Megatron-Bridge's `account_for_embedding_in_pipeline_split` does (one layer fewer).
     pub first_stage_layers: u32,
+    /// Layers of each chip whose stored activations wait in the host's memory between their
+    /// forward and backward passes, copied over the chip's host link behind its compute
+    /// (Megatron-Core's `--cpu-offloading-num-layers`; MaxText's remat policies that name a
+    /// tensor `offload`); at most the stage's layers.
+    pub offload_layers: u32,
 }
 
 /// Derived per-chip quantities, computed once per estimate.

@@ -467,7 +467,11 @@ fn evaluate_with(inputs: &Inputs, per_shape: &mut PerShape, staged: &Staged) -> 
         }
     };
     let (breakdown, _) = step_time::step_from(inputs, &shape, params, &step_base);
-    let breakdown = breakdown.with_compiler_remat(memory.compiler_remat);
+    let breakdown = breakdown.with_memory(
+        memory.compiler_remat,
+        memory.offloaded_bytes,
+        inputs.cluster.chip.host_bytes_per_s,
+    );
     let step_s = finite(breakdown.total());
     let totals = run_with(inputs, &per_shape.standing, shape.chips_used, &breakdown, step_s);
     let Some(effective_train_days) = totals.reliability.effective_train_days else {

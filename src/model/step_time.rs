@@ -57,6 +57,9 @@ pub struct StepBreakdown {
     /// the host and the launches after it, and each layer's kernels launched one at a time
     /// (`Software::moe_host_s`, `Software::layer_host_s`).
     pub host_s: f64,
+    /// Copies of offloaded activations to the host and back that the compute beside them does
+    /// not hide (`Parallelism::offload_layers`).
+    pub offload_s: f64,
 }
 
 impl StepBreakdown {
@@ -72,9 +75,35 @@ impl StepBreakdown {
     /// The step with `share` of the stored activations recomputed by the compiler to fit
     /// (`MemoryUse::compiler_remat`): that share of a forward pass, a third of the
     /// forward-and-backward compute, is rerun.
-    pub(crate) fn with_compiler_remat(mut self, share: f64) -> StepBreakdown {
+    fn with_compiler_remat(mut self, share: f64) -> StepBreakdown {
         if share > 0.0 {
             self.recompute_s += finite(share.min(1.0) * self.compute_s / 3.0);
+        }
+        self
+    }
+
+    /// The step with what the memory plan adds to it (`memory::MemoryUse`): the share of the
+    /// stored activations the compiler recomputes, and the bytes of offloaded activations
+    /// copied each way over a host link of `host_bytes_per_s`.
+    pub(crate) fn with_memory(
+        self,
+        compiler_remat: f64,
+        offloaded_bytes: f64,
+        host_bytes_per_s: f64,
+    ) -> StepBreakdown {
+        self.with_compiler_remat(compiler_remat).with_offload(offloaded_bytes, host_bytes_per_s)
+    }
+
+    /// The step with `bytes` of offloaded activations sent to the host during the forward
+    /// passes and fetched back during the backward passes over a link of `bytes_per_s` each
+    /// way: the copies run beside the compute of their pass (a third of the forward and
+    /// backward compute, and the rest with the recomputation), and what outlasts it is exposed.
+    fn with_offload(mut self, bytes: f64, bytes_per_s: f64) -> StepBreakdown {
+        if bytes > 0.0 {
+            let copy_s = bytes / bytes_per_s.max(1.0);
+            let forward = self.compute_s / 3.0;
+            let backward = self.compute_s - forward + self.recompute_s;
+            self.offload_s = finite((copy_s - forward).max(0.0) + (copy_s - backward).max(0.0));
         }
         self
     }
@@ -86,7 +115,7 @@ impl StepBreakdown {
 
     /// Every part with its id (worded as `part.<id>`; the report's keys without `_s`), in
     /// display order, seconds.
-    pub fn parts(&self) -> [(&'static str, f64); 11] {
+    pub fn parts(&self) -> [(&'static str, f64); 12] {
         [
             ("compute", self.compute_s),
             ("recompute", self.recompute_s),
@@ -99,6 +128,7 @@ impl StepBreakdown {
             ("optimizer", self.optimizer_s),
             ("straggler", self.straggler_s),
             ("host", self.host_s),
+            ("offload", self.offload_s),
         ]
     }
 }
@@ -361,6 +391,7 @@ pub(crate) fn step_from(
         optimizer_s: optimizer,
         straggler_s: slowest_of(shape.chips_used) * (compute + recompute + bubble),
         host_s: per_step(|x| x.host),
+        offload_s: 0.0,
     };
     let link = LinkTimes {
         tp_s: per_step(|x| x.tp.link),
@@ -403,6 +434,7 @@ fn clean(b: StepBreakdown) -> StepBreakdown {
         optimizer_s: finite(b.optimizer_s),
         straggler_s: finite(b.straggler_s),
         host_s: finite(b.host_s),
+        offload_s: finite(b.offload_s),
     }
 }
 

@@ -45,6 +45,8 @@ pub enum Kind {
     /// Data-parallel reduction left exposed.
     Dp,
     Optimizer,
+    /// Waiting for offloaded activations to reach the host or come back.
+    Offload,
     /// Waiting for the slowest chip.
     Straggler,
     /// Passes of the middle of the schedule, summarised as one interval (`Event::passes`).
@@ -65,6 +67,7 @@ impl Kind {
             Kind::Bubble => "bubble",
             Kind::Dp => "dp",
             Kind::Optimizer => "optimizer",
+            Kind::Offload => "offload",
             Kind::Straggler => "straggler",
             Kind::Steady => "steady",
         }
@@ -159,6 +162,7 @@ pub fn summarised(
         (Kind::Tp, per(b.tp_exposed_s)),
         (Kind::Cp, per(b.cp_exposed_s)),
         (Kind::Ep, per(b.ep_exposed_s)),
+        (Kind::Offload, per(b.offload_s)),
     ];
     let (send, host) = (per(b.pp_exposed_s) / 2.0, per(b.host_s) / 2.0);
     // A whole pass's time, as the summary of the passes it stands for adds them up.

@@ -600,6 +600,15 @@ pub static CLUSTER_CHIP_HBM_TB_PER_S: Field = number(
     "10 PB/s, a thousand times HBM3e",
 )
 .scaled(TB_PER_S, 1.0);
+pub static CLUSTER_CHIP_HOST_GB_PER_S: Field = number(
+    "cluster.chip.host_gb_per_s",
+    "GB/s",
+    Fixed(64.0),
+    0.1,
+    1e5,
+    "100 TB/s, a hundred times NVLink-C2C",
+)
+.scaled(GB_PER_S, 1.0);
 pub static CLUSTER_CHIP_TDP_W: Field = number(
     "cluster.chip.tdp_w",
     "W",
@@ -719,6 +728,14 @@ pub static PARALLELISM_FIRST_STAGE_LAYERS: Field = counted(
     1.0,
     1e5,
     "at most the layers less one for each other stage",
+);
+pub static PARALLELISM_OFFLOAD_LAYERS: Field = counted(
+    "parallelism.offload_layers",
+    "layers",
+    Fixed(0.0),
+    0.0,
+    1e5,
+    "at most every layer a chip holds",
 );
 pub static CLUSTER_PLACEMENT_DOMAIN_CHIPS: Field = counted(
         "cluster.placement.domain_chips",
@@ -1441,6 +1458,7 @@ pub static FIELDS: &[&Field] = &[
     &CLUSTER_CHIP_FP32_TFLOPS,
     &CLUSTER_CHIP_HBM_GB,
     &CLUSTER_CHIP_HBM_TB_PER_S,
+    &CLUSTER_CHIP_HOST_GB_PER_S,
     &CLUSTER_CHIP_TDP_W,
     &CLUSTER_CHIP_MATMUL_EFFICIENCY,
     &CLUSTER_CHIP_MEMORY_EFFICIENCY,
@@ -1460,6 +1478,7 @@ pub static FIELDS: &[&Field] = &[
     &CLUSTER_SYSTEM_LIQUID,
     &CLUSTER_POWER_CAP_W,
     &PARALLELISM_FIRST_STAGE_LAYERS,
+    &PARALLELISM_OFFLOAD_LAYERS,
     &CLUSTER_PLACEMENT_DOMAIN_CHIPS,
     &CLUSTER_BETWEEN_POOLS_GBIT_PER_S,
     &SITES_WAN_GBIT_PER_S,
@@ -1755,6 +1774,7 @@ pub fn chip_figure_path(name: &str) -> Option<&'static str> {
         "fp32_flops_per_s" => "cluster.chip.fp32_tflops",
         "hbm_bytes" => "cluster.chip.hbm_gb",
         "hbm_bytes_per_s" => "cluster.chip.hbm_tb_per_s",
+        "host_bytes_per_s" => "cluster.chip.host_gb_per_s",
         "tdp_w" => "cluster.chip.tdp_w",
         "matmul_efficiency" => "cluster.chip.matmul_efficiency",
         "memory_efficiency" => "cluster.chip.memory_efficiency",

@@ -955,6 +955,11 @@ impl Scenario {
                 &fields::PARALLELISM_FIRST_STAGE_LAYERS,
                 Some(0),
             ),
+            offload_layers: r.count(
+                &p.offload_layers,
+                &fields::PARALLELISM_OFFLOAD_LAYERS,
+                Some(fixed!(PARALLELISM_OFFLOAD_LAYERS) as u32),
+            ),
             sharding,
             recompute: r.choice(&p.recompute, &fields::PARALLELISM_RECOMPUTE, Recompute::None),
             dp_overlap: r.flag(

@@ -71,6 +71,7 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
                 { f.render(degree(&fields::PARALLELISM_MICRO_BATCH, "micro-batch", |p| p.micro_batch, 5)) }
                 { f.render(degree(&fields::PARALLELISM_VIRTUAL_STAGES, "virtual-stages", |p| p.virtual_stages, 4)) }
                 { f.render(f.number(&fields::PARALLELISM_FIRST_STAGE_LAYERS, "first-stage-layers", None)) }
+                { f.render(f.number(&fields::PARALLELISM_OFFLOAD_LAYERS, "offload-layers", None)) }
             </div>
             <SelectField testid="zero" label={text::label("parallelism.zero")} help={text::help("parallelism.zero")}
                 options={zero_options} value={zero} errors={f.errors("parallelism.zero")}
