@@ -349,6 +349,10 @@ section! {
         /// (attention and router, not the experts) or `full` (the whole iteration, the only one
         /// priced); default `none`.
         cuda_graphs,
+        /// How the loss holds the logits: `fp32` (an FP32 copy and softmax, 6 bytes a logit),
+        /// `in-place` (Transformer Engine's, 2) or `linear` (fused with the output layer, one
+        /// chunk); default `fp32`.
+        cross_entropy,
         /// Expert all-to-all overlapped with another micro-batch (DualPipe); default false.
         ep_overlap,
         /// Context-parallel exchange overlapped with attention (ring attention); default false.

@@ -1,7 +1,8 @@
 //! Properties that hold for every plan: random valid scenarios never panic or produce NaN,
 //! breakdowns sum to their totals, memory never falls as sequences grow, offloading
-//! activations frees memory and costs no more than its copies, and more replicas mean fewer
-//! tokens per chip. A small deterministic generator keeps runs reproducible.
+//! activations frees memory and costs no more than its copies, a leaner loss holds less, and
+//! more replicas mean fewer tokens per chip. A small deterministic generator keeps runs
+//! reproducible.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
@@ -128,6 +129,35 @@ fn offloading_frees_device_memory_at_the_cost_of_its_copies() {
         exposed += usize::from(after.breakdown.offload_s > 0.0);
     }
     assert!(freed > 300 && exposed > 20, "{freed} plans freed memory, {exposed} exposed copies");
+}
+
+#[test]
+fn a_leaner_loss_holds_no_more_and_costs_no_time() {
+    use clusterplan::model::CrossEntropy;
+    let mut rng = Rng(0x7A3B_19C4_E2D5_6F08);
+    let mut freed = 0;
+    for case in 0..1000 {
+        let s = random_scenario(&mut rng);
+        let mut inputs = resolve(&s);
+        let at = |inputs: &mut Inputs, loss: CrossEntropy| {
+            inputs.parallelism.cross_entropy = loss;
+            model::estimate(inputs)
+        };
+        let [fp32, in_place, linear] =
+            [CrossEntropy::Fp32, CrossEntropy::InPlace, CrossEntropy::Linear]
+                .map(|loss| at(&mut inputs, loss));
+        let json = s.to_json();
+        for (leaner, fuller) in [(&in_place, &fp32), (&linear, &in_place)] {
+            assert!(
+                leaner.memory.logits_bytes <= fuller.memory.logits_bytes
+                    && leaner.memory.peak_bytes <= fuller.memory.peak_bytes * (1.0 + 1e-12),
+                "case {case}: a leaner loss holds more ({json})"
+            );
+            assert!(close(leaner.step_s, fuller.step_s) || leaner.memory.compiler_remat > 0.0);
+        }
+        freed += usize::from(in_place.memory.logits_bytes < fp32.memory.logits_bytes);
+    }
+    assert!(freed > 200, "{freed} plans held less with the in-place loss");
 }
 
 #[test]

@@ -906,3 +906,31 @@ fn a_full_iteration_cuda_graph_removes_the_host_time() {
         assert_eq!(host("full", capacity), 0.0, "{capacity:?}");
     }
 }
+
+/// A benchmark submission's tuned stack runs the whole iteration's graph unless told
+/// otherwise; told to run without it, it launches and waits on the host as Megatron-Core does,
+/// so "tuned, but without graphs" is a plan one can write.
+#[test]
+fn a_tuned_stack_without_graphs_waits_on_the_host_as_megatron_core() {
+    let step = |stack: &str, graphs: Option<&str>| {
+        let mut p = json!({ "tp": 2, "pp": 1, "dp": 32, "ep": 8, "zero": 1, "stack": stack });
+        if let Some(g) = graphs {
+            p["cuda_graphs"] = json!(g);
+        }
+        let i = inputs(json!({
+            "model": { "preset": "mixtral-8x7b" },
+            "training": { "tokens": 1e11, "global_batch": 256 },
+            "cluster": { "chip": "h100-sxm", "chips": 64 },
+            "parallelism": p
+        }));
+        (i.parallelism.cuda_graphs, run(&i).breakdown)
+    };
+    let (graphs, tuned) = step("tuned", None);
+    assert_eq!(graphs, clusterplan::model::CudaGraphs::Full);
+    assert_eq!(tuned.host_s, 0.0);
+    let (_, without) = step("tuned", Some("none"));
+    let (_, core) = step("megatron-core", Some("none"));
+    assert!(without.host_s > 0.0);
+    assert!((without.host_s - core.host_s).abs() <= 1e-12 * core.host_s, "{without:?} {core:?}");
+    assert!(without.total() > tuned.total());
+}

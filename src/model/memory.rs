@@ -374,9 +374,12 @@ fn stage_memory(
         let m = if stage.moe_layers > 0 { f(moe_layer) } else { 0.0 };
         d.max(m)
     };
-    // Logits in BF16 plus FP32 softmax for the loss, on the last stage's vocabulary shard.
-    let logits =
-        if stage.last { (1.0 + mtp) * 6.0 * shape.tokens * t.vocab as f64 / shape.tp } else { 0.0 };
+    // The logits and what the loss keeps of them, on the last stage's vocabulary shard.
+    let logits = if stage.last {
+        (1.0 + mtp) * p.cross_entropy.bytes(shape.tokens, t.vocab as f64 / shape.tp)
+    } else {
+        0.0
+    };
 
     // Sequence-parallel or context-parallel gathers materialise full-length inputs briefly.
     let gathered = ACT_BYTES * shape.tokens * h;

@@ -78,6 +78,15 @@ impl Stack {
         self != Stack::MegatronBaseline
     }
 
+    /// What it captures in CUDA graphs unless told: a benchmark submission the whole iteration
+    /// (NVIDIA's MLPerf Training submissions run full-iteration graphs), the others nothing.
+    pub fn graphs(self) -> CudaGraphs {
+        match self {
+            Stack::Tuned => CudaGraphs::Full,
+            _ => CudaGraphs::None,
+        }
+    }
+
     /// It overlaps tensor- and pipeline-parallel communication with compute by default.
     pub fn overlaps_model(self) -> bool {
         matches!(self, Stack::MegatronCore | Stack::Xla | Stack::Tuned)
@@ -194,6 +203,42 @@ pub enum CudaGraphs {
     /// the host.
     Full,
 }
+
+/// How the loss turns the output layer's logits into the cross-entropy and its gradient, which
+/// sets the bytes each logit holds on the last stage (read from the implementations: Megatron-
+/// Core's `tensor_parallel/cross_entropy.py` and `fusions/fused_cross_entropy.py`, Transformer
+/// Engine's `pytorch/cross_entropy.py`, Megatron-Core's `fusions/fused_linear_cross_entropy.py`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrossEntropy {
+    /// The BF16 logits copied to FP32, the softmax kept in FP32 for the backward pass, which
+    /// returns FP32 gradients cast back: 6 bytes a logit at either peak (Megatron-Core's loss,
+    /// fused or not with its native kernels; PyTorch's loss on `.float()` logits).
+    Fp32,
+    /// The gradient written into the BF16 logits in the forward pass and scaled in place in
+    /// the backward: 2 bytes a logit (Transformer Engine's `parallel_cross_entropy` up to
+    /// v2.17, Megatron-Core's `--cross-entropy-fusion-impl te`, which Megatron-Bridge's
+    /// Llama 3 pre-training recipes set).
+    InPlace,
+    /// The output layer fused with the loss, the logits never whole: the backward pass holds
+    /// one BF16 chunk of 3,072 vocabulary entries for every token (Megatron-Core's
+    /// `--cross-entropy-fusion-impl linear`, `LCE_BWD_VOCAB_SPLIT_SIZE`).
+    Linear,
+}
+
+impl CrossEntropy {
+    /// Bytes the loss holds for `tokens` tokens over a vocabulary shard of `vocab` entries.
+    pub fn bytes(self, tokens: f64, vocab: f64) -> f64 {
+        match self {
+            CrossEntropy::Fp32 => 6.0 * tokens * vocab,
+            CrossEntropy::InPlace => 2.0 * tokens * vocab,
+            CrossEntropy::Linear => 2.0 * tokens * vocab.min(LINEAR_LOSS_CHUNK),
+        }
+    }
+}
+
+/// Vocabulary entries of each chunk a fused linear cross-entropy's backward pass holds
+/// (Megatron-Core's `LCE_BWD_VOCAB_SPLIT_SIZE`).
+pub const LINEAR_LOSS_CHUNK: f64 = 3072.0;
 
 /// How context parallelism exchanges a split sequence's attention inputs (Megatron-Core's
 /// `--cp-comm-type`).
@@ -352,6 +397,8 @@ pub struct Parallelism {
     pub dispatcher: Dispatcher,
     /// What the stack captures in CUDA graphs.
     pub cuda_graphs: CudaGraphs,
+    /// How the loss holds the logits.
+    pub cross_entropy: CrossEntropy,
     /// The software stack.
     pub stack: Stack,
     /// What the stack's kernels and host reach (`presets::software`).

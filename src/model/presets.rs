@@ -336,15 +336,18 @@ pub fn software(stack: Stack, family: Option<&str>) -> Software {
         .find(|f| f.0 == stack && Some(f.1) == family)
         .map_or(1.0, |f| f.2);
     let kernel_share = pooled * own;
+    // A compiled step never waits on the host. A benchmark submission's is Megatron-Core's
+    // host, hidden by its full-iteration CUDA graph (`Stack::graphs`) unless it runs without.
     let (moe_host_s, moe_host_deepep_s) = match stack {
-        Stack::Xla | Stack::Tuned => (0.0, 0.0),
-        Stack::MegatronCore | Stack::MegatronBaseline | Stack::PytorchFsdp => {
+        Stack::Xla => (0.0, 0.0),
+        Stack::MegatronCore | Stack::MegatronBaseline | Stack::PytorchFsdp | Stack::Tuned => {
             (fitted::MOE_HOST_S.0, fitted::MOE_HOST_DEEPEP_S.0)
         }
     };
+    let launches_like = if stack == Stack::Tuned { Stack::MegatronCore } else { stack };
     let layer_host_s = match stack {
-        Stack::Xla | Stack::Tuned => 0.0,
-        _ => fitted::LAYER_HOST_S.iter().find(|f| f.0 == stack).map_or(0.0, |f| f.1),
+        Stack::Xla => 0.0,
+        _ => fitted::LAYER_HOST_S.iter().find(|f| f.0 == launches_like).map_or(0.0, |f| f.1),
     };
     let low_precision_share =
         fitted::FAMILY_LOW_PRECISION.iter().find(|f| Some(f.0) == family).map_or(1.0, |f| f.1);

@@ -18,8 +18,8 @@ use crate::model::reliability::{Checkpoint, Confidence, Recovery};
 use crate::model::serving::Precision;
 use crate::model::sites::Exchange;
 use crate::model::{
-    AttentionImpl, CpKind, CudaGraphs, Dispatcher, FfnKind, Inputs, LinearKind, MambaKind, Recipe,
-    Recompute, Stack, Warning,
+    AttentionImpl, CpKind, CrossEntropy, CudaGraphs, Dispatcher, FfnKind, Inputs, LinearKind,
+    MambaKind, Recipe, Recompute, Stack, Warning,
 };
 use crate::numbers;
 use crate::scenario::{Fix, FixLabel};
@@ -1066,6 +1066,14 @@ pub static PARALLELISM_CUDA_GRAPHS: Choices<CudaGraphs> = Choices {
         ("full", CudaGraphs::Full),
     ],
 };
+pub static PARALLELISM_CROSS_ENTROPY: Choices<CrossEntropy> = Choices {
+    path: "parallelism.cross_entropy",
+    options: &[
+        ("fp32", CrossEntropy::Fp32),
+        ("in-place", CrossEntropy::InPlace),
+        ("linear", CrossEntropy::Linear),
+    ],
+};
 pub static PARALLELISM_STACK: Choices<Stack> = Choices {
     path: "parallelism.stack",
     options: &[
@@ -1367,7 +1375,7 @@ pub static RL_REWARD_MODEL: Field = flag("rl.reward_model", Fixed(0.0));
 pub static RL_CRITIC: Field = flag("rl.critic", Fixed(0.0));
 
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 22] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 23] {
     [
         (PARALLELISM_ACROSS_SITES.path, PARALLELISM_ACROSS_SITES.offered()),
         (PARALLELISM_CP_KIND.path, PARALLELISM_CP_KIND.offered()),
@@ -1380,6 +1388,7 @@ pub fn choices() -> [(&'static str, Vec<&'static str>); 22] {
         (PARALLELISM_RECOMPUTE.path, PARALLELISM_RECOMPUTE.offered()),
         (PARALLELISM_DISPATCHER.path, PARALLELISM_DISPATCHER.offered()),
         (PARALLELISM_CUDA_GRAPHS.path, PARALLELISM_CUDA_GRAPHS.offered()),
+        (PARALLELISM_CROSS_ENTROPY.path, PARALLELISM_CROSS_ENTROPY.offered()),
         (PARALLELISM_STACK.path, PARALLELISM_STACK.offered()),
         (RELIABILITY_CHECKPOINT.path, RELIABILITY_CHECKPOINT.offered()),
         (RELIABILITY_RECOVERY.path, RELIABILITY_RECOVERY.offered()),

@@ -13,7 +13,7 @@ use super::leaves::{self, Leaf, Rule};
 use super::{Raw, Scenario, VERSION};
 use crate::model::presets;
 use crate::model::{
-    AttentionImpl, Chip, Cluster, CpKind, Cross, CudaGraphs, Dispatcher, FfnKind, Hybrid, Inputs,
+    AttentionImpl, Chip, Cluster, CpKind, Cross, CrossEntropy, Dispatcher, FfnKind, Hybrid, Inputs,
     LinearKind, LinearMixer, Link, Mamba, MambaKind, Mla, Moe, Network, Parallelism, Recipe,
     Recompute, ScaleUp, Sharding, Stack, Training, Transformer, Vision,
 };
@@ -974,10 +974,11 @@ impl Scenario {
                 &fields::PARALLELISM_DISPATCHER,
                 Dispatcher::AllToAll,
             ),
-            cuda_graphs: r.choice(
-                &p.cuda_graphs,
-                &fields::PARALLELISM_CUDA_GRAPHS,
-                CudaGraphs::None,
+            cuda_graphs: r.choice(&p.cuda_graphs, &fields::PARALLELISM_CUDA_GRAPHS, stack.graphs()),
+            cross_entropy: r.choice(
+                &p.cross_entropy,
+                &fields::PARALLELISM_CROSS_ENTROPY,
+                CrossEntropy::Fp32,
             ),
             ep_overlap: r.flag(
                 &p.ep_overlap,

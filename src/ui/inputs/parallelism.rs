@@ -6,7 +6,9 @@ use yew::prelude::*;
 use crate::text::t;
 
 use super::{Form, PanelProps};
-use crate::model::{CpKind, CudaGraphs, Dispatcher, Parallelism, Recompute, Sharding, Stack};
+use crate::model::{
+    CpKind, CrossEntropy, CudaGraphs, Dispatcher, Parallelism, Recompute, Sharding, Stack,
+};
 use crate::scenario::fields::{self, Field};
 use crate::ui::fields::{SelectField, Slider};
 use crate::ui::text;
@@ -81,6 +83,7 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
             { f.toggle(&fields::PARALLELISM_SEQUENCE_PARALLEL, "sp", p.is_some_and(|p| p.sequence_parallel)) }
             { f.choice(&fields::PARALLELISM_STACK, "stack", p.map_or(Stack::MegatronCore, |p| p.stack)) }
             { f.choice(&fields::PARALLELISM_CUDA_GRAPHS, "cuda-graphs", p.map_or(CudaGraphs::None, |p| p.cuda_graphs)) }
+            { f.choice(&fields::PARALLELISM_CROSS_ENTROPY, "cross-entropy", p.map_or(CrossEntropy::Fp32, |p| p.cross_entropy)) }
             if moe {
                 { f.choice(&fields::PARALLELISM_DISPATCHER, "dispatcher", p.map_or(Dispatcher::AllToAll, |p| p.dispatcher)) }
             }
