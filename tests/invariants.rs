@@ -157,7 +157,7 @@ fn a_leaner_loss_holds_no_more_and_costs_no_time() {
         }
         freed += usize::from(in_place.memory.logits_bytes < fp32.memory.logits_bytes);
     }
-    assert!(freed > 200, "{freed} plans held less with the in-place loss");
+    assert!(freed > 100, "{freed} plans held less with the in-place loss");
 }
 
 #[test]

@@ -417,7 +417,12 @@ fn stage_memory(
     // pass (`compiler_remat`).
     let mut activations = activations;
     let mut compiler_remat = 0.0;
-    let over = total(activations + logits + fwd_transient.max(bwd_transient)) - hbm;
+    // The loss's backward pass frees the logits before the layers' backward passes begin (on
+    // the last stage each micro-batch's loss is followed at once by its backward pass), so the
+    // logits meet the forward pass's transients but not the backward pass's.
+    let backward_part = |transient: f64| logits.max(transient);
+    let over =
+        total(activations + (logits + fwd_transient).max(backward_part(bwd_transient))) - hbm;
     if p.stack == Stack::Xla && over > 0.0 {
         let layer_input = ACT_BYTES * shape.norm_tokens(p.sequence_parallel) * h;
         let kept = (n_dense + n_moe + mtp) * layer_input * stage.in_flight;
@@ -429,7 +434,7 @@ fn stage_memory(
         }
     }
     let forward_dynamic = activations + logits + fwd_transient;
-    let backward_dynamic = activations + logits + bwd_transient;
+    let backward_dynamic = activations + backward_part(bwd_transient);
     // The optimizer step reads and writes state in place, one tensor chunk at a time.
     let optimizer_dynamic = 0.0;
     let forward_peak = total(forward_dynamic);
@@ -438,7 +443,12 @@ fn stage_memory(
 
     let (phase, acts, logit_part, transient) =
         if backward_peak >= forward_peak && backward_peak >= optimizer_peak {
-            (Phase::Backward, activations, logits, bwd_transient)
+            // At the loss's backward pass or at a layer's, whichever holds more.
+            if logits >= bwd_transient {
+                (Phase::Backward, activations, logits, 0.0)
+            } else {
+                (Phase::Backward, activations, 0.0, bwd_transient)
+            }
         } else if forward_peak >= optimizer_peak {
             (Phase::Forward, activations, logits, fwd_transient)
         } else {
