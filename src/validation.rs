@@ -12,6 +12,7 @@ pub mod fleets;
 pub mod gaps;
 pub mod power;
 pub mod range;
+pub mod series;
 pub mod serving;
 pub mod serving_fit;
 pub mod stats;
@@ -443,6 +444,7 @@ pub fn markdown(runs: &[Run], outcomes: &[Outcome], left: &[f64]) -> String {
     out.push_str(&groups_markdown(&points));
     out.push_str(&gaps_markdown());
     out.push_str(&ranges_markdown(&points));
+    out.push_str(&series_markdown(outcomes, left));
     out.push_str(&format!(
         "\n## Every row\n\n{}.\n",
         headline("All rows, as predicted with every fit source", outcomes)
@@ -681,6 +683,38 @@ fn groups_markdown(points: &[range::Point]) -> String {
         100.0 * p.between_families,
         100.0 * p.drift_per_doubling
     ));
+    out
+}
+
+/// Each strong-scaling series and its error's slope per doubling of the chips, as Markdown.
+fn series_markdown(outcomes: &[Outcome], left: &[f64]) -> String {
+    let all = series::series(outcomes, left);
+    let meet = all.iter().filter(|s| s.slope.abs() <= series::SLOPE_TARGET).count();
+    let mut out = String::from("\n## Strong scaling\n\n");
+    out.push_str("A series is one model on one chip at chip counts at least a doubling apart, from one published run. A constant error along it is the chip's or the stack's efficiency; an error that moves with the chips is a cost the model grows differently from the run.\n");
+    out.push_str(&format!(
+        "The target: the step time's error, each source left out, moves by at most ±{:.0}% per doubling of the chips (its least-squares slope against log2 of the chips). {meet} of {} series meet it; `tests/validation.rs` fails when a listed slope grows, when another series misses the target, or when a listed one meets it (`src/validation/series.rs`).\n\n",
+        100.0 * series::SLOPE_TARGET,
+        all.len()
+    ));
+    out.push_str(
+        "| run | chip | model | rows | chips | error per doubling | what the model lacks |\n",
+    );
+    out.push_str("|---|---|---|---:|---:|---:|---|\n");
+    for s in &all {
+        let why = series::drift_of(s).map_or("", |d| d.why);
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {}-{} | {:+.1}% | {} |\n",
+            s.run,
+            s.chip,
+            s.model,
+            s.rows,
+            crate::numbers::format(s.chips.0 as f64),
+            crate::numbers::format(s.chips.1 as f64),
+            100.0 * s.slope,
+            why
+        ));
+    }
     out
 }
 

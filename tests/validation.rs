@@ -63,6 +63,41 @@ fn every_group_meets_the_targets_or_its_gap_is_listed() {
     }
 }
 
+/// Along every published strong-scaling series (one model on one chip at growing chip
+/// counts) the error moves by at most the target per doubling, or the series is listed with
+/// what the model lacks; a listed series may not drift further.
+#[test]
+fn every_series_scales_within_the_target_or_is_listed() {
+    use clusterplan::validation::{fit, series};
+    let (outcomes, left) = fit::left_out_all().as_ref().expect("calibration data loads");
+    let all = series::series(outcomes, left);
+    assert!(all.len() >= 20, "the published runs hold strong-scaling series: {}", all.len());
+    let mut wrong = Vec::new();
+    for s in &all {
+        let name = format!("{} ({}, {})", s.run, s.chip, s.model);
+        let meets = s.slope.abs() <= series::SLOPE_TARGET;
+        match series::drift_of(s) {
+            Some(_) if meets => {
+                wrong.push(format!("{name} now meets the target: remove its drift"))
+            }
+            Some(d) if s.slope.abs() > d.slope.abs() + series::SLACK => wrong.push(format!(
+                "{name} drifts further: {:+.3} per doubling (listed {:+.3})",
+                s.slope, d.slope
+            )),
+            None if !meets => {
+                wrong.push(format!("{name} drifts {:+.3} per doubling unlisted", s.slope))
+            }
+            _ => {}
+        }
+    }
+    for d in series::DRIFTS {
+        if !all.iter().any(|s| s.run == d.run && s.chip == d.chip && s.model == d.model) {
+            wrong.push(format!("{} {} is listed but is no series", d.run, d.model));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 #[test]
 fn known_misses_are_still_misses() {
     // A documented miss that the model now meets must lose its note, so docs/accuracy.md
