@@ -62,12 +62,28 @@ pub const SLACK: f64 = 0.005;
 /// Every group that misses the targets.
 pub const GAPS: &[Gap] = &[
     Gap {
+        family: "all",
+        stack: "all",
+        moe: true,
+        mean: -0.033,
+        median: 0.167,
+        why: "Every MoE row together: the MoE groups listed here (Ascend and Hopper on Megatron-Core, TPU on XLA, Blackwell under the MLPerf v6.0 recipes) each miss for their own reasons, and together they hold the median above 15 %.",
+    },
+    Gap {
         family: "Ascend",
         stack: "megatron-core",
         moe: true,
         mean: -0.106,
         median: 0.169,
         why: "MoE on the stock Ascend stack of 2024 (MindSpeed-LLM's Mixtral with every expert split eight ways by tensor parallelism behind the all-gather dispatcher, ModelLink's capacity-based layer one expert at a time) runs up to twice as slow as the model's MoE layer; the host wait is fitted to NVIDIA's dispatchers, and no measurement of the Ascend dispatchers' own costs was found. The grouped GEMM's partly filled tiles take a GPU's tile size (`GROUPED_TILE_WASTE_GPU`), no Ascend figure having been found, which leaves MindSpeed-LLM's DeepSeek-V3 on A3 17 % slow.",
+    },
+    Gap {
+        family: "Blackwell",
+        stack: "tuned",
+        moe: true,
+        mean: -0.022,
+        median: 0.213,
+        why: "MoE under NVIDIA's MLPerf v6.0 recipes on GB200 and GB300 (DeepSeek-V3, GPT-OSS 20B) misses both ways around a centred mean: GB300 runs 30-55 % faster per GPU than GB200 where the model sees them about equal, DeepSeek-V3 on GB200 loses a second a step more than the model at 2,048-8,192 GPUs, and GPT-OSS at 1,024 tokens a GPU runs half as fast as the model says; the rows' notes and the strong-scaling series give each.",
     },
     Gap {
         family: "CDNA",
