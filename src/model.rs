@@ -44,7 +44,7 @@ pub use step_time::{LinkTimes, StepBreakdown};
 pub use warnings::{Severity, Warning};
 pub use workload::{
     AttentionImpl, Cross, FfnKind, Hybrid, LinearKind, LinearMixer, Mamba, MambaKind, Mla, Moe,
-    Transformer, Vision,
+    Transformer, Vision, Window,
 };
 
 /// Everything the model needs, validated by `scenario::Scenario::resolve`.

@@ -247,6 +247,10 @@ section! {
         /// wide as it arrives (a diffusion transformer's text prompt); `null` or `false`
         /// removes a preset's; default the preset's, else none.
         cross_attention,
+        /// Sliding-window attention: `tokens`, the window its windowed layers attend over, and
+        /// `global_every`, every how many layers one attends over the whole sequence (0: none);
+        /// `null` or `false` removes a preset's; default the preset's, else none.
+        window,
         /// A hybrid's layers as Megatron-LM's `--hybrid-layer-pattern` writes them (`M` Mamba-2,
         /// `G` linear attention, `*` attention, `-` MLP, `E` experts); default the preset's,
         /// else a transformer.

@@ -1,7 +1,7 @@
 //! Properties that hold for every plan: random valid scenarios never panic or produce NaN,
 //! breakdowns sum to their totals, memory never falls as sequences grow, offloading
-//! activations frees memory and costs no more than its copies, a leaner loss holds less, and
-//! more replicas mean fewer tokens per chip. A small deterministic generator keeps runs
+//! activations frees memory and costs no more than its copies, a leaner loss holds less, a
+//! sliding window never adds work, and more replicas mean fewer tokens per chip. A small deterministic generator keeps runs
 //! reproducible.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -158,6 +158,72 @@ fn a_leaner_loss_holds_no_more_and_costs_no_time() {
         freed += usize::from(in_place.memory.logits_bytes < fp32.memory.logits_bytes);
     }
     assert!(freed > 100, "{freed} plans held less with the in-place loss");
+}
+
+/// A sliding window only takes attention work away: over generated plans and windows, the
+/// model's FLOPs never grow, nor the step with no traffic overlapped (what is overlapped may
+/// find less attention to hide behind), a window as long as the sequence changes nothing, and
+/// serving's batch and time per token never get worse.
+#[test]
+fn a_sliding_window_never_adds_work() {
+    use clusterplan::model::{serving, Window};
+    let mut rng = Rng(0x5A1D_E3F0_77C4_2B19);
+    let mut faster = 0;
+    for case in 0..1000 {
+        let s = random_scenario(&mut rng);
+        let mut inputs = resolve(&s);
+        let full = model::estimate(&inputs);
+        let seq = inputs.transformer.seq_len;
+        let tokens = 1 + rng.below(2 * seq as u64) as u32;
+        let window = Window { tokens, global_every: rng.below(8) as u32 };
+        inputs.transformer.window = Some(window);
+        let windowed = model::estimate(&inputs);
+        let json = s.to_json();
+        // Traffic overlapped with attention finds less of it to hide behind; with nothing
+        // overlapped, the step only shrinks.
+        let mut bare = inputs;
+        let p = &mut bare.parallelism;
+        (p.cp_overlap, p.ep_overlap, p.dp_overlap, p.tp_overlap) = (false, false, false, false);
+        let with_window = model::estimate(&bare);
+        bare.transformer.window = None;
+        let without = model::estimate(&bare);
+        assert!(
+            with_window.step_s <= without.step_s * (1.0 + 1e-12),
+            "case {case}: {window:?} raised the step from {} to {} ({json})",
+            without.step_s,
+            with_window.step_s
+        );
+        assert!(
+            inputs.transformer.model_flops_per_sequence() <= {
+                let mut t = inputs.transformer;
+                t.window = None;
+                t.model_flops_per_sequence() * (1.0 + 1e-12)
+            },
+            "case {case}: {window:?} added FLOPs ({json})"
+        );
+        if tokens >= seq {
+            assert!(close(windowed.step_s, full.step_s), "case {case}: a whole-sequence window");
+        }
+        faster += usize::from(with_window.step_s < without.step_s * (1.0 - 1e-6));
+        // Serving the same model, its cache held for a long conversation.
+        let mut value: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+        value["serving"] = serde_json::json!({ "input_tokens": 8192, "output_tokens": 1024 });
+        let mut served = resolve(&Scenario::from_value(value).expect("parses"));
+        let at = |inputs: &Inputs| {
+            serving::of(inputs, &model::estimate(inputs)).expect("serving is asked")
+        };
+        let plain = at(&served);
+        served.transformer.window = Some(window);
+        let narrow = at(&served);
+        assert!(
+            narrow.max_batch >= plain.max_batch,
+            "case {case}: the window shrank the batch ({json})"
+        );
+        if plain.batch == narrow.batch {
+            assert!(narrow.tpot_s <= plain.tpot_s * (1.0 + 1e-9), "case {case}: slower ({json})");
+        }
+    }
+    assert!(faster > 150, "{faster} plans ran faster with a window");
 }
 
 #[test]

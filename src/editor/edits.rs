@@ -1,6 +1,6 @@
 //! The page's edits of lists and optional blocks, as plain Rust: further pools and sites, the
 //! user's measurements, and the model's optional blocks (vision encoder, cross-attention,
-//! experts), each with what it brings along or takes with it. `Edit::changes` turns one into
+//! attention window, experts), each with what it brings along or takes with it. `Edit::changes` turns one into
 //! field changes on the scenario; `State::apply` runs them as any other edit, and a removal
 //! comes with its notice and Undo.
 
@@ -18,6 +18,9 @@ pub enum Block {
     /// Cross-attention to a prompt (`model.cross_attention`), started from Wan 2.1's 512 umT5
     /// tokens of 4,096.
     CrossAttention,
+    /// Sliding-window attention (`model.window`), started from GPT-OSS's: windows of 128 tokens,
+    /// every second layer over the whole sequence.
+    Window,
     /// A mixture of experts (`model.moe`), started from 8 experts, 2 a token (Mixtral's).
     Moe,
     /// Serving the model (`serving`), started from the conversation mix at its defaults.
@@ -32,6 +35,7 @@ impl Block {
         match self {
             Block::Vision => "model.vision",
             Block::CrossAttention => "model.cross_attention",
+            Block::Window => "model.window",
             Block::Moe => "model.moe",
             Block::Serving => "serving",
             Block::Rl => "rl",
@@ -53,6 +57,7 @@ impl Block {
             Block::Vision => json!({ "layers": 32, "hidden": 1280, "heads": 16, "ffn": 5120,
                 "patch": 14, "image_tokens": 1024 }),
             Block::CrossAttention => json!({ "tokens": 512, "width": 4096 }),
+            Block::Window => json!({ "tokens": 128, "global_every": 2 }),
             Block::Moe => json!({ "experts": 8, "top_k": 2 }),
             Block::Serving => json!({ "mix": "conversation" }),
             Block::Rl => json!({ "colocated": true }),

@@ -627,6 +627,8 @@ struct Shape {
     expert_bandwidth: f64,
     /// The bandwidth decode attention streams the cache at.
     attention_bandwidth: f64,
+    /// The model, for what its attention layers hold and attend to (`Transformer::window`).
+    model: Transformer,
 }
 
 impl Shape {
@@ -658,6 +660,7 @@ impl Shape {
             small_kernels: SMALL_KERNELS_PER_LAYER * t.n_layers as f64
                 + if t.mla.is_some() { MLA_KERNELS_PER_LAYER * attention_layers(t) } else { 0.0 }
                 + MOE_KERNELS_PER_LAYER * t.n_moe_layers() as f64,
+            model: *t,
             layers: t.n_layers as f64,
             attention_layers: attention_layers(t),
             moe_layers: t.n_moe_layers() as f64,
@@ -801,10 +804,12 @@ fn decode_step(shape: &Shape, links: &Links, batch: f64, context: f64, queries: 
     let s = shape;
     let b = batch / s.dp; // sequences of one attention rank
     let q = queries.max(1.0);
-    // Attention: the cache of every sequence read, its scores computed for every query.
+    // Attention: the cache of every sequence read, its scores computed for every query; a
+    // windowed layer holds and reads its window only.
+    let cached = s.model.cached_tokens(context);
     let (kv, c3) = kernels(
-        b * context * s.kv_per_token / s.attention_bandwidth,
-        4.0 * b * q * context * s.decode_score_width * s.attention_layers / s.attention_peak,
+        b * cached * s.kv_per_token / s.attention_bandwidth,
+        4.0 * b * q * cached * s.decode_score_width * s.attention_layers / s.attention_peak,
         s.attention_layers,
     );
     let tp_s =
@@ -890,10 +895,11 @@ fn prefill_round(shape: &Shape, links: &Links, prompt: f64, chunk: f64, ranks: f
     } else {
         (0.0, 0.0)
     };
-    // Causal attention over a prompt: a token attends to half of it on average.
+    // Causal attention over a prompt: a token attends to half of it on average, or to its
+    // window's share in a windowed layer (`Transformer::mean_attended`).
     let attention = s.attention_layers
         * efficiency::kernel_s(
-            4.0 * chunk * (prompt / 2.0) * s.prefill_score_width / s.attention_peak,
+            4.0 * chunk * s.model.mean_attended(prompt) * s.prefill_score_width / s.attention_peak,
         );
     let busy = w1 + c1 + w2 + c2 + attention;
     let tp = 2.0 * s.layers * links.collective(Collective::AllReduce, chunk * s.hidden * 2.0, s.tp);
@@ -1069,7 +1075,8 @@ pub fn estimate(
     let usable = chip.hbm_bytes * USABLE_MEMORY;
     let kv = plan.decode.kv_per_token;
     // Each resident sequence's cache at its full length, the longer ones resident more often.
-    let per_sequence = kv * (input + if s.continuous_batching { resident } else { output });
+    let per_sequence =
+        kv * t.cached_tokens(input + if s.continuous_batching { resident } else { output });
     let free = usable - weight_bytes_per_chip;
     let per_rank = if per_sequence > 0.0 { (free / per_sequence).floor().max(0.0) } else { 0.0 };
     let kv_batch = finite(per_rank * decode_d.dp.max(1) as f64).min(u32::MAX as f64) as u32;
@@ -1096,7 +1103,7 @@ pub fn estimate(
     let wait = |busy: f64, quantile: Option<f64>, service: f64| queue_wait(busy, service, quantile);
     let ttft_at = |at: &AtBatch| -> f64 {
         let after = if s.disaggregated {
-            let bytes = input * kv_bytes_per_token(t, 1, s.kv_cache);
+            let bytes = t.cached_tokens(input) * kv_bytes_per_token(t, 1, s.kv_cache);
             let nics = prefill_d.chips().max(1) as f64;
             cluster.scale_out.latency_s
                 + bytes / (cluster.scale_out.achievable_bytes_per_s() * nics).max(1.0)

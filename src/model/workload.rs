@@ -206,6 +206,19 @@ pub struct Cross {
     pub width: u32,
 }
 
+/// Sliding-window attention: most attention layers attend over the last `tokens` tokens only,
+/// and every `global_every`-th layer over the whole sequence (GPT-OSS alternates windows of
+/// 128 with full layers, OpenAI's gpt-oss model card, 2025; Gemma 2 alternates 4,096 with full,
+/// arXiv:2408.00118; Gemma 3 keeps one full layer in six over windows of 1,024,
+/// arXiv:2503.19786; Mistral 7B windows every layer at 4,096, arXiv:2310.06825).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Window {
+    /// Keys a query of a windowed layer attends to.
+    pub tokens: u32,
+    /// Every how many attention layers one attends over the whole sequence; 0: none does.
+    pub global_every: u32,
+}
+
 /// Mixture-of-experts feed-forward layers.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Moe {
@@ -284,6 +297,8 @@ pub struct Transformer {
     pub hybrid: Option<Hybrid>,
     /// Cross-attention in every layer, if it attends to a context.
     pub cross: Option<Cross>,
+    /// Sliding-window attention, if its attention layers look back over a window.
+    pub window: Option<Window>,
 }
 
 impl Transformer {
@@ -320,17 +335,52 @@ impl Transformer {
             vision: None,
             hybrid: None,
             cross: None,
+            window: None,
         }
     }
 
-    /// Share of the `s x s` score tiles computed: half under a causal mask (Dao 2023, §3.1),
-    /// all of them in both directions.
+    /// Share of the `s x s` score tiles computed, averaged over the attention layers: half under
+    /// a causal mask (Dao 2023, §3.1), all of them in both directions, and a windowed layer's
+    /// band (`window_pairs`; fused kernels skip the tiles outside it).
     pub fn score_share(&self) -> f64 {
-        if self.causal {
-            0.5
-        } else {
-            1.0
+        let s = self.seq_len.max(1) as f64;
+        let full = if self.causal { 0.5 } else { 1.0 };
+        let windowed = self.windowed_share();
+        let band = self
+            .window
+            .map_or(full, |w| (window_pairs(s, w.tokens as f64, self.causal) / (s * s)).min(full));
+        (1.0 - windowed) * full + windowed * band
+    }
+
+    /// Share of the attention layers that attend over a window, not the whole sequence.
+    pub fn windowed_share(&self) -> f64 {
+        match self.window {
+            None => 0.0,
+            Some(w) if w.global_every == 0 => 1.0,
+            Some(w) => 1.0 - 1.0 / w.global_every as f64,
         }
+    }
+
+    /// Keys an attention layer holds for a sequence of `context` tokens, averaged over the
+    /// attention layers: all of them in a full layer, the last `tokens` in a windowed one (the
+    /// KV cache a serving engine keeps for it).
+    pub fn cached_tokens(&self, context: f64) -> f64 {
+        let context = context.max(0.0);
+        let windowed = self.windowed_share();
+        let band = self.window.map_or(context, |w| context.min(w.tokens as f64));
+        (1.0 - windowed) * context + windowed * band
+    }
+
+    /// Keys a query attends to on average over a causal prompt of `prompt` tokens, averaged over
+    /// the attention layers (half the prompt in a full layer).
+    pub fn mean_attended(&self, prompt: f64) -> f64 {
+        let p = prompt.max(0.0);
+        if p <= 0.0 {
+            return 0.0;
+        }
+        let windowed = self.windowed_share();
+        let band = self.window.map_or(p / 2.0, |w| window_pairs(p, w.tokens as f64, true) / p);
+        (1.0 - windowed) * p / 2.0 + windowed * band.min(p / 2.0)
     }
 
     /// Width of one query (and key) head: `head_dim`, plus the rotary part under MLA.
@@ -717,5 +767,17 @@ impl Transformer {
         let s = self.seq_len as f64;
         let scores = 4.0 * self.score_share() * s * s * self.score_width();
         self.attention_share() * self.n_layers as f64 * scores
+    }
+}
+
+/// Query-key pairs of a sequence of `s` tokens under a window of `w` keys: each query's last
+/// `w` under a causal mask (`w s - w^2 / 2` once `w` is within `s`), `w` each way in both
+/// directions (`2 w s - w^2`), and never more than the unwindowed count.
+pub fn window_pairs(s: f64, w: f64, causal: bool) -> f64 {
+    let (s, w) = (s.max(0.0), w.max(0.0).min(s.max(0.0)));
+    if causal {
+        (w * s - w * w / 2.0).min(s * s / 2.0)
+    } else {
+        (2.0 * w * s - w * w).min(s * s)
     }
 }

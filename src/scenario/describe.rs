@@ -21,6 +21,9 @@ pub fn transformer(t: &Transformer) -> Value {
     if let Some(c) = t.cross {
         model["cross_attention"] = json!({ "tokens": c.tokens, "width": c.width });
     }
+    if let Some(w) = t.window {
+        model["window"] = json!({ "tokens": w.tokens, "global_every": w.global_every });
+    }
     if let Some(v) = t.vision {
         model["vision"] = json!({ "layers": v.layers, "hidden": v.hidden, "heads": v.heads,
             "ffn": v.ffn, "patch": v.patch, "image_tokens": v.tokens, "images_per_sample": 1 });

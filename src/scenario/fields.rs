@@ -303,6 +303,21 @@ pub static MODEL_CROSS_ATTENTION_WIDTH: Field = count(
     1e5,
     "the text encoder's width: 4,096 for umT5-XXL and T5-XXL",
 );
+pub static MODEL_WINDOW_TOKENS: Field = counted(
+    "model.window.tokens",
+    "tokens",
+    Preset,
+    1.0,
+    16_777_216.0,
+    "GPT-OSS's windowed layers attend over 128 tokens, Gemma 3's over 1,024, Mistral 7B's over 4,096",
+);
+pub static MODEL_WINDOW_GLOBAL_EVERY: Field = count(
+    "model.window.global_every",
+    Fixed(0.0),
+    0.0,
+    1024.0,
+    "every 2nd layer of GPT-OSS and Gemma 2 attends over the whole sequence, every 6th of Gemma 3; 0: none",
+);
 pub static MODEL_MTP_LAYERS: Field = count(
     "model.mtp_layers",
     Fixed(0.0),
@@ -1421,6 +1436,8 @@ pub static FIELDS: &[&Field] = &[
     &MODEL_MTP_LAYERS,
     &MODEL_CROSS_ATTENTION_TOKENS,
     &MODEL_CROSS_ATTENTION_WIDTH,
+    &MODEL_WINDOW_TOKENS,
+    &MODEL_WINDOW_GLOBAL_EVERY,
     &MODEL_VISION_LAYERS,
     &MODEL_VISION_HIDDEN,
     &MODEL_VISION_HEADS,

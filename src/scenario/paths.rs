@@ -10,6 +10,7 @@ pub const MODEL: Path = Path::new("model");
 pub const MODEL_PRESET: Path = Path::new("model.preset");
 pub const MODEL_VISION: Path = Path::new("model.vision");
 pub const MODEL_CROSS_ATTENTION: Path = Path::new("model.cross_attention");
+pub const MODEL_WINDOW: Path = Path::new("model.window");
 pub const MODEL_MOE: Path = Path::new("model.moe");
 pub const MODEL_MLA: Path = Path::new("model.mla");
 pub const MODEL_MAMBA: Path = Path::new("model.mamba");
@@ -30,11 +31,12 @@ pub const CALIBRATION: Path = Path::new("calibration");
 pub const SITES: Path = Path::new("sites");
 
 /// Every place above, for the test that each is one the scenario knows.
-pub const ALL: [Path; 22] = [
+pub const ALL: [Path; 23] = [
     MODEL,
     MODEL_PRESET,
     MODEL_VISION,
     MODEL_CROSS_ATTENTION,
+    MODEL_WINDOW,
     MODEL_MOE,
     MODEL_MLA,
     MODEL_MAMBA,

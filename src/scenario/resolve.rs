@@ -15,7 +15,7 @@ use crate::model::presets;
 use crate::model::{
     AttentionImpl, Chip, Cluster, CpKind, Cross, CrossEntropy, Dispatcher, FfnKind, Hybrid, Inputs,
     LinearKind, LinearMixer, Link, Mamba, MambaKind, Mla, Moe, Network, Parallelism, Recipe,
-    Recompute, ScaleUp, Sharding, Stack, Training, Transformer, Vision,
+    Recompute, ScaleUp, Sharding, Stack, Training, Transformer, Vision, Window,
 };
 use crate::numbers::{self, NumberError};
 
@@ -588,6 +588,7 @@ impl Scenario {
         let hybrid = self.resolve_hybrid(r, counts, b.and_then(|t| t.hybrid), hidden);
         let vision = self.resolve_vision(r, b.and_then(|t| t.vision));
         let cross = self.resolve_cross(r, b.and_then(|t| t.cross));
+        let window = self.resolve_window(r, b.and_then(|t| t.window));
         // Under a pattern with experts, the layers without them are the dense ones.
         let moe = match (moe, hybrid) {
             (Some(mut moe), Some(y)) if y.moe > 0 => {
@@ -620,7 +621,25 @@ impl Scenario {
             vision,
             hybrid,
             cross,
+            window,
         }
+    }
+
+    /// `model.window` over the preset's; `null` or `false` removes it.
+    fn resolve_window(&self, r: &mut Reader, base: Option<Window>) -> Option<Window> {
+        let map = match removable_object(r, &self.model.window, "model.window") {
+            None => return base,
+            Some(None) => return None,
+            Some(Some(map)) => map,
+        };
+        let get = |k: &str| map.get(k).cloned();
+        let tokens = r.count(&get("tokens"), &fields::MODEL_WINDOW_TOKENS, base.map(|w| w.tokens));
+        let global_every = r.count(
+            &get("global_every"),
+            &fields::MODEL_WINDOW_GLOBAL_EVERY,
+            Some(base.map_or(fixed!(MODEL_WINDOW_GLOBAL_EVERY) as u32, |w| w.global_every)),
+        );
+        Some(Window { tokens, global_every })
     }
 
     /// `model.cross_attention` over the preset's; `null` or `false` removes it.

@@ -137,8 +137,9 @@ pub(super) fn vision_fields(f: &Form, shape: Option<&crate::model::Transformer>)
     }
 }
 
-/// Attention in both directions (a diffusion transformer's) and cross-attention to a prompt: on
-/// or off (on starts from Wan 2.1's 512 umT5 tokens of 4,096), with its figures while on.
+/// Attention in both directions (a diffusion transformer's), cross-attention to a prompt (on
+/// starts from Wan 2.1's 512 umT5 tokens of 4,096) and a sliding window (on starts from
+/// GPT-OSS's), each with its figures while on.
 pub(super) fn prompt_fields(f: &Form, shape: Option<&crate::model::Transformer>) -> Html {
     let cross = shape.and_then(|t| t.cross);
     let toggle = object_toggle(
@@ -149,22 +150,49 @@ pub(super) fn prompt_fields(f: &Form, shape: Option<&crate::model::Transformer>)
         cross.is_some(),
     );
     let figures = cross.map(|c| {
-        let rows: [(&'static fields::Field, u32); 2] = [
-            (&fields::MODEL_CROSS_ATTENTION_TOKENS, c.tokens),
-            (&fields::MODEL_CROSS_ATTENTION_WIDTH, c.width),
-        ];
-        html! {
-            <div class="grid">
-                { for rows.into_iter().map(|(field, v)| f.render(f.number(field, &format!("cross-{}", field.testid()), Some(v as f64)))) }
-            </div>
-        }
+        counts_grid(
+            f,
+            "cross",
+            [
+                (&fields::MODEL_CROSS_ATTENTION_TOKENS, c.tokens),
+                (&fields::MODEL_CROSS_ATTENTION_WIDTH, c.width),
+            ],
+        )
+    });
+    let window = shape.and_then(|t| t.window);
+    let window_toggle =
+        object_toggle(f, Block::Window, "window", t("form.window"), window.is_some());
+    let window_figures = window.map(|w| {
+        counts_grid(
+            f,
+            "window",
+            [
+                (&fields::MODEL_WINDOW_TOKENS, w.tokens),
+                (&fields::MODEL_WINDOW_GLOBAL_EVERY, w.global_every),
+            ],
+        )
     });
     html! {
         <>
             { f.toggle(&fields::MODEL_CAUSAL, "causal", shape.is_none_or(|t| t.causal)) }
             { toggle }
             if let Some(figures) = figures { { figures } }
+            { window_toggle }
+            if let Some(figures) = window_figures { { figures } }
         </>
+    }
+}
+
+/// A block's whole-number figures in a grid, each input's test id prefixed with the block's.
+fn counts_grid<const N: usize>(
+    f: &Form,
+    prefix: &str,
+    rows: [(&'static fields::Field, u32); N],
+) -> Html {
+    html! {
+        <div class="grid">
+            { for rows.into_iter().map(|(field, v)| f.render(f.number(field, &format!("{prefix}-{}", field.testid()), Some(v as f64)))) }
+        </div>
     }
 }
 
