@@ -1,7 +1,8 @@
 //! Properties that hold for every plan: random valid scenarios never panic or produce NaN,
 //! breakdowns sum to their totals, memory never falls as sequences grow, offloading
 //! activations frees memory and costs no more than its copies, a leaner loss holds less, a
-//! sliding window never adds work, and more replicas mean fewer tokens per chip. A small deterministic generator keeps runs
+//! sliding window never adds work, the softmax's exponentials never speed attention up, and
+//! more replicas mean fewer tokens per chip. A small deterministic generator keeps runs
 //! reproducible.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -224,6 +225,48 @@ fn a_sliding_window_never_adds_work() {
         }
     }
     assert!(faster > 150, "{faster} plans ran faster with a window");
+}
+
+/// The softmax's exponentials only ever slow attention down: over generated plans, a chip
+/// whose exponential units are known (`Chip::exp_per_s`) never trains faster than the same
+/// chip without the bound, with nothing overlapped to hide behind the slower attention; and on
+/// chips whose units keep up with their matrix products at 128-wide heads (Hopper, Blackwell
+/// Ultra) the bound changes nothing for such heads in BF16.
+#[test]
+fn the_softmax_exponentials_never_speed_attention_up() {
+    let mut rng = Rng(0x3C6E_F372_FE94_F82B);
+    let mut bound = 0;
+    for case in 0..1000 {
+        let s = random_scenario(&mut rng);
+        let mut inputs = resolve(&s);
+        let p = &mut inputs.parallelism;
+        (p.cp_overlap, p.ep_overlap, p.dp_overlap, p.tp_overlap) = (false, false, false, false);
+        // Heads as narrow as GPT-OSS's or as wide as Llama's, on NVIDIA's generations.
+        inputs.transformer.head_dim = *rng.pick(&[64, 128]);
+        let chip = *rng.pick(&["a100-80gb", "h100-sxm", "b200", "gb200", "gb300"]);
+        inputs.cluster.chip = model::presets::chip(chip).expect("a catalog chip").chip;
+        let with = model::estimate(&inputs);
+        let exp_per_s = inputs.cluster.chip.exp_per_s;
+        inputs.cluster.chip.exp_per_s = 0.0;
+        let without = model::estimate(&inputs);
+        let json = s.to_json();
+        assert!(
+            with.step_s >= without.step_s * (1.0 - 1e-12),
+            "case {case}: the exponentials sped the step up ({json})"
+        );
+        let t = &inputs.transformer;
+        let wide =
+            t.mla.is_none() && t.head_dim >= 128 && inputs.training.recipe != model::Recipe::Fp8;
+        let keeps_up = exp_per_s > 0.0 && inputs.cluster.chip.bf16_flops_per_s / exp_per_s <= 256.0;
+        if wide && keeps_up {
+            assert!(
+                close(with.step_s, without.step_s),
+                "case {case}: bound at wide heads ({json})"
+            );
+        }
+        bound += usize::from(with.step_s > without.step_s * (1.0 + 1e-9));
+    }
+    assert!(bound > 60, "{bound} plans were bound by their exponentials");
 }
 
 #[test]

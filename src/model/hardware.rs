@@ -21,6 +21,15 @@ pub struct Chip {
     /// The link to the host's memory, one direction, bytes/s: PCIe, or NVLink-C2C where the
     /// chip shares a package with its CPU. Activations offloaded to the host cross it.
     pub host_bytes_per_s: f64,
+    /// Exponentials per second of the special-function units the softmax runs on (`MUFU.EX2`);
+    /// 0 where no figure is known, and attention is taken as bound by its matrix products.
+    /// NVIDIA's SMs issue 16 a clock from Ampere to Blackwell while their dense BF16 tensor
+    /// FLOPs a clock went 2,048, 4,096, 8,192 (Zadouri et al. 2026, "FlashAttention-4",
+    /// Dao-AILab/flash-attention `assets/fa4_paper.pdf`: tensor throughput doubles from H100
+    /// to B200 while the exponential units stay unchanged), and Blackwell Ultra doubles them (NVIDIA, "Making Softmax More Efficient with NVIDIA
+    /// Blackwell Ultra", technical blog, 2026): a fused attention kernel's forward pass, one
+    /// exponential a query-key pair, is bound by them on Blackwell at 128-wide heads.
+    pub exp_per_s: f64,
     /// Board power limit (TDP), watts.
     pub tdp_w: f64,
     /// Best fraction of `bf16_flops_per_s` a large, well-shaped GEMM sustains in training

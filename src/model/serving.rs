@@ -612,6 +612,8 @@ struct Shape {
     linear_peak: f64,
     expert_peak: f64,
     attention_peak: f64,
+    /// The same in prefill, where the softmax's exponentials may bound it first.
+    prefill_attention_peak: f64,
     /// The busiest expert rank's tokens over the mean (`Moe::load`).
     imbalance: f64,
     /// Remote domains a token's experts may sit in (`Moe::node_limit`).
@@ -651,6 +653,18 @@ impl Shape {
         let kernel = (kernel * share).min(1.0);
         let latent = if t.mla.is_some() { s.latent() } else { 1.0 };
         let linear_peak = s.weights.peak(chip) * kernel * s.weights.gemm_relative(chip);
+        let attention_peak =
+            chip.bf16_flops_per_s.max(1.0) * kernel * latent * efficiency::FLASH_FWD_RELATIVE;
+        // A prefill pair's exponential against its `2 (qk + v)` FLOPs (`Chip::exp_per_s`), at
+        // the share of their peak the kernel's matrix products reach.
+        let exp_bound = chip.exp_per_s
+            * kernel
+            * latent
+            * efficiency::FLASH_FWD_RELATIVE
+            * 2.0
+            * (t.qk_head_dim() + t.v_head_dim());
+        let prefill_attention_peak =
+            if exp_bound > 0.0 { attention_peak.min(exp_bound) } else { attention_peak };
         Shape {
             n: d.chips() as f64,
             tp,
@@ -683,10 +697,8 @@ impl Shape {
                 * (efficiency::depth_share(t.hidden as f64)
                     + efficiency::depth_share(expert_ffn as f64))
                 / 2.0,
-            attention_peak: chip.bf16_flops_per_s.max(1.0)
-                * kernel
-                * latent
-                * efficiency::FLASH_FWD_RELATIVE,
+            attention_peak,
+            prefill_attention_peak,
             imbalance: t.moe.map_or(1.0, |m| m.load()),
             node_limit: t.moe.and_then(|m| m.node_limit),
             micro_batches: if d.dp > 1 && ep > 1 && t.moe.is_some() { 2.0 } else { 1.0 },
@@ -899,7 +911,8 @@ fn prefill_round(shape: &Shape, links: &Links, prompt: f64, chunk: f64, ranks: f
     // window's share in a windowed layer (`Transformer::mean_attended`).
     let attention = s.attention_layers
         * efficiency::kernel_s(
-            4.0 * chunk * s.model.mean_attended(prompt) * s.prefill_score_width / s.attention_peak,
+            4.0 * chunk * s.model.mean_attended(prompt) * s.prefill_score_width
+                / s.prefill_attention_peak,
         );
     let busy = w1 + c1 + w2 + c2 + attention;
     let tp = 2.0 * s.layers * links.collective(Collective::AllReduce, chunk * s.hidden * 2.0, s.tp);

@@ -624,6 +624,15 @@ pub static CLUSTER_CHIP_HOST_GB_PER_S: Field = number(
     "100 TB/s, a hundred times NVLink-C2C",
 )
 .scaled(GB_PER_S, 1.0);
+pub static CLUSTER_CHIP_EXP_TERA_PER_S: Field = number(
+    "cluster.chip.exp_tera_per_s",
+    "T/s",
+    Fixed(0.0),
+    0.0,
+    1e4,
+    "a thousand times Blackwell Ultra's 9.8 T/s; 0: no figure, attention bound by its GEMMs",
+)
+.scaled(1e12, 1.0);
 pub static CLUSTER_CHIP_TDP_W: Field = number(
     "cluster.chip.tdp_w",
     "W",
@@ -1485,6 +1494,7 @@ pub static FIELDS: &[&Field] = &[
     &CLUSTER_CHIP_HBM_GB,
     &CLUSTER_CHIP_HBM_TB_PER_S,
     &CLUSTER_CHIP_HOST_GB_PER_S,
+    &CLUSTER_CHIP_EXP_TERA_PER_S,
     &CLUSTER_CHIP_TDP_W,
     &CLUSTER_CHIP_MATMUL_EFFICIENCY,
     &CLUSTER_CHIP_MEMORY_EFFICIENCY,
@@ -1801,6 +1811,7 @@ pub fn chip_figure_path(name: &str) -> Option<&'static str> {
         "hbm_bytes" => "cluster.chip.hbm_gb",
         "hbm_bytes_per_s" => "cluster.chip.hbm_tb_per_s",
         "host_bytes_per_s" => "cluster.chip.host_gb_per_s",
+        "exp_per_s" => "cluster.chip.exp_tera_per_s",
         "tdp_w" => "cluster.chip.tdp_w",
         "matmul_efficiency" => "cluster.chip.matmul_efficiency",
         "memory_efficiency" => "cluster.chip.memory_efficiency",

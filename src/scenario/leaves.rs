@@ -66,7 +66,7 @@ macro_rules! leaf {
 }
 
 /// A chip's figures, in the order `resolve` reads them (the FP32 rate derives from BF16's).
-pub static CHIP: [Leaf<Chip>; 11] = [
+pub static CHIP: [Leaf<Chip>; 12] = [
     leaf!(Chip, CLUSTER_CHIP_BF16_TFLOPS, Positive, "chip-bf16", bf16_flops_per_s),
     leaf!(Chip, CLUSTER_CHIP_FP8_TFLOPS, Optional, "chip-fp8", fp8_flops_per_s),
     leaf!(Chip, CLUSTER_CHIP_FP4_TFLOPS, Optional, "chip-fp4", fp4_flops_per_s),
@@ -78,6 +78,7 @@ pub static CHIP: [Leaf<Chip>; 11] = [
     leaf!(Chip, CLUSTER_CHIP_HBM_GB, Positive, "chip-hbm", hbm_bytes),
     leaf!(Chip, CLUSTER_CHIP_HBM_TB_PER_S, Positive, "chip-bw", hbm_bytes_per_s),
     leaf!(Chip, CLUSTER_CHIP_HOST_GB_PER_S, Positive, "chip-host-bw", host_bytes_per_s),
+    leaf!(Chip, CLUSTER_CHIP_EXP_TERA_PER_S, Optional, "chip-exp", exp_per_s),
     leaf!(Chip, CLUSTER_CHIP_TDP_W, Positive, "chip-tdp", tdp_w),
     leaf!(
         Chip,

@@ -164,8 +164,8 @@ pub const DRIFTS: &[Drift] = &[
         run: "mlperf-v6.0-nvidia-gptoss20b-gb200",
         chip: "gb200",
         model: "20.5B, seq 8192",
-        slope: -0.043,
-        why: "GPT-OSS 20B on 8 and 72 GB200: -13 % at 8 (a plan judged not to fit) and -26 % at 72 (CP 2 x EP 4, one micro-batch), the small share's fixed costs of the GB300 series growing with it.",
+        slope: -0.046,
+        why: "GPT-OSS 20B on 8 and 72 GB200: -10 % at 8 (a plan judged not to fit) and -24 % at 72 (CP 2 x EP 4, one micro-batch), the small share's fixed costs of the GB300 series growing with it.",
     },
     Drift {
         run: "mlperf-v6.0-nvidia-gptoss20b-gb300",

@@ -24,6 +24,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 32.0 * DATASHEET_GB,
             hbm_bytes_per_s: 0.9 * TB_PER_S,
             host_bytes_per_s: 16.0 * GB_PER_S, // PCIe Gen3 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 300.0,
             matmul_efficiency: 0.72,
             memory_efficiency: 0.80,
@@ -52,6 +53,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 40.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.555 * TB_PER_S,
             host_bytes_per_s: 32.0 * GB_PER_S, // PCIe Gen4 x16, one way
+            exp_per_s: 312.0 * TFLOPS / 128.0, // 16 exponentials a clock per SM, 2,048 BF16 FLOPs
             tdp_w: 400.0,
             matmul_efficiency: 0.74,
             memory_efficiency: 0.80,
@@ -82,6 +84,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 80.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.039 * TB_PER_S,
             host_bytes_per_s: 32.0 * GB_PER_S, // PCIe Gen4 x16, one way
+            exp_per_s: 312.0 * TFLOPS / 128.0, // 16 exponentials a clock per SM, 2,048 BF16 FLOPs
             tdp_w: 400.0,
             matmul_efficiency: 0.74,
             memory_efficiency: 0.80,
@@ -110,6 +113,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 80.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.039 * TB_PER_S,
             host_bytes_per_s: 32.0 * GB_PER_S, // PCIe Gen4 x16, one way
+            exp_per_s: 312.0 * TFLOPS / 128.0, // 16 exponentials a clock per SM, 2,048 BF16 FLOPs
             tdp_w: 400.0,
             matmul_efficiency: 0.74,
             memory_efficiency: 0.80,
@@ -138,6 +142,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 81_559.0 * MIB, // as the device reports it: 81,559 MiB of "80 GB" (H100 80GB)
             hbm_bytes_per_s: 3.35 * TB_PER_S,
             host_bytes_per_s: 64.0 * GB_PER_S, // PCIe Gen5 x16, one way
+            exp_per_s: 989.0 * TFLOPS / 256.0, // 16 exponentials a clock per SM, 4,096 BF16 FLOPs
             tdp_w: 700.0,
             matmul_efficiency: 0.62,
             memory_efficiency: 0.80,
@@ -167,6 +172,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 81_559.0 * MIB, // as the device reports it: 81,559 MiB of "80 GB" (H100 80GB)
             hbm_bytes_per_s: 3.35 * TB_PER_S,
             host_bytes_per_s: 64.0 * GB_PER_S, // PCIe Gen5 x16, one way
+            exp_per_s: 989.0 * TFLOPS / 256.0, // 16 exponentials a clock per SM, 4,096 BF16 FLOPs
             tdp_w: 700.0, // one source; another claims a 550 W firmware cap
             matmul_efficiency: 0.62,
             memory_efficiency: 0.80,
@@ -196,6 +202,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 96.0 * DATASHEET_GB,
             hbm_bytes_per_s: 4.0 * TB_PER_S,
             host_bytes_per_s: 64.0 * GB_PER_S, // PCIe Gen5 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 400.0,
             matmul_efficiency: 0.62,
             memory_efficiency: 0.80,
@@ -224,6 +231,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 139.8 * GIB, // as the device reports it (measured: 139.8 GiB of "141 GB")
             hbm_bytes_per_s: 4.8 * TB_PER_S,
             host_bytes_per_s: 64.0 * GB_PER_S, // PCIe Gen5 x16, one way
+            exp_per_s: 989.0 * TFLOPS / 256.0, // 16 exponentials a clock per SM, 4,096 BF16 FLOPs
             tdp_w: 700.0,
             matmul_efficiency: 0.62,
             memory_efficiency: 0.80,
@@ -252,6 +260,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 180.0 * DATASHEET_GB, // usable; 192 GB physical (reports vary)
             hbm_bytes_per_s: 8.0 * TB_PER_S, // reports give 7.7-8.0
             host_bytes_per_s: 64.0 * GB_PER_S, // PCIe Gen5 x16, one way
+            exp_per_s: 2250.0 * TFLOPS / 512.0, // 16 exponentials a clock per SM, 8,192 BF16 FLOPs
             tdp_w: 1000.0,
             matmul_efficiency: 0.60,
             memory_efficiency: 0.80,
@@ -281,6 +290,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 186.0 * DATASHEET_GB, // ~13.4 TB per 72 GPUs
             hbm_bytes_per_s: 8.0 * TB_PER_S,
             host_bytes_per_s: 225.0 * GB_PER_S, // NVLink-C2C, 900 GB/s both ways per Grace shared by its two GPUs, one way
+            exp_per_s: 2500.0 * TFLOPS / 512.0, // 16 exponentials a clock per SM, 8,192 BF16 FLOPs
             tdp_w: 1200.0,
             matmul_efficiency: 0.60,
             memory_efficiency: 0.80,
@@ -310,6 +320,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 279.0 * DATASHEET_GB,
             hbm_bytes_per_s: 8.0 * TB_PER_S,
             host_bytes_per_s: 225.0 * GB_PER_S, // NVLink-C2C, 900 GB/s both ways per Grace shared by its two GPUs, one way
+            exp_per_s: 2500.0 * TFLOPS / 256.0, // 32 exponentials a clock per SM, 8,192 BF16 FLOPs
             tdp_w: 1400.0,
             matmul_efficiency: 0.60,
             memory_efficiency: 0.80,
@@ -337,6 +348,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 270.0 * DATASHEET_GB,   // usable; 288 GB physical
             hbm_bytes_per_s: 8.0 * TB_PER_S,
             host_bytes_per_s: 128.0 * GB_PER_S, // PCIe Gen6 x16, one way
+            exp_per_s: 2250.0 * TFLOPS / 256.0, // 32 exponentials a clock per SM, 8,192 BF16 FLOPs
             tdp_w: 1100.0,
             matmul_efficiency: 0.60,
             memory_efficiency: 0.80,
@@ -367,6 +379,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 48.0 * DATASHEET_GB, // GDDR6
             hbm_bytes_per_s: 0.864 * TB_PER_S,
             host_bytes_per_s: 32.0 * GB_PER_S, // PCIe Gen4 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 350.0,
             matmul_efficiency: 0.50,
             memory_efficiency: 0.75,
@@ -396,6 +409,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 48.0 * DATASHEET_GB, // GDDR6
             hbm_bytes_per_s: 0.864 * TB_PER_S,
             host_bytes_per_s: 32.0 * GB_PER_S, // PCIe Gen4 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 275.0,
             matmul_efficiency: 0.50,
             memory_efficiency: 0.75,
@@ -426,6 +440,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 128.0 * DATASHEET_GB,
             hbm_bytes_per_s: 3.2 * TB_PER_S,
             host_bytes_per_s: 32.0 * GB_PER_S, // PCIe Gen4 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 560.0, // AMD table 560 W; a leak said 500 W
             matmul_efficiency: 0.55,
             memory_efficiency: 0.80,
@@ -455,6 +470,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 192.0 * DATASHEET_GB,
             hbm_bytes_per_s: 5.3 * TB_PER_S,
             host_bytes_per_s: 64.0 * GB_PER_S, // PCIe Gen5 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 750.0,
             matmul_efficiency: 0.55,
             memory_efficiency: 0.80,
@@ -484,6 +500,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 256.0 * DATASHEET_GB, // shipping; 288 GB was announced
             hbm_bytes_per_s: 6.0 * TB_PER_S,
             host_bytes_per_s: 64.0 * GB_PER_S, // PCIe Gen5 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 1000.0,
             matmul_efficiency: 0.55,
             memory_efficiency: 0.80,
@@ -520,6 +537,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 288.0 * DATASHEET_GB,
             hbm_bytes_per_s: 8.0 * TB_PER_S,
             host_bytes_per_s: 64.0 * GB_PER_S, // PCIe Gen5 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 1400.0,
             matmul_efficiency: 0.55,
             memory_efficiency: 0.80,
@@ -550,6 +568,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 96.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.45 * TB_PER_S,
             host_bytes_per_s: 32.0 * GB_PER_S, // PCIe Gen4 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 600.0,
             matmul_efficiency: 0.60,
             memory_efficiency: 0.80,
@@ -579,6 +598,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 128.0 * DATASHEET_GB,
             hbm_bytes_per_s: 3.7 * TB_PER_S,
             host_bytes_per_s: 64.0 * GB_PER_S, // PCIe Gen5 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 900.0,
             matmul_efficiency: 0.60,
             memory_efficiency: 0.80,
@@ -608,6 +628,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 32.0 * GIB,
             hbm_bytes_per_s: 1.2 * TB_PER_S,
             host_bytes_per_s: 32.0 * GB_PER_S, // PCIe Gen4 x16 taken; Google publishes no host link, one way
+            exp_per_s: 0.0,
             tdp_w: 192.0, // estimate: maximum measured chip power (no TDP published)
             matmul_efficiency: 0.81,
             memory_efficiency: 0.80,
@@ -638,6 +659,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 16.0 * DATASHEET_GB,
             hbm_bytes_per_s: 0.819 * TB_PER_S,
             host_bytes_per_s: 32.0 * GB_PER_S, // PCIe Gen4 x16 taken; Google publishes no host link, one way
+            exp_per_s: 0.0,
             tdp_w: 200.0, // estimate: comparable to TPU v4's 192 W maximum
             matmul_efficiency: 0.81,
             memory_efficiency: 0.80,
@@ -668,6 +690,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 95.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.765 * TB_PER_S,
             host_bytes_per_s: 32.0 * GB_PER_S, // PCIe Gen4 x16 taken; Google publishes no host link, one way
+            exp_per_s: 0.0,
             tdp_w: 350.0, // estimate: no power figure published
             matmul_efficiency: 0.81,
             memory_efficiency: 0.80,
@@ -698,6 +721,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 32.0 * GIB,
             hbm_bytes_per_s: 1.64 * TB_PER_S,
             host_bytes_per_s: 32.0 * GB_PER_S, // PCIe Gen4 x16 taken; Google publishes no host link, one way
+            exp_per_s: 0.0,
             tdp_w: 400.0, // estimate: no power figure published
             matmul_efficiency: 0.81,
             memory_efficiency: 0.80,
@@ -729,6 +753,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 192.0 * GIB,
             hbm_bytes_per_s: 7.38 * TB_PER_S,
             host_bytes_per_s: 32.0 * GB_PER_S, // PCIe Gen4 x16 taken; Google publishes no host link, one way
+            exp_per_s: 0.0,
             tdp_w: 1000.0, // estimate: no power figure published
             matmul_efficiency: 0.81,
             memory_efficiency: 0.80,
@@ -760,6 +785,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 64.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.6 * TB_PER_S, // conflicting: 0.4, 0.77, 1.6 TB/s cited
             host_bytes_per_s: 64.0 * GB_PER_S, // PCIe Gen5 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 400.0,                    // 310-400 W quoted
             matmul_efficiency: 0.68,
             memory_efficiency: 0.80,
@@ -797,6 +823,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 128.0 * DATASHEET_GB,
             hbm_bytes_per_s: 3.2 * TB_PER_S, // CloudMatrix 384: 1,229 TB/s / 384
             host_bytes_per_s: 64.0 * GB_PER_S, // PCIe Gen5 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 800.0,                    // estimate: two ~400 W 910B-class dies
             matmul_efficiency: 0.50,
             memory_efficiency: 0.80,
@@ -828,6 +855,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 48.0 * DATASHEET_GB, // GDDR6
             hbm_bytes_per_s: 0.768 * TB_PER_S,
             host_bytes_per_s: 64.0 * GB_PER_S, // PCIe Gen5 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 450.0, // estimate: widely quoted board power, no datasheet retrieved
             matmul_efficiency: 0.50,
             memory_efficiency: 0.75,
@@ -856,6 +884,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 80.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.6 * TB_PER_S,
             host_bytes_per_s: 64.0 * GB_PER_S, // PCIe Gen5 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 600.0, // estimate: no power figure found
             matmul_efficiency: 0.50,
             memory_efficiency: 0.80,
@@ -886,6 +915,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 48.0 * DATASHEET_GB, // LPDDR5
             hbm_bytes_per_s: 0.6144 * TB_PER_S,
             host_bytes_per_s: 32.0 * GB_PER_S, // PCIe Gen4 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 250.0,
             matmul_efficiency: 0.50,
             memory_efficiency: 0.75,
@@ -916,6 +946,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 64.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.64 * TB_PER_S,
             host_bytes_per_s: 64.0 * GB_PER_S, // PCIe Gen5 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 550.0,
             matmul_efficiency: 0.50,
             memory_efficiency: 0.80,
@@ -945,6 +976,7 @@ pub const CHIPS: &[ChipPreset] = &[
             hbm_bytes: 32.0 * DATASHEET_GB,
             hbm_bytes_per_s: 0.819 * TB_PER_S,
             host_bytes_per_s: 64.0 * GB_PER_S, // PCIe Gen5 x16, one way
+            exp_per_s: 0.0,
             tdp_w: 300.0,
             matmul_efficiency: 0.50,
             memory_efficiency: 0.80,

@@ -159,6 +159,11 @@ pub(super) struct Ctx<'a> {
     pub(super) bf16_rate: f64,
     /// Achievable memory bandwidth, bytes/s.
     pub(super) mem_rate: f64,
+    /// Exponentials a second a fused attention kernel reaches: the chip's, at the share of
+    /// their peak its matrix products reach (`FLASH_FWD_RELATIVE` of the GEMMs' clock and
+    /// efficiency), as a kernel that overlaps the two (FlashAttention-3 and -4's pipelines)
+    /// keeps both busy; unbounded where the chip gives none.
+    pub(super) exp_rate: f64,
     /// `tp_block`, which every block of a layer reads: worked out once.
     tp_block: OnceCell<f64>,
 }
@@ -189,6 +194,11 @@ impl Ctx<'_> {
         };
         let mem_rate =
             (chip.hbm_bytes_per_s * chip.memory_efficiency.clamp(0.01, 1.0) * share).max(1.0);
+        let exp_rate = if chip.exp_per_s > 0.0 {
+            (chip.exp_per_s * eff * FLASH_FWD_RELATIVE).max(1.0)
+        } else {
+            f64::INFINITY
+        };
         Ctx {
             inputs,
             shape,
@@ -197,6 +207,7 @@ impl Ctx<'_> {
             bf16_share,
             bf16_rate,
             mem_rate,
+            exp_rate,
             tp_block: OnceCell::new(),
         }
     }
@@ -403,10 +414,14 @@ impl Ctx<'_> {
 
     /// Forward and backward time of a fused attention kernel over `pairs` query-key pairs
     /// (summed over heads and samples) with query-key and value widths summing to `width`.
+    /// Each pass takes the longer of its matrix products and its exponentials, one a pair
+    /// (the backward pass recomputes them), where the chip's are known (`Chip::exp_per_s`).
     pub(super) fn flash_core(&self, pairs: f64, width: f64) -> (f64, f64) {
         let flops = 2.0 * pairs * width;
-        let fwd_ideal = flops / (self.bf16_rate * FLASH_FWD_RELATIVE);
-        let bwd_ideal = FLASH_BWD_FLOP_RATIO * flops / (self.bf16_rate * FLASH_BWD_RELATIVE);
+        let exp_s = pairs / self.exp_rate;
+        let fwd_ideal = (flops / (self.bf16_rate * FLASH_FWD_RELATIVE)).max(exp_s);
+        let bwd_ideal =
+            (FLASH_BWD_FLOP_RATIO * flops / (self.bf16_rate * FLASH_BWD_RELATIVE)).max(exp_s);
         (kernel_s(fwd_ideal).max(KERNEL_FLOOR_S), kernel_s(bwd_ideal).max(KERNEL_FLOOR_S))
     }
 
