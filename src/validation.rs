@@ -766,8 +766,9 @@ fn ranges_markdown(points: &[range::Point]) -> String {
 }
 
 /// Each model preset's published plan: the calibration row at the largest scale that uses the
-/// preset, preferring one that keeps the preset's own dimensions, as (preset id, run title,
-/// scenario).
+/// preset, from the fit sources first (the runs the model's figures rest on, the model
+/// makers' own among them; a held-out source's run is offered where no fit source has one),
+/// preferring one that keeps the preset's own dimensions, as (preset id, run title, scenario).
 pub fn published_plans(rows: &[Row]) -> Vec<(&'static str, String, Scenario)> {
     crate::model::presets::TRANSFORMERS
         .iter()
@@ -780,7 +781,7 @@ pub fn published_plans(rows: &[Row]) -> Vec<(&'static str, String, Scenario)> {
                 let chips = row.scenario.get("cluster.chips").and_then(|v| v.as_u64()).unwrap_or(0);
                 let changed =
                     row.scenario.get("model").and_then(|m| m.as_object().map(|m| m.len()));
-                (chips, std::cmp::Reverse(changed.unwrap_or(0)))
+                (!row.held_out, chips, std::cmp::Reverse(changed.unwrap_or(0)))
             };
             let row = using.max_by_key(key)?;
             Some((preset.id, row.title.clone(), row.scenario.clone()))

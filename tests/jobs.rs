@@ -458,7 +458,7 @@ fn a_search_on_several_workers_shows_what_one_worker_shows() {
 
 /// Searching a model's published plan: where the search finds a faster plan, the page says how
 /// the model reads the published run and whether the gain is inside its error on runs like it
-/// (DeepSeek-V3's largest published plan, which the model reads about a third fast).
+/// (DeepSeek-V3's plan, which the model reads about a fifth slow).
 #[test]
 fn a_plan_found_faster_than_a_published_one_is_weighed_against_the_models_error() {
     let (_, published) = clusterplan::validation::published_plan("deepseek-v3").expect("a plan");
@@ -469,7 +469,7 @@ fn a_plan_found_faster_than_a_published_one_is_weighed_against_the_models_error(
     let said = view.lines.iter().find(|l| l.testid == "search-published");
     let yours = view.lines.iter().find(|l| l.testid == "search-yours").map(|l| l.text.clone());
     if let Some(l) = said {
-        assert!(l.text.contains("DeepSeek-V3") && l.text.contains("fast"), "{}", l.text);
+        assert!(l.text.contains("DeepSeek-V3") && l.text.contains("slow"), "{}", l.text);
     } else {
         assert!(yours.as_deref().is_some_and(|y| y.starts_with("Yours is the best")), "{yours:?}");
     }
@@ -477,9 +477,6 @@ fn a_plan_found_faster_than_a_published_one_is_weighed_against_the_models_error(
     let mut state =
         clusterplan::editor::State::new(clusterplan::scenario::Scenario::default_plan(), None);
     state.apply(clusterplan::editor::Action::LoadPublishedPlan("deepseek-v3".into()));
-    let notice = clusterplan::page::words::notice(state.notice.as_ref().expect("a notice"));
-    assert!(notice.contains("faster than the run was"), "{notice}");
-    state.apply(clusterplan::editor::Action::LoadPublishedPlan("gpt3-175b".into()));
     let notice = clusterplan::page::words::notice(state.notice.as_ref().expect("a notice"));
     assert!(notice.contains("slower than the run was"), "{notice}");
     state.apply(clusterplan::editor::Action::LoadPublishedPlan("llama3-8b".into()));
