@@ -629,8 +629,8 @@ struct Shape {
     expert_bandwidth: f64,
     /// The bandwidth decode attention streams the cache at.
     attention_bandwidth: f64,
-    /// The model, for what its attention layers hold and attend to (`Transformer::window`).
-    model: Transformer,
+    /// The model's attention window, for what its attention layers hold and attend to.
+    window: Option<crate::model::Window>,
 }
 
 impl Shape {
@@ -674,7 +674,7 @@ impl Shape {
             small_kernels: SMALL_KERNELS_PER_LAYER * t.n_layers as f64
                 + if t.mla.is_some() { MLA_KERNELS_PER_LAYER * attention_layers(t) } else { 0.0 }
                 + MOE_KERNELS_PER_LAYER * t.n_moe_layers() as f64,
-            model: *t,
+            window: t.window,
             layers: t.n_layers as f64,
             attention_layers: attention_layers(t),
             moe_layers: t.n_moe_layers() as f64,
@@ -818,7 +818,7 @@ fn decode_step(shape: &Shape, links: &Links, batch: f64, context: f64, queries: 
     let q = queries.max(1.0);
     // Attention: the cache of every sequence read, its scores computed for every query; a
     // windowed layer holds and reads its window only.
-    let cached = s.model.cached_tokens(context);
+    let cached = s.window.map_or(context, |w| w.cached_tokens(context));
     let (kv, c3) = kernels(
         b * cached * s.kv_per_token / s.attention_bandwidth,
         4.0 * b * q * cached * s.decode_score_width * s.attention_layers / s.attention_peak,
@@ -911,7 +911,9 @@ fn prefill_round(shape: &Shape, links: &Links, prompt: f64, chunk: f64, ranks: f
     // window's share in a windowed layer (`Transformer::mean_attended`).
     let attention = s.attention_layers
         * efficiency::kernel_s(
-            4.0 * chunk * s.model.mean_attended(prompt) * s.prefill_score_width
+            4.0 * chunk
+                * s.window.map_or(prompt / 2.0, |w| w.mean_attended(prompt))
+                * s.prefill_score_width
                 / s.prefill_attention_peak,
         );
     let busy = w1 + c1 + w2 + c2 + attention;

@@ -219,6 +219,38 @@ pub struct Window {
     pub global_every: u32,
 }
 
+impl Window {
+    /// Share of the attention layers that attend over the window, not the whole sequence.
+    pub fn windowed_share(self) -> f64 {
+        if self.global_every == 0 {
+            1.0
+        } else {
+            1.0 - 1.0 / self.global_every as f64
+        }
+    }
+
+    /// Keys an attention layer holds for a sequence of `context` tokens, averaged over the
+    /// attention layers: all of them in a full layer, the last `tokens` in a windowed one (the
+    /// KV cache a serving engine keeps for it).
+    pub fn cached_tokens(self, context: f64) -> f64 {
+        let context = context.max(0.0);
+        let windowed = self.windowed_share();
+        (1.0 - windowed) * context + windowed * context.min(self.tokens as f64)
+    }
+
+    /// Keys a query attends to on average over a causal prompt of `prompt` tokens, averaged over
+    /// the attention layers (half the prompt in a full layer).
+    pub fn mean_attended(self, prompt: f64) -> f64 {
+        let p = prompt.max(0.0);
+        if p <= 0.0 {
+            return 0.0;
+        }
+        let windowed = self.windowed_share();
+        let band = window_pairs(p, self.tokens as f64, true) / p;
+        (1.0 - windowed) * p / 2.0 + windowed * band.min(p / 2.0)
+    }
+}
+
 /// Mixture-of-experts feed-forward layers.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Moe {
@@ -354,33 +386,19 @@ impl Transformer {
 
     /// Share of the attention layers that attend over a window, not the whole sequence.
     pub fn windowed_share(&self) -> f64 {
-        match self.window {
-            None => 0.0,
-            Some(w) if w.global_every == 0 => 1.0,
-            Some(w) => 1.0 - 1.0 / w.global_every as f64,
-        }
+        self.window.map_or(0.0, Window::windowed_share)
     }
 
     /// Keys an attention layer holds for a sequence of `context` tokens, averaged over the
-    /// attention layers: all of them in a full layer, the last `tokens` in a windowed one (the
-    /// KV cache a serving engine keeps for it).
+    /// attention layers (`Window::cached_tokens`).
     pub fn cached_tokens(&self, context: f64) -> f64 {
-        let context = context.max(0.0);
-        let windowed = self.windowed_share();
-        let band = self.window.map_or(context, |w| context.min(w.tokens as f64));
-        (1.0 - windowed) * context + windowed * band
+        self.window.map_or(context.max(0.0), |w| w.cached_tokens(context))
     }
 
     /// Keys a query attends to on average over a causal prompt of `prompt` tokens, averaged over
-    /// the attention layers (half the prompt in a full layer).
+    /// the attention layers (`Window::mean_attended`).
     pub fn mean_attended(&self, prompt: f64) -> f64 {
-        let p = prompt.max(0.0);
-        if p <= 0.0 {
-            return 0.0;
-        }
-        let windowed = self.windowed_share();
-        let band = self.window.map_or(p / 2.0, |w| window_pairs(p, w.tokens as f64, true) / p);
-        (1.0 - windowed) * p / 2.0 + windowed * band.min(p / 2.0)
+        self.window.map_or(prompt.max(0.0) / 2.0, |w| w.mean_attended(prompt))
     }
 
     /// Width of one query (and key) head: `head_dim`, plus the rotary part under MLA.
