@@ -35,6 +35,12 @@ fn numbers(e: &Estimate) -> Vec<(&'static str, f64)> {
     v
 }
 
+/// No traffic hidden behind compute: what then slows the compute slows the step.
+fn overlap_nothing(inputs: &mut Inputs) {
+    let p = &mut inputs.parallelism;
+    (p.cp_overlap, p.ep_overlap, p.dp_overlap, p.tp_overlap) = (false, false, false, false);
+}
+
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-12)
 }
@@ -183,8 +189,7 @@ fn a_sliding_window_never_adds_work() {
         // Traffic overlapped with attention finds less of it to hide behind; with nothing
         // overlapped, the step only shrinks.
         let mut bare = inputs;
-        let p = &mut bare.parallelism;
-        (p.cp_overlap, p.ep_overlap, p.dp_overlap, p.tp_overlap) = (false, false, false, false);
+        overlap_nothing(&mut bare);
         let with_window = model::estimate(&bare);
         bare.transformer.window = None;
         let without = model::estimate(&bare);
@@ -239,8 +244,7 @@ fn the_softmax_exponentials_never_speed_attention_up() {
     for case in 0..1000 {
         let s = random_scenario(&mut rng);
         let mut inputs = resolve(&s);
-        let p = &mut inputs.parallelism;
-        (p.cp_overlap, p.ep_overlap, p.dp_overlap, p.tp_overlap) = (false, false, false, false);
+        overlap_nothing(&mut inputs);
         // Heads as narrow as GPT-OSS's or as wide as Llama's, on NVIDIA's generations.
         inputs.transformer.head_dim = *rng.pick(&[64, 128]);
         let chip = *rng.pick(&["a100-80gb", "h100-sxm", "b200", "gb200", "gb300"]);

@@ -908,7 +908,7 @@ fn prefill_round(shape: &Shape, links: &Links, prompt: f64, chunk: f64, ranks: f
         (0.0, 0.0)
     };
     // Causal attention over a prompt: a token attends to half of it on average, or to its
-    // window's share in a windowed layer (`Transformer::mean_attended`).
+    // window's share in a windowed layer (`Window::mean_attended`).
     let attention = s.attention_layers
         * efficiency::kernel_s(
             4.0 * chunk

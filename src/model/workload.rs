@@ -395,12 +395,6 @@ impl Transformer {
         self.window.map_or(context.max(0.0), |w| w.cached_tokens(context))
     }
 
-    /// Keys a query attends to on average over a causal prompt of `prompt` tokens, averaged over
-    /// the attention layers (`Window::mean_attended`).
-    pub fn mean_attended(&self, prompt: f64) -> f64 {
-        self.window.map_or(prompt.max(0.0) / 2.0, |w| w.mean_attended(prompt))
-    }
-
     /// Width of one query (and key) head: `head_dim`, plus the rotary part under MLA.
     pub fn qk_head_dim(&self) -> f64 {
         self.head_dim as f64 + self.mla.map_or(0.0, |m| m.rope_head_dim as f64)
