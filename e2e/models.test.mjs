@@ -13,7 +13,7 @@ harness();
 const link = (s) => `${origin}/#s=1.${Buffer.from(JSON.stringify(s)).toString('base64url')}`;
 
 for (const lang of ['en', 'zh-CN']) {
-  test(`${lang}: MLA fields, NVFP4 on B300, a diffusion transformer and a million-token context`, async (t) => {
+  test(`${lang}: MLA fields, NVFP4 on B300, a diffusion transformer, a sliding window and a million-token context`, async (t) => {
     const log = { errors: [], requests: [] };
     const page = await newPage(await newContext(t, { locale: lang }), log);
     // DeepSeek-V3's attention is latent, with its dimensions in the form.
@@ -105,6 +105,24 @@ for (const lang of ['en', 'zh-CN']) {
     await until(page, 'the step without the prompt', ([s, was]) => document.querySelector(s)?.textContent.trim() !== was,
       [q('step-time'), causal]);
     assert.ok(num(await text(page, 'step-time')) < num(causal), 'the prompt takes time');
+
+    // A sliding window, started from GPT-OSS's (windows of 128 tokens on every other layer):
+    // at 8,192 tokens the step is shorter, and the link the page writes brings it back.
+    await open(page, link({ model: { preset: 'llama3-8b' }, training: { tokens: '100B', global_batch: 64 },
+      cluster: { chip: 'h100-sxm', chips: 64 }, parallelism: { tp: 1, pp: 1 } }));
+    assert.equal(await page.isChecked(q('window')), false);
+    const whole = await text(page, 'step-time');
+    await page.check(q('window'));
+    await until(page, 'the window fields', (s) => !!document.querySelector(s), q('window-tokens'));
+    await until(page, 'the windowed step', ([s, was]) => document.querySelector(s)?.textContent.trim() !== was,
+      [q('step-time'), whole]);
+    const windowed = await text(page, 'step-time');
+    assert.ok(num(windowed) < num(whole), `windowed ${windowed} against whole ${whole}`);
+    const fresh = await newPage(page.context(), log);
+    await open(fresh, page.url());
+    assert.equal(await fresh.isChecked(q('window')), true);
+    assert.equal(await text(fresh, 'step-time'), windowed);
+    await fresh.close();
 
     // Llama 3 8B at 1,048,576 tokens on 512 H100 with CP 32, exchanging by Ulysses in the
     // domain and a ring across: it runs and fits.
