@@ -82,6 +82,7 @@ impl Inputs {
             Recipe::Fp8 if chip.fp8_flops_per_s > 0.0 => GemmFormat::Fp8,
             Recipe::Mxfp8 if chip.fp8_flops_per_s > 0.0 => GemmFormat::Mxfp8,
             Recipe::Nvfp4 if chip.fp4_flops_per_s > 0.0 => GemmFormat::Nvfp4,
+            Recipe::Int8 if chip.int8_ops_per_s > 0.0 => GemmFormat::Int8,
             _ => GemmFormat::Bf16,
         }
     }
@@ -114,6 +115,7 @@ impl Inputs {
             GemmFormat::Bf16 => 0.0,
             GemmFormat::Fp8 | GemmFormat::Mxfp8 => chip.fp8_flops_per_s,
             GemmFormat::Nvfp4 => chip.fp4_flops_per_s,
+            GemmFormat::Int8 => chip.int8_ops_per_s,
         };
         chip.bf16_flops_per_s.max(low)
     }

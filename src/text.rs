@@ -383,6 +383,7 @@ pub fn warning(w: &Warning) -> String {
         }
         Warning::Fp8Unsupported => t("warn.fp8-unsupported").into(),
         Warning::Fp4Unsupported => t("warn.fp4-unsupported").into(),
+        Warning::Int8Unsupported => t("warn.int8-unsupported").into(),
         Warning::CapBelowMeasured { cap_w, tdp_w } => fill(
             "warn.cap-below-measured",
             &[("cap", &n(cap_w.round() as u64)), ("tdp", &n(tdp_w.round() as u64))],

@@ -1,8 +1,9 @@
 //! Properties that hold for every plan: random valid scenarios never panic or produce NaN,
 //! breakdowns sum to their totals, memory never falls as sequences grow, offloading
 //! activations frees memory and costs no more than its copies, a leaner loss holds less, a
-//! sliding window never adds work, the softmax's exponentials never speed attention up, and
-//! more replicas mean fewer tokens per chip. A small deterministic generator keeps runs
+//! sliding window never adds work, the softmax's exponentials never speed attention up, INT8
+//! gains no more than its peak and keeps BF16's state, and more replicas mean fewer tokens per
+//! chip. A small deterministic generator keeps runs
 //! reproducible.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -271,6 +272,61 @@ fn the_softmax_exponentials_never_speed_attention_up() {
         bound += usize::from(with.step_s > without.step_s * (1.0 + 1e-9));
     }
     assert!(bound > 60, "{bound} plans were bound by their exponentials");
+}
+
+/// INT8 training over generated plans and chips: its state is the BF16 recipe's, so the memory
+/// is the same; its step never beats BF16's by more than the ratio of the two peaks (only the
+/// linear layers' GEMMs speed up, and they quantize their operands as they run); where the INT8
+/// peak is no higher than BF16's (TPU v4, MI250X, Blackwell Ultra) it never wins at all; and a
+/// chip with no INT8 figure trains exactly as in BF16, and says so.
+#[test]
+fn int8_gains_no_more_than_its_peak_and_keeps_the_bf16_state() {
+    let mut rng = Rng(0x510E_527F_ADE6_82D1);
+    let (mut gained, mut warned) = (0, 0);
+    for case in 0..600 {
+        let s = random_scenario(&mut rng);
+        let mut inputs = resolve(&s);
+        overlap_nothing(&mut inputs);
+        let chip =
+            *rng.pick(&["tpu-v4", "tpu-v5e", "tpu-v6e", "h100-sxm", "mi250x", "gb300", "gaudi3"]);
+        inputs.cluster.chip = model::presets::chip(chip).expect("a catalog chip").chip;
+        inputs.training.recipe = model::Recipe::MegatronBf16;
+        let bf16 = model::estimate(&inputs);
+        inputs.training.recipe = model::Recipe::Int8;
+        let int8 = model::estimate(&inputs);
+        let json = s.to_json();
+        assert!(
+            close(int8.memory.peak_bytes, bf16.memory.peak_bytes),
+            "case {case}: INT8 moved the memory ({json})"
+        );
+        let c = &inputs.cluster.chip;
+        let unsupported = int8.warnings.contains(&model::Warning::Int8Unsupported);
+        if c.int8_ops_per_s > 0.0 {
+            let peaks = (c.int8_ops_per_s / c.bf16_flops_per_s).max(1.0);
+            assert!(
+                int8.step_s * peaks >= bf16.step_s * (1.0 - 1e-12),
+                "case {case}: INT8 gained more than its peak on {chip} ({json})"
+            );
+            if c.int8_ops_per_s <= c.bf16_flops_per_s {
+                assert!(
+                    int8.step_s >= bf16.step_s * (1.0 - 1e-12),
+                    "case {case}: INT8 won on {chip}, whose INT8 is no faster ({json})"
+                );
+            }
+            assert!(!unsupported, "case {case}: warned on {chip}, which has INT8 units");
+            gained += usize::from(int8.step_s < bf16.step_s);
+        } else {
+            assert!(
+                close(int8.step_s, bf16.step_s),
+                "case {case}: no INT8 units, yet the step moved"
+            );
+            assert!(unsupported, "case {case}: no warning on {chip} ({json})");
+            warned += 1;
+        }
+    }
+    // Small micro-batches under large weights lose: the weights are quantized every pass.
+    assert!(gained > 60, "{gained} plans gained from INT8");
+    assert!(warned > 50, "{warned} plans were warned");
 }
 
 #[test]

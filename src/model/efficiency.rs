@@ -85,6 +85,13 @@ pub const QUANTIZE_MXFP8_BYTES: f64 = 2.0 + 1.0 + 1.0 / 32.0;
 /// transform, which the backward pass's two GEMMs' worth of quantizing covers.
 pub const QUANTIZE_NVFP4_BYTES: f64 = 2.0 + 2.0 + 0.5 + 1.0 / 16.0;
 
+/// Bytes moved per element to quantize a GEMM operand to INT8 on the fly, as Accurate Quantized
+/// Training does for every operand of every pass, the weights included: read BF16 for the
+/// absolute maximum that sets the scale (2), read it again to scale and round (2), write INT8
+/// (1) (AQT's dynamic scales; MaxText `layers/quantizations.py`). The random bits of the
+/// gradients' stochastic rounding are not priced.
+pub const QUANTIZE_INT8_BYTES: f64 = 2.0 + 2.0 + 1.0;
+
 /// Share of linear layers NVFP4 training keeps in BF16: the first 2 and last 8 of the 12B
 /// model's 62 blocks (NVIDIA, arXiv:2509.25149), about 16 %.
 pub const NVFP4_BF16_LAYER_SHARE: f64 = 10.0 / 62.0;

@@ -12,6 +12,9 @@ pub struct Chip {
     pub fp8_flops_per_s: f64,
     /// Dense FP4 (NVFP4) tensor throughput, FLOP/s; 0 when the chip has no FP4 tensor unit.
     pub fp4_flops_per_s: f64,
+    /// Dense INT8 tensor throughput, operations/s; 0 when the chip has none or no figure is
+    /// published. INT8 training (`Recipe::Int8`) runs its GEMMs here.
+    pub int8_ops_per_s: f64,
     /// Non-tensor FP32 throughput, FLOP/s.
     pub fp32_flops_per_s: f64,
     /// Device memory (HBM or GDDR) capacity, bytes.

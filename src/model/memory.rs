@@ -115,7 +115,8 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
         // Transformer Engine keeps the quantized input for the backward pass.
         GemmFormat::Mxfp8 => 1.0 + 1.0 / 32.0,
         GemmFormat::Nvfp4 => 0.5 + 1.0 / 16.0,
-        GemmFormat::Bf16 => ACT_BYTES,
+        // AQT quantizes each GEMM's BF16 inputs as it runs, the backward pass's included.
+        GemmFormat::Bf16 | GemmFormat::Int8 => ACT_BYTES,
     };
 
     // Recomputing norms and activation functions keeps only their inputs; the activation's

@@ -281,6 +281,14 @@ pub enum Recipe {
     /// layer, norms and optimizer as the BF16 recipe (NVIDIA, arXiv:2509.25149; Transformer
     /// Engine's `NVFP4BlockScaling`), plus the weights' two FP4 copies (about 0.56 B/param each).
     Nvfp4,
+    /// INT8 GEMMs with dynamic scales and INT32 accumulators for every linear layer's forward
+    /// pass, activations' gradient and weights' gradient (gradients rounded stochastically);
+    /// attention's own products, the embedding and the output layer stay BF16; state as the
+    /// BF16 recipe. Google's Accurate Quantized Training as MaxText runs it (`quantization:
+    /// int8`: AQT `config_v3(fwd_bits=8, dlhs_bits=8, drhs_bits=8)`, MaxText
+    /// `layers/quantizations.py` at e7292a3a) and as Google's MLPerf Training GPT-3 runs on
+    /// TPU v5e, v5p and v6e did; on the chips' INT8 units (`Chip::int8_ops_per_s`).
+    Int8,
 }
 
 /// The datatype linear-layer GEMMs run in, as the recipe and the chip allow.
@@ -291,13 +299,17 @@ pub enum GemmFormat {
     Fp8,
     Mxfp8,
     Nvfp4,
+    /// INT8 with INT32 accumulators (the INT8 recipe).
+    Int8,
 }
 
 impl Recipe {
     /// Bytes per parameter of the working weights.
     pub fn weight_bytes(self) -> f64 {
         match self {
-            Recipe::MegatronBf16 | Recipe::Fp8 | Recipe::Mxfp8 | Recipe::Nvfp4 => 2.0,
+            Recipe::MegatronBf16 | Recipe::Fp8 | Recipe::Mxfp8 | Recipe::Nvfp4 | Recipe::Int8 => {
+                2.0
+            }
             Recipe::TorchAmp => 4.0,
         }
     }
@@ -309,7 +321,8 @@ impl Recipe {
         match self {
             Recipe::Mxfp8 => 2.0 * (1.0 + 1.0 / 32.0),
             Recipe::Nvfp4 => 2.0 * (0.5 + 1.0 / 16.0),
-            Recipe::MegatronBf16 | Recipe::TorchAmp | Recipe::Fp8 => 0.0,
+            // AQT quantizes the weights on the fly, inside each GEMM's fusion.
+            Recipe::MegatronBf16 | Recipe::TorchAmp | Recipe::Fp8 | Recipe::Int8 => 0.0,
         }
     }
 
@@ -321,7 +334,7 @@ impl Recipe {
     /// Bytes per parameter of optimizer state: master weights (if separate) and two Adam moments.
     pub fn optimizer_bytes(self) -> f64 {
         match self {
-            Recipe::MegatronBf16 | Recipe::Mxfp8 | Recipe::Nvfp4 => 12.0,
+            Recipe::MegatronBf16 | Recipe::Mxfp8 | Recipe::Nvfp4 | Recipe::Int8 => 12.0,
             Recipe::TorchAmp => 8.0,
             Recipe::Fp8 => 8.0,
         }

@@ -87,6 +87,9 @@ pub enum Warning {
     Fp8Unsupported,
     /// The NVFP4 recipe on a chip without FP4 tensor units (its GEMMs are timed at BF16).
     Fp4Unsupported,
+    /// The INT8 recipe on a chip with no INT8 units or no published INT8 figure (its GEMMs are
+    /// timed at BF16).
+    Int8Unsupported,
     /// Occurs when the first pipeline stage is given more layers than leave one for every
     /// other stage.
     FirstStageTooLarge { first: u32, max: u32 },
@@ -199,6 +202,7 @@ impl Warning {
             | Warning::ExpertParallelWithoutExperts { .. }
             | Warning::Fp8Unsupported
             | Warning::Fp4Unsupported
+            | Warning::Int8Unsupported
             | Warning::CapBelowMeasured { .. }
             | Warning::EfficiencyAboveClass { .. }
             | Warning::BeyondPublished { .. }
@@ -403,6 +407,9 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
     }
     if recipe == Recipe::Nvfp4 && !(c.chip.fp4_flops_per_s > 0.0) {
         out.push(Warning::Fp4Unsupported);
+    }
+    if recipe == Recipe::Int8 && !(c.chip.int8_ops_per_s > 0.0) {
+        out.push(Warning::Int8Unsupported);
     }
     if c.cap_share() < crate::model::efficiency::CAP_MEASURED_FROM {
         out.push(Warning::CapBelowMeasured { cap_w: c.power_cap_w, tdp_w: c.chip.tdp_w });

@@ -594,6 +594,15 @@ pub static CLUSTER_CHIP_FP4_TFLOPS: Field = number(
     "four times the BF16 ceiling; 0 means no FP4 units",
 )
 .scaled(TFLOPS, 1.0);
+pub static CLUSTER_CHIP_INT8_TOPS: Field = number(
+    "cluster.chip.int8_tops",
+    "TOP/s",
+    Fixed(0.0),
+    0.0,
+    4e5,
+    "four times the BF16 ceiling; 0 means no INT8 units or no published figure",
+)
+.scaled(TFLOPS, 1.0);
 pub static CLUSTER_CHIP_FP32_TFLOPS: Field =
     number("cluster.chip.fp32_tflops", "TFLOP/s", Derived, 0.01, 1e5, "as BF16")
         .scaled(TFLOPS, 1.0);
@@ -1067,6 +1076,7 @@ pub static TRAINING_RECIPE: Choices<Recipe> = Choices {
         ("fp8", Recipe::Fp8),
         ("mxfp8", Recipe::Mxfp8),
         ("nvfp4", Recipe::Nvfp4),
+        ("int8", Recipe::Int8),
     ],
 };
 pub static PARALLELISM_RECOMPUTE: Choices<Recompute> = Choices {
@@ -1490,6 +1500,7 @@ pub static FIELDS: &[&Field] = &[
     &CLUSTER_CHIP_BF16_TFLOPS,
     &CLUSTER_CHIP_FP8_TFLOPS,
     &CLUSTER_CHIP_FP4_TFLOPS,
+    &CLUSTER_CHIP_INT8_TOPS,
     &CLUSTER_CHIP_FP32_TFLOPS,
     &CLUSTER_CHIP_HBM_GB,
     &CLUSTER_CHIP_HBM_TB_PER_S,
@@ -1783,7 +1794,9 @@ pub fn warning_field(w: &Warning) -> &'static str {
         Warning::UlyssesSplitsHeads { .. } => "parallelism.cp_kind",
         Warning::TensorSplitsMamba { .. } | Warning::TensorSplitsLinear { .. } => "parallelism.tp",
         Warning::VisionTensorSplit { .. } => "model.vision.tp",
-        Warning::Fp8Unsupported | Warning::Fp4Unsupported => "training.recipe",
+        Warning::Fp8Unsupported | Warning::Fp4Unsupported | Warning::Int8Unsupported => {
+            "training.recipe"
+        }
         Warning::SelectiveWithFlash => "parallelism.recompute",
         Warning::CapBelowMeasured { .. } => "cluster.power_cap_w",
         Warning::EfficiencyAboveClass { .. } => "cluster.chip.matmul_efficiency",
@@ -1807,6 +1820,7 @@ pub fn chip_figure_path(name: &str) -> Option<&'static str> {
         "bf16_flops_per_s" => "cluster.chip.bf16_tflops",
         "fp8_flops_per_s" => "cluster.chip.fp8_tflops",
         "fp4_flops_per_s" => "cluster.chip.fp4_tflops",
+        "int8_ops_per_s" => "cluster.chip.int8_tops",
         "fp32_flops_per_s" => "cluster.chip.fp32_tflops",
         "hbm_bytes" => "cluster.chip.hbm_gb",
         "hbm_bytes_per_s" => "cluster.chip.hbm_tb_per_s",

@@ -66,10 +66,11 @@ macro_rules! leaf {
 }
 
 /// A chip's figures, in the order `resolve` reads them (the FP32 rate derives from BF16's).
-pub static CHIP: [Leaf<Chip>; 12] = [
+pub static CHIP: [Leaf<Chip>; 13] = [
     leaf!(Chip, CLUSTER_CHIP_BF16_TFLOPS, Positive, "chip-bf16", bf16_flops_per_s),
     leaf!(Chip, CLUSTER_CHIP_FP8_TFLOPS, Optional, "chip-fp8", fp8_flops_per_s),
     leaf!(Chip, CLUSTER_CHIP_FP4_TFLOPS, Optional, "chip-fp4", fp4_flops_per_s),
+    leaf!(Chip, CLUSTER_CHIP_INT8_TOPS, Optional, "chip-int8", int8_ops_per_s),
     Leaf {
         // Chips without a datasheet figure run FP32 at a sixteenth of BF16's rate.
         derive: Some(|c| c.bf16_flops_per_s / 16.0),

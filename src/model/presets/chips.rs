@@ -20,6 +20,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 125.0 * TFLOPS, // FP16 tensor; V100 has no BF16
             fp8_flops_per_s: 0.0,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 0.0,
             fp32_flops_per_s: 15.7 * TFLOPS,
             hbm_bytes: 32.0 * DATASHEET_GB,
             hbm_bytes_per_s: 0.9 * TB_PER_S,
@@ -49,6 +50,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 312.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 624.0 * TFLOPS, // dense; 1,248 with sparsity (A100 datasheet)
             fp32_flops_per_s: 19.5 * TFLOPS,
             hbm_bytes: 40.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.555 * TB_PER_S,
@@ -80,6 +82,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 312.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 624.0 * TFLOPS, // dense; 1,248 with sparsity (A100 datasheet)
             fp32_flops_per_s: 19.5 * TFLOPS,
             hbm_bytes: 80.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.039 * TB_PER_S,
@@ -109,6 +112,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 312.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 624.0 * TFLOPS, // A100 silicon and clocks: 624 dense
             fp32_flops_per_s: 19.5 * TFLOPS,
             hbm_bytes: 80.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.039 * TB_PER_S,
@@ -123,7 +127,7 @@ pub const CHIPS: &[ChipPreset] = &[
         scale_out: "ib-hdr",
         chips_per_node: 8,
         basis: Basis::Secondary,
-        unverified: &[],
+        unverified: &["int8_ops_per_s"],
         source: source!(
             "China SKU of A100: figures = A100 80GB, NVLink cut 600 -> 400 GB/s \
                  (TechPowerUp / Tom's Hardware news, Reuters-sourced); price: about 108,000 yuan a card on China's grey market (Straits Times, mid-2023) at 7.08 yuan per dollar. Host link: PCIe Gen4 x16 (the vendor's datasheet)"
@@ -138,6 +142,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 989.0 * TFLOPS,
             fp8_flops_per_s: 1979.0 * TFLOPS,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 1979.0 * TFLOPS, // dense; 3,958 with sparsity (H100 datasheet)
             fp32_flops_per_s: 67.0 * TFLOPS,
             hbm_bytes: 81_559.0 * MIB, // as the device reports it: 81,559 MiB of "80 GB" (H100 80GB)
             hbm_bytes_per_s: 3.35 * TB_PER_S,
@@ -168,6 +173,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 989.0 * TFLOPS,
             fp8_flops_per_s: 1979.0 * TFLOPS,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 1979.0 * TFLOPS, // H100 SXM silicon: 3,958 with sparsity, halved
             fp32_flops_per_s: 67.0 * TFLOPS,
             hbm_bytes: 81_559.0 * MIB, // as the device reports it: 81,559 MiB of "80 GB" (H100 80GB)
             hbm_bytes_per_s: 3.35 * TB_PER_S,
@@ -182,7 +188,7 @@ pub const CHIPS: &[ChipPreset] = &[
         scale_out: "ib-ndr",
         chips_per_node: 8,
         basis: Basis::Secondary,
-        unverified: &["tdp_w"],
+        unverified: &["tdp_w", "int8_ops_per_s"],
         source: source!(
             "China SKU of H100 (compute = H100, FP64 and NVLink cut): philisun.com \
                  'NVIDIA H800 vs H100'; aiwiki.ai/wiki/nvidia_h800; DeepSeek-V3 report §3.2.2 \
@@ -198,6 +204,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 148.0 * TFLOPS,
             fp8_flops_per_s: 296.0 * TFLOPS,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 296.0 * TFLOPS, // dense, as third-party spec tables give it
             fp32_flops_per_s: 44.0 * TFLOPS,
             hbm_bytes: 96.0 * DATASHEET_GB,
             hbm_bytes_per_s: 4.0 * TB_PER_S,
@@ -212,7 +219,7 @@ pub const CHIPS: &[ChipPreset] = &[
         scale_out: "ib-ndr",
         chips_per_node: 8,
         basis: Basis::Secondary,
-        unverified: &["host_bytes_per_s"],
+        unverified: &["host_bytes_per_s", "int8_ops_per_s"],
         source: source!(
             "willitrunai.com/es/gpus/h20-96gb; zangshuxian.com (FP16 148, FP32 44); \
                  1cnz.cn (FP8 296, 96 GB, 4.0 TB/s, NVLink 900 GB/s); price: Nvidia priced distributor orders at $12,000-15,000 a card (Reuters, early 2024), the middle of the range. Host link: PCIe Gen5 x16 (the vendor's datasheet)"
@@ -227,6 +234,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 989.0 * TFLOPS,
             fp8_flops_per_s: 1979.0 * TFLOPS,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 1979.0 * TFLOPS, // dense; 3,958 with sparsity (H200 datasheet)
             fp32_flops_per_s: 67.0 * TFLOPS,
             hbm_bytes: 139.8 * GIB, // as the device reports it (measured: 139.8 GiB of "141 GB")
             hbm_bytes_per_s: 4.8 * TB_PER_S,
@@ -256,6 +264,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 2250.0 * TFLOPS,
             fp8_flops_per_s: 4500.0 * TFLOPS,
             fp4_flops_per_s: 9000.0 * TFLOPS,
+            int8_ops_per_s: 4500.0 * TFLOPS, // dense; 9 POPS with sparsity (HGX B200 table)
             fp32_flops_per_s: 80.0 * TFLOPS,
             hbm_bytes: 180.0 * DATASHEET_GB, // usable; 192 GB physical (reports vary)
             hbm_bytes_per_s: 8.0 * TB_PER_S, // reports give 7.7-8.0
@@ -286,6 +295,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 2500.0 * TFLOPS,
             fp8_flops_per_s: 5000.0 * TFLOPS,
             fp4_flops_per_s: 10000.0 * TFLOPS,
+            int8_ops_per_s: 5000.0 * TFLOPS, // dense; 10 POPS with sparsity (GB200 NVL72 table)
             fp32_flops_per_s: 90.0 * TFLOPS,
             hbm_bytes: 186.0 * DATASHEET_GB, // ~13.4 TB per 72 GPUs
             hbm_bytes_per_s: 8.0 * TB_PER_S,
@@ -316,6 +326,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 2500.0 * TFLOPS,
             fp8_flops_per_s: 5000.0 * TFLOPS,
             fp4_flops_per_s: 15000.0 * TFLOPS,
+            int8_ops_per_s: 165.0 * TFLOPS, // Blackwell Ultra cut INT8: 0.165 POPS dense, a third-party table
             fp32_flops_per_s: 80.0 * TFLOPS,
             hbm_bytes: 279.0 * DATASHEET_GB,
             hbm_bytes_per_s: 8.0 * TB_PER_S,
@@ -330,7 +341,7 @@ pub const CHIPS: &[ChipPreset] = &[
         scale_out: "ib-xdr",
         chips_per_node: 4,
         basis: Basis::Secondary,
-        unverified: &["host_bytes_per_s"],
+        unverified: &["host_bytes_per_s", "int8_ops_per_s"],
         source: source!(
             "verda.com GB300 blog (dense per-GPU table; rack GPU TDP 100.8 kW = 72 x 1.4 kW). Host link: NVLink-C2C to the Grace CPU, 900 GB/s both ways per superchip of two GPUs (NVIDIA GB200 NVL72 product page), 225 GB/s a GPU each way"
         ),
@@ -344,6 +355,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 2250.0 * TFLOPS,
             fp8_flops_per_s: 4500.0 * TFLOPS,
             fp4_flops_per_s: 13500.0 * TFLOPS, // copies of the HGX table give 13,125-15,000
+            int8_ops_per_s: 150.0 * TFLOPS, // Blackwell Ultra cut INT8: 0.15 POPS dense, a third-party table
             fp32_flops_per_s: 80.0 * TFLOPS,   // the GB300's: the same Blackwell Ultra GPU
             hbm_bytes: 270.0 * DATASHEET_GB,   // usable; 288 GB physical
             hbm_bytes_per_s: 8.0 * TB_PER_S,
@@ -358,7 +370,7 @@ pub const CHIPS: &[ChipPreset] = &[
         scale_out: "ib-xdr",
         chips_per_node: 8,
         basis: Basis::Secondary,
-        unverified: &["fp4_flops_per_s", "fp32_flops_per_s", "hbm_bytes_per_s", "host_bytes_per_s"],
+        unverified: &["fp4_flops_per_s", "fp32_flops_per_s", "hbm_bytes_per_s", "host_bytes_per_s", "int8_ops_per_s"],
         source: source!(
             "HGX B300 table as copied by fibermall.com (8 GPUs: 144 PFLOPS FP4, 72 FP8, 36 BF16 \
                  with sparsity; dense is half, FP4 108 for 8); 270 GB and 1,100 W from NVIDIA's \
@@ -375,6 +387,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 362.0 * TFLOPS,
             fp8_flops_per_s: 733.0 * TFLOPS,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 733.0 * TFLOPS, // dense; 1,466 with sparsity (L40S datasheet)
             fp32_flops_per_s: 91.6 * TFLOPS,
             hbm_bytes: 48.0 * DATASHEET_GB, // GDDR6
             hbm_bytes_per_s: 0.864 * TB_PER_S,
@@ -405,6 +418,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 119.5 * TFLOPS, // estimate: ~1/3 of L40S (tensor figure not found)
             fp8_flops_per_s: 239.0 * TFLOPS,  // estimate: 2x the BF16 estimate, as on L40S
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 239.0 * TFLOPS, // dense, as commonly quoted
             fp32_flops_per_s: 59.35 * TFLOPS,
             hbm_bytes: 48.0 * DATASHEET_GB, // GDDR6
             hbm_bytes_per_s: 0.864 * TB_PER_S,
@@ -419,7 +433,7 @@ pub const CHIPS: &[ChipPreset] = &[
         scale_out: "roce-200g",
         chips_per_node: 8,
         basis: Basis::Unverified,
-        unverified: &["bf16_flops_per_s", "fp8_flops_per_s", "price_usd", "host_bytes_per_s"],
+        unverified: &["bf16_flops_per_s", "fp8_flops_per_s", "price_usd", "host_bytes_per_s", "int8_ops_per_s"],
         source: source!(
             "technical.city/pl/video/L20 (48 GB, 864 GB/s, 275 W, FP32 59.35); topcpu.net; \
                  taoguba.com.cn (L20 ~32% of L40S compute, 200G networking). Tensor TFLOPS not \
@@ -436,6 +450,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 383.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 383.0 * TFLOPS, // INT8 as BF16 (MI250X datasheet)
             fp32_flops_per_s: 47.9 * TFLOPS, // vector; 95.7 matrix
             hbm_bytes: 128.0 * DATASHEET_GB,
             hbm_bytes_per_s: 3.2 * TB_PER_S,
@@ -466,6 +481,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 1307.0 * TFLOPS,
             fp8_flops_per_s: 2615.0 * TFLOPS,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 2614.9 * TFLOPS, // dense; 5,229.8 with sparsity (MI300X datasheet)
             fp32_flops_per_s: 81.7 * TFLOPS, // estimate: vector = half the ~163 matrix FP32
             hbm_bytes: 192.0 * DATASHEET_GB,
             hbm_bytes_per_s: 5.3 * TB_PER_S,
@@ -496,6 +512,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 1307.0 * TFLOPS,
             fp8_flops_per_s: 2615.0 * TFLOPS,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 2614.9 * TFLOPS, // dense; 5,229.8 with sparsity (MI325X datasheet)
             fp32_flops_per_s: 81.7 * TFLOPS, // estimate: as MI300X (same CDNA 3 compute)
             hbm_bytes: 256.0 * DATASHEET_GB, // shipping; 288 GB was announced
             hbm_bytes_per_s: 6.0 * TB_PER_S,
@@ -533,6 +550,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 2500.0 * TFLOPS,
             fp8_flops_per_s: 5000.0 * TFLOPS,
             fp4_flops_per_s: 10000.0 * TFLOPS,
+            int8_ops_per_s: 5000.0 * TFLOPS, // dense; 10.1 POPS with sparsity, as AMD's launch figures are reported
             fp32_flops_per_s: 157.3 * TFLOPS,
             hbm_bytes: 288.0 * DATASHEET_GB,
             hbm_bytes_per_s: 8.0 * TB_PER_S,
@@ -547,7 +565,7 @@ pub const CHIPS: &[ChipPreset] = &[
         scale_out: "roce-400g",
         chips_per_node: 8,
         basis: Basis::Secondary,
-        unverified: &["bf16_flops_per_s", "fp32_flops_per_s"],
+        unverified: &["bf16_flops_per_s", "fp32_flops_per_s", "int8_ops_per_s"],
         source: source!(
             "AMD Instinct MI355X announcement as reported (CDNA 4: 288 GB HBM3E at 8 TB/s, \
                  1,400 W liquid-cooled, 5 PF dense FP8, 10 PF MXFP4 and MXFP6, 157.3 TF FP32 \
@@ -564,6 +582,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 432.0 * TFLOPS,
             fp8_flops_per_s: 865.0 * TFLOPS, // 835 in one press report
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 0.0,
             fp32_flops_per_s: 5.4 * TFLOPS, // estimate: Gaudi 3 vector scaled by TPCs 24/64, /2
             hbm_bytes: 96.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.45 * TB_PER_S,
@@ -594,6 +613,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 1835.0 * TFLOPS,
             fp8_flops_per_s: 1835.0 * TFLOPS,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 0.0,
             fp32_flops_per_s: 14.3 * TFLOPS, // estimate: half the 28.7 TF BF16 vector figure
             hbm_bytes: 128.0 * DATASHEET_GB,
             hbm_bytes_per_s: 3.7 * TB_PER_S,
@@ -624,6 +644,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 275.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 275.0 * TFLOPS, // "275 teraflops (bf16 or int8)" (Cloud TPU v4 docs)
             fp32_flops_per_s: 17.2 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
             hbm_bytes: 32.0 * GIB,
             hbm_bytes_per_s: 1.2 * TB_PER_S,
@@ -655,6 +676,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 197.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 393.0 * TFLOPS, // Cloud TPU v5e docs: 393 TOPs int8
             fp32_flops_per_s: 12.3 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
             hbm_bytes: 16.0 * DATASHEET_GB,
             hbm_bytes_per_s: 0.819 * TB_PER_S,
@@ -686,6 +708,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 459.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 918.0 * TFLOPS, // twice BF16, from the v5p launch as relayed; the Cloud docs list BF16 only
             fp32_flops_per_s: 28.7 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
             hbm_bytes: 95.0 * DATASHEET_GB,
             hbm_bytes_per_s: 2.765 * TB_PER_S,
@@ -700,7 +723,7 @@ pub const CHIPS: &[ChipPreset] = &[
         scale_out: "dcn-tpu-v5p",
         chips_per_node: 4,
         basis: Basis::Vendor,
-        unverified: &["fp32_flops_per_s", "tdp_w", "host_bytes_per_s"],
+        unverified: &["fp32_flops_per_s", "tdp_w", "host_bytes_per_s", "int8_ops_per_s"],
         source: source!(
             "cloud.google.com/tpu/docs/v5p (459 TF bf16, 95 GB, 2,765 GB/s, ICI 4,800 Gbps, \
                  8,960-chip pod); v5p-training page (4-chip VM, DCN 50 Gbps per chip). GEMM \
@@ -715,8 +738,9 @@ pub const CHIPS: &[ChipPreset] = &[
         family: "TPU",
         chip: Chip {
             bf16_flops_per_s: 918.0 * TFLOPS,
-            fp8_flops_per_s: 0.0, // int8 only (918 TOPS), no FP8 units
+            fp8_flops_per_s: 0.0, // int8 only, no FP8 units
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 1836.0 * TFLOPS, // Cloud TPU v6e docs: 1,836 TOPs int8
             fp32_flops_per_s: 57.4 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
             hbm_bytes: 32.0 * GIB,
             hbm_bytes_per_s: 1.64 * TB_PER_S,
@@ -733,7 +757,7 @@ pub const CHIPS: &[ChipPreset] = &[
         basis: Basis::Vendor,
         unverified: &["fp32_flops_per_s", "tdp_w", "host_bytes_per_s"],
         source: source!(
-            "docs.cloud.google.com/tpu/docs/v6e (918 TFLOP/s bf16 and 918 TOPS int8 per chip, \
+            "docs.cloud.google.com/tpu/docs/v6e (918 TFLOP/s bf16 and 1,836 TOPS int8 per chip, \
                  32 GB HBM at 1,640 GB/s, ICI 800 GB/s bidirectional over 4 ports, 2D torus, \
                  256-chip pod, 8 chips per host); docs.cloud.google.com/tpu/docs/tpu7x \
                  comparison table (v6e: 32 GiB, DCN 100 Gb/s per chip). GEMM efficiency the \
@@ -749,6 +773,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 2307.0 * TFLOPS,
             fp8_flops_per_s: 4614.0 * TFLOPS,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 0.0,
             fp32_flops_per_s: 144.2 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
             hbm_bytes: 192.0 * GIB,
             hbm_bytes_per_s: 7.38 * TB_PER_S,
@@ -781,6 +806,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 320.0 * TFLOPS, // disputed: 256 / ~320 / ~376 quoted
             fp8_flops_per_s: 0.0,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 640.0 * TFLOPS, // commonly cited, not a Huawei datasheet; 910B variants differ
             fp32_flops_per_s: 20.0 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
             hbm_bytes: 64.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.6 * TB_PER_S, // conflicting: 0.4, 0.77, 1.6 TB/s cited
@@ -802,6 +828,7 @@ pub const CHIPS: &[ChipPreset] = &[
             "hbm_bytes_per_s",
             "tdp_w",
             "host_bytes_per_s",
+            "int8_ops_per_s",
         ],
         // No measured training run calibrates its efficiency yet; Pangu Ultra 135B reports about
         // 52% MFU on 8,192 NPUs, a candidate calibration row.
@@ -819,6 +846,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 780.0 * TFLOPS, // 780-800 quoted
             fp8_flops_per_s: 0.0,             // FP8 arrives with the 950 series
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 0.0,
             fp32_flops_per_s: 48.8 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
             hbm_bytes: 128.0 * DATASHEET_GB,
             hbm_bytes_per_s: 3.2 * TB_PER_S, // CloudMatrix 384: 1,229 TB/s / 384
@@ -851,6 +879,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 100.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 200.0 * TFLOPS, // Moore Threads launch figures as reported
             fp32_flops_per_s: 25.0 * TFLOPS,
             hbm_bytes: 48.0 * DATASHEET_GB, // GDDR6
             hbm_bytes_per_s: 0.768 * TB_PER_S,
@@ -865,7 +894,7 @@ pub const CHIPS: &[ChipPreset] = &[
         scale_out: "roce-200g",
         chips_per_node: 8,
         basis: Basis::Secondary,
-        unverified: &["tdp_w"],
+        unverified: &["tdp_w", "int8_ops_per_s"],
         source: source!(
             "io-tech.fi (2023-12); titancomputers.com; tweakpc.de; techpowerup.com forum \
                  news (KUAE: MCCX D800 = 8 x S4000). Scale-out NIC not sourced (200G assumed). Host link: PCIe Gen5 x16 (the vendor's datasheet)"
@@ -880,6 +909,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 500.0 * TFLOPS, // estimate: half the ~1,000 TF FP8 claim
             fp8_flops_per_s: 1000.0 * TFLOPS, // vendor ~1,000 TF, sparsity not stated
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 0.0,
             fp32_flops_per_s: 31.3 * TFLOPS, // estimate: 1/16 of BF16 (A100 ratio)
             hbm_bytes: 80.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.6 * TB_PER_S,
@@ -911,6 +941,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 96.0 * TFLOPS,
             fp8_flops_per_s: 0.0,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 256.0 * TFLOPS, // Cambricon product figures as commonly cited
             fp32_flops_per_s: 32.0 * TFLOPS,
             hbm_bytes: 48.0 * DATASHEET_GB, // LPDDR5
             hbm_bytes_per_s: 0.6144 * TB_PER_S,
@@ -925,7 +956,7 @@ pub const CHIPS: &[ChipPreset] = &[
         scale_out: "roce-200g",
         chips_per_node: 4,
         basis: Basis::Secondary,
-        unverified: &["price_usd"],
+        unverified: &["price_usd", "int8_ops_per_s"],
         source: source!(
             "guangxilong.com (Cambricon launch coverage, 2022-03: 96 TF FP16/BF16, 48 GB \
                  LPDDR5, 614.4 GB/s, 250 W, MLU-Link 200 GB/s, bridge joins 4 cards). Node = \
@@ -942,6 +973,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 1024.0 * TFLOPS, // vendor figure; sparsity not stated
             fp8_flops_per_s: 0.0,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 2048.0 * TFLOPS, // Biren launch figures as commonly cited
             fp32_flops_per_s: 256.0 * TFLOPS,
             hbm_bytes: 64.0 * DATASHEET_GB,
             hbm_bytes_per_s: 1.64 * TB_PER_S,
@@ -956,7 +988,7 @@ pub const CHIPS: &[ChipPreset] = &[
         scale_out: "roce-200g",
         chips_per_node: 8,
         basis: Basis::Secondary,
-        unverified: &["bf16_flops_per_s", "price_usd"],
+        unverified: &["bf16_flops_per_s", "price_usd", "int8_ops_per_s"],
         source: source!(
             "tomshardware.com (Biren BR100/BR104 table); techpowerup.com (Hot Chips 34: \
                  550 W, BLink 2.3 TB/s); notebookcheck.com. Scale-out NIC not sourced (200G \
@@ -972,6 +1004,7 @@ pub const CHIPS: &[ChipPreset] = &[
             bf16_flops_per_s: 512.0 * TFLOPS, // vendor figure; sparsity not stated
             fp8_flops_per_s: 0.0,
             fp4_flops_per_s: 0.0,
+            int8_ops_per_s: 1024.0 * TFLOPS, // Biren launch figures as commonly cited
             fp32_flops_per_s: 128.0 * TFLOPS,
             hbm_bytes: 32.0 * DATASHEET_GB,
             hbm_bytes_per_s: 0.819 * TB_PER_S,
@@ -986,7 +1019,7 @@ pub const CHIPS: &[ChipPreset] = &[
         scale_out: "roce-200g",
         chips_per_node: 8,
         basis: Basis::Secondary,
-        unverified: &["bf16_flops_per_s", "price_usd"],
+        unverified: &["bf16_flops_per_s", "price_usd", "int8_ops_per_s"],
         source: source!(
             "tomshardware.com (Biren BR100/BR104 table); techpowerup.com; notebookcheck.com. \
                  PCIe card, 8 per server assumed; scale-out NIC not sourced (200G assumed); price: an estimate, no published price found: half the BR100's, as it is half the chip. Host link: PCIe Gen5 x16 (the vendor's datasheet)"

@@ -14,8 +14,8 @@ use std::ops::{Add, Mul};
 use crate::model::efficiency::{
     depth_slowdown, kernel_s, overlapped, BLOCK_SCALED_GEMM_RELATIVE, ELEMENTWISE_BWD_BYTE_RATIO,
     FLASH_BWD_FLOP_RATIO, FLASH_BWD_RELATIVE, FLASH_FWD_RELATIVE, FP8_GEMM_RELATIVE,
-    KERNEL_FLOOR_S, LOSS_BWD_BYTES, LOSS_FWD_BYTES, NVFP4_BF16_LAYER_SHARE, QUANTIZE_MXFP8_BYTES,
-    QUANTIZE_NVFP4_BYTES,
+    KERNEL_FLOOR_S, LOSS_BWD_BYTES, LOSS_FWD_BYTES, NVFP4_BF16_LAYER_SHARE, QUANTIZE_INT8_BYTES,
+    QUANTIZE_MXFP8_BYTES, QUANTIZE_NVFP4_BYTES,
 };
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
@@ -155,6 +155,9 @@ pub(super) struct Ctx<'a> {
     /// (0 where the rate already covers it), and the share of linear layers kept in BF16.
     pub(super) quantize_bytes: f64,
     pub(super) bf16_share: f64,
+    /// Bytes moved per element to quantize a GEMM's weights as it runs (the INT8 recipe's
+    /// on-the-fly quantizing; 0 where the weights' low-precision copies are kept).
+    pub(super) quantize_weight_bytes: f64,
     /// Achievable BF16 GEMM rate (attention runs in BF16 in every recipe), FLOP/s.
     pub(super) bf16_rate: f64,
     /// Achievable memory bandwidth, bytes/s.
@@ -191,7 +194,14 @@ impl Ctx<'_> {
             GemmFormat::Nvfp4 => {
                 (block(chip.fp4_flops_per_s), QUANTIZE_NVFP4_BYTES, NVFP4_BF16_LAYER_SHARE)
             }
+            // Scales applied to the accumulated products, outside the contraction, as a
+            // tensor-scaled FP8 GEMM's.
+            GemmFormat::Int8 => {
+                ((chip.int8_ops_per_s * low * FP8_GEMM_RELATIVE).max(1.0), QUANTIZE_INT8_BYTES, 0.0)
+            }
         };
+        let quantize_weight_bytes =
+            if inputs.gemm_format() == GemmFormat::Int8 { QUANTIZE_INT8_BYTES } else { 0.0 };
         let mem_rate =
             (chip.hbm_bytes_per_s * chip.memory_efficiency.clamp(0.01, 1.0) * share).max(1.0);
         let exp_rate = if chip.exp_per_s > 0.0 {
@@ -205,6 +215,7 @@ impl Ctx<'_> {
             gemm_rate,
             quantize_bytes,
             bf16_share,
+            quantize_weight_bytes,
             bf16_rate,
             mem_rate,
             exp_rate,
@@ -236,9 +247,19 @@ impl Ctx<'_> {
         if self.quantize_bytes <= 0.0 {
             return low;
         }
-        let quantized = low + self.elementwise(self.quantize_bytes * m * k);
+        let quantized = low + self.quantize(m, n, k, 1.0);
         let kept = self.bf16_share;
         (1.0 - kept) * quantized + kept * self.gemm_at(self.bf16_rate, m, n, k, 1.0)
+    }
+
+    /// Time of quantizing the operands of `batch` GEMMs of `m x k` by `k x n` as they run: the
+    /// input, and with the INT8 recipe the weights too. A pass's GEMMs quantize what they read;
+    /// the backward pass, priced at twice the forward, then quantizes the weights twice and the
+    /// inputs and output gradients once each where it reads the weights once and the inputs
+    /// once and the output gradients twice (the same where `2mn = mk + kn`).
+    pub(super) fn quantize(&self, m: f64, n: f64, k: f64, batch: f64) -> f64 {
+        let weights = self.quantize_weight_bytes * k * n;
+        self.elementwise(batch * (self.quantize_bytes * m * k + weights))
     }
 
     /// Time of a memory-bound kernel moving `bytes`.
@@ -522,8 +543,14 @@ impl Ctx<'_> {
             FfnKind::Gelu => (1.0, 4.0),
             FfnKind::SwiGlu => (2.0, 6.0),
         };
-        let gemms = self.gemm_at(self.gemm_rate, tokens, n_in * ffn, h, batch)
+        let mut gemms = self.gemm_at(self.gemm_rate, tokens, n_in * ffn, h, batch)
             + self.gemm_at(self.gemm_rate, tokens, h, ffn, batch);
+        // The INT8 recipe quantizes every operand as it runs (block-scaled recipes fuse their
+        // inputs' quantizing into the norm and the activation function).
+        if self.quantize_weight_bytes > 0.0 {
+            gemms +=
+                self.quantize(tokens, n_in * ffn, h, batch) + self.quantize(tokens, h, ffn, batch);
+        }
         let act = self.elementwise(act_bytes * tokens * ffn * batch);
         (gemms, act)
     }
