@@ -543,3 +543,26 @@ fn serving_is_validated_by_source_on_several_vendors() {
         "left-out median over every source {median_all}, p90 {p90_all}"
     );
 }
+
+/// The confidence names a chip's weak figures only where the plan reads them: MTT S4000's
+/// INT8 peak, commonly cited but not the vendor's datasheet, weakens an INT8 plan and not a
+/// BF16 one, whose other weak figure (the board power) it still names.
+#[test]
+fn confidence_names_only_the_weak_figures_a_plan_reads() {
+    let unverified = |recipe: &str| {
+        let json = format!(
+            r#"{{"model": {{"preset": "llama3-8b"}}, "training": {{"tokens": 1e11, "global_batch": 256, "recipe": "{recipe}"}},
+               "cluster": {{"chip": "mtt-s4000", "chips": 64}}, "parallelism": {{"tp": 2, "pp": 1}}}}"#
+        );
+        let value = serde_json::from_str(&json).expect("JSON");
+        let s = Scenario::from_value(value).expect("a scenario");
+        let inputs = s.resolve().expect("it resolves");
+        let e = clusterplan::model::estimate(&inputs);
+        let range = validation::range::range(&s, &inputs, &e, None);
+        validation::confidence(&s, &inputs, &range).unverified
+    };
+    let bf16 = unverified("megatron-bf16");
+    assert!(bf16.contains(&"cluster.chip.tdp_w"), "{bf16:?}");
+    assert!(!bf16.contains(&"cluster.chip.int8_tops"), "{bf16:?}");
+    assert!(unverified("int8").contains(&"cluster.chip.int8_tops"));
+}

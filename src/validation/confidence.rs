@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::model::{presets, Inputs};
+use crate::model::{presets, GemmFormat, Inputs};
 use crate::scenario::{fields, Scenario};
 use crate::validation;
 
@@ -109,7 +109,14 @@ pub fn confidence(
     match preset {
         Some(p) => Confidence {
             chip: Some(p.name),
-            unverified: p.unverified.iter().filter_map(|f| fields::chip_figure_path(f)).collect(),
+            // A figure the plan never reads does not weaken it: the INT8 peak is read by the
+            // INT8 recipe's GEMMs alone.
+            unverified: p
+                .unverified
+                .iter()
+                .filter(|f| **f != "int8_ops_per_s" || inputs.gemm_format() == GemmFormat::Int8)
+                .filter_map(|f| fields::chip_figure_path(f))
+                .collect(),
             // Fitted to published runs of the chip or of its family's fitted chips.
             efficiency_by_class: calibrated.is_none() && !p.fitted(),
             beyond_validated: beyond,
