@@ -113,8 +113,8 @@ pub const GAPS: &[Gap] = &[
         family: "TPU",
         stack: "xla",
         moe: true,
-        mean: -0.141,
-        median: 0.170,
-        why: "MaxText's dropless MoE recipes on TPU7x and v5p (DeepSeek-V3, Qwen3-235B) run 8-28 % slower than the model, its dropped Mixtral within 5 %. The grouped GEMM's tile for every group boundary (`GROUPED_TILE_WASTE_XLA`) closed 3 to 8 points of it; what is left: the sparse path copies each token top-k times and sorts and gathers it again each way (`jnp.repeat`, `_sort_activations`), about three times the permutation traffic the model prices, and FP8 gains the Qwen3 recipe 12 % where the model gives 35 %, its BF16 and FP8 rows run on different MaxText and JAX releases with different tiles (tpu-recipes at c8cfe2f).",
+        mean: -0.120,
+        median: 0.142,
+        why: "MaxText's dropless MoE recipes on TPU7x and v5p (DeepSeek-V3, Qwen3-235B) run 8-28 % slower than the model, its dropped Mixtral within 5 % (in BF16 and in INT8). The grouped GEMM's tile for every group boundary (`GROUPED_TILE_WASTE_XLA`) closed 3 to 8 points of it; what is left: the sparse path copies each token top-k times and sorts and gathers it again each way (`jnp.repeat`, `_sort_activations`), about three times the permutation traffic the model prices, and FP8 gains the Qwen3 recipe 12 % where the model gives 35 %, its BF16 and FP8 rows run on different MaxText and JAX releases with different tiles (tpu-recipes at c8cfe2f).",
     },
 ];
