@@ -185,23 +185,27 @@ impl Ctx<'_> {
         // The family's low-precision GEMMs reach their own share of the model's figure.
         let low = eff * inputs.parallelism.software.low_precision_share.clamp(0.3, 2.0);
         let block = |peak: f64| (peak * low * BLOCK_SCALED_GEMM_RELATIVE).max(1.0);
-        let (gemm_rate, quantize_bytes, bf16_share) = match inputs.gemm_format() {
-            GemmFormat::Bf16 => (bf16_rate, 0.0, 0.0),
-            GemmFormat::Fp8 => {
-                ((chip.fp8_flops_per_s * low * FP8_GEMM_RELATIVE).max(1.0), 0.0, 0.0)
-            }
-            GemmFormat::Mxfp8 => (block(chip.fp8_flops_per_s), QUANTIZE_MXFP8_BYTES, 0.0),
-            GemmFormat::Nvfp4 => {
-                (block(chip.fp4_flops_per_s), QUANTIZE_NVFP4_BYTES, NVFP4_BF16_LAYER_SHARE)
-            }
-            // Scales applied to the accumulated products, outside the contraction, as a
-            // tensor-scaled FP8 GEMM's.
-            GemmFormat::Int8 => {
-                ((chip.int8_ops_per_s * low * FP8_GEMM_RELATIVE).max(1.0), QUANTIZE_INT8_BYTES, 0.0)
-            }
-        };
-        let quantize_weight_bytes =
-            if inputs.gemm_format() == GemmFormat::Int8 { QUANTIZE_INT8_BYTES } else { 0.0 };
+        // The rate, the bytes that quantize a GEMM's input and its weights as it runs, and the
+        // share of layers kept in BF16.
+        let (gemm_rate, quantize_bytes, quantize_weight_bytes, bf16_share) =
+            match inputs.gemm_format() {
+                GemmFormat::Bf16 => (bf16_rate, 0.0, 0.0, 0.0),
+                GemmFormat::Fp8 => {
+                    ((chip.fp8_flops_per_s * low * FP8_GEMM_RELATIVE).max(1.0), 0.0, 0.0, 0.0)
+                }
+                GemmFormat::Mxfp8 => (block(chip.fp8_flops_per_s), QUANTIZE_MXFP8_BYTES, 0.0, 0.0),
+                GemmFormat::Nvfp4 => {
+                    (block(chip.fp4_flops_per_s), QUANTIZE_NVFP4_BYTES, 0.0, NVFP4_BF16_LAYER_SHARE)
+                }
+                // Scales applied to the accumulated products, outside the contraction, as a
+                // tensor-scaled FP8 GEMM's; every operand quantized as it runs.
+                GemmFormat::Int8 => (
+                    (chip.int8_ops_per_s * low * FP8_GEMM_RELATIVE).max(1.0),
+                    QUANTIZE_INT8_BYTES,
+                    QUANTIZE_INT8_BYTES,
+                    0.0,
+                ),
+            };
         let mem_rate =
             (chip.hbm_bytes_per_s * chip.memory_efficiency.clamp(0.01, 1.0) * share).max(1.0);
         let exp_rate = if chip.exp_per_s > 0.0 {
