@@ -128,6 +128,10 @@ pub struct Estimate {
     pub step_s: f64,
     /// Parts of `step_s`; they sum to it.
     pub breakdown: StepBreakdown,
+    /// One forward pass over a step's tokens with no backward pass and no update, seconds:
+    /// what evaluating as many tokens, or a scoring model's pass over a batch, costs on the
+    /// plan (`step_time::forward_pass_s`).
+    pub forward_s: f64,
     /// Time each parallel dimension keeps its links busy per step, seconds (hidden or not).
     pub link: LinkTimes,
     /// Memory per chip on the busiest pipeline stage.
@@ -190,7 +194,8 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
     let mut findings = Vec::new();
     warnings::check(inputs, &shape, &mut findings);
 
-    let (breakdown, link, memory) = step_of(inputs, &shape, &layout);
+    let Step { breakdown, link, memory, params, base } = step_of(inputs, &shape, &layout);
+    let forward_s = step_time::forward_pass_s(inputs, &shape, &params, &base);
     let step_s = finite(breakdown.total());
     if !memory.fits {
         findings.push(Warning::does_not_fit(inputs, memory.peak_bytes, memory.hbm_bytes));
@@ -237,6 +242,7 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
     Estimate {
         step_s,
         breakdown,
+        forward_s,
         link,
         memory,
         mfu: ratio(model_flops_per_step),
@@ -266,25 +272,27 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
 pub fn step_and_fit(inputs: &Inputs) -> (f64, bool) {
     let shape = parallelism::Shape::of(inputs);
     let layout = stages::stages(&inputs.transformer, &shape);
-    let (breakdown, _, memory) = step_of(inputs, &shape, &layout);
+    let Step { breakdown, memory, .. } = step_of(inputs, &shape, &layout);
     (finite(breakdown.total()), memory.fits)
+}
+
+/// One step of a plan as `estimate` and `step_and_fit` need it, with what a forward-only
+/// pass is worked out from when asked for (`step_time::forward_pass_s`).
+struct Step {
+    breakdown: StepBreakdown,
+    link: LinkTimes,
+    memory: MemoryUse,
+    params: [(f64, f64); 3],
+    base: step_time::StepBase,
 }
 
 /// The step's parts, its links' times and the memory of each chip, for `estimate` and
 /// `step_and_fit` alike.
-fn step_of(
-    inputs: &Inputs,
-    shape: &parallelism::Shape,
-    layout: &[stages::Stage; 3],
-) -> (StepBreakdown, LinkTimes, MemoryUse) {
+fn step_of(inputs: &Inputs, shape: &parallelism::Shape, layout: &[stages::Stage; 3]) -> Step {
     let params = step_time::layout_params(inputs, shape, layout);
-    let (breakdown, link) = step_time::step_with(
-        inputs,
-        shape,
-        layout,
-        &params,
-        &step_time::LayerCosts::of(inputs, shape),
-    );
+    let base =
+        step_time::step_base(inputs, shape, layout, &step_time::LayerCosts::of(inputs, shape));
+    let (breakdown, link) = step_time::step_from(inputs, shape, &params, &base);
     let memory = memory::per_chip_with(
         inputs,
         shape,
@@ -292,15 +300,12 @@ fn step_of(
         &params,
         &memory::LayerMemory::of(inputs, shape),
     );
-    (
-        breakdown.with_memory(
-            memory.compiler_remat,
-            memory.offloaded_bytes,
-            inputs.cluster.chip.host_bytes_per_s,
-        ),
-        link,
-        memory,
-    )
+    let breakdown = breakdown.with_memory(
+        memory.compiler_remat,
+        memory.offloaded_bytes,
+        inputs.cluster.chip.host_bytes_per_s,
+    );
+    Step { breakdown, link, memory, params, base }
 }
 
 /// `flops` per step of `step_s` seconds over the BF16 dense peak of `chips_used` chips: MFU

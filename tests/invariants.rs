@@ -330,6 +330,35 @@ fn int8_gains_no_more_than_its_peak_and_keeps_the_bf16_state() {
 }
 
 #[test]
+fn a_forward_pass_costs_less_than_a_training_step() {
+    let mut rng = Rng(0x9B05_688C_2B3E_6C1F);
+    for case in 0..800 {
+        let s = random_scenario(&mut rng);
+        let inputs = resolve(&s);
+        let e = model::estimate(&inputs);
+        let json = s.to_json();
+        assert!(e.forward_s.is_finite(), "case {case}: forward pass not finite ({json})");
+        if !(e.step_s > 0.0) {
+            continue;
+        }
+        // Nothing is stored for a backward pass, recomputed, reduced or updated.
+        assert!(
+            e.forward_s < e.step_s,
+            "case {case}: forward {} s, step {} s ({json})",
+            e.forward_s,
+            e.step_s
+        );
+        // The backward pass does at most three times the forward's work.
+        assert!(
+            e.forward_s >= e.breakdown.compute_s / 4.0,
+            "case {case}: forward {} s under a quarter of the compute {} s ({json})",
+            e.forward_s,
+            e.breakdown.compute_s
+        );
+    }
+}
+
+#[test]
 fn doubling_data_parallelism_halves_tokens_per_chip() {
     let mut rng = Rng(0x94D0_49BB_1331_11EB);
     for case in 0..500 {

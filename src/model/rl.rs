@@ -132,11 +132,12 @@ pub fn estimate(inputs: &Inputs, estimate: &Estimate, rl: &Rl, prices: &Prices) 
     // Training: the policy's steps over the samples, padded to its sequences.
     let global_batch = inputs.training.global_batch.max(1) as f64;
     let policy_s = rl.epochs.max(1) as f64 * (samples / global_batch).ceil() * estimate.step_s;
-    let forward_s = (samples / global_batch).ceil() * estimate.step_s / 3.0;
+    // A forward pass over every sample on the training plan, with nothing stored, recomputed
+    // or reduced for a backward pass (`Estimate::forward_s`).
+    let forward_s = (samples / global_batch).ceil() * estimate.forward_s;
     let critic = if rl.critic { policy_s + forward_s } else { 0.0 };
     let training_s = finite(policy_s + critic);
-    // Scoring: a forward pass of each scoring model over every sample, a third of a training
-    // pass (the backward pass is twice the forward).
+    // Scoring: a forward pass of each scoring model over every sample.
     let scorers = rl.reference as u32 + rl.reward_model as u32;
     let scoring_s = finite(scorers as f64 * forward_s);
 

@@ -15,7 +15,7 @@ mod mamba;
 mod ops;
 pub(crate) mod vision;
 
-use data_parallel::{data_parallel, optimizer_s};
+use data_parallel::{data_parallel, forward_gathers, optimizer_s};
 use ops::{Ctx, Pass, Passes};
 
 use crate::model::collectives::point_to_point_s;
@@ -191,17 +191,6 @@ impl LayerCosts {
     }
 }
 
-/// The step's breakdown and link times from the layout's parameters and the layer costs.
-pub(crate) fn step_with(
-    inputs: &Inputs,
-    shape: &Shape,
-    layout: &[Stage; 3],
-    layout_params: &[(f64, f64); 3],
-    layers: &LayerCosts,
-) -> (StepBreakdown, LinkTimes) {
-    step_from(inputs, shape, layout_params, &step_base(inputs, shape, layout, layers))
-}
-
 /// What of a step does not depend on the ZeRO stage: the busiest stage's passes, the
 /// pipeline's sends and its bubble. The plan search computes it once for the ZeRO stages of a
 /// plan (`step_from` adds the data-parallel traffic and the update).
@@ -211,6 +200,9 @@ pub(crate) struct StepBase {
     pp_link: f64,
     pp_exposed: f64,
     bubble: f64,
+    /// The bubble of a pipeline that runs forward passes only: its fill and drain take the
+    /// average stage's forward, and the sends go one way.
+    forward_bubble: f64,
 }
 
 /// The parts of a step no ZeRO stage changes.
@@ -254,12 +246,16 @@ pub(crate) fn step_base(
     } else {
         pp_link
     };
-    let bubble = if shape.pp_u > 1 {
-        (shape.pp - 1.0) / shape.v * (average.total() + pp_link / m)
+    let (bubble, forward_bubble) = if shape.pp_u > 1 {
+        let rounds = (shape.pp - 1.0) / shape.v;
+        (
+            rounds * (average.total() + pp_link / m),
+            rounds * (average.fwd.total() + pp_link / (2.0 * m)),
+        )
     } else {
-        0.0
+        (0.0, 0.0)
     };
-    StepBase { busiest, pp_link, pp_exposed, bubble }
+    StepBase { busiest, pp_link, pp_exposed, bubble, forward_bubble }
 }
 
 /// One micro-batch's passes through the busiest of the layout's stages, which sets the pace
@@ -368,10 +364,8 @@ pub(crate) fn step_from(
 ) -> (StepBreakdown, LinkTimes) {
     let ctx = Ctx::new(inputs, shape);
     let m = shape.n_microbatches as f64;
-    let StepBase { busiest, pp_link, pp_exposed, bubble } = *base;
-    // The stage holding the most parameters sets the data-parallel traffic and the update.
-    let params =
-        layout_params.iter().fold((0.0, 0.0), |a, &b| if b.0 + b.1 > a.0 + a.1 { b } else { a });
+    let StepBase { busiest, pp_link, pp_exposed, bubble, .. } = *base;
+    let params = heaviest(layout_params);
     let (dp_link, dp_exposed) = data_parallel(&ctx, &busiest, params);
     let optimizer = optimizer_s(&ctx, params);
 
@@ -401,6 +395,38 @@ pub(crate) fn step_from(
         dp_s: dp_link,
     };
     (clean(breakdown), clean_links(link))
+}
+
+/// One forward pass over a step's tokens on the plan, with no backward pass and no update:
+/// what an evaluation of as many tokens, or a scoring model's pass over a batch, costs. Each
+/// micro-batch's forward through the busiest stage with its collectives, the pipeline's fill
+/// and drain of forwards and its sends one way, under ZeRO-3 the parameters gathered once a
+/// micro-batch, and the slowest chip's lag on that compute. Nothing is stored for a backward
+/// pass, so nothing is recomputed or offloaded.
+pub(crate) fn forward_pass_s(
+    inputs: &Inputs,
+    shape: &Shape,
+    layout_params: &[(f64, f64); 3],
+    base: &StepBase,
+) -> f64 {
+    let ctx = Ctx::new(inputs, shape);
+    let m = shape.n_microbatches as f64;
+    let StepBase { busiest, pp_exposed, forward_bubble, .. } = *base;
+    let gathers = forward_gathers(&ctx, &busiest, heaviest(layout_params));
+    let compute = m * busiest.fwd.compute;
+    finite(
+        m * busiest.fwd.total()
+            + forward_bubble
+            + pp_exposed / 2.0
+            + gathers
+            + slowest_of(shape.chips_used) * (compute + forward_bubble),
+    )
+}
+
+/// The (dense, expert) parameters of the stage holding the most: it sets the data-parallel
+/// traffic and the update.
+fn heaviest(layout_params: &[(f64, f64); 3]) -> (f64, f64) {
+    layout_params.iter().fold((0.0, 0.0), |a, &b| if b.0 + b.1 > a.0 + a.1 { b } else { a })
 }
 
 /// FLOPs recomputation adds to one sequence (for hardware FLOPs utilisation).

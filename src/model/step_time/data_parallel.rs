@@ -31,6 +31,33 @@ pub(super) fn data_parallel(
     own
 }
 
+/// Exposed seconds of the parameter gathers of a forward pass with no backward pass: under
+/// ZeRO-3 every micro-batch gathers the parameters once, prefetched behind its forward; with
+/// the parameters whole on each chip there is nothing to gather.
+pub(super) fn forward_gathers(ctx: &Ctx, busiest: &Passes, (dense, experts): (f64, f64)) -> f64 {
+    let shape = ctx.shape;
+    let replicas = shape.dp_u.saturating_mul(shape.cp_u);
+    if ctx.inputs.parallelism.sharding != Sharding::Full
+        || (replicas <= 1 && shape.expert_replicas() <= 1.0)
+    {
+        return 0.0;
+    }
+    let cluster = &ctx.inputs.cluster;
+    let own = (replicas, shape.expert_replicas() as u32);
+    let job =
+        (cluster.job_replicas(replicas), cluster.job_replicas(shape.expert_replicas() as u32));
+    let w = ctx.inputs.training.recipe.weight_bytes();
+    let gather = |replicas| both(ctx, Collective::AllGather, w, (dense, experts), replicas);
+    let link = if job.0 > replicas { gather(own).max(gather(job)) } else { gather(own) };
+    let hidden = if ctx.inputs.parallelism.dp_overlap {
+        PREFETCH_OVERLAP * busiest.fwd.compute
+    } else {
+        0.0
+    };
+    let m = shape.n_microbatches as f64;
+    with_interference(m * link, m * (link - hidden).max(0.0))
+}
+
 /// The same with the dense and the expert state replicated `replicas` times.
 fn over(
     ctx: &Ctx,
@@ -41,13 +68,8 @@ fn over(
     let shape = ctx.shape;
     let p = &ctx.inputs.parallelism;
     let recipe = ctx.inputs.training.recipe;
-    let dense_group = ctx.group(replicas, shape.tp_u);
-    // Expert state is replicated over the expert-data-parallel group, outermost in the folded
-    // order (ETP, EP, expert DP).
-    let expert_group = ctx.group(expert_replicas, shape.etp_u.saturating_mul(shape.ep_u));
     let both = |kind: Collective, bytes_per_param: f64| {
-        ctx.collective(kind, dense * bytes_per_param, dense_group)
-            + ctx.collective(kind, experts * bytes_per_param, expert_group)
+        both(ctx, kind, bytes_per_param, (dense, experts), (replicas, expert_replicas))
     };
     let g = recipe.grad_bytes();
     let w = recipe.weight_bytes();
@@ -123,4 +145,22 @@ pub(super) fn optimizer_s(ctx: &Ctx, (dense, experts): (f64, f64)) -> f64 {
     let recipe = ctx.inputs.training.recipe;
     let bytes = (dense + experts) * (recipe.optimizer_traffic_bytes() + recipe.grad_bytes());
     ctx.elementwise(bytes)
+}
+
+/// Seconds of one collective of `kind` over the dense state, replicated `replicas` times, and
+/// over the expert state, replicated `expert_replicas` times, at `bytes_per_param`.
+fn both(
+    ctx: &Ctx,
+    kind: Collective,
+    bytes_per_param: f64,
+    (dense, experts): (f64, f64),
+    (replicas, expert_replicas): (u32, u32),
+) -> f64 {
+    let shape = ctx.shape;
+    let dense_group = ctx.group(replicas, shape.tp_u);
+    // Expert state is replicated over the expert-data-parallel group, outermost in the folded
+    // order (ETP, EP, expert DP).
+    let expert_group = ctx.group(expert_replicas, shape.etp_u.saturating_mul(shape.ep_u));
+    ctx.collective(kind, dense * bytes_per_param, dense_group)
+        + ctx.collective(kind, experts * bytes_per_param, expert_group)
 }
