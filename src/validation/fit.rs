@@ -194,7 +194,7 @@ fn with(case: &Case, figures: &Figures) -> Inputs {
 /// throughput or MFU fixes the step time as well as a time does).
 fn time_ratio(row: &Row, inputs: &Inputs) -> f64 {
     let e = estimate(inputs);
-    let predicted = row.metric.of(inputs, &e);
+    let predicted = row.predict(inputs, &e);
     let ratio =
         if row.metric.is_time() { predicted / row.published } else { row.published / predicted };
     if ratio.is_finite() && ratio > 0.0 {
