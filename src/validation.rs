@@ -784,7 +784,81 @@ fn ranges_markdown(points: &[range::Point]) -> String {
         share(held_hit, held_rows),
         share(all_hit, all_rows)
     ));
+    out.push_str(&range_widths_markdown(points));
     out
+}
+
+/// How wide the ranges are, group by group, and how often they hold, as Markdown: each row
+/// judged by the range the other sources give it, as `ranges_markdown` counts them.
+fn range_widths_markdown(points: &[range::Point]) -> String {
+    let standardized = range::standardized(points);
+    let judged: Vec<(&range::Point, bool, f64)> = points
+        .iter()
+        .map(|p| {
+            (
+                p,
+                range::covers(p, points, &standardized),
+                range::half_width(p, points, &standardized),
+            )
+        })
+        .collect();
+    let median = |mut xs: Vec<f64>| {
+        xs.sort_by(f64::total_cmp);
+        match xs.len() {
+            0 => 0.0,
+            n if n % 2 == 1 => xs[n / 2],
+            n => (xs[n / 2 - 1] + xs[n / 2]) / 2.0,
+        }
+    };
+    let line = |label: String, rows: &[&(&range::Point, bool, f64)]| {
+        let held: Vec<_> = rows.iter().filter(|(p, ..)| p.held_out).collect();
+        let inside = |rows: &[&&(&range::Point, bool, f64)]| {
+            let hit = rows.iter().filter(|(_, inside, _)| *inside).count();
+            format!("{hit} of {}", rows.len())
+        };
+        let width = |rows: &[&&(&range::Point, bool, f64)]| match rows {
+            [] => "—".to_string(),
+            _ => format!("±{:.0}%", 100.0 * median(rows.iter().map(|(.., w)| *w).collect())),
+        };
+        let all: Vec<_> = rows.iter().collect();
+        format!(
+            "| {label} | {} | {} | {} | {} | {} |\n",
+            distinct_sources(rows.iter().map(|(p, ..)| p.source.as_str())),
+            inside(&all),
+            inside(&held),
+            width(&all),
+            width(&held),
+        )
+    };
+    let mut out = String::from("\nHow wide the ranges are: the median half-width, as a share of the estimate, of the range each row is judged by, and how many rows that range holds, by group and over all rows. A group one or two sources validate takes its width from the wider groups around it.\n\n");
+    out.push_str("| chip family | stack | model | sources | inside, all rows | inside, held-out rows | median half-width | median half-width, held out |\n");
+    out.push_str("|---|---|---|---:|---:|---:|---:|---:|\n");
+    let mut regimes: Vec<&range::Regime> = Vec::new();
+    for (p, ..) in &judged {
+        if !regimes.contains(&&p.regime) {
+            regimes.push(&p.regime);
+        }
+    }
+    regimes.sort_by(|a, b| (&a.family, a.stack, a.moe).cmp(&(&b.family, b.stack, b.moe)));
+    for regime in regimes {
+        let rows: Vec<_> = judged.iter().filter(|(p, ..)| &p.regime == regime).collect();
+        let kind = if regime.moe { "MoE" } else { "dense" };
+        out.push_str(&line(format!("{} | {} | {kind}", regime.family, regime.stack), &rows));
+    }
+    for (kind, moe) in [("dense", Some(false)), ("MoE", Some(true)), ("all", None)] {
+        let rows: Vec<_> =
+            judged.iter().filter(|(p, ..)| moe.is_none_or(|m| p.regime.moe == m)).collect();
+        out.push_str(&line(format!("all | all | {kind}"), &rows));
+    }
+    out
+}
+
+/// How many different sources `sources` names.
+fn distinct_sources<'a>(sources: impl Iterator<Item = &'a str>) -> usize {
+    let mut seen: Vec<&str> = sources.collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.len()
 }
 
 /// Each model preset's published plan: the calibration row at the largest scale that uses the

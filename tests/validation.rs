@@ -377,11 +377,44 @@ fn ranges_hold_for_most_published_runs() {
         let (inside, rows) = range::coverage(&points, |p| !held_out_only || p.held_out);
         inside as f64 / rows.max(1) as f64
     };
-    // The figures docs/accuracy.md states: 79 % of the held-out sources' rows, 80 % of all.
+    // The figures docs/accuracy.md states: 82 % of the held-out sources' rows, 80 % of all;
+    // more than 85 % would mean ranges wider than the evidence asks.
     for (which, held, least) in [("held-out", true, 0.78), ("all", false, 0.79)] {
         let s = share(held);
-        assert!((least..=0.95).contains(&s), "{which} rows inside their range: {s}");
+        assert!((least..=0.85).contains(&s), "{which} rows inside their range: {s}");
     }
+}
+
+/// Ranges are narrow where the evidence is: the rows of groups many sources validate are
+/// judged by ranges narrower, at the median, than the rows of groups one or two sources do.
+#[test]
+fn ranges_narrow_where_many_sources_agree() {
+    use clusterplan::validation::{fit, range};
+    let (outcomes, left) = fit::left_out_all().as_ref().expect("calibration data loads");
+    let points = range::points(outcomes, left);
+    let standardized = range::standardized(&points);
+    let sources = |regime: &range::Regime| {
+        let mut named: Vec<&str> =
+            points.iter().filter(|p| &p.regime == regime).map(|p| p.source.as_str()).collect();
+        named.sort_unstable();
+        named.dedup();
+        named.len()
+    };
+    let median_width = |keep: &dyn Fn(usize) -> bool| {
+        let mut widths: Vec<f64> = points
+            .iter()
+            .filter(|p| keep(sources(&p.regime)))
+            .map(|p| range::half_width(p, &points, &standardized))
+            .collect();
+        assert!(widths.len() >= 10, "too few rows to compare: {}", widths.len());
+        widths.sort_by(f64::total_cmp);
+        widths[widths.len() / 2]
+    };
+    let (many, few) = (median_width(&|n| n >= 5), median_width(&|n| n <= 2));
+    assert!(
+        many < few,
+        "median half-width {many:.3} with five sources or more, {few:.3} with two or fewer"
+    );
 }
 
 /// Every NVIDIA benchmark row's CUDA graphs are as its release's recipe sets them, as

@@ -511,6 +511,21 @@ pub fn coverage(points: &[Point], which: impl Fn(&Point) -> bool) -> (usize, usi
 /// it: its centre, spread and width made without its source (`standardized` holds every
 /// point's error in spreads, in order).
 pub fn covers(point: &Point, all: &[Point], standardized: &[f64]) -> bool {
+    let (lo, hi) = judged(point, all, standardized);
+    // The true time over the predicted is 1 / (1 + error).
+    (lo..=hi).contains(&(1.0 / (1.0 + point.error).max(0.05)))
+}
+
+/// Half the width of the range the other sources give `point`'s row, as a share of the
+/// estimate (0.15: the estimate ±15 % on average).
+pub fn half_width(point: &Point, all: &[Point], standardized: &[f64]) -> f64 {
+    let (lo, hi) = judged(point, all, standardized);
+    (hi - lo) / 2.0
+}
+
+/// [p10, p90] of the time factor the other sources give `point`'s row: its centre, spread and
+/// width made without its source.
+fn judged(point: &Point, all: &[Point], standardized: &[f64]) -> (f64, f64) {
     let others: Vec<Point> = all.iter().filter(|q| q.source != point.source).cloned().collect();
     let theirs: Vec<f64> = all
         .iter()
@@ -520,8 +535,5 @@ pub fn covers(point: &Point, all: &[Point], standardized: &[f64]) -> bool {
         .collect();
     let mut pooled = pooled(&others);
     pooled.width = width(&theirs);
-    let b = basis(&point.regime, point.chips, &regimes(&others), &pooled);
-    let (lo, hi) = factors(&b);
-    // The true time over the predicted is 1 / (1 + error).
-    (lo..=hi).contains(&(1.0 / (1.0 + point.error).max(0.05)))
+    factors(&basis(&point.regime, point.chips, &regimes(&others), &pooled))
 }
