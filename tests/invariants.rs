@@ -151,11 +151,11 @@ fn a_leaner_loss_holds_no_more_and_costs_no_time() {
             inputs.parallelism.cross_entropy = loss;
             model::estimate(inputs)
         };
-        let [fp32, in_place, linear] =
-            [CrossEntropy::Fp32, CrossEntropy::InPlace, CrossEntropy::Linear]
+        let [fp32, fused, in_place, linear] =
+            [CrossEntropy::Fp32, CrossEntropy::Fused, CrossEntropy::InPlace, CrossEntropy::Linear]
                 .map(|loss| at(&mut inputs, loss));
         let json = s.to_json();
-        for (leaner, fuller) in [(&in_place, &fp32), (&linear, &in_place)] {
+        for (leaner, fuller) in [(&fused, &fp32), (&in_place, &fused), (&linear, &in_place)] {
             assert!(
                 leaner.memory.logits_bytes <= fuller.memory.logits_bytes
                     && leaner.memory.peak_bytes <= fuller.memory.peak_bytes * (1.0 + 1e-12),

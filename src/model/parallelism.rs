@@ -87,6 +87,16 @@ impl Stack {
         }
     }
 
+    /// How its loss holds the logits unless told: a compiler that fuses the loss into the
+    /// products around it keeps the FP32 logits alone (`CrossEntropy::Fused`), the others an
+    /// FP32 copy beside them.
+    pub fn loss(self) -> CrossEntropy {
+        match self {
+            Stack::Xla => CrossEntropy::Fused,
+            _ => CrossEntropy::Fp32,
+        }
+    }
+
     /// It overlaps tensor- and pipeline-parallel communication with compute by default.
     pub fn overlaps_model(self) -> bool {
         matches!(self, Stack::MegatronCore | Stack::Xla | Stack::Tuned)
@@ -223,6 +233,14 @@ pub enum CrossEntropy {
     /// one BF16 chunk of 3,072 vocabulary entries for every token (Megatron-Core's
     /// `--cross-entropy-fusion-impl linear`, `LCE_BWD_VOCAB_SPLIT_SIZE`).
     Linear,
+    /// The logits written once in FP32 and every other step of the loss fused into the kernels
+    /// that read them: 4 bytes a logit. MaxText casts the output layer's logits to FP32
+    /// (`cast_logits_to_fp32`, on by default) and computes the loss with a custom gradient
+    /// whose saved softmax, log-softmax and one-hot targets are element-wise functions of them
+    /// (`max_utils.cross_entropy_with_logits`); XLA fuses the cast into the product that
+    /// writes the logits and the gradient into the product that reads it, so only the FP32
+    /// logits live from the forward pass to the backward.
+    Fused,
 }
 
 impl CrossEntropy {
@@ -232,6 +250,7 @@ impl CrossEntropy {
             CrossEntropy::Fp32 => 6.0 * tokens * vocab,
             CrossEntropy::InPlace => 2.0 * tokens * vocab,
             CrossEntropy::Linear => 2.0 * tokens * vocab.min(LINEAR_LOSS_CHUNK),
+            CrossEntropy::Fused => 4.0 * tokens * vocab,
         }
     }
 }

@@ -1106,6 +1106,7 @@ pub static PARALLELISM_CROSS_ENTROPY: Choices<CrossEntropy> = Choices {
         ("fp32", CrossEntropy::Fp32),
         ("in-place", CrossEntropy::InPlace),
         ("linear", CrossEntropy::Linear),
+        ("fp32-fused", CrossEntropy::Fused),
     ],
 };
 pub static PARALLELISM_STACK: Choices<Stack> = Choices {

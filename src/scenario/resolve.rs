@@ -13,9 +13,9 @@ use super::leaves::{self, Leaf, Rule};
 use super::{Raw, Scenario, VERSION};
 use crate::model::presets;
 use crate::model::{
-    AttentionImpl, Chip, Cluster, CpKind, Cross, CrossEntropy, Dispatcher, FfnKind, Hybrid, Inputs,
-    LinearKind, LinearMixer, Link, Mamba, MambaKind, Mla, Moe, Network, Parallelism, Recipe,
-    Recompute, ScaleUp, Sharding, Stack, Training, Transformer, Vision, Window,
+    AttentionImpl, Chip, Cluster, CpKind, Cross, Dispatcher, FfnKind, Hybrid, Inputs, LinearKind,
+    LinearMixer, Link, Mamba, MambaKind, Mla, Moe, Network, Parallelism, Recipe, Recompute,
+    ScaleUp, Sharding, Stack, Training, Transformer, Vision, Window,
 };
 use crate::numbers::{self, NumberError};
 
@@ -997,7 +997,7 @@ impl Scenario {
             cross_entropy: r.choice(
                 &p.cross_entropy,
                 &fields::PARALLELISM_CROSS_ENTROPY,
-                CrossEntropy::Fp32,
+                stack.loss(),
             ),
             ep_overlap: r.flag(
                 &p.ep_overlap,

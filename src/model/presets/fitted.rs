@@ -26,10 +26,10 @@ pub const CHIP_GEMM: &[(&str, f64, u32, &[&str])] = &[
     ("gaudi2", 0.9373, 4, &["mlperf-training-v3.0-intel-habanalabs", "mlperf-training-v3.1-intel-habanalabs"]),
     ("gaudi3", 0.9373, 0, &["Gaudi"]),
     ("tpu-v4", 0.8746, 2, &["maxtext-readme-2023-04"]),
-    ("tpu-v5e", 0.7742, 0, &["TPU"]),
+    ("tpu-v5e", 0.7740, 0, &["TPU"]),
     ("tpu-v5p", 0.8221, 5, &["maxtext-v5p-configs-2023-12"]),
     ("tpu-v6e", 0.6994, 16, &["tpu-recipes-trillium-readmes-c8cfe2f"]),
-    ("tpu-7x", 0.7007, 14, &["tpu-recipes-ironwood-readme-table-c8cfe2f"]),
+    ("tpu-7x", 0.6998, 14, &["tpu-recipes-ironwood-readme-table-c8cfe2f"]),
     ("ascend-910b", 0.6994, 12, &["mindspeed-llm-readme-2024-10", "pangu-ultra-2025"]),
     ("ascend-910c", 0.6994, 0, &["Ascend"]),
 ];
@@ -71,7 +71,7 @@ pub const FAMILY_LOW_PRECISION: &[(&str, f64, u32, &[&str])] = &[
     ("CDNA", 1.0343, 3, &["primus-projection-blog-2026-03-mi325x"]),
     ("Gaudi", 1.0698, 2, &["mlperf-training-v3.1-intel-habanalabs"]),
     ("Hopper", 1.1523, 35, &["deepseek-v3-2024", "dgxc-benchmarking-25.05.04", "mbridge-25.09-perf-summary", "mlperf-training-v4.1-nvidia", "mlperf-training-v5.0-nebius", "mlperf-training-v5.0-nvidia", "nemo-25.02-perf-summary", "olmo-core-readme-2024-11", "torchtitan-2412-h100-tables-2-5-6"]),
-    ("TPU", 1.0045, 7, &["tpu-recipes-ironwood-readme-table-c8cfe2f"]),
+    ("TPU", 1.0051, 7, &["tpu-recipes-ironwood-readme-table-c8cfe2f"]),
 ];
 
 /// Seconds each layer loses per micro-batch to launches on each fitted stack

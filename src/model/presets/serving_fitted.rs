@@ -19,7 +19,7 @@ pub const FAMILY_SERVING_SHARE: &[(&str, f64, u32, &[&str])] = &[
 /// Each engine's share, with the rows and sources it was fitted to.
 pub const ENGINE_SERVING_SHARE: &[(Engine, f64, u32, &[&str])] = &[
     (Engine::TensorRtLlm, 0.9518, 54, &["mlperf-inference-v4.1", "mlperf-inference-v5.0", "mlperf-inference-v5.1-amd-mixtral", "mlperf-inference-v5.1-datacenter-2025-09", "trtllm-blog1-dsr1-min-latency-b200-2025", "trtllm-dsr1-best-perf-practice-2025", "trtllm-perf-overview"]),
-    (Engine::Vllm, 1.4092, 46, &["dstack-deepseek-r1-mi300x-2025", "mlperf-inference-v4.1", "mlperf-inference-v5.0", "mlperf-inference-v5.1-amd-mixtral", "mlperf-inference-v5.1-datacenter-2025-09", "rocm-vllm-devdocker-mi300x-v0.10", "tpu-recipes-vllm-ironwood-2026-04", "tpu-recipes-vllm-trillium-llama3.3-70b-2025-12"]),
+    (Engine::Vllm, 1.4093, 46, &["dstack-deepseek-r1-mi300x-2025", "mlperf-inference-v4.1", "mlperf-inference-v5.0", "mlperf-inference-v5.1-amd-mixtral", "mlperf-inference-v5.1-datacenter-2025-09", "rocm-vllm-devdocker-mi300x-v0.10", "tpu-recipes-vllm-ironwood-2026-04", "tpu-recipes-vllm-trillium-llama3.3-70b-2025-12"]),
     (Engine::Sglang, 0.8099, 29, &["dstack-deepseek-r1-mi300x-2025", "lmsys-sglang-gb200-nvl72-part2-2025-09", "lmsys-sglang-mtp-h200-2025-07", "sglang-ascend-a3-dsr1-best-practice-2026", "sglang-large-ep-2025"]),
     (Engine::LmDeploy, 0.8995, 9, &["lmdeploy-a100-fp16-static-v0.1-2023"]),
     (Engine::OptimumHabana, 0.8994, 20, &["intel-gaudi2-model-perf-1.18", "intel-gaudi3-model-perf-1.18", "mlperf-inference-v4.0-gaudi"]),
