@@ -374,6 +374,9 @@ section! {
         pp_overlap,
         /// Norms and activation functions recomputed instead of stored; default false.
         recompute_elementwise,
+        /// The dense feed-forward blocks' up-projections recomputed instead of stored;
+        /// default false.
+        recompute_mlp_up,
         /// Layers on the first pipeline stage; default: the model's split.
         first_stage_layers,
         /// Layers of each chip whose stored activations wait in host memory; default 0.

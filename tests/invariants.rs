@@ -173,6 +173,39 @@ fn a_leaner_loss_holds_no_more_and_costs_no_time() {
 /// find less attention to hide behind), a window as long as the sequence changes nothing, and
 /// serving's batch and time per token never get worse.
 #[test]
+fn rerunning_the_mlp_up_projection_holds_no_more_and_never_speeds_up() {
+    let mut rng = Rng(0x2C8E_45F1_9AB0_7D63);
+    let mut freed = 0;
+    for case in 0..800 {
+        let s = random_scenario(&mut rng);
+        let mut inputs = resolve(&s);
+        overlap_nothing(&mut inputs);
+        inputs.parallelism.recompute_mlp_up = false;
+        let kept = model::estimate(&inputs);
+        inputs.parallelism.recompute_mlp_up = true;
+        let rerun = model::estimate(&inputs);
+        let json = s.to_json();
+        if inputs.parallelism.recompute == model::Recompute::Full {
+            assert!(close(rerun.step_s, kept.step_s), "case {case}: moved under full ({json})");
+            assert!(close(rerun.memory.peak_bytes, kept.memory.peak_bytes));
+            continue;
+        }
+        assert!(
+            rerun.memory.activations_bytes <= kept.memory.activations_bytes * (1.0 + 1e-12),
+            "case {case}: rerunning the up-projection stored more ({json})"
+        );
+        // The compiler's own rematerialization may shrink once memory is freed.
+        assert!(
+            rerun.step_s >= kept.step_s * (1.0 - 1e-12) || kept.memory.compiler_remat > 0.0,
+            "case {case}: rerunning the up-projection sped the step up ({json})"
+        );
+        assert!(rerun.hardware_flops_per_step >= kept.hardware_flops_per_step);
+        freed += usize::from(rerun.memory.activations_bytes < kept.memory.activations_bytes);
+    }
+    assert!(freed > 100, "{freed} plans stored less");
+}
+
+#[test]
 fn a_sliding_window_never_adds_work() {
     use clusterplan::model::{serving, Window};
     let mut rng = Rng(0x5A1D_E3F0_77C4_2B19);

@@ -69,6 +69,9 @@ fn plan_words(p: &Parallelism, dp: Option<u32>) -> String {
     if p.recompute_elementwise {
         words.push(t("plan.light-recompute").into());
     }
+    if p.recompute_mlp_up && p.recompute != Recompute::Full {
+        words.push(t("plan.mlp-up-recompute").into());
+    }
     if p.sequence_parallel {
         words.push("SP".into());
     }

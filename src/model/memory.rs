@@ -122,6 +122,8 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
     // Recomputing norms and activation functions keeps only their inputs; the activation's
     // input is then cached in FP8 under the FP8 recipe (DeepSeek-V3 report §3.3.3, §3.4).
     let light = p.recompute_elementwise && p.recompute != Recompute::Full;
+    // Rerunning the dense feed-forward block's up-projection keeps only the block's input.
+    let mlp_up = p.recompute_mlp_up && p.recompute != Recompute::Full;
     // Norm inputs (2) and norm outputs, which are the QKV and MLP GEMM inputs (2).
     let norm_outputs = 2.0 * gemm_in * norm_tokens * h;
     let norms = 2.0 * ACT_BYTES * norm_tokens * h + if light { 0.0 } else { norm_outputs };
@@ -177,13 +179,17 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
                 ffn_rebuilt_tensors(routed, expert_ffn) + ffn_rebuilt_tensors(tokens, shared),
             )
         }
+        // The up-projection's output (the activation's input) and the activation's output are
+        // both rebuilt, from the block's input, which the norms keep.
+        _ if mlp_up => (0.0, tokens * t.ffn as f64 / shape.tp * (act_in * ACT_BYTES + gemm_in)),
         _ => (
             ffn_tensors(tokens, t.ffn as f64 / shape.tp),
             ffn_rebuilt_tensors(tokens, t.ffn as f64 / shape.tp),
         ),
     };
-    // What the elementwise recomputation rebuilds during a layer's backward pass.
-    let rebuilt = if light { rebuilt + norm_outputs + rebuilt_heads } else { 0.0 };
+    // What the recomputation rebuilds during a layer's backward pass (the feed-forward part
+    // is nothing unless something of it is recomputed).
+    let rebuilt = rebuilt + if light { norm_outputs + rebuilt_heads } else { 0.0 };
     let attention = qkv - rebuilt_heads + latents + proj_in;
     // Cross-attention keeps its norm's input and output, its queries, the context's keys and
     // values, the output projection's input and the kernel's row statistics.

@@ -456,6 +456,11 @@ pub struct Parallelism {
     /// (DeepSeek-V3 report, arXiv:2412.19437, §3.3.3 and §3.4; Megatron-Core
     /// `--recompute-modules layernorm moe_act`).
     pub recompute_elementwise: bool,
+    /// The dense feed-forward blocks' up-projection (and gate) rerun in the backward pass with
+    /// their activation function, keeping only the block's input: MaxText's remat policies
+    /// `save_dot_except_mlpwi` and `save_dot_except_logits_ffn1`, which save every other
+    /// weight product's output.
+    pub recompute_mlp_up: bool,
     /// Layers on the first pipeline stage, which holds the most micro-batches in flight;
     /// 0 splits them by the model's rule (`stages`). Megatron-Core's
     /// `--decoder-first-pipeline-num-layers`, MindSpeed's `--num-layer-list`, and what

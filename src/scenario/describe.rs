@@ -109,6 +109,10 @@ pub fn plan(p: &Parallelism) -> Map<String, Value> {
         "sequence_parallel": p.sequence_parallel,
         "recompute_elementwise": p.recompute_elementwise,
     }));
+    // Only where set: a choice the plan search never makes, carried from the typed plan.
+    if p.recompute_mlp_up {
+        keys.insert("recompute_mlp_up".into(), json!(true));
+    }
     if p.expert_tensor != p.tensor {
         keys.insert("etp".into(), json!(p.expert_tensor));
     }

@@ -1006,6 +1006,7 @@ pub static PARALLELISM_TP_OVERLAP: Field = flag("parallelism.tp_overlap", Derive
 pub static PARALLELISM_PP_OVERLAP: Field = flag("parallelism.pp_overlap", Derived);
 pub static PARALLELISM_RECOMPUTE_ELEMENTWISE: Field =
     flag("parallelism.recompute_elementwise", Fixed(0.0));
+pub static PARALLELISM_RECOMPUTE_MLP_UP: Field = flag("parallelism.recompute_mlp_up", Fixed(0.0));
 
 pub static CALIBRATION_MEASURED_STEP_S: Field =
     number("calibration.measured.step_s", "s", Required, 1e-6, 1e7, "a step of four months");
@@ -1677,6 +1678,7 @@ pub static FIELDS: &[&Field] = &[
     &PARALLELISM_TP_OVERLAP,
     &PARALLELISM_PP_OVERLAP,
     &PARALLELISM_RECOMPUTE_ELEMENTWISE,
+    &PARALLELISM_RECOMPUTE_MLP_UP,
     &CALIBRATION_MEASURED_STEP_S,
     &CALIBRATION_MEASURED_TOKENS_PER_S,
     &CALIBRATION_MEASURED_MFU,

@@ -1021,6 +1021,11 @@ impl Scenario {
                 &fields::PARALLELISM_RECOMPUTE_ELEMENTWISE,
                 fixed!(PARALLELISM_RECOMPUTE_ELEMENTWISE) != 0.0,
             ),
+            recompute_mlp_up: r.flag(
+                &p.recompute_mlp_up,
+                &fields::PARALLELISM_RECOMPUTE_MLP_UP,
+                fixed!(PARALLELISM_RECOMPUTE_MLP_UP) != 0.0,
+            ),
         }
     }
 }

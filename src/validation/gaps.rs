@@ -112,14 +112,6 @@ pub const GAPS: &[Gap] = &[
     Gap {
         family: "TPU",
         stack: "xla",
-        moe: false,
-        mean: -0.021,
-        median: 0.103,
-        why: "Dense MaxText recipes on TPU miss both ways around a centred mean. Google's MLPerf GPT-3 runs on 1,024-6,144 TPU v5p in INT8 (v4.0, v4.1) read 6-14 % fast, evaluation included: their remat policies save_dot_except_logits_ffn1 and save_dot_except_mlpwi rerun the MLP's up-projection, about a ninth of a step's GEMMs, which no recompute choice expresses, and at TP 8 the model gives INT8 GEMMs on v5p nearly twice BF16's rate where the runs reach about 85 % of the BF16 peak (v5p's INT8 peak rests on a secondary source; AQT's stochastic rounding of the gradients is not priced). Full rematerialisation on v5p reads 9-21 % slow (the 512-chip MLPerf row, the 512B and 405B rows).",
-    },
-    Gap {
-        family: "TPU",
-        stack: "xla",
         moe: true,
         mean: -0.120,
         median: 0.142,

@@ -813,7 +813,7 @@ impl Ctx<'_> {
             self.elementwise_fwd(moe) + self.latent_up()
         } else {
             0.0
-        };
+        } + if p.recompute_mlp_up && !moe { self.mlp_up_fwd() } else { 0.0 };
         layer.recompute = match self.inputs.parallelism.recompute {
             Recompute::None => Pass { compute: elementwise, ..Pass::default() },
             Recompute::Full => layer.fwd,
@@ -826,6 +826,31 @@ impl Ctx<'_> {
             },
         };
         layer
+    }
+
+    /// Forward time of the dense feed-forward block's up-projection (and gate), and of its
+    /// activation function unless `recompute_elementwise` reruns that already: what
+    /// `recompute_mlp_up` runs again in the backward pass. A hybrid's layer carries its share.
+    fn mlp_up_fwd(&self) -> f64 {
+        let t = &self.inputs.transformer;
+        let s = self.shape;
+        let ffn = t.ffn as f64 / s.tp;
+        let n_in = match t.ffn_kind {
+            FfnKind::Gelu => 1.0,
+            FfnKind::SwiGlu => 2.0,
+        };
+        let h = t.hidden as f64;
+        let mut up = self.gemm_at(self.gemm_rate, s.tokens, n_in * ffn, h, 1.0);
+        if self.quantize_weight_bytes > 0.0 {
+            up += self.quantize(s.tokens, n_in * ffn, h, 1.0);
+        }
+        if !self.inputs.parallelism.recompute_elementwise {
+            up += self.ffn_core(s.tokens, ffn, 1.0).1;
+        }
+        match t.hybrid {
+            None => up,
+            Some(_) => up * t.dense_ffn_share(),
+        }
     }
 
     /// Forward time of a layer's two norms and its feed-forward activation function, which

@@ -80,6 +80,7 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
                 notes={f.notes("parallelism.zero")} on_change={on_zero} />
             { f.choice(&fields::PARALLELISM_RECOMPUTE, "recompute", p.map_or(Recompute::None, |p| p.recompute)) }
             { f.toggle(&fields::PARALLELISM_RECOMPUTE_ELEMENTWISE, "recompute-elementwise", p.is_some_and(|p| p.recompute_elementwise)) }
+            { f.toggle(&fields::PARALLELISM_RECOMPUTE_MLP_UP, "recompute-mlp-up", p.is_some_and(|p| p.recompute_mlp_up)) }
             { f.toggle(&fields::PARALLELISM_SEQUENCE_PARALLEL, "sp", p.is_some_and(|p| p.sequence_parallel)) }
             { f.choice(&fields::PARALLELISM_STACK, "stack", p.map_or(Stack::MegatronCore, |p| p.stack)) }
             { f.choice(&fields::PARALLELISM_CUDA_GRAPHS, "cuda-graphs", p.map_or(CudaGraphs::None, |p| p.cuda_graphs)) }
