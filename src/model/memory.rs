@@ -8,9 +8,7 @@
 
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
-use crate::model::{
-    finite, AttentionImpl, FfnKind, GemmFormat, Inputs, Recompute, Sharding, Stack,
-};
+use crate::model::{finite, AttentionImpl, GemmFormat, Inputs, Recompute, Sharding, Stack};
 
 /// Bytes of one activation element (BF16/FP16).
 const ACT_BYTES: f64 = 2.0;
@@ -152,10 +150,7 @@ fn layer_activations(inputs: &Inputs, shape: &Shape, moe_layer: bool) -> LayerAc
             elements * (ACT_BYTES + mask * (1.0 + ACT_BYTES))
         }
     };
-    let act_in = match t.ffn_kind {
-        FfnKind::Gelu => 1.0,
-        FfnKind::SwiGlu => 2.0,
-    };
+    let act_in = t.ffn_kind.up_matrices();
     // Bytes per feed-forward element: the activation's inputs and its output (the down
     // projection's input), and what recomputing the activation rebuilds.
     let (ffn_stored, ffn_rebuilt) = if light {

@@ -434,10 +434,7 @@ pub(crate) fn recompute_flops_per_sequence(inputs: &Inputs) -> f64 {
     let t = &inputs.transformer;
     // The dense feed-forward blocks' up-projections (and gates) rerun (`recompute_mlp_up`).
     let mlp_up = if inputs.parallelism.recompute_mlp_up {
-        let n_in = match t.ffn_kind {
-            crate::model::FfnKind::Gelu => 1.0,
-            crate::model::FfnKind::SwiGlu => 2.0,
-        };
+        let n_in = t.ffn_kind.up_matrices();
         let share = if t.hybrid.is_some() { t.dense_ffn_share() } else { 1.0 };
         let dense = t.n_layers.saturating_sub(t.n_moe_layers()) as f64 * share;
         2.0 * t.seq_len as f64 * t.hidden as f64 * n_in * t.ffn as f64 * dense

@@ -21,6 +21,12 @@ impl FfnKind {
             FfnKind::SwiGlu => 3.0,
         }
     }
+
+    /// Matrices the block's input meets before the activation: the up-projection, and the
+    /// gate with SwiGLU.
+    pub fn up_matrices(self) -> f64 {
+        self.n_matrices() - 1.0
+    }
 }
 
 /// How attention scores are computed.

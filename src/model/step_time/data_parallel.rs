@@ -13,49 +13,54 @@ pub(super) fn data_parallel(
     busiest: &Passes,
     (dense, experts): (f64, f64),
 ) -> (f64, f64) {
-    let shape = ctx.shape;
-    let replicas = shape.dp_u.saturating_mul(shape.cp_u);
-    if replicas <= 1 && shape.expert_replicas() <= 1.0 {
-        return (0.0, 0.0);
+    let Some((own, job)) = replicas(ctx) else { return (0.0, 0.0) };
+    let mine = over(ctx, busiest, (dense, experts), own);
+    match job {
+        Some(job) => {
+            let all = over(ctx, busiest, (dense, experts), job);
+            (mine.0.max(all.0), mine.1.max(all.1))
+        }
+        None => mine,
     }
-    let own = over(ctx, busiest, (dense, experts), (replicas, shape.expert_replicas() as u32));
-    // In a job over several pools or sites, the reduction spans their replicas too, and takes
-    // no less than over this cluster's alone.
-    let cluster = &ctx.inputs.cluster;
-    let job =
-        (cluster.job_replicas(replicas), cluster.job_replicas(shape.expert_replicas() as u32));
-    if job.0 > replicas {
-        let all = over(ctx, busiest, (dense, experts), job);
-        return (own.0.max(all.0), own.1.max(all.1));
-    }
-    own
 }
 
 /// Exposed seconds of the parameter gathers of a forward pass with no backward pass: under
 /// ZeRO-3 every micro-batch gathers the parameters once, prefetched behind its forward; with
 /// the parameters whole on each chip there is nothing to gather.
 pub(super) fn forward_gathers(ctx: &Ctx, busiest: &Passes, (dense, experts): (f64, f64)) -> f64 {
-    let shape = ctx.shape;
-    let replicas = shape.dp_u.saturating_mul(shape.cp_u);
-    if ctx.inputs.parallelism.sharding != Sharding::Full
-        || (replicas <= 1 && shape.expert_replicas() <= 1.0)
-    {
+    if ctx.inputs.parallelism.sharding != Sharding::Full {
         return 0.0;
     }
-    let cluster = &ctx.inputs.cluster;
-    let own = (replicas, shape.expert_replicas() as u32);
-    let job =
-        (cluster.job_replicas(replicas), cluster.job_replicas(shape.expert_replicas() as u32));
+    let Some((own, job)) = replicas(ctx) else { return 0.0 };
     let w = ctx.inputs.training.recipe.weight_bytes();
     let gather = |replicas| both(ctx, Collective::AllGather, w, (dense, experts), replicas);
-    let link = if job.0 > replicas { gather(own).max(gather(job)) } else { gather(own) };
+    let link = gather(own).max(job.map_or(0.0, gather));
     let hidden = if ctx.inputs.parallelism.dp_overlap {
         PREFETCH_OVERLAP * busiest.fwd.compute
     } else {
         0.0
     };
-    let m = shape.n_microbatches as f64;
+    let m = ctx.shape.n_microbatches as f64;
     with_interference(m * link, m * (link - hidden).max(0.0))
+}
+
+/// How many times the dense and the expert state are replicated.
+type Replicas = (u32, u32);
+
+/// How many times the dense and the expert state are replicated on this cluster, and over the
+/// whole job when it spans more replicas (a job over several pools or sites, whose reduction
+/// spans their replicas too and takes no less than over this cluster's alone); `None` when
+/// nothing is replicated.
+fn replicas(ctx: &Ctx) -> Option<(Replicas, Option<Replicas>)> {
+    let shape = ctx.shape;
+    let replicas = shape.dp_u.saturating_mul(shape.cp_u);
+    let experts = shape.expert_replicas();
+    if replicas <= 1 && experts <= 1.0 {
+        return None;
+    }
+    let cluster = &ctx.inputs.cluster;
+    let job = (cluster.job_replicas(replicas), cluster.job_replicas(experts as u32));
+    Some(((replicas, experts as u32), (job.0 > replicas).then_some(job)))
 }
 
 /// The same with the dense and the expert state replicated `replicas` times.

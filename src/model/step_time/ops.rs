@@ -543,10 +543,7 @@ impl Ctx<'_> {
     pub(super) fn ffn_core(&self, tokens: f64, ffn: f64, batch: f64) -> (f64, f64) {
         let t = &self.inputs.transformer;
         let h = t.hidden as f64;
-        let (n_in, act_bytes) = match t.ffn_kind {
-            FfnKind::Gelu => (1.0, 4.0),
-            FfnKind::SwiGlu => (2.0, 6.0),
-        };
+        let n_in = t.ffn_kind.up_matrices();
         let mut gemms = self.gemm_at(self.gemm_rate, tokens, n_in * ffn, h, batch)
             + self.gemm_at(self.gemm_rate, tokens, h, ffn, batch);
         // The INT8 recipe quantizes every operand as it runs (block-scaled recipes fuse their
@@ -555,8 +552,17 @@ impl Ctx<'_> {
             gemms +=
                 self.quantize(tokens, n_in * ffn, h, batch) + self.quantize(tokens, h, ffn, batch);
         }
-        let act = self.elementwise(act_bytes * tokens * ffn * batch);
-        (gemms, act)
+        (gemms, self.activation(tokens, ffn, batch))
+    }
+
+    /// Time of a feed-forward core's activation function over `tokens` at width `ffn`, as
+    /// `batch` equal experts: its inputs read and its output written.
+    fn activation(&self, tokens: f64, ffn: f64, batch: f64) -> f64 {
+        let act_bytes = match self.inputs.transformer.ffn_kind {
+            FfnKind::Gelu => 4.0,
+            FfnKind::SwiGlu => 6.0,
+        };
+        self.elementwise(act_bytes * tokens * ffn * batch)
     }
 
     /// Wraps a feed-forward core with its norm, residual and tensor-parallel traffic (`tp`:
@@ -835,17 +841,14 @@ impl Ctx<'_> {
         let t = &self.inputs.transformer;
         let s = self.shape;
         let ffn = t.ffn as f64 / s.tp;
-        let n_in = match t.ffn_kind {
-            FfnKind::Gelu => 1.0,
-            FfnKind::SwiGlu => 2.0,
-        };
+        let n_in = t.ffn_kind.up_matrices();
         let h = t.hidden as f64;
         let mut up = self.gemm_at(self.gemm_rate, s.tokens, n_in * ffn, h, 1.0);
         if self.quantize_weight_bytes > 0.0 {
             up += self.quantize(s.tokens, n_in * ffn, h, 1.0);
         }
         if !self.inputs.parallelism.recompute_elementwise {
-            up += self.ffn_core(s.tokens, ffn, 1.0).1;
+            up += self.activation(s.tokens, ffn, 1.0);
         }
         match t.hybrid {
             None => up,
