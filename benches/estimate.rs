@@ -232,6 +232,14 @@ fn search_evaluate_one_plan(bencher: divan::Bencher) {
     bencher.bench(|| evaluate(divan::black_box(&inputs)));
 }
 
+/// The example plan as Megatron-LM's launch (files, layout), from the scenario.
+#[divan::bench]
+fn launch_megatron_405b_16384_chips(bencher: divan::Bencher) {
+    let scenario = clusterplan::scenario::Scenario::default_plan();
+    let framework = clusterplan::launch::Framework::Megatron;
+    bencher.bench(|| clusterplan::evaluation::launch(divan::black_box(&scenario), framework));
+}
+
 fn main() {
     // What each search covers, so plans per second can be read off the times below.
     for (name, index) in

@@ -311,3 +311,29 @@ fn judged(scenario: &Scenario) -> Result<Judged, Vec<InputError>> {
         Err(errors)
     }
 }
+
+/// The scenario's plan as `framework`'s launch configuration (`launch::launch`): the plan the
+/// command line estimates, with the serving deployment the model chose where it serves.
+pub fn launch(
+    scenario: &Scenario,
+    framework: crate::launch::Framework,
+) -> Result<crate::launch::Launch, Vec<InputError>> {
+    let shown = strict(scenario)?;
+    let served = serve(&shown.good);
+    let id = |raw: &Option<serde_json::Value>| match raw {
+        Some(serde_json::Value::String(id)) => Some(id.trim().to_string()),
+        Some(serde_json::Value::Object(map)) => {
+            map.get("preset").and_then(|v| v.as_str()).map(str::to_string)
+        }
+        _ => None,
+    };
+    let chip = scenario.chip_preset();
+    let site = crate::launch::Site {
+        vendor: chip.map_or("", |c| c.vendor).to_string(),
+        scale_out: id(&scenario.cluster.scale_out)
+            .or(chip.map(|c| c.scale_out.to_string()))
+            .unwrap_or_default(),
+        model: id(&scenario.model.preset).unwrap_or_default(),
+    };
+    Ok(crate::launch::launch(&shown.good.inputs, served.serving.as_ref(), &site, framework))
+}

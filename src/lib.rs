@@ -31,6 +31,7 @@ pub mod evaluation;
 pub mod fabric;
 pub mod format;
 pub mod jobs;
+pub mod launch;
 pub mod model;
 pub mod numbers;
 pub mod page;

@@ -998,3 +998,21 @@ pub fn sensitivity_threat(
         }
     })
 }
+
+/// A plan's launch configuration (`launch::launch`): its files, where the ranks sit and what
+/// the framework cannot express.
+pub fn launch_json(l: &crate::launch::Launch) -> Value {
+    json!({
+        "for": l.framework.id(),
+        "release": l.framework.release(),
+        "files": l.files.iter().map(|f| json!({ "name": f.name, "text": f.text })).collect::<Vec<_>>(),
+        "layout": {
+            "nodes": l.layout.nodes,
+            "per_node": l.layout.per_node,
+            "groups": l.layout.groups.iter().map(|g| json!({
+                "kind": g.kind, "size": g.size, "stride": g.stride, "in_node": g.in_node,
+            })).collect::<Vec<_>>(),
+        },
+        "cannot": l.cannot.iter().map(|c| c.id()).collect::<Vec<_>>(),
+    })
+}

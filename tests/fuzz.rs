@@ -172,6 +172,24 @@ fn no_scenario_breaks_the_judge_or_its_answers() {
             let parts = r.generation_s + r.scoring_s + r.training_s + r.handoff_s;
             assert!(finite(r.step_s) && (parts - r.step_s).abs() <= 1e-9 * r.step_s.max(1.0));
         }
+        if case % 89 == 0 && e.problems.is_empty() {
+            // Every framework's launch of a plan the judge takes: files of text for what it
+            // can say, reasons for what it cannot, and its own files read back.
+            for framework in clusterplan::launch::Framework::ALL {
+                let l = evaluation::launch(&s, framework);
+                let Ok(l) = l else { continue };
+                let files: Vec<(&str, &str)> =
+                    l.files.iter().map(|f| (f.name, f.text.as_str())).collect();
+                assert!(
+                    !files.is_empty() || !l.cannot.is_empty(),
+                    "case {case}: {framework:?} wrote nothing and said nothing"
+                );
+                if !files.is_empty() {
+                    let read = clusterplan::launch::read(framework, &files);
+                    assert!(read.is_ok(), "case {case}: {framework:?} {read:?}");
+                }
+            }
+        }
         if case % 97 == 0 {
             let spread = evaluation::failures(&good);
             assert!(

@@ -255,7 +255,7 @@ const PARTS: &[(&str, &[&str])] = &[
     ("the model", &["model"]),
     ("the fabric", &["fabric"]),
     ("the input", &["numbers", "scenario"]),
-    ("beside the model", &["validation", "sizing"]),
+    ("beside the model", &["validation", "sizing", "launch"]),
     ("the judge", &["evaluation"]),
     ("the page's rules", &["editor"]),
     ("words and pictures", &["text", "format", "charts", "sketch", "cite"]),

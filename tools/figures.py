@@ -49,6 +49,7 @@ NATIVE = [
     ("search_newer_kinds_2048_chips/rwkv7-2.9b", "the whole plan search: RWKV-7 2.9B on 2,048 H100", None),
     ("search_newer_kinds_2048_chips/wan2.1-14b", "the whole plan search: Wan 2.1 14B on 2,048 H100", None),
     ("size_three_chips_405b_90_days", "a 90-day sizing of 405B on H100, Ascend 910B and MTT S4000", None),
+    ("launch_megatron_405b_16384_chips", "the example plan judged and written as Megatron-LM's launch", None),
 ]
 
 # In-browser `BENCH` keys (milliseconds unless named `_us`), what they measure, their targets.

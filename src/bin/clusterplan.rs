@@ -37,6 +37,11 @@ commands:
                  each uncertain input (efficiency, network, failure rates, checkpoints, PUE,
                  prices, the model's error) moved each way, and the days with failures and
                  the cost at each end, largest effect first, as JSON
+  launch FILE --for FRAMEWORK [--file NAME]
+                 the scenario's plan as the launch configuration of FRAMEWORK (megatron,
+                 mindspeed, nemo, torchtitan, maxtext; sglang, vllm, trtllm, mindie for its
+                 serving): its files, where the ranks sit and what the framework cannot
+                 express, as JSON; with --file, that file's text alone
   bom FILE       print the bill of materials of the scenario in FILE as CSV ('-' reads stdin)
   catalog        print every chip, fabric, system, switch and model preset with figures and
                  sources as JSON
@@ -55,6 +60,7 @@ fn main() -> ExitCode {
         ["catalog"] => print_json(&catalog::to_json()),
         ["validate"] => validate(),
         ["timeline", path] => timeline(path),
+        ["launch", path, rest @ ..] => launch(path, rest),
         ["sensitivity", path] => sensitivity(path),
         ["example"] => {
             println!(
@@ -623,5 +629,44 @@ fn validate() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `launch FILE --for FRAMEWORK [--file NAME]`: the plan as a framework's launch.
+fn launch(path: &str, rest: &[&str]) -> ExitCode {
+    let pairs = match flags(rest, &["--for", "--file"]) {
+        Ok(pairs) => pairs,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let named = |flag: &str| pairs.iter().rev().find(|(f, _)| *f == flag).map(|(_, v)| *v);
+    let ids: Vec<&str> = clusterplan::launch::Framework::ALL.iter().map(|f| f.id()).collect();
+    let Some(framework) = named("--for").and_then(clusterplan::launch::Framework::of) else {
+        eprintln!("error: launch needs --for one of {}", ids.join(", "));
+        return ExitCode::from(2);
+    };
+    let scenario = match one_scenario(path, "launch") {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let launch = match evaluation::launch(&scenario, framework) {
+        Ok(l) => l,
+        Err(errors) => return input_errors(errors),
+    };
+    match named("--file") {
+        Some(name) => match launch.files.iter().find(|f| f.name == name) {
+            Some(file) => {
+                print!("{}", file.text);
+                ExitCode::SUCCESS
+            }
+            None => {
+                let names: Vec<&str> = launch.files.iter().map(|f| f.name).collect();
+                eprintln!("error: no file '{name}'; this launch writes {}", names.join(", "));
+                ExitCode::from(2)
+            }
+        },
+        None => print_json(&report::launch_json(&launch)),
     }
 }
