@@ -240,6 +240,30 @@ fn launch_megatron_405b_16384_chips(bencher: divan::Bencher) {
     bencher.bench(|| clusterplan::evaluation::launch(divan::black_box(&scenario), framework));
 }
 
+/// A hostile log read whole: 100 MB of lines no format knows.
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn measure_100mb_log(bencher: divan::Bencher) {
+    let line = b"[rank3]: INFO step done, nothing to see here; iteration counters reset 12345\n";
+    let log: Vec<u8> = line.iter().copied().cycle().take(100 << 20).collect();
+    bencher.bench(|| clusterplan::measure::read("noise.log", divan::black_box(&log)));
+}
+
+/// A Megatron log of 10,000 iterations read into its step.
+#[divan::bench]
+fn measure_megatron_10000_iterations(bencher: divan::Bencher) {
+    let mut log = String::new();
+    for i in 1..=10_000 {
+        log.push_str(&format!(
+            " [2026-11-02 10:00:00.000000] iteration {i:8}/   10000 | consumed samples: {:12} | \
+             elapsed time per iteration (ms): {:.1} | global batch size:  2048 | lm loss: 9.0E+00 |\n",
+            i * 2048,
+            6000.0 + (i % 7) as f64
+        ));
+    }
+    let log = log.into_bytes();
+    bencher.bench(|| clusterplan::measure::read("run.log", divan::black_box(&log)));
+}
+
 fn main() {
     // What each search covers, so plans per second can be read off the times below.
     for (name, index) in

@@ -337,3 +337,51 @@ pub fn launch(
     };
     Ok(crate::launch::launch(&shown.good.inputs, served.serving.as_ref(), &site, framework))
 }
+
+/// Logs read into a scenario's measurements (`measure`).
+#[derive(Clone, Debug)]
+pub struct Measuring {
+    /// What each log gave.
+    pub readings: Vec<crate::measure::Reading>,
+    /// The logs that gave nothing, or nothing the scenario calibrates, with why.
+    pub unread: Vec<(String, crate::measure::Why)>,
+    /// The readings as `calibration` entries.
+    pub entries: Vec<serde_json::Value>,
+    /// The scenario judged with its own measurements, and with the logs' added.
+    pub before: Option<Evaluation>,
+    pub after: Option<Evaluation>,
+}
+
+/// Reads `logs` (name and bytes) into `calibration` entries of `scenario`, and judges the
+/// scenario before and after they join its measurements; a scenario the logs' measurements
+/// make unjudgeable (a fit at the chip's bounds) is refused with them named.
+pub fn measure(
+    logs: &[(String, Vec<u8>)],
+    scenario: Option<&Scenario>,
+) -> Result<Measuring, Vec<InputError>> {
+    let mut readings = Vec::new();
+    let mut unread = Vec::new();
+    for (name, bytes) in logs {
+        match crate::measure::read(name, bytes) {
+            Ok(r) => readings.push(r),
+            Err(why) => unread.push((name.clone(), why)),
+        }
+    }
+    let (entries, skipped) = crate::measure::entries(&readings, scenario);
+    unread.extend(skipped);
+    let (before, after) = match scenario {
+        Some(s) => {
+            let before = evaluate(s)?;
+            let mut measured = s.clone();
+            let mut list = match &s.calibration {
+                Some(serde_json::Value::Array(list)) => list.clone(),
+                _ => Vec::new(),
+            };
+            list.extend(entries.iter().cloned());
+            measured.calibration = Some(serde_json::Value::Array(list));
+            (Some(before), Some(evaluate(&measured)?))
+        }
+        None => (None, None),
+    };
+    Ok(Measuring { readings, unread, entries, before, after })
+}

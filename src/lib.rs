@@ -32,6 +32,7 @@ pub mod fabric;
 pub mod format;
 pub mod jobs;
 pub mod launch;
+pub mod measure;
 pub mod model;
 pub mod numbers;
 pub mod page;

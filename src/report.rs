@@ -1016,3 +1016,67 @@ pub fn launch_json(l: &crate::launch::Launch) -> Value {
         "cannot": l.cannot.iter().map(|c| c.id()).collect::<Vec<_>>(),
     })
 }
+
+/// What a measurement read from a log is, with its unit in its name.
+fn measured_json(m: &crate::measure::Measured) -> Value {
+    use crate::measure::Measured;
+    match m {
+        Measured::StepS(s) => json!({ "step_s": s }),
+        Measured::TokensPerChipS(t) => json!({ "tokens_per_s_per_chip": t }),
+        Measured::Fabric { bus_gb_per_s, latency_us, largest_bytes } => json!({
+            "bus_gb_per_s": bus_gb_per_s, "latency_us": latency_us, "largest_bytes": largest_bytes,
+        }),
+        Measured::Serving {
+            output_tokens_per_s,
+            requests_per_s,
+            ttft_p50_ms,
+            ttft_p99_ms,
+            tpot_p50_ms,
+            tpot_p99_ms,
+        } => json!({
+            "output_tokens_per_s": output_tokens_per_s, "requests_per_s": requests_per_s,
+            "ttft_p50_ms": ttft_p50_ms, "ttft_p99_ms": ttft_p99_ms,
+            "tpot_p50_ms": tpot_p50_ms, "tpot_p99_ms": tpot_p99_ms,
+        }),
+    }
+}
+
+/// Logs read into measurements (`evaluation::measure`): the `calibration` entries, what each
+/// log gave and what was skipped and why, and with a scenario the fit and the plan's days
+/// before and after.
+pub fn measure_json(m: &crate::evaluation::Measuring) -> Value {
+    let judged = |e: &crate::evaluation::Evaluation| {
+        json!({
+            "step_s": e.estimate.step_s,
+            "train_days": e.estimate.train_days,
+            "range": range_json(&e.range),
+        })
+    };
+    json!({
+        "calibration": m.entries,
+        "read": m.readings.iter().map(|r| json!({
+            "file": r.name,
+            "format": r.format.id(),
+            "measured": measured_json(&r.measured),
+            "lines": r.lines,
+            "samples": r.samples,
+            "warmup_skipped": r.warmup,
+            "ranks": r.ranks,
+            "lines_skipped": r.skipped_lines,
+            "plan_from_log": r.plan.is_some(),
+            "world": r.world,
+        })).collect::<Vec<_>>(),
+        "skipped": m.unread.iter().map(|(name, why)| {
+            let mut v = json!({ "file": name, "why": why.id() });
+            match why {
+                crate::measure::Why::NoLines { lines } => v["lines"] = json!(lines),
+                crate::measure::Why::NotCalibrated(f) => v["format"] = json!(f.id()),
+                _ => {}
+            }
+            v
+        }).collect::<Vec<_>>(),
+        "fit": m.after.as_ref().and_then(|a| a.calibration.as_ref()).map(calibration_json),
+        "before": m.before.as_ref().map(judged),
+        "after": m.after.as_ref().map(judged),
+    })
+}

@@ -265,3 +265,64 @@ fn no_scenario_breaks_the_judge_or_its_answers() {
     );
     assert!(fleets > cases / 50 && sited > cases / 100, "{fleets} fleets, {sited} with sites");
 }
+
+/// Logs cut, spliced and corrupted at generated places, from every fixture: the reader
+/// answers each with a reading or a reason, every figure finite.
+#[test]
+fn no_log_breaks_the_reader() {
+    let dir = std::path::Path::new("tests/data/logs");
+    let mut fixtures: Vec<Vec<u8>> = std::fs::read_dir(dir)
+        .expect("the fixtures")
+        .filter_map(|e| std::fs::read(e.ok()?.path()).ok())
+        .collect();
+    fixtures.sort();
+    assert!(fixtures.len() >= 8);
+    let mut rng = Rng(0x106_F022);
+    let (mut read, mut refused) = (0, 0);
+    for case in 0..3000 {
+        let a = rng.pick(&fixtures).clone();
+        let b = rng.pick(&fixtures).clone();
+        let mut log = match rng.below(4) {
+            0 => a[..rng.below(a.len() as u64 + 1) as usize].to_vec(),
+            1 => {
+                let cut = rng.below(a.len() as u64 + 1) as usize;
+                let from = rng.below(b.len() as u64 + 1) as usize;
+                [&a[..cut], &b[from..]].concat()
+            }
+            2 => a
+                .iter()
+                .map(|&x| if rng.below(50) == 0 { (rng.next() & 0xFF) as u8 } else { x })
+                .collect(),
+            _ => a.split(|&x| x == b'\n').rev().flat_map(|l| [l, b"\n"].concat()).collect(),
+        };
+        if rng.below(10) == 0 {
+            log.truncate(0);
+        }
+        match clusterplan::measure::read("fuzzed.log", &log) {
+            Ok(r) => {
+                read += 1;
+                let figures: Vec<f64> = match r.measured {
+                    clusterplan::measure::Measured::StepS(s) => vec![s],
+                    clusterplan::measure::Measured::TokensPerChipS(t) => vec![t],
+                    clusterplan::measure::Measured::Fabric {
+                        bus_gb_per_s,
+                        latency_us,
+                        largest_bytes,
+                    } => {
+                        vec![bus_gb_per_s, latency_us, largest_bytes]
+                    }
+                    clusterplan::measure::Measured::Serving {
+                        output_tokens_per_s,
+                        ttft_p99_ms,
+                        ..
+                    } => {
+                        vec![output_tokens_per_s, ttft_p99_ms]
+                    }
+                };
+                assert!(figures.iter().all(|x| x.is_finite()), "case {case}: {r:?}");
+            }
+            Err(_) => refused += 1,
+        }
+    }
+    assert!(read > 300 && refused > 100, "{read} read, {refused} refused");
+}

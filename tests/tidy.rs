@@ -255,7 +255,7 @@ const PARTS: &[(&str, &[&str])] = &[
     ("the model", &["model"]),
     ("the fabric", &["fabric"]),
     ("the input", &["numbers", "scenario"]),
-    ("beside the model", &["validation", "sizing", "launch"]),
+    ("beside the model", &["validation", "sizing", "launch", "measure"]),
     ("the judge", &["evaluation"]),
     ("the page's rules", &["editor"]),
     ("words and pictures", &["text", "format", "charts", "sketch", "cite"]),

@@ -42,6 +42,11 @@ commands:
                  mindspeed, nemo, torchtitan, maxtext; sglang, vllm, trtllm, mindie for its
                  serving): its files, where the ranks sit and what the framework cannot
                  express, as JSON; with --file, that file's text alone
+  measure LOG... [--scenario FILE]
+                 read training logs (Megatron/MindSpeed, torchtitan, MaxText, MLPerf
+                 :::MLLOG), nccl-tests tables and bench_serving results; print the logs'
+                 calibration entries and what was read and skipped, as JSON; with a
+                 scenario, the fit and its days before and after
   bom FILE       print the bill of materials of the scenario in FILE as CSV ('-' reads stdin)
   catalog        print every chip, fabric, system, switch and model preset with figures and
                  sources as JSON
@@ -61,6 +66,7 @@ fn main() -> ExitCode {
         ["validate"] => validate(),
         ["timeline", path] => timeline(path),
         ["launch", path, rest @ ..] => launch(path, rest),
+        ["measure", rest @ ..] if !rest.is_empty() => measure(rest),
         ["sensitivity", path] => sensitivity(path),
         ["example"] => {
             println!(
@@ -668,5 +674,42 @@ fn launch(path: &str, rest: &[&str]) -> ExitCode {
             }
         },
         None => print_json(&report::launch_json(&launch)),
+    }
+}
+
+/// `measure LOG... [--scenario FILE]`: logs read into calibration entries.
+fn measure(rest: &[&str]) -> ExitCode {
+    let mut logs = Vec::new();
+    let mut scenario = None;
+    let mut i = 0;
+    while i < rest.len() {
+        if rest[i] == "--scenario" {
+            let Some(path) = rest.get(i + 1) else {
+                eprintln!("error: --scenario needs a file");
+                return ExitCode::from(2);
+            };
+            scenario = match one_scenario(path, "measure") {
+                Ok(s) => Some(s),
+                Err(code) => return code,
+            };
+            i += 2;
+            continue;
+        }
+        match std::fs::read(rest[i]) {
+            Ok(bytes) => logs.push((rest[i].to_string(), bytes)),
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", rest[i]);
+                return ExitCode::from(2);
+            }
+        }
+        i += 1;
+    }
+    if logs.is_empty() {
+        eprintln!("error: measure needs at least one log");
+        return ExitCode::from(2);
+    }
+    match evaluation::measure(&logs, scenario.as_ref()) {
+        Ok(m) => print_json(&report::measure_json(&m)),
+        Err(errors) => input_errors(errors),
     }
 }

@@ -1,0 +1,489 @@
+//! Measurements read from real logs: Megatron-LM and MindSpeed iteration lines (with the plan
+//! from the `arguments` block they print at start), torchtitan's and MaxText's step lines,
+//! MLPerf Training's `:::MLLOG` records, nccl-tests tables and SGLang/vLLM `bench_serving`
+//! results. A training log becomes a `calibration` entry of the scenario (the run's plan as
+//! changes, what it measured), with a report of what was read and what was skipped and why.
+//!
+//! Reading is bounded: a log is scanned once line by line, a line longer than `MAX_LINE` is
+//! skipped, at most `MAX_SAMPLES` iterations are kept, and a file whose first bytes hold NULs
+//! is refused as binary. Nothing in a log is ever run.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Map, Value};
+
+use crate::launch::{self, Plan};
+use crate::scenario::fields;
+use crate::scenario::Scenario;
+
+/// The longest line read, bytes.
+pub const MAX_LINE: usize = 1 << 16;
+/// The most iterations kept from one log.
+pub const MAX_SAMPLES: usize = 1 << 16;
+
+/// A log's format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Megatron-LM, Megatron-Bridge or MindSpeed-LLM iteration lines.
+    Megatron,
+    /// torchtitan's step lines.
+    Torchtitan,
+    /// MaxText's step lines.
+    Maxtext,
+    /// MLPerf Training `:::MLLOG` records.
+    Mllog,
+    /// nccl-tests' (or rccl-tests', hccl-tests') table.
+    Nccl,
+    /// SGLang's or vLLM's `bench_serving` result.
+    BenchServing,
+}
+
+impl Format {
+    /// Its id in reports.
+    pub fn id(self) -> &'static str {
+        match self {
+            Format::Megatron => "megatron",
+            Format::Torchtitan => "torchtitan",
+            Format::Maxtext => "maxtext",
+            Format::Mllog => "mllog",
+            Format::Nccl => "nccl-tests",
+            Format::BenchServing => "bench-serving",
+        }
+    }
+}
+
+/// What a log measured.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Measured {
+    /// Seconds per optimizer step (the median over the iterations kept).
+    StepS(f64),
+    /// Tokens per second on each chip (torchtitan's `tps`, MaxText's `Tokens/s/device`).
+    TokensPerChipS(f64),
+    /// A collective's bus bandwidth at its largest message, GB/s, and its time at its
+    /// smallest, microseconds.
+    Fabric { bus_gb_per_s: f64, latency_us: f64, largest_bytes: f64 },
+    /// Serving: output tokens and requests per second, median and p99 TTFT and TPOT, ms.
+    Serving {
+        output_tokens_per_s: f64,
+        requests_per_s: f64,
+        ttft_p50_ms: f64,
+        ttft_p99_ms: f64,
+        tpot_p50_ms: f64,
+        tpot_p99_ms: f64,
+    },
+}
+
+/// What one log gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reading {
+    /// The file's name.
+    pub name: String,
+    /// Its format.
+    pub format: Format,
+    /// What it measured.
+    pub measured: Measured,
+    /// Lines read.
+    pub lines: u64,
+    /// Iterations (or rows) the figure is the median of.
+    pub samples: u32,
+    /// Iterations left out as warm-up.
+    pub warmup: u32,
+    /// Copies of one iteration's line (ranks that each printed it); the slowest is kept.
+    pub ranks: u32,
+    /// Lines skipped: too long, or not valid text.
+    pub skipped_lines: u64,
+    /// The run's plan, from the arguments the log prints at start.
+    pub plan: Option<Plan>,
+    /// The run's chips, from the log.
+    pub world: Option<u32>,
+}
+
+/// Why a log gave nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Why {
+    /// It is not text.
+    Binary,
+    /// No line of any format read.
+    NoLines { lines: u64 },
+    /// A training log whose plan neither it nor the scenario gives.
+    NoPlan,
+    /// A figure that calibrates no setting of the scenario yet (a fabric's or serving's).
+    NotCalibrated(Format),
+}
+
+impl Why {
+    /// The reason's id (`measure.why.<id>` in the catalogues).
+    pub fn id(&self) -> &'static str {
+        match self {
+            Why::Binary => "binary",
+            Why::NoLines { .. } => "no-lines",
+            Why::NoPlan => "no-plan",
+            Why::NotCalibrated(_) => "not-calibrated",
+        }
+    }
+}
+
+/// The median of some numbers (0 for none).
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.retain(|x| x.is_finite());
+    if xs.is_empty() {
+        return 0.0;
+    }
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        0.5 * (xs[n / 2 - 1] + xs[n / 2])
+    }
+}
+
+/// The number after `key` in `line` (commas and a trailing unit dropped).
+fn after(line: &str, key: &str) -> Option<f64> {
+    let rest = &line[line.find(key)? + key.len()..];
+    let rest = rest.trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | ',' | 'e' | 'E' | '-' | '+')))
+        .unwrap_or(rest.len());
+    rest[..end].replace(',', "").parse().ok()
+}
+
+/// The line without ANSI colour codes.
+fn plain(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains('\u{1b}') {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Iterations by number, each the slowest of its copies, and how many copies there were.
+#[derive(Default)]
+struct Iterations {
+    by_step: BTreeMap<u64, (f64, u32)>,
+    dropped: u64,
+}
+
+impl Iterations {
+    fn add(&mut self, step: u64, value: f64) {
+        if !value.is_finite() || value <= 0.0 {
+            return;
+        }
+        if let Some(slot) = self.by_step.get_mut(&step) {
+            slot.0 = slot.0.max(value);
+            slot.1 += 1;
+        } else if self.by_step.len() < MAX_SAMPLES {
+            self.by_step.insert(step, (value, 1));
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// The median after warm-up: the first logged iteration and the first tenth of them
+    /// (compilation, allocator growth, the first data), and how many each.
+    fn settled(&self) -> Option<(f64, u32, u32, u32)> {
+        let all: Vec<(f64, u32)> = self.by_step.values().copied().collect();
+        if all.is_empty() {
+            return None;
+        }
+        let warmup = if all.len() == 1 { 0 } else { 1.max(all.len().div_ceil(10)) };
+        let kept: Vec<f64> = all[warmup..].iter().map(|v| v.0).collect();
+        let ranks = all.iter().map(|v| v.1).max().unwrap_or(1);
+        Some((median(kept.clone()), kept.len() as u32, warmup as u32, ranks))
+    }
+}
+
+/// Reads one log. `name` is what the report calls it.
+pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
+    let head = &bytes[..bytes.len().min(1 << 16)];
+    if head.contains(&0) {
+        return Err(Why::Binary);
+    }
+    let mut lines = 0u64;
+    let mut skipped_lines = 0u64;
+    let mut megatron = Iterations::default();
+    let mut titan = Iterations::default();
+    let mut maxtext = Iterations::default();
+    let mut mllog_step = Iterations::default();
+    let mut mllog_throughput = Iterations::default();
+    let mut gbs: Option<f64> = None;
+    let mut header = String::new();
+    let mut in_args = false;
+    let mut nccl: Vec<(f64, f64, f64)> = Vec::new();
+    let mut serving: Option<Measured> = None;
+    for raw in bytes.split(|&b| b == b'\n') {
+        lines += 1;
+        if raw.len() > MAX_LINE {
+            skipped_lines += 1;
+            continue;
+        }
+        let Ok(text) = std::str::from_utf8(raw) else {
+            skipped_lines += 1;
+            continue;
+        };
+        // Most lines of a long log are none of these: pass them without copying.
+        let marked = in_args
+            || ["iteration", "step:", ":::MLLOG", "output_throughput", "arguments"]
+                .iter()
+                .any(|m| text.contains(m))
+            || text.trim_start().starts_with(|c: char| c.is_ascii_digit());
+        if !marked {
+            continue;
+        }
+        let line = plain(text.trim_end_matches('\r'));
+        let line = line.as_ref();
+        if line.contains("------------------------ arguments") {
+            in_args = true;
+            continue;
+        }
+        if line.contains("end of arguments") {
+            in_args = false;
+            continue;
+        }
+        if in_args {
+            if header.len() < MAX_LINE * 4 {
+                header.push_str(line);
+                header.push('\n');
+            }
+            continue;
+        }
+        if line.contains("elapsed time per iteration (ms):") {
+            if let (Some(step), Some(ms)) =
+                (after(line, "iteration"), after(line, "elapsed time per iteration (ms):"))
+            {
+                megatron.add(step as u64, ms / 1e3);
+                if let Some(b) = after(line, "global batch size:") {
+                    gbs = Some(b);
+                }
+            }
+        } else if line.contains("tps:") && line.contains("step:") {
+            if let (Some(step), Some(tps)) = (after(line, "step:"), after(line, "tps:")) {
+                titan.add(step as u64, tps);
+            }
+        } else if line.contains("completed step:") && line.contains("seconds:") {
+            if let (Some(step), Some(s)) = (after(line, "completed step:"), after(line, "seconds:"))
+            {
+                maxtext.add(step as u64, s);
+            }
+        } else if let Some(record) = line.find(":::MLLOG").map(|i| &line[i + 8..]) {
+            let Ok(v) = serde_json::from_str::<Value>(record.trim()) else { continue };
+            match v["key"].as_str() {
+                Some("global_batch_size") => gbs = v["value"].as_f64().or(gbs),
+                Some("tracked_stats") => {
+                    let step = v["metadata"]["step"].as_f64().unwrap_or(0.0) as u64;
+                    if let Some(t) = v["value"]["train_step_time"].as_f64() {
+                        mllog_step.add(step, t);
+                    }
+                    if let Some(t) = v["value"]["throughput"].as_f64() {
+                        mllog_throughput.add(step, t);
+                    }
+                }
+                _ => {}
+            }
+        } else if let Some(row) = nccl_row(line) {
+            nccl.push(row);
+        } else if line.trim_start().starts_with('{') && line.contains("output_throughput") {
+            if let Ok(v) = serde_json::from_str::<Value>(&python_json(line.trim())) {
+                serving = Some(served(&v));
+            }
+        }
+    }
+    // A whole JSON file (vLLM's `--save-result`) is one object over several lines.
+    let object = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    if serving.is_none() && object && bytes.len() < (1 << 24) {
+        let text = String::from_utf8_lossy(bytes);
+        if let Ok(v) = serde_json::from_str::<Value>(&python_json(&text)) {
+            if v.get("output_throughput").is_some() {
+                serving = Some(served(&v));
+            }
+        }
+    }
+    let plan = (!header.is_empty()).then(|| launch::read_printed(&header).ok()).flatten();
+    let world = header
+        .lines()
+        .filter_map(launch::printed_argument)
+        .find(|(k, _)| *k == "world_size")
+        .and_then(|(_, v)| v.parse().ok());
+    let reading = |format, measured, (samples, warmup, ranks): (u32, u32, u32)| Reading {
+        name: name.to_string(),
+        format,
+        measured,
+        lines,
+        samples,
+        warmup,
+        ranks,
+        skipped_lines,
+        plan: plan.clone(),
+        world,
+    };
+    if let Some((s, n, w, r)) = megatron.settled() {
+        return Ok(reading(Format::Megatron, Measured::StepS(s), (n, w, r)));
+    }
+    if let Some((s, n, w, r)) = mllog_step.settled() {
+        return Ok(reading(Format::Mllog, Measured::StepS(s), (n, w, r)));
+    }
+    if let (Some((samples_per_s, n, w, r)), Some(b)) = (mllog_throughput.settled(), gbs) {
+        return Ok(reading(Format::Mllog, Measured::StepS(b / samples_per_s), (n, w, r)));
+    }
+    if let Some((t, n, w, r)) = titan.settled() {
+        return Ok(reading(Format::Torchtitan, Measured::TokensPerChipS(t), (n, w, r)));
+    }
+    if let Some((s, n, w, r)) = maxtext.settled() {
+        return Ok(reading(Format::Maxtext, Measured::StepS(s), (n, w, r)));
+    }
+    if let Some(m) = serving {
+        return Ok(reading(Format::BenchServing, m, (1, 0, 1)));
+    }
+    if !nccl.is_empty() {
+        let smallest = nccl.iter().min_by(|a, b| a.0.total_cmp(&b.0)).copied().unwrap_or_default();
+        let largest = nccl.iter().max_by(|a, b| a.0.total_cmp(&b.0)).copied().unwrap_or_default();
+        let m = Measured::Fabric {
+            bus_gb_per_s: largest.2,
+            latency_us: smallest.1,
+            largest_bytes: largest.0,
+        };
+        return Ok(reading(Format::Nccl, m, (nccl.len() as u32, 0, 1)));
+    }
+    Err(Why::NoLines { lines })
+}
+
+/// A `bench_serving` result's figures (the keys SGLang's `bench_serving.py` and vLLM's
+/// `vllm bench serve` write).
+fn served(v: &Value) -> Measured {
+    let f = |k: &str| v[k].as_f64().unwrap_or(0.0);
+    Measured::Serving {
+        output_tokens_per_s: f("output_throughput"),
+        requests_per_s: f("request_throughput"),
+        ttft_p50_ms: f("median_ttft_ms"),
+        ttft_p99_ms: f("p99_ttft_ms"),
+        tpot_p50_ms: f("median_tpot_ms"),
+        tpot_p99_ms: f("p99_tpot_ms"),
+    }
+}
+
+/// Python's JSON as JSON: `json.dumps` writes an unbounded request rate as `Infinity` (SGLang's
+/// and vLLM's benchmarks run at `request_rate=inf` by default), and a missing figure as `NaN`;
+/// both become `null`.
+fn python_json(text: &str) -> String {
+    text.replace(": -Infinity", ": null").replace(": Infinity", ": null").replace(": NaN", ": null")
+}
+
+/// A data row of an nccl-tests table: size in bytes, out-of-place time in microseconds and
+/// bus bandwidth in GB/s (`size count type redop root time algbw busbw #wrong ...`,
+/// nccl-tests' `src/common.cu`).
+fn nccl_row(line: &str) -> Option<(f64, f64, f64)> {
+    if !line.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let cols: Vec<&str> = line.split_whitespace().take(9).collect();
+    if cols.len() < 9 {
+        return None;
+    }
+    let size: f64 = cols[0].parse().ok()?;
+    let _count: u64 = cols[1].parse().ok()?;
+    if !matches!(cols[2], "float" | "half" | "bfloat16" | "double" | "int8" | "uint8" | "int32") {
+        return None;
+    }
+    let time: f64 = cols[5].parse().ok()?;
+    let busbw: f64 = cols[7].parse().ok()?;
+    Some((size, time, busbw))
+}
+
+/// A plan as changes to a scenario: degrees, batch, recomputation and precision.
+pub fn plan_changes(plan: &Plan, world: Option<u32>) -> Value {
+    let mut parallelism = json!({
+        "tp": plan.tp, "pp": plan.pp, "cp": plan.cp, "ep": plan.ep,
+        "virtual_stages": plan.vp, "micro_batch": plan.micro_batch, "zero": plan.zero,
+        "recompute": fields::PARALLELISM_RECOMPUTE.code(plan.recompute),
+        "dp": null,
+    });
+    if let Some(sp) = plan.sequence_parallel {
+        parallelism["sequence_parallel"] = json!(sp);
+    }
+    if let Some(e) = plan.recompute_elementwise {
+        parallelism["recompute_elementwise"] = json!(e);
+    }
+    if plan.etp != plan.tp {
+        parallelism["etp"] = json!(plan.etp);
+    }
+    let mut changes = json!({
+        "parallelism": parallelism,
+        "training": { "global_batch": plan.global_batch,
+                      "recipe": fields::TRAINING_RECIPE.code(plan.recipe) },
+        "model": { "seq_len": plan.seq_len },
+    });
+    let chips = world.or(plan.dp.map(|_| plan.chips()));
+    if let Some(chips) = chips {
+        changes["cluster"] = json!({ "chips": chips });
+    }
+    changes
+}
+
+/// The readings as `calibration` entries of `scenario` (each naming the scenario's chip and
+/// stack, so it calibrates only them), and the readings that gave none with why.
+pub fn entries(
+    readings: &[Reading],
+    scenario: Option<&Scenario>,
+) -> (Vec<Value>, Vec<(String, Why)>) {
+    let mut out = Vec::new();
+    let mut skipped = Vec::new();
+    let pinned = |mut changes: Value| {
+        if let Some(s) = scenario {
+            let v = s.to_value();
+            if let (Some(chip), Some(map)) = (v.pointer("/cluster/chip"), changes.as_object_mut()) {
+                let cluster = map.entry("cluster").or_insert_with(|| Value::Object(Map::new()));
+                cluster["chip"] = chip.clone();
+            }
+            if let Some(stack) = v.pointer("/parallelism/stack") {
+                changes["parallelism"]["stack"] = stack.clone();
+            }
+        }
+        changes
+    };
+    for r in readings {
+        let changes = match (&r.plan, scenario) {
+            (Some(plan), _) => plan_changes(plan, r.world),
+            (None, Some(_)) => json!({ "parallelism": {} }),
+            (None, None) => {
+                skipped.push((r.name.clone(), Why::NoPlan));
+                continue;
+            }
+        };
+        let measured = match &r.measured {
+            Measured::StepS(s) => json!({ "step_s": s }),
+            Measured::TokensPerChipS(t) => {
+                let chips = r.world.or_else(|| {
+                    scenario.and_then(|s| s.resolve().ok()).map(|i| {
+                        let p = &i.parallelism;
+                        p.tensor.max(1) * p.pipeline.max(1) * p.data.max(1) * p.context.max(1)
+                    })
+                });
+                match chips {
+                    Some(c) => json!({ "tokens_per_s": t * c as f64 }),
+                    None => {
+                        skipped.push((r.name.clone(), Why::NoPlan));
+                        continue;
+                    }
+                }
+            }
+            Measured::Fabric { .. } | Measured::Serving { .. } => {
+                skipped.push((r.name.clone(), Why::NotCalibrated(r.format)));
+                continue;
+            }
+        };
+        out.push(json!({ "scenario": pinned(changes), "measured": measured }));
+    }
+    (out, skipped)
+}

@@ -1,0 +1,278 @@
+//! Measurements in: every fixture format is read with its warm-up left out and its ranks
+//! merged; logs generated from the model at two sizes calibrate the plan at a third to the
+//! generator's figure; another chip's log leaves this chip alone; a hostile log changes
+//! nothing.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use clusterplan::evaluation;
+use clusterplan::launch::Plan;
+use clusterplan::measure::{self, Format, Measured, Why};
+use clusterplan::model::{Recipe, Recompute};
+use clusterplan::scenario::Scenario;
+use common::Rng;
+use serde_json::{json, Value};
+
+fn fixture(name: &str) -> measure::Reading {
+    let path = format!("tests/data/logs/{name}");
+    let bytes = std::fs::read(&path).expect("fixture");
+    measure::read(name, &bytes).unwrap_or_else(|why| panic!("{name}: {why:?}"))
+}
+
+fn step_s(r: &measure::Reading) -> f64 {
+    match r.measured {
+        Measured::StepS(s) => s,
+        ref other => panic!("{}: {other:?}", r.name),
+    }
+}
+
+/// A Megatron-Core log: the printed arguments give the plan and the chips, the first tenth
+/// of the iterations (compilation, the first data) is left out, the rest's median kept.
+#[test]
+fn a_megatron_log_gives_its_plan_and_settled_step() {
+    let r = fixture("megatron-core-0.15-fp8.log");
+    assert_eq!(r.format, Format::Megatron);
+    assert_eq!((r.samples, r.warmup, r.ranks), (27, 3, 1));
+    assert!((step_s(&r) - 6.0).abs() < 0.04, "{r:?}");
+    assert_eq!(r.world, Some(64));
+    let plan = r.plan.as_ref().expect("the plan from the arguments");
+    assert_eq!((plan.tp, plan.pp, plan.dp, plan.recipe), (8, 4, Some(2), Recipe::Fp8));
+}
+
+/// Several ranks' copies of each iteration, interleaved under `srun -l` prefixes, count once
+/// at the slowest; a line cut off at the end is skipped.
+#[test]
+fn interleaved_ranks_count_once_and_a_truncated_line_is_skipped() {
+    let r = fixture("megatron-multirank-truncated.log");
+    assert_eq!(r.format, Format::Megatron);
+    assert_eq!(r.ranks, 2);
+    assert_eq!(r.samples + r.warmup, 12, "{r:?}");
+    assert!(r.plan.is_none());
+    // The slower rank's copy (rank 63) is the one kept: the median of its iterations after
+    // the first two.
+    let text = std::fs::read_to_string("tests/data/logs/megatron-multirank-truncated.log")
+        .expect("fixture");
+    let mut slow: Vec<f64> = text
+        .lines()
+        .filter(|l| l.starts_with("63:"))
+        .filter_map(|l| l.split("(ms): ").nth(1)?.split(' ').next()?.parse().ok())
+        .skip(2)
+        .collect();
+    slow.sort_by(f64::total_cmp);
+    let median = 0.5 * (slow[4] + slow[5]) / 1e3;
+    assert_eq!(slow.len(), 10);
+    assert!((step_s(&r) - median).abs() < 1e-9, "{r:?} vs {median}");
+}
+
+#[test]
+fn torchtitan_maxtext_and_mlperf_logs_are_read() {
+    let t = fixture("torchtitan-0.2.2.log");
+    assert_eq!(t.format, Format::Torchtitan);
+    assert_eq!(t.measured, Measured::TokensPerChipS(6921.0));
+    let m = fixture("maxtext-v0.2.log");
+    assert_eq!(m.format, Format::Maxtext);
+    assert!((step_s(&m) - 2.864).abs() < 1e-9, "{m:?}");
+    let p = fixture("mlperf-v5.0-result_0.txt");
+    assert_eq!(p.format, Format::Mllog);
+    assert!((step_s(&p) - 8.50).abs() < 1e-9, "{p:?}");
+}
+
+/// nccl-tests' table gives the bus bandwidth of its largest message and the time of its
+/// smallest; bench_serving's results (SGLang's JSON lines, vLLM's file) their throughput and
+/// latency percentiles; neither becomes a chip's calibration.
+#[test]
+fn fabric_and_serving_measurements_are_read_and_not_taken_for_the_chip() {
+    let n = fixture("nccl-tests-2.16-all_reduce.txt");
+    match n.measured {
+        Measured::Fabric { bus_gb_per_s, latency_us, largest_bytes } => {
+            assert!((bus_gb_per_s - 354.62).abs() < 1e-9);
+            assert!((latency_us - 48.56).abs() < 1e-9);
+            assert_eq!(largest_bytes, 8589934592.0);
+        }
+        ref other => panic!("{other:?}"),
+    }
+    for name in ["sglang-0.5.6-bench_serving.jsonl", "vllm-0.11-bench_serve.json"] {
+        let r = fixture(name);
+        assert_eq!(r.format, Format::BenchServing);
+        let Measured::Serving { output_tokens_per_s, ttft_p99_ms, tpot_p50_ms, .. } = r.measured
+        else {
+            panic!("{r:?}")
+        };
+        assert!(output_tokens_per_s > 1000.0 && ttft_p99_ms > 900.0 && tpot_p50_ms > 10.0);
+    }
+    let readings = [n, fixture("vllm-0.11-bench_serve.json")];
+    let (entries, skipped) = measure::entries(&readings, Some(&Scenario::default_plan()));
+    assert!(entries.is_empty());
+    assert!(skipped.iter().all(|(_, why)| matches!(why, Why::NotCalibrated(_))), "{skipped:?}");
+}
+
+/// Megatron's printed `arguments` block for a plan, as `_print_args` writes it.
+fn header(plan: &Plan, world: u32) -> String {
+    let none = |v: u32| if v > 1 { v.to_string() } else { "None".into() };
+    let (granularity, recipe) = match plan.recompute {
+        Recompute::Full => ("full", "None"),
+        Recompute::Selective => ("selective", "None"),
+        Recompute::None => ("None", "None"),
+    };
+    let fp8 = match plan.recipe {
+        Recipe::Fp8 => "hybrid",
+        _ => recipe,
+    };
+    let args = [
+        ("tensor_model_parallel_size", plan.tp.to_string()),
+        ("pipeline_model_parallel_size", plan.pp.to_string()),
+        ("virtual_pipeline_model_parallel_size", none(plan.vp)),
+        ("context_parallel_size", plan.cp.to_string()),
+        ("expert_model_parallel_size", plan.ep.to_string()),
+        ("expert_tensor_parallel_size", plan.etp.to_string()),
+        ("data_parallel_size", plan.dp.unwrap_or(1).to_string()),
+        ("world_size", world.to_string()),
+        ("micro_batch_size", plan.micro_batch.to_string()),
+        ("global_batch_size", plan.global_batch.to_string()),
+        ("seq_length", plan.seq_len.to_string()),
+        ("recompute_granularity", granularity.to_string()),
+        ("recompute_modules", "['core_attn']".to_string()),
+        (
+            "sequence_parallel",
+            if plan.sequence_parallel == Some(true) { "True" } else { "False" }.into(),
+        ),
+        ("use_distributed_optimizer", if plan.zero >= 1 { "True" } else { "False" }.into()),
+        ("bf16", "True".into()),
+        ("fp8", fp8.to_string()),
+        ("fp8_recipe", "tensorwise".into()),
+    ];
+    let mut text = String::from("------------------------ arguments ------------------------\n");
+    for (k, v) in args {
+        text.push_str(&format!("  {k} {} {v}\n", ".".repeat(48 - k.len())));
+    }
+    text + "-------------------- end of arguments ---------------------\n"
+}
+
+/// A Megatron log of `n` iterations at `step_s` seconds after two slow warm-up iterations.
+fn megatron_log(plan: &Plan, world: u32, step_s: f64, n: u32) -> Vec<u8> {
+    let mut text = header(plan, world);
+    for i in 1..=n {
+        let ms = if i <= 2 { step_s * 5e3 } else { step_s * 1e3 * (1.0 + 0.001 * (i % 3) as f64) };
+        text.push_str(&format!(
+            " [2026-11-02 10:00:00.000000] iteration {i:8}/{n:8} | consumed samples: {:12} | \
+             elapsed time per iteration (ms): {ms:.1} | global batch size: {:5} | lm loss: 9.0E+00 |\n",
+            i * plan.global_batch,
+            plan.global_batch
+        ));
+    }
+    text.into_bytes()
+}
+
+fn plan_at(chip: Value, chips: u32) -> Scenario {
+    Scenario::from_value(json!({
+        "model": { "preset": "llama3-70b", "seq_len": 8192 },
+        "training": { "tokens": 1.5e13, "global_batch": 512, "recipe": "fp8" },
+        "cluster": { "chip": chip, "chips": chips },
+        "parallelism": { "tp": 8, "pp": 4, "cp": 1, "virtual_stages": 1, "micro_batch": 1,
+                         "zero": 1, "recompute": "selective", "sequence_parallel": true }
+    }))
+    .expect("a scenario")
+}
+
+/// Logs written from the model's own step times at 64 and 256 GPUs, with the chip's GEMMs
+/// 20 % slower than the catalogue's, calibrate the plan at 2,048 to within 2 % of the
+/// generator there.
+#[test]
+fn logs_at_two_sizes_calibrate_a_third_to_the_generator() {
+    let base = plan_at(json!("h100-sxm"), 2048);
+    let catalog = base.resolve().expect("resolves").cluster.chip.matmul_efficiency;
+    let slow = json!({ "preset": "h100-sxm", "matmul_efficiency": 0.8 * catalog });
+    let mut logs = Vec::new();
+    for chips in [64, 256] {
+        let (inputs, e) = plan_at(slow.clone(), chips).evaluate().expect("the generator");
+        let plan = Plan::of(&inputs);
+        logs.push((format!("run-{chips}.log"), megatron_log(&plan, chips, e.step_s, 20)));
+    }
+    let m = evaluation::measure(&logs, Some(&base)).expect("measures");
+    assert_eq!(m.entries.len(), 2, "{:?}", m.unread);
+    let after = m.after.expect("judged with the logs");
+    let before = m.before.expect("judged without");
+    let truth = plan_at(slow, 2048).evaluate().expect("the generator at 2,048").1.step_s;
+    let error = after.estimate.step_s / truth - 1.0;
+    assert!(error.abs() < 0.02, "calibrated {} vs generator {truth}", after.estimate.step_s);
+    assert!((before.estimate.step_s / truth - 1.0).abs() > 0.05, "the logs moved nothing");
+    let fit = after.calibration.expect("a fit");
+    assert_eq!(fit.places, vec![0, 1]);
+}
+
+/// Over generated chip pairs: a log measured on another chip, whatever it says, leaves this
+/// chip's efficiency and estimate as they were.
+#[test]
+fn another_chips_log_leaves_this_chip_alone() {
+    let mut rng = Rng(0xC41B_0002);
+    let chips = ["h100-sxm", "b200", "ascend-910b", "mi300x", "h20", "gaudi3"];
+    for _ in 0..12 {
+        let ours = *rng.pick(&chips);
+        let theirs = *rng.pick(&chips);
+        if ours == theirs {
+            continue;
+        }
+        let here = plan_at(json!(ours), 1024);
+        let there = plan_at(json!(theirs), 64);
+        let (inputs, e) = there.evaluate().expect("their run");
+        let factor = 0.5 + rng.below(100) as f64 / 50.0;
+        let log = megatron_log(&Plan::of(&inputs), 64, e.step_s * factor, 12);
+        let r = measure::read("theirs.log", &log).expect("reads");
+        let (entries, _) = measure::entries(&[r], Some(&there));
+        assert_eq!(entries.len(), 1);
+        let mut with = here.clone();
+        with.calibration = Some(Value::Array(entries));
+        let before = evaluation::evaluate(&here).expect("ours");
+        let after = evaluation::evaluate(&with).expect("ours with their log");
+        assert!(after.calibration.is_none(), "{theirs}'s log calibrated {ours}");
+        assert_eq!(
+            after.inputs.cluster.chip.matmul_efficiency,
+            before.inputs.cluster.chip.matmul_efficiency
+        );
+        assert_eq!(after.estimate.step_s, before.estimate.step_s);
+    }
+}
+
+/// A binary file, a log of no known lines (100 MB of them) and an empty one are reported
+/// with their reason, and the scenario judged with them is the scenario judged without.
+#[test]
+fn a_hostile_log_is_reported_and_changes_nothing() {
+    let scenario = plan_at(json!("h100-sxm"), 1024);
+    let mut binary = vec![0u8; 4096];
+    binary.extend_from_slice(b"iteration 1/ 2 | elapsed time per iteration (ms): 1.0 |\n");
+    let line = b"INFO something happened that is not an iteration, again and again\n";
+    let noise: Vec<u8> = line.iter().copied().cycle().take(100 << 20).collect();
+    let logs = vec![
+        ("binary.bin".to_string(), binary),
+        ("noise.log".to_string(), noise),
+        ("empty.log".to_string(), Vec::new()),
+    ];
+    let m = evaluation::measure(&logs, Some(&scenario)).expect("measures");
+    assert!(m.entries.is_empty() && m.readings.is_empty());
+    assert_eq!(m.unread[0], ("binary.bin".to_string(), Why::Binary));
+    assert!(matches!(m.unread[1].1, Why::NoLines { lines } if lines > 1_000_000));
+    assert!(matches!(m.unread[2].1, Why::NoLines { .. }));
+    let (before, after) = (m.before.expect("before"), m.after.expect("after"));
+    assert_eq!(before.estimate.step_s, after.estimate.step_s);
+    assert!(after.calibration.is_none());
+}
+
+/// `clusterplan measure` prints the entries, what it read and the fit with the days before
+/// and after.
+#[test]
+fn the_command_line_measures_a_log() {
+    let s = plan_at(json!("h100-sxm"), 64);
+    let out = common::cli_json(
+        &["measure", "tests/data/logs/megatron-core-0.15-fp8.log", "--scenario", "-"],
+        &s,
+    );
+    assert_eq!(out["read"][0]["format"], "megatron");
+    assert_eq!(out["calibration"][0]["scenario"]["cluster"]["chips"], 64);
+    assert_eq!(out["calibration"][0]["scenario"]["cluster"]["chip"], "h100-sxm");
+    assert!(out["fit"]["runs"][0]["measured_step_s"].as_f64().unwrap_or(0.0) > 5.9);
+    assert!(
+        out["before"]["train_days"].as_f64().is_some()
+            && out["after"]["train_days"].as_f64().is_some()
+    );
+}
