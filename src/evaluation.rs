@@ -350,6 +350,8 @@ pub struct Measuring {
     /// The scenario judged with its own measurements, and with the logs' added.
     pub before: Option<Evaluation>,
     pub after: Option<Evaluation>,
+    /// The scenario with the logs' measurements added to its own.
+    pub measured: Option<Scenario>,
 }
 
 /// Reads `logs` (name and bytes) into `calibration` entries of `scenario`, and judges the
@@ -369,7 +371,7 @@ pub fn measure(
     }
     let (entries, skipped) = crate::measure::entries(&readings, scenario);
     unread.extend(skipped);
-    let (before, after) = match scenario {
+    let (before, after, measured) = match scenario {
         Some(s) => {
             let before = evaluate(s)?;
             let mut measured = s.clone();
@@ -379,9 +381,9 @@ pub fn measure(
             };
             list.extend(entries.iter().cloned());
             measured.calibration = Some(serde_json::Value::Array(list));
-            (Some(before), Some(evaluate(&measured)?))
+            (Some(before), Some(evaluate(&measured)?), Some(measured))
         }
-        None => (None, None),
+        None => (None, None, None),
     };
-    Ok(Measuring { readings, unread, entries, before, after })
+    Ok(Measuring { readings, unread, entries, before, after, measured })
 }

@@ -20,6 +20,7 @@ use crate::validation;
 
 pub mod fleet;
 mod insight;
+mod launch;
 mod serve;
 mod view;
 
@@ -44,7 +45,18 @@ enum Kind {
     AddToFleet(Box<(Scenario, String, f64)>, Option<Box<View>>),
     /// The largest cluster of each chip within a power, one chip a step.
     Power(Box<PowerSizing>),
+    /// A plan to write as a framework's launch, then the launch (or why not).
+    Launch(Box<(Scenario, crate::launch::Framework)>, Option<Box<Launched>>),
+    /// Logs to read into a scenario's measurements, then what they gave.
+    Measure(Box<(Scenario, Logs)>, Option<Box<Measured>>),
 }
+
+/// A launch written, or why the plan could not be launched.
+type Launched = Result<crate::launch::Launch, Vec<String>>;
+/// Logs by name, as bytes.
+type Logs = Vec<(String, Vec<u8>)>;
+/// Logs read, or why the scenario would not take them.
+type Measured = Result<crate::evaluation::Measuring, Vec<String>>;
 
 /// The largest cluster of each of several chips within a power.
 struct PowerSizing {
@@ -186,6 +198,15 @@ impl Job {
                 let task = (shown(scenario)?, chip.clone(), *deadline_days);
                 Ok(Job { kind: Kind::AddToFleet(Box::new(task), None) })
             }
+            Task::Launch { scenario, framework } => {
+                let framework = crate::launch::Framework::of(framework)
+                    .ok_or_else(|| vec![format!("unknown framework '{framework}'")])?;
+                Ok(Job { kind: Kind::Launch(Box::new((shown(scenario)?, framework)), None) })
+            }
+            Task::Measure { scenario, logs } => {
+                let logs = logs.iter().map(|(n, t)| (n.clone(), t.clone().into_bytes())).collect();
+                Ok(Job { kind: Kind::Measure(Box::new((scenario.clone(), logs)), None) })
+            }
             Task::SizePower { scenario, power_mw, chips } => {
                 // Like a sizing, it chooses its own plans.
                 let scenario = shown(scenario)?;
@@ -224,6 +245,24 @@ impl Job {
                 true
             }
             Kind::Power(p) => p.step(),
+            Kind::Launch(task, done) => {
+                done.get_or_insert_with(|| {
+                    Box::new(
+                        crate::evaluation::launch(&task.0, task.1)
+                            .map_err(|errors| errors.iter().map(ToString::to_string).collect()),
+                    )
+                });
+                true
+            }
+            Kind::Measure(task, done) => {
+                done.get_or_insert_with(|| {
+                    Box::new(
+                        crate::evaluation::measure(&task.1, Some(&task.0))
+                            .map_err(|errors| errors.iter().map(ToString::to_string).collect()),
+                    )
+                });
+                true
+            }
         }
     }
 
@@ -247,6 +286,8 @@ impl Job {
             Kind::Plots(_, drawn) => f64::from(u8::from(drawn.is_some())),
             Kind::AddToFleet(_, answer) => f64::from(u8::from(answer.is_some())),
             Kind::Power(p) => p.done.len() as f64 / p.chips.len().max(1) as f64,
+            Kind::Launch(_, done) => f64::from(u8::from(done.is_some())),
+            Kind::Measure(_, done) => f64::from(u8::from(done.is_some())),
         }
     }
 
@@ -285,6 +326,16 @@ impl Job {
             Kind::Plots(_, drawn) => drawn.as_ref().map_or(Value::Null, as_json),
             Kind::AddToFleet(_, answer) => answer.as_ref().map_or(Value::Null, as_json),
             Kind::Power(p) => p.to_json(),
+            Kind::Launch(_, done) => match done.as_deref() {
+                Some(Ok(l)) => report::launch_json(l),
+                Some(Err(errors)) => json!({ "errors": errors }),
+                None => Value::Null,
+            },
+            Kind::Measure(_, done) => match done.as_deref() {
+                Some(Ok(m)) => report::measure_json(m),
+                Some(Err(errors)) => json!({ "errors": errors }),
+                None => Value::Null,
+            },
         }
     }
 
@@ -314,6 +365,8 @@ impl Job {
                 });
                 view::power(&p.to_json(), money)
             }
+            Kind::Launch(_, done) => done.as_deref().map(launch::launch).unwrap_or_default(),
+            Kind::Measure(_, done) => done.as_deref().map(launch::measure).unwrap_or_default(),
         }
     }
 

@@ -140,8 +140,6 @@ pub enum Cannot {
     Zero(u32),
     /// The plan has no serving deployment to launch.
     NoServing,
-    /// Serving-only frameworks launch no training, training ones no serving.
-    WrongKind,
     /// The framework's chips are another vendor's.
     Vendor,
     /// Pipeline interleaving.
@@ -152,8 +150,6 @@ pub enum Cannot {
     Experts,
     /// The KV cache's precision.
     KvCache(Precision),
-    /// The weights' precision.
-    Weights(Precision),
     /// The framework ships no definition of the model.
     Model,
 }
@@ -165,13 +161,11 @@ impl Cannot {
             Cannot::Recipe(_) => "recipe",
             Cannot::Zero(_) => "zero",
             Cannot::NoServing => "no-serving",
-            Cannot::WrongKind => "wrong-kind",
             Cannot::Vendor => "vendor",
             Cannot::Interleaving => "interleaving",
             Cannot::Context => "context",
             Cannot::Experts => "experts",
             Cannot::KvCache(_) => "kv-cache",
-            Cannot::Weights(_) => "weights",
             Cannot::Model => "model",
         }
     }
@@ -427,17 +421,25 @@ fn layout(inputs: &Inputs, framework: Framework) -> Layout {
             vec![("tp", plan.tp), ("cp", plan.cp), ("dp", plan.dp.unwrap_or(1)), ("pp", plan.pp)];
         (plan.chips(), order)
     };
+    let in_node = |size: u32, span: u32| size <= 1 || (span <= per_node && per_node % span == 0);
     let mut stride = 1u32;
     let mut groups = Vec::new();
     for (kind, size) in order {
         let span = stride.saturating_mul(size);
-        groups.push(Group {
-            kind,
-            size,
-            stride,
-            in_node: size <= 1 || (span <= per_node && per_node % span == 0),
-        });
+        groups.push(Group { kind, size, stride, in_node: in_node(size, span) });
         stride = span;
+    }
+    // Expert groups take neighbouring data-parallel ranks (Megatron-Core's expert rank order
+    // `tp-ep-dp-pp`): their stride is the tensor and context ranks'.
+    if !framework.serves() {
+        let plan = Plan::of(inputs);
+        if inputs.transformer.moe.is_some() && plan.ep > 1 {
+            let stride = plan.tp.saturating_mul(plan.cp);
+            let span = stride.saturating_mul(plan.ep);
+            let group =
+                Group { kind: "ep", size: plan.ep, stride, in_node: in_node(plan.ep, span) };
+            groups.insert(2.min(groups.len()), group);
+        }
     }
     Layout { nodes: chips.div_ceil(per_node).max(1), per_node: per_node.min(chips.max(1)), groups }
 }

@@ -449,6 +449,10 @@ pub fn entries(
             if let Some(stack) = v.pointer("/parallelism/stack") {
                 changes["parallelism"]["stack"] = stack.clone();
             }
+            // The run's model is the plan's, named as the plan names it.
+            if let Some(preset) = v.pointer("/model/preset") {
+                changes["model"]["preset"] = preset.clone();
+            }
         }
         changes
     };

@@ -8,8 +8,8 @@ pub mod wire;
 pub mod words;
 
 pub use view::{
-    Apply, BestSplit, Card, Failures, Fleet, Line, List, Picture, Plots, PoolCard, Row, Source,
-    Table, Total, View,
+    Apply, BestSplit, Block, Card, Failures, Fleet, Line, List, Picture, Plots, PoolCard, Row,
+    Source, Table, Total, View,
 };
 pub use wire::{Ask, Status, Task, Update};
 

@@ -17,6 +17,7 @@ mod fleet;
 mod inputs;
 mod insight;
 mod job;
+mod launch;
 mod plot;
 mod report;
 mod results;

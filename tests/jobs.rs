@@ -35,6 +35,11 @@ fn requests_survive_their_json() {
             power_mw: 12.5,
             chips: vec![None, Some("b200".into())],
         },
+        Task::Launch { scenario: scenario(), framework: "torchtitan".into() },
+        Task::Measure {
+            scenario: scenario(),
+            logs: vec![("run.log".into(), "iteration 1/ 2 | \u{0} \"quoted\"\n".into())],
+        },
     ] {
         assert_eq!(Task::from_json(&request.to_json()), Ok(request));
     }
@@ -288,6 +293,14 @@ fn every_view_survives_the_wire() {
         Task::Compare { pair: Box::new((scenario(), b)), dark: false },
         Task::AddToFleet { scenario: scenario(), chip: "ascend-910b".into(), deadline_days: 5.0 },
         Task::SizePower { scenario: scenario(), power_mw: 5.0, chips: vec![None] },
+        Task::Launch { scenario: scenario(), framework: "megatron".into() },
+        Task::Measure {
+            scenario: scenario(),
+            logs: vec![(
+                "run.log".into(),
+                std::fs::read_to_string("tests/data/logs/megatron-core-0.15-fp8.log").expect("log"),
+            )],
+        },
     ];
     for task in tasks {
         let mut job = Job::start(&task).expect("starts");
@@ -482,4 +495,59 @@ fn a_plan_found_faster_than_a_published_one_is_weighed_against_the_models_error(
     state.apply(clusterplan::editor::Action::LoadPublishedPlan("llama3-8b".into()));
     let notice = clusterplan::page::words::notice(state.notice.as_ref().expect("a notice"));
     assert!(notice.contains("faster than the run was") && notice.contains("tolerance"), "{notice}");
+}
+
+/// "Run this plan" in the worker: the launch's files as blocks to copy, where its ranks sit
+/// and, for a framework that cannot say all of the plan, why; an unknown framework is refused.
+#[test]
+fn a_launch_job_gives_files_to_copy_and_what_it_cannot_say() {
+    let request = Task::Launch { scenario: scenario(), framework: "megatron".into() };
+    let mut job = Job::start(&request).expect("starts");
+    while !job.step() {}
+    let view = job.view(true);
+    let names: Vec<&str> = view.blocks.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["launch.sh", "check.sh"]);
+    assert!(
+        view.blocks[0].text.contains("--tensor-model-parallel-size 2"),
+        "{}",
+        view.blocks[0].text
+    );
+    assert!(view.lines.iter().any(|l| l.testid == "launch-layout" && l.text.contains("8 ranks")));
+    let mut serving = Job::start(&Task::Launch { scenario: scenario(), framework: "vllm".into() })
+        .expect("starts");
+    while !serving.step() {}
+    let said = serving.view(true);
+    assert!(said.blocks.is_empty());
+    assert!(said.lines.iter().any(|l| l.bad && l.text.contains("serving")), "{:?}", said.lines);
+    assert!(
+        Job::start(&Task::Launch { scenario: scenario(), framework: "deepspeed".into() }).is_err()
+    );
+}
+
+/// Logs read in the worker: a line for what each gave or why not, and the plan with the
+/// measurements added as the view's Apply; a log of nothing offers nothing to apply.
+#[test]
+fn a_measure_job_words_each_log_and_offers_the_measured_plan() {
+    let log = std::fs::read_to_string("tests/data/logs/megatron-core-0.15-fp8.log").expect("log");
+    let request = Task::Measure {
+        scenario: scenario(),
+        logs: vec![("run.log".into(), log), ("noise.log".into(), "nothing\n".repeat(100))],
+    };
+    let mut job = Job::start(&request).expect("starts");
+    while !job.step() {}
+    let view = job.view(true);
+    assert!(view.lines.iter().any(|l| l.testid == "measure-read" && l.text.contains("run.log")));
+    assert!(view
+        .lines
+        .iter()
+        .any(|l| l.testid == "measure-skipped" && l.bad && l.text.contains("noise.log")));
+    let apply = view.apply.expect("the measured plan");
+    let entries =
+        apply.scenario.calibration.as_ref().and_then(|c| c.as_array()).map_or(0, Vec::len);
+    assert_eq!(entries, 1);
+    let request =
+        Task::Measure { scenario: scenario(), logs: vec![("noise.log".into(), "x\n".into())] };
+    let mut job = Job::start(&request).expect("starts");
+    while !job.step() {}
+    assert!(job.view(true).apply.is_none());
 }

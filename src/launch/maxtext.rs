@@ -85,13 +85,13 @@ pub(super) fn write(inputs: &Inputs, plan: &Plan, site: &Site) -> (Vec<File>, Ve
     }
     let run = "#!/usr/bin/env bash\nset -euo pipefail\n\
                MAXTEXT=${MAXTEXT:-/opt/maxtext}\n\
-               python3 -m MaxText.train \"$MAXTEXT/src/maxtext/configs/plan.yml\" \"$@\"\n";
+               python3 -m MaxText.train \"$MAXTEXT/src/maxtext/configs/maxtext-plan.yml\" \"$@\"\n";
     let check =
         "#!/usr/bin/env bash\nset -euo pipefail\nbash launch.sh steps=20 2>&1 | tee run.log\n\
                  clusterplan measure run.log --scenario scenario.json\n";
     let files = vec![
         File { name: "launch.sh", text: run.to_string() },
-        File { name: "plan.yml", text: yaml },
+        File { name: "maxtext-plan.yml", text: yaml },
         File { name: "check.sh", text: check.to_string() },
     ];
     (files, cannot)

@@ -79,6 +79,15 @@ pub struct Picture {
     pub url: String,
 }
 
+/// A file to copy: its name, its text, and the test id of its copy button.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Block {
+    pub testid: String,
+    pub name: String,
+    pub text: String,
+}
+
 /// A published run's title and its sources, which the page shows as links.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -100,6 +109,8 @@ pub struct View {
     pub pictures: Vec<Picture>,
     pub sources: Vec<Source>,
     pub apply: Option<Apply>,
+    /// Files to copy, each whole.
+    pub blocks: Vec<Block>,
 }
 
 impl View {

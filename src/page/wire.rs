@@ -34,6 +34,10 @@ pub enum Task {
     /// The largest cluster of each chip (`None`: the scenario's own) whose site is provisioned
     /// within `power_mw` megawatts (`sizing::within_power`).
     SizePower { scenario: Scenario, power_mw: f64, chips: Vec<Option<String>> },
+    /// The plan as the launch files of a framework, by its id (`launch::Framework::id`).
+    Launch { scenario: Scenario, framework: String },
+    /// Logs (name and text) read into the scenario's measurements (`evaluation::measure`).
+    Measure { scenario: Scenario, logs: Vec<(String, String)> },
 }
 
 impl Task {
@@ -62,6 +66,12 @@ impl Task {
             }),
             Task::SizePower { scenario, power_mw, chips } => json!({
                 "size_power": { "scenario": scenario.to_value(), "power_mw": power_mw, "chips": chips }
+            }),
+            Task::Launch { scenario, framework } => json!({
+                "launch": { "scenario": scenario.to_value(), "framework": framework }
+            }),
+            Task::Measure { scenario, logs } => json!({
+                "measure": { "scenario": scenario.to_value(), "logs": logs }
             }),
         };
         request.to_string()
@@ -122,6 +132,15 @@ impl Task {
                 .filter(|p| *p > 0.0 && p.is_finite())
                 .ok_or("the power must be a positive number of megawatts")?;
             return Ok(Task::SizePower { scenario: scenario(v)?, power_mw, chips: chips_of(v) });
+        }
+        if let Some(v) = value.get("launch") {
+            let framework = v["framework"].as_str().ok_or("the framework must be named")?;
+            return Ok(Task::Launch { scenario: scenario(v)?, framework: framework.to_string() });
+        }
+        if let Some(v) = value.get("measure") {
+            let logs: Vec<(String, String)> = serde_json::from_value(v["logs"].clone())
+                .map_err(|_| "the logs must be a list of names and texts")?;
+            return Ok(Task::Measure { scenario: scenario(v)?, logs });
         }
         Err("not a search or a sizing".into())
     }

@@ -28,6 +28,9 @@ use crate::scenario::Scenario;
 use crate::text::Lang;
 
 /// The form's panels, in the order they stand.
+/// The largest log the page reads; a longer one is for `clusterplan measure`.
+const MAX_LOG_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
+
 const PANELS: [fn(&PanelProps) -> Html; 8] = [
     model_panel,
     training_panel,
@@ -123,6 +126,43 @@ pub fn app() -> Html {
                 })
             });
             move || drop(timer)
+        });
+    }
+    // "Run this plan": the launch files written in a worker while the section is open, a
+    // moment after edits pause.
+    let launch_job = super::job::use_job();
+    let launch_for = use_state(|| crate::launch::Framework::Megatron);
+    let launch_open = use_state(|| false);
+    {
+        let start = launch_job.start.clone();
+        let asked = (state.scenario.clone(), *launch_for, *launch_open);
+        use_effect_with(asked, move |(scenario, framework, open)| {
+            let task = open.then(|| crate::page::Task::Launch {
+                scenario: scenario.clone(),
+                framework: framework.id().to_string(),
+            });
+            let timer = task
+                .map(|task| gloo::timers::callback::Timeout::new(150, move || start.emit(task)));
+            move || drop(timer)
+        });
+    }
+    // Logs dropped on "My measurements", read in a worker; what they measured joins the plan
+    // (one Undo step) when the plan is still the one they were read into.
+    let measure_job = super::job::use_job();
+    let log_readers = use_mut_ref(Vec::<FileReader>::new);
+    {
+        let applied = use_mut_ref(|| None::<Rc<crate::page::Status>>);
+        let status = (*measure_job.status).clone();
+        let started_on = (*measure_job.started_on).clone();
+        let (scenario, dispatcher) = (state.scenario.clone(), state.dispatcher());
+        use_effect_with((status, scenario), move |(status, scenario)| {
+            let apply = status.result.as_ref().and_then(|v| v.apply.clone());
+            let fresh = applied.borrow().as_ref().is_none_or(|a| !Rc::ptr_eq(a, status));
+            let same = started_on.as_deref() == Some(scenario);
+            if let (false, true, true, Some(apply)) = (status.running, fresh, same, apply) {
+                *applied.borrow_mut() = Some(status.clone());
+                dispatcher.dispatch(Action::Apply { label: apply.label, scenario: apply.scenario });
+            }
         });
     }
     let width = use_state(|| 0u32);
@@ -320,6 +360,48 @@ pub fn app() -> Html {
             }
         })
     };
+    let on_copy_file = {
+        let state = state.clone();
+        Callback::from(move |(name, copied): (String, String)| {
+            let done = text::fill("launch.copied", &[("name", &name)]);
+            copy_then_notify(&state, &copied, done, text::t("copy.not-allowed").into());
+        })
+    };
+    let on_logs = {
+        let (state, start, readers) =
+            (state.clone(), measure_job.start.clone(), log_readers.clone());
+        Callback::from(move |files: Vec<web_sys::File>| {
+            let mut readers = readers.borrow_mut();
+            readers.clear();
+            let (small, large): (Vec<_>, Vec<_>) =
+                files.into_iter().partition(|f| f.size() <= MAX_LOG_BYTES);
+            for file in large {
+                let max = format!("{} MiB", MAX_LOG_BYTES / (1024.0 * 1024.0));
+                let said =
+                    text::fill("measure.too-large", &[("file", &file.name()), ("max", &max)]);
+                state.dispatch(Action::Notify(Notice::Text(said)));
+            }
+            let read = Rc::new(RefCell::new(Vec::new()));
+            let left = Rc::new(std::cell::Cell::new(small.len()));
+            for file in small {
+                let name = file.name();
+                let (read, left, start) = (read.clone(), left.clone(), start.clone());
+                let scenario = state.scenario.clone();
+                let task = gloo::file::callbacks::read_as_text(
+                    &gloo::file::File::from(file),
+                    move |text| {
+                        read.borrow_mut().push((name, text.unwrap_or_default()));
+                        left.set(left.get() - 1);
+                        if left.get() == 0 {
+                            let logs = read.take();
+                            start.emit(crate::page::Task::Measure { scenario, logs });
+                        }
+                    },
+                );
+                readers.push(task);
+            }
+        })
+    };
     let on_reset = on_action.reform(|_| Action::Reset);
     let on_undo = on_action.reform(|_| Action::Undo);
 
@@ -328,6 +410,8 @@ pub fn app() -> Html {
         on_set: on_set.clone(),
         on_action: on_action.clone(),
         catalog: (*user_catalog).clone(),
+        on_logs,
+        measured: (*measure_job.status).clone(),
     };
     let good = state.good.clone();
     let notice = state.notice.as_ref();
@@ -410,6 +494,8 @@ pub fn app() -> Html {
                             svg={plots.as_ref().and_then(|p| p.sketch.as_ref().map(|s| AttrValue::from(s.clone())))} /> }) }
                     }
                     <SearchPanel state={state.clone()} on_action={on_action} dark={*dark} width={*width} lang={*lang} />
+                    { super::launch::launch(super::launch::LaunchProps {
+                        job: &launch_job, framework: &launch_for, open: &launch_open, on_copy: &on_copy_file }) }
                     if let Some(good) = good {
                         <div class={classes!("plots", (!good.estimate.feasible).then_some("stale"), updating.then_some("updating"))}
                             data-updating={updating.to_string()} aria-busy={updating.to_string()}>

@@ -53,6 +53,10 @@ pub struct PanelProps {
     /// The user's own chips, systems, switches and models (My catalog), offered beside the
     /// built-in ones.
     pub catalog: crate::scenario::user_catalog::UserCatalog,
+    /// Logs dropped or chosen in "My measurements", to read into the plan's measurements.
+    pub on_logs: Callback<Vec<web_sys::File>>,
+    /// What reading them gave.
+    pub measured: std::rc::Rc<crate::page::Status>,
 }
 
 /// Reads the state for one panel.

@@ -69,8 +69,10 @@ pub fn use_job() -> Running {
                 Task::Search { scenario, .. }
                 | Task::SearchShard { scenario, .. }
                 | Task::Size { scenario, .. }
-                | Task::SizePower { scenario, .. } => Some(Rc::new(scenario.clone())),
-                Task::Validate
+                | Task::SizePower { scenario, .. }
+                | Task::Measure { scenario, .. } => Some(Rc::new(scenario.clone())),
+                Task::Launch { .. }
+                | Task::Validate
                 | Task::Compare { .. }
                 | Task::Plots { .. }
                 | Task::AddToFleet { .. } => None,

@@ -106,6 +106,46 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
             <button onclick={edit.reform(|_: MouseEvent| Edit::AddMeasurement)} data-testid="measurement-add">
                 { t("form.measurement-add") }
             </button>
+            { logs(props) }
         </section>
+    }
+}
+
+/// The files of a drop or a pick, in order.
+fn files(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
+    let Some(list) = list else { return Vec::new() };
+    (0..list.length()).filter_map(|i| list.get(i)).collect()
+}
+
+/// Where logs are dropped or chosen, and what reading them said.
+fn logs(props: &PanelProps) -> Html {
+    let on_drop = props.on_logs.reform(|e: DragEvent| {
+        e.prevent_default();
+        files(e.data_transfer().and_then(|d| d.files()))
+    });
+    let on_over = Callback::from(|e: DragEvent| e.prevent_default());
+    let on_pick = {
+        let on_logs = props.on_logs.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else { return };
+            on_logs.emit(files(input.files()));
+            input.set_value("");
+        })
+    };
+    let status = &props.measured;
+    html! {
+        <div class="drop" data-testid="measure-log" ondrop={on_drop} ondragover={on_over}>
+            <p class="reading">{ t("measure.drop") }</p>
+            <label class="button">{ t("measure.pick") }
+                <input type="file" multiple=true class="visually-hidden" data-testid="measure-log-file" onchange={on_pick} />
+            </label>
+            if status.running {
+                <p role="status">{ t("measure.reading") }</p>
+            }
+            { for status.errors.iter().map(|e| html! { <p class="bad" role="alert">{ e.clone() }</p> }) }
+            if let Some(view) = &status.result {
+                <div data-testid="measure-report">{ crate::ui::job::lines(&view.lines) }</div>
+            }
+        </div>
     }
 }
