@@ -350,8 +350,10 @@ pub struct Measuring {
     /// The scenario judged with its own measurements, and with the logs' added.
     pub before: Option<Evaluation>,
     pub after: Option<Evaluation>,
-    /// The scenario with the logs' measurements added to its own.
+    /// The scenario with the logs' measurements added to its own, and the links fitted.
     pub measured: Option<Scenario>,
+    /// The links fitted to each nccl-tests table, by file.
+    pub fabric: Vec<(String, crate::measure::FabricFit)>,
 }
 
 /// Reads `logs` (name and bytes) into `calibration` entries of `scenario`, and judges the
@@ -371,6 +373,19 @@ pub fn measure(
     }
     let (entries, skipped) = crate::measure::entries(&readings, scenario);
     unread.extend(skipped);
+    let mut fabric = Vec::new();
+    for r in &readings {
+        let crate::measure::Measured::Fabric(table) = &r.measured else { continue };
+        let fitted = match scenario.map(Scenario::resolve) {
+            Some(Ok(inputs)) => crate::measure::fit_fabric(table, &inputs),
+            Some(Err(errors)) => return Err(errors),
+            None => Err(crate::measure::Why::NoPlan),
+        };
+        match fitted {
+            Ok(fit) => fabric.push((r.name.clone(), fit)),
+            Err(why) => unread.push((r.name.clone(), why)),
+        }
+    }
     let (before, after, measured) = match scenario {
         Some(s) => {
             let before = evaluate(s)?;
@@ -381,9 +396,11 @@ pub fn measure(
             };
             list.extend(entries.iter().cloned());
             measured.calibration = Some(serde_json::Value::Array(list));
+            let measured =
+                fabric.iter().fold(measured, |s, (_, fit)| crate::measure::with_fabric(&s, fit));
             (Some(before), Some(evaluate(&measured)?), Some(measured))
         }
         None => (None, None, None),
     };
-    Ok(Measuring { readings, unread, entries, before, after, measured })
+    Ok(Measuring { readings, unread, entries, before, after, measured, fabric })
 }

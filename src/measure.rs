@@ -2,7 +2,8 @@
 //! from the `arguments` block they print at start), torchtitan's and MaxText's step lines,
 //! MLPerf Training's `:::MLLOG` records, nccl-tests tables and SGLang/vLLM `bench_serving`
 //! results. A training log becomes a `calibration` entry of the scenario (the run's plan as
-//! changes, what it measured), with a report of what was read and what was skipped and why.
+//! changes, what it measured); an all-reduce table sets the efficiency and latency of the
+//! links it ran over (`fit_fabric`); a report says what was read and what was skipped and why.
 //!
 //! Reading is bounded: a log is scanned once line by line, a line longer than `MAX_LINE` is
 //! skipped, at most `MAX_SAMPLES` iterations are kept, and a file whose first bytes hold NULs
@@ -59,9 +60,8 @@ pub enum Measured {
     StepS(f64),
     /// Tokens per second on each chip (torchtitan's `tps`, MaxText's `Tokens/s/device`).
     TokensPerChipS(f64),
-    /// A collective's bus bandwidth at its largest message, GB/s, and its time at its
-    /// smallest, microseconds.
-    Fabric { bus_gb_per_s: f64, latency_us: f64, largest_bytes: f64 },
+    /// A collective's table (nccl-tests).
+    Fabric(Table),
     /// Serving: output tokens and requests per second, median and p99 TTFT and TPOT, ms.
     Serving {
         output_tokens_per_s: f64,
@@ -71,6 +71,24 @@ pub enum Measured {
         tpot_p50_ms: f64,
         tpot_p99_ms: f64,
     },
+}
+
+/// What an nccl-tests table measured: its collective over its ranks and nodes, its time at
+/// its smallest and largest message, and the bus bandwidth at the largest.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    /// The test's program (`all_reduce_perf`), when the table says.
+    pub collective: String,
+    /// Ranks the header lists (0 when it lists none), and the hosts they are on.
+    pub ranks: u32,
+    pub nodes: u32,
+    /// Bytes and out-of-place microseconds of the smallest and the largest message.
+    pub smallest_bytes: f64,
+    pub smallest_us: f64,
+    pub largest_bytes: f64,
+    pub largest_us: f64,
+    /// Bus bandwidth at the largest message, GB/s.
+    pub bus_gb_per_s: f64,
 }
 
 /// What one log gave.
@@ -107,8 +125,12 @@ pub enum Why {
     NoLines { lines: u64 },
     /// A training log whose plan neither it nor the scenario gives.
     NoPlan,
-    /// A figure that calibrates no setting of the scenario yet (a fabric's or serving's).
+    /// A figure that calibrates no setting of the scenario yet (serving's, a collective other
+    /// than all-reduce, a table that lists no ranks).
     NotCalibrated(Format),
+    /// A table faster than the scenario's fabric at its line rate: its ranks or fabric are not
+    /// the scenario's.
+    FabricBeyond,
 }
 
 impl Why {
@@ -119,6 +141,7 @@ impl Why {
             Why::NoLines { .. } => "no-lines",
             Why::NoPlan => "no-plan",
             Why::NotCalibrated(_) => "not-calibrated",
+            Why::FabricBeyond => "fabric-beyond",
         }
     }
 }
@@ -222,6 +245,9 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
     let mut header = String::new();
     let mut in_args = false;
     let mut nccl: Vec<(f64, f64, f64)> = Vec::new();
+    let mut hosts: Vec<String> = Vec::new();
+    let mut nccl_ranks = 0u32;
+    let mut collective = String::new();
     let mut serving: Option<Measured> = None;
     for raw in bytes.split(|&b| b == b'\n') {
         lines += 1;
@@ -238,7 +264,7 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
             || ["iteration", "step:", ":::MLLOG", "output_throughput", "arguments"]
                 .iter()
                 .any(|m| text.contains(m))
-            || text.trim_start().starts_with(|c: char| c.is_ascii_digit());
+            || text.trim_start().starts_with(|c: char| c.is_ascii_digit() || c == '#');
         if !marked {
             continue;
         }
@@ -294,6 +320,17 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
             }
         } else if let Some(row) = nccl_row(line) {
             nccl.push(row);
+        } else if let Some(rank) = line.strip_prefix("#  Rank") {
+            // `#  Rank  0 Group  0 Pid  1234 on node001 device  0 [0x18] NVIDIA H100 …`
+            nccl_ranks = nccl_ranks.saturating_add(1);
+            let host = rank.split(" on ").nth(1).and_then(|h| h.split_whitespace().next());
+            if let Some(host) = host.filter(|h| !hosts.iter().any(|k| k == h)) {
+                if hosts.len() < MAX_SAMPLES {
+                    hosts.push(host.to_string());
+                }
+            }
+        } else if let Some(name) = line.strip_prefix("# Collective test concluded:") {
+            collective = name.trim().chars().take(64).collect();
         } else if line.trim_start().starts_with('{') && line.contains("output_throughput") {
             if let Ok(v) = serde_json::from_str::<Value>(&python_json(line.trim())) {
                 serving = Some(served(&v));
@@ -349,11 +386,16 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
     if !nccl.is_empty() {
         let smallest = nccl.iter().min_by(|a, b| a.0.total_cmp(&b.0)).copied().unwrap_or_default();
         let largest = nccl.iter().max_by(|a, b| a.0.total_cmp(&b.0)).copied().unwrap_or_default();
-        let m = Measured::Fabric {
-            bus_gb_per_s: largest.2,
-            latency_us: smallest.1,
+        let m = Measured::Fabric(Table {
+            collective,
+            ranks: nccl_ranks,
+            nodes: hosts.len() as u32,
+            smallest_bytes: smallest.0,
+            smallest_us: smallest.1,
             largest_bytes: largest.0,
-        };
+            largest_us: largest.1,
+            bus_gb_per_s: largest.2,
+        });
         return Ok(reading(Format::Nccl, m, (nccl.len() as u32, 0, 1)));
     }
     Err(Why::NoLines { lines })
@@ -482,7 +524,9 @@ pub fn entries(
                     }
                 }
             }
-            Measured::Fabric { .. } | Measured::Serving { .. } => {
+            // A fabric's table sets the links, not a calibration entry (`fit_fabric`).
+            Measured::Fabric(_) => continue,
+            Measured::Serving { .. } => {
                 skipped.push((r.name.clone(), Why::NotCalibrated(r.format)));
                 continue;
             }
@@ -490,4 +534,120 @@ pub fn entries(
         out.push(json!({ "scenario": pinned(changes), "measured": measured }));
     }
     (out, skipped)
+}
+
+/// A fabric fitted to an nccl-tests all-reduce: which links (`scale_out` when the ranks span
+/// scale-up domains, else `scale_up`), the share of their line rate large messages reach and
+/// the latency of one step, as the model's all-reduce times them
+/// (`model::collectives::collective_s`); and the model's times of the table's smallest and
+/// largest messages before and after.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FabricFit {
+    /// `scale_out` or `scale_up`.
+    pub links: &'static str,
+    pub efficiency: f64,
+    pub latency_us: f64,
+    /// The model's seconds for the smallest and the largest message, with the scenario's
+    /// fabric and with the fit.
+    pub before_s: (f64, f64),
+    pub after_s: (f64, f64),
+}
+
+/// Fits the links an all-reduce table ran over to its times: the share of the line rate by
+/// bisection on the largest message, then the step latency from the smallest (the model's
+/// time is affine in it), twice over.
+pub fn fit_fabric(table: &Table, inputs: &crate::model::Inputs) -> Result<FabricFit, Why> {
+    use crate::model::collectives::{collective_s, Collective, Group};
+    if !table.collective.starts_with("all_reduce") || table.ranks < 2 {
+        return Err(Why::NotCalibrated(Format::Nccl));
+    }
+    let c = &inputs.cluster;
+    // A domain no larger than a host is the ranks the test ran on each host (a test of 4 of 8
+    // GPUs a host reaches the others over the network); a rack-scale domain spans hosts.
+    let domain = c.rank_domain().max(1);
+    let per_node = table.ranks.div_ceil(table.nodes.max(1)).max(1);
+    let domain = if domain <= c.chips_per_node.max(1) { domain.min(per_node) } else { domain };
+    let out = table.ranks > domain;
+    let group = Group::place(table.ranks, 1, domain);
+    let time = |bytes: f64, efficiency: f64, latency_s: f64| {
+        let (mut up, mut link) = (c.scale_up, c.scale_out);
+        if out {
+            link.efficiency = efficiency;
+            link.latency_s = latency_s;
+        } else {
+            up.link.efficiency = efficiency;
+            up.link.latency_s = latency_s;
+        }
+        collective_s(Collective::AllReduce, bytes, group, &up, &link, &c.network)
+    };
+    let (large, small) = (table.largest_bytes, table.smallest_bytes);
+    let (t_large, t_small) = (table.largest_us * 1e-6, table.smallest_us * 1e-6);
+    let own = if out { c.scale_out } else { c.scale_up.link };
+    let before_s =
+        (time(small, own.efficiency, own.latency_s), time(large, own.efficiency, own.latency_s));
+    let (mut efficiency, mut latency_s) = (own.efficiency, own.latency_s);
+    for _ in 0..2 {
+        if time(large, 1.0, latency_s) > t_large {
+            return Err(Why::FabricBeyond);
+        }
+        let (mut lo, mut hi) = (0.01, 1.0);
+        for _ in 0..60 {
+            let mid = 0.5 * (lo + hi);
+            if time(large, mid, latency_s) > t_large {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        efficiency = 0.5 * (lo + hi);
+        let (at0, at1) = (time(small, efficiency, 0.0), time(small, efficiency, 1e-6));
+        let per_us = at1 - at0;
+        if per_us > 0.0 {
+            latency_s = ((t_small - at0) / per_us).clamp(0.1, 1000.0) * 1e-6;
+        }
+    }
+    let after_s = (time(small, efficiency, latency_s), time(large, efficiency, latency_s));
+    Ok(FabricFit {
+        links: if out { "scale_out" } else { "scale_up" },
+        efficiency,
+        latency_us: latency_s * 1e6,
+        before_s,
+        after_s,
+    })
+}
+
+/// `scenario` with the fitted links' efficiency and latency, the preset they were fitted on
+/// kept.
+pub fn with_fabric(scenario: &Scenario, fit: &FabricFit) -> Scenario {
+    use crate::scenario::paths;
+    let (path, efficiency, latency) = if fit.links == "scale_out" {
+        (
+            paths::CLUSTER_SCALE_OUT,
+            &fields::CLUSTER_SCALE_OUT_EFFICIENCY,
+            &fields::CLUSTER_SCALE_OUT_LATENCY_US,
+        )
+    } else {
+        (
+            paths::CLUSTER_SCALE_UP,
+            &fields::CLUSTER_SCALE_UP_EFFICIENCY,
+            &fields::CLUSTER_SCALE_UP_LATENCY_US,
+        )
+    };
+    let mut s = scenario.clone();
+    // Links that follow the chip's are named by its preset first, so the edit keeps them.
+    if s.get(path.as_str()).is_none() {
+        let own = scenario.chip_preset().map(|c| {
+            if fit.links == "scale_out" {
+                c.scale_out
+            } else {
+                c.scale_up
+            }
+        });
+        if let Some(id) = own {
+            s = s.with(path, Some(json!(id)));
+        }
+    }
+    let round = |x: f64, digits: i32| (x * 10f64.powi(digits)).round() / 10f64.powi(digits);
+    s.with(efficiency, Some(json!(round(fit.efficiency.min(1.0), 3))))
+        .with(latency, Some(json!(round(fit.latency_us, 2))))
 }

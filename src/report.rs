@@ -1023,8 +1023,11 @@ fn measured_json(m: &crate::measure::Measured) -> Value {
     match m {
         Measured::StepS(s) => json!({ "step_s": s }),
         Measured::TokensPerChipS(t) => json!({ "tokens_per_s_per_chip": t }),
-        Measured::Fabric { bus_gb_per_s, latency_us, largest_bytes } => json!({
-            "bus_gb_per_s": bus_gb_per_s, "latency_us": latency_us, "largest_bytes": largest_bytes,
+        Measured::Fabric(t) => json!({
+            "collective": t.collective, "ranks": t.ranks, "nodes": t.nodes,
+            "smallest_bytes": t.smallest_bytes, "smallest_us": t.smallest_us,
+            "largest_bytes": t.largest_bytes, "largest_us": t.largest_us,
+            "bus_gb_per_s": t.bus_gb_per_s,
         }),
         Measured::Serving {
             output_tokens_per_s,
@@ -1076,6 +1079,14 @@ pub fn measure_json(m: &crate::evaluation::Measuring) -> Value {
             v
         }).collect::<Vec<_>>(),
         "fit": m.after.as_ref().and_then(|a| a.calibration.as_ref()).map(calibration_json),
+        "fabric": m.fabric.iter().map(|(file, f)| json!({
+            "file": file,
+            "links": f.links,
+            "efficiency": f.efficiency,
+            "latency_us": f.latency_us,
+            "before_s": [f.before_s.0, f.before_s.1],
+            "after_s": [f.after_s.0, f.after_s.1],
+        })).collect::<Vec<_>>(),
         "before": m.before.as_ref().map(judged),
         "after": m.after.as_ref().map(judged),
     })

@@ -301,22 +301,18 @@ fn no_log_breaks_the_reader() {
         match clusterplan::measure::read("fuzzed.log", &log) {
             Ok(r) => {
                 read += 1;
-                let figures: Vec<f64> = match r.measured {
-                    clusterplan::measure::Measured::StepS(s) => vec![s],
-                    clusterplan::measure::Measured::TokensPerChipS(t) => vec![t],
-                    clusterplan::measure::Measured::Fabric {
-                        bus_gb_per_s,
-                        latency_us,
-                        largest_bytes,
-                    } => {
-                        vec![bus_gb_per_s, latency_us, largest_bytes]
+                let figures: Vec<f64> = match &r.measured {
+                    clusterplan::measure::Measured::StepS(s) => vec![*s],
+                    clusterplan::measure::Measured::TokensPerChipS(t) => vec![*t],
+                    clusterplan::measure::Measured::Fabric(t) => {
+                        vec![t.bus_gb_per_s, t.smallest_us, t.largest_us, t.largest_bytes]
                     }
                     clusterplan::measure::Measured::Serving {
                         output_tokens_per_s,
                         ttft_p99_ms,
                         ..
                     } => {
-                        vec![output_tokens_per_s, ttft_p99_ms]
+                        vec![*output_tokens_per_s, *ttft_p99_ms]
                     }
                 };
                 assert!(figures.iter().all(|x| x.is_finite()), "case {case}: {r:?}");

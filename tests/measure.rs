@@ -78,20 +78,17 @@ fn torchtitan_maxtext_and_mlperf_logs_are_read() {
     assert!((step_s(&p) - 8.50).abs() < 1e-9, "{p:?}");
 }
 
-/// nccl-tests' table gives the bus bandwidth of its largest message and the time of its
-/// smallest; bench_serving's results (SGLang's JSON lines, vLLM's file) their throughput and
-/// latency percentiles; neither becomes a chip's calibration.
+/// nccl-tests' table gives its collective, ranks and hosts, the time of its smallest and
+/// largest message and the bus bandwidth at the largest; bench_serving's results (SGLang's
+/// JSON lines, vLLM's file) their throughput and latency percentiles, which calibrate nothing
+/// yet.
 #[test]
-fn fabric_and_serving_measurements_are_read_and_not_taken_for_the_chip() {
-    let n = fixture("nccl-tests-2.16-all_reduce.txt");
-    match n.measured {
-        Measured::Fabric { bus_gb_per_s, latency_us, largest_bytes } => {
-            assert!((bus_gb_per_s - 354.62).abs() < 1e-9);
-            assert!((latency_us - 48.56).abs() < 1e-9);
-            assert_eq!(largest_bytes, 8589934592.0);
-        }
-        ref other => panic!("{other:?}"),
-    }
+fn fabric_and_serving_measurements_are_read() {
+    let n = fixture("nccl-tests-2.16-all_reduce-2nodes.txt");
+    let Measured::Fabric(t) = &n.measured else { panic!("{n:?}") };
+    assert_eq!((t.collective.as_str(), t.ranks, t.nodes), ("all_reduce_perf", 16, 2));
+    assert!((t.bus_gb_per_s - 354.62).abs() < 1e-9 && (t.smallest_us - 48.56).abs() < 1e-9);
+    assert_eq!((t.smallest_bytes, t.largest_bytes), (8.0, 8589934592.0));
     for name in ["sglang-0.5.6-bench_serving.jsonl", "vllm-0.11-bench_serve.json"] {
         let r = fixture(name);
         assert_eq!(r.format, Format::BenchServing);
@@ -101,10 +98,44 @@ fn fabric_and_serving_measurements_are_read_and_not_taken_for_the_chip() {
         };
         assert!(output_tokens_per_s > 1000.0 && ttft_p99_ms > 900.0 && tpot_p50_ms > 10.0);
     }
-    let readings = [n, fixture("vllm-0.11-bench_serve.json")];
+    let readings = [fixture("vllm-0.11-bench_serve.json")];
     let (entries, skipped) = measure::entries(&readings, Some(&Scenario::default_plan()));
     assert!(entries.is_empty());
-    assert!(skipped.iter().all(|(_, why)| matches!(why, Why::NotCalibrated(_))), "{skipped:?}");
+    assert!(matches!(skipped[..], [(_, Why::NotCalibrated(Format::BenchServing))]), "{skipped:?}");
+}
+
+/// An all-reduce on one H100 node sets the scale-up links: the fitted model meets the table's
+/// largest and smallest message, and the plan's links change, not its chip; a table faster
+/// than the plan's network at its full line rate sets nothing and says so.
+#[test]
+fn an_all_reduce_table_sets_the_links_it_ran_over() {
+    let s = plan_at(json!("h100-sxm"), 1024);
+    let log =
+        std::fs::read("tests/data/logs/nccl-tests-2.16-all_reduce-1node.txt").expect("fixture");
+    let m = evaluation::measure(&[("nvlink.txt".into(), log)], Some(&s)).expect("measures");
+    let [(file, fit)] = &m.fabric[..] else { panic!("{:?} {:?}", m.fabric, m.unread) };
+    assert_eq!((file.as_str(), fit.links), ("nvlink.txt", "scale_up"));
+    let Measured::Fabric(t) = &m.readings[0].measured else { panic!() };
+    assert!((fit.after_s.1 / (t.largest_us * 1e-6) - 1.0).abs() < 1e-3, "{fit:?}");
+    assert!((fit.after_s.0 / (t.smallest_us * 1e-6) - 1.0).abs() < 0.05, "{fit:?}");
+    assert!(fit.efficiency > 0.5 && fit.efficiency < 1.0, "{fit:?}");
+    let measured = m.measured.expect("the plan with its links");
+    assert_eq!(
+        measured.get("cluster.scale_up.efficiency"),
+        Some(json!((fit.efficiency * 1e3).round() / 1e3))
+    );
+    assert_eq!(measured.get("cluster.scale_up.preset"), Some(json!("nvlink4-8")));
+    let (before, after) = (m.before.expect("before"), m.after.expect("after"));
+    assert_eq!(before.inputs.cluster.chip, after.inputs.cluster.chip);
+    assert_ne!(before.inputs.cluster.scale_up, after.inputs.cluster.scale_up);
+    // Two hosts at 355 GB/s of bus bandwidth: beyond what the model's all-reduce over 400 Gb/s
+    // NICs gives at full line rate.
+    let two =
+        std::fs::read("tests/data/logs/nccl-tests-2.16-all_reduce-2nodes.txt").expect("fixture");
+    let m = evaluation::measure(&[("ib.txt".into(), two)], Some(&s)).expect("measures");
+    assert!(m.fabric.is_empty());
+    assert_eq!(m.unread, vec![("ib.txt".to_string(), Why::FabricBeyond)]);
+    assert_eq!(m.after.expect("after").estimate.step_s, m.before.expect("before").estimate.step_s);
 }
 
 /// Megatron's printed `arguments` block for a plan, as `_print_args` writes it.

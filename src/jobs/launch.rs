@@ -104,9 +104,12 @@ fn figure(m: &Figure) -> String {
     match m {
         Figure::StepS(s) => fill("measure.step", &[("step", &format::seconds(*s))]),
         Figure::TokensPerChipS(t) => fill("measure.tokens", &[("tokens", &format::count(*t))]),
-        Figure::Fabric { bus_gb_per_s, latency_us, .. } => fill(
+        Figure::Fabric(table) => fill(
             "measure.fabric",
-            &[("bus", &format!("{bus_gb_per_s:.0}")), ("latency", &format!("{latency_us:.1}"))],
+            &[
+                ("bus", &format!("{:.0}", table.bus_gb_per_s)),
+                ("latency", &format!("{:.1}", table.smallest_us)),
+            ],
         ),
         Figure::Serving { output_tokens_per_s, ttft_p99_ms, tpot_p50_ms, .. } => fill(
             "measure.serving",
@@ -163,8 +166,20 @@ pub fn measure(measured: &Measured) -> View {
         };
         Line::new("measure-skipped", text, true)
     }));
-    let apply = m.measured.as_ref().filter(|_| !m.entries.is_empty()).map(|with| {
-        let label = fill("measure.added", &[("n", &m.entries.len().to_string())]);
+    lines.extend(m.fabric.iter().map(|(file, f)| {
+        let text = fill(
+            &format!("measure.fabric-fit.{}", f.links),
+            &[
+                ("file", file),
+                ("efficiency", &format::percent(f.efficiency)),
+                ("latency", &format!("{:.1}", f.latency_us)),
+            ],
+        );
+        Line::new("measure-fabric", text, false)
+    }));
+    let changed = m.entries.len() + m.fabric.len();
+    let apply = m.measured.as_ref().filter(|_| changed > 0).map(|with| {
+        let label = fill("measure.added", &[("n", &changed.to_string())]);
         Apply::new("measure-apply", label, with.clone())
     });
     View { lines, apply, ..View::default() }
