@@ -75,6 +75,9 @@ for (const lang of ['en', 'zh-CN']) {
     await until(page, 'the measured step beside the model', ([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent ?? ''),
       [q('measurement-result-0'), '(5\\.9\\d|6\\.0\\d?) ?(s|秒)']);
     assert.match(await text(page, 'measure-report'), /run-64\.log/);
+    // From the 64 GPUs measured to the plan's 2,048, with the range that rests on them.
+    await until(page, 'the measured run carried to the plan', ([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent ?? ''),
+      [q('measurement-scale'), '64[^0-9]+2,?048']);
     // One Undo step takes it back.
     await page.click(q('undo'));
     await until(page, 'the plan before the log', ([s, d]) => document.querySelector(s)?.textContent === d, [q('train-days'), days]);

@@ -346,6 +346,7 @@ pub fn range_json(r: &Range) -> Value {
                 "runs": c.runs,
                 "rms": c.rms,
                 "nearest_chips": c.nearest_chips,
+                "conflicting": c.conflicting,
             })),
         },
     })

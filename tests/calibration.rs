@@ -147,10 +147,24 @@ fn measurements_the_chip_cannot_explain_are_flagged() {
             { "scenario": run_b, "measured": { "step_s": 1.3 * step_b } }
         ]),
     );
-    let c = evaluate(&s).expect("resolves").calibration.expect("a fit");
+    let good = evaluate(&s).expect("resolves");
+    let c = good.calibration.as_ref().expect("a fit");
     assert!(c.fit.rms > 0.1, "{:?}", c.fit);
     // The faster run is left slow by the compromise, the slower one fast.
     assert!(c.fit.residuals[0].error() > 0.0 && c.fit.residuals[1].error() < 0.0, "{:?}", c.fit);
+    // They disagree by more than runs of one published source do: challenged.
+    let basis = good.range.basis.calibrated.expect("calibrated");
+    assert!(basis.conflicting && basis.rms > basis.within, "{basis:?}");
+    // Two that one efficiency explains are not.
+    let s = scenario(
+        ascend_plan(),
+        json!([
+            { "scenario": small_run(), "measured": { "step_s": 1.1 * small_run_step() } },
+            { "scenario": run_b, "measured": { "step_s": 1.12 * step_b } }
+        ]),
+    );
+    let basis = evaluate(&s).expect("resolves").range.basis.calibrated.expect("calibrated");
+    assert!(!basis.conflicting, "{basis:?}");
 }
 
 #[test]

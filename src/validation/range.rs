@@ -105,6 +105,13 @@ pub struct Calibrated {
     pub rms: f64,
     /// Chips of the measurement closest in size to the plan.
     pub nearest_chips: u32,
+    /// What a measurement of the same chip and software leaves of the published errors
+    /// (`Pooled::within_run`).
+    pub within: f64,
+    /// The measurements disagree with one another by more than that: one efficiency leaves
+    /// more unexplained than runs of one published source do, so some measurement likely
+    /// names another plan than the one it ran.
+    pub conflicting: bool,
 }
 
 /// [p10, p90] of each headline.
@@ -419,8 +426,14 @@ pub fn calibrated(mut basis: Basis, fit: &Fit, chips: u32, pooled: &Pooled) -> B
     basis.bias = 0.0;
     basis.spread = variance.sqrt();
     basis.validated = false;
-    basis.calibrated =
-        Some(Calibrated { runs: fit.residuals.len() as u32, rms: fit.rms, nearest_chips: nearest });
+    let runs = fit.residuals.len() as u32;
+    basis.calibrated = Some(Calibrated {
+        runs,
+        rms: fit.rms,
+        nearest_chips: nearest,
+        within: pooled.within_run,
+        conflicting: runs > 1 && fit.rms > pooled.within_run,
+    });
     basis
 }
 

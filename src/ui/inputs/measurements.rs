@@ -102,6 +102,25 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
                         ("rms", &format::percent(c.fit.rms)),
                     ]) }
                 </p>
+                if let Some(c) = f.good.and_then(|g| g.range.basis.calibrated).filter(|c| c.conflicting) {
+                    <p class="bad" data-testid="measurement-conflict">
+                        { fill("form.measurement-conflict", &[
+                            ("rms", &format::percent(c.rms)), ("within", &format::percent(c.within)),
+                        ]) }
+                    </p>
+                }
+                if let Some(g) = f.good {
+                    // From the largest run measured to the plan's size, with the range that
+                    // now rests on the measurements.
+                    <p class="fit" data-testid="measurement-scale">
+                        { fill("form.measurement-scale", &[
+                            ("measured", &crate::numbers::format(f64::from(c.fit.chips.iter().copied().max().unwrap_or(0)))),
+                            ("chips", &crate::numbers::format(f64::from(g.inputs.cluster.n_chips))),
+                            ("low", &format::days(g.range.train_days.0)),
+                            ("high", &format::days(g.range.train_days.1)),
+                        ]) }
+                    </p>
+                }
             }
             <button onclick={edit.reform(|_: MouseEvent| Edit::AddMeasurement)} data-testid="measurement-add">
                 { t("form.measurement-add") }
