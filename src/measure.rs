@@ -243,6 +243,8 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
     let mut mllog_throughput = Iterations::default();
     let mut gbs: Option<f64> = None;
     let mut header = String::new();
+    // MaxText prints every setting at start (`Config param KEY: VALUE`, pyconfig.py).
+    let mut maxtext_config = String::new();
     let mut in_args = false;
     let mut nccl: Vec<(f64, f64, f64)> = Vec::new();
     let mut hosts: Vec<String> = Vec::new();
@@ -261,7 +263,7 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
         };
         // Most lines of a long log are none of these: pass them without copying.
         let marked = in_args
-            || ["iteration", "step:", ":::MLLOG", "output_throughput", "arguments"]
+            || ["iteration", "step:", ":::MLLOG", "output_throughput", "arguments", "Config param"]
                 .iter()
                 .any(|m| text.contains(m))
             || text.trim_start().starts_with(|c: char| c.is_ascii_digit() || c == '#');
@@ -282,6 +284,13 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
             if header.len() < MAX_LINE * 4 {
                 header.push_str(line);
                 header.push('\n');
+            }
+            continue;
+        }
+        if let Some(setting) = line.split("Config param ").nth(1) {
+            if maxtext_config.len() < MAX_LINE * 4 {
+                maxtext_config.push_str(setting);
+                maxtext_config.push('\n');
             }
             continue;
         }
@@ -378,7 +387,17 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
         return Ok(reading(Format::Torchtitan, Measured::TokensPerChipS(t), (n, w, r)));
     }
     if let Some((s, n, w, r)) = maxtext.settled() {
-        return Ok(reading(Format::Maxtext, Measured::StepS(s), (n, w, r)));
+        let mut read = reading(Format::Maxtext, Measured::StepS(s), (n, w, r));
+        if !maxtext_config.is_empty() {
+            let config = [("config.yml", maxtext_config.as_str())];
+            if let Ok(launch::Read::Training(plan)) =
+                launch::read(launch::Framework::Maxtext, &config)
+            {
+                read.world = Some(plan.chips());
+                read.plan = Some(plan);
+            }
+        }
+        return Ok(read);
     }
     if let Some(m) = serving {
         return Ok(reading(Format::BenchServing, m, (1, 0, 1)));

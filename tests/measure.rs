@@ -73,6 +73,13 @@ fn torchtitan_maxtext_and_mlperf_logs_are_read() {
     let m = fixture("maxtext-v0.2.log");
     assert_eq!(m.format, Format::Maxtext);
     assert!((step_s(&m) - 2.864).abs() < 1e-9, "{m:?}");
+    // Its plan from the settings it prints at start: FSDP 256 in a slice, 2 slices.
+    let plan = m.plan.as_ref().expect("the plan from its settings");
+    assert_eq!(
+        (plan.dp, plan.tp, plan.zero, plan.global_batch, plan.seq_len),
+        (Some(512), 1, 3, 2048, 8192)
+    );
+    assert_eq!((plan.recompute, m.world), (Recompute::Full, Some(512)));
     let p = fixture("mlperf-v5.0-result_0.txt");
     assert_eq!(p.format, Format::Mllog);
     assert!((step_s(&p) - 8.50).abs() < 1e-9, "{p:?}");
