@@ -111,9 +111,10 @@ fn fabric_and_serving_measurements_are_read() {
     assert!(matches!(skipped[..], [(_, Why::NotCalibrated(Format::BenchServing))]), "{skipped:?}");
 }
 
-/// An all-reduce on one H100 node sets the scale-up links: the fitted model meets the table's
-/// largest and smallest message, and the plan's links change, not its chip; a table faster
-/// than the plan's network at its full line rate sets nothing and says so.
+/// An all-reduce on one H100 node sets the scale-up links, one over two nodes the network's:
+/// the fitted model meets the table's largest and smallest message, and the plan's links
+/// change, not its chip; a table faster than the plan's links at their full line rate sets
+/// nothing and says so.
 #[test]
 fn an_all_reduce_table_sets_the_links_it_ran_over() {
     let s = plan_at(json!("h100-sxm"), 1024);
@@ -135,13 +136,21 @@ fn an_all_reduce_table_sets_the_links_it_ran_over() {
     let (before, after) = (m.before.expect("before"), m.after.expect("after"));
     assert_eq!(before.inputs.cluster.chip, after.inputs.cluster.chip);
     assert_ne!(before.inputs.cluster.scale_up, after.inputs.cluster.scale_up);
-    // Two hosts at 355 GB/s of bus bandwidth: beyond what the model's all-reduce over 400 Gb/s
-    // NICs gives at full line rate.
+    // Two hosts: the ranks span domains, so the network's links are fitted.
     let two =
         std::fs::read("tests/data/logs/nccl-tests-2.16-all_reduce-2nodes.txt").expect("fixture");
     let m = evaluation::measure(&[("ib.txt".into(), two)], Some(&s)).expect("measures");
+    let [(_, fit)] = &m.fabric[..] else { panic!("{:?} {:?}", m.fabric, m.unread) };
+    assert_eq!(fit.links, "scale_out");
+    assert!(m.measured.expect("measured").get("cluster.scale_out.efficiency").is_some());
+    // The one-host table on A100, whose NVLink carries 300 GB/s: 360 GB/s of bus bandwidth is
+    // beyond it at full line rate, so nothing is set.
+    let a100 = plan_at(json!("a100-80gb"), 1024);
+    let log =
+        std::fs::read("tests/data/logs/nccl-tests-2.16-all_reduce-1node.txt").expect("fixture");
+    let m = evaluation::measure(&[("nvlink.txt".into(), log)], Some(&a100)).expect("measures");
     assert!(m.fabric.is_empty());
-    assert_eq!(m.unread, vec![("ib.txt".to_string(), Why::FabricBeyond)]);
+    assert_eq!(m.unread, vec![("nvlink.txt".to_string(), Why::FabricBeyond)]);
     assert_eq!(m.after.expect("after").estimate.step_s, m.before.expect("before").estimate.step_s);
 }
 

@@ -135,10 +135,15 @@ pub fn collective_s(
     let moved = traffic(kind, bytes, group, network);
     match kind {
         // Switches that reduce the data as it passes carry it at the measured gain of NVLink
-        // SHARP over a ring (`IN_NETWORK_ALLREDUCE_GAIN`).
+        // SHARP over a ring (`IN_NETWORK_ALLREDUCE_GAIN`). NCCL pipelines its chunks through
+        // the scale-up and network stages, so the slower stage sets the time, not their sum:
+        // all-reduce on p5 (8 H100, 8 x 400 Gb/s EFA a node) reaches 355-357 GB/s of bus
+        // bandwidth at 4-16 nodes (crazyguitar/aws-gpu-communication-benchmark,
+        // data/nccl_all_reduce.csv), where the two stages added give at most about 260 GB/s
+        // at full line rate and the slower alone about 500.
         Collective::AllReduce => {
             let gain = if network.in_network_reduction { IN_NETWORK_ALLREDUCE_GAIN } else { 1.0 };
-            (moved.up / up + moved.out / out) / gain
+            (moved.up / up).max(moved.out / out) / gain
                 + 2.0 * (steps(ranks_in) * alpha_up + steps(domains) * alpha_out)
         }
         // One ring through every rank: each step waits for the network's latency (NCCL's
