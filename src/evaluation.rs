@@ -354,6 +354,8 @@ pub struct Measuring {
     pub measured: Option<Scenario>,
     /// The links fitted to each nccl-tests table, by file.
     pub fabric: Vec<(String, crate::measure::FabricFit)>,
+    /// Serving's kernel share fitted to each `bench_serving` result, by file.
+    pub serving: Vec<(String, crate::measure::ServingFit)>,
 }
 
 /// Reads `logs` (name and bytes) into `calibration` entries of `scenario`, and judges the
@@ -374,6 +376,17 @@ pub fn measure(
     let (entries, skipped) = crate::measure::entries(&readings, scenario);
     unread.extend(skipped);
     let mut fabric = Vec::new();
+    let mut serving = Vec::new();
+    for r in readings.iter().filter(|r| r.format == crate::measure::Format::BenchServing) {
+        let fitted = match scenario {
+            Some(s) => crate::measure::fit_serving(&r.measured, s),
+            None => Err(crate::measure::Why::NoPlan),
+        };
+        match fitted {
+            Ok(fit) => serving.push((r.name.clone(), fit)),
+            Err(why) => unread.push((r.name.clone(), why)),
+        }
+    }
     for r in &readings {
         let crate::measure::Measured::Fabric(table) = &r.measured else { continue };
         let fitted = match scenario.map(Scenario::resolve) {
@@ -398,9 +411,14 @@ pub fn measure(
             measured.calibration = Some(serde_json::Value::Array(list));
             let measured =
                 fabric.iter().fold(measured, |s, (_, fit)| crate::measure::with_fabric(&s, fit));
+            let round = |x: f64| (x * 1e3).round() / 1e3;
+            let measured = serving.iter().fold(measured, |s, (_, fit)| {
+                let share = serde_json::json!(round(fit.kernel_share));
+                s.with(&crate::scenario::fields::SERVING_KERNEL_SHARE, Some(share))
+            });
             (Some(before), Some(evaluate(&measured)?), Some(measured))
         }
         None => (None, None, None),
     };
-    Ok(Measuring { readings, unread, entries, before, after, measured, fabric })
+    Ok(Measuring { readings, unread, entries, before, after, measured, fabric, serving })
 }

@@ -62,7 +62,8 @@ pub enum Measured {
     TokensPerChipS(f64),
     /// A collective's table (nccl-tests).
     Fabric(Table),
-    /// Serving: output tokens and requests per second, median and p99 TTFT and TPOT, ms.
+    /// Serving: output tokens and requests per second, median and p99 TTFT and TPOT, ms, at
+    /// the benchmark's concurrency (0 when unbounded) and mean request lengths.
     Serving {
         output_tokens_per_s: f64,
         requests_per_s: f64,
@@ -70,6 +71,9 @@ pub enum Measured {
         ttft_p99_ms: f64,
         tpot_p50_ms: f64,
         tpot_p99_ms: f64,
+        concurrency: f64,
+        input_tokens: f64,
+        output_tokens: f64,
     },
 }
 
@@ -131,6 +135,9 @@ pub enum Why {
     /// A table faster than the scenario's fabric at its line rate: its ranks or fabric are not
     /// the scenario's.
     FabricBeyond,
+    /// A serving benchmark faster or slower than serving's kernels could be at the ends of
+    /// their share (`SHARE_RANGE`): its deployment is not the scenario's.
+    ServingBeyond,
 }
 
 impl Why {
@@ -142,6 +149,7 @@ impl Why {
             Why::NoPlan => "no-plan",
             Why::NotCalibrated(_) => "not-calibrated",
             Why::FabricBeyond => "fabric-beyond",
+            Why::ServingBeyond => "serving-beyond",
         }
     }
 }
@@ -228,6 +236,96 @@ impl Iterations {
     }
 }
 
+/// What a torchtitan log says of its plan: the mesh (`Building device mesh with parallelism:
+/// pp=…, dp_replicate=…, dp_shard=…, cp=…, tp=…, ep=…, etp=…`), the batch (`Trainer is
+/// initialized with local batch size …, global batch size …, … sequence length …`), the
+/// checkpointing it applied (`Applied full activation checkpointing to the model`; none when
+/// it says nothing) and a low-precision recipe (`Float8 training active …`, `MX training
+/// active …`).
+#[derive(Default)]
+struct TitanPlan {
+    mesh: Option<[u32; 7]>,
+    batch: Option<(u32, u32, u32)>,
+    recompute: Option<crate::model::Recompute>,
+    recipe: Option<crate::model::Recipe>,
+}
+
+impl TitanPlan {
+    /// Takes what `line` says; true when it said something.
+    fn read(&mut self, line: &str) -> bool {
+        use crate::model::{Recipe, Recompute};
+        let count = |key: &str| after(line, key).map(|x| x.clamp(1.0, 1e6) as u32);
+        if line.contains("Building device mesh with parallelism:") {
+            let keys = ["pp=", "dp_replicate=", "dp_shard=", "cp=", "tp=", "ep=", "etp="];
+            let mut mesh = [1u32; 7];
+            for (slot, key) in mesh.iter_mut().zip(keys) {
+                // `cp=` is also the tail of no other key; `tp=` of `etp=`: match whole words.
+                let at = line.match_indices(key).find(|(i, _)| {
+                    *i == 0
+                        || !line.as_bytes()[i - 1].is_ascii_alphanumeric()
+                            && line.as_bytes()[i - 1] != b'_'
+                });
+                if let Some(v) = at.and_then(|(i, _)| after(&line[i..], key)) {
+                    *slot = v.clamp(1.0, 1e6) as u32;
+                }
+            }
+            self.mesh = Some(mesh);
+            return true;
+        }
+        if line.contains("Trainer is initialized with") {
+            if let (Some(local), Some(global), Some(seq)) =
+                (count("local batch size"), count("global batch size"), count("sequence length"))
+            {
+                self.batch = Some((local, global, seq));
+            }
+            return true;
+        }
+        if line.contains("activation checkpointing to the model") {
+            self.recompute = Some(if line.contains("Applied full") {
+                Recompute::Full
+            } else {
+                Recompute::Selective
+            });
+            return true;
+        }
+        if line.contains("Float8 training active") {
+            self.recipe = Some(Recipe::Fp8);
+            return true;
+        }
+        if line.contains("MX training active") {
+            self.recipe = Some(Recipe::Mxfp8);
+            return true;
+        }
+        false
+    }
+
+    /// The plan, when the log printed its mesh and batch.
+    fn plan(&self) -> Option<Plan> {
+        let [pp, replicate, shard, cp, tp, ep, etp] = self.mesh?;
+        let (local, global, seq) = self.batch?;
+        Some(Plan {
+            tp,
+            pp,
+            vp: 1,
+            cp,
+            ep,
+            etp,
+            dp: Some(replicate.saturating_mul(shard)),
+            // With a pipeline the rank's batch is cut into micro-batches of one sequence
+            // (`pipeline_parallel_microbatch_size`'s default).
+            micro_batch: if pp > 1 { 1 } else { local },
+            global_batch: global,
+            seq_len: seq,
+            recompute: self.recompute.unwrap_or(crate::model::Recompute::None),
+            recompute_elementwise: None,
+            recompute_mlp_up: None,
+            recipe: self.recipe.unwrap_or(crate::model::Recipe::MegatronBf16),
+            zero: if shard > 1 { 3 } else { 0 },
+            sequence_parallel: None,
+        })
+    }
+}
+
 /// Reads one log. `name` is what the report calls it.
 pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
     let head = &bytes[..bytes.len().min(1 << 16)];
@@ -237,7 +335,7 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
     let mut lines = 0u64;
     let mut skipped_lines = 0u64;
     let mut megatron = Iterations::default();
-    let mut titan = Iterations::default();
+    let mut titan_steps = Iterations::default();
     let mut maxtext = Iterations::default();
     let mut mllog_step = Iterations::default();
     let mut mllog_throughput = Iterations::default();
@@ -245,6 +343,9 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
     let mut header = String::new();
     // MaxText prints every setting at start (`Config param KEY: VALUE`, pyconfig.py).
     let mut maxtext_config = String::new();
+    // torchtitan prints its mesh, batch, checkpointing and low-precision recipe (v0.2.2's
+    // parallel_dims.py, train.py, activation_checkpoint.py, quantization/).
+    let mut titan = TitanPlan::default();
     let mut in_args = false;
     let mut nccl: Vec<(f64, f64, f64)> = Vec::new();
     let mut hosts: Vec<String> = Vec::new();
@@ -263,9 +364,20 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
         };
         // Most lines of a long log are none of these: pass them without copying.
         let marked = in_args
-            || ["iteration", "step:", ":::MLLOG", "output_throughput", "arguments", "Config param"]
-                .iter()
-                .any(|m| text.contains(m))
+            || [
+                "iteration",
+                "step:",
+                ":::MLLOG",
+                "output_throughput",
+                "arguments",
+                "Config param",
+                "device mesh",
+                "Trainer is initialized",
+                "activation checkpointing",
+                "training active",
+            ]
+            .iter()
+            .any(|m| text.contains(m))
             || text.trim_start().starts_with(|c: char| c.is_ascii_digit() || c == '#');
         if !marked {
             continue;
@@ -294,6 +406,9 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
             }
             continue;
         }
+        if titan.read(line) {
+            continue;
+        }
         if line.contains("elapsed time per iteration (ms):") {
             if let (Some(step), Some(ms)) =
                 (after(line, "iteration"), after(line, "elapsed time per iteration (ms):"))
@@ -305,7 +420,7 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
             }
         } else if line.contains("tps:") && line.contains("step:") {
             if let (Some(step), Some(tps)) = (after(line, "step:"), after(line, "tps:")) {
-                titan.add(step as u64, tps);
+                titan_steps.add(step as u64, tps);
             }
         } else if line.contains("completed step:") && line.contains("seconds:") {
             if let (Some(step), Some(s)) = (after(line, "completed step:"), after(line, "seconds:"))
@@ -383,8 +498,13 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
     if let (Some((samples_per_s, n, w, r)), Some(b)) = (mllog_throughput.settled(), gbs) {
         return Ok(reading(Format::Mllog, Measured::StepS(b / samples_per_s), (n, w, r)));
     }
-    if let Some((t, n, w, r)) = titan.settled() {
-        return Ok(reading(Format::Torchtitan, Measured::TokensPerChipS(t), (n, w, r)));
+    if let Some((t, n, w, r)) = titan_steps.settled() {
+        let mut read = reading(Format::Torchtitan, Measured::TokensPerChipS(t), (n, w, r));
+        if let Some(plan) = titan.plan() {
+            read.world = Some(plan.chips());
+            read.plan = Some(plan);
+        }
+        return Ok(read);
     }
     if let Some((s, n, w, r)) = maxtext.settled() {
         let mut read = reading(Format::Maxtext, Measured::StepS(s), (n, w, r));
@@ -423,7 +543,8 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
 /// A `bench_serving` result's figures (the keys SGLang's `bench_serving.py` and vLLM's
 /// `vllm bench serve` write).
 fn served(v: &Value) -> Measured {
-    let f = |k: &str| v[k].as_f64().unwrap_or(0.0);
+    let f = |k: &str| v[k].as_f64().filter(|x| x.is_finite() && *x >= 0.0).unwrap_or(0.0);
+    let completed = f("completed").max(1.0);
     Measured::Serving {
         output_tokens_per_s: f("output_throughput"),
         requests_per_s: f("request_throughput"),
@@ -431,6 +552,9 @@ fn served(v: &Value) -> Measured {
         ttft_p99_ms: f("p99_ttft_ms"),
         tpot_p50_ms: f("median_tpot_ms"),
         tpot_p99_ms: f("p99_tpot_ms"),
+        concurrency: f("max_concurrency"),
+        input_tokens: f("total_input_tokens") / completed,
+        output_tokens: f("total_output_tokens") / completed,
     }
 }
 
@@ -545,10 +669,8 @@ pub fn entries(
             }
             // A fabric's table sets the links, not a calibration entry (`fit_fabric`).
             Measured::Fabric(_) => continue,
-            Measured::Serving { .. } => {
-                skipped.push((r.name.clone(), Why::NotCalibrated(r.format)));
-                continue;
-            }
+            // A serving benchmark sets serving's kernel share (`fit_serving`).
+            Measured::Serving { .. } => continue,
         };
         out.push(json!({ "scenario": pinned(changes), "measured": measured }));
     }
@@ -669,4 +791,79 @@ pub fn with_fabric(scenario: &Scenario, fit: &FabricFit) -> Scenario {
     let round = |x: f64, digits: i32| (x * 10f64.powi(digits)).round() / 10f64.powi(digits);
     s.with(efficiency, Some(json!(round(fit.efficiency.min(1.0), 3))))
         .with(latency, Some(json!(round(fit.latency_us, 2))))
+}
+
+/// Serving's kernel share fitted to a `bench_serving` result: the share at which the model's
+/// median time per output token, at the benchmark's concurrency and request lengths on the
+/// scenario's deployment, is the one measured; with the share the scenario had and the
+/// model's times per output token before and after.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServingFit {
+    pub kernel_share: f64,
+    pub catalog_share: f64,
+    pub measured_tpot_s: f64,
+    pub before_tpot_s: f64,
+    pub after_tpot_s: f64,
+    pub concurrency: u32,
+}
+
+/// Fits serving's kernel share to a benchmark's median time per output token by bisection
+/// over the share's range (the time falls as the share grows): the scenario's serving with
+/// the benchmark's request lengths, its concurrency as the batch, and no latency target to
+/// cut the batch.
+pub fn fit_serving(m: &Measured, scenario: &Scenario) -> Result<ServingFit, Why> {
+    use crate::model::serving::{self, SHARE_RANGE};
+    let Measured::Serving { tpot_p50_ms, concurrency, input_tokens, output_tokens, .. } = *m else {
+        return Err(Why::NotCalibrated(Format::BenchServing));
+    };
+    let usable = |x: f64| x.is_finite() && x > 0.0;
+    if !usable(tpot_p50_ms)
+        || !usable(concurrency)
+        || !usable(input_tokens)
+        || !usable(output_tokens)
+    {
+        return Err(Why::NotCalibrated(Format::BenchServing));
+    }
+    let mut inputs = scenario.resolve().map_err(|_| Why::NoPlan)?;
+    let estimate = crate::model::estimate(&inputs);
+    let Some(asked) = inputs.serving.as_mut() else {
+        return Err(Why::NotCalibrated(Format::BenchServing));
+    };
+    asked.input_tokens = input_tokens;
+    asked.output_tokens = output_tokens;
+    asked.max_batch = concurrency.round().clamp(1.0, 1e6) as u32;
+    asked.tpot_s = 1e6;
+    asked.ttft_s = 1e6;
+    asked.requests_per_s = 0.0;
+    let catalog_share = if asked.kernel_share > 0.0 { asked.kernel_share } else { 1.0 };
+    let tpot = |share: f64| {
+        let mut at = inputs;
+        if let Some(s) = at.serving.as_mut() {
+            s.kernel_share = share;
+        }
+        serving::of(&at, &estimate).map_or(f64::NAN, |e| e.tpot_s)
+    };
+    let measured = tpot_p50_ms * 1e-3;
+    let (lo_end, hi_end) = (tpot(SHARE_RANGE.1), tpot(SHARE_RANGE.0));
+    if !(lo_end <= measured && measured <= hi_end) {
+        return Err(Why::ServingBeyond);
+    }
+    let (mut lo, mut hi) = SHARE_RANGE;
+    for _ in 0..50 {
+        let mid = 0.5 * (lo + hi);
+        if tpot(mid) > measured {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let kernel_share = 0.5 * (lo + hi);
+    Ok(ServingFit {
+        kernel_share,
+        catalog_share,
+        measured_tpot_s: measured,
+        before_tpot_s: tpot(catalog_share),
+        after_tpot_s: tpot(kernel_share),
+        concurrency: concurrency.round().clamp(1.0, 1e6) as u32,
+    })
 }

@@ -1037,7 +1037,11 @@ fn measured_json(m: &crate::measure::Measured) -> Value {
             ttft_p99_ms,
             tpot_p50_ms,
             tpot_p99_ms,
+            concurrency,
+            input_tokens,
+            output_tokens,
         } => json!({
+            "concurrency": concurrency, "input_tokens": input_tokens, "output_tokens": output_tokens,
             "output_tokens_per_s": output_tokens_per_s, "requests_per_s": requests_per_s,
             "ttft_p50_ms": ttft_p50_ms, "ttft_p99_ms": ttft_p99_ms,
             "tpot_p50_ms": tpot_p50_ms, "tpot_p99_ms": tpot_p99_ms,
@@ -1080,6 +1084,15 @@ pub fn measure_json(m: &crate::evaluation::Measuring) -> Value {
             v
         }).collect::<Vec<_>>(),
         "fit": m.after.as_ref().and_then(|a| a.calibration.as_ref()).map(calibration_json),
+        "serving": m.serving.iter().map(|(file, f)| json!({
+            "file": file,
+            "kernel_share": f.kernel_share,
+            "catalog_share": f.catalog_share,
+            "concurrency": f.concurrency,
+            "measured_tpot_s": f.measured_tpot_s,
+            "before_tpot_s": f.before_tpot_s,
+            "after_tpot_s": f.after_tpot_s,
+        })).collect::<Vec<_>>(),
         "fabric": m.fabric.iter().map(|(file, f)| json!({
             "file": file,
             "links": f.links,

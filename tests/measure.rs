@@ -70,6 +70,16 @@ fn torchtitan_maxtext_and_mlperf_logs_are_read() {
     let t = fixture("torchtitan-0.2.2.log");
     assert_eq!(t.format, Format::Torchtitan);
     assert_eq!(t.measured, Measured::TokensPerChipS(6921.0));
+    // Its plan from what it prints at start: FSDP over 8 GPUs, FP8, selective checkpointing.
+    let plan = t.plan.as_ref().expect("the plan from its mesh and batch");
+    assert_eq!(
+        (plan.dp, plan.tp, plan.zero, plan.global_batch, plan.seq_len),
+        (Some(8), 1, 3, 8, 8192)
+    );
+    assert_eq!(
+        (plan.recipe, plan.recompute, t.world),
+        (Recipe::Fp8, Recompute::Selective, Some(8))
+    );
     let m = fixture("maxtext-v0.2.log");
     assert_eq!(m.format, Format::Maxtext);
     assert!((step_s(&m) - 2.864).abs() < 1e-9, "{m:?}");
@@ -105,10 +115,73 @@ fn fabric_and_serving_measurements_are_read() {
         };
         assert!(output_tokens_per_s > 1000.0 && ttft_p99_ms > 900.0 && tpot_p50_ms > 10.0);
     }
-    let readings = [fixture("vllm-0.11-bench_serve.json")];
-    let (entries, skipped) = measure::entries(&readings, Some(&Scenario::default_plan()));
-    assert!(entries.is_empty());
-    assert!(matches!(skipped[..], [(_, Why::NotCalibrated(Format::BenchServing))]), "{skipped:?}");
+    // A plan that serves nothing has no serving to calibrate.
+    let bench = std::fs::read("tests/data/logs/vllm-0.11-bench_serve.json").expect("fixture");
+    let m = evaluation::measure(&[("bench.json".into(), bench)], Some(&Scenario::default_plan()))
+        .expect("measures");
+    assert!(m.entries.is_empty() && m.serving.is_empty());
+    assert_eq!(
+        m.unread,
+        vec![("bench.json".to_string(), Why::NotCalibrated(Format::BenchServing))]
+    );
+}
+
+fn serving_plan() -> Scenario {
+    Scenario::from_value(json!({
+        "model": { "preset": "llama3-70b" },
+        "training": { "tokens": 1e12, "global_batch": 1024 },
+        "cluster": { "chip": "h100-sxm", "chips": 64 },
+        "serving": { "tp": 8, "weights": "fp8", "kv_cache": "fp8", "tpot_ms": 50 }
+    }))
+    .expect("a serving plan")
+}
+
+/// A `bench_serving` result as SGLang writes it.
+fn bench(tpot_ms: f64, concurrency: u32) -> Vec<u8> {
+    let completed = 10 * concurrency;
+    json!({
+        "backend": "sglang", "max_concurrency": concurrency, "completed": completed,
+        "total_input_tokens": completed * 1024, "total_output_tokens": completed * 256,
+        "request_throughput": 3.0, "output_throughput": 800.0,
+        "median_ttft_ms": 400.0, "p99_ttft_ms": 900.0,
+        "median_tpot_ms": tpot_ms, "p99_tpot_ms": 1.2 * tpot_ms,
+    })
+    .to_string()
+    .into_bytes()
+}
+
+/// A benchmark written from the model's own time per output token with serving's kernels at
+/// 70 % of the catalogue's share is read back to that share, and the fitted plan meets it; a
+/// time no share can give sets nothing and says so.
+#[test]
+fn a_serving_benchmark_sets_servings_kernel_share() {
+    let s = serving_plan();
+    let catalog = s.resolve().expect("resolves").serving.expect("serving").kernel_share;
+    let truth = 0.7 * catalog;
+    let slow = s.with(&clusterplan::scenario::fields::SERVING_KERNEL_SHARE, Some(json!(truth)));
+    // The generator: the same measurement fitted with the share set gives the time at truth.
+    let probe = evaluation::measure(&[("probe.json".into(), bench(20.0, 64))], Some(&slow))
+        .expect("measures");
+    let at_truth = probe.serving[0].1.before_tpot_s;
+    let m = evaluation::measure(&[("bench.json".into(), bench(at_truth * 1e3, 64))], Some(&s))
+        .expect("measures");
+    let [(_, fit)] = &m.serving[..] else { panic!("{:?} {:?}", m.serving, m.unread) };
+    assert!((fit.kernel_share / truth - 1.0).abs() < 0.01, "{fit:?} vs {truth}");
+    assert!((fit.after_tpot_s / fit.measured_tpot_s - 1.0).abs() < 0.01, "{fit:?}");
+    assert!(fit.before_tpot_s < fit.measured_tpot_s, "{fit:?}");
+    assert_eq!(fit.concurrency, 64);
+    let measured = m.measured.expect("the plan with the share");
+    assert_eq!(
+        measured.get("serving.kernel_share"),
+        Some(json!((fit.kernel_share * 1e3).round() / 1e3))
+    );
+    let after = measured.resolve().expect("resolves").serving.expect("serving").kernel_share;
+    assert!((after / truth - 1.0).abs() < 0.01);
+    // A microsecond a token: no share of an H100 gives it.
+    let m =
+        evaluation::measure(&[("fast.json".into(), bench(0.001, 64))], Some(&s)).expect("measures");
+    assert!(m.serving.is_empty());
+    assert_eq!(m.unread, vec![("fast.json".to_string(), Why::ServingBeyond)]);
 }
 
 /// An all-reduce on one H100 node sets the scale-up links, one over two nodes the network's:

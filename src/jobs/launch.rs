@@ -177,7 +177,19 @@ pub fn measure(measured: &Measured) -> View {
         );
         Line::new("measure-fabric", text, false)
     }));
-    let changed = m.entries.len() + m.fabric.len();
+    lines.extend(m.serving.iter().map(|(file, f)| {
+        let text = fill(
+            "measure.serving-fit",
+            &[
+                ("file", file),
+                ("concurrency", &f.concurrency.to_string()),
+                ("share", &format::percent(f.kernel_share)),
+                ("catalog", &format::percent(f.catalog_share)),
+            ],
+        );
+        Line::new("measure-serving", text, false)
+    }));
+    let changed = m.entries.len() + m.fabric.len() + m.serving.len();
     let apply = m.measured.as_ref().filter(|_| changed > 0).map(|with| {
         let label = fill("measure.added", &[("n", &changed.to_string())]);
         Apply::new("measure-apply", label, with.clone())

@@ -1334,6 +1334,15 @@ pub static SERVING_PREFIX_HIT_RATE: Field = number(
     0.99,
     "a share of the prompt's tokens found cached: none up to nearly all",
 );
+pub static SERVING_KERNEL_SHARE: Field = number(
+    "serving.kernel_share",
+    "",
+    Derived,
+    0.2,
+    1.5,
+    "the share of the chip's fitted kernel speed serving's kernels reach, as a measured \
+     benchmark sets it: from a fifth up to half again (engines that beat training's kernels)",
+);
 pub static SERVING_MIX: Choices<crate::model::serving::Mix> = Choices {
     path: "serving.mix",
     options: &[
@@ -1704,6 +1713,7 @@ pub static FIELDS: &[&Field] = &[
     &SERVING_DRAFT_TOKENS,
     &SERVING_ACCEPTANCE_LENGTH,
     &SERVING_PREFIX_HIT_RATE,
+    &SERVING_KERNEL_SHARE,
     &RL_PROMPTS_PER_STEP,
     &RL_SAMPLES_PER_PROMPT,
     &RL_PROMPT_TOKENS,

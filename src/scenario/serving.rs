@@ -178,6 +178,12 @@ impl Scenario {
         let utilisation = &fields::SERVING_UTILISATION;
         let family = self.chip_preset().map(|c| c.family);
         let engine = r.choice(&get("engine"), &fields::SERVING_ENGINE, Engine::usual(family));
+        // A measured benchmark's share (`measure::fit_serving`), else the fitted one of the
+        // chip family and engine.
+        let kernel_share = match &get("kernel_share") {
+            None | Some(Value::Null) => crate::model::presets::serving_share(family, engine),
+            Some(v) => r.non_negative(v, &fields::SERVING_KERNEL_SHARE),
+        };
         Serving {
             input_tokens,
             output_tokens,
@@ -200,7 +206,7 @@ impl Scenario {
             acceptance_length,
             prefix_hit_rate,
             engine,
-            kernel_share: crate::model::presets::serving_share(family, engine),
+            kernel_share,
             expert_share: crate::model::presets::serving_expert_share(family),
             latent_share: crate::model::presets::serving_latent_share(family),
             output_spread,
