@@ -17,6 +17,22 @@ use crate::launch::{self, Plan};
 use crate::scenario::fields;
 use crate::scenario::Scenario;
 
+/// What a line of any format read holds, most frequent first; from `TITAN_MARKERS` on, only
+/// torchtitan's lines of its plan.
+const MARKERS: [&str; 10] = [
+    "iteration",
+    "step:",
+    ":::MLLOG",
+    "output_throughput",
+    "arguments",
+    "Config param",
+    "device mesh",
+    "Trainer is initialized",
+    "activation checkpointing",
+    "training active",
+];
+const TITAN_MARKERS: usize = 6;
+
 /// The longest line read, bytes.
 pub const MAX_LINE: usize = 1 << 16;
 /// The most iterations kept from one log.
@@ -362,22 +378,11 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
             skipped_lines += 1;
             continue;
         };
-        // Most lines of a long log are none of these: pass them without copying.
+        // Most lines of a long log are none of these: pass them without copying. The first
+        // marker found says which; torchtitan's plan lines are looked at only for theirs.
+        let marker = MARKERS.iter().position(|m| text.contains(m));
         let marked = in_args
-            || [
-                "iteration",
-                "step:",
-                ":::MLLOG",
-                "output_throughput",
-                "arguments",
-                "Config param",
-                "device mesh",
-                "Trainer is initialized",
-                "activation checkpointing",
-                "training active",
-            ]
-            .iter()
-            .any(|m| text.contains(m))
+            || marker.is_some()
             || text.trim_start().starts_with(|c: char| c.is_ascii_digit() || c == '#');
         if !marked {
             continue;
@@ -406,7 +411,7 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
             }
             continue;
         }
-        if titan.read(line) {
+        if marker.is_some_and(|m| m >= TITAN_MARKERS) && titan.read(line) {
             continue;
         }
         if line.contains("elapsed time per iteration (ms):") {
