@@ -144,6 +144,8 @@ fn every_entry_point_finishes_in_a_second_with_bounded_memory() {
     let cases: Vec<Scenario> =
         reproducers().into_iter().chain((0..400).map(|_| generated(&mut rng))).collect();
     let mut shown = 0;
+    let log = std::fs::read("tests/data/logs/megatron-core-0.15-fp8.log").expect("a log");
+    let noise: Vec<u8> = b"INFO nothing to read here\n".repeat(40_000);
     for (i, s) in cases.iter().enumerate() {
         let case = format!("case {i}: {}", serde_json::to_string(s).unwrap_or_default());
         let Ok(sh) = worst.call("judge", &case, || evaluation::shown(s)) else { continue };
@@ -192,6 +194,15 @@ fn every_entry_point_finishes_in_a_second_with_bounded_memory() {
                 deadline_days: 90.0,
             };
             worst.call("add to fleet", &case, || jobs::run(&add).is_ok());
+        }
+        if i % 3 == 0 {
+            for framework in clusterplan::launch::Framework::ALL {
+                worst.call("launch", &case, || evaluation::launch(s, framework).is_ok());
+            }
+            // A run's log read into the plan, beside a log of nothing.
+            let logs =
+                [("run.log".to_string(), log.clone()), ("noise.log".to_string(), noise.clone())];
+            worst.call("measure", &case, || evaluation::measure(&logs, Some(s)).is_ok());
         }
         if good.inputs.serving.is_some() {
             worst.call("serving search", &case, || {
