@@ -1,7 +1,8 @@
 // End-to-end test of calibrating from one's own measurement, in English and in Chinese: a
 // sales engineer who measured Llama 3 70B on 64 Ascend 910B (one replica of TP 8 x PP 4 x CP 2)
 // enters the step time in "My measurements"; the 10,240-chip estimate moves, its range narrows
-// and rests on the measurement, and the link carries it.
+// and rests on the measurement, and the link carries it. Two runs at different micro-batch
+// sizes set the stack's launch time as well.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -71,6 +72,9 @@ for (const lang of ['en', 'zh-CN']) {
       [q('measurement-fit'), fitWords]);
     await until(page, 'the measured step beside the model', ([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent ?? ''),
       [q('measurement-result-0'), '56(\\.0)? ?(s|秒)']);
+    // One run cannot tell a slow launch from a slow GEMM: the catalog's launch time is kept.
+    await until(page, 'the launch time kept', ([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent ?? ''),
+      [q('measurement-launches'), lang === 'en' ? "kept at the catalog's" : '保留目录值']);
     assert.notEqual(await text(page, 'confidence'), badge);
     await until(page, 'the badge to name the measurements', ([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent ?? ''),
       [q('confidence'), lang === 'en' ? 'your measurements \\(1\\)' : '1 条实测']);
@@ -90,6 +94,20 @@ for (const lang of ['en', 'zh-CN']) {
     await page.click(q('measurement-remove-0'));
     await until(page, 'the catalog estimate back', ([s, d]) => document.querySelector(s)?.textContent.trim() === d,
       [q('train-days'), days]);
+
+    // Two runs at different micro-batch sizes set the stack's launch time too.
+    for (const [i, micro, step] of [[0, '1', '56'], [1, '2', '54']]) {
+      await page.click(q('measurement-add'));
+      await until(page, 'a measurement row', (s) => !!document.querySelector(s), q(`measurement-${i}`));
+      await select(page, `measurement-model-${i}`, 'llama3-70b');
+      await typeInto(page, `measurement-chips-${i}`, '64');
+      await typeInto(page, `measurement-pp-${i}`, '4');
+      await typeInto(page, `measurement-batch-${i}`, '128');
+      await typeInto(page, `measurement-micro-batch-${i}`, micro);
+      await typeInto(page, `measurement-value-${i}`, step);
+    }
+    await until(page, 'the launch time fitted', ([s, p]) => new RegExp(p).test(document.querySelector(s)?.textContent ?? ''),
+      [q('measurement-launches'), lang === 'en' ? 'Launch time fitted too.*0\\.56 ms' : '启动时间也已拟合.*0\\.56 ms']);
     assertClean(log, served());
   });
 }

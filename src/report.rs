@@ -352,13 +352,17 @@ pub fn range_json(r: &Range) -> Value {
     })
 }
 
-/// The chip efficiency fitted to the user's measurements (`model::calibrate`), each
-/// measurement's place in the list and step time measured, before and after the fit.
+/// The chip efficiency and the stack's launch time fitted to the user's measurements
+/// (`model::calibrate`), each measurement's place in the list and step time measured, before
+/// and after the fit.
 pub fn calibration_json(c: &Calibration) -> Value {
     let fit = &c.fit;
     json!({
         "catalog_efficiency": fit.catalog,
         "efficiency": fit.efficiency,
+        "catalog_layer_host_s": fit.host_catalog,
+        "layer_host_s": fit.host_s,
+        "launches": fit.launches.id(),
         "rms": fit.rms,
         "at_bound": fit.at_bound,
         "runs": fit.residuals.iter().zip(&fit.chips).zip(&c.places).map(|((r, chips), place)| json!({

@@ -356,3 +356,143 @@ fn a_claim_beyond_every_published_run_is_challenged() {
     }
     assert!(judged > 50, "{judged} judged");
 }
+
+/// Llama 3.1 8B on H100 at `chips` with this tensor-parallel size, micro-batch and sequence:
+/// a model small enough per GPU that launches weigh.
+fn small_model(chips: u32, tp: u32, cp: u32, micro_batch: u32, seq: u32) -> Scenario {
+    Scenario::from_value(json!({
+        "model": { "preset": "llama3-8b", "seq_len": seq },
+        "training": { "tokens": 1e12, "global_batch": 1024, "recipe": "megatron-bf16" },
+        "cluster": { "chip": "h100-sxm", "chips": chips },
+        "parallelism": { "tp": tp, "pp": 1, "cp": cp, "micro_batch": micro_batch,
+                         "zero": 1, "recompute": "selective", "sequence_parallel": tp > 1,
+                         "stack": "megatron-core" }
+    }))
+    .expect("a scenario")
+}
+
+/// `inputs` as the generator runs them: GEMMs at `efficiency`, launches at `host_s`.
+fn generated(mut inputs: clusterplan::model::Inputs, efficiency: f64, host_s: f64) -> f64 {
+    inputs.cluster.chip.matmul_efficiency = efficiency;
+    inputs.parallelism.software.layer_host_s = host_s;
+    clusterplan::model::estimate(&inputs).step_s
+}
+
+/// Over generated generators (GEMMs at 60-115 % of the catalog's efficiency, launches at 0 to
+/// 1 ms a layer) and pairs of runs of different shapes (tensor-parallel size, micro-batch,
+/// sequence): where the runs separate launches from GEMMs the fit recovers both, and the plan
+/// at a third shape and 64 times the size lands on the generator's step; where they do not
+/// (one shape at two sizes) the catalog's launch time is kept.
+#[test]
+fn runs_of_two_shapes_fit_the_launch_time_too() {
+    let mut rng = common::Rng(0x1a0c4);
+    // Tokens a GPU's layer runs a micro-batch: 1,024, 2,048, 4,096, 8,192 and 16,384.
+    let shapes = [(8, 1, 8192), (1, 1, 2048), (4, 2, 8192), (2, 4, 4096), (1, 2, 8192)];
+    let (mut fitted, mut cases) = (0, 0);
+    for _ in 0..24 {
+        let a = *rng.pick(&shapes);
+        let b = *rng.pick(&shapes);
+        let plan = small_model(1024, 4, 4, 1, 8192).resolve().expect("the plan resolves");
+        let catalog = (plan.cluster.chip.matmul_efficiency, plan.parallelism.software.layer_host_s);
+        let truth = (
+            catalog.0 * (0.6 + 0.55 * rng.below(1000) as f64 / 1000.0),
+            1e-3 * rng.below(1000) as f64 / 1000.0,
+        );
+        let run = |(tp, mb, seq): (u32, u32, u32), chips: u32| {
+            let inputs = small_model(chips, tp, 1, mb, seq).resolve().expect("a run resolves");
+            Run { inputs, measured: Measured::StepS(generated(inputs, truth.0, truth.1)) }
+        };
+        let runs = [run(a, 16), run(b, 64)];
+        let fit = calibrate::fit(&runs).expect("fits");
+        assert!(fit.residuals.iter().all(|r| r.error().is_finite()), "{fit:?}");
+        cases += 1;
+        if a == b {
+            // One shape at two sizes: a slow launch and a slow GEMM look alike.
+            assert_eq!(fit.launches, calibrate::Launches::OneShape, "{a:?} {fit:?}");
+            assert_eq!(fit.host_s, fit.host_catalog);
+            continue;
+        }
+        assert_eq!(fit.launches, calibrate::Launches::Fitted, "{a:?} {b:?} {fit:?}");
+        fitted += 1;
+        assert!((fit.efficiency / truth.0 - 1.0).abs() < 0.005, "{truth:?} {fit:?}");
+        assert!((fit.host_s - truth.1).abs() < 5e-6, "{truth:?} {fit:?}");
+        assert!(fit.rms < 1e-3, "{fit:?}");
+        let after = clusterplan::model::estimate(&calibrate::apply(&plan, &fit)).step_s;
+        let want = generated(plan, truth.0, truth.1);
+        assert!((after / want - 1.0).abs() < 0.005, "{after} vs the generator's {want}");
+    }
+    assert!(fitted * 2 > cases, "{fitted} of {cases} pairs had two shapes");
+}
+
+/// The case the launch time is for: a small model on many GPUs (512 tokens a GPU at TP 4 × CP
+/// 4), planned from runs at 16 and 64 GPUs whose GEMMs run at 80 % of the catalog's rate and
+/// whose launches take four times its figure. GEMM efficiency alone, fitted to runs of one
+/// shape, leaves the plan more than 5 % fast (6.6 %); runs at two micro-batch sizes set both figures
+/// and land on the generator.
+#[test]
+fn launch_time_carries_to_small_shards() {
+    let plan = small_model(1024, 4, 4, 1, 8192).resolve().expect("the plan resolves");
+    let truth =
+        (0.8 * plan.cluster.chip.matmul_efficiency, 4.0 * plan.parallelism.software.layer_host_s);
+    let run = |chips: u32, mb: u32| {
+        let inputs = small_model(chips, 2, 1, mb, 4096).resolve().expect("a run resolves");
+        Run { inputs, measured: Measured::StepS(generated(inputs, truth.0, truth.1)) }
+    };
+    let want = generated(plan, truth.0, truth.1);
+    let planned = |runs: &[Run]| {
+        let fit = calibrate::fit(runs).expect("fits");
+        (clusterplan::model::estimate(&calibrate::apply(&plan, &fit)).step_s / want - 1.0, fit)
+    };
+    let (one_shape, fit) = planned(&[run(16, 1), run(64, 1)]);
+    assert_eq!(fit.launches, calibrate::Launches::OneShape);
+    assert!(one_shape < -0.05, "GEMMs alone: {one_shape}");
+    let (two_shapes, fit) = planned(&[run(16, 1), run(16, 4)]);
+    assert_eq!(fit.launches, calibrate::Launches::Fitted);
+    assert!(two_shapes.abs() < 0.005, "both: {two_shapes}");
+}
+
+/// Launch time is kept where no run launches kernels one at a time (whole-iteration CUDA
+/// graphs) and where the runs ask for more fixed time than launching could take; a large
+/// model's runs, where launches weigh little, fit what they were made with.
+#[test]
+fn launch_time_is_kept_where_runs_cannot_set_it() {
+    let shapes = [(2, 1, 4096), (2, 4, 4096)];
+    let runs = |graphs: bool, extra_s: f64| -> Vec<Run> {
+        shapes
+            .iter()
+            .map(|&(tp, mb, seq)| {
+                let mut s = small_model(16, tp, 1, mb, seq);
+                if graphs {
+                    s = s.measured_plan(&json!({ "parallelism": { "cuda_graphs": "full" } }));
+                }
+                let inputs = s.resolve().expect("resolves");
+                let step = clusterplan::model::estimate(&inputs).step_s;
+                // The smaller micro-batch runs four times the micro-batches: more fixed time.
+                let extra = if mb == 1 { extra_s } else { 0.0 };
+                Run { inputs, measured: Measured::StepS(step + extra) }
+            })
+            .collect()
+    };
+    let fit = calibrate::fit(&runs(true, 0.0)).expect("fits");
+    assert_eq!(fit.launches, calibrate::Launches::Unseen, "{fit:?}");
+    assert_eq!(fit.host_s, fit.host_catalog);
+    let fit = calibrate::fit(&runs(false, 100.0)).expect("fits");
+    assert_eq!(fit.launches, calibrate::Launches::Beyond, "{fit:?}");
+    assert_eq!(fit.host_s, fit.host_catalog);
+    // Llama 3.1 405B's layers at TP 8 take tens of milliseconds; its runs, made with the
+    // catalog's figures, give them back.
+    let plan = Scenario::from_value(ascend_plan()).expect("parses");
+    let big: Vec<Run> = [1u32, 2]
+        .iter()
+        .map(|&mb| {
+            let changes = json!({ "cluster": { "chips": 64 },
+                                  "parallelism": { "pp": 4, "virtual_stages": 1, "dp": null, "micro_batch": mb } });
+            let inputs = plan.measured_plan(&changes).resolve().expect("resolves");
+            Run { inputs, measured: Measured::StepS(clusterplan::model::estimate(&inputs).step_s) }
+        })
+        .collect();
+    let fit = calibrate::fit(&big).expect("fits");
+    assert_eq!(fit.launches, calibrate::Launches::Fitted, "{fit:?}");
+    assert!((fit.host_s - fit.host_catalog).abs() < 1e-6, "{fit:?}");
+    assert!((fit.efficiency / fit.catalog - 1.0).abs() < 1e-3, "{fit:?}");
+}

@@ -1,7 +1,8 @@
 //! The user's own measurements (`calibration`): each a run written as changes to the plan
 //! (`scenario`) and what was measured on it (`measured`: one of `step_s`, `tokens_per_s`,
 //! `mfu`; null while not yet entered). Resolving a scenario fits the chip's GEMM efficiency to
-//! them (`model::calibrate`), so the estimate, the plan search and the sizing all use the fit.
+//! them, and the stack's launch time where runs of different shapes separate the two
+//! (`model::calibrate`), so the estimate, the plan search and the sizing all use the fit.
 //!
 //! A measurement belongs to its chip and software stack: one that names them
 //! (`scenario.cluster.chip`, `scenario.parallelism.stack`) calibrates only a plan on the same

@@ -70,6 +70,7 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
                     { field(&fields::PARALLELISM_TP, "tp", p.map(|p| p.tensor)) }
                     { field(&fields::PARALLELISM_PP, "pp", p.map(|p| p.pipeline)) }
                     { field(&fields::TRAINING_GLOBAL_BATCH, "batch", f.good.map(|g| g.inputs.training.global_batch)) }
+                    { field(&fields::PARALLELISM_MICRO_BATCH, "micro-batch", p.map(|p| p.micro_batch)) }
                 </div>
                 <SelectField testid={format!("measurement-metric-{i}")} label={t("label.measured")} options={options}
                     value={metric} errors={f.errors(&format!("{at}.measured"))} on_change={on_metric} />
@@ -100,6 +101,13 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
                         ("efficiency", &format::percent(c.fit.efficiency)),
                         ("catalog", &format::percent(c.fit.catalog)),
                         ("rms", &format::percent(c.fit.rms)),
+                    ]) }
+                </p>
+                <p class="fit" data-testid="measurement-launches">
+                    { fill(&format!("form.measurement-launches.{}", c.fit.launches.id()), &[
+                        ("host", &format::seconds(c.fit.host_s)),
+                        ("catalog", &format::seconds(c.fit.host_catalog)),
+                        ("max", &format::seconds(crate::model::calibrate::MAX_LAYER_HOST_S)),
                     ]) }
                 </p>
                 if let Some(c) = f.good.and_then(|g| g.range.basis.calibrated).filter(|c| c.conflicting) {
