@@ -79,17 +79,18 @@ pub enum Measured {
     /// A collective's table (nccl-tests).
     Fabric(Table),
     /// Serving: output tokens and requests per second, median and p99 TTFT and TPOT, ms, at
-    /// the benchmark's concurrency (0 when unbounded) and mean request lengths.
+    /// the benchmark's concurrency (0 when unbounded) and mean request lengths; each `None`
+    /// when the result does not give it.
     Serving {
-        output_tokens_per_s: f64,
-        requests_per_s: f64,
-        ttft_p50_ms: f64,
-        ttft_p99_ms: f64,
-        tpot_p50_ms: f64,
-        tpot_p99_ms: f64,
-        concurrency: f64,
-        input_tokens: f64,
-        output_tokens: f64,
+        output_tokens_per_s: Option<f64>,
+        requests_per_s: Option<f64>,
+        ttft_p50_ms: Option<f64>,
+        ttft_p99_ms: Option<f64>,
+        tpot_p50_ms: Option<f64>,
+        tpot_p99_ms: Option<f64>,
+        concurrency: Option<f64>,
+        input_tokens: Option<f64>,
+        output_tokens: Option<f64>,
     },
 }
 
@@ -99,9 +100,9 @@ pub enum Measured {
 pub struct Table {
     /// The test's program (`all_reduce_perf`), when the table says.
     pub collective: String,
-    /// Ranks the header lists (0 when it lists none), and the hosts they are on.
-    pub ranks: u32,
-    pub nodes: u32,
+    /// Ranks the header lists, and the hosts they are on (`None` when it lists none).
+    pub ranks: Option<u32>,
+    pub nodes: Option<u32>,
     /// Bytes and out-of-place microseconds of the smallest and the largest message.
     pub smallest_bytes: f64,
     pub smallest_us: f64,
@@ -532,8 +533,8 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
         let largest = nccl.iter().max_by(|a, b| a.0.total_cmp(&b.0)).copied().unwrap_or_default();
         let m = Measured::Fabric(Table {
             collective,
-            ranks: nccl_ranks,
-            nodes: hosts.len() as u32,
+            ranks: (nccl_ranks > 0).then_some(nccl_ranks),
+            nodes: (!hosts.is_empty()).then_some(hosts.len() as u32),
             smallest_bytes: smallest.0,
             smallest_us: smallest.1,
             largest_bytes: largest.0,
@@ -548,8 +549,8 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
 /// A `bench_serving` result's figures (the keys SGLang's `bench_serving.py` and vLLM's
 /// `vllm bench serve` write).
 fn served(v: &Value) -> Measured {
-    let f = |k: &str| v[k].as_f64().filter(|x| x.is_finite() && *x >= 0.0).unwrap_or(0.0);
-    let completed = f("completed").max(1.0);
+    let f = |k: &str| v[k].as_f64().filter(|x| x.is_finite() && *x >= 0.0);
+    let per_request = |k: &str| Some(f(k)? / f("completed").filter(|n| *n >= 1.0)?);
     Measured::Serving {
         output_tokens_per_s: f("output_throughput"),
         requests_per_s: f("request_throughput"),
@@ -558,8 +559,8 @@ fn served(v: &Value) -> Measured {
         tpot_p50_ms: f("median_tpot_ms"),
         tpot_p99_ms: f("p99_tpot_ms"),
         concurrency: f("max_concurrency"),
-        input_tokens: f("total_input_tokens") / completed,
-        output_tokens: f("total_output_tokens") / completed,
+        input_tokens: per_request("total_input_tokens"),
+        output_tokens: per_request("total_output_tokens"),
     }
 }
 
@@ -704,17 +705,18 @@ pub struct FabricFit {
 /// time is affine in it), twice over.
 pub fn fit_fabric(table: &Table, inputs: &crate::model::Inputs) -> Result<FabricFit, Why> {
     use crate::model::collectives::{collective_s, Collective, Group};
-    if !table.collective.starts_with("all_reduce") || table.ranks < 2 {
+    let ranks = table.ranks.unwrap_or(0);
+    if !table.collective.starts_with("all_reduce") || ranks < 2 {
         return Err(Why::NotCalibrated(Format::Nccl));
     }
     let c = &inputs.cluster;
     // A domain no larger than a host is the ranks the test ran on each host (a test of 4 of 8
     // GPUs a host reaches the others over the network); a rack-scale domain spans hosts.
     let domain = c.rank_domain().max(1);
-    let per_node = table.ranks.div_ceil(table.nodes.max(1)).max(1);
+    let per_node = ranks.div_ceil(table.nodes.unwrap_or(1).max(1)).max(1);
     let domain = if domain <= c.chips_per_node.max(1) { domain.min(per_node) } else { domain };
-    let out = table.ranks > domain;
-    let group = Group::place(table.ranks, 1, domain);
+    let out = ranks > domain;
+    let group = Group::place(ranks, 1, domain);
     let time = |bytes: f64, efficiency: f64, latency_s: f64| {
         let (mut up, mut link) = (c.scale_up, c.scale_out);
         if out {
@@ -821,14 +823,12 @@ pub fn fit_serving(m: &Measured, scenario: &Scenario) -> Result<ServingFit, Why>
     let Measured::Serving { tpot_p50_ms, concurrency, input_tokens, output_tokens, .. } = *m else {
         return Err(Why::NotCalibrated(Format::BenchServing));
     };
-    let usable = |x: f64| x.is_finite() && x > 0.0;
-    if !usable(tpot_p50_ms)
-        || !usable(concurrency)
-        || !usable(input_tokens)
-        || !usable(output_tokens)
-    {
+    let usable = |x: Option<f64>| x.filter(|x| x.is_finite() && *x > 0.0);
+    let (Some(tpot_p50_ms), Some(concurrency), Some(input_tokens), Some(output_tokens)) =
+        (usable(tpot_p50_ms), usable(concurrency), usable(input_tokens), usable(output_tokens))
+    else {
         return Err(Why::NotCalibrated(Format::BenchServing));
-    }
+    };
     let mut inputs = scenario.resolve().map_err(|_| Why::NoPlan)?;
     let estimate = crate::model::estimate(&inputs);
     let Some(asked) = inputs.serving.as_mut() else {

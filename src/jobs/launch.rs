@@ -111,14 +111,19 @@ fn figure(m: &Figure) -> String {
                 ("latency", &format!("{:.1}", table.smallest_us)),
             ],
         ),
-        Figure::Serving { output_tokens_per_s, ttft_p99_ms, tpot_p50_ms, .. } => fill(
-            "measure.serving",
-            &[
-                ("output", &format::count(*output_tokens_per_s)),
-                ("ttft", &format!("{ttft_p99_ms:.0}")),
-                ("tpot", &format!("{tpot_p50_ms:.1}")),
-            ],
-        ),
+        Figure::Serving { output_tokens_per_s, ttft_p99_ms, tpot_p50_ms, .. } => {
+            // A figure the result does not give reads as a dash.
+            let given =
+                |x: &Option<f64>, shown: &dyn Fn(f64) -> String| x.map_or("—".into(), shown);
+            fill(
+                "measure.serving",
+                &[
+                    ("output", &given(output_tokens_per_s, &format::count)),
+                    ("ttft", &given(ttft_p99_ms, &|x| format!("{x:.0}"))),
+                    ("tpot", &given(tpot_p50_ms, &|x| format!("{x:.1}"))),
+                ],
+            )
+        }
     }
 }
 
