@@ -112,6 +112,158 @@ pub struct Table {
     pub bus_gb_per_s: f64,
 }
 
+/// The model a log says it ran, where it prints its settings (Megatron's `arguments` block,
+/// MaxText's `Config param` lines): depth, widths and experts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// Layers and hidden width.
+    pub layers: u32,
+    pub hidden: u32,
+    /// The dense feed-forward width, query heads, key-value heads and head width, where
+    /// printed.
+    pub ffn: Option<u32>,
+    pub heads: Option<u32>,
+    pub kv_heads: Option<u32>,
+    pub head_dim: Option<u32>,
+    /// Routed experts (0 for a dense model), the experts a token takes and an expert's width.
+    pub experts: u32,
+    pub top_k: Option<u32>,
+    pub expert_ffn: Option<u32>,
+    /// The vocabulary, padded as the framework pads it, where printed: it tells apart
+    /// catalogue models of one shape (Llama 2 70B and Llama 3.1 70B).
+    pub vocab: Option<u32>,
+}
+
+/// Where each framework prints a shape's figures: layers, hidden, ffn, heads, key-value heads
+/// (and the switch that makes them count), head width, experts, experts a token takes, expert
+/// width.
+struct ShapeKeys {
+    layers: &'static str,
+    hidden: &'static str,
+    ffn: &'static str,
+    heads: &'static str,
+    kv_heads: &'static str,
+    kv_switch: Option<&'static str>,
+    head_dim: &'static str,
+    experts: &'static str,
+    top_k: &'static str,
+    expert_ffn: &'static str,
+    vocab: &'static str,
+}
+
+/// Megatron-LM's argument names (`megatron/training/arguments.py`; `num_query_groups` counts
+/// only with `group_query_attention`).
+const MEGATRON_SHAPE: ShapeKeys = ShapeKeys {
+    layers: "num_layers",
+    hidden: "hidden_size",
+    ffn: "ffn_hidden_size",
+    heads: "num_attention_heads",
+    kv_heads: "num_query_groups",
+    kv_switch: Some("group_query_attention"),
+    head_dim: "kv_channels",
+    experts: "num_experts",
+    top_k: "moe_router_topk",
+    expert_ffn: "moe_ffn_hidden_size",
+    vocab: "padded_vocab_size",
+};
+
+/// MaxText's config keys (`configs/base.yml`; `num_experts: 1` is a dense model).
+const MAXTEXT_SHAPE: ShapeKeys = ShapeKeys {
+    layers: "base_num_decoder_layers",
+    hidden: "base_emb_dim",
+    ffn: "base_mlp_dim",
+    heads: "base_num_query_heads",
+    kv_heads: "base_num_kv_heads",
+    kv_switch: None,
+    head_dim: "head_dim",
+    experts: "num_experts",
+    top_k: "num_experts_per_tok",
+    expert_ffn: "base_moe_mlp_dim",
+    vocab: "vocab_size",
+};
+
+impl Shape {
+    /// The shape `settings` (key and value) print, where they give layers and hidden width.
+    fn read<'a>(
+        settings: impl Iterator<Item = (&'a str, &'a str)>,
+        keys: &ShapeKeys,
+    ) -> Option<Shape> {
+        let settings: Vec<(&str, &str)> = settings.collect();
+        let get = |key: &str| {
+            settings.iter().find(|(k, _)| *k == key).and_then(|(_, v)| v.trim().parse::<u32>().ok())
+        };
+        let on = |key: &str| settings.iter().any(|(k, v)| *k == key && v.trim() == "True");
+        let heads = get(keys.heads);
+        let kv_heads = match keys.kv_switch {
+            Some(switch) if !on(switch) => heads,
+            _ => get(keys.kv_heads).or(heads),
+        };
+        let experts = get(keys.experts).filter(|e| *e > 1).unwrap_or(0);
+        Some(Shape {
+            layers: get(keys.layers).filter(|x| *x > 0)?,
+            hidden: get(keys.hidden).filter(|x| *x > 0)?,
+            ffn: get(keys.ffn),
+            heads,
+            kv_heads,
+            head_dim: get(keys.head_dim),
+            experts,
+            top_k: get(keys.top_k).filter(|_| experts > 0),
+            expert_ffn: get(keys.expert_ffn).filter(|_| experts > 0),
+            vocab: get(keys.vocab),
+        })
+    }
+
+    /// The shape is `t`'s: the same layers, width, heads and experts, and for a dense model
+    /// the same feed-forward width.
+    pub fn is(&self, t: &crate::model::Transformer) -> bool {
+        let experts = t.moe.as_ref().map_or(0, |m| m.n_experts);
+        self.layers == t.n_layers
+            && self.hidden == t.hidden
+            && self.heads.is_none_or(|h| h == t.n_heads)
+            && self.experts == experts
+            && (experts > 0 || t.hybrid.is_some() || self.ffn.is_none_or(|f| f == t.ffn))
+    }
+
+    /// The model as changes to a scenario's `model` section: a catalogue model of this shape,
+    /// else this shape over the plan's `preset` when both are dense or both mixtures of
+    /// experts, else `None`: no model the scenario can name.
+    fn model(&self, preset: &Value, plan: &crate::model::Transformer) -> Option<Value> {
+        // Of the catalogue's models of this shape, the one whose vocabulary is nearest.
+        let gap = |t: &crate::model::Transformer| self.vocab.map_or(0, |v| v.abs_diff(t.vocab));
+        let named = crate::model::presets::TRANSFORMERS
+            .iter()
+            .filter(|p| self.is(&p.transformer))
+            .min_by_key(|p| gap(&p.transformer));
+        if let Some(p) = named {
+            return Some(json!({ "preset": p.id }));
+        }
+        if (self.experts > 0) != plan.moe.is_some() || plan.hybrid.is_some() {
+            return None;
+        }
+        let mut model = json!({ "preset": preset, "layers": self.layers, "hidden": self.hidden });
+        for (key, value) in [
+            ("ffn", self.ffn),
+            ("heads", self.heads),
+            ("kv_heads", self.kv_heads),
+            ("head_dim", self.head_dim),
+        ] {
+            if let Some(v) = value.filter(|v| *v > 0) {
+                model[key] = json!(v);
+            }
+        }
+        if self.experts > 0 {
+            model["moe"] = json!({ "experts": self.experts });
+            if let Some(k) = self.top_k.filter(|k| *k > 0) {
+                model["moe"]["top_k"] = json!(k);
+            }
+            if let Some(f) = self.expert_ffn.filter(|f| *f > 0) {
+                model["moe"]["expert_ffn"] = json!(f);
+            }
+        }
+        Some(model)
+    }
+}
+
 /// What one log gave.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reading {
@@ -135,6 +287,8 @@ pub struct Reading {
     pub plan: Option<Plan>,
     /// The run's chips, from the log.
     pub world: Option<u32>,
+    /// The model the log says it ran.
+    pub shape: Option<Shape>,
 }
 
 /// Why a log gave nothing.
@@ -155,6 +309,9 @@ pub enum Why {
     /// A serving benchmark faster or slower than serving's kernels could be at the ends of
     /// their share (`SHARE_RANGE`): its deployment is not the scenario's.
     ServingBeyond,
+    /// A training log of a model neither the plan's nor in the catalogue, and not of the plan
+    /// model's kind (dense or mixture of experts) for its shape to be written over it.
+    OtherModel(Shape),
 }
 
 impl Why {
@@ -167,6 +324,7 @@ impl Why {
             Why::NotCalibrated(_) => "not-calibrated",
             Why::FabricBeyond => "fabric-beyond",
             Why::ServingBeyond => "serving-beyond",
+            Why::OtherModel(_) => "other-model",
         }
     }
 }
@@ -494,6 +652,7 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
         skipped_lines,
         plan: plan.clone(),
         world,
+        shape: Shape::read(header.lines().filter_map(launch::printed_argument), &MEGATRON_SHAPE),
     };
     if let Some((s, n, w, r)) = megatron.settled() {
         return Ok(reading(Format::Megatron, Measured::StepS(s), (n, w, r)));
@@ -514,6 +673,8 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
     }
     if let Some((s, n, w, r)) = maxtext.settled() {
         let mut read = reading(Format::Maxtext, Measured::StepS(s), (n, w, r));
+        let settings = maxtext_config.lines().filter_map(|l| l.split_once(':'));
+        read.shape = Shape::read(settings.map(|(k, v)| (k.trim(), v)), &MAXTEXT_SHAPE);
         if !maxtext_config.is_empty() {
             let config = [("config.yml", maxtext_config.as_str())];
             if let Ok(launch::Read::Training(plan)) =
@@ -630,7 +791,8 @@ pub fn entries(
 ) -> (Vec<Value>, Vec<(String, Why)>) {
     let mut out = Vec::new();
     let mut skipped = Vec::new();
-    let pinned = |mut changes: Value| {
+    let plan_model = scenario.and_then(|s| s.resolve().ok()).map(|i| i.transformer);
+    let pinned = |mut changes: Value, model: Option<Value>| {
         if let Some(s) = scenario {
             let v = s.to_value();
             if let (Some(chip), Some(map)) = (v.pointer("/cluster/chip"), changes.as_object_mut()) {
@@ -640,9 +802,25 @@ pub fn entries(
             if let Some(stack) = v.pointer("/parallelism/stack") {
                 changes["parallelism"]["stack"] = stack.clone();
             }
-            // The run's model is the plan's, named as the plan names it.
-            if let Some(preset) = v.pointer("/model/preset") {
-                changes["model"]["preset"] = preset.clone();
+            // The run's model is the one its log names, else the plan's, named as the plan
+            // names it.
+            match model {
+                Some(Value::Object(model)) => {
+                    // None of the plan's own changes to its model carry to another model.
+                    if let Some(Value::Object(own)) = v.get("model") {
+                        for k in own.keys().filter(|k| *k != "seq_len") {
+                            changes["model"][k] = Value::Null;
+                        }
+                    }
+                    for (k, m) in model {
+                        changes["model"][k] = m;
+                    }
+                }
+                _ => {
+                    if let Some(preset) = v.pointer("/model/preset") {
+                        changes["model"]["preset"] = preset.clone();
+                    }
+                }
             }
         }
         changes
@@ -678,7 +856,21 @@ pub fn entries(
             // A serving benchmark sets serving's kernel share (`fit_serving`).
             Measured::Serving { .. } => continue,
         };
-        out.push(json!({ "scenario": pinned(changes), "measured": measured }));
+        // A log that names a model other than the plan's measured that model.
+        let model = match (r.shape, &plan_model, scenario) {
+            (Some(shape), Some(t), Some(s)) if !shape.is(t) => {
+                let preset = s.to_value().pointer("/model/preset").cloned().unwrap_or(Value::Null);
+                match shape.model(&preset, t) {
+                    Some(model) => Some(model),
+                    None => {
+                        skipped.push((r.name.clone(), Why::OtherModel(shape)));
+                        continue;
+                    }
+                }
+            }
+            _ => None,
+        };
+        out.push(json!({ "scenario": pinned(changes, model), "measured": measured }));
     }
     (out, skipped)
 }

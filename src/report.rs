@@ -1077,6 +1077,11 @@ pub fn measure_json(m: &crate::evaluation::Measuring) -> Value {
             "lines_skipped": r.skipped_lines,
             "plan_from_log": r.plan.is_some(),
             "world": r.world,
+            "shape": r.shape.map(|s| json!({
+                "layers": s.layers, "hidden": s.hidden, "ffn": s.ffn, "heads": s.heads,
+                "kv_heads": s.kv_heads, "head_dim": s.head_dim, "experts": s.experts,
+                "top_k": s.top_k, "expert_ffn": s.expert_ffn, "vocab": s.vocab,
+            })),
         })).collect::<Vec<_>>(),
         "skipped": m.unread.iter().map(|(name, why)| {
             let mut v = json!({ "file": name, "why": why.id() });

@@ -393,6 +393,93 @@ fn logs_at_two_shapes_set_the_launch_time() {
     assert!(error.abs() < 0.01, "calibrated {} vs generator {truth}", after.estimate.step_s);
 }
 
+/// `log` with these model settings printed in its arguments block.
+fn with_model(log: Vec<u8>, settings: &[(&str, &str)]) -> Vec<u8> {
+    let mut lines = String::new();
+    for (k, v) in settings {
+        lines.push_str(&format!("  {k} {} {v}\n", ".".repeat(48 - k.len())));
+    }
+    String::from_utf8(log)
+        .expect("text")
+        .replacen(
+            "-------------------- end of arguments",
+            &(lines + "-------------------- end of arguments"),
+            1,
+        )
+        .into_bytes()
+}
+
+/// A log names the model it ran: a catalogue model is measured as itself (and calibrates the
+/// chip as that model's runs do), another dense shape as that shape over the plan's model, the
+/// plan's own as the plan's; a mixture of experts no model of the plan's kind can carry is left
+/// out with why.
+#[test]
+fn a_log_measures_the_model_it_names() {
+    let base = plan_at(json!("h100-sxm"), 2048);
+    let catalog = base.resolve().expect("resolves").cluster.chip.matmul_efficiency;
+    // Llama 3.1 8B run at TP 8 on 64 GPUs, its GEMMs at 90 % of the catalogue's efficiency.
+    let eight = base.measured_plan(&json!({
+        "model": { "preset": "llama3-8b" }, "cluster": { "chips": 64 }, "parallelism": { "pp": 1, "dp": null }
+    }));
+    let mut inputs = eight.resolve().expect("the 8B run resolves");
+    inputs.cluster.chip.matmul_efficiency = 0.9 * catalog;
+    let step = clusterplan::model::estimate(&inputs).step_s;
+    let log = megatron_log(&Plan::of(&inputs), 64, step, 20);
+    let shape = |layers: &str, hidden: &str, ffn: &str, heads: &str, vocab: &str| {
+        vec![
+            ("num_layers", layers.to_string()),
+            ("hidden_size", hidden.to_string()),
+            ("ffn_hidden_size", ffn.to_string()),
+            ("num_attention_heads", heads.to_string()),
+            ("group_query_attention", "True".to_string()),
+            ("num_query_groups", "8".to_string()),
+            ("padded_vocab_size", vocab.to_string()),
+            ("num_experts", "None".to_string()),
+        ]
+    };
+    let logged = |settings: Vec<(&str, String)>| {
+        let settings: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        with_model(log.clone(), &settings)
+    };
+    let measured = |bytes: Vec<u8>| {
+        evaluation::measure(&[("run.log".to_string(), bytes)], Some(&base)).expect("measures")
+    };
+    let m = measured(logged(shape("32", "4096", "14336", "32", "128256")));
+    assert_eq!(
+        m.readings[0].shape.map(|s| (s.layers, s.hidden, s.kv_heads)),
+        Some((32, 4096, Some(8)))
+    );
+    assert_eq!(m.entries[0]["scenario"]["model"]["preset"], "llama3-8b", "{:?}", m.entries);
+    let fit = m.after.expect("judged").calibration.expect("a fit").fit;
+    assert!((fit.efficiency / (0.9 * catalog) - 1.0).abs() < 0.01, "{fit:?}");
+    // The entries alone: these logs' steps are the 8B model's, which no other model explains.
+    let entries = |bytes: Vec<u8>| {
+        let read = measure::read("run.log", &bytes).expect("reads");
+        measure::entries(&[read], Some(&base))
+    };
+    // The plan's own model, by shape: the plan's preset.
+    let (e, _) = entries(logged(shape("80", "8192", "28672", "64", "128256")));
+    assert_eq!(e[0]["scenario"]["model"]["preset"], "llama3-70b");
+    assert!(e[0]["scenario"]["model"].get("layers").is_none(), "{e:?}");
+    // Llama 2 70B has Llama 3.1 70B's shape and another vocabulary: the plan's model is taken.
+    let (e, _) = entries(logged(shape("80", "8192", "28672", "64", "32000")));
+    assert_eq!(e[0]["scenario"]["model"]["preset"], "llama3-70b");
+    // A dense shape no catalogue model has: written over the plan's model.
+    let (e, _) = entries(logged(shape("40", "8192", "28672", "64", "128256")));
+    let model = &e[0]["scenario"]["model"];
+    assert_eq!(
+        (model["preset"].as_str(), model["layers"].as_u64()),
+        (Some("llama3-70b"), Some(40))
+    );
+    // A mixture of experts no catalogue model has, on a dense plan: left out, with why.
+    let mut moe = shape("24", "2048", "5632", "16", "151936");
+    moe.retain(|(k, _)| *k != "num_experts");
+    moe.extend([("num_experts", "48".to_string()), ("moe_router_topk", "4".to_string())]);
+    let (e, skipped) = entries(logged(moe));
+    assert!(e.is_empty(), "{e:?}");
+    assert!(matches!(&skipped[..], [(_, Why::OtherModel(s))] if s.experts == 48), "{skipped:?}");
+}
+
 /// Over generated chip pairs: a log measured on another chip, whatever it says, leaves this
 /// chip's efficiency and estimate as they were.
 #[test]

@@ -167,6 +167,15 @@ pub fn measure(measured: &Measured) -> View {
                 "measure.why.not-calibrated",
                 &[("file", file), ("format", t(&format!("measure.format.{}", f.id())))],
             ),
+            Why::OtherModel(shape) => fill(
+                if shape.experts > 0 { "measure.why.other-moe" } else { "measure.why.other-model" },
+                &[
+                    ("file", file),
+                    ("layers", &shape.layers.to_string()),
+                    ("hidden", &numbers::format(shape.hidden as f64)),
+                    ("experts", &shape.experts.to_string()),
+                ],
+            ),
             other => fill(&format!("measure.why.{}", other.id()), &[("file", file)]),
         };
         Line::new("measure-skipped", text, true)
