@@ -240,6 +240,31 @@ fn launch_megatron_405b_16384_chips(bencher: divan::Bencher) {
     bencher.bench(|| clusterplan::evaluation::launch(divan::black_box(&scenario), framework));
 }
 
+/// A plan judged with two measured runs of two shapes, which fit the chip's GEMM efficiency
+/// and the stack's launch time on every edit: Llama 3.1 405B on 10,240 Ascend 910B from 70B
+/// runs on 64 chips at micro-batches 1 and 2.
+#[divan::bench]
+fn calibrated_two_shapes_405b_10240_chips(bencher: divan::Bencher) {
+    let run = |micro_batch: u32, step_s: f64| {
+        serde_json::json!({
+            "scenario": { "model": { "preset": "llama3-70b" }, "cluster": { "chips": 64 },
+                          "parallelism": { "pp": 4, "micro_batch": micro_batch },
+                          "training": { "global_batch": 128 } },
+            "measured": { "step_s": step_s }
+        })
+    };
+    let scenario = clusterplan::scenario::Scenario::from_value(serde_json::json!({
+        "model": { "preset": "llama3-405b" },
+        "training": { "tokens": "15.6T", "global_batch": 2048, "recipe": "megatron-bf16" },
+        "cluster": { "chip": "ascend-910b", "chips": 10240, "system": "atlas-800t-a2" },
+        "parallelism": { "tp": 8, "pp": 16, "cp": 2, "micro_batch": 1, "virtual_stages": 4,
+                         "zero": 1, "recompute": "none", "sequence_parallel": true },
+        "calibration": [run(1, 56.0), run(2, 54.0)]
+    }))
+    .expect("the scenario");
+    bencher.bench(|| clusterplan::evaluation::evaluate(divan::black_box(&scenario)));
+}
+
 /// A hostile log read whole: 100 MB of lines no format knows.
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn measure_100mb_log(bencher: divan::Bencher) {

@@ -50,6 +50,7 @@ NATIVE = [
     ("search_newer_kinds_2048_chips/wan2.1-14b", "the whole plan search: Wan 2.1 14B on 2,048 H100", None),
     ("size_three_chips_405b_90_days", "a 90-day sizing of 405B on H100, Ascend 910B and MTT S4000", None),
     ("launch_megatron_405b_16384_chips", "the example plan judged and written as Megatron-LM's launch", None),
+    ("calibrated_two_shapes_405b_10240_chips", "a plan judged with two measured runs of two shapes (GEMM efficiency and launch time fitted), as on every edit", 1e-3),
     ("measure_megatron_10000_iterations", "a Megatron log of 10,000 iterations read into its step", None),
     ("measure_100mb_log", "a hostile log read whole: 100 MB of lines no format knows", 1.0),
 ]
