@@ -7,7 +7,7 @@
 //! The page's first load carries no catalogue in its code: it reads the one it needs as a file
 //! beside it (or, in `standalone.html`, from the page itself) and installs it before it draws.
 //! Native code (the command-line tool, tests) and the worker have both compiled in. A key
-//! missing from the installed catalogue shows as the key itself, and `tests/text.rs` fails
+//! missing from the installed catalogue shows as the key itself, and `tests/it/text.rs` fails
 //! when any key the code uses is missing in either language.
 
 use std::cell::Cell;
@@ -196,7 +196,7 @@ fn catalogue(lang: Lang) -> Option<&'static Catalogue> {
 }
 
 /// The text of `key` in the language spoken (English where that has no such key, empty where
-/// neither has: `tests/text.rs` keeps every key the code uses in both).
+/// neither has: `tests/it/text.rs` keeps every key the code uses in both).
 pub fn t(key: &str) -> &'static str {
     in_lang(lang(), key)
 }

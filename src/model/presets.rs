@@ -385,10 +385,10 @@ pub use crate::model::units;
 
 /// The sources of the catalog's chips, systems and models as a text catalogue
 /// (`source.chip.<id> = <text>`), for `static/text/sources.txt`, which the page loads once it is
-/// drawn (`tests/text.rs` keeps the file current).
+/// drawn (`tests/it/text.rs` keeps the file current).
 pub fn sources_catalogue() -> String {
     let mut out = String::from(
-        "# Generated from src/model/presets/ by `UPDATE_TEXT=1 cargo test --test text`; do not edit.\n",
+        "# Generated from src/model/presets/ by `UPDATE_TEXT=1 cargo test --test it text::`; do not edit.\n",
     );
     let chips = CHIPS.iter().map(|p| ("chip", p.id, p.source));
     let systems = SYSTEMS.iter().map(|p| ("system", p.id, p.source));

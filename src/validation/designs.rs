@@ -142,6 +142,6 @@ pub fn markdown() -> String {
             o.design.note
         ));
     }
-    out.push_str("\nOther published designs follow other rules, so they are checked for structure in `tests/fabric.rs` rather than counted here: ByteDance's MegaScale (3 layers of Tomahawk 4 with split ports, 64 servers per ToR set) and a public two-tier example (512 GPUs on 16 leaf and 8 spine switches) match; NVIDIA Selene's 850 switches include its storage fabric and full 560-system build, and Meta's Llama 3 pods of 3,072 GPUs use modular spines of a larger radix than their ToRs, which a one-switch-model fat tree does not express.\n");
+    out.push_str("\nOther published designs follow other rules, so they are checked for structure in `tests/it/fabric.rs` rather than counted here: ByteDance's MegaScale (3 layers of Tomahawk 4 with split ports, 64 servers per ToR set) and a public two-tier example (512 GPUs on 16 leaf and 8 spine switches) match; NVIDIA Selene's 850 switches include its storage fabric and full 560-system build, and Meta's Llama 3 pods of 3,072 GPUs use modular spines of a larger radix than their ToRs, which a one-switch-model fat tree does not express.\n");
     out
 }

@@ -2,8 +2,8 @@
 //! chips a published run calibrates, the largest validated cluster, the accuracy headline,
 //! each model preset's published plan, and the model's errors by regime for the ranges
 //! (`range`). Written by `validation::digest_source`;
-//! `tests/validation.rs` fails when it is stale (`UPDATE_ACCURACY=1 cargo test --test
-//! validation` rewrites it with docs/accuracy.md).
+//! `tests/it/validation.rs` fails when it is stale (`UPDATE_ACCURACY=1 cargo test --test
+//! it validation::` rewrites it with docs/accuracy.md).
 
 use super::stats::{Digested, Pooled, Stats};
 

@@ -22,7 +22,7 @@
 //! A chip no fit covers takes the mean of its family's fitted chips, else its class figure in
 //! the catalog; the same rule stands in for a chip whose only rows are left out. The fitted
 //! values are written to `src/model/presets/fitted.rs` (`source`), which the catalog's chips
-//! and stacks read; `tests/validation.rs` fails when it is stale.
+//! and stacks read; `tests/it/validation.rs` fails when it is stale.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -589,10 +589,10 @@ pub fn source(figures: &Figures) -> String {
     let mut out = String::new();
     out.push_str("//! Figures fitted to the published runs of the fit sources (`data/calibration.json`) by\n");
     out.push_str(
-        "//! `validation::fit`; generated, and `tests/validation.rs` fails when it is stale\n",
+        "//! `validation::fit`; generated, and `tests/it/validation.rs` fails when it is stale\n",
     );
     out.push_str(
-        "//! (`UPDATE_ACCURACY=1 cargo test --release --test validation` rewrites it).\n\n",
+        "//! (`UPDATE_ACCURACY=1 cargo test --release --test it validation::` rewrites it).\n\n",
     );
     out.push_str("use crate::model::Stack;\n\n");
     out.push_str(

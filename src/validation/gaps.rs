@@ -5,7 +5,7 @@
 //! least three published runs, the signed mean of the step time's error with each source left
 //! out within ±5 % and its median absolute value within 10 % (15 % for mixtures of experts),
 //! and the median over every MoE row within 15 %. A group that misses them is listed here with
-//! the figures measured when it was last changed; `tests/validation.rs` fails when a listed
+//! the figures measured when it was last changed; `tests/it/validation.rs` fails when a listed
 //! group's errors grow past those figures, when a group misses the targets unlisted, and when
 //! a listed group meets them (so the list never explains a gap that is gone).
 

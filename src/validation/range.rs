@@ -13,7 +13,7 @@
 //! to the time (so throughputs move the other way).
 //!
 //! The page carries only the statistics (`digest::REGIMES` and the pooled figures), written by
-//! `digest_source` from the rows; `tests/validation.rs` keeps them current.
+//! `digest_source` from the rows; `tests/it/validation.rs` keeps them current.
 
 pub use super::stats::{Digested, Pooled, Stats};
 use serde_json::Value;

@@ -7,7 +7,7 @@
 //! every series the least-squares slope of the step time's error, each source left out,
 //! against `log2` of the chips stays within `SLOPE_TARGET` per doubling. The series that miss
 //! it are listed in `DRIFTS` with the slope measured when last changed and what the model
-//! lacks; `tests/validation.rs` fails when a listed slope grows, when a series drifts unlisted,
+//! lacks; `tests/it/validation.rs` fails when a listed slope grows, when a series drifts unlisted,
 //! and when a listed one meets the target.
 
 use std::collections::BTreeMap;

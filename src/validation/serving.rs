@@ -584,8 +584,8 @@ pub fn digest_source(sources: &[Source], outcomes: &[Outcome]) -> String {
     groups.dedup();
     let mut out = format!(
         "//! Serving's ranges and accuracy from `data/serving.json`'s held-out sources, written by\n\
-         //! `validation::serving::digest_source`; `tests/validation.rs` fails when it is stale\n\
-         //! (`UPDATE_ACCURACY=1 cargo test --release --test validation` rewrites it).\n\n\
+         //! `validation::serving::digest_source`; `tests/it/validation.rs` fails when it is stale\n\
+         //! (`UPDATE_ACCURACY=1 cargo test --release --test it validation::` rewrites it).\n\n\
          /// Measured serving throughput over the estimate, p10 and p90, over held-out sources.\n\
          pub const THROUGHPUT_RANGE: (f64, f64) = ({lo:?}, {hi:?});\n\n\
          /// The same by distance from the groups measured (`Group::distance`): 0, 1, 2 or more.\n\

@@ -1,6 +1,6 @@
 //! Serving's ranges and accuracy from `data/serving.json`'s held-out sources, written by
-//! `validation::serving::digest_source`; `tests/validation.rs` fails when it is stale
-//! (`UPDATE_ACCURACY=1 cargo test --release --test validation` rewrites it).
+//! `validation::serving::digest_source`; `tests/it/validation.rs` fails when it is stale
+//! (`UPDATE_ACCURACY=1 cargo test --release --test it validation::` rewrites it).
 
 /// Measured serving throughput over the estimate, p10 and p90, over held-out sources.
 pub const THROUGHPUT_RANGE: (f64, f64) = (0.5914360007533241, 1.4078910489342564);

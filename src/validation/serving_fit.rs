@@ -15,7 +15,7 @@
 //! take that source's error whole. Every row is predicted with the shares fitted to the other
 //! sources (leave one source out); a family or engine no other source measured keeps 1. The
 //! shares fitted to every source are written to `src/model/presets/serving_fitted.rs`, which
-//! scenarios read; `tests/validation.rs` fails when it is stale.
+//! scenarios read; `tests/it/validation.rs` fails when it is stale.
 
 use std::collections::BTreeMap;
 
@@ -379,8 +379,8 @@ pub fn source(shares: &Shares) -> String {
     let mut out = String::from(
         "//! Shares of the chips' fitted speed serving reaches, fitted to the published serving\n\
          //! measurements (`data/serving.json`) by `validation::serving_fit`; generated, and\n\
-         //! `tests/validation.rs` fails when it is stale\n\
-         //! (`UPDATE_ACCURACY=1 cargo test --release --test validation` rewrites it).\n\n\
+         //! `tests/it/validation.rs` fails when it is stale\n\
+         //! (`UPDATE_ACCURACY=1 cargo test --release --test it validation::` rewrites it).\n\n\
          use crate::model::serving::Engine;\n\n",
     );
     table(

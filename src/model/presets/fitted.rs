@@ -1,6 +1,6 @@
 //! Figures fitted to the published runs of the fit sources (`data/calibration.json`) by
-//! `validation::fit`; generated, and `tests/validation.rs` fails when it is stale
-//! (`UPDATE_ACCURACY=1 cargo test --release --test validation` rewrites it).
+//! `validation::fit`; generated, and `tests/it/validation.rs` fails when it is stale
+//! (`UPDATE_ACCURACY=1 cargo test --release --test it validation::` rewrites it).
 
 use crate::model::Stack;
 

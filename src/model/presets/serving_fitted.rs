@@ -1,7 +1,7 @@
 //! Shares of the chips' fitted speed serving reaches, fitted to the published serving
 //! measurements (`data/serving.json`) by `validation::serving_fit`; generated, and
-//! `tests/validation.rs` fails when it is stale
-//! (`UPDATE_ACCURACY=1 cargo test --release --test validation` rewrites it).
+//! `tests/it/validation.rs` fails when it is stale
+//! (`UPDATE_ACCURACY=1 cargo test --release --test it validation::` rewrites it).
 
 use crate::model::serving::Engine;
 
