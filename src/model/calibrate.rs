@@ -97,11 +97,6 @@ impl Residual {
     pub fn error(&self) -> f64 {
         self.after_s / self.measured_s - 1.0
     }
-
-    /// Relative error of the catalog's model.
-    pub fn error_before(&self) -> f64 {
-        self.before_s / self.measured_s - 1.0
-    }
 }
 
 /// What the fit did with the stack's launch time per layer (`Software::layer_host_s`).

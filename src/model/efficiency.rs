@@ -25,7 +25,7 @@ pub fn kernel_s(ideal: f64) -> f64 {
 /// agree: DeepGEMM's FP8 GEMMs on H800 for M = 4,096 (K = 512 to 16,384: 590 to 1,358
 /// TFLOP/s; deepseek-ai/DeepGEMM README at a6d97a1, "Normal GEMMs for dense models") give 675,
 /// and BF16 `torch.matmul` on H200 (2,048 to 8,192 cubed: 36 % to 77 % of peak;
-/// `shared/reference/h200-microbench.md`) 550, each with `kernel_s`'s tail. Fine-grained
+/// `data/h200-measured.md`) 550, each with `kernel_s`'s tail. Fine-grained
 /// experts are where it shows: Qwen3-30B-A3B's experts contract 768 wide in the forward pass.
 pub const GEMM_DEPTH_HALF: f64 = 600.0;
 

@@ -191,7 +191,7 @@ pub fn thermal_speed(f: &Facility) -> f64 {
 }
 
 /// Board power of a chip idling between kernels, as a share of its TDP: 79 W of 700 W on an
-/// H200 (measured, `shared/reference/h200-microbench.md`).
+/// H200 (measured, `data/h200-measured.md`).
 pub const CHIP_IDLE_SHARE: f64 = 79.0 / 700.0;
 
 /// Board power of a chip held to a power cap it would exceed, as a share of the cap: an H100

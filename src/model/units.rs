@@ -13,7 +13,7 @@ pub const MIB: f64 = 1048576.0;
 /// so a datasheet's "80 GB" is 80 GiB, of which the device reports a little less after its
 /// own reservations: 81,559 of 81,920 MiB on an H100 80GB (99.56%; `nvidia-smi`, as PyTorch
 /// reports it) and 139.8 of 141 GiB on an H200 (99.15%; measured,
-/// `shared/reference/h200-microbench.md`); their mean.
+/// `data/h200-measured.md`); their mean.
 pub const DATASHEET_GB: f64 = GIB * (0.9956 + 0.9915) / 2.0;
 /// 10^12 bytes/s.
 pub const TB_PER_S: f64 = 1e12;

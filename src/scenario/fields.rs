@@ -145,15 +145,6 @@ impl Field {
     pub fn show(&self, x: f64) -> String {
         numbers::format(x)
     }
-
-    /// The value with its unit (`10,000 TB/s`).
-    pub fn show_with_unit(&self, x: f64) -> String {
-        if self.unit.is_empty() {
-            self.show(x)
-        } else {
-            format!("{} {}", self.show(x), self.unit)
-        }
-    }
 }
 
 impl Field {

@@ -3,7 +3,6 @@
 //! shared with the command-line tool.
 #![cfg(not(target_arch = "wasm32"))]
 
-
 use std::process::Command;
 
 use crate::common::{random_scenario, Rng};

@@ -3,7 +3,6 @@
 //! does not. Sources: `docs/accuracy.md`, "Fabric designs".
 #![cfg(not(target_arch = "wasm32"))]
 
-
 use crate::common::Rng;
 
 use clusterplan::fabric::{self, Spec};

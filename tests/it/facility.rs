@@ -2,7 +2,6 @@
 //! cost, the network's effect on step time, and clear errors for impossible values.
 #![cfg(not(target_arch = "wasm32"))]
 
-
 use crate::common::{evaluate, random_scenario, with, Rng};
 use clusterplan::model::{Severity, Warning};
 use clusterplan::scenario::fields;

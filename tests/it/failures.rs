@@ -4,7 +4,6 @@
 //! when every failure waits for its repair, or faster ones when the run goes on elastically.
 #![cfg(not(target_arch = "wasm32"))]
 
-
 use crate::common::{evaluate, with};
 use clusterplan::model::failures::{self, Spread};
 use clusterplan::scenario::Scenario;

@@ -7,7 +7,6 @@
 //! reproducible.
 #![cfg(not(target_arch = "wasm32"))]
 
-
 use crate::common::{random_scenario, Rng};
 use clusterplan::model::{self, Estimate, Inputs};
 use clusterplan::scenario::Scenario;

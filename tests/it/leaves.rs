@@ -3,7 +3,6 @@
 //! what `describe` writes for any object inside the table's ranges, refusing each leaf at its
 //! own path when it is outside.
 
-
 use crate::common::Rng;
 use clusterplan::model::{Chip, Link, ScaleUp};
 use clusterplan::scenario::fields::{self, Kind};

@@ -2,7 +2,6 @@
 //! every field accepts numbers as people write them.
 #![cfg(not(target_arch = "wasm32"))]
 
-
 use crate::common::{random_scenario, Rng};
 use clusterplan::numbers::{format, parse};
 use clusterplan::scenario::fields::{Kind, FIELDS};

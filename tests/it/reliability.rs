@@ -2,7 +2,6 @@
 //! be, total on extremes.
 #![cfg(not(target_arch = "wasm32"))]
 
-
 use crate::common::{evaluate, random_scenario, with, Rng};
 use clusterplan::model::reliability::{self, Checkpoint};
 use clusterplan::model::Warning;

@@ -2,7 +2,6 @@
 //! enumerate, never contradicts the form, ranks only plans that run, fit and finish, and finds
 //! plans at least as fast as the published ones on the same clusters.
 
-
 use crate::common::{random_scenario, Rng};
 use clusterplan::model::search::{
     self, evaluate, Objective, Options, Plan, Verdict, MAX_CP, MAX_MICRO_BATCH, MAX_TP,

@@ -4,7 +4,6 @@
 //! each against the published figure `docs/assumptions.md` cites.
 #![cfg(not(target_arch = "wasm32"))]
 
-
 use crate::common::{evaluate, with};
 use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;

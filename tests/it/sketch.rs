@@ -3,7 +3,6 @@
 //! resolves.
 #![cfg(not(target_arch = "wasm32"))]
 
-
 use crate::common::{with, Rng};
 use clusterplan::charts;
 use clusterplan::model::presets;

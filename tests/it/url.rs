@@ -2,7 +2,6 @@
 //! damaged fragments that must fail cleanly.
 #![cfg(not(target_arch = "wasm32"))]
 
-
 use crate::common::{random_scenario, Rng};
 use clusterplan::scenario::fields;
 use clusterplan::scenario::url::{self, base64url_decode, base64url_encode, DecodeError};

@@ -3,7 +3,6 @@
 //! entry resolves with `--catalog` on the command line.
 #![cfg(not(target_arch = "wasm32"))]
 
-
 use crate::common::with;
 use clusterplan::model::presets::units::TFLOPS;
 use clusterplan::scenario::fields;
