@@ -407,10 +407,7 @@ impl State {
         }
         let Some(preset) = presets::chip(id) else { return };
         let previous = self.scenario.get("cluster.chip");
-        let old = match &previous {
-            Some(Value::String(old)) => presets::chip(old),
-            _ => None,
-        };
+        let old = self.scenario.chip_ref().preset().and_then(presets::chip);
         let mut next = self.scenario.with(paths::CLUSTER_CHIP, Some(Value::String(id.to_string())));
         let mut kept = Vec::new();
         let mut replaced = Vec::new();

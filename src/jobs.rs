@@ -14,7 +14,7 @@ use crate::model::search::{Options, Search};
 use crate::model::sweep::ScalingPoint;
 use crate::page::{Plots, Task, Update, View};
 use crate::report;
-use crate::scenario::{Scenario, Searchable};
+use crate::scenario::{ChipRef, Scenario, Searchable};
 use crate::sizing::{Answer, Sizer};
 use crate::validation;
 
@@ -71,8 +71,7 @@ impl PowerSizing {
     fn step(&mut self) -> bool {
         if let Some(chip) = self.chips.get(self.done.len()) {
             let name = chip.clone().unwrap_or_else(|| {
-                let own = self.scenario.get("cluster.chip");
-                own.as_ref().and_then(Value::as_str).unwrap_or("custom").to_string()
+                self.scenario.chip_ref().preset().unwrap_or("custom").to_string()
             });
             let found =
                 crate::sizing::within_power(&self.scenario, chip.as_deref(), self.power_mw * 1e6)
@@ -920,17 +919,11 @@ fn failures_view(
 
 /// The scenario's chip as a row names it: its catalog id, or the name of a custom chip.
 pub fn chip_name(scenario: &Scenario) -> String {
-    match scenario.get("cluster.chip") {
-        Some(Value::String(id)) => id,
-        Some(Value::Object(map)) => text_of(&map, "preset")
-            .or_else(|| text_of(&map, "name"))
-            .unwrap_or_else(|| "custom".to_string()),
-        _ => "default".to_string(),
+    match scenario.chip_ref() {
+        ChipRef::Default => "default".to_string(),
+        ChipRef::Preset(id) => id.to_string(),
+        ChipRef::Custom { preset, name } => preset.or(name).unwrap_or("custom").to_string(),
     }
-}
-
-fn text_of(map: &serde_json::Map<String, Value>, key: &str) -> Option<String> {
-    map.get(key).and_then(|v| v.as_str().map(str::to_string))
 }
 
 /// Runs a job to the end at once (the command line and tests).

@@ -453,7 +453,50 @@ pub struct Searchable {
     pub typed: Result<crate::model::Parallelism, Vec<InputError>>,
 }
 
+/// How a scenario names its chip (`cluster.chip`): the one reader of that key's forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChipRef<'a> {
+    /// Not named: the default chip.
+    Default,
+    /// A catalogue chip, by id (`"h100-sxm"`, or `{ "preset": "h100-sxm" }` alone).
+    Preset(&'a str),
+    /// A chip of the user's own figures, with the preset it starts from and the name it
+    /// gives itself, where it has them.
+    Custom { preset: Option<&'a str>, name: Option<&'a str> },
+}
+
+impl<'a> ChipRef<'a> {
+    /// The chip a raw `cluster.chip` names.
+    pub fn of(raw: Option<&'a Value>) -> ChipRef<'a> {
+        match raw {
+            None | Some(Value::Null) => ChipRef::Default,
+            Some(Value::String(id)) => ChipRef::Preset(id),
+            Some(Value::Object(map)) => {
+                let text = |key: &str| map.get(key).and_then(Value::as_str);
+                match text("preset") {
+                    Some(id) if map.len() == 1 => ChipRef::Preset(id),
+                    preset => ChipRef::Custom { preset, name: text("name") },
+                }
+            }
+            Some(_) => ChipRef::Custom { preset: None, name: None },
+        }
+    }
+
+    /// The catalogue chip's id, when the chip is one unchanged.
+    pub fn preset(self) -> Option<&'a str> {
+        match self {
+            ChipRef::Preset(id) => Some(id),
+            _ => None,
+        }
+    }
+}
+
 impl Scenario {
+    /// How the scenario names its chip.
+    pub fn chip_ref(&self) -> ChipRef<'_> {
+        ChipRef::of(self.cluster.chip.as_ref())
+    }
+
     /// Reads one scenario from a JSON value.
     pub fn from_value(value: Value) -> Result<Scenario, ParseError> {
         if !value.is_object() {

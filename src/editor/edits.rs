@@ -116,10 +116,7 @@ impl Edit {
             Edit::AddPool => {
                 let mut pools = list("cluster.pools");
                 let chips = good.map_or(1024, |g| g.inputs.cluster.n_chips);
-                let chip = match scenario.get("cluster.chip") {
-                    Some(Value::String(id)) => id,
-                    _ => "h100-sxm".to_string(),
-                };
+                let chip = scenario.chip_ref().preset().unwrap_or("h100-sxm").to_string();
                 pools.push(json!({ "chip": chip, "chips": chips }));
                 vec![
                     ("cluster.pools".into(), Some(Value::Array(pools))),

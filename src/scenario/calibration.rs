@@ -21,7 +21,7 @@
 use serde_json::{Map, Value};
 
 use super::resolve::{short, Reader};
-use super::{fields, InputError, Problem, Raw, Scenario};
+use super::{fields, ChipRef, InputError, Problem, Raw, Scenario};
 use crate::model::calibrate::{self, Fit, Measured, Run};
 use crate::model::Inputs;
 
@@ -148,16 +148,13 @@ impl Scenario {
                 if self.measures_this(changes) {
                     return None;
                 }
-                let chip = match changes.pointer("/cluster/chip") {
-                    Some(Value::String(id)) => {
-                        crate::model::presets::chip(id).map_or(id.clone(), |p| p.name.to_string())
+                let chip = match ChipRef::of(changes.pointer("/cluster/chip")) {
+                    ChipRef::Preset(id) => crate::model::presets::chip(id)
+                        .map_or(id.to_string(), |p| p.name.to_string()),
+                    ChipRef::Custom { preset, name } => {
+                        name.or(preset).map_or_else(String::new, str::to_string)
                     }
-                    Some(Value::Object(map)) => map
-                        .get("name")
-                        .or(map.get("preset"))
-                        .and_then(Value::as_str)
-                        .map_or_else(String::new, str::to_string),
-                    _ => String::new(),
+                    ChipRef::Default => String::new(),
                 };
                 let stack = changes.pointer("/parallelism/stack").and_then(Value::as_str);
                 let said = match (chip.is_empty(), stack) {

@@ -53,7 +53,7 @@ fn export_name(scenario: &Scenario) -> String {
         .get("model.preset")
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_else(|| "custom-model".into());
-    let chip = chip_id(scenario.get("cluster.chip").as_ref());
+    let chip = chip_id(scenario);
     let chips = scenario.get("cluster.chips").map(|v| format::raw(&v)).unwrap_or_default();
     let clean = |s: &str| -> String {
         s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '-' }).collect()

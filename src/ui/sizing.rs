@@ -19,7 +19,7 @@ fn chosen(picked: u64) -> impl Iterator<Item = &'static presets::ChipPreset> {
 /// The chips to size: the scenario's own first (`None`: as it is, custom figures included),
 /// then those `picked`, its own once even if it was ticked before.
 fn to_size(scenario: &crate::scenario::Scenario, picked: u64) -> Vec<Option<String>> {
-    let own = chip_id(scenario.get("cluster.chip").as_ref());
+    let own = chip_id(scenario);
     let mut chips = vec![None];
     chips.extend(chosen(picked).filter(|c| c.id != own).map(|c| Some(c.id.to_string())));
     chips
@@ -48,7 +48,7 @@ pub fn use_sizing_inputs() -> SizingInputs {
 /// The sizing section: a deadline, the chips to compare, the table and the plot.
 pub fn sizing_section(props: &JobProps, job: &Running, inputs: &SizingInputs) -> Html {
     let SizingInputs { deadline, picked, power } = inputs;
-    let own = chip_id(props.state.scenario.get("cluster.chip").as_ref());
+    let own = chip_id(&props.state.scenario);
     let status = (*job.status).clone();
     let parsed = numbers::parse(deadline).ok().filter(|d| *d > 0.0 && d.is_finite());
     let on_deadline = {

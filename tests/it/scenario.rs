@@ -527,3 +527,22 @@ fn every_named_place_is_one_the_scenario_knows() {
         .iter()
         .any(|e| e.field == "cluster.nowhere" && e.problem == Problem::UnknownKey));
 }
+
+/// The one reader of `cluster.chip`: a catalogue id however written, a chip of one's own
+/// figures with what it starts from and calls itself, or none.
+#[test]
+fn the_chip_is_read_in_every_form() {
+    use clusterplan::scenario::ChipRef;
+    let chip =
+        |v: Value| Scenario::from_value(json!({ "cluster": { "chip": v } })).expect("parses");
+    assert_eq!(chip(json!("h100-sxm")).chip_ref(), ChipRef::Preset("h100-sxm"));
+    assert_eq!(chip(json!({ "preset": "h100-sxm" })).chip_ref(), ChipRef::Preset("h100-sxm"));
+    assert_eq!(
+        chip(json!({ "preset": "h100-sxm", "tdp_w": 600 })).chip_ref(),
+        ChipRef::Custom { preset: Some("h100-sxm"), name: None }
+    );
+    let own = chip(json!({ "name": "Mine", "bf16_tflops": 500 }));
+    assert_eq!(own.chip_ref(), ChipRef::Custom { preset: None, name: Some("Mine") });
+    assert_eq!(own.chip_ref().preset(), None);
+    assert_eq!(Scenario::from_value(json!({})).expect("parses").chip_ref(), ChipRef::Default);
+}

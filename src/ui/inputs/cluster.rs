@@ -16,14 +16,8 @@ use crate::ui::state::Action;
 use crate::ui::text;
 
 /// The chip preset id the scenario names, or `custom`.
-pub fn chip_id(scenario_chip: Option<&Value>) -> String {
-    match scenario_chip {
-        Some(Value::String(id)) => id.clone(),
-        Some(Value::Object(map)) if map.contains_key("preset") && map.len() == 1 => {
-            map.get("preset").and_then(Value::as_str).unwrap_or("custom").to_string()
-        }
-        _ => "custom".to_string(),
-    }
+pub fn chip_id(scenario: &crate::scenario::Scenario) -> String {
+    scenario.chip_ref().preset().unwrap_or("custom").to_string()
 }
 
 /// The machine: chip, count, fabrics.
@@ -31,7 +25,7 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
     let c = f.good.map(|g| g.inputs.cluster);
     let rules = f.good.map(|g| g.inputs.plant.fabric);
-    let chip_id = chip_id(f.raw("cluster.chip").as_ref());
+    let chip_id = chip_id(&f.state.scenario);
     let custom = chip_id == "custom";
     let mut options = super::chip_options();
     options.push(("custom".into(), text::t("form.custom-chip").into()));

@@ -69,8 +69,8 @@ pub fn model_panel(props: &PanelProps) -> Html {
     let published = preset.as_deref().and_then(|id| {
         let (_, scenario) = crate::validation::published_plan(id)?;
         let inputs = scenario.resolve().ok()?;
-        let chip = scenario.get("cluster.chip").and_then(|v| v.as_str().map(str::to_string))?;
-        let chip = presets::chip(&chip).map_or(chip.clone(), |c| short_chip(c.name));
+        let chip = scenario.chip_ref().preset()?;
+        let chip = presets::chip(chip).map_or(chip.to_string(), |c| short_chip(c.name));
         let name = presets::transformer(id).map_or(id, |p| p.name);
         let on_load = props.on_action.reform({
             let id = id.to_string();
