@@ -406,7 +406,7 @@ impl State {
             );
         }
         let Some(preset) = presets::chip(id) else { return };
-        let previous = self.scenario.get("cluster.chip");
+        let previous = self.scenario.raw(crate::scenario::paths::CLUSTER_CHIP);
         let old = self.scenario.chip_ref().preset().and_then(presets::chip);
         let mut next = self.scenario.with(paths::CLUSTER_CHIP, Some(Value::String(id.to_string())));
         let mut kept = Vec::new();
@@ -441,7 +441,10 @@ impl State {
         // chip's: the new chip comes in its own system.
         let generic_keys = |v: &Value| v.as_object().is_some_and(|m| !m.contains_key("preset"));
         if previous.as_ref() != Some(&Value::String(id.to_string()))
-            && self.scenario.get("cluster.system").is_some_and(|v| generic_keys(&v))
+            && self
+                .scenario
+                .raw(crate::scenario::paths::CLUSTER_SYSTEM)
+                .is_some_and(|v| generic_keys(&v))
         {
             next = next.with(paths::CLUSTER_SYSTEM, None);
             replaced.push("cluster.system");
@@ -460,7 +463,7 @@ impl State {
         // Measurements calibrate the chip they were made on: one that names no chip is pinned
         // to the previous one, and those made elsewhere stay in the list, kept for their chip.
         if let Some(Value::Array(list)) = self.scenario.get("calibration") {
-            if previous != next.get("cluster.chip") {
+            if previous != next.raw(crate::scenario::paths::CLUSTER_CHIP) {
                 let pinned: Vec<Value> = list
                     .into_iter()
                     .map(|mut entry| {
@@ -501,7 +504,10 @@ impl State {
         let Some(preset) = presets::transformer(id) else { return };
         let mut next = self.scenario.with(paths::MODEL, Some(serde_json::json!({ "preset": id })));
         // A model is a whole-plan change when its published plan is one click away.
-        let ep = next.get("parallelism.ep").and_then(|v| v.as_u64()).unwrap_or(1);
+        let ep = next
+            .raw(&crate::scenario::fields::PARALLELISM_EP)
+            .and_then(|v| v.as_u64())
+            .unwrap_or(1);
         let notice = if preset.transformer.moe.is_some() && ep <= 1 {
             Some(Notice::MoeWithoutEp { model: preset.name.to_string() })
         } else {

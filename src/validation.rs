@@ -870,11 +870,17 @@ pub fn published_plans(rows: &[Row]) -> Vec<(&'static str, String, Scenario)> {
         .iter()
         .filter_map(|preset| {
             let using = rows.iter().filter(|row| {
-                row.scenario.get("model.preset").and_then(|v| v.as_str().map(str::to_string))
+                row.scenario
+                    .raw(crate::scenario::paths::MODEL_PRESET)
+                    .and_then(|v| v.as_str().map(str::to_string))
                     == Some(preset.id.to_string())
             });
             let key = |row: &&Row| {
-                let chips = row.scenario.get("cluster.chips").and_then(|v| v.as_u64()).unwrap_or(0);
+                let chips = row
+                    .scenario
+                    .raw(&crate::scenario::fields::CLUSTER_CHIPS)
+                    .and_then(|v| v.as_u64())
+                    .unwrap_or(0);
                 let changed =
                     row.scenario.get("model").and_then(|m| m.as_object().map(|m| m.len()));
                 (!row.held_out, chips, std::cmp::Reverse(changed.unwrap_or(0)))
@@ -889,14 +895,21 @@ pub fn published_plans(rows: &[Row]) -> Vec<(&'static str, String, Scenario)> {
 pub fn coverage_of(rows: &[Row]) -> Coverage {
     let mut coverage = Coverage::default();
     for row in rows {
-        let chip = row.scenario.get("cluster.chip");
-        let id = chip.as_ref().and_then(|c| c.as_str().or_else(|| c.get("preset")?.as_str()));
+        let id = match row.scenario.chip_ref() {
+            crate::scenario::ChipRef::Preset(id)
+            | crate::scenario::ChipRef::Custom { preset: Some(id), .. } => Some(id),
+            _ => None,
+        };
         if let Some(id) = id {
             if !coverage.chips.iter().any(|c| c == id) {
                 coverage.chips.push(id.to_string());
             }
         }
-        let chips = row.scenario.get("cluster.chips").and_then(|v| v.as_u64()).unwrap_or(0);
+        let chips = row
+            .scenario
+            .raw(&crate::scenario::fields::CLUSTER_CHIPS)
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0);
         coverage.max_chips = coverage.max_chips.max(chips.min(u32::MAX as u64) as u32);
     }
     coverage

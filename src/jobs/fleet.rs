@@ -29,7 +29,7 @@ fn pool_names(scenario: &Scenario) -> Vec<String> {
         p.map_or_else(|| t("title.custom-chip").to_string(), |p| p.name.to_string())
     };
     let mut names = vec![name(scenario.chip_preset())];
-    if let Some(Value::Array(list)) = scenario.get("cluster.pools") {
+    if let Some(Value::Array(list)) = scenario.raw(crate::scenario::paths::CLUSTER_POOLS) {
         names
             .extend(list.iter().map(|item| {
                 name(item.get("chip").and_then(Value::as_str).and_then(presets::chip))
@@ -57,7 +57,7 @@ fn site_places(scenario: &Scenario, names: &[String], pools: usize) -> Vec<usize
     };
     (0..pools)
         .map(|place| match place {
-            0 => at(scenario.get("cluster.site")),
+            0 => at(scenario.raw(crate::scenario::paths::CLUSTER_SITE)),
             _ => at(scenario.get(&format!("cluster.pools.{}.site", place - 1))),
         })
         .collect()

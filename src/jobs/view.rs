@@ -341,7 +341,7 @@ impl<'a> Ctx<'a> {
             return None;
         }
         let s = self.searchable;
-        let model = s.scenario.get("model.preset")?;
+        let model = s.scenario.raw(crate::scenario::paths::MODEL_PRESET)?;
         let model = model.as_str()?;
         let (title, published) = validation::published_plan(model)?;
         if published != s.scenario {

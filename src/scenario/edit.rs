@@ -65,6 +65,12 @@ fn child_mut<'a>(node: &'a mut Value, key: &str) -> Option<&'a mut Value> {
 
 impl Scenario {
     /// The raw value at `path`, if the scenario sets it.
+    pub fn raw(&self, path: impl Into<Path>) -> Option<Value> {
+        self.get(path.into().as_str())
+    }
+
+    /// The value at a place given as data (a problem's field, a form's edit), as `raw` reads
+    /// a typed one; code names its places with `raw`.
     pub fn get(&self, path: &str) -> Option<Value> {
         value_at(&serde_json::to_value(self).ok()?, path).cloned()
     }

@@ -118,8 +118,10 @@ pub fn add_to_fleet(
         }
     }
     let f = estimate(&pool).facility;
-    let mut list =
-        scenario.get("cluster.pools").and_then(|v| v.as_array().cloned()).unwrap_or_default();
+    let mut list = scenario
+        .raw(crate::scenario::paths::CLUSTER_POOLS)
+        .and_then(|v| v.as_array().cloned())
+        .unwrap_or_default();
     list.push(json!({ "chip": chip, "chips": n }));
     let scenario = scenario.with(paths::CLUSTER_POOLS, Some(serde_json::Value::Array(list)));
     let mut scenario = with_split(scenario, &job);

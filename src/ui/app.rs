@@ -50,11 +50,14 @@ const ABOUT: [&str; 7] =
 /// The exported file's name: model, chip and size, so a folder of them reads like a list.
 fn export_name(scenario: &Scenario) -> String {
     let model = scenario
-        .get("model.preset")
+        .raw(crate::scenario::paths::MODEL_PRESET)
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_else(|| "custom-model".into());
     let chip = chip_id(scenario);
-    let chips = scenario.get("cluster.chips").map(|v| format::raw(&v)).unwrap_or_default();
+    let chips = scenario
+        .raw(&crate::scenario::fields::CLUSTER_CHIPS)
+        .map(|v| format::raw(&v))
+        .unwrap_or_default();
     let clean = |s: &str| -> String {
         s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '-' }).collect()
     };

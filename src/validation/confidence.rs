@@ -16,7 +16,9 @@ pub fn published_plan(model_id: &str) -> Option<(String, Scenario)> {
             let mut scenario = Scenario::parse_many(json).ok()?.pop()?;
             // The token budget as people write it (`156B`, exactly the same number), not the
             // digits the data holds.
-            if let Some(tokens) = scenario.get("training.tokens").and_then(|v| v.as_f64()) {
+            if let Some(tokens) =
+                scenario.raw(&crate::scenario::fields::TRAINING_TOKENS).and_then(|v| v.as_f64())
+            {
                 let written = Value::String(crate::numbers::format(tokens));
                 scenario = scenario.with(&fields::TRAINING_TOKENS, Some(written));
             }
@@ -86,15 +88,8 @@ pub fn confidence(
     // Measurements of one's own replace the published runs as what the estimate rests on.
     let calibrated = b.calibrated.map(|c| c.runs);
     let few_runs = (runs < 3 && calibrated.is_none()).then_some(runs);
-    let chip_value = scenario.get("cluster.chip");
-    let preset = match &chip_value {
-        Some(Value::String(id)) => presets::chip(id),
-        // A preset with figures changed is the user's chip, not the catalog's.
-        Some(Value::Object(map)) if map.len() == 1 => {
-            map.get("preset").and_then(Value::as_str).and_then(presets::chip)
-        }
-        _ => None,
-    };
+    // A preset with figures changed is the user's chip, not the catalog's.
+    let preset = scenario.chip_ref().preset().and_then(presets::chip);
     // Larger than any run of its kind, or than any run at all; measurements of one's own
     // replace the published runs, and the range widens with the distance from them instead.
     let beyond = b

@@ -149,7 +149,10 @@ fn cases(rows: &[Row]) -> Vec<Case> {
         .enumerate()
         .filter_map(|(i, row)| {
             let inputs = row.scenario.resolve().ok()?;
-            let own = row.scenario.get("cluster.chip.matmul_efficiency").is_some();
+            let own = row
+                .scenario
+                .raw(&crate::scenario::fields::CLUSTER_CHIP_MATMUL_EFFICIENCY)
+                .is_some();
             let preset = super::range::chip_preset(&row.scenario);
             let chip = preset.filter(|_| !own);
             Some(Case {

@@ -138,8 +138,16 @@ pub fn diloco() -> Option<WanCheck> {
         let sites = s.sites().ok()??;
         let e = sites.job(&base);
         let free = sites.job_for(&Work { interference: 0.0, ..Work::of(&base) });
-        let steps = match s.get("parallelism.diloco_inner_steps").and_then(|v| v.as_f64()) {
-            Some(h) if s.get("parallelism.across_sites") == Some(json!("diloco")) => h,
+        let steps = match s
+            .raw(&crate::scenario::fields::PARALLELISM_DILOCO_INNER_STEPS)
+            .and_then(|v| v.as_f64())
+        {
+            Some(h)
+                if s.raw(&crate::scenario::fields::PARALLELISM_ACROSS_SITES)
+                    == Some(json!("diloco")) =>
+            {
+                h
+            }
             _ => 1.0,
         };
         // As DiLoCo's papers count it: 95 % of the sites' compute over an unlimited link.

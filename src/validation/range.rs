@@ -16,12 +16,11 @@
 //! `digest_source` from the rows; `tests/it/validation.rs` keeps them current.
 
 pub use super::stats::{Digested, Pooled, Stats};
-use serde_json::Value;
 
 use super::{digest, Outcome};
 use crate::model::calibrate::Fit;
 use crate::model::{presets, Confidence, Estimate, Inputs};
-use crate::scenario::Scenario;
+use crate::scenario::{ChipRef, Scenario};
 
 /// How many sources of a wider group's errors a group's own are weighed against.
 pub const PRIOR_SOURCES: f64 = 2.0;
@@ -61,12 +60,11 @@ pub fn chip_family(scenario: &Scenario) -> Option<&'static str> {
 /// The id of the scenario's catalog chip, also when some of its figures are changed; `None`
 /// for a chip described from scratch.
 pub fn chip_preset(scenario: &Scenario) -> Option<&'static str> {
-    let id = match scenario.get("cluster.chip")? {
-        Value::String(id) => id,
-        Value::Object(map) => map.get("preset")?.as_str()?.to_string(),
+    let id = match scenario.chip_ref() {
+        ChipRef::Preset(id) | ChipRef::Custom { preset: Some(id), .. } => id,
         _ => return None,
     };
-    presets::chip(&id).map(|p| p.id)
+    presets::chip(id).map(|p| p.id)
 }
 
 /// Why a range is as wide as it is.

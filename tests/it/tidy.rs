@@ -446,3 +446,31 @@ fn no_loop_between_modules() {
     assert!(graph.iter().any(|(_, named)| !named.is_empty()), "files name modules");
     assert_eq!(loops(&graph), Vec::<String>::new());
 }
+
+/// A place in the scenario spelt as a dotted string in `.get("cluster.chip")`, when the field
+/// table or `scenario::paths` names it: a misspelt one would read nothing, silently.
+fn dotted_read(line: &str) -> Option<&str> {
+    let at = line.find(".get(\"")? + ".get(\"".len();
+    let path = &line[at..at + line[at..].find('"')?];
+    let plain = |c: char| c.is_ascii_lowercase() || c == '_' || c == '.';
+    (path.contains('.') && path.chars().all(plain)).then_some(path)
+}
+
+/// Outside `scenario`, code reads the scenario at typed places (`Scenario::raw` with a field
+/// or `scenario::paths`), never at a dotted string.
+#[test]
+fn the_scenario_is_read_at_typed_places() {
+    assert_eq!(dotted_read(r#"let c = scenario.get("cluster.chip");"#), Some("cluster.chip"));
+    assert_eq!(dotted_read(r#"let c = map.get("preset");"#), None);
+    assert_eq!(dotted_read(r#"let c = scenario.raw(paths::CLUSTER_CHIP);"#), None);
+    let files = files_under("src");
+    assert!(files.len() > 10, "found the source files");
+    for path in files.iter().filter(|f| !relative(f).starts_with("src/scenario")) {
+        let text = fs::read_to_string(path).unwrap_or_default();
+        for (idx, line) in text.lines().enumerate() {
+            if let Some(place) = dotted_read(line) {
+                panic!("{}:{} reads `{place}` by its spelling", relative(path), idx + 1);
+            }
+        }
+    }
+}
