@@ -199,7 +199,7 @@ impl State {
             history: 0,
             pinned: None,
         };
-        state.evaluate();
+        state.judge();
         state
     }
 
@@ -239,7 +239,7 @@ impl State {
                 }
                 self.typing = Some(paths);
                 self.notice = None;
-                self.evaluate();
+                self.judge();
             }
             Action::Edit(edit) => {
                 let changes = edit.changes(&self.scenario, self.good.as_deref());
@@ -266,7 +266,7 @@ impl State {
                     }
                     self.pinned = None;
                     self.notice = Some(Notice::OpenedLink);
-                    self.evaluate();
+                    self.judge();
                 }
             }
             Action::OpenPair(pair) => {
@@ -276,7 +276,7 @@ impl State {
                 }
                 self.scenario = b;
                 self.notice = Some(Notice::OpenedLink);
-                self.evaluate();
+                self.judge();
             }
             Action::Compare => {
                 self.pinned = Some(Rc::new(Pinned {
@@ -308,7 +308,7 @@ impl State {
                     self.redo.push(Rc::new(left));
                     self.notice = Some(Notice::Undone);
                     self.history = self.history.wrapping_add(1);
-                    self.evaluate();
+                    self.judge();
                 }
                 None => self.notice = Some(Notice::NothingToUndo),
             },
@@ -318,7 +318,7 @@ impl State {
                     self.undo.push(Rc::new(left));
                     self.notice = Some(Notice::Redone);
                     self.history = self.history.wrapping_add(1);
-                    self.evaluate();
+                    self.judge();
                 }
             }
             Action::Notify(notice) => self.notice = Some(notice),
@@ -334,7 +334,7 @@ impl State {
             self.history = self.history.wrapping_add(1);
         }
         self.notice = Some(notice);
-        self.evaluate();
+        self.judge();
     }
 
     /// Keeps `previous` for Undo, the oldest dropped past `UNDO_DEPTH`.
@@ -531,12 +531,12 @@ impl State {
             self.redo.clear();
         }
         self.notice = None;
-        self.evaluate();
+        self.judge();
     }
 
     /// Judges the scenario as the worker and the command line do (`evaluation::shown`): the
     /// result on screen is always the scenario's own, its refused inputs set aside.
-    fn evaluate(&mut self) {
+    fn judge(&mut self) {
         match evaluation::shown(&self.scenario) {
             Ok(shown) => {
                 self.errors = shown.refused;

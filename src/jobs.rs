@@ -539,7 +539,7 @@ impl SizedChip {
         } else if let Some(m) = v["answer"].get("meets") {
             let sized = Scenario::from_value(m["scenario"].clone()).map_err(|e| e.to_string())?;
             let plan = judged(&sized).ok_or_else(bad)?;
-            let (_, estimate) = sized.evaluate().map_err(|_| bad())?;
+            let (_, estimate) = sized.estimated().map_err(|_| bad())?;
             Ok(Some(Answer::Meets(Box::new(crate::sizing::Sized {
                 chips: m["chips"].as_u64().ok_or_else(bad)? as u32,
                 misses_at: m["misses_at"].as_u64().ok_or_else(bad)? as u32,

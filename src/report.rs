@@ -615,7 +615,7 @@ pub fn search_json(scenario: &Scenario, outcome: &search::Outcome, yours_why: &[
     // A plan as a row: its keys, its full estimate, and how it compares.
     let row = |plan: &search::Plan| {
         let applied = scenario.with_found(plan, n_chips(plan));
-        let estimate = applied.evaluate().ok();
+        let estimate = applied.estimated().ok();
         let mut row = json!({
             "parallelism": describe::plan(&plan.parallelism),
             "dp": plan.parallelism.data,
@@ -718,7 +718,7 @@ pub fn typed_plan_why(searchable: &Searchable, verdict: &search::Verdict) -> Vec
         (Ok(_), search::Verdict::NeverFinishes { mtbf_s, lost_s }) => {
             words(Warning::NeverFinishes { mtbf_s: *mtbf_s, lost_s: *lost_s })
         }
-        (Ok(_), search::Verdict::Invalid) => match searchable.scenario.evaluate() {
+        (Ok(_), search::Verdict::Invalid) => match searchable.scenario.estimated() {
             Ok((_, e)) => e.problems.iter().map(ToString::to_string).collect(),
             Err(errors) => errors.iter().map(ToString::to_string).collect(),
         },

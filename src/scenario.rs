@@ -649,11 +649,11 @@ impl Scenario {
         })
     }
 
-    /// The one validity policy the command-line tool, the page and the plan search share: a
-    /// scenario whose fields do not resolve is rejected with every bad field; one that
-    /// resolves is always estimated, and the estimate says whether it can run
-    /// (`Estimate::feasible`, `Estimate::problems`) and what is suspicious about it.
-    pub fn evaluate(&self) -> Result<(Inputs, Estimate), Vec<InputError>> {
+    /// The scenario's own plan resolved (its measurements applied) and estimated, its pools
+    /// and sites aside: what a search, a sizing and the rows of their results judge each
+    /// candidate by. A whole scenario, as the page, the worker and the command line show it,
+    /// is judged by `evaluation::evaluate`, the one judge.
+    pub fn estimated(&self) -> Result<(Inputs, Estimate), Vec<InputError>> {
         let inputs = self.resolve()?;
         let estimate = crate::model::estimate(&inputs);
         Ok((inputs, estimate))

@@ -450,7 +450,7 @@ impl Sizer {
         }
         let scenario = scenario.with_found(&plan, chips);
         let held_to = held_to(&scenario);
-        self.answer = Some(match scenario.evaluate() {
+        self.answer = Some(match scenario.estimated() {
             Ok((_, estimate)) => Answer::Meets(Box::new(Sized {
                 chips,
                 misses_at: misses,

@@ -586,9 +586,9 @@ fn bom(path: &str) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-    match scenarios[0].evaluate() {
-        Ok((inputs, estimate)) => {
-            print!("{}", report::bom_csv(&inputs.plant, &estimate.facility));
+    match evaluation::evaluate(&scenarios[0]) {
+        Ok(good) => {
+            print!("{}", report::bom_csv(&good.inputs.plant, &good.estimate.facility));
             ExitCode::SUCCESS
         }
         Err(errors) => input_errors(errors),

@@ -120,7 +120,7 @@ impl<'a> Ctx<'a> {
     fn row(&self, plan: &'a Plan) -> Row<'a> {
         let chips = plan.chips_used.saturating_add(plan.idle_chips);
         let estimate =
-            self.searchable.scenario.with_found(plan, chips).evaluate().ok().map(|(_, e)| e);
+            self.searchable.scenario.with_found(plan, chips).estimated().ok().map(|(_, e)| e);
         let yours = self.yours.is_some_and(|y| y.parallelism == plan.parallelism);
         Row { plan, estimate, yours }
     }

@@ -41,7 +41,7 @@ pub fn within_power(
     let unit = probe.cluster.chips_per_node.max(probe.cluster.scale_up.domain_size).max(1);
     let most = (MAX_CHIPS / unit).max(1);
     let fits = |units: u32| -> Result<bool, Vec<InputError>> {
-        let (_, e) = at(scenario, chip, units * unit).evaluate()?;
+        let (_, e) = at(scenario, chip, units * unit).estimated()?;
         Ok(e.facility.design.provisioned_w <= power_w)
     };
     if !(power_w > 0.0) || !fits(1)? {
@@ -70,7 +70,7 @@ pub fn within_power(
             Some(p) => sized.with_found(p, chips),
             None => sized,
         };
-        let (inputs, estimate) = scenario.evaluate()?;
+        let (inputs, estimate) = scenario.estimated()?;
         if estimate.facility.design.provisioned_w <= power_w {
             return Ok(Some(PowerSized { chips, unit, plan, scenario, inputs, estimate }));
         }

@@ -40,7 +40,7 @@ pub fn to_serve(
     asked = asked
         .with(&fields::SERVING_REQUESTS_PER_S, None)
         .with(&fields::SERVING_TOKENS_PER_DAY, Some(Value::from(tokens_per_day)));
-    let (inputs, estimate) = asked.evaluate()?;
+    let (inputs, estimate) = asked.estimated()?;
     let found = crate::model::serving::search(&inputs, &estimate, LARGEST_INSTANCE);
     let meeting = found.len();
     let family = chip_family(&asked).unwrap_or("custom");

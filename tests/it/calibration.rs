@@ -34,7 +34,7 @@ fn scenario(mut plan: Value, calibration: Value) -> Scenario {
 /// The model's step time of the small run with the catalog's efficiency.
 fn small_run_step() -> f64 {
     let s = Scenario::from_value(ascend_plan()).expect("parses").measured_plan(&small_run());
-    s.evaluate().expect("the small run resolves").1.step_s
+    s.estimated().expect("the small run resolves").1.step_s
 }
 
 #[test]
@@ -82,7 +82,7 @@ fn a_measurement_nearer_the_plan_gives_a_narrower_range() {
     let at = |chips: u32| {
         let run = json!({ "cluster": { "chips": chips }, "parallelism": { "dp": null } });
         let plan = Scenario::from_value(ascend_plan()).unwrap();
-        let step = plan.measured_plan(&run).evaluate().expect("resolves").1.step_s;
+        let step = plan.measured_plan(&run).estimated().expect("resolves").1.step_s;
         let s =
             scenario(ascend_plan(), json!([{ "scenario": run, "measured": { "step_s": step } }]));
         let r = evaluate(&s).expect("resolves").range;
@@ -136,7 +136,7 @@ fn measurements_the_chip_cannot_explain_are_flagged() {
     let step_b = Scenario::from_value(ascend_plan())
         .unwrap()
         .measured_plan(&run_b)
-        .evaluate()
+        .estimated()
         .unwrap()
         .1
         .step_s;

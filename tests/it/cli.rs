@@ -476,7 +476,7 @@ fn predict_fits_the_chip_to_the_users_measurements() {
     let run_changes = json!({ "cluster": { "chips": 64 }, "parallelism": { "dp": 1 } });
     // Slower than the catalog's figure by a fifth.
     let model_step = Scenario::from_value(example()).expect("parses").measured_plan(&run_changes);
-    let step = (1.2 * model_step.evaluate().expect("resolves").1.step_s * 10.0).round() / 10.0;
+    let step = (1.2 * model_step.estimated().expect("resolves").1.step_s * 10.0).round() / 10.0;
     measured["calibration"] = json!([{ "scenario": run_changes, "measured": { "step_s": step } }]);
     let out = run(&["predict", "-"], &json!([plain, measured]).to_string());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

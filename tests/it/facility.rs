@@ -182,7 +182,7 @@ fn random_plants_never_produce_nan_or_negative_figures() {
             .with(&fields::CLUSTER_CHIPS_PER_NODE, None)
             .with(paths::CLUSTER_FABRIC, Some(random_fabric(&mut rng)))
             .with(&fields::FACILITY_COOLING, Some(json!(*rng.pick(&["air", "liquid", "hybrid"]))));
-        let Ok((_, e)) = s.evaluate() else { continue };
+        let Ok((_, e)) = s.estimated() else { continue };
         let f = &e.facility;
         for x in [
             f.power.it_w,
@@ -221,7 +221,7 @@ fn the_priced_bill_of_materials_sums_to_the_hardware_cost() {
                 s = s.with(paths::CLUSTER_SCALE_UP, Some(json!("nvlink5-576")));
             }
         }
-        let Ok((inputs, e)) = s.evaluate() else { continue };
+        let Ok((inputs, e)) = s.estimated() else { continue };
         let rows = clusterplan::model::facility::priced_bom(&inputs.plant, &e.facility);
         let sum: f64 = rows.iter().map(|row| row.price_usd()).sum();
         let hardware = e.facility.cost.hardware_usd;
@@ -278,7 +278,7 @@ fn every_chip_is_priced_or_says_it_is_not() {
     }
     // 8-GPU H800 servers at about 2 million yuan at launch (Reuters, early 2024), at 2023's
     // 7.08 yuan a dollar: $35,300 a GPU with its share of the server.
-    let (inputs, _) = with(&[("cluster.chip", json!("h800"))]).evaluate().expect("resolves");
+    let (inputs, _) = with(&[("cluster.chip", json!("h800"))]).estimated().expect("resolves");
     let per_gpu = inputs.plant.system.node_price_usd / inputs.plant.system.chips_per_node as f64;
     assert!((per_gpu / 35_300.0 - 1.0).abs() <= 0.25, "H800 at ${per_gpu:.0} a GPU");
     // A price typed for the servers is what they cost, and the warning goes.
@@ -316,7 +316,7 @@ fn roce_and_infiniband_networks_are_built_of_their_own_switches() {
                     .with(paths::CLUSTER_SYSTEM, Some(json!(system)))
                     .with(&fields::CLUSTER_CHIPS_PER_NODE, None);
             }
-            let (inputs, _) = s.evaluate().expect("resolves");
+            let (inputs, _) = s.estimated().expect("resolves");
             assert_eq!(kind(&inputs), Some(ib), "{scale_out} in {system:?}");
         }
     }
@@ -332,7 +332,7 @@ fn roce_and_infiniband_networks_are_built_of_their_own_switches() {
 #[test]
 fn a_generic_server_follows_its_chips() {
     let node = |changes: &[(&str, serde_json::Value)]| {
-        let (inputs, _) = with(changes).evaluate().expect("resolves");
+        let (inputs, _) = with(changes).estimated().expect("resolves");
         (inputs.plant.system.node_price_usd, inputs.plant.system.node_max_w)
     };
     let (price8, w8) = node(&[("cluster.chip", json!("h800"))]);
@@ -388,7 +388,7 @@ fn nvl576_builds_and_prices_a_second_nvlink_tier() {
                 paths::PARALLELISM,
                 Some(json!({ "tp": 4, "pp": 1, "cp": 1, "virtual_stages": 1 })),
             );
-        s.evaluate().expect("resolves").1.facility
+        s.estimated().expect("resolves").1.facility
     };
     let (nvl72, nvl576) = (at(576, "nvlink5-72"), at(576, "nvlink5-576"));
     assert_eq!((nvl72.bom.scale_up_switches, nvl72.bom.scale_up_spines), (72, 0));

@@ -10,7 +10,7 @@ use clusterplan::scenario::Scenario;
 use serde_json::json;
 
 fn spread(s: &Scenario) -> (Spread, f64) {
-    let (inputs, e) = s.evaluate().expect("evaluates");
+    let (inputs, e) = s.estimated().expect("evaluates");
     (failures::of(&inputs, &e), e.effective_train_days().expect("finishes"))
 }
 
@@ -67,7 +67,7 @@ fn spares_and_recovery_move_the_spread() {
 fn replica_recovery_loses_only_the_failed_replica() {
     let (spare, spare_days) = spread(&Scenario::default_plan());
     let replica = with(&[("reliability.recovery", json!("replica"))]);
-    let (inputs, e) = replica.evaluate().expect("evaluates");
+    let (inputs, e) = replica.estimated().expect("evaluates");
     assert!(inputs.parallelism.data > 1);
     let (s, expected) = spread(&replica);
     assert!(expected < spare_days, "{expected} against {spare_days}");
@@ -87,7 +87,7 @@ fn replica_recovery_loses_only_the_failed_replica() {
             ("cluster.chips", json!(256)),
             ("parallelism.dp", json!(1)),
         ]);
-        s.evaluate().expect("evaluates").1.reliability
+        s.estimated().expect("evaluates").1.reliability
     };
     assert_eq!(one("replica"), one("spare"));
 }
@@ -98,13 +98,13 @@ fn replica_recovery_loses_only_the_failed_replica() {
 #[test]
 fn hopeless_and_stormy_runs_stay_cheap() {
     let never = with(&[("reliability.rates", json!({ "chip": 5000 }))]);
-    let (inputs, e) = never.evaluate().expect("evaluates");
+    let (inputs, e) = never.estimated().expect("evaluates");
     assert!(e.effective_train_days().is_none());
     let s = failures::of(&inputs, &e);
     assert_eq!((s.trials, s.days.len()), (0, 0));
     assert!(s.p50_days.is_infinite());
     let stormy = with(&[("reliability.rates", json!({ "chip": 150 }))]);
-    let (inputs, e) = stormy.evaluate().expect("evaluates");
+    let (inputs, e) = stormy.estimated().expect("evaluates");
     let s = failures::of(&inputs, &e);
     assert!(e.effective_train_days().is_some(), "still finishes");
     assert!(s.trials < failures::TRIALS && s.trials >= 50, "{} runs", s.trials);
@@ -118,7 +118,7 @@ fn hopeless_and_stormy_runs_stay_cheap() {
         ("reliability.restart_min", json!(0.01)),
         ("training.tokens", json!("600T")),
     ]);
-    let (inputs, e) = endless.evaluate().expect("evaluates");
+    let (inputs, e) = endless.estimated().expect("evaluates");
     let s = failures::of(&inputs, &e);
     assert!(
         s.cut_short > 0,
@@ -155,7 +155,7 @@ fn a_spread_is_never_zero_and_never_unbounded() {
             changes.push(("reliability.spare_nodes", json!(n)));
         }
         let s = with(&changes);
-        let Ok((inputs, e)) = s.evaluate() else { panic!("{spares:?}: resolves") };
+        let Ok((inputs, e)) = s.estimated() else { panic!("{spares:?}: resolves") };
         let spread = failures::of(&inputs, &e);
         let events_bound = failures::TOTAL_EVENTS + failures::MAX_EVENTS;
         assert!(spread.trials <= failures::TRIALS, "{spares:?}");

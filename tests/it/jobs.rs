@@ -87,7 +87,7 @@ fn a_search_runs_in_slices_to_the_same_end_as_the_command_line() {
     assert_eq!(plans.len(), rows.len());
     for (row, plan) in rows.iter().zip(plans) {
         let applied = &row.apply.as_ref().expect("an Apply").scenario;
-        let (_, e) = applied.evaluate().expect("the applied plan is valid");
+        let (_, e) = applied.estimated().expect("the applied plan is valid");
         let days = plan["estimate"]["train_days"].as_f64().unwrap();
         assert!((e.train_days - days).abs() <= 1e-9 * days);
         assert_eq!(row.cells[2], format!("{days:.1}"));
@@ -113,7 +113,7 @@ fn the_page_view_of_a_search_is_worded_from_the_typed_result() {
         assert_eq!(cells[0], (i + 1).to_string());
         assert!(cells[1].starts_with("TP ") && cells[1].contains("PP "), "{cells:?}");
         let applied = &row.apply.as_ref().expect("an Apply").scenario;
-        let (_, e) = applied.evaluate().expect("the applied plan is valid");
+        let (_, e) = applied.estimated().expect("the applied plan is valid");
         assert_eq!(cells[2], format!("{:.1}", e.train_days));
     }
 }
@@ -220,7 +220,7 @@ fn a_sizing_by_power_gives_the_largest_cluster_of_each_chip() {
         assert!(chips >= 8 && row["provisioned_mw"].as_f64().is_some_and(|mw| mw <= 5.0), "{row}");
         let sized = Scenario::from_value(row["scenario"].clone()).expect("a scenario");
         assert_eq!(sized.get("cluster.chips").and_then(|v| v.as_u64()), Some(chips));
-        let (_, e) = sized.evaluate().expect("evaluates");
+        let (_, e) = sized.estimated().expect("evaluates");
         assert!(e.facility.design.provisioned_w <= 5e6, "{row}");
     }
     let mut job = Job::start(&request).expect("starts");

@@ -331,7 +331,7 @@ fn logs_at_two_sizes_calibrate_a_third_to_the_generator() {
     let slow = json!({ "preset": "h100-sxm", "matmul_efficiency": 0.8 * catalog });
     let mut logs = Vec::new();
     for chips in [64, 256] {
-        let (inputs, e) = plan_at(slow.clone(), chips).evaluate().expect("the generator");
+        let (inputs, e) = plan_at(slow.clone(), chips).estimated().expect("the generator");
         let plan = Plan::of(&inputs);
         logs.push((format!("run-{chips}.log"), megatron_log(&plan, chips, e.step_s, 20)));
     }
@@ -339,7 +339,7 @@ fn logs_at_two_sizes_calibrate_a_third_to_the_generator() {
     assert_eq!(m.entries.len(), 2, "{:?}", m.unread);
     let after = m.after.expect("judged with the logs");
     let before = m.before.expect("judged without");
-    let truth = plan_at(slow, 2048).evaluate().expect("the generator at 2,048").1.step_s;
+    let truth = plan_at(slow, 2048).estimated().expect("the generator at 2,048").1.step_s;
     let error = after.estimate.step_s / truth - 1.0;
     assert!(error.abs() < 0.02, "calibrated {} vs generator {truth}", after.estimate.step_s);
     assert!((before.estimate.step_s / truth - 1.0).abs() > 0.05, "the logs moved nothing");
@@ -494,7 +494,7 @@ fn another_chips_log_leaves_this_chip_alone() {
         }
         let here = plan_at(json!(ours), 1024);
         let there = plan_at(json!(theirs), 64);
-        let (inputs, e) = there.evaluate().expect("their run");
+        let (inputs, e) = there.estimated().expect("their run");
         let factor = 0.5 + rng.below(100) as f64 / 50.0;
         let log = megatron_log(&Plan::of(&inputs), 64, e.step_s * factor, 12);
         let r = measure::read("theirs.log", &log).expect("reads");

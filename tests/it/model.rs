@@ -583,8 +583,8 @@ fn placement_keeps_groups_inside_racks_and_leaves_the_rest_idle() {
         }
         Scenario::from_value(s).expect("parses")
     };
-    let (full_inputs, full) = plan(None, 256).evaluate().expect("resolves");
-    let (placed_inputs, placed) = plan(Some(64), 288).evaluate().expect("resolves");
+    let (full_inputs, full) = plan(None, 256).estimated().expect("resolves");
+    let (placed_inputs, placed) = plan(Some(64), 288).estimated().expect("resolves");
     assert_eq!(full_inputs.parallelism.data, 64);
     assert_eq!(placed_inputs.parallelism.data, 64, "DP follows the 256 chips the placement uses");
     assert_eq!(placed_inputs.cluster.usable_chips(), 256);
@@ -603,7 +603,7 @@ fn placement_keeps_groups_inside_racks_and_leaves_the_rest_idle() {
     // be used, fewer than the plan needs.
     let mut short = plan(Some(64), 256);
     short.parallelism.dp = Some(json!(64));
-    let (_, e) = short.evaluate().expect("resolves");
+    let (_, e) = short.estimated().expect("resolves");
     assert!(e.problems.iter().any(|w| matches!(
         w,
         Warning::PlacementShort { product: 256, usable: 232, used: 64, domain: 72 }
@@ -661,7 +661,7 @@ fn a_lighter_first_stage_lowers_peak_memory() {
         if let Some(f) = first {
             s["parallelism"]["first_stage_layers"] = json!(f);
         }
-        Scenario::from_value(s).expect("parses").evaluate().expect("resolves").1
+        Scenario::from_value(s).expect("parses").estimated().expect("resolves").1
     };
     let even = plan(None);
     let uneven = plan(Some(17));
@@ -693,7 +693,7 @@ fn xla_recomputes_to_fit_what_it_can() {
                              "recompute": "selective", "recompute_elementwise": true, "stack": stack }
         }))
         .expect("parses")
-        .evaluate()
+        .estimated()
         .expect("resolves")
         .1
     };
@@ -735,7 +735,7 @@ fn the_step_grows_with_the_cluster_on_one_plan() {
                              "recompute": "none", "recompute_elementwise": true }
         }))
         .expect("parses");
-        s.evaluate().expect("resolves").1.step_s
+        s.estimated().expect("resolves").1.step_s
     };
     let steps: Vec<f64> = [8192, 16_384, 32_768, 65_536, 131_072].into_iter().map(step).collect();
     for pair in steps.windows(2) {

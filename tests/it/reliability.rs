@@ -161,7 +161,7 @@ fn extremes_never_produce_nan() {
                 &fields::RELIABILITY_CHECKPOINT,
                 Some(json!(["sync", "async", "in-memory"][rng.below(3) as usize])),
             );
-        let Ok((_, e)) = s.evaluate() else { continue };
+        let Ok((_, e)) = s.estimated() else { continue };
         let r = &e.reliability;
         for x in [
             r.goodput,
@@ -212,7 +212,7 @@ fn the_vendor_claim_is_set_beside_the_calibrated_rates() {
 fn borrowed_failure_rates_are_said_to_be_borrowed() {
     let on = |chip: &str| Scenario::default_plan().with(paths::CLUSTER_CHIP, Some(json!(chip)));
     let borrowed = |s: &Scenario| {
-        let (inputs, e) = s.evaluate().expect("resolves");
+        let (inputs, e) = s.estimated().expect("resolves");
         assert_eq!(inputs.reliability.rates_borrowed, e.warnings.contains(&Warning::RatesBorrowed));
         inputs.reliability.rates_borrowed
     };
@@ -232,7 +232,7 @@ fn checkpoints_to_storage_keep_the_shortest_interval() {
     let mut rng = Rng(0xC4EC);
     for case in 0..100 {
         let s = random_scenario(&mut rng);
-        let Ok((_, e)) = s.evaluate() else { continue };
+        let Ok((_, e)) = s.estimated() else { continue };
         if e.reliability.effective_train_days.is_some() && e.step_s > 0.0 {
             let r = &e.reliability;
             assert!(r.checkpoint_interval_s >= 300.0 - 1e-9, "case {case}: {r:?}");

@@ -430,13 +430,13 @@ fn the_search_never_contradicts_the_form_on_random_scenarios() {
         let n_chips = searchable.inputs.cluster.n_chips;
         for plan in &outcome.ranked {
             let applied = searchable.scenario.with_found(plan, n_chips);
-            let (_, e) = applied.evaluate().unwrap_or_else(|e| panic!("case {case}: {e:?}"));
+            let (_, e) = applied.estimated().unwrap_or_else(|e| panic!("case {case}: {e:?}"));
             assert!(e.feasible && e.memory.fits, "case {case}: {:?}", e.problems);
             assert!(close(e.train_days, plan.train_days), "case {case}");
             assert!(plan.chips_used <= n_chips);
         }
         if let Some(typed) = typed {
-            let (_, e) = s.evaluate().expect("the typed scenario resolves");
+            let (_, e) = s.estimated().expect("the typed scenario resolves");
             let runs = e.feasible && e.memory.fits && e.effective_train_days().is_some();
             assert_eq!(outcome.yours.rank > 0, runs, "case {case}: {:?}", e.problems);
             if runs {
@@ -842,7 +842,7 @@ fn the_search_chooses_the_placement_on_rack_scale_systems() {
     assert!(outcome.ranked.iter().any(|p| p.domain_chips == 0), "whole racks too");
     let applied = scenario.with_found(&best, inputs.cluster.n_chips);
     assert_eq!(applied.get("cluster.placement.domain_chips"), Some(serde_json::json!(64)));
-    let (_, e) = applied.evaluate().expect("applies");
+    let (_, e) = applied.estimated().expect("applies");
     assert!((e.train_days - best.train_days).abs() <= 1e-9 * best.train_days);
     // An 8-GPU server has nothing to choose; a placement set by hand is kept.
     let mut hgx = inputs;

@@ -132,7 +132,7 @@ fn rail_only_saves_the_top_tier_and_forwards_across_rails() {
                 ("training.global_batch", json!(15360)),
             ]);
         }
-        with(&changes).evaluate().expect("evaluates")
+        with(&changes).estimated().expect("evaluates")
     };
     let (fat, fat_e) = kind("rail-optimized", "dense");
     let (rail, rail_e) = kind("rail-only", "dense");
@@ -277,7 +277,7 @@ fn a_torus_of_cubes_is_joined_by_optical_circuit_switches() {
             ("cluster.fabric", json!({ "kind": kind })),
             ("parallelism.pp", json!(4)),
         ])
-        .evaluate()
+        .estimated()
         .expect("evaluates")
     };
     let ((_, flat), (inputs, torus)) = (tpu("rail-optimized"), tpu("torus-ocs"));
@@ -298,7 +298,7 @@ fn a_torus_of_cubes_is_joined_by_optical_circuit_switches() {
     let rows = torus.facility.bom_rows();
     assert!(rows.contains(&("optical_circuit_switches", "", 48)));
 
-    let h100 = with(&[("cluster.fabric", json!({ "kind": "torus-ocs" }))]).evaluate();
+    let h100 = with(&[("cluster.fabric", json!({ "kind": "torus-ocs" }))]).estimated();
     let errors = h100.expect_err("an 8-GPU domain holds no cube");
     assert!(errors.iter().any(|e| e.field == "cluster.fabric.kind"), "{errors:?}");
 }

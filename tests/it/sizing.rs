@@ -261,7 +261,7 @@ fn the_largest_cluster_within_a_power_is_within_it_and_one_unit_more_is_not() {
             let provisioned = found.estimate.facility.design.provisioned_w;
             assert!(provisioned <= mw * 1e6, "{chip} in {mw} MW: {provisioned} W");
             let more = sizing::at(&base, Some(chip), found.chips + found.unit);
-            let (_, e) = more.evaluate().expect("resolves");
+            let (_, e) = more.estimated().expect("resolves");
             assert!(
                 e.facility.design.provisioned_w > mw * 1e6,
                 "{chip}: {} fit in {mw} MW",

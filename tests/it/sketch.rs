@@ -35,7 +35,7 @@ const WORDS: Words = Words {
 fn drawn(
     s: &Scenario,
 ) -> (sketch::Sketch, clusterplan::model::Inputs, clusterplan::model::Estimate) {
-    let (inputs, estimate) = s.evaluate().unwrap_or_else(|e| panic!("{e:?}"));
+    let (inputs, estimate) = s.estimated().unwrap_or_else(|e| panic!("{e:?}"));
     let drawing = sketch::sketch(&inputs, &estimate).expect("the fabric builds");
     (drawing, inputs, estimate)
 }

@@ -323,7 +323,7 @@ fn measured_system_power_is_reproduced_or_its_miss_explained() {
 fn every_headline_has_a_range() {
     use clusterplan::validation::range;
     let s = Scenario::default_plan();
-    let (inputs, e) = s.evaluate().expect("evaluates");
+    let (inputs, e) = s.estimated().expect("evaluates");
     let r = range::range(&s, &inputs, &e, None);
     for (name, (lo, hi), value) in [
         ("step", r.step_s, e.step_s),
@@ -337,7 +337,7 @@ fn every_headline_has_a_range() {
     }
     assert!(r.effective_train_days.is_some());
     let never = s.with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(1_048_576)));
-    let (inputs, e) = never.evaluate().expect("evaluates");
+    let (inputs, e) = never.estimated().expect("evaluates");
     assert!(range::range(&never, &inputs, &e, None).effective_train_days.is_none());
 }
 
@@ -347,7 +347,7 @@ fn every_headline_has_a_range() {
 fn ranges_widen_away_from_validated_runs() {
     use clusterplan::validation::range;
     let spread = |s: &Scenario| {
-        let (inputs, e) = s.evaluate().expect("evaluates");
+        let (inputs, e) = s.estimated().expect("evaluates");
         range::range(s, &inputs, &e, None).basis
     };
     let plan = Scenario::default_plan().with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(4096)));
@@ -355,7 +355,7 @@ fn ranges_widen_away_from_validated_runs() {
     let far = spread(&plan.with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(131_072))));
     assert!(far.spread > near.spread && far.beyond.is_some(), "{near:?} {far:?}");
     let own_chip = plan.with(paths::CLUSTER_CHIP, Some(serde_json::json!("custom")));
-    if let Ok((inputs, e)) = own_chip.evaluate() {
+    if let Ok((inputs, e)) = own_chip.estimated() {
         let custom = range::range(&own_chip, &inputs, &e, None).basis;
         assert_eq!(custom.regime.family, "custom");
         assert!(custom.spread > near.spread, "{custom:?}");

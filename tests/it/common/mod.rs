@@ -65,7 +65,7 @@ pub fn with(changes: &[(&str, serde_json::Value)]) -> Scenario {
 
 /// The estimate of a scenario that must resolve.
 pub fn evaluate(s: &Scenario) -> clusterplan::model::Estimate {
-    s.evaluate().unwrap_or_else(|e| panic!("{e:?}")).1
+    s.estimated().unwrap_or_else(|e| panic!("{e:?}")).1
 }
 
 /// The default plan with `model` on `chips` of `chip`, TP `tp`, PP `pp`, no context
