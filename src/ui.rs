@@ -14,6 +14,7 @@ mod compare;
 mod fields;
 mod finish;
 mod fleet;
+mod hooks;
 mod inputs;
 mod insight;
 mod job;

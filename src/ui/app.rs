@@ -1,4 +1,4 @@
-//! `App`: owns the state, keeps the URL, history and local storage in step, lays out the page.
+//! `App`: owns the state and lays out the page; `hooks` keeps it in step with the browser.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -12,6 +12,10 @@ use super::browser::{self, ShareLink};
 use super::catalog::{my_catalog, CatalogProps};
 use super::compare::compare;
 use super::fields::Change;
+use super::hooks::{
+    use_compare_plots, use_file_import, use_language, use_launch, use_measure, use_page_events,
+    use_plots, use_url_sync,
+};
 use super::inputs::{
     chip_id, cluster_panel, facility_panel, measurements_panel, model_panel, parallelism_panel,
     pools_panel, serving_panel, training_panel, PanelProps,
@@ -28,9 +32,6 @@ use crate::scenario::Scenario;
 use crate::text::Lang;
 
 /// The form's panels, in the order they stand.
-/// The largest log the page reads; a longer one is for `clusterplan measure`.
-const MAX_LOG_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
-
 const PANELS: [fn(&PanelProps) -> Html; 8] = [
     model_panel,
     training_panel,
@@ -85,180 +86,18 @@ pub fn app() -> Html {
     // A link that could not be read stays in the address bar until the first edit, so the
     // user can still copy or fix it.
     let keep_link = use_mut_ref(|| opening.2 == browser::Origin::BrokenLink);
-    let dark = use_state(browser::prefers_dark);
-    // The language spoken; a switch loads the other catalogue first if it is not here yet.
-    let lang = use_state(crate::text::lang);
-    let on_lang = {
-        let lang = lang.clone();
-        Callback::from(move |e: Event| {
-            let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() else { return };
-            let chosen = Lang::from_code(&select.value());
-            let lang = lang.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                if browser::load_text(chosen).await.is_ok() {
-                    browser::speak(chosen);
-                    lang.set(chosen);
-                }
-            });
-        })
-    };
-    // The explanations of fields and results arrive once the page is drawn; `explained`
-    // redraws it with them.
-    let explained = use_state(|| false);
-    {
-        let explained = explained.clone();
-        use_effect_with(*lang, move |lang| {
-            let lang = *lang;
-            wasm_bindgen_futures::spawn_local(async move {
-                explained.set(browser::load_help(lang).await);
-            });
-        });
-    }
+    let language = use_language();
+    let lang = language.lang;
+    let seen = use_page_events(&state);
+    let dark = seen.dark;
+    use_url_sync(&state, keep_link);
+    let plots = use_plots(&state.scenario, seen, lang);
     // The accuracy table, made in the search worker when first opened.
     let validation = super::job::use_job();
-    // Plan A against plan B drawn by the worker, once edits pause.
-    let compare_plots = super::job::use_job();
-    {
-        let start = compare_plots.start.clone();
-        let pair = state.pinned.as_ref().map(|p| (p.scenario.clone(), state.scenario.clone()));
-        use_effect_with((pair, *dark), move |(pair, dark)| {
-            let dark = *dark;
-            let timer = pair.clone().map(|(a, b)| {
-                gloo::timers::callback::Timeout::new(300, move || {
-                    start.emit(crate::page::Task::Compare { pair: Box::new((a, b)), dark })
-                })
-            });
-            move || drop(timer)
-        });
-    }
-    // "Run this plan": the launch files written in a worker while the section is open, a
-    // moment after edits pause.
-    let launch_job = super::job::use_job();
-    let launch_for = use_state(|| crate::launch::Framework::Megatron);
-    let launch_open = use_state(|| false);
-    {
-        let start = launch_job.start.clone();
-        let asked = (state.scenario.clone(), *launch_for, *launch_open);
-        use_effect_with(asked, move |(scenario, framework, open)| {
-            let task = open.then(|| crate::page::Task::Launch {
-                scenario: scenario.clone(),
-                framework: framework.id().to_string(),
-            });
-            let timer = task
-                .map(|task| gloo::timers::callback::Timeout::new(150, move || start.emit(task)));
-            move || drop(timer)
-        });
-    }
-    // Logs dropped on "My measurements", read in a worker; what they measured joins the plan
-    // (one Undo step) when the plan is still the one they were read into.
-    let measure_job = super::job::use_job();
-    let log_readers = use_mut_ref(Vec::<FileReader>::new);
-    {
-        let applied = use_mut_ref(|| None::<Rc<crate::page::Status>>);
-        let status = (*measure_job.status).clone();
-        let started_on = (*measure_job.started_on).clone();
-        let (scenario, dispatcher) = (state.scenario.clone(), state.dispatcher());
-        use_effect_with((status, scenario), move |(status, scenario)| {
-            let apply = status.result.as_ref().and_then(|v| v.apply.clone());
-            let fresh = applied.borrow().as_ref().is_none_or(|a| !Rc::ptr_eq(a, status));
-            let same = started_on.as_deref() == Some(scenario);
-            if let (false, true, true, Some(apply)) = (status.running, fresh, same, apply) {
-                *applied.borrow_mut() = Some(status.clone());
-                dispatcher.dispatch(Action::Apply { label: apply.label, scenario: apply.scenario });
-            }
-        });
-    }
-    let width = use_state(|| 0u32);
-    // The plots, drawn by a worker kept for them, a message after each edit; the worker judges
-    // the scenario as the page does (`evaluation::shown`), refused inputs and all.
-    let plots = use_state(|| None::<Rc<crate::page::Plots>>);
-    let drawer = use_mut_ref(|| None::<super::worker::Drawer>);
-    {
-        let (plots, drawer) = (plots.clone(), drawer.clone());
-        let scenario = Some(state.scenario.clone());
-        use_effect_with((scenario, *dark, *width, *lang), move |(scenario, dark, width, _)| {
-            if let Some(scenario) = scenario.clone() {
-                let mut drawer = drawer.borrow_mut();
-                if drawer.is_none() {
-                    let on_drawn = Callback::from(move |text: String| {
-                        if let Some(drawn) = crate::page::wire::drawn(&text) {
-                            plots.set(Some(Rc::new(drawn)));
-                        }
-                    });
-                    *drawer = super::worker::Drawer::start(on_drawn).ok();
-                }
-                // The drawing sits inside a one-pixel border.
-                let width = if *width > 2 { *width - 2 } else { 720 };
-                if let Some(d) = drawer.as_ref() {
-                    d.draw(&crate::page::Task::Plots { scenario, dark: *dark, width });
-                }
-            }
-        });
-    }
-
-    // The link and local storage always hold the scenario as typed, valid or not; a
-    // whole-plan change adds a history entry so Back returns to the plan before.
-    {
-        let keep_link = keep_link.clone();
-        let last_history = use_mut_ref(|| state.history);
-        let pinned = state.pinned.as_ref().map(|p| p.scenario.clone());
-        use_effect_with(
-            (state.scenario.clone(), pinned, state.history),
-            move |(scenario, pinned, history)| {
-                let push = *last_history.borrow() != *history;
-                *last_history.borrow_mut() = *history;
-                if !keep_link.replace(false) {
-                    browser::save(scenario, pinned.as_ref(), push);
-                }
-            },
-        );
-    }
-    // A link pasted into the address bar, or Back and Forward, opens its plan.
-    {
-        let dispatcher = state.dispatcher();
-        use_effect_with((), move |_| {
-            let listeners = browser::on_location_change(move || {
-                let action = match browser::linked_scenario() {
-                    Ok(Some((a, Some(b)))) => Action::OpenPair(Box::new((a, b))),
-                    Ok(Some((scenario, None))) => Action::Open(Box::new(scenario)),
-                    Ok(None) => return,
-                    Err(notice) => Action::Notify(Notice::Text(notice)),
-                };
-                dispatcher.dispatch(action);
-            });
-            move || drop(listeners)
-        });
-    }
-    // Ctrl+Z and Ctrl+Shift+Z outside a text box step through the page's own history.
-    {
-        let dispatcher = state.dispatcher();
-        use_effect_with((), move |_| {
-            let listener = browser::on_history_key(move |key| {
-                dispatcher.dispatch(match key {
-                    browser::HistoryKey::Undo => Action::Undo,
-                    browser::HistoryKey::Redo => Action::Redo,
-                })
-            });
-            move || drop(listener)
-        });
-    }
-    // A printed page holds every folded section, however printing was started.
-    use_effect_with((), move |_| {
-        let listener = browser::on_before_print(browser::unfold_all);
-        move || drop(listener)
-    });
-    // Plots follow the colour scheme and the window's width.
-    {
-        let dark = dark.clone();
-        let width = width.clone();
-        use_effect_with((), move |_| {
-            let scheme = browser::on_scheme_change(move || dark.set(browser::prefers_dark()));
-            // The plots are drawn as wide as the results column.
-            width.set(browser::column_width());
-            let resize = browser::on_resize(move || width.set(browser::column_width()));
-            move || drop((scheme, resize))
-        });
-    }
+    let compare_plots = use_compare_plots(&state, dark);
+    let launching = use_launch(&state.scenario);
+    let (measure_job, on_logs) = use_measure(&state);
+    let on_import = use_file_import(&state, reader.clone());
 
     // One callback for the whole life of the page, so fields whose values did not change skip
     // re-rendering.
@@ -311,29 +150,6 @@ pub fn app() -> Html {
             }
         })
     };
-    let on_import = {
-        let state = state.clone();
-        let reader = reader.clone();
-        Callback::from(move |e: Event| {
-            let Some(input) = e.target_dyn_into::<HtmlInputElement>() else { return };
-            let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
-            let name = file.name();
-            let state = state.clone();
-            let task =
-                gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |text| {
-                    let action = match text {
-                        Ok(text) => Action::Import { name, text },
-                        Err(e) => Action::Notify(Notice::ImportRejected {
-                            name,
-                            problems: vec![e.to_string()],
-                        }),
-                    };
-                    state.dispatch(action);
-                });
-            *reader.borrow_mut() = Some(task);
-            input.set_value("");
-        })
-    };
     // A real button opens the hidden file picker, so the keyboard reaches it too.
     let file_input = use_node_ref();
     let on_pick = {
@@ -368,41 +184,6 @@ pub fn app() -> Html {
         Callback::from(move |(name, copied): (String, String)| {
             let done = text::fill("launch.copied", &[("name", &name)]);
             copy_then_notify(&state, &copied, done, text::t("copy.not-allowed").into());
-        })
-    };
-    let on_logs = {
-        let (state, start, readers) =
-            (state.clone(), measure_job.start.clone(), log_readers.clone());
-        Callback::from(move |files: Vec<web_sys::File>| {
-            let mut readers = readers.borrow_mut();
-            readers.clear();
-            let (small, large): (Vec<_>, Vec<_>) =
-                files.into_iter().partition(|f| f.size() <= MAX_LOG_BYTES);
-            for file in large {
-                let max = format!("{} MiB", MAX_LOG_BYTES / (1024.0 * 1024.0));
-                let said =
-                    text::fill("measure.too-large", &[("file", &file.name()), ("max", &max)]);
-                state.dispatch(Action::Notify(Notice::Text(said)));
-            }
-            let read = Rc::new(RefCell::new(Vec::new()));
-            let left = Rc::new(std::cell::Cell::new(small.len()));
-            for file in small {
-                let name = file.name();
-                let (read, left, start) = (read.clone(), left.clone(), start.clone());
-                let scenario = state.scenario.clone();
-                let task = gloo::file::callbacks::read_as_text(
-                    &gloo::file::File::from(file),
-                    move |text| {
-                        read.borrow_mut().push((name, text.unwrap_or_default()));
-                        left.set(left.get() - 1);
-                        if left.get() == 0 {
-                            let logs = read.take();
-                            start.emit(crate::page::Task::Measure { scenario, logs });
-                        }
-                    },
-                );
-                readers.push(task);
-            }
         })
     };
     let on_reset = on_action.reform(|_| Action::Reset);
@@ -457,9 +238,9 @@ pub fn app() -> Html {
                     <button onclick={on_reset} data-testid="reset">{ text::t("action.reset") }</button>
                     <button onclick={on_undo.clone()} data-testid="undo" disabled={state.undo.is_empty()}
                         title={text::t("action.undo-title")}>{ text::t("action.undo") }</button>
-                    <select data-testid="lang" aria-label={text::t("action.language")} onchange={on_lang}>
+                    <select data-testid="lang" aria-label={text::t("action.language")} onchange={language.on_change}>
                         { for Lang::ALL.into_iter().map(|l| html! {
-                            <option value={l.code()} selected={l == *lang}>{ l.name() }</option>
+                            <option value={l.code()} selected={l == lang}>{ l.name() }</option>
                         }) }
                     </select>
                 </nav>
@@ -493,12 +274,12 @@ pub fn app() -> Html {
                     { drawn(super::finish::finish(plots.as_ref().and_then(|p| p.failures.as_ref()))) }
                     { drawn(super::fleet::fleet(plots.as_ref().and_then(|p| p.fleet.as_ref()), &on_action)) }
                     if let Some(good) = good.clone() {
-                        { drawn(html! { <SketchView {good} lang={*lang} on_set={on_set.clone()}
+                        { drawn(html! { <SketchView {good} lang={lang} on_set={on_set.clone()}
                             svg={plots.as_ref().and_then(|p| p.sketch.as_ref().map(|s| AttrValue::from(s.clone())))} /> }) }
                     }
-                    <SearchPanel state={state.clone()} on_action={on_action} dark={*dark} width={*width} lang={*lang} />
+                    <SearchPanel state={state.clone()} on_action={on_action} dark={dark} width={seen.width} lang={lang} />
                     { super::launch::launch(super::launch::LaunchProps {
-                        job: &launch_job, framework: &launch_for, open: &launch_open, on_copy: &on_copy_file }) }
+                        job: &launching.job, framework: &launching.framework, open: &launching.open, on_copy: &on_copy_file }) }
                     if let Some(good) = good {
                         <div class={classes!("plots", (!good.estimate.feasible).then_some("stale"), updating.then_some("updating"))}
                             data-updating={updating.to_string()} aria-busy={updating.to_string()}>
