@@ -20,16 +20,16 @@ macro_rules! themed {
 
 mod finish;
 mod load;
-mod plot;
 mod sketch;
+mod svg;
 mod timeline;
 mod tornado;
 
 pub use crate::sketch::text_width;
 pub use finish::draw_finish;
 pub use load::{draw_network, TierBar};
-pub use plot::escape;
 pub use sketch::{draw_fleet, draw_sketch, pool_colour};
+pub use svg::escape;
 pub use timeline::{
     draw_timeline, rows as timeline_rows, PASSES as TIMELINE_PASSES, ROWS as TIMELINE_ROWS,
 };
@@ -46,7 +46,7 @@ use crate::model::sweep::{self, ScalingPoint};
 use crate::model::Estimate;
 use crate::numbers;
 use crate::text::substitute;
-use plot::{color, font, font_at, Area, Drawn};
+use svg::{color, font, font_at, Area, Drawn};
 
 /// `key`'s words with each `{name}` replaced by its value.
 fn fill_in(words: fn(&str) -> &'static str, key: &str, values: &[(&str, &str)]) -> String {
@@ -156,7 +156,7 @@ fn bar_chart<'a, 'b>(
     limit: f64,
     bars: u32,
 ) -> Result<
-    ChartContext<'a, plot::Svg<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    ChartContext<'a, svg::Svg<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     Box<dyn std::error::Error>,
 > {
     let named = bars > 1;
@@ -196,7 +196,7 @@ fn row_chart<'a, 'b>(
     axis: &str,
     tick: &dyn Fn(&f64) -> String,
 ) -> Result<
-    ChartContext<'a, plot::Svg<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    ChartContext<'a, svg::Svg<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     Box<dyn std::error::Error>,
 > {
     let longest = names.iter().map(|n| text_width(n, TEXT)).fold(0.0, f64::max);
@@ -242,7 +242,7 @@ fn stacked_bar(
     parts: &[(&str, f64)],
     capacity: Marker,
 ) -> String {
-    plot::svg(size, theme, |root| {
+    svg::svg(size, theme, |root| {
         let total: f64 = parts.iter().map(|(_, v)| v.max(0.0)).sum();
         let limit = capacity.map_or(total, |(_, c, _)| c.max(total)).max(1e-12) * 1.05;
         let mut rows: Vec<(String, &str)> = Vec::new();
@@ -373,7 +373,7 @@ fn chip_axis(chips: &[u32]) -> (f64, f64) {
 /// right when `second`; `mesh!` draws its grid, axes, ticks and names once any second axis is
 /// set (a second axis takes the right-hand labels from the first).
 type Log = WithKeyPoints<LogCoord<f64>>;
-type LogLog<'a, 'b> = ChartContext<'a, plot::Svg<'b>, Cartesian2d<Log, Log>>;
+type LogLog<'a, 'b> = ChartContext<'a, svg::Svg<'b>, Cartesian2d<Log, Log>>;
 
 /// A log axis from `lo` to `hi` labelled at powers of two (`base` 2, every other one over a
 /// range of more than 512 times), or at 1, 2 and 5 per decade (every decade past three of them;
@@ -514,7 +514,7 @@ pub fn draw_plant_scaling(
     theme: &Theme,
     size: Size,
 ) -> String {
-    plot::svg(size, theme, |root| {
+    svg::svg(size, theme, |root| {
         let mut legend: Vec<(String, Mark, &str)> = Vec::new();
         let mw = |p: &ScalingPoint| (p.facility_w / 1e6).max(1e-3);
         let musd = |p: &ScalingPoint| (money.amount(p.run_usd) / 1e6).max(1e-3);
@@ -586,7 +586,7 @@ pub fn draw_effective(
     theme: &Theme,
     size: Size,
 ) -> String {
-    plot::svg(size, theme, |root| {
+    svg::svg(size, theme, |root| {
         let mut legend: Vec<(String, Mark, &str)> = Vec::new();
         let exa = |x: f64| (x / 1e18).max(1e-6);
         let first = points.first().copied();
@@ -648,7 +648,7 @@ pub fn draw_scaling(
     theme: &Theme,
     size: Size,
 ) -> String {
-    plot::svg(size, theme, |root| {
+    svg::svg(size, theme, |root| {
         let mut legend: Vec<(String, Mark, &str)> = Vec::new();
         let days = |p: &ScalingPoint| p.train_days.max(1e-3);
         let (lo, hi) = range(points.iter().chain(current).map(days), (0.1, 100.0));
@@ -724,7 +724,7 @@ pub fn draw_scaling(
 /// Days to train (with failures) against chip count for each chip sized, with the deadline as
 /// a grey line, so "N of chip A match M of chip B" reads off where the curves cross it.
 pub fn sizing_svg(curves: &[Curve], deadline_days: f64, theme: &Theme, size: Size) -> String {
-    plot::svg(size, theme, |root| {
+    svg::svg(size, theme, |root| {
         let mut legend: Vec<(String, Mark, &str)> = Vec::new();
         let deadline = deadline_days.max(1e-3);
         let all = || curves.iter().flat_map(|c| c.points.iter());
@@ -793,7 +793,7 @@ pub fn draw_frontier(
     theme: &Theme,
     size: Size,
 ) -> String {
-    plot::svg(size, theme, |root| {
+    svg::svg(size, theme, |root| {
         let ms = |s: f64| (s * 1e3).max(1e-3);
         let xs = frontier.iter().map(|p| ms(p.tpot_s)).chain([ms(chosen.0), ms(target_s)]);
         let ys = frontier.iter().map(|p| p.tokens_per_s_per_chip.max(1e-3));
@@ -845,7 +845,7 @@ pub fn draw_compare_step(
     theme: &Theme,
     size: Size,
 ) -> String {
-    plot::svg(size, theme, |root| {
+    svg::svg(size, theme, |root| {
         let limit = a.step_s.max(b.step_s).max(1e-12) * 1.05;
         let (pa, pb) = (a.breakdown.parts(), b.breakdown.parts());
         let sides = [("A", names[0]), ("B", names[1])].map(|(side, name)| {
@@ -899,7 +899,7 @@ pub fn draw_compare_scaling(
     theme: &Theme,
     size: Size,
 ) -> String {
-    plot::svg(size, theme, |root| {
+    svg::svg(size, theme, |root| {
         let mut legend: Vec<(String, Mark, &str)> = Vec::new();
         let days = |p: &ScalingPoint| p.train_days.max(1e-3);
         let all = a.0.iter().chain(b.0).chain([a.1, b.1]);

@@ -4,7 +4,7 @@
 
 use plotters::prelude::*;
 
-use super::plot::{self, color, font};
+use super::svg::{self, color, font};
 use super::{fill_in, legend_box, stroke, Mark, Size, Theme, CAPTION, TEXT};
 use crate::model::failures::Spread;
 use crate::numbers::sig3;
@@ -18,7 +18,7 @@ pub fn draw_finish(
     theme: &Theme,
     size: Size,
 ) -> String {
-    plot::svg(size, theme, |root| {
+    svg::svg(size, theme, |root| {
         let mut legend: Vec<(String, Mark, &str)> = Vec::new();
         let first = spread.days.first().copied().unwrap_or(free_days);
         let last = spread.days.last().copied().unwrap_or(free_days);

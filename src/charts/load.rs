@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::plot::{self, color};
+use super::svg::{self, color};
 use super::{row_chart, Size, Theme};
 
 /// One tier's bar: its name, utilisation (a share) and whether it is the hottest.
@@ -15,7 +15,7 @@ pub struct TierBar {
 
 /// The bars of `tiers`, scale-up on top.
 pub fn draw_network(tiers: &[TierBar], theme: &Theme, size: Size) -> String {
-    plot::svg(size, theme, |root| {
+    svg::svg(size, theme, |root| {
         let top = tiers.iter().map(|t| t.utilisation).filter(|u| u.is_finite()).fold(0.0, f64::max);
         let limit = (top * 100.0 * 1.15).max(1.0);
         let rows = tiers.len().max(1) as f64;

@@ -4,19 +4,19 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::plot::{self, color, font_in, Area, Drawn};
+use super::svg::{self, color, font_in, Area, Drawn};
 use super::Theme;
 use crate::sketch::{FleetLayout, Ink, Layout, Shape, HEIGHT, TEXT, WIDTH};
 
 /// The drawing as an SVG document.
 pub fn draw_sketch(layout: &Layout, theme: &Theme) -> String {
-    plot::svg((WIDTH as u32, HEIGHT as u32), theme, |area| shapes(area, &layout.shapes, theme))
+    svg::svg((WIDTH as u32, HEIGHT as u32), theme, |area| shapes(area, &layout.shapes, theme))
 }
 
 /// The fleet drawing (`sketch::fleet`) as an SVG document, in the same hand.
 pub fn draw_fleet(layout: &FleetLayout, theme: &Theme) -> String {
     let size = (layout.width as u32, layout.height.clamp(1.0, 4000.0) as u32);
-    plot::svg(size, theme, |area| shapes(area, &layout.shapes, theme))
+    svg::svg(size, theme, |area| shapes(area, &layout.shapes, theme))
 }
 
 /// The colour of a fleet's pool by its place: the palette's, the same the page marks its card

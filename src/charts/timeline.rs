@@ -10,7 +10,7 @@
 use plotters::prelude::*;
 use std::cell::RefCell;
 
-use super::plot::{self, color, escape, font};
+use super::svg::{self, color, escape, font};
 use super::{bar_areas, fill_in, legend_column, Size, Theme, TEXT};
 use crate::model::timeline::{Event, Kind};
 use crate::numbers::sig3;
@@ -204,7 +204,7 @@ pub fn draw_timeline(
     let legend: Vec<(String, &str)> =
         shown.iter().map(|k| (name(theme, *k).to_string(), colour(theme, *k))).collect();
     let rects = RefCell::new(String::new());
-    let svg = plot::svg(size, theme, |root| {
+    let svg = svg::svg(size, theme, |root| {
         let caption = (theme.words)("chart.timeline");
         let (left, right) = bar_areas(root, theme, caption, &legend);
         let limit = step_s.max(1e-9);

@@ -4,7 +4,7 @@
 
 use plotters::prelude::*;
 
-use super::plot::{self, color};
+use super::svg::{self, color};
 use super::{legend_box, row_chart, Mark, Size, Theme};
 use crate::numbers::sig3;
 
@@ -17,7 +17,7 @@ pub struct Swing {
 
 /// The tornado of `swings` about `base` days.
 pub fn draw_tornado(swings: &[Swing], base: f64, theme: &Theme, size: Size) -> String {
-    plot::svg(size, theme, |root| {
+    svg::svg(size, theme, |root| {
         let finite = |x: f64| x.is_finite().then_some(x);
         let ends = swings.iter().flat_map(|s| [finite(s.worse), finite(s.better)]).flatten();
         let (lo, hi) =

@@ -185,7 +185,7 @@ fn the_words_only_the_worker_speaks_are_not_asked_for_by_the_page() {
     let worker = [
         "src/charts.rs",
         "src/charts/finish.rs",
-        "src/charts/plot.rs",
+        "src/charts/svg.rs",
         "src/charts/sketch.rs",
         "src/charts/timeline.rs",
         "src/charts/tornado.rs",
