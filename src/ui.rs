@@ -31,9 +31,6 @@ mod state;
 mod summary;
 mod worker;
 
-/// The page's words (`page::words`), as the panels call them.
-use crate::page::words as text;
-
 pub use app::App;
 pub use state::{Action, State};
 

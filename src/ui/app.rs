@@ -25,9 +25,9 @@ use super::results::results;
 use super::search::SearchPanel;
 use super::sketch::SketchView;
 use super::state::{Action, Notice, State};
-use super::text;
 use crate::charts::Kind;
 use crate::format;
+use crate::page::words;
 use crate::scenario::Scenario;
 use crate::text::Lang;
 
@@ -117,9 +117,12 @@ pub fn app() -> Html {
             // A file's own link opens nowhere else: the notice points to Save as file rather
             // than print a fragment of a thousand characters.
             let (done, refused) = if local {
-                (text::t("copy.local-done").to_string(), text::t("copy.local-refused").to_string())
+                (
+                    words::t("copy.local-done").to_string(),
+                    words::t("copy.local-refused").to_string(),
+                )
             } else {
-                (text::t("copy.done").to_string(), text::fill("copy.refused", &[("link", &link)]))
+                (words::t("copy.done").to_string(), words::fill("copy.refused", &[("link", &link)]))
             };
             copy_then_notify(&state, &link, done, refused);
         })
@@ -131,8 +134,8 @@ pub fn app() -> Html {
             wasm_bindgen_futures::spawn_local(async move {
                 let pinned = state.pinned.as_ref().map(|p| &p.scenario);
                 let text = match browser::save_file(&state.scenario, pinned).await {
-                    Ok(()) => text::t("save-file.done").to_string(),
-                    Err(why) => text::fill("save-file.failed", &[("why", &why)]),
+                    Ok(()) => words::t("save-file.done").to_string(),
+                    Err(why) => words::fill("save-file.failed", &[("why", &why)]),
                 };
                 state.dispatch(Action::Notify(Notice::Text(text)));
             });
@@ -145,7 +148,7 @@ pub fn app() -> Html {
             if let Err(e) =
                 browser::download(&export_name(&state.scenario), &json, "application/json")
             {
-                let text = text::fill("export.failed", &[("why", &e)]);
+                let text = words::fill("export.failed", &[("why", &e)]);
                 state.dispatch(Action::Notify(Notice::Text(text)));
             }
         })
@@ -163,7 +166,8 @@ pub fn app() -> Html {
     let on_copy_text = {
         let state = state.clone();
         Callback::from(move |copied: String| {
-            let (done, refused) = (text::t("copy.bom").into(), text::t("copy.not-allowed").into());
+            let (done, refused) =
+                (words::t("copy.bom").into(), words::t("copy.not-allowed").into());
             copy_then_notify(&state, &copied, done, refused);
         })
     };
@@ -182,8 +186,8 @@ pub fn app() -> Html {
     let on_copy_file = {
         let state = state.clone();
         Callback::from(move |(name, copied): (String, String)| {
-            let done = text::fill("launch.copied", &[("name", &name)]);
-            copy_then_notify(&state, &copied, done, text::t("copy.not-allowed").into());
+            let done = words::fill("launch.copied", &[("name", &name)]);
+            copy_then_notify(&state, &copied, done, words::t("copy.not-allowed").into());
         })
     };
     let on_reset = on_action.reform(|_| Action::Reset);
@@ -211,34 +215,34 @@ pub fn app() -> Html {
             <a class="skip" href="#results" data-testid="skip-to-results" onclick={Callback::from(|e: MouseEvent| {
                 e.prevent_default();
                 browser::focus_results();
-            })}>{ text::t("action.skip-to-results") }</a>
+            })}>{ words::t("action.skip-to-results") }</a>
             // The second: to the plan search, past the inputs and the results.
             <a class="skip" href="#search" data-testid="skip-to-search" onclick={Callback::from(|e: MouseEvent| {
                 e.prevent_default();
                 browser::focus_by_id("search");
-            })}>{ text::t("action.skip-to-search") }</a>
+            })}>{ words::t("action.skip-to-search") }</a>
             <header class="top">
                 <div class="title">
                     <h1>{ "clusterplan" }</h1>
-                    <span class="tagline">{ text::t("page.tagline") }</span>
+                    <span class="tagline">{ words::t("page.tagline") }</span>
                 </div>
                 <nav class="actions">
-                    <button onclick={on_copy} data-testid="copy-link">{ text::t("action.copy-link") }</button>
-                    <button onclick={on_save_file} data-testid="save-file" title={text::t("action.save-file-title")}>{ text::t("action.save-file") }</button>
-                    <button onclick={on_export} data-testid="export">{ text::t("action.export") }</button>
-                    <button onclick={on_pick}>{ text::t("action.import") }</button>
+                    <button onclick={on_copy} data-testid="copy-link">{ words::t("action.copy-link") }</button>
+                    <button onclick={on_save_file} data-testid="save-file" title={words::t("action.save-file-title")}>{ words::t("action.save-file") }</button>
+                    <button onclick={on_export} data-testid="export">{ words::t("action.export") }</button>
+                    <button onclick={on_pick}>{ words::t("action.import") }</button>
                     <input ref={file_input} type="file" accept=".json,application/json" onchange={on_import}
-                        data-testid="import" aria-label={text::t("action.import-file")} hidden=true />
+                        data-testid="import" aria-label={words::t("action.import-file")} hidden=true />
                     if state.pinned.is_none() {
                         <button onclick={on_action.reform(|_| Action::Compare)} data-testid="compare"
-                            title={text::t("action.compare-title")}>{ text::t("action.compare") }</button>
+                            title={words::t("action.compare-title")}>{ words::t("action.compare") }</button>
                     }
                     <button onclick={|_| { browser::unfold_all(); browser::print(); }} data-testid="report"
-                        title={text::t("action.report-title")}>{ text::t("action.report") }</button>
-                    <button onclick={on_reset} data-testid="reset">{ text::t("action.reset") }</button>
+                        title={words::t("action.report-title")}>{ words::t("action.report") }</button>
+                    <button onclick={on_reset} data-testid="reset">{ words::t("action.reset") }</button>
                     <button onclick={on_undo.clone()} data-testid="undo" disabled={state.undo.is_empty()}
-                        title={text::t("action.undo-title")}>{ text::t("action.undo") }</button>
-                    <select data-testid="lang" aria-label={text::t("action.language")} onchange={language.on_change}>
+                        title={words::t("action.undo-title")}>{ words::t("action.undo") }</button>
+                    <select data-testid="lang" aria-label={words::t("action.language")} onchange={language.on_change}>
                         { for Lang::ALL.into_iter().map(|l| html! {
                             <option value={l.code()} selected={l == lang}>{ l.name() }</option>
                         }) }
@@ -249,13 +253,13 @@ pub fn app() -> Html {
             { super::report::report_head(&state) }
             <div class="notice" data-testid="notice" role="status" aria-live="polite">
                 if let Some(n) = notice {
-                    { text::notice(n) }
+                    { words::notice(n) }
                     if n.undoable() && !state.undo.is_empty() {
-                        { " " }<button class="link" data-testid="notice-undo" onclick={on_undo}>{ text::t("action.undo") }</button>
+                        { " " }<button class="link" data-testid="notice-undo" onclick={on_undo}>{ words::t("action.undo") }</button>
                     }
                     if !state.redo.is_empty() {
                         { " " }<button class="link" data-testid="redo" onclick={on_action.reform(|_| Action::Redo)}>
-                            { text::t("action.redo") }
+                            { words::t("action.redo") }
                         </button>
                     }
                 }
@@ -283,7 +287,7 @@ pub fn app() -> Html {
                     if let Some(good) = good {
                         <div class={classes!("plots", (!good.estimate.feasible).then_some("stale"), updating.then_some("updating"))}
                             data-updating={updating.to_string()} aria-busy={updating.to_string()}>
-                            if updating { <p class="updating-note" data-testid="updating">{ text::t("results.updating") }</p> }
+                            if updating { <p class="updating-note" data-testid="updating">{ words::t("results.updating") }</p> }
                             { for Kind::ALL.into_iter().map(|kind| {
                                 plot(plots.as_ref().and_then(|p| p.plot(kind.id())), kind)
                             }) }
@@ -293,12 +297,12 @@ pub fn app() -> Html {
                     <footer class="about">
                         { accuracy(&validation) }
                         <details>
-                            <summary>{ text::t("about.title") }</summary>
+                            <summary>{ words::t("about.title") }</summary>
                             <ul>
-                                { for ABOUT.iter().map(|key| html! { <li>{ text::t(key) }</li> }) }
+                                { for ABOUT.iter().map(|key| html! { <li>{ words::t(key) }</li> }) }
                             </ul>
                         </details>
-                        { text::t("about.private") }
+                        { words::t("about.private") }
                     </footer>
                 </div>
             </main>
@@ -315,7 +319,7 @@ fn drawn(updating: bool, html: Html) -> Html {
         <div class={classes!("drawn", updating.then_some("updating"))} data-updating={updating.to_string()}
             aria-busy={updating.to_string()}>
             if updating && !empty {
-                <p class="updating-note" data-testid="updating">{ text::t("results.updating") }</p>
+                <p class="updating-note" data-testid="updating">{ words::t("results.updating") }</p>
             }
             { html }
         </div>

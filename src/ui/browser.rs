@@ -6,7 +6,7 @@ use gloo::events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use super::text as words;
+use crate::page::words;
 use crate::scenario::user_catalog::UserCatalog;
 use crate::scenario::{url, Scenario};
 use crate::text::{self, Lang};

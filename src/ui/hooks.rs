@@ -12,7 +12,7 @@ use yew::prelude::*;
 use super::browser;
 use super::job::{use_job, Running};
 use super::state::{Action, Notice, State};
-use super::text;
+use crate::page::words;
 use crate::page::{Plots, Task};
 use crate::scenario::Scenario;
 use crate::text::Lang;
@@ -241,7 +241,7 @@ pub fn use_measure(state: &UseReducerHandle<State>) -> (Running, Callback<Vec<we
             for file in large {
                 let max = format!("{} MiB", MAX_LOG_BYTES / (1024.0 * 1024.0));
                 let said =
-                    text::fill("measure.too-large", &[("file", &file.name()), ("max", &max)]);
+                    words::fill("measure.too-large", &[("file", &file.name()), ("max", &max)]);
                 state.dispatch(Action::Notify(Notice::Text(said)));
             }
             let read = Rc::new(RefCell::new(Vec::new()));

@@ -13,11 +13,11 @@ use super::fields::{
     number_field, toggle_field, Change, NumberFieldProps, SelectField, Slider, ToggleFieldProps,
 };
 use super::state::{Action, Evaluation, State};
-use super::text;
 use crate::cite;
 use crate::format;
 use crate::model::Warning;
 use crate::numbers;
+use crate::page::words;
 use crate::scenario::fields::{self, Field};
 use crate::scenario::{value_at, Fix, FixLabel};
 
@@ -180,22 +180,22 @@ impl<'a> Form<'a> {
             (true, Some(good)) => {
                 let shown = self.raw(path).and_then(|v| v.as_f64()).or(spec.resolved);
                 let money = format::Money::of(&good.inputs.plant.facility);
-                text::in_site_money(path, shown, money).unwrap_or_default()
+                words::in_site_money(path, shown, money).unwrap_or_default()
             }
             _ => spec.reading,
         };
         number_field(NumberFieldProps {
             path: path.to_string().into(),
             testid: spec.testid.into(),
-            label: text::label(path).into(),
-            unit: text::unit(path).into(),
+            label: words::label(path).into(),
+            unit: words::unit(path).into(),
             value: value.into(),
             placeholder: placeholder.into(),
             slider: spec.slider,
             slider_readonly: spec.locked,
             reading: reading.into(),
             optional: true,
-            help: text::help(path).into(),
+            help: words::help(path).into(),
             errors: self.errors(path),
             fixes,
             problems: self.problems(path),
@@ -209,7 +209,7 @@ impl<'a> Form<'a> {
         let checked = self.raw(path).and_then(|v| v.as_bool()).unwrap_or(resolved);
         html! {
             { toggle_field(ToggleFieldProps { path: path.to_string().into(), testid: testid.to_string().into(),
-                label: text::label(path).into(), checked, help: text::help(path).into(), notes: self.notes(path),
+                label: words::label(path).into(), checked, help: words::help(path).into(), notes: self.notes(path),
                 on_set: self.on_set.clone() }) }
         }
     }
@@ -235,11 +235,11 @@ impl<'a> Form<'a> {
         let on_change =
             Callback::from(move |v: String| on_set.emit(vec![(p.clone(), Some(Value::String(v)))]));
         let option = |v: &&str| {
-            let words = text::t(&format!("option.{path}.{v}"));
+            let words = words::t(&format!("option.{path}.{v}"));
             (AttrValue::from(v.to_string()), AttrValue::from(words))
         };
         html! {
-            <SelectField testid={testid.to_string()} label={text::label(path)} help={text::help(path)}
+            <SelectField testid={testid.to_string()} label={words::label(path)} help={words::help(path)}
                 options={options.iter().map(option).collect::<Vec<_>>()}
                 value={value} errors={self.errors(path)} problems={self.problems(path)} notes={self.notes(path)} on_change={on_change} />
         }
@@ -248,7 +248,7 @@ impl<'a> Form<'a> {
 
 /// The catalog's chips as a select offers them: by id, named in the language spoken.
 fn chip_options() -> Vec<(AttrValue, AttrValue)> {
-    let name = |p: &crate::model::presets::ChipPreset| text::preset_name("chip", p.id, p.name);
+    let name = |p: &crate::model::presets::ChipPreset| words::preset_name("chip", p.id, p.name);
     crate::model::presets::CHIPS
         .iter()
         .map(|p| (AttrValue::from(p.id), AttrValue::from(name(p))))
@@ -283,7 +283,7 @@ impl NumberSpec {
 /// page's own build, which leaves it out, from `text/sources.txt` once that has loaded.
 pub fn preset_source(kind: &str, id: &str, compiled: &'static str) -> Html {
     match compiled {
-        "" => source(text::t(&format!("source.{kind}.{id}"))),
+        "" => source(words::t(&format!("source.{kind}.{id}"))),
         text => source(text),
     }
 }

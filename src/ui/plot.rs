@@ -6,7 +6,7 @@
 use yew::prelude::*;
 
 use super::browser;
-use super::text;
+use crate::page::words;
 
 pub use crate::charts::Kind;
 
@@ -31,14 +31,14 @@ pub fn plot(svg: Option<&str>, kind: Kind) -> Html {
     };
     html! {
         <figure class="plot-box">
-            <div class="plot" role="img" aria-label={text::t(&format!("plot.{}.aria", kind.id()))} data-testid={testid.clone()}>
+            <div class="plot" role="img" aria-label={words::t(&format!("plot.{}.aria", kind.id()))} data-testid={testid.clone()}>
                 { Html::from_html_unchecked(AttrValue::from(svg)) }
             </div>
             <span class="save-as">
                 <button type="button" class="save" data-testid={format!("{testid}-png")} onclick={save_png}
-                    title={text::t("save.png")}>{ "PNG" }</button>
+                    title={words::t("save.png")}>{ "PNG" }</button>
                 <button type="button" class="save" data-testid={format!("{testid}-svg")} onclick={save_svg}
-                    title={text::t("save.svg")}>{ "SVG" }</button>
+                    title={words::t("save.svg")}>{ "SVG" }</button>
             </span>
         </figure>
     }

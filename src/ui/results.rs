@@ -6,11 +6,11 @@ use yew::prelude::*;
 use super::browser;
 use super::fields::help_stop as help;
 use super::state::{Evaluation, State};
-use super::text;
 use crate::format;
 use crate::model::reliability::Checkpoint;
 use crate::model::Severity;
 use crate::numbers;
+use crate::page::words;
 use crate::report;
 use crate::text::{fill, t};
 use crate::validation::{self, Confidence};
@@ -80,7 +80,7 @@ pub(super) fn marked(
 ) -> Html {
     html! {
         <div class={classes!("card", bad.then_some("missed"))}>
-            <div class="card-label">{ t(&format!("card.{testid}")) }{ help(text::help(testid)) }</div>
+            <div class="card-label">{ t(&format!("card.{testid}")) }{ help(words::help(testid)) }</div>
             <div class="card-value" data-testid={testid}>{ value }</div>
             if let Some((lo, hi)) = range {
                 <div class="card-range" data-testid={format!("{testid}-range")} title={t("card.range-title")}>
@@ -103,7 +103,7 @@ fn confidence(c: &Confidence) -> Html {
     match c.chip {
         Some(chip) if !c.unverified.is_empty() => {
             let names: Vec<String> =
-                c.unverified.iter().map(|p| text::in_sentence(text::figure_name(p))).collect();
+                c.unverified.iter().map(|p| words::in_sentence(words::figure_name(p))).collect();
             reasons.push(fill(
                 "sure.unverified",
                 &[("chip", chip), ("figures", &names.join(t("text.list")))],
@@ -165,7 +165,7 @@ fn headline(good: &Evaluation) -> Html {
                 format::microbatches(e.n_microbatches)) }
             { ranged("chip-hours", hours, ends(range.chip_hours, format::count), on) }
             <div class="card memory">
-                <div class="card-label">{ t("card.memory-per-chip") }{ help(text::help("memory-per-chip")) }</div>
+                <div class="card-label">{ t("card.memory-per-chip") }{ help(words::help("memory-per-chip")) }</div>
                 <div class="card-value" data-testid="memory-per-chip">{ memory }</div>
                 <div class={classes!("fit-bar", (!m.fits).then_some("over"))} role="meter"
                     aria-label={t("card.memory-per-chip.meter")} aria-valuenow={format!("{filled:.0}")}
@@ -337,7 +337,7 @@ fn refused(state: &State) -> Html {
         let onclick = Callback::from(move |_: MouseEvent| super::browser::focus_field(&path));
         html! {
             <li data-field={e.field.clone()}>
-                <strong>{ text::field_name(&e.field) }</strong>{ ": " }{ text::input_error(e) }{ " " }
+                <strong>{ words::field_name(&e.field) }</strong>{ ": " }{ words::input_error(e) }{ " " }
                 <button type="button" class="link" data-testid="refused-jump" {onclick}>{ t("results.refused-jump") }</button>
             </li>
         }
@@ -366,7 +366,7 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
             if !e.problems.is_empty() {
                 <div class="problems" data-testid="problems" role="alert">
                     <strong>{ t("results.problems") }</strong>
-                    <ul>{ for e.problems.iter().map(|w| html! { <li>{ text::warning(w) }</li> }) }</ul>
+                    <ul>{ for e.problems.iter().map(|w| html! { <li>{ words::warning(w) }</li> }) }</ul>
                     <span class="problems-hint">{ t("results.problems-hint") }</span>
                 </div>
             }
@@ -379,13 +379,13 @@ pub fn results(state: &State, on_copy: &Callback<String>) -> Html {
                 <ul class="warnings" data-testid="warnings">
                     { for e.warnings.iter().map(|w| html! {
                         <li class={if w.severity() == Severity::Fit { "fit" } else { "advice" }}
-                            data-severity={w.severity().as_str()}>{ text::warning(w) }</li>
+                            data-severity={w.severity().as_str()}>{ words::warning(w) }</li>
                     }) }
                 </ul>
             }
             if !e.notes.is_empty() {
                 <ul class="notes" data-testid="notes">
-                    { for e.notes.iter().map(|w| html! { <li>{ text::warning(w) }</li> }) }
+                    { for e.notes.iter().map(|w| html! { <li>{ words::warning(w) }</li> }) }
                 </ul>
             }
             { bom(good, on_copy) }

@@ -11,8 +11,8 @@ use yew::prelude::*;
 
 use super::browser;
 use super::state::Evaluation;
-use super::text;
 use crate::editor::Change;
+use crate::page::words;
 use crate::sketch::{self, Place, HEIGHT, WIDTH};
 
 /// Properties of the drawing.
@@ -48,7 +48,7 @@ pub fn sketch_view(props: &SketchProps) -> Html {
     let info = use_state(String::new);
     let layout = use_memo((props.good.clone(), props.lang), |(good, _)| {
         sketch::sketch(&good.inputs, &good.estimate)
-            .map(|s| sketch::layout(&s, &text::sketch_words()))
+            .map(|s| sketch::layout(&s, &words::sketch_words()))
     });
     let Some(layout) = layout.as_ref() else {
         return html! {};
@@ -101,9 +101,9 @@ pub fn sketch_view(props: &SketchProps) -> Html {
         html! {
             <span class="save-as">
                 <button type="button" class="save" data-testid="sketch-png" onclick={save_png}
-                    title={text::t("save.png")}>{ "PNG" }</button>
+                    title={words::t("save.png")}>{ "PNG" }</button>
                 <button type="button" class="save" data-testid="sketch-svg" onclick={save_svg}
-                    title={text::t("save.svg")}>{ "SVG" }</button>
+                    title={words::t("save.svg")}>{ "SVG" }</button>
             </span>
         }
     });
@@ -129,7 +129,7 @@ pub fn sketch_view(props: &SketchProps) -> Html {
     };
     html! {
         <section class="sketch-box">
-            <h2>{ text::t("sketch.title") }</h2>
+            <h2>{ words::t("sketch.title") }</h2>
             <div class="sketch" data-testid="sketch" role="group" aria-label={layout.title.clone()}
                 style={format!("aspect-ratio:{WIDTH}/{HEIGHT}")} {onmouseover} {onfocusin}>
                 <div class="sk-picture" aria-hidden="true">{ for picture }</div>

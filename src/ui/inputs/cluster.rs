@@ -9,11 +9,11 @@ use crate::format;
 use crate::model::facility::FabricKind;
 use crate::model::presets;
 use crate::numbers;
+use crate::page::words;
 use crate::scenario::user_catalog::{Entry, Kind};
 use crate::scenario::{fields, leaves};
 use crate::ui::fields::{SelectField, Slider};
 use crate::ui::state::Action;
-use crate::ui::text;
 
 /// The chip preset id the scenario names, or `custom`.
 pub fn chip_id(scenario: &crate::scenario::Scenario) -> String {
@@ -28,7 +28,7 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
     let chip_id = chip_id(&f.state.scenario);
     let custom = chip_id == "custom";
     let mut options = super::chip_options();
-    options.push(("custom".into(), text::t("form.custom-chip").into()));
+    options.push(("custom".into(), words::t("form.custom-chip").into()));
     // The user's own chips, in a group of their own; one in use is the one selected.
     let mine: Vec<Entry> = props.catalog.of(Kind::Chip).cloned().collect();
     let own = mine.iter().find(|e| e.in_use(&f.state.scenario)).map(|e| format!("my:{}", e.name));
@@ -38,7 +38,7 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
         let entries = mine
             .iter()
             .map(|e| (AttrValue::from(format!("my:{}", e.name)), AttrValue::from(e.name.clone())));
-        vec![(AttrValue::from(text::t("form.my-chips")), entries.collect())]
+        vec![(AttrValue::from(words::t("form.my-chips")), entries.collect())]
     };
     let on_chip = {
         let (on_action, scenario) = (props.on_action.clone(), f.state.scenario.clone());
@@ -66,17 +66,17 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
             .unverified
             .iter()
             .filter_map(|name| fields::chip_figure_path(name))
-            .map(text::figure_name)
+            .map(words::figure_name)
             .collect();
-        let named: Vec<String> = unverified.iter().map(|n| text::in_sentence(n)).collect();
-        let unverified = named.join(text::t("text.list"));
+        let named: Vec<String> = unverified.iter().map(|n| words::in_sentence(n)).collect();
+        let unverified = named.join(words::t("text.list"));
         html! {
             <>
                 { figures }
                 if !unverified.is_empty() {
-                    <span class="unverified">{ text::fill("form.unverified", &[("figures", &unverified)]) }</span>
+                    <span class="unverified">{ words::fill("form.unverified", &[("figures", &unverified)]) }</span>
                 }
-                <br /><span class="source">{ text::t("form.source") }{ preset_source("chip", p.id, p.source) }</span>
+                <br /><span class="source">{ words::t("form.source") }{ preset_source("chip", p.id, p.source) }</span>
             </>
         }
     });
@@ -93,7 +93,7 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
             f.raw(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or(default.to_string());
         let on_set = f.on_set.clone();
         html! {
-            <SelectField testid={testid} label={text::label(path)} help={text::help(path)} options={options} value={value}
+            <SelectField testid={testid} label={words::label(path)} help={words::help(path)} options={options} value={value}
                 errors={f.errors(path)}
                 on_change={Callback::from(move |v: String| on_set.emit(vec![(path.to_string(), Some(Value::String(v)))]))} />
         }
@@ -106,8 +106,8 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
     });
     html! {
         <section class="panel">
-            <h2>{ text::t("form.cluster") }</h2>
-            <SelectField testid="chip" label={text::label("cluster.chip")} options={options} {groups} value={selected}
+            <h2>{ words::t("form.cluster") }</h2>
+            <SelectField testid="chip" label={words::label("cluster.chip")} options={options} {groups} value={selected}
                 detail={detail.unwrap_or_default()} errors={f.errors("cluster.chip")} on_change={on_chip} />
             if custom {
                 <div class="grid">
@@ -123,14 +123,14 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
                 </div>
                 // Where the node's power and price come from, so none is borrowed unsaid.
                 <p class="reading" data-testid="custom-chip-system">{ match f.state.scenario.title().system {
-                    Some(system) => text::fill("form.custom-chip-system", &[("system", &system)]),
-                    None => text::t("form.custom-chip-generic").to_string(),
+                    Some(system) => words::fill("form.custom-chip-system", &[("system", &system)]),
+                    None => words::t("form.custom-chip-generic").to_string(),
                 } }</p>
             }
             { f.render(f.number(&fields::CLUSTER_CHIPS, "chips", n(c.map(|c| c.n_chips))).slider(Slider::Fine { max: 20, snap })) }
             if !custom {
                 { fabric("cluster.scale_up", "scale-up",
-                    fabric_options(presets::SCALE_UP.iter().map(|p| (p.id, text::preset_name("scale_up", p.id, p.name))).collect()), up_default) }
+                    fabric_options(presets::SCALE_UP.iter().map(|p| (p.id, words::preset_name("scale_up", p.id, p.name))).collect()), up_default) }
             }
             <div class="grid">
                 { f.render(f.number(&fields::CLUSTER_SCALE_UP_DOMAIN_SIZE, "scale-up-domain", n(c.map(|c| c.scale_up.domain_size)))) }
@@ -140,15 +140,15 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
             </div>
             if !custom {
                 { fabric("cluster.scale_out", "scale-out",
-                    fabric_options(presets::SCALE_OUT.iter().map(|p| (p.id, text::preset_name("scale_out", p.id, p.name))).collect()), out_default) }
+                    fabric_options(presets::SCALE_OUT.iter().map(|p| (p.id, words::preset_name("scale_out", p.id, p.name))).collect()), out_default) }
             }
             { system_select(&f, &props.on_action) }
             // The servers' price, chips included: the system's, or what a generic server of the
             // chip costs; a chip the catalog prices nowhere leaves it to fill (a warning says so).
             { f.render(f.number(&fields::CLUSTER_SYSTEM_NODE_PRICE_USD, "node-price",
                 f.good.map(|g| g.inputs.plant.system.node_price_usd))) }
-            { preset_select(&f, "cluster.fabric.switch", "switch", text::t("form.systems-own"),
-                presets::SWITCHES.iter().map(|p| (p.id, text::preset_name("switch", p.id, p.name))).collect()) }
+            { preset_select(&f, "cluster.fabric.switch", "switch", words::t("form.systems-own"),
+                presets::SWITCHES.iter().map(|p| (p.id, words::preset_name("switch", p.id, p.name))).collect()) }
             <div class="grid">
                 { f.render(f.number(&fields::CLUSTER_FABRIC_PLANES, "planes", rules.map(|r| r.planes as f64))) }
                 { f.render(f.number(&fields::CLUSTER_FABRIC_OVERSUBSCRIPTION, "oversubscription",
@@ -179,7 +179,7 @@ fn preset_select(
         on_set.emit(vec![(path.to_string(), value)]);
     });
     html! {
-        <SelectField testid={testid} label={text::label(path)} help={text::help(path)} options={options}
+        <SelectField testid={testid} label={words::label(path)} help={words::help(path)} options={options}
             value={value} errors={f.errors(path)} notes={f.notes(path)} on_change={on_change} />
     }
 }
@@ -194,16 +194,16 @@ fn system_select(f: &Form, on_action: &Callback<Action>) -> Html {
         .and_then(|v| v.as_str().or_else(|| v.get("preset")?.as_str()).map(str::to_string))
         .unwrap_or_default();
     let mut options: Vec<(AttrValue, AttrValue)> =
-        vec![("".into(), text::t("form.chips-own").into())];
+        vec![("".into(), words::t("form.chips-own").into())];
     options.extend(presets::SYSTEMS.iter().map(|p| {
-        (AttrValue::from(p.id), AttrValue::from(text::preset_name("system", p.id, p.name)))
+        (AttrValue::from(p.id), AttrValue::from(words::preset_name("system", p.id, p.name)))
     }));
     let on_change = on_action.reform(Action::ChooseSystem);
     let detail = presets::system(&value).map(
-        |p| html! { <span class="source">{ text::t("form.source") }{ preset_source("system", p.id, p.source) }</span> },
+        |p| html! { <span class="source">{ words::t("form.source") }{ preset_source("system", p.id, p.source) }</span> },
     );
     html! {
-        <SelectField testid="system" label={text::label(path)} help={text::help(path)} options={options}
+        <SelectField testid="system" label={words::label(path)} help={words::help(path)} options={options}
             value={value} detail={detail.unwrap_or_default()} errors={f.errors(path)} on_change={on_change} />
     }
 }

@@ -9,9 +9,9 @@ use super::{Form, PanelProps};
 use crate::model::{
     CpKind, CrossEntropy, CudaGraphs, Dispatcher, Parallelism, Recompute, Sharding, Stack,
 };
+use crate::page::words;
 use crate::scenario::fields::{self, Field};
 use crate::ui::fields::{SelectField, Slider};
-use crate::ui::text;
 
 /// Parallel degrees and schedule.
 pub fn parallelism_panel(props: &PanelProps) -> Html {
@@ -75,7 +75,7 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
                 { f.render(f.number(&fields::PARALLELISM_FIRST_STAGE_LAYERS, "first-stage-layers", None)) }
                 { f.render(f.number(&fields::PARALLELISM_OFFLOAD_LAYERS, "offload-layers", None)) }
             </div>
-            <SelectField testid="zero" label={text::label("parallelism.zero")} help={text::help("parallelism.zero")}
+            <SelectField testid="zero" label={words::label("parallelism.zero")} help={words::help("parallelism.zero")}
                 options={zero_options} value={zero} errors={f.errors("parallelism.zero")}
                 notes={f.notes("parallelism.zero")} on_change={on_zero} />
             { f.choice(&fields::PARALLELISM_RECOMPUTE, "recompute", p.map_or(Recompute::None, |p| p.recompute)) }
