@@ -8,11 +8,9 @@
 //!   estimated with the ranges of its headlines, for the page, the worker and the command line.
 //! - `fabric`: the scale-out network as a graph (petgraph), its bill of materials and the tier
 //!   summary the model reads.
-//! - `editor`: the page's state and every edit of it, as plain Rust.
-//! - `page`: what the page and its worker say to each other: typed views of every result and
-//!   the wire they travel on.
-//! - `jobs`: a plan search, a sizing, the accuracy report, a comparison or a plan's plots as a
-//!   job done a slice at a time, worded for the page from its typed result, for its worker.
+//! - `app`: everything the page does except markup, as plain Rust: its state and every edit
+//!   of it, its words, typed views of every result and the wire they travel on, and the jobs
+//!   its worker runs a slice at a time.
 //! - `charts`: plots of an estimate as SVG documents.
 //! - `format`: human units for display (days, percentages, GiB, seconds).
 //! - `catalog`, `report`: the presets and an estimate as JSON, for the command-line tool.
@@ -23,19 +21,17 @@
 // `report::serving_json` writes one object of more keys than `json!` expands by default.
 #![recursion_limit = "256"]
 
+pub mod app;
 pub mod catalog;
 pub mod charts;
 pub mod cite;
-pub mod editor;
 pub mod evaluation;
 pub mod fabric;
 pub mod format;
-pub mod jobs;
 pub mod launch;
 pub mod measure;
 pub mod model;
 pub mod numbers;
-pub mod page;
 pub mod report;
 pub mod scenario;
 pub mod sizing;

@@ -300,9 +300,9 @@ async fn search_benchmark_of_newer_kinds_in_browser() {
 /// three chips (H100, Ascend 910B, MTT S4000; target 3 s).
 #[wasm_bindgen_test]
 async fn job_benchmark_in_browser() {
-    use clusterplan::jobs;
+    use clusterplan::app::jobs;
+    use clusterplan::app::Task;
     use clusterplan::model::search::Objective;
-    use clusterplan::page::Task;
     let performance = window().performance().expect("performance");
     let dense = Scenario::parse_many(include_str!("data/reference-workloads.json"))
         .expect("parses")

@@ -438,8 +438,9 @@ fn size_for_power(path: &str, mw: f64, chips: &[&str]) -> ExitCode {
     };
     let mut rows = Vec::new();
     for chip in asked {
-        let name =
-            chip.map(str::to_string).unwrap_or_else(|| clusterplan::jobs::chip_name(&scenario));
+        let name = chip
+            .map(str::to_string)
+            .unwrap_or_else(|| clusterplan::app::jobs::chip_name(&scenario));
         match sizing::within_power(&scenario, chip, mw * 1e6) {
             Ok(found) => rows.push(report::power_row(&name, mw, found.as_ref())),
             Err(errors) => return input_errors(errors),
@@ -462,8 +463,9 @@ fn size_to_serve(path: &str, tokens_per_day: f64, chips: &[&str]) -> ExitCode {
         if chips.is_empty() { vec![None] } else { chips.iter().map(|c| Some(*c)).collect() };
     let mut rows = Vec::new();
     for chip in asked {
-        let name =
-            chip.map(str::to_string).unwrap_or_else(|| clusterplan::jobs::chip_name(&scenario));
+        let name = chip
+            .map(str::to_string)
+            .unwrap_or_else(|| clusterplan::app::jobs::chip_name(&scenario));
         match sizing::to_serve(&scenario, chip, tokens_per_day) {
             Ok(found) => rows.push(report::serve_row(&name, tokens_per_day, found.as_ref())),
             Err(errors) => return input_errors(errors),
@@ -561,8 +563,9 @@ fn size(path: &str, rest: &[&str]) -> ExitCode {
             Err(errors) => return input_errors(errors),
         };
         while !sizer.advance() {}
-        let name =
-            chip.map(str::to_string).unwrap_or_else(|| clusterplan::jobs::chip_name(&scenario));
+        let name = chip
+            .map(str::to_string)
+            .unwrap_or_else(|| clusterplan::app::jobs::chip_name(&scenario));
         if let Some(answer) = sizer.answer() {
             let mut row = report::sizing_row(&name, deadline, answer, sizer.unit());
             row["budget_spent"] = serde_json::json!(sizer.budget_spent());

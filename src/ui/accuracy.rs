@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::inputs::source;
 use super::job::{render, Running};
-use crate::page::Task;
+use crate::app::Task;
 use crate::text::{fill, t};
 use crate::validation::digest;
 

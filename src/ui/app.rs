@@ -25,9 +25,9 @@ use super::results::results;
 use super::search::SearchPanel;
 use super::sketch::SketchView;
 use super::state::{Action, Notice, State};
+use crate::app::words;
 use crate::charts::Kind;
 use crate::format;
-use crate::page::words;
 use crate::scenario::Scenario;
 use crate::text::Lang;
 

@@ -6,7 +6,7 @@ use gloo::events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use crate::page::words;
+use crate::app::words;
 use crate::scenario::user_catalog::UserCatalog;
 use crate::scenario::{url, Scenario};
 use crate::text::{self, Lang};
@@ -88,9 +88,9 @@ pub fn initial_scenario() -> (Linked, Option<String>, Origin) {
     }
 }
 
-/// The fragment a page saved as a file carries (`page::PLAN_META`).
+/// The fragment a page saved as a file carries (`app::PLAN_META`).
 fn embedded_plan() -> Option<String> {
-    let selector = format!("meta[name=\"{}\"]", crate::page::PLAN_META);
+    let selector = format!("meta[name=\"{}\"]", crate::app::PLAN_META);
     let document = window()?.document()?;
     document.query_selector(&selector).ok().flatten()?.get_attribute("content")
 }
@@ -110,7 +110,7 @@ pub async fn save_file(scenario: &Scenario, pinned: Option<&Scenario>) -> Result
         }
         _ => fetch_text("standalone.html").await?,
     };
-    let html = crate::page::saved_file(&page, &fragment(scenario, pinned));
+    let html = crate::app::saved_file(&page, &fragment(scenario, pinned));
     download("clusterplan-plan.html", &html, "text/html")
 }
 

@@ -5,7 +5,7 @@ use serde_json::Value;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-pub use crate::editor::Change;
+pub use crate::app::state::Change;
 use crate::scenario::Fix;
 
 /// How a slider maps its position to a value.

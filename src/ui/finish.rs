@@ -1,11 +1,11 @@
 //! The days with failures as a distribution under the delivered cards: the percentiles of the
 //! simulated runs, the chance of meeting the deadline, and the chance of finishing by each day
-//! drawn. All of it is the worker's (`jobs::failures_view`, sent with the plots); the page only
+//! drawn. All of it is the worker's (`app::jobs::failures_view`, sent with the plots); the page only
 //! lays it out.
 
 use yew::prelude::*;
 
-use crate::page::Failures;
+use crate::app::Failures;
 use crate::text::t;
 
 /// The section, or nothing before the worker's first answer.

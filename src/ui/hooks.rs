@@ -12,8 +12,8 @@ use yew::prelude::*;
 use super::browser;
 use super::job::{use_job, Running};
 use super::state::{Action, Notice, State};
-use crate::page::words;
-use crate::page::{Plots, Task};
+use crate::app::words;
+use crate::app::{Plots, Task};
 use crate::scenario::Scenario;
 use crate::text::Lang;
 
@@ -147,7 +147,7 @@ pub fn use_plots(scenario: &Scenario, seen: Seen, lang: Lang) -> Option<Rc<Plots
                 let mut drawer = drawer.borrow_mut();
                 if drawer.is_none() {
                     let on_drawn = Callback::from(move |text: String| {
-                        if let Some(drawn) = crate::page::wire::drawn(&text) {
+                        if let Some(drawn) = crate::app::wire::drawn(&text) {
                             plots.set(Some(Rc::new(drawn)));
                         }
                     });
@@ -217,7 +217,7 @@ pub fn use_measure(state: &UseReducerHandle<State>) -> (Running, Callback<Vec<we
     let job = use_job();
     let readers = use_mut_ref(Vec::<FileReader>::new);
     {
-        let applied = use_mut_ref(|| None::<Rc<crate::page::Status>>);
+        let applied = use_mut_ref(|| None::<Rc<crate::app::Status>>);
         let status = (*job.status).clone();
         let started_on = (*job.started_on).clone();
         let (scenario, dispatcher) = (state.scenario.clone(), state.dispatcher());

@@ -13,11 +13,11 @@ use super::fields::{
     number_field, toggle_field, Change, NumberFieldProps, SelectField, Slider, ToggleFieldProps,
 };
 use super::state::{Action, Evaluation, State};
+use crate::app::words;
 use crate::cite;
 use crate::format;
 use crate::model::Warning;
 use crate::numbers;
-use crate::page::words;
 use crate::scenario::fields::{self, Field};
 use crate::scenario::{value_at, Fix, FixLabel};
 
@@ -56,7 +56,7 @@ pub struct PanelProps {
     /// Logs dropped or chosen in "My measurements", to read into the plan's measurements.
     pub on_logs: Callback<Vec<web_sys::File>>,
     /// What reading them gave.
-    pub measured: std::rc::Rc<crate::page::Status>,
+    pub measured: std::rc::Rc<crate::app::Status>,
 }
 
 /// Reads the state for one panel.
@@ -64,8 +64,8 @@ pub(super) struct Form<'a> {
     pub(super) state: &'a State,
     pub(super) good: Option<&'a Evaluation>,
     pub(super) on_set: Callback<Vec<Change>>,
-    /// Edits of lists and blocks (`editor::Edit`).
-    pub(super) on_edit: Callback<crate::editor::Edit>,
+    /// Edits of lists and blocks (`app::state::Edit`).
+    pub(super) on_edit: Callback<crate::app::state::Edit>,
     /// The scenario as JSON, serialized once per render for every field to read.
     pub(super) json: Value,
 }

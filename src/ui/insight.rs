@@ -1,4 +1,4 @@
-//! Inside the answer, as the plots' worker draws and words it (`page::Plots`): the step as a
+//! Inside the answer, as the plots' worker draws and words it (`app::Plots`): the step as a
 //! timeline, what moves the days (the sensitivity table, its sentence and tornado) and the
 //! network's load tier by tier (table and bars). Plain functions of the worker's drawing; the
 //! page computes none of it.
@@ -6,7 +6,7 @@
 use yew::prelude::*;
 
 use super::plot::{plot, Kind};
-use crate::page::Plots;
+use crate::app::Plots;
 use crate::text::t;
 
 /// One section: its heading, the worker's sentence (`<id>-said`), table (`<id>-table`) and

@@ -1,6 +1,6 @@
 //! What the page's worker jobs share: the `use_job` hook (start, updates, cancel), the
 //! progress bar, and `render`, which lays out a result as the worker worded it
-//! (`jobs::Job::view`). The search and sizing panel and the accuracy table use them.
+//! (`app::jobs::Job::view`). The search and sizing panel and the accuracy table use them.
 
 use std::rc::Rc;
 
@@ -8,8 +8,8 @@ use yew::prelude::*;
 
 use super::state::{Action, State};
 use super::worker::Runner;
+use crate::app::{self, Line, Status, Task, View};
 use crate::format;
-use crate::page::{self, Line, Status, Task, View};
 use crate::scenario::Scenario;
 use crate::text::t;
 
@@ -107,7 +107,7 @@ pub fn use_job() -> Running {
                 Ok(started) => *runner.borrow_mut() = Some(started),
                 Err(why) => {
                     drop(runner.borrow_mut().take());
-                    on_update.emit(page::wire::failed(&[why]));
+                    on_update.emit(app::wire::failed(&[why]));
                 }
             }
         })
@@ -142,7 +142,7 @@ pub fn progress(job: &Running, testid: &'static str, cancel_testid: &'static str
     }
 }
 
-/// A job's result as the worker laid it out (`jobs::Job::view`): lines, a table whose rows each
+/// A job's result as the worker laid it out (`app::jobs::Job::view`): lines, a table whose rows each
 /// apply their scenario, and a list. The Apply buttons are off while `frozen` (the job runs,
 /// or the plan was edited since it started, which Apply would undo).
 pub fn render(view: &View, on_action: &Callback<Action>, frozen: bool) -> Html {
@@ -174,7 +174,7 @@ pub fn lines(lines: &[Line]) -> Html {
         .collect()
 }
 
-pub fn table(table: &page::Table, on_action: &Callback<Action>, frozen: bool) -> Html {
+pub fn table(table: &app::Table, on_action: &Callback<Action>, frozen: bool) -> Html {
     let applies = table.rows.iter().any(|r| r.apply.is_some());
     html! {
         <table class="job-results" data-testid={table.testid.clone()}>
@@ -197,7 +197,7 @@ pub fn table(table: &page::Table, on_action: &Callback<Action>, frozen: bool) ->
 }
 
 /// The Apply button of `apply`, off while `frozen`.
-pub fn apply_button(apply: &page::Apply, on_action: &Callback<Action>, frozen: bool) -> Html {
+pub fn apply_button(apply: &app::Apply, on_action: &Callback<Action>, frozen: bool) -> Html {
     let (label, scenario) = (apply.label.clone(), apply.scenario.clone());
     let on_action = on_action.clone();
     let onclick = Callback::from(move |_: MouseEvent| {

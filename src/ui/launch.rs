@@ -1,5 +1,5 @@
 //! "Run this plan": the plan as a framework's launch files, written and worded in the worker
-//! (`jobs::launch`) while the section is open, each file with a button that copies it. A plain
+//! (`app::jobs::launch`) while the section is open, each file with a button that copies it. A plain
 //! function, as the accuracy table is: a component would cost the page's download.
 
 use yew::prelude::*;

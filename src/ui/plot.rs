@@ -6,12 +6,12 @@
 use yew::prelude::*;
 
 use super::browser;
-use crate::page::words;
+use crate::app::words;
 
 pub use crate::charts::Kind;
 
 /// One plot with its save buttons (`data-testid` `plot-<kind id>`): `svg`, the drawing the
-/// worker made (`page::Task::Plots`), or an empty frame of the plot's height while it comes.
+/// worker made (`app::Task::Plots`), or an empty frame of the plot's height while it comes.
 pub fn plot(svg: Option<&str>, kind: Kind) -> Html {
     let testid = format!("plot-{}", kind.id());
     let Some(svg) = svg.map(str::to_string) else {

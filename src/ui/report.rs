@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::browser::{self, ShareLink};
 use super::state::State;
-use crate::page::words::{plan_title, report_inputs};
+use crate::app::words::{plan_title, report_inputs};
 use crate::text::t;
 
 /// The report's head.

@@ -1,5 +1,5 @@
 //! What serving and post-training deliver on the plan's cluster, as the plots' worker words
-//! them (`page::Plots::serving_cards`): the *Serve* cards with their ranges, the *RL* cards
+//! them (`app::Plots::serving_cards`): the *Serve* cards with their ranges, the *RL* cards
 //! with the step's split, the frontier, and both as CSV. Shown only for a scenario that asks
 //! (`serving`, `rl`), once the worker's drawing for it has come; the page carries no serving
 //! model of its own.
@@ -8,8 +8,8 @@ use yew::prelude::*;
 
 use super::plot::{plot, Kind};
 use super::results::marked;
-use crate::editor::Action;
-use crate::page::{Card, Plots};
+use crate::app::state::Action;
+use crate::app::{Card, Plots};
 use crate::text::t;
 
 const SERVE: [&str; 6] = [

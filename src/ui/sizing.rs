@@ -6,9 +6,9 @@ use yew::prelude::*;
 
 use super::inputs::chip_id;
 use super::job::{progress, render, JobProps, Running};
+use crate::app::Task;
 use crate::model::presets;
 use crate::numbers;
-use crate::page::Task;
 use crate::text::{fill, t};
 
 /// The catalog chips whose bits are set in `picked`.

@@ -11,8 +11,8 @@ use yew::prelude::*;
 
 use super::browser;
 use super::state::Evaluation;
-use crate::editor::Change;
-use crate::page::words;
+use crate::app::state::Change;
+use crate::app::words;
 use crate::sketch::{self, Place, HEIGHT, WIDTH};
 
 /// Properties of the drawing.

@@ -1,10 +1,10 @@
-//! The page state is `editor::State`; this file only adapts its reducer to Yew's `use_reducer`.
+//! The page state is `app::state::State`; this file only adapts its reducer to Yew's `use_reducer`.
 
 use std::rc::Rc;
 
 use yew::Reducible;
 
-pub use crate::editor::{Action, Evaluation, Notice, State};
+pub use crate::app::state::{Action, Evaluation, Notice, State};
 
 impl Reducible for State {
     type Action = Action;

@@ -5,8 +5,8 @@
 use yew::prelude::*;
 
 use super::state::State;
+use crate::app::words::plan_short;
 use crate::format;
-use crate::page::words::plan_short;
 use crate::text::{fill, t};
 
 /// Days with failures as the headline says them, or that the run never finishes.

@@ -3,7 +3,7 @@
 //!
 //! The worker is a second wasm build (`src/worker.rs`, trunk's `data-type="worker"`), so the
 //! page's first load carries none of the search. It says `ready` once loaded; the page then
-//! posts the request (`page::Ask` as JSON), and the worker runs the job (`jobs::Job`),
+//! posts the request (`app::Ask` as JSON), and the worker runs the job (`app::jobs::Job`),
 //! posting an update every tenth of a second and a last one when done. Cancelling terminates
 //! the worker. The hosted page starts it from its loader file; `standalone.html`, which has no
 //! files beside it, carries the worker inline as the text of `<script data-worker>`, started as a
@@ -14,9 +14,9 @@
 //! On a machine with several cores a search or a sizing of several chips runs side by side: the
 //! worker starts workers of its own (from its own address), as many as the machine has cores
 //! (`navigator.hardwareConcurrency`, at most eight; the page may ask for fewer), gives each a
-//! search's shard or a chip of the sizing (`jobs::Job::split`; a worker done with one chip takes
+//! search's shard or a chip of the sizing (`app::jobs::Job::split`; a worker done with one chip takes
 //! the next waiting), asks each for its `parts`, and puts them together
-//! as one job (`jobs::Job::merged`), so the page sees one search or sizing with one progress
+//! as one job (`app::jobs::Job::merged`), so the page sees one search or sizing with one progress
 //! bar, which *Cancel* ends with every worker. Where a worker cannot start another, or one it
 //! started says nothing within five seconds (its code never came), it runs the whole job
 //! itself.
@@ -29,9 +29,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker};
 use yew::Callback;
 
-use crate::jobs::Job;
-use crate::page::wire::{failed, Ask, Update};
-use crate::page::Task;
+use crate::app::jobs::Job;
+use crate::app::wire::{failed, Ask, Update};
+use crate::app::Task;
 use crate::text::{self, Lang};
 
 /// The worker's loader, next to the page (`static/search-worker.js`).
@@ -425,7 +425,7 @@ fn send_code(worker: &Worker) {
 
 impl Runner {
     /// Starts `request` in a new worker; `on_update` receives each update as JSON text
-    /// (`jobs::Job::update`, or `{"done": true, "errors": [...]}`). `Err` says why no worker
+    /// (`app::jobs::Job::update`, or `{"done": true, "errors": [...]}`). `Err` says why no worker
     /// could start.
     pub fn start(request: &Task, on_update: Callback<String>) -> Result<Runner, String> {
         let mut ask = Ask::new(request, text::lang().code());
@@ -544,7 +544,7 @@ impl DrawerState {
 
 impl Drawer {
     /// Starts the worker; `on_drawn` receives each finished drawing as an update's JSON text
-    /// (`jobs::Job::update`).
+    /// (`app::jobs::Job::update`).
     pub fn start(on_drawn: Callback<String>) -> Result<Drawer, String> {
         let worker = Rc::new(
             Worker::new(&script()).map_err(|e| format!("the plots could not be drawn: {e:?}"))?,

@@ -17,10 +17,10 @@ use crate::common;
 use std::time::{Duration, Instant};
 
 use crate::common::{random_scenario, Rng};
+use clusterplan::app::jobs;
+use clusterplan::app::Task;
 use clusterplan::evaluation;
-use clusterplan::jobs;
 use clusterplan::model::search::Objective;
-use clusterplan::page::Task;
 use clusterplan::scenario::fields::{self, Kind};
 use clusterplan::scenario::Scenario;
 use serde_json::{json, Value};

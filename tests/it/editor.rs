@@ -6,7 +6,7 @@
 use std::process::Command;
 
 use crate::common::{random_scenario, Rng};
-use clusterplan::editor::{Action, Figure, Notice, State};
+use clusterplan::app::state::{Action, Figure, Notice, State};
 use clusterplan::model::{Severity, Warning};
 use clusterplan::scenario::fields;
 use clusterplan::scenario::Scenario;
@@ -242,9 +242,9 @@ fn published_plans_load_in_one_click_and_mixtures_hint_at_expert_parallelism() {
 #[test]
 fn an_edited_preset_is_marked_modified() {
     let mut state = fresh();
-    assert!(!clusterplan::editor::model_modified(&state.scenario));
+    assert!(!clusterplan::app::state::model_modified(&state.scenario));
     set(&mut state, "model.layers", json!(100));
-    assert!(clusterplan::editor::model_modified(&state.scenario));
+    assert!(clusterplan::app::state::model_modified(&state.scenario));
 }
 
 /// The same scenarios through the page's reducer, the shared policy and the command-line
@@ -441,7 +441,7 @@ fn a_pinned_plan_stays_while_b_is_edited() {
     assert!(b.train_days > a_days, "half the chips take longer");
     let a = &pinned.good.as_ref().expect("A has a result").estimate;
     assert_eq!(a.train_days, a_days, "A is as pinned");
-    let rows = clusterplan::editor::compare(a, &b);
+    let rows = clusterplan::app::state::compare(a, &b);
     let days = rows.iter().find(|d| d.figure == Figure::TrainDays).expect("days");
     assert!((days.change - (b.train_days / a_days - 1.0)).abs() < 1e-12);
     // Slower is worse; MFU moves in points; how much is built is no score.
@@ -488,7 +488,7 @@ fn a_system_change_says_what_came_with_it_and_undoes_and_redoes() {
     assert!(system.contains("KUAE"), "{system}");
     assert_eq!(chip.as_deref(), Some("Moore Threads MTT S4000"));
     assert_eq!(replaced, vec!["cluster.scale_out"]);
-    let words = clusterplan::page::words::notice(state.notice.as_ref().expect("a notice"));
+    let words = clusterplan::app::words::notice(state.notice.as_ref().expect("a notice"));
     assert!(words.contains("MTT S4000") && words.contains("network"), "{words}");
     assert!(state.notice.as_ref().is_some_and(Notice::undoable));
     let after = state.scenario.clone();
@@ -579,7 +579,7 @@ fn any_chip_count_answers_at_once() {
 /// says so, and Undo brings them back; an edit of a pool the list lacks changes nothing.
 #[test]
 fn pools_are_added_changed_and_removed_with_what_goes_with_them() {
-    use clusterplan::editor::{Edit, Removed};
+    use clusterplan::app::state::{Edit, Removed};
     let mut state = fresh();
     let chips = state.good.as_ref().expect("a result").inputs.cluster.n_chips;
     state.apply(Action::Edit(Edit::AddPool));
@@ -611,7 +611,7 @@ fn pools_are_added_changed_and_removed_with_what_goes_with_them() {
 /// that a job spans; each further site takes the next letter.
 #[test]
 fn sites_are_added_two_at_first_then_one_at_a_time() {
-    use clusterplan::editor::Edit;
+    use clusterplan::app::state::Edit;
     let mut state = fresh();
     state.apply(Action::Edit(Edit::AddSite));
     let names = |s: &State| -> Vec<String> {
@@ -630,7 +630,7 @@ fn sites_are_added_two_at_first_then_one_at_a_time() {
 /// number; removing one says so and Undo brings it back.
 #[test]
 fn measurements_start_from_the_plan_and_keep_their_number() {
-    use clusterplan::editor::{Edit, Removed};
+    use clusterplan::app::state::{Edit, Removed};
     let mut state = fresh();
     set(&mut state, "parallelism.tp", json!(4));
     state.apply(Action::Edit(Edit::AddMeasurement));
@@ -663,7 +663,7 @@ fn measurements_start_from_the_plan_and_keep_their_number() {
 /// has it; unticked, the model has none, even where its preset had one.
 #[test]
 fn optional_blocks_start_from_their_figures_and_turn_off() {
-    use clusterplan::editor::{Block, Edit};
+    use clusterplan::app::state::{Block, Edit};
     let mut state = fresh();
     let t = |s: &State| s.good.as_ref().expect("a result").inputs.transformer;
     for (block, has) in [
@@ -689,7 +689,7 @@ fn optional_blocks_start_from_their_figures_and_turn_off() {
 /// the same scenario, where the refusal is named the same.
 #[test]
 fn a_refused_measurement_is_inert_everywhere() {
-    use clusterplan::editor::Edit;
+    use clusterplan::app::state::Edit;
     let mut state = fresh();
     state.apply(Action::ChooseModel("llama3-70b".into()));
     set(&mut state, "cluster.chips", json!(4096));

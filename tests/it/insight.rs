@@ -102,9 +102,9 @@ fn network_gives_every_tier_and_the_pages_table_agrees() {
     assert!(tiers[1]["by_collective"]["dp"].as_f64().unwrap() > 1e9);
     assert_eq!(tiers.iter().filter(|t| t["hottest"] == true).count(), 1);
 
-    use clusterplan::page::Task;
+    use clusterplan::app::Task;
     let task = Task::Plots { scenario: plan, dark: false, width: 900 };
-    let mut job = clusterplan::jobs::Job::start(&task).expect("starts");
+    let mut job = clusterplan::app::jobs::Job::start(&task).expect("starts");
     while !job.step() {}
     let plots = job.plots().expect("plots");
     let table = plots.table("network-load-table").expect("the page's table");
@@ -170,9 +170,9 @@ fn a_job_over_sites_loads_the_link_between_them() {
         let hottest = hottest.filter(|t| t["hottest"] == true).count();
         assert_eq!(hottest, 1);
 
-        use clusterplan::page::Task;
+        use clusterplan::app::Task;
         let task = Task::Plots { scenario: s, dark: false, width: 900 };
-        let mut job = clusterplan::jobs::Job::start(&task).expect("starts");
+        let mut job = clusterplan::app::jobs::Job::start(&task).expect("starts");
         while !job.step() {}
         let table = job.plots().and_then(|p| p.table("network-load-table")).expect("the table");
         let row = table.rows.last().expect("rows");

@@ -2,9 +2,9 @@
 //! their JSON, a search and a sizing run to the end in slices, and the page's status reads
 //! every update, including broken ones.
 
-use clusterplan::jobs::{self, Job};
+use clusterplan::app::jobs::{self, Job};
+use clusterplan::app::{self, Status, Task, View};
 use clusterplan::model::search::Objective;
-use clusterplan::page::{self, Status, Task, View};
 use clusterplan::scenario::fields;
 use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
@@ -49,16 +49,16 @@ fn requests_survive_their_json() {
         assert!(Task::from_json(bad).is_err(), "{bad}");
     }
     // As the worker receives a task: in the page's language, asking for a sizing's parts.
-    let asked = page::Ask {
+    let asked = app::Ask {
         lang: Some("zh-CN".into()),
         parts: true,
         workers: Some(3),
         task: Ok(Task::Validate),
     };
-    assert_eq!(page::Ask::from_json(&asked.to_json()), asked);
-    let plain = page::Ask::new(&Task::Validate, "en");
-    assert_eq!(page::Ask::from_json(&plain.to_json()), plain);
-    let garbled = page::Ask::from_json("not json");
+    assert_eq!(app::Ask::from_json(&asked.to_json()), asked);
+    let plain = app::Ask::new(&Task::Validate, "en");
+    assert_eq!(app::Ask::from_json(&plain.to_json()), plain);
+    let garbled = app::Ask::from_json("not json");
     assert!(garbled.task.is_err() && garbled.lang.is_none() && !garbled.parts);
 }
 
@@ -318,7 +318,7 @@ fn every_view_survives_the_wire() {
     assert!(drawn.plot("step").is_some_and(|svg| svg.starts_with("<svg")));
     assert!(drawn.fleet.as_ref().is_some_and(|f| f.cards.len() == 2), "{:?}", drawn.fleet);
     assert!(drawn.failures.is_some());
-    assert_eq!(page::wire::drawn(&plots.update(true)), Some(drawn));
+    assert_eq!(app::wire::drawn(&plots.update(true)), Some(drawn));
 }
 
 /// The accuracy table the page opens is the same report `clusterplan validate` prints.
@@ -488,12 +488,12 @@ fn a_plan_found_faster_than_a_published_one_is_weighed_against_the_models_error(
     }
     // The notice of the loaded plan says the same reading.
     let mut state =
-        clusterplan::editor::State::new(clusterplan::scenario::Scenario::default_plan(), None);
-    state.apply(clusterplan::editor::Action::LoadPublishedPlan("deepseek-v3".into()));
-    let notice = clusterplan::page::words::notice(state.notice.as_ref().expect("a notice"));
+        clusterplan::app::state::State::new(clusterplan::scenario::Scenario::default_plan(), None);
+    state.apply(clusterplan::app::state::Action::LoadPublishedPlan("deepseek-v3".into()));
+    let notice = clusterplan::app::words::notice(state.notice.as_ref().expect("a notice"));
     assert!(notice.contains("slower than the run was"), "{notice}");
-    state.apply(clusterplan::editor::Action::LoadPublishedPlan("llama3-8b".into()));
-    let notice = clusterplan::page::words::notice(state.notice.as_ref().expect("a notice"));
+    state.apply(clusterplan::app::state::Action::LoadPublishedPlan("llama3-8b".into()));
+    let notice = clusterplan::app::words::notice(state.notice.as_ref().expect("a notice"));
     assert!(notice.contains("faster than the run was") && notice.contains("tolerance"), "{notice}");
 }
 

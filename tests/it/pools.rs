@@ -409,9 +409,9 @@ fn the_diloco_token_factor_lengthens_the_run() {
 /// for one pool at one site.
 #[test]
 fn the_fleet_view_shows_every_pool_and_site() {
+    use clusterplan::app::jobs::fleet::view;
     use clusterplan::charts::{pool_colour, LIGHT};
     use clusterplan::evaluation::evaluate;
-    use clusterplan::jobs::fleet::view;
     let fleet =
         |s: &Scenario| view(s, &evaluate(s).expect("the fleet is judged good"), &LIGHT, 760);
     assert!(fleet(&Scenario::default_plan()).is_none());
@@ -541,8 +541,8 @@ fn the_fleet_drawing_stays_inside_its_bounds() {
 /// The fleet question in the worker: the answer's line and the scenario its Apply opens.
 #[test]
 fn the_fleet_question_is_answered_in_the_worker() {
-    use clusterplan::jobs::run;
-    use clusterplan::page::Task;
+    use clusterplan::app::jobs::run;
+    use clusterplan::app::Task;
     let scenario = fleet_scenario(&[])
         .with(paths::CLUSTER_POOLS, None)
         .with(paths::CLUSTER_BETWEEN_POOLS, None);

@@ -466,7 +466,7 @@ fn every_plain_field_reaches_the_model_and_moves_the_estimate() {
 /// A plan is named by its parts' display names, never by ids.
 #[test]
 fn a_plan_is_named_by_its_parts() {
-    use clusterplan::page::words::plan_title;
+    use clusterplan::app::words::plan_title;
     assert_eq!(
         plan_title(&Scenario::default_plan()),
         "NVIDIA H100 SXM5 80GB × 16,384 · NVIDIA DGX H100 (8 × H100) · Llama 3.1 405B"

@@ -1019,8 +1019,8 @@ fn a_stopped_search_gone_on_to_the_best_finds_the_best() {
 /// for.
 #[test]
 fn parts_sent_as_text_rank_what_one_worker_ranks() {
-    use clusterplan::jobs::{self, Job};
-    use clusterplan::page::Task;
+    use clusterplan::app::jobs::{self, Job};
+    use clusterplan::app::Task;
     let mut rng = Rng(0x5A2D_0002);
     let mut cases: Vec<Scenario> = [SMALL_DENSE, SMALL_MOE, SMALL_ODD].map(scenario).to_vec();
     while cases.len() < 7 {

@@ -190,12 +190,12 @@ fn the_words_only_the_worker_speaks_are_not_asked_for_by_the_page() {
         "src/charts/timeline.rs",
         "src/charts/tornado.rs",
         "src/charts/load.rs",
-        "src/jobs/insight.rs",
-        "src/jobs/view.rs",
-        "src/jobs/fleet.rs",
-        "src/jobs/serve.rs",
-        "src/jobs/launch.rs",
-        "src/jobs.rs",
+        "src/app/jobs/insight.rs",
+        "src/app/jobs/view.rs",
+        "src/app/jobs/fleet.rs",
+        "src/app/jobs/serve.rs",
+        "src/app/jobs/launch.rs",
+        "src/app/jobs.rs",
         "src/report.rs",
         "src/sizing.rs",
         "src/text.rs",
@@ -343,11 +343,11 @@ fn the_sources_file_is_current() {
     assert!(parsed.get("source.model.llama3-405b").is_some_and(|s| s.contains("arXiv")));
 }
 
-/// What the page says after an edit is worded natively (`page::words`), in both languages: a
+/// What the page says after an edit is worded natively (`app::words`), in both languages: a
 /// chip change names the chip, what came with it and the measurements made on another chip.
 #[test]
 fn the_page_words_a_chip_change_in_both_languages() {
-    use clusterplan::editor::Notice;
+    use clusterplan::app::state::Notice;
     let change = Notice::ChipChanged {
         chip: "H200".into(),
         kept: Vec::new(),
@@ -355,9 +355,9 @@ fn the_page_words_a_chip_change_in_both_languages() {
         set_aside: 2,
     };
     text::set_lang(Lang::En);
-    let en = clusterplan::page::words::notice(&change);
+    let en = clusterplan::app::words::notice(&change);
     text::set_lang(Lang::ZhCn);
-    let zh = clusterplan::page::words::notice(&change);
+    let zh = clusterplan::app::words::notice(&change);
     text::set_lang(Lang::En);
     assert_eq!(
         en,
@@ -374,7 +374,7 @@ fn the_page_words_a_chip_change_in_both_languages() {
 /// by id, in both languages.
 #[test]
 fn a_report_lists_its_inputs_by_name() {
-    use clusterplan::page::words::report_inputs;
+    use clusterplan::app::words::report_inputs;
     let scenario = Scenario::default_plan();
     let inputs = scenario.resolve().expect("resolves");
     for lang in [Lang::En, Lang::ZhCn] {
@@ -424,7 +424,7 @@ fn a_report_lists_its_inputs_by_name() {
 /// A further pool's and a site's fields are named and measured as the table's own.
 #[test]
 fn list_entries_take_their_fields_words() {
-    use clusterplan::page::words::{label, unit};
+    use clusterplan::app::words::{label, unit};
     assert_eq!(label("cluster.pools.1.chips"), label("cluster.chips"));
     assert!(!label("cluster.pools.1.chips").is_empty());
     assert_eq!(unit("cluster.pools.0.chips"), unit("cluster.chips"));

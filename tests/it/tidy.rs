@@ -120,13 +120,13 @@ fn model_depends_on_nothing_but_std() {
 }
 
 /// The browser's crates are named only by the page's own files (`ui`, and the two binaries'
-/// entry points); the page's rules (`editor`, `page`) and everything under them stay plain
+/// entry points); the app (`app`) and everything under it stay plain
 /// Rust that native tests drive.
 #[test]
 fn only_ui_knows_the_browser() {
     let page = ["src/ui.rs", "src/main.rs", "src/worker.rs"];
     let files = files_under("src");
-    assert!(files.iter().any(|f| relative(f).starts_with("src/editor/")), "found the page's rules");
+    assert!(files.iter().any(|f| relative(f).starts_with("src/app/")), "found the page's rules");
     for path in files {
         let name = relative(&path);
         if name.starts_with("src/ui/") || page.contains(&name.as_str()) {
@@ -141,7 +141,7 @@ fn only_ui_knows_the_browser() {
 
 /// The page lays out what it is given: outside the browser glue (`ui/browser.rs`, the worker's
 /// side of `ui/worker.rs`), no `ui` file reads JSON by key or builds it; every worker result
-/// is a typed view (`page::View`, `page::Plots`) and every edit an `editor::Action`.
+/// is a typed view (`app::View`, `app::Plots`) and every edit an `app::state::Action`.
 #[test]
 fn the_page_reads_no_json_by_key() {
     let glue = ["src/ui/browser.rs"];
@@ -257,10 +257,9 @@ const PARTS: &[(&str, &[&str])] = &[
     ("the input", &["numbers", "scenario"]),
     ("beside the model", &["validation", "sizing", "launch", "measure"]),
     ("the judge", &["evaluation"]),
-    ("the page's rules", &["editor"]),
     ("words and pictures", &["text", "format", "charts", "sketch", "cite"]),
-    ("the page's words", &["page"]),
-    ("results", &["jobs", "report", "catalog"]),
+    ("outputs", &["report", "catalog"]),
+    ("the app", &["app"]),
     ("the CLI", &["bin"]),
     ("the page", &["ui", "main", "worker"]),
 ];

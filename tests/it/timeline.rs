@@ -205,11 +205,11 @@ fn the_gantt_drawing_spans_the_step_on_every_stage_drawn_with_a_title_a_bar() {
 #[test]
 fn the_page_draws_the_timeline_in_its_plots_for_a_1f1b_and_an_interleaved_plan() {
     for (v, chunk) in [(1, false), (4, true)] {
-        use clusterplan::page::Task;
+        use clusterplan::app::Task;
         let s = clusterplan::scenario::Scenario::default_plan()
             .with(&clusterplan::scenario::fields::PARALLELISM_VIRTUAL_STAGES, Some(v.into()));
         let task = Task::Plots { scenario: s, dark: false, width: 900 };
-        let mut job = clusterplan::jobs::Job::start(&task).expect("starts");
+        let mut job = clusterplan::app::jobs::Job::start(&task).expect("starts");
         while !job.step() {}
         let plots = job.plots().expect("plots");
         let svg = plots.plot("step-timeline").expect("the timeline is drawn");

@@ -5,11 +5,11 @@ use serde_json::Value;
 use yew::prelude::*;
 
 use super::{preset_source, Form, PanelProps};
+use crate::app::words;
 use crate::format;
 use crate::model::facility::FabricKind;
 use crate::model::presets;
 use crate::numbers;
-use crate::page::words;
 use crate::scenario::user_catalog::{Entry, Kind};
 use crate::scenario::{fields, leaves};
 use crate::ui::fields::{SelectField, Slider};

@@ -6,7 +6,7 @@ use serde_json::Value;
 use yew::prelude::*;
 
 use super::Form;
-use crate::editor::{Block, Edit};
+use crate::app::state::{Block, Edit};
 use crate::model::{LinearKind, MambaKind};
 use crate::scenario::fields;
 use crate::text::{fill, t};
@@ -86,7 +86,7 @@ pub(super) fn pattern_field(f: &Form, shape: Option<&crate::model::Transformer>)
         <>
             <div class="field pattern">
                 <label>
-                    <span class="label">{ crate::page::words::label(path) }</span>
+                    <span class="label">{ crate::app::words::label(path) }</span>
                     <input type="text" data-testid="hybrid-pattern" value={value}
                         placeholder={t("form.pattern-placeholder")} spellcheck="false" onchange={on_change} />
                 </label>
@@ -196,7 +196,7 @@ fn counts_grid<const N: usize>(
     }
 }
 
-/// A toggle for an optional block of the model (`editor::Block`), on from its starting
+/// A toggle for an optional block of the model (`app::state::Block`), on from its starting
 /// figures or off. It shows what the scenario says, or else whether the model has it.
 pub(super) fn object_toggle(
     f: &Form,

@@ -6,7 +6,7 @@ use serde_json::Value;
 use yew::prelude::*;
 
 use super::{Form, PanelProps};
-use crate::editor::Edit;
+use crate::app::state::Edit;
 use crate::format;
 use crate::model::presets;
 use crate::scenario::fields::{self, Field};
@@ -34,7 +34,7 @@ pub fn measurements_panel(props: &PanelProps) -> Html {
         let on_model = edit.reform(move |preset| Edit::MeasurementModel { at: i, preset });
         let mut models: Vec<(AttrValue, AttrValue)> = presets::TRANSFORMERS
             .iter()
-            .map(|p| (AttrValue::from(p.id), AttrValue::from(crate::page::words::preset_name("model", p.id, p.name))))
+            .map(|p| (AttrValue::from(p.id), AttrValue::from(crate::app::words::preset_name("model", p.id, p.name))))
             .collect();
         if model.is_empty() {
             models.insert(0, (AttrValue::default(), AttrValue::from(t("form.custom-model"))));

@@ -6,7 +6,7 @@ use yew::prelude::*;
 use crate::text::{fill, t};
 
 use super::{layers, preset_source, Form, PanelProps};
-use crate::editor;
+use crate::app::state;
 use crate::format;
 use crate::model::presets::{self};
 use crate::model::{AttentionImpl, FfnKind, Recipe};
@@ -37,11 +37,11 @@ pub fn model_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
     let shape = f.good.map(|g| g.inputs.transformer);
     let preset = f.raw("model.preset").and_then(|v| v.as_str().map(str::to_string));
-    let modified = editor::model_modified(&f.state.scenario);
+    let modified = state::model_modified(&f.state.scenario);
     let mut options: Vec<(AttrValue, AttrValue)> = presets::TRANSFORMERS
         .iter()
         .map(|p| {
-            let own = crate::page::words::preset_name("model", p.id, p.name);
+            let own = crate::app::words::preset_name("model", p.id, p.name);
             let name = if modified && preset.as_deref() == Some(p.id) {
                 fill("form.modified", &[("name", own)])
             } else {
@@ -120,7 +120,7 @@ pub fn model_panel(props: &PanelProps) -> Html {
                     }) }
                 </div>
             }
-            { layers::object_toggle(&f, editor::Block::Moe, "moe", t("form.moe"), moe.is_some()) }
+            { layers::object_toggle(&f, state::Block::Moe, "moe", t("form.moe"), moe.is_some()) }
             if let Some(m) = moe {
                 <div class="grid">
                     { f.render(f.number(&fields::MODEL_MOE_EXPERTS, "experts", Some(m.n_experts as f64))) }

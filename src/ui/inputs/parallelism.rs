@@ -6,10 +6,10 @@ use yew::prelude::*;
 use crate::text::t;
 
 use super::{Form, PanelProps};
+use crate::app::words;
 use crate::model::{
     CpKind, CrossEntropy, CudaGraphs, Dispatcher, Parallelism, Recompute, Sharding, Stack,
 };
-use crate::page::words;
 use crate::scenario::fields::{self, Field};
 use crate::ui::fields::{SelectField, Slider};
 

@@ -1,16 +1,16 @@
 //! The pools panel: further pools of other chips beside the cluster (`cluster.pools`), the link
 //! between them and how one job spans them, the sites they stand in, and the question "add which
 //! chip, how many, to meet the deadline". The panel only edits; the job over the fleet and the
-//! answer are the worker's (`jobs::fleet`), shown in the results (`ui::fleet`).
+//! answer are the worker's (`app::jobs::fleet`), shown in the results (`ui::fleet`).
 
 use serde_json::Value;
 use yew::prelude::*;
 
 use super::{Form, PanelProps};
-use crate::editor::Edit;
+use crate::app::state::Edit;
+use crate::app::Task;
 use crate::model::pools::Across;
 use crate::model::presets;
-use crate::page::Task;
 use crate::scenario::{fields, Scenario};
 use crate::text::{fill, t};
 use crate::ui::fields::SelectField;
@@ -33,7 +33,7 @@ pub fn pools_panel(props: &PanelProps) -> Html {
         systems.extend(presets::SYSTEMS.iter().filter(|s| s.chip == chip).map(|s| {
             (
                 AttrValue::from(s.id),
-                AttrValue::from(crate::page::words::preset_name("system", s.id, s.name)),
+                AttrValue::from(crate::app::words::preset_name("system", s.id, s.name)),
             )
         }));
         let on_system =
@@ -52,7 +52,7 @@ pub fn pools_panel(props: &PanelProps) -> Html {
                     errors={f.errors(&format!("cluster.pools.{i}.chip"))} />
                 { f.render(chips) }
                 if systems.len() > 1 {
-                    <SelectField testid={format!("pool-system-{i}")} label={crate::page::words::label("cluster.system")}
+                    <SelectField testid={format!("pool-system-{i}")} label={crate::app::words::label("cluster.system")}
                         options={systems} value={system} on_change={on_system} />
                 }
                 <button type="button" class="link" data-testid={format!("pool-remove-{i}")} onclick={remove}
@@ -91,7 +91,7 @@ pub struct AddProps {
 }
 
 /// "Add which chip, how many, to meet the deadline": the fewest chips of a kind to add beside
-/// the fleet, asked of the worker (`jobs::fleet::addition`), with days, MW and capex, and Apply.
+/// the fleet, asked of the worker (`app::jobs::fleet::addition`), with days, MW and capex, and Apply.
 #[function_component(FleetAdd)]
 pub fn fleet_add(props: &AddProps) -> Html {
     let chip = use_state(|| "ascend-910b".to_string());

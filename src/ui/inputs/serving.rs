@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::layers::object_toggle;
 use super::{Form, PanelProps};
-use crate::editor::Block;
+use crate::app::state::Block;
 use crate::model::rl::Rl;
 use crate::model::serving::{Engine, Mix, Precision, Serving};
 use crate::scenario::fields::{self, Field};

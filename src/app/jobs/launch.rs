@@ -3,11 +3,11 @@
 //! the scenario with the logs' measurements added.
 
 use super::{Launched, Measured};
+use crate::app::{Apply, Block, Line, View};
 use crate::format;
 use crate::launch::{Cannot, Framework, Launch};
 use crate::measure::{Measured as Figure, Why};
 use crate::numbers;
-use crate::page::{Apply, Block, Line, View};
 use crate::scenario::fields;
 use crate::text::{fill, t};
 

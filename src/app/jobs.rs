@@ -1,18 +1,18 @@
 //! Long computations the page runs off the main thread: a plan search, a sizing, the
 //! accuracy report and plots as SVG documents, as jobs done a slice at a time.
 //!
-//! A `page::Task` crosses to the worker as JSON; the worker calls `Job::step` until it is done
+//! A `app::Task` crosses to the worker as JSON; the worker calls `Job::step` until it is done
 //! and sends back an update (`Job::update`, the result as the page shows it) every so often,
-//! which the page reads into a `page::Status`. The same code runs natively, so tests drive a
+//! which the page reads into a `app::Status`. The same code runs natively, so tests drive a
 //! job exactly as the worker does.
 
 use serde_json::{json, Value};
 
+use crate::app::state;
+use crate::app::{Plots, Task, Update, View};
 use crate::charts;
-use crate::editor;
 use crate::model::search::{Options, Search};
 use crate::model::sweep::ScalingPoint;
-use crate::page::{Plots, Task, Update, View};
 use crate::report;
 use crate::scenario::{ChipRef, Scenario, Searchable};
 use crate::sizing::{Answer, Sizer};
@@ -778,10 +778,10 @@ fn compare_svg(a_scenario: &Scenario, b_scenario: &Scenario, dark: bool) -> Draw
     let current =
         |g: &crate::evaluation::Evaluation| ScalingPoint::of(g.inputs.cluster.n_chips, &g.estimate);
     let (now_a, now_b) = (current(&a), current(&b));
-    let (scaling_a, scaling_b) = (editor::scaling(&a.inputs), editor::scaling(&b.inputs));
+    let (scaling_a, scaling_b) = (state::scaling(&a.inputs), state::scaling(&b.inputs));
     let theme = if dark { charts::DARK } else { charts::LIGHT };
     let (name_a, name_b) =
-        (crate::page::words::plan_short(a_scenario), crate::page::words::plan_short(b_scenario));
+        (crate::app::words::plan_short(a_scenario), crate::app::words::plan_short(b_scenario));
     let names = [name_a.as_str(), name_b.as_str()];
     Ok((
         charts::draw_compare_step(&a.estimate, &b.estimate, names, &theme, (960, 300)),
@@ -808,7 +808,7 @@ fn plots_svg(typed: &Scenario, dark: bool, width: u32) -> Plots {
     };
     let scenario = &estimated;
     let theme = if dark { charts::DARK } else { charts::LIGHT };
-    let scaling = editor::scaling(&good.inputs);
+    let scaling = state::scaling(&good.inputs);
     let chips = good.inputs.cluster.n_chips;
     let money = crate::format::Money::of(&good.inputs.plant.facility);
     let width = width.clamp(200, 4000);
@@ -817,7 +817,7 @@ fn plots_svg(typed: &Scenario, dark: bool, width: u32) -> Plots {
     let mut plots = Plots::default();
     serve::words(&mut plots, scenario, &good, &served, &theme, width);
     let sketch = crate::sketch::sketch(&good.inputs, &good.estimate).map(|s| {
-        let layout = crate::sketch::layout(&s, &crate::page::words::sketch_words());
+        let layout = crate::sketch::layout(&s, &crate::app::words::sketch_words());
         charts::draw_sketch(&layout, &theme)
     });
     plots.plots.extend(drawn.into_iter().map(|(id, svg)| (id.to_string(), svg)));
@@ -869,7 +869,7 @@ fn failures_view(
     good: &crate::evaluation::Evaluation,
     theme: &charts::Theme,
     width: u32,
-) -> Option<crate::page::Failures> {
+) -> Option<crate::app::Failures> {
     let spread = crate::evaluation::failures(good);
     // A run that never finishes has no spread to show; its problem says so.
     if spread.trials == 0 {
@@ -906,7 +906,7 @@ fn failures_view(
     let deadline_said = deadline.zip(spread.deadline_chance).map(|(d, chance)| {
         crate::text::fill(key, &[("days", &days(d)), ("chance", &crate::format::percent(chance))])
     });
-    Some(crate::page::Failures {
+    Some(crate::app::Failures {
         p10_days: finite(spread.p10_days),
         p50_days: finite(spread.p50_days),
         p90_days: finite(spread.p90_days),

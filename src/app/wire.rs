@@ -1,6 +1,6 @@
 //! The worker's wire: what the page asks for (`Task`, sent as an `Ask` in the page's
 //! language), the updates the worker sends back (`Update`, with the result as the page shows
-//! it, `page::View` or `page::Plots`), and what the page knows of a job (`Status`). Every
+//! it, `app::View` or `app::Plots`), and what the page knows of a job (`Status`). Every
 //! message is JSON text; one that cannot be read is an error, never a panic.
 
 use serde::de::DeserializeOwned;
@@ -17,7 +17,7 @@ pub enum Task {
     /// Search every plan for the scenario's workload and cluster.
     Search { scenario: Scenario, objective: Objective, top: usize },
     /// Search shard `part` of `of` of that search (`model::search::Search::shard`), for a
-    /// worker searching beside others (`jobs::Job::split`).
+    /// worker searching beside others (`app::jobs::Job::split`).
     SearchShard { scenario: Scenario, objective: Objective, top: usize, part: u32, of: u32 },
     /// Size a cluster of each chip (`None`: the scenario's own) for a deadline; the plot is
     /// drawn for the dark colour scheme when `dark`.
@@ -161,7 +161,7 @@ fn chips_of(request: &Value) -> Vec<Option<String>> {
 pub struct Ask {
     /// The language's code (`text::Lang::code`).
     pub lang: Option<String>,
-    /// Send the job's parts with the last update (`jobs::Job::parts`).
+    /// Send the job's parts with the last update (`app::jobs::Job::parts`).
     pub parts: bool,
     /// Workers to run it on at most, when fewer than the machine's cores (`Some(1)`: this one
     /// alone).
@@ -320,4 +320,27 @@ impl Status {
     pub fn cancelled(&self) -> Status {
         Status { running: false, ..self.clone() }
     }
+}
+
+/// The `<meta name>` under which a page saved as a file (*Save as file*) carries its plan: the
+/// fragment of its link (`s=1.…`, with plan B of a comparison), which the page opens with when
+/// its address has none.
+pub const PLAN_META: &str = "clusterplan-plan";
+
+/// The single-file page `html` (`standalone.html`, or the page as its head holds it) carrying
+/// the plan `fragment`: any plan it carried replaced, the new one first in its head.
+pub fn saved_file(html: &str, fragment: &str) -> String {
+    let mark = format!("<meta name=\"{PLAN_META}\"");
+    let mut html = html.to_string();
+    while let Some(at) = html.find(&mark) {
+        let end = html[at..].find('>').map_or(html.len(), |e| at + e + 1);
+        html.replace_range(at..end, "");
+    }
+    let content = fragment.trim_start_matches('#').replace('&', "&amp;").replace('"', "&quot;");
+    let meta = format!("{mark} content=\"{content}\">");
+    match html.find("<head").and_then(|at| html[at..].find('>').map(|e| at + e + 1)) {
+        Some(after) => html.insert_str(after, &meta),
+        None => html.insert_str(0, &meta),
+    }
+    html
 }

@@ -1,7 +1,8 @@
-//! Serving and post-training worded for the page (`page::Serve`, `page::Rl`): each card's
+//! Serving and post-training worded for the page (`app::Serve`, `app::Rl`): each card's
 //! value, its range from the held-out serving sources (`validation::serving::Reach`) and
 //! the line under it, the problems in words, and the serving frontier drawn.
 
+use crate::app::{Apply, Card, Line, Plots, Row, Table};
 use crate::charts;
 use crate::evaluation::Evaluation;
 use crate::evaluation::Served;
@@ -9,7 +10,6 @@ use crate::format;
 use crate::model::rl::RlEstimate;
 use crate::model::serving::ServingEstimate;
 use crate::numbers;
-use crate::page::{Apply, Card, Line, Plots, Row, Table};
 use crate::scenario::{fields, Scenario};
 use crate::text::{fill, t};
 use crate::validation::serving::Reach;

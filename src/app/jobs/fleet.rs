@@ -7,13 +7,13 @@
 
 use serde_json::{json, Value};
 
+use crate::app::{self, Apply, BestSplit, Line, PoolCard, Total, View};
 use crate::charts::{self, Theme};
 use crate::evaluation::Evaluation;
 use crate::format;
 use crate::model::pools::{best_split, Across, PoolPart};
 use crate::model::presets;
 use crate::numbers;
-use crate::page::{self, Apply, BestSplit, Line, PoolCard, Total, View};
 use crate::scenario::{fields, Scenario, Sites};
 use crate::sizing::{add_to_fleet, Addition};
 use crate::sketch::{self, PoolMark, SiteMark};
@@ -89,7 +89,7 @@ pub fn view(
     good: &Evaluation,
     theme: &Theme,
     width: u32,
-) -> Option<page::Fleet> {
+) -> Option<app::Fleet> {
     // With sites, each pool's part is its part of its site's job.
     let sited = scenario.sites().ok().flatten();
     if good.pools.is_none() && sited.is_none() {
@@ -221,7 +221,7 @@ pub fn view(
         );
         charts::draw_fleet(&layout, theme)
     });
-    Some(page::Fleet {
+    Some(app::Fleet {
         title: t("fleet.title").into(),
         headline,
         lines,
@@ -392,10 +392,10 @@ fn sites(
     if let Some(assumed) = diloco_assumed(found, good) {
         lines.push(line("sites-assumption", assumed, false));
     }
-    let rows: Vec<page::Row> = names
+    let rows: Vec<app::Row> = names
         .iter()
         .zip(&e.sites)
-        .map(|(name, p)| page::Row {
+        .map(|(name, p)| app::Row {
             testid: "site-row".into(),
             cells: vec![
                 name.clone(),
@@ -403,7 +403,7 @@ fn sites(
                 fill("unit.mw", &[("n", &format::sig3(p.power_w / 1e6))]),
                 format::Money::of(&good.inputs.plant.facility).show(p.run_cost_usd),
             ],
-            ..page::Row::default()
+            ..app::Row::default()
         })
         .collect();
     let head = [
@@ -413,7 +413,7 @@ fn sites(
         "fleet.site-head.cost",
     ];
     let head = head.map(|h| t(h).to_string()).to_vec();
-    let table = page::Table { testid: "sites-table".into(), head, rows };
+    let table = app::Table { testid: "sites-table".into(), head, rows };
     let view = View { lines, table: Some(table), ..View::default() };
     let marks = found
         .sites

@@ -2,10 +2,10 @@
 //! the sensitivity sweep's table, its sentence and tornado (`evaluation::sensitivity`), and
 //! the network's load by tier as a table and bars (`evaluation::network`).
 
+use crate::app::{Line, Plots, Row, Table};
 use crate::charts;
 use crate::evaluation::Evaluation;
 use crate::format::Money;
-use crate::page::{Line, Plots, Row, Table};
 use crate::report::{sensitivity_input, sensitivity_threat, sensitivity_value};
 use crate::text::t;
 

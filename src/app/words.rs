@@ -3,7 +3,7 @@
 //! language spoken (`static/text/<lang>.txt`), so a language is a file, not a hunt through the
 //! components. No Yew here, so native tests read what the page says.
 
-use crate::editor::{Kept, Notice, Removed};
+use crate::app::state::{Kept, Notice, Removed};
 use crate::model::presets;
 use crate::scenario::fields;
 pub use crate::text::{field_name, fill, input_error, t, warning};

@@ -6,8 +6,11 @@
 
 use serde_json::{json, Value};
 
-use super::{Change, Evaluation};
+use crate::evaluation::Evaluation;
 use crate::scenario::{Scenario, MEASURES};
+
+/// A change to one field: a dotted path and its new raw value (`None` clears it).
+pub type Change = (String, Option<Value>);
 
 /// An optional block of the model, off unless the scenario or its preset has it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,12 +6,12 @@
 use serde_json::Value;
 
 use super::SizedChip;
+use crate::app::{self, Apply, Line, List, Picture, Source, Table, View};
 use crate::charts::{self, Curve, DARK, LIGHT};
 use crate::format;
 use crate::model::search::{Against, Objective, Oddity, Outcome, Plan, Verdict};
 use crate::model::{Estimate, Parallelism, Recompute};
 use crate::numbers;
-use crate::page::{self, Apply, Line, List, Picture, Source, Table, View};
 use crate::scenario::{Scenario, Searchable};
 use crate::sizing::Answer;
 use crate::text::{fill, t};
@@ -32,12 +32,12 @@ fn line(testid: &str, text: String, bad: bool) -> Line {
 }
 
 /// A row of `cells` with `testid`, applying nothing.
-fn cells_row(testid: &str, cells: Vec<String>) -> page::Row {
-    page::Row { testid: testid.to_string(), cells, ..page::Row::default() }
+fn cells_row(testid: &str, cells: Vec<String>) -> app::Row {
+    app::Row { testid: testid.to_string(), cells, ..app::Row::default() }
 }
 
 /// A row that says only why a chip has no answer.
-fn why_row(testid: &str, chip: String, why: &str) -> page::Row {
+fn why_row(testid: &str, chip: String, why: &str) -> app::Row {
     let mut cells = vec![chip];
     cells.extend(std::iter::repeat_n(String::new(), 5));
     cells.push(why.to_string());
@@ -275,12 +275,12 @@ impl<'a> Ctx<'a> {
 
     /// One plan as a row of the table: its rank (or `first` in its place), plan, days, MFU,
     /// memory, what applying it does to the typed plan, and why it wins or loses.
-    fn plan_row(&self, row: &Row, first: String, why: String, apply: Apply) -> page::Row {
+    fn plan_row(&self, row: &Row, first: String, why: String, apply: Apply) -> app::Row {
         let mut why = vec![why];
         why.extend(self.caveats(row.plan));
         let e = row.estimate.as_ref();
         let figure = |f: fn(&Estimate) -> f64| e.map(f).and_then(finite);
-        page::Row {
+        app::Row {
             testid: "search-row".into(),
             cells: vec![
                 first,
@@ -292,7 +292,7 @@ impl<'a> Ctx<'a> {
                 why.into_iter().filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" · "),
             ],
             apply: Some(apply),
-            ..page::Row::default()
+            ..app::Row::default()
         }
     }
 
@@ -452,7 +452,7 @@ pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> View {
     if let Some(why) = outcome.none_because {
         lines.push(line("search-why", why.to_string(), true));
     }
-    let mut rows: Vec<page::Row> = outcome
+    let mut rows: Vec<app::Row> = outcome
         .ranked
         .iter()
         .enumerate()
@@ -523,7 +523,7 @@ pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> View {
 }
 
 /// A table of `rows` under `head`.
-fn table(testid: &str, head: &[&str], rows: Vec<page::Row>) -> Table {
+fn table(testid: &str, head: &[&str], rows: Vec<app::Row>) -> Table {
     Table { testid: testid.into(), head: head.iter().map(|h| h.to_string()).collect(), rows }
 }
 
@@ -558,7 +558,7 @@ pub fn size(
     money: format::Money,
     dark: bool,
 ) -> View {
-    let rows: Vec<page::Row> = chips
+    let rows: Vec<app::Row> = chips
         .iter()
         .map(|c| {
             let chip = shown(&c.name);
@@ -586,7 +586,7 @@ pub fn size(
             let mw = finite(e.facility.power.facility_w / 1e6);
             let capex = finite(e.facility.cost.capex_usd);
             let label = fill("size.apply-label", &[("n", &count), ("chip", &chip)]);
-            page::Row {
+            app::Row {
                 testid: "size-row".into(),
                 cells: vec![
                     chip.clone(),
@@ -598,7 +598,7 @@ pub fn size(
                     plan_words(&sized.plan.parallelism, None),
                 ],
                 apply: Some(Apply::new("size-apply", label, sized.scenario.clone())),
-                ..page::Row::default()
+                ..app::Row::default()
             }
         })
         .collect();
@@ -664,7 +664,7 @@ pub fn size(
 /// `PowerSizing`'s JSON (`report::power_row`'s rows with their scenarios).
 pub fn power(sized: &Value, money: format::Money) -> View {
     let mw = sized["power_mw"].as_f64().unwrap_or(0.0);
-    let rows: Vec<page::Row> = sized["rows"]
+    let rows: Vec<app::Row> = sized["rows"]
         .as_array()
         .into_iter()
         .flatten()
@@ -693,7 +693,7 @@ pub fn power(sized: &Value, money: format::Money) -> View {
                 .map(|words| if words.is_empty() { "TP 1 PP 1".to_string() } else { words });
             let label = fill("size.apply-label", &[("n", &n(chips)), ("chip", &chip)]);
             let scenario = Scenario::from_value(row["scenario"].clone()).ok();
-            page::Row {
+            app::Row {
                 testid,
                 cells: vec![
                     chip,
@@ -711,7 +711,7 @@ pub fn power(sized: &Value, money: format::Money) -> View {
                     plan.unwrap_or_else(|| t("size.power-no-plan").into()),
                 ],
                 apply: scenario.map(|s| Apply::new("size-power-apply", label, s)),
-                ..page::Row::default()
+                ..app::Row::default()
             }
         })
         .collect();
@@ -753,11 +753,11 @@ pub fn accuracy(report: &Result<(Vec<validation::Run>, Vec<validation::Outcome>)
             return View::said(vec![line("accuracy-error", text, true)]);
         }
     };
-    let rows: Vec<page::Row> = outcomes
+    let rows: Vec<app::Row> = outcomes
         .iter()
         .map(|o| {
             let metric = o.row.metric;
-            page::Row {
+            app::Row {
                 class: if o.within() { "" } else { "miss" }.into(),
                 cells: vec![
                     o.row.run.clone(),
@@ -768,7 +768,7 @@ pub fn accuracy(report: &Result<(Vec<validation::Run>, Vec<validation::Outcome>)
                     format!("{:+.1}%", 100.0 * finite(o.error).unwrap_or(0.0)),
                     format!("±{:.0}%", 100.0 * finite(o.row.tolerance).unwrap_or(0.0)),
                 ],
-                ..page::Row::default()
+                ..app::Row::default()
             }
         })
         .collect();

@@ -1,7 +1,7 @@
 //! What the worker shows the page, typed: lines of words, a table whose rows each apply a
 //! scenario, a list, pictures, the sources of the accuracy report; a plan's plots with its
-//! fleet and its failures. The worker words these from the typed results (`jobs::view`,
-//! `jobs::fleet`) and sends them as JSON; the page reads them back into the same types, so
+//! fleet and its failures. The worker words these from the typed results (`app::jobs::view`,
+//! `app::jobs::fleet`) and sends them as JSON; the page reads them back into the same types, so
 //! serde's derive is their one codec and neither side spells a key.
 //!
 //! Every field has a default, so a view with nothing to say in a part leaves it out.

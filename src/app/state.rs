@@ -21,14 +21,10 @@ use crate::model::{presets, Estimate, Inputs, StepBreakdown};
 use crate::scenario::{describe, fields, paths, InputError, Path, Scenario};
 use crate::validation;
 
-mod edits;
-pub use edits::{Block, Edit, Removed};
+pub use super::edits::{Block, Change, Edit, Removed};
 
 /// Undo keeps this many changes.
 const UNDO_DEPTH: usize = 50;
-
-/// A change to one field: a dotted path and its new raw value (`None` clears it).
-pub type Change = (String, Option<Value>);
 
 /// A fabric or node setting the user chose that a chip change kept.
 #[derive(Clone, Debug, PartialEq)]
