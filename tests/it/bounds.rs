@@ -204,6 +204,22 @@ fn every_entry_point_finishes_in_a_second_with_bounded_memory() {
                 [("run.log".to_string(), log.clone()), ("noise.log".to_string(), noise.clone())];
             worst.call("measure", &case, || evaluation::measure(&logs, Some(s)).is_ok());
         }
+        if i % 3 == 1 {
+            // Two measured runs of two shapes, slower or faster than the model says: the fit of
+            // the chip's efficiency and the stack's launch time runs inside the judge.
+            let run = |micro_batch: u32, chips: u32, factor: f64| {
+                json!({
+                    "scenario": { "cluster": { "chips": chips },
+                                  "parallelism": { "micro_batch": micro_batch, "dp": null } },
+                    "measured": { "step_s": good.estimate.step_s * factor }
+                })
+            };
+            let factor = |rng: &mut Rng| 0.3 + 3.0 * rng.below(1000) as f64 / 1000.0;
+            let chips = good.inputs.cluster.n_chips;
+            let entries = json!([run(1, chips, factor(&mut rng)), run(2, chips, factor(&mut rng))]);
+            let measured = s.with(clusterplan::scenario::paths::CALIBRATION, Some(entries));
+            worst.call("judge measured", &case, || evaluation::shown(&measured).is_ok());
+        }
         if good.inputs.serving.is_some() {
             worst.call("serving search", &case, || {
                 let max = good.inputs.cluster.n_chips.min(4096);
