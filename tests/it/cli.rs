@@ -1,28 +1,11 @@
 //! The command-line tool end to end: predict, catalog, exit codes and messages.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
+use crate::common::run_cli as run;
 use clusterplan::model::presets;
 use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 use serde_json::{json, Value};
-
-fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_clusterplan"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    // A command that rejects its options exits before reading stdin.
-    if let Err(e) = child.stdin.take().expect("stdin").write_all(stdin.as_bytes()) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
-    }
-    child.wait_with_output().expect("the binary finishes")
-}
 
 fn example() -> Value {
     json!({

@@ -100,9 +100,9 @@ pub fn layered(pattern: &str, seq: u32) -> Scenario {
         .with(&fields::PARALLELISM_RECOMPUTE, Some(json!("full")))
 }
 
-/// What `clusterplan ARGS` prints for `scenario` on its standard input, as JSON; it must
-/// succeed.
-pub fn cli_json(args: &[&str], scenario: &Scenario) -> serde_json::Value {
+/// Runs `clusterplan ARGS` with `stdin` on its standard input. A command that rejects its
+/// options exits before reading it.
+pub fn run_cli(args: &[&str], stdin: &str) -> std::process::Output {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_clusterplan"))
@@ -112,9 +112,17 @@ pub fn cli_json(args: &[&str], scenario: &Scenario) -> serde_json::Value {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
+    if let Err(e) = child.stdin.take().expect("stdin").write_all(stdin.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
+    }
+    child.wait_with_output().expect("the binary finishes")
+}
+
+/// What `clusterplan ARGS` prints for `scenario` on its standard input, as JSON; it must
+/// succeed.
+pub fn cli_json(args: &[&str], scenario: &Scenario) -> serde_json::Value {
     let text = serde_json::to_string(&scenario.to_value()).expect("json");
-    child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write");
-    let out = child.wait_with_output().expect("the binary finishes");
+    let out = run_cli(args, &text);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("it prints JSON")
 }
