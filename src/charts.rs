@@ -18,7 +18,7 @@ macro_rules! themed {
     };
 }
 
-mod finish;
+mod failures;
 mod load;
 mod sketch;
 mod svg;
@@ -26,7 +26,7 @@ mod timeline;
 mod tornado;
 
 pub use crate::sketch::text_width;
-pub use finish::draw_finish;
+pub use failures::draw_failures;
 pub use load::{draw_network, TierBar};
 pub use sketch::{draw_fleet, draw_sketch, pool_colour};
 pub use svg::escape;
@@ -937,7 +937,7 @@ pub struct Curve {
 }
 
 /// One of the page's plots of an estimate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Kind {
     /// Step-time breakdown.
     Step,
@@ -995,11 +995,6 @@ impl Kind {
         }
     }
 
-    /// The plot named `id`.
-    pub fn from_id(id: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.id() == id)
-    }
-
     /// The plot's height on the page, CSS pixels: bars are short, curves against chip count
     /// taller.
     pub fn height(self) -> u32 {
@@ -1021,11 +1016,9 @@ pub fn draw_all(
     money: Money,
     theme: &Theme,
     width: u32,
-) -> Vec<(&'static str, String)> {
+) -> Vec<(Kind, String)> {
     Kind::ALL
         .into_iter()
-        .map(|kind| {
-            (kind.id(), draw(kind, e, scaling, chips, money, theme, (width, kind.height())))
-        })
+        .map(|kind| (kind, draw(kind, e, scaling, chips, money, theme, (width, kind.height()))))
         .collect()
 }

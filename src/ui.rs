@@ -6,26 +6,17 @@
 //! through `ui::browser`; components use `web_sys` and `gloo` directly only for their own events,
 //! file reading and timers.
 
-mod accuracy;
 mod app;
 mod browser;
 mod catalog;
-mod compare;
 mod fields;
-mod finish;
-mod fleet;
 mod hooks;
 mod inputs;
-mod insight;
 mod job;
-mod launch;
-mod plot;
 mod report;
 mod results;
-mod search;
-mod serve;
+mod sections;
 mod site;
-mod sizing;
 mod sketch;
 mod state;
 mod summary;

@@ -8,21 +8,18 @@
 
 use serde_json::{json, Value};
 
-use crate::app::state;
-use crate::app::{Plots, Task, Update, View};
+use crate::app::sections::accuracy::Report;
+use crate::app::sections::compare::Compared;
+use crate::app::sections::launch::{Launched, Measured};
+use crate::app::sections::sizing::SizedChip;
+use crate::app::sections::{self, Drawn};
+use crate::app::{Task, Update, View};
 use crate::charts;
 use crate::model::search::{Options, Search};
-use crate::model::sweep::ScalingPoint;
 use crate::report;
 use crate::scenario::{ChipRef, Scenario, Searchable};
 use crate::sizing::{Answer, Sizer};
 use crate::validation;
-
-pub mod fleet;
-mod insight;
-mod launch;
-mod serve;
-mod view;
 
 /// Cells a search step covers; small enough that progress moves every few milliseconds.
 const CELLS_PER_STEP: usize = 4;
@@ -38,9 +35,9 @@ enum Kind {
     /// The accuracy report once made.
     Validate(Option<Report>),
     /// Plan A against plan B to draw, then their step and scaling plots.
-    Compare(Box<(Scenario, Scenario, bool)>, Option<Drawn>),
-    /// A plan's plots to draw (scheme, width), then each by its kind's id.
-    Plots(Box<(Scenario, bool, u32)>, Option<Box<Plots>>),
+    Compare(Box<(Scenario, Scenario, bool)>, Option<Compared>),
+    /// A plan's sections to draw (scheme, width), then drawn.
+    Plots(Box<(Scenario, bool, u32)>, Option<Box<Drawn>>),
     /// A fleet to add a chip to by a deadline, then the answer as the page shows it.
     AddToFleet(Box<(Scenario, String, f64)>, Option<Box<View>>),
     /// The largest cluster of each chip within a power, one chip a step.
@@ -51,12 +48,8 @@ enum Kind {
     Measure(Box<(Scenario, Logs)>, Option<Box<Measured>>),
 }
 
-/// A launch written, or why the plan could not be launched.
-type Launched = Result<crate::launch::Launch, Vec<String>>;
 /// Logs by name, as bytes.
 type Logs = Vec<(String, Vec<u8>)>;
-/// Logs read, or why the scenario would not take them.
-type Measured = Result<crate::evaluation::Measuring, Vec<String>>;
 
 /// The largest cluster of each of several chips within a power.
 struct PowerSizing {
@@ -104,12 +97,6 @@ impl PowerSizing {
     }
 }
 
-/// Every published run and its prediction (`validation::run_all`).
-type Report = Result<(Vec<validation::Run>, Vec<validation::Outcome>), String>;
-
-/// Plan A against plan B: the step and the scaling plots as SVG documents, or why not.
-type Drawn = Result<(String, String), &'static str>;
-
 /// Sizing of several chips, one after another.
 struct Sizing {
     scenario: Scenario,
@@ -121,22 +108,6 @@ struct Sizing {
     current: usize,
     sizer: Option<Sizer>,
     done: Vec<SizedChip>,
-}
-
-/// One chip's sizing once done.
-struct SizedChip {
-    /// The chip as the row names it.
-    name: String,
-    /// The chip asked for (`None`: the scenario's own), which the page applies a row by.
-    chip: Option<String>,
-    /// The sizing's resolution in chips.
-    unit: u32,
-    /// The answer (`None` if the sizing gave none), or why the sizing could not start.
-    result: Result<Option<Answer>, String>,
-    /// Best days at each size searched.
-    curve: Vec<(u32, f64)>,
-    /// A size's search stopped at the sizing's budget of plans (`Sizer::budget_spent`).
-    budget_spent: bool,
 }
 
 impl Job {
@@ -232,15 +203,20 @@ impl Job {
                 true
             }
             Kind::Compare(task, drawn) => {
-                drawn.get_or_insert_with(|| compare_svg(&task.0, &task.1, task.2));
+                drawn.get_or_insert_with(|| sections::compare::drawn(&task.0, &task.1, task.2));
                 true
             }
             Kind::Plots(task, drawn) => {
-                drawn.get_or_insert_with(|| Box::new(plots_svg(&task.0, task.1, task.2)));
+                drawn.get_or_insert_with(|| {
+                    let theme = if task.1 { charts::DARK } else { charts::LIGHT };
+                    Box::new(Drawn::of(&task.0, &theme, task.2))
+                });
                 true
             }
             Kind::AddToFleet(task, answer) => {
-                answer.get_or_insert_with(|| Box::new(fleet::addition(&task.0, &task.1, task.2)));
+                answer.get_or_insert_with(|| {
+                    Box::new(sections::fleet::addition(&task.0, &task.1, task.2))
+                });
                 true
             }
             Kind::Power(p) => p.step(),
@@ -343,7 +319,7 @@ impl Job {
     /// tables and pictures; nothing for a plan's plots (`plots`).
     pub fn view(&self, done: bool) -> View {
         match &self.kind {
-            Kind::Search(s) => view::search(&s.0, &s.1.outcome(), done),
+            Kind::Search(s) => sections::search::view(&s.0, &s.1.outcome(), done),
             Kind::Size(s) => {
                 let (confidence, money) = s.scenario.resolve().map_or(
                     (crate::model::Confidence::Central, crate::format::Money::USD),
@@ -352,20 +328,29 @@ impl Job {
                         (inputs.reliability.confidence, money)
                     },
                 );
-                view::size(&s.scenario, s.deadline_days, &s.done, confidence, money, s.dark)
+                let (scenario, days, done) = (&s.scenario, s.deadline_days, &s.done);
+                sections::sizing::view(scenario, days, done, confidence, money, s.dark)
             }
-            Kind::Validate(report) => report.as_ref().map(view::accuracy).unwrap_or_default(),
-            Kind::Compare(_, drawn) => drawn.as_ref().map(view::compare).unwrap_or_default(),
+            Kind::Validate(report) => {
+                report.as_ref().map(sections::accuracy::view).unwrap_or_default()
+            }
+            Kind::Compare(_, drawn) => {
+                drawn.as_ref().map(sections::compare::view).unwrap_or_default()
+            }
             Kind::Plots(..) => View::default(),
             Kind::AddToFleet(_, answer) => answer.as_deref().cloned().unwrap_or_default(),
             Kind::Power(p) => {
                 let money = p.scenario.resolve().map_or(crate::format::Money::USD, |inputs| {
                     crate::format::Money::of(&inputs.plant.facility)
                 });
-                view::power(&p.to_json(), money)
+                sections::sizing::power(p.power_mw, &p.done, money)
             }
-            Kind::Launch(_, done) => done.as_deref().map(launch::launch).unwrap_or_default(),
-            Kind::Measure(_, done) => done.as_deref().map(launch::measure).unwrap_or_default(),
+            Kind::Launch(_, done) => {
+                done.as_deref().map(sections::launch::launch).unwrap_or_default()
+            }
+            Kind::Measure(_, done) => {
+                done.as_deref().map(sections::launch::measure).unwrap_or_default()
+            }
         }
     }
 
@@ -454,8 +439,8 @@ impl Job {
         })
     }
 
-    /// A plan's plots once drawn; `None` for any other job.
-    pub fn plots(&self) -> Option<&Plots> {
+    /// A plan's sections once drawn; `None` for any other job.
+    pub fn plots(&self) -> Option<&Drawn> {
         match &self.kind {
             Kind::Plots(_, drawn) => drawn.as_deref(),
             _ => None,
@@ -766,155 +751,14 @@ fn accuracy(report: &Report) -> Value {
     }
 }
 
-/// Plan A against plan B: the step and the scaling plots as SVG documents.
-fn compare_svg(a_scenario: &Scenario, b_scenario: &Scenario, dark: bool) -> Drawn {
-    // Each side as the page shows it (`evaluation::shown`).
-    let (Ok(a), Ok(b)) =
-        (crate::evaluation::shown(a_scenario), crate::evaluation::shown(b_scenario))
-    else {
-        return Err("a plan of the comparison does not resolve");
-    };
-    let (a, b) = (a.good, b.good);
-    let current =
-        |g: &crate::evaluation::Evaluation| ScalingPoint::of(g.inputs.cluster.n_chips, &g.estimate);
-    let (now_a, now_b) = (current(&a), current(&b));
-    let (scaling_a, scaling_b) = (state::scaling(&a.inputs), state::scaling(&b.inputs));
-    let theme = if dark { charts::DARK } else { charts::LIGHT };
-    let (name_a, name_b) =
-        (crate::app::words::plan_short(a_scenario), crate::app::words::plan_short(b_scenario));
-    let names = [name_a.as_str(), name_b.as_str()];
-    Ok((
-        charts::draw_compare_step(&a.estimate, &b.estimate, names, &theme, (960, 300)),
-        charts::draw_compare_scaling(
-            (&scaling_a, &now_a),
-            (&scaling_b, &now_b),
-            names,
-            &theme,
-            (960, 380),
-        ),
-    ))
-}
-
-/// Every plot of a plan as SVG documents `width` wide, keyed by `charts::Kind::id`, the
-/// cluster drawing (where the fabric builds), the fleet and the failures; or why not.
-fn plots_svg(typed: &Scenario, dark: bool, width: u32) -> Plots {
-    let drawn_for = Some(Box::new(typed.clone()));
-    // The plan as the page shows it: refused inputs set aside, a count that does not divide
-    // taken with chips idle (`evaluation::shown`).
-    let Ok(crate::evaluation::Shown { good, estimated, .. }) = crate::evaluation::shown(typed)
-    else {
-        let error = Some("the plan does not resolve".into());
-        return Plots { scenario: drawn_for, error, ..Plots::default() };
-    };
-    let scenario = &estimated;
-    let theme = if dark { charts::DARK } else { charts::LIGHT };
-    let scaling = state::scaling(&good.inputs);
-    let chips = good.inputs.cluster.n_chips;
-    let money = crate::format::Money::of(&good.inputs.plant.facility);
-    let width = width.clamp(200, 4000);
-    let drawn = charts::draw_all(&good.estimate, &scaling, chips, money, &theme, width);
-    let served = crate::evaluation::serve(&good);
-    let mut plots = Plots::default();
-    serve::words(&mut plots, scenario, &good, &served, &theme, width);
-    let sketch = crate::sketch::sketch(&good.inputs, &good.estimate).map(|s| {
-        let layout = crate::sketch::layout(&s, &crate::app::words::sketch_words());
-        charts::draw_sketch(&layout, &theme)
-    });
-    plots.plots.extend(drawn.into_iter().map(|(id, svg)| (id.to_string(), svg)));
-    let p = &good.inputs.parallelism;
-    // The drawing shows the first and last passes of each stage it can make out, and the
-    // steady state between them as one bar.
-    let events = crate::model::timeline::summarised(
-        &good.estimate,
-        p.pipeline,
-        p.virtual_stages,
-        charts::TIMELINE_PASSES,
-        Some(&charts::timeline_rows(p.pipeline)),
-    );
-    let kind = charts::Kind::Timeline;
-    let size = (width, kind.height());
-    let gantt = charts::draw_timeline(&events, p.pipeline, good.estimate.step_s, &theme, size);
-    plots.plots.insert(kind.id().to_string(), gantt);
-    insight::sensitivity(&mut plots, &good, &theme, width);
-    insight::network(&mut plots, scenario, &good, &theme, width);
-    Plots {
-        scenario: drawn_for,
-        plots: plots.plots.clone(),
-        sketch,
-        fleet: fleet::view(scenario, &good, &theme, width),
-        failures: failures_view(&good, &theme, width),
-        error: None,
-        ..plots
-    }
-}
-
 /// What a search of `typed` splits (`evaluation::searchable`), its problems in words.
 fn searchable(typed: &Scenario) -> Result<crate::scenario::Searchable, Vec<String>> {
     crate::evaluation::searchable(typed).map_err(|e| e.iter().map(ToString::to_string).collect())
 }
 
-/// A figure JSON would carry: finite, else none.
-fn finite(x: f64) -> Option<f64> {
-    x.is_finite().then_some(x)
-}
-
 /// A typed result as plain JSON, for the command line.
 fn as_json(result: &impl serde::Serialize) -> Value {
     serde_json::to_value(result).unwrap_or(Value::Null)
-}
-
-/// The days with failures as a distribution, worded and drawn: its percentiles, the chance of
-/// meeting the deadline, and the chance of finishing by each day (`charts::draw_finish`).
-fn failures_view(
-    good: &crate::evaluation::Evaluation,
-    theme: &charts::Theme,
-    width: u32,
-) -> Option<crate::app::Failures> {
-    let spread = crate::evaluation::failures(good);
-    // A run that never finishes has no spread to show; its problem says so.
-    if spread.trials == 0 {
-        return None;
-    }
-    let free = good.estimate.train_days;
-    let deadline = good.inputs.reliability.deadline_days;
-    let days = |d: f64| crate::numbers::sig3(d);
-    let said = crate::text::fill(
-        "failures.spread",
-        &[
-            ("runs", &crate::numbers::format(spread.trials as f64)),
-            ("p10", &days(spread.p10_days)),
-            ("p50", &days(spread.p50_days)),
-            ("p90", &days(spread.p90_days)),
-        ],
-    );
-    // Where the simulation had to stop early, the answer says so.
-    let mut bounded = Vec::new();
-    if spread.fewer_runs {
-        let all = crate::numbers::format(crate::model::failures::TRIALS as f64);
-        bounded.push(crate::text::fill("failures.fewer-runs", &[("all", &all)]));
-    }
-    if spread.cut_short > 0 {
-        let events = crate::numbers::format(crate::model::failures::MAX_EVENTS as f64);
-        let n = crate::numbers::format(spread.cut_short as f64);
-        bounded.push(crate::text::fill("failures.cut-short", &[("n", &n), ("events", &events)]));
-    }
-    let said = [said].into_iter().chain(bounded).collect::<Vec<_>>().join(" ");
-    let key = match good.inputs.reliability.confidence {
-        crate::model::Confidence::Central => "failures.deadline",
-        crate::model::Confidence::P90 => "failures.deadline-p90",
-    };
-    let deadline_said = deadline.zip(spread.deadline_chance).map(|(d, chance)| {
-        crate::text::fill(key, &[("days", &days(d)), ("chance", &crate::format::percent(chance))])
-    });
-    Some(crate::app::Failures {
-        p10_days: finite(spread.p10_days),
-        p50_days: finite(spread.p50_days),
-        p90_days: finite(spread.p90_days),
-        deadline_chance: spread.deadline_chance.and_then(finite),
-        said,
-        deadline: deadline_said,
-        svg: charts::draw_finish(&spread, free, deadline, theme, (width, 300)),
-    })
 }
 
 /// The scenario's chip as a row names it: its catalog id, or the name of a custom chip.

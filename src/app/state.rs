@@ -16,8 +16,7 @@ use serde_json::Value;
 
 use crate::evaluation;
 pub use crate::evaluation::Evaluation;
-use crate::model::sweep::{self, ScalingPoint};
-use crate::model::{presets, Estimate, Inputs, StepBreakdown};
+use crate::model::{presets, Estimate, StepBreakdown};
 use crate::scenario::{describe, fields, paths, InputError, Path, Scenario};
 use crate::validation;
 
@@ -546,13 +545,6 @@ impl State {
             }
         }
     }
-}
-
-/// The plan of `inputs` at the sizes its plots sweep; the fabric is rebuilt at each size, so
-/// power and cost scale with what is bought. The plots are drawn in the worker, which calls
-/// this; the page does not.
-pub fn scaling(inputs: &Inputs) -> Vec<ScalingPoint> {
-    crate::fabric::scaling(inputs, &sweep::default_chip_counts())
 }
 
 /// The scenario's model is a preset with some dimensions changed.

@@ -1,13 +1,14 @@
 //! The worker's wire: what the page asks for (`Task`, sent as an `Ask` in the page's
 //! language), the updates the worker sends back (`Update`, with the result as the page shows
-//! it, `app::View` or `app::Plots`), and what the page knows of a job (`Status`). Every
+//! it, `app::View` or `app::Drawn`), and what the page knows of a job (`Status`). Every
 //! message is JSON text; one that cannot be read is an error, never a panic.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::view::{Plots, View};
+use super::bricks::View;
+use super::sections::Drawn;
 use crate::model::search::Objective;
 use crate::scenario::Scenario;
 
@@ -268,8 +269,8 @@ impl<R: DeserializeOwned> Update<R> {
 }
 
 /// A plan's plots from the plots worker's last update, when they were drawn.
-pub fn drawn(text: &str) -> Option<Plots> {
-    let update = Update::<Plots>::read(text).ok()?;
+pub fn drawn(text: &str) -> Option<Drawn> {
+    let update = Update::<Drawn>::read(text).ok()?;
     update.result.filter(|p| update.done && p.error.is_none())
 }
 

@@ -7,10 +7,8 @@ use gloo::file::callbacks::FileReader;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::accuracy::accuracy;
 use super::browser::{self, ShareLink};
 use super::catalog::{my_catalog, CatalogProps};
-use super::compare::compare;
 use super::fields::Change;
 use super::hooks::{
     use_compare_plots, use_file_import, use_language, use_launch, use_measure, use_page_events,
@@ -20,9 +18,11 @@ use super::inputs::{
     chip_id, cluster_panel, facility_panel, measurements_panel, model_panel, parallelism_panel,
     pools_panel, serving_panel, training_panel, PanelProps,
 };
-use super::plot::plot;
 use super::results::results;
-use super::search::SearchPanel;
+use super::sections::accuracy::accuracy;
+use super::sections::compare::compare;
+use super::sections::plots::plot;
+use super::sections::search::SearchPanel;
 use super::sketch::SketchView;
 use super::state::{Action, Notice, State};
 use crate::app::words;
@@ -272,26 +272,27 @@ pub fn app() -> Html {
                 </div>
                 <div class="outputs">
                     { compare(&state, &on_action, &compare_plots.status) }
-                    { drawn(super::fleet::headline(plots.as_ref().and_then(|p| p.fleet.as_ref()))) }
+                    { drawn(super::sections::fleet::headline(plots.as_ref().and_then(|p| p.fleet.as_ref()))) }
                     { results(&state, &on_copy_text) }
-                    { drawn(super::serve::serving(plots.as_deref(), &on_action)) }
-                    { drawn(super::finish::finish(plots.as_ref().and_then(|p| p.failures.as_ref()))) }
-                    { drawn(super::fleet::fleet(plots.as_ref().and_then(|p| p.fleet.as_ref()), &on_action)) }
+                    { drawn(super::sections::serving::serving(plots.as_ref().and_then(|p| p.served.as_ref()), &on_action)) }
+                    { drawn(super::sections::failures::failures(plots.as_ref().and_then(|p| p.failures.as_ref()))) }
+                    { drawn(super::sections::fleet::fleet(plots.as_ref().and_then(|p| p.fleet.as_ref()), &on_action)) }
                     if let Some(good) = good.clone() {
                         { drawn(html! { <SketchView {good} lang={lang} on_set={on_set.clone()}
                             svg={plots.as_ref().and_then(|p| p.sketch.as_ref().map(|s| AttrValue::from(s.clone())))} /> }) }
                     }
                     <SearchPanel state={state.clone()} on_action={on_action} dark={dark} width={seen.width} lang={lang} />
-                    { super::launch::launch(super::launch::LaunchProps {
+                    { super::sections::launch::launch(super::sections::launch::LaunchProps {
                         job: &launching.job, framework: &launching.framework, open: &launching.open, on_copy: &on_copy_file }) }
                     if let Some(good) = good {
                         <div class={classes!("plots", (!good.estimate.feasible).then_some("stale"), updating.then_some("updating"))}
                             data-updating={updating.to_string()} aria-busy={updating.to_string()}>
                             if updating { <p class="updating-note" data-testid="updating">{ words::t("results.updating") }</p> }
                             { for Kind::ALL.into_iter().map(|kind| {
-                                plot(plots.as_ref().and_then(|p| p.plot(kind.id())), kind)
+                                plot(plots.as_ref().and_then(|p| p.plots.get(kind)), kind)
                             }) }
-                            { super::insight::insight(plots.as_deref(), on_trace) }
+                            { super::sections::timeline::timeline(plots.as_ref().map(|p| &p.timeline), on_trace) }
+                            { super::sections::insight::insight(plots.as_ref().map(|p| &p.insights)) }
                         </div>
                     }
                     <footer class="about">

@@ -13,7 +13,7 @@ use super::browser;
 use super::job::{use_job, Running};
 use super::state::{Action, Notice, State};
 use crate::app::words;
-use crate::app::{Plots, Task};
+use crate::app::{Drawn, Task};
 use crate::scenario::Scenario;
 use crate::text::Lang;
 
@@ -135,8 +135,8 @@ pub fn use_url_sync(state: &UseReducerHandle<State>, keep_link: Rc<RefCell<bool>
 /// The plots, drawn by a worker kept for them, a message after each edit; the worker judges
 /// the scenario as the page does (`evaluation::shown`), refused inputs and all.
 #[hook]
-pub fn use_plots(scenario: &Scenario, seen: Seen, lang: Lang) -> Option<Rc<Plots>> {
-    let plots = use_state(|| None::<Rc<Plots>>);
+pub fn use_plots(scenario: &Scenario, seen: Seen, lang: Lang) -> Option<Rc<Drawn>> {
+    let plots = use_state(|| None::<Rc<Drawn>>);
     let drawer = use_mut_ref(|| None::<super::worker::Drawer>);
     {
         let plots = plots.clone();

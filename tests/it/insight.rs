@@ -107,7 +107,8 @@ fn network_gives_every_tier_and_the_pages_table_agrees() {
     let mut job = clusterplan::app::jobs::Job::start(&task).expect("starts");
     while !job.step() {}
     let plots = job.plots().expect("plots");
-    let table = plots.table("network-load-table").expect("the page's table");
+    let table = &plots.insights.network.table;
+    assert_eq!(table.testid, "network-load-table");
     assert_eq!(table.rows.len(), tiers.len(), "a row a tier");
     for (row, t) in table.rows.iter().zip(tiers) {
         let gb = t["bytes_per_step"].as_f64().unwrap() / 1e9;
@@ -115,11 +116,11 @@ fn network_gives_every_tier_and_the_pages_table_agrees() {
         let utilisation = t["utilisation"].as_f64().unwrap();
         assert_eq!(row.cells[4], clusterplan::numbers::percent(utilisation));
     }
-    assert!(plots.plot("network-load").is_some_and(|s| s.contains("<rect")));
-    let sweep = plots.table("sensitivity-table").expect("the sensitivity table");
+    assert!(plots.insights.network.plot.contains("<rect"));
+    let sweep = &plots.insights.sensitivity.table;
     assert!(sweep.rows.len() >= 10);
-    assert!(plots.said("sensitivity-said").is_some_and(|s| !s.text.is_empty()));
-    assert!(plots.plot("sensitivity").is_some_and(|s| s.contains("<rect")));
+    assert!(plots.insights.sensitivity.said.as_ref().is_some_and(|s| !s.text.is_empty()));
+    assert!(plots.insights.sensitivity.plot.contains("<rect"));
 }
 
 /// A job over two sites loads the wide-area link between them: each site's bytes a sync, over
@@ -174,7 +175,7 @@ fn a_job_over_sites_loads_the_link_between_them() {
         let task = Task::Plots { scenario: s, dark: false, width: 900 };
         let mut job = clusterplan::app::jobs::Job::start(&task).expect("starts");
         while !job.step() {}
-        let table = job.plots().and_then(|p| p.table("network-load-table")).expect("the table");
+        let table = &job.plots().expect("drawn").insights.network.table;
         let row = table.rows.last().expect("rows");
         assert!(row.cells[0].contains("between sites"), "{:?}", row.cells);
         assert_eq!(row.cells[1], format!("{} GB", clusterplan::numbers::sig3(bytes / 1e9)));

@@ -3,10 +3,9 @@
 //! every update, including broken ones.
 
 use clusterplan::app::jobs::{self, Job};
-use clusterplan::app::{self, Status, Task, View};
+use clusterplan::app::{self, Status, Task};
 use clusterplan::model::search::Objective;
 use clusterplan::scenario::fields;
-use clusterplan::scenario::paths;
 use clusterplan::scenario::Scenario;
 
 fn scenario() -> Scenario {
@@ -270,55 +269,6 @@ fn the_status_reads_errors_and_garbage_without_panicking() {
     assert!(!broken.running && !broken.errors.is_empty() && broken.result == partial.result);
     let cancelled = partial.cancelled();
     assert!(!cancelled.running && cancelled.result == partial.result, "what was found stays");
-}
-
-/// Every job's result reaches the page as the worker made it: each view, sent as an update
-/// and read back as the page reads it, is the same typed value; a plan's plots likewise, with
-/// the fleet and the failures they carry.
-#[test]
-fn every_view_survives_the_wire() {
-    let fleet = scenario().with(
-        paths::CLUSTER_POOLS,
-        Some(serde_json::json!([{ "chip": "ascend-910b", "chips": 64 }])),
-    );
-    let b = scenario().with(&fields::CLUSTER_CHIPS, Some(serde_json::json!(128)));
-    let tasks = [
-        Task::Search { scenario: scenario(), objective: Objective::TrainDays, top: 3 },
-        Task::Size {
-            scenario: scenario(),
-            deadline_days: 20.0,
-            chips: vec![None, Some("no-such-chip".into())],
-            dark: false,
-        },
-        Task::Compare { pair: Box::new((scenario(), b)), dark: false },
-        Task::AddToFleet { scenario: scenario(), chip: "ascend-910b".into(), deadline_days: 5.0 },
-        Task::SizePower { scenario: scenario(), power_mw: 5.0, chips: vec![None] },
-        Task::Launch { scenario: scenario(), framework: "megatron".into() },
-        Task::Measure {
-            scenario: scenario(),
-            logs: vec![(
-                "run.log".into(),
-                std::fs::read_to_string("tests/data/logs/megatron-core-0.15-fp8.log").expect("log"),
-            )],
-        },
-    ];
-    for task in tasks {
-        let mut job = Job::start(&task).expect("starts");
-        while !job.step() {}
-        let view = job.view(true);
-        assert_ne!(view, View::default(), "{task:?} shows something");
-        let read = Status::started().read(&job.update(true));
-        assert!(read.errors.is_empty(), "{:?}", read.errors);
-        assert_eq!(read.result.as_ref(), Some(&view), "{task:?}");
-    }
-    let mut plots =
-        Job::start(&Task::Plots { scenario: fleet, dark: true, width: 600 }).expect("starts");
-    while !plots.step() {}
-    let drawn = plots.plots().cloned().expect("plots");
-    assert!(drawn.plot("step").is_some_and(|svg| svg.starts_with("<svg")));
-    assert!(drawn.fleet.as_ref().is_some_and(|f| f.cards.len() == 2), "{:?}", drawn.fleet);
-    assert!(drawn.failures.is_some());
-    assert_eq!(app::wire::drawn(&plots.update(true)), Some(drawn));
 }
 
 /// The accuracy table the page opens is the same report `clusterplan validate` prints.

@@ -4,13 +4,13 @@
 
 mod common;
 
+mod app;
 mod bounds;
 mod calibration;
 mod charts;
 mod cli;
 mod context;
 mod diffusion;
-mod editor;
 mod fabric;
 mod facility;
 mod failures;

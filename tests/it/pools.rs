@@ -409,7 +409,7 @@ fn the_diloco_token_factor_lengthens_the_run() {
 /// for one pool at one site.
 #[test]
 fn the_fleet_view_shows_every_pool_and_site() {
-    use clusterplan::app::jobs::fleet::view;
+    use clusterplan::app::sections::fleet::view;
     use clusterplan::charts::{pool_colour, LIGHT};
     use clusterplan::evaluation::evaluate;
     let fleet =

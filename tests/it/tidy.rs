@@ -141,7 +141,7 @@ fn only_ui_knows_the_browser() {
 
 /// The page lays out what it is given: outside the browser glue (`ui/browser.rs`, the worker's
 /// side of `ui/worker.rs`), no `ui` file reads JSON by key or builds it; every worker result
-/// is a typed view (`app::View`, `app::Plots`) and every edit an `app::state::Action`.
+/// is a typed view (`app::View`, `app::Drawn`) and every edit an `app::state::Action`.
 #[test]
 fn the_page_reads_no_json_by_key() {
     let glue = ["src/ui/browser.rs"];
@@ -471,5 +471,48 @@ fn the_scenario_is_read_at_typed_places() {
                 panic!("{}:{} reads `{place}` by its spelling", relative(path), idx + 1);
             }
         }
+    }
+}
+
+/// The file stems of `dir`'s Rust files.
+fn stems(dir: &str) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(&root().join(dir), &mut files);
+    let mut stems: Vec<String> = files
+        .iter()
+        .filter_map(|f| f.file_stem().and_then(|s| s.to_str()).map(str::to_string))
+        .collect();
+    stems.sort();
+    stems
+}
+
+/// The sections on one side that the other lacks.
+fn unpaired(app: &[String], ui: &[String]) -> Vec<String> {
+    let lacking = |of: &[String], in_: &[String]| {
+        of.iter().filter(|s| !in_.contains(s)).cloned().collect::<Vec<_>>()
+    };
+    let mut out = lacking(app, ui);
+    out.extend(lacking(ui, app));
+    out
+}
+
+/// One section, one name: every `src/app/sections/X.rs`, which words and draws a section in
+/// the worker, has a `src/ui/sections/X.rs` that lays it out, and the reverse; ARCHITECTURE
+/// names each on its line of sections.
+#[test]
+fn every_section_has_one_name_in_the_app_and_the_page() {
+    let known_bad =
+        unpaired(&["serving".into(), "fleet".into()], &["serve".into(), "fleet".into()]);
+    assert_eq!(known_bad, ["serving", "serve"], "the check finds a section named two ways");
+    let (app, ui) = (stems("src/app/sections"), stems("src/ui/sections"));
+    assert!(app.len() >= 10, "found the sections: {app:?}");
+    assert_eq!(unpaired(&app, &ui), Vec::<String>::new(), "sections named one way only");
+    let architecture = fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE");
+    let line = architecture
+        .lines()
+        .find(|l| l.starts_with("Sections:"))
+        .expect("ARCHITECTURE has a line of sections");
+    for section in &app {
+        assert!(line.contains(&format!("`{section}`")), "ARCHITECTURE's sections lack {section}");
     }
 }

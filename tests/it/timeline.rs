@@ -212,7 +212,7 @@ fn the_page_draws_the_timeline_in_its_plots_for_a_1f1b_and_an_interleaved_plan()
         let mut job = clusterplan::app::jobs::Job::start(&task).expect("starts");
         while !job.step() {}
         let plots = job.plots().expect("plots");
-        let svg = plots.plot("step-timeline").expect("the timeline is drawn");
+        let svg = &plots.timeline.svg;
         let bars = bars(svg);
         assert!(bars.iter().any(|b| b.3.contains("forward")), "forwards drawn");
         assert!(bars.iter().any(|b| b.3.contains("slowest chip")), "the step's tail drawn");

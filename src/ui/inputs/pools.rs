@@ -1,7 +1,7 @@
 //! The pools panel: further pools of other chips beside the cluster (`cluster.pools`), the link
 //! between them and how one job spans them, the sites they stand in, and the question "add which
 //! chip, how many, to meet the deadline". The panel only edits; the job over the fleet and the
-//! answer are the worker's (`app::jobs::fleet`), shown in the results (`ui::fleet`).
+//! answer are the worker's (`app::sections::fleet`), shown in the results (`ui::sections::fleet`).
 
 use serde_json::Value;
 use yew::prelude::*;
@@ -91,7 +91,7 @@ pub struct AddProps {
 }
 
 /// "Add which chip, how many, to meet the deadline": the fewest chips of a kind to add beside
-/// the fleet, asked of the worker (`app::jobs::fleet::addition`), with days, MW and capex, and Apply.
+/// the fleet, asked of the worker (`app::sections::fleet::addition`), with days, MW and capex, and Apply.
 #[function_component(FleetAdd)]
 pub fn fleet_add(props: &AddProps) -> Html {
     let chip = use_state(|| "ascend-910b".to_string());

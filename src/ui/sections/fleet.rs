@@ -1,13 +1,13 @@
 //! The fleet in the results: the one job over every pool with a card per pool (marked in the
 //! colour the drawing gives it), the best split found with its Apply, the job over sites, and
-//! the fleet drawn. All of it is the worker's (`app::jobs::fleet::view`, sent with the plots); the
+//! the fleet drawn. All of it is the worker's (`app::sections::fleet::view`, sent with the plots); the
 //! page only lays it out.
 
 use yew::prelude::*;
 
-use super::job::{apply_button, lines, render};
-use super::state::Action;
-use crate::app::{Fleet, PoolCard, Total};
+use crate::app::sections::fleet::{Fleet, PoolCard, Total};
+use crate::ui::job::{apply_button, lines, render};
+use crate::ui::state::Action;
 
 /// The line above the results that says their cards are the first pool alone, and what the
 /// whole fleet takes; nothing for one pool at one site.

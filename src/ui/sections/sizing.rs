@@ -4,12 +4,12 @@
 
 use yew::prelude::*;
 
-use super::inputs::chip_id;
-use super::job::{progress, render, JobProps, Running};
 use crate::app::Task;
 use crate::model::presets;
 use crate::numbers;
 use crate::text::{fill, t};
+use crate::ui::inputs::chip_id;
+use crate::ui::job::{progress, render, JobProps, Running};
 
 /// The catalog chips whose bits are set in `picked`.
 fn chosen(picked: u64) -> impl Iterator<Item = &'static presets::ChipPreset> {

@@ -3,12 +3,12 @@
 
 use yew::prelude::*;
 
-use super::state::{Action, State};
 use crate::app::state;
 use crate::app::Status;
 use crate::format::{self, Money};
 use crate::numbers;
 use crate::text::{fill, t};
+use crate::ui::state::{Action, State};
 
 /// A figure's name and how its values are shown; money in the side's own.
 fn shown(figure: state::Figure) -> (&'static str, fn(f64, Money) -> String) {

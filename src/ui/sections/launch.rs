@@ -1,12 +1,12 @@
 //! "Run this plan": the plan as a framework's launch files, written and worded in the worker
-//! (`app::jobs::launch`) while the section is open, each file with a button that copies it. A plain
+//! (`app::sections::launch`) while the section is open, each file with a button that copies it. A plain
 //! function, as the accuracy table is: a component would cost the page's download.
 
 use yew::prelude::*;
 
-use super::job::{lines, Running};
 use crate::launch::Framework;
 use crate::text::t;
+use crate::ui::job::{lines, Running};
 
 /// What the section needs from the app: its job, the framework chosen, whether it is open,
 /// and the copy of a file (its name and text).

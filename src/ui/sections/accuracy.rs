@@ -5,10 +5,10 @@
 
 use yew::prelude::*;
 
-use super::inputs::source;
-use super::job::{render, Running};
 use crate::app::Task;
 use crate::text::{fill, t};
+use crate::ui::inputs::source;
+use crate::ui::job::{render, Running};
 use crate::validation::digest;
 
 /// The accuracy table, folded until opened; `job` (the page's `use_job`) makes it. A plain

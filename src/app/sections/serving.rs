@@ -1,11 +1,12 @@
-//! Serving and post-training worded for the page (`app::Serve`, `app::Rl`): each card's
-//! value, its range from the held-out serving sources (`validation::serving::Reach`) and
-//! the line under it, the problems in words, and the serving frontier drawn.
+//! Serving and post-training worded for the page: each card's value, its range from the
+//! held-out serving sources (`validation::serving::Reach`) and the line under it, the
+//! problems in words, the serving frontier drawn, the cheapest deployments, and both as CSV.
 
-use crate::app::{Apply, Card, Line, Plots, Row, Table};
+use serde::{Deserialize, Serialize};
+
+use crate::app::{Apply, Card, Line, Row, Table};
 use crate::charts;
 use crate::evaluation::Evaluation;
-use crate::evaluation::Served;
 use crate::format;
 use crate::model::rl::RlEstimate;
 use crate::model::serving::ServingEstimate;
@@ -25,7 +26,7 @@ fn ranged(
     detail: String,
 ) -> Card {
     let (lo, hi) = reach.headline(x, faster);
-    Card { value, low: show(lo), high: show(hi), detail }
+    Card { value, low: show(lo), high: show(hi), detail, missed: None }
 }
 
 /// A card without a range.
@@ -33,52 +34,120 @@ fn plain(value: String, detail: String) -> Card {
     Card { value, detail, ..Card::default() }
 }
 
-/// Serving and post-training of `good` (`served`, judged from `scenario`) worded into `plots`,
-/// the frontier `width` pixels wide among its drawings and the cheapest deployments
-/// (`deployments`); nothing where it asks neither.
-pub(super) fn words(
-    plots: &mut Plots,
-    scenario: &Scenario,
-    good: &Evaluation,
-    served: &Served,
-    theme: &charts::Theme,
-    width: u32,
-) {
-    if let Some(s) = &served.serving {
-        deployments(plots, scenario, good);
-        plots.serving_cards = Card::flat(&serving(good, s, &served.reach));
-        plots.serving_problems = s.problems.iter().map(crate::text::serving_problem).collect();
-        plots.serving_notes = s.notes.iter().map(crate::text::serving_note).collect();
-        plots.serving_feasible = s.feasible;
-        plots.serving_missed = s
-            .problems
-            .iter()
-            .filter_map(|p| {
-                missed_card(p).map(|id| (id.to_string(), crate::text::serving_problem(p)))
-            })
-            .collect();
-        let target = good.inputs.serving.map_or(s.tpot_s, |asked| asked.tpot_s);
-        let kind = charts::Kind::Frontier;
-        let chosen = (s.tpot_s, s.decode_tokens_per_s_per_chip);
-        let size = (width, kind.height());
-        let svg = charts::draw_frontier(&s.frontier, chosen, target, theme, size);
-        plots.plots.insert(kind.id().to_string(), svg);
-    }
-    if let Some(r) = &served.rl {
-        plots.rl_cards = Card::flat(&rl_cards(r));
-        plots.rl_problems = r.problems.iter().map(crate::text::rl_problem).collect();
-    }
-    if served.serving.is_some() || served.rl.is_some() {
-        plots.serving_csv = crate::report::serving_csv(served.serving.as_ref(), served.rl.as_ref());
+/// The *Serve* cards, in the page's order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ServingCards {
+    pub throughput: Card,
+    pub ttft: Card,
+    pub tpot: Card,
+    pub cost: Card,
+    pub energy: Card,
+    pub chips: Card,
+}
+
+/// The cheapest deployments that meet every target: the sentence over them and their table.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Deployments {
+    pub said: Line,
+    pub table: Table,
+}
+
+/// Serving the plan's model on its cluster: the cards, the problems and what it assumes in
+/// words, whether it is feasible, the frontier (an SVG document) and the deployments.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Serving {
+    pub cards: ServingCards,
+    pub problems: Vec<String>,
+    pub notes: Vec<String>,
+    pub feasible: bool,
+    pub frontier: String,
+    pub deployments: Deployments,
+}
+
+/// The *RL* cards.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RlCards {
+    pub step: Card,
+    pub generation_share: Card,
+}
+
+/// Post-training the plan's model: the cards and the problems in words.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Rl {
+    pub cards: RlCards,
+    pub problems: Vec<String>,
+}
+
+/// What the plan serves and post-trains, where it asks, and both as CSV.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Served {
+    pub serving: Option<Serving>,
+    pub rl: Option<Rl>,
+    pub csv: String,
+}
+
+impl Served {
+    /// Serving and post-training of `good` (`served`, judged from `scenario`), the frontier
+    /// `width` pixels wide; `None` where the plan asks neither.
+    pub fn of(
+        scenario: &Scenario,
+        good: &Evaluation,
+        served: &crate::evaluation::Served,
+        theme: &charts::Theme,
+        width: u32,
+    ) -> Option<Served> {
+        if served.serving.is_none() && served.rl.is_none() {
+            return None;
+        }
+        let serving = served.serving.as_ref().map(|s| {
+            let mut cards = serving(good, s, &served.reach);
+            for p in &s.problems {
+                let card = match missed_card(p) {
+                    Some(Target::Ttft) => &mut cards.ttft,
+                    Some(Target::Tpot) => &mut cards.tpot,
+                    None => continue,
+                };
+                card.missed.get_or_insert_with(|| crate::text::serving_problem(p));
+            }
+            let target = good.inputs.serving.map_or(s.tpot_s, |asked| asked.tpot_s);
+            let chosen = (s.tpot_s, s.decode_tokens_per_s_per_chip);
+            let size = (width, charts::Kind::Frontier.height());
+            Serving {
+                cards,
+                problems: s.problems.iter().map(crate::text::serving_problem).collect(),
+                notes: s.notes.iter().map(crate::text::serving_note).collect(),
+                feasible: s.feasible,
+                frontier: charts::draw_frontier(&s.frontier, chosen, target, theme, size),
+                deployments: deployments(scenario, good),
+            }
+        });
+        let rl = served.rl.as_ref().map(|r| Rl {
+            cards: rl_cards(r),
+            problems: r.problems.iter().map(crate::text::rl_problem).collect(),
+        });
+        let csv = crate::report::serving_csv(served.serving.as_ref(), served.rl.as_ref());
+        Some(Served { serving, rl, csv })
     }
 }
 
-/// The card whose target `p` says is missed, if it says so.
-fn missed_card(p: &crate::model::serving::Problem) -> Option<&'static str> {
+/// A target a serving card stands for.
+enum Target {
+    Ttft,
+    Tpot,
+}
+
+/// The target `p` says is missed, if it says so.
+fn missed_card(p: &crate::model::serving::Problem) -> Option<Target> {
     use crate::model::serving::Problem;
     match p {
-        Problem::TtftUnreachable { .. } | Problem::TtftAtLoad { .. } => Some("serving-ttft"),
-        Problem::TpotUnreachable { .. } => Some("serving-tpot"),
+        Problem::TtftUnreachable { .. } | Problem::TtftAtLoad { .. } => Some(Target::Ttft),
+        Problem::TpotUnreachable { .. } => Some(Target::Tpot),
         _ => None,
     }
 }
@@ -88,7 +157,7 @@ fn ms(s: f64) -> String {
 }
 
 /// The *Serve* cards of `s`, serving `good`'s model.
-fn serving(good: &Evaluation, s: &ServingEstimate, reach: &Reach) -> [Card; 6] {
+fn serving(good: &Evaluation, s: &ServingEstimate, reach: &Reach) -> ServingCards {
     let money = format::Money::of(&good.inputs.plant.facility);
     let per_chip = |x: f64| fill("card.serving-throughput.value", &[("n", &format::count(x))]);
     let price = |x: f64| fill("card.serving-cost-per-mtok.value", &[("usd", &money.show(x))]);
@@ -186,11 +255,11 @@ fn serving(good: &Evaluation, s: &ServingEstimate, reach: &Reach) -> [Card; 6] {
             ],
         ),
     );
-    [throughput, ttft, tpot, cost, energy, chips]
+    ServingCards { throughput, ttft, tpot, cost, energy, chips }
 }
 
 /// The *RL* cards of `r`.
-fn rl_cards(r: &RlEstimate) -> Vec<Card> {
+fn rl_cards(r: &RlEstimate) -> RlCards {
     let step = plain(
         format::seconds(r.step_s),
         fill("card.rl-step-time.detail", &[("days", &format::days(r.days))]),
@@ -208,7 +277,7 @@ fn rl_cards(r: &RlEstimate) -> Vec<Card> {
             ],
         ),
     );
-    vec![step, share]
+    RlCards { step, generation_share: share }
 }
 
 /// Deployments the table offers, cheapest first.
@@ -220,7 +289,7 @@ const LARGEST_INSTANCE: u32 = 4096;
 /// The cheapest deployments of `good`'s serving that meet every target
 /// (`model::serving::search`) as the table `serving-deployments`, each with its cost, energy
 /// and latency and an Apply that sets its degrees, and the sentence over it.
-fn deployments(plots: &mut Plots, scenario: &Scenario, good: &Evaluation) {
+fn deployments(scenario: &Scenario, good: &Evaluation) -> Deployments {
     let largest = good.inputs.cluster.n_chips.clamp(1, LARGEST_INSTANCE);
     let found = crate::model::serving::search(&good.inputs, &good.estimate, largest);
     let money = format::Money::of(&good.inputs.plant.facility);
@@ -262,7 +331,7 @@ fn deployments(plots: &mut Plots, scenario: &Scenario, good: &Evaluation) {
             }
         })
         .collect();
-    plots.tables.push(Table { testid: "serving-deployments".into(), head, rows });
+    let table = Table { testid: "serving-deployments".into(), head, rows };
     let said = match found.first() {
         Some(best) => fill(
             "serving.deployments.best",
@@ -275,7 +344,8 @@ fn deployments(plots: &mut Plots, scenario: &Scenario, good: &Evaluation) {
         ),
         None => t("serving.deployments.none").to_string(),
     };
-    plots.said.push(Line::new("serving-deployments-said", said, found.is_empty()));
+    let said = Line::new("serving-deployments-said", said, found.is_empty());
+    Deployments { said, table }
 }
 
 /// A deployment's degrees in words: `TP 8 (8 chips)` for a dense model, `TP 1 · DP 8 · EP 8 ·

@@ -2,12 +2,13 @@
 //! with a card per pool, the best split found (with the scenario that applies it), the job over
 //! sites with each site's power and cost, the convergence DiLoCo is assumed to keep, and the
 //! fleet drawn (`sketch::fleet`); and the answer to "add which chip, how many, to meet the
-//! deadline" (`sizing::add_to_fleet`). The page only lays these out (`ui::fleet`), so none of
+//! deadline" (`sizing::add_to_fleet`). The page only lays these out (`ui::sections::fleet`), so none of
 //! the mixed-fleet model weighs on its first load.
 
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::app::{self, Apply, BestSplit, Line, PoolCard, Total, View};
+use crate::app::{self, Apply, Line, View};
 use crate::charts::{self, Theme};
 use crate::evaluation::Evaluation;
 use crate::format;
@@ -18,6 +19,49 @@ use crate::scenario::{fields, Scenario, Sites};
 use crate::sizing::{add_to_fleet, Addition};
 use crate::sketch::{self, PoolMark, SiteMark};
 use crate::text::{fill, t};
+
+/// A card of the fleet's totals: its label, its value, and the test id the value carries.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Total {
+    pub testid: String,
+    pub label: String,
+    pub value: String,
+}
+
+/// A pool's card: its title, its figures as (label, value), in the pool's colour, `bad` when
+/// its part of the job does not fit.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PoolCard {
+    pub title: String,
+    pub colour: String,
+    pub figures: Vec<(String, String)>,
+    pub bad: bool,
+}
+
+/// The best split of the job over the pools, in words, with the scenario that applies it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BestSplit {
+    pub text: String,
+    pub apply: Apply,
+}
+
+/// A fleet of several pools or sites: the headline over the results, the whole fleet's totals,
+/// the job's lines, a card per pool, the best split, the job over sites and the drawing.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Fleet {
+    pub title: String,
+    pub headline: Option<String>,
+    pub lines: Vec<Line>,
+    pub cards: Vec<PoolCard>,
+    pub totals: Vec<Total>,
+    pub best: Option<BestSplit>,
+    pub sites: Option<View>,
+    /// The fleet drawn, an SVG document.
+    pub drawing: Option<String>,
+}
 
 fn line(testid: &str, text: String, bad: bool) -> Line {
     Line::new(testid, text, bad)
@@ -84,12 +128,7 @@ fn share_words(how: Across, share: f64) -> String {
 
 /// The fleet of `scenario` as the page shows it, from its judged result `good` (its pools and
 /// sites resolved), drawn `width` pixels wide, or none when it is one pool at one site.
-pub fn view(
-    scenario: &Scenario,
-    good: &Evaluation,
-    theme: &Theme,
-    width: u32,
-) -> Option<app::Fleet> {
+pub fn view(scenario: &Scenario, good: &Evaluation, theme: &Theme, width: u32) -> Option<Fleet> {
     // With sites, each pool's part is its part of its site's job.
     let sited = scenario.sites().ok().flatten();
     if good.pools.is_none() && sited.is_none() {
@@ -221,7 +260,7 @@ pub fn view(
         );
         charts::draw_fleet(&layout, theme)
     });
-    Some(app::Fleet {
+    Some(Fleet {
         title: t("fleet.title").into(),
         headline,
         lines,

@@ -5,8 +5,8 @@
 
 use yew::prelude::*;
 
-use super::browser;
 use crate::app::words;
+use crate::ui::browser;
 
 pub use crate::charts::Kind;
 

@@ -11,7 +11,7 @@ use crate::numbers::sig3;
 
 /// The curve of `spread` against days, beside `free_days` without failures and the
 /// `deadline`.
-pub fn draw_finish(
+pub fn draw_failures(
     spread: &Spread,
     free_days: f64,
     deadline: Option<f64>,

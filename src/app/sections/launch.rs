@@ -2,7 +2,6 @@
 //! copy with where its ranks sit and what the framework cannot say; what each log gave, and
 //! the scenario with the logs' measurements added.
 
-use super::{Launched, Measured};
 use crate::app::{Apply, Block, Line, View};
 use crate::format;
 use crate::launch::{Cannot, Framework, Launch};
@@ -10,6 +9,11 @@ use crate::measure::{Measured as Figure, Why};
 use crate::numbers;
 use crate::scenario::fields;
 use crate::text::{fill, t};
+
+/// A launch written, or why the plan could not be launched.
+pub type Launched = Result<crate::launch::Launch, Vec<String>>;
+/// Logs read, or why the scenario would not take them.
+pub type Measured = Result<crate::evaluation::Measuring, Vec<String>>;
 
 /// A framework's name as the page shows it.
 pub fn framework_name(f: Framework) -> String {

@@ -1,6 +1,6 @@
-//! The page's state and actions, natively: the inputs quoted by users, undo, imports that
-//! must not lose work, chip changes that keep the user's network, and one validity policy
-//! shared with the command-line tool.
+//! The app natively: the page's state and actions (the inputs quoted by users, undo, imports
+//! that must not lose work, chip changes that keep the user's network, one validity policy
+//! shared with the command-line tool), and every section of the answer through the wire.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::process::Command;
@@ -750,4 +750,122 @@ fn undo_covers_typed_edits_and_opened_links() {
     assert!(state.notice.as_ref().is_some_and(Notice::undoable));
     state.apply(Action::Undo);
     assert_eq!(state.scenario, last, "opening a link is undone");
+}
+
+/// A plan that trains on two pools, serves and post-trains, so every section has something
+/// to show.
+fn every_section() -> Scenario {
+    Scenario::from_value(json!({
+        "model": { "preset": "llama3-8b" },
+        "training": { "tokens": 1e12, "global_batch": 256 },
+        "cluster": { "chip": "h100-sxm", "chips": 64, "pools": [{ "chip": "ascend-910b", "chips": 64 }] },
+        "parallelism": { "tp": 2 },
+        "serving": { "tokens_per_day": 1e9, "tpot_ms": 100 },
+        "rl": { "generation_tokens": 1024 },
+    }))
+    .expect("a scenario")
+}
+
+/// Each section a plan shows on every edit (`app::Drawn`), drawn by the worker, sent as an
+/// update and read back as the page reads it, is the same typed value; and each has something
+/// to show, so the comparison could fail.
+#[test]
+fn every_drawn_section_survives_the_wire() {
+    use clusterplan::app::jobs::Job;
+    use clusterplan::app::{wire, Task};
+    use clusterplan::charts::Kind;
+    for (dark, width) in [(true, 600), (false, 1200)] {
+        let task = Task::Plots { scenario: every_section(), dark, width };
+        let mut job = Job::start(&task).expect("starts");
+        while !job.step() {}
+        let drawn = job.plots().cloned().expect("drawn");
+        assert_eq!(drawn.error, None);
+        let read = wire::drawn(&job.update(true)).expect("the page reads it");
+        let kinds: Vec<Kind> = drawn.plots.drawn.iter().map(|(k, _)| *k).collect();
+        assert_eq!(kinds, Kind::ALL, "every plot, each by its kind");
+        assert!(drawn.plots.drawn.iter().all(|(_, svg)| svg.starts_with("<svg")));
+        assert_eq!(read.plots, drawn.plots, "plots");
+        assert!(drawn.sketch.as_ref().is_some_and(|s| s.starts_with("<svg")));
+        assert_eq!(read.sketch, drawn.sketch, "sketch");
+        assert!(drawn.timeline.svg.starts_with("<svg"));
+        assert_eq!(read.timeline, drawn.timeline, "timeline");
+        let insights = &drawn.insights;
+        assert!(
+            !insights.sensitivity.table.rows.is_empty() && !insights.network.table.rows.is_empty()
+        );
+        assert!(insights.network.said.is_some());
+        assert_eq!(read.insights, drawn.insights, "insight");
+        let served = drawn.served.as_ref().expect("serves and post-trains");
+        let serving = served.serving.as_ref().expect("serves");
+        assert!(!serving.cards.tpot.value.is_empty() && !serving.cards.chips.value.is_empty());
+        assert!(!serving.deployments.table.head.is_empty() && serving.frontier.starts_with("<svg"));
+        assert!(served.rl.as_ref().is_some_and(|r| !r.cards.step.value.is_empty()));
+        assert!(!served.csv.is_empty());
+        assert_eq!(read.served, drawn.served, "serving");
+        assert!(drawn.fleet.as_ref().is_some_and(|f| f.cards.len() == 2), "{:?}", drawn.fleet);
+        assert_eq!(read.fleet, drawn.fleet, "fleet");
+        assert!(drawn.failures.as_ref().is_some_and(|f| !f.svg.is_empty()));
+        assert_eq!(read.failures, drawn.failures, "failures");
+        assert_eq!(read, drawn, "the whole");
+    }
+}
+
+/// A target missed is said on its own card: a first token wanted within a millisecond marks
+/// the TTFT card alone, with the sentence the problem gives.
+#[test]
+fn a_missed_target_is_said_on_its_card() {
+    use clusterplan::app::jobs::Job;
+    use clusterplan::app::Task;
+    let asked = every_section().with(&fields::SERVING_TTFT_MS, Some(json!(1)));
+    let mut job =
+        Job::start(&Task::Plots { scenario: asked, dark: false, width: 800 }).expect("starts");
+    while !job.step() {}
+    let drawn = job.plots().expect("drawn");
+    let cards = &drawn.served.as_ref().and_then(|s| s.serving.as_ref()).expect("serves").cards;
+    assert!(cards.ttft.missed.as_ref().is_some_and(|s| !s.is_empty()), "{:?}", cards.ttft);
+    assert_eq!(cards.tpot.missed, None);
+    assert_eq!(cards.throughput.missed, None);
+}
+
+/// Every section that is a job of its own (a search, a sizing, the accuracy report, a
+/// comparison, the fleet's question, a sizing by power, a launch and a log read) reaches the
+/// page as the worker made it: each view, sent as an update and read back as the page reads
+/// it, is the same value.
+#[test]
+fn every_view_survives_the_wire() {
+    use clusterplan::app::jobs::Job;
+    use clusterplan::app::{Status, Task, View};
+    use clusterplan::model::search::Objective;
+    let plan = || every_section().with(clusterplan::scenario::paths::CLUSTER_POOLS, None);
+    let b = plan().with(&fields::CLUSTER_CHIPS, Some(json!(128)));
+    let tasks = [
+        Task::Search { scenario: plan(), objective: Objective::TrainDays, top: 3 },
+        Task::Size {
+            scenario: plan(),
+            deadline_days: 20.0,
+            chips: vec![None, Some("no-such-chip".into())],
+            dark: false,
+        },
+        Task::Validate,
+        Task::Compare { pair: Box::new((plan(), b)), dark: false },
+        Task::AddToFleet { scenario: plan(), chip: "ascend-910b".into(), deadline_days: 5.0 },
+        Task::SizePower { scenario: plan(), power_mw: 5.0, chips: vec![None] },
+        Task::Launch { scenario: plan(), framework: "megatron".into() },
+        Task::Measure {
+            scenario: plan(),
+            logs: vec![(
+                "run.log".into(),
+                std::fs::read_to_string("tests/data/logs/megatron-core-0.15-fp8.log").expect("log"),
+            )],
+        },
+    ];
+    for task in tasks {
+        let mut job = Job::start(&task).expect("starts");
+        while !job.step() {}
+        let view = job.view(true);
+        assert_ne!(view, View::default(), "{task:?} shows something");
+        let read = Status::started().read(&job.update(true));
+        assert!(read.errors.is_empty(), "{:?}", read.errors);
+        assert_eq!(read.result.as_ref(), Some(&view), "{task:?}");
+    }
 }

@@ -2,16 +2,51 @@
 //! the sensitivity sweep's table, its sentence and tornado (`evaluation::sensitivity`), and
 //! the network's load by tier as a table and bars (`evaluation::network`).
 
-use crate::app::{Line, Plots, Row, Table};
+use serde::{Deserialize, Serialize};
+
+use crate::app::{Line, Row, Table};
 use crate::charts;
 use crate::evaluation::Evaluation;
 use crate::format::Money;
 use crate::report::{sensitivity_input, sensitivity_threat, sensitivity_value};
 use crate::text::t;
 
-/// The sweep of `good` into `plots`: the table `sensitivity` (a row an input, largest effect
-/// first), the sentence naming the decision its top entry threatens, and the tornado.
-pub fn sensitivity(plots: &mut Plots, good: &Evaluation, theme: &charts::Theme, width: u32) {
+/// One look inside the answer: the sentence over it, its table and its drawing.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Insight {
+    pub said: Option<Line>,
+    pub table: Table,
+    /// An SVG document.
+    pub plot: String,
+}
+
+/// Both looks: what moves the days, and the network's load.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Insights {
+    pub sensitivity: Insight,
+    pub network: Insight,
+}
+
+impl Insights {
+    /// Both looks inside `good`, judged from `scenario`, drawn `width` pixels wide.
+    pub fn of(
+        scenario: &crate::scenario::Scenario,
+        good: &Evaluation,
+        theme: &charts::Theme,
+        width: u32,
+    ) -> Insights {
+        Insights {
+            sensitivity: sensitivity(good, theme, width),
+            network: network(scenario, good, theme, width),
+        }
+    }
+}
+
+/// The sweep of `good`: the table `sensitivity-table` (a row an input, largest effect first),
+/// the sentence naming the decision its top entry threatens, and the tornado.
+fn sensitivity(good: &Evaluation, theme: &charts::Theme, width: u32) -> Insight {
     let sweep = crate::evaluation::sensitivity(good);
     let money = Money::of(&good.inputs.plant.facility);
     let head =
@@ -30,10 +65,8 @@ pub fn sensitivity(plots: &mut Plots, good: &Evaluation, theme: &charts::Theme, 
             money.show(e.cost_usd.1),
         ]));
     }
-    plots.tables.push(Table { testid: "sensitivity-table".into(), head, rows });
-    if let Some(said) = sensitivity_threat(&sweep, money) {
-        plots.said.push(Line::new("sensitivity-said", said, false));
-    }
+    let table = Table { testid: "sensitivity-table".into(), head, rows };
+    let said = sensitivity_threat(&sweep, money).map(|s| Line::new("sensitivity-said", s, false));
     let swings: Vec<charts::Swing> = sweep
         .entries
         .iter()
@@ -44,20 +77,19 @@ pub fn sensitivity(plots: &mut Plots, good: &Evaluation, theme: &charts::Theme, 
         })
         .collect();
     let kind = charts::Kind::Sensitivity;
-    let svg = charts::draw_tornado(&swings, sweep.effective_days, theme, (width, kind.height()));
-    plots.plots.insert(kind.id().to_string(), svg);
+    let plot = charts::draw_tornado(&swings, sweep.effective_days, theme, (width, kind.height()));
+    Insight { said, table, plot }
 }
 
-/// The network's load of `good`, judged from `scenario`, into `plots`: the table `network-load` (a row a tier: its
-/// bytes a step by collective, busy time, utilisation, the hottest marked), a sentence naming
-/// the hottest, and the bars.
-pub fn network(
-    plots: &mut Plots,
+/// The network's load of `good`, judged from `scenario`: the table `network-load-table` (a row
+/// a tier: its bytes a step by collective, busy time, utilisation, the hottest marked), a
+/// sentence naming the hottest, and the bars.
+fn network(
     scenario: &crate::scenario::Scenario,
     good: &Evaluation,
     theme: &charts::Theme,
     width: u32,
-) {
+) -> Insight {
     use crate::model::network::Dim;
     let load = crate::evaluation::network(scenario, good);
     let head = ["tier", "bytes", "by", "busy", "utilisation", "hottest"];
@@ -80,8 +112,8 @@ pub fn network(
             if i == load.hottest { t("network.hottest").to_string() } else { String::new() },
         ]));
     }
-    plots.tables.push(Table { testid: "network-load-table".into(), head, rows });
-    if let Some(hot) = load.tiers.get(load.hottest) {
+    let table = Table { testid: "network-load-table".into(), head, rows };
+    let said = load.tiers.get(load.hottest).map(|hot| {
         let said = crate::text::fill(
             "network.said",
             &[
@@ -89,8 +121,8 @@ pub fn network(
                 ("share", &crate::numbers::percent(hot.utilisation)),
             ],
         );
-        plots.said.push(Line::new("network-load-said", said, false));
-    }
+        Line::new("network-load-said", said, false)
+    });
     let bars: Vec<charts::TierBar> = load
         .tiers
         .iter()
@@ -102,9 +134,8 @@ pub fn network(
         })
         .collect();
     let kind = charts::Kind::NetworkLoad;
-    plots
-        .plots
-        .insert(kind.id().to_string(), charts::draw_network(&bars, theme, (width, kind.height())));
+    let plot = charts::draw_network(&bars, theme, (width, kind.height()));
+    Insight { said, table, plot }
 }
 
 /// A row of text cells.

@@ -4,11 +4,11 @@
 
 use yew::prelude::*;
 
-use super::job::{progress, render, use_job, JobProps};
 use super::sizing::{sizing_section, use_sizing_inputs};
 use crate::app::Task;
 use crate::model::search::Objective;
 use crate::text::t;
+use crate::ui::job::{progress, render, use_job, JobProps};
 
 /// The plan search and the sizing, one component so the page carries one component's weight.
 #[function_component(SearchPanel)]

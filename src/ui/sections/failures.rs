@@ -1,15 +1,15 @@
 //! The days with failures as a distribution under the delivered cards: the percentiles of the
 //! simulated runs, the chance of meeting the deadline, and the chance of finishing by each day
-//! drawn. All of it is the worker's (`app::jobs::failures_view`, sent with the plots); the page only
-//! lays it out.
+//! drawn. All of it is the worker's (`app::sections::failures`, sent with the plots); the
+//! page only lays it out.
 
 use yew::prelude::*;
 
-use crate::app::Failures;
+use crate::app::sections::failures::Failures;
 use crate::text::t;
 
 /// The section, or nothing before the worker's first answer.
-pub fn finish(view: Option<&Failures>) -> Html {
+pub fn failures(view: Option<&Failures>) -> Html {
     let Some(view) = view else { return html! {} };
     let said = view.said.clone();
     let deadline = view.deadline.clone();

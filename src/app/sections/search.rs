@@ -1,19 +1,13 @@
-//! What a search, a sizing, the accuracy report and a comparison look like on the page, worded
-//! in the worker from the typed results: lines of text and a table of text cells, each row
-//! with the scenario its Apply button opens, and plots as images. The page only lays these
-//! out (`ui::job::render`), so none of this wording or formatting weighs on its first load.
+//! A plan search in the page, worded in the worker from the typed outcome: the counts, how
+//! the typed plan fares, the ranked plans each with why it wins or loses and the scenario its
+//! Apply button opens, the best plan inside a scale-up domain, and the Pareto front.
 
-use serde_json::Value;
-
-use super::SizedChip;
-use crate::app::{self, Apply, Line, List, Picture, Source, Table, View};
-use crate::charts::{self, Curve, DARK, LIGHT};
+use crate::app::{Apply, Line, List, Table, View};
 use crate::format;
 use crate::model::search::{Against, Objective, Oddity, Outcome, Plan, Verdict};
 use crate::model::{Estimate, Parallelism, Recompute};
 use crate::numbers;
 use crate::scenario::{Scenario, Searchable};
-use crate::sizing::Answer;
 use crate::text::{fill, t};
 use crate::validation;
 
@@ -27,25 +21,8 @@ fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
 
-fn line(testid: &str, text: String, bad: bool) -> Line {
-    Line::new(testid, text, bad)
-}
-
-/// A row of `cells` with `testid`, applying nothing.
-fn cells_row(testid: &str, cells: Vec<String>) -> app::Row {
-    app::Row { testid: testid.to_string(), cells, ..app::Row::default() }
-}
-
-/// A row that says only why a chip has no answer.
-fn why_row(testid: &str, chip: String, why: &str) -> app::Row {
-    let mut cells = vec![chip];
-    cells.extend(std::iter::repeat_n(String::new(), 5));
-    cells.push(why.to_string());
-    cells_row(testid, cells)
-}
-
 /// A plan's degrees and schedule in a few words.
-fn plan_words(p: &Parallelism, dp: Option<u32>) -> String {
+pub(super) fn plan_words(p: &Parallelism, dp: Option<u32>) -> String {
     let mut words = vec![format!("TP {}", n(p.tensor)), format!("PP {}", n(p.pipeline))];
     if let Some(dp) = dp {
         words.push(format!("DP {}", n(dp)));
@@ -275,12 +252,12 @@ impl<'a> Ctx<'a> {
 
     /// One plan as a row of the table: its rank (or `first` in its place), plan, days, MFU,
     /// memory, what applying it does to the typed plan, and why it wins or loses.
-    fn plan_row(&self, row: &Row, first: String, why: String, apply: Apply) -> app::Row {
+    fn plan_row(&self, row: &Row, first: String, why: String, apply: Apply) -> crate::app::Row {
         let mut why = vec![why];
         why.extend(self.caveats(row.plan));
         let e = row.estimate.as_ref();
         let figure = |f: fn(&Estimate) -> f64| e.map(f).and_then(finite);
-        app::Row {
+        crate::app::Row {
             testid: "search-row".into(),
             cells: vec![
                 first,
@@ -292,7 +269,7 @@ impl<'a> Ctx<'a> {
                 why.into_iter().filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" · "),
             ],
             apply: Some(apply),
-            ..app::Row::default()
+            ..crate::app::Row::default()
         }
     }
 
@@ -415,7 +392,7 @@ fn ordinal(n: u64) -> String {
 }
 
 /// A search's result as the page shows it.
-pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> View {
+pub fn view(searchable: &Searchable, outcome: &Outcome, done: bool) -> View {
     let yours = match outcome.yours.verdict {
         Verdict::Fits(plan) => Some(plan),
         _ => None,
@@ -431,28 +408,32 @@ pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> View {
     ];
     let counts: Vec<(&str, &str)> = counts.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let key = if done { "search.counts" } else { "search.counts-so-far" };
-    let mut lines = vec![line("search-counts", fill(key, &counts), false)];
+    let mut lines = vec![Line::new("search-counts", fill(key, &counts), false)];
     if outcome.never_finish > 0 {
         let never = fill("search.counts-never", &[("n", &count(outcome.never_finish))]);
-        lines.push(line("search-never", never, false));
+        lines.push(Line::new("search-never", never, false));
     }
     if outcome.budget_spent {
         let budget = count(crate::model::search::PLAN_BUDGET);
-        lines.push(line("search-budget", fill("search.budget-spent", &[("n", &budget)]), false));
+        lines.push(Line::new(
+            "search-budget",
+            fill("search.budget-spent", &[("n", &budget)]),
+            false,
+        ));
     }
     if done {
-        lines.push(line("search-yours", cx.yours_line(), false));
+        lines.push(Line::new("search-yours", cx.yours_line(), false));
         if let Some(note) = cx.beyond_error() {
-            lines.push(line("search-beyond-error", note, false));
+            lines.push(Line::new("search-beyond-error", note, false));
         }
         if let Some(note) = cx.published_note() {
-            lines.push(line("search-published", note, false));
+            lines.push(Line::new("search-published", note, false));
         }
     }
     if let Some(why) = outcome.none_because {
-        lines.push(line("search-why", why.to_string(), true));
+        lines.push(Line::new("search-why", why.to_string(), true));
     }
-    let mut rows: Vec<app::Row> = outcome
+    let mut rows: Vec<crate::app::Row> = outcome
         .ranked
         .iter()
         .enumerate()
@@ -489,7 +470,7 @@ pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> View {
         let faster =
             -best.and_then(|b| cx.against_inside(b)).and_then(|a| finite(a.days)).unwrap_or(0.0);
         let note = fill("search.inside-note", &[("faster", &format::percent(faster.max(0.0)))]);
-        lines.push(line("search-inside-note", note, false));
+        lines.push(Line::new("search-inside-note", note, false));
     }
     let pareto: Vec<String> = outcome
         .pareto
@@ -519,290 +500,5 @@ pub fn search(searchable: &Searchable, outcome: &Outcome, done: bool) -> View {
         summary: t("search.front").into(),
         items: pareto,
     });
-    View { lines, table: Some(table("search-results", &head, rows)), list, ..View::default() }
-}
-
-/// A table of `rows` under `head`.
-fn table(testid: &str, head: &[&str], rows: Vec<app::Row>) -> Table {
-    Table { testid: testid.into(), head: head.iter().map(|h| h.to_string()).collect(), rows }
-}
-
-/// An SVG document as a `data:` URL for an `<img>`, where no script in it can run.
-fn svg_url(svg: &str) -> String {
-    let mut out = String::from("data:image/svg+xml,");
-    for b in svg.bytes() {
-        if b.is_ascii_alphanumeric() || b" .,:;=/-_()'".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-/// A chip as people read it: a catalog chip by its name (`NVIDIA H100 SXM5 80GB`), any other
-/// as it is called.
-fn shown(chip: &str) -> String {
-    crate::model::presets::chip(chip).map_or(chip, |p| p.name).to_string()
-}
-
-/// A sizing of `scenario`'s workload as the page shows it: a row per chip, how close each
-/// answer is to the true smallest cluster, and the plot of days against chips, drawn for the
-/// dark colour scheme when `dark`. A chip held back by the largest batch accepted offers to
-/// accept twice it.
-pub fn size(
-    scenario: &Scenario,
-    deadline_days: f64,
-    chips: &[SizedChip],
-    confidence: crate::model::Confidence,
-    money: format::Money,
-    dark: bool,
-) -> View {
-    let rows: Vec<app::Row> = chips
-        .iter()
-        .map(|c| {
-            let chip = shown(&c.name);
-            let sized = match &c.result {
-                Ok(Some(Answer::Meets(sized))) => sized,
-                Ok(Some(answer)) => {
-                    let why = crate::report::sizing_why(deadline_days, answer)
-                        .unwrap_or_else(|| t("size.none").into());
-                    let mut row = why_row("size-row", chip, &why);
-                    if let Answer::Misses { batch: Some(b), .. } = answer {
-                        let tokens = 2.0 * b.tokens;
-                        let label = fill("size.raise-batch", &[("tokens", &format::count(tokens))]);
-                        let field = &crate::scenario::fields::TRAINING_MAX_GLOBAL_BATCH_TOKENS;
-                        let raised = scenario.with(field, Some(tokens.into()));
-                        row.apply = Some(Apply::new("size-raise-batch", label, raised));
-                    }
-                    return row;
-                }
-                Ok(None) => return why_row("size-row", chip, t("size.none")),
-                Err(why) => return why_row("size-row", chip, why),
-            };
-            let e = &sized.estimate;
-            let count = n(sized.chips);
-            let bom = &e.facility.bom;
-            let mw = finite(e.facility.power.facility_w / 1e6);
-            let capex = finite(e.facility.cost.capex_usd);
-            let label = fill("size.apply-label", &[("n", &count), ("chip", &chip)]);
-            app::Row {
-                testid: "size-row".into(),
-                cells: vec![
-                    chip.clone(),
-                    count.clone(),
-                    format!("{} / {}", n(bom.nodes as f64), n(bom.racks as f64)),
-                    mw.map(|mw| fill("unit.mw", &[("n", &format::sig3(mw))])).unwrap_or_default(),
-                    capex.map(|usd| money.show(usd)).unwrap_or_default(),
-                    held_days(sized),
-                    plan_words(&sized.plan.parallelism, None),
-                ],
-                apply: Some(Apply::new("size-apply", label, sized.scenario.clone())),
-                ..app::Row::default()
-            }
-        })
-        .collect();
-    let bounds: Vec<Line> = chips
-        .iter()
-        .filter_map(|c| match &c.result {
-            Ok(Some(Answer::Meets(sized))) => Some((c, sized)),
-            _ => None,
-        })
-        .map(|(c, sized)| {
-            let over = finite(sized.at_most_over(c.unit)).unwrap_or(0.0);
-            let text = fill(
-                "size.bound",
-                &[
-                    ("chip", &shown(&c.name)),
-                    ("chips", &n(sized.chips)),
-                    ("misses", &n(sized.misses_at)),
-                    ("over", &format::percent(over)),
-                    ("unit", &n(c.unit)),
-                ],
-            );
-            line("size-bound", text, false)
-        })
-        .chain(chips.iter().filter(|c| c.budget_spent).map(|c| {
-            let budget = n(crate::sizing::SIZING_BUDGET as f64);
-            let text = fill("size.budget-spent", &[("chip", &shown(&c.name)), ("n", &budget)]);
-            line("size-budget", text, false)
-        }))
-        .collect();
-    // A chip whose sizing could not start has no curve.
-    let curves: Vec<Curve> = chips
-        .iter()
-        .filter(|c| c.result.is_ok())
-        .map(|c| Curve { label: shown(&c.name), points: c.curve.clone() })
-        .collect();
-    let held = match confidence {
-        crate::model::Confidence::Central => "size.held.central",
-        crate::model::Confidence::P90 => "size.held.p90",
-    };
-    let head = [
-        t("size.head.chip"),
-        t("size.head.chips"),
-        t("size.head.nodes"),
-        t("size.head.power"),
-        t("size.head.capex"),
-        t("size.head.days"),
-        t("search.head.plan"),
-    ];
-    let theme = if dark { &DARK } else { &LIGHT };
-    let plot = svg_url(&charts::sizing_svg(&curves, deadline_days, theme, (720, 300)));
-    View {
-        lines: vec![line("size-held", t(held).to_string(), false)],
-        after: bounds,
-        table: Some(table("size-results", &head, rows)),
-        pictures: vec![Picture { testid: "plot-sizing".into(), url: plot }],
-        ..View::default()
-    }
-}
-
-/// A sizing by power as the page shows it: a row per chip with its largest cluster within the
-/// power, its nodes and racks, the power its site is provisioned for, capex, days and plan,
-/// and the scenario its Apply button opens; or why not one unit fits. `sized` is
-/// `PowerSizing`'s JSON (`report::power_row`'s rows with their scenarios).
-pub fn power(sized: &Value, money: format::Money) -> View {
-    let mw = sized["power_mw"].as_f64().unwrap_or(0.0);
-    let rows: Vec<app::Row> = sized["rows"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|row| {
-            let chip = shown(row["chip"].as_str().unwrap_or_default());
-            let testid = format!("size-power-row-{}", row["chip"].as_str().unwrap_or_default());
-            let Some(chips) = row["chips"].as_f64() else {
-                return why_row(&testid, chip, row["why"].as_str().unwrap_or_default());
-            };
-            let figure = |key: &str| row[key].as_f64().filter(|x| x.is_finite());
-            let days = figure("effective_train_days").or(figure("train_days"));
-            let plan = row["plan"]
-                .as_object()
-                .map(|p| {
-                    ["tp", "pp", "cp", "ep"]
-                        .iter()
-                        .filter_map(|k| {
-                            p.get(*k)
-                                .and_then(Value::as_u64)
-                                .filter(|d| *d > 1)
-                                .map(|d| format!("{} {d}", k.to_uppercase()))
-                        })
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                })
-                .map(|words| if words.is_empty() { "TP 1 PP 1".to_string() } else { words });
-            let label = fill("size.apply-label", &[("n", &n(chips)), ("chip", &chip)]);
-            let scenario = Scenario::from_value(row["scenario"].clone()).ok();
-            app::Row {
-                testid,
-                cells: vec![
-                    chip,
-                    n(chips),
-                    format!(
-                        "{} / {}",
-                        n(figure("nodes").unwrap_or(0.0)),
-                        n(figure("racks").unwrap_or(0.0))
-                    ),
-                    figure("provisioned_mw")
-                        .map(|x| fill("unit.mw", &[("n", &format::sig3(x))]))
-                        .unwrap_or_default(),
-                    figure("capex_usd").map(|usd| money.show(usd)).unwrap_or_default(),
-                    days.map(|d| format!("{d:.1}")).unwrap_or_default(),
-                    plan.unwrap_or_else(|| t("size.power-no-plan").into()),
-                ],
-                apply: scenario.map(|s| Apply::new("size-power-apply", label, s)),
-                ..app::Row::default()
-            }
-        })
-        .collect();
-    let said = fill("size.power-held", &[("mw", &numbers::format(mw))]);
-    let head = [
-        t("size.head.chip"),
-        t("size.head.chips"),
-        t("size.head.nodes"),
-        t("size.head.provisioned"),
-        t("size.head.capex"),
-        t("size.head.days"),
-        t("search.head.plan"),
-    ];
-    View {
-        lines: vec![line("size-power-held", said, false)],
-        table: Some(table("size-power-table", &head, rows)),
-        ..View::default()
-    }
-}
-
-/// The days with failures of a sized cluster, and those the deadline was held to when they are
-/// its range's upper end (`62.1 → 71.4`).
-fn held_days(sized: &crate::sizing::Sized) -> String {
-    let Some(d) = finite(sized.plan.effective_train_days) else { return String::new() };
-    if sized.held_to > 1.0 {
-        format!("{d:.1} → {:.1}", d * sized.held_to)
-    } else {
-        format!("{d:.1}")
-    }
-}
-
-/// The accuracy report as the page shows it: every published row with its error, the misses
-/// explained, and each run's sources (the page renders those as links).
-pub fn accuracy(report: &Result<(Vec<validation::Run>, Vec<validation::Outcome>), String>) -> View {
-    let (runs, outcomes) = match report {
-        Ok(report) => report,
-        Err(error) => {
-            let text = fill("accuracy.error", &[("why", error)]);
-            return View::said(vec![line("accuracy-error", text, true)]);
-        }
-    };
-    let rows: Vec<app::Row> = outcomes
-        .iter()
-        .map(|o| {
-            let metric = o.row.metric;
-            app::Row {
-                class: if o.within() { "" } else { "miss" }.into(),
-                cells: vec![
-                    o.row.run.clone(),
-                    o.row.label.clone(),
-                    metric.label().to_string(),
-                    validation::show(metric, o.row.published),
-                    validation::show(metric, o.predicted),
-                    format!("{:+.1}%", 100.0 * finite(o.error).unwrap_or(0.0)),
-                    format!("±{:.0}%", 100.0 * finite(o.row.tolerance).unwrap_or(0.0)),
-                ],
-                ..app::Row::default()
-            }
-        })
-        .collect();
-    let misses: Vec<Line> = outcomes
-        .iter()
-        .filter_map(|o| {
-            let why = o.row.known_miss.as_deref()?;
-            let values = [("run", o.row.run.as_str()), ("label", &o.row.label), ("why", why)];
-            Some(line("accuracy-miss", fill("accuracy.miss", &values), false))
-        })
-        .collect();
-    let head = ["run", "row", "metric", "published", "predicted", "error", "tolerance"]
-        .map(|h| t(&format!("accuracy.head.{h}")));
-    let sources =
-        runs.iter().map(|r| Source { title: r.title.clone(), source: r.source.clone() }).collect();
-    View {
-        table: Some(table("accuracy-table", &head, rows)),
-        after: misses,
-        sources,
-        ..View::default()
-    }
-}
-
-/// Plan A against plan B as the page shows it: each drawing as a picture (`compare-step`,
-/// `compare-scaling`), or why they could not be drawn.
-pub fn compare(drawn: &Result<(String, String), &'static str>) -> View {
-    match drawn {
-        Ok((step, scaling)) => View {
-            pictures: vec![
-                Picture { testid: "compare-step".into(), url: svg_url(step) },
-                Picture { testid: "compare-scaling".into(), url: svg_url(scaling) },
-            ],
-            ..View::default()
-        },
-        Err(why) => View::said(vec![line("compare-error", why.to_string(), true)]),
-    }
+    View { lines, table: Some(Table::new("search-results", &head, rows)), list, ..View::default() }
 }

@@ -1,0 +1,39 @@
+//! The plan's plots against its estimate (`charts::Kind::ALL`: the step, memory, days and MFU
+//! against chip count, power, cost, the site against chip count, effective compute), each an
+//! SVG document drawn as wide as the page's column, and the sweep over chip counts the curves
+//! are drawn from.
+
+use serde::{Deserialize, Serialize};
+
+use crate::charts::{self, Kind};
+use crate::evaluation::Evaluation;
+use crate::model::sweep::{self, ScalingPoint};
+use crate::model::Inputs;
+
+/// Every plot of `charts::Kind::ALL` that was drawn, by its kind.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Plots {
+    pub drawn: Vec<(Kind, String)>,
+}
+
+impl Plots {
+    /// Every plot of `good`, `width` pixels wide.
+    pub fn of(good: &Evaluation, theme: &charts::Theme, width: u32) -> Plots {
+        let chips = good.inputs.cluster.n_chips;
+        let money = crate::format::Money::of(&good.inputs.plant.facility);
+        let scaling = scaling(&good.inputs);
+        Plots { drawn: charts::draw_all(&good.estimate, &scaling, chips, money, theme, width) }
+    }
+
+    /// The plot of `kind`, an SVG document.
+    pub fn get(&self, kind: Kind) -> Option<&str> {
+        self.drawn.iter().find(|(k, _)| *k == kind).map(|(_, svg)| svg.as_str())
+    }
+}
+
+/// The plan of `inputs` at the sizes its plots sweep; the fabric is rebuilt at each size, so
+/// power and cost scale with what is bought.
+pub fn scaling(inputs: &Inputs) -> Vec<ScalingPoint> {
+    crate::fabric::scaling(inputs, &sweep::default_chip_counts())
+}
