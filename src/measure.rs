@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 
 use crate::launch::{self, Plan};
 use crate::scenario::fields;
-use crate::scenario::Scenario;
+use crate::scenario::{merge, Scenario};
 
 /// What a line of any format read holds, most frequent first; from `TITAN_MARKERS` on, only
 /// torchtitan's lines of its plan.
@@ -241,24 +241,21 @@ impl Shape {
             return None;
         }
         let mut model = json!({ "preset": preset, "layers": self.layers, "hidden": self.hidden });
-        for (key, value) in [
-            ("ffn", self.ffn),
-            ("heads", self.heads),
-            ("kv_heads", self.kv_heads),
-            ("head_dim", self.head_dim),
-        ] {
-            if let Some(v) = value.filter(|v| *v > 0) {
-                model[key] = json!(v);
-            }
-        }
-        if self.experts > 0 {
-            model["moe"] = json!({ "experts": self.experts });
-            if let Some(k) = self.top_k.filter(|k| *k > 0) {
-                model["moe"]["top_k"] = json!(k);
-            }
-            if let Some(f) = self.expert_ffn.filter(|f| *f > 0) {
-                model["moe"]["expert_ffn"] = json!(f);
-            }
+        let given = |v: Option<u32>| v.filter(|v| *v > 0);
+        let sizes = [
+            given(self.ffn).map(|v| json!({ "ffn": v })),
+            given(self.heads).map(|v| json!({ "heads": v })),
+            given(self.kv_heads).map(|v| json!({ "kv_heads": v })),
+            given(self.head_dim).map(|v| json!({ "head_dim": v })),
+        ];
+        let moe = (self.experts > 0).then(|| json!({ "moe": { "experts": self.experts } }));
+        let moe_sizes = [
+            given(self.top_k).map(|k| json!({ "moe": { "top_k": k } })),
+            given(self.expert_ffn).map(|f| json!({ "moe": { "expert_ffn": f } })),
+        ];
+        let moe_sizes = moe_sizes.into_iter().filter(|_| self.experts > 0);
+        for part in sizes.into_iter().chain([moe]).chain(moe_sizes).flatten() {
+            merge(&mut model, &part);
         }
         Some(model)
     }
@@ -592,15 +589,16 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Reading, Why> {
                 maxtext.add(step as u64, s);
             }
         } else if let Some(record) = line.find(":::MLLOG").map(|i| &line[i + 8..]) {
-            let Ok(v) = serde_json::from_str::<Value>(record.trim()) else { continue };
-            match v["key"].as_str() {
-                Some("global_batch_size") => gbs = v["value"].as_f64().or(gbs),
-                Some("tracked_stats") => {
-                    let step = v["metadata"]["step"].as_f64().unwrap_or(0.0) as u64;
-                    if let Some(t) = v["value"]["train_step_time"].as_f64() {
+            let Ok(v) = serde_json::from_str::<MlLog>(record.trim()) else { continue };
+            match v.key.as_str() {
+                "global_batch_size" => gbs = v.value.as_f64().or(gbs),
+                "tracked_stats" => {
+                    let step = v.metadata.step.as_f64().unwrap_or(0.0) as u64;
+                    let stats: Tracked = serde_json::from_value(v.value).unwrap_or_default();
+                    if let Some(t) = stats.train_step_time {
                         mllog_step.add(step, t);
                     }
-                    if let Some(t) = v["value"]["throughput"].as_f64() {
+                    if let Some(t) = stats.throughput {
                         mllog_throughput.add(step, t);
                     }
                 }
@@ -753,6 +751,30 @@ fn nccl_row(line: &str) -> Option<(f64, f64, f64)> {
     Some((size, time, busbw))
 }
 
+/// One `:::MLLOG` record: its key, its value and the step it was logged at.
+#[derive(serde::Deserialize)]
+struct MlLog {
+    key: String,
+    #[serde(default)]
+    value: Value,
+    #[serde(default)]
+    metadata: MlLogAt,
+}
+
+/// Where an `:::MLLOG` record was logged: its step, a number when it is one.
+#[derive(Default, serde::Deserialize)]
+struct MlLogAt {
+    #[serde(default)]
+    step: Value,
+}
+
+/// The value of an `:::MLLOG` `tracked_stats` record: the step's time and throughput.
+#[derive(Default, serde::Deserialize)]
+struct Tracked {
+    train_step_time: Option<f64>,
+    throughput: Option<f64>,
+}
+
 /// A plan as changes to a scenario: degrees, batch, recomputation and precision.
 pub fn plan_changes(plan: &Plan, world: Option<u32>) -> Value {
     let mut parallelism = json!({
@@ -761,14 +783,13 @@ pub fn plan_changes(plan: &Plan, world: Option<u32>) -> Value {
         "recompute": fields::PARALLELISM_RECOMPUTE.code(plan.recompute),
         "dp": null,
     });
-    if let Some(sp) = plan.sequence_parallel {
-        parallelism["sequence_parallel"] = json!(sp);
-    }
-    if let Some(e) = plan.recompute_elementwise {
-        parallelism["recompute_elementwise"] = json!(e);
-    }
-    if plan.etp != plan.tp {
-        parallelism["etp"] = json!(plan.etp);
+    let given = [
+        plan.sequence_parallel.map(|sp| json!({ "sequence_parallel": sp })),
+        plan.recompute_elementwise.map(|e| json!({ "recompute_elementwise": e })),
+        (plan.etp != plan.tp).then(|| json!({ "etp": plan.etp })),
+    ];
+    for part in given.into_iter().flatten() {
+        merge(&mut parallelism, &part);
     }
     let mut changes = json!({
         "parallelism": parallelism,
@@ -778,7 +799,7 @@ pub fn plan_changes(plan: &Plan, world: Option<u32>) -> Value {
     });
     let chips = world.or(plan.dp.map(|_| plan.chips()));
     if let Some(chips) = chips {
-        changes["cluster"] = json!({ "chips": chips });
+        merge(&mut changes, &json!({ "cluster": { "chips": chips } }));
     }
     changes
 }
@@ -795,12 +816,11 @@ pub fn entries(
     let pinned = |mut changes: Value, model: Option<Value>| {
         if let Some(s) = scenario {
             let v = s.to_value();
-            if let (Some(chip), Some(map)) = (v.pointer("/cluster/chip"), changes.as_object_mut()) {
-                let cluster = map.entry("cluster").or_insert_with(|| Value::Object(Map::new()));
-                cluster["chip"] = chip.clone();
+            if let Some(chip) = v.pointer("/cluster/chip") {
+                merge(&mut changes, &json!({ "cluster": { "chip": chip } }));
             }
             if let Some(stack) = v.pointer("/parallelism/stack") {
-                changes["parallelism"]["stack"] = stack.clone();
+                merge(&mut changes, &json!({ "parallelism": { "stack": stack } }));
             }
             // The run's model is the one its log names, else the plan's, named as the plan
             // names it.
@@ -808,17 +828,18 @@ pub fn entries(
                 Some(Value::Object(model)) => {
                     // None of the plan's own changes to its model carry to another model.
                     if let Some(Value::Object(own)) = v.get("model") {
-                        for k in own.keys().filter(|k| *k != "seq_len") {
-                            changes["model"][k] = Value::Null;
-                        }
+                        let unset: Map<String, Value> = own
+                            .keys()
+                            .filter(|k| *k != "seq_len")
+                            .map(|k| (k.clone(), Value::Null))
+                            .collect();
+                        merge(&mut changes, &json!({ "model": unset }));
                     }
-                    for (k, m) in model {
-                        changes["model"][k] = m;
-                    }
+                    merge(&mut changes, &json!({ "model": model }));
                 }
                 _ => {
                     if let Some(preset) = v.pointer("/model/preset") {
-                        changes["model"]["preset"] = preset.clone();
+                        merge(&mut changes, &json!({ "model": { "preset": preset } }));
                     }
                 }
             }

@@ -16,6 +16,18 @@ use crate::scenario::{describe, Calibration, Scenario, Searchable};
 use crate::sizing;
 use crate::validation::range::Range;
 
+/// `base`, an object, with the members of each of `more` that is given: the parts of a record
+/// that apply to it, written once each.
+pub fn joined(base: Value, more: impl IntoIterator<Item = Option<Value>>) -> Value {
+    let Value::Object(mut out) = base else { return base };
+    for part in more.into_iter().flatten() {
+        if let Value::Object(members) = part {
+            out.extend(members);
+        }
+    }
+    Value::Object(out)
+}
+
 /// The estimate as a JSON object (see docs/scenario.md for the fields).
 pub fn to_json(e: &Estimate) -> Value {
     let mut breakdown = Map::new();
@@ -85,7 +97,7 @@ pub fn serving_json(e: &ServingEstimate, reach: &Reach) -> Value {
         step.insert(format!("{name}_s"), json!(seconds));
     }
     let degrees = |d: &Deployment| json!({ "tp": d.tp, "dp": d.dp, "ep": d.ep, "expert_tp": d.etp, "chips": d.chips() });
-    let mut json = json!({
+    json!({
         "prefill_tokens_per_s": e.prefill_tokens_per_s,
         "decode_tokens_per_s": e.decode_tokens_per_s,
         "prefill_tokens_per_s_per_chip": e.prefill_tokens_per_s_per_chip,
@@ -134,13 +146,12 @@ pub fn serving_json(e: &ServingEstimate, reach: &Reach) -> Value {
         })).collect::<Vec<_>>(),
         "notes": e.notes.iter().map(crate::text::serving_note).collect::<Vec<_>>(),
         "range": serving_range_json(e, reach),
-    });
-    // Energy beside the price: output tokens a second per megawatt of the site and the
-    // site's energy per output token.
-    json["tokens_per_s_per_mw"] = json!(e.tokens_per_s_per_mw);
-    json["joules_per_token"] = json!(e.joules_per_token);
-    json["kwh_per_million_tokens"] = json!(e.joules_per_token / 3.6);
-    json
+        // Energy beside the price: output tokens a second per megawatt of the site and the
+        // site's energy per output token.
+        "tokens_per_s_per_mw": e.tokens_per_s_per_mw,
+        "joules_per_token": e.joules_per_token,
+        "kwh_per_million_tokens": e.joules_per_token / 3.6,
+    })
 }
 
 /// Each serving headline's p10-p90 range at the plan's distance from what was measured
@@ -444,20 +455,73 @@ fn facility(f: &FacilityEstimate) -> Value {
     })
 }
 
+/// `predict`'s answer for one plan (`good`, judged from `scenario`): its estimate, with the
+/// days with failures as a distribution beside their expected value in `reliability`
+/// (`spread`), its ranges, the network's load, the calibration, the chips kept idle, serving
+/// and post-training (`served`), and the one job over pools or sites where it has them.
+pub fn predict_json(
+    scenario: &Scenario,
+    good: &crate::evaluation::Evaluation,
+    spread: &crate::model::failures::Spread,
+    served: &crate::evaluation::Served,
+    idle_kept: Option<u64>,
+) -> Value {
+    let e = &good.estimate;
+    let reliability = joined(reliability(&e.reliability), [Some(failures_json(spread))]);
+    let pools = good.pools.as_ref().map(|p| {
+        let job = p.job();
+        let solo: Vec<_> = p.pools.iter().map(crate::model::estimate).collect();
+        let totals = crate::model::pools::totals(&p.pools, &solo, &job);
+        let best = crate::model::pools::best_split(&p.pools, p.between);
+        let totals = json!({
+            "totals": {
+                "train_days": totals.train_days,
+                "effective_train_days": totals.effective_train_days,
+                "capex_usd": totals.capex_usd,
+                "power_w": totals.power_w,
+            },
+            "best": best_split_json(&best),
+        });
+        json!({ "pools": joined(pools_json(p.across, &job), [Some(totals)]) })
+    });
+    let sites = scenario.sites().ok().flatten().map(|s| {
+        let sites = sites_json(&s.names(), &s.job(&good.inputs));
+        json!({ "sites": joined(sites, [Some(json!({ "token_factor": s.tokens_factor() }))]) })
+    });
+    let answer = json!({
+        "reliability": reliability,
+        "range": range_json(&good.range),
+        "network": network_json(&crate::evaluation::network(scenario, good)),
+        "calibration": good.calibration.as_ref().map_or(Value::Null, calibration_json),
+    });
+    joined(
+        to_json(e),
+        [
+            Some(answer),
+            idle_kept.map(|idle| json!({ "idle_kept": idle })),
+            served.serving.as_ref().map(|s| json!({ "serving": serving_json(s, &served.reach) })),
+            served.rl.as_ref().map(|r| json!({ "rl": rl_json(r) })),
+            pools,
+            sites,
+        ],
+    )
+}
+
 /// The days with failures as a distribution, as keys beside the expected value in
 /// `reliability`: its 10th, 50th and 90th percentiles, the runs simulated (with those stopped
 /// at the event limit before finishing, and whether fewer were run), and the chance of meeting
 /// the deadline (null without one).
-pub fn add_failures(json: &mut Value, s: &crate::model::failures::Spread) {
-    let r = &mut json["reliability"];
-    r["effective_train_days_p10"] = json!(s.p10_days);
-    r["effective_train_days_p50"] = json!(s.p50_days);
-    r["effective_train_days_p90"] = json!(s.p90_days);
-    r["simulated_runs"] = json!(s.trials);
-    // The simulation is bounded in work: runs stopped before finishing, and fewer runs.
-    r["simulated_runs_cut_short"] = json!(s.cut_short);
-    r["simulated_fewer_runs"] = json!(s.fewer_runs);
-    r["deadline_chance"] = json!(s.deadline_chance);
+fn failures_json(s: &crate::model::failures::Spread) -> Value {
+    json!({
+        "effective_train_days_p10": s.p10_days,
+        "effective_train_days_p50": s.p50_days,
+        "effective_train_days_p90": s.p90_days,
+        "simulated_runs": s.trials,
+        // The simulation is bounded in work: runs stopped before finishing, and fewer runs.
+        "simulated_runs_cut_short": s.cut_short,
+        "simulated_fewer_runs": s.fewer_runs,
+        "deadline_chance": s.deadline_chance,
+    })
 }
 
 /// Failures, checkpoints and goodput.
@@ -587,15 +651,13 @@ fn csv_field(text: &str) -> String {
 fn findings(list: &[Warning]) -> Vec<Value> {
     list.iter()
         .map(|w| {
-            let mut v = json!({ "field": fields::warning_field(w), "message": w.to_string() });
+            let v = json!({ "field": fields::warning_field(w), "message": w.to_string() });
             let fixes: Vec<Value> = fields::warning_fixes(w)
                 .iter()
                 .map(|f| json!({ "label": f.label.to_string(), "set": Value::Object(f.changes.iter().cloned().collect()) }))
                 .collect();
-            if !fixes.is_empty() {
-                v["fixes"] = Value::Array(fixes);
-            }
-            v
+            let fixes = (!fixes.is_empty()).then(|| json!({ "fixes": fixes }));
+            joined(v, [fixes])
         })
         .collect()
 }
@@ -606,7 +668,12 @@ fn findings(list: &[Warning]) -> Vec<Value> {
 /// plan; the front of days against cost; the fastest plan when a more conventional one leads;
 /// the counts; where the typed plan ranks and, when it
 /// is not ranked, why (`yours_why`, in words); and, when nothing ranks, why.
-pub fn search_json(scenario: &Scenario, outcome: &search::Outcome, yours_why: &[String]) -> Value {
+pub fn search_json(
+    scenario: &Scenario,
+    outcome: &search::Outcome,
+    yours_why: &[String],
+    applied: Option<&dyn Fn(&search::Plan) -> Value>,
+) -> Value {
     let best = outcome.ranked.first();
     let yours = match outcome.yours.verdict {
         search::Verdict::Fits(plan) => Some(plan),
@@ -614,9 +681,8 @@ pub fn search_json(scenario: &Scenario, outcome: &search::Outcome, yours_why: &[
     };
     // A plan as a row: its keys, its full estimate, and how it compares.
     let row = |plan: &search::Plan| {
-        let applied = scenario.with_found(plan, n_chips(plan));
-        let estimate = applied.estimated().ok();
-        let mut row = json!({
+        let estimate = scenario.with_found(plan, n_chips(plan)).estimated().ok();
+        let row = json!({
             "parallelism": describe::plan(&plan.parallelism),
             "dp": plan.parallelism.data,
             "global_batch": plan.global_batch,
@@ -630,39 +696,28 @@ pub fn search_json(scenario: &Scenario, outcome: &search::Outcome, yours_why: &[
             "yours": yours.is_some_and(|y| y.parallelism == plan.parallelism),
             "estimate": estimate.map(|(_, e)| to_json(&e)),
         });
-        if let Some(best) = best {
+        // The best loses on nothing.
+        let behind = best.filter(|best| !std::ptr::eq(*best, plan)).map(|best| {
             let gap = plan.gap(best, outcome.objective);
-            row["behind"] = json!(gap.behind);
-            row["loses_on"] = json!({ "part": gap.part, "seconds": gap.seconds });
-        }
-        if let Some(yours) = yours {
-            row["against_yours"] = against(&plan.against(&yours));
-        }
-        if let Some(inside) = outcome.best_inside.filter(|_| plan.tp_crosses_domain()) {
-            row["against_inside"] = against(&plan.against(&inside));
-        }
-        row
+            json!({ "behind": gap.behind, "loses_on": { "part": gap.part, "seconds": gap.seconds } })
+        });
+        let against_yours =
+            yours.map(|yours| json!({ "against_yours": against(&plan.against(&yours)) }));
+        let inside = outcome.best_inside.filter(|_| plan.tp_crosses_domain());
+        let against_inside =
+            inside.map(|inside| json!({ "against_inside": against(&plan.against(&inside)) }));
+        let scenario = applied.map(|applied| json!({ "scenario": applied(plan) }));
+        joined(row, [behind, against_yours, against_inside, scenario])
     };
     let plans: Vec<Value> = outcome
         .ranked
         .iter()
         .enumerate()
-        .map(|(i, plan)| {
-            let mut row = row(plan);
-            row["rank"] = json!(i + 1);
-            if i == 0 {
-                // The best loses on nothing.
-                if let Some(map) = row.as_object_mut() {
-                    map.remove("behind");
-                    map.remove("loses_on");
-                }
-            }
-            row
-        })
+        .map(|(i, plan)| joined(row(plan), [Some(json!({ "rank": i + 1 }))]))
         .collect();
     let pareto: Vec<Value> = outcome.pareto.iter().map(plan_summary).collect();
     let placed = &outcome.yours;
-    let mut out = json!({
+    let out = json!({
         "objective": outcome.objective.id(),
         "plans": plans,
         "pareto": pareto,
@@ -690,17 +745,12 @@ pub fn search_json(scenario: &Scenario, outcome: &search::Outcome, yours_why: &[
     });
     // The best plan keeping tensor parallelism inside a scale-up domain, when the best does not.
     let crossing = outcome.ranked.first().is_some_and(search::Plan::tp_crosses_domain);
-    if let Some(inside) = outcome.best_inside.filter(|_| crossing) {
-        out["best_inside"] = row(&inside);
-    }
+    let inside = outcome.best_inside.filter(|_| crossing);
+    let inside = inside.map(|inside| json!({ "best_inside": row(&inside) }));
     // The fastest plan, when a more conventional one within the model's error leads.
-    if let Some(fastest) = &outcome.fastest {
-        out["fastest"] = row(fastest);
-    }
-    if let Some(why) = outcome.none_because {
-        out["why"] = json!(why.to_string());
-    }
-    out
+    let fastest = outcome.fastest.as_ref().map(|fastest| json!({ "fastest": row(fastest) }));
+    let why = outcome.none_because.map(|why| json!({ "why": why.to_string() }));
+    joined(out, [inside, fastest, why])
 }
 
 /// Why the typed plan is not ranked, in words: the errors that keep the scenario from
@@ -862,9 +912,7 @@ pub fn sizing_row(chip: &str, deadline_days: f64, answer: &sizing::Answer, unit:
                 "chips": Value::Null,
                 "why": why,
                 "fastest": best.map(|(chips, plan)| {
-                    let mut summary = plan_summary(&plan);
-                    summary["chips"] = json!(chips);
-                    summary
+                    joined(plan_summary(&plan), [Some(json!({ "chips": chips }))])
                 }),
                 // The batch that keeps more chips from going faster, when it is what does.
                 "batch_limit": batch.map(|b| json!({ "sequences": b.sequences, "tokens": b.tokens })),
@@ -1084,13 +1132,13 @@ pub fn measure_json(m: &crate::evaluation::Measuring) -> Value {
             })),
         })).collect::<Vec<_>>(),
         "skipped": m.unread.iter().map(|(name, why)| {
-            let mut v = json!({ "file": name, "why": why.id() });
-            match why {
-                crate::measure::Why::NoLines { lines } => v["lines"] = json!(lines),
-                crate::measure::Why::NotCalibrated(f) => v["format"] = json!(f.id()),
-                _ => {}
-            }
-            v
+            let v = json!({ "file": name, "why": why.id() });
+            let detail = match why {
+                crate::measure::Why::NoLines { lines } => Some(json!({ "lines": lines })),
+                crate::measure::Why::NotCalibrated(f) => Some(json!({ "format": f.id() })),
+                _ => None,
+            };
+            joined(v, [detail])
         }).collect::<Vec<_>>(),
         "fit": m.after.as_ref().and_then(|a| a.calibration.as_ref()).map(calibration_json),
         "serving": m.serving.iter().map(|(file, f)| json!({

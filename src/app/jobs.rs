@@ -13,6 +13,7 @@ use crate::app::sections::compare::Compared;
 use crate::app::sections::launch::{Launched, Measured};
 use crate::app::sections::sizing::SizedChip;
 use crate::app::sections::{self, Drawn};
+use crate::app::wire::{AnswerPart, CountsPart, FastestPart, PlanPart, SearchPart, SizingPart};
 use crate::app::{Task, Update, View};
 use crate::charts;
 use crate::model::search::{Options, Search};
@@ -84,11 +85,10 @@ impl PowerSizing {
             .iter()
             .map(|(name, found)| match found {
                 Ok(found) => {
-                    let mut row = report::power_row(name, self.power_mw, found.as_ref());
-                    if let Some(s) = found {
-                        row["scenario"] = s.scenario.to_value();
-                    }
-                    row
+                    let row = report::power_row(name, self.power_mw, found.as_ref());
+                    let scenario =
+                        found.as_ref().map(|s| json!({ "scenario": s.scenario.to_value() }));
+                    report::joined(row, [scenario])
                 }
                 Err(why) => json!({ "chip": name, "chips": Value::Null, "why": why }),
             })
@@ -275,22 +275,12 @@ impl Job {
                 let outcome = search.outcome();
                 let why = report::typed_plan_why(searchable, &outcome.yours.verdict);
                 let scenario = &searchable.scenario;
-                let mut out = report::search_json(scenario, &outcome, &why);
-                // Each plan with the whole scenario it makes, so the page applies it as found.
+                // Each plan with the whole scenario it makes, so it is applied as found.
                 let n_chips = searchable.inputs.cluster.n_chips;
                 let applied = |plan: &crate::model::search::Plan| {
                     scenario.with_found(plan, n_chips).to_value()
                 };
-                if let Some(Value::Array(plans)) = out.get_mut("plans") {
-                    for (row, plan) in plans.iter_mut().zip(&outcome.ranked) {
-                        row["scenario"] = applied(plan);
-                    }
-                }
-                if let (Some(row), Some(plan)) = (out.get_mut("best_inside"), &outcome.best_inside)
-                {
-                    row["scenario"] = applied(plan);
-                }
-                out
+                report::search_json(scenario, &outcome, &why, Some(&applied))
             }
             Kind::Size(s) => s.to_json(),
             Kind::Validate(report) => report.as_ref().map_or(Value::Null, accuracy),
@@ -392,10 +382,12 @@ impl Job {
     /// plan and its estimate are judged again; `None` for any other job.
     pub fn parts(&self) -> Option<Value> {
         match &self.kind {
-            Kind::Size(sizing) => Some(Value::Array(
-                sizing.done.iter().map(|c| c.to_part(&sizing.scenario)).collect(),
-            )),
-            Kind::Search(s) => Some(shard_part(&s.1.found_by_shard())),
+            Kind::Size(sizing) => {
+                let parts: Vec<SizingPart> =
+                    sizing.done.iter().map(|c| sizing_part(c, &sizing.scenario)).collect();
+                serde_json::to_value(parts).ok()
+            }
+            Kind::Search(s) => serde_json::to_value(shard_part(&s.1.found_by_shard())).ok(),
             _ => None,
         }
     }
@@ -420,9 +412,10 @@ impl Job {
         };
         let mut done = Vec::new();
         for part in parts {
-            let items = part.as_array().ok_or("a sizing's part is a list of chips")?;
+            let items: Vec<SizingPart> = serde_json::from_value(part.clone())
+                .map_err(|_| "a sizing's part is a list of chips as a sizing writes them")?;
             for item in items {
-                done.push(SizedChip::from_part(item)?);
+                done.push(sized_chip(item)?);
             }
         }
         let chips = if chips.is_empty() { vec![None] } else { chips.clone() };
@@ -474,84 +467,66 @@ impl Job {
     }
 }
 
-impl SizedChip {
-    /// `{"name", "chip", "unit", "why", "answer", "curve"}`, the answer as `{"meets":
-    /// {"scenario", "chips", "misses_at", "held_to"}}` or `{"misses": {"fastest": {"chips",
-    /// "scenario"} | null}}`, each plan as `scenario` (the sizing's) at its size with the plan
-    /// applied.
-    fn to_part(&self, scenario: &Scenario) -> Value {
-        let answer = match &self.result {
-            Ok(Some(Answer::Meets(s))) => json!({ "meets": {
-                "scenario": s.scenario.to_value(), "chips": s.chips, "misses_at": s.misses_at,
-                "held_to": s.held_to,
-            } }),
-            Ok(Some(Answer::Misses { fastest, .. })) => {
-                let fastest = fastest.as_ref().and_then(|p| {
-                    let plan = p.best?;
-                    let at = crate::sizing::at(scenario, self.chip.as_deref(), p.chips);
-                    Some(json!({ "chips": p.chips, "scenario": at.with_found(&plan, p.chips).to_value() }))
-                });
-                json!({ "misses": { "fastest": fastest } })
-            }
-            Ok(None) | Err(_) => Value::Null,
-        };
-        json!({
-            "name": self.name,
-            "chip": self.chip,
-            "unit": self.unit,
-            "why": self.result.as_ref().err(),
-            "answer": answer,
-            "curve": self.curve,
-            "budget_spent": self.budget_spent,
-        })
+/// One chip's sizing as its part (`SizingPart`), each plan as `scenario` (the sizing's) at its
+/// size with the plan applied.
+fn sizing_part(c: &SizedChip, scenario: &Scenario) -> SizingPart {
+    let answer = match &c.result {
+        Ok(Some(Answer::Meets(s))) => Some(AnswerPart::Meets {
+            scenario: Box::new(s.scenario.clone()),
+            chips: s.chips,
+            misses_at: s.misses_at,
+            held_to: s.held_to,
+        }),
+        Ok(Some(Answer::Misses { fastest, .. })) => {
+            let fastest = fastest.as_ref().and_then(|p| {
+                let plan = p.best?;
+                let at = crate::sizing::at(scenario, c.chip.as_deref(), p.chips);
+                let scenario = Box::new(at.with_found(&plan, p.chips));
+                Some(FastestPart { chips: p.chips, scenario })
+            });
+            Some(AnswerPart::Misses { fastest })
+        }
+        Ok(None) | Err(_) => None,
+    };
+    SizingPart {
+        name: c.name.clone(),
+        chip: c.chip.clone(),
+        unit: c.unit,
+        why: c.result.as_ref().err().cloned(),
+        answer,
+        curve: c.curve.clone(),
+        budget_spent: c.budget_spent,
     }
+}
 
-    /// `to_part`'s JSON back, each plan judged again on its scenario.
-    fn from_part(v: &Value) -> Result<SizedChip, String> {
-        let bad = || "a sizing's part is not as a sizing writes it".to_string();
-        let name = v["name"].as_str().ok_or_else(bad)?.to_string();
-        let chip = v["chip"].as_str().map(str::to_string);
-        let unit = v["unit"].as_u64().ok_or_else(bad)? as u32;
-        let curve = v["curve"]
-            .as_array()
-            .ok_or_else(bad)?
-            .iter()
-            .map(|p| Some((p[0].as_u64()? as u32, p[1].as_f64()?)))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(bad)?;
-        let result = if let Some(why) = v["why"].as_str() {
-            Err(why.to_string())
-        } else if let Some(m) = v["answer"].get("meets") {
-            let sized = Scenario::from_value(m["scenario"].clone()).map_err(|e| e.to_string())?;
-            let plan = judged(&sized).ok_or_else(bad)?;
-            let (_, estimate) = sized.estimated().map_err(|_| bad())?;
-            Ok(Some(Answer::Meets(Box::new(crate::sizing::Sized {
-                chips: m["chips"].as_u64().ok_or_else(bad)? as u32,
-                misses_at: m["misses_at"].as_u64().ok_or_else(bad)? as u32,
-                plan,
-                scenario: sized,
-                estimate,
-                held_to: m["held_to"].as_f64().ok_or_else(bad)?,
-            }))))
-        } else if let Some(m) = v["answer"].get("misses") {
-            let (fastest, batch) = match &m["fastest"] {
-                Value::Null => (None, None),
-                f => {
-                    let chips = f["chips"].as_u64().ok_or_else(bad)? as u32;
-                    let at =
-                        Scenario::from_value(f["scenario"].clone()).map_err(|e| e.to_string())?;
-                    let best = judged(&at).ok_or_else(bad)?;
-                    let batch = crate::sizing::BatchLimit::of(&at, &best);
+/// `sizing_part`'s part back, each plan judged again on its scenario.
+fn sized_chip(part: SizingPart) -> Result<SizedChip, String> {
+    let bad = || "a sizing's part is not as a sizing writes it".to_string();
+    let result = match (part.why, part.answer) {
+        (Some(why), _) => Err(why),
+        (None, Some(AnswerPart::Meets { scenario, chips, misses_at, held_to })) => {
+            let plan = judged(&scenario).ok_or_else(bad)?;
+            let (_, estimate) = scenario.estimated().map_err(|_| bad())?;
+            let scenario = *scenario;
+            let sized =
+                crate::sizing::Sized { chips, misses_at, plan, scenario, estimate, held_to };
+            Ok(Some(Answer::Meets(Box::new(sized))))
+        }
+        (None, Some(AnswerPart::Misses { fastest })) => {
+            let (fastest, batch) = match fastest {
+                None => (None, None),
+                Some(FastestPart { chips, scenario }) => {
+                    let best = judged(&scenario).ok_or_else(bad)?;
+                    let batch = crate::sizing::BatchLimit::of(&scenario, &best);
                     (Some(Box::new(crate::sizing::Point { chips, best: Some(best) })), batch)
                 }
             };
             Ok(Some(Answer::Misses { fastest, batch }))
-        } else {
-            Ok(None)
-        };
-        let budget_spent = v["budget_spent"].as_bool().unwrap_or(false);
-        Ok(SizedChip { name, chip, unit, result, curve, budget_spent })
-    }
+        }
+        (None, None) => Ok(None),
+    };
+    let (name, chip, unit, curve) = (part.name, part.chip, part.unit, part.curve);
+    Ok(SizedChip { name, chip, unit, result, curve, budget_spent: part.budget_spent })
 }
 
 /// How the page's searches rank plans: by `objective`, the best `top`, plans within the model's
@@ -560,102 +535,108 @@ fn search_options(objective: crate::model::search::Objective, top: usize) -> Opt
     Options { objective, top, equivalent_within: validation::model_error(), ..Options::default() }
 }
 
-/// What a search's shard found as plain JSON (`Job::parts`): `{"plans": [{"found", "tp", ...}],
-/// "counts"}`, each plan by the choices the search made on its inputs (`plan_part`),
-/// from which it is judged again (`shard_of`).
-fn shard_part(shard: &crate::model::search::Shard) -> Value {
-    let plans: Vec<Value> =
-        shard.plans.iter().map(|(found, plan)| plan_part(*found, plan)).collect();
-    let c = &shard.counts;
-    let pair = |p: Option<(f64, f64)>| p.map(|(a, b)| json!([a, b]));
-    json!({
-        "plans": plans,
-        "counts": {
-            "searched": c.searched, "invalid": c.invalid, "does_not_fit": c.does_not_fit,
-            "never_finish": c.never_finish, "evaluated": c.evaluated,
-            "better_than_yours": c.better_than_yours, "skipped_cells": c.skipped_cells,
-            "cells": c.cells, "least_need": pair(c.least_need), "never": pair(c.never),
-            "budget_spent": c.budget_spent,
-        },
-    })
-}
-
-/// A plan a shard kept, as the choices the search makes on its inputs (degrees, micro-batch,
-/// schedule, ZeRO stage, recomputation, context-parallel exchange, placement and batch), with
-/// the order one search finds it in; a few hundred bytes, where the scenario it makes is a
-/// kilobyte that takes resolving again.
-fn plan_part(found: u64, plan: &crate::model::search::Plan) -> Value {
+/// What a search's shard found (`Job::parts`): each plan by the choices the search made on
+/// its inputs, from which it is judged again (`shard_of`).
+fn shard_part(shard: &crate::model::search::Shard) -> SearchPart {
     use crate::scenario::fields::{PARALLELISM_CP_KIND, PARALLELISM_RECOMPUTE};
-    let p = &plan.parallelism;
-    json!({
-        "found": found, "tp": p.tensor, "pp": p.pipeline, "dp": p.data, "cp": p.context,
-        "ep": p.expert, "etp": p.expert_tensor, "micro_batch": p.micro_batch,
-        "virtual_stages": p.virtual_stages, "zero": p.sharding.stage(),
-        "recompute": PARALLELISM_RECOMPUTE.code(p.recompute),
-        "recompute_elementwise": p.recompute_elementwise, "sequence_parallel": p.sequence_parallel,
-        "cp_kind": PARALLELISM_CP_KIND.code(p.cp_kind), "cp_overlap": p.cp_overlap,
-        "domain_chips": plan.domain_chips, "global_batch": plan.global_batch,
-    })
+    let plans = shard
+        .plans
+        .iter()
+        .map(|(found, plan)| {
+            let p = &plan.parallelism;
+            PlanPart {
+                found: *found,
+                tp: p.tensor,
+                pp: p.pipeline,
+                dp: p.data,
+                cp: p.context,
+                ep: p.expert,
+                etp: p.expert_tensor,
+                micro_batch: p.micro_batch,
+                virtual_stages: p.virtual_stages,
+                zero: u64::from(p.sharding.stage()),
+                recompute: PARALLELISM_RECOMPUTE.code(p.recompute).to_string(),
+                recompute_elementwise: p.recompute_elementwise,
+                sequence_parallel: p.sequence_parallel,
+                cp_kind: PARALLELISM_CP_KIND.code(p.cp_kind).to_string(),
+                cp_overlap: p.cp_overlap,
+                domain_chips: plan.domain_chips,
+                global_batch: plan.global_batch,
+            }
+        })
+        .collect();
+    let c = &shard.counts;
+    let counts = CountsPart {
+        searched: c.searched,
+        invalid: c.invalid,
+        does_not_fit: c.does_not_fit,
+        never_finish: c.never_finish,
+        evaluated: c.evaluated,
+        better_than_yours: c.better_than_yours,
+        skipped_cells: c.skipped_cells,
+        cells: c.cells,
+        least_need: c.least_need,
+        never: c.never,
+        budget_spent: c.budget_spent,
+    };
+    SearchPart { plans, counts }
 }
 
-/// `plan_part`'s JSON back: the plan judged again on `base` with its choices, as the search
-/// judged it (`None` when it is not as `plan_part` writes it, or no longer fits).
-fn plan_of(base: &crate::model::Inputs, v: &Value) -> Option<(u64, crate::model::search::Plan)> {
+/// A plan's part back: the plan judged again on `base` with its choices, as the search judged
+/// it (`None` when a choice is not one the search makes, or it no longer fits).
+fn plan_of(base: &crate::model::Inputs, v: &PlanPart) -> Option<(u64, crate::model::search::Plan)> {
     use crate::model::search::{evaluate, Verdict};
     use crate::scenario::fields::{PARALLELISM_CP_KIND, PARALLELISM_RECOMPUTE};
-    let n = |k: &str| v[k].as_u64().and_then(|x| u32::try_from(x).ok());
     let mut inputs = *base;
     let p = &mut inputs.parallelism;
-    p.tensor = n("tp")?;
-    p.pipeline = n("pp")?;
-    p.data = n("dp")?;
-    p.context = n("cp")?;
-    p.expert = n("ep")?;
-    p.expert_tensor = n("etp")?;
-    p.micro_batch = n("micro_batch")?;
-    p.virtual_stages = n("virtual_stages")?;
-    p.sharding = crate::model::Sharding::of_stage(v["zero"].as_u64()?)?;
-    p.recompute = PARALLELISM_RECOMPUTE.value(v["recompute"].as_str()?)?;
-    p.recompute_elementwise = v["recompute_elementwise"].as_bool()?;
-    p.sequence_parallel = v["sequence_parallel"].as_bool()?;
-    p.cp_kind = PARALLELISM_CP_KIND.value(v["cp_kind"].as_str()?)?;
-    p.cp_overlap = v["cp_overlap"].as_bool()?;
+    p.tensor = v.tp;
+    p.pipeline = v.pp;
+    p.data = v.dp;
+    p.context = v.cp;
+    p.expert = v.ep;
+    p.expert_tensor = v.etp;
+    p.micro_batch = v.micro_batch;
+    p.virtual_stages = v.virtual_stages;
+    p.sharding = crate::model::Sharding::of_stage(v.zero)?;
+    p.recompute = PARALLELISM_RECOMPUTE.value(&v.recompute)?;
+    p.recompute_elementwise = v.recompute_elementwise;
+    p.sequence_parallel = v.sequence_parallel;
+    p.cp_kind = PARALLELISM_CP_KIND.value(&v.cp_kind)?;
+    p.cp_overlap = v.cp_overlap;
     // Found plans split the layers by the model's rule.
     p.first_stage_layers = 0;
-    inputs.cluster.domain_chips = n("domain_chips")?;
-    inputs.training.global_batch = n("global_batch")?;
+    inputs.cluster.domain_chips = v.domain_chips;
+    inputs.training.global_batch = v.global_batch;
     match evaluate(&inputs) {
-        Verdict::Fits(plan) => Some((v["found"].as_u64()?, plan)),
+        Verdict::Fits(plan) => Some((v.found, plan)),
         _ => None,
     }
 }
 
-/// `shard_part`'s JSON back, each plan judged again on `base`, the search's inputs.
+/// A shard's part back, each plan judged again on `base`, the search's inputs.
 fn shard_of(base: &crate::model::Inputs, v: &Value) -> Result<crate::model::search::Shard, String> {
     let bad = || "a search's part is not as a search writes it".to_string();
-    let plans = v["plans"]
-        .as_array()
-        .ok_or_else(bad)?
+    let part: SearchPart = serde_json::from_value(v.clone()).map_err(|_| bad())?;
+    let plans = part
+        .plans
         .iter()
         .map(|p| plan_of(base, p).ok_or_else(bad))
         .collect::<Result<Vec<_>, _>>()?;
-    let c = &v["counts"];
-    let n = |k: &str| c[k].as_u64().ok_or_else(bad);
-    let pair = |k: &str| Some((c[k][0].as_f64()?, c[k][1].as_f64()?));
+    let c = part.counts;
     Ok(crate::model::search::Shard {
         plans,
         counts: crate::model::search::ShardCounts {
-            searched: n("searched")?,
-            invalid: n("invalid")?,
-            does_not_fit: n("does_not_fit")?,
-            never_finish: n("never_finish")?,
-            evaluated: n("evaluated")?,
-            better_than_yours: n("better_than_yours")?,
-            skipped_cells: n("skipped_cells")?,
-            cells: n("cells")?,
-            least_need: pair("least_need"),
-            never: pair("never"),
-            budget_spent: c["budget_spent"].as_bool().unwrap_or(false),
+            searched: c.searched,
+            invalid: c.invalid,
+            does_not_fit: c.does_not_fit,
+            never_finish: c.never_finish,
+            evaluated: c.evaluated,
+            better_than_yours: c.better_than_yours,
+            skipped_cells: c.skipped_cells,
+            cells: c.cells,
+            least_need: c.least_need,
+            never: c.never,
+            budget_spent: c.budget_spent,
         },
     })
 }
@@ -711,15 +692,18 @@ impl Sizing {
                 }
                 Ok(answer) => answer,
             };
-            let mut row = match answer {
+            let row = match answer {
                 Some(answer) => report::sizing_row(&c.name, self.deadline_days, answer, c.unit),
                 None => json!({ "chip": c.name, "chips": null }),
             };
-            row["apply_chip"] = json!(c.chip);
-            row["budget_spent"] = json!(c.budget_spent);
-            if let Some(Answer::Meets(sized)) = answer {
-                row["scenario"] = sized.scenario.to_value();
-            }
+            let applied = json!({ "apply_chip": c.chip, "budget_spent": c.budget_spent });
+            let scenario = match answer {
+                Some(Answer::Meets(sized)) => {
+                    Some(json!({ "scenario": sized.scenario.to_value() }))
+                }
+                _ => None,
+            };
+            let row = report::joined(row, [Some(applied), scenario]);
             let points: Vec<Value> =
                 c.curve.iter().map(|(chips, days)| json!([chips, days])).collect();
             curves.push(json!({ "chip": c.name, "points": points }));

@@ -464,19 +464,10 @@ impl State {
                     .map(|mut entry| {
                         let named =
                             entry.pointer("/scenario/cluster/chip").is_some_and(|c| !c.is_null());
-                        if let (false, Some(chip), Value::Object(map)) =
-                            (named, &previous, &mut entry)
-                        {
-                            let scenario =
-                                map.entry("scenario").or_insert_with(|| serde_json::json!({}));
-                            if !scenario.is_object() {
-                                *scenario = serde_json::json!({});
-                            }
-                            let cluster = &mut scenario["cluster"];
-                            if !cluster.is_object() {
-                                *cluster = serde_json::json!({});
-                            }
-                            cluster["chip"] = chip.clone();
+                        if let (false, Some(chip), true) = (named, &previous, entry.is_object()) {
+                            let pin =
+                                serde_json::json!({ "scenario": { "cluster": { "chip": chip } } });
+                            crate::scenario::merge(&mut entry, &pin);
                         }
                         entry
                     })

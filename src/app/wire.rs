@@ -4,9 +4,10 @@
 //! message is JSON text; one that cannot be read is an error, never a panic.
 
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use super::bricks::scenario_json;
 use super::bricks::View;
 use super::sections::Drawn;
 use crate::model::search::Objective;
@@ -272,6 +273,99 @@ impl<R: DeserializeOwned> Update<R> {
 pub fn drawn(text: &str) -> Option<Drawn> {
     let update = Update::<Drawn>::read(text).ok()?;
     update.result.filter(|p| update.done && p.error.is_none())
+}
+
+/// What a search's shard found, for the worker that puts the shards together
+/// (`app::jobs::Job::parts`): each plan by the choices the search made on its inputs, from
+/// which it is judged again, and the shard's counts.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SearchPart {
+    pub plans: Vec<PlanPart>,
+    pub counts: CountsPart,
+}
+
+/// A plan a shard kept, as the choices the search makes on its inputs (degrees, micro-batch,
+/// schedule, ZeRO stage, recomputation, context-parallel exchange, placement and batch), with
+/// the order one search finds it in; a few hundred bytes, where the scenario it makes is a
+/// kilobyte that takes resolving again.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PlanPart {
+    pub found: u64,
+    pub tp: u32,
+    pub pp: u32,
+    pub dp: u32,
+    pub cp: u32,
+    pub ep: u32,
+    pub etp: u32,
+    pub micro_batch: u32,
+    pub virtual_stages: u32,
+    pub zero: u64,
+    /// `parallelism.recompute`'s code.
+    pub recompute: String,
+    pub recompute_elementwise: bool,
+    pub sequence_parallel: bool,
+    /// `parallelism.cp_kind`'s code.
+    pub cp_kind: String,
+    pub cp_overlap: bool,
+    pub domain_chips: u32,
+    pub global_batch: u32,
+}
+
+/// A shard's counts (`model::search::ShardCounts`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CountsPart {
+    pub searched: u64,
+    pub invalid: u64,
+    pub does_not_fit: u64,
+    pub never_finish: u64,
+    pub evaluated: u64,
+    pub better_than_yours: u64,
+    pub skipped_cells: u64,
+    pub cells: u64,
+    pub least_need: Option<(f64, f64)>,
+    pub never: Option<(f64, f64)>,
+    #[serde(default)]
+    pub budget_spent: bool,
+}
+
+/// One chip's sizing, for the worker that puts a sizing of several chips together: the chip
+/// as the row names it and as asked, the sizing's unit, why it could not start or its answer,
+/// the best days at each size searched, and whether a size's search spent its budget.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SizingPart {
+    pub name: String,
+    pub chip: Option<String>,
+    pub unit: u32,
+    pub why: Option<String>,
+    pub answer: Option<AnswerPart>,
+    pub curve: Vec<(u32, f64)>,
+    #[serde(default)]
+    pub budget_spent: bool,
+}
+
+/// A sizing's answer, each plan as the scenario (the sizing's, at its size, the plan applied)
+/// from which it is judged again.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnswerPart {
+    Meets {
+        #[serde(with = "scenario_json")]
+        scenario: Box<Scenario>,
+        chips: u32,
+        misses_at: u32,
+        held_to: f64,
+    },
+    Misses {
+        fastest: Option<FastestPart>,
+    },
+}
+
+/// The fastest size a sizing that misses its deadline found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FastestPart {
+    pub chips: u32,
+    #[serde(with = "scenario_json")]
+    pub scenario: Box<Scenario>,
 }
 
 /// What the page knows of a job: whether it runs, how far it has gone, its latest result and

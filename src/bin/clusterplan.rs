@@ -56,26 +56,28 @@ commands:
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
-        ["predict", path] => predict(path, None),
-        ["predict", path, "--catalog", catalog] => predict(path, Some(catalog)),
-        ["bom", path] => bom(path),
-        ["search", path, rest @ ..] => search(path, rest),
-        ["size", path, rest @ ..] => size(path, rest),
-        ["catalog"] => print_json(&catalog::to_json()),
-        ["validate"] => validate(),
-        ["timeline", path] => timeline(path),
-        ["launch", path, rest @ ..] => launch(path, rest),
-        ["measure", rest @ ..] if !rest.is_empty() => measure(rest),
-        ["sensitivity", path] => sensitivity(path),
-        ["example"] => {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (command, rest) = args.split_first().map_or(("", &[][..]), |(c, rest)| (*c, rest));
+    match (command, rest) {
+        ("predict", [path]) => predict(path, None),
+        ("predict", [path, "--catalog", catalog]) => predict(path, Some(catalog)),
+        ("bom", [path]) => bom(path),
+        ("search", [path, rest @ ..]) => search(path, rest),
+        ("size", [path, rest @ ..]) => size(path, rest),
+        ("catalog", []) => print_json(&catalog::to_json()),
+        ("validate", []) => validate(),
+        ("timeline", [path]) => timeline(path),
+        ("launch", [path, rest @ ..]) => launch(path, rest),
+        ("measure", logs) if !logs.is_empty() => measure(logs),
+        ("sensitivity", [path]) => sensitivity(path),
+        ("example", []) => {
             println!(
                 "{}",
                 pretty(&serde_json::to_value(Scenario::default_plan()).unwrap_or_default())
             );
             ExitCode::SUCCESS
         }
-        ["help" | "--help" | "-h"] => {
+        ("help" | "--help" | "-h", []) => {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
@@ -175,16 +177,6 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
         for p in &good.estimate.problems {
             eprintln!("problem: {}{}: {p}", which(place), field(fields::warning_field(p)));
         }
-        let mut json = report::to_json(&good.estimate);
-        let spread = evaluation::failures(&good);
-        report::add_failures(&mut json, &spread);
-        json["range"] = report::range_json(&good.range);
-        json["network"] = report::network_json(&evaluation::network(&scenario, &good));
-        json["calibration"] =
-            good.calibration.as_ref().map_or(serde_json::Value::Null, report::calibration_json);
-        if let Some(idle) = idle_kept {
-            json["idle_kept"] = serde_json::json!(idle);
-        }
         // Serving and post-training on the same chips, where the scenario asks.
         let served = evaluation::serve(&good);
         if let Some(s) = &served.serving {
@@ -203,34 +195,12 @@ fn predict(path: &str, catalog: Option<&str>) -> ExitCode {
                     clusterplan::text::serving_note(n)
                 );
             }
-            json["serving"] = report::serving_json(s, &served.reach);
         }
-        if let Some(r) = &served.rl {
-            for p in &r.problems {
-                eprintln!("problem: {}rl: {}", which(place), clusterplan::text::rl_problem(p));
-            }
-            json["rl"] = report::rl_json(r);
+        for p in served.rl.iter().flat_map(|r| &r.problems) {
+            eprintln!("problem: {}rl: {}", which(place), clusterplan::text::rl_problem(p));
         }
-        // A cluster of several pools: the one job over all of them.
-        if let Some(p) = &good.pools {
-            let job = p.job();
-            json["pools"] = report::pools_json(p.across, &job);
-            let solo: Vec<_> = p.pools.iter().map(clusterplan::model::estimate).collect();
-            let totals = clusterplan::model::pools::totals(&p.pools, &solo, &job);
-            json["pools"]["totals"] = serde_json::json!({
-                "train_days": totals.train_days,
-                "effective_train_days": totals.effective_train_days,
-                "capex_usd": totals.capex_usd,
-                "power_w": totals.power_w,
-            });
-            let best = clusterplan::model::pools::best_split(&p.pools, p.between);
-            json["pools"]["best"] = report::best_split_json(&best);
-        }
-        // Sites far apart: the one job over all of them.
-        if let Ok(Some(s)) = scenario.sites() {
-            json["sites"] = report::sites_json(&s.names(), &s.job(&good.inputs));
-            json["sites"]["token_factor"] = serde_json::json!(s.tokens_factor());
-        }
+        let spread = evaluation::failures(&good);
+        let json = report::predict_json(&scenario, &good, &spread, &served, idle_kept);
         let _ = if is_array {
             // As `to_string_pretty` lays out an array: each item indented by two spaces.
             let item = pretty(&json).replace('\n', "\n  ");
@@ -368,7 +338,7 @@ fn search(path: &str, rest: &[&str]) -> ExitCode {
     run.advance(usize::MAX);
     let outcome = run.outcome();
     let why = report::typed_plan_why(&searchable, &outcome.yours.verdict);
-    let code = print_json(&report::search_json(&searchable.scenario, &outcome, &why));
+    let code = print_json(&report::search_json(&searchable.scenario, &outcome, &why, None));
     match outcome.none_because {
         Some(why) => {
             eprintln!("error: {why}");
@@ -567,9 +537,9 @@ fn size(path: &str, rest: &[&str]) -> ExitCode {
             .map(str::to_string)
             .unwrap_or_else(|| clusterplan::app::jobs::chip_name(&scenario));
         if let Some(answer) = sizer.answer() {
-            let mut row = report::sizing_row(&name, deadline, answer, sizer.unit());
-            row["budget_spent"] = serde_json::json!(sizer.budget_spent());
-            rows.push(row);
+            let row = report::sizing_row(&name, deadline, answer, sizer.unit());
+            let spent = serde_json::json!({ "budget_spent": sizer.budget_spent() });
+            rows.push(report::joined(row, [Some(spent)]));
         }
         curves.push(serde_json::json!({ "chip": name, "points": sizer.curve() }));
     }

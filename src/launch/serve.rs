@@ -335,9 +335,9 @@ pub(super) fn read(framework: Framework, files: &[(&str, &str)]) -> Result<Serve
                 };
                 let draft = match get("speculative-config") {
                     Some(c) => {
-                        let v: Value = serde_json::from_str(c)
+                        let v: Speculative = serde_json::from_str(c)
                             .map_err(|e| Unread::Bad("speculative-config", e.to_string()))?;
-                        v["num_speculative_tokens"].as_u64().unwrap_or(0) as u32
+                        v.num_speculative_tokens.unwrap_or(0)
                     }
                     None => 0,
                 };
@@ -405,4 +405,10 @@ fn quantization(q: Option<&str>) -> Option<Precision> {
         Some(v) if v.contains("fp4") => Precision::Fp4,
         _ => Precision::Bf16,
     })
+}
+
+/// vLLM's `--speculative-config`: the draft tokens a step proposes.
+#[derive(serde::Deserialize)]
+struct Speculative {
+    num_speculative_tokens: Option<u32>,
 }

@@ -117,32 +117,66 @@ fn judged() -> Result<&'static (Vec<Source>, Vec<Outcome>), String> {
         .map_err(Clone::clone)
 }
 
+/// `data/serving.json`: the sources, each with its rows.
+#[derive(serde::Deserialize)]
+struct Data {
+    sources: Vec<DataSource>,
+}
+
+/// A source as the data gives it: what it is, whether it was held out, and its rows.
+#[derive(serde::Deserialize)]
+struct DataSource {
+    id: String,
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    url: String,
+    #[serde(default)]
+    firmness: String,
+    #[serde(default)]
+    role: String,
+    #[serde(default)]
+    rows: Vec<DataRow>,
+}
+
+/// A measurement as the data gives it: the deployment as a scenario, the figure measured and
+/// its value, and the engine that served it.
+#[derive(serde::Deserialize)]
+struct DataRow {
+    id: String,
+    scenario: Value,
+    #[serde(default)]
+    metric: String,
+    measured: Option<f64>,
+    #[serde(default)]
+    engine: String,
+}
+
 /// Every source and its rows, each as the outcome to report and the case the fit predicts at
 /// any share.
 fn load() -> Result<(Vec<Source>, Rows), String> {
-    let data: Value = serde_json::from_str(DATA).map_err(|e| format!("data/serving.json: {e}"))?;
+    let data: Data = serde_json::from_str(DATA).map_err(|e| format!("data/serving.json: {e}"))?;
     let mut sources = Vec::new();
     let mut cases = Vec::new();
-    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or("").to_string();
-    for (i, s) in data["sources"].as_array().into_iter().flatten().enumerate() {
+    for (i, s) in data.sources.into_iter().enumerate() {
         sources.push(Source {
-            id: text(s, "id"),
-            title: text(s, "title"),
-            url: text(s, "url"),
-            firmness: text(s, "firmness"),
-            held_out: text(s, "role") == "held_out",
+            id: s.id,
+            title: s.title,
+            url: s.url,
+            firmness: s.firmness,
+            held_out: s.role == "held_out",
         });
-        for row in s["rows"].as_array().into_iter().flatten() {
-            let id = text(row, "id");
-            let scenario = Scenario::from_value(row["scenario"].clone())
-                .map_err(|e| format!("{id}: {e:?}"))?;
+        for row in s.rows {
+            let id = row.id;
+            let scenario =
+                Scenario::from_value(row.scenario).map_err(|e| format!("{id}: {e:?}"))?;
             let inputs = scenario.resolve().map_err(|e| format!("{id}: {e:?}"))?;
             let estimate = crate::model::estimate(&inputs);
             let mut serving = inputs.serving.ok_or_else(|| format!("{id}: no serving section"))?;
-            let metric = Metric::parse(&text(row, "metric"))
-                .ok_or_else(|| format!("{id}: unknown metric"))?;
-            let measured = row["measured"].as_f64().ok_or_else(|| format!("{id}: no figure"))?;
-            let engine = text(row, "engine");
+            let metric =
+                Metric::parse(&row.metric).ok_or_else(|| format!("{id}: unknown metric"))?;
+            let measured = row.measured.ok_or_else(|| format!("{id}: no figure"))?;
+            let engine = row.engine;
             serving.engine = Engine::named(&engine).unwrap_or(Engine::Any);
             let preset = scenario.chip_preset();
             let outcome = Outcome {

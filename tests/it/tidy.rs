@@ -139,6 +139,35 @@ fn only_ui_knows_the_browser() {
     }
 }
 
+/// A line that indexes JSON by a key spelt out, `v["name"]`.
+fn keyed(line: &str) -> bool {
+    line.match_indices("[\"").any(|(at, _)| {
+        let rest = &line[at + 2..];
+        let key: String =
+            rest.chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+        !key.is_empty() && rest[key.len()..].starts_with("\"]")
+    })
+}
+
+/// JSON is read and written through types: outside `scenario`, the format's one reader, and
+/// the wire's hand-written codec (`app/wire.rs`), no line indexes JSON by a key spelt out.
+/// Worker parts, external logs and data files are derived types; an answer's optional parts
+/// are joined (`report::joined`).
+#[test]
+fn no_json_is_read_by_key_outside_the_format_and_the_wire() {
+    assert!(keyed(r#"let name = v["name"].as_str();"#), "the check finds a read by key");
+    assert!(!keyed("let first = list[0];") && !keyed(r#"let v = json!({ "name": n });"#));
+    let files = files_under("src");
+    assert!(files.len() > 10, "found the source files");
+    let allowed = |name: &str| name.starts_with("src/scenario") || name == "src/app/wire.rs";
+    for path in files.iter().filter(|f| !allowed(&relative(f))) {
+        let text = fs::read_to_string(path).unwrap_or_default();
+        for (n, line) in text.lines().enumerate() {
+            assert!(!keyed(line), "{}:{}: indexes JSON by key: {line}", relative(path), n + 1);
+        }
+    }
+}
+
 /// The page lays out what it is given: outside the browser glue (`ui/browser.rs`, the worker's
 /// side of `ui/worker.rs`), no `ui` file reads JSON by key or builds it; every worker result
 /// is a typed view (`app::View`, `app::Drawn`) and every edit an `app::state::Action`.
@@ -155,13 +184,7 @@ fn the_page_reads_no_json_by_key() {
         let text = fs::read_to_string(&path).unwrap_or_default();
         for (n, line) in text.lines().enumerate() {
             let code = line.split("//").next().unwrap_or("");
-            let keyed = code.match_indices("[\"").any(|(at, _)| {
-                let rest = &code[at + 2..];
-                let key: String =
-                    rest.chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
-                !key.is_empty() && rest[key.len()..].starts_with("\"]")
-            });
-            assert!(!keyed, "{name}:{}: reads JSON by key: {line}", n + 1);
+            assert!(!keyed(code), "{name}:{}: reads JSON by key: {line}", n + 1);
             assert!(!code.contains(concat!("json", "!(")), "{name}:{}: builds JSON: {line}", n + 1);
         }
     }

@@ -8,6 +8,9 @@
 use super::{Basis, SuperPod, SystemPreset};
 use crate::model::System;
 
+/// The figure a system's compiler could not confirm from a vendor, when it is only its price.
+const NODE_PRICE: &str = "node_price_usd";
+
 /// Every catalog system.
 pub const SYSTEMS: &[SystemPreset] = &[
     SystemPreset {
@@ -55,7 +58,7 @@ pub const SYSTEMS: &[SystemPreset] = &[
         switch: "qm9700",
         superpod: Some(SuperPod { nodes_per_unit: 32, min_tiers: 2 }),
         basis: Basis::Secondary,
-        unverified: &["node_price_usd"],
+        unverified: &[NODE_PRICE],
         source: source!(
             "DGX H100: 10.2 kW maximum, 6 x 3.3 kW PSUs (NVIDIA DGX user guide, as quoted); \
                  8.48 kW measured peak of an 8 x H100 HGX server training at full utilisation, \
@@ -84,7 +87,7 @@ pub const SYSTEMS: &[SystemPreset] = &[
         switch: "qm9700",
         superpod: Some(SuperPod { nodes_per_unit: 32, min_tiers: 2 }),
         basis: Basis::Secondary,
-        unverified: &["node_price_usd"],
+        unverified: &[NODE_PRICE],
         source: source!(
             "DGX H200: 10.2 kW maximum like DGX H100 (NVIDIA DGX user guide, as quoted); the \
                  H100 SuperPOD rules; price an estimate above DGX H100's"
@@ -136,7 +139,7 @@ pub const SYSTEMS: &[SystemPreset] = &[
         switch: "q3400",
         superpod: Some(SuperPod { nodes_per_unit: 72, min_tiers: 2 }),
         basis: Basis::Secondary,
-        unverified: &["node_price_usd"],
+        unverified: &[NODE_PRICE],
         source: source!(
             "DGX SuperPOD B300 XDR reference architecture: 72 systems per scalable unit, 8 leaf \
                  + 4 spine Quantum-X800 switches per unit, four systems and about 56 kW per rack; \
@@ -188,7 +191,7 @@ pub const SYSTEMS: &[SystemPreset] = &[
         switch: "q3400",
         superpod: None,
         basis: Basis::Secondary,
-        unverified: &["node_price_usd"],
+        unverified: &[NODE_PRICE],
         source: source!(
             "GB300 NVL72 compute tray 6.6 kW, about 94% of it to liquid (analyst teardown, as \
                  quoted), plus the switch trays' share; 120-142 kW per rack (press); ConnectX-8 \
