@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the measured figures into docs/performance.md from the test command's output.
 
-Usage: figures.py LOG_DIR DOC
+Usage: figures.py LOG_DIR DOC [--into OUT]
 
 LOG_DIR holds what scripts/test.sh captured: `bench.log` (divan's table from `cargo bench
 --bench estimate`), `web.log` (the in-browser benchmark's `BENCH` lines), `e2e.log` (the
@@ -10,6 +10,9 @@ worker pool's) and `size.log` (the
 shipped files' sizes). DOC's text between the `figures:begin` and `figures:end` markers is
 replaced by tables of those figures beside their targets; the rest of DOC is prose kept by
 hand. A figure missing from the logs is written as "not measured", never carried over.
+The document is written to OUT when given (scripts/test.sh writes target/figures/, so a test
+run changes no tracked file; scripts/figures.sh writes DOC itself, with the change that moves
+the figures). Every target missed is listed on standard output.
 """
 
 import datetime
@@ -18,7 +21,7 @@ import platform
 import re
 import sys
 
-BEGIN = "<!-- figures:begin (written by scripts/test.sh through tools/figures.py; do not edit) -->"
+BEGIN = "<!-- figures:begin (measured by scripts/test.sh, written by scripts/figures.sh; do not edit) -->"
 END = "<!-- figures:end -->"
 
 # divan's names, what they measure, and their targets.
@@ -132,10 +135,16 @@ def seconds(s):
     return f"{s / 1e-9:.3g} ns"
 
 
-def verdict(value, target):
+MISSED = []
+
+
+def verdict(value, target, what=""):
     if value is None or target is None:
         return ""
-    return "met" if value <= target else "**missed**"
+    if value <= target:
+        return "met"
+    MISSED.append(what)
+    return "**missed**"
 
 
 def tables(log_dir):
@@ -152,12 +161,12 @@ def tables(log_dir):
     lines.append("|---|---:|---:|---|")
     for key, what, target in NATIVE:
         value = native.get(key)
-        lines.append(f"| {what} | {seconds(value)} | {seconds(target) if target else ''} | {verdict(value, target)} |")
+        lines.append(f"| {what} | {seconds(value)} | {seconds(target) if target else ''} | {verdict(value, target, what)} |")
     dense, sizing = native.get("search_dense_405b_16384_chips"), native.get("size_three_chips_405b_90_days")
     if dense and sizing:
         ratio = sizing / dense
         lines.append("")
-        lines.append(f"The three-chip sizing costs {ratio:.1f} dense plan searches (target 10: {verdict(ratio, 10)}).")
+        lines.append(f"The three-chip sizing costs {ratio:.1f} dense plan searches (target 10: {verdict(ratio, 10, 'the three-chip sizing against dense searches')}).")
     lines.append("")
     lines.append("### In the browser (headless Chromium, the shipped `wasm-release` profile)")
     lines.append("")
@@ -166,7 +175,7 @@ def tables(log_dir):
     for key, what, unit, target in BROWSER:
         value = browser.get(key)
         shown = "not measured" if value is None else f"{value:g} {unit}"
-        lines.append(f"| {what} | {shown} | {f'{target:g} {unit}' if target else ''} | {verdict(value, target)} |")
+        lines.append(f"| {what} | {shown} | {f'{target:g} {unit}' if target else ''} | {verdict(value, target, what)} |")
     lines.append("")
     lines.append("### Load time (`e2e/load.bench.mjs`: navigation to the first result, nothing cached, median of five)")
     lines.append("")
@@ -175,7 +184,7 @@ def tables(log_dir):
     for key, what, target in LOAD:
         value = load.get(key)
         shown = "not measured" if value is None else f"{value / 1000:.2f} s"
-        lines.append(f"| {what} | {shown} | {f'{target / 1000:.1f} s' if target else ''} | {verdict(value, target)} |")
+        lines.append(f"| {what} | {shown} | {f'{target / 1000:.1f} s' if target else ''} | {verdict(value, target, 'load: ' + what)} |")
     kb = load.get("transferred_kb")
     if kb:
         lines.append("")
@@ -193,7 +202,7 @@ def tables(log_dir):
             shown = "not measured" if value is None else f"{value:g} ms"
             ratio = value / one if value and one else None
             target = 0.6 if workers == 2 and key == "405b" else None
-            lines.append(f"| {what} | {workers} | {shown} | {'' if ratio is None else f'{ratio:.2f}'} | {'≤ 0.6' if target else ''} | {verdict(ratio, target)} |")
+            lines.append(f"| {what} | {workers} | {shown} | {'' if ratio is None else f'{ratio:.2f}'} | {'≤ 0.6' if target else ''} | {verdict(ratio, target, f'{what} on {workers} workers')} |")
     cores = pool.get("cores")
     if cores:
         lines.append("")
@@ -213,15 +222,24 @@ def tables(log_dir):
 
 
 def main():
-    log_dir, doc = sys.argv[1], sys.argv[2]
+    args = sys.argv[1:]
+    out = None
+    if "--into" in args:
+        at = args.index("--into")
+        out = args[at + 1]
+        del args[at:at + 2]
+    log_dir, doc = args[0], args[1]
     with open(doc, encoding="utf-8") as f:
         text = f.read()
     start, end = text.find(BEGIN), text.find(END)
     if start < 0 or end < start:
         sys.exit(f"{doc} has no figures block")
     text = text[:start] + tables(log_dir) + text[end + len(END):]
-    with open(doc, "w", encoding="utf-8") as f:
+    with open(out or doc, "w", encoding="utf-8") as f:
         f.write(text)
+    for what in MISSED:
+        print(f"target missed: {what}")
+    print(f"figures: {out or doc} ({len(MISSED)} targets missed)")
 
 
 if __name__ == "__main__":
