@@ -21,6 +21,7 @@ pub const CLUSTER_SYSTEM: Path = Path::new("cluster.system");
 pub const CLUSTER_SCALE_UP: Path = Path::new("cluster.scale_up");
 pub const CLUSTER_SCALE_OUT: Path = Path::new("cluster.scale_out");
 pub const CLUSTER_FABRIC: Path = Path::new("cluster.fabric");
+pub const CLUSTER_FABRIC_SWITCH: Path = Path::new("cluster.fabric.switch");
 pub const CLUSTER_POOLS: Path = Path::new("cluster.pools");
 pub const CLUSTER_BETWEEN_POOLS: Path = Path::new("cluster.between_pools");
 pub const CLUSTER_SITE: Path = Path::new("cluster.site");
@@ -31,7 +32,7 @@ pub const CALIBRATION: Path = Path::new("calibration");
 pub const SITES: Path = Path::new("sites");
 
 /// Every place above, for the test that each is one the scenario knows.
-pub const ALL: [Path; 23] = [
+pub const ALL: [Path; 24] = [
     MODEL,
     MODEL_PRESET,
     MODEL_VISION,
@@ -47,6 +48,7 @@ pub const ALL: [Path; 23] = [
     CLUSTER_SCALE_UP,
     CLUSTER_SCALE_OUT,
     CLUSTER_FABRIC,
+    CLUSTER_FABRIC_SWITCH,
     CLUSTER_POOLS,
     CLUSTER_BETWEEN_POOLS,
     CLUSTER_SITE,

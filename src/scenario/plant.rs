@@ -8,8 +8,10 @@
 use serde_json::Value;
 
 use super::fields::{self, fixed};
-use super::resolve::{check_keys, preset, preset_and_fields, short, Catalog, Problem, Reader};
-use super::Scenario;
+use super::resolve::{
+    check_keys, leaf, preset, preset_and_fields, short, Catalog, Problem, Reader,
+};
+use super::{paths, Scenario};
 use crate::fabric::{self, Spec};
 use crate::model::facility::{Cooling, Currency, FabricKind, FabricRules, Facility, Names, Plant};
 use crate::model::presets::{self, units::*, SystemPreset};
@@ -157,28 +159,33 @@ impl Scenario {
             if let Some(name) = map.get("name") {
                 r.text(name, "cluster.system.name");
             }
-            let get = |k: &str| map.get(k).cloned();
+            let get = |path: &str| map.get(leaf(path)).cloned();
             system.nics_per_chip = r.count(
-                &get("nics_per_chip"),
+                &get(fields::CLUSTER_SYSTEM_NICS_PER_CHIP.path),
                 &fields::CLUSTER_SYSTEM_NICS_PER_CHIP,
                 Some(system.nics_per_chip),
             );
             let kw = &fields::CLUSTER_SYSTEM_NODE_MAX_KW;
             let default = Some(kw.from_si(system.node_max_w));
-            system.node_max_w = kw.to_si(r.positive(&get("node_max_kw"), kw, default));
+            system.node_max_w =
+                kw.to_si(r.positive(&get(fields::CLUSTER_SYSTEM_NODE_MAX_KW.path), kw, default));
             // A measured peak of one's own; without one, the preset's, which a maximum typed
             // below it caps (`System::provisioned_w`).
             let peak = &fields::CLUSTER_SYSTEM_NODE_PEAK_KW;
-            if let Some(raw) = get("node_peak_kw") {
+            if let Some(raw) = get(fields::CLUSTER_SYSTEM_NODE_PEAK_KW.path) {
                 system.node_peak_w = peak.to_si(r.positive(&Some(raw), peak, None));
             }
             system.nodes_per_rack = r.count(
-                &get("nodes_per_rack"),
+                &get(fields::CLUSTER_SYSTEM_NODES_PER_RACK.path),
                 &fields::CLUSTER_SYSTEM_NODES_PER_RACK,
                 Some(system.nodes_per_rack),
             );
-            system.liquid = r.flag(&get("liquid"), &fields::CLUSTER_SYSTEM_LIQUID, system.liquid);
-            system.node_price_usd = match get("node_price_usd") {
+            system.liquid = r.flag(
+                &get(fields::CLUSTER_SYSTEM_LIQUID.path),
+                &fields::CLUSTER_SYSTEM_LIQUID,
+                system.liquid,
+            );
+            system.node_price_usd = match get(fields::CLUSTER_SYSTEM_NODE_PRICE_USD.path) {
                 None => system.node_price_usd,
                 Some(v) => r.non_negative(&v, &fields::CLUSTER_SYSTEM_NODE_PRICE_USD),
             };
@@ -200,7 +207,7 @@ impl Scenario {
                 None
             }
         };
-        let get = |k: &str| fabric_map.and_then(|m| m.get(k).cloned());
+        let get = |path: &str| fabric_map.and_then(|m| m.get(leaf(path)).cloned());
         let own_switch = presets::switch(base.switch).or_else(|| presets::switch("qm9700"));
         // A RoCE network is built of Ethernet switches and an InfiniBand one of InfiniBand
         // switches, whatever the system's reference design uses.
@@ -211,7 +218,7 @@ impl Scenario {
             None => Some(base.scale_out),
         };
         let kind_asked = scale_out_id.and_then(infiniband);
-        let (switch, own, switch_name) = match get("switch") {
+        let (switch, own, switch_name) = match get(paths::CLUSTER_FABRIC_SWITCH.as_str()) {
             None => match presets::switch(base.switch) {
                 Some(p) if kind_asked.is_none_or(|ib| ib == p.infiniband) => {
                     (p.switch, true, p.name)
@@ -231,20 +238,27 @@ impl Scenario {
                 (switch, false, named.unwrap_or("Custom switch"))
             }
         };
-        let planes =
-            r.count(&get("planes"), &fields::CLUSTER_FABRIC_PLANES, Some(system.nics_per_chip));
-        let tiers = match get("tiers") {
+        let planes = r.count(
+            &get(fields::CLUSTER_FABRIC_PLANES.path),
+            &fields::CLUSTER_FABRIC_PLANES,
+            Some(system.nics_per_chip),
+        );
+        let tiers = match get(fields::CLUSTER_FABRIC_TIERS.path) {
             None | Some(Value::Null) => None,
             Some(v) => Some(r.count(&Some(v), &fields::CLUSTER_FABRIC_TIERS, None)),
         };
-        let oversubscription = match get("oversubscription") {
+        let oversubscription = match get(fields::CLUSTER_FABRIC_OVERSUBSCRIPTION.path) {
             None => fixed!(CLUSTER_FABRIC_OVERSUBSCRIPTION),
             // The field table's range refuses anything below 1 (1 = non-blocking, 7 = 1:7).
             Some(v) => {
                 r.positive(&Some(v), &fields::CLUSTER_FABRIC_OVERSUBSCRIPTION, None).max(1.0)
             }
         };
-        let kind = r.choice(&get("kind"), &fields::CLUSTER_FABRIC_KIND, FabricKind::RailOptimized);
+        let kind = r.choice(
+            &get(fields::CLUSTER_FABRIC_KIND.path),
+            &fields::CLUSTER_FABRIC_KIND,
+            FabricKind::RailOptimized,
+        );
         // A reference architecture's rules hold with its own switch and a kind that keeps its
         // fat tree (a torus's pods are joined by it).
         let rules = base.superpod.filter(|_| own && kind != FabricKind::RailOnly);
@@ -280,7 +294,7 @@ impl Scenario {
         }
         let reducing = &fields::CLUSTER_FABRIC_IN_NETWORK_REDUCTION;
         cluster.network.in_network_reduction =
-            r.flag(&get("in_network_reduction"), reducing, false);
+            r.flag(&get(fields::CLUSTER_FABRIC_IN_NETWORK_REDUCTION.path), reducing, false);
         let facility = self.resolve_facility(r, &system);
         let fabric = FabricRules {
             planes,
@@ -296,7 +310,7 @@ impl Scenario {
     }
 
     fn resolve_switch(&self, r: &mut Reader, raw: &Value, fallback: Option<Switch>) -> Switch {
-        let field = "cluster.fabric.switch";
+        let field = paths::CLUSTER_FABRIC_SWITCH.as_str();
         let (id, map) = preset_and_fields(r, raw, field);
         let base = match id {
             Some(id) => preset(r, field, Catalog::Switch, id, presets::SWITCHES, |p| p.id)
@@ -311,20 +325,23 @@ impl Scenario {
         if let Some(name) = map.get("name") {
             r.text(name, &format!("{field}.name"));
         }
-        let get = |k: &str| map.get(k).cloned();
-        let ports =
-            r.count(&get("ports"), &fields::CLUSTER_FABRIC_SWITCH_PORTS, base.map(|s| s.ports));
+        let get = |path: &str| map.get(leaf(path)).cloned();
+        let ports = r.count(
+            &get(fields::CLUSTER_FABRIC_SWITCH_PORTS.path),
+            &fields::CLUSTER_FABRIC_SWITCH_PORTS,
+            base.map(|s| s.ports),
+        );
         let gbit = r.positive(
-            &get("gbit_per_s"),
+            &get(fields::CLUSTER_FABRIC_SWITCH_GBIT_PER_S.path),
             &fields::CLUSTER_FABRIC_SWITCH_GBIT_PER_S,
             base.map(|s| fields::CLUSTER_FABRIC_SWITCH_GBIT_PER_S.from_si(s.port_bytes_per_s)),
         );
         let power_w = r.positive(
-            &get("power_w"),
+            &get(fields::CLUSTER_FABRIC_SWITCH_POWER_W.path),
             &fields::CLUSTER_FABRIC_SWITCH_POWER_W,
             Some(base.map_or(fixed!(CLUSTER_FABRIC_SWITCH_POWER_W), |s| s.power_w)),
         );
-        let price_usd = match get("price_usd") {
+        let price_usd = match get(fields::CLUSTER_FABRIC_SWITCH_PRICE_USD.path) {
             None => base.map_or(fixed!(CLUSTER_FABRIC_SWITCH_PRICE_USD), |s| s.price_usd),
             Some(v) => r.non_negative(&v, &fields::CLUSTER_FABRIC_SWITCH_PRICE_USD),
         };

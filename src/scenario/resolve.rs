@@ -518,47 +518,50 @@ impl Scenario {
             Some(Value::Object(map)) => {
                 check_keys(r, map, "model.moe", &[]);
                 let base_moe = b.and_then(|t| t.moe);
-                let get = |k: &str| map.get(k).cloned();
+                let get = |path: &str| map.get(leaf(path)).cloned();
                 let n_experts = r.count(
-                    &get("experts"),
+                    &get(fields::MODEL_MOE_EXPERTS.path),
                     &fields::MODEL_MOE_EXPERTS,
                     base_moe.map(|x| x.n_experts),
                 );
-                let top_k =
-                    r.count(&get("top_k"), &fields::MODEL_MOE_TOP_K, base_moe.map(|x| x.top_k));
+                let top_k = r.count(
+                    &get(fields::MODEL_MOE_TOP_K.path),
+                    &fields::MODEL_MOE_TOP_K,
+                    base_moe.map(|x| x.top_k),
+                );
                 let n_shared_experts =
                     r.count(
-                        &get("shared_experts"),
+                        &get(fields::MODEL_MOE_SHARED_EXPERTS.path),
                         &fields::MODEL_MOE_SHARED_EXPERTS,
                         Some(base_moe.map_or(fixed!(MODEL_MOE_SHARED_EXPERTS) as u32, |x| {
                             x.n_shared_experts
                         })),
                     );
                 let expert_ffn = r.count(
-                    &get("expert_ffn"),
+                    &get(fields::MODEL_MOE_EXPERT_FFN.path),
                     &fields::MODEL_MOE_EXPERT_FFN,
                     Some(base_moe.map_or(ffn, |x| x.expert_ffn)),
                 );
                 let n_dense_layers = r.count(
-                    &get("dense_layers"),
+                    &get(fields::MODEL_MOE_DENSE_LAYERS.path),
                     &fields::MODEL_MOE_DENSE_LAYERS,
                     Some(
                         base_moe
                             .map_or(fixed!(MODEL_MOE_DENSE_LAYERS) as u32, |x| x.n_dense_layers),
                     ),
                 );
-                let capacity_factor = match get("capacity_factor") {
+                let capacity_factor = match get(fields::MODEL_MOE_CAPACITY_FACTOR.path) {
                     None => base_moe.and_then(|x| x.capacity_factor),
                     Some(Value::Null) => None,
                     Some(v) => Some(r.positive(&Some(v), &fields::MODEL_MOE_CAPACITY_FACTOR, None)),
                 };
-                let node_limit = match get("node_limit") {
+                let node_limit = match get(fields::MODEL_MOE_NODE_LIMIT.path) {
                     None => base_moe.and_then(|x| x.node_limit),
                     Some(Value::Null) => None,
                     Some(v) => Some(r.count(&Some(v), &fields::MODEL_MOE_NODE_LIMIT, None)),
                 };
                 let imbalance = r.positive(
-                    &get("imbalance"),
+                    &get(fields::MODEL_MOE_IMBALANCE.path),
                     &fields::MODEL_MOE_IMBALANCE,
                     Some(base_moe.map_or(fixed!(MODEL_MOE_IMBALANCE), |x| x.imbalance)),
                 );
@@ -632,10 +635,14 @@ impl Scenario {
             Some(None) => return None,
             Some(Some(map)) => map,
         };
-        let get = |k: &str| map.get(k).cloned();
-        let tokens = r.count(&get("tokens"), &fields::MODEL_WINDOW_TOKENS, base.map(|w| w.tokens));
+        let get = |path: &str| map.get(leaf(path)).cloned();
+        let tokens = r.count(
+            &get(fields::MODEL_WINDOW_TOKENS.path),
+            &fields::MODEL_WINDOW_TOKENS,
+            base.map(|w| w.tokens),
+        );
         let global_every = r.count(
-            &get("global_every"),
+            &get(fields::MODEL_WINDOW_GLOBAL_EVERY.path),
             &fields::MODEL_WINDOW_GLOBAL_EVERY,
             Some(base.map_or(fixed!(MODEL_WINDOW_GLOBAL_EVERY) as u32, |w| w.global_every)),
         );
@@ -649,11 +656,17 @@ impl Scenario {
             Some(None) => return None,
             Some(Some(map)) => map,
         };
-        let get = |k: &str| map.get(k).cloned();
-        let tokens =
-            r.count(&get("tokens"), &fields::MODEL_CROSS_ATTENTION_TOKENS, base.map(|c| c.tokens));
-        let width =
-            r.count(&get("width"), &fields::MODEL_CROSS_ATTENTION_WIDTH, base.map(|c| c.width));
+        let get = |path: &str| map.get(leaf(path)).cloned();
+        let tokens = r.count(
+            &get(fields::MODEL_CROSS_ATTENTION_TOKENS.path),
+            &fields::MODEL_CROSS_ATTENTION_TOKENS,
+            base.map(|c| c.tokens),
+        );
+        let width = r.count(
+            &get(fields::MODEL_CROSS_ATTENTION_WIDTH.path),
+            &fields::MODEL_CROSS_ATTENTION_WIDTH,
+            base.map(|c| c.width),
+        );
         Some(Cross { tokens, width })
     }
 
@@ -665,7 +678,7 @@ impl Scenario {
             Some(None) => return None,
             Some(Some(map)) => map,
         };
-        let get = |k: &str| map.get(k).cloned();
+        let get = |path: &str| map.get(leaf(path)).cloned();
         let mut count =
             |key: &str, field: &Field, preset: Option<u32>| r.count(&get(key), field, preset);
         let layers = count("layers", &fields::MODEL_VISION_LAYERS, base.map(|v| v.layers));
@@ -676,7 +689,7 @@ impl Scenario {
         let per_image =
             count("image_tokens", &fields::MODEL_VISION_IMAGE_TOKENS, base.map(|v| v.tokens));
         let images = count("images_per_sample", &fields::MODEL_VISION_IMAGES_PER_SAMPLE, Some(1));
-        let tp = match get("tp") {
+        let tp = match get(fields::MODEL_VISION_TP.path) {
             None => base.and_then(|v| v.tp),
             raw => Some(r.count(&raw, &fields::MODEL_VISION_TP, None)),
         };
@@ -703,7 +716,7 @@ impl Scenario {
             })
         })?;
         let map = object_keys_and(r, &self.model.mamba, "model.mamba", &["kind"]);
-        let get = |k: &str| map.get(k).cloned();
+        let get = |path: &str| map.get(leaf(path)).cloned();
         let old = base.map(|y| y.mixer);
         let mut count = |key: &str, field: &Field, preset: Option<u32>| {
             r.count(&get(key), field, Some(preset.unwrap_or_else(|| field.fixed() as u32)))
@@ -715,15 +728,23 @@ impl Scenario {
         let chunk = count("chunk", &fields::MODEL_MAMBA_CHUNK, old.map(|m| m.chunk));
         // Megatron-LM's default: an inner width of twice the model's.
         let derived = old.map_or(2 * hidden / head_dim.max(1), |m| m.heads).max(1);
-        let heads = r.count(&get("heads"), &fields::MODEL_MAMBA_HEADS, Some(derived));
+        let heads = r.count(
+            &get(fields::MODEL_MAMBA_HEADS.path),
+            &fields::MODEL_MAMBA_HEADS,
+            Some(derived),
+        );
         let kind = r.choice(
-            &get("kind"),
+            &get(fields::MODEL_MAMBA_KIND.path),
             &fields::MODEL_MAMBA_KIND,
             old.map_or(MambaKind::Mamba2, |m| m.kind),
         );
         // `mamba_ssm`'s "auto": the width over 16, rounded up.
         let auto = old.map_or(hidden.div_ceil(16), |m| m.dt_rank).max(1);
-        let dt_rank = r.count(&get("dt_rank"), &fields::MODEL_MAMBA_DT_RANK, Some(auto));
+        let dt_rank = r.count(
+            &get(fields::MODEL_MAMBA_DT_RANK.path),
+            &fields::MODEL_MAMBA_DT_RANK,
+            Some(auto),
+        );
         let mixer = Mamba { kind, state, heads, head_dim, groups, conv, chunk, dt_rank };
         let linear_mixer = self.resolve_linear(r, base.map(|y| y.linear_mixer), hidden);
         let PatternCounts { attention, mamba, linear, mlp, moe } = counts;
@@ -734,9 +755,9 @@ impl Scenario {
     /// per head width of the model's, keys and values alike.
     fn resolve_linear(&self, r: &mut Reader, old: Option<LinearMixer>, hidden: u32) -> LinearMixer {
         let map = object_keys_and(r, &self.model.linear, "model.linear", &["kind"]);
-        let get = |k: &str| map.get(k).cloned();
+        let get = |path: &str| map.get(leaf(path)).cloned();
         let kind = r.choice(
-            &get("kind"),
+            &get(fields::MODEL_LINEAR_KIND.path),
             &fields::MODEL_LINEAR_KIND,
             old.map_or(LinearKind::GatedDeltaNet, |l| l.kind),
         );
@@ -765,25 +786,25 @@ impl Scenario {
     /// `model.mla`'s dimensions over the preset's (`base`).
     fn resolve_mla(&self, r: &mut Reader, base: Option<Mla>) -> Mla {
         let map = object_keys(r, &self.model.mla, "model.mla");
-        let get = |k: &str| map.get(k).cloned();
+        let get = |path: &str| map.get(leaf(path)).cloned();
         Mla {
             q_lora_rank: r.count(
-                &get("q_lora_rank"),
+                &get(fields::MODEL_MLA_Q_LORA_RANK.path),
                 &fields::MODEL_MLA_Q_LORA_RANK,
                 Some(base.map_or(0, |m| m.q_lora_rank)),
             ),
             kv_lora_rank: r.count(
-                &get("kv_lora_rank"),
+                &get(fields::MODEL_MLA_KV_LORA_RANK.path),
                 &fields::MODEL_MLA_KV_LORA_RANK,
                 base.map(|m| m.kv_lora_rank),
             ),
             rope_head_dim: r.count(
-                &get("rope_head_dim"),
+                &get(fields::MODEL_MLA_ROPE_HEAD_DIM.path),
                 &fields::MODEL_MLA_ROPE_HEAD_DIM,
                 Some(base.map_or(0, |m| m.rope_head_dim)),
             ),
             v_head_dim: r.count(
-                &get("v_head_dim"),
+                &get(fields::MODEL_MLA_V_HEAD_DIM.path),
                 &fields::MODEL_MLA_V_HEAD_DIM,
                 base.map(|m| m.v_head_dim),
             ),
@@ -1227,4 +1248,10 @@ fn object_keys_and(
             serde_json::Map::new()
         }
     }
+}
+
+/// The key of a field's `path` inside the object that holds it: `tpot_ms` of
+/// `serving.tpot_ms`, `ports` of `cluster.fabric.switch.ports`.
+pub(super) fn leaf(path: &str) -> &str {
+    path.rsplit_once('.').map_or(path, |(_, key)| key)
 }

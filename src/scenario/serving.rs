@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::resolve::{clip, Reader};
+use super::resolve::{clip, leaf, Reader};
 use super::{fields, Problem, Raw, Scenario};
 use crate::model::rl::Rl;
 use crate::model::serving::{Deployment, Engine, Mix, Precision, Serving};
@@ -31,7 +31,7 @@ impl Scenario {
             return None;
         }
         unknown(r, "rl", &spec.others, &[]);
-        let get = |key: &str| -> Raw { spec.others.get(key).cloned() };
+        let get = |path: &str| -> Raw { spec.others.get(leaf(path)).cloned() };
         let count = |r: &mut Reader, raw: &Raw, field: &fields::Field| {
             r.count(raw, field, Some(field.fixed() as u32))
         };
@@ -43,33 +43,41 @@ impl Scenario {
         };
         let mut generation = self.read_serving(r, inputs);
         generation.requests_per_s = 0.0;
-        let prompt_tokens = tokens(r, &get("prompt_tokens"), &fields::RL_PROMPT_TOKENS);
+        let prompt_tokens =
+            tokens(r, &get(fields::RL_PROMPT_TOKENS.path), &fields::RL_PROMPT_TOKENS);
         // A default sample fits the sequence the policy trains on; a typed one longer is a
         // problem the estimate names.
         let room = (inputs.transformer.seq_len as f64 - prompt_tokens).max(1.0);
         let usual = fields::RL_GENERATION_TOKENS_USUAL.min(room) as u32;
-        let generation_tokens =
-            r.count(&get("generation_tokens"), &fields::RL_GENERATION_TOKENS, Some(usual)) as f64;
+        let generation_tokens = r.count(
+            &get(fields::RL_GENERATION_TOKENS.path),
+            &fields::RL_GENERATION_TOKENS,
+            Some(usual),
+        ) as f64;
         Some(Rl {
-            prompts_per_step: count(r, &get("prompts_per_step"), &fields::RL_PROMPTS_PER_STEP),
+            prompts_per_step: count(
+                r,
+                &get(fields::RL_PROMPTS_PER_STEP.path),
+                &fields::RL_PROMPTS_PER_STEP,
+            ),
             samples_per_prompt: count(
                 r,
-                &get("samples_per_prompt"),
+                &get(fields::RL_SAMPLES_PER_PROMPT.path),
                 &fields::RL_SAMPLES_PER_PROMPT,
             ),
             prompt_tokens,
             generation_tokens,
-            epochs: count(r, &get("epochs"), &fields::RL_EPOCHS),
-            steps: count(r, &get("steps"), &fields::RL_STEPS),
-            colocated: flag(r, &get("colocated"), &fields::RL_COLOCATED),
+            epochs: count(r, &get(fields::RL_EPOCHS.path), &fields::RL_EPOCHS),
+            steps: count(r, &get(fields::RL_STEPS.path), &fields::RL_STEPS),
+            colocated: flag(r, &get(fields::RL_COLOCATED.path), &fields::RL_COLOCATED),
             generation_chips: r.count(
-                &get("generation_chips"),
+                &get(fields::RL_GENERATION_CHIPS.path),
                 &fields::RL_GENERATION_CHIPS,
                 Some(inputs.cluster.n_chips.max(1)),
             ),
-            reference: flag(r, &get("reference"), &fields::RL_REFERENCE),
-            reward_model: flag(r, &get("reward_model"), &fields::RL_REWARD_MODEL),
-            critic: flag(r, &get("critic"), &fields::RL_CRITIC),
+            reference: flag(r, &get(fields::RL_REFERENCE.path), &fields::RL_REFERENCE),
+            reward_model: flag(r, &get(fields::RL_REWARD_MODEL.path), &fields::RL_REWARD_MODEL),
+            critic: flag(r, &get(fields::RL_CRITIC.path), &fields::RL_CRITIC),
             generation,
         })
     }
@@ -83,19 +91,23 @@ impl Scenario {
             fields::SERVING_ENGINE.path,
         ];
         unknown(r, "serving", &spec.others, &choices);
-        let get = |key: &str| -> Raw { spec.others.get(key).cloned() };
+        let get = |path: &str| -> Raw { spec.others.get(leaf(path)).cloned() };
         let chip = &inputs.cluster.chip;
-        let mix = r.choice(&get("mix"), &fields::SERVING_MIX, Mix::Conversation);
+        let mix = r.choice(&get(fields::SERVING_MIX.path), &fields::SERVING_MIX, Mix::Conversation);
         let (mix_in, mix_out) = mix.tokens();
-        let input_tokens =
-            r.count(&get("input_tokens"), &fields::SERVING_INPUT_TOKENS, Some(mix_in as u32))
-                as f64;
-        let output_tokens =
-            r.count(&get("output_tokens"), &fields::SERVING_OUTPUT_TOKENS, Some(mix_out as u32))
-                as f64;
+        let input_tokens = r.count(
+            &get(fields::SERVING_INPUT_TOKENS.path),
+            &fields::SERVING_INPUT_TOKENS,
+            Some(mix_in as u32),
+        ) as f64;
+        let output_tokens = r.count(
+            &get(fields::SERVING_OUTPUT_TOKENS.path),
+            &fields::SERVING_OUTPUT_TOKENS,
+            Some(mix_out as u32),
+        ) as f64;
         // The mix's spread where its lengths are the mix's, else requests of one length.
-        let typed = get("output_tokens").is_some();
-        let output_spread = match &get("output_spread") {
+        let typed = get(fields::SERVING_OUTPUT_TOKENS.path).is_some();
+        let output_spread = match &get(fields::SERVING_OUTPUT_SPREAD.path) {
             None | Some(Value::Null) => {
                 if typed {
                     0.0
@@ -108,12 +120,19 @@ impl Scenario {
         let ms = |r: &mut Reader, raw: &Raw, field: &fields::Field| {
             field.to_si(r.positive(raw, field, Some(field.fixed())))
         };
-        let ttft_s = ms(r, &get("ttft_ms"), &fields::SERVING_TTFT_MS);
-        let tpot_s = ms(r, &get("tpot_ms"), &fields::SERVING_TPOT_MS);
+        let ttft_s = ms(r, &get(fields::SERVING_TTFT_MS.path), &fields::SERVING_TTFT_MS);
+        let tpot_s = ms(r, &get(fields::SERVING_TPOT_MS.path), &fields::SERVING_TPOT_MS);
         let own = if chip.fp8_flops_per_s > 0.0 { Precision::Fp8 } else { Precision::Bf16 };
-        let weights = r.choice(&get("weights"), &fields::SERVING_WEIGHTS, own);
-        let kv_cache = r.choice(&get("kv_cache"), &fields::SERVING_KV_CACHE, Precision::Bf16);
-        let requests_per_s = match (&get("requests_per_s"), &get("tokens_per_day")) {
+        let weights = r.choice(&get(fields::SERVING_WEIGHTS.path), &fields::SERVING_WEIGHTS, own);
+        let kv_cache = r.choice(
+            &get(fields::SERVING_KV_CACHE.path),
+            &fields::SERVING_KV_CACHE,
+            Precision::Bf16,
+        );
+        let requests_per_s = match (
+            &get(fields::SERVING_REQUESTS_PER_S.path),
+            &get(fields::SERVING_TOKENS_PER_DAY.path),
+        ) {
             (Some(v), _) => r.non_negative(v, &fields::SERVING_REQUESTS_PER_S),
             (None, Some(v)) => {
                 r.non_negative(v, &fields::SERVING_TOKENS_PER_DAY)
@@ -122,7 +141,7 @@ impl Scenario {
             }
             (None, None) => 0.0,
         };
-        let max_batch = match &get("max_batch") {
+        let max_batch = match &get(fields::SERVING_MAX_BATCH.path) {
             None | Some(Value::Null) => 0,
             raw => r.count(raw, &fields::SERVING_MAX_BATCH, None),
         };
@@ -143,7 +162,12 @@ impl Scenario {
         };
         let decode = degrees(
             r,
-            [&get("tp"), &get("dp"), &get("ep"), &get("expert_tp")],
+            [
+                &get(fields::SERVING_TP.path),
+                &get(fields::SERVING_DP.path),
+                &get(fields::SERVING_EP.path),
+                &get(fields::SERVING_EXPERT_TP.path),
+            ],
             [
                 &fields::SERVING_TP,
                 &fields::SERVING_DP,
@@ -154,7 +178,12 @@ impl Scenario {
         );
         let prefill = degrees(
             r,
-            [&get("prefill_tp"), &get("prefill_dp"), &get("prefill_ep"), &get("prefill_expert_tp")],
+            [
+                &get(fields::SERVING_PREFILL_TP.path),
+                &get(fields::SERVING_PREFILL_DP.path),
+                &get(fields::SERVING_PREFILL_EP.path),
+                &get(fields::SERVING_PREFILL_EXPERT_TP.path),
+            ],
             [
                 &fields::SERVING_PREFILL_TP,
                 &fields::SERVING_PREFILL_DP,
@@ -163,12 +192,16 @@ impl Scenario {
             ],
             decode,
         );
-        let draft_tokens = r.count(&get("draft_tokens"), &fields::SERVING_DRAFT_TOKENS, Some(0));
-        let acceptance_length = match &get("acceptance_length") {
+        let draft_tokens = r.count(
+            &get(fields::SERVING_DRAFT_TOKENS.path),
+            &fields::SERVING_DRAFT_TOKENS,
+            Some(0),
+        );
+        let acceptance_length = match &get(fields::SERVING_ACCEPTANCE_LENGTH.path) {
             None | Some(Value::Null) => 0.0,
             Some(v) => r.non_negative(v, &fields::SERVING_ACCEPTANCE_LENGTH),
         };
-        let prefix_hit_rate = match &get("prefix_hit_rate") {
+        let prefix_hit_rate = match &get(fields::SERVING_PREFIX_HIT_RATE.path) {
             None | Some(Value::Null) => 0.0,
             Some(v) => r.non_negative(v, &fields::SERVING_PREFIX_HIT_RATE),
         };
@@ -177,10 +210,14 @@ impl Scenario {
         };
         let utilisation = &fields::SERVING_UTILISATION;
         let family = self.chip_preset().map(|c| c.family);
-        let engine = r.choice(&get("engine"), &fields::SERVING_ENGINE, Engine::usual(family));
+        let engine = r.choice(
+            &get(fields::SERVING_ENGINE.path),
+            &fields::SERVING_ENGINE,
+            Engine::usual(family),
+        );
         // A measured benchmark's share (`measure::fit_serving`), else the fitted one of the
         // chip family and engine.
-        let kernel_share = match &get("kernel_share") {
+        let kernel_share = match &get(fields::SERVING_KERNEL_SHARE.path) {
             None | Some(Value::Null) => crate::model::presets::serving_share(family, engine),
             Some(v) => r.non_negative(v, &fields::SERVING_KERNEL_SHARE),
         };
@@ -195,13 +232,17 @@ impl Scenario {
             max_batch,
             decode,
             prefill,
-            disaggregated: flag(r, &get("disaggregated"), &fields::SERVING_DISAGGREGATED),
+            disaggregated: flag(
+                r,
+                &get(fields::SERVING_DISAGGREGATED.path),
+                &fields::SERVING_DISAGGREGATED,
+            ),
             continuous_batching: flag(
                 r,
-                &get("continuous_batching"),
+                &get(fields::SERVING_CONTINUOUS_BATCHING.path),
                 &fields::SERVING_CONTINUOUS_BATCHING,
             ),
-            utilisation: r.fraction(&get("utilisation"), utilisation, 0.0),
+            utilisation: r.fraction(&get(fields::SERVING_UTILISATION.path), utilisation, 0.0),
             draft_tokens,
             acceptance_length,
             prefix_hit_rate,

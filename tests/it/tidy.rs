@@ -539,3 +539,31 @@ fn every_section_has_one_name_in_the_app_and_the_page() {
         assert!(line.contains(&format!("`{section}`")), "ARCHITECTURE's sections lack {section}");
     }
 }
+
+/// A key read by its spelling through a section's own reader, `get("tpot_ms")`, beside the
+/// field that already spells it.
+fn spelt_key(line: &str) -> bool {
+    line.match_indices("get(\"").any(|(at, _)| {
+        let before = line[..at].chars().next_back();
+        !before.is_some_and(|c| c == '.' || c == '_' || c.is_ascii_alphanumeric())
+    })
+}
+
+/// Every section of the scenario reads its keys through the field table, as the leaves do:
+/// `get(fields::SERVING_TPOT_MS.path)`, the key spelt once, in the table.
+#[test]
+fn the_scenario_reads_its_keys_through_the_field_table() {
+    assert!(spelt_key(r#"let tp = r.count(&get("tp"), &fields::SERVING_TP, None);"#));
+    assert!(!spelt_key(
+        r#"let tp = r.count(&get(fields::SERVING_TP.path), &fields::SERVING_TP, None);"#
+    ));
+    assert!(!spelt_key(r#"if let Some(name) = map.get("name") {"#));
+    let files = files_under("src/scenario");
+    assert!(files.len() > 5, "found the scenario's files");
+    for path in files {
+        let text = fs::read_to_string(&path).unwrap_or_default();
+        for (n, line) in text.lines().enumerate() {
+            assert!(!spelt_key(line), "{}:{}: spells a key: {line}", relative(&path), n + 1);
+        }
+    }
+}
