@@ -295,6 +295,29 @@ pub fn capped_speed(cap: f64) -> f64 {
     (1.0 - (-4.0 * (x - 0.2)).exp()) / (1.0 - (-3.2f64).exp())
 }
 
+/// Upper end of the inlet temperatures data halls are run at, °C: ASHRAE TC 9.9's recommended
+/// envelope of 18-27 °C (as widely quoted). The calibration runs ran in such halls, so their
+/// speed is the speed at or below it.
+pub const INLET_RECOMMENDED_C: f64 = 27.0;
+
+/// Speed an air-cooled chip loses per kelvin its die runs hotter, as a share: two 8 x H100
+/// nodes ran 46 TFLOP/s per GPU on air at 54-72 °C and 54 on liquid at 41-50 °C (Latif et al.
+/// 2025, arXiv:2507.16781), 15 % slower for about 17.5 K; Llama 3's 1-2 % swing of throughput
+/// between day and night from "higher mid-day temperatures" (arXiv:2407.21783, §3.3.4) is the
+/// same slope over a swing of a degree or two.
+pub const AIR_THROTTLE_PER_K: f64 = (1.0 - 46.0 / 54.0) / 17.5;
+
+/// Share of its speed a chip keeps at a site's inlet temperature `inlet_c`: an air-cooled chip
+/// slows by `AIR_THROTTLE_PER_K` for every degree above `INLET_RECOMMENDED_C` (the die follows
+/// the air it is cooled by), one on a cold plate (liquid, hybrid) keeps its speed. Never below
+/// half.
+pub fn thermal_speed(air_cooled: bool, inlet_c: f64) -> f64 {
+    if !air_cooled || !(inlet_c > INLET_RECOMMENDED_C) {
+        return 1.0;
+    }
+    (1.0 - AIR_THROTTLE_PER_K * (inlet_c - INLET_RECOMMENDED_C)).max(0.5)
+}
+
 /// All-reduce speed with in-network reduction over a ring's on the same links: NVLink SHARP on
 /// eight H100 reaches about 480 GB/s of bus bandwidth where rings reach 370 (NCCL maintainers,
 /// NVIDIA/nccl-tests issue 212 and NVIDIA/nccl issue 1442: "a 30% improvement"). Switches that

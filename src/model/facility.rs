@@ -67,6 +67,14 @@ pub struct Facility {
     pub usd_to_cny: f64,
 }
 
+impl Facility {
+    /// Share of its speed a chip keeps at the site's inlet temperature
+    /// (`efficiency::thermal_speed`): only air-cooled chips slow.
+    pub fn thermal_speed(&self) -> f64 {
+        crate::model::efficiency::thermal_speed(self.cooling == Cooling::Air, self.inlet_c)
+    }
+}
+
 /// What a run asks of the site: how busy its accelerators are, how long its steps and the run
 /// are, how many tokens it reads, and the checkpoints it writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -149,18 +157,6 @@ impl Plant {
     }
 }
 
-/// Upper end of the inlet temperatures data halls are run at, °C: ASHRAE TC 9.9's recommended
-/// envelope of 18-27 °C (as widely quoted). The calibration runs ran in such halls, so their
-/// speed is the speed at or below it.
-pub const INLET_RECOMMENDED_C: f64 = 27.0;
-
-/// Speed an air-cooled chip loses per kelvin its die runs hotter, as a share: two 8 x H100
-/// nodes ran 46 TFLOP/s per GPU on air at 54-72 °C and 54 on liquid at 41-50 °C (Latif et al.
-/// 2025, arXiv:2507.16781), 15 % slower for about 17.5 K; Llama 3's 1-2 % swing of throughput
-/// between day and night from "higher mid-day temperatures" (arXiv:2407.21783, §3.3.4) is the
-/// same slope over a swing of a degree or two.
-pub const AIR_THROTTLE_PER_K: f64 = (1.0 - 46.0 / 54.0) / 17.5;
-
 /// Accelerators a liquid-cooled rack holds where the system's own rack is laid out for air:
 /// 64, eight servers of eight, as Huawei's liquid-cooled Atlas 900 PoD cabinet holds 64 Ascend
 /// 910 (43 kW at most, 47U) and xAI's Colossus racks hold eight liquid-cooled Supermicro HGX
@@ -178,16 +174,6 @@ pub fn nodes_per_rack(system: &System, cooling: Cooling) -> u32 {
         }
         _ => own,
     }
-}
-
-/// Share of its speed a chip keeps at the site's inlet temperature: air-cooled chips slow by
-/// `AIR_THROTTLE_PER_K` for every degree above `INLET_RECOMMENDED_C` (the die follows the air
-/// it is cooled by), chips on cold plates (liquid, hybrid) keep theirs. Never below half.
-pub fn thermal_speed(f: &Facility) -> f64 {
-    if f.cooling != Cooling::Air || !(f.inlet_c > INLET_RECOMMENDED_C) {
-        return 1.0;
-    }
-    (1.0 - AIR_THROTTLE_PER_K * (f.inlet_c - INLET_RECOMMENDED_C)).max(0.5)
 }
 
 /// Board power of a chip idling between kernels, as a share of its TDP: 79 W of 700 W on an

@@ -117,7 +117,7 @@ pub enum Warning {
     /// Occurs when a rack of the system, as designed, draws more than its cooling can remove.
     RackTooDense { rack_w: f64, limit_w: f64, liquid: bool },
     /// Occurs when air-cooled chips take in air above the recommended envelope and slow down
-    /// (`facility::thermal_speed`): `slower` is the share of speed they lose.
+    /// (`efficiency::thermal_speed`): `slower` is the share of speed they lose.
     HotInlet { inlet_c: f64, slower: f64 },
     /// Occurs when `tiers` tiers of the `ports`-port switch cannot wire the cluster, so each
     /// port runs split `split` ways (`fabric::PORT_SPLITS`).
@@ -425,7 +425,7 @@ pub(crate) fn check(inputs: &Inputs, shape: &Shape, out: &mut impl Findings) {
             });
         }
     }
-    let thermal = crate::model::facility::thermal_speed(&inputs.plant.facility);
+    let thermal = inputs.plant.facility.thermal_speed();
     if thermal < 1.0 {
         let inlet_c = inputs.plant.facility.inlet_c;
         out.push(Warning::HotInlet { inlet_c, slower: 1.0 - thermal });

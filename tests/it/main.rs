@@ -1,11 +1,11 @@
 //! The native test suite as one binary, a module per suite: one link instead of one per file,
-//! so `cargo test` rebuilds in one step. `tests/web.rs` runs apart, in the browser.
+//! so `cargo test` rebuilds in one step. `tests/web.rs` runs apart, in the browser, and
+//! `tests/bounds.rs` apart, alone with its clock and its memory.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
 mod app;
-mod bounds;
 mod calibration;
 mod charts;
 mod cli;

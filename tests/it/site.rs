@@ -227,8 +227,9 @@ fn optics_draw_by_the_rate_their_links_run_at() {
 /// liquid shows its speed as well as its PUE.
 #[test]
 fn a_hot_inlet_slows_air_cooled_chips_only() {
-    use clusterplan::model::facility::{thermal_speed, Cooling, Facility};
+    use clusterplan::model::facility::{Cooling, Facility};
     use clusterplan::model::Warning;
+    let thermal_speed = Facility::thermal_speed;
     let air = |inlet_c: f64| Facility { cooling: Cooling::Air, inlet_c, ..Facility::default() };
     assert_eq!(thermal_speed(&air(25.0)), 1.0);
     assert_eq!(thermal_speed(&air(27.0)), 1.0);

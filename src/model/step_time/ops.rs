@@ -180,7 +180,7 @@ impl Ctx<'_> {
         let share = inputs.parallelism.software.kernel_share.clamp(0.05, 1.5);
         let eff = inputs.kernel_efficiency()
             * crate::model::efficiency::capped_speed(inputs.cluster.cap_share())
-            * crate::model::facility::thermal_speed(&inputs.plant.facility);
+            * inputs.plant.facility.thermal_speed();
         let bf16_rate = (chip.bf16_flops_per_s * eff).max(1.0);
         // The family's low-precision GEMMs reach their own share of the model's figure.
         let low = eff * inputs.parallelism.software.low_precision_share.clamp(0.3, 2.0);

@@ -7,12 +7,14 @@
 //! A bound, not a benchmark: the figures a release build reaches are far below it (the
 //! benchmarks in `benches/` and `docs/performance.md` time them), and a call past it has lost
 //! its bound, not its speed. Memory is the process's peak resident set over the call, started
-//! afresh before it; this file holds one test, so nothing else runs beside it.
+//! afresh before it. This file is a test binary of its own holding one test, so nothing else
+//! runs beside it to share its clock or its memory.
 #![cfg(not(target_arch = "wasm32"))]
 // The bound is a time, read from the machine's clock; the model itself has none.
 #![allow(clippy::disallowed_methods)]
 
-use crate::common;
+#[path = "it/common/mod.rs"]
+mod common;
 
 use std::time::{Duration, Instant};
 
