@@ -337,7 +337,7 @@ fn skipping_hopeless_degrees_changes_nothing() {
     let (mut skipped, mut skipped_alone) = (0, 0);
     for (case, base) in cases.iter().enumerate() {
         for objective in Objective::ALL {
-            // Neither stops at a budget: the budget is a bound of its own (tests/it/bounds.rs).
+            // Neither stops at a budget: the budget is a bound of its own (tests/bounds.rs).
             let whole = Options { objective, budget: u64::MAX, ..Options::default() };
             let every = search::search(base, Options { skip_hopeless: false, ..whole });
             let some = search::search(base, whole);
