@@ -794,6 +794,11 @@ impl Scenario {
         self.to_value().to_string()
     }
 
+    /// The scenario as JSON laid out to be read, as a file saves it.
+    pub fn to_pretty_json(&self) -> String {
+        serde_json::to_string_pretty(&self.to_value()).unwrap_or_default()
+    }
+
     /// The plan the app opens with: Llama 3.1 405B on 16,384 H100s with Meta's tensor and
     /// pipeline degrees (Llama 3 report, arXiv:2407.21783, Table 4), and context parallelism of
     /// 2 so that standard Megatron activations fit without recomputation.

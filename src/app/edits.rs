@@ -4,13 +4,33 @@
 //! field changes on the scenario; `State::apply` runs them as any other edit, and a removal
 //! comes with its notice and Undo.
 
-use serde_json::{json, Value};
+use serde_json::json;
+/// A raw value the page sets at a place, as the scenario keeps it: a number, text, a switch or
+/// an object.
+pub use serde_json::Value;
 
 use crate::evaluation::Evaluation;
 use crate::scenario::{Scenario, MEASURES};
 
 /// A change to one field: a dotted path and its new raw value (`None` clears it).
 pub type Change = (String, Option<Value>);
+
+/// The raw value to store for what was typed: a number when the text is a plain number,
+/// the text itself otherwise (so `1e1` stays `1e1` while typing `1e12`, and `abc` is reported).
+pub fn typed(text: &str) -> Value {
+    let t = text.trim();
+    if let Ok(n) = t.parse::<i64>() {
+        if n.to_string() == t {
+            return Value::from(n);
+        }
+    }
+    if let Ok(x) = t.parse::<f64>() {
+        if x.is_finite() && serde_json::to_string(&x).is_ok_and(|s| s == t) {
+            return Value::from(x);
+        }
+    }
+    Value::String(text.to_string())
+}
 
 /// An optional block of the model, off unless the scenario or its preset has it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

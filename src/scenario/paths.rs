@@ -30,9 +30,11 @@ pub const PARALLELISM: Path = Path::new("parallelism");
 pub const RELIABILITY_RATES: Path = Path::new("reliability.rates");
 pub const CALIBRATION: Path = Path::new("calibration");
 pub const SITES: Path = Path::new("sites");
+pub const SERVING: Path = Path::new("serving");
+pub const RL: Path = Path::new("rl");
 
 /// Every place above, for the test that each is one the scenario knows.
-pub const ALL: [Path; 24] = [
+pub const ALL: [Path; 26] = [
     MODEL,
     MODEL_PRESET,
     MODEL_VISION,
@@ -57,4 +59,6 @@ pub const ALL: [Path; 24] = [
     RELIABILITY_RATES,
     CALIBRATION,
     SITES,
+    SERVING,
+    RL,
 ];

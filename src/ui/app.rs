@@ -144,7 +144,7 @@ pub fn app() -> Html {
     let on_export = {
         let state = state.clone();
         Callback::from(move |_| {
-            let json = serde_json::to_string_pretty(&state.scenario).unwrap_or_default();
+            let json = state.scenario.to_pretty_json();
             if let Err(e) =
                 browser::download(&export_name(&state.scenario), &json, "application/json")
             {

@@ -1,7 +1,7 @@
 //! Form controls bound to a scenario path: number entry with an optional slider, selects and
 //! toggles, each with its unit, its errors and the warnings that concern it.
 
-use serde_json::Value;
+use crate::app::edits::Value;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -60,23 +60,6 @@ impl Slider {
     }
 }
 
-/// The raw value to store for what was typed: a number when the text is a plain number,
-/// the text itself otherwise (so `1e1` stays `1e1` while typing `1e12`, and `abc` is reported).
-pub fn typed_value(text: &str) -> Value {
-    let t = text.trim();
-    if let Ok(n) = t.parse::<i64>() {
-        if n.to_string() == t {
-            return Value::from(n);
-        }
-    }
-    if let Ok(x) = t.parse::<f64>() {
-        if x.is_finite() && serde_json::to_string(&x).is_ok_and(|s| s == t) {
-            return Value::from(x);
-        }
-    }
-    Value::String(text.to_string())
-}
-
 /// Properties of a number field.
 #[derive(Default)]
 pub struct NumberFieldProps {
@@ -127,8 +110,11 @@ pub fn number_field(props: NumberFieldProps) -> Html {
         Callback::from(move |e: InputEvent| {
             let Some(input) = e.target_dyn_into::<HtmlInputElement>() else { return };
             let text = input.value();
-            let value =
-                if optional && text.trim().is_empty() { None } else { Some(typed_value(&text)) };
+            let value = if optional && text.trim().is_empty() {
+                None
+            } else {
+                Some(crate::app::edits::typed(&text))
+            };
             on_set.emit(vec![(path.clone(), value)]);
         })
     };

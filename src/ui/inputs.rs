@@ -6,7 +6,7 @@
 //! field table (`scenario::fields`), words from `ui::text`; whole-plan changes (a chip, a
 //! model, a published plan) go to the editor as actions.
 
-use serde_json::Value;
+use crate::app::edits::Value;
 use yew::prelude::*;
 
 use super::fields::{
@@ -77,11 +77,28 @@ impl<'a> Form<'a> {
             good: props.state.good.as_deref(),
             on_set: props.on_set.clone(),
             on_edit: props.on_action.reform(Action::Edit),
-            json: serde_json::to_value(&props.state.scenario).unwrap_or_default(),
+            json: props.state.scenario.to_value(),
         }
     }
 
-    pub(super) fn raw(&self, path: &str) -> Option<Value> {
+    /// The raw value at a typed place (a field or `scenario::paths`).
+    pub(super) fn raw(&self, place: impl Into<crate::scenario::Path>) -> Option<Value> {
+        self.raw_at(place.into().as_str())
+    }
+
+    /// How many items the list at `place` holds (0 where it is not a list).
+    pub(super) fn len(&self, place: crate::scenario::Path) -> usize {
+        self.raw(place).and_then(|v| v.as_array().map(Vec::len)).unwrap_or(0)
+    }
+
+    /// The text at a place given as data (empty where there is none).
+    pub(super) fn text_at(&self, path: &str) -> String {
+        self.raw_at(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    }
+
+    /// The raw value at a place given as data: a field row's path, or an item of a list
+    /// (`cluster.pools.0.chip`).
+    pub(super) fn raw_at(&self, path: &str) -> Option<Value> {
         value_at(&self.json, path).cloned()
     }
 
@@ -171,14 +188,14 @@ impl<'a> Form<'a> {
         let path = spec.path.as_str();
         // A value the scenario sets is shown as typed; one that a preset or default gives is
         // the placeholder, and emptying a box goes back to it.
-        let value = self.raw(path).map(|v| format::raw(&v)).unwrap_or_default();
+        let value = self.raw_at(path).map(|v| format::raw(&v)).unwrap_or_default();
         let placeholder = spec.resolved.map(numbers::hint).unwrap_or_default();
         let fixes = self.fixes(path);
         let mut notes = self.notes(path);
         notes.extend(spec.extra_note);
         let reading = match (spec.reading.is_empty(), self.good) {
             (true, Some(good)) => {
-                let shown = self.raw(path).and_then(|v| v.as_f64()).or(spec.resolved);
+                let shown = self.raw_at(path).and_then(|v| v.as_f64()).or(spec.resolved);
                 let money = format::Money::of(&good.inputs.plant.facility);
                 words::in_site_money(path, shown, money).unwrap_or_default()
             }
@@ -206,7 +223,7 @@ impl<'a> Form<'a> {
 
     pub(super) fn toggle(&self, field: &'static Field, testid: &str, resolved: bool) -> Html {
         let path = field.path;
-        let checked = self.raw(path).and_then(|v| v.as_bool()).unwrap_or(resolved);
+        let checked = self.raw_at(path).and_then(|v| v.as_bool()).unwrap_or(resolved);
         html! {
             { toggle_field(ToggleFieldProps { path: path.to_string().into(), testid: testid.to_string().into(),
                 label: words::label(path).into(), checked, help: words::help(path).into(), notes: self.notes(path),
@@ -227,13 +244,13 @@ impl<'a> Form<'a> {
     /// The select behind `choice`, once for every kind of value.
     fn select(&self, path: &str, testid: &str, options: &[&str], resolved: &str) -> Html {
         let value = self
-            .raw(path)
+            .raw_at(path)
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or(resolved.to_string());
         let on_set = self.on_set.clone();
         let p = path.to_string();
         let on_change =
-            Callback::from(move |v: String| on_set.emit(vec![(p.clone(), Some(Value::String(v)))]));
+            Callback::from(move |v: String| on_set.emit(vec![(p.clone(), Some(v.into()))]));
         let option = |v: &&str| {
             let words = words::t(&format!("option.{path}.{v}"));
             (AttrValue::from(v.to_string()), AttrValue::from(words))

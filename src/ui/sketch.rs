@@ -79,7 +79,7 @@ pub fn sketch_view(props: &SketchProps) -> Html {
     let button = |b: &sketch::Button| {
         let key = format!("{}{}", b.path, b.sign);
         let onclick = b.to.map(|to| {
-            let change = (b.path.to_string(), Some(serde_json::Value::from(to)));
+            let change = (b.path.to_string(), Some(to.into()));
             props.on_set.reform(move |_: MouseEvent| vec![change.clone()])
         });
         html! {
@@ -112,7 +112,7 @@ pub fn sketch_view(props: &SketchProps) -> Html {
     let row = |r: &sketch::KnobRow| {
         let step = |sign: &'static str, to: Option<f64>| {
             let onclick = to.map(|to| {
-                let change = (r.knob.path.to_string(), Some(serde_json::Value::from(to)));
+                let change = (r.knob.path.to_string(), Some(to.into()));
                 props.on_set.reform(move |_: MouseEvent| vec![change.clone()])
             });
             html! {

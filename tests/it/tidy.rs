@@ -168,6 +168,25 @@ fn no_json_is_read_by_key_outside_the_format_and_the_wire() {
     }
 }
 
+/// Outside the browser glue (`ui/browser.rs`, `ui/worker.rs`), the page names no
+/// `serde_json`: the form reads the scenario at typed places and sets the app's edit values
+/// (`app::edits`), never building or walking JSON itself.
+#[test]
+fn the_page_names_no_json_library() {
+    let names = |text: &str| {
+        text.lines().any(|l| l.split("//").next().unwrap_or("").contains("serde_json"))
+    };
+    assert!(names("let v = serde_json::to_value(&s);"), "the check finds the library named");
+    assert!(!names("// serde_json is named in a comment only"));
+    let glue = ["src/ui/browser.rs", "src/ui/worker.rs"];
+    let files = files_under("src/ui");
+    assert!(files.len() > 10, "found the page's files");
+    for path in files.iter().filter(|f| !glue.contains(&relative(f).as_str())) {
+        let text = fs::read_to_string(path).unwrap_or_default();
+        assert!(!names(&text), "{} names serde_json", relative(path));
+    }
+}
+
 /// The page lays out what it is given: outside the browser glue (`ui/browser.rs`, the worker's
 /// side of `ui/worker.rs`), no `ui` file reads JSON by key or builds it; every worker result
 /// is a typed view (`app::View`, `app::Drawn`) and every edit an `app::state::Action`.
@@ -472,10 +491,12 @@ fn no_loop_between_modules() {
 /// A place in the scenario spelt as a dotted string in `.get("cluster.chip")`, when the field
 /// table or `scenario::paths` names it: a misspelt one would read nothing, silently.
 fn dotted_read(line: &str) -> Option<&str> {
-    let at = line.find(".get(\"")? + ".get(\"".len();
-    let path = &line[at..at + line[at..].find('"')?];
-    let plain = |c: char| c.is_ascii_lowercase() || c == '_' || c == '.';
-    (path.contains('.') && path.chars().all(plain)).then_some(path)
+    [".get(\"", ".raw(\""].iter().find_map(|call| {
+        let at = line.find(call)? + call.len();
+        let path = &line[at..at + line[at..].find('"')?];
+        let plain = |c: char| c.is_ascii_lowercase() || c == '_' || c == '.';
+        (path.contains('.') && path.chars().all(plain)).then_some(path)
+    })
 }
 
 /// Outside `scenario`, code reads the scenario at typed places (`Scenario::raw` with a field
@@ -485,6 +506,7 @@ fn the_scenario_is_read_at_typed_places() {
     assert_eq!(dotted_read(r#"let c = scenario.get("cluster.chip");"#), Some("cluster.chip"));
     assert_eq!(dotted_read(r#"let c = map.get("preset");"#), None);
     assert_eq!(dotted_read(r#"let c = scenario.raw(paths::CLUSTER_CHIP);"#), None);
+    assert_eq!(dotted_read(r#"let p = f.raw("model.preset");"#), Some("model.preset"));
     let files = files_under("src");
     assert!(files.len() > 10, "found the source files");
     for path in files.iter().filter(|f| !relative(f).starts_with("src/scenario")) {

@@ -1,7 +1,6 @@
 //! The cluster panel: chip, count, fabrics, the system the chips come in and the scale-out
 //! network's build.
 
-use serde_json::Value;
 use yew::prelude::*;
 
 use super::{preset_source, Form, PanelProps};
@@ -89,13 +88,15 @@ pub fn cluster_panel(props: &PanelProps) -> Html {
                   testid: &'static str,
                   options: Vec<(AttrValue, AttrValue)>,
                   default: &str| {
-        let value =
-            f.raw(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or(default.to_string());
+        let value = f
+            .raw_at(path)
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or(default.to_string());
         let on_set = f.on_set.clone();
         html! {
             <SelectField testid={testid} label={words::label(path)} help={words::help(path)} options={options} value={value}
                 errors={f.errors(path)}
-                on_change={Callback::from(move |v: String| on_set.emit(vec![(path.to_string(), Some(Value::String(v)))]))} />
+                on_change={Callback::from(move |v: String| on_set.emit(vec![(path.to_string(), Some(v.into()))]))} />
         }
     };
     let n = |x: Option<u32>| x.map(|v| v as f64);
@@ -170,12 +171,12 @@ fn preset_select(
     auto: &'static str,
     list: Vec<(&'static str, &'static str)>,
 ) -> Html {
-    let value = f.raw(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    let value = f.raw_at(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
     let mut options: Vec<(AttrValue, AttrValue)> = vec![("".into(), auto.into())];
     options.extend(list.into_iter().map(|(id, name)| (AttrValue::from(id), AttrValue::from(name))));
     let on_set = f.on_set.clone();
     let on_change = Callback::from(move |v: String| {
-        let value = if v.is_empty() { None } else { Some(Value::String(v)) };
+        let value = if v.is_empty() { None } else { Some(v.into()) };
         on_set.emit(vec![(path.to_string(), value)]);
     });
     html! {
@@ -190,7 +191,7 @@ fn system_select(f: &Form, on_action: &Callback<Action>) -> Html {
     let path = "cluster.system";
     // A system given by id, or a preset with keys of the user's (`{"preset": "dgx-h100", ...}`).
     let value = f
-        .raw(path)
+        .raw_at(path)
         .and_then(|v| v.as_str().or_else(|| v.get("preset")?.as_str()).map(str::to_string))
         .unwrap_or_default();
     let mut options: Vec<(AttrValue, AttrValue)> =

@@ -61,7 +61,7 @@ fn failure_rates(f: &Form, rel: Option<crate::model::Reliability>) -> Html {
         (&fields::RELIABILITY_RATES_SWITCH, "rate-switch", rates.map(|r| r.switch)),
         (&fields::RELIABILITY_RATES_LINK, "rate-link", rates.map(|r| r.link)),
     ];
-    let typed = fields.iter().any(|(field, _, _)| f.raw(field.path).is_some());
+    let typed = fields.iter().any(|(field, _, _)| f.raw(*field).is_some());
     let open = typed || rel.is_some_and(|r| r.rates_borrowed);
     html! {
         <details class="more" data-testid="failure-rates" {open}>

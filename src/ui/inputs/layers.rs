@@ -2,7 +2,7 @@
 //! fields, the vision encoder, and a diffusion transformer's attention in both directions and
 //! cross-attention to its prompt.
 
-use serde_json::Value;
+use crate::app::edits::Value;
 use yew::prelude::*;
 
 use super::Form;
@@ -17,7 +17,7 @@ use crate::ui::fields::{toggle_field, Change, ToggleFieldProps};
 /// A hybrid's Mamba-2 fields follow.
 pub(super) fn pattern_field(f: &Form, shape: Option<&crate::model::Transformer>) -> Html {
     let path = "model.hybrid_pattern";
-    let value = f.raw(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    let value = f.raw_at(path).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
     let on_change = f.on_set.reform(move |e: Event| {
         let text = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
         let text = text.trim().to_string();
@@ -106,7 +106,7 @@ pub(super) fn vision_fields(f: &Form, shape: Option<&crate::model::Transformer>)
     let vision = shape.and_then(|t| t.vision);
     let toggle = object_toggle(f, Block::Vision, "vision", t("form.vision"), vision.is_some());
     let figures = vision.map(|v| {
-        let per_image = match f.raw("model.vision.images_per_sample") {
+        let per_image = match f.raw(&fields::MODEL_VISION_IMAGES_PER_SAMPLE) {
             Some(_) => None,
             None => Some(v.tokens as f64),
         };
@@ -206,7 +206,7 @@ pub(super) fn object_toggle(
     resolved: bool,
 ) -> Html {
     let path = block.path();
-    let checked = match f.raw(path) {
+    let checked = match f.raw_at(path) {
         Some(Value::Object(_)) => true,
         Some(Value::Bool(false)) | Some(Value::Null) => false,
         _ => resolved,

@@ -2,7 +2,6 @@
 //! batch and one measured figure (`calibration` in the scenario). The fit itself is the
 //! scenario's (`scenario::Calibration`); this panel only edits the list and shows the fit.
 
-use serde_json::Value;
 use yew::prelude::*;
 
 use super::{Form, PanelProps};
@@ -17,20 +16,19 @@ use crate::ui::fields::SelectField;
 /// The measurements panel.
 pub fn measurements_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
-    let list: Vec<Value> =
-        f.raw("calibration").and_then(|v| v.as_array().cloned()).unwrap_or_default();
+    let measurements = f.len(crate::scenario::paths::CALIBRATION);
     let calibration = f.good.and_then(|g| g.calibration.as_ref());
     let elsewhere = f.state.scenario.measured_elsewhere();
     let edit = f.on_edit.clone();
-    let entries = list.iter().enumerate().map(|(i, entry)| {
+    let entries = (0..measurements).map(|i| {
         let at = format!("calibration.{i}");
-        let at_path = |path: &str| crate::scenario::value_at(entry, path);
+        let at_path = |path: &str| f.raw_at(&format!("{at}.{path}"));
         let metric =
             MEASURES.into_iter().find(|k| at_path(&format!("measured.{k}")).is_some()).unwrap_or(MEASURES[0]);
         let measured = fields::measured(metric);
         let on_metric = edit.reform(move |key| Edit::MeasurementMetric { at: i, key });
         // The measured model: a preset, or the plan's dimensions as they were when added.
-        let model = at_path("scenario.model.preset").and_then(Value::as_str).unwrap_or("").to_string();
+        let model = f.text_at(&format!("{at}.scenario.model.preset"));
         let on_model = edit.reform(move |preset| Edit::MeasurementModel { at: i, preset });
         let mut models: Vec<(AttrValue, AttrValue)> = presets::TRANSFORMERS
             .iter()

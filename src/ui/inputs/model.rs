@@ -36,7 +36,8 @@ fn plan_summary(inputs: &crate::model::Inputs, chip: &str) -> String {
 pub fn model_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
     let shape = f.good.map(|g| g.inputs.transformer);
-    let preset = f.raw("model.preset").and_then(|v| v.as_str().map(str::to_string));
+    let preset =
+        f.raw(crate::scenario::paths::MODEL_PRESET).and_then(|v| v.as_str().map(str::to_string));
     let modified = state::model_modified(&f.state.scenario);
     let mut options: Vec<(AttrValue, AttrValue)> = presets::TRANSFORMERS
         .iter()

@@ -1,6 +1,6 @@
 //! The parallelism panel: degrees, schedule, sharding, recomputation and overlaps.
 
-use serde_json::Value;
+use crate::app::edits::Value;
 use yew::prelude::*;
 
 use crate::text::t;
@@ -45,7 +45,7 @@ pub fn parallelism_panel(props: &PanelProps) -> Html {
         .map(|v| (AttrValue::from(*v), AttrValue::from(t(&format!("option.parallelism.zero.{v}")))))
         .collect();
     // DP follows the chips unless set by hand; its slider then only shows the value.
-    let dp_auto = f.raw("parallelism.dp").is_none();
+    let dp_auto = f.raw(&crate::scenario::fields::PARALLELISM_DP).is_none();
     let mut dp = f
         .number(&fields::PARALLELISM_DP, "dp", n(p.map(|p| p.data)))
         .slider(Slider::Pow2 { min: 0, max: 20 });

@@ -3,7 +3,6 @@
 //! chip, how many, to meet the deadline". The panel only edits; the job over the fleet and the
 //! answer are the worker's (`app::sections::fleet`), shown in the results (`ui::sections::fleet`).
 
-use serde_json::Value;
 use yew::prelude::*;
 
 use super::{Form, PanelProps};
@@ -19,15 +18,14 @@ use crate::ui::state::Action;
 /// The pools panel.
 pub fn pools_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
-    let list: Vec<Value> =
-        f.raw("cluster.pools").and_then(|v| v.as_array().cloned()).unwrap_or_default();
+    let pools = f.len(crate::scenario::paths::CLUSTER_POOLS);
     let add = f.on_edit.reform(|_: MouseEvent| Edit::AddPool);
     let chip_options = super::chip_options();
-    let pool = |(i, item): (usize, &Value)| {
-        let chip = item.get("chip").and_then(Value::as_str).unwrap_or_default().to_string();
+    let pool = |i: usize| {
+        let chip = f.text_at(&format!("cluster.pools.{i}.chip"));
         let on_chip = f.on_edit.reform(move |chip| Edit::PoolChip { at: i, chip });
         // The pool's system: its chip's own server, or a system built of that chip.
-        let system = item.get("system").and_then(Value::as_str).unwrap_or_default().to_string();
+        let system = f.text_at(&format!("cluster.pools.{i}.system"));
         let mut systems: Vec<(AttrValue, AttrValue)> =
             vec![("".into(), t("form.chips-own").into())];
         systems.extend(presets::SYSTEMS.iter().filter(|s| s.chip == chip).map(|s| {
@@ -64,8 +62,8 @@ pub fn pools_panel(props: &PanelProps) -> Html {
         <section class="panel" data-testid="pools-panel">
             <h2>{ t("form.pools") }</h2>
             <p class="reading">{ t("form.pools-hint") }</p>
-            { for list.iter().enumerate().map(pool) }
-            if !list.is_empty() {
+            { for (0..pools).map(pool) }
+            if pools > 0 {
                 <div class="grid">
                     { f.render(f.number(&fields::CLUSTER_BETWEEN_POOLS_GBIT_PER_S, "between-pools",
                         f.good.and_then(|g| g.pools.as_ref()).map(|p| p.line_bytes_per_s))) }
@@ -76,7 +74,7 @@ pub fn pools_panel(props: &PanelProps) -> Html {
             }
             <button type="button" data-testid="pool-add" onclick={add}>{ t("form.pool-add") }</button>
             <FleetAdd scenario={f.state.scenario.clone()} on_action={props.on_action.clone()} lang={crate::text::lang()} />
-            { sites_section(&f, list.len()) }
+            { sites_section(&f, pools) }
         </section>
     }
 }
@@ -150,23 +148,22 @@ pub fn fleet_add(props: &AddProps) -> Html {
 /// The sites section: sites far apart (`sites`), which site each pool stands in, and how they
 /// synchronise (with DiLoCo's inner steps, streaming and tokens-to-quality factor).
 pub fn sites_section(f: &Form, pools: usize) -> Html {
-    let sites: Vec<Value> = f.raw("sites").and_then(|v| v.as_array().cloned()).unwrap_or_default();
-    let names: Vec<String> = sites
-        .iter()
-        .filter_map(|s| s.get("name").and_then(Value::as_str).map(str::to_string))
+    let sites = f.len(crate::scenario::paths::SITES);
+    let names: Vec<String> = (0..sites)
+        .map(|i| f.text_at(&format!("sites.{i}.name")))
+        .filter(|name| !name.is_empty())
         .collect();
     let add = f.on_edit.reform(|_: MouseEvent| Edit::AddSite);
     let options: Vec<(AttrValue, AttrValue)> =
         names.iter().map(|n| (AttrValue::from(n.clone()), AttrValue::from(n.clone()))).collect();
     let site_of = |path: String, testid: String, label: String| {
         let value = f
-            .raw(&path)
+            .raw_at(&path)
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_else(|| names.first().cloned().unwrap_or_default());
         let on_set = f.on_set.clone();
-        let on_change = Callback::from(move |v: String| {
-            on_set.emit(vec![(path.clone(), Some(Value::String(v)))])
-        });
+        let on_change =
+            Callback::from(move |v: String| on_set.emit(vec![(path.clone(), Some(v.into()))]));
         html! { <SelectField {testid} {label} options={options.clone()} {value} {on_change} /> }
     };
     html! {

@@ -92,8 +92,8 @@ pub fn serving_panel(props: &PanelProps) -> Html {
     let f = Form::new(props);
     let serving = f.good.and_then(|g| g.inputs.serving);
     let rl = f.good.and_then(|g| g.inputs.rl);
-    let served = f.raw("serving").is_some();
-    let tuned = f.raw("rl").is_some();
+    let served = f.raw(crate::scenario::paths::SERVING).is_some();
+    let tuned = f.raw(crate::scenario::paths::RL).is_some();
     let flag = |field: &'static Field, get: fn(&Serving) -> bool| {
         serving.map_or(field.fixed() > 0.5, |s| get(&s))
     };
