@@ -6,7 +6,8 @@
 use std::process::Command;
 
 use crate::common::{random_scenario, Rng};
-use clusterplan::app::state::{Action, Figure, Notice, State};
+use clusterplan::app::sections::compare::Figure;
+use clusterplan::app::state::{Action, Notice, State};
 use clusterplan::model::{Severity, Warning};
 use clusterplan::scenario::fields;
 use clusterplan::scenario::Scenario;
@@ -441,7 +442,7 @@ fn a_pinned_plan_stays_while_b_is_edited() {
     assert!(b.train_days > a_days, "half the chips take longer");
     let a = &pinned.good.as_ref().expect("A has a result").estimate;
     assert_eq!(a.train_days, a_days, "A is as pinned");
-    let rows = clusterplan::app::state::compare(a, &b);
+    let rows = clusterplan::app::sections::compare::compare(a, &b);
     let days = rows.iter().find(|d| d.figure == Figure::TrainDays).expect("days");
     assert!((days.change - (b.train_days / a_days - 1.0)).abs() < 1e-12);
     // Slower is worse; MFU moves in points; how much is built is no score.

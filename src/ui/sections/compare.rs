@@ -1,9 +1,9 @@
 //! The comparison: plan A (pinned) beside plan B (the form), every headline figure, step part
-//! and bill-of-materials count with B's change against A (`state::compare`).
+//! and bill-of-materials count with B's change against A (`app::sections::compare`).
 
 use yew::prelude::*;
 
-use crate::app::state;
+use crate::app::sections::compare as figures;
 use crate::app::Status;
 use crate::format::{self, Money};
 use crate::numbers;
@@ -11,10 +11,10 @@ use crate::text::{fill, t};
 use crate::ui::state::{Action, State};
 
 /// A figure's name and how its values are shown; money in the side's own.
-fn shown(figure: state::Figure) -> (&'static str, fn(f64, Money) -> String) {
-    use state::Measure;
+fn shown(figure: figures::Figure) -> (&'static str, fn(f64, Money) -> String) {
+    use figures::Measure;
     let label = match figure {
-        state::Figure::Part(id) => format::part(id),
+        figures::Figure::Part(id) => format::part(id),
         _ => t(figure.label()),
     };
     let show: fn(f64, Money) -> String = match figure.measure() {
@@ -32,7 +32,7 @@ fn shown(figure: state::Figure) -> (&'static str, fn(f64, Money) -> String) {
 
 /// B's change against A: a share below doubling (`+12.5 %`), a factor from there (`11.0×`), a
 /// share's in points (`+4.0 pts`); then whether that is better or worse.
-fn change(d: &state::Difference) -> Html {
+fn change(d: &figures::Difference) -> Html {
     let amount = if d.a == 0.0 {
         t("compare.new").to_string()
     } else if d.change.abs() < 0.0005 {
@@ -62,7 +62,7 @@ pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> H
         let fix = html! { <p class="bad">{ t("compare.fix") }</p> };
         return html! { <section class="panel compare" data-testid="compare-panel">{ fix }</section> };
     };
-    let rows = state::compare(&a.estimate, &b.estimate);
+    let rows = figures::compare(&a.estimate, &b.estimate);
     let end = on_action.reform(|_| Action::EndCompare);
     // Each side by what it is, under its letter; a side that cannot run says so beside its
     // numbers, which are dimmed: they are what-if figures.
@@ -98,8 +98,8 @@ pub fn compare(state: &State, on_action: &Callback<Action>, plots: &Status) -> H
                         let (label, show) = shown(d.figure);
                         let (money_a, money_b) = (Money::of(&a.inputs.plant.facility), Money::of(&b.inputs.plant.facility));
                         let id = |side: &str| match d.figure {
-                            state::Figure::TrainDays => Some(format!("train-days-{side}")),
-                            state::Figure::Mfu => Some(format!("mfu-{side}")),
+                            figures::Figure::TrainDays => Some(format!("train-days-{side}")),
+                            figures::Figure::Mfu => Some(format!("mfu-{side}")),
                             _ => None,
                         };
                         html! {
