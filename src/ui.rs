@@ -6,13 +6,13 @@
 //! through `ui::browser`; components use `web_sys` and `gloo` directly only for their own events,
 //! file reading and timers.
 
-mod app;
 mod browser;
 mod catalog;
 mod fields;
 mod hooks;
 mod inputs;
 mod job;
+mod page;
 mod report;
 mod results;
 mod sections;
@@ -22,7 +22,7 @@ mod state;
 mod summary;
 mod worker;
 
-pub use app::App;
+pub use page::App;
 pub use state::{Action, State};
 
 pub use worker::serve as serve_worker;

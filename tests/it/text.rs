@@ -105,7 +105,7 @@ fn keys_in_code() -> BTreeSet<String> {
     out
 }
 
-/// Every Rust file under `src/`, as its path from the package root (`src/ui/app.rs`) and its
+/// Every Rust file under `src/`, as its path from the package root (`src/ui/page.rs`) and its
 /// text.
 fn sources() -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
