@@ -10,9 +10,9 @@ use crate::evaluation::Evaluation;
 use crate::model::sweep::{self, ScalingPoint};
 use crate::model::Inputs;
 
-/// Every plot of `charts::Kind::ALL` that was drawn, by its kind.
+/// Every plot of `charts::Kind::ALL` that was drawn, by its kind; on the wire, the list alone.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(transparent)]
 pub struct Plots {
     pub drawn: Vec<(Kind, String)>,
 }

@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::charts;
 use crate::evaluation::Evaluation;
 
-/// The step drawn, an SVG document.
+/// The step drawn, an SVG document; on the wire, the document alone.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(transparent)]
 pub struct Timeline {
     pub svg: String,
 }
