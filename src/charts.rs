@@ -937,7 +937,7 @@ pub struct Curve {
 }
 
 /// One of the page's plots of an estimate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// Step-time breakdown.
     Step,
@@ -993,6 +993,14 @@ impl Kind {
             Kind::Sensitivity => "sensitivity",
             Kind::NetworkLoad => "network-load",
         }
+    }
+
+    /// The plot named `id`.
+    pub fn from_id(id: &str) -> Option<Kind> {
+        [Kind::Frontier, Kind::Timeline, Kind::Sensitivity, Kind::NetworkLoad]
+            .into_iter()
+            .chain(Kind::ALL)
+            .find(|k| k.id() == id)
     }
 
     /// The plot's height on the page, CSS pixels: bars are short, curves against chip count

@@ -156,8 +156,7 @@ impl View {
 /// A headline card as the worker words it: its value, its likely range (`low` to `high`;
 /// both empty for none), the line under it, and, where the plan misses the target the card
 /// stands for, the sentence that says by how much and what meets it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Card {
     pub value: String,
     pub low: String,
@@ -183,9 +182,10 @@ pub(crate) mod scenario_json {
     }
 }
 
-/// The same for a scenario that may be absent (`null`).
+/// The same for a scenario that may be absent (`null`), written only: the page reads it back
+/// by hand (`app::wire::read_drawn`).
 pub(crate) mod scenario_json_or_none {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde::{Serialize, Serializer};
 
     use crate::scenario::Scenario;
 
@@ -194,16 +194,5 @@ pub(crate) mod scenario_json_or_none {
         to: S,
     ) -> Result<S::Ok, S::Error> {
         scenario.as_ref().map(|s| s.to_value()).serialize(to)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(
-        from: D,
-    ) -> Result<Option<Box<Scenario>>, D::Error> {
-        match Option::<serde_json::Value>::deserialize(from)? {
-            None => Ok(None),
-            Some(value) => Scenario::from_value(value)
-                .map(|s| Some(Box::new(s)))
-                .map_err(serde::de::Error::custom),
-        }
     }
 }

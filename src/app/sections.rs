@@ -16,7 +16,7 @@ pub mod serving;
 pub mod sizing;
 pub mod timeline;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::app::bricks::scenario_json_or_none;
 use crate::charts;
@@ -24,12 +24,11 @@ use crate::scenario::Scenario;
 
 /// The per-edit result: every section of a plan drawn `width` pixels wide, or why none could
 /// be.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Drawn {
     /// The scenario they were drawn for, as the page sent it: the page shows them as its
     /// plan's only while it is the same.
-    #[serde(with = "scenario_json_or_none")]
+    #[serde(serialize_with = "scenario_json_or_none::serialize")]
     pub scenario: Option<Box<Scenario>>,
     pub plots: plots::Plots,
     /// The cluster drawn, an SVG document, where its fabric builds.

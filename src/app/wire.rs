@@ -269,10 +269,101 @@ impl<R: DeserializeOwned> Update<R> {
     }
 }
 
-/// A plan's plots from the plots worker's last update, when they were drawn.
+/// A plan's sections from the plots worker's last update, when they were drawn.
 pub fn drawn(text: &str) -> Option<Drawn> {
-    let update = Update::<Drawn>::read(text).ok()?;
-    update.result.filter(|p| update.done && p.error.is_none())
+    let value = serde_json::from_str::<Value>(text).ok()?;
+    let done = value.get("done").and_then(Value::as_bool).unwrap_or(true);
+    let drawn = read_drawn(value.get("result").filter(|r| !r.is_null())?);
+    drawn.filter(|d| done && d.error.is_none())
+}
+
+/// The sections as `Drawn`'s derived `Serialize` writes them, read by hand: serde's derived
+/// readers for these types weighed about 25 KB in the page, which reads nothing else of them.
+/// The bricks they share with every view (`Line`, `Table`, the fleet, the failures) are read by
+/// their derived readers, which the page carries anyway. `None` when `v` is not an object.
+fn read_drawn(v: &Value) -> Option<Drawn> {
+    use super::sections::insight::{Insight, Insights};
+    use super::sections::plots::Plots;
+    use super::sections::serving::{Deployments, Rl, RlCards, Served, Serving, ServingCards};
+    use super::sections::timeline::Timeline;
+    use super::Card;
+    v.as_object()?;
+    let at = |v: &Value, key: &str| v.get(key).filter(|x| !x.is_null()).cloned();
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
+    let texts = |v: &Value, key: &str| -> Vec<String> {
+        let list = v.get(key).and_then(Value::as_array);
+        list.into_iter().flatten().filter_map(|t| t.as_str().map(str::to_string)).collect()
+    };
+    fn brick<T: DeserializeOwned + Default>(v: Option<Value>) -> T {
+        v.and_then(|v| serde_json::from_value(v).ok()).unwrap_or_default()
+    }
+    let card = |v: &Value, key: &str| {
+        let c = v.get(key).cloned().unwrap_or_default();
+        let part = |k: &str| text(&c, k).unwrap_or_default();
+        Card {
+            value: part("value"),
+            low: part("low"),
+            high: part("high"),
+            detail: part("detail"),
+            missed: text(&c, "missed"),
+        }
+    };
+    let insight = |v: &Value| Insight {
+        said: brick(at(v, "said")),
+        table: brick(at(v, "table")),
+        plot: text(v, "plot").unwrap_or_default(),
+    };
+    let looks = v.get("insights").cloned().unwrap_or_default();
+    let plots = v.get("plots").and_then(Value::as_array).into_iter().flatten();
+    let plots = plots.filter_map(|pair| {
+        let kind = crate::charts::Kind::from_id(pair.get(0)?.as_str()?)?;
+        Some((kind, pair.get(1)?.as_str()?.to_string()))
+    });
+    let served = at(v, "served").map(|s| Served {
+        serving: at(&s, "serving").map(|g| {
+            let c = g.get("cards").cloned().unwrap_or_default();
+            let d = g.get("deployments").cloned().unwrap_or_default();
+            Serving {
+                cards: ServingCards {
+                    throughput: card(&c, "throughput"),
+                    ttft: card(&c, "ttft"),
+                    tpot: card(&c, "tpot"),
+                    cost: card(&c, "cost"),
+                    energy: card(&c, "energy"),
+                    chips: card(&c, "chips"),
+                },
+                problems: texts(&g, "problems"),
+                notes: texts(&g, "notes"),
+                feasible: g.get("feasible").and_then(Value::as_bool).unwrap_or(false),
+                frontier: text(&g, "frontier").unwrap_or_default(),
+                deployments: Deployments {
+                    said: brick(at(&d, "said")),
+                    table: brick(at(&d, "table")),
+                },
+            }
+        }),
+        rl: at(&s, "rl").map(|r| {
+            let c = r.get("cards").cloned().unwrap_or_default();
+            let cards =
+                RlCards { step: card(&c, "step"), generation_share: card(&c, "generation_share") };
+            Rl { cards, problems: texts(&r, "problems") }
+        }),
+        csv: text(&s, "csv").unwrap_or_default(),
+    });
+    Some(Drawn {
+        scenario: at(v, "scenario").and_then(|s| Scenario::from_value(s).ok()).map(Box::new),
+        plots: Plots { drawn: plots.collect() },
+        sketch: text(v, "sketch"),
+        timeline: Timeline { svg: text(v, "timeline").unwrap_or_default() },
+        insights: Insights {
+            sensitivity: insight(&looks.get("sensitivity").cloned().unwrap_or_default()),
+            network: insight(&looks.get("network").cloned().unwrap_or_default()),
+        },
+        served,
+        fleet: at(v, "fleet").and_then(|f| serde_json::from_value(f).ok()),
+        failures: at(v, "failures").and_then(|f| serde_json::from_value(f).ok()),
+        error: text(v, "error"),
+    })
 }
 
 /// What a search's shard found, for the worker that puts the shards together

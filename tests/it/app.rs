@@ -809,6 +809,19 @@ fn every_drawn_section_survives_the_wire() {
         assert_eq!(read.failures, drawn.failures, "failures");
         assert_eq!(read, drawn, "the whole");
     }
+    // The page's reader takes what it is sent, never panicking: garbage reads as nothing, an
+    // update still under way or with an error is not shown, and parts that are missing or of
+    // the wrong kind read as empty.
+    assert_eq!(wire::drawn("not json"), None);
+    assert_eq!(wire::drawn(r#"{"done": true, "result": 5}"#), None);
+    assert_eq!(wire::drawn(r#"{"done": false, "result": {}}"#), None);
+    assert_eq!(wire::drawn(r#"{"done": true, "result": {"error": "no"}}"#), None);
+    let odd = r#"{"done": true, "result": {"plots": [["step", 1], ["nowhere", "<svg/>"], 3],
+        "served": {"serving": {"cards": 7}}, "insights": [], "timeline": false}}"#;
+    let odd = wire::drawn(odd).expect("an object reads");
+    assert!(odd.plots.drawn.is_empty(), "{:?}", odd.plots);
+    assert_eq!(odd.served.and_then(|s| s.serving).map(|s| s.cards), Some(Default::default()));
+    assert_eq!(odd.timeline.svg, "");
 }
 
 /// A target missed is said on its own card: a first token wanted within a millisecond marks

@@ -2,7 +2,7 @@
 //! the sensitivity sweep's table, its sentence and tornado (`evaluation::sensitivity`), and
 //! the network's load by tier as a table and bars (`evaluation::network`).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::app::{Line, Row, Table};
 use crate::charts;
@@ -12,8 +12,7 @@ use crate::report::{sensitivity_input, sensitivity_threat, sensitivity_value};
 use crate::text::t;
 
 /// One look inside the answer: the sentence over it, its table and its drawing.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Insight {
     pub said: Option<Line>,
     pub table: Table,
@@ -22,8 +21,7 @@ pub struct Insight {
 }
 
 /// Both looks: what moves the days, and the network's load.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Insights {
     pub sensitivity: Insight,
     pub network: Insight,

@@ -3,7 +3,7 @@
 //! SVG document drawn as wide as the page's column, and the sweep over chip counts the curves
 //! are drawn from.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::charts::{self, Kind};
 use crate::evaluation::Evaluation;
@@ -11,10 +11,17 @@ use crate::model::sweep::{self, ScalingPoint};
 use crate::model::Inputs;
 
 /// Every plot of `charts::Kind::ALL` that was drawn, by its kind; on the wire, the list alone.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(transparent)]
 pub struct Plots {
+    #[serde(serialize_with = "by_id")]
     pub drawn: Vec<(Kind, String)>,
+}
+
+/// The plots as the wire carries them: each as its kind's id and its document
+/// (`app::wire::read_drawn` reads them back).
+fn by_id<S: serde::Serializer>(drawn: &[(Kind, String)], to: S) -> Result<S::Ok, S::Error> {
+    to.collect_seq(drawn.iter().map(|(kind, svg)| (kind.id(), svg)))
 }
 
 impl Plots {

@@ -2,7 +2,7 @@
 //! held-out serving sources (`validation::serving::Reach`) and the line under it, the
 //! problems in words, the serving frontier drawn, the cheapest deployments, and both as CSV.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::app::{Apply, Card, Line, Row, Table};
 use crate::charts;
@@ -35,8 +35,7 @@ fn plain(value: String, detail: String) -> Card {
 }
 
 /// The *Serve* cards, in the page's order.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ServingCards {
     pub throughput: Card,
     pub ttft: Card,
@@ -47,8 +46,7 @@ pub struct ServingCards {
 }
 
 /// The cheapest deployments that meet every target: the sentence over them and their table.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Deployments {
     pub said: Line,
     pub table: Table,
@@ -56,8 +54,7 @@ pub struct Deployments {
 
 /// Serving the plan's model on its cluster: the cards, the problems and what it assumes in
 /// words, whether it is feasible, the frontier (an SVG document) and the deployments.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Serving {
     pub cards: ServingCards,
     pub problems: Vec<String>,
@@ -68,24 +65,21 @@ pub struct Serving {
 }
 
 /// The *RL* cards.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct RlCards {
     pub step: Card,
     pub generation_share: Card,
 }
 
 /// Post-training the plan's model: the cards and the problems in words.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Rl {
     pub cards: RlCards,
     pub problems: Vec<String>,
 }
 
 /// What the plan serves and post-trains, where it asks, and both as CSV.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Served {
     pub serving: Option<Serving>,
     pub rl: Option<Rl>,

@@ -2,13 +2,13 @@
 //! and last passes of each stage it can make out, and the steady state between them as one
 //! bar. The page saves the whole step as a Chrome trace from the same estimate.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::charts;
 use crate::evaluation::Evaluation;
 
 /// The step drawn, an SVG document; on the wire, the document alone.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(transparent)]
 pub struct Timeline {
     pub svg: String,
