@@ -162,6 +162,14 @@ pub fn sensitivity(good: &Evaluation) -> crate::model::sensitivity::Sensitivity 
     crate::model::sensitivity::sensitivity(&good.inputs, e, (factor(range.0), factor(range.1)))
 }
 
+/// The scenario's year (`sizing::year`): every job estimated on every chip of the fleet, the
+/// weeks scheduled and what to buy; `None` without a `year` section.
+pub fn year(
+    scenario: &Scenario,
+) -> Result<Option<crate::sizing::year::YearAnswer>, Vec<InputError>> {
+    crate::sizing::year::answer(scenario)
+}
+
 /// The days with failures of `good` as a distribution (`model::failures::of`), its deadline's
 /// chance held to the days `sizing.confidence` asks for: with `p90`, each simulated run's days
 /// are taken at the upper end of the estimate's range.

@@ -30,6 +30,7 @@ pub mod timeline;
 pub mod units;
 mod warnings;
 mod workload;
+pub mod year;
 
 pub use bom::{Bom, CABLE_TIERS};
 pub use facility::{FacilityEstimate, Plant};

@@ -3,6 +3,8 @@
 //!
 //! Field names carry their units; every number is copied from `model::Estimate` unchanged.
 
+pub mod year;
+
 use crate::validation::serving::Reach;
 use serde_json::{json, Map, Value};
 

@@ -22,6 +22,7 @@ mod resolve;
 mod serving;
 pub mod url;
 pub mod user_catalog;
+pub mod year;
 
 use std::collections::BTreeMap;
 
@@ -130,6 +131,8 @@ pub struct Scenario {
     /// Sites far apart the cluster's pools stand in, a list of `{ "name", "wan_gbit_per_s",
     /// "wan_latency_ms", "facility" }` (`pools.rs`); default one site.
     pub sites: Raw,
+    /// The cluster's year: jobs on the fleet over weeks (`year.rs`); absent, none.
+    pub year: Raw,
     /// Keys this build does not know; reported by `resolve`.
     pub unknown: BTreeMap<String, Value>,
     /// `serving` and `rl` written as empty objects: asked for at their defaults, and written
@@ -522,6 +525,7 @@ impl Scenario {
             rl: RlSpec::from_map(object(&mut map, "rl")?),
             calibration: take(&mut map, "calibration"),
             sites: take(&mut map, "sites"),
+            year: take(&mut map, "year"),
             unknown: map.into_iter().collect(),
             asked_empty,
         };
@@ -784,6 +788,9 @@ impl Scenario {
         }
         if let Some(v) = &self.sites {
             map.insert("sites".into(), v.clone());
+        }
+        if let Some(v) = &self.year {
+            map.insert("year".into(), v.clone());
         }
         map.extend(self.unknown.iter().map(|(k, v)| (k.clone(), v.clone())));
         Value::Object(map)

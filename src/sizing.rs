@@ -21,6 +21,7 @@
 mod fleet;
 mod power;
 mod serve;
+pub mod year;
 
 pub use fleet::{add_to_fleet, Addition};
 pub use power::{within_power, PowerSized};

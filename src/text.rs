@@ -646,6 +646,7 @@ pub fn input_error(e: &InputError) -> String {
                 Catalog::System => "error.catalog.system",
                 Catalog::Switch => "error.catalog.switch",
                 Catalog::Site => "error.catalog.site",
+                Catalog::Job => "error.catalog.job",
             });
             fill("error.unknown", &[("what", what), ("id", id), ("known", known)])
         }
@@ -668,6 +669,7 @@ pub fn input_error(e: &InputError) -> String {
         Problem::RequiredForCustomChip => t("error.required-custom-chip").into(),
         Problem::ZeroStage { got } => fill("error.zero-stage", &[("got", got)]),
         Problem::NotList { got } => fill("error.not-list", &[("got", got)]),
+        Problem::NotDate { got } => fill("error.not-date", &[("got", got)]),
         Problem::TooMany { most, got } => {
             fill("error.too-many", &[("most", &n(*most as u64)), ("got", &n(*got as u64))])
         }

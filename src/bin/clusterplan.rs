@@ -47,6 +47,10 @@ commands:
                  :::MLLOG), nccl-tests tables and bench_serving results; print the logs'
                  calibration entries and what was read and skipped, as JSON; with a
                  scenario, the fit and its days before and after
+  year FILE      the scenario's year: its jobs scheduled week by week on the fleet as it
+                 arrives, each job's start and finish with its range and deadline, serving
+                 met by week, utilisation, power against each site's cap, cost, and the
+                 smallest purchase that makes every deadline and serving target hold, as JSON
   bom FILE       print the bill of materials of the scenario in FILE as CSV ('-' reads stdin)
   catalog        print every chip, fabric, system, switch and model preset with figures and
                  sources as JSON
@@ -70,6 +74,7 @@ fn main() -> ExitCode {
         ("launch", [path, rest @ ..]) => launch(path, rest),
         ("measure", logs) if !logs.is_empty() => measure(logs),
         ("sensitivity", [path]) => sensitivity(path),
+        ("year", [path]) => year(path),
         ("example", []) => {
             println!(
                 "{}",
@@ -591,6 +596,22 @@ fn sensitivity(path: &str) -> ExitCode {
     };
     let money = clusterplan::format::Money::of(&good.inputs.plant.facility);
     print_json(&report::sensitivity_json(&evaluation::sensitivity(&good), money))
+}
+
+/// `year FILE`: the cluster's year, scheduled, with what to buy.
+fn year(path: &str) -> ExitCode {
+    let scenario = match one_scenario(path, "year") {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    match evaluation::year(&scenario) {
+        Ok(Some(answer)) => print_json(&report::year::year_json(&answer)),
+        Ok(None) => {
+            eprintln!("error: the scenario has no \"year\" section (see docs/scenario.md)");
+            ExitCode::from(2)
+        }
+        Err(errors) => input_errors(errors),
+    }
 }
 
 fn validate() -> ExitCode {

@@ -17,6 +17,7 @@ use crate::model::presets::units::{GB, GBIT_PER_S, GB_PER_S, TB_PER_S, TFLOPS, U
 use crate::model::reliability::{Checkpoint, Confidence, Recovery};
 use crate::model::serving::Precision;
 use crate::model::sites::Exchange;
+use crate::model::year::JobKind;
 use crate::model::{
     AttentionImpl, CpKind, CrossEntropy, CudaGraphs, Dispatcher, FfnKind, Inputs, LinearKind,
     MambaKind, Recipe, Recompute, Stack, Warning,
@@ -1410,9 +1411,120 @@ pub static RL_REFERENCE: Field = flag("rl.reference", Fixed(1.0));
 pub static RL_REWARD_MODEL: Field = flag("rl.reward_model", Fixed(0.0));
 pub static RL_CRITIC: Field = flag("rl.critic", Fixed(0.0));
 
+pub static YEAR_WEEKS: Field = count(
+    "year.weeks",
+    Fixed(52.0),
+    1.0,
+    260.0,
+    "a week to five years: beyond that the fleet and the jobs are guesses",
+);
+pub static YEAR_DELIVERIES_WEEK: Field = count(
+    "year.deliveries.week",
+    Fixed(0.0),
+    0.0,
+    259.0,
+    "a week of the horizon, counted from its start",
+);
+pub static YEAR_DELIVERIES_CHIPS: Field = count(
+    "year.deliveries.chips",
+    Required,
+    1.0,
+    1_048_576.0,
+    "one chip to a million, ten times the largest clusters built",
+);
+pub static YEAR_DELIVERIES_RETIRE: Field = count(
+    "year.deliveries.retire",
+    Derived,
+    1.0,
+    260.0,
+    "the week the chips leave, after they arrive; absent, they stay",
+);
+pub static YEAR_POWER_WEEK: Field = count(
+    "year.power.week",
+    Fixed(0.0),
+    0.0,
+    259.0,
+    "the week the cap starts, counted from the horizon's start",
+);
+pub static YEAR_POWER_MW: Field = number(
+    "year.power.mw",
+    "MW",
+    Required,
+    0.01,
+    10_000.0,
+    "what the site may draw from the grid, PUE included: 10 kW to 10 GW",
+);
+pub static YEAR_JOBS_KIND: Choices<JobKind> = Choices {
+    path: "year.jobs.kind",
+    options: &[
+        ("pretrain", JobKind::Pretrain),
+        ("post_train", JobKind::PostTrain),
+        ("fine_tune", JobKind::FineTune),
+        ("serve", JobKind::Serve),
+    ],
+};
+pub static YEAR_JOBS_EARLIEST: Field = number(
+    "year.jobs.earliest",
+    "weeks",
+    Fixed(0.0),
+    0.0,
+    259.0,
+    "a week of the horizon or a date within it",
+);
+pub static YEAR_JOBS_DEADLINE: Field = number(
+    "year.jobs.deadline",
+    "weeks",
+    Derived,
+    0.0,
+    260.0,
+    "a week of the horizon or a date; absent, the horizon's end",
+);
+pub static YEAR_JOBS_PRIORITY: Field =
+    count("year.jobs.priority", Fixed(2.0), 0.0, 9.0, "0 takes chips first, 9 last");
+pub static YEAR_JOBS_CHIPS_MIN: Field = count(
+    "year.jobs.chips.min",
+    Derived,
+    1.0,
+    1_048_576.0,
+    "the fewest chips the job runs on; default its plan's smallest unit",
+);
+pub static YEAR_JOBS_CHIPS_MAX: Field = count(
+    "year.jobs.chips.max",
+    Derived,
+    1.0,
+    1_048_576.0,
+    "the most chips the job takes; default every chip of the fleet",
+);
+pub static YEAR_JOBS_ELASTIC: Field = flag("year.jobs.elastic", Fixed(0.0));
+pub static YEAR_JOBS_TOKENS_PER_DAY: Field = number(
+    "year.jobs.tokens_per_day",
+    "tokens",
+    Required,
+    1_000.0,
+    1e15,
+    "a thousand tokens a day to a quadrillion, a hundred times the largest published services",
+);
+pub static YEAR_JOBS_GROWTH_PER_MONTH: Field = number(
+    "year.jobs.growth_per_month",
+    "",
+    Fixed(0.0),
+    -0.5,
+    2.0,
+    "a load halving to one tripling every month",
+);
+pub static YEAR_JOBS_PEAK_OVER_MEAN: Field = number(
+    "year.jobs.peak_over_mean",
+    "",
+    Fixed(1.0),
+    1.0,
+    10.0,
+    "the daily peak over the day's mean; 1 is a flat load",
+);
+
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 23] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 24] {
     [
+        (YEAR_JOBS_KIND.path, YEAR_JOBS_KIND.offered()),
         (PARALLELISM_ACROSS_SITES.path, PARALLELISM_ACROSS_SITES.offered()),
         (PARALLELISM_CP_KIND.path, PARALLELISM_CP_KIND.offered()),
         (PARALLELISM_ACROSS_POOLS.path, PARALLELISM_ACROSS_POOLS.offered()),
@@ -1716,6 +1828,21 @@ pub static FIELDS: &[&Field] = &[
     &RL_REFERENCE,
     &RL_REWARD_MODEL,
     &RL_CRITIC,
+    &YEAR_WEEKS,
+    &YEAR_DELIVERIES_WEEK,
+    &YEAR_DELIVERIES_CHIPS,
+    &YEAR_DELIVERIES_RETIRE,
+    &YEAR_POWER_WEEK,
+    &YEAR_POWER_MW,
+    &YEAR_JOBS_EARLIEST,
+    &YEAR_JOBS_DEADLINE,
+    &YEAR_JOBS_PRIORITY,
+    &YEAR_JOBS_CHIPS_MIN,
+    &YEAR_JOBS_CHIPS_MAX,
+    &YEAR_JOBS_ELASTIC,
+    &YEAR_JOBS_TOKENS_PER_DAY,
+    &YEAR_JOBS_GROWTH_PER_MONTH,
+    &YEAR_JOBS_PEAK_OVER_MEAN,
 ];
 
 /// The keys of the fields directly inside the object at `section` (`cluster.chip`:

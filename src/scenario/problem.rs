@@ -15,6 +15,7 @@ pub enum Catalog {
     System,
     Switch,
     Site,
+    Job,
 }
 
 /// One thing wrong with one field.
@@ -46,6 +47,8 @@ pub enum Problem {
     NotFlag { got: String },
     /// Not one of the names, as written.
     NotOneOf { names: Vec<&'static str>, got: String },
+    /// Not a date written `YYYY-MM-DD` (on or after the year's start), as written.
+    NotDate { got: String },
     /// Not a text id, as written.
     NotText { got: String },
     /// Neither a preset id nor an object, as written.

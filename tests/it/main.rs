@@ -41,3 +41,4 @@ mod timeline;
 mod url;
 mod user_catalog;
 mod validation;
+mod year;

@@ -192,6 +192,7 @@ fn the_words_only_the_worker_speaks_are_not_asked_for_by_the_page() {
         "src/charts/load.rs",
         "src/app/jobs.rs",
         "src/report.rs",
+        "src/report/year.rs",
         "src/sizing.rs",
         "src/text.rs",
     ];

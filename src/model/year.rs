@@ -1,0 +1,719 @@
+//! The cluster's year: many jobs on one fleet, week by week. Chips arrive and retire in pools
+//! (a chip kind at a site), each site draws at most its power cap, and every week serving's
+//! peak takes its chips first, then each training job in turn (by priority, then deadline)
+//! takes the fastest size of its own curve that the chips and power left allow.
+//!
+//! A training job's curve is its own estimate at a ladder of sizes on each chip kind (days with
+//! failures and checkpoints, and the site watts a chip draws), made by the judge; the schedule
+//! only looks sizes up. A job that changes size or pool pays a restart; one that is not
+//! `elastic` keeps its size and pool while they are there. A serving job's demand grows month by
+//! month; at its daily peak it needs whole instances, each of a chip kind's cheapest deployment.
+//!
+//! The schedule is deterministic and says why it decided each thing (`Why`); the range of a
+//! finish is the schedule run again with every job at the ends of its range. What to buy is the
+//! smallest purchase of a chip, in whole units, that makes every deadline and serving target
+//! hold, at the latest week that still does.
+
+use crate::model::finite;
+
+/// The longest horizon, weeks: five years.
+pub const MAX_WEEKS: u32 = 260;
+/// Days in a week; weeks in a month (365.25 / 12 / 7).
+pub const DAYS_PER_WEEK: f64 = 7.0;
+pub const WEEKS_PER_MONTH: f64 = 365.25 / 12.0 / 7.0;
+
+/// What a job of the year is, as its owner names it: training of three kinds or serving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobKind {
+    Pretrain,
+    PostTrain,
+    FineTune,
+    Serve,
+}
+
+/// A kind of chip in the fleet: what one chip costs to install and own, and draws when idle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kind {
+    /// Capex of one chip with its share of nodes, network and building, USD.
+    pub capex_usd: f64,
+    /// Owning one chip a day beyond energy (amortised hardware and building, maintenance), USD.
+    pub usd_per_chip_day: f64,
+    /// Renting one chip a day instead, USD.
+    pub rent_usd_per_chip_day: f64,
+    /// Site watts of one chip switched on but idle (hosts, network, PUE included).
+    pub idle_w: f64,
+    /// Chips in one unit a purchase is counted in (a node or a scale-up domain).
+    pub unit: u32,
+}
+
+/// Chips of a kind arriving at a site in `week`, and leaving in `retire` (never when `None`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Delivery {
+    pub kind: usize,
+    pub site: usize,
+    pub week: u32,
+    pub chips: u32,
+    pub retire: Option<u32>,
+}
+
+/// A site's power cap from `week` on, site watts (every chip's draw with PUE), until the next
+/// cap of the same site.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cap {
+    pub site: usize,
+    pub week: u32,
+    pub w: f64,
+}
+
+/// One size of a training job on a chip kind.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Size {
+    pub chips: u32,
+    /// Days the whole job takes at this size, failures and checkpoints included; infinite
+    /// when it cannot run there.
+    pub days: f64,
+    /// Site watts of one of its chips at training load.
+    pub w_per_chip: f64,
+}
+
+/// A serving job's deployment on a chip kind: whole instances, each serving at the targets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Instance {
+    pub chips: u32,
+    /// Tokens a second one instance serves at its latency targets.
+    pub tokens_per_s: f64,
+    pub w_per_chip: f64,
+}
+
+/// What a job does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Work {
+    /// Training: per chip kind, its sizes by chips (empty where it cannot run); the tokens it
+    /// trains, and its range as multiples of its days (p10, p90).
+    Train { sizes: Vec<Vec<Size>>, tokens: f64, range: (f64, f64) },
+    /// Serving: per chip kind, its instance (`None` where no deployment meets the targets);
+    /// tokens a second on average in week 0, growing by `growth_per_month`, with its daily peak
+    /// `peak_over_mean` times the mean.
+    Serve {
+        instances: Vec<Option<Instance>>,
+        tokens_per_s: f64,
+        growth_per_month: f64,
+        peak_over_mean: f64,
+    },
+}
+
+/// A job of the year.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Job {
+    pub work: Work,
+    /// First week it may run; a serving job serves from then to its `deadline` week (the
+    /// horizon when `None`).
+    pub earliest: u32,
+    /// The day it must finish by (training) or the week serving ends.
+    pub deadline: Option<f64>,
+    /// 0 runs first.
+    pub priority: u32,
+    /// The job it waits for.
+    pub after: Option<usize>,
+    /// Chips it holds while it runs: at least, at most.
+    pub min: u32,
+    pub max: u32,
+    /// May change size and pool every week, paying the restart.
+    pub elastic: bool,
+    /// Days one restart costs (detection, restart, catch-up).
+    pub restart_days: f64,
+}
+
+/// The year as the schedule sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Year {
+    pub weeks: u32,
+    pub kinds: Vec<Kind>,
+    pub sites: usize,
+    pub deliveries: Vec<Delivery>,
+    pub caps: Vec<Cap>,
+    pub jobs: Vec<Job>,
+    /// Electricity, USD per kWh.
+    pub usd_per_kwh: f64,
+}
+
+/// Why the schedule did something, for the words.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Why {
+    /// Job `job` waits for job `on` to finish.
+    Waits { job: usize, on: usize },
+    /// Job `job` cannot get its fewest chips (`min`) in `week`.
+    NoRoom { job: usize, week: u32 },
+    /// Serving job `job`'s peak takes `chips` chips in `week`, more than any week before.
+    Peak { job: usize, week: u32, chips: u32 },
+    /// Job `job` starts in `week` on `chips` chips of `kind`.
+    Starts { job: usize, week: u32, kind: usize, chips: u32 },
+    /// Job `job` changes to `chips` chips of `kind` in `week`, paying a restart.
+    Resized { job: usize, week: u32, kind: usize, chips: u32 },
+    /// Site `site` cannot power `chips` of its installed chips in `week`.
+    Dark { site: usize, week: u32, chips: u32 },
+}
+
+/// Chips a job holds over every pool.
+pub fn chips(held: &[u32]) -> u32 {
+    held.iter().fold(0, |sum, c| sum.saturating_add(*c))
+}
+
+impl Week {
+    /// Chips job `j` holds on average over the week.
+    pub fn average(&self, j: usize) -> f64 {
+        let (from, to) = self.held_span[j];
+        chips(&self.held[j]) as f64 * (to - from).max(0.0) / DAYS_PER_WEEK
+    }
+}
+
+/// One week of the schedule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Week {
+    /// Installed chips by pool (`Schedule::pools`).
+    pub installed: Vec<u32>,
+    /// Chips each job holds in each pool (`Schedule::pools`).
+    pub held: Vec<Vec<u32>>,
+    /// The days of the week (from its start, 0 to 7) each job holds them: less than the
+    /// whole week for a job that starts on chips another frees this week, or finishes
+    /// within it.
+    pub held_span: Vec<(f64, f64)>,
+    /// Installed chips held by no job at the week's end, switched on.
+    pub idle: u32,
+    /// Installed chips left off for want of power.
+    pub dark: u32,
+    /// Site watts by site, and each site's cap (infinite without one).
+    pub site_w: Vec<f64>,
+    pub cap_w: Vec<f64>,
+    /// Share of each serving job's peak demand served (1 for other jobs or outside its window).
+    pub served: Vec<f64>,
+    /// Each serving job's peak demand, tokens a second (0 for other jobs).
+    pub demand_tokens_per_s: Vec<f64>,
+}
+
+/// How one job fared.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fate {
+    /// Day it first ran, and day it finished (training; `None` when not within the horizon).
+    pub start: Option<f64>,
+    pub finish: Option<f64>,
+    /// Its finish with every job at the low and high ends of its range.
+    pub finish_low: Option<f64>,
+    pub finish_high: Option<f64>,
+    /// Met its deadline (training), or served its whole peak every week (serving).
+    pub met: bool,
+    /// Restarts it paid.
+    pub restarts: u32,
+    /// For a missed deadline, the chips of a kind that would meet it from its start, when some
+    /// size does: (kind, chips).
+    pub to_meet: Option<(usize, u32)>,
+    /// Tokens trained or served within the horizon.
+    pub tokens: f64,
+}
+
+/// What the year costs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Spend {
+    pub capex_usd: f64,
+    pub own_usd: f64,
+    pub energy_usd: f64,
+    /// Renting the installed chips instead, energy included in the price.
+    pub rent_usd: f64,
+    pub energy_mwh: f64,
+}
+
+impl Spend {
+    /// What running the year costs owned: owning (capex amortised, maintenance) and energy.
+    pub fn total_usd(&self) -> f64 {
+        self.own_usd + self.energy_usd
+    }
+}
+
+/// A purchase: chips of a kind at a site, delivered in a week.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Purchase {
+    pub kind: usize,
+    pub site: usize,
+    pub week: u32,
+    pub chips: u32,
+}
+
+/// The year scheduled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    /// The pools as (kind, site), in order of first delivery.
+    pub pools: Vec<(usize, usize)>,
+    pub weeks: Vec<Week>,
+    pub fates: Vec<Fate>,
+    pub whys: Vec<Why>,
+    /// Chip-weeks held by jobs over chip-weeks installed.
+    pub utilisation: f64,
+    pub spend: Spend,
+    /// Every deadline and serving target met.
+    pub all_met: bool,
+}
+
+impl Year {
+    /// The year with a purchase delivered, kept to the end.
+    pub fn with(&self, p: Purchase) -> Year {
+        let mut y = self.clone();
+        let delivery =
+            Delivery { kind: p.kind, site: p.site, week: p.week, chips: p.chips, retire: None };
+        y.deliveries.push(delivery);
+        y
+    }
+}
+
+/// The pools of a year, as (kind, site) in order of first delivery.
+fn pools_of(year: &Year) -> Vec<(usize, usize)> {
+    let mut pools = Vec::new();
+    for d in &year.deliveries {
+        if !pools.contains(&(d.kind, d.site)) {
+            pools.push((d.kind, d.site));
+        }
+    }
+    pools
+}
+
+/// A site's cap in a week: its latest cap from that week or before; infinite without one.
+fn cap_w(year: &Year, site: usize, week: u32) -> f64 {
+    let mut best: Option<&Cap> = None;
+    for c in year.caps.iter().filter(|c| c.site == site && c.week <= week) {
+        if best.is_none_or(|b| c.week >= b.week) {
+            best = Some(c);
+        }
+    }
+    best.map_or(f64::INFINITY, |c| c.w.max(0.0))
+}
+
+/// The order jobs take chips in a week: serving first, then by priority, jobs that are not
+/// elastic before elastic ones, earliest deadline, place in the list.
+fn order(jobs: &[Job]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (ja, jb) = (&jobs[a], &jobs[b]);
+        let serve = |j: &Job| !matches!(j.work, Work::Serve { .. });
+        let deadline = |j: &Job| j.deadline.unwrap_or(f64::INFINITY);
+        (serve(ja), ja.priority, ja.elastic)
+            .cmp(&(serve(jb), jb.priority, jb.elastic))
+            .then(deadline(ja).total_cmp(&deadline(jb)))
+            .then(a.cmp(&b))
+    });
+    order
+}
+
+/// The largest size of `sizes` within `chips` and at least `min`, and the fastest such:
+/// fewer chips when more would be no faster.
+fn best_size(sizes: &[Size], min: u32, chips: u32) -> Option<Size> {
+    sizes
+        .iter()
+        .filter(|s| s.chips >= min && s.chips <= chips && s.days.is_finite() && s.days > 0.0)
+        .min_by(|a, b| a.days.total_cmp(&b.days).then(a.chips.cmp(&b.chips)))
+        .copied()
+}
+
+/// The year scheduled, with each job's days scaled by `scale` (1 for the estimate).
+fn run(year: &Year, scale: f64) -> Schedule {
+    let pools = pools_of(year);
+    let weeks = year.weeks.min(MAX_WEEKS);
+    let n = year.jobs.len();
+    let order = order(&year.jobs);
+    let mut progress = vec![0.0f64; n];
+    let mut fates: Vec<Fate> = (0..n)
+        .map(|_| Fate {
+            start: None,
+            finish: None,
+            finish_low: None,
+            finish_high: None,
+            met: true,
+            restarts: 0,
+            to_meet: None,
+            tokens: 0.0,
+        })
+        .collect();
+    let mut holding: Vec<Option<(usize, u32)>> = vec![None; n];
+    let mut peak_chips = vec![0u32; n];
+    let mut waited = vec![false; n];
+    let mut stalled = vec![false; n];
+    let mut whys = Vec::new();
+    let mut out = Vec::with_capacity(weeks as usize);
+    let mut spend = Spend::default();
+    let (mut held_weeks, mut installed_weeks) = (0.0, 0.0);
+    for week in 0..weeks {
+        let installed: Vec<u32> = pools
+            .iter()
+            .map(|&(kind, site)| {
+                year.deliveries
+                    .iter()
+                    .filter(|d| (d.kind, d.site) == (kind, site) && d.week <= week)
+                    .filter(|d| d.retire.is_none_or(|r| r > week))
+                    .fold(0u32, |sum, d| sum.saturating_add(d.chips))
+            })
+            .collect();
+        let mut free = installed.clone();
+        // Every installed chip starts the week idle; a site over its cap leaves its most
+        // power-hungry idle chips off.
+        let cap: Vec<f64> = (0..year.sites).map(|s| cap_w(year, s, week)).collect();
+        let mut site_w = vec![0.0f64; year.sites];
+        let mut dark = 0u32;
+        for (p, &(kind, site)) in pools.iter().enumerate() {
+            let idle = year.kinds[kind].idle_w.max(0.0);
+            let room = if idle > 0.0 {
+                ((cap[site] - site_w[site]) / idle).floor()
+            } else {
+                f64::INFINITY
+            };
+            let on = (free[p] as f64).min(room.max(0.0)) as u32;
+            if on < free[p] {
+                let off = free[p] - on;
+                dark += off;
+                whys.push(Why::Dark { site, week, chips: off });
+                free[p] = on;
+            }
+            site_w[site] += on as f64 * idle;
+        }
+        let mut held = vec![vec![0u32; pools.len()]; n];
+        let mut held_span = vec![(0.0f64, 0.0f64); n];
+        let mut late = vec![(0u32, 0.0f64); pools.len()];
+        let mut served = vec![1.0f64; n];
+        let mut demand = vec![0.0f64; n];
+        let week_start = week as f64 * DAYS_PER_WEEK;
+        for &j in &order {
+            let job = &year.jobs[j];
+            if week < job.earliest {
+                continue;
+            }
+            match &job.work {
+                Work::Serve { instances, tokens_per_s, growth_per_month, peak_over_mean } => {
+                    if job.deadline.is_some_and(|d| week_start >= d) {
+                        continue;
+                    }
+                    let months = (week - job.earliest) as f64 / WEEKS_PER_MONTH;
+                    let peak = tokens_per_s.max(0.0)
+                        * (1.0 + growth_per_month.max(-0.99)).powf(months)
+                        * peak_over_mean.max(1.0);
+                    demand[j] = finite(peak);
+                    let mut left = demand[j];
+                    let mut took = 0u32;
+                    // Instances from the pools serving the most tokens per watt first.
+                    let mut by: Vec<usize> = (0..pools.len())
+                        .filter(|&p| instances.get(pools[p].0).copied().flatten().is_some())
+                        .collect();
+                    let per_w = |p: usize| {
+                        let i = instances[pools[p].0].unwrap_or(Instance {
+                            chips: 1,
+                            tokens_per_s: 0.0,
+                            w_per_chip: 1.0,
+                        });
+                        i.tokens_per_s / (i.chips as f64 * i.w_per_chip.max(1e-9))
+                    };
+                    by.sort_by(|&a, &b| per_w(b).total_cmp(&per_w(a)).then(a.cmp(&b)));
+                    for p in by {
+                        if left <= 0.0 {
+                            break;
+                        }
+                        let Some(inst) = instances[pools[p].0] else { continue };
+                        if inst.chips == 0 || inst.tokens_per_s <= 0.0 {
+                            continue;
+                        }
+                        let site = pools[p].1;
+                        let extra = inst.w_per_chip - year.kinds[pools[p].0].idle_w;
+                        let by_power = if extra > 0.0 {
+                            ((cap[site] - site_w[site]) / (extra * inst.chips as f64)).floor()
+                        } else {
+                            f64::INFINITY
+                        };
+                        let wanted = (left / inst.tokens_per_s).ceil();
+                        let fit = (free[p] / inst.chips) as f64;
+                        let count = wanted.min(fit).min(by_power.max(0.0)).max(0.0) as u32;
+                        let chips = count * inst.chips;
+                        free[p] -= chips;
+                        site_w[site] += chips as f64 * extra.max(0.0);
+                        left -= count as f64 * inst.tokens_per_s;
+                        took += chips;
+                        held[j][p] += chips;
+                        held_span[j] = (0.0, DAYS_PER_WEEK);
+                    }
+                    served[j] = if demand[j] > 0.0 {
+                        ((demand[j] - left.max(0.0)) / demand[j]).clamp(0.0, 1.0)
+                    } else {
+                        1.0
+                    };
+                    if served[j] < 1.0 - 1e-9 {
+                        fates[j].met = false;
+                    }
+                    if took > peak_chips[j] {
+                        peak_chips[j] = took;
+                        whys.push(Why::Peak { job: j, week, chips: took });
+                    }
+                    // Tokens served this week: the mean demand, as far as the peak was met.
+                    fates[j].tokens +=
+                        demand[j] / peak_over_mean.max(1.0) * served[j] * DAYS_PER_WEEK * 86_400.0;
+                    if fates[j].start.is_none() && took > 0 {
+                        fates[j].start = Some(week_start);
+                    }
+                }
+                Work::Train { sizes, tokens, .. } => {
+                    if fates[j].finish.is_some() {
+                        continue;
+                    }
+                    // Ready from the later of its week and its predecessor's finish.
+                    let mut ready = week_start;
+                    if let Some(on) = job.after.filter(|&a| a < n && a != j) {
+                        match fates[on].finish {
+                            Some(f) if f < week_start + DAYS_PER_WEEK => ready = ready.max(f),
+                            _ => {
+                                if !waited[j] {
+                                    waited[j] = true;
+                                    whys.push(Why::Waits { job: j, on });
+                                }
+                                continue;
+                            }
+                        }
+                    }
+                    // Chips free all week, and those a job finishing this week frees from its
+                    // finish on.
+                    // Whether the site can power a size at this job's draw.
+                    let powered = |p: usize, s: &Size, site_w: &[f64]| {
+                        let (kind, site) = pools[p];
+                        let extra = (s.w_per_chip - year.kinds[kind].idle_w).max(0.0);
+                        site_w[site] + extra * s.chips as f64 <= cap[site]
+                    };
+                    let room = |p: usize, free: &[u32], late: &[(u32, f64)], site_w: &[f64]| {
+                        let curve = sizes.get(pools[p].0)?;
+                        let fits: Vec<Size> =
+                            curve.iter().copied().filter(|s| powered(p, s, site_w)).collect();
+                        let chips = free[p].saturating_add(late[p].0).min(job.max);
+                        best_size(&fits, job.min.max(1), chips)
+                    };
+                    let fastest = (0..pools.len())
+                        .filter_map(|p| room(p, &free, &late, &site_w).map(|s| (p, s)))
+                        .min_by(|a, b| {
+                            a.1.days.total_cmp(&b.1.days).then(a.1.chips.cmp(&b.1.chips))
+                        });
+                    // A running job moves only when the move, restart paid, finishes sooner
+                    // than staying.
+                    let stay = holding[j].filter(|&(p, chips)| free[p] >= chips);
+                    let stay = stay.and_then(|(p, chips)| {
+                        let here = sizes[pools[p].0]
+                            .iter()
+                            .find(|s| s.chips == chips && powered(p, s, &site_w))?;
+                        let left = 1.0 - progress[j];
+                        let moving = fastest.map_or(f64::INFINITY, |(_, there)| {
+                            left * there.days * scale + job.restart_days.max(0.0)
+                        });
+                        (left * here.days * scale <= moving).then_some((p, *here))
+                    });
+                    let chosen = stay.or(fastest);
+                    let Some((p, size)) = chosen else {
+                        if !stalled[j] {
+                            stalled[j] = true;
+                            whys.push(Why::NoRoom { job: j, week });
+                        }
+                        continue;
+                    };
+                    stalled[j] = false;
+                    let (kind, site) = pools[p];
+                    if size.chips > free[p] {
+                        // It takes chips freed this week: it starts once they are.
+                        late[p].0 -= size.chips - free[p];
+                        free[p] = 0;
+                        ready = ready.max(late[p].1);
+                    } else {
+                        free[p] -= size.chips;
+                    }
+                    site_w[site] +=
+                        (size.w_per_chip - year.kinds[kind].idle_w).max(0.0) * size.chips as f64;
+                    let week_end = week_start + DAYS_PER_WEEK;
+                    let mut days = week_end - ready;
+                    match holding[j] {
+                        None => whys.push(Why::Starts { job: j, week, kind, chips: size.chips }),
+                        Some(h) if h != (p, size.chips) => {
+                            days -= job.restart_days.max(0.0);
+                            fates[j].restarts += 1;
+                            whys.push(Why::Resized { job: j, week, kind, chips: size.chips });
+                        }
+                        Some(_) => {}
+                    }
+                    holding[j] = Some((p, size.chips));
+                    if fates[j].start.is_none() {
+                        fates[j].start = Some(ready);
+                    }
+                    let total = size.days * scale;
+                    let gained = days.max(0.0) / total;
+                    let mut until = week_end;
+                    if progress[j] + gained >= 1.0 {
+                        let need = (1.0 - progress[j]) * total;
+                        let lost = (week_end - ready) - days;
+                        let finish = ready + lost.max(0.0) + need;
+                        fates[j].finish = Some(finish);
+                        progress[j] = 1.0;
+                        holding[j] = None;
+                        // Its chips are free from its finish for the jobs after it.
+                        if finish < week_end {
+                            late[p] = (late[p].0 + size.chips, late[p].1.max(finish));
+                            until = finish;
+                        }
+                    } else {
+                        progress[j] += gained;
+                    }
+                    held[j][p] = size.chips;
+                    held_span[j] = (
+                        (ready - week_start).clamp(0.0, DAYS_PER_WEEK),
+                        (until - week_start).clamp(0.0, DAYS_PER_WEEK),
+                    );
+                    fates[j].tokens = tokens * progress[j];
+                }
+            }
+        }
+        let held_now: f64 = held
+            .iter()
+            .zip(&held_span)
+            .map(|(h, d)| chips(h) as f64 * (d.1 - d.0) / DAYS_PER_WEEK)
+            .sum();
+        let free_all: u32 = free.iter().sum();
+        let late_all: u32 = late.iter().map(|l| l.0).sum();
+        let on = free_all + late_all;
+        let all: u32 = installed.iter().sum();
+        held_weeks += held_now;
+        installed_weeks += all as f64;
+        // Owning every installed chip, and energy for what the sites drew.
+        for (p, &(kind, _)) in pools.iter().enumerate() {
+            let k = &year.kinds[kind];
+            spend.own_usd += installed[p] as f64 * k.usd_per_chip_day * DAYS_PER_WEEK;
+            spend.rent_usd += installed[p] as f64 * k.rent_usd_per_chip_day * DAYS_PER_WEEK;
+        }
+        let drawn: f64 = site_w.iter().sum();
+        let mwh = drawn * DAYS_PER_WEEK * 24.0 / 1e6;
+        spend.energy_mwh += mwh;
+        spend.energy_usd += mwh * 1e3 * year.usd_per_kwh;
+        out.push(Week {
+            installed,
+            held,
+            held_span,
+            idle: on,
+            dark,
+            site_w,
+            cap_w: cap,
+            served,
+            demand_tokens_per_s: demand,
+        });
+    }
+    let horizon = weeks as f64 * DAYS_PER_WEEK;
+    for (j, job) in year.jobs.iter().enumerate() {
+        if let Work::Train { sizes, .. } = &job.work {
+            let due = job.deadline.unwrap_or(horizon);
+            fates[j].met = fates[j].finish.is_some_and(|f| f <= due + 1e-9);
+            if !fates[j].met {
+                fates[j].to_meet = to_meet(job, sizes, fates[j].start, due, scale);
+            }
+        }
+    }
+    spend.capex_usd = year
+        .deliveries
+        .iter()
+        .filter(|d| d.week < weeks)
+        .map(|d| d.chips as f64 * year.kinds.get(d.kind).map_or(0.0, |k| k.capex_usd))
+        .sum();
+    let all_met = fates.iter().all(|f| f.met);
+    Schedule {
+        pools,
+        weeks: out,
+        fates,
+        whys,
+        utilisation: if installed_weeks > 0.0 { held_weeks / installed_weeks } else { 0.0 },
+        spend,
+        all_met,
+    }
+}
+
+/// The fewest chips of one kind that finish a job from its start (or first week) by `due`,
+/// with no restart: the kind needing the fewest.
+fn to_meet(
+    job: &Job,
+    sizes: &[Vec<Size>],
+    start: Option<f64>,
+    due: f64,
+    scale: f64,
+) -> Option<(usize, u32)> {
+    let from = start.unwrap_or(job.earliest as f64 * DAYS_PER_WEEK);
+    sizes
+        .iter()
+        .enumerate()
+        .filter_map(|(kind, curve)| {
+            curve
+                .iter()
+                .filter(|s| s.chips >= job.min && from + s.days * scale <= due)
+                .map(|s| s.chips)
+                .min()
+                .map(|chips| (kind, chips))
+        })
+        .min_by_key(|&(kind, chips)| (chips, kind))
+}
+
+/// The year scheduled, each finish with its range.
+pub fn schedule(year: &Year) -> Schedule {
+    let mut mid = run(year, 1.0);
+    let range = |j: &Job| match j.work {
+        Work::Train { range, .. } => range,
+        Work::Serve { .. } => (1.0, 1.0),
+    };
+    // Each job at its own range's end: the schedule run with every job scaled alike, then each
+    // job's own scale applied to its days from its start.
+    let low_scale = year.jobs.iter().map(|j| range(j).0).fold(f64::INFINITY, f64::min);
+    let high_scale = year.jobs.iter().map(|j| range(j).1).fold(0.0, f64::max);
+    let low = run(year, if low_scale.is_finite() { low_scale } else { 1.0 });
+    let high = run(year, if high_scale > 0.0 { high_scale } else { 1.0 });
+    for (j, fate) in mid.fates.iter_mut().enumerate() {
+        fate.finish_low = low.fates[j].finish;
+        fate.finish_high = high.fates[j].finish;
+    }
+    mid
+}
+
+/// The smallest purchase that makes every deadline and serving target hold, of one of
+/// `kinds` at `site`: for each kind the fewest whole units delivered in week 0, then the
+/// latest week that still holds; the kind whose purchase costs least. `None` when everything
+/// holds already or no purchase of up to `most` chips of a kind does.
+pub fn buy(year: &Year, kinds: &[usize], site: usize, most: u32) -> Option<Purchase> {
+    if run(year, 1.0).all_met {
+        return None;
+    }
+    let holds = |p: Purchase| run(&year.with(p), 1.0).all_met;
+    let mut best: Option<(f64, Purchase)> = None;
+    for &kind in kinds {
+        let Some(k) = year.kinds.get(kind) else { continue };
+        let unit = k.unit.max(1);
+        let at = |units: u32| Purchase { kind, site, week: 0, chips: units.saturating_mul(unit) };
+        // Doubling to a count that holds, then halving down to the fewest.
+        let top = (most / unit).max(1);
+        let mut hi = 1u32;
+        while hi < top && !holds(at(hi)) {
+            hi = (hi * 2).min(top);
+        }
+        if !holds(at(hi)) {
+            continue;
+        }
+        let mut lo = hi / 2;
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if holds(at(mid)) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        let mut found = at(hi);
+        // The latest week that still holds with that count.
+        let mut week = 0;
+        while week + 1 < year.weeks && holds(Purchase { week: week + 1, ..found }) {
+            week += 1;
+        }
+        found.week = week;
+        let usd = found.chips as f64 * k.capex_usd;
+        if best.as_ref().is_none_or(|(b, _)| usd < *b) {
+            best = Some((usd, found));
+        }
+    }
+    best.map(|(_, p)| p)
+}
