@@ -24,6 +24,7 @@ mod sketch;
 mod svg;
 mod timeline;
 mod tornado;
+mod year;
 
 pub use crate::sketch::text_width;
 pub use failures::draw_failures;
@@ -34,6 +35,7 @@ pub use timeline::{
     draw_timeline, rows as timeline_rows, PASSES as TIMELINE_PASSES, ROWS as TIMELINE_ROWS,
 };
 pub use tornado::{draw_tornado, Swing};
+pub use year::{draw_year_fleet, draw_year_gantt, Bar, FleetWeeks};
 
 use plotters::coord::combinators::WithKeyPoints;
 use plotters::coord::types::RangedCoordf64;

@@ -249,3 +249,54 @@ pub enum Removed {
     /// Measurement `n`.
     Measurement { n: usize },
 }
+
+/// The `year` section as the form shows it: JSON laid out to be read; empty without one.
+pub fn year_text(scenario: &Scenario) -> String {
+    scenario
+        .year
+        .as_ref()
+        .map_or_else(String::new, |y| serde_json::to_string_pretty(y).unwrap_or_default())
+}
+
+/// The change the form's year text makes: the `year` section it holds (none when emptied), or
+/// why it is not a JSON object, in words.
+pub fn year_change(text: &str) -> Result<Vec<Change>, String> {
+    if text.trim().is_empty() {
+        return Ok(vec![("year".into(), None)]);
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(v @ Value::Object(_)) => Ok(vec![("year".into(), Some(v))]),
+        Ok(_) => Err(crate::text::t("form.year-not-object").to_string()),
+        Err(e) => Err(crate::text::fill("form.year-not-json", &[("why", &e.to_string())])),
+    }
+}
+
+/// A year to start from: the plan's cluster installed now and half as many GB300 in week 21,
+/// the plan's training due in week 26, post-training of a thirtieth of its tokens after it,
+/// and a chat service of 20 B tokens a day from week 5 growing a fifth a month with a daily
+/// peak 1.6 times its mean.
+pub fn example_year(scenario: &Scenario) -> Value {
+    let chips = scenario.cluster.chips.as_ref().and_then(Value::as_u64).unwrap_or(8192);
+    let chip = match scenario.chip_ref() {
+        crate::scenario::ChipRef::Preset(id) => id.to_string(),
+        _ => "cluster".to_string(),
+    };
+    // GB300 comes in NVL72 racks: whole racks, about half the chips.
+    let later = (chips / 2 / 72).max(1) * 72;
+    let tokens = scenario.resolve().map_or(1e12, |i| (i.training.tokens / 30.0).max(1e9)).round();
+    json!({
+        "start": crate::scenario::year::DEFAULT_START,
+        "weeks": 52,
+        "deliveries": [
+            { "chip": chip, "chips": chips },
+            { "week": 20, "chip": "gb300", "chips": later }
+        ],
+        "jobs": [
+            { "name": "pretrain", "kind": "pretrain", "deadline": 26, "priority": 0 },
+            { "name": "rl", "kind": "post_train", "after": "pretrain", "deadline": 40,
+              "scenario": { "training": { "tokens": tokens } } },
+            { "name": "chat", "kind": "serve", "earliest": 4, "tokens_per_day": "20B",
+              "growth_per_month": 0.2, "peak_over_mean": 1.6 }
+        ]
+    })
+}

@@ -15,6 +15,7 @@ pub mod search;
 pub mod serving;
 pub mod sizing;
 pub mod timeline;
+pub mod year;
 
 use serde::Serialize;
 
@@ -41,6 +42,8 @@ pub struct Drawn {
     pub fleet: Option<fleet::Fleet>,
     /// The days with failures, for a run that finishes.
     pub failures: Option<failures::Failures>,
+    /// The cluster's year, where the plan has one.
+    pub year: Option<year::Year>,
     pub error: Option<String>,
 }
 
@@ -70,6 +73,7 @@ impl Drawn {
             served: serving::Served::of(scenario, &good, &served, theme, width),
             fleet: fleet::view(scenario, &good, theme, width),
             failures: failures::drawn(&good, theme, width),
+            year: year::drawn(typed, theme, width),
             error: None,
         }
     }

@@ -362,6 +362,7 @@ fn read_drawn(v: &Value) -> Option<Drawn> {
         served,
         fleet: at(v, "fleet").and_then(|f| serde_json::from_value(f).ok()),
         failures: at(v, "failures").and_then(|f| serde_json::from_value(f).ok()),
+        year: at(v, "year").and_then(|y| serde_json::from_value(y).ok()),
         error: text(v, "error"),
     })
 }

@@ -374,7 +374,9 @@ fn run(year: &Year, scale: f64) -> Schedule {
         }
         let mut held = vec![vec![0u32; pools.len()]; n];
         let mut held_span = vec![(0.0f64, 0.0f64); n];
-        let mut late = vec![(0u32, 0.0f64); pools.len()];
+        // Chips a job finishing this week frees: how many, from when, and the site watts a chip
+        // of theirs drew above idle (the least, where several finish).
+        let mut late = vec![(0u32, 0.0f64, f64::INFINITY); pools.len()];
         let mut served = vec![1.0f64; n];
         let mut demand = vec![0.0f64; n];
         let week_start = week as f64 * DAYS_PER_WEEK;
@@ -479,7 +481,7 @@ fn run(year: &Year, scale: f64) -> Schedule {
                         let extra = (s.w_per_chip - year.kinds[kind].idle_w).max(0.0);
                         site_w[site] + extra * s.chips as f64 <= cap[site]
                     };
-                    let room = |p: usize, free: &[u32], late: &[(u32, f64)], site_w: &[f64]| {
+                    let room = |p: usize, free: &[u32], late: &[(u32, f64, f64)], site_w: &[f64]| {
                         let curve = sizes.get(pools[p].0)?;
                         let fits: Vec<Size> =
                             curve.iter().copied().filter(|s| powered(p, s, site_w)).collect();
@@ -514,16 +516,20 @@ fn run(year: &Year, scale: f64) -> Schedule {
                     };
                     stalled[j] = false;
                     let (kind, site) = pools[p];
+                    let extra = (size.w_per_chip - year.kinds[kind].idle_w).max(0.0);
                     if size.chips > free[p] {
-                        // It takes chips freed this week: it starts once they are.
-                        late[p].0 -= size.chips - free[p];
-                        free[p] = 0;
+                        // It takes chips freed this week: it starts once they are, and they
+                        // draw its load in place of the finished job's.
+                        let freed = size.chips - free[p];
+                        late[p].0 -= freed;
                         ready = ready.max(late[p].1);
+                        site_w[site] += extra * free[p] as f64
+                            + (extra - late[p].2.min(extra)).max(0.0) * freed as f64;
+                        free[p] = 0;
                     } else {
                         free[p] -= size.chips;
+                        site_w[site] += extra * size.chips as f64;
                     }
-                    site_w[site] +=
-                        (size.w_per_chip - year.kinds[kind].idle_w).max(0.0) * size.chips as f64;
                     let week_end = week_start + DAYS_PER_WEEK;
                     let mut days = week_end - ready;
                     match holding[j] {
@@ -551,7 +557,12 @@ fn run(year: &Year, scale: f64) -> Schedule {
                         holding[j] = None;
                         // Its chips are free from its finish for the jobs after it.
                         if finish < week_end {
-                            late[p] = (late[p].0 + size.chips, late[p].1.max(finish));
+                            let drew = (size.w_per_chip - year.kinds[kind].idle_w).max(0.0);
+                            late[p] = (
+                                late[p].0 + size.chips,
+                                late[p].1.max(finish),
+                                late[p].2.min(drew),
+                            );
                             until = finish;
                         }
                     } else {

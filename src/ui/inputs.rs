@@ -30,6 +30,7 @@ mod parallelism;
 mod pools;
 mod serving;
 mod training;
+mod year;
 
 pub use cluster::{chip_id, cluster_panel};
 pub use facility::facility_panel;
@@ -39,6 +40,7 @@ pub use parallelism::parallelism_panel;
 pub use pools::pools_panel;
 pub use serving::serving_panel;
 pub use training::training_panel;
+pub use year::year_panel;
 
 /// What every panel reads. The panels are plain functions, not components: they follow the
 /// whole state, so a component boundary would skip no render, and each component costs the

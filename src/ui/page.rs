@@ -16,7 +16,7 @@ use super::hooks::{
 };
 use super::inputs::{
     chip_id, cluster_panel, facility_panel, measurements_panel, model_panel, parallelism_panel,
-    pools_panel, serving_panel, training_panel, PanelProps,
+    pools_panel, serving_panel, training_panel, year_panel, PanelProps,
 };
 use super::results::results;
 use super::sections::accuracy::accuracy;
@@ -32,7 +32,7 @@ use crate::scenario::Scenario;
 use crate::text::Lang;
 
 /// The form's panels, in the order they stand.
-const PANELS: [fn(&PanelProps) -> Html; 8] = [
+const PANELS: [fn(&PanelProps) -> Html; 9] = [
     model_panel,
     training_panel,
     cluster_panel,
@@ -41,6 +41,7 @@ const PANELS: [fn(&PanelProps) -> Html; 8] = [
     measurements_panel,
     facility_panel,
     serving_panel,
+    year_panel,
 ];
 
 /// What the estimate assumes and leaves out, as docs/model.md's Assumptions and Limitations say:
@@ -277,6 +278,7 @@ pub fn app() -> Html {
                     { drawn(super::sections::serving::serving(plots.as_ref().and_then(|p| p.served.as_ref()), &on_action)) }
                     { drawn(super::sections::failures::failures(plots.as_ref().and_then(|p| p.failures.as_ref()))) }
                     { drawn(super::sections::fleet::fleet(plots.as_ref().and_then(|p| p.fleet.as_ref()), &on_action)) }
+                    { drawn(super::sections::year::year(plots.as_ref().and_then(|p| p.year.as_ref()), &on_action)) }
                     if let Some(good) = good.clone() {
                         { drawn(html! { <SketchView {good} lang={lang} on_set={on_set.clone()}
                             svg={plots.as_ref().and_then(|p| p.sketch.as_ref().map(|s| AttrValue::from(s.clone())))} /> }) }

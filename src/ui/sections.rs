@@ -12,3 +12,4 @@ pub mod search;
 pub mod serving;
 pub mod sizing;
 pub mod timeline;
+pub mod year;

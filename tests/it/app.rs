@@ -763,6 +763,9 @@ fn every_section() -> Scenario {
         "parallelism": { "tp": 2 },
         "serving": { "tokens_per_day": 1e9, "tpot_ms": 100 },
         "rl": { "generation_tokens": 1024 },
+        "year": { "weeks": 12, "deliveries": [{ "chip": "h100-sxm", "chips": 64 }],
+                  "jobs": [{ "name": "train", "deadline": 1 },
+                           { "name": "chat", "kind": "serve", "tokens_per_day": 1e9 }] },
     }))
     .expect("a scenario")
 }
@@ -807,6 +810,12 @@ fn every_drawn_section_survives_the_wire() {
         assert_eq!(read.fleet, drawn.fleet, "fleet");
         assert!(drawn.failures.as_ref().is_some_and(|f| !f.svg.is_empty()));
         assert_eq!(read.failures, drawn.failures, "failures");
+        let year = drawn.year.as_ref().expect("a year");
+        assert!(year.errors.is_empty(), "{:?}", year.errors);
+        assert!(year.fleet_svg.starts_with("<svg") && year.gantt_svg.starts_with("<svg"));
+        assert_eq!(year.jobs.rows.len(), 2);
+        assert!(year.buy.is_some() && !year.csv.is_empty() && !year.said.is_empty());
+        assert_eq!(read.year, drawn.year, "year");
         assert_eq!(read, drawn, "the whole");
     }
     // The page's reader takes what it is sent, never panicking: garbage reads as nothing, an

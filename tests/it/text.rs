@@ -190,6 +190,7 @@ fn the_words_only_the_worker_speaks_are_not_asked_for_by_the_page() {
         "src/charts/timeline.rs",
         "src/charts/tornado.rs",
         "src/charts/load.rs",
+        "src/charts/year.rs",
         "src/app/jobs.rs",
         "src/report.rs",
         "src/report/year.rs",
