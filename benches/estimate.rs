@@ -289,6 +289,16 @@ fn measure_megatron_10000_iterations(bencher: divan::Bencher) {
     bencher.bench(|| clusterplan::measure::read("run.log", divan::black_box(&log)));
 }
 
+/// The year of `tests/data/year-20-jobs.json` (which the in-browser benchmark reads too): 12
+/// training jobs and 8 serving over 52 weeks on H100, GB300 and Ascend 910B, every job estimated
+/// at its sizes on each chip, scheduled, its range and what to buy. Target: 50 ms.
+#[divan::bench(sample_count = 10, sample_size = 1)]
+fn year_20_jobs_52_weeks_3_chips(bencher: divan::Bencher) {
+    let text = include_str!("../tests/data/year-20-jobs.json");
+    let scenario = Scenario::parse_many(text).expect("parses").swap_remove(0);
+    bencher.bench(|| clusterplan::sizing::year::answer(divan::black_box(&scenario)));
+}
+
 fn main() {
     // What each search covers, so plans per second can be read off the times below.
     for (name, index) in

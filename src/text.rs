@@ -670,6 +670,14 @@ pub fn input_error(e: &InputError) -> String {
         Problem::ZeroStage { got } => fill("error.zero-stage", &[("got", got)]),
         Problem::NotList { got } => fill("error.not-list", &[("got", got)]),
         Problem::NotDate { got } => fill("error.not-date", &[("got", got)]),
+        Problem::TooManyOf { catalog, most, got } => {
+            let key = if *catalog == Catalog::Site {
+                "error.too-many-sites"
+            } else {
+                "error.too-many-chips"
+            };
+            fill(key, &[("most", &most.to_string()), ("got", &got.to_string())])
+        }
         Problem::TooMany { most, got } => {
             fill("error.too-many", &[("most", &n(*most as u64)), ("got", &n(*got as u64))])
         }

@@ -1,7 +1,7 @@
 //! Every entry point finishes in under a second with bounded memory on any in-range input: the
 //! judge, the failures' simulation, serving and post-training, what moves the answer, the
 //! network by tier, the timeline and its trace, the page's plots, the plan search and the
-//! sizings, on generated plans whose fields are set anywhere inside their ranges (further pools
+//! sizings and the cluster's year, on generated plans whose fields are set anywhere inside their ranges (further pools
 //! and far sites among them), and on the inputs that once ran for minutes or gigabytes.
 //!
 //! A bound, not a benchmark: the figures a release build reaches are far below it (the
@@ -114,6 +114,39 @@ fn generated(rng: &mut Rng) -> Scenario {
     s
 }
 
+/// A year over `s` with as much as its ranges allow, now and then at their ends: up to 260 weeks,
+/// 24 jobs of every kind with their own models and token counts, and deliveries of up to four
+/// chips at up to eight sites, up to a million chips each.
+fn generated_year(s: &Scenario, rng: &mut Rng) -> Scenario {
+    use clusterplan::scenario::year::{MAX_CHIPS, MAX_DELIVERIES, MAX_JOBS, MAX_SITES};
+    let most = rng.below(4) == 0;
+    let weeks = if most { 260 } else { 1 + rng.below(260) };
+    let chips: Vec<&str> =
+        (0..MAX_CHIPS).map(|_| rng.pick(clusterplan::model::presets::CHIPS).id).collect();
+    let deliveries: Vec<Value> = (0..if most { MAX_DELIVERIES as u64 } else { 1 + rng.below(8) })
+        .map(|i| {
+            json!({ "chip": chips[(i as usize) % chips.len()], "week": rng.below(weeks),
+                    "chips": if most { 1u64 << 20 } else { 1 + rng.below(1 << 16) },
+                    "site": format!("s{}", rng.below(MAX_SITES as u64)) })
+        })
+        .collect();
+    let kinds = ["pretrain", "post_train", "fine_tune", "serve"];
+    let jobs: Vec<Value> = (0..if most { MAX_JOBS as u64 } else { 1 + rng.below(MAX_JOBS as u64) })
+        .map(|i| {
+            let model = rng.pick(clusterplan::model::presets::TRANSFORMERS).id;
+            json!({ "name": format!("j{i}"), "kind": *rng.pick(&kinds), "priority": rng.below(10),
+                    "earliest": rng.below(weeks), "deadline": rng.below(weeks + 1),
+                    "elastic": rng.below(2) == 0, "tokens_per_day": 1e3 + rng.below(1 << 40) as f64,
+                    "growth_per_month": rng.below(200) as f64 / 100.0,
+                    "scenario": { "model": { "preset": model },
+                                  "training": { "tokens": 1e9 * (1 + rng.below(20_000)) as f64 } } })
+        })
+        .collect();
+    let power = json!([{ "site": "s0", "mw": 1 + rng.below(1000) }]);
+    let year = json!({ "weeks": weeks, "deliveries": deliveries, "jobs": jobs, "power": power });
+    s.with_at("year", Some(year))
+}
+
 /// The inputs that once ran without bound: a timeline of 405B on 8 H100 at TP 1 × PP 8 with a
 /// global batch of 30,000 and 100,000 sequences (24 s and 4.9 GB, then past 9 GB), and two B200
 /// going on elastically with every host failing once an hour and repairs of 100,000 hours.
@@ -221,6 +254,11 @@ fn every_entry_point_finishes_in_a_second_with_bounded_memory() {
             let entries = json!([run(1, chips, factor(&mut rng)), run(2, chips, factor(&mut rng))]);
             let measured = s.with(clusterplan::scenario::paths::CALIBRATION, Some(entries));
             worst.call("judge measured", &case, || evaluation::shown(&measured).is_ok());
+        }
+        if i % 4 == 3 {
+            let year = generated_year(s, &mut rng);
+            let case = format!("case {i}: {}", serde_json::to_string(&year).unwrap_or_default());
+            worst.call("year", &case, || evaluation::year(&year).map(|y| y.is_some()).is_ok());
         }
         if good.inputs.serving.is_some() {
             worst.call("serving search", &case, || {

@@ -262,6 +262,23 @@ async fn serving_search_benchmark_in_browser() {
     );
 }
 
+/// Not a test of speed: prints the time of the cluster's year as the plots' worker draws it
+/// (`app::sections::year`): 20 jobs over 52 weeks on three chips (`tests/data/year-20-jobs.json`,
+/// as the native benchmark's `year_20_jobs_52_weeks_3_chips`).
+#[wasm_bindgen_test]
+async fn year_benchmark_in_browser() {
+    let performance = window().performance().expect("performance");
+    let text = include_str!("data/year-20-jobs.json");
+    let scenario = Scenario::parse_many(text).expect("parses").swap_remove(0);
+    breathe().await;
+    let start = performance.now();
+    let year = clusterplan::app::sections::year::drawn(&scenario, &clusterplan::charts::LIGHT, 900);
+    let ms = performance.now() - start;
+    let year = year.expect("a year");
+    assert!(year.errors.is_empty() && year.gantt_svg.starts_with("<svg"), "{:?}", year.errors);
+    web_sys::console::log_1(&format!("BENCH year_20_jobs_ms={ms:.1}").into());
+}
+
 /// Not a test of speed: prints the time of the full plan search for each newer kind of model
 /// on 2,048 H100 (as the native benchmark's `search_newer_kinds_2048_chips`).
 #[wasm_bindgen_test]

@@ -56,6 +56,7 @@ NATIVE = [
     ("calibrated_two_shapes_405b_10240_chips", "a plan judged with two measured runs of two shapes (GEMM efficiency and launch time fitted), as on every edit", 1e-3),
     ("measure_megatron_10000_iterations", "a Megatron log of 10,000 iterations read into its step", None),
     ("measure_100mb_log", "a hostile log read whole: 100 MB of lines no format knows", 1.0),
+    ("year_20_jobs_52_weeks_3_chips", "the cluster's year: 20 jobs over 52 weeks on three chips, estimated, scheduled, ranged and bought for", 50e-3),
 ]
 
 # In-browser `BENCH` keys (milliseconds unless named `_us`), what they measure, their targets.
@@ -76,6 +77,7 @@ BROWSER = [
     ("serving_search_deepseek_v3_2048_ms", "the serving-cost search as the page runs it each edit: DeepSeek-V3 on up to 2,048 H800", "ms", 1000),
     ("size_job_dense_405b_90_days_ms", "a 90-day sizing of 405B on H100", "ms", None),
     ("size_job_three_chips_405b_90_days_ms", "a 90-day sizing of 405B on three chips in one worker, one chip after another", "ms", None),
+    ("year_20_jobs_ms", "the cluster's year as the plots' worker draws it: 20 jobs over 52 weeks on three chips", "ms", 300),
     ("size_page_three_chips_405b_90_days_ms", "a 90-day sizing of 405B on three chips in the page, on its pool of workers (e2e, click to plot)", "ms", 3000),
 ]
 

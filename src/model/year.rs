@@ -302,14 +302,46 @@ fn order(jobs: &[Job]) -> Vec<usize> {
     order
 }
 
-/// The largest size of `sizes` within `chips` and at least `min`, and the fastest such:
-/// fewer chips when more would be no faster.
-fn best_size(sizes: &[Size], min: u32, chips: u32) -> Option<Size> {
-    sizes
-        .iter()
-        .filter(|s| s.chips >= min && s.chips <= chips && s.days.is_finite() && s.days > 0.0)
-        .min_by(|a, b| a.days.total_cmp(&b.days).then(a.chips.cmp(&b.chips)))
-        .copied()
+/// A training job's sizes on one chip kind that it may run at (at least its fewest chips,
+/// finishing), by chips, with the place of the fastest of each prefix: the fastest size within
+/// a number of chips is one lookup, where a week asks it of every job and pool.
+struct Curve {
+    sizes: Vec<Size>,
+    best: Vec<usize>,
+}
+
+impl Curve {
+    fn of(sizes: &[Size], min: u32) -> Curve {
+        let mut sizes: Vec<Size> = sizes
+            .iter()
+            .filter(|s| s.chips >= min.max(1) && s.days.is_finite() && s.days > 0.0)
+            .copied()
+            .collect();
+        sizes.sort_by_key(|s| s.chips);
+        let mut best: Vec<usize> = Vec::with_capacity(sizes.len());
+        for (i, s) in sizes.iter().enumerate() {
+            // Fewer chips when more would be no faster.
+            match best.last() {
+                Some(&b) if sizes[b].days <= s.days => best.push(b),
+                _ => best.push(i),
+            }
+        }
+        Curve { sizes, best }
+    }
+
+    /// The fastest size within `chips` that `powered` allows.
+    fn within(&self, chips: u32, powered: impl Fn(&Size) -> bool) -> Option<Size> {
+        let n = self.sizes.partition_point(|s| s.chips <= chips);
+        let fastest = self.sizes[self.best[n.checked_sub(1)?]];
+        if powered(&fastest) {
+            return Some(fastest);
+        }
+        self.sizes[..n]
+            .iter()
+            .filter(|s| powered(s))
+            .min_by(|a, b| a.days.total_cmp(&b.days).then(a.chips.cmp(&b.chips)))
+            .copied()
+    }
 }
 
 /// The year scheduled, with each job's days scaled by `scale` (1 for the estimate).
@@ -318,6 +350,14 @@ fn run(year: &Year, scale: f64) -> Schedule {
     let weeks = year.weeks.min(MAX_WEEKS);
     let n = year.jobs.len();
     let order = order(&year.jobs);
+    let curves: Vec<Vec<Curve>> = year
+        .jobs
+        .iter()
+        .map(|job| match &job.work {
+            Work::Train { sizes, .. } => sizes.iter().map(|c| Curve::of(c, job.min)).collect(),
+            Work::Serve { .. } => Vec::new(),
+        })
+        .collect();
     let mut progress = vec![0.0f64; n];
     let mut fates: Vec<Fate> = (0..n)
         .map(|_| Fate {
@@ -481,13 +521,12 @@ fn run(year: &Year, scale: f64) -> Schedule {
                         let extra = (s.w_per_chip - year.kinds[kind].idle_w).max(0.0);
                         site_w[site] + extra * s.chips as f64 <= cap[site]
                     };
-                    let room = |p: usize, free: &[u32], late: &[(u32, f64, f64)], site_w: &[f64]| {
-                        let curve = sizes.get(pools[p].0)?;
-                        let fits: Vec<Size> =
-                            curve.iter().copied().filter(|s| powered(p, s, site_w)).collect();
-                        let chips = free[p].saturating_add(late[p].0).min(job.max);
-                        best_size(&fits, job.min.max(1), chips)
-                    };
+                    let room =
+                        |p: usize, free: &[u32], late: &[(u32, f64, f64)], site_w: &[f64]| {
+                            let curve = curves[j].get(pools[p].0)?;
+                            let chips = free[p].saturating_add(late[p].0).min(job.max);
+                            curve.within(chips, |s| powered(p, s, site_w))
+                        };
                     let fastest = (0..pools.len())
                         .filter_map(|p| room(p, &free, &late, &site_w).map(|s| (p, s)))
                         .min_by(|a, b| {
@@ -715,12 +754,18 @@ pub fn buy(year: &Year, kinds: &[usize], site: usize, most: u32) -> Option<Purch
             }
         }
         let mut found = at(hi);
-        // The latest week that still holds with that count.
-        let mut week = 0;
-        while week + 1 < year.weeks && holds(Purchase { week: week + 1, ..found }) {
-            week += 1;
+        // The latest week that still holds with that count, by halving: week 0 holds, and a
+        // later delivery rarely helps where an earlier one does not.
+        let (mut lo, mut hi) = (0, year.weeks.min(MAX_WEEKS).saturating_sub(1));
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if holds(Purchase { week: mid, ..found }) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
         }
-        found.week = week;
+        found.week = lo;
         let usd = found.chips as f64 * k.capex_usd;
         if best.as_ref().is_none_or(|(b, _)| usd < *b) {
             best = Some((usd, found));

@@ -79,6 +79,8 @@ pub enum Problem {
     NotList { got: String },
     /// A list longer than a page holds (`MAX_POOLS`, `MAX_SITES`).
     TooMany { most: usize, got: usize },
+    /// More kinds of chip, or sites, than a year schedules (`year::MAX_CHIPS`, `MAX_SITES`).
+    TooManyOf { catalog: Catalog, most: usize, got: usize },
     /// A list that should hold one entry per pool, and how many it holds.
     OnePerPool { pools: usize, got: usize },
     /// Not exactly one of these keys.

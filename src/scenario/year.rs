@@ -36,6 +36,10 @@ pub use crate::model::year::JobKind;
 /// and purchase search answer in well under a second.
 pub const MAX_JOBS: usize = 24;
 pub const MAX_DELIVERIES: usize = 48;
+/// Kinds of chip (delivered or bought) and sites a year may hold: each job is estimated on every
+/// chip, and every week asks each pool.
+pub const MAX_CHIPS: usize = 4;
+pub const MAX_SITES: usize = 8;
 
 /// The first day of a year that does not give its own.
 pub const DEFAULT_START: &str = "2027-01-04";
@@ -170,11 +174,28 @@ impl Scenario {
         let buy_site =
             deliveries.first().map(|d: &YearDelivery| d.site.clone()).unwrap_or_default();
         let jobs = self.jobs(&mut r, map.get("jobs"), start_day, weeks);
+        let mut chips: Vec<&Option<String>> = Vec::new();
+        for c in deliveries.iter().map(|d| &d.chip).chain(&buy) {
+            if !chips.contains(&c) {
+                chips.push(c);
+            }
+        }
+        if chips.len() > MAX_CHIPS {
+            let (most, got) = (MAX_CHIPS, chips.len());
+            r.error("year.deliveries", Problem::TooManyOf { catalog: Catalog::Chip, most, got });
+        }
         let errors = r.into_errors();
         if !errors.is_empty() {
             return Err(errors);
         }
-        Ok(Some(YearPlan { start_day, weeks, deliveries, power, buy, buy_site, jobs }))
+        let plan = YearPlan { start_day, weeks, deliveries, power, buy, buy_site, jobs };
+        let sites = plan.sites().len();
+        if sites > MAX_SITES {
+            let problem =
+                Problem::TooManyOf { catalog: Catalog::Site, most: MAX_SITES, got: sites };
+            return Err(vec![InputError::new("year.deliveries", problem)]);
+        }
+        Ok(Some(plan))
     }
 
     fn deliveries(&self, r: &mut Reader, raw: Option<&Value>, weeks: u32) -> Vec<YearDelivery> {

@@ -10,13 +10,13 @@
 
 use serde_json::Value;
 
-use super::{ladder, to_serve, MAX_CHIPS};
+use super::{ladder, MAX_CHIPS};
 use crate::model::year::{
     self, Cap, Delivery, Instance, Job, Kind, Purchase, Schedule, Size, Work, Year,
 };
 use crate::model::{estimate, Estimate, Inputs};
 use crate::scenario::year::{JobKind, YearPlan};
-use crate::scenario::{paths, InputError, Scenario};
+use crate::scenario::{fields, paths, InputError, Scenario};
 
 /// The year answered.
 #[derive(Clone, Debug)]
@@ -113,6 +113,28 @@ fn sizes(scenario: &Scenario, chip: Option<&str>, lo: Option<u32>, hi: u32) -> V
     out
 }
 
+/// A serving job's instance on a chip: its `serving` section's deployment (by default the
+/// smallest that holds the model) at the job's first load, as serving's own estimate gives it;
+/// `None` where it misses a target or cannot hold the model.
+fn instance(scenario: &Scenario, chip: Option<&str>, tokens_per_day: f64) -> Option<Instance> {
+    let s = sized(scenario, chip, scenario.cluster.chips.as_ref().and_then(Value::as_u64)? as u32)
+        .with(&fields::SERVING_REQUESTS_PER_S, None)
+        .with(&fields::SERVING_TOKENS_PER_DAY, Some(Value::from(tokens_per_day)));
+    let (inputs, e) = estimated(&s)?;
+    let served = crate::model::serving::of(&inputs, &e)?;
+    if !served.feasible || served.chips_needed == 0 {
+        return None;
+    }
+    let chips = served.chips_needed as f64;
+    let per = served.decode.chips().max(1);
+    let tokens = served.prefill_tokens_per_s + served.decode_tokens_per_s;
+    Some(Instance {
+        chips: per,
+        tokens_per_s: tokens / chips * per as f64,
+        w_per_chip: served.power_w / chips,
+    })
+}
+
 /// The days of a training job at the ends of its range, as multiples of its estimate.
 fn range_of(scenario: &Scenario) -> (f64, f64) {
     let Ok((inputs, calibration)) = scenario.resolve_calibrated() else { return (1.0, 1.0) };
@@ -170,19 +192,7 @@ pub fn answer(scenario: &Scenario) -> Result<Option<YearAnswer>, Vec<InputError>
             JobKind::Serve => {
                 let instances: Vec<Option<Instance>> = ids
                     .iter()
-                    .map(|id| {
-                        let sized =
-                            to_serve(&j.scenario, id.as_deref(), j.tokens_per_day).ok()??;
-                        let best = &sized.best;
-                        let chips = best.chips_needed.max(1) as f64;
-                        let tokens = best.prefill_tokens_per_s + best.decode_tokens_per_s;
-                        let per_instance = best.decode.chips().max(1);
-                        Some(Instance {
-                            chips: per_instance,
-                            tokens_per_s: tokens / chips * per_instance as f64,
-                            w_per_chip: best.power_w / chips,
-                        })
-                    })
+                    .map(|id| instance(&j.scenario, id.as_deref(), j.tokens_per_day))
                     .collect();
                 if instances.iter().all(Option::is_none) {
                     cannot_run.push(place);

@@ -684,8 +684,12 @@ fn the_readmes_example_prints_what_the_readme_shows() {
     assert_eq!(rows.len(), 2);
     for row in rows {
         let chip = row["chip"].as_str().expect("chip");
-        let at =
-            readme.find(&format!("{{ \"chip\": \"{chip}\"")).expect("the README shows the chip");
+        // The sizing's rows, after its command.
+        let from = readme.find(asked).unwrap_or(0);
+        let at = from
+            + readme[from..]
+                .find(&format!("{{ \"chip\": \"{chip}\""))
+                .expect("the README shows the chip");
         let shown = &readme[at..at + readme[at..].find("} ]").unwrap_or(readme.len() - at)];
         let shown = shown.split("\n    {").next().unwrap_or(shown);
         let f = |key: &str| row[key].as_f64().unwrap_or(f64::NAN);

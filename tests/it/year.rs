@@ -404,3 +404,39 @@ fn a_bad_year_names_each_bad_field_by_its_place() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("year.jobs.0.after"));
 }
+
+/// The README's first screen shows the example year's answer as the CLI prints it, rounded as
+/// shown, so it cannot drift from the tool.
+#[test]
+fn the_readmes_year_is_what_the_cli_prints() {
+    let readme = include_str!("../../README.md");
+    let at = readme
+        .find("$ clusterplan year docs/examples/year.json")
+        .expect("the README shows the year");
+    let shown = &readme[at..at + readme[at..].find("```").expect("the example's end")];
+    let out = run_cli(&["year", "-"], EXAMPLE);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let s = |v: &serde_json::Value| v.to_string();
+    for job in v["jobs"].as_array().expect("jobs") {
+        let name = job["name"].as_str().expect("name");
+        let row_at = shown.find(&format!("\"name\": \"{name}\"")).expect("each job shown");
+        let row = &shown[row_at..row_at + shown[row_at..].find('…').unwrap_or(0)];
+        for key in ["start", "finish", "deadline", "met"] {
+            let expected = format!("\"{key}\": {}", s(&job[key]));
+            assert!(row.contains(&expected), "{name}: {expected} not in {row}");
+        }
+        if let Some(chips) = job["chips_to_meet"]["chips"].as_u64() {
+            assert!(row.contains(&format!("\"chips\": {chips}")), "{row}");
+        }
+    }
+    let buy = &v["buy"][0];
+    for expected in [
+        format!("\"chip\": {}", s(&buy["chip"])),
+        format!("\"chips\": {}", buy["chips"]),
+        format!("\"date\": {}", s(&buy["date"])),
+        format!("\"utilisation\": {:.3}", v["utilisation"].as_f64().unwrap_or(0.0)),
+    ] {
+        assert!(shown.contains(&expected), "{expected} not in the README");
+    }
+}
