@@ -144,7 +144,8 @@ pub enum Why {
     Waits { job: usize, on: usize },
     /// Job `job` cannot get its fewest chips (`min`) in `week`.
     NoRoom { job: usize, week: u32 },
-    /// Serving job `job`'s peak takes `chips` chips in `week`, more than any week before.
+    /// Serving job `job`'s peak takes `chips` chips in `week`, a tenth or more above the last
+    /// said.
     Peak { job: usize, week: u32, chips: u32 },
     /// Job `job` starts in `week` on `chips` chips of `kind`.
     Starts { job: usize, week: u32, kind: usize, chips: u32 },
@@ -484,7 +485,9 @@ fn run(year: &Year, scale: f64) -> Schedule {
                     if served[j] < 1.0 - 1e-9 {
                         fates[j].met = false;
                     }
-                    if took > peak_chips[j] {
+                    // Said when the peak first takes chips, and again each time it grows by a
+                    // tenth or more over the last said.
+                    if took as f64 > peak_chips[j] as f64 * 1.1 {
                         peak_chips[j] = took;
                         whys.push(Why::Peak { job: j, week, chips: took });
                     }

@@ -170,8 +170,11 @@ pub fn year_json(a: &YearAnswer) -> Value {
                     })
                 })
                 .collect();
+            let said: Vec<String> =
+                s.whys.iter().filter(|w| why_job(w) == Some(j)).map(|w| why(a, w)).collect();
             json!({
                 "name": job.name,
+                "said": said,
                 "met": s.fates[j].met,
                 "can_run": !a.cannot_run.contains(&j),
                 "weeks_missed": s.weeks.iter().filter(|w| w.served[j] < 1.0 - 1e-9).count(),
