@@ -362,7 +362,17 @@ fn read_drawn(v: &Value) -> Option<Drawn> {
         served,
         fleet: at(v, "fleet").and_then(|f| serde_json::from_value(f).ok()),
         failures: at(v, "failures").and_then(|f| serde_json::from_value(f).ok()),
-        year: at(v, "year").and_then(|y| serde_json::from_value(y).ok()),
+        year: at(v, "year").map(|y| super::sections::year::Year {
+            said: brick(at(&y, "said")),
+            jobs: brick(at(&y, "jobs")),
+            buy: at(&y, "buy").and_then(|b| serde_json::from_value(b).ok()),
+            cost: brick(at(&y, "cost")),
+            decisions: texts(&y, "decisions"),
+            fleet_svg: text(&y, "fleet_svg").unwrap_or_default(),
+            gantt_svg: text(&y, "gantt_svg").unwrap_or_default(),
+            csv: text(&y, "csv").unwrap_or_default(),
+            errors: texts(&y, "errors"),
+        }),
         error: text(v, "error"),
     })
 }

@@ -345,8 +345,11 @@ impl Curve {
     }
 }
 
-/// The year scheduled, with each job's days scaled by `scale` (1 for the estimate).
-fn run(year: &Year, scale: f64) -> Schedule {
+/// The year scheduled, each job's days scaled by its own of `scales` (1 for the estimate, and
+/// for a job it has none for).
+fn run(year: &Year, scales: &[f64]) -> Schedule {
+    let scale_of =
+        |j: usize| scales.get(j).copied().filter(|x| x.is_finite() && *x > 0.0).unwrap_or(1.0);
     let pools = pools_of(year);
     let weeks = year.weeks.min(MAX_WEEKS);
     let n = year.jobs.len();
@@ -544,9 +547,9 @@ fn run(year: &Year, scale: f64) -> Schedule {
                             .find(|s| s.chips == chips && powered(p, s, &site_w))?;
                         let left = 1.0 - progress[j];
                         let moving = fastest.map_or(f64::INFINITY, |(_, there)| {
-                            left * there.days * scale + job.restart_days.max(0.0)
+                            left * there.days * scale_of(j) + job.restart_days.max(0.0)
                         });
-                        (left * here.days * scale <= moving).then_some((p, *here))
+                        (left * here.days * scale_of(j) <= moving).then_some((p, *here))
                     });
                     let chosen = stay.or(fastest);
                     let Some((p, size)) = chosen else {
@@ -587,7 +590,7 @@ fn run(year: &Year, scale: f64) -> Schedule {
                     if fates[j].start.is_none() {
                         fates[j].start = Some(ready);
                     }
-                    let total = size.days * scale;
+                    let total = size.days * scale_of(j);
                     let gained = days.max(0.0) / total;
                     let mut until = week_end;
                     if progress[j] + gained >= 1.0 {
@@ -658,7 +661,7 @@ fn run(year: &Year, scale: f64) -> Schedule {
             let due = job.deadline.unwrap_or(horizon);
             fates[j].met = fates[j].finish.is_some_and(|f| f <= due + 1e-9);
             if !fates[j].met {
-                fates[j].to_meet = to_meet(job, sizes, fates[j].start, due, scale);
+                fates[j].to_meet = to_meet(job, sizes, fates[j].start, due, scale_of(j));
             }
         }
     }
@@ -706,17 +709,17 @@ fn to_meet(
 
 /// The year scheduled, each finish with its range.
 pub fn schedule(year: &Year) -> Schedule {
-    let mut mid = run(year, 1.0);
-    let range = |j: &Job| match j.work {
-        Work::Train { range, .. } => range,
-        Work::Serve { .. } => (1.0, 1.0),
+    let ends = |end: fn((f64, f64)) -> f64| -> Vec<f64> {
+        let range = |j: &Job| match j.work {
+            Work::Train { range, .. } => end(range),
+            Work::Serve { .. } => 1.0,
+        };
+        year.jobs.iter().map(range).collect()
     };
-    // Each job at its own range's end: the schedule run with every job scaled alike, then each
-    // job's own scale applied to its days from its start.
-    let low_scale = year.jobs.iter().map(|j| range(j).0).fold(f64::INFINITY, f64::min);
-    let high_scale = year.jobs.iter().map(|j| range(j).1).fold(0.0, f64::max);
-    let low = run(year, if low_scale.is_finite() { low_scale } else { 1.0 });
-    let high = run(year, if high_scale > 0.0 { high_scale } else { 1.0 });
+    let mut mid = run(year, &[]);
+    // Every job at the same end of its own range.
+    let low = run(year, &ends(|r| r.0));
+    let high = run(year, &ends(|r| r.1));
     for (j, fate) in mid.fates.iter_mut().enumerate() {
         fate.finish_low = low.fates[j].finish;
         fate.finish_high = high.fates[j].finish;
@@ -729,10 +732,10 @@ pub fn schedule(year: &Year) -> Schedule {
 /// latest week that still holds; the kind whose purchase costs least. `None` when everything
 /// holds already or no purchase of up to `most` chips of a kind does.
 pub fn buy(year: &Year, kinds: &[usize], site: usize, most: u32) -> Option<Purchase> {
-    if run(year, 1.0).all_met {
+    if run(year, &[]).all_met {
         return None;
     }
-    let holds = |p: Purchase| run(&year.with(p), 1.0).all_met;
+    let holds = |p: Purchase| run(&year.with(p), &[]).all_met;
     let mut best: Option<(f64, Purchase)> = None;
     for &kind in kinds {
         let Some(k) = year.kinds.get(kind) else { continue };

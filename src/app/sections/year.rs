@@ -2,7 +2,7 @@
 //! few lines, the jobs as a table, what to buy, the cost, each decision, the fleet's chart and
 //! the jobs' Gantt, and the weeks as CSV.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::app::bricks::{Line, Row, Table};
 use crate::charts::{self, Bar, FleetWeeks};
@@ -14,8 +14,8 @@ use crate::sizing::year::YearAnswer;
 use crate::text::{fill, t};
 
 /// The year as the page shows it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+/// The page reads it by hand (`app::wire`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Year {
     /// What the year answers, a line each: the jobs' dates, serving, the fleet's use.
     pub said: Vec<Line>,
