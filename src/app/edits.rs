@@ -272,7 +272,7 @@ pub fn year_change(text: &str) -> Result<Vec<Change>, String> {
 }
 
 /// A year to start from: the plan's cluster installed now and half as many GB300 in week 21,
-/// the plan's training due in week 26, post-training of a thirtieth of its tokens after it,
+/// the plan's training due in week 26, RL post-training (the `rl` section's defaults) after it,
 /// and a chat service of 20 B tokens a day from week 5 growing a fifth a month with a daily
 /// peak 1.6 times its mean.
 pub fn example_year(scenario: &Scenario) -> Value {
@@ -283,7 +283,6 @@ pub fn example_year(scenario: &Scenario) -> Value {
     };
     // GB300 comes in NVL72 racks: whole racks, about half the chips.
     let later = (chips / 2 / 72).max(1) * 72;
-    let tokens = scenario.resolve().map_or(1e12, |i| (i.training.tokens / 30.0).max(1e9)).round();
     json!({
         "start": crate::scenario::year::DEFAULT_START,
         "weeks": 52,
@@ -294,7 +293,7 @@ pub fn example_year(scenario: &Scenario) -> Value {
         "jobs": [
             { "name": "pretrain", "kind": "pretrain", "deadline": 26, "priority": 0 },
             { "name": "rl", "kind": "post_train", "after": "pretrain", "deadline": 40,
-              "scenario": { "training": { "tokens": tokens } } },
+              "scenario": { "rl": {} } },
             { "name": "chat", "kind": "serve", "earliest": 4, "tokens_per_day": "20B",
               "growth_per_month": 0.2, "peak_over_mean": 1.6 }
         ]

@@ -81,15 +81,21 @@ fn kind_of(scenario: &Scenario, chip: Option<&str>, chips: u32) -> Option<Kind> 
 }
 
 /// A training job's sizes on a chip, from `lo` to `hi` chips.
-fn sizes(scenario: &Scenario, chip: Option<&str>, lo: Option<u32>, hi: u32) -> Vec<Size> {
+/// A post-training job whose scenario has an `rl` section takes its RL run's days (generation,
+/// scoring, training and hand-off each step, `model::rl`), with the failures its training
+/// would meet at that size.
+fn sizes(
+    scenario: &Scenario,
+    chip: Option<&str>,
+    (lo, hi): (Option<u32>, u32),
+    post_train: bool,
+) -> Vec<Size> {
     let probe = match chip {
         Some(id) => scenario.with(paths::CLUSTER_CHIP, Some(Value::from(id))),
         None => scenario.clone(),
     };
-    let Ok(inputs) = probe.resolve() else {
-        // The plan does not hold at its own size on this chip: try it at the first size.
-        return Vec::new();
-    };
+    // A plan that does not resolve on this chip does not run on it.
+    let Ok(inputs) = probe.resolve() else { return Vec::new() };
     let p = &inputs.parallelism;
     let group = (p.tensor * p.pipeline * p.context).max(1) * p.expert.max(1);
     let unit = group;
@@ -105,7 +111,13 @@ fn sizes(scenario: &Scenario, chip: Option<&str>, lo: Option<u32>, hi: u32) -> V
     let mut out = Vec::new();
     for n in counts {
         let Some((inputs, e)) = estimated(&sized(scenario, chip, n)) else { continue };
-        let days = e.effective_train_days().unwrap_or(e.train_days);
+        let mut days = e.effective_train_days().unwrap_or(e.train_days);
+        if post_train {
+            if let Some(rl) = crate::model::rl::of(&inputs, &e) {
+                let goodput = if days > 0.0 { e.train_days / days } else { 1.0 };
+                days = if rl.problems.is_empty() { rl.days / goodput } else { f64::INFINITY };
+            }
+        }
         let days = if e.feasible && days.is_finite() && days > 0.0 { days } else { f64::INFINITY };
         let n = inputs.cluster.n_chips.max(1);
         out.push(Size { chips: n, days, w_per_chip: e.facility.power.facility_w / n as f64 });
@@ -206,8 +218,11 @@ pub fn answer(scenario: &Scenario) -> Result<Option<YearAnswer>, Vec<InputError>
             }
             _ => {
                 let hi = j.max.unwrap_or(top);
-                let curves: Vec<Vec<Size>> =
-                    ids.iter().map(|id| sizes(&j.scenario, id.as_deref(), j.min, hi)).collect();
+                let post = j.kind == JobKind::PostTrain;
+                let curves: Vec<Vec<Size>> = ids
+                    .iter()
+                    .map(|id| sizes(&j.scenario, id.as_deref(), (j.min, hi), post))
+                    .collect();
                 if curves.iter().all(|c| c.iter().all(|s| !s.days.is_finite())) {
                     cannot_run.push(place);
                 }
