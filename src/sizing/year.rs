@@ -109,8 +109,10 @@ fn sizes(
     counts.sort_unstable();
     counts.dedup();
     let mut out = Vec::new();
+    // Each size from the scenario with its chip already set: the chip is written once, not
+    // once a size.
     for n in counts {
-        let Some((inputs, e)) = estimated(&sized(scenario, chip, n)) else { continue };
+        let Some((inputs, e)) = estimated(&sized(&probe, None, n)) else { continue };
         let mut days = e.effective_train_days().unwrap_or(e.train_days);
         if post_train {
             if let Some(rl) = crate::model::rl::of(&inputs, &e) {
