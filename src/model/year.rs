@@ -5,9 +5,10 @@
 //!
 //! A training job's curve is its own estimate at a ladder of sizes on each chip kind (days with
 //! failures and checkpoints, and the site watts a chip draws), made by the judge; the schedule
-//! only looks sizes up. A job that changes size or pool pays a restart; one that is not
-//! `elastic` keeps its size and pool while they are there. A serving job's demand grows month by
-//! month; at its daily peak it needs whole instances, each of a chip kind's cheapest deployment.
+//! only looks sizes up. A running job moves to another size or pool only when the move, its
+//! restart paid, finishes sooner; `elastic` jobs take chips after those that are not. A serving
+//! job's demand grows month by month; at its daily peak it needs whole instances of its
+//! deployment on a chip kind.
 //!
 //! The schedule is deterministic and says why it decided each thing (`Why`); the range of a
 //! finish is the schedule run again with every job at the ends of its range. What to buy is the
@@ -262,6 +263,29 @@ impl Year {
             Delivery { kind: p.kind, site: p.site, week: p.week, chips: p.chips, retire: None };
         y.deliveries.push(delivery);
         y
+    }
+}
+
+impl Schedule {
+    /// Tokens trained and served over the year.
+    pub fn tokens(&self) -> f64 {
+        self.fates.iter().map(|f| f.tokens).sum()
+    }
+
+    /// The most the sites draw together in any week, watts.
+    pub fn peak_w(&self) -> f64 {
+        let drawn = |w: &Week| w.site_w.iter().fold(0.0, |sum, x| sum + x);
+        self.weeks.iter().map(drawn).fold(0.0, f64::max)
+    }
+
+    /// What a million tokens trained and served costs, owned; infinite when none are.
+    pub fn usd_per_million_tokens(&self) -> f64 {
+        let tokens = self.tokens();
+        if tokens > 0.0 {
+            self.spend.total_usd() / tokens * 1e6
+        } else {
+            f64::INFINITY
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::model::year::{Purchase, Schedule, Why, Work, DAYS_PER_WEEK};
+use crate::model::year::{Purchase, Why, Work, DAYS_PER_WEEK};
 use crate::scenario::year::date_of;
 use crate::sizing::year::YearAnswer;
 use crate::text::fill;
@@ -72,11 +72,6 @@ pub fn purchase(a: &YearAnswer, p: &Purchase) -> Value {
         "site": a.sites.get(p.site),
         "capex_usd": n(p.chips as f64 * a.year.kinds.get(p.kind).map_or(0.0, |k| k.capex_usd)),
     })
-}
-
-/// Tokens trained and served over the year.
-pub fn tokens(s: &Schedule) -> f64 {
-    s.fates.iter().map(|f| f.tokens).sum()
 }
 
 /// The year as JSON.
@@ -184,8 +179,7 @@ pub fn year_json(a: &YearAnswer) -> Value {
         })
         .collect();
     let spend = &s.spend;
-    let peak_mw = s.weeks.iter().map(|w| w.site_w.iter().sum::<f64>() / 1e6).fold(0.0, f64::max);
-    let trained_served = tokens(s);
+    let peak_mw = s.peak_w() / 1e6;
     json!({
         "start": date(a, 0.0),
         "weeks": weeks,
@@ -201,11 +195,7 @@ pub fn year_json(a: &YearAnswer) -> Value {
             "rent_instead_usd": n(spend.rent_usd),
             "energy_mwh": n(spend.energy_mwh),
             "peak_mw": n(peak_mw),
-            "usd_per_million_tokens": n(if trained_served > 0.0 {
-                spend.total_usd() / trained_served * 1e6
-            } else {
-                f64::INFINITY
-            }),
+            "usd_per_million_tokens": n(s.usd_per_million_tokens()),
             "usd_per_mw": n(if peak_mw > 0.0 { spend.total_usd() / peak_mw } else { f64::INFINITY }),
         },
         "buy": a.buy.iter().map(|p| purchase(a, p)).collect::<Vec<_>>(),

@@ -204,10 +204,8 @@ fn buy(a: &YearAnswer) -> Line {
 
 fn cost(a: &YearAnswer, money: Money) -> Vec<Line> {
     let sp = &a.schedule.spend;
-    let tokens = crate::report::year::tokens(&a.schedule);
-    let peak_mw =
-        a.schedule.weeks.iter().map(|w| w.site_w.iter().sum::<f64>() / 1e6).fold(0.0, f64::max);
-    let per_m = if tokens > 0.0 { sp.total_usd() / tokens * 1e6 } else { f64::NAN };
+    let per_m = a.schedule.usd_per_million_tokens();
+    let per_m = if per_m.is_finite() { money.show(per_m) } else { "—".to_string() };
     vec![
         Line::new(
             "year-cost",
@@ -227,7 +225,7 @@ fn cost(a: &YearAnswer, money: Money) -> Vec<Line> {
             "year-unit-cost",
             fill(
                 "year.unit-cost",
-                &[("per_m", &money.show(per_m)), ("peak", &crate::format::power(peak_mw * 1e6))],
+                &[("per_m", &per_m), ("peak", &crate::format::power(a.schedule.peak_w()))],
             ),
             false,
         ),
