@@ -481,18 +481,23 @@ enum Mark {
 }
 
 /// A legend in a top corner of a chart's plotting `area` (`right` or left): a mark and a
-/// label per entry, over a veil of the background. Drawn here rather than by plotters' series
-/// labels, which measure text through the page's document, which the worker has not.
+/// label per entry, over a veil of the background, a label too wide for the area wrapped onto
+/// further lines. Drawn here rather than by plotters' series labels, which measure text through
+/// the page's document, which the worker has not.
 fn legend_box(area: &Area, theme: &Theme, entries: &[(String, Mark, &str)], right: bool) -> Drawn {
-    let longest = entries.iter().map(|(t, ..)| text_width(t, LEGEND)).fold(0.0, f64::max);
-    let (w, h) = ((longest + 32.0) as i32, 8 + 16 * entries.len() as i32);
-    let x0 = if right { area.dim_in_pixel().0 as i32 - w - 8 } else { 8 };
+    let room = (area.dim_in_pixel().0 as f64 - 48.0).max(LEGEND * 8.0);
+    let lines: Vec<Vec<String>> = entries.iter().map(|(t, ..)| wrap(t, LEGEND, room)).collect();
+    let longest = lines.iter().flatten().map(|t| text_width(t, LEGEND)).fold(0.0, f64::max);
+    let rows: usize = lines.iter().map(Vec::len).sum();
+    let (w, h) = ((longest + 32.0) as i32, 8 + 16 * rows as i32);
+    let x0 = if right { (area.dim_in_pixel().0 as i32 - w - 8).max(0) } else { 8 };
     let y0 = 6;
     let corners = [(x0, y0), (x0 + w, y0 + h)];
     area.draw(&Rectangle::new(corners, color(theme.background).mix(0.9).filled()))?;
     area.draw(&Rectangle::new(corners, color(theme.grid).stroke_width(1)))?;
-    for (row, (text, mark, c)) in entries.iter().enumerate() {
-        let (x, y) = (x0 + 6, y0 + 12 + 16 * row as i32);
+    let mut row: i32 = 0;
+    for ((_, mark, c), text) in entries.iter().zip(&lines) {
+        let (x, y) = (x0 + 6, y0 + 12 + 16 * row);
         match mark {
             Mark::Line => area.draw(&PathElement::new(vec![(x, y), (x + 14, y)], stroke(c, 2)))?,
             Mark::Faint => area.draw(&PathElement::new(
@@ -502,10 +507,57 @@ fn legend_box(area: &Area, theme: &Theme, entries: &[(String, Mark, &str)], righ
             Mark::Dot => area.draw(&Circle::new((x + 7, y), 4, color(c).filled()))?,
             Mark::Cross => area.draw(&Cross::new((x + 7, y), 4, stroke(c, 2)))?,
         }
-        let style = font_at(theme, LEGEND, (HPos::Left, VPos::Center));
-        area.draw(&Text::new(text.clone(), (x + 20, y), style))?;
+        for line in text {
+            let style = font_at(theme, LEGEND, (HPos::Left, VPos::Center));
+            let y = y0 + 12 + 16 * row;
+            area.draw(&Text::new(line.clone(), (x + 20, y), style))?;
+            row += 1;
+        }
     }
     Ok(())
+}
+
+/// `text` in lines no wider than `room` pixels at `size`: broken after a space, or between
+/// two wide (CJK) characters, and mid-word only where a word alone is wider than the room.
+fn wrap(text: &str, size: f64, room: f64) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    // Pieces that stay whole: a word with its trailing space, or one wide character.
+    let mut pieces = Vec::new();
+    let mut word = String::new();
+    for c in text.chars() {
+        let wide = c as u32 >= 0x1100;
+        if wide && !word.is_empty() {
+            pieces.push(std::mem::take(&mut word));
+        }
+        word.push(c);
+        if c == ' ' || wide {
+            pieces.push(std::mem::take(&mut word));
+        }
+    }
+    if !word.is_empty() {
+        pieces.push(word);
+    }
+    for piece in pieces {
+        if !line.is_empty() && text_width(line.trim_end(), size) + text_width(&piece, size) > room {
+            lines.push(line.trim_end().to_string());
+            line.clear();
+        }
+        // A piece wider than the room alone goes a character at a time.
+        for c in piece.chars() {
+            if !line.is_empty()
+                && text_width(&line, size) + text_width(c.encode_utf8(&mut [0; 4]), size) > room
+            {
+                lines.push(line.trim_end().to_string());
+                line.clear();
+            }
+            line.push(c);
+        }
+    }
+    if !line.trim_end().is_empty() || lines.is_empty() {
+        lines.push(line.trim_end().to_string());
+    }
+    lines
 }
 
 /// Site power and the run's cost against chip count (log axes), the plan's own size marked.

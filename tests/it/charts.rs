@@ -236,3 +236,49 @@ fn the_power_plot_compares_it_with_it() {
     busy.facility.power.peak_it_w = p.it_w * 0.9;
     assert!(charts::draw_power(&busy, &LIGHT, SIZE).contains("exceeded"));
 }
+
+/// Every `<text>` of an SVG document with its left `x`, its font size and its words.
+fn texts(svg: &str) -> Vec<(f64, f64, String)> {
+    let attr = |tag: &str, name: &str| -> Option<f64> {
+        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        tag[at..].split('"').next()?.trim_end_matches("px").parse().ok()
+    };
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let (tag, rest) = t.split_once('>')?;
+            let words = rest.split("</text>").next()?.trim();
+            let words = words.replace("&apos;", "'").replace("&quot;", "\"").replace("&amp;", "&");
+            Some((attr(tag, "x")?, attr(tag, "font-size").unwrap_or(0.0), words))
+        })
+        .collect()
+}
+
+#[test]
+fn a_long_legend_entry_wraps_inside_a_narrow_chart() {
+    let weeks = 52;
+    let fleet = charts::FleetWeeks {
+        installed: vec![4096.0; weeks],
+        jobs: vec![("pre-training".into(), vec![2048.0; weeks])],
+        deliveries: vec![
+            (0, "4,096 H100 SXM 80GB at the first site, week 1".into()),
+            (13, "2,304 GB300 NVL72 at the second site, week 14".into()),
+            (26, "1,024 Ascend 910B at the second site, week 27".into()),
+        ],
+        caps: vec![(20, "the second site's cap rises to 48 MW, week 21".into())],
+    };
+    let mut lines = Vec::new();
+    for (width, theme) in [(360u32, &LIGHT), (360, &DARK), (1400, &LIGHT)] {
+        let svg = charts::draw_year_fleet(&fleet, theme, (width, 340));
+        let legend: Vec<_> = texts(&svg).into_iter().filter(|t| t.1 == 11.0).collect();
+        assert!(legend.iter().any(|t| t.2.contains("GB300")), "the deliveries are in the legend");
+        for (x, size, words) in &legend {
+            let right = x + charts::text_width(words, *size);
+            assert!(right <= width as f64, "{words:?} ends at {right:.0} px of {width}");
+        }
+        lines.push(legend.len());
+    }
+    // Four entries: the job, the chips installed, the deliveries and the cap; wide, a line each.
+    assert_eq!(lines[2], 4, "{lines:?}");
+    assert!(lines[0] > 6 && lines[0] == lines[1], "{lines:?}");
+}
