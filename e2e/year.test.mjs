@@ -2,8 +2,9 @@
 // chat service on 8,192 H100 now and 4,608 GB300 from week 21 (docs/examples/year.json). The
 // year draws its fleet and its jobs, shows the pre-training missing its date with the chips
 // that would meet it and the purchase that makes every target hold, and its link reopens it;
-// the panel starts a year from the plan, refuses text that is not JSON, and removes it. In
-// English and Chinese.
+// the panel starts a year from the plan, adds, names, dates and removes a job and adds a
+// delivery in its form, refuses text that is not JSON, and removes the year. In English and
+// Chinese.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -50,7 +51,7 @@ for (const lang of ['en', 'zh-CN']) {
     assertClean(log, served());
   });
 
-  test(`${lang}: the year panel starts a year from the plan, refuses bad text and removes it`, async (t) => {
+  test(`${lang}: the year panel starts a year, edits its jobs and deliveries, refuses bad text`, async (t) => {
     const log = { errors: [], requests: [] };
     const page = await newPage(await newContext(t, { locale: lang }), log);
     const plan = { ...example };
@@ -60,6 +61,24 @@ for (const lang of ['en', 'zh-CN']) {
     assert.equal(await page.locator(q('year')).count(), 0, 'no year before one is asked for');
     await page.click(q('year-on'));
     await until(page, 'the year drawn', (s) => !!document.querySelector(s), `${q('year-gantt')} svg`);
+    // The form: a job added, named and given a date, drawn; removed, gone.
+    assert.equal(await page.locator(q('year-job')).count(), 3);
+    assert.equal(await page.locator(q('year-delivery')).count(), 2);
+    await page.click(q('year-job-add'));
+    const drawn = (name) => (s) => (document.querySelector(s)?.innerHTML ?? '').includes(name);
+    await until(page, 'the new job drawn', drawn('job 4'), `${q('year-gantt')} svg`);
+    await page.fill(q('year-job-name-3'), 'eval');
+    await page.dispatchEvent(q('year-job-name-3'), 'change');
+    await until(page, 'the job renamed', drawn('eval'), `${q('year-gantt')} svg`);
+    await page.fill(q('year-job-deadline-3'), '30');
+    await until(page, 'its deadline', (s) => /2027-08-02/.test(document.querySelector(s)?.textContent ?? ''), q('year-job-3'));
+    await page.click(q('year-job-remove-3'));
+    await until(page, 'the job removed', (s) => !(document.querySelector(s)?.innerHTML ?? '').includes('eval'), `${q('year-gantt')} svg`);
+    assert.match(await text(page, 'notice'), zh ? /已移除全年任务 4/ : /Removed job 4 of the year/);
+    await page.click(q('year-delivery-add'));
+    await until(page, 'a third delivery', (s) => document.querySelectorAll(s).length === 3, q('year-delivery'));
+    // The rest as text.
+    await page.click(q('year-as-text'));
     const written = await page.inputValue(q('year-json'));
     assert.match(written, /"gb300"/);
     // Text that is not JSON is reported and changes nothing.

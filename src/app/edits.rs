@@ -1,6 +1,7 @@
 //! The page's edits of lists and optional blocks, as plain Rust: further pools and sites, the
-//! user's measurements, and the model's optional blocks (vision encoder, cross-attention,
-//! attention window, experts), each with what it brings along or takes with it. `Edit::changes` turns one into
+//! user's measurements, the model's optional blocks (vision encoder, cross-attention,
+//! attention window, experts), and the year's jobs and deliveries, each with what it brings
+//! along or takes with it. `Edit::changes` turns one into
 //! field changes on the scenario; `State::apply` runs them as any other edit, and a removal
 //! comes with its notice and Undo.
 
@@ -10,7 +11,7 @@ use serde_json::json;
 pub use serde_json::Value;
 
 use crate::evaluation::Evaluation;
-use crate::scenario::{Scenario, MEASURES};
+use crate::scenario::{year, Scenario, MEASURES};
 
 /// A change to one field: a dotted path and its new raw value (`None` clears it).
 pub type Change = (String, Option<Value>);
@@ -115,6 +116,17 @@ pub enum Edit {
     RemoveMeasurement { at: usize },
     /// Turn `block` on, from its starting figures, or off.
     Block { block: Block, on: bool },
+    /// A job of the year, named by the next free `job N`: a fine-tune of the plan (`serve`
+    /// false) or a serving load of a billion tokens a day.
+    AddYearJob { serve: bool },
+    /// Year job `at` is called `name`; the jobs that ran after it run after the new name.
+    RenameYearJob { at: usize, name: String },
+    /// Drop year job `at`; the jobs that ran after it start on their own.
+    RemoveYearJob { at: usize },
+    /// Chips arriving a quarter after the last delivery: as many of the same chip.
+    AddDelivery,
+    /// Drop delivery `at`.
+    RemoveDelivery { at: usize },
 }
 
 impl Edit {
@@ -123,6 +135,8 @@ impl Edit {
         match self {
             Edit::RemovePool { at } => Some(Removed::Pool { n: at + 2 }),
             Edit::RemoveMeasurement { at } => Some(Removed::Measurement { n: at + 1 }),
+            Edit::RemoveYearJob { at } => Some(Removed::YearJob { n: at + 1 }),
+            Edit::RemoveDelivery { at } => Some(Removed::Delivery { n: at + 1 }),
             _ => None,
         }
     }
@@ -135,6 +149,15 @@ impl Edit {
             _ => Vec::new(),
         };
         let some_list = |list: Vec<Value>| (!list.is_empty()).then_some(Value::Array(list));
+        // The list at `path` without its entry `at` (none when it has no such entry).
+        let without = |path: &str, at: usize| -> Vec<Change> {
+            let mut entries = list(path);
+            if at >= entries.len() {
+                return Vec::new();
+            }
+            entries.remove(at);
+            vec![(path.to_string(), some_list(entries))]
+        };
         match self {
             Edit::AddPool => {
                 let mut pools = list("cluster.pools");
@@ -221,18 +244,31 @@ impl Edit {
                 }
                 vec![("calibration".into(), Some(Value::Array(entries)))]
             }
-            Edit::RemoveMeasurement { at } => {
-                let mut entries = list("calibration");
-                if *at >= entries.len() {
-                    return Vec::new();
-                }
-                entries.remove(*at);
-                vec![("calibration".into(), some_list(entries))]
-            }
+            Edit::RemoveMeasurement { at } => without("calibration", *at),
             Edit::Block { block, on } => {
                 let value = if *on { Some(block.start()) } else { block.off() };
                 vec![(block.path().into(), value)]
             }
+            Edit::AddYearJob { serve } => {
+                let jobs = year::job_added(list("year.jobs"), *serve);
+                vec![("year.jobs".into(), Some(Value::Array(jobs)))]
+            }
+            Edit::RenameYearJob { at, name } => {
+                match year::job_renamed(list("year.jobs"), *at, name) {
+                    Some(jobs) => vec![("year.jobs".into(), Some(Value::Array(jobs)))],
+                    None => Vec::new(),
+                }
+            }
+            Edit::RemoveYearJob { at } => match year::job_removed(list("year.jobs"), *at) {
+                Some(jobs) => vec![("year.jobs".into(), some_list(jobs))],
+                None => Vec::new(),
+            },
+            Edit::AddDelivery => {
+                let chips = good.map_or(1024, |g| g.inputs.cluster.n_chips);
+                let deliveries = year::delivery_added(list("year.deliveries"), chips);
+                vec![("year.deliveries".into(), Some(Value::Array(deliveries)))]
+            }
+            Edit::RemoveDelivery { at } => without("year.deliveries", *at),
             Edit::PoolChip { .. }
             | Edit::PoolSystem { .. }
             | Edit::MeasurementModel { .. }
@@ -248,6 +284,10 @@ pub enum Removed {
     Pool { n: usize },
     /// Measurement `n`.
     Measurement { n: usize },
+    /// Job `n` of the year.
+    YearJob { n: usize },
+    /// Delivery `n` of the year.
+    Delivery { n: usize },
 }
 
 /// The `year` section as the form shows it: JSON laid out to be read; empty without one.

@@ -19,6 +19,9 @@ fn table_path(path: &str) -> String {
     };
     entry("cluster.pools.", "cluster")
         .or_else(|| entry("sites.", "sites"))
+        .or_else(|| entry("year.jobs.", "year.jobs"))
+        .or_else(|| entry("year.deliveries.", "year.deliveries"))
+        .or_else(|| entry("year.power.", "year.power"))
         .unwrap_or_else(|| path.to_string())
 }
 
@@ -130,6 +133,12 @@ pub fn notice(n: &Notice) -> String {
         }
         Notice::Removed(Removed::Measurement { n }) => {
             fill("notice.measurement-removed", &[("n", &n.to_string())])
+        }
+        Notice::Removed(Removed::YearJob { n }) => {
+            fill("notice.year-job-removed", &[("n", &n.to_string())])
+        }
+        Notice::Removed(Removed::Delivery { n }) => {
+            fill("notice.delivery-removed", &[("n", &n.to_string())])
         }
         Notice::Text(text) => text.clone(),
     }

@@ -32,9 +32,12 @@ pub const CALIBRATION: Path = Path::new("calibration");
 pub const SITES: Path = Path::new("sites");
 pub const SERVING: Path = Path::new("serving");
 pub const RL: Path = Path::new("rl");
+pub const YEAR: Path = Path::new("year");
+pub const YEAR_JOBS: Path = Path::new("year.jobs");
+pub const YEAR_DELIVERIES: Path = Path::new("year.deliveries");
 
 /// Every place above, for the test that each is one the scenario knows.
-pub const ALL: [Path; 26] = [
+pub const ALL: [Path; 29] = [
     MODEL,
     MODEL_PRESET,
     MODEL_VISION,
@@ -61,4 +64,7 @@ pub const ALL: [Path; 26] = [
     SITES,
     SERVING,
     RL,
+    YEAR,
+    YEAR_JOBS,
+    YEAR_DELIVERIES,
 ];

@@ -44,6 +44,82 @@ pub const MAX_SITES: usize = 8;
 /// The first day of a year that does not give its own.
 pub const DEFAULT_START: &str = "2027-01-04";
 
+/// The jobs with one more, named by the next free `job N`: a fine-tune of the scenario
+/// (`serve` false) or a serving load of a billion tokens a day; as they were at `MAX_JOBS`.
+pub fn job_added(mut jobs: Vec<Value>, serve: bool) -> Vec<Value> {
+    if jobs.len() >= MAX_JOBS {
+        return jobs;
+    }
+    let taken =
+        |name: &str| jobs.iter().any(|j| j.get("name").and_then(Value::as_str) == Some(name));
+    let name = (jobs.len() + 1..).map(|n| format!("job {n}")).find(|n| !taken(n));
+    jobs.push(if serve {
+        serde_json::json!({ "name": name, "kind": "serve", "tokens_per_day": "1B" })
+    } else {
+        serde_json::json!({ "name": name, "kind": "fine_tune", "priority": 2 })
+    });
+    jobs
+}
+
+/// The jobs with job `at` called `name` (trimmed), the jobs that ran after it running after
+/// the new name; `None` for a blank name or a job the list lacks.
+pub fn job_renamed(mut jobs: Vec<Value>, at: usize, name: &str) -> Option<Vec<Value>> {
+    let name = name.trim();
+    let old = jobs.get(at)?.get("name").cloned();
+    if name.is_empty() {
+        return None;
+    }
+    for (i, job) in jobs.iter_mut().enumerate() {
+        let Value::Object(map) = job else { continue };
+        if i == at {
+            map.insert("name".into(), Value::from(name));
+        } else if old.is_some() && map.get("after") == old.as_ref() {
+            map.insert("after".into(), Value::from(name));
+        }
+    }
+    Some(jobs)
+}
+
+/// The jobs without job `at`, the jobs that ran after it starting on their own; `None` for a
+/// job the list lacks.
+pub fn job_removed(mut jobs: Vec<Value>, at: usize) -> Option<Vec<Value>> {
+    if at >= jobs.len() {
+        return None;
+    }
+    let gone = jobs.remove(at).get("name").cloned();
+    for job in &mut jobs {
+        if let Value::Object(map) = job {
+            if gone.is_some() && map.get("after") == gone.as_ref() {
+                map.remove("after");
+            }
+        }
+    }
+    Some(jobs)
+}
+
+/// The deliveries with the last repeated a quarter (13 weeks) later, of the same chip, count
+/// and site; a year without deliveries has the cluster's `chips` in week 0, written out first.
+/// As they were at `MAX_DELIVERIES`.
+pub fn delivery_added(mut deliveries: Vec<Value>, chips: u32) -> Vec<Value> {
+    if deliveries.is_empty() {
+        deliveries.push(serde_json::json!({ "chip": "cluster", "chips": chips, "week": 0 }));
+    }
+    if deliveries.len() >= MAX_DELIVERIES {
+        return deliveries;
+    }
+    let Some(Value::Object(last)) = deliveries.last() else { return deliveries };
+    let mut next = Map::new();
+    for key in ["chip", "chips", "site"] {
+        if let Some(v) = last.get(key) {
+            next.insert(key.into(), v.clone());
+        }
+    }
+    let week = last.get("week").and_then(Value::as_u64).unwrap_or(0) + 13;
+    next.insert("week".into(), Value::from(week));
+    deliveries.push(Value::Object(next));
+    deliveries
+}
+
 /// A job of the year, read.
 #[derive(Clone, Debug, PartialEq)]
 pub struct YearJob {

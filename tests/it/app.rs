@@ -892,3 +892,80 @@ fn every_view_survives_the_wire() {
         assert_eq!(read.result.as_ref(), Some(&view), "{task:?}");
     }
 }
+
+/// The year panel's edits: a job added takes the next free name and is of the kind asked; a
+/// job renamed is followed by the jobs that ran after it; a job removed frees them, says so and
+/// Undo brings it back; a delivery added repeats the last a quarter later, the cluster written
+/// out first where the year had none; an edit of an entry the list lacks changes nothing.
+#[test]
+fn the_year_is_edited_job_by_job_and_delivery_by_delivery() {
+    use clusterplan::app::edits::example_year;
+    use clusterplan::app::state::{Edit, Removed};
+    let mut state = fresh();
+    let year = example_year(&state.scenario);
+    set(&mut state, "year", year);
+    let job = |s: &State, i: usize, key: &str| s.scenario.get(&format!("year.jobs.{i}.{key}"));
+    state.apply(Action::Edit(Edit::AddYearJob { serve: false }));
+    state.apply(Action::Edit(Edit::AddYearJob { serve: true }));
+    assert_eq!(job(&state, 3, "name"), Some(json!("job 4")));
+    assert_eq!(job(&state, 3, "kind"), Some(json!("fine_tune")));
+    assert_eq!(job(&state, 4, "name"), Some(json!("job 5")));
+    assert_eq!(job(&state, 4, "kind"), Some(json!("serve")));
+    set(&mut state, "year.jobs.3.name", json!("job 6"));
+    state.apply(Action::Edit(Edit::AddYearJob { serve: false }));
+    assert_eq!(job(&state, 5, "name"), Some(json!("job 7")), "a name no job has");
+
+    state.apply(Action::Edit(Edit::RenameYearJob { at: 0, name: " base ".into() }));
+    assert_eq!(job(&state, 0, "name"), Some(json!("base")));
+    assert_eq!(job(&state, 1, "after"), Some(json!("base")), "RL follows the new name");
+    let unchanged = state.scenario.clone();
+    state.apply(Action::Edit(Edit::RenameYearJob { at: 0, name: "  ".into() }));
+    state.apply(Action::Edit(Edit::RenameYearJob { at: 9, name: "x".into() }));
+    state.apply(Action::Edit(Edit::RemoveYearJob { at: 9 }));
+    state.apply(Action::Edit(Edit::RemoveDelivery { at: 9 }));
+    assert_eq!(state.scenario, unchanged, "no blank name, no job or delivery 10");
+
+    let before = state.scenario.clone();
+    state.apply(Action::Edit(Edit::RemoveYearJob { at: 0 }));
+    assert_eq!(job(&state, 0, "name"), Some(json!("rl")));
+    assert_eq!(job(&state, 0, "after"), None, "RL starts on its own");
+    assert_eq!(state.notice, Some(Notice::Removed(Removed::YearJob { n: 1 })));
+    state.apply(Action::Undo);
+    assert_eq!(state.scenario, before);
+
+    let deliveries =
+        |s: &State| s.scenario.get("year.deliveries").and_then(|v| v.as_array().cloned());
+    let last = deliveries(&state).and_then(|d| d.last().cloned()).expect("a delivery");
+    state.apply(Action::Edit(Edit::AddDelivery));
+    let added = deliveries(&state).and_then(|d| d.last().cloned()).expect("a delivery");
+    assert_eq!(added["chip"], last["chip"]);
+    assert_eq!(added["chips"], last["chips"]);
+    assert_eq!(added["week"], json!(last["week"].as_u64().unwrap() + 13));
+    state.apply(Action::Edit(Edit::RemoveDelivery { at: 2 }));
+    assert_eq!(state.notice, Some(Notice::Removed(Removed::Delivery { n: 3 })));
+    assert_eq!(state.scenario, before);
+
+    set(&mut state, "year.deliveries", Value::Null);
+    state.apply(Action::Edit(Edit::AddDelivery));
+    let chips = state.good.as_ref().expect("a result").inputs.cluster.n_chips;
+    assert_eq!(
+        state.scenario.get("year.deliveries"),
+        Some(json!([{ "chip": "cluster", "chips": chips, "week": 0 },
+            { "chip": "cluster", "chips": chips, "week": 13 }]))
+    );
+    state.apply(Action::Edit(Edit::RemoveDelivery { at: 1 }));
+    state.apply(Action::Edit(Edit::RemoveDelivery { at: 0 }));
+    assert_eq!(state.scenario.get("year.deliveries"), None, "the cluster in week 0 again");
+}
+
+/// The year's lists stop at their bounds: no job past `MAX_JOBS`, no delivery past
+/// `MAX_DELIVERIES`.
+#[test]
+fn the_year_form_adds_no_more_than_a_year_holds() {
+    use clusterplan::scenario::year::{delivery_added, job_added, MAX_DELIVERIES, MAX_JOBS};
+    let jobs = (0..MAX_JOBS + 3).fold(Vec::new(), |jobs, _| job_added(jobs, false));
+    assert_eq!(jobs.len(), MAX_JOBS);
+    let deliveries = (0..MAX_DELIVERIES + 3).fold(Vec::new(), |d, _| delivery_added(d, 64));
+    assert_eq!(deliveries.len(), MAX_DELIVERIES);
+    assert_eq!(deliveries[1]["week"], json!(13));
+}
