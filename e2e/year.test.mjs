@@ -2,8 +2,9 @@
 // chat service on 8,192 H100 now and 4,608 GB300 from week 21 (docs/examples/year.json). The
 // year draws its fleet and its jobs, shows the pre-training missing its date with the chips
 // that would meet it and the purchase that makes every target hold, and its link reopens it;
-// the panel starts a year from the plan, adds, names, dates and removes a job and adds a
-// delivery in its form, refuses text that is not JSON, and removes the year. In English and
+// the panel starts a year from the plan, adds, names, dates and removes a job, moves the first
+// day, adds a delivery and a power cap in its form, refuses text that is not JSON, and
+// removes the year. In English and
 // Chinese.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -72,11 +73,19 @@ for (const lang of ['en', 'zh-CN']) {
     await until(page, 'the job renamed', drawn('eval'), `${q('year-gantt')} svg`);
     await page.fill(q('year-job-deadline-3'), '30');
     await until(page, 'its deadline', (s) => /2027-08-02/.test(document.querySelector(s)?.textContent ?? ''), q('year-job-3'));
+    // A later first day moves every date with it.
+    await page.fill(q('year-start'), '2027-02-01');
+    await page.dispatchEvent(q('year-start'), 'change');
+    await until(page, 'the dates moved', (s) => /2027-08-30/.test(document.querySelector(s)?.textContent ?? ''), q('year-job-3'));
     await page.click(q('year-job-remove-3'));
     await until(page, 'the job removed', (s) => !(document.querySelector(s)?.innerHTML ?? '').includes('eval'), `${q('year-gantt')} svg`);
     assert.match(await text(page, 'notice'), zh ? /已移除全年任务 4/ : /Removed job 4 of the year/);
     await page.click(q('year-delivery-add'));
     await until(page, 'a third delivery', (s) => document.querySelectorAll(s).length === 3, q('year-delivery'));
+    // A power cap from week 0 at the cluster's own draw, marked on the fleet.
+    await page.click(q('year-cap-add'));
+    await until(page, 'the cap drawn', drawn(zh ? '限额' : 'cap '), `${q('year-fleet')} svg`);
+    assert.equal(await page.locator(q('year-cap')).count(), 1);
     // The rest as text.
     await page.click(q('year-as-text'));
     const written = await page.inputValue(q('year-json'));

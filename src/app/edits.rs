@@ -127,6 +127,11 @@ pub enum Edit {
     AddDelivery,
     /// Drop delivery `at`.
     RemoveDelivery { at: usize },
+    /// A site's power cap a quarter after the last, or the cluster's site at its own draw
+    /// (rounded up to a megawatt) from week 0.
+    AddPowerCap,
+    /// Drop power cap `at`.
+    RemovePowerCap { at: usize },
 }
 
 impl Edit {
@@ -137,6 +142,7 @@ impl Edit {
             Edit::RemoveMeasurement { at } => Some(Removed::Measurement { n: at + 1 }),
             Edit::RemoveYearJob { at } => Some(Removed::YearJob { n: at + 1 }),
             Edit::RemoveDelivery { at } => Some(Removed::Delivery { n: at + 1 }),
+            Edit::RemovePowerCap { at } => Some(Removed::PowerCap { n: at + 1 }),
             _ => None,
         }
     }
@@ -269,6 +275,12 @@ impl Edit {
                 vec![("year.deliveries".into(), Some(Value::Array(deliveries)))]
             }
             Edit::RemoveDelivery { at } => without("year.deliveries", *at),
+            Edit::AddPowerCap => {
+                let w = good.map_or(0.0, |g| g.estimate.facility.power.facility_w);
+                let caps = year::cap_added(list("year.power"), (w / 1e6).ceil().max(1.0));
+                vec![("year.power".into(), Some(Value::Array(caps)))]
+            }
+            Edit::RemovePowerCap { at } => without("year.power", *at),
             Edit::PoolChip { .. }
             | Edit::PoolSystem { .. }
             | Edit::MeasurementModel { .. }
@@ -288,6 +300,8 @@ pub enum Removed {
     YearJob { n: usize },
     /// Delivery `n` of the year.
     Delivery { n: usize },
+    /// Power cap `n` of the year.
+    PowerCap { n: usize },
 }
 
 /// The `year` section as the form shows it: JSON laid out to be read; empty without one.

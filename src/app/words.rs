@@ -140,6 +140,9 @@ pub fn notice(n: &Notice) -> String {
         Notice::Removed(Removed::Delivery { n }) => {
             fill("notice.delivery-removed", &[("n", &n.to_string())])
         }
+        Notice::Removed(Removed::PowerCap { n }) => {
+            fill("notice.power-cap-removed", &[("n", &n.to_string())])
+        }
         Notice::Text(text) => text.clone(),
     }
 }

@@ -35,9 +35,10 @@ pub const RL: Path = Path::new("rl");
 pub const YEAR: Path = Path::new("year");
 pub const YEAR_JOBS: Path = Path::new("year.jobs");
 pub const YEAR_DELIVERIES: Path = Path::new("year.deliveries");
+pub const YEAR_POWER: Path = Path::new("year.power");
 
 /// Every place above, for the test that each is one the scenario knows.
-pub const ALL: [Path; 29] = [
+pub const ALL: [Path; 30] = [
     MODEL,
     MODEL_PRESET,
     MODEL_VISION,
@@ -67,4 +68,5 @@ pub const ALL: [Path; 29] = [
     YEAR,
     YEAR_JOBS,
     YEAR_DELIVERIES,
+    YEAR_POWER,
 ];

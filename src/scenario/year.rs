@@ -104,20 +104,32 @@ pub fn delivery_added(mut deliveries: Vec<Value>, chips: u32) -> Vec<Value> {
     if deliveries.is_empty() {
         deliveries.push(serde_json::json!({ "chip": "cluster", "chips": chips, "week": 0 }));
     }
-    if deliveries.len() >= MAX_DELIVERIES {
-        return deliveries;
+    quarter_later(deliveries, &["chip", "chips", "site"])
+}
+
+/// The power caps with one more: the last site's cap a quarter (13 weeks) later, the same
+/// megawatts; a year without caps starts with the cluster's site at `mw` from week 0. As they
+/// were at `MAX_DELIVERIES`, the bound of caps too.
+pub fn cap_added(mut caps: Vec<Value>, mw: f64) -> Vec<Value> {
+    if caps.is_empty() {
+        caps.push(serde_json::json!({ "week": 0, "mw": mw }));
+        return caps;
     }
-    let Some(Value::Object(last)) = deliveries.last() else { return deliveries };
-    let mut next = Map::new();
-    for key in ["chip", "chips", "site"] {
-        if let Some(v) = last.get(key) {
-            next.insert(key.into(), v.clone());
-        }
-    }
+    quarter_later(caps, &["site", "mw"])
+}
+
+/// The list with its last entry's `keys` again 13 weeks after its `week`; as it was at
+/// `MAX_DELIVERIES` or when its last entry is no object.
+fn quarter_later(mut list: Vec<Value>, keys: &[&str]) -> Vec<Value> {
+    let Some(Value::Object(last)) = list.last().filter(|_| list.len() < MAX_DELIVERIES) else {
+        return list;
+    };
+    let mut next: Map<String, Value> =
+        keys.iter().filter_map(|&k| Some((k.to_string(), last.get(k)?.clone()))).collect();
     let week = last.get("week").and_then(Value::as_u64).unwrap_or(0) + 13;
     next.insert("week".into(), Value::from(week));
-    deliveries.push(Value::Object(next));
-    deliveries
+    list.push(Value::Object(next));
+    list
 }
 
 /// A job of the year, read.

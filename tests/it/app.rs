@@ -956,16 +956,35 @@ fn the_year_is_edited_job_by_job_and_delivery_by_delivery() {
     state.apply(Action::Edit(Edit::RemoveDelivery { at: 1 }));
     state.apply(Action::Edit(Edit::RemoveDelivery { at: 0 }));
     assert_eq!(state.scenario.get("year.deliveries"), None, "the cluster in week 0 again");
+
+    // A first cap is the cluster's site at its own draw, rounded up to a megawatt; the next
+    // repeats the last a quarter later.
+    let mw = (estimate(&state).facility.power.facility_w / 1e6).ceil();
+    state.apply(Action::Edit(Edit::AddPowerCap));
+    set(&mut state, "year.power.0.site", json!("A"));
+    state.apply(Action::Edit(Edit::AddPowerCap));
+    assert_eq!(
+        state.scenario.get("year.power"),
+        Some(json!([{ "week": 0, "mw": mw, "site": "A" }, { "site": "A", "mw": mw, "week": 13 }]))
+    );
+    state.apply(Action::Edit(Edit::RemovePowerCap { at: 1 }));
+    assert_eq!(state.notice, Some(Notice::Removed(Removed::PowerCap { n: 2 })));
+    state.apply(Action::Edit(Edit::RemovePowerCap { at: 0 }));
+    assert_eq!(state.scenario.get("year.power"), None);
 }
 
-/// The year's lists stop at their bounds: no job past `MAX_JOBS`, no delivery past
+/// The year's lists stop at their bounds: no job past `MAX_JOBS`, no delivery or power cap past
 /// `MAX_DELIVERIES`.
 #[test]
 fn the_year_form_adds_no_more_than_a_year_holds() {
-    use clusterplan::scenario::year::{delivery_added, job_added, MAX_DELIVERIES, MAX_JOBS};
+    use clusterplan::scenario::year::{
+        cap_added, delivery_added, job_added, MAX_DELIVERIES, MAX_JOBS,
+    };
     let jobs = (0..MAX_JOBS + 3).fold(Vec::new(), |jobs, _| job_added(jobs, false));
     assert_eq!(jobs.len(), MAX_JOBS);
     let deliveries = (0..MAX_DELIVERIES + 3).fold(Vec::new(), |d, _| delivery_added(d, 64));
     assert_eq!(deliveries.len(), MAX_DELIVERIES);
+    let caps = (0..MAX_DELIVERIES + 3).fold(Vec::new(), |c, _| cap_added(c, 30.0));
+    assert_eq!(caps.len(), MAX_DELIVERIES);
     assert_eq!(deliveries[1]["week"], json!(13));
 }

@@ -1,6 +1,7 @@
 //! The year panel: off until the user starts a year from the plan, then the `year` section as
-//! a form (the horizon, each delivery, each job with its own figures) and, for what the form
-//! does not show (a job's own scenario, power caps, what a purchase may be of), as text to edit
+//! a form (its first day and horizon, each delivery, each site's power cap over time, each job
+//! with its own figures) and, for what the form does not show (a job's own scenario, what a
+//! purchase may be of), as text to edit
 //! (`docs/scenario.md` names its keys), applied when it reads as an object; text that does not
 //! is reported and changes nothing. Its answer is the *Year* section's.
 
@@ -40,9 +41,11 @@ pub fn year_panel(props: &PanelProps) -> Html {
             <p class="hint">{ t("form.year-hint") }</p>
             if on {
                 <div class="grid">
+                    { start_date(&f) }
                     { f.render(f.number(&fields::YEAR_WEEKS, "year-weeks", Some(52.0))) }
                 </div>
                 { deliveries(&f) }
+                { caps(&f) }
                 { jobs(&f) }
                 <details class="year-text">
                     <summary data-testid="year-as-text">{ t("form.year-as-text") }</summary>
@@ -61,64 +64,114 @@ pub fn year_panel(props: &PanelProps) -> Html {
 }
 
 /// The chips arriving, one row a delivery: which chip (the cluster's own or the catalog's), how
-/// many, the week they arrive and the week they retire.
+/// many, the week they arrive and retire, and the site.
 fn deliveries(f: &Form) -> Html {
-    let count = f.len(crate::scenario::paths::YEAR_DELIVERIES);
     let mut chips = vec![("cluster".into(), t("form.year-chip-cluster").into())];
     chips.extend(chip_options());
-    let row = |i: usize| {
-        let at = |key: &str| format!("year.deliveries.{i}.{key}");
+    let fields = |i: usize, at: &dyn Fn(&str) -> String| {
         let chip = match f.text_at(&at("chip")) {
             id if id.is_empty() => "cluster".to_string(),
             id => id,
         };
-        let on_set = f.on_set.clone();
-        let path = at("chip");
+        let (on_set, path) = (f.on_set.clone(), at("chip"));
         let on_chip =
             Callback::from(move |v: String| on_set.emit(vec![(path.clone(), Some(v.into()))]));
-        let remove = f.on_edit.reform(move |_: MouseEvent| Edit::RemoveDelivery { at: i });
         let number = |field: &'static fields::Field, key: &str, resolved: Option<f64>| {
             f.render(f.number_at(field, at(key), &format!("year-delivery-{key}-{i}"), resolved))
         };
-        let n = (i + 1).to_string();
-        html! {
-            <fieldset class="measurement" data-testid="year-delivery" data-path={format!("year.deliveries.{i}")}>
-                <legend>{ fill("form.year-delivery", &[("n", &n)]) }</legend>
-                <div class="grid">
-                    <SelectField testid={format!("year-delivery-chip-{i}")} label={t("form.year-delivery-chip")}
-                        options={chips.clone()} value={chip} on_change={on_chip} errors={f.errors(&at("chip"))} />
-                    { number(&fields::YEAR_DELIVERIES_CHIPS, "chips", None) }
-                    { number(&fields::YEAR_DELIVERIES_WEEK, "week", Some(0.0)) }
-                    { number(&fields::YEAR_DELIVERIES_RETIRE, "retire", None) }
-                </div>
-                <button type="button" class="link" data-testid={format!("year-delivery-remove-{i}")} onclick={remove}
-                    aria-label={fill("form.year-delivery-remove-named", &[("n", &n)])}>{ t("form.year-delivery-remove") }</button>
-            </fieldset>
-        }
+        let fields = html! {
+            <>
+                <SelectField testid={format!("year-delivery-chip-{i}")} label={t("form.year-delivery-chip")}
+                    options={chips.clone()} value={chip} on_change={on_chip} errors={f.errors(&at("chip"))} />
+                { number(&fields::YEAR_DELIVERIES_CHIPS, "chips", None) }
+                { number(&fields::YEAR_DELIVERIES_WEEK, "week", Some(0.0)) }
+                { number(&fields::YEAR_DELIVERIES_RETIRE, "retire", None) }
+                { site_select(f, at("site"), format!("year-delivery-site-{i}")) }
+            </>
+        };
+        (fill("form.year-delivery", &[("n", &(i + 1).to_string())]), fields, Html::default())
     };
-    let add = f.on_edit.reform(|_: MouseEvent| Edit::AddDelivery);
+    let add =
+        Add { testid: "year-delivery-add", key: "form.year-delivery-add", edit: Edit::AddDelivery };
+    DELIVERIES.show(f, fields, |at| Edit::RemoveDelivery { at }, vec![add])
+}
+
+/// The year's first day, as a date (`YYYY-MM-DD`); emptied, the default's.
+fn start_date(f: &Form) -> Html {
+    let on_set = f.on_set.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let typed = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
+        let value = (!typed.trim().is_empty()).then(|| typed.trim().to_string().into());
+        on_set.emit(vec![("year.start".to_string(), value)]);
+    });
+    let value = match f.text_at("year.start") {
+        d if d.is_empty() => crate::scenario::year::DEFAULT_START.to_string(),
+        d => d,
+    };
     html! {
-        <>
-            <h3>{ t("form.year-deliveries") }</h3>
-            if count == 0 {
-                <p class="reading">{ t("form.year-deliveries-none") }</p>
-            }
-            { for (0..count).map(row) }
-            if count < crate::scenario::year::MAX_DELIVERIES {
-                <button type="button" data-testid="year-delivery-add" onclick={add}>{ t("form.year-delivery-add") }</button>
-            }
-        </>
+        <div class="field">
+            <label>
+                <span class="label">{ t("form.year-start") }</span>
+                <input type="date" class="name" data-testid="year-start" value={value} {onchange} />
+            </label>
+            { crate::ui::fields::messages(&crate::ui::fields::MessagesProps {
+                testid: "year-start".into(), errors: f.errors("year.start"), ..Default::default() }) }
+        </div>
     }
+}
+
+/// A select of the scenario's sites for an entry's `site` at `path` (blank: the cluster's
+/// own), or nothing for a scenario of one site.
+fn site_select(f: &Form, path: String, testid: String) -> Html {
+    let sites = f.len(crate::scenario::paths::SITES);
+    if sites == 0 {
+        return Html::default();
+    }
+    let mut options = vec![("".into(), t("form.year-site-cluster").into())];
+    options.extend(
+        (0..sites)
+            .map(|k| f.text_at(&format!("sites.{k}.name")))
+            .filter(|n| !n.is_empty())
+            .map(|n| (AttrValue::from(n.clone()), AttrValue::from(n))),
+    );
+    let value = f.text_at(&path);
+    let errors = f.errors(&path);
+    let on_set = f.on_set.clone();
+    let on_change = Callback::from(move |v: String| {
+        on_set.emit(vec![(path.clone(), (!v.is_empty()).then(|| v.into()))]);
+    });
+    html! {
+        <SelectField {testid} label={t("form.year-site")} {options} {value} {on_change} {errors} />
+    }
+}
+
+/// Each site's power cap over time, one row a cap: the megawatts (every chip's draw with PUE),
+/// the week it starts, until the site's next, and the site.
+fn caps(f: &Form) -> Html {
+    let fields = |i: usize, at: &dyn Fn(&str) -> String| {
+        let number = |field: &'static fields::Field, key: &str, resolved: Option<f64>| {
+            f.render(f.number_at(field, at(key), &format!("year-cap-{key}-{i}"), resolved))
+        };
+        let fields = html! {
+            <>
+                { number(&fields::YEAR_POWER_MW, "mw", None) }
+                { number(&fields::YEAR_POWER_WEEK, "week", Some(0.0)) }
+                { site_select(f, at("site"), format!("year-cap-site-{i}")) }
+            </>
+        };
+        (fill("form.year-cap", &[("n", &(i + 1).to_string())]), fields, Html::default())
+    };
+    let add = Add { testid: "year-cap-add", key: "form.year-cap-add", edit: Edit::AddPowerCap };
+    CAPS.show(f, fields, |at| Edit::RemovePowerCap { at }, vec![add])
 }
 
 /// The jobs, one block a job: its name and kind, the job it runs after, its weeks and
 /// priority; a training job's chip bounds and whether it is elastic, a serving job's load.
 fn jobs(f: &Form) -> Html {
-    let count = f.len(crate::scenario::paths::YEAR_JOBS);
+    let count = f.len(JOBS.path);
     let names: Vec<String> =
         (0..count).map(|i| f.text_at(&format!("year.jobs.{i}.name"))).collect();
-    let row = |i: usize| {
-        let at = |key: &str| format!("year.jobs.{i}.{key}");
+    let fields = |i: usize, at: &dyn Fn(&str) -> String| {
         let name = names[i].clone();
         let on_name = f.on_edit.reform(move |e: Event| {
             let typed = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
@@ -171,52 +224,143 @@ fn jobs(f: &Form) -> Html {
                 on_set: f.on_set.clone(),
             })
         };
-        let remove = f.on_edit.reform(move |_: MouseEvent| Edit::RemoveYearJob { at: i });
-        let n = (i + 1).to_string();
-        html! {
-            <fieldset class="measurement" data-testid="year-job" data-path={format!("year.jobs.{i}")}>
-                <legend>{ fill("form.year-job", &[("n", &n), ("name", &name)]) }</legend>
-                <div class="grid">
-                    <div class="field">
-                        <label>
-                            <span class="label">{ t("form.year-job-name") }</span>
-                            <input type="text" class="name" data-testid={format!("year-job-name-{i}")} value={name.clone()}
-                                spellcheck="false" onchange={on_name} />
-                        </label>
-                    </div>
-                    <SelectField testid={format!("year-job-kind-{i}")} label={crate::app::words::label("year.jobs.kind")}
-                        options={kinds} value={kind.clone()} on_change={on_kind} errors={f.errors(&at("kind"))} />
-                    <SelectField testid={format!("year-job-after-{i}")} label={t("form.year-after")}
-                        options={afters} value={f.text_at(&at("after"))} on_change={on_after} errors={f.errors(&at("after"))} />
-                    { number(&fields::YEAR_JOBS_EARLIEST, "earliest", Some(0.0)) }
-                    { number(&fields::YEAR_JOBS_DEADLINE, "deadline", None) }
-                    { number(&fields::YEAR_JOBS_PRIORITY, "priority", Some(if serve { 0.0 } else { 2.0 })) }
-                    if serve {
-                        { number(&fields::YEAR_JOBS_TOKENS_PER_DAY, "tokens_per_day", None) }
-                        { number(&fields::YEAR_JOBS_GROWTH_PER_MONTH, "growth_per_month", Some(0.0)) }
-                        { number(&fields::YEAR_JOBS_PEAK_OVER_MEAN, "peak_over_mean", None) }
-                    } else {
-                        { number(&fields::YEAR_JOBS_CHIPS_MIN, "chips.min", None) }
-                        { number(&fields::YEAR_JOBS_CHIPS_MAX, "chips.max", None) }
-                    }
+        let fields = html! {
+            <>
+                <div class="field">
+                    <label>
+                        <span class="label">{ t("form.year-job-name") }</span>
+                        <input type="text" class="name" data-testid={format!("year-job-name-{i}")} value={name.clone()}
+                            spellcheck="false" onchange={on_name} />
+                    </label>
                 </div>
-                if !serve { { elastic } }
-                <button type="button" class="link" data-testid={format!("year-job-remove-{i}")} onclick={remove}
-                    aria-label={fill("form.year-job-remove-named", &[("n", &n)])}>{ t("form.year-job-remove") }</button>
-            </fieldset>
-        }
+                <SelectField testid={format!("year-job-kind-{i}")} label={crate::app::words::label("year.jobs.kind")}
+                    options={kinds} value={kind.clone()} on_change={on_kind} errors={f.errors(&at("kind"))} />
+                <SelectField testid={format!("year-job-after-{i}")} label={t("form.year-after")}
+                    options={afters} value={f.text_at(&at("after"))} on_change={on_after} errors={f.errors(&at("after"))} />
+                { number(&fields::YEAR_JOBS_EARLIEST, "earliest", Some(0.0)) }
+                { number(&fields::YEAR_JOBS_DEADLINE, "deadline", None) }
+                { number(&fields::YEAR_JOBS_PRIORITY, "priority", Some(if serve { 0.0 } else { 2.0 })) }
+                if serve {
+                    { number(&fields::YEAR_JOBS_TOKENS_PER_DAY, "tokens_per_day", None) }
+                    { number(&fields::YEAR_JOBS_GROWTH_PER_MONTH, "growth_per_month", Some(0.0)) }
+                    { number(&fields::YEAR_JOBS_PEAK_OVER_MEAN, "peak_over_mean", None) }
+                } else {
+                    { number(&fields::YEAR_JOBS_CHIPS_MIN, "chips.min", None) }
+                    { number(&fields::YEAR_JOBS_CHIPS_MAX, "chips.max", None) }
+                }
+            </>
+        };
+        let below = if serve { Html::default() } else { elastic };
+        let legend = fill("form.year-job", &[("n", &(i + 1).to_string()), ("name", &name)]);
+        (legend, fields, below)
     };
-    let add_train = f.on_edit.reform(|_: MouseEvent| Edit::AddYearJob { serve: false });
-    let add_serve = f.on_edit.reform(|_: MouseEvent| Edit::AddYearJob { serve: true });
-    html! {
-        <>
-            <h3>{ t("form.year-jobs") }</h3>
-            { for (0..count).map(row) }
-            if count < crate::scenario::year::MAX_JOBS {
-                <button type="button" data-testid="year-job-add" onclick={add_train}>{ t("form.year-job-add") }</button>
-                { " " }
-                <button type="button" data-testid="year-serve-add" onclick={add_serve}>{ t("form.year-serve-add") }</button>
+    let adds = vec![
+        Add {
+            testid: "year-job-add",
+            key: "form.year-job-add",
+            edit: Edit::AddYearJob { serve: false },
+        },
+        Add {
+            testid: "year-serve-add",
+            key: "form.year-serve-add",
+            edit: Edit::AddYearJob { serve: true },
+        },
+    ];
+    JOBS.show(f, fields, |at| Edit::RemoveYearJob { at }, adds)
+}
+
+/// A list of the year as the form shows it: a heading, an entry a fieldset with its remove
+/// link, and the buttons adding to it while it holds fewer than `most`.
+struct List {
+    /// Its place (`year.deliveries`) and an entry's `data-testid` (`year-delivery`).
+    path: crate::scenario::Path,
+    testid: &'static str,
+    /// The key of the heading; of what is said while the list is empty; and of an entry's
+    /// remove link (`…-remove`, and `…-remove-named` its label for screen readers).
+    heading: &'static str,
+    none: Option<&'static str>,
+    entry: &'static str,
+    most: usize,
+}
+
+const DELIVERIES: List = List {
+    path: crate::scenario::paths::YEAR_DELIVERIES,
+    testid: "year-delivery",
+    heading: "form.year-deliveries",
+    none: Some("form.year-deliveries-none"),
+    entry: "form.year-delivery",
+    most: crate::scenario::year::MAX_DELIVERIES,
+};
+
+const CAPS: List = List {
+    path: crate::scenario::paths::YEAR_POWER,
+    testid: "year-cap",
+    heading: "form.year-caps",
+    none: Some("form.year-caps-none"),
+    entry: "form.year-cap",
+    most: crate::scenario::year::MAX_DELIVERIES,
+};
+
+const JOBS: List = List {
+    path: crate::scenario::paths::YEAR_JOBS,
+    testid: "year-job",
+    heading: "form.year-jobs",
+    none: None,
+    entry: "form.year-job",
+    most: crate::scenario::year::MAX_JOBS,
+};
+
+/// A button adding to a list: its `data-testid`, the key of its words and its edit.
+struct Add {
+    testid: &'static str,
+    key: &'static str,
+    edit: Edit,
+}
+
+impl List {
+    /// The list, each entry `i` from `fields(i, at)` (`at` a key's place in the entry): its
+    /// legend, the fields of its grid and what goes under them.
+    fn show(
+        &self,
+        f: &Form,
+        fields: impl Fn(usize, &dyn Fn(&str) -> String) -> (String, Html, Html),
+        remove: fn(usize) -> Edit,
+        adds: Vec<Add>,
+    ) -> Html {
+        let count = f.len(self.path);
+        let entry = |i: usize| {
+            let base = format!("{}.{i}", self.path.as_str());
+            let at = |key: &str| format!("{base}.{key}");
+            let (legend, grid, below) = fields(i, &at);
+            let onclick = f.on_edit.reform(move |_: MouseEvent| remove(i));
+            let label =
+                fill(&format!("{}-remove-named", self.entry), &[("n", &(i + 1).to_string())]);
+            html! {
+                <fieldset class="measurement" data-testid={self.testid} data-path={base.clone()}>
+                    <legend>{ legend }</legend>
+                    <div class="grid">{ grid }</div>
+                    { below }
+                    <button type="button" class="link" data-testid={format!("{}-remove-{i}", self.testid)} {onclick}
+                        aria-label={label}>{ t(&format!("{}-remove", self.entry)) }</button>
+                </fieldset>
             }
-        </>
+        };
+        let add = |a: Add| {
+            let edit = a.edit;
+            let onclick = f.on_edit.reform(move |_: MouseEvent| edit.clone());
+            html! { <button type="button" data-testid={a.testid} {onclick}>{ t(a.key) }</button> }
+        };
+        html! {
+            <>
+                <h3>{ t(self.heading) }</h3>
+                if let Some(none) = self.none.filter(|_| count == 0) {
+                    <p class="reading">{ t(none) }</p>
+                }
+                { for (0..count).map(entry) }
+                if count < self.most {
+                    <div class="adds">{ for adds.into_iter().map(add) }</div>
+                }
+            </>
+        }
     }
 }
