@@ -2,10 +2,9 @@
 // chat service on 8,192 H100 now and 4,608 GB300 from week 21 (docs/examples/year.json). The
 // year draws its fleet and its jobs, shows the pre-training missing its date with the chips
 // that would meet it and the purchase that makes every target hold, and its link reopens it;
-// the panel starts a year from the plan, adds, names, dates and removes a job, moves the first
-// day, adds a delivery and a power cap in its form, refuses text that is not JSON, and
-// removes the year. In English and
-// Chinese.
+// the panel starts a year from the plan, adds, names, gives a model, dates and removes a job,
+// moves the first day, adds a delivery and a power cap in its form, refuses text that is not
+// JSON, and removes the year. In English and Chinese.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -71,6 +70,10 @@ for (const lang of ['en', 'zh-CN']) {
     await page.fill(q('year-job-name-3'), 'eval');
     await page.dispatchEvent(q('year-job-name-3'), 'change');
     await until(page, 'the job renamed', drawn('eval'), `${q('year-gantt')} svg`);
+    // Its own model and tokens: a hundredth of the plan's to start with.
+    assert.ok(await page.inputValue(q('year-job-scenario-training-tokens-3')) !== '');
+    await page.selectOption(q('year-job-model-3'), 'llama3-8b');
+    await until(page, 'its model', (s) => document.querySelector(s)?.value === 'llama3-8b', q('year-job-model-3'));
     await page.fill(q('year-job-deadline-3'), '30');
     await until(page, 'its deadline', (s) => /2027-08-02/.test(document.querySelector(s)?.textContent ?? ''), q('year-job-3'));
     // A later first day moves every date with it.

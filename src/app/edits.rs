@@ -116,9 +116,11 @@ pub enum Edit {
     RemoveMeasurement { at: usize },
     /// Turn `block` on, from its starting figures, or off.
     Block { block: Block, on: bool },
-    /// A job of the year, named by the next free `job N`: a fine-tune of the plan (`serve`
-    /// false) or a serving load of a billion tokens a day.
+    /// A job of the year, named by the next free `job N`: a fine-tune of the plan on a
+    /// hundredth of its tokens (`serve` false) or a serving load of a billion tokens a day.
     AddYearJob { serve: bool },
+    /// Year job `at` trains or serves the catalog's model `preset`, or (`None`) the plan's.
+    YearJobModel { at: usize, preset: Option<String> },
     /// Year job `at` is called `name`; the jobs that ran after it run after the new name.
     RenameYearJob { at: usize, name: String },
     /// Drop year job `at`; the jobs that ran after it start on their own.
@@ -256,7 +258,8 @@ impl Edit {
                 vec![(block.path().into(), value)]
             }
             Edit::AddYearJob { serve } => {
-                let jobs = year::job_added(list("year.jobs"), *serve);
+                let tokens = good.map_or(1e12, |g| g.inputs.training.tokens);
+                let jobs = year::job_added(list("year.jobs"), *serve, tokens);
                 vec![("year.jobs".into(), Some(Value::Array(jobs)))]
             }
             Edit::RenameYearJob { at, name } => {
@@ -264,6 +267,10 @@ impl Edit {
                     Some(jobs) => vec![("year.jobs".into(), Some(Value::Array(jobs)))],
                     None => Vec::new(),
                 }
+            }
+            Edit::YearJobModel { at, preset } if *at < list("year.jobs").len() => {
+                let model = year::job_model(scenario, preset.as_deref());
+                vec![(format!("year.jobs.{at}.scenario.model"), model)]
             }
             Edit::RemoveYearJob { at } => match year::job_removed(list("year.jobs"), *at) {
                 Some(jobs) => vec![("year.jobs".into(), some_list(jobs))],
@@ -282,6 +289,7 @@ impl Edit {
             }
             Edit::RemovePowerCap { at } => without("year.power", *at),
             Edit::PoolChip { .. }
+            | Edit::YearJobModel { .. }
             | Edit::PoolSystem { .. }
             | Edit::MeasurementModel { .. }
             | Edit::MeasurementMetric { .. } => Vec::new(),

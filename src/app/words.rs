@@ -13,6 +13,14 @@ pub use crate::text::{field_name, fill, input_error, t, warning};
 /// `sites.name`.
 fn table_path(path: &str) -> String {
     let path = crate::text::field_key(path);
+    // A year job's own changes to the plan are the plan's fields.
+    if let Some(inner) = path
+        .strip_prefix("year.jobs.")
+        .and_then(|rest| rest.split_once('.'))
+        .and_then(|(_, rest)| rest.strip_prefix("scenario."))
+    {
+        return inner.to_string();
+    }
     let entry = |list: &str, section: &str| {
         let rest = path.strip_prefix(list)?.split_once('.')?.1;
         Some(format!("{section}.{rest}"))

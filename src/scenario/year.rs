@@ -44,9 +44,10 @@ pub const MAX_SITES: usize = 8;
 /// The first day of a year that does not give its own.
 pub const DEFAULT_START: &str = "2027-01-04";
 
-/// The jobs with one more, named by the next free `job N`: a fine-tune of the scenario
-/// (`serve` false) or a serving load of a billion tokens a day; as they were at `MAX_JOBS`.
-pub fn job_added(mut jobs: Vec<Value>, serve: bool) -> Vec<Value> {
+/// The jobs with one more, named by the next free `job N`: a fine-tune of the scenario's model
+/// on a hundredth of its `tokens` (`serve` false), or a serving load of a billion tokens a
+/// day; as they were at `MAX_JOBS`.
+pub fn job_added(mut jobs: Vec<Value>, serve: bool, tokens: f64) -> Vec<Value> {
     if jobs.len() >= MAX_JOBS {
         return jobs;
     }
@@ -56,7 +57,9 @@ pub fn job_added(mut jobs: Vec<Value>, serve: bool) -> Vec<Value> {
     jobs.push(if serve {
         serde_json::json!({ "name": name, "kind": "serve", "tokens_per_day": "1B" })
     } else {
-        serde_json::json!({ "name": name, "kind": "fine_tune", "priority": 2 })
+        let tokens = (tokens / 100.0).max(1e6).round();
+        serde_json::json!({ "name": name, "kind": "fine_tune", "priority": 2,
+            "scenario": { "training": { "tokens": tokens } } })
     });
     jobs
 }
@@ -95,6 +98,19 @@ pub fn job_removed(mut jobs: Vec<Value>, at: usize) -> Option<Vec<Value>> {
         }
     }
     Some(jobs)
+}
+
+/// A job's own model: `preset` alone, every other key of the scenario's own `model` cleared
+/// (a job's scenario merges over the scenario's, key by key); `None` (the scenario's model)
+/// without a preset.
+pub fn job_model(scenario: &Scenario, preset: Option<&str>) -> Option<Value> {
+    let preset = preset.map(str::trim).filter(|p| !p.is_empty())?;
+    let mut model: Map<String, Value> = match scenario.get("model") {
+        Some(Value::Object(map)) => map.into_iter().map(|(k, _)| (k, Value::Null)).collect(),
+        _ => Map::new(),
+    };
+    model.insert("preset".into(), Value::from(preset));
+    Some(Value::Object(model))
 }
 
 /// The deliveries with the last repeated a quarter (13 weeks) later, of the same chip, count

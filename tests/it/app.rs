@@ -909,11 +909,26 @@ fn the_year_is_edited_job_by_job_and_delivery_by_delivery() {
     state.apply(Action::Edit(Edit::AddYearJob { serve: true }));
     assert_eq!(job(&state, 3, "name"), Some(json!("job 4")));
     assert_eq!(job(&state, 3, "kind"), Some(json!("fine_tune")));
+    let tokens = state.good.as_ref().expect("a result").inputs.training.tokens;
+    let tuned = job(&state, 3, "scenario.training.tokens").and_then(|v| v.as_f64());
+    assert_eq!(tuned, Some((tokens / 100.0).round()), "a hundredth of the plan's tokens");
     assert_eq!(job(&state, 4, "name"), Some(json!("job 5")));
     assert_eq!(job(&state, 4, "kind"), Some(json!("serve")));
     set(&mut state, "year.jobs.3.name", json!("job 6"));
     state.apply(Action::Edit(Edit::AddYearJob { serve: false }));
     assert_eq!(job(&state, 5, "name"), Some(json!("job 7")), "a name no job has");
+
+    // A job's own model is the preset alone, whatever keys the plan's model has.
+    set(&mut state, "model.layers", json!(40));
+    let preset = Some("llama3-8b".to_string());
+    state.apply(Action::Edit(Edit::YearJobModel { at: 3, preset }));
+    let model = job(&state, 3, "scenario.model").expect("the job's model");
+    assert_eq!(model["preset"], json!("llama3-8b"));
+    assert_eq!(model["layers"], Value::Null, "the plan's layers are not the job's");
+    assert!(model.as_object().is_some_and(|m| m.contains_key("layers")));
+    state.apply(Action::Edit(Edit::YearJobModel { at: 3, preset: None }));
+    assert_eq!(job(&state, 3, "scenario.model"), None);
+    state.apply(Action::Set(vec![("model.layers".into(), None)]));
 
     state.apply(Action::Edit(Edit::RenameYearJob { at: 0, name: " base ".into() }));
     assert_eq!(job(&state, 0, "name"), Some(json!("base")));
@@ -980,7 +995,7 @@ fn the_year_form_adds_no_more_than_a_year_holds() {
     use clusterplan::scenario::year::{
         cap_added, delivery_added, job_added, MAX_DELIVERIES, MAX_JOBS,
     };
-    let jobs = (0..MAX_JOBS + 3).fold(Vec::new(), |jobs, _| job_added(jobs, false));
+    let jobs = (0..MAX_JOBS + 3).fold(Vec::new(), |jobs, _| job_added(jobs, false, 1e12));
     assert_eq!(jobs.len(), MAX_JOBS);
     let deliveries = (0..MAX_DELIVERIES + 3).fold(Vec::new(), |d, _| delivery_added(d, 64));
     assert_eq!(deliveries.len(), MAX_DELIVERIES);

@@ -165,12 +165,18 @@ fn caps(f: &Form) -> Html {
     CAPS.show(f, fields, |at| Edit::RemovePowerCap { at }, vec![add])
 }
 
-/// The jobs, one block a job: its name and kind, the job it runs after, its weeks and
-/// priority; a training job's chip bounds and whether it is elastic, a serving job's load.
+/// The jobs, one block a job: its name, kind and model, the job it runs after, its weeks and
+/// priority; a training job's tokens, chip bounds and whether it is elastic, a serving job's
+/// load.
 fn jobs(f: &Form) -> Html {
     let count = f.len(JOBS.path);
     let names: Vec<String> =
         (0..count).map(|i| f.text_at(&format!("year.jobs.{i}.name"))).collect();
+    let mut models = vec![(AttrValue::default(), AttrValue::from(t("form.year-job-model-plan")))];
+    models.extend(crate::model::presets::TRANSFORMERS.iter().map(|p| {
+        let name = crate::app::words::preset_name("model", p.id, p.name);
+        (AttrValue::from(p.id), AttrValue::from(name))
+    }));
     let fields = |i: usize, at: &dyn Fn(&str) -> String| {
         let name = names[i].clone();
         let on_name = f.on_edit.reform(move |e: Event| {
@@ -211,6 +217,13 @@ fn jobs(f: &Form) -> Html {
             f.render(f.number_at(field, at(key), &testid, resolved))
         };
         let serve = kind == "serve";
+        // The model the job trains or serves: the plan's, or one of the catalog's.
+        let model = f.text_at(&at("scenario.model.preset"));
+        let on_model = f.on_edit.reform(move |preset: String| Edit::YearJobModel {
+            at: i,
+            preset: (!preset.is_empty()).then_some(preset),
+        });
+        let plan_tokens = f.good.map(|g| g.inputs.training.tokens);
         let elastic = {
             let path = at("elastic");
             let checked = f.raw_at(&path).and_then(|v| v.as_bool()).unwrap_or(false);
@@ -235,6 +248,9 @@ fn jobs(f: &Form) -> Html {
                 </div>
                 <SelectField testid={format!("year-job-kind-{i}")} label={crate::app::words::label("year.jobs.kind")}
                     options={kinds} value={kind.clone()} on_change={on_kind} errors={f.errors(&at("kind"))} />
+                <SelectField testid={format!("year-job-model-{i}")} label={t("form.year-job-model")}
+                    options={models.clone()} value={model} on_change={on_model}
+                    errors={f.errors(&at("scenario.model.preset"))} />
                 <SelectField testid={format!("year-job-after-{i}")} label={t("form.year-after")}
                     options={afters} value={f.text_at(&at("after"))} on_change={on_after} errors={f.errors(&at("after"))} />
                 { number(&fields::YEAR_JOBS_EARLIEST, "earliest", Some(0.0)) }
@@ -245,6 +261,7 @@ fn jobs(f: &Form) -> Html {
                     { number(&fields::YEAR_JOBS_GROWTH_PER_MONTH, "growth_per_month", Some(0.0)) }
                     { number(&fields::YEAR_JOBS_PEAK_OVER_MEAN, "peak_over_mean", None) }
                 } else {
+                    { number(&fields::TRAINING_TOKENS, "scenario.training.tokens", plan_tokens) }
                     { number(&fields::YEAR_JOBS_CHIPS_MIN, "chips.min", None) }
                     { number(&fields::YEAR_JOBS_CHIPS_MAX, "chips.max", None) }
                 }
