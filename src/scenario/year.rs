@@ -57,7 +57,8 @@ pub fn job_added(mut jobs: Vec<Value>, serve: bool, tokens: f64) -> Vec<Value> {
     jobs.push(if serve {
         serde_json::json!({ "name": name, "kind": "serve", "tokens_per_day": "1B" })
     } else {
-        let tokens = (tokens / 100.0).max(1e6).round();
+        // Written as people write token counts (`156B`), three significant figures.
+        let tokens = crate::numbers::sig3((tokens / 100.0).max(1e6));
         serde_json::json!({ "name": name, "kind": "fine_tune", "priority": 2,
             "scenario": { "training": { "tokens": tokens } } })
     });

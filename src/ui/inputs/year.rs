@@ -93,7 +93,7 @@ fn deliveries(f: &Form) -> Html {
     };
     let add =
         Add { testid: "year-delivery-add", key: "form.year-delivery-add", edit: Edit::AddDelivery };
-    DELIVERIES.show(f, fields, |at| Edit::RemoveDelivery { at }, vec![add])
+    DELIVERIES.show(f, &fields, |at| Edit::RemoveDelivery { at }, vec![add])
 }
 
 /// The year's first day, as a date (`YYYY-MM-DD`); emptied, the default's.
@@ -162,7 +162,7 @@ fn caps(f: &Form) -> Html {
         (fill("form.year-cap", &[("n", &(i + 1).to_string())]), fields, Html::default())
     };
     let add = Add { testid: "year-cap-add", key: "form.year-cap-add", edit: Edit::AddPowerCap };
-    CAPS.show(f, fields, |at| Edit::RemovePowerCap { at }, vec![add])
+    CAPS.show(f, &fields, |at| Edit::RemovePowerCap { at }, vec![add])
 }
 
 /// The jobs, one block a job: its name, kind and model, the job it runs after, its weeks and
@@ -283,7 +283,7 @@ fn jobs(f: &Form) -> Html {
             edit: Edit::AddYearJob { serve: true },
         },
     ];
-    JOBS.show(f, fields, |at| Edit::RemoveYearJob { at }, adds)
+    JOBS.show(f, &fields, |at| Edit::RemoveYearJob { at }, adds)
 }
 
 /// A list of the year as the form shows it: a heading, an entry a fieldset with its remove
@@ -327,6 +327,10 @@ const JOBS: List = List {
     most: crate::scenario::year::MAX_JOBS,
 };
 
+/// What makes entry `i` of a list, given where its keys are (`at("chip")`): its legend, the
+/// fields of its grid and what goes under them. One shape for every list, not one copy each.
+type Entry<'a> = &'a dyn Fn(usize, &dyn Fn(&str) -> String) -> (String, Html, Html);
+
 /// A button adding to a list: its `data-testid`, the key of its words and its edit.
 struct Add {
     testid: &'static str,
@@ -337,13 +341,7 @@ struct Add {
 impl List {
     /// The list, each entry `i` from `fields(i, at)` (`at` a key's place in the entry): its
     /// legend, the fields of its grid and what goes under them.
-    fn show(
-        &self,
-        f: &Form,
-        fields: impl Fn(usize, &dyn Fn(&str) -> String) -> (String, Html, Html),
-        remove: fn(usize) -> Edit,
-        adds: Vec<Add>,
-    ) -> Html {
+    fn show(&self, f: &Form, fields: Entry, remove: fn(usize) -> Edit, adds: Vec<Add>) -> Html {
         let count = f.len(self.path);
         let entry = |i: usize| {
             let base = format!("{}.{i}", self.path.as_str());
