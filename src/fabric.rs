@@ -142,6 +142,58 @@ pub fn build(spec: &Spec) -> Result<Fabric, FabricError> {
     Err(last)
 }
 
+/// Specs whose counts are remembered: a year resolves each chip's cluster at the same ladder
+/// of sizes once for every job, and building the graph each time was a fifth of its time.
+const REMEMBERED: usize = 1024;
+
+thread_local! {
+    /// `counted`'s answers by spec, emptied when full.
+    static COUNTED: std::cell::RefCell<std::collections::HashMap<[u64; 16], Counted>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// What a resolved plan needs of its fabric: the bill of materials and the network.
+type Counted = Result<(Bom, Network), FabricError>;
+
+/// `build`'s bill of materials and network, without keeping the graph; the same answer for
+/// the same spec, remembered for the last `REMEMBERED` specs asked.
+pub fn counted(spec: &Spec) -> Counted {
+    let s = spec;
+    let w = &s.switch;
+    let key = [
+        s.chips as u64,
+        s.chips_per_node as u64,
+        s.domain_chips as u64,
+        s.planes as u64,
+        s.nodes_per_rack as u64,
+        s.scale_up_switches_per_rack as u64,
+        w.ports as u64,
+        w.port_bytes_per_s.to_bits(),
+        w.power_w.to_bits(),
+        w.price_usd.to_bits(),
+        w.ports_per_transceiver as u64,
+        s.tiers.map_or(u64::MAX, u64::from),
+        s.min_tiers as u64,
+        s.unit_nodes.map_or(u64::MAX, u64::from),
+        s.oversubscription.to_bits(),
+        s.kind as u64,
+    ];
+    let known = COUNTED.with(|m| m.try_borrow().ok().and_then(|m| m.get(&key).copied()));
+    if let Some(answer) = known {
+        return answer;
+    }
+    let answer = build(spec).map(|f| (f.bom, f.network));
+    COUNTED.with(|m| {
+        if let Ok(mut m) = m.try_borrow_mut() {
+            if m.len() >= REMEMBERED {
+                m.clear();
+            }
+            m.insert(key, answer);
+        }
+    });
+    answer
+}
+
 /// The fabric of `spec` with each switch port split `split` ways.
 fn build_split(spec: &Spec, split: u32) -> Result<Fabric, FabricError> {
     let s = spec.switch;

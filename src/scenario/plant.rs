@@ -276,7 +276,7 @@ impl Scenario {
             oversubscription,
             kind,
         };
-        let built = match fabric::build(&spec) {
+        let built = match fabric::counted(&spec) {
             Ok(f) => Some(f),
             Err(e) => {
                 let field = match e {
@@ -289,8 +289,8 @@ impl Scenario {
             }
         };
         cluster.scale_out.bytes_per_s *= planes.max(1) as f64;
-        if let Some(f) = &built {
-            cluster.network = f.network;
+        if let Some((_, network)) = built {
+            cluster.network = network;
         }
         let reducing = &fields::CLUSTER_FABRIC_IN_NETWORK_REDUCTION;
         cluster.network.in_network_reduction =
@@ -305,7 +305,7 @@ impl Scenario {
             kind,
         };
         let names = Names { system: base.name, switch: switch_name };
-        let bom = built.map(|f| f.bom).unwrap_or_default();
+        let bom = built.map(|(bom, _)| bom).unwrap_or_default();
         Plant { system, switch, fabric, bom, facility, names }
     }
 

@@ -257,3 +257,37 @@ fn a_chip_comes_in_the_system_its_preset_describes() {
     }
     assert_eq!(presets::system_for_chip("gb300").map(|s| s.id), Some("gb300-nvl72"));
 }
+
+/// What a plan reads of its fabric (`counted`) is what building it gives, asked first and
+/// asked again from memory, over generated specs: every kind, switch, node and plane, and
+/// more specs than are remembered, so the memory is emptied and refilled on the way.
+#[test]
+fn a_fabric_counted_is_the_fabric_built_first_and_from_memory() {
+    let mut rng = Rng(0xC0_0E7ED);
+    let ids: Vec<&str> = presets::SWITCHES.iter().map(|s| s.id).collect();
+    let kinds = [FabricKind::RailOptimized, FabricKind::RailOnly, FabricKind::TorusOcs];
+    let specs: Vec<Spec> = (0..1_500)
+        .map(|_| {
+            let scale = 3 + rng.below(16);
+            let switch = *rng.pick(&ids);
+            let mut spec = plain(1 + rng.below(1 << scale) as u32, switch);
+            spec.chips_per_node = *rng.pick(&[1, 4, 8]);
+            spec.domain_chips = *rng.pick(&[8, 64, 72]);
+            spec.unit_nodes = *rng.pick(&[None, Some(16), Some(32)]);
+            spec.oversubscription = 1.0 + rng.below(4) as f64;
+            spec.planes = 1 + rng.below(2) as u32;
+            spec.tiers = *rng.pick(&[None, None, Some(2), Some(3)]);
+            spec.kind = *rng.pick(&kinds);
+            spec
+        })
+        .collect();
+    let mut errors = 0;
+    for round in 0..2 {
+        for (case, spec) in specs.iter().enumerate() {
+            let built = fabric::build(spec).map(|f| (f.bom, f.network));
+            errors += usize::from(built.is_err());
+            assert_eq!(fabric::counted(spec), built, "round {round}, case {case}: {spec:?}");
+        }
+    }
+    assert!(errors > 0 && errors < specs.len(), "both fabrics and errors: {errors}");
+}
