@@ -157,6 +157,11 @@ impl Edit {
             _ => Vec::new(),
         };
         let some_list = |list: Vec<Value>| (!list.is_empty()).then_some(Value::Array(list));
+        // The year's horizon, as read (its default where it does not read).
+        let weeks = || {
+            let plan = scenario.year().ok().flatten();
+            plan.map_or(fixed_weeks(), |p| p.weeks)
+        };
         // The list at `path` without its entry `at` (none when it has no such entry).
         let without = |path: &str, at: usize| -> Vec<Change> {
             let mut entries = list(path);
@@ -259,7 +264,11 @@ impl Edit {
             }
             Edit::AddYearJob { serve } => {
                 let tokens = good.map_or(1e12, |g| g.inputs.training.tokens);
-                let jobs = year::job_added(list("year.jobs"), *serve, tokens);
+                let listed = scenario
+                    .raw(crate::scenario::paths::YEAR_JOBS)
+                    .is_some()
+                    .then(|| list("year.jobs"));
+                let jobs = year::job_added(listed, *serve, tokens);
                 vec![("year.jobs".into(), Some(Value::Array(jobs)))]
             }
             Edit::RenameYearJob { at, name } => {
@@ -272,19 +281,21 @@ impl Edit {
                 let model = year::job_model(scenario, preset.as_deref());
                 vec![(format!("year.jobs.{at}.scenario.model"), model)]
             }
+            // The last job removed leaves an empty list: a year with no jobs, not one running
+            // the plan's own training, which a year without the list does.
             Edit::RemoveYearJob { at } => match year::job_removed(list("year.jobs"), *at) {
-                Some(jobs) => vec![("year.jobs".into(), some_list(jobs))],
+                Some(jobs) => vec![("year.jobs".into(), Some(Value::Array(jobs)))],
                 None => Vec::new(),
             },
             Edit::AddDelivery => {
                 let chips = good.map_or(1024, |g| g.inputs.cluster.n_chips);
-                let deliveries = year::delivery_added(list("year.deliveries"), chips);
+                let deliveries = year::delivery_added(list("year.deliveries"), chips, weeks());
                 vec![("year.deliveries".into(), Some(Value::Array(deliveries)))]
             }
             Edit::RemoveDelivery { at } => without("year.deliveries", *at),
             Edit::AddPowerCap => {
                 let w = good.map_or(0.0, |g| g.estimate.facility.power.facility_w);
-                let caps = year::cap_added(list("year.power"), (w / 1e6).ceil().max(1.0));
+                let caps = year::cap_added(list("year.power"), (w / 1e6).ceil().max(1.0), weeks());
                 vec![("year.power".into(), Some(Value::Array(caps)))]
             }
             Edit::RemovePowerCap { at } => without("year.power", *at),
@@ -360,4 +371,9 @@ pub fn example_year(scenario: &Scenario) -> Value {
               "growth_per_month": 0.2, "peak_over_mean": 1.6 }
         ]
     })
+}
+
+/// The horizon of a year that does not give one.
+fn fixed_weeks() -> u32 {
+    const { crate::scenario::fields::YEAR_WEEKS.fixed() as u32 }
 }

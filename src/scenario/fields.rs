@@ -158,6 +158,14 @@ impl Field {
             _ => panic!("the field has no fixed default"),
         }
     }
+
+    /// The fixed default, where the field has one (a form's placeholder).
+    pub const fn fixed_default(&self) -> Option<f64> {
+        match self.default {
+            Fallback::Fixed(x) => Some(x),
+            _ => None,
+        }
+    }
 }
 
 /// A field's fixed default, checked when the code compiles: `fixed!(PARALLELISM_TP)` does not

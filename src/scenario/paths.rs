@@ -33,12 +33,13 @@ pub const SITES: Path = Path::new("sites");
 pub const SERVING: Path = Path::new("serving");
 pub const RL: Path = Path::new("rl");
 pub const YEAR: Path = Path::new("year");
+pub const YEAR_START: Path = Path::new("year.start");
 pub const YEAR_JOBS: Path = Path::new("year.jobs");
 pub const YEAR_DELIVERIES: Path = Path::new("year.deliveries");
 pub const YEAR_POWER: Path = Path::new("year.power");
 
 /// Every place above, for the test that each is one the scenario knows.
-pub const ALL: [Path; 30] = [
+pub const ALL: [Path; 31] = [
     MODEL,
     MODEL_PRESET,
     MODEL_VISION,
@@ -66,6 +67,7 @@ pub const ALL: [Path; 30] = [
     SERVING,
     RL,
     YEAR,
+    YEAR_START,
     YEAR_JOBS,
     YEAR_DELIVERIES,
     YEAR_POWER,

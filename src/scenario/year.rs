@@ -46,8 +46,10 @@ pub const DEFAULT_START: &str = "2027-01-04";
 
 /// The jobs with one more, named by the next free `job N`: a fine-tune of the scenario's model
 /// on a hundredth of its `tokens` (`serve` false), or a serving load of a billion tokens a
-/// day; as they were at `MAX_JOBS`.
-pub fn job_added(mut jobs: Vec<Value>, serve: bool, tokens: f64) -> Vec<Value> {
+/// day. A year without a `jobs` list (`None`) runs the scenario's own training: it is written
+/// out first, as `training`. As they were at `MAX_JOBS`.
+pub fn job_added(jobs: Option<Vec<Value>>, serve: bool, tokens: f64) -> Vec<Value> {
+    let mut jobs = jobs.unwrap_or_else(|| vec![serde_json::json!({ "name": "training" })]);
     if jobs.len() >= MAX_JOBS {
         return jobs;
     }
@@ -66,11 +68,15 @@ pub fn job_added(mut jobs: Vec<Value>, serve: bool, tokens: f64) -> Vec<Value> {
 }
 
 /// The jobs with job `at` called `name` (trimmed), the jobs that ran after it running after
-/// the new name; `None` for a blank name or a job the list lacks.
+/// the new name; `None` for a blank name, one another job has, or a job the list lacks.
 pub fn job_renamed(mut jobs: Vec<Value>, at: usize, name: &str) -> Option<Vec<Value>> {
     let name = name.trim();
     let old = jobs.get(at)?.get("name").cloned();
-    if name.is_empty() {
+    let clash = jobs
+        .iter()
+        .enumerate()
+        .any(|(i, j)| i != at && j.get("name").and_then(Value::as_str) == Some(name));
+    if name.is_empty() || clash {
         return None;
     }
     for (i, job) in jobs.iter_mut().enumerate() {
@@ -116,35 +122,44 @@ pub fn job_model(scenario: &Scenario, preset: Option<&str>) -> Option<Value> {
 
 /// The deliveries with the last repeated a quarter (13 weeks) later, of the same chip, count
 /// and site; a year without deliveries has the cluster's `chips` in week 0, written out first.
-/// As they were at `MAX_DELIVERIES`.
-pub fn delivery_added(mut deliveries: Vec<Value>, chips: u32) -> Vec<Value> {
+/// As they were at `MAX_DELIVERIES` or when the next would arrive past the horizon (`weeks`).
+pub fn delivery_added(mut deliveries: Vec<Value>, chips: u32, weeks: u32) -> Vec<Value> {
     if deliveries.is_empty() {
         deliveries.push(serde_json::json!({ "chip": "cluster", "chips": chips, "week": 0 }));
     }
-    quarter_later(deliveries, &["chip", "chips", "site"])
+    quarter_later(deliveries, &["chip", "chips", "site"], weeks)
 }
 
 /// The power caps with one more: the last site's cap a quarter (13 weeks) later, the same
 /// megawatts; a year without caps starts with the cluster's site at `mw` from week 0. As they
-/// were at `MAX_DELIVERIES`, the bound of caps too.
-pub fn cap_added(mut caps: Vec<Value>, mw: f64) -> Vec<Value> {
+/// were at `MAX_DELIVERIES`, the bound of caps too, or past the horizon (`weeks`).
+pub fn cap_added(mut caps: Vec<Value>, mw: f64, weeks: u32) -> Vec<Value> {
     if caps.is_empty() {
         caps.push(serde_json::json!({ "week": 0, "mw": mw }));
         return caps;
     }
-    quarter_later(caps, &["site", "mw"])
+    quarter_later(caps, &["site", "mw"], weeks)
 }
 
-/// The list with its last entry's `keys` again 13 weeks after its `week`; as it was at
-/// `MAX_DELIVERIES` or when its last entry is no object.
-fn quarter_later(mut list: Vec<Value>, keys: &[&str]) -> Vec<Value> {
+/// The list with its last entry's `keys` again 13 weeks after its `week` (a number or text as
+/// people write it); as it was at `MAX_DELIVERIES`, when that week is past the horizon
+/// (`weeks`), or when its last entry is no object.
+fn quarter_later(mut list: Vec<Value>, keys: &[&str], weeks: u32) -> Vec<Value> {
     let Some(Value::Object(last)) = list.last().filter(|_| list.len() < MAX_DELIVERIES) else {
         return list;
     };
+    let week = match last.get("week") {
+        Some(Value::String(text)) => crate::numbers::parse(text).unwrap_or(0.0),
+        Some(v) => v.as_f64().unwrap_or(0.0),
+        None => 0.0,
+    };
+    let next_week = (week.max(0.0).round() as u32).saturating_add(13);
+    if next_week >= weeks {
+        return list;
+    }
     let mut next: Map<String, Value> =
         keys.iter().filter_map(|&k| Some((k.to_string(), last.get(k)?.clone()))).collect();
-    let week = last.get("week").and_then(Value::as_u64).unwrap_or(0) + 13;
-    next.insert("week".into(), Value::from(week));
+    next.insert("week".into(), Value::from(next_week));
     list.push(Value::Object(next));
     list
 }

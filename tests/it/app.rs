@@ -936,11 +936,12 @@ fn the_year_is_edited_job_by_job_and_delivery_by_delivery() {
     assert_eq!(job(&state, 0, "name"), Some(json!("base")));
     assert_eq!(job(&state, 1, "after"), Some(json!("base")), "RL follows the new name");
     let unchanged = state.scenario.clone();
+    state.apply(Action::Edit(Edit::RenameYearJob { at: 0, name: "chat".into() }));
     state.apply(Action::Edit(Edit::RenameYearJob { at: 0, name: "  ".into() }));
     state.apply(Action::Edit(Edit::RenameYearJob { at: 9, name: "x".into() }));
     state.apply(Action::Edit(Edit::RemoveYearJob { at: 9 }));
     state.apply(Action::Edit(Edit::RemoveDelivery { at: 9 }));
-    assert_eq!(state.scenario, unchanged, "no blank name, no job or delivery 10");
+    assert_eq!(state.scenario, unchanged, "no blank or taken name, no job or delivery 10");
 
     let before = state.scenario.clone();
     state.apply(Action::Edit(Edit::RemoveYearJob { at: 0 }));
@@ -988,20 +989,38 @@ fn the_year_is_edited_job_by_job_and_delivery_by_delivery() {
     assert_eq!(state.notice, Some(Notice::Removed(Removed::PowerCap { n: 2 })));
     state.apply(Action::Edit(Edit::RemovePowerCap { at: 0 }));
     assert_eq!(state.scenario.get("year.power"), None);
+
+    // A year listing no jobs runs the plan's training: a job added writes it out first; the
+    // last job removed leaves a year of none.
+    state.apply(Action::Set(vec![("year.jobs".into(), None)]));
+    state.apply(Action::Edit(Edit::AddYearJob { serve: true }));
+    assert_eq!(job(&state, 0, "name"), Some(json!("training")));
+    assert_eq!(job(&state, 1, "name"), Some(json!("job 2")));
+    state.apply(Action::Edit(Edit::RemoveYearJob { at: 1 }));
+    state.apply(Action::Edit(Edit::RemoveYearJob { at: 0 }));
+    assert_eq!(state.scenario.get("year.jobs"), Some(json!([])));
+    let plan = state.scenario.year().expect("reads").expect("a year");
+    assert!(plan.jobs.is_empty(), "no job, not the plan's training");
 }
 
 /// The year's lists stop at their bounds: no job past `MAX_JOBS`, no delivery or power cap past
-/// `MAX_DELIVERIES`.
+/// `MAX_DELIVERIES` or the horizon.
 #[test]
 fn the_year_form_adds_no_more_than_a_year_holds() {
     use clusterplan::scenario::year::{
         cap_added, delivery_added, job_added, MAX_DELIVERIES, MAX_JOBS,
     };
-    let jobs = (0..MAX_JOBS + 3).fold(Vec::new(), |jobs, _| job_added(jobs, false, 1e12));
+    let jobs = (0..MAX_JOBS + 3).fold(Vec::new(), |jobs, _| job_added(Some(jobs), false, 1e12));
     assert_eq!(jobs.len(), MAX_JOBS);
-    let deliveries = (0..MAX_DELIVERIES + 3).fold(Vec::new(), |d, _| delivery_added(d, 64));
-    assert_eq!(deliveries.len(), MAX_DELIVERIES);
-    let caps = (0..MAX_DELIVERIES + 3).fold(Vec::new(), |c, _| cap_added(c, 30.0));
-    assert_eq!(caps.len(), MAX_DELIVERIES);
+    // A five-year horizon holds more than the list's bound of quarters apart.
+    let deliveries = (0..MAX_DELIVERIES + 3).fold(Vec::new(), |d, _| delivery_added(d, 64, 260));
+    assert_eq!(deliveries.len(), 20, "a quarter apart, 20 fit in 260 weeks");
     assert_eq!(deliveries[1]["week"], json!(13));
+    let caps = (0..MAX_DELIVERIES + 3).fold(Vec::new(), |c, _| cap_added(c, 30.0, 52));
+    assert_eq!(caps.len(), 4, "weeks 0, 13, 26 and 39 of 52");
+    // A week written as people write it is read as one.
+    let later = delivery_added(vec![json!({ "chip": "b200", "chips": 8, "week": "20" })], 8, 52);
+    assert_eq!(later[1]["week"], json!(33));
+    let later = delivery_added(vec![json!({ "chip": "b200", "chips": 8, "week": 20.0 })], 8, 52);
+    assert_eq!(later[1]["week"], json!(33));
 }

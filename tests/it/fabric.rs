@@ -282,8 +282,11 @@ fn a_fabric_counted_is_the_fabric_built_first_and_from_memory() {
         })
         .collect();
     let mut errors = 0;
-    for round in 0..2 {
-        for (case, spec) in specs.iter().enumerate() {
+    // Every spec once (the memory fills, empties and fills again), then the last 400 again,
+    // which the memory then holds.
+    let again = specs.len() - 400;
+    for (round, from) in [(0, 0), (1, again)] {
+        for (case, spec) in specs.iter().enumerate().skip(from) {
             let built = fabric::build(spec).map(|f| (f.bom, f.network));
             errors += usize::from(built.is_err());
             assert_eq!(fabric::counted(spec), built, "round {round}, case {case}: {spec:?}");

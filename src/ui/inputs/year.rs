@@ -10,8 +10,8 @@ use yew::prelude::*;
 use super::{chip_options, Form, PanelProps};
 use crate::app::edits::{example_year, year_change, year_text};
 use crate::app::state::{Action, Edit, Notice};
-use crate::scenario::fields;
 use crate::scenario::year::JobKind;
+use crate::scenario::{fields, paths};
 use crate::text::{fill, t};
 use crate::ui::fields::SelectField;
 
@@ -22,9 +22,10 @@ pub fn year_panel(props: &PanelProps) -> Html {
     let on = !text.is_empty();
     let start = {
         let example = example_year(scenario);
-        props.on_set.reform(move |_: MouseEvent| vec![("year".to_string(), Some(example.clone()))])
+        let year = paths::YEAR.as_str().to_string();
+        props.on_set.reform(move |_: MouseEvent| vec![(year.clone(), Some(example.clone()))])
     };
-    let stop = props.on_set.reform(|_: MouseEvent| vec![("year".to_string(), None)]);
+    let stop = props.on_set.reform(|_: MouseEvent| vec![(paths::YEAR.as_str().to_string(), None)]);
     let on_set = props.on_set.clone();
     let on_action = props.on_action.clone();
     let onchange = Callback::from(move |e: Event| {
@@ -42,7 +43,7 @@ pub fn year_panel(props: &PanelProps) -> Html {
             if on {
                 <div class="grid">
                     { start_date(&f) }
-                    { f.render(f.number(&fields::YEAR_WEEKS, "year-weeks", Some(52.0))) }
+                    { f.render(f.number(&fields::YEAR_WEEKS, "year-weeks", fields::YEAR_WEEKS.fixed_default())) }
                 </div>
                 { deliveries(&f) }
                 { caps(&f) }
@@ -76,16 +77,17 @@ fn deliveries(f: &Form) -> Html {
         let (on_set, path) = (f.on_set.clone(), at("chip"));
         let on_chip =
             Callback::from(move |v: String| on_set.emit(vec![(path.clone(), Some(v.into()))]));
-        let number = |field: &'static fields::Field, key: &str, resolved: Option<f64>| {
-            f.render(f.number_at(field, at(key), &format!("year-delivery-{key}-{i}"), resolved))
+        let number = |field: &'static fields::Field, key: &str| {
+            let testid = format!("year-delivery-{key}-{i}");
+            f.render(f.number_at(field, at(key), &testid, field.fixed_default()))
         };
         let fields = html! {
             <>
                 <SelectField testid={format!("year-delivery-chip-{i}")} label={t("form.year-delivery-chip")}
                     options={chips.clone()} value={chip} on_change={on_chip} errors={f.errors(&at("chip"))} />
-                { number(&fields::YEAR_DELIVERIES_CHIPS, "chips", None) }
-                { number(&fields::YEAR_DELIVERIES_WEEK, "week", Some(0.0)) }
-                { number(&fields::YEAR_DELIVERIES_RETIRE, "retire", None) }
+                { number(&fields::YEAR_DELIVERIES_CHIPS, "chips") }
+                { number(&fields::YEAR_DELIVERIES_WEEK, "week") }
+                { number(&fields::YEAR_DELIVERIES_RETIRE, "retire") }
                 { site_select(f, at("site"), format!("year-delivery-site-{i}")) }
             </>
         };
@@ -93,7 +95,13 @@ fn deliveries(f: &Form) -> Html {
     };
     let add =
         Add { testid: "year-delivery-add", key: "form.year-delivery-add", edit: Edit::AddDelivery };
-    DELIVERIES.show(f, &fields, |at| Edit::RemoveDelivery { at }, vec![add])
+    DELIVERIES.show(
+        f,
+        "form.year-deliveries-none",
+        &fields,
+        |at| Edit::RemoveDelivery { at },
+        vec![add],
+    )
 }
 
 /// The year's first day, as a date (`YYYY-MM-DD`); emptied, the default's.
@@ -102,9 +110,9 @@ fn start_date(f: &Form) -> Html {
     let onchange = Callback::from(move |e: Event| {
         let typed = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
         let value = (!typed.trim().is_empty()).then(|| typed.trim().to_string().into());
-        on_set.emit(vec![("year.start".to_string(), value)]);
+        on_set.emit(vec![(paths::YEAR_START.as_str().to_string(), value)]);
     });
-    let value = match f.text_at("year.start") {
+    let value = match f.text_at(paths::YEAR_START.as_str()) {
         d if d.is_empty() => crate::scenario::year::DEFAULT_START.to_string(),
         d => d,
     };
@@ -115,7 +123,7 @@ fn start_date(f: &Form) -> Html {
                 <input type="date" class="name" data-testid="year-start" value={value} {onchange} />
             </label>
             { crate::ui::fields::messages(&crate::ui::fields::MessagesProps {
-                testid: "year-start".into(), errors: f.errors("year.start"), ..Default::default() }) }
+                testid: "year-start".into(), errors: f.errors(paths::YEAR_START.as_str()), ..Default::default() }) }
         </div>
     }
 }
@@ -123,7 +131,7 @@ fn start_date(f: &Form) -> Html {
 /// A select of the scenario's sites for an entry's `site` at `path` (blank: the cluster's
 /// own), or nothing for a scenario of one site.
 fn site_select(f: &Form, path: String, testid: String) -> Html {
-    let sites = f.len(crate::scenario::paths::SITES);
+    let sites = f.len(paths::SITES);
     if sites == 0 {
         return Html::default();
     }
@@ -149,20 +157,21 @@ fn site_select(f: &Form, path: String, testid: String) -> Html {
 /// the week it starts, until the site's next, and the site.
 fn caps(f: &Form) -> Html {
     let fields = |i: usize, at: &dyn Fn(&str) -> String| {
-        let number = |field: &'static fields::Field, key: &str, resolved: Option<f64>| {
-            f.render(f.number_at(field, at(key), &format!("year-cap-{key}-{i}"), resolved))
+        let number = |field: &'static fields::Field, key: &str| {
+            let testid = format!("year-cap-{key}-{i}");
+            f.render(f.number_at(field, at(key), &testid, field.fixed_default()))
         };
         let fields = html! {
             <>
-                { number(&fields::YEAR_POWER_MW, "mw", None) }
-                { number(&fields::YEAR_POWER_WEEK, "week", Some(0.0)) }
+                { number(&fields::YEAR_POWER_MW, "mw") }
+                { number(&fields::YEAR_POWER_WEEK, "week") }
                 { site_select(f, at("site"), format!("year-cap-site-{i}")) }
             </>
         };
         (fill("form.year-cap", &[("n", &(i + 1).to_string())]), fields, Html::default())
     };
     let add = Add { testid: "year-cap-add", key: "form.year-cap-add", edit: Edit::AddPowerCap };
-    CAPS.show(f, &fields, |at| Edit::RemovePowerCap { at }, vec![add])
+    CAPS.show(f, "form.year-caps-none", &fields, |at| Edit::RemovePowerCap { at }, vec![add])
 }
 
 /// The jobs, one block a job: its name, kind and model, the job it runs after, its weeks and
@@ -212,11 +221,13 @@ fn jobs(f: &Form) -> Html {
                 on_set.emit(vec![(path.clone(), value)]);
             })
         };
+        // A number of the job, its placeholder the field's default or else `resolved`.
         let number = |field: &'static fields::Field, key: &str, resolved: Option<f64>| {
             let testid = format!("year-job-{}-{i}", key.replace('.', "-"));
-            f.render(f.number_at(field, at(key), &testid, resolved))
+            let shown = field.fixed_default().or(resolved);
+            f.render(f.number_at(field, at(key), &testid, shown))
         };
-        let serve = kind == "serve";
+        let serve = kind == fields::YEAR_JOBS_KIND.code(JobKind::Serve);
         // The model the job trains or serves: the plan's, or one of the catalog's.
         let model = f.text_at(&at("scenario.model.preset"));
         let on_model = f.on_edit.reform(move |preset: String| Edit::YearJobModel {
@@ -233,7 +244,7 @@ fn jobs(f: &Form) -> Html {
                 label: crate::app::words::label(&path).into(),
                 checked,
                 help: crate::app::words::help(&path).into(),
-                notes: Vec::new(),
+                notes: f.notes(&path),
                 on_set: f.on_set.clone(),
             })
         };
@@ -253,12 +264,12 @@ fn jobs(f: &Form) -> Html {
                     errors={f.errors(&at("scenario.model.preset"))} />
                 <SelectField testid={format!("year-job-after-{i}")} label={t("form.year-after")}
                     options={afters} value={f.text_at(&at("after"))} on_change={on_after} errors={f.errors(&at("after"))} />
-                { number(&fields::YEAR_JOBS_EARLIEST, "earliest", Some(0.0)) }
+                { number(&fields::YEAR_JOBS_EARLIEST, "earliest", None) }
                 { number(&fields::YEAR_JOBS_DEADLINE, "deadline", None) }
-                { number(&fields::YEAR_JOBS_PRIORITY, "priority", Some(if serve { 0.0 } else { 2.0 })) }
+                { number(&fields::YEAR_JOBS_PRIORITY, "priority", None) }
                 if serve {
                     { number(&fields::YEAR_JOBS_TOKENS_PER_DAY, "tokens_per_day", None) }
-                    { number(&fields::YEAR_JOBS_GROWTH_PER_MONTH, "growth_per_month", Some(0.0)) }
+                    { number(&fields::YEAR_JOBS_GROWTH_PER_MONTH, "growth_per_month", None) }
                     { number(&fields::YEAR_JOBS_PEAK_OVER_MEAN, "peak_over_mean", None) }
                 } else {
                     { number(&fields::TRAINING_TOKENS, "scenario.training.tokens", plan_tokens) }
@@ -283,7 +294,12 @@ fn jobs(f: &Form) -> Html {
             edit: Edit::AddYearJob { serve: true },
         },
     ];
-    JOBS.show(f, &fields, |at| Edit::RemoveYearJob { at }, adds)
+    // Without a list the year runs the plan's own training once; with an empty one, nothing.
+    let none = match f.raw(JOBS.path) {
+        None => "form.year-jobs-plan",
+        Some(_) => "form.year-jobs-none",
+    };
+    JOBS.show(f, none, &fields, |at| Edit::RemoveYearJob { at }, adds)
 }
 
 /// A list of the year as the form shows it: a heading, an entry a fieldset with its remove
@@ -292,37 +308,33 @@ struct List {
     /// Its place (`year.deliveries`) and an entry's `data-testid` (`year-delivery`).
     path: crate::scenario::Path,
     testid: &'static str,
-    /// The key of the heading; of what is said while the list is empty; and of an entry's
-    /// remove link (`…-remove`, and `…-remove-named` its label for screen readers).
+    /// The key of the heading, and of an entry's remove link (`…-remove`, and
+    /// `…-remove-named` its label for screen readers).
     heading: &'static str,
-    none: Option<&'static str>,
     entry: &'static str,
     most: usize,
 }
 
 const DELIVERIES: List = List {
-    path: crate::scenario::paths::YEAR_DELIVERIES,
+    path: paths::YEAR_DELIVERIES,
     testid: "year-delivery",
     heading: "form.year-deliveries",
-    none: Some("form.year-deliveries-none"),
     entry: "form.year-delivery",
     most: crate::scenario::year::MAX_DELIVERIES,
 };
 
 const CAPS: List = List {
-    path: crate::scenario::paths::YEAR_POWER,
+    path: paths::YEAR_POWER,
     testid: "year-cap",
     heading: "form.year-caps",
-    none: Some("form.year-caps-none"),
     entry: "form.year-cap",
     most: crate::scenario::year::MAX_DELIVERIES,
 };
 
 const JOBS: List = List {
-    path: crate::scenario::paths::YEAR_JOBS,
+    path: paths::YEAR_JOBS,
     testid: "year-job",
     heading: "form.year-jobs",
-    none: None,
     entry: "form.year-job",
     most: crate::scenario::year::MAX_JOBS,
 };
@@ -341,7 +353,14 @@ struct Add {
 impl List {
     /// The list, each entry `i` from `fields(i, at)` (`at` a key's place in the entry): its
     /// legend, the fields of its grid and what goes under them.
-    fn show(&self, f: &Form, fields: Entry, remove: fn(usize) -> Edit, adds: Vec<Add>) -> Html {
+    fn show(
+        &self,
+        f: &Form,
+        none: &'static str,
+        fields: Entry,
+        remove: fn(usize) -> Edit,
+        adds: Vec<Add>,
+    ) -> Html {
         let count = f.len(self.path);
         let entry = |i: usize| {
             let base = format!("{}.{i}", self.path.as_str());
@@ -368,7 +387,7 @@ impl List {
         html! {
             <>
                 <h3>{ t(self.heading) }</h3>
-                if let Some(none) = self.none.filter(|_| count == 0) {
+                if count == 0 {
                     <p class="reading">{ t(none) }</p>
                 }
                 { for (0..count).map(entry) }
