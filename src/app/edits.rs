@@ -149,6 +149,12 @@ impl Edit {
         }
     }
 
+    /// The edit would change `scenario`: a button making it is worth showing (an Add at a
+    /// list's bound or past the horizon changes nothing, and is hidden, not dead).
+    pub fn changes_anything(&self, scenario: &Scenario, good: Option<&Evaluation>) -> bool {
+        self.changes(scenario, good).iter().any(|(path, value)| scenario.get(path) != *value)
+    }
+
     /// The field changes the edit makes to `scenario`, whose result is `good` (the plan a new
     /// pool or measurement starts from); none where it names an entry the list lacks.
     pub fn changes(&self, scenario: &Scenario, good: Option<&Evaluation>) -> Vec<Change> {
@@ -278,7 +284,7 @@ impl Edit {
                 }
             }
             Edit::YearJobModel { at, preset } if *at < list("year.jobs").len() => {
-                let model = year::job_model(scenario, preset.as_deref());
+                let model = year::job_model(preset.as_deref());
                 vec![(format!("year.jobs.{at}.scenario.model"), model)]
             }
             // The last job removed leaves an empty list: a year with no jobs, not one running

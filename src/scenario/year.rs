@@ -107,17 +107,26 @@ pub fn job_removed(mut jobs: Vec<Value>, at: usize) -> Option<Vec<Value>> {
     Some(jobs)
 }
 
-/// A job's own model: `preset` alone, every other key of the scenario's own `model` cleared
-/// (a job's scenario merges over the scenario's, key by key); `None` (the scenario's model)
-/// without a preset.
-pub fn job_model(scenario: &Scenario, preset: Option<&str>) -> Option<Value> {
+/// A job's own model: `preset` alone (a job's model with a preset replaces the scenario's
+/// whole, see `job_scenario`); `None` (the scenario's model) without a preset.
+pub fn job_model(preset: Option<&str>) -> Option<Value> {
     let preset = preset.map(str::trim).filter(|p| !p.is_empty())?;
-    let mut model: Map<String, Value> = match scenario.get("model") {
-        Some(Value::Object(map)) => map.into_iter().map(|(k, _)| (k, Value::Null)).collect(),
-        _ => Map::new(),
-    };
-    model.insert("preset".into(), Value::from(preset));
-    Some(Value::Object(model))
+    Some(serde_json::json!({ "preset": preset }))
+}
+
+/// A job's scenario as JSON: `changes` merged over `base` key by key, as calibration entries
+/// are, except a `model` that names a `preset`, which is the job's whole model: the
+/// scenario's own layers or widths, written or changed after the job was, are not the job's.
+fn job_scenario(base: &Scenario, changes: &Map<String, Value>) -> Value {
+    let mut value = base.to_value();
+    let names_preset = |m: &Value| m.get("preset").is_some_and(|p| !p.is_null());
+    if changes.get("model").is_some_and(names_preset) {
+        if let Value::Object(map) = &mut value {
+            map.insert("model".into(), Value::Object(Map::new()));
+        }
+    }
+    merge(&mut value, &Value::Object(changes.clone()));
+    value
 }
 
 /// The deliveries with the last repeated a quarter (13 weeks) later, of the same chip, count
@@ -321,12 +330,15 @@ impl Scenario {
     fn deliveries(&self, r: &mut Reader, raw: Option<&Value>, weeks: u32) -> Vec<YearDelivery> {
         let items = match raw {
             None => {
-                let chips = self.cluster.chips.as_ref().and_then(Value::as_u64).unwrap_or(1);
+                // The cluster's chips as the cluster reads them ("16k" too); a bad count is
+                // the cluster's own problem, reported there, so this reading keeps none.
+                let chips =
+                    Reader::default().count(&self.cluster.chips, &fields::CLUSTER_CHIPS, None);
                 return vec![YearDelivery {
                     chip: None,
                     site: String::new(),
                     week: 0,
-                    chips: chips.min(u32::MAX as u64) as u32,
+                    chips,
                     retire: None,
                 }];
             }
@@ -404,9 +416,7 @@ impl Scenario {
             let scenario = match map.get("scenario") {
                 None => base.clone(),
                 Some(Value::Object(changes)) => {
-                    let mut value = base.to_value();
-                    merge(&mut value, &Value::Object(changes.clone()));
-                    match Scenario::from_value(value) {
+                    match Scenario::from_value(job_scenario(&base, changes)) {
                         Ok(s) => s,
                         Err(_) => {
                             let got = short(&Value::Object(changes.clone()));

@@ -920,14 +920,23 @@ fn the_year_is_edited_job_by_job_and_delivery_by_delivery() {
     state.apply(Action::Edit(Edit::AddYearJob { serve: false }));
     assert_eq!(job(&state, 5, "name"), Some(json!("job 7")), "a name no job has");
 
-    // A job's own model is the preset alone, whatever keys the plan's model has.
-    set(&mut state, "model.layers", json!(40));
+    // A job's own model is the preset alone, whatever keys the plan's model has, before the
+    // job's model is chosen or after.
     let preset = Some("llama3-8b".to_string());
-    state.apply(Action::Edit(Edit::YearJobModel { at: 3, preset }));
-    let model = job(&state, 3, "scenario.model").expect("the job's model");
-    assert_eq!(model["preset"], json!("llama3-8b"));
-    assert_eq!(model["layers"], Value::Null, "the plan's layers are not the job's");
-    assert!(model.as_object().is_some_and(|m| m.contains_key("layers")));
+    for layers_first in [true, false] {
+        state.apply(Action::Set(vec![("model.layers".into(), None)]));
+        if layers_first {
+            set(&mut state, "model.layers", json!(40));
+        }
+        state.apply(Action::Edit(Edit::YearJobModel { at: 3, preset: preset.clone() }));
+        set(&mut state, "model.layers", json!(40));
+        let model = job(&state, 3, "scenario.model").expect("the job's model");
+        assert_eq!(model, json!({ "preset": "llama3-8b" }));
+        let plan = state.scenario.year().expect("reads").expect("a year");
+        let read = &plan.jobs[3].scenario;
+        assert_eq!(read.model.preset, Some(json!("llama3-8b")));
+        assert_eq!(read.model.layers, None, "the plan's layers are not the job's");
+    }
     state.apply(Action::Edit(Edit::YearJobModel { at: 3, preset: None }));
     assert_eq!(job(&state, 3, "scenario.model"), None);
     state.apply(Action::Set(vec![("model.layers".into(), None)]));
@@ -1007,6 +1016,7 @@ fn the_year_is_edited_job_by_job_and_delivery_by_delivery() {
 /// `MAX_DELIVERIES` or the horizon.
 #[test]
 fn the_year_form_adds_no_more_than_a_year_holds() {
+    use clusterplan::app::state::Edit;
     use clusterplan::scenario::year::{
         cap_added, delivery_added, job_added, MAX_DELIVERIES, MAX_JOBS,
     };
@@ -1023,4 +1033,18 @@ fn the_year_form_adds_no_more_than_a_year_holds() {
     assert_eq!(later[1]["week"], json!(33));
     let later = delivery_added(vec![json!({ "chip": "b200", "chips": 8, "week": 20.0 })], 8, 52);
     assert_eq!(later[1]["week"], json!(33));
+
+    // The form shows an Add only where it would change the year: not past the horizon, not
+    // at a list's bound.
+    let mut s = Scenario::default_plan();
+    let adds = |s: &Scenario| {
+        [Edit::AddDelivery, Edit::AddPowerCap, Edit::AddYearJob { serve: false }]
+            .map(|e| e.changes_anything(s, None))
+    };
+    s.year = Some(json!({ "weeks": 52, "deliveries": [{ "chip": "b200", "chips": 8, "week": 20 }],
+        "power": [{ "week": 0, "mw": 30 }] }));
+    assert_eq!(adds(&s), [true, true, true]);
+    s.year = Some(json!({ "weeks": 52, "deliveries": [{ "chip": "b200", "chips": 8, "week": 40 }],
+        "power": [{ "week": 40, "mw": 30 }], "jobs": jobs }));
+    assert_eq!(adds(&s), [false, false, false], "week 53 is past the horizon; jobs are full");
 }

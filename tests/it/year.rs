@@ -440,3 +440,17 @@ fn the_readmes_year_is_what_the_cli_prints() {
         assert!(shown.contains(&expected), "{expected} not in the README");
     }
 }
+
+/// A year with no deliveries installs the cluster's own chips from week 0, read as the cluster
+/// reads them: "16k" is sixteen thousand chips, not one.
+#[test]
+fn a_year_without_deliveries_installs_the_clusters_chips_as_written() {
+    for (written, chips) in [(serde_json::json!("16k"), 16_000), (serde_json::json!(2048), 2048)] {
+        let mut s = Scenario::default_plan();
+        s.cluster.chips = Some(written.clone());
+        s.year = Some(serde_json::json!({ "weeks": 8 }));
+        let plan = s.year().expect("reads").expect("a year");
+        let installed: u32 = plan.deliveries.iter().map(|d| d.chips).sum();
+        assert_eq!(installed, chips, "cluster.chips {written}");
+    }
+}

@@ -303,7 +303,8 @@ fn jobs(f: &Form) -> Html {
 }
 
 /// A list of the year as the form shows it: a heading, an entry a fieldset with its remove
-/// link, and the buttons adding to it while it holds fewer than `most`.
+/// link, and the buttons adding to it that would change anything (none at the list's bound,
+/// nor one whose entry would fall past the horizon).
 struct List {
     /// Its place (`year.deliveries`) and an entry's `data-testid` (`year-delivery`).
     path: crate::scenario::Path,
@@ -312,7 +313,6 @@ struct List {
     /// `…-remove-named` its label for screen readers).
     heading: &'static str,
     entry: &'static str,
-    most: usize,
 }
 
 const DELIVERIES: List = List {
@@ -320,7 +320,6 @@ const DELIVERIES: List = List {
     testid: "year-delivery",
     heading: "form.year-deliveries",
     entry: "form.year-delivery",
-    most: crate::scenario::year::MAX_DELIVERIES,
 };
 
 const CAPS: List = List {
@@ -328,7 +327,6 @@ const CAPS: List = List {
     testid: "year-cap",
     heading: "form.year-caps",
     entry: "form.year-cap",
-    most: crate::scenario::year::MAX_DELIVERIES,
 };
 
 const JOBS: List = List {
@@ -336,7 +334,6 @@ const JOBS: List = List {
     testid: "year-job",
     heading: "form.year-jobs",
     entry: "form.year-job",
-    most: crate::scenario::year::MAX_JOBS,
 };
 
 /// What makes entry `i` of a list, given where its keys are (`at("chip")`): its legend, the
@@ -362,6 +359,10 @@ impl List {
         adds: Vec<Add>,
     ) -> Html {
         let count = f.len(self.path);
+        let adds: Vec<Add> = adds
+            .into_iter()
+            .filter(|a| a.edit.changes_anything(&f.state.scenario, f.good))
+            .collect();
         let entry = |i: usize| {
             let base = format!("{}.{i}", self.path.as_str());
             let at = |key: &str| format!("{base}.{key}");
@@ -391,7 +392,7 @@ impl List {
                     <p class="reading">{ t(none) }</p>
                 }
                 { for (0..count).map(entry) }
-                if count < self.most {
+                if !adds.is_empty() {
                     <div class="adds">{ for adds.into_iter().map(add) }</div>
                 }
             </>
