@@ -154,6 +154,9 @@ pub enum Why {
     Resized { job: usize, week: u32, kind: usize, chips: u32 },
     /// Site `site` cannot power `chips` of its installed chips in `week`.
     Dark { site: usize, week: u32, chips: u32 },
+    /// Elastic job `job` runs on `chips` chips of `kind` in serving's daily troughs from
+    /// `week`, `hours` a day, paying a restart each time it grows and shrinks.
+    Troughs { job: usize, week: u32, kind: usize, chips: u32, hours: f64 },
 }
 
 /// Chips a job holds over every pool.
@@ -162,10 +165,39 @@ pub fn chips(held: &[u32]) -> u32 {
 }
 
 impl Week {
-    /// Chips job `j` holds on average over the week.
+    /// Chips job `j` holds on average over the week, its peak hours and troughs weighed by
+    /// their share of the day.
     pub fn average(&self, j: usize) -> f64 {
         let (from, to) = self.held_span[j];
-        chips(&self.held[j]) as f64 * (to - from).max(0.0) / DAYS_PER_WEEK
+        let peak = chips(&self.held[j]) as f64;
+        let low = self.trough_held.get(j).map_or(peak, |h| chips(h) as f64);
+        (peak * (1.0 - self.trough) + low * self.trough) * (to - from).max(0.0) / DAYS_PER_WEEK
+    }
+
+    /// The most site `site` draws at any hour of the week, watts: at serving's peak or in its
+    /// troughs, when elastic training may draw more than serving freed.
+    pub fn most_w(&self, site: usize) -> f64 {
+        let peak = self.site_w.get(site).copied().unwrap_or(0.0);
+        if self.trough > 0.0 {
+            peak.max(self.trough_w.get(site).copied().unwrap_or(0.0))
+        } else {
+            peak
+        }
+    }
+}
+
+/// The day a serving load's peak over its mean stands for: the share of each day it sits in
+/// its trough, and its trough over its peak. A load at most twice its mean is at its peak half
+/// the day and at `2 - peak/mean` of its mean the other half; a peakier one is at its peak for
+/// `mean/peak` of the day and idle the rest. A flat load (1) has no trough.
+pub fn day_shape(peak_over_mean: f64) -> (f64, f64) {
+    let p = if peak_over_mean.is_finite() { peak_over_mean.max(1.0) } else { 1.0 };
+    if p <= 1.0 + 1e-9 {
+        (0.0, 1.0)
+    } else if p <= 2.0 {
+        (0.5, (2.0 - p) / p)
+    } else {
+        (1.0 - 1.0 / p, 0.0)
     }
 }
 
@@ -180,11 +212,18 @@ pub struct Week {
     /// whole week for a job that starts on chips another frees this week, or finishes
     /// within it.
     pub held_span: Vec<(f64, f64)>,
+    /// The share of each day serving sits in its trough (every serving load's troughs at the
+    /// same hours, the shortest setting it; 0 without one), the chips each job holds in each
+    /// pool then (serving fewer, elastic training more, the rest as at the peak), and the
+    /// sites' watts then.
+    pub trough: f64,
+    pub trough_held: Vec<Vec<u32>>,
+    pub trough_w: Vec<f64>,
     /// Installed chips held by no job at the week's end, switched on.
     pub idle: u32,
     /// Installed chips left off for want of power.
     pub dark: u32,
-    /// Site watts by site, and each site's cap (infinite without one).
+    /// Site watts by site at serving's peak, and each site's cap (infinite without one).
     pub site_w: Vec<f64>,
     pub cap_w: Vec<f64>,
     /// Share of each serving job's peak demand served (1 for other jobs or outside its window).
@@ -274,7 +313,7 @@ impl Schedule {
 
     /// The most the sites draw together in any week, watts.
     pub fn peak_w(&self) -> f64 {
-        let drawn = |w: &Week| w.site_w.iter().fold(0.0, |sum, x| sum + x);
+        let drawn = |w: &Week| (0..w.site_w.len()).fold(0.0, |sum, i| sum + w.most_w(i));
         self.weeks.iter().map(drawn).fold(0.0, f64::max)
     }
 
@@ -369,6 +408,80 @@ impl Curve {
     }
 }
 
+/// Serving's troughs in one week, as elastic training sees them.
+struct Troughs<'a> {
+    year: &'a Year,
+    pools: &'a [(usize, usize)],
+    curves: &'a [Vec<Curve>],
+    cap: &'a [f64],
+    /// Share of each day in the trough.
+    share: f64,
+}
+
+/// What an elastic job takes in serving's troughs: a size in a pool, its progress over the
+/// week with it, and the restarts it pays for it.
+struct Lent {
+    pool: usize,
+    size: Size,
+    gain: f64,
+    restarts: u32,
+}
+
+impl Troughs<'_> {
+    /// Site watts one chip of `size` draws above idle in pool `p`.
+    fn extra(&self, p: usize, size: &Size) -> f64 {
+        (size.w_per_chip - self.year.kinds[self.pools[p].0].idle_w).max(0.0)
+    }
+
+    /// The fastest week job `j` can have with serving's troughs: its peak-hours size (`base`,
+    /// in its pool) grown in the troughs with the chips free then (`lend`), within
+    /// each site's cap at the troughs' draw (`drawn`), or, holding none, the troughs alone.
+    /// Each day it grows and shrinks again (two restarts; one start where it holds nothing at
+    /// the peak). `None` unless that beats its week without them (`plain`: progress and the
+    /// days its restarts took).
+    fn best(
+        &self,
+        j: usize,
+        base: Option<(usize, Size)>,
+        lend: &[u32],
+        drawn: &[f64],
+        plain: (f64, f64),
+        scale: f64,
+    ) -> Option<Lent> {
+        let job = &self.year.jobs[j];
+        let restarts = if base.is_some() { 14 } else { 7 };
+        let low_days = self.share * DAYS_PER_WEEK;
+        let lost = restarts as f64 * job.restart_days.max(0.0);
+        let peak_gain = base.map_or(0.0, |(_, b)| {
+            ((1.0 - self.share) * DAYS_PER_WEEK - plain.1).max(0.0) / (b.days * scale)
+        });
+        let pools: Vec<usize> = match base {
+            Some((p, _)) => vec![p],
+            None => (0..self.pools.len()).collect(),
+        };
+        pools
+            .into_iter()
+            .filter_map(|p| {
+                let (kind, site) = self.pools[p];
+                let curve = self.curves[j].get(kind)?;
+                let held = base.map_or(0, |(_, b)| b.chips);
+                let held_w = base.map_or(0.0, |(q, b)| self.extra(q, &b) * b.chips as f64);
+                let room = lend[p].saturating_add(held).min(job.max);
+                let powered = |s: &Size| {
+                    drawn[site] - held_w + self.extra(p, s) * s.chips as f64 <= self.cap[site]
+                };
+                let size = curve.within(room, powered)?;
+                if size.chips <= held || base.is_some_and(|(_, b)| size.days >= b.days) {
+                    return None;
+                }
+                let gain = peak_gain + (low_days - lost).max(0.0) / (size.days * scale);
+                Some(Lent { pool: p, size, gain, restarts })
+            })
+            .filter(|l| l.gain > plain.0 * (1.0 + 1e-9))
+            .max_by(|a, b| a.gain.total_cmp(&b.gain).then(b.pool.cmp(&a.pool)))
+    }
+}
+
 /// The year scheduled, each job's days scaled by its own of `scales` (1 for the estimate, and
 /// for a job it has none for).
 fn run(year: &Year, scales: &[f64]) -> Schedule {
@@ -403,6 +516,8 @@ fn run(year: &Year, scales: &[f64]) -> Schedule {
     let mut peak_chips = vec![0u32; n];
     let mut waited = vec![false; n];
     let mut stalled = vec![false; n];
+    // The pool and chips each elastic job last took in serving's troughs, to say each change.
+    let mut lent_last: Vec<Option<(usize, u32)>> = vec![None; n];
     let mut whys = Vec::new();
     let mut out = Vec::with_capacity(weeks as usize);
     let mut spend = Spend::default();
@@ -448,6 +563,28 @@ fn run(year: &Year, scales: &[f64]) -> Schedule {
         let mut served = vec![1.0f64; n];
         let mut demand = vec![0.0f64; n];
         let week_start = week as f64 * DAYS_PER_WEEK;
+        // Serving's troughs this week: every load's at the same hours, the shortest setting
+        // them. What serving frees then (by pool), and what that and elastic training change
+        // in each site's draw.
+        let serving_now =
+            |job: &Job| week >= job.earliest && !job.deadline.is_some_and(|d| week_start >= d);
+        let trough = year
+            .jobs
+            .iter()
+            .filter(|job| serving_now(job))
+            .filter_map(|job| match job.work {
+                Work::Serve { peak_over_mean, .. } => Some(day_shape(peak_over_mean).0),
+                Work::Train { .. } => None,
+            })
+            .filter(|share| *share > 0.0)
+            .reduce(f64::min)
+            .unwrap_or(0.0);
+        let mut lend = vec![0u32; pools.len()];
+        let mut trough_dw = vec![0.0f64; year.sites];
+        let mut serve_trough: Vec<Option<Vec<u32>>> = vec![None; n];
+        // A training job's gain this week and the days its restarts took, where it could run
+        // (or ran) the whole week: what serving's troughs are weighed against.
+        let mut whole_week: Vec<Option<(f64, f64)>> = vec![None; n];
         for &j in &order {
             let job = &year.jobs[j];
             if week < job.earliest {
@@ -478,6 +615,7 @@ fn run(year: &Year, scales: &[f64]) -> Schedule {
                         i.tokens_per_s / (i.chips as f64 * i.w_per_chip.max(1e-9))
                     };
                     by.sort_by(|&a, &b| per_w(b).total_cmp(&per_w(a)).then(a.cmp(&b)));
+                    let mut counts: Vec<(usize, u32)> = Vec::new();
                     for p in by {
                         if left <= 0.0 {
                             break;
@@ -503,6 +641,26 @@ fn run(year: &Year, scales: &[f64]) -> Schedule {
                         took += chips;
                         held[j][p] += chips;
                         held_span[j] = (0.0, DAYS_PER_WEEK);
+                        counts.push((p, count));
+                    }
+                    // In the troughs it keeps the instances its trough load needs, the first
+                    // pools' first; the rest are free then.
+                    if trough > 0.0 {
+                        let mut low = demand[j] * day_shape(*peak_over_mean).1;
+                        let mut kept = vec![0u32; pools.len()];
+                        for &(p, count) in &counts {
+                            let Some(inst) = instances[pools[p].0] else { continue };
+                            let need = (low.max(0.0) / inst.tokens_per_s).ceil();
+                            let keep = need.min(count as f64) as u32;
+                            low -= keep as f64 * inst.tokens_per_s;
+                            kept[p] = keep * inst.chips;
+                            let freed = (count - keep) * inst.chips;
+                            lend[p] += freed;
+                            let (kind, site) = pools[p];
+                            let extra = (inst.w_per_chip - year.kinds[kind].idle_w).max(0.0);
+                            trough_dw[site] -= freed as f64 * extra;
+                        }
+                        serve_trough[j] = Some(kept);
                     }
                     served[j] = if demand[j] > 0.0 {
                         ((demand[j] - left.max(0.0)) / demand[j]).clamp(0.0, 1.0)
@@ -581,6 +739,9 @@ fn run(year: &Year, scales: &[f64]) -> Schedule {
                             stalled[j] = true;
                             whys.push(Why::NoRoom { job: j, week });
                         }
+                        if ready <= week_start {
+                            whole_week[j] = Some((0.0, 0.0));
+                        }
                         continue;
                     };
                     stalled[j] = false;
@@ -636,6 +797,9 @@ fn run(year: &Year, scales: &[f64]) -> Schedule {
                         }
                     } else {
                         progress[j] += gained;
+                        if ready <= week_start {
+                            whole_week[j] = Some((gained, DAYS_PER_WEEK - days.max(0.0)));
+                        }
                     }
                     held[j][p] = size.chips;
                     held_span[j] = (
@@ -646,14 +810,83 @@ fn run(year: &Year, scales: &[f64]) -> Schedule {
                 }
             }
         }
-        let held_now: f64 = held
-            .iter()
-            .zip(&held_span)
-            .map(|(h, d)| chips(h) as f64 * (d.1 - d.0) / DAYS_PER_WEEK)
-            .sum();
+        // Chips idle at serving's peak, switched on.
         let free_all: u32 = free.iter().sum();
         let late_all: u32 = late.iter().map(|l| l.0).sum();
         let on = free_all + late_all;
+        let mut trough_held = held.clone();
+        for (j, kept) in serve_trough.into_iter().enumerate() {
+            if let Some(kept) = kept {
+                trough_held[j] = kept;
+            }
+        }
+        if trough > 0.0 {
+            let troughs =
+                Troughs { year, pools: &pools, curves: &curves, cap: &cap, share: trough };
+            for &j in &order {
+                let Some(plain) = whole_week[j] else { continue };
+                let job = &year.jobs[j];
+                if !job.elastic || fates[j].finish.is_some() {
+                    continue;
+                }
+                let Work::Train { sizes, tokens, .. } = &job.work else { continue };
+                let base = held[j].iter().position(|&c| c > 0).and_then(|p| {
+                    let size = sizes[pools[p].0].iter().find(|s| s.chips == held[j][p])?;
+                    Some((p, *size))
+                });
+                let drawn: Vec<f64> = site_w.iter().zip(&trough_dw).map(|(a, b)| a + b).collect();
+                // What serving frees in its troughs, and what no job holds at the peak either.
+                let spare: Vec<u32> =
+                    lend.iter().zip(&free).map(|(a, b)| a.saturating_add(*b)).collect();
+                let Some(lent) = troughs.best(j, base, &spare, &drawn, plain, scale_of(j)) else {
+                    continue;
+                };
+                let before = progress[j] - plain.0;
+                let (kind, site) = pools[lent.pool];
+                let base_chips = base.map_or(0, |(_, b)| b.chips);
+                let more = lent.size.chips - base_chips;
+                let from_serving = more.min(lend[lent.pool]);
+                lend[lent.pool] -= from_serving;
+                free[lent.pool] -= more - from_serving;
+                trough_dw[site] += troughs.extra(lent.pool, &lent.size) * lent.size.chips as f64
+                    - base.map_or(0.0, |(p, b)| troughs.extra(p, &b) * b.chips as f64);
+                trough_held[j][lent.pool] = lent.size.chips;
+                held_span[j] = (0.0, DAYS_PER_WEEK);
+                if fates[j].start.is_none() {
+                    fates[j].start = Some(week_start);
+                }
+                let mut restarts = lent.restarts as f64;
+                if before + lent.gain >= 1.0 {
+                    // Finishing within the week, at the week's mean pace.
+                    let share = ((1.0 - before) / lent.gain).clamp(0.0, 1.0);
+                    let finish = week_start + share * DAYS_PER_WEEK;
+                    fates[j].finish = Some(finish);
+                    progress[j] = 1.0;
+                    holding[j] = None;
+                    held_span[j].1 = share * DAYS_PER_WEEK;
+                    restarts = (restarts * share).ceil();
+                } else {
+                    progress[j] = before + lent.gain;
+                }
+                fates[j].restarts += restarts as u32;
+                fates[j].tokens = tokens * progress[j];
+                if lent_last[j] != Some((lent.pool, lent.size.chips)) {
+                    let hours = trough * 24.0;
+                    let chips = lent.size.chips;
+                    whys.push(Why::Troughs { job: j, week, kind, chips, hours });
+                }
+                lent_last[j] = Some((lent.pool, lent.size.chips));
+            }
+        }
+        let trough_w: Vec<f64> = site_w.iter().zip(&trough_dw).map(|(a, b)| a + b).collect();
+        let held_days: f64 = (0..n)
+            .map(|j| {
+                let (from, to) = held_span[j];
+                let low = chips(&trough_held[j]) as f64 * trough;
+                (chips(&held[j]) as f64 * (1.0 - trough) + low) * (to - from).max(0.0)
+            })
+            .sum();
+        let held_now = held_days / DAYS_PER_WEEK;
         let all: u32 = installed.iter().sum();
         held_weeks += held_now;
         installed_weeks += all as f64;
@@ -663,7 +896,8 @@ fn run(year: &Year, scales: &[f64]) -> Schedule {
             spend.own_usd += installed[p] as f64 * k.usd_per_chip_day * DAYS_PER_WEEK;
             spend.rent_usd += installed[p] as f64 * k.rent_usd_per_chip_day * DAYS_PER_WEEK;
         }
-        let drawn: f64 = site_w.iter().sum();
+        let (peak_w, low_w): (f64, f64) = (site_w.iter().sum(), trough_w.iter().sum());
+        let drawn = peak_w * (1.0 - trough) + low_w * trough;
         let mwh = drawn * DAYS_PER_WEEK * 24.0 / 1e6;
         spend.energy_mwh += mwh;
         spend.energy_usd += mwh * 1e3 * year.usd_per_kwh;
@@ -671,6 +905,9 @@ fn run(year: &Year, scales: &[f64]) -> Schedule {
             installed,
             held,
             held_span,
+            trough,
+            trough_held,
+            trough_w,
             idle: on,
             dark,
             site_w,

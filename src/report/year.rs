@@ -54,6 +54,16 @@ pub fn why(a: &YearAnswer, why: &Why) -> String {
                 ("chip", &chip(kind)),
             ],
         ),
+        Why::Troughs { job: j, week: w, kind, chips, hours } => fill(
+            "year.why.troughs",
+            &[
+                ("job", &job(j)),
+                ("week", &week(w)),
+                ("chips", &count(chips)),
+                ("chip", &chip(kind)),
+                ("hours", &format!("{hours:.0}")),
+            ],
+        ),
         Why::Dark { site, week: w, chips } => {
             let site = a.sites.get(site).cloned().unwrap_or_default();
             fill("year.why.dark", &[("site", &site), ("week", &week(w)), ("chips", &count(chips))])
@@ -98,7 +108,7 @@ pub fn year_json(a: &YearAnswer) -> Value {
                 .map(|i| {
                     json!({
                         "site": a.sites[i],
-                        "power_mw": n(week.site_w[i] / 1e6),
+                        "power_mw": n(week.most_w(i) / 1e6),
                         "cap_mw": n(week.cap_w[i] / 1e6),
                     })
                 })
@@ -113,7 +123,8 @@ pub fn year_json(a: &YearAnswer) -> Value {
                 "allocated": allocated,
                 "idle": week.idle,
                 "dark": week.dark,
-                "power_mw": n(week.site_w.iter().sum::<f64>() / 1e6),
+                "power_mw": n((0..week.site_w.len()).map(|i| week.most_w(i)).sum::<f64>() / 1e6),
+                "trough_hours": n(week.trough * 24.0),
                 "sites": sites,
             })
         })
@@ -162,6 +173,7 @@ pub fn year_json(a: &YearAnswer) -> Value {
                         "demand_tokens_per_s": n(week.demand_tokens_per_s[j]),
                         "served": n(week.served[j]),
                         "chips": crate::model::year::chips(&week.held[j]),
+                        "trough_chips": week.trough_held.get(j).map(|h| crate::model::year::chips(h)),
                     })
                 })
                 .collect();
@@ -211,7 +223,8 @@ pub fn why_job(w: &Why) -> Option<usize> {
         | Why::NoRoom { job, .. }
         | Why::Peak { job, .. }
         | Why::Starts { job, .. }
-        | Why::Resized { job, .. } => Some(job),
+        | Why::Resized { job, .. }
+        | Why::Troughs { job, .. } => Some(job),
         Why::Dark { .. } => None,
     }
 }

@@ -107,7 +107,8 @@ fn random_year(rng: &mut Rng, reachable: bool) -> Year {
                     min.max(8 * (1 + rng.below(400) as u32))
                 },
                 elastic: rng.below(3) == 0,
-                restart_days: rng.below(10) as f64 / 10.0,
+                // A restart of minutes (as published) to most of a day.
+                restart_days: *rng.pick(&[0.0, 0.005, 0.01, 0.02, 0.1, 0.3, 0.6, 0.9]),
             }
         })
         .collect();
@@ -126,11 +127,12 @@ fn reachable_years() -> impl Iterator<Item = Year> {
     (0..120).map(move |_| random_year(&mut rng, true))
 }
 
-/// Chips held in each pool at the instant `t` of a week.
-fn held_at(s: &Schedule, week: usize, t: f64) -> Vec<u32> {
+/// Chips held in each pool at the instant `t` of a week, at serving's peak or in its troughs.
+fn held_at(s: &Schedule, week: usize, t: f64, troughs: bool) -> Vec<u32> {
     let w = &s.weeks[week];
     let mut by_pool = vec![0u32; s.pools.len()];
-    for (h, span) in w.held.iter().zip(&w.held_span) {
+    let held = if troughs { &w.trough_held } else { &w.held };
+    for (h, span) in held.iter().zip(&w.held_span) {
         if span.0 <= t && t < span.1 {
             for (p, chips) in h.iter().enumerate() {
                 by_pool[p] += chips;
@@ -148,20 +150,29 @@ fn no_week_holds_more_chips_than_installed_or_more_power_than_a_site_has() {
         for (w, week) in s.weeks.iter().enumerate() {
             let mut instants: Vec<f64> = vec![0.0];
             instants.extend(week.held_span.iter().flat_map(|s| [s.0, s.1]));
+            // In serving's troughs too: serving holds less, elastic training may hold more.
             for t in instants.into_iter().filter(|t| *t < DAYS_PER_WEEK) {
-                for (p, held) in held_at(&s, w, t).into_iter().enumerate() {
-                    let installed = week.installed[p];
-                    assert!(
-                        held <= installed,
-                        "year {i} week {w} pool {p} at {t}: {held} > {installed}"
-                    );
+                for troughs in [false, true] {
+                    for (p, held) in held_at(&s, w, t, troughs).into_iter().enumerate() {
+                        let installed = week.installed[p];
+                        assert!(
+                            held <= installed,
+                            "year {i} week {w} pool {p} at {t} (troughs {troughs}): {held} > {installed}"
+                        );
+                    }
                 }
             }
-            for (site, (&drawn, &cap)) in week.site_w.iter().zip(&week.cap_w).enumerate() {
-                assert!(
-                    drawn <= cap * (1.0 + 1e-9),
-                    "year {i} week {w} site {site}: {drawn} W > {cap} W"
-                );
+            if week.trough == 0.0 {
+                assert_eq!(week.trough_held, week.held, "year {i} week {w}: no troughs");
+            }
+            for (site, &cap) in week.cap_w.iter().enumerate() {
+                for (when, drawn) in [("peak", week.site_w[site]), ("troughs", week.trough_w[site])]
+                {
+                    assert!(
+                        drawn <= cap * (1.0 + 1e-9),
+                        "year {i} week {w} site {site} at {when}: {drawn} W > {cap} W"
+                    );
+                }
             }
             let all: u32 = week.installed.iter().sum();
             assert!(week.idle + week.dark <= all, "year {i} week {w}");
@@ -172,7 +183,7 @@ fn no_week_holds_more_chips_than_installed_or_more_power_than_a_site_has() {
 
 #[test]
 fn a_jobs_time_agrees_with_its_estimate_at_the_chips_it_held_within_its_restarts() {
-    let mut constant = 0;
+    let (mut constant, mut in_troughs) = (0, 0);
     for (i, y) in years().enumerate() {
         let s = year::schedule(&y);
         for (j, job) in y.jobs.iter().enumerate() {
@@ -181,18 +192,29 @@ fn a_jobs_time_agrees_with_its_estimate_at_the_chips_it_held_within_its_restarts
             };
             let fate = &s.fates[j];
             // The days it held chips, and the fastest and slowest of the sizes it held.
+            // An elastic job may hold one size at serving's peak and a larger in its troughs
+            // (or run in the troughs alone): each counts for its share of the day.
             let mut ran = 0.0;
             let (mut fastest, mut slowest) = (f64::INFINITY, 0.0f64);
             for week in &s.weeks {
-                let Some(p) = week.held[j].iter().position(|&c| c > 0) else { continue };
-                let chips = week.held[j][p];
                 let span = week.held_span[j];
-                ran += span.1 - span.0;
-                let kind = s.pools[p].0;
-                let size =
-                    sizes[kind].iter().find(|z| z.chips == chips).expect("a size of its curve");
-                fastest = fastest.min(size.days);
-                slowest = slowest.max(size.days);
+                for (held, share) in
+                    [(&week.held[j], 1.0 - week.trough), (&week.trough_held[j], week.trough)]
+                {
+                    let Some(p) = held.iter().position(|&c| c > 0) else { continue };
+                    if share <= 0.0 {
+                        continue;
+                    }
+                    ran += share * (span.1 - span.0);
+                    in_troughs += usize::from(week.trough > 0.0 && held != &week.held[j]);
+                    let kind = s.pools[p].0;
+                    let size = sizes[kind]
+                        .iter()
+                        .find(|z| z.chips == held[p])
+                        .expect("a size of its curve");
+                    fastest = fastest.min(size.days);
+                    slowest = slowest.max(size.days);
+                }
             }
             let restarts = fate.restarts as f64 * job.restart_days;
             assert!(ran >= fastest - 1e-6, "year {i} job {j}: ran {ran} < {fastest}");
@@ -215,6 +237,7 @@ fn a_jobs_time_agrees_with_its_estimate_at_the_chips_it_held_within_its_restarts
         }
     }
     assert!(constant > 50, "only {constant} jobs ran at one size");
+    assert!(in_troughs > 5, "elastic jobs ran in serving's troughs {in_troughs} weeks");
 }
 
 #[test]
@@ -240,6 +263,80 @@ fn the_purchase_asked_for_makes_every_deadline_and_serving_target_hold() {
         }
     }
     assert!(bought > 10 && missed > bought / 2, "bought {bought} of {missed}");
+}
+
+/// A serving load with a daily peak on one pool beside one elastic training job: the job runs
+/// in serving's troughs where that is faster, restarts paid, and never finishes later than
+/// beside the same peak held flat all day.
+#[test]
+fn an_elastic_job_takes_servings_troughs_and_is_never_slower_for_them() {
+    let mut rng = Rng(0x7A0C_0061);
+    let (mut faster, mut ran_in_troughs) = (0, 0);
+    for i in 0..300 {
+        let mut y = random_year(&mut rng, true);
+        y.kinds.truncate(1);
+        y.sites = 1;
+        y.caps.clear();
+        y.deliveries = vec![Delivery { kind: 0, site: 0, week: 0, chips: 8 * 256, retire: None }];
+        let peak_over_mean = 1.1 + rng.below(30) as f64 / 10.0;
+        let serve = Job {
+            work: Work::Serve {
+                instances: vec![Some(Instance {
+                    chips: 8,
+                    tokens_per_s: 20_000.0,
+                    w_per_chip: 900.0,
+                })],
+                // A peak of a quarter to all of the fleet.
+                tokens_per_s: (64 + rng.below(192)) as f64 * 20_000.0 / peak_over_mean,
+                growth_per_month: 0.0,
+                peak_over_mean,
+            },
+            earliest: 0,
+            deadline: None,
+            priority: 0,
+            after: None,
+            min: 1,
+            max: u32::MAX,
+            elastic: false,
+            restart_days: 0.0,
+        };
+        let Some(mut train) = y.jobs.iter().find(|j| matches!(j.work, Work::Train { .. })).cloned()
+        else {
+            continue;
+        };
+        if let Work::Train { sizes, .. } = &mut train.work {
+            sizes.truncate(1);
+        }
+        train.elastic = true;
+        train.after = None;
+        train.earliest = 0;
+        train.restart_days = *rng.pick(&[0.0, 0.007, 0.02, 0.1]);
+        y.jobs = vec![serve, train];
+        let s = year::schedule(&y);
+        let mut flat = y.clone();
+        if let Work::Serve { tokens_per_s, peak_over_mean, .. } = &mut flat.jobs[0].work {
+            *tokens_per_s *= *peak_over_mean;
+            *peak_over_mean = 1.0;
+        }
+        let f = year::schedule(&flat);
+        let took = s.weeks.iter().filter(|w| w.trough_held[1] != w.held[1]).count();
+        ran_in_troughs += usize::from(took > 0);
+        assert!(f.weeks.iter().all(|w| w.trough == 0.0), "year {i}: a flat load has no trough");
+        match (s.fates[1].finish, f.fates[1].finish) {
+            (Some(a), Some(b)) => {
+                assert!(a <= b + 1e-9, "year {i}: {a} days with troughs, {b} without");
+                faster += usize::from(a < b - 1e-9);
+            }
+            (None, Some(b)) => panic!("year {i}: unfinished with troughs, {b} days without"),
+            _ => {}
+        }
+        // Serving is served as well either way: troughs lend only what it frees.
+        assert_eq!(s.fates[0].met, f.fates[0].met, "year {i}");
+        for (w, week) in s.weeks.iter().enumerate().filter(|(_, w)| w.trough > 0.0) {
+            assert!(week.trough_held[0][0] <= week.held[0][0], "year {i} week {w}");
+        }
+    }
+    assert!(ran_in_troughs > 50 && faster > 30, "{ran_in_troughs} ran in troughs, {faster} sooner");
 }
 
 /// The order jobs take chips in: serving first, then by priority, elastic jobs after the
