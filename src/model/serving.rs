@@ -594,8 +594,9 @@ struct Shape {
     dense_params: f64,
     /// Routed weights held per chip.
     expert_params: f64,
-    /// Experts per MoE layer and the share one token touches.
-    experts: f64,
+    /// The natural log of the share of a chip's experts one routed token leaves untouched
+    /// (`1 - top_k / experts`), and the experts one token touches.
+    miss_ln: f64,
     top_k: f64,
     /// Parameters of one routed expert.
     one_expert: f64,
@@ -684,7 +685,7 @@ impl Shape {
             // Each chip holds as many experts as the most any holds, split `etp` ways.
             expert_params: routed * (experts.max(1).div_ceil(ep) as f64 / experts.max(1) as f64)
                 / etp as f64,
-            experts: experts.max(1) as f64,
+            miss_ln: (1.0 - (top_k as f64 / experts.max(1) as f64).min(1.0)).max(0.0).ln(),
             top_k: top_k as f64,
             one_expert: t.ffn_params(expert_ffn as f64),
             decode_score_width,
@@ -726,12 +727,12 @@ impl Shape {
     }
 
     /// Share of one chip's experts that `tokens` routed tokens of its expert group touch.
+    /// `1 - miss^tokens`, with the log of `miss` taken once per shape, where every step asks.
     fn touched(&self, tokens: f64) -> f64 {
-        if self.expert_params <= 0.0 {
+        if self.expert_params <= 0.0 || !(tokens > 0.0) {
             return 0.0;
         }
-        let miss = (1.0 - (self.top_k / self.experts).min(1.0)).max(0.0);
-        1.0 - miss.powf(tokens.max(0.0))
+        -(tokens * self.miss_ln).exp_m1()
     }
 }
 
@@ -781,6 +782,11 @@ fn kernels(bytes_s: f64, flops_s: f64, kernels: f64) -> (f64, f64) {
     let streamed = bytes_s / k;
     let floor = efficiency::KERNEL_FLOOR_S;
     let memory = k * (streamed + floor * streamed / (streamed + floor));
+    // A kernel takes at most its ideal time and one tail (`efficiency::kernel_s`): memory at
+    // or past that needs no exponential to win.
+    if memory >= k * ((flops_s / k).max(0.0) + efficiency::GEMM_TAIL_S) {
+        return (memory, 0.0);
+    }
     let compute = k * efficiency::kernel_s(flops_s / k);
     if memory >= compute {
         (memory, 0.0)
