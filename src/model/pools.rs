@@ -126,10 +126,13 @@ pub fn across_with(
         None => {
             let speeds: Vec<f64> = solo.iter().map(|e| e.tokens_per_s.max(0.0)).collect();
             let mut shares = normalised(&speeds, pools.len()).unwrap_or_default();
+            // One pool on the whole batch has nothing to balance and no other pool to drop:
+            // each round and each pool alone would give this same job again.
+            let alone = shares == [1.0];
             // By data, a pool on less of the batch runs fewer micro-batches and so less
             // efficiently than alone: shares follow each pool's speed on its own share, a few
             // rounds, until their steps meet.
-            if how == Across::Data {
+            if how == Across::Data && !alone {
                 for _ in 0..BALANCE_ROUNDS {
                     let job = split(pools, solo, how, &shares, between);
                     let rates: Vec<f64> = job
@@ -145,7 +148,7 @@ pub fn across_with(
             }
             let mut best = split(pools, solo, how, &shares, between);
             // A pool alone, when the others would only slow the job.
-            for i in 0..pools.len() {
+            for i in (0..pools.len()).filter(|_| !alone) {
                 let only: Vec<f64> =
                     (0..pools.len()).map(|j| f64::from(u8::from(i == j))).collect();
                 let candidate = split(pools, solo, how, &only, between);
@@ -304,7 +307,12 @@ pub fn split(
                 let whole = p.training.global_batch.max(1) as f64;
                 part.busy_s = part.busy_s.max(e.step_s * batch / whole);
             }
-            let gradients = first.transformer.params() * first.training.recipe.grad_bytes();
+            // (Counted only where a ring runs: one pool alone has none.)
+            let gradients = if used > 1 {
+                first.transformer.params() * first.training.recipe.grad_bytes()
+            } else {
+                0.0
+            };
             let n = used as f64;
             let ring = |bandwidth: f64| {
                 if used > 1 {

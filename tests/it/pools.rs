@@ -907,3 +907,67 @@ fn a_parts_step_and_fit_are_the_estimates() {
         assert_eq!(fits, e.memory.fits, "{scenario:?}");
     }
 }
+
+/// The least bandwidth a link needs for a wait budget, over generated waits of the shapes the
+/// pools and sites price (latency plus bytes over bandwidth, part hidden behind compute with
+/// interference, a slowest-of several, an average over steps) and a curved one: what it
+/// returns meets the budget, a hair less does not, and it agrees with plain bisection.
+#[test]
+fn the_least_rate_meets_its_budget_and_a_hair_less_does_not() {
+    use clusterplan::model::efficiency::{interfered, least_rate};
+    let mut rng = common::Rng(0x1EA5_7EA7);
+    let bisected = |budget: f64, waits: &dyn Fn(f64) -> f64| {
+        let (mut lo, mut hi) = (1e-3f64, 1e21f64);
+        for _ in 0..200 {
+            let mid = (lo * hi).sqrt();
+            if waits(mid) <= budget {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        hi
+    };
+    let (mut found, mut evaluations) = (0, 0usize);
+    for i in 0..3000 {
+        let bytes = 10f64.powf(3.0 + rng.below(9) as f64);
+        let latency = rng.below(100) as f64 * 1e-5;
+        let window = rng.below(50) as f64 / 10.0;
+        let steps = 1.0 + rng.below(500) as f64;
+        let shape = rng.below(5);
+        let waits = move |b: f64| -> f64 {
+            let t = bytes / b + latency;
+            match shape {
+                0 => t,
+                1 => interfered(0.25, t, (t - window).max(0.0)),
+                2 => (t - window).max(0.0).max(0.3 * t),
+                3 => interfered(0.25, t / steps, (t - window * steps).max(0.0) / steps),
+                _ => (bytes / b).sqrt() * 1e-3 + latency,
+            }
+        };
+        let budget = 10f64.powf(-6.0 + rng.below(70) as f64 / 10.0);
+        let count = std::cell::Cell::new(0usize);
+        let counted = |b: f64| {
+            count.set(count.get() + 1);
+            waits(b)
+        };
+        let r = least_rate(budget, counted);
+        evaluations += count.get();
+        let reference = bisected(budget, &waits);
+        if !r.is_finite() {
+            assert!(waits(1e21) > budget, "case {i}: infinite, yet the fastest link meets it");
+            continue;
+        }
+        found += 1;
+        assert!(waits(r) <= budget, "case {i}: {r} waits {} > {budget}", waits(r));
+        if r > 1e-3 {
+            let less = r * (1.0 - 1e-11);
+            assert!(waits(less) > budget, "case {i}: {less} meets it too, not the least");
+        }
+        assert!((r / reference - 1.0).abs() < 1e-11, "case {i}: {r} against {reference}");
+        assert!(count.get() <= 210, "case {i}: {} waits asked", count.get());
+    }
+    assert!(found > 2000, "{found} budgets met");
+    // Bisection asks 50 a call; false position about 15 on these shapes.
+    assert!(evaluations < 3000 * 20, "{evaluations} waits asked over 3,000 calls");
+}
