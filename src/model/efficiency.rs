@@ -16,6 +16,11 @@ pub const GEMM_TAIL_S: f64 = 25e-6;
 /// `ideal + tail (1 - exp(-ideal / tail))`, which grows with the work, never shrinks.
 pub fn kernel_s(ideal: f64) -> f64 {
     let ideal = ideal.max(0.0);
+    // Past 37 tails `exp(-37)` is below half an ulp of 1, so the tail is whole, bit for bit,
+    // and the exponential (a search asks this of every GEMM of every plan) can be skipped.
+    if ideal > 37.0 * GEMM_TAIL_S {
+        return ideal + GEMM_TAIL_S;
+    }
     ideal + GEMM_TAIL_S * (1.0 - (-ideal / GEMM_TAIL_S).exp())
 }
 

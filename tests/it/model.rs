@@ -934,3 +934,21 @@ fn a_tuned_stack_without_graphs_waits_on_the_host_as_megatron_core() {
     assert!((without.host_s - core.host_s).abs() <= 1e-12 * core.host_s, "{without:?} {core:?}");
     assert!(without.total() > tuned.total());
 }
+
+/// A kernel's time is its ideal plus a tail that fills as the work grows; past 37 tails the
+/// tail is whole to the last bit, which is where the model stops taking the exponential.
+#[test]
+fn a_kernels_tail_is_whole_past_37_tails_to_the_last_bit() {
+    use clusterplan::model::efficiency::{kernel_s, GEMM_TAIL_S};
+    let mut rng = crate::common::Rng(0x7A11_0037);
+    let full = |ideal: f64| ideal + GEMM_TAIL_S * (1.0 - (-ideal / GEMM_TAIL_S).exp());
+    for _ in 0..100_000 {
+        // From a thousandth of a tail to a thousand tails, log-spaced.
+        let ideal = GEMM_TAIL_S * 10f64.powf(-3.0 + rng.below(6_000_001) as f64 / 1e6);
+        assert_eq!(kernel_s(ideal).to_bits(), full(ideal).to_bits(), "{ideal}");
+    }
+    let at = 37.0 * GEMM_TAIL_S;
+    for ideal in [at, at * (1.0 + 1e-15), at * 1.0001, 2.0 * at] {
+        assert_eq!(kernel_s(ideal).to_bits(), full(ideal).to_bits(), "{ideal}");
+    }
+}
