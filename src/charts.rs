@@ -485,8 +485,7 @@ enum Mark {
 /// further lines. Drawn here rather than by plotters' series labels, which measure text through
 /// the page's document, which the worker has not.
 fn legend_box(area: &Area, theme: &Theme, entries: &[(String, Mark, &str)], right: bool) -> Drawn {
-    let room = (area.dim_in_pixel().0 as f64 - 48.0).max(LEGEND * 8.0);
-    let lines: Vec<Vec<String>> = entries.iter().map(|(t, ..)| wrap(t, LEGEND, room)).collect();
+    let lines = legend_lines(area.dim_in_pixel().0 as f64, entries);
     let longest = lines.iter().flatten().map(|t| text_width(t, LEGEND)).fold(0.0, f64::max);
     let rows: usize = lines.iter().map(Vec::len).sum();
     let (w, h) = ((longest + 32.0) as i32, 8 + 16 * rows as i32);
@@ -515,6 +514,19 @@ fn legend_box(area: &Area, theme: &Theme, entries: &[(String, Mark, &str)], righ
         }
     }
     Ok(())
+}
+
+/// Each legend entry's label in the lines a plotting area `width` pixels wide shows it in.
+fn legend_lines(width: f64, entries: &[(String, Mark, &str)]) -> Vec<Vec<String>> {
+    let room = (width - 48.0).max(LEGEND * 8.0);
+    entries.iter().map(|(t, ..)| wrap(t, LEGEND, room)).collect()
+}
+
+/// Pixels from a plotting area's top to the bottom of its legend box (`legend_box`), at a
+/// plotting area `width` pixels wide.
+fn legend_depth(width: f64, entries: &[(String, Mark, &str)]) -> f64 {
+    let rows: usize = legend_lines(width, entries).iter().map(Vec::len).sum();
+    6.0 + 8.0 + 16.0 * rows as f64
 }
 
 /// `text` in lines no wider than `room` pixels at `size`: broken after a space, or between

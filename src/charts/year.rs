@@ -33,7 +33,29 @@ pub struct Bar {
 pub fn draw_year_fleet(f: &FleetWeeks, theme: &Theme, size: Size) -> String {
     svg::svg(size, theme, |root| {
         let weeks = f.installed.len().max(1) as f64;
-        let top = f.installed.iter().copied().fold(1.0, f64::max) * 1.15;
+        let fg = theme.foreground;
+        // The legend: each job, the chips installed, deliveries and power caps.
+        let mut legend: Vec<(String, Mark, &str)> = Vec::new();
+        for (i, (name, _)) in f.jobs.iter().enumerate() {
+            legend.push((name.clone(), Mark::Dot, theme.palette[i % theme.palette.len()]));
+        }
+        legend.push(((theme.words)("chart.installed").to_string(), Mark::Line, fg));
+        if !f.deliveries.is_empty() {
+            let words = f.deliveries.iter().map(|d| d.1.clone()).collect::<Vec<_>>().join("; ");
+            legend.push((words, Mark::Faint, fg));
+        }
+        if !f.caps.is_empty() {
+            let words = f.caps.iter().map(|d| d.1.clone()).collect::<Vec<_>>().join("; ");
+            legend.push((words, Mark::Line, theme.alert));
+        }
+        // Room above the fleet for the legend, so it covers no week's chips: the plotting
+        // area's size from the chart's (its margins, caption and labels), the fleet at most
+        // the share of it below the legend, and never more than 2.5 times its own height.
+        let (w, h) = root.dim_in_pixel();
+        let plot_w = w as f64 - 2.0 * 8.0 - 64.0;
+        let plot_h = (h as f64 - 2.0 * 8.0 - 2.0 * CAPTION - 40.0).max(1.0);
+        let below = (1.0 - super::legend_depth(plot_w, &legend) / plot_h).clamp(0.4, 1.0 / 1.15);
+        let top = f.installed.iter().copied().fold(1.0, f64::max) / below;
         let mut chart = ChartBuilder::on(root)
             .caption((theme.words)("chart.year-fleet"), font(theme, CAPTION))
             .margin(8)
@@ -52,10 +74,9 @@ pub fn draw_year_fleet(f: &FleetWeeks, theme: &Theme, size: Size) -> String {
             theme
         )
         .draw()?;
-        let mut legend: Vec<(String, Mark, &str)> = Vec::new();
         // Each job stacked on those before it, a step a week.
         let mut floor = vec![0.0f64; f.installed.len()];
-        for (i, (name, chips)) in f.jobs.iter().enumerate() {
+        for (i, (_, chips)) in f.jobs.iter().enumerate() {
             let c = theme.palette[i % theme.palette.len()];
             let top: Vec<f64> = floor.iter().zip(chips).map(|(a, b)| a + b.max(0.0)).collect();
             for (w, (&lo, &hi)) in floor.iter().zip(&top).enumerate() {
@@ -66,28 +87,17 @@ pub fn draw_year_fleet(f: &FleetWeeks, theme: &Theme, size: Size) -> String {
                     chart.draw_series(std::iter::once(block))?;
                 }
             }
-            legend.push((name.clone(), Mark::Dot, c));
             floor = top;
         }
-        let fg = theme.foreground;
         let edge =
             f.installed.iter().enumerate().flat_map(|(w, &c)| [(w as f64, c), (w as f64 + 1.0, c)]);
         chart.draw_series(LineSeries::new(edge, stroke(fg, 2)))?;
-        legend.push(((theme.words)("chart.installed").to_string(), Mark::Line, fg));
         let upright = |w: u32| [(w as f64, 0.0), (w as f64, top)];
         for (w, _) in &f.deliveries {
             chart.draw_series(LineSeries::new(upright(*w), color(fg).mix(0.5).stroke_width(1)))?;
         }
-        if !f.deliveries.is_empty() {
-            let words = f.deliveries.iter().map(|d| d.1.clone()).collect::<Vec<_>>().join("; ");
-            legend.push((words, Mark::Faint, fg));
-        }
         for (w, _) in &f.caps {
             chart.draw_series(LineSeries::new(upright(*w), stroke(theme.alert, 1)))?;
-        }
-        if !f.caps.is_empty() {
-            let words = f.caps.iter().map(|d| d.1.clone()).collect::<Vec<_>>().join("; ");
-            legend.push((words, Mark::Line, theme.alert));
         }
         legend_box(&chart.plotting_area().strip_coord_spec(), theme, &legend, true)?;
         Ok(())

@@ -282,3 +282,49 @@ fn a_long_legend_entry_wraps_inside_a_narrow_chart() {
     assert_eq!(lines[2], 4, "{lines:?}");
     assert!(lines[0] > 6 && lines[0] == lines[1], "{lines:?}");
 }
+
+/// The fleet chart leaves room above the chips for its legend: no week's chips reach under it,
+/// wide or narrow, the fleet full to the chips installed every week.
+#[test]
+fn the_year_fleets_legend_covers_no_weeks_chips() {
+    let weeks = 52;
+    let full = |deliveries: Vec<(u32, String)>| charts::FleetWeeks {
+        installed: vec![12_800.0; weeks],
+        jobs: vec![
+            ("pre-training".into(), vec![8_192.0; weeks]),
+            ("chat".into(), vec![4_608.0; weeks]),
+        ],
+        deliveries,
+        caps: vec![],
+    };
+    let short = full(vec![(20, "4,608 GB300 arrive in week 21".into())]);
+    let long = full(vec![
+        (0, "8,192 H100 SXM 80GB at the first site, week 1".into()),
+        (20, "4,608 GB300 NVL72 at the second site, week 21".into()),
+    ]);
+    for (fleet, width) in [(&short, 360u32), (&short, 700), (&long, 700), (&long, 1400)] {
+        let svg = charts::draw_year_fleet(fleet, &LIGHT, (width, 340));
+        let attr = |tag: &str, name: &str| -> f64 {
+            let at = tag.find(&format!(" {name}=\"")).expect(name) + name.len() + 3;
+            tag[at..].split('"').next().and_then(|v| v.parse().ok()).expect(name)
+        };
+        // The legend's last line, and the box's bottom 12 px below its middle (`legend_box`).
+        let last = svg
+            .split("<text")
+            .skip(1)
+            .filter(|t| t.contains("font-size=\"11"))
+            .map(|t| attr(t, "y"))
+            .fold(0.0, f64::max);
+        let highest = svg
+            .split("<rect")
+            .skip(1)
+            .filter(|t| t.contains("opacity=\"0.85\""))
+            .map(|t| attr(t, "y"))
+            .fold(f64::INFINITY, f64::min);
+        assert!(highest.is_finite() && last > 0.0, "{width} px: blocks and a legend drawn");
+        assert!(
+            highest >= last + 12.0 - 1.0,
+            "{width} px: chips at {highest}, legend to {last} + 12"
+        );
+    }
+}
