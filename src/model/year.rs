@@ -174,6 +174,11 @@ impl Week {
         (peak * (1.0 - self.trough) + low * self.trough) * (to - from).max(0.0) / DAYS_PER_WEEK
     }
 
+    /// The most every site draws together, each at its own busiest hour of the week, watts.
+    pub fn most_w_all(&self) -> f64 {
+        (0..self.site_w.len()).fold(0.0, |sum, i| sum + self.most_w(i))
+    }
+
     /// The most site `site` draws at any hour of the week, watts: at serving's peak or in its
     /// troughs, when elastic training may draw more than serving freed.
     pub fn most_w(&self, site: usize) -> f64 {
@@ -313,8 +318,7 @@ impl Schedule {
 
     /// The most the sites draw together in any week, watts.
     pub fn peak_w(&self) -> f64 {
-        let drawn = |w: &Week| (0..w.site_w.len()).fold(0.0, |sum, i| sum + w.most_w(i));
-        self.weeks.iter().map(drawn).fold(0.0, f64::max)
+        self.weeks.iter().map(Week::most_w_all).fold(0.0, f64::max)
     }
 
     /// What a million tokens trained and served costs, owned; infinite when none are.
@@ -879,16 +883,7 @@ fn run(year: &Year, scales: &[f64]) -> Schedule {
             }
         }
         let trough_w: Vec<f64> = site_w.iter().zip(&trough_dw).map(|(a, b)| a + b).collect();
-        let held_days: f64 = (0..n)
-            .map(|j| {
-                let (from, to) = held_span[j];
-                let low = chips(&trough_held[j]) as f64 * trough;
-                (chips(&held[j]) as f64 * (1.0 - trough) + low) * (to - from).max(0.0)
-            })
-            .sum();
-        let held_now = held_days / DAYS_PER_WEEK;
         let all: u32 = installed.iter().sum();
-        held_weeks += held_now;
         installed_weeks += all as f64;
         // Owning every installed chip, and energy for what the sites drew.
         for (p, &(kind, _)) in pools.iter().enumerate() {
@@ -901,7 +896,7 @@ fn run(year: &Year, scales: &[f64]) -> Schedule {
         let mwh = drawn * DAYS_PER_WEEK * 24.0 / 1e6;
         spend.energy_mwh += mwh;
         spend.energy_usd += mwh * 1e3 * year.usd_per_kwh;
-        out.push(Week {
+        let this = Week {
             installed,
             held,
             held_span,
@@ -914,7 +909,9 @@ fn run(year: &Year, scales: &[f64]) -> Schedule {
             cap_w: cap,
             served,
             demand_tokens_per_s: demand,
-        });
+        };
+        held_weeks += (0..n).fold(0.0, |sum, j| sum + this.average(j));
+        out.push(this);
     }
     let horizon = weeks as f64 * DAYS_PER_WEEK;
     for (j, job) in year.jobs.iter().enumerate() {

@@ -123,7 +123,7 @@ pub fn year_json(a: &YearAnswer) -> Value {
                 "allocated": allocated,
                 "idle": week.idle,
                 "dark": week.dark,
-                "power_mw": n((0..week.site_w.len()).map(|i| week.most_w(i)).sum::<f64>() / 1e6),
+                "power_mw": n(week.most_w_all() / 1e6),
                 "trough_hours": n(week.trough * 24.0),
                 "sites": sites,
             })

@@ -326,7 +326,7 @@ fn csv(a: &YearAnswer) -> String {
             held.join(","),
             week.idle,
             week.dark,
-            (0..week.site_w.len()).map(|i| week.most_w(i)).sum::<f64>() / 1e6
+            week.most_w_all() / 1e6
         ));
     }
     out
