@@ -286,6 +286,8 @@ pub struct Served {
     pub max_batch: u32,
     /// Draft tokens per step of speculative decoding (0 none).
     pub draft_tokens: u32,
+    /// Tokens one attention rank runs in a step at most (`serving.max_tokens`).
+    pub max_tokens: u32,
 }
 
 impl Served {
@@ -303,6 +305,7 @@ impl Served {
             kv_cache: Some(serving.kv_cache),
             max_batch: estimate.batch.max(1),
             draft_tokens: serving.draft_tokens,
+            max_tokens: serving.chunk().min(u32::MAX as f64) as u32,
         })
     }
 

@@ -12,7 +12,10 @@
 use serde_json::{json, Value};
 
 use super::{flags, number, words, Cannot, File, Framework, Served, Site, Unread};
-use crate::model::serving::Precision;
+use crate::model::serving::{Precision, PREFILL_CHUNK};
+
+/// Tokens a step when a launch does not say: the engines' common default.
+const CHUNK: u64 = PREFILL_CHUNK as u64;
 use crate::model::Inputs;
 
 /// Roles of a launch: one instance, or prefill and decode apart.
@@ -110,6 +113,7 @@ fn sglang(
     if let Some(kv) = kv_sglang(s.kv_cache.unwrap_or_default()) {
         a.push_str(&format!(" --kv-cache-dtype {kv}"));
     }
+    a.push_str(&format!(" --chunked-prefill-size {}", s.max_tokens));
     if role != "prefill" {
         a.push_str(&format!(
             " --max-running-requests {} --cuda-graph-max-bs {}",
@@ -170,6 +174,7 @@ fn vllm(
         Precision::Fp8 => a.push_str(" --kv-cache-dtype fp8"),
         Precision::Fp4 => cannot.push(Cannot::KvCache(Precision::Fp4)),
     }
+    a.push_str(&format!(" --max-num-batched-tokens {}", s.max_tokens));
     if role != "prefill" {
         a.push_str(&format!(" --max-num-seqs {}", s.max_batch.div_ceil(dp.max(1))));
         if s.draft_tokens > 0 {
@@ -210,11 +215,12 @@ fn trtllm(
     };
     format!(
         "trtllm-serve \"$MODEL\" --backend pytorch --tp_size {ranks} --ep_size {ep} \
-         --gpus_per_node {gpus} --max_batch_size {per_rank} --max_num_tokens 8192 \
+         --gpus_per_node {gpus} --max_batch_size {per_rank} --max_num_tokens {tokens} \
          --kv_cache_free_gpu_memory_fraction 0.9 --extra_llm_api_options {yaml}{server_role} \
          --host 0.0.0.0 --port 8000 \"$@\"\n",
         ep = ep.max(1),
         gpus = per_node.min(ranks.max(1)),
+        tokens = s.max_tokens,
     )
 }
 
@@ -254,7 +260,7 @@ fn mindie(chips: u32, s: &Served, inputs: &Inputs) -> String {
                 "ModelConfig": [{ "modelName": "model", "modelWeightPath": "/models/model",
                                   "worldSize": chips }]
             },
-            "ScheduleConfig": { "maxBatchSize": s.max_batch, "maxPrefillTokens": 8192 }
+            "ScheduleConfig": { "maxBatchSize": s.max_batch, "maxPrefillTokens": s.max_tokens }
         }
     });
     serde_json::to_string_pretty(&config).unwrap_or_default() + "\n"
@@ -273,6 +279,7 @@ pub(super) fn read(framework: Framework, files: &[(&str, &str)]) -> Result<Serve
             .ok_or(Unread::Missing("worldSize"))?;
         let batch =
             b["ScheduleConfig"]["maxBatchSize"].as_u64().ok_or(Unread::Missing("maxBatchSize"))?;
+        let tokens = b["ScheduleConfig"]["maxPrefillTokens"].as_u64().unwrap_or(CHUNK);
         return Ok(Served {
             tp: world as u32,
             dp: 1,
@@ -282,6 +289,7 @@ pub(super) fn read(framework: Framework, files: &[(&str, &str)]) -> Result<Serve
             kv_cache: None,
             max_batch: batch as u32,
             draft_tokens: 0,
+            max_tokens: tokens.min(u32::MAX as u64) as u32,
         });
     }
     let start = match framework {
@@ -305,7 +313,7 @@ pub(super) fn read(framework: Framework, files: &[(&str, &str)]) -> Result<Serve
             get(k).map_or(Ok(d), |v| number(k, v))
         };
         let has = |k: &str| f.iter().any(|(n, _)| n == k);
-        let (tp, dp, ep, batch, draft, kv, weights, role) = match framework {
+        let (tp, dp, ep, batch, draft, kv, weights, role, tokens) = match framework {
             Framework::Sglang => {
                 let all = num("tp-size", 1)?;
                 let dp = if has("enable-dp-attention") { num("dp-size", 1)? } else { 1 };
@@ -323,6 +331,7 @@ pub(super) fn read(framework: Framework, files: &[(&str, &str)]) -> Result<Serve
                     kv,
                     quantization(get("quantization")),
                     get("disaggregation-mode").unwrap_or("serve").to_string(),
+                    num("chunked-prefill-size", CHUNK as u32)?,
                 )
             }
             Framework::Vllm => {
@@ -351,6 +360,7 @@ pub(super) fn read(framework: Framework, files: &[(&str, &str)]) -> Result<Serve
                     kv,
                     quantization(get("quantization")),
                     role.to_string(),
+                    num("max-num-batched-tokens", CHUNK as u32)?,
                 )
             }
             _ => {
@@ -369,7 +379,8 @@ pub(super) fn read(framework: Framework, files: &[(&str, &str)]) -> Result<Serve
                     Some("CONTEXT") => "prefill",
                     _ => "serve",
                 };
-                (tp, dp, num("ep_size", 1)?, batch, draft, kv, None, role.to_string())
+                let tokens = num("max_num_tokens", CHUNK as u32)?;
+                (tp, dp, num("ep_size", 1)?, batch, draft, kv, None, role.to_string(), tokens)
             }
         };
         let served = Served {
@@ -381,6 +392,7 @@ pub(super) fn read(framework: Framework, files: &[(&str, &str)]) -> Result<Serve
             kv_cache: Some(kv),
             max_batch: batch,
             draft_tokens: draft,
+            max_tokens: tokens,
         };
         if role == "prefill" || (role == "disaggregated" && prefill.is_none() && decode.is_none()) {
             prefill = Some(served);

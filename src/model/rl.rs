@@ -107,6 +107,7 @@ pub fn estimate(inputs: &Inputs, estimate: &Estimate, rl: &Rl, prices: &Prices) 
         requests_per_s: 0.0,
         disaggregated: false,
         continuous_batching: true,
+        concurrency: 0,
         ..*serving
     };
     let kernel = inputs.cluster.chip.matmul_efficiency;
@@ -124,7 +125,7 @@ pub fn estimate(inputs: &Inputs, estimate: &Estimate, rl: &Rl, prices: &Prices) 
     let per_instance = (samples / instances.max(1) as f64).ceil();
     let batch = (served.max_batch.max(1) as f64).min(per_instance).max(1.0);
     let rounds = (per_instance / batch).ceil();
-    let per_round = serving::PREFILL_CHUNK * served.decode.dp.max(1) as f64;
+    let per_round = generating.chunk() * served.decode.dp.max(1) as f64;
     let prefill_s = (batch * prompt / per_round).ceil() * served.prefill_round_s;
     let step = serving::decode_step_at(t, &inputs.cluster, &generating, kernel, batch as u32);
     let generation_s = finite(rounds * (prefill_s + generation * step.total()));

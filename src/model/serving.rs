@@ -300,6 +300,14 @@ pub struct Serving {
     pub latent_share: f64,
     /// The outputs' standard deviation over their mean: 0 for requests of one length.
     pub output_spread: f64,
+    /// Tokens one attention rank runs in a step at most, its decodes' included (vLLM's
+    /// `max_num_batched_tokens`, SGLang's `chunked_prefill_size`, TensorRT-LLM's
+    /// `max_num_tokens`): a prefill round's size; 0 for `PREFILL_CHUNK`.
+    pub max_tokens: f64,
+    /// Clients of a closed loop, each sending its next request when its last one has ended (a
+    /// benchmark at a fixed concurrency), spread evenly over the instances the cluster holds;
+    /// 0 for requests arriving at random at `requests_per_s`.
+    pub concurrency: u32,
 }
 
 /// A fitted share inside `SHARE_RANGE`, or all of it (1) when unset (0 or less).
@@ -312,6 +320,16 @@ fn share_or_all(share: f64) -> f64 {
 }
 
 impl Serving {
+    /// Tokens one attention rank runs in a step at most (`max_tokens`, `PREFILL_CHUNK` when
+    /// unset).
+    pub fn chunk(&self) -> f64 {
+        if self.max_tokens >= 1.0 {
+            self.max_tokens
+        } else {
+            PREFILL_CHUNK
+        }
+    }
+
     /// The share of the chip's fitted speed serving reaches (`kernel_share`, 1 when unset).
     pub fn share(&self) -> f64 {
         share_or_all(self.kernel_share)
@@ -891,19 +909,28 @@ fn decode_step(shape: &Shape, links: &Links, batch: f64, context: f64, queries: 
 }
 
 /// One prefill round of `chunk` new tokens on each of `ranks` attention ranks (the others
-/// idle), from prompts of `prompt` tokens, seconds.
-fn prefill_round(shape: &Shape, links: &Links, prompt: f64, chunk: f64, ranks: f64) -> f64 {
+/// idle), from prompts of `prompt` tokens, seconds. `riding` in a decode step, the round adds
+/// its work alone: the step reads the weights and is launched anyway.
+fn prefill_round(
+    shape: &Shape,
+    links: &Links,
+    prompt: f64,
+    chunk: f64,
+    ranks: f64,
+    riding: bool,
+) -> f64 {
     let s = shape;
     let chunk = chunk.max(1.0);
     let tokens = chunk * ranks.clamp(1.0, s.dp);
+    let read = if riding { 0.0 } else { 1.0 };
     let (w1, c1) = kernels(
-        s.dense_params * s.weight_bytes / s.bandwidth,
+        read * s.dense_params * s.weight_bytes / s.bandwidth,
         2.0 * chunk * s.dense_params / s.linear_peak,
         DENSE_GEMMS_PER_LAYER * s.layers,
     );
     let (w2, c2) = if s.moe_layers > 0.0 {
         kernels(
-            s.expert_params * s.touched(tokens * s.expert_chips / s.n) * s.weight_bytes
+            read * s.expert_params * s.touched(tokens * s.expert_chips / s.n) * s.weight_bytes
                 / s.expert_bandwidth,
             2.0 * tokens * s.top_k * s.imbalance * s.one_expert * s.moe_layers
                 / s.n
@@ -929,12 +956,14 @@ fn prefill_round(shape: &Shape, links: &Links, prompt: f64, chunk: f64, ranks: f
     } else {
         0.0
     };
-    busy + tp + ep + HOST_STEP_S + s.small_kernels * efficiency::KERNEL_FLOOR_S
+    busy + tp + ep + read * (HOST_STEP_S + s.small_kernels * efficiency::KERNEL_FLOOR_S)
 }
 
 /// An instance's figures at one batch.
 #[derive(Clone, Copy, Debug, Default)]
 struct AtBatch {
+    /// Sequences the instance decodes at once.
+    batch: f64,
     step: DecodeStep,
     /// Time between tokens, prefill's share of the instance included.
     tpot_s: f64,
@@ -983,7 +1012,7 @@ impl Plan<'_> {
             let requests_per_s =
                 if decode_per_request > 0.0 { 1.0 / decode_per_request } else { 0.0 };
             let tpot_s = step_s / self.emitted;
-            return AtBatch { step, tpot_s, requests_per_s, prefill_share: 0.0 };
+            return AtBatch { batch, step, tpot_s, requests_per_s, prefill_share: 0.0 };
         }
         let prefill = self.prefill_s_per_request;
         let share = prefill / (prefill + decode_per_request).max(f64::MIN_POSITIVE);
@@ -994,6 +1023,7 @@ impl Plan<'_> {
             if s.continuous_batching { per_token / (1.0 - share).max(0.01) } else { per_token };
         let requests_per_s = 1.0 / (prefill + decode_per_request).max(f64::MIN_POSITIVE);
         AtBatch {
+            batch,
             step,
             tpot_s: finite(tpot_s),
             requests_per_s: finite(requests_per_s),
@@ -1044,7 +1074,11 @@ pub fn estimate(
     let output = s.output_tokens.max(1.0);
     // Prefill computes the prompt's tokens whose cache is not already held.
     let computed = (input * (1.0 - s.prefix_hit_rate.clamp(0.0, 1.0))).max(1.0);
-    let prefill_round_s = finite(prefill_round(&prefill, &links, input, PREFILL_CHUNK, prefill.dp));
+    let chunk = s.chunk();
+    let prefill_round_s = finite(prefill_round(&prefill, &links, input, chunk, prefill.dp, false));
+    // Colocated with continuous batching, prefill chunks ride in decode steps, which read the
+    // weights and launch the step anyway: a prompt costs its own work alone.
+    let riding = !s.disaggregated && s.continuous_batching;
     // Colocated with DP attention and experts, every rank meets the others at each MoE layer,
     // so a chunk one rank prefills holds all of them: ranks prefill one after another, each
     // round a single rank's (SGLang's and TensorRT-LLM's attention-DP schedulers run a rank's
@@ -1053,24 +1087,33 @@ pub fn estimate(
         !s.disaggregated && prefill.dp > 1.0 && prefill.moe_layers > 0.0 && prefill.ep > 1;
     // One prompt alone: its full chunks and the rest, on one attention rank; a prompt shares
     // each round with others, so it is charged its own tokens, not a whole round.
-    let full = (computed / PREFILL_CHUNK).floor();
-    let rest = computed - full * PREFILL_CHUNK;
+    let full = (computed / chunk).floor();
+    let rest = computed - full * chunk;
+    let round_s = if riding {
+        finite(prefill_round(&prefill, &links, input, chunk, prefill.dp, true))
+    } else {
+        prefill_round_s
+    };
     // A full chunk on one rank, timed once: the whole round when there is one rank.
     let one_rank_s = if prefill.dp <= 1.0 {
-        prefill_round_s
+        round_s
     } else if one_rank_at_a_time || full > 0.0 {
-        finite(prefill_round(&prefill, &links, input, PREFILL_CHUNK, 1.0))
+        finite(prefill_round(&prefill, &links, input, chunk, 1.0, riding))
     } else {
         0.0
     };
     let prefill_s_per_request = if one_rank_at_a_time {
-        one_rank_s * computed / PREFILL_CHUNK
+        one_rank_s * computed / chunk
     } else {
-        prefill_round_s * computed / (PREFILL_CHUNK * prefill.dp)
+        round_s * computed / (chunk * prefill.dp)
     };
     let alone_s = finite(
         full * one_rank_s
-            + if rest > 0.0 { prefill_round(&prefill, &links, input, rest, 1.0) } else { 0.0 },
+            + if rest > 0.0 {
+                prefill_round(&prefill, &links, input, rest, 1.0, riding)
+            } else {
+                0.0
+            },
     );
     let drafts = s.draft_tokens.min(64) as f64;
     let resident = s.resident_output();
@@ -1108,6 +1151,16 @@ pub fn estimate(
         });
     }
     let cap = if s.max_batch > 0 { s.max_batch.min(kv_batch) } else { kv_batch }.max(1);
+    // A closed loop's clients, spread evenly over the instances the cluster holds (a prefill
+    // and a decode instance together when disaggregated): an instance runs those it has room
+    // for and the rest wait for a place.
+    let looped = (s.concurrency > 0).then(|| {
+        let unit =
+            decode_d.chips() as u64 + if s.disaggregated { prefill_d.chips() as u64 } else { 0 };
+        let instances = (cluster.n_chips as u64 / unit.max(1)).max(1);
+        s.concurrency.div_ceil(instances.min(u32::MAX as u64) as u32).max(1)
+    });
+    let cap = looped.map_or(cap, |clients| cap.min(clients));
 
     // TTFT: the prompt's rounds, the wait in the queue at the planned load, and then one
     // decode step (aggregated) or the cache's trip to the decode instance (disaggregated).
@@ -1130,7 +1183,10 @@ pub fn estimate(
                 + bytes / (cluster.scale_out.achievable_bytes_per_s() * nics).max(1.0)
                 + at.step.total()
         } else if s.continuous_batching {
-            at.tpot_s
+            // Each step runs the batch's decodes and as much of the prompt as the step's
+            // tokens leave room for, so a prompt longer than that room takes several steps.
+            let room = (chunk - at.batch / plan.decode.dp).max(1.0);
+            (computed / room).ceil().max(1.0) * at.tpot_s
         } else {
             // A static batch: its first token comes with its prompts' prefill; the wait for
             // the batch before it is the queue's.
@@ -1236,6 +1292,26 @@ pub fn estimate(
     } else {
         rho
     };
+    // A closed loop keeps each instance as busy as its own clients make it: a prompt queues
+    // behind the others' prefill, the share of a colocated instance's time prefill takes at
+    // its batch or a decode instance's completions over its prefill instance's capacity (a
+    // static batch's clients start it together, so none); clients without a place wait for
+    // one, a place freeing as each request ends.
+    let (busy, waiting_s) = match looped {
+        Some(clients) => {
+            let busy = if s.disaggregated {
+                at.requests_per_s / prefill_requests_per_s.max(f64::MIN_POSITIVE)
+            } else if s.continuous_batching {
+                at.prefill_share
+            } else {
+                0.0
+            };
+            let waiting = clients.saturating_sub(batch) as f64;
+            (busy.clamp(0.0, BUSIEST), waiting / at.requests_per_s.max(f64::MIN_POSITIVE))
+        }
+        None => (busy, 0.0),
+    };
+    let after_s = after_s + waiting_s;
     let ttft_s = finite(after_s + wait(busy, None, service));
     let ttft_p50_s = finite(after_s + wait(busy, Some(0.5), service));
     let ttft_p99_s = finite(after_s + wait(busy, Some(0.99), service));

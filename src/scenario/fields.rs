@@ -1334,6 +1334,22 @@ pub static SERVING_PREFIX_HIT_RATE: Field = number(
     0.99,
     "a share of the prompt's tokens found cached: none up to nearly all",
 );
+pub static SERVING_MAX_TOKENS: Field = count(
+    "serving.max_tokens",
+    Fixed(8192.0),
+    16.0,
+    1_048_576.0,
+    "vLLM's max_num_batched_tokens and SGLang's chunked_prefill_size: published launches set \
+     512 (vLLM on TPU) up to tens of thousands; a million is beyond any",
+);
+pub static SERVING_CONCURRENCY: Field = count(
+    "serving.concurrency",
+    Fixed(0.0),
+    0.0,
+    100_000_000.0,
+    "clients of a closed loop, as a benchmark's max_concurrency: none (arrivals at random) up \
+     to a hundred million",
+);
 pub static SERVING_KERNEL_SHARE: Field = number(
     "serving.kernel_share",
     "",
@@ -1824,6 +1840,8 @@ pub static FIELDS: &[&Field] = &[
     &SERVING_DRAFT_TOKENS,
     &SERVING_ACCEPTANCE_LENGTH,
     &SERVING_PREFIX_HIT_RATE,
+    &SERVING_MAX_TOKENS,
+    &SERVING_CONCURRENCY,
     &SERVING_KERNEL_SHARE,
     &RL_PROMPTS_PER_STEP,
     &RL_SAMPLES_PER_PROMPT,

@@ -205,6 +205,13 @@ impl Scenario {
             None | Some(Value::Null) => 0.0,
             Some(v) => r.non_negative(v, &fields::SERVING_PREFIX_HIT_RATE),
         };
+        let max_tokens = r.count(
+            &get(fields::SERVING_MAX_TOKENS.path),
+            &fields::SERVING_MAX_TOKENS,
+            Some(fields::SERVING_MAX_TOKENS.fixed() as u32),
+        ) as f64;
+        let concurrency =
+            r.count(&get(fields::SERVING_CONCURRENCY.path), &fields::SERVING_CONCURRENCY, Some(0));
         let flag = |r: &mut Reader, raw: &Raw, field: &fields::Field| {
             r.flag(raw, field, field.fixed() > 0.5)
         };
@@ -251,6 +258,8 @@ impl Scenario {
             expert_share: crate::model::presets::serving_expert_share(family),
             latent_share: crate::model::presets::serving_latent_share(family),
             output_spread,
+            max_tokens,
+            concurrency,
         }
     }
 }

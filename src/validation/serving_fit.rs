@@ -45,6 +45,8 @@ pub enum Metric {
     Tpot,
     /// Median time to the first token at the row's concurrency, milliseconds.
     Ttft,
+    /// Mean time to the first token at the row's concurrency, milliseconds.
+    TtftMean,
 }
 
 impl Metric {
@@ -56,6 +58,7 @@ impl Metric {
             "prefill_pool_tokens_per_s_per_chip" => Metric::PrefillPool,
             "tpot_ms" => Metric::Tpot,
             "ttft_ms" => Metric::Ttft,
+            "ttft_mean_ms" => Metric::TtftMean,
             _ => return None,
         })
     }
@@ -69,12 +72,13 @@ impl Metric {
             Metric::PrefillPool => "prefill_pool_tokens_per_s_per_chip",
             Metric::Tpot => "tpot_ms",
             Metric::Ttft => "ttft_ms",
+            Metric::TtftMean => "ttft_mean_ms",
         }
     }
 
     /// A time, where less is faster, rather than a throughput.
     pub fn is_time(self) -> bool {
-        matches!(self, Metric::Tpot | Metric::Ttft)
+        matches!(self, Metric::Tpot | Metric::Ttft | Metric::TtftMean)
     }
 
     fn of(self, e: &ServingEstimate) -> f64 {
@@ -85,6 +89,7 @@ impl Metric {
             Metric::PrefillPool => e.prefill_pool_tokens_per_s_per_chip,
             Metric::Tpot => e.tpot_s * 1e3,
             Metric::Ttft => e.ttft_p50_s * 1e3,
+            Metric::TtftMean => e.ttft_s * 1e3,
         }
     }
 }

@@ -137,6 +137,9 @@ fn serving_scenario(rng: &mut Rng) -> Scenario {
     if rng.below(3) == 0 {
         serving["draft_tokens"] = json!(1 + rng.below(3));
     }
+    if rng.below(2) == 0 {
+        serving["max_tokens"] = json!(512 << rng.below(6));
+    }
     Scenario::from_value(json!({
         "model": { "preset": model },
         "training": { "tokens": 1e12, "global_batch": 1024 },
@@ -174,9 +177,11 @@ fn every_serving_launch_reads_back_to_its_deployment() {
                 );
                 assert_eq!(got.prefill, want.prefill, "{framework:?}\n{:#?}", l.files);
                 assert_eq!(got.draft_tokens, want.draft_tokens, "{framework:?}");
+                assert_eq!(got.max_tokens, want.max_tokens, "{framework:?}");
             }
             if framework == Framework::Mindie && !split {
                 assert_eq!(got.tp, want.chips(), "{:#?}", l.files);
+                assert_eq!(got.max_tokens, want.max_tokens, "{:#?}", l.files);
             }
             // An engine's per-rank batch counts the instance's, rounded up to whole ranks.
             let ranks = if framework == Framework::Mindie { 1 } else { got.dp.max(1) };

@@ -317,6 +317,73 @@ fn a_missed_target_at_the_load_is_never_called_met() {
     assert!(missed >= 10 && met >= 10, "both kinds generated: {missed} missed, {met} met");
 }
 
+/// A benchmark at a fixed concurrency is a closed loop: an instance never decodes more at once
+/// than its share of the clients, and more clients never bring the first token sooner (more
+/// decodes beside each prompt, a busier prefill, clients waiting for a place). A smaller step
+/// budget never brings it sooner either (the prompt takes more steps), and past the room a
+/// prompt needs beside the batch's decodes the budget changes nothing of the first token.
+#[test]
+fn a_closed_loop_and_the_steps_budget_never_bring_the_first_token_sooner() {
+    let mut rng = Rng(0xC105_ED10);
+    let models = ["llama3-8b", "llama3-70b", "mixtral-8x7b", "deepseek-v3"];
+    let chips = ["h100-sxm", "b200", "mi300x", "ascend-910c", "tpu-v6e"];
+    let (mut waited, mut stepped) = (0, 0);
+    for case in 0..120 {
+        let model = *rng.pick(&models);
+        let chip = *rng.pick(&chips);
+        let n = 8u32 << rng.below(4);
+        let clients = 1u64 << rng.below(13);
+        let budget = 256u64 << rng.below(7);
+        let apart = rng.below(4) == 0;
+        let continuous = apart || rng.below(5) != 0;
+        let input = 128u64 << rng.below(6);
+        let serving = |clients: u64, budget: u64| {
+            json!({
+                "input_tokens": input,
+                "output_tokens": 256, "tpot_ms": 60_000, "ttft_ms": 3_600_000,
+                "concurrency": clients, "max_tokens": budget,
+                "disaggregated": apart, "continuous_batching": continuous,
+            })
+        };
+        let at = |clients: u64, budget: u64| {
+            let s = scenario(model, chip, n, serving(clients, budget));
+            evaluation::serve(&evaluation::evaluate(&s).expect("resolves"))
+                .serving
+                .expect("serving")
+        };
+        let e = at(clients, budget);
+        let unit = e.decode.chips() + if apart { e.prefill.chips() } else { 0 };
+        let instances = (n / unit.max(1)).max(1) as u64;
+        let share = clients.div_ceil(instances);
+        assert!(e.batch as u64 <= share, "case {case}: batch {} of {share} clients", e.batch);
+        let more = at(clients * 2, budget);
+        assert!(
+            more.ttft_s >= e.ttft_s * (1.0 - 1e-9),
+            "case {case}: {} < {}",
+            more.ttft_s,
+            e.ttft_s
+        );
+        if (more.batch as u64) < 2 * share.min(u32::MAX as u64) && more.ttft_p50_s > e.ttft_p50_s {
+            waited += 1;
+        }
+        let smaller = at(clients, budget / 2);
+        assert!(
+            smaller.ttft_s >= e.ttft_s * (1.0 - 1e-9),
+            "case {case}: budget {} gives {} < {}",
+            budget / 2,
+            smaller.ttft_s,
+            e.ttft_s
+        );
+        if smaller.ttft_s > e.ttft_s * (1.0 + 1e-6) {
+            stepped += 1;
+        }
+    }
+    assert!(
+        waited >= 10 && stepped >= 10,
+        "both effects generated: {waited} waited, {stepped} stepped"
+    );
+}
+
 /// An empty `serving` or `rl` section asks for the answer at its defaults, and stays in the
 /// scenario as written (its link and file keep it).
 #[test]

@@ -15,7 +15,7 @@ use crate::text::t;
 /// A number field of a section, its `data-testid` and its resolved value in SI units.
 type Row<T> = (&'static Field, &'static str, fn(&T) -> Option<f64>);
 
-const REQUESTS: [Row<Serving>; 9] = [
+const REQUESTS: [Row<Serving>; 11] = [
     (&fields::SERVING_INPUT_TOKENS, "serving-input-tokens", |s| Some(s.input_tokens)),
     (&fields::SERVING_OUTPUT_TOKENS, "serving-output-tokens", |s| Some(s.output_tokens)),
     (&fields::SERVING_OUTPUT_SPREAD, "serving-output-spread", |s| Some(s.output_spread)),
@@ -27,6 +27,8 @@ const REQUESTS: [Row<Serving>; 9] = [
         (s.max_batch > 0).then_some(s.max_batch as f64)
     }),
     (&fields::SERVING_UTILISATION, "serving-utilisation", |s| Some(s.utilisation)),
+    (&fields::SERVING_CONCURRENCY, "serving-concurrency", |s| Some(s.concurrency as f64)),
+    (&fields::SERVING_MAX_TOKENS, "serving-max-tokens", |s| Some(s.chunk())),
 ];
 
 const DECODE: [Row<Serving>; 4] = [
