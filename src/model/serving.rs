@@ -304,6 +304,11 @@ pub struct Serving {
     /// `max_num_batched_tokens`, SGLang's `chunked_prefill_size`, TensorRT-LLM's
     /// `max_num_tokens`): a prefill round's size; 0 for `PREFILL_CHUNK`.
     pub max_tokens: f64,
+    /// Prefill and decode instances a disaggregated deployment fixes together (DeepSeek's
+    /// and SGLang's published `xPyD`: x prefill instances beside y decode ones); 0 for each
+    /// in the ratio of their capacities.
+    pub prefill_instances: u32,
+    pub decode_instances: u32,
     /// Clients of a closed loop, each sending its next request when its last one has ended (a
     /// benchmark at a fixed concurrency), spread evenly over the instances the cluster holds;
     /// 0 for requests arriving at random at `requests_per_s`.
@@ -328,6 +333,12 @@ impl Serving {
         } else {
             PREFILL_CHUNK
         }
+    }
+
+    /// The prefill and decode instances of a unit when disaggregated serving fixes them.
+    pub fn pools(&self) -> Option<(f64, f64)> {
+        (self.disaggregated && (self.prefill_instances > 0 || self.decode_instances > 0))
+            .then(|| (self.prefill_instances.max(1) as f64, self.decode_instances.max(1) as f64))
     }
 
     /// The share of the chip's fitted speed serving reaches (`kernel_share`, 1 when unset).
@@ -1154,13 +1165,25 @@ pub fn estimate(
     // A closed loop's clients, spread evenly over the instances the cluster holds (a prefill
     // and a decode instance together when disaggregated): an instance runs those it has room
     // for and the rest wait for a place.
+    let (unit_prefill, unit_decode) = match s.pools() {
+        Some(pools) => pools,
+        None => (if s.disaggregated { 1.0 } else { 0.0 }, 1.0),
+    };
+    let units = Units {
+        decode_chips: decode_d.chips() as f64,
+        prefill_chips: prefill_d.chips() as f64,
+        prefill_s: s.disaggregated.then_some(prefill_s_per_request),
+        pools: s.pools(),
+    };
+    // A closed loop's clients, spread evenly over the units the cluster holds, and a unit's
+    // over its decode instances.
     let looped = (s.concurrency > 0).then(|| {
-        let unit =
-            decode_d.chips() as u64 + if s.disaggregated { prefill_d.chips() as u64 } else { 0 };
-        let instances = (cluster.n_chips as u64 / unit.max(1)).max(1);
-        s.concurrency.div_ceil(instances.min(u32::MAX as u64) as u32).max(1)
+        let unit = unit_prefill * prefill_d.chips() as f64 + unit_decode * decode_d.chips() as f64;
+        let held = (cluster.n_chips as f64 / unit.max(1.0)).floor().max(1.0);
+        let per_unit = (s.concurrency as f64 / held).ceil();
+        (per_unit, (per_unit / unit_decode).ceil().clamp(1.0, u32::MAX as f64) as u32)
     });
-    let cap = looped.map_or(cap, |clients| cap.min(clients));
+    let cap = looped.map_or(cap, |(_, clients)| cap.min(clients));
 
     // TTFT: the prompt's rounds, the wait in the queue at the planned load, and then one
     // decode step (aggregated) or the cache's trip to the decode instance (disaggregated).
@@ -1218,8 +1241,7 @@ pub fn estimate(
     // frontier's points bracket it.
     let n_decode = decode_d.chips() as f64;
     let n_prefill = prefill_d.chips() as f64;
-    let prefill_alongside = s.disaggregated.then_some(n_prefill * prefill_s_per_request);
-    let frontier = frontier(&plan, cap, n_decode, prefill_alongside);
+    let frontier = frontier(&plan, cap, &units);
     let fits = |tpot: f64| tpot * TPOT_TAIL <= s.tpot_s;
     let meets = |b: u32| fits(plan.at(b).tpot_s);
     let one = plan.at(1);
@@ -1268,7 +1290,11 @@ pub fn estimate(
         }
         .max(1)
     };
-    let (prefill_instances, decode_instances) = if s.disaggregated {
+    let (prefill_instances, decode_instances) = if let Some((p, d)) = s.pools() {
+        let (rate, _) = units.at(at.requests_per_s);
+        let n = instances(rate) as f64;
+        (finite(n * p) as u64, finite(n * d) as u64)
+    } else if s.disaggregated {
         (instances(prefill_requests_per_s), instances(at.requests_per_s))
     } else {
         (0, instances(at.requests_per_s))
@@ -1297,24 +1323,28 @@ pub fn estimate(
     // its batch or a decode instance's completions over its prefill instance's capacity (a
     // static batch's clients start it together, so none); clients without a place wait for
     // one, a place freeing as each request ends.
-    let (busy, waiting_s) = match looped {
-        Some(clients) => {
+    // By Little's law a unit's clients spend, each round, their number over its completions a
+    // second, so whatever of that their decoding does not take is spent before the first
+    // token: the wait for a place, or behind a pool slower than the decodes.
+    let (busy, least_s) = match looped {
+        Some((clients, _)) => {
+            let (rate, _) = units.at(at.requests_per_s);
             let busy = if s.disaggregated {
-                at.requests_per_s / prefill_requests_per_s.max(f64::MIN_POSITIVE)
+                rate / (unit_prefill * prefill_requests_per_s).max(f64::MIN_POSITIVE)
             } else if s.continuous_batching {
                 at.prefill_share
             } else {
                 0.0
             };
-            let waiting = clients.saturating_sub(batch) as f64;
-            (busy.clamp(0.0, BUSIEST), waiting / at.requests_per_s.max(f64::MIN_POSITIVE))
+            let decoding = output / plan.emitted * at.tpot_s;
+            (busy.clamp(0.0, BUSIEST), clients / rate.max(f64::MIN_POSITIVE) - decoding)
         }
         None => (busy, 0.0),
     };
-    let after_s = after_s + waiting_s;
-    let ttft_s = finite(after_s + wait(busy, None, service));
-    let ttft_p50_s = finite(after_s + wait(busy, Some(0.5), service));
-    let ttft_p99_s = finite(after_s + wait(busy, Some(0.99), service));
+    let at_least = |ttft: f64| finite(ttft.max(least_s));
+    let ttft_s = at_least(after_s + wait(busy, None, service));
+    let ttft_p50_s = at_least(after_s + wait(busy, Some(0.5), service));
+    let ttft_p99_s = at_least(after_s + wait(busy, Some(0.99), service));
     if ttft_p99_s > s.ttft_s && !ttft_unreachable {
         // The busiest the queued-on instances may be for the target to hold (the wait's
         // inverse), and the chips the load takes at that.
@@ -1339,7 +1369,12 @@ pub fn estimate(
     }
 
     // Per chip at the targets, and what a chip-second of each phase costs per token.
-    let (prefill_chip_s, decode_chip_s, per_unit, unit_chips) = if s.disaggregated {
+    let (prefill_chip_s, decode_chip_s, per_unit, unit_chips) = if let Some((p, d)) = s.pools() {
+        // A unit of fixed pools: each request takes its share of both pools' chip-seconds.
+        let (rate, chips) = units.at(at.requests_per_s);
+        let rate = rate.max(f64::MIN_POSITIVE);
+        (p * n_prefill / rate, d * n_decode / rate, rate, chips)
+    } else if s.disaggregated {
         // A unit: prefill and decode chips in the ratio of their capacities.
         let prefill_chip_s = n_prefill * prefill_s_per_request;
         let decode_chip_s = n_decode / at.requests_per_s.max(f64::MIN_POSITIVE);
@@ -1475,10 +1510,46 @@ fn normalised(d: Deployment) -> Deployment {
     Deployment { tp: d.tp.max(1), dp: d.dp.max(1), ep: d.ep.max(1), etp: d.etp.max(1) }
 }
 
+/// What serves requests together: a colocated instance, or prefill and decode instances.
+#[derive(Clone, Copy, Debug)]
+struct Units {
+    /// Chips of a decode instance and of a prefill instance.
+    decode_chips: f64,
+    prefill_chips: f64,
+    /// Seconds of a prefill instance one request's prompt takes; none colocated.
+    prefill_s: Option<f64>,
+    /// Prefill and decode instances a unit fixes; none for their capacities' ratio.
+    pools: Option<(f64, f64)>,
+}
+
+impl Units {
+    /// Requests a unit completes a second at a decode instance's `rate`, and its chips.
+    fn at(&self, rate: f64) -> (f64, f64) {
+        match (self.prefill_s, self.pools) {
+            (None, _) => (rate, self.decode_chips),
+            // Each request takes its prefill chip-seconds beside its decode ones.
+            (Some(prefill_s), None) => (
+                1.0,
+                self.decode_chips / rate.max(f64::MIN_POSITIVE) + self.prefill_chips * prefill_s,
+            ),
+            // The slower pool sets the pace; the other idles the rest.
+            (Some(prefill_s), Some((p, d))) => (
+                (p / prefill_s.max(f64::MIN_POSITIVE)).min(d * rate),
+                p * self.prefill_chips + d * self.decode_chips,
+            ),
+        }
+    }
+
+    /// Requests a second per chip at a decode instance's `rate`.
+    fn per_chip(&self, rate: f64) -> f64 {
+        let (requests, chips) = self.at(rate);
+        requests / chips.max(f64::MIN_POSITIVE)
+    }
+}
+
 /// Tokens per second per chip against time per token over batches 1, 2, 4 … up to `cap`, and
-/// `cap` itself. Disaggregated, each chip-second of decode carries `prefill_chip_s` of prefill
-/// per request beside it.
-fn frontier(plan: &Plan, cap: u32, chips: f64, prefill_chip_s: Option<f64>) -> Vec<FrontierPoint> {
+/// `cap` itself, each batch's instances serving as `units` make them.
+fn frontier(plan: &Plan, cap: u32, units: &Units) -> Vec<FrontierPoint> {
     let output = plan.serving.output_tokens.max(1.0);
     let mut batches: Vec<u32> =
         std::iter::successors(Some(1u32), |b| b.checked_mul(2)).take_while(|&b| b < cap).collect();
@@ -1487,12 +1558,10 @@ fn frontier(plan: &Plan, cap: u32, chips: f64, prefill_chip_s: Option<f64>) -> V
         .into_iter()
         .map(|batch| {
             let at = plan.at(batch);
-            let chip_s =
-                chips / at.requests_per_s.max(f64::MIN_POSITIVE) + prefill_chip_s.unwrap_or(0.0);
             FrontierPoint {
                 batch,
                 tpot_s: at.tpot_s,
-                tokens_per_s_per_chip: finite(output / chip_s),
+                tokens_per_s_per_chip: finite(output * units.per_chip(at.requests_per_s)),
             }
         })
         .collect()

@@ -1342,6 +1342,14 @@ pub static SERVING_MAX_TOKENS: Field = count(
     "vLLM's max_num_batched_tokens and SGLang's chunked_prefill_size: published launches set \
      512 (vLLM on TPU) up to tens of thousands; a million is beyond any",
 );
+/// Why a pool's instances are bounded where they are.
+const POOLS: &str = "published disaggregated deployments fix their pools: one to a few prefill \
+                     instances beside one to a few dozen decode ones (DeepSeek's, SGLang's \
+                     3P9D, Moreh's 2P3D)";
+pub static SERVING_PREFILL_INSTANCES: Field =
+    count("serving.prefill_instances", Derived, 1.0, 4096.0, POOLS);
+pub static SERVING_DECODE_INSTANCES: Field =
+    count("serving.decode_instances", Derived, 1.0, 4096.0, POOLS);
 pub static SERVING_CONCURRENCY: Field = count(
     "serving.concurrency",
     Fixed(0.0),
@@ -1841,6 +1849,8 @@ pub static FIELDS: &[&Field] = &[
     &SERVING_ACCEPTANCE_LENGTH,
     &SERVING_PREFIX_HIT_RATE,
     &SERVING_MAX_TOKENS,
+    &SERVING_PREFILL_INSTANCES,
+    &SERVING_DECODE_INSTANCES,
     &SERVING_CONCURRENCY,
     &SERVING_KERNEL_SHARE,
     &RL_PROMPTS_PER_STEP,

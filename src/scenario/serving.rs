@@ -212,6 +212,12 @@ impl Scenario {
         ) as f64;
         let concurrency =
             r.count(&get(fields::SERVING_CONCURRENCY.path), &fields::SERVING_CONCURRENCY, Some(0));
+        let instances = |r: &mut Reader, field: &fields::Field| match &get(field.path) {
+            None | Some(Value::Null) => 0,
+            raw => r.count(raw, field, None),
+        };
+        let prefill_instances = instances(r, &fields::SERVING_PREFILL_INSTANCES);
+        let decode_instances = instances(r, &fields::SERVING_DECODE_INSTANCES);
         let flag = |r: &mut Reader, raw: &Raw, field: &fields::Field| {
             r.flag(raw, field, field.fixed() > 0.5)
         };
@@ -259,6 +265,8 @@ impl Scenario {
             latent_share: crate::model::presets::serving_latent_share(family),
             output_spread,
             max_tokens,
+            prefill_instances,
+            decode_instances,
             concurrency,
         }
     }

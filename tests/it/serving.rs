@@ -384,6 +384,49 @@ fn a_closed_loop_and_the_steps_budget_never_bring_the_first_token_sooner() {
     );
 }
 
+/// Prefill and decode pools a deployment fixes never serve more a chip than the same
+/// instances in the ratio of their capacities (the slower pool idles the other), and the load
+/// takes whole units, with instances in the pools' ratio.
+#[test]
+fn fixed_pools_never_beat_the_ratio_of_their_capacities() {
+    let mut rng = Rng(0xF1ED_9001);
+    let models = ["llama3-70b", "mixtral-8x7b", "deepseek-v3"];
+    let chips = ["h100-sxm", "b200", "mi300x", "ascend-910c"];
+    let mut slower = 0;
+    for case in 0..100 {
+        let model = *rng.pick(&models);
+        let chip = *rng.pick(&chips);
+        let (p, d) = (1 + rng.below(4), 1 + rng.below(12));
+        let mut serving = json!({
+            "input_tokens": 256 << rng.below(5), "output_tokens": 64 << rng.below(5),
+            "tpot_ms": 60_000, "ttft_ms": 3_600_000, "disaggregated": true,
+            "requests_per_s": 1 + rng.below(500),
+        });
+        let at = |serving: &Value| {
+            let s = scenario(model, chip, 4096, serving.clone());
+            evaluation::serve(&evaluation::evaluate(&s).expect("resolves"))
+                .serving
+                .expect("serving")
+        };
+        let balanced = at(&serving);
+        serving["prefill_instances"] = json!(p);
+        serving["decode_instances"] = json!(d);
+        let fixed = at(&serving);
+        assert!(
+            fixed.decode_tokens_per_s_per_chip
+                <= balanced.decode_tokens_per_s_per_chip * (1.0 + 1e-9),
+            "case {case}: {p}P{d}D serves {} a chip, the capacities' ratio {}",
+            fixed.decode_tokens_per_s_per_chip,
+            balanced.decode_tokens_per_s_per_chip
+        );
+        if fixed.decode_tokens_per_s_per_chip < balanced.decode_tokens_per_s_per_chip * 0.99 {
+            slower += 1;
+        }
+        assert_eq!(fixed.prefill_instances * d, fixed.decode_instances * p, "case {case}");
+    }
+    assert!(slower >= 20, "fixed pools that idle: {slower}");
+}
+
 /// An empty `serving` or `rl` section asks for the answer at its defaults, and stays in the
 /// scenario as written (its link and file keep it).
 #[test]

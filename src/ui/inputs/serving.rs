@@ -38,12 +38,18 @@ const DECODE: [Row<Serving>; 4] = [
     (&fields::SERVING_EXPERT_TP, "serving-expert-tp", |s| Some(s.decode.etp as f64)),
 ];
 
-const PREFILL: [Row<Serving>; 4] = [
+const PREFILL: [Row<Serving>; 6] = [
     (&fields::SERVING_PREFILL_TP, "serving-prefill-tp", |s| Some(s.prefill.tp as f64)),
     (&fields::SERVING_PREFILL_DP, "serving-prefill-dp", |s| Some(s.prefill.dp as f64)),
     (&fields::SERVING_PREFILL_EP, "serving-prefill-ep", |s| Some(s.prefill.ep as f64)),
     (&fields::SERVING_PREFILL_EXPERT_TP, "serving-prefill-expert-tp", |s| {
         Some(s.prefill.etp as f64)
+    }),
+    (&fields::SERVING_PREFILL_INSTANCES, "serving-prefill-instances", |s| {
+        (s.prefill_instances > 0).then_some(s.prefill_instances as f64)
+    }),
+    (&fields::SERVING_DECODE_INSTANCES, "serving-decode-instances", |s| {
+        (s.decode_instances > 0).then_some(s.decode_instances as f64)
     }),
 ];
 
