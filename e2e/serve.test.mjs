@@ -1,6 +1,7 @@
 // End-to-end tests of serving and RL post-training, in English and in Chinese: neither shows on
 // the first load; turning them on shows their cards and the serving frontier drawn by the plots'
-// worker; a looser time per token gives more tokens a chip; the link reopens both.
+// worker; a looser time per token gives more tokens a chip; a benchmark's concurrency and the
+// engine's tokens a step move the first token; the link reopens both.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -38,6 +39,18 @@ for (const lang of ['en', 'zh-CN']) {
       return Number(now.match(/-?\d+(\.\d+)?/)?.[0]) > old;
     }, [q('serving-throughput'), num(before)]);
     assert.ok(num(await text(page, 'serving-tpot')) <= 150, await text(page, 'serving-tpot'));
+
+    // A benchmark's fixed concurrency far past the batch: the clients without a place wait for
+    // one, and the first token moves; a step's budget of 64 tokens spreads each prompt over
+    // many steps, and it moves again.
+    for (const [id, value] of [['serving-concurrency', '5000'], ['serving-max-tokens', '64']]) {
+      const was = await text(page, 'serving-ttft');
+      await typeInto(page, id, value);
+      await until(page, `the first token after ${id} ${value}`, ([s, old]) => {
+        const now = document.querySelector(s)?.textContent.trim();
+        return !!now && now !== old;
+      }, [q('serving-ttft'), was]);
+    }
 
     await page.locator(`${q('rl-on')} input, input${q('rl-on')}`).first().check();
     await until(page, 'the RL cards', (s) => !!document.querySelector(s)?.textContent.trim(), q('rl-step-time'));
