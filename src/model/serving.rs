@@ -1162,9 +1162,6 @@ pub fn estimate(
         });
     }
     let cap = if s.max_batch > 0 { s.max_batch.min(kv_batch) } else { kv_batch }.max(1);
-    // A closed loop's clients, spread evenly over the instances the cluster holds (a prefill
-    // and a decode instance together when disaggregated): an instance runs those it has room
-    // for and the rest wait for a place.
     let (unit_prefill, unit_decode) = match s.pools() {
         Some(pools) => pools,
         None => (if s.disaggregated { 1.0 } else { 0.0 }, 1.0),
@@ -1318,17 +1315,17 @@ pub fn estimate(
     } else {
         rho
     };
-    // A closed loop keeps each instance as busy as its own clients make it: a prompt queues
-    // behind the others' prefill, the share of a colocated instance's time prefill takes at
-    // its batch or a decode instance's completions over its prefill instance's capacity (a
-    // static batch's clients start it together, so none); clients without a place wait for
-    // one, a place freeing as each request ends.
-    // By Little's law a unit's clients spend, each round, their number over its completions a
-    // second, so whatever of that their decoding does not take is spent before the first
-    // token: the wait for a place, or behind a pool slower than the decodes.
+    // A closed loop keeps each unit as busy as its own clients make it. A prompt queues
+    // behind the others' prefill: the share of a colocated instance's time prefill takes at
+    // its batch, or the unit's completions over its prefill capacity (a static batch's
+    // clients start it together, so none), as the other clients alone make it (an arriving
+    // client finds the loop as its others keep it: the arrival theorem of closed queueing
+    // networks, Lavenberg and Reiser 1980). And by Little's law the unit's clients take, each
+    // round, their number over its completions a second: whatever of that their decoding does
+    // not take is spent before the first token, waiting for a place or behind a slower pool.
     let (busy, least_s) = match looped {
         Some((clients, _)) => {
-            let (rate, _) = units.at(at.requests_per_s);
+            let rate = units.completions(at.requests_per_s).max(f64::MIN_POSITIVE);
             let busy = if s.disaggregated {
                 rate / (unit_prefill * prefill_requests_per_s).max(f64::MIN_POSITIVE)
             } else if s.continuous_batching {
@@ -1336,8 +1333,9 @@ pub fn estimate(
             } else {
                 0.0
             };
+            let others = (clients - 1.0).max(0.0) / clients.max(1.0);
             let decoding = output / plan.emitted * at.tpot_s;
-            (busy.clamp(0.0, BUSIEST), clients / rate.max(f64::MIN_POSITIVE) - decoding)
+            ((busy * others).clamp(0.0, BUSIEST), clients / rate - decoding)
         }
         None => (busy, 0.0),
     };
@@ -1537,6 +1535,17 @@ impl Units {
                 (p / prefill_s.max(f64::MIN_POSITIVE)).min(d * rate),
                 p * self.prefill_chips + d * self.decode_chips,
             ),
+        }
+    }
+
+    /// Requests a second a unit of a closed loop completes at a decode instance's `rate`: a
+    /// colocated instance, the slower of the fixed pools, or one prefill and one decode
+    /// instance.
+    fn completions(&self, rate: f64) -> f64 {
+        match (self.prefill_s, self.pools) {
+            (None, _) => rate,
+            (Some(_), Some(_)) => self.at(rate).0,
+            (Some(prefill_s), None) => (1.0 / prefill_s.max(f64::MIN_POSITIVE)).min(rate),
         }
     }
 

@@ -384,6 +384,39 @@ fn a_closed_loop_and_the_steps_budget_never_bring_the_first_token_sooner() {
     );
 }
 
+/// A loop of one client never queues: its first token is the same at every percentile,
+/// colocated or with prefill apart, and apart (where it is the prompt's prefill, the cache's
+/// trip and one step) the same whatever its output's length.
+#[test]
+fn one_client_alone_never_waits() {
+    for apart in [false, true] {
+        let first = |output: u32| {
+            let serving = json!({
+                "input_tokens": 512, "output_tokens": output, "tpot_ms": 60_000,
+                "ttft_ms": 3_600_000, "concurrency": 1, "disaggregated": apart,
+            });
+            let s = scenario("llama3-8b", "h100-sxm", 16, serving);
+            evaluation::serve(&evaluation::evaluate(&s).expect("resolves"))
+                .serving
+                .expect("serving")
+        };
+        let (short, long) = (first(16), first(64));
+        assert_eq!(short.batch, 1, "apart {apart}");
+        for e in [&short, &long] {
+            assert!(
+                (e.ttft_p99_s - e.ttft_p50_s).abs() <= 1e-12 * e.ttft_s,
+                "apart {apart}: {e:?}"
+            );
+        }
+        assert!(
+            !apart || (long.ttft_s / short.ttft_s - 1.0).abs() < 0.02,
+            "apart {apart}: {} s after 16 tokens, {} s after 64",
+            short.ttft_s,
+            long.ttft_s
+        );
+    }
+}
+
 /// Prefill and decode pools a deployment fixes never serve more a chip than the same
 /// instances in the ratio of their capacities (the slower pool idles the other), and the load
 /// takes whole units, with instances in the pools' ratio.
