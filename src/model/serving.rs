@@ -261,6 +261,10 @@ pub struct Serving {
     pub requests_per_s: f64,
     /// Format of the weights.
     pub weights: Precision,
+    /// Format of attention's projection weights where a mixed-precision checkpoint keeps them
+    /// apart from the rest (NVIDIA's FP4 DeepSeek-R1 keeps them in BF16: `Serving::attention`);
+    /// `None` for `weights`.
+    pub attention_weights: Option<Precision>,
     /// Format of the KV cache.
     pub kv_cache: Precision,
     /// Most sequences an instance decodes at once; 0 for no cap beyond the cache.
@@ -344,6 +348,12 @@ impl Serving {
     /// The share of the chip's fitted speed serving reaches (`kernel_share`, 1 when unset).
     pub fn share(&self) -> f64 {
         share_or_all(self.kernel_share)
+    }
+
+    /// The format attention's projection weights are read and multiplied in
+    /// (`attention_weights`, `weights` when unset).
+    pub fn attention(&self) -> Precision {
+        self.attention_weights.unwrap_or(self.weights)
     }
 
     /// The output a sequence in a running batch has in all, on average: longer outputs stay
@@ -621,6 +631,11 @@ struct Shape {
     hidden: f64,
     /// Weights read whatever the batch, per chip (the input embedding's lookup aside).
     dense_params: f64,
+    /// Of those, attention's projections, per chip, and the bytes and tensor rate they are
+    /// read and multiplied at (`Serving::attention`).
+    attention_params: f64,
+    attention_weight_bytes: f64,
+    attention_linear_peak: f64,
     /// Routed weights held per chip.
     expert_params: f64,
     /// The natural log of the share of a chip's experts one routed token leaves untouched
@@ -683,6 +698,11 @@ impl Shape {
         let kernel = (kernel * share).min(1.0);
         let latent = if t.mla.is_some() { s.latent() } else { 1.0 };
         let linear_peak = s.weights.peak(chip) * kernel * s.weights.gemm_relative(chip);
+        let attention_format = s.attention();
+        let attention_linear_peak =
+            attention_format.peak(chip) * kernel * attention_format.gemm_relative(chip);
+        let dense_params =
+            (shared - if t.tied_embeddings { 0.0 } else { lookup }).max(0.0) / tp as f64;
         let attention_peak =
             chip.bf16_flops_per_s.max(1.0) * kernel * latent * efficiency::FLASH_FWD_RELATIVE;
         // A prefill pair's exponential against its `2 (qk + v)` FLOPs (`Chip::exp_per_s`), at
@@ -709,8 +729,11 @@ impl Shape {
             attention_layers: attention_layers(t),
             moe_layers: t.n_moe_layers() as f64,
             hidden: t.hidden as f64,
-            dense_params: (shared - if t.tied_embeddings { 0.0 } else { lookup }).max(0.0)
-                / tp as f64,
+            dense_params,
+            attention_params: (attention_layers(t) * t.attention_params() / tp as f64)
+                .clamp(0.0, dense_params),
+            attention_weight_bytes: attention_format.bytes(),
+            attention_linear_peak,
             // Each chip holds as many experts as the most any holds, split `etp` ways.
             expert_params: routed * (experts.max(1).div_ceil(ep) as f64 / experts.max(1) as f64)
                 / etp as f64,
@@ -753,6 +776,20 @@ impl Shape {
             self.exchange = (slope, one - slope);
         }
         self
+    }
+
+    /// Bytes of the weights outside the experts one chip reads, attention's at their format.
+    fn dense_bytes(&self) -> f64 {
+        (self.dense_params - self.attention_params) * self.weight_bytes
+            + self.attention_params * self.attention_weight_bytes
+    }
+
+    /// Seconds of tensor work `tokens` tokens take through the weights outside the experts,
+    /// attention's at their format's rate.
+    fn dense_flops_s(&self, tokens: f64) -> f64 {
+        2.0 * tokens
+            * ((self.dense_params - self.attention_params) / self.linear_peak
+                + self.attention_params / self.attention_linear_peak)
     }
 
     /// Share of one chip's experts that `tokens` routed tokens of its expert group touch.
@@ -875,8 +912,8 @@ fn decode_step(shape: &Shape, links: &Links, batch: f64, context: f64, queries: 
     let in_micro_batches = |m: f64| {
         // Outside the experts: every weight read, b tokens through them.
         let (w1, c1) = kernels(
-            m * s.dense_params * s.weight_bytes / s.bandwidth,
-            2.0 * b * q * s.dense_params / s.linear_peak,
+            m * s.dense_bytes() / s.bandwidth,
+            s.dense_flops_s(b * q),
             m * DENSE_GEMMS_PER_LAYER * s.layers,
         );
         // Routed experts: those each micro-batch touches read, the busiest chip's share of the
@@ -935,8 +972,8 @@ fn prefill_round(
     let tokens = chunk * ranks.clamp(1.0, s.dp);
     let read = if riding { 0.0 } else { 1.0 };
     let (w1, c1) = kernels(
-        read * s.dense_params * s.weight_bytes / s.bandwidth,
-        2.0 * chunk * s.dense_params / s.linear_peak,
+        read * s.dense_bytes() / s.bandwidth,
+        s.dense_flops_s(chunk),
         DENSE_GEMMS_PER_LAYER * s.layers,
     );
     let (w2, c2) = if s.moe_layers > 0.0 {
@@ -1144,8 +1181,11 @@ pub fn estimate(
 
     // Memory: the decode instance's weights, and the cache of full-length sequences.
     let (shared, _) = split_params(t);
+    let d = &plan.decode;
     let weight_bytes_per_chip = finite(
-        (shared / decode_d.tp.max(1) as f64 + plan.decode.expert_params) * s.weights.bytes(),
+        (shared / decode_d.tp.max(1) as f64 - d.attention_params + d.expert_params)
+            * s.weights.bytes()
+            + d.attention_params * d.attention_weight_bytes,
     );
     let usable = chip.hbm_bytes * USABLE_MEMORY;
     let kv = plan.decode.kv_per_token;
@@ -1451,8 +1491,9 @@ pub fn estimate(
         frontier,
         feasible: problems.is_empty(),
         problems,
-        notes: [s.weights]
+        notes: [Some(s.weights), s.attention_weights.filter(|a| *a != s.weights)]
             .into_iter()
+            .flatten()
             .filter(|w| runs_at(*w, chip) != *w)
             .map(|weights| Note::NoUnits { weights, runs_at: runs_at(weights, chip) })
             .collect(),

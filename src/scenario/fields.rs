@@ -1380,6 +1380,10 @@ pub static SERVING_WEIGHTS: Choices<Precision> = Choices {
 };
 pub static SERVING_ENGINE: Choices<crate::model::serving::Engine> =
     Choices { path: "serving.engine", options: &crate::model::serving::Engine::NAMED };
+pub static SERVING_ATTENTION_WEIGHTS: Choices<Precision> = Choices {
+    path: "serving.attention_weights",
+    options: &[("bf16", Precision::Bf16), ("fp8", Precision::Fp8), ("fp4", Precision::Fp4)],
+};
 pub static SERVING_KV_CACHE: Choices<Precision> = Choices {
     path: "serving.kv_cache",
     options: &[("bf16", Precision::Bf16), ("fp8", Precision::Fp8), ("fp4", Precision::Fp4)],
@@ -1554,7 +1558,7 @@ pub static YEAR_JOBS_PEAK_OVER_MEAN: Field = number(
 );
 
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 24] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 25] {
     [
         (YEAR_JOBS_KIND.path, YEAR_JOBS_KIND.offered()),
         (PARALLELISM_ACROSS_SITES.path, PARALLELISM_ACROSS_SITES.offered()),
@@ -1578,6 +1582,7 @@ pub fn choices() -> [(&'static str, Vec<&'static str>); 24] {
         (CLUSTER_FABRIC_KIND.path, CLUSTER_FABRIC_KIND.offered()),
         (SERVING_MIX.path, SERVING_MIX.offered()),
         (SERVING_WEIGHTS.path, SERVING_WEIGHTS.offered()),
+        (SERVING_ATTENTION_WEIGHTS.path, SERVING_ATTENTION_WEIGHTS.offered()),
         (SERVING_KV_CACHE.path, SERVING_KV_CACHE.offered()),
         (SERVING_ENGINE.path, SERVING_ENGINE.offered()),
     ]

@@ -87,6 +87,7 @@ impl Scenario {
         let choices = [
             fields::SERVING_MIX.path,
             fields::SERVING_WEIGHTS.path,
+            fields::SERVING_ATTENTION_WEIGHTS.path,
             fields::SERVING_KV_CACHE.path,
             fields::SERVING_ENGINE.path,
         ];
@@ -124,6 +125,11 @@ impl Scenario {
         let tpot_s = ms(r, &get(fields::SERVING_TPOT_MS.path), &fields::SERVING_TPOT_MS);
         let own = if chip.fp8_flops_per_s > 0.0 { Precision::Fp8 } else { Precision::Bf16 };
         let weights = r.choice(&get(fields::SERVING_WEIGHTS.path), &fields::SERVING_WEIGHTS, own);
+        // A mixed-precision checkpoint's attention, else the weights' format.
+        let attention_weights = match &get(fields::SERVING_ATTENTION_WEIGHTS.path) {
+            None | Some(Value::Null) => None,
+            raw => Some(r.choice(raw, &fields::SERVING_ATTENTION_WEIGHTS, weights)),
+        };
         let kv_cache = r.choice(
             &get(fields::SERVING_KV_CACHE.path),
             &fields::SERVING_KV_CACHE,
@@ -241,6 +247,7 @@ impl Scenario {
             tpot_s,
             requests_per_s,
             weights,
+            attention_weights,
             kv_cache,
             max_batch,
             decode,

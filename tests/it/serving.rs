@@ -583,3 +583,57 @@ fn serving_sizes_grow_with_the_load_on_every_chip() {
     }
     assert!(served >= 12, "{served} chips served their loads");
 }
+
+/// Over generated deployments: attention's projections kept at a wider format than the other
+/// weights (a mixed-precision checkpoint, NVIDIA's FP4 DeepSeek-R1 keeping them in BF16) hold
+/// more bytes a chip, leave no larger batch and never serve faster; named at the weights' own
+/// format they change nothing.
+#[test]
+fn attention_kept_wider_never_serves_faster() {
+    let mut rng = Rng(0xA77E_0001);
+    let mut heavier = 0;
+    for case in 0..120 {
+        let base = generated(&mut rng);
+        let mut raw = serde_json::to_value(&base).expect("serializes");
+        let weights = raw["serving"]["weights"].clone();
+        let estimate = |v: &Value| {
+            let s = Scenario::from_value(v.clone()).expect("a scenario");
+            evaluation::serve(&evaluation::evaluate(&s).expect("resolves"))
+                .serving
+                .expect("serving")
+        };
+        let plain = estimate(&raw);
+        raw["serving"]["attention_weights"] = weights.clone();
+        let same = estimate(&raw);
+        assert_eq!(same.decode_tokens_per_s_per_chip, plain.decode_tokens_per_s_per_chip);
+        assert_eq!(same.weight_bytes_per_chip, plain.weight_bytes_per_chip);
+        assert_eq!(same.ttft_s, plain.ttft_s, "case {case}");
+        raw["serving"]["attention_weights"] = json!("bf16");
+        let wide = estimate(&raw);
+        assert!(
+            wide.weight_bytes_per_chip >= plain.weight_bytes_per_chip,
+            "case {case}: {weights} {} -> {}",
+            plain.weight_bytes_per_chip,
+            wide.weight_bytes_per_chip
+        );
+        assert!(wide.max_batch <= plain.max_batch, "case {case}");
+        // Where the chip multiplies the narrower format no faster than BF16 after its scaling
+        // (Gaudi 3's FP8 peak is its BF16 peak), BF16 projections may compute sooner.
+        let chip = raw["cluster"]["chip"].as_str().unwrap_or_default();
+        if chip == "gaudi3" {
+            continue;
+        }
+        assert!(
+            wide.decode_tokens_per_s_per_chip <= plain.decode_tokens_per_s_per_chip * (1.0 + 1e-9),
+            "case {case} on {chip}: {weights} {} -> {}",
+            plain.decode_tokens_per_s_per_chip,
+            wide.decode_tokens_per_s_per_chip
+        );
+        assert!(
+            wide.prefill_tokens_per_s_per_chip
+                <= plain.prefill_tokens_per_s_per_chip * (1.0 + 1e-9)
+        );
+        heavier += usize::from(wide.weight_bytes_per_chip > plain.weight_bytes_per_chip);
+    }
+    assert!(heavier > 40, "only {heavier} cases had narrower weights to widen");
+}

@@ -114,6 +114,7 @@ pub fn serving_panel(props: &PanelProps) -> Html {
                 { f.choice(&fields::SERVING_MIX, "serving-mix", Mix::Conversation) }
                 { grid(&f, &REQUESTS, serving) }
                 { f.choice(&fields::SERVING_WEIGHTS, "serving-weights", serving.map_or(Precision::Fp8, |s| s.weights)) }
+                { f.choice(&fields::SERVING_ATTENTION_WEIGHTS, "serving-attention-weights", serving.map_or(Precision::Fp8, |s| s.attention())) }
                 { f.choice(&fields::SERVING_KV_CACHE, "serving-kv-cache", serving.map_or(Precision::Bf16, |s| s.kv_cache)) }
                 { f.choice(&fields::SERVING_ENGINE, "serving-engine", serving.map_or(Engine::Any, |s| s.engine)) }
                 { grid(&f, &DECODE, serving) }
