@@ -1,7 +1,8 @@
 // End-to-end tests of serving and RL post-training, in English and in Chinese: neither shows on
 // the first load; turning them on shows their cards and the serving frontier drawn by the plots'
 // worker; a looser time per token gives more tokens a chip; a benchmark's concurrency and the
-// engine's tokens a step move the first token; the link reopens both.
+// engine's tokens a step move the first token; attention kept in BF16 lowers the tokens a chip;
+// the link reopens both.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -51,6 +52,15 @@ for (const lang of ['en', 'zh-CN']) {
         return !!now && now !== old;
       }, [q('serving-ttft'), was]);
     }
+
+    // Attention's projections kept in BF16 beside FP8 weights (a mixed-precision checkpoint):
+    // more bytes every step, fewer tokens a chip.
+    const narrow = await text(page, 'serving-throughput');
+    await page.selectOption(q('serving-attention-weights'), 'fp8');
+    await until(page, `fewer tokens a chip than ${narrow}`, ([s, old]) => {
+      const now = (document.querySelector(s)?.textContent ?? '').replace(/[,\u00a0\u2009\u202f]/g, '');
+      return Number(now.match(/-?\d+(\.\d+)?/)?.[0]) < old;
+    }, [q('serving-throughput'), num(narrow)]);
 
     await page.locator(`${q('rl-on')} input, input${q('rl-on')}`).first().check();
     await until(page, 'the RL cards', (s) => !!document.querySelector(s)?.textContent.trim(), q('rl-step-time'));
