@@ -678,6 +678,34 @@ struct Shape {
     window: Option<crate::model::Window>,
 }
 
+/// The speed the GEMMs outside the experts reach relative to the chip's fitted speed, weighted
+/// by the weights each reads (`efficiency::depth_share`, as training prices its GEMMs): the
+/// projections into attention and the feed-forward blocks contract the model's width, those out
+/// of them contract their widths split `tp` ways, so tensor parallelism and narrow models run
+/// their GEMMs shallower. `dense` is the weights per chip outside the experts.
+pub fn dense_depth_share(t: &Transformer, tp: u32, dense: f64) -> f64 {
+    let tp = tp.max(1) as f64;
+    let h = t.hidden as f64;
+    let out = attention_layers(t) * t.out_dim() * h / tp;
+    let matrices = t.ffn_kind.n_matrices().max(1.0);
+    let dense_layers = (t.n_layers as f64 - t.n_moe_layers() as f64).max(0.0);
+    let shared_width = t.moe.map_or(0.0, |m| m.n_shared_experts as f64 * m.expert_ffn as f64);
+    let downs = [
+        (dense_layers * t.ffn_params(t.ffn as f64) / tp / matrices, t.ffn as f64 / tp),
+        (t.n_moe_layers() as f64 * t.shared_expert_params() / tp / matrices, shared_width / tp),
+    ];
+    let narrow = out + downs[0].0 + downs[1].0;
+    let inward = (dense - narrow).max(0.0);
+    let time = inward / efficiency::depth_share(h)
+        + out / efficiency::depth_share(t.out_dim() / tp)
+        + downs.iter().fold(0.0, |sum, (p, k)| sum + p / efficiency::depth_share(*k));
+    if time > 0.0 && dense > 0.0 {
+        (dense.max(narrow) / time).clamp(0.05, 1.0)
+    } else {
+        1.0
+    }
+}
+
 impl Shape {
     fn of(t: &Transformer, chip: &Chip, d: Deployment, s: &Serving, kernel: f64) -> Shape {
         let (shared, routed) = split_params(t);
@@ -697,12 +725,13 @@ impl Shape {
         let share = s.share();
         let kernel = (kernel * share).min(1.0);
         let latent = if t.mla.is_some() { s.latent() } else { 1.0 };
-        let linear_peak = s.weights.peak(chip) * kernel * s.weights.gemm_relative(chip);
-        let attention_format = s.attention();
-        let attention_linear_peak =
-            attention_format.peak(chip) * kernel * attention_format.gemm_relative(chip);
         let dense_params =
             (shared - if t.tied_embeddings { 0.0 } else { lookup }).max(0.0) / tp as f64;
+        let depth = dense_depth_share(t, tp, dense_params);
+        let linear_peak = s.weights.peak(chip) * kernel * s.weights.gemm_relative(chip) * depth;
+        let attention_format = s.attention();
+        let attention_linear_peak =
+            attention_format.peak(chip) * kernel * attention_format.gemm_relative(chip) * depth;
         let attention_peak =
             chip.bf16_flops_per_s.max(1.0) * kernel * latent * efficiency::FLASH_FWD_RELATIVE;
         // A prefill pair's exponential against its `2 (qk + v)` FLOPs (`Chip::exp_per_s`), at
@@ -746,7 +775,7 @@ impl Shape {
             weight_bytes: s.weights.bytes(),
             head_params: lookup / tp as f64,
             linear_peak,
-            expert_peak: linear_peak
+            expert_peak: linear_peak / depth
                 * (efficiency::depth_share(t.hidden as f64)
                     + efficiency::depth_share(expert_ffn as f64))
                 / 2.0,

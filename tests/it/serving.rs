@@ -637,3 +637,30 @@ fn attention_kept_wider_never_serves_faster() {
     }
     assert!(heavier > 40, "only {heavier} cases had narrower weights to widen");
 }
+
+/// Over every catalog model and tensor-parallel degrees 1 to 64: the GEMMs outside the experts
+/// keep a share of the chip's fitted speed in (0, 1], never more as tensor parallelism splits
+/// their contractions finer, all of it where every contraction is at least the reference depth
+/// (Llama 3.1 405B whole), and a tenth less or more for one as narrow as Llama 3.1 8B split 8 ways.
+#[test]
+fn splitting_the_dense_gemms_never_speeds_them() {
+    use clusterplan::model::presets::TRANSFORMERS;
+    use clusterplan::model::serving::dense_depth_share;
+    for preset in TRANSFORMERS {
+        let t = &preset.transformer;
+        let mut last = 1.0;
+        for tp in [1u32, 2, 4, 8, 16, 32, 64] {
+            let share = dense_depth_share(t, tp, t.params() / tp as f64);
+            assert!(share > 0.0 && share <= 1.0, "{} tp {tp}: {share}", preset.id);
+            assert!(share <= last + 1e-12, "{} tp {tp}: {share} after {last}", preset.id);
+            last = share;
+        }
+    }
+    let of = |id: &str, tp: u32| {
+        let t = &clusterplan::model::presets::transformer(id).expect("preset").transformer;
+        let routed = t.n_moe_layers() as f64 * t.routed_expert_params();
+        dense_depth_share(t, tp, (t.params() - routed) / tp as f64)
+    };
+    assert_eq!(of("llama3-405b", 1), 1.0);
+    assert!(of("llama3-8b", 8) < 0.9 && of("llama3-8b", 8) < of("llama3-8b", 1));
+}
