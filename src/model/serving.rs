@@ -1258,7 +1258,7 @@ pub fn estimate(
     let static_batch = !s.continuous_batching && !s.disaggregated;
     let service_at = |at: &AtBatch| -> f64 {
         if static_batch {
-            alone_s + at.step.total() * output
+            alone_s + at.step.total() * output / plan.emitted
         } else {
             alone_s
         }
@@ -1403,7 +1403,7 @@ pub fn estimate(
                 0.0
             };
             let others = (clients - 1.0).max(0.0) / clients.max(1.0);
-            let decoding = output / plan.emitted * at.tpot_s;
+            let decoding = output * at.tpot_s;
             ((busy * others).clamp(0.0, BUSIEST), clients / rate - decoding)
         }
         None => (busy, 0.0),
@@ -1489,7 +1489,7 @@ pub fn estimate(
         decode_tokens_per_s_per_chip_at_load: finite(decode_tokens_per_s_per_chip * rho),
         prefill_pool_tokens_per_s_per_chip: finite(input / prefill_s_per_request / n_prefill),
         decode_pool_tokens_per_s_per_chip: finite(
-            batch as f64 / at.step.total().max(f64::MIN_POSITIVE) / n_decode,
+            batch as f64 * plan.emitted / at.step.total().max(f64::MIN_POSITIVE) / n_decode,
         ),
         requests_per_s_per_unit: finite(per_unit),
         prefill_instances,

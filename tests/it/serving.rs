@@ -385,15 +385,16 @@ fn a_closed_loop_and_the_steps_budget_never_bring_the_first_token_sooner() {
 }
 
 /// A loop of one client never queues: its first token is the same at every percentile,
-/// colocated or with prefill apart, and apart (where it is the prompt's prefill, the cache's
-/// trip and one step) the same whatever its output's length.
+/// colocated or with prefill apart, with draft tokens or without, and apart (where it is the
+/// prompt's prefill, the cache's trip and one step) the same whatever its output's length.
 #[test]
 fn one_client_alone_never_waits() {
-    for apart in [false, true] {
+    for (apart, drafts) in [(false, 0), (true, 0), (false, 3), (true, 3)] {
         let first = |output: u32| {
             let serving = json!({
                 "input_tokens": 512, "output_tokens": output, "tpot_ms": 60_000,
                 "ttft_ms": 3_600_000, "concurrency": 1, "disaggregated": apart,
+                "draft_tokens": drafts,
             });
             let s = scenario("llama3-8b", "h100-sxm", 16, serving);
             evaluation::serve(&evaluation::evaluate(&s).expect("resolves"))
@@ -663,4 +664,34 @@ fn splitting_the_dense_gemms_never_speeds_them() {
     };
     assert_eq!(of("llama3-405b", 1), 1.0);
     assert!(of("llama3-8b", 8) < 0.9 && of("llama3-8b", 8) < of("llama3-8b", 1));
+}
+
+/// Over generated deployments, with and without draft tokens: a decode instance emits its
+/// batch's tokens once per time per output token (Little's law), each step emitting the drafts'
+/// accepted tokens too; with prefill beside it, prefill's share of the time is not the pool's.
+#[test]
+fn a_decode_pool_emits_its_batch_every_time_per_token() {
+    let mut rng = Rng(0xD4AF_7001);
+    let mut drafted = 0;
+    for case in 0..150 {
+        let mut raw = serde_json::to_value(generated(&mut rng)).expect("serializes");
+        let drafts = rng.below(4);
+        raw["serving"]["draft_tokens"] = json!(drafts);
+        let s = Scenario::from_value(raw.clone()).expect("a scenario");
+        let e = evaluation::serve(&evaluation::evaluate(&s).expect("resolves"))
+            .serving
+            .expect("serving");
+        if e.batch == 0 || !(e.tpot_s > 0.0) {
+            continue;
+        }
+        let emitted = e.decode_pool_tokens_per_s_per_chip * e.decode.chips() as f64 * e.tpot_s;
+        let batch = e.batch as f64;
+        if raw["serving"]["disaggregated"] == json!(true) {
+            assert!((emitted / batch - 1.0).abs() < 1e-9, "case {case}: {emitted} of {batch}");
+        } else {
+            assert!(emitted >= batch * (1.0 - 1e-9), "case {case}: {emitted} of {batch}");
+        }
+        drafted += usize::from(drafts > 0 && e.tokens_per_step > 1.0);
+    }
+    assert!(drafted > 50, "only {drafted} cases with drafts");
 }
