@@ -1374,20 +1374,17 @@ pub static SERVING_MIX: Choices<crate::model::serving::Mix> = Choices {
         ("coding", crate::model::serving::Mix::Coding),
     ],
 };
-pub static SERVING_WEIGHTS: Choices<Precision> = Choices {
-    path: "serving.weights",
-    options: &[("bf16", Precision::Bf16), ("fp8", Precision::Fp8), ("fp4", Precision::Fp4)],
-};
+/// The formats serving stores weights and the cache in, by their names in a scenario.
+const PRECISIONS: &[(&str, Precision)] =
+    &[("bf16", Precision::Bf16), ("fp8", Precision::Fp8), ("fp4", Precision::Fp4)];
+pub static SERVING_WEIGHTS: Choices<Precision> =
+    Choices { path: "serving.weights", options: PRECISIONS };
 pub static SERVING_ENGINE: Choices<crate::model::serving::Engine> =
     Choices { path: "serving.engine", options: &crate::model::serving::Engine::NAMED };
-pub static SERVING_ATTENTION_WEIGHTS: Choices<Precision> = Choices {
-    path: "serving.attention_weights",
-    options: &[("bf16", Precision::Bf16), ("fp8", Precision::Fp8), ("fp4", Precision::Fp4)],
-};
-pub static SERVING_KV_CACHE: Choices<Precision> = Choices {
-    path: "serving.kv_cache",
-    options: &[("bf16", Precision::Bf16), ("fp8", Precision::Fp8), ("fp4", Precision::Fp4)],
-};
+pub static SERVING_ATTENTION_WEIGHTS: Choices<Precision> =
+    Choices { path: "serving.attention_weights", options: PRECISIONS };
+pub static SERVING_KV_CACHE: Choices<Precision> =
+    Choices { path: "serving.kv_cache", options: PRECISIONS };
 pub static RL_PROMPTS_PER_STEP: Field = count(
     "rl.prompts_per_step",
     Fixed(512.0),
