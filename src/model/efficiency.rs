@@ -101,6 +101,14 @@ pub const QUANTIZE_INT8_BYTES: f64 = 2.0 + 2.0 + 1.0;
 /// model's 62 blocks (NVIDIA, arXiv:2509.25149), about 16 %.
 pub const NVFP4_BF16_LAYER_SHARE: f64 = 10.0 / 62.0;
 
+/// Bytes a norm moves per element of its tokens' width: its BF16 input read and its output
+/// written.
+pub const NORM_BYTES_PER_ELEMENT: f64 = 4.0;
+
+/// Bytes a residual addition moves per element: the two BF16 summands read and their sum
+/// written.
+pub const RESIDUAL_BYTES_PER_ELEMENT: f64 = 6.0;
+
 /// Bytes an element-wise backward kernel moves per byte its forward kernel moved: it reads the
 /// saved input and the incoming gradient and writes the outgoing gradient.
 pub const ELEMENTWISE_BWD_BYTE_RATIO: f64 = 2.0;

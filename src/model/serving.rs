@@ -406,20 +406,30 @@ pub struct DecodeStep {
     pub ep_s: f64,
     /// The host's work and the small kernels of each layer.
     pub host_s: f64,
+    /// The memory-bound kernels between the GEMMs: norms, residual additions and the
+    /// activation function, each reading and writing its tokens' activations.
+    pub activations_s: f64,
 }
 
 impl DecodeStep {
     /// The step, seconds.
     pub fn total(&self) -> f64 {
-        self.weights_s + self.kv_cache_s + self.compute_s + self.tp_s + self.ep_s + self.host_s
+        self.weights_s
+            + self.kv_cache_s
+            + self.compute_s
+            + self.tp_s
+            + self.ep_s
+            + self.host_s
+            + self.activations_s
     }
 
     /// The parts with their ids (worded as `part.<id>`).
-    pub fn parts(&self) -> [(&'static str, f64); 6] {
+    pub fn parts(&self) -> [(&'static str, f64); 7] {
         [
             ("weights_read", self.weights_s),
             ("kv_cache_read", self.kv_cache_s),
             ("compute", self.compute_s),
+            ("activations", self.activations_s),
             ("tp_comm", self.tp_s),
             ("ep_comm", self.ep_s),
             ("host", self.host_s),
@@ -650,8 +660,13 @@ struct Shape {
     prefill_score_width: f64,
     kv_per_token: f64,
     weight_bytes: f64,
-    /// The output head's weights per chip (a draft token's last GEMM).
+    /// The output head's weights per chip (a draft token's last GEMM, a prompt's last token's).
     head_params: f64,
+    /// Bytes the memory-bound kernels between the GEMMs move for one token on each chip of
+    /// its attention rank (`Shape::activation_bytes`), and for one routed copy of a token
+    /// through one expert's activation function.
+    activation_bytes: f64,
+    expert_activation_bytes: f64,
     /// Tensor rates GEMMs reach, FLOP/s: outside the experts, in them (narrower, so slower:
     /// `efficiency::depth_share`), and in attention.
     linear_peak: f64,
@@ -774,6 +789,8 @@ impl Shape {
             kv_per_token: kv_bytes_per_token(t, tp, s.kv_cache),
             weight_bytes: s.weights.bytes(),
             head_params: lookup / tp as f64,
+            activation_bytes: Shape::activation_bytes(t, tp),
+            expert_activation_bytes: t.ffn_kind.activation_bytes() * expert_ffn as f64,
             linear_peak,
             expert_peak: linear_peak / depth
                 * (efficiency::depth_share(t.hidden as f64)
@@ -805,6 +822,41 @@ impl Shape {
             self.exchange = (slope, one - slope);
         }
         self
+    }
+
+    /// Bytes the kernels between a layer's GEMMs move for one token on one chip, as the training
+    /// model prices their forward pass (`step_time::ops`): two norms and two residual additions
+    /// over the model's width on every tensor rank, the dense feed-forward blocks' and shared
+    /// experts' activation functions over their share of the width, and latent attention's
+    /// norms on its two latents. Summed over the layers.
+    fn activation_bytes(t: &Transformer, tp: u32) -> f64 {
+        let h = t.hidden as f64;
+        let around = t.n_layers as f64
+            * 2.0
+            * (efficiency::NORM_BYTES_PER_ELEMENT + efficiency::RESIDUAL_BYTES_PER_ELEMENT)
+            * h;
+        let dense_layers = (t.n_layers as f64 - t.n_moe_layers() as f64).max(0.0);
+        let shared = t.moe.map_or(0.0, |m| m.n_shared_experts as f64 * m.expert_ffn as f64);
+        let widths =
+            dense_layers * t.dense_ffn_share() * t.ffn as f64 + t.n_moe_layers() as f64 * shared;
+        let latent = t.mla.map_or(0.0, |m| {
+            attention_layers(t)
+                * efficiency::NORM_BYTES_PER_ELEMENT
+                * (m.q_lora_rank + m.kv_lora_rank) as f64
+        });
+        around + t.ffn_kind.activation_bytes() * widths / tp.max(1) as f64 + latent
+    }
+
+    /// Seconds the kernels between the GEMMs take on the busiest chip when each attention rank
+    /// passes `tokens` tokens and the instance routes `routed` tokens to its experts.
+    fn activations_s(&self, tokens: f64, routed: f64) -> f64 {
+        let experts = if self.moe_layers > 0.0 {
+            routed * self.top_k * self.imbalance * self.moe_layers * self.expert_activation_bytes
+                / self.n
+        } else {
+            0.0
+        };
+        (tokens * self.activation_bytes + experts) / self.bandwidth
     }
 
     /// Bytes of the weights outside the experts one chip reads, attention's at their format.
@@ -971,6 +1023,7 @@ fn decode_step(shape: &Shape, links: &Links, batch: f64, context: f64, queries: 
             tp_s,
             ep_s,
             host_s,
+            activations_s: s.activations_s(b * q, batch * q),
         }
     };
     // Two micro-batches where they are faster: their overlap hides the expert exchange but
@@ -1000,9 +1053,11 @@ fn prefill_round(
     let chunk = chunk.max(1.0);
     let tokens = chunk * ranks.clamp(1.0, s.dp);
     let read = if riding { 0.0 } else { 1.0 };
+    // Only a prompt's last token goes through the output head.
+    let headless = chunk * (1.0 - 1.0 / prompt.max(1.0));
     let (w1, c1) = kernels(
         read * s.dense_bytes() / s.bandwidth,
-        s.dense_flops_s(chunk),
+        (s.dense_flops_s(chunk) - 2.0 * headless * s.head_params / s.linear_peak).max(0.0),
         DENSE_GEMMS_PER_LAYER * s.layers,
     );
     let (w2, c2) = if s.moe_layers > 0.0 {
@@ -1026,7 +1081,7 @@ fn prefill_round(
                 * s.prefill_score_width
                 / s.prefill_attention_peak,
         );
-    let busy = w1 + c1 + w2 + c2 + attention;
+    let busy = w1 + c1 + w2 + c2 + attention + s.activations_s(chunk, tokens);
     let tp = 2.0 * s.layers * links.collective(Collective::AllReduce, chunk * s.hidden * 2.0, s.tp);
     let ep = if s.dp > 1.0 && s.ep > 1 && s.moe_layers > 0.0 {
         efficiency::overlapped(s.moe_layers * links.expert_exchange(chunk, s, true), busy)

@@ -22,6 +22,15 @@ impl FfnKind {
         }
     }
 
+    /// Bytes the activation function moves per token and element of the block's width: its
+    /// inputs read (two with a gate) and its output written, in BF16.
+    pub fn activation_bytes(self) -> f64 {
+        match self {
+            FfnKind::Gelu => 4.0,
+            FfnKind::SwiGlu => 6.0,
+        }
+    }
+
     /// Matrices the block's input meets before the activation: the up-projection, and the
     /// gate with SwiGLU.
     pub fn up_matrices(self) -> f64 {

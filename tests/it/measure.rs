@@ -186,7 +186,7 @@ fn a_serving_benchmark_sets_servings_kernel_share() {
     let truth = 0.7 * catalog;
     let slow = s.with(&clusterplan::scenario::fields::SERVING_KERNEL_SHARE, Some(json!(truth)));
     // The generator: the same measurement fitted with the share set gives the time at truth.
-    let probe = evaluation::measure(&[("probe.json".into(), bench(20.0, 64))], Some(&slow))
+    let probe = evaluation::measure(&[("probe.json".into(), bench(30.0, 64))], Some(&slow))
         .expect("measures");
     let at_truth = probe.serving[0].1.before_tpot_s;
     let m = evaluation::measure(&[("bench.json".into(), bench(at_truth * 1e3, 64))], Some(&s))

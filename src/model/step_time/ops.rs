@@ -14,14 +14,12 @@ use std::ops::{Add, Mul};
 use crate::model::efficiency::{
     depth_slowdown, kernel_s, overlapped, BLOCK_SCALED_GEMM_RELATIVE, ELEMENTWISE_BWD_BYTE_RATIO,
     FLASH_BWD_FLOP_RATIO, FLASH_BWD_RELATIVE, FLASH_FWD_RELATIVE, FP8_GEMM_RELATIVE,
-    KERNEL_FLOOR_S, LOSS_BWD_BYTES, LOSS_FWD_BYTES, NVFP4_BF16_LAYER_SHARE, QUANTIZE_INT8_BYTES,
-    QUANTIZE_MXFP8_BYTES, QUANTIZE_NVFP4_BYTES,
+    KERNEL_FLOOR_S, LOSS_BWD_BYTES, LOSS_FWD_BYTES, NORM_BYTES_PER_ELEMENT, NVFP4_BF16_LAYER_SHARE,
+    QUANTIZE_INT8_BYTES, QUANTIZE_MXFP8_BYTES, QUANTIZE_NVFP4_BYTES, RESIDUAL_BYTES_PER_ELEMENT,
 };
 use crate::model::parallelism::Shape;
 use crate::model::stages::Stage;
-use crate::model::{
-    AttentionImpl, CpKind, CudaGraphs, Dispatcher, FfnKind, GemmFormat, Inputs, Recompute,
-};
+use crate::model::{AttentionImpl, CpKind, CudaGraphs, Dispatcher, GemmFormat, Inputs, Recompute};
 
 use super::ACT_BYTES;
 
@@ -342,8 +340,9 @@ impl Ctx<'_> {
         let kv = (t.kv_dim() / s.tp).max(t.head_dim as f64);
         let dropout_bytes = if t.dropout { 1.0 } else { 0.0 };
 
-        let norm = self.elementwise(4.0 * norm_tokens * h);
-        let residual = self.elementwise((6.0 + dropout_bytes) * norm_tokens * h);
+        let norm = self.elementwise(NORM_BYTES_PER_ELEMENT * norm_tokens * h);
+        let residual =
+            self.elementwise((RESIDUAL_BYTES_PER_ELEMENT + dropout_bytes) * norm_tokens * h);
         let (projections, latent_norms) = match t.mla {
             None => (self.gemm(tokens, q + 2.0 * kv, h), 0.0),
             Some(_) => self.latent_projections(),
@@ -387,7 +386,7 @@ impl Ctx<'_> {
             self.gemm(tokens, heads * t.qk_head_dim(), h)
         };
         let kv_down = self.gemm(tokens, kv_lora + m.rope_head_dim as f64, h);
-        let norms = self.elementwise(4.0 * tokens * (q_lora + kv_lora));
+        let norms = self.elementwise(NORM_BYTES_PER_ELEMENT * tokens * (q_lora + kv_lora));
         (query_down + kv_down + self.latent_up(), norms)
     }
 
@@ -558,10 +557,7 @@ impl Ctx<'_> {
     /// Time of a feed-forward core's activation function over `tokens` at width `ffn`, as
     /// `batch` equal experts: its inputs read and its output written.
     fn activation(&self, tokens: f64, ffn: f64, batch: f64) -> f64 {
-        let act_bytes = match self.inputs.transformer.ffn_kind {
-            FfnKind::Gelu => 4.0,
-            FfnKind::SwiGlu => 6.0,
-        };
+        let act_bytes = self.inputs.transformer.ffn_kind.activation_bytes();
         self.elementwise(act_bytes * tokens * ffn * batch)
     }
 
@@ -578,8 +574,8 @@ impl Ctx<'_> {
         let norm_tokens = self.shape.norm_tokens(self.inputs.parallelism.sequence_parallel);
         let h = t.hidden as f64;
         let dropout_bytes = if t.dropout { 1.0 } else { 0.0 };
-        let around = self.elementwise(4.0 * norm_tokens * h)
-            + self.elementwise((6.0 + dropout_bytes) * norm_tokens * h);
+        let around = self.elementwise(NORM_BYTES_PER_ELEMENT * norm_tokens * h)
+            + self.elementwise((RESIDUAL_BYTES_PER_ELEMENT + dropout_bytes) * norm_tokens * h);
         let elementwise = elementwise + around;
         let fwd = Pass {
             compute: gemms + elementwise,
@@ -864,7 +860,11 @@ impl Ctx<'_> {
         let s = self.shape;
         let h = t.hidden as f64;
         let norms = 2.0
-            * self.elementwise(4.0 * s.norm_tokens(self.inputs.parallelism.sequence_parallel) * h);
+            * self.elementwise(
+                NORM_BYTES_PER_ELEMENT
+                    * s.norm_tokens(self.inputs.parallelism.sequence_parallel)
+                    * h,
+            );
         let act = match (moe, t.moe) {
             (true, Some(m)) => {
                 let ((_, routed), (_, shared)) = self.expert_cores(m);
