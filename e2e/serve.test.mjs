@@ -1,6 +1,6 @@
 // End-to-end tests of serving and RL post-training, in English and in Chinese: neither shows on
 // the first load; turning them on shows their cards and the serving frontier drawn by the plots'
-// worker; a looser time per token gives more tokens a chip; a benchmark's concurrency and the
+// worker with the decode step's parts; a looser time per token gives more tokens a chip; a benchmark's concurrency and the
 // engine's tokens a step move the first token; attention kept in BF16 lowers the tokens a chip;
 // the link reopens both.
 import { test } from 'node:test';
@@ -30,6 +30,13 @@ for (const lang of ['en', 'zh-CN']) {
       assert.ok((await page.locator(q(`${id}-range`)).count()) === 1, `${id} has its range`);
     }
     assert.ok((await plotOf(page, 'plot-serving-frontier')).drawn, 'the frontier is drawn');
+
+    // The decode step's parts, each with its time, sum to the step under them.
+    const parts = await page.locator(`${q('serving-step-part')} td:nth-child(2)`).allTextContents();
+    const step = num(await page.locator(`${q('serving-step-total')} td:nth-child(2)`).textContent());
+    assert.ok(parts.length >= 2, `${parts.length} parts of the step`);
+    const sum = parts.reduce((a, p) => a + num(p), 0);
+    assert.ok(step > 0 && Math.abs(sum / step - 1) < 0.02, `parts ${sum} ms of a ${step} ms step`);
 
     // A looser time per token: a larger batch, more tokens a chip. Typed key by key, the page
     // may show the answer for 1 and 15 ms on the way; it ends at 150 ms's.

@@ -336,6 +336,7 @@ fn read_drawn(v: &Value) -> Option<Drawn> {
                 notes: texts(&g, "notes"),
                 feasible: g.get("feasible").and_then(Value::as_bool).unwrap_or(false),
                 frontier: text(&g, "frontier").unwrap_or_default(),
+                step: brick(at(&g, "step")),
                 deployments: Deployments {
                     said: brick(at(&d, "said")),
                     table: brick(at(&d, "table")),

@@ -429,7 +429,7 @@ impl DecodeStep {
             ("weights_read", self.weights_s),
             ("kv_cache_read", self.kv_cache_s),
             ("compute", self.compute_s),
-            ("activations", self.activations_s),
+            ("activation_traffic", self.activations_s),
             ("tp_comm", self.tp_s),
             ("ep_comm", self.ep_s),
             ("host", self.host_s),

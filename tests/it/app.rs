@@ -803,6 +803,9 @@ fn every_drawn_section_survives_the_wire() {
         let serving = served.serving.as_ref().expect("serves");
         assert!(!serving.cards.tpot.value.is_empty() && !serving.cards.chips.value.is_empty());
         assert!(!serving.deployments.table.head.is_empty() && serving.frontier.starts_with("<svg"));
+        let step = &serving.step.rows;
+        assert!(step.len() >= 3 && step.iter().all(|r| r.cells.len() == 3), "{step:?}");
+        assert_eq!(step.last().map(|r| r.testid.as_str()), Some("serving-step-total"));
         assert!(served.rl.as_ref().is_some_and(|r| !r.cards.step.value.is_empty()));
         assert!(!served.csv.is_empty());
         assert_eq!(read.served, drawn.served, "serving");

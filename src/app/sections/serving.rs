@@ -53,7 +53,8 @@ pub struct Deployments {
 }
 
 /// Serving the plan's model on its cluster: the cards, the problems and what it assumes in
-/// words, whether it is feasible, the frontier (an SVG document) and the deployments.
+/// words, whether it is feasible, the frontier (an SVG document), the decode step's parts and
+/// the deployments.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Serving {
     pub cards: ServingCards,
@@ -61,6 +62,7 @@ pub struct Serving {
     pub notes: Vec<String>,
     pub feasible: bool,
     pub frontier: String,
+    pub step: Table,
     pub deployments: Deployments,
 }
 
@@ -118,6 +120,7 @@ impl Served {
                 notes: s.notes.iter().map(crate::text::serving_note).collect(),
                 feasible: s.feasible,
                 frontier: charts::draw_frontier(&s.frontier, chosen, target, theme, size),
+                step: step(s),
                 deployments: deployments(scenario, good),
             }
         });
@@ -276,6 +279,32 @@ fn rl_cards(r: &RlEstimate) -> RlCards {
 
 /// Deployments the table offers, cheapest first.
 const DEPLOYMENTS: usize = 5;
+
+/// The decode step at the batch run as the table `serving-step`: each part that takes any time
+/// (`model::serving::DecodeStep::parts`), its time and its share, and the step they sum to.
+fn step(s: &ServingEstimate) -> Table {
+    let total = s.step.total();
+    let share = |x: f64| if total > 0.0 { format::percent(x / total) } else { String::new() };
+    let mut rows: Vec<Row> = s
+        .step
+        .parts()
+        .iter()
+        .filter(|(_, x)| *x > 0.0)
+        .map(|(id, x)| {
+            Row::of("serving-step-part", vec![crate::text::part(id).to_string(), ms(*x), share(*x)])
+        })
+        .collect();
+    rows.push(Row::of(
+        "serving-step-total",
+        vec![
+            fill("serve.step.total", &[("batch", &numbers::format(s.batch as f64))]),
+            ms(total),
+            share(total),
+        ],
+    ));
+    let head = ["part", "time", "share"].map(|h| t(&format!("serve.step.{h}")).to_string());
+    Table { testid: "serving-step".into(), head: head.to_vec(), rows }
+}
 
 /// The largest instance the deployment search tries, chips.
 const LARGEST_INSTANCE: u32 = 4096;

@@ -1,6 +1,6 @@
 //! What serving and post-training deliver on the plan's cluster, as the plots' worker words
 //! them (`app::sections::serving`): the *Serve* cards with their ranges, the *RL* cards with
-//! the step's split, the frontier, the cheapest deployments, and both as CSV. Shown only for a
+//! the step's split, the frontier, the decode step's parts, the cheapest deployments, and both as CSV. Shown only for a
 //! scenario that asks (`serving`, `rl`), once the worker's drawing for it has come; the page
 //! carries no serving model of its own.
 
@@ -70,6 +70,8 @@ fn serve(s: &Serving, on_action: &Callback<Action>) -> Html {
                 ("serving-chips-needed", &c.chips),
             ]) }
             { plot(Some(s.frontier.as_str()), Kind::Frontier) }
+            <h3>{ t("serve.step") }</h3>
+            <div class="table-scroll">{ crate::ui::job::table(&s.step, on_action, false) }</div>
             <h3>{ t("serve.deployments") }</h3>
             { crate::ui::job::lines(std::slice::from_ref(&d.said)) }
             <div class="table-scroll">{ crate::ui::job::table(&d.table, on_action, false) }</div>
