@@ -152,6 +152,9 @@ pub enum Cannot {
     KvCache(Precision),
     /// The framework ships no definition of the model.
     Model,
+    /// Attention's projections in a format of their own beside the other weights: the
+    /// checkpoint sets it, no flag does.
+    Checkpoint(Precision),
 }
 
 impl Cannot {
@@ -167,6 +170,7 @@ impl Cannot {
             Cannot::Experts => "experts",
             Cannot::KvCache(_) => "kv-cache",
             Cannot::Model => "model",
+            Cannot::Checkpoint(_) => "checkpoint",
         }
     }
 }
@@ -282,6 +286,9 @@ pub struct Served {
     pub weights: Option<Precision>,
     /// Precision of the KV cache, where the launch states it.
     pub kv_cache: Option<Precision>,
+    /// Attention's projections' own format where it differs from `weights` (a mixed-precision
+    /// checkpoint's: `serving.attention_weights`); no launch states it.
+    pub attention_weights: Option<Precision>,
     /// Sequences a decode instance runs at once.
     pub max_batch: u32,
     /// Draft tokens per step of speculative decoding (0 none).
@@ -303,6 +310,7 @@ impl Served {
             prefill: serving.disaggregated.then_some((p.tp.max(1), p.dp.max(1), p.ep.max(1))),
             weights: Some(serving.weights),
             kv_cache: Some(serving.kv_cache),
+            attention_weights: Some(serving.attention()).filter(|a| *a != serving.weights),
             max_batch: estimate.batch.max(1),
             draft_tokens: serving.draft_tokens,
             max_tokens: serving.chunk().min(u32::MAX as f64) as u32,

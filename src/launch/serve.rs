@@ -41,6 +41,9 @@ pub(super) fn write(
         Framework::Mindie if site.vendor != "Huawei" => cannot.push(Cannot::Vendor),
         _ => {}
     }
+    if let Some(attention) = s.attention_weights {
+        cannot.push(Cannot::Checkpoint(attention));
+    }
     let per_node = inputs.cluster.chips_per_node.max(1);
     let mut files = Vec::new();
     for (role, (tp, dp, ep)) in roles(s) {
@@ -287,6 +290,7 @@ pub(super) fn read(framework: Framework, files: &[(&str, &str)]) -> Result<Serve
             prefill: None,
             weights: None,
             kv_cache: None,
+            attention_weights: None,
             max_batch: batch as u32,
             draft_tokens: 0,
             max_tokens: tokens.min(u32::MAX as u64) as u32,
@@ -390,6 +394,7 @@ pub(super) fn read(framework: Framework, files: &[(&str, &str)]) -> Result<Serve
             prefill: None,
             weights,
             kv_cache: Some(kv),
+            attention_weights: None,
             max_batch: batch,
             draft_tokens: draft,
             max_tokens: tokens,

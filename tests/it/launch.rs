@@ -140,6 +140,9 @@ fn serving_scenario(rng: &mut Rng) -> Scenario {
     if rng.below(2) == 0 {
         serving["max_tokens"] = json!(512 << rng.below(6));
     }
+    if rng.below(3) == 0 {
+        serving["attention_weights"] = json!(*rng.pick(&["bf16", "fp8"]));
+    }
     Scenario::from_value(json!({
         "model": { "preset": model },
         "training": { "tokens": 1e12, "global_batch": 1024 },
@@ -150,11 +153,12 @@ fn serving_scenario(rng: &mut Rng) -> Scenario {
 }
 
 /// Over generated deployments: each engine's commands (both roles where prefill runs apart)
-/// read back to the deployment the model chose: degrees, batch, precisions, drafts.
+/// read back to the deployment the model chose: degrees, batch, precisions, drafts; attention
+/// kept in a format of its own is named as the checkpoint's, which no flag sets.
 #[test]
 fn every_serving_launch_reads_back_to_its_deployment() {
     let mut rng = Rng(0x5E7E_0001);
-    let mut checked = 0;
+    let (mut checked, mut attention) = (0, 0);
     for _ in 0..120 {
         let s = serving_scenario(&mut rng);
         let Ok(good) = evaluation::evaluate(&s) else { continue };
@@ -197,10 +201,20 @@ fn every_serving_launch_reads_back_to_its_deployment() {
             if let Some(w) = got.weights {
                 assert_eq!(Some(w), want.weights, "{framework:?}");
             }
+            // Attention's own format is the checkpoint's: every engine says it cannot set it,
+            // and none says so of a plan whose attention keeps the weights' format.
+            let said: Vec<_> =
+                l.cannot.iter().filter(|c| matches!(c, Cannot::Checkpoint(_))).collect();
+            match want.attention_weights {
+                Some(a) => assert_eq!(said, vec![&Cannot::Checkpoint(a)], "{framework:?}"),
+                None => assert!(said.is_empty(), "{framework:?}: {said:?}"),
+            }
+            attention += usize::from(want.attention_weights.is_some());
         }
         checked += 1;
     }
     assert!(checked >= 40, "only {checked} deployments");
+    assert!(attention >= 20, "only {attention} launches with attention's own format");
 }
 
 /// A training framework asked to serve, or a scenario with no serving, says so instead of

@@ -30,7 +30,7 @@ fn cannot(framework: Framework, c: Cannot) -> String {
             fill(&key, &[("framework", &name), ("recipe", recipe)])
         }
         Cannot::Zero(stage) => fill(&key, &[("framework", &name), ("stage", &stage.to_string())]),
-        Cannot::KvCache(p) => {
+        Cannot::KvCache(p) | Cannot::Checkpoint(p) => {
             let code = match p {
                 crate::model::serving::Precision::Bf16 => "bf16",
                 crate::model::serving::Precision::Fp8 => "fp8",
