@@ -408,7 +408,7 @@ pub struct DecodeStep {
     pub host_s: f64,
     /// The memory-bound kernels between the GEMMs: norms, residual additions and the
     /// activation function, each reading and writing its tokens' activations.
-    pub activations_s: f64,
+    pub activation_traffic_s: f64,
 }
 
 impl DecodeStep {
@@ -420,7 +420,7 @@ impl DecodeStep {
             + self.tp_s
             + self.ep_s
             + self.host_s
-            + self.activations_s
+            + self.activation_traffic_s
     }
 
     /// The parts with their ids (worded as `part.<id>`).
@@ -429,7 +429,7 @@ impl DecodeStep {
             ("weights_read", self.weights_s),
             ("kv_cache_read", self.kv_cache_s),
             ("compute", self.compute_s),
-            ("activation_traffic", self.activations_s),
+            ("activation_traffic", self.activation_traffic_s),
             ("tp_comm", self.tp_s),
             ("ep_comm", self.ep_s),
             ("host", self.host_s),
@@ -849,7 +849,7 @@ impl Shape {
 
     /// Seconds the kernels between the GEMMs take on the busiest chip when each attention rank
     /// passes `tokens` tokens and the instance routes `routed` tokens to its experts.
-    fn activations_s(&self, tokens: f64, routed: f64) -> f64 {
+    fn activation_traffic_s(&self, tokens: f64, routed: f64) -> f64 {
         let experts = if self.moe_layers > 0.0 {
             routed * self.top_k * self.imbalance * self.moe_layers * self.expert_activation_bytes
                 / self.n
@@ -1023,7 +1023,7 @@ fn decode_step(shape: &Shape, links: &Links, batch: f64, context: f64, queries: 
             tp_s,
             ep_s,
             host_s,
-            activations_s: s.activations_s(b * q, batch * q),
+            activation_traffic_s: s.activation_traffic_s(b * q, batch * q),
         }
     };
     // Two micro-batches where they are faster: their overlap hides the expert exchange but
@@ -1081,7 +1081,7 @@ fn prefill_round(
                 * s.prefill_score_width
                 / s.prefill_attention_peak,
         );
-    let busy = w1 + c1 + w2 + c2 + attention + s.activations_s(chunk, tokens);
+    let busy = w1 + c1 + w2 + c2 + attention + s.activation_traffic_s(chunk, tokens);
     let tp = 2.0 * s.layers * links.collective(Collective::AllReduce, chunk * s.hidden * 2.0, s.tp);
     let ep = if s.dp > 1.0 && s.ep > 1 && s.moe_layers > 0.0 {
         efficiency::overlapped(s.moe_layers * links.expert_exchange(chunk, s, true), busy)

@@ -714,7 +714,7 @@ fn a_decode_step_moves_its_tokens_activations() {
         let per_rank = e.batch as f64 / e.decode.dp.max(1) as f64;
         let norms = per_rank * t.n_layers as f64 * 2.0 * (4.0 + 6.0) * t.hidden as f64;
         let least = norms / good.inputs.cluster.chip.hbm_bytes_per_s;
-        let part = e.step.activations_s;
+        let part = e.step.activation_traffic_s;
         assert!(part >= least * (1.0 - 1e-9), "case {case}: {part} s under {least} s");
         let sum: f64 = e.step.parts().iter().map(|(_, s)| s).sum();
         assert!((sum / e.step.total() - 1.0).abs() < 1e-12, "case {case}");

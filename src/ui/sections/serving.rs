@@ -1,8 +1,8 @@
 //! What serving and post-training deliver on the plan's cluster, as the plots' worker words
 //! them (`app::sections::serving`): the *Serve* cards with their ranges, the *RL* cards with
-//! the step's split, the frontier, the decode step's parts, the cheapest deployments, and both as CSV. Shown only for a
-//! scenario that asks (`serving`, `rl`), once the worker's drawing for it has come; the page
-//! carries no serving model of its own.
+//! the step's split, the frontier, the decode step's parts, the cheapest deployments, and
+//! both as CSV. Shown only for a scenario that asks (`serving`, `rl`), once the worker's
+//! drawing for it has come; the page carries no serving model of its own.
 
 use yew::prelude::*;
 
