@@ -1,8 +1,9 @@
 // End-to-end tests of serving and RL post-training, in English and in Chinese: neither shows on
 // the first load; turning them on shows their cards and the serving frontier drawn by the plots'
 // worker with the decode step's parts; a looser time per token gives more tokens a chip; a benchmark's concurrency and the
-// engine's tokens a step move the first token; attention kept in BF16 lowers the tokens a chip;
-// the link reopens both.
+// engine's tokens a step move the first token; attention kept in BF16 lowers the tokens a chip,
+// and so do weights kept in the host's memory, whose copy the step's table shows; the link
+// reopens both.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -56,6 +57,25 @@ for (const lang of ['en', 'zh-CN']) {
       const now = (document.querySelector(s)?.textContent ?? '').replace(/[,\u00a0\u2009\u202f]/g, '');
       return Number(now.match(/-?\d+(\.\d+)?/)?.[0]) < old;
     }, [q('serving-throughput'), num(narrow)]);
+
+    // Weights kept in the host's memory: every step copies them in over the host link, a part
+    // of its own in the step's table, and each chip gives fewer tokens.
+    const resident = await text(page, 'serving-throughput');
+    await typeInto(page, 'serving-offload-gb', '20');
+    await until(page, `fewer tokens a chip than ${resident} with weights offloaded`, ([s, old]) => {
+      const now = (document.querySelector(s)?.textContent ?? '').replace(/[,\u00a0\u2009\u202f]/g, '');
+      return Number(now.match(/-?\d+(\.\d+)?/)?.[0]) < old;
+    }, [q('serving-throughput'), num(resident)]);
+    const copy = lang === 'en' ? 'copying offloaded weights in' : '从主机内存拷入卸载的权重';
+    await until(page, 'the copy among the step\'s parts', ([s, words]) =>
+      [...document.querySelectorAll(s)].some((row) => row.textContent.includes(words)), [q('serving-step-part'), copy]);
+    const withCopy = await page.locator(`${q('serving-step-part')} td:nth-child(2)`).allTextContents();
+    const copied = num(await page.locator(`${q('serving-step-total')} td:nth-child(2)`).textContent());
+    const summed = withCopy.reduce((a, p) => a + num(p), 0);
+    assert.ok(Math.abs(summed / copied - 1) < 0.02, `parts ${summed} ms of a ${copied} ms step with the copy`);
+    await typeInto(page, 'serving-offload-gb', '0');
+    await until(page, `the tokens a chip back at ${resident}`, ([s, old]) => document.querySelector(s)?.textContent === old,
+      [q('serving-throughput'), resident]);
 
     // A benchmark's fixed concurrency far past the batch: the clients without a place wait for
     // one, and the first token moves; a step's budget of 64 tokens spreads each prompt over

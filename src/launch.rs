@@ -155,6 +155,8 @@ pub enum Cannot {
     /// Attention's projections in a format of their own beside the other weights: the
     /// checkpoint sets it, no flag does.
     Checkpoint(Precision),
+    /// Weights kept in the host's memory and copied in at each forward pass.
+    Offload,
 }
 
 impl Cannot {
@@ -171,6 +173,7 @@ impl Cannot {
             Cannot::KvCache(_) => "kv-cache",
             Cannot::Model => "model",
             Cannot::Checkpoint(_) => "checkpoint",
+            Cannot::Offload => "offload",
         }
     }
 }
@@ -295,7 +298,13 @@ pub struct Served {
     pub draft_tokens: u32,
     /// Tokens one attention rank runs in a step at most (`serving.max_tokens`).
     pub max_tokens: u32,
+    /// Weights each chip keeps in the host's memory, GiB as the engines' `--cpu-offload-gb`
+    /// counts them, to the hundredth (0 none).
+    pub offload_gib: f64,
 }
+
+/// Bytes in the gibibyte the engines' `--cpu-offload-gb` counts in.
+const GIB: f64 = 1_073_741_824.0;
 
 impl Served {
     /// The deployment the model chose for the scenario's serving.
@@ -314,6 +323,7 @@ impl Served {
             max_batch: estimate.batch.max(1),
             draft_tokens: serving.draft_tokens,
             max_tokens: serving.chunk().min(u32::MAX as f64) as u32,
+            offload_gib: (serving.offload_bytes / GIB * 100.0).round() / 100.0,
         })
     }
 

@@ -44,6 +44,11 @@ pub(super) fn write(
     if let Some(attention) = s.attention_weights {
         cannot.push(Cannot::Checkpoint(attention));
     }
+    // SGLang and vLLM keep weights in the host's memory with `--cpu-offload-gb`; TensorRT-LLM's
+    // and MindIE's servers have no such setting.
+    if s.offload_gib > 0.0 && matches!(framework, Framework::Trtllm | Framework::Mindie) {
+        cannot.push(Cannot::Offload);
+    }
     let per_node = inputs.cluster.chips_per_node.max(1);
     let mut files = Vec::new();
     for (role, (tp, dp, ep)) in roles(s) {
@@ -117,6 +122,7 @@ fn sglang(
         a.push_str(&format!(" --kv-cache-dtype {kv}"));
     }
     a.push_str(&format!(" --chunked-prefill-size {}", s.max_tokens));
+    a.push_str(&offload(s));
     if role != "prefill" {
         a.push_str(&format!(
             " --max-running-requests {} --cuda-graph-max-bs {}",
@@ -178,6 +184,7 @@ fn vllm(
         Precision::Fp4 => cannot.push(Cannot::KvCache(Precision::Fp4)),
     }
     a.push_str(&format!(" --max-num-batched-tokens {}", s.max_tokens));
+    a.push_str(&offload(s));
     if role != "prefill" {
         a.push_str(&format!(" --max-num-seqs {}", s.max_batch.div_ceil(dp.max(1))));
         if s.draft_tokens > 0 {
@@ -195,6 +202,16 @@ fn vllm(
     }
     a.push_str(" --host 0.0.0.0 --port 8000 \"$@\"\n");
     a
+}
+
+/// The flag keeping `s.offload_gib` of each chip's weights in the host's memory (SGLang's and
+/// vLLM's alike), or nothing.
+fn offload(s: &Served) -> String {
+    if s.offload_gib > 0.0 {
+        format!(" --cpu-offload-gb {}", s.offload_gib)
+    } else {
+        String::new()
+    }
 }
 
 fn trtllm(
@@ -294,6 +311,7 @@ pub(super) fn read(framework: Framework, files: &[(&str, &str)]) -> Result<Serve
             max_batch: batch as u32,
             draft_tokens: 0,
             max_tokens: tokens.min(u32::MAX as u64) as u32,
+            offload_gib: 0.0,
         });
     }
     let start = match framework {
@@ -387,6 +405,13 @@ pub(super) fn read(framework: Framework, files: &[(&str, &str)]) -> Result<Serve
                 (tp, dp, num("ep_size", 1)?, batch, draft, kv, None, role.to_string(), tokens)
             }
         };
+        let offload_gib = match get("cpu-offload-gb") {
+            Some(v) => match v.parse::<f64>() {
+                Ok(gib) if gib.is_finite() && gib >= 0.0 => gib,
+                _ => return Err(Unread::Bad("cpu-offload-gb", v.to_string())),
+            },
+            None => 0.0,
+        };
         let served = Served {
             tp,
             dp,
@@ -398,6 +423,7 @@ pub(super) fn read(framework: Framework, files: &[(&str, &str)]) -> Result<Serve
             max_batch: batch,
             draft_tokens: draft,
             max_tokens: tokens,
+            offload_gib,
         };
         if role == "prefill" || (role == "disaggregated" && prefill.is_none() && decode.is_none()) {
             prefill = Some(served);

@@ -302,6 +302,10 @@ pub struct Serving {
     /// The share of `kernel_share` latent attention's kernels reach on this chip family
     /// (`presets::serving_latent_share`), models with MLA only; 0 for all of it.
     pub latent_share: f64,
+    /// Bytes of each chip's weights held in the host's memory and copied in over the host link
+    /// at every forward pass (vLLM's and SGLang's `--cpu-offload-gb`): the HBM they free
+    /// holds cache; 0 for none.
+    pub offload_bytes: f64,
     /// The outputs' standard deviation over their mean: 0 for requests of one length.
     pub output_spread: f64,
     /// Tokens one attention rank runs in a step at most, its decodes' included (vLLM's
@@ -409,6 +413,8 @@ pub struct DecodeStep {
     /// The memory-bound kernels between the GEMMs: norms, residual additions and the
     /// activation function, each reading and writing its tokens' activations.
     pub activation_traffic_s: f64,
+    /// Copying the weights held in the host's memory in over the host link.
+    pub offload_copy_s: f64,
 }
 
 impl DecodeStep {
@@ -421,12 +427,14 @@ impl DecodeStep {
             + self.ep_s
             + self.host_s
             + self.activation_traffic_s
+            + self.offload_copy_s
     }
 
     /// The parts with their ids (worded as `part.<id>`).
-    pub fn parts(&self) -> [(&'static str, f64); 7] {
+    pub fn parts(&self) -> [(&'static str, f64); 8] {
         [
             ("weights_read", self.weights_s),
+            ("offload_copy", self.offload_copy_s),
             ("kv_cache_read", self.kv_cache_s),
             ("compute", self.compute_s),
             ("activation_traffic", self.activation_traffic_s),
@@ -691,6 +699,12 @@ struct Shape {
     attention_bandwidth: f64,
     /// The model's attention window, for what its attention layers hold and attend to.
     window: Option<crate::model::Window>,
+    /// Bytes of weights each chip holds, and of those the host's memory holds
+    /// (`Serving::offload_bytes`, at most all of them).
+    held_bytes: f64,
+    offloaded_bytes: f64,
+    /// Copying the offloaded weights in over the host link, seconds a forward pass.
+    offload_copy_s: f64,
 }
 
 /// The speed the GEMMs outside the experts reach relative to the chip's fitted speed, weighted
@@ -759,6 +773,15 @@ impl Shape {
             * (t.qk_head_dim() + t.v_head_dim());
         let prefill_attention_peak =
             if exp_bound > 0.0 { attention_peak.min(exp_bound) } else { attention_peak };
+        let expert_params =
+            routed * (experts.max(1).div_ceil(ep) as f64 / experts.max(1) as f64) / etp as f64;
+        let attention_params =
+            (attention_layers(t) * t.attention_params() / tp as f64).clamp(0.0, dense_params);
+        let held_bytes = (shared / tp as f64 - attention_params + expert_params).max(0.0)
+            * s.weights.bytes()
+            + attention_params * attention_format.bytes();
+        let offloaded_bytes =
+            if s.offload_bytes > 0.0 { s.offload_bytes.min(held_bytes) } else { 0.0 };
         Shape {
             n: d.chips() as f64,
             tp,
@@ -774,13 +797,11 @@ impl Shape {
             moe_layers: t.n_moe_layers() as f64,
             hidden: t.hidden as f64,
             dense_params,
-            attention_params: (attention_layers(t) * t.attention_params() / tp as f64)
-                .clamp(0.0, dense_params),
+            attention_params,
             attention_weight_bytes: attention_format.bytes(),
             attention_linear_peak,
             // Each chip holds as many experts as the most any holds, split `etp` ways.
-            expert_params: routed * (experts.max(1).div_ceil(ep) as f64 / experts.max(1) as f64)
-                / etp as f64,
+            expert_params,
             miss_ln: (1.0 - (top_k as f64 / experts.max(1) as f64).min(1.0)).max(0.0).ln(),
             top_k: top_k as f64,
             one_expert: t.ffn_params(expert_ffn as f64),
@@ -810,6 +831,12 @@ impl Shape {
             expert_bandwidth: (chip.hbm_bytes_per_s
                 * (chip.memory_efficiency * share * s.expert()).clamp(0.05, 1.0))
             .max(1.0),
+            held_bytes,
+            offloaded_bytes,
+            // Each forward pass copies them in layer by layer before their GEMMs read them,
+            // in the compute's stream (vLLM's `--cpu-offload-gb` moves a layer's offloaded
+            // tensors to the device inside its forward call), so the copy is not hidden.
+            offload_copy_s: offloaded_bytes / chip.host_bytes_per_s.max(1.0),
         }
     }
 
@@ -1024,6 +1051,7 @@ fn decode_step(shape: &Shape, links: &Links, batch: f64, context: f64, queries: 
             ep_s,
             host_s,
             activation_traffic_s: s.activation_traffic_s(b * q, batch * q),
+            offload_copy_s: s.offload_copy_s,
         }
     };
     // Two micro-batches where they are faster: their overlap hides the expert exchange but
@@ -1088,7 +1116,9 @@ fn prefill_round(
     } else {
         0.0
     };
-    busy + tp + ep + read * (HOST_STEP_S + s.small_kernels * efficiency::KERNEL_FLOOR_S)
+    busy + tp
+        + ep
+        + read * (HOST_STEP_S + s.small_kernels * efficiency::KERNEL_FLOOR_S + s.offload_copy_s)
 }
 
 /// An instance's figures at one batch.
@@ -1263,14 +1293,10 @@ pub fn estimate(
         emitted: s.tokens_per_step(),
     };
 
-    // Memory: the decode instance's weights, and the cache of full-length sequences.
-    let (shared, _) = split_params(t);
+    // Memory: the decode instance's weights less those the host holds, and the cache of
+    // full-length sequences.
     let d = &plan.decode;
-    let weight_bytes_per_chip = finite(
-        (shared / decode_d.tp.max(1) as f64 - d.attention_params + d.expert_params)
-            * s.weights.bytes()
-            + d.attention_params * d.attention_weight_bytes,
-    );
+    let weight_bytes_per_chip = finite(d.held_bytes - d.offloaded_bytes);
     let usable = chip.hbm_bytes * USABLE_MEMORY;
     let kv = plan.decode.kv_per_token;
     // Each resident sequence's cache at its full length, the longer ones resident more often.

@@ -1334,6 +1334,15 @@ pub static SERVING_PREFIX_HIT_RATE: Field = number(
     0.99,
     "a share of the prompt's tokens found cached: none up to nearly all",
 );
+pub static SERVING_OFFLOAD_GB: Field = number(
+    "serving.offload_gb",
+    "GB",
+    Fixed(0.0),
+    0.0,
+    100_000.0,
+    "weights a chip keeps in the host's memory: none up to 100 TB, beyond any host's memory",
+)
+.scaled(GB, 1.0);
 pub static SERVING_MAX_TOKENS: Field = count(
     "serving.max_tokens",
     Fixed(8192.0),
@@ -1850,6 +1859,7 @@ pub static FIELDS: &[&Field] = &[
     &SERVING_DRAFT_TOKENS,
     &SERVING_ACCEPTANCE_LENGTH,
     &SERVING_PREFIX_HIT_RATE,
+    &SERVING_OFFLOAD_GB,
     &SERVING_MAX_TOKENS,
     &SERVING_PREFILL_INSTANCES,
     &SERVING_DECODE_INSTANCES,

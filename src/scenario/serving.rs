@@ -211,6 +211,12 @@ impl Scenario {
             None | Some(Value::Null) => 0.0,
             Some(v) => r.non_negative(v, &fields::SERVING_PREFIX_HIT_RATE),
         };
+        let offload_bytes = match &get(fields::SERVING_OFFLOAD_GB.path) {
+            None | Some(Value::Null) => 0.0,
+            Some(v) => {
+                fields::SERVING_OFFLOAD_GB.to_si(r.non_negative(v, &fields::SERVING_OFFLOAD_GB))
+            }
+        };
         let max_tokens = r.count(
             &get(fields::SERVING_MAX_TOKENS.path),
             &fields::SERVING_MAX_TOKENS,
@@ -270,6 +276,7 @@ impl Scenario {
             kernel_share,
             expert_share: crate::model::presets::serving_expert_share(family),
             latent_share: crate::model::presets::serving_latent_share(family),
+            offload_bytes,
             output_spread,
             max_tokens,
             prefill_instances,

@@ -143,6 +143,9 @@ fn serving_scenario(rng: &mut Rng) -> Scenario {
     if rng.below(3) == 0 {
         serving["attention_weights"] = json!(*rng.pick(&["bf16", "fp8"]));
     }
+    if rng.below(3) == 0 {
+        serving["offload_gb"] = json!(1.0 + rng.below(400) as f64 / 8.0);
+    }
     Scenario::from_value(json!({
         "model": { "preset": model },
         "training": { "tokens": 1e12, "global_batch": 1024 },
@@ -154,11 +157,12 @@ fn serving_scenario(rng: &mut Rng) -> Scenario {
 
 /// Over generated deployments: each engine's commands (both roles where prefill runs apart)
 /// read back to the deployment the model chose: degrees, batch, precisions, drafts; attention
-/// kept in a format of its own is named as the checkpoint's, which no flag sets.
+/// kept in a format of its own is named as the checkpoint's, which no flag sets; weights kept
+/// in the host's memory read back from SGLang's and vLLM's flag and are named by the others.
 #[test]
 fn every_serving_launch_reads_back_to_its_deployment() {
     let mut rng = Rng(0x5E7E_0001);
-    let (mut checked, mut attention) = (0, 0);
+    let (mut checked, mut attention, mut offloaded) = (0, 0, 0);
     for _ in 0..120 {
         let s = serving_scenario(&mut rng);
         let Ok(good) = evaluation::evaluate(&s) else { continue };
@@ -210,11 +214,23 @@ fn every_serving_launch_reads_back_to_its_deployment() {
                 None => assert!(said.is_empty(), "{framework:?}: {said:?}"),
             }
             attention += usize::from(want.attention_weights.is_some());
+            // Weights kept in the host's memory: SGLang and vLLM carry them in a flag that
+            // reads back to the hundredth of a GiB; the others say they cannot.
+            let unsaid = l.cannot.contains(&Cannot::Offload);
+            match framework {
+                Framework::Sglang | Framework::Vllm => {
+                    assert_eq!(got.offload_gib, want.offload_gib, "{framework:?}\n{:#?}", l.files);
+                    assert!(!unsaid, "{framework:?}");
+                }
+                _ => assert_eq!(unsaid, want.offload_gib > 0.0, "{framework:?}"),
+            }
+            offloaded += usize::from(want.offload_gib > 0.0);
         }
         checked += 1;
     }
     assert!(checked >= 40, "only {checked} deployments");
     assert!(attention >= 20, "only {attention} launches with attention's own format");
+    assert!(offloaded >= 20, "only {offloaded} launches with weights offloaded");
 }
 
 /// A training framework asked to serve, or a scenario with no serving, says so instead of

@@ -8,7 +8,7 @@ use crate::common;
 
 use crate::common::Rng;
 use clusterplan::evaluation;
-use clusterplan::model::serving::TPOT_TAIL;
+use clusterplan::model::serving::{Problem, TPOT_TAIL};
 use clusterplan::scenario::Scenario;
 use serde_json::{json, Value};
 
@@ -251,7 +251,7 @@ fn the_serving_search_finds_the_cheapest_deployment() {
 /// a deployment that misses one. The colocated case answers to its load.
 #[test]
 fn a_missed_target_at_the_load_is_never_called_met() {
-    use clusterplan::model::serving::{search, Problem};
+    use clusterplan::model::serving::search;
     let mut rng = Rng(0x5E7_7A26);
     let models = ["llama3-8b", "llama3-70b", "deepseek-v3", "mixtral-8x7b"];
     let chips = ["h100-sxm", "h800", "ascend-910b", "mi300x", "b200"];
@@ -746,4 +746,65 @@ fn prefill_computes_the_head_once_a_prompt() {
     assert!(prefill > 1.0 - 1e-9 && prefill < 1.01, "prefill {prefill}");
     let decode = large.step.total() / small.step.total();
     assert!(decode > 1.1, "decode {decode}");
+}
+
+/// Over generated deployments: weights kept in the host's memory leave HBM by exactly what is
+/// kept there (never more than a chip holds), so the cache holds at least as many sequences;
+/// each forward pass copies them in over the host link, so a decode step at any batch is
+/// slower by at least that copy, and a prefill round never faster. A model too large for its
+/// chips fits once enough of it is offloaded.
+#[test]
+fn offloaded_weights_free_memory_and_cost_their_copy() {
+    let mut rng = Rng(0x0FF1_0AD5);
+    let mut checked = 0;
+    for case in 0..200 {
+        let s = generated(&mut rng);
+        let gb: f64 = [1.0, 8.0, 40.0, 400.0][rng.below(4) as usize];
+        let mut v = s.to_value();
+        v["serving"]["offload_gb"] = json!(gb);
+        let offloaded = Scenario::from_value(v).expect("a scenario");
+        let serve = |s: &Scenario| {
+            let good = evaluation::evaluate(s).unwrap_or_else(|e| panic!("case {case}: {e:?}"));
+            let host = good.inputs.cluster.chip.host_bytes_per_s;
+            (evaluation::serve(&good).serving.expect("serving"), host)
+        };
+        let ((plain, host), (kept, _)) = (serve(&s), serve(&offloaded));
+        let freed = plain.weight_bytes_per_chip - kept.weight_bytes_per_chip;
+        let expected = (gb * 1e9).min(plain.weight_bytes_per_chip);
+        assert!((freed - expected).abs() <= 1e-9 * expected, "case {case}: {freed} of {expected}");
+        assert!(kept.max_batch >= plain.max_batch, "case {case}");
+        let copy = freed / host;
+        assert!((kept.step.offload_copy_s / copy - 1.0).abs() < 1e-9, "case {case}");
+        assert_eq!(plain.step.offload_copy_s, 0.0, "case {case}");
+        // At the same batch, the copy is added to the step and nothing hides it.
+        for p in &plain.frontier {
+            if let Some(k) = kept.frontier.iter().find(|k| k.batch == p.batch) {
+                assert!(k.tpot_s >= p.tpot_s * (1.0 - 1e-12), "case {case}: batch {}", p.batch);
+            }
+        }
+        if kept.batch == plain.batch && freed > 0.0 {
+            let slower = kept.step.total() - plain.step.total();
+            assert!((slower / copy - 1.0).abs() < 1e-9, "case {case}: {slower} for {copy}");
+        }
+        assert!(kept.prefill_round_s >= plain.prefill_round_s * (1.0 - 1e-12), "case {case}");
+        checked += 1;
+    }
+    assert!(checked > 150, "{checked}");
+    // Llama 3.1 405B in BF16 on one H100 node's worth of TP 4 holds 203 GB a chip: it does not
+    // fit in 80 GB, and does with 140 GB of each chip's weights offloaded.
+    let one = |offload: f64| {
+        let s = scenario(
+            "llama3-405b",
+            "h100-sxm",
+            4,
+            json!({ "input_tokens": 1024, "output_tokens": 256, "weights": "bf16", "tp": 4,
+                    "tpot_ms": 60_000, "ttft_ms": 3_600_000, "offload_gb": offload }),
+        );
+        let good = evaluation::evaluate(&s).expect("resolves");
+        evaluation::serve(&good).serving.expect("serving")
+    };
+    let (tight, offloaded) = (one(0.0), one(140.0));
+    assert!(tight.problems.iter().any(|p| matches!(p, Problem::DoesNotFit { .. })));
+    assert!(!offloaded.problems.iter().any(|p| matches!(p, Problem::DoesNotFit { .. })));
+    assert!(offloaded.max_batch > 0 && offloaded.step.offload_copy_s > 1.0, "{:?}", offloaded.step);
 }

@@ -62,6 +62,10 @@ const SPEEDUPS: [Row<Serving>; 3] = [
     (&fields::SERVING_PREFIX_HIT_RATE, "serving-prefix-hit-rate", |s| Some(s.prefix_hit_rate)),
 ];
 
+/// Weights kept in the host's memory.
+const MEMORY: [Row<Serving>; 1] =
+    [(&fields::SERVING_OFFLOAD_GB, "serving-offload-gb", |s| Some(s.offload_bytes))];
+
 const STEP: [Row<Rl>; 6] = [
     (&fields::RL_PROMPTS_PER_STEP, "rl-prompts-per-step", |r| Some(r.prompts_per_step as f64)),
     (&fields::RL_SAMPLES_PER_PROMPT, "rl-samples-per-prompt", |r| {
@@ -116,6 +120,7 @@ pub fn serving_panel(props: &PanelProps) -> Html {
                 { f.choice(&fields::SERVING_WEIGHTS, "serving-weights", serving.map_or(Precision::Fp8, |s| s.weights)) }
                 { f.choice(&fields::SERVING_ATTENTION_WEIGHTS, "serving-attention-weights", serving.map_or(Precision::Fp8, |s| s.attention())) }
                 { f.choice(&fields::SERVING_KV_CACHE, "serving-kv-cache", serving.map_or(Precision::Bf16, |s| s.kv_cache)) }
+                { grid(&f, &MEMORY, serving) }
                 { f.choice(&fields::SERVING_ENGINE, "serving-engine", serving.map_or(Engine::Any, |s| s.engine)) }
                 { grid(&f, &DECODE, serving) }
                 { grid(&f, &SPEEDUPS, serving) }
