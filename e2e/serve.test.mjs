@@ -2,8 +2,8 @@
 // the first load; turning them on shows their cards and the serving frontier drawn by the plots'
 // worker with the decode step's parts; a looser time per token gives more tokens a chip; a benchmark's concurrency and the
 // engine's tokens a step move the first token; attention kept in BF16 lowers the tokens a chip,
-// and so do weights kept in the host's memory, whose copy the step's table shows; the link
-// reopens both.
+// and so do weights kept in the host's memory, whose copy the step's table shows, and portable
+// kernels; the link reopens both.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -76,6 +76,19 @@ for (const lang of ['en', 'zh-CN']) {
     await typeInto(page, 'serving-offload-gb', '0');
     await until(page, `the tokens a chip back at ${resident}`, ([s, old]) => document.querySelector(s)?.textContent === old,
       [q('serving-throughput'), resident]);
+
+    // Portable kernels in place of the vendor's library: every step slower, fewer tokens a chip;
+    // turned off again, the figure comes back.
+    const vendor = await text(page, 'serving-throughput');
+    const portable = page.locator(`${q('serving-portable-kernels')} input, input${q('serving-portable-kernels')}`).first();
+    await portable.check();
+    await until(page, `fewer tokens a chip than ${vendor} on portable kernels`, ([s, old]) => {
+      const now = (document.querySelector(s)?.textContent ?? '').replace(/[,\u00a0\u2009\u202f]/g, '');
+      return Number(now.match(/-?\d+(\.\d+)?/)?.[0]) < old;
+    }, [q('serving-throughput'), num(vendor)]);
+    await portable.uncheck();
+    await until(page, `the tokens a chip back at ${vendor}`, ([s, old]) => document.querySelector(s)?.textContent === old,
+      [q('serving-throughput'), vendor]);
 
     // A benchmark's fixed concurrency far past the batch: the clients without a place wait for
     // one, and the first token moves; a step's budget of 64 tokens spreads each prompt over

@@ -54,6 +54,17 @@ pub const DRAFT_ACCEPTANCE: f64 = 0.85;
 /// 2.44 to 2.82 published.
 pub const DRAFT_CHAIN: f64 = 0.61;
 
+/// A decode step and a prefill round on an engine's portable kernels (Triton and PyTorch)
+/// over the same engine on the chip vendor's tuned library: SGLang v0.4.4 serving
+/// DeepSeek-R1 in FP8 on eight MI300X at TP 8, a batch of 64 prompts of 512 tokens, decoded in
+/// a median 53.19 ms a step and prefilled in 3.127 s without AMD's AITER kernels, and in
+/// 28.37 ms and 1.507 s with them (AMD ROCm blog, "Accelerate DeepSeek-R1 Inference:
+/// Integrate AITER into SGLang", 16 May 2025: MoE routing, sorting and FP8 grouped GEMMs, FP8
+/// block-scaled GEMMs, latent attention's decode and prefill kernels and the all-reduce). The
+/// whole step's ratio is taken: the blog gives no split by kernel.
+pub const PORTABLE_DECODE: f64 = 53.19 / 28.37;
+pub const PORTABLE_PREFILL: f64 = 3.12678 / 1.50748;
+
 /// Least and greatest share of the chip's fitted speed a serving engine may reach
 /// (`Serving::kernel_share`).
 pub const SHARE_RANGE: (f64, f64) = (0.2, 1.5);
@@ -302,6 +313,10 @@ pub struct Serving {
     /// The share of `kernel_share` latent attention's kernels reach on this chip family
     /// (`presets::serving_latent_share`), models with MLA only; 0 for all of it.
     pub latent_share: f64,
+    /// The engine runs its portable kernels (Triton and PyTorch) where the chip vendor's tuned
+    /// library would serve (`PORTABLE_DECODE`, `PORTABLE_PREFILL`): engines serving DeepSeek on
+    /// AMD chips before AITER (early 2025).
+    pub portable_kernels: bool,
     /// Bytes of each chip's weights held in the host's memory and copied in over the host link
     /// at every forward pass (vLLM's and SGLang's `--cpu-offload-gb`): the HBM they free
     /// holds cache; 0 for none.
@@ -428,6 +443,20 @@ impl DecodeStep {
             + self.host_s
             + self.activation_traffic_s
             + self.offload_copy_s
+    }
+
+    /// Every part `by` times as long.
+    fn scaled(self, by: f64) -> DecodeStep {
+        DecodeStep {
+            weights_s: self.weights_s * by,
+            kv_cache_s: self.kv_cache_s * by,
+            compute_s: self.compute_s * by,
+            tp_s: self.tp_s * by,
+            ep_s: self.ep_s * by,
+            host_s: self.host_s * by,
+            activation_traffic_s: self.activation_traffic_s * by,
+            offload_copy_s: self.offload_copy_s * by,
+        }
     }
 
     /// The parts with their ids (worded as `part.<id>`).
@@ -705,6 +734,9 @@ struct Shape {
     offloaded_bytes: f64,
     /// Copying the offloaded weights in over the host link, seconds a forward pass.
     offload_copy_s: f64,
+    /// A decode step's and a prefill round's time over the tuned kernels' (1 and 1 on them;
+    /// `PORTABLE_DECODE` and `PORTABLE_PREFILL` on portable kernels).
+    slower: (f64, f64),
 }
 
 /// The speed the GEMMs outside the experts reach relative to the chip's fitted speed, weighted
@@ -837,6 +869,11 @@ impl Shape {
             // in the compute's stream (vLLM's `--cpu-offload-gb` moves a layer's offloaded
             // tensors to the device inside its forward call), so the copy is not hidden.
             offload_copy_s: offloaded_bytes / chip.host_bytes_per_s.max(1.0),
+            slower: if s.portable_kernels {
+                (PORTABLE_DECODE, PORTABLE_PREFILL)
+            } else {
+                (1.0, 1.0)
+            },
         }
     }
 
@@ -1057,13 +1094,17 @@ fn decode_step(shape: &Shape, links: &Links, batch: f64, context: f64, queries: 
     // Two micro-batches where they are faster: their overlap hides the expert exchange but
     // reads the weights twice, so engines turn it on for large batches.
     let one = in_micro_batches(1.0);
-    if s.micro_batches > 1.0 && exchange > 0.0 {
+    let step = if s.micro_batches > 1.0 && exchange > 0.0 {
         let two = in_micro_batches(s.micro_batches);
         if two.total() < one.total() {
-            return two;
+            two
+        } else {
+            one
         }
-    }
-    one
+    } else {
+        one
+    };
+    step.scaled(s.slower.0)
 }
 
 /// One prefill round of `chunk` new tokens on each of `ranks` attention ranks (the others
@@ -1116,9 +1157,12 @@ fn prefill_round(
     } else {
         0.0
     };
-    busy + tp
-        + ep
-        + read * (HOST_STEP_S + s.small_kernels * efficiency::KERNEL_FLOOR_S + s.offload_copy_s)
+    s.slower.1
+        * (busy
+            + tp
+            + ep
+            + read
+                * (HOST_STEP_S + s.small_kernels * efficiency::KERNEL_FLOOR_S + s.offload_copy_s))
 }
 
 /// An instance's figures at one batch.

@@ -1307,6 +1307,7 @@ pub static SERVING_PREFILL_DP: Field = count("serving.prefill_dp", Derived, 1.0,
 pub static SERVING_PREFILL_EP: Field = count("serving.prefill_ep", Derived, 1.0, 4096.0, DEGREE);
 pub static SERVING_DISAGGREGATED: Field = flag("serving.disaggregated", Fixed(0.0));
 pub static SERVING_CONTINUOUS_BATCHING: Field = flag("serving.continuous_batching", Fixed(1.0));
+pub static SERVING_PORTABLE_KERNELS: Field = flag("serving.portable_kernels", Fixed(0.0));
 pub static SERVING_UTILISATION: Field = fraction("serving.utilisation", Derived);
 pub static SERVING_EXPERT_TP: Field = count("serving.expert_tp", Fixed(1.0), 1.0, 1024.0, DEGREE);
 pub static SERVING_PREFILL_EXPERT_TP: Field =
@@ -1853,6 +1854,7 @@ pub static FIELDS: &[&Field] = &[
     &SERVING_PREFILL_EP,
     &SERVING_DISAGGREGATED,
     &SERVING_CONTINUOUS_BATCHING,
+    &SERVING_PORTABLE_KERNELS,
     &SERVING_UTILISATION,
     &SERVING_EXPERT_TP,
     &SERVING_PREFILL_EXPERT_TP,

@@ -268,6 +268,11 @@ impl Scenario {
                 &get(fields::SERVING_CONTINUOUS_BATCHING.path),
                 &fields::SERVING_CONTINUOUS_BATCHING,
             ),
+            portable_kernels: flag(
+                r,
+                &get(fields::SERVING_PORTABLE_KERNELS.path),
+                &fields::SERVING_PORTABLE_KERNELS,
+            ),
             utilisation: r.fraction(&get(fields::SERVING_UTILISATION.path), utilisation, 0.0),
             draft_tokens,
             acceptance_length,

@@ -808,3 +808,38 @@ fn offloaded_weights_free_memory_and_cost_their_copy() {
     assert!(!offloaded.problems.iter().any(|p| matches!(p, Problem::DoesNotFit { .. })));
     assert!(offloaded.max_batch > 0 && offloaded.step.offload_copy_s > 1.0, "{:?}", offloaded.step);
 }
+
+/// Over generated deployments: on portable kernels every decode step at a batch takes
+/// `PORTABLE_DECODE` times as long and every prefill round `PORTABLE_PREFILL` times, so the
+/// frontier gives fewer tokens a chip at every batch and the cache holds the same sequences.
+#[test]
+fn portable_kernels_slow_every_step_by_their_published_ratio() {
+    use clusterplan::model::serving::{PORTABLE_DECODE, PORTABLE_PREFILL};
+    let mut rng = Rng(0x9047_AB1E);
+    let mut checked = 0;
+    for case in 0..200 {
+        let s = generated(&mut rng);
+        let mut v = s.to_value();
+        v["serving"]["portable_kernels"] = json!(true);
+        let portable = Scenario::from_value(v).expect("a scenario");
+        let serve = |s: &Scenario| {
+            let good = evaluation::evaluate(s).unwrap_or_else(|e| panic!("case {case}: {e:?}"));
+            evaluation::serve(&good).serving.expect("serving")
+        };
+        let (tuned, slow) = (serve(&s), serve(&portable));
+        assert_eq!(tuned.max_batch, slow.max_batch, "case {case}");
+        let round = slow.prefill_round_s / tuned.prefill_round_s;
+        assert!((round / PORTABLE_PREFILL - 1.0).abs() < 1e-9, "case {case}: {round}");
+        for p in &tuned.frontier {
+            if let Some(q) = slow.frontier.iter().find(|q| q.batch == p.batch) {
+                assert!(q.tokens_per_s_per_chip < p.tokens_per_s_per_chip, "case {case}");
+            }
+        }
+        if tuned.batch == slow.batch && tuned.batch > 0 {
+            let step = slow.step.total() / tuned.step.total();
+            assert!((step / PORTABLE_DECODE - 1.0).abs() < 1e-9, "case {case}: {step}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "{checked}");
+}

@@ -128,6 +128,8 @@ pub fn serving_panel(props: &PanelProps) -> Html {
                 if apart { { grid(&f, &PREFILL, serving) } }
                 { f.toggle(&fields::SERVING_CONTINUOUS_BATCHING, "serving-continuous-batching",
                     flag(&fields::SERVING_CONTINUOUS_BATCHING, |s| s.continuous_batching)) }
+                { f.toggle(&fields::SERVING_PORTABLE_KERNELS, "serving-portable-kernels",
+                    flag(&fields::SERVING_PORTABLE_KERNELS, |s| s.portable_kernels)) }
             }
             { object_toggle(&f, Block::Rl, "rl-on", t("form.rl-on"), tuned) }
             if tuned {
