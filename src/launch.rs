@@ -301,6 +301,9 @@ pub struct Served {
     /// Weights each chip keeps in the host's memory, GiB as the engines' `--cpu-offload-gb`
     /// counts them, to the hundredth (0 none).
     pub offload_gib: f64,
+    /// Two micro-batches hide the expert exchange of data-parallel attention with experts
+    /// (SGLang's `--enable-two-batch-overlap`, vLLM's `--enable-dbo`).
+    pub two_batch_overlap: bool,
 }
 
 /// Bytes in the gibibyte the engines' `--cpu-offload-gb` counts in.
@@ -324,6 +327,10 @@ impl Served {
             draft_tokens: serving.draft_tokens,
             max_tokens: serving.chunk().min(u32::MAX as f64) as u32,
             offload_gib: (serving.offload_bytes / GIB * 100.0).round() / 100.0,
+            two_batch_overlap: !serving.single_batch
+                && d.dp > 1
+                && d.ep > 1
+                && inputs.transformer.moe.is_some(),
         })
     }
 

@@ -123,6 +123,9 @@ fn sglang(
     }
     a.push_str(&format!(" --chunked-prefill-size {}", s.max_tokens));
     a.push_str(&offload(s));
+    if s.two_batch_overlap {
+        a.push_str(" --enable-two-batch-overlap");
+    }
     if role != "prefill" {
         a.push_str(&format!(
             " --max-running-requests {} --cuda-graph-max-bs {}",
@@ -185,6 +188,9 @@ fn vllm(
     }
     a.push_str(&format!(" --max-num-batched-tokens {}", s.max_tokens));
     a.push_str(&offload(s));
+    if s.two_batch_overlap {
+        a.push_str(" --enable-dbo");
+    }
     if role != "prefill" {
         a.push_str(&format!(" --max-num-seqs {}", s.max_batch.div_ceil(dp.max(1))));
         if s.draft_tokens > 0 {
@@ -312,6 +318,7 @@ pub(super) fn read(framework: Framework, files: &[(&str, &str)]) -> Result<Serve
             draft_tokens: 0,
             max_tokens: tokens.min(u32::MAX as u64) as u32,
             offload_gib: 0.0,
+            two_batch_overlap: false,
         });
     }
     let start = match framework {
@@ -424,6 +431,7 @@ pub(super) fn read(framework: Framework, files: &[(&str, &str)]) -> Result<Serve
             draft_tokens: draft,
             max_tokens: tokens,
             offload_gib,
+            two_batch_overlap: has("enable-two-batch-overlap") || has("enable-dbo"),
         };
         if role == "prefill" || (role == "disaggregated" && prefill.is_none() && decode.is_none()) {
             prefill = Some(served);

@@ -317,6 +317,10 @@ pub struct Serving {
     /// library would serve (`PORTABLE_DECODE`, `PORTABLE_PREFILL`): engines serving DeepSeek on
     /// AMD chips before AITER (early 2025).
     pub portable_kernels: bool,
+    /// Each step runs as one batch, with no second micro-batch whose compute hides the expert
+    /// exchange (SGLang without `--enable-two-batch-overlap`, vLLM without `--enable-dbo`):
+    /// the exchange of data-parallel attention with experts is exposed whole.
+    pub single_batch: bool,
     /// Bytes of each chip's weights held in the host's memory and copied in over the host link
     /// at every forward pass (vLLM's and SGLang's `--cpu-offload-gb`): the HBM they free
     /// holds cache; 0 for none.
@@ -853,7 +857,11 @@ impl Shape {
             prefill_attention_peak,
             imbalance: t.moe.map_or(1.0, |m| m.load()),
             node_limit: t.moe.and_then(|m| m.node_limit),
-            micro_batches: if d.dp > 1 && ep > 1 && t.moe.is_some() { 2.0 } else { 1.0 },
+            micro_batches: if d.dp > 1 && ep > 1 && t.moe.is_some() && !s.single_batch {
+                2.0
+            } else {
+                1.0
+            },
             exchange: (0.0, 0.0),
             bandwidth: (chip.hbm_bytes_per_s * (chip.memory_efficiency * share).clamp(0.05, 1.0))
                 .max(1.0),
@@ -1153,7 +1161,12 @@ fn prefill_round(
     let busy = w1 + c1 + w2 + c2 + attention + s.activation_traffic_s(chunk, tokens);
     let tp = 2.0 * s.layers * links.collective(Collective::AllReduce, chunk * s.hidden * 2.0, s.tp);
     let ep = if s.dp > 1.0 && s.ep > 1 && s.moe_layers > 0.0 {
-        efficiency::overlapped(s.moe_layers * links.expert_exchange(chunk, s, true), busy)
+        let exchange = s.moe_layers * links.expert_exchange(chunk, s, true);
+        if s.micro_batches > 1.0 {
+            efficiency::overlapped(exchange, busy)
+        } else {
+            exchange
+        }
     } else {
         0.0
     };

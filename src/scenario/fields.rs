@@ -1308,6 +1308,7 @@ pub static SERVING_PREFILL_EP: Field = count("serving.prefill_ep", Derived, 1.0,
 pub static SERVING_DISAGGREGATED: Field = flag("serving.disaggregated", Fixed(0.0));
 pub static SERVING_CONTINUOUS_BATCHING: Field = flag("serving.continuous_batching", Fixed(1.0));
 pub static SERVING_PORTABLE_KERNELS: Field = flag("serving.portable_kernels", Fixed(0.0));
+pub static SERVING_TWO_BATCH_OVERLAP: Field = flag("serving.two_batch_overlap", Fixed(1.0));
 pub static SERVING_UTILISATION: Field = fraction("serving.utilisation", Derived);
 pub static SERVING_EXPERT_TP: Field = count("serving.expert_tp", Fixed(1.0), 1.0, 1024.0, DEGREE);
 pub static SERVING_PREFILL_EXPERT_TP: Field =
@@ -1855,6 +1856,7 @@ pub static FIELDS: &[&Field] = &[
     &SERVING_DISAGGREGATED,
     &SERVING_CONTINUOUS_BATCHING,
     &SERVING_PORTABLE_KERNELS,
+    &SERVING_TWO_BATCH_OVERLAP,
     &SERVING_UTILISATION,
     &SERVING_EXPERT_TP,
     &SERVING_PREFILL_EXPERT_TP,

@@ -273,6 +273,11 @@ impl Scenario {
                 &get(fields::SERVING_PORTABLE_KERNELS.path),
                 &fields::SERVING_PORTABLE_KERNELS,
             ),
+            single_batch: !flag(
+                r,
+                &get(fields::SERVING_TWO_BATCH_OVERLAP.path),
+                &fields::SERVING_TWO_BATCH_OVERLAP,
+            ),
             utilisation: r.fraction(&get(fields::SERVING_UTILISATION.path), utilisation, 0.0),
             draft_tokens,
             acceptance_length,

@@ -146,6 +146,9 @@ fn serving_scenario(rng: &mut Rng) -> Scenario {
     if rng.below(3) == 0 {
         serving["offload_gb"] = json!(1.0 + rng.below(400) as f64 / 8.0);
     }
+    if rng.below(3) == 0 {
+        serving["two_batch_overlap"] = json!(false);
+    }
     Scenario::from_value(json!({
         "model": { "preset": model },
         "training": { "tokens": 1e12, "global_batch": 1024 },
@@ -162,7 +165,7 @@ fn serving_scenario(rng: &mut Rng) -> Scenario {
 #[test]
 fn every_serving_launch_reads_back_to_its_deployment() {
     let mut rng = Rng(0x5E7E_0001);
-    let (mut checked, mut attention, mut offloaded) = (0, 0, 0);
+    let (mut checked, mut attention, mut offloaded, mut overlapped) = (0, 0, 0, 0);
     for _ in 0..120 {
         let s = serving_scenario(&mut rng);
         let Ok(good) = evaluation::evaluate(&s) else { continue };
@@ -221,16 +224,19 @@ fn every_serving_launch_reads_back_to_its_deployment() {
                 Framework::Sglang | Framework::Vllm => {
                     assert_eq!(got.offload_gib, want.offload_gib, "{framework:?}\n{:#?}", l.files);
                     assert!(!unsaid, "{framework:?}");
+                    assert_eq!(got.two_batch_overlap, want.two_batch_overlap, "{framework:?}");
                 }
                 _ => assert_eq!(unsaid, want.offload_gib > 0.0, "{framework:?}"),
             }
             offloaded += usize::from(want.offload_gib > 0.0);
+            overlapped += usize::from(want.two_batch_overlap);
         }
         checked += 1;
     }
     assert!(checked >= 40, "only {checked} deployments");
     assert!(attention >= 20, "only {attention} launches with attention's own format");
     assert!(offloaded >= 20, "only {offloaded} launches with weights offloaded");
+    assert!(overlapped >= 10, "only {overlapped} launches with two batches overlapped");
 }
 
 /// A training framework asked to serve, or a scenario with no serving, says so instead of

@@ -843,3 +843,37 @@ fn portable_kernels_slow_every_step_by_their_published_ratio() {
     }
     assert!(checked > 50, "{checked}");
 }
+
+/// Over generated deployments: without two-batch overlap a step runs as one batch, its expert
+/// exchange exposed, so no decode step at any batch and no prefill round is faster than with
+/// it; deployments without data-parallel attention over experts do not change at all.
+#[test]
+fn two_batch_overlap_only_ever_hides_the_exchange() {
+    let mut rng = Rng(0x7B0_0E1A);
+    let (mut moved, mut same) = (0, 0);
+    for case in 0..300 {
+        let s = generated(&mut rng);
+        let mut v = s.to_value();
+        v["serving"]["two_batch_overlap"] = json!(false);
+        let single = Scenario::from_value(v).expect("a scenario");
+        let serve = |s: &Scenario| {
+            let good = evaluation::evaluate(s).unwrap_or_else(|e| panic!("case {case}: {e:?}"));
+            evaluation::serve(&good).serving.expect("serving")
+        };
+        let (two, one) = (serve(&s), serve(&single));
+        assert!(one.prefill_round_s >= two.prefill_round_s * (1.0 - 1e-12), "case {case}");
+        for p in &two.frontier {
+            if let Some(q) = one.frontier.iter().find(|q| q.batch == p.batch) {
+                assert!(q.tpot_s >= p.tpot_s * (1.0 - 1e-12), "case {case}: batch {}", p.batch);
+            }
+        }
+        let d = two.decode;
+        if !(d.dp > 1 && d.ep > 1) {
+            assert_eq!(one.frontier, two.frontier, "case {case}");
+            same += 1;
+        } else if one.frontier != two.frontier {
+            moved += 1;
+        }
+    }
+    assert!(moved > 20 && same > 20, "{moved} moved, {same} unchanged");
+}
