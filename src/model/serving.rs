@@ -1112,7 +1112,11 @@ fn decode_step(shape: &Shape, links: &Links, batch: f64, context: f64, queries: 
     } else {
         one
     };
-    step.scaled(s.slower.0)
+    if s.slower.0 == 1.0 {
+        step
+    } else {
+        step.scaled(s.slower.0)
+    }
 }
 
 /// One prefill round of `chunk` new tokens on each of `ranks` attention ranks (the others
