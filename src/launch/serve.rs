@@ -123,7 +123,7 @@ fn sglang(
     }
     a.push_str(&format!(" --chunked-prefill-size {}", s.max_tokens));
     a.push_str(&offload(s));
-    if s.two_batch_overlap {
+    if overlaps(s, dp, ep, moe) {
         a.push_str(" --enable-two-batch-overlap");
     }
     if role != "prefill" {
@@ -188,7 +188,7 @@ fn vllm(
     }
     a.push_str(&format!(" --max-num-batched-tokens {}", s.max_tokens));
     a.push_str(&offload(s));
-    if s.two_batch_overlap {
+    if overlaps(s, dp, ep, moe) {
         a.push_str(" --enable-dbo");
     }
     if role != "prefill" {
@@ -218,6 +218,13 @@ fn offload(s: &Served) -> String {
     } else {
         String::new()
     }
+}
+
+/// Whether an instance of these degrees runs two micro-batches: the plan asks for them, and
+/// the instance has data-parallel attention over experts to overlap (a prefill pool's may
+/// differ from the decode pool's).
+fn overlaps(s: &Served, dp: u32, ep: u32, moe: bool) -> bool {
+    s.two_batch_overlap && dp > 1 && ep > 1 && moe
 }
 
 fn trtllm(

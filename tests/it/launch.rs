@@ -165,7 +165,7 @@ fn serving_scenario(rng: &mut Rng) -> Scenario {
 #[test]
 fn every_serving_launch_reads_back_to_its_deployment() {
     let mut rng = Rng(0x5E7E_0001);
-    let (mut checked, mut attention, mut offloaded, mut overlapped) = (0, 0, 0, 0);
+    let (mut checked, mut attention, mut offloaded, mut overlapped, mut prefills) = (0, 0, 0, 0, 0);
     for _ in 0..120 {
         let s = serving_scenario(&mut rng);
         let Ok(good) = evaluation::evaluate(&s) else { continue };
@@ -225,6 +225,18 @@ fn every_serving_launch_reads_back_to_its_deployment() {
                     assert_eq!(got.offload_gib, want.offload_gib, "{framework:?}\n{:#?}", l.files);
                     assert!(!unsaid, "{framework:?}");
                     assert_eq!(got.two_batch_overlap, want.two_batch_overlap, "{framework:?}");
+                    // A prefill pool without data-parallel attention over experts has nothing
+                    // to overlap, whatever the decode pool does.
+                    if let (Some((_, dp, ep)), Some(file)) =
+                        (want.prefill, l.files.iter().find(|f| f.name == "prefill.sh"))
+                    {
+                        let flagged = file.text.contains("--enable-two-batch-overlap")
+                            || file.text.contains("--enable-dbo");
+                        let asked = s.to_value()["serving"]["two_batch_overlap"] != json!(false);
+                        let wanted = asked && dp > 1 && ep > 1;
+                        assert_eq!(flagged, wanted, "{framework:?}: {}", file.text);
+                        prefills += 1;
+                    }
                 }
                 _ => assert_eq!(unsaid, want.offload_gib > 0.0, "{framework:?}"),
             }
@@ -237,6 +249,7 @@ fn every_serving_launch_reads_back_to_its_deployment() {
     assert!(attention >= 20, "only {attention} launches with attention's own format");
     assert!(offloaded >= 20, "only {offloaded} launches with weights offloaded");
     assert!(overlapped >= 10, "only {overlapped} launches with two batches overlapped");
+    assert!(prefills >= 10, "only {prefills} prefill pools checked");
 }
 
 /// A training framework asked to serve, or a scenario with no serving, says so instead of

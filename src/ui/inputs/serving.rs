@@ -130,8 +130,11 @@ pub fn serving_panel(props: &PanelProps) -> Html {
                     flag(&fields::SERVING_CONTINUOUS_BATCHING, |s| s.continuous_batching)) }
                 { f.toggle(&fields::SERVING_PORTABLE_KERNELS, "serving-portable-kernels",
                     flag(&fields::SERVING_PORTABLE_KERNELS, |s| s.portable_kernels)) }
-                { f.toggle(&fields::SERVING_TWO_BATCH_OVERLAP, "serving-two-batch-overlap",
-                    flag(&fields::SERVING_TWO_BATCH_OVERLAP, |s| !s.single_batch)) }
+                // Two micro-batches only overlap data-parallel attention with experts.
+                if serving.is_some_and(|s| s.decode.dp > 1 && s.decode.ep > 1) {
+                    { f.toggle(&fields::SERVING_TWO_BATCH_OVERLAP, "serving-two-batch-overlap",
+                        flag(&fields::SERVING_TWO_BATCH_OVERLAP, |s| !s.single_batch)) }
+                }
             }
             { object_toggle(&f, Block::Rl, "rl-on", t("form.rl-on"), tuned) }
             if tuned {
