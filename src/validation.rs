@@ -12,6 +12,7 @@ pub mod fleets;
 pub mod gaps;
 pub mod power;
 pub mod range;
+pub mod scale;
 pub mod series;
 pub mod serving;
 pub mod serving_fit;
@@ -467,6 +468,7 @@ pub fn markdown(runs: &[Run], outcomes: &[Outcome], left: &[f64]) -> String {
     out.push_str(&gaps_markdown());
     out.push_str(&ranges_markdown(&points));
     out.push_str(&series_markdown(outcomes, left));
+    out.push_str(&scale::markdown(&points));
     out.push_str(&format!(
         "\n## Every row\n\n{}.\n",
         headline("All rows, as predicted with every fit source", outcomes)

@@ -599,3 +599,28 @@ fn confidence_names_only_the_weak_figures_a_plan_reads() {
     assert!(!bf16.contains(&"cluster.chip.int8_tops"), "{bf16:?}");
     assert!(unverified("int8").contains(&"cluster.chip.int8_tops"));
 }
+
+/// The figures at the frontier's scale (runs on 1,024 chips or more) never grow past those
+/// last measured, so a change that helps small runs cannot quietly cost the large ones.
+#[test]
+fn errors_at_scale_do_not_regress() {
+    use clusterplan::validation::scale::{band, Kind, RECORDED, SLACK};
+    use clusterplan::validation::{fit, range};
+    let (outcomes, left) = fit::left_out_all().as_ref().expect("calibration data loads");
+    let points = range::points(outcomes, left);
+    let all = band(&points, Kind::All, true, false);
+    let moe = band(&points, Kind::Moe, true, false);
+    assert!(all.rows >= 60 && all.sources >= 10, "the large band holds {} rows", all.rows);
+    assert!(moe.rows >= 5, "the large band holds {} MoE rows", moe.rows);
+    let figures = [
+        ("median", all.median, RECORDED.median),
+        ("p90", all.p90, RECORDED.p90),
+        ("MoE median", moe.median, RECORDED.moe_median),
+    ];
+    for (name, now, recorded) in figures {
+        assert!(
+            now <= recorded + SLACK,
+            "at scale the {name} grew to {now:.3} (recorded {recorded:.3})"
+        );
+    }
+}
