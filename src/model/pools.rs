@@ -147,6 +147,17 @@ pub fn across_with(
                 }
             }
             let mut best = split(pools, solo, how, &shares, between);
+            // A pool runs whole rounds of micro-batches on its replicas, so a share between two
+            // whole rounds costs a round it half uses: each pool's share is also tried at the
+            // whole rounds either side, the last taking what is left.
+            if how == Across::Data && !alone {
+                for candidate in whole_rounds(pools, &shares) {
+                    let job = split(pools, solo, how, &candidate, between);
+                    if job.tokens_per_s > best.tokens_per_s {
+                        best = job;
+                    }
+                }
+            }
             // A pool alone, when the others would only slow the job.
             for i in (0..pools.len()).filter(|_| !alone) {
                 let only: Vec<f64> =
@@ -214,6 +225,35 @@ pub const BACKWARD_SHARE: f64 = 2.0 / 3.0;
 /// Rounds of balancing a split by data on each pool's speed at its share (`across_with`):
 /// three bring two pools' steps within about a percent of each other.
 const BALANCE_ROUNDS: usize = 3;
+
+/// `shares` with one pool's share moved to the whole rounds of micro-batches just below and
+/// just above it (its replicas times its micro-batch, in sequences of the global batch), the
+/// last pool used taking what is left: two tries for each pool but the last.
+fn whole_rounds(pools: &[Inputs], shares: &[f64]) -> Vec<Vec<f64>> {
+    let Some(first) = pools.first() else { return Vec::new() };
+    let batch = first.training.global_batch.max(1) as f64;
+    let Some(last) = shares.iter().rposition(|s| *s > 0.0) else { return Vec::new() };
+    let mut out = Vec::new();
+    for (i, (p, &share)) in pools.iter().zip(shares).enumerate() {
+        if i == last || share <= 0.0 || share >= 1.0 {
+            continue;
+        }
+        let round =
+            (p.parallelism.data.max(1) as f64 * p.parallelism.micro_batch.max(1) as f64).min(batch);
+        let rounds = share * batch / round;
+        for whole in [rounds.floor(), rounds.ceil()] {
+            let moved = whole * round / batch - share;
+            if whole < 1.0 || moved == 0.0 || shares[last] - moved <= 0.0 {
+                continue;
+            }
+            let mut candidate = shares.to_vec();
+            candidate[i] += moved;
+            candidate[last] -= moved;
+            out.push(candidate);
+        }
+    }
+    out
+}
 
 /// `weights` scaled to sum to 1, when there is one per pool and they sum to more than 0.
 fn normalised(weights: &[f64], pools: usize) -> Option<Vec<f64>> {
