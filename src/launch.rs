@@ -17,7 +17,7 @@ mod serve;
 mod torchtitan;
 
 use crate::model::serving::{Precision, ServingEstimate};
-use crate::model::{Inputs, Recipe, Recompute};
+use crate::model::{Grads, Inputs, Recipe, Recompute};
 
 /// A framework a plan can be launched on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,6 +157,8 @@ pub enum Cannot {
     Checkpoint(Precision),
     /// Weights kept in the host's memory and copied in at each forward pass.
     Offload,
+    /// Gradients accumulated and reduced in BF16.
+    Grads,
 }
 
 impl Cannot {
@@ -174,6 +176,7 @@ impl Cannot {
             Cannot::Model => "model",
             Cannot::Checkpoint(_) => "checkpoint",
             Cannot::Offload => "offload",
+            Cannot::Grads => "grads",
         }
     }
 }
@@ -235,6 +238,8 @@ pub struct Plan {
     pub recompute_mlp_up: Option<bool>,
     /// Mixed-precision recipe.
     pub recipe: Recipe,
+    /// The datatype gradients are reduced in (FP32 where the framework names none).
+    pub grads: Grads,
     /// ZeRO stage: 0 none, 1 optimizer, 2 and gradients, 3 and weights.
     pub zero: u32,
     /// Sequence parallelism, where the framework names it.
@@ -260,6 +265,7 @@ impl Plan {
             recompute_elementwise: Some(p.recompute_elementwise),
             recompute_mlp_up: Some(p.recompute_mlp_up),
             recipe: inputs.training.recipe,
+            grads: inputs.training.grads,
             zero: p.sharding.stage(),
             sequence_parallel: Some(p.sequence_parallel && p.tensor > 1),
         }
@@ -386,13 +392,22 @@ pub fn launch(
         }
     } else {
         let plan = Plan::of(inputs);
-        match framework {
+        let (files, mut cannot) = match framework {
             Framework::Megatron | Framework::MindSpeed | Framework::Nemo => {
                 megatron::write(framework, inputs, &plan, site)
             }
             Framework::Torchtitan => torchtitan::write(inputs, &plan, site),
             _ => maxtext::write(inputs, &plan, site),
+        };
+        // Megatron-LM's `--grad-reduce-in-bf16` is the one flag for it: a Megatron-Bridge
+        // override file names the mixed-precision preset, whose own `grad_reduce_in_fp32`
+        // overrides the DDP setting; torchtitan reduces FSDP's gradients in FP32, MaxText in
+        // the weights' datatype.
+        let bf16_flag = matches!(framework, Framework::Megatron | Framework::MindSpeed);
+        if inputs.training.grads == Grads::Bf16 && !bf16_flag {
+            cannot.push(Cannot::Grads);
         }
+        (files, cannot)
     };
     Launch { framework, files, layout, cannot }
 }

@@ -492,6 +492,7 @@ impl TitanPlan {
             recompute_elementwise: None,
             recompute_mlp_up: None,
             recipe: self.recipe.unwrap_or(crate::model::Recipe::MegatronBf16),
+            grads: crate::model::Grads::Fp32,
             zero: if shard > 1 { 3 } else { 0 },
             sequence_parallel: None,
         })
@@ -794,7 +795,8 @@ pub fn plan_changes(plan: &Plan, world: Option<u32>) -> Value {
     let mut changes = json!({
         "parallelism": parallelism,
         "training": { "global_batch": plan.global_batch,
-                      "recipe": fields::TRAINING_RECIPE.code(plan.recipe) },
+                      "recipe": fields::TRAINING_RECIPE.code(plan.recipe),
+                      "grads": fields::TRAINING_GRADS.code(plan.grads) },
         "model": { "seq_len": plan.seq_len },
     });
     let chips = world.or(plan.dp.map(|_| plan.chips()));

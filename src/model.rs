@@ -37,8 +37,8 @@ pub use facility::{FacilityEstimate, Plant};
 pub use hardware::{Chip, ClassBest, Cluster, Link, Network, ScaleUp, Switch, System};
 pub use memory::{MemoryUse, Phase};
 pub use parallelism::{
-    CpKind, CrossEntropy, CudaGraphs, Dispatcher, GemmFormat, Parallelism, Recipe, Recompute,
-    Sharding, Software, Stack, Training,
+    CpKind, CrossEntropy, CudaGraphs, Dispatcher, GemmFormat, Grads, Parallelism, Recipe,
+    Recompute, Sharding, Software, Stack, Training,
 };
 pub use reliability::{Confidence, Reliability, ReliabilityEstimate};
 pub use step_time::{LinkTimes, StepBreakdown};

@@ -283,6 +283,8 @@ section! {
         max_global_batch_tokens,
         /// `megatron-bf16`, `torch-amp` or `fp8`.
         recipe,
+        /// The datatype gradients accumulate and reduce in: `fp32` (default) or `bf16`.
+        grads,
     }
 }
 

@@ -4,7 +4,7 @@
 //! policy and the quantization; and that YAML read back.
 
 use super::{number, Cannot, File, Plan, Site, Unread};
-use crate::model::{Inputs, Recipe, Recompute};
+use crate::model::{Grads, Inputs, Recipe, Recompute};
 
 /// MaxText's remat policy for a recomputation: everything saved but the attention context
 /// (`minimal_with_context` saves it too), every product but the MLP up-projection
@@ -169,6 +169,7 @@ pub(super) fn read(text: &str) -> Result<Plan, Unread> {
         recompute_elementwise: None,
         recompute_mlp_up: Some(mlp_up),
         recipe,
+        grads: Grads::Fp32,
         zero: if fsdp > 1 { 3 } else { 0 },
         sequence_parallel: None,
     })

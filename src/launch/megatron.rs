@@ -4,7 +4,7 @@
 
 use super::{fabric_env, flags, number, words, Cannot, File, Framework, Plan, Site, Unread};
 use crate::model::{
-    CpKind, CrossEntropy, CudaGraphs, Dispatcher, FfnKind, Inputs, Recipe, Recompute,
+    CpKind, CrossEntropy, CudaGraphs, Dispatcher, FfnKind, Grads, Inputs, Recipe, Recompute,
 };
 
 /// One setting: Megatron-Core's field name and its values (none for a switch that is on).
@@ -133,6 +133,9 @@ fn plan_settings(
                 if z == 2 { "optim_grads" } else { "optim_grads_params" },
             ),
         ]),
+    }
+    if inputs.training.grads == Grads::Bf16 && framework != Framework::Nemo {
+        out.push(on("grad_reduce_in_bf16"));
     }
     if p.dp_overlap {
         out.push(on("overlap_grad_reduce"));
@@ -557,6 +560,7 @@ impl Seen {
             recompute_elementwise: Some(elementwise),
             recompute_mlp_up: Some(mlp_up),
             recipe,
+            grads: if self.on("grad_reduce_in_bf16") { Grads::Bf16 } else { Grads::Fp32 },
             zero,
             sequence_parallel: Some(self.on("sequence_parallel")),
         })

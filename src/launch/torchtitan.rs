@@ -2,7 +2,7 @@
 //! `torchrun` line, and the TOML read back.
 
 use super::{fabric_env, number, Cannot, File, Plan, Site, Unread};
-use crate::model::{Inputs, Recipe, Recompute};
+use crate::model::{Grads, Inputs, Recipe, Recompute};
 
 /// torchtitan's model and flavour for the catalogue's models it ships, with their layers
 /// (`torchtitan/models/llama3/__init__.py`, `deepseek_v3/__init__.py`).
@@ -194,6 +194,7 @@ pub(super) fn read(text: &str) -> Result<Plan, Unread> {
         recompute_elementwise: None,
         recompute_mlp_up: None,
         recipe,
+        grads: Grads::Fp32,
         zero: if shard.unwrap_or(2) > 1 { 3 } else { 0 },
         sequence_parallel: None,
     })

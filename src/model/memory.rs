@@ -334,7 +334,8 @@ fn stage_memory(
     let layers = &memory.0;
     let t = &inputs.transformer;
     let p = &inputs.parallelism;
-    let recipe = inputs.training.recipe;
+    let training = &inputs.training;
+    let recipe = training.recipe;
     let h = t.hidden as f64;
 
     let replicas = (shape.dp * shape.cp).max(1.0);
@@ -350,7 +351,7 @@ fn stage_memory(
     let weights = shard(p.sharding == Sharding::Full) * recipe.weight_bytes()
         + shard(false) * recipe.weight_copy_bytes();
     let grads =
-        shard(matches!(p.sharding, Sharding::Gradients | Sharding::Full)) * recipe.grad_bytes();
+        shard(matches!(p.sharding, Sharding::Gradients | Sharding::Full)) * training.grad_bytes();
     let optimizer = shard(p.sharding != Sharding::None) * recipe.optimizer_bytes();
     let state = weights + grads + optimizer;
 

@@ -376,10 +376,43 @@ pub struct Training {
     pub global_batch: u32,
     /// Mixed-precision recipe.
     pub recipe: Recipe,
+    /// The datatype gradients accumulate and reduce in.
+    pub grads: Grads,
     /// The largest global batch the user accepts, tokens; 0 takes published practice for the
     /// model's size (`Inputs::max_batch_sequences`). The plan search and sizing may raise the
     /// batch up to it; the form's estimate keeps `global_batch`.
     pub max_batch_tokens: f64,
+}
+
+/// The datatype gradients accumulate in across micro-batches and are reduced in across
+/// data-parallel replicas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grads {
+    /// FP32 main gradients beside BF16 weights, as Megatron-LM forces for BF16
+    /// training (`arguments.py`: "bfloat16 requires gradient accumulation and all-reduce to be
+    /// performed in fp32") and NeMo's `bf16_mixed` keeps.
+    Fp32,
+    /// BF16: half the gradient buffer and half the reduction's bytes. Megatron-LM's
+    /// `--grad-reduce-in-bf16`, Megatron-Core's `grad_reduce_in_fp32=False`; NeMo 2's
+    /// performance recipes set it (`nemo/collections/llm/recipes/llama31_405b.py`,
+    /// `nemotron4_340b.py`, `nemotron4_15b.py`, `gpt3_175b.py` with `performance_mode`, and
+    /// `scripts/performance/utils.py` for FP8, at NVIDIA/NeMo 6f2c6fdaff).
+    Bf16,
+}
+
+impl Training {
+    /// Bytes per parameter of the gradients, as accumulated and reduced.
+    pub fn grad_bytes(&self) -> f64 {
+        match self.grads {
+            Grads::Fp32 => self.recipe.grad_bytes(),
+            Grads::Bf16 => 2.0,
+        }
+    }
+
+    /// Bytes the Adam update reads and writes per parameter, with the gradients as kept.
+    pub fn optimizer_traffic_bytes(&self) -> f64 {
+        self.recipe.optimizer_traffic_bytes() - self.recipe.grad_bytes() + self.grad_bytes()
+    }
 }
 
 /// The largest global batch published runs of a model's size trained with, tokens: 4M below

@@ -349,7 +349,7 @@ pub fn split(
             }
             // (Counted only where a ring runs: one pool alone has none.)
             let gradients = if used > 1 {
-                first.transformer.params() * first.training.recipe.grad_bytes()
+                first.transformer.params() * first.training.grad_bytes()
             } else {
                 0.0
             };

@@ -143,7 +143,7 @@ impl Work {
     pub fn of(i: &Inputs) -> Work {
         Work {
             params: i.transformer.params(),
-            grad_bytes: i.training.recipe.grad_bytes(),
+            grad_bytes: i.training.grad_bytes(),
             layers: i.transformer.n_layers,
             batch_tokens: i.training.global_batch as f64 * i.transformer.seq_len as f64,
             tokens: i.training.tokens,

@@ -19,8 +19,8 @@ use crate::model::serving::Precision;
 use crate::model::sites::Exchange;
 use crate::model::year::JobKind;
 use crate::model::{
-    AttentionImpl, CpKind, CrossEntropy, CudaGraphs, Dispatcher, FfnKind, Inputs, LinearKind,
-    MambaKind, Recipe, Recompute, Stack, Warning,
+    AttentionImpl, CpKind, CrossEntropy, CudaGraphs, Dispatcher, FfnKind, Grads, Inputs,
+    LinearKind, MambaKind, Recipe, Recompute, Stack, Warning,
 };
 use crate::numbers;
 use crate::scenario::{Fix, FixLabel};
@@ -1080,6 +1080,8 @@ pub static TRAINING_RECIPE: Choices<Recipe> = Choices {
         ("int8", Recipe::Int8),
     ],
 };
+pub static TRAINING_GRADS: Choices<Grads> =
+    Choices { path: "training.grads", options: &[("fp32", Grads::Fp32), ("bf16", Grads::Bf16)] };
 pub static PARALLELISM_RECOMPUTE: Choices<Recompute> = Choices {
     path: "parallelism.recompute",
     options: &[
@@ -1566,7 +1568,7 @@ pub static YEAR_JOBS_PEAK_OVER_MEAN: Field = number(
 );
 
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 25] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 26] {
     [
         (YEAR_JOBS_KIND.path, YEAR_JOBS_KIND.offered()),
         (PARALLELISM_ACROSS_SITES.path, PARALLELISM_ACROSS_SITES.offered()),
@@ -1577,6 +1579,7 @@ pub fn choices() -> [(&'static str, Vec<&'static str>); 25] {
         (MODEL_MAMBA_KIND.path, MODEL_MAMBA_KIND.offered()),
         (MODEL_LINEAR_KIND.path, MODEL_LINEAR_KIND.offered()),
         (TRAINING_RECIPE.path, TRAINING_RECIPE.offered()),
+        (TRAINING_GRADS.path, TRAINING_GRADS.offered()),
         (PARALLELISM_RECOMPUTE.path, PARALLELISM_RECOMPUTE.offered()),
         (PARALLELISM_DISPATCHER.path, PARALLELISM_DISPATCHER.offered()),
         (PARALLELISM_CUDA_GRAPHS.path, PARALLELISM_CUDA_GRAPHS.offered()),

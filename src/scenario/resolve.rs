@@ -13,9 +13,9 @@ use super::leaves::{self, Leaf, Rule};
 use super::{Raw, Scenario, VERSION};
 use crate::model::presets;
 use crate::model::{
-    AttentionImpl, Chip, Cluster, CpKind, Cross, Dispatcher, FfnKind, Hybrid, Inputs, LinearKind,
-    LinearMixer, Link, Mamba, MambaKind, Mla, Moe, Network, Parallelism, Recipe, Recompute,
-    ScaleUp, Sharding, Stack, Training, Transformer, Vision, Window,
+    AttentionImpl, Chip, Cluster, CpKind, Cross, Dispatcher, FfnKind, Grads, Hybrid, Inputs,
+    LinearKind, LinearMixer, Link, Mamba, MambaKind, Mla, Moe, Network, Parallelism, Recipe,
+    Recompute, ScaleUp, Sharding, Stack, Training, Transformer, Vision, Window,
 };
 use crate::numbers::{self, NumberError};
 
@@ -823,7 +823,8 @@ impl Scenario {
             &fields::TRAINING_MAX_GLOBAL_BATCH_TOKENS,
             Some(0.0),
         );
-        Training { tokens, global_batch, recipe, max_batch_tokens }
+        let grads = r.choice(&t.grads, &fields::TRAINING_GRADS, Grads::Fp32);
+        Training { tokens, global_batch, recipe, grads, max_batch_tokens }
     }
 
     fn resolve_cluster(&self, r: &mut Reader) -> Cluster {

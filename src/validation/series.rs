@@ -209,11 +209,4 @@ pub const DRIFTS: &[Drift] = &[
         slope: 0.067,
         why: "The 80B model of the same sweep is optimistic at both ends, not along the series: at 4 nodes the best cell (TP 8, PP 4) reached MFU 15 %, half of its neighbours' 31-34 %, and at 64 nodes TP 16 spans two nodes (MFU 18 %); the model reads both as fast as the middle cells. Tensor parallelism of 8 without overlap, and of 16 over EFA, cost the run more than the model prices.",
     },
-    Drift {
-        run: "nemo-24.07-h100",
-        chip: "h100-sxm",
-        model: "174.6B, seq 2048",
-        slope: 0.034,
-        why: "GPT-3 175B on 128 and 512 H100 with the same layout: the 512-GPU row also doubles the micro-batch (2 against 1) and the batch eightfold, and the model is 5 % slow there against 2 % fast at 128. Two rows one doubling apart; the step's share of the larger micro-batch is what separates them.",
-    },
 ];

@@ -2,8 +2,8 @@
 //! breakdowns sum to their totals, memory never falls as sequences grow, offloading
 //! activations frees memory and costs no more than its copies, a leaner loss holds less, a
 //! sliding window never adds work, the softmax's exponentials never speed attention up, INT8
-//! gains no more than its peak and keeps BF16's state, and more replicas mean fewer tokens per
-//! chip. A small deterministic generator keeps runs
+//! gains no more than its peak and keeps BF16's state, gradients kept in BF16 halve their
+//! memory and never slow a step, and more replicas mean fewer tokens per chip. A small deterministic generator keeps runs
 //! reproducible.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -452,4 +452,51 @@ fn arbitrary_inputs_never_panic_or_produce_nan() {
             assert!(x.is_finite(), "case {case}: {name} = {x}");
         }
     }
+}
+
+/// Gradients accumulated and reduced in BF16 hold exactly half the memory of FP32 ones, never
+/// raise the peak, never move more over the data-parallel links and never slow the step.
+#[test]
+fn bf16_gradients_halve_their_memory_and_never_slow_a_step() {
+    use clusterplan::model::Grads;
+    let mut rng = Rng(0x51A7_0C3E_9B24_D7F1);
+    let (mut faster, mut halved) = (0, 0);
+    for case in 0..1000 {
+        let s = random_scenario(&mut rng);
+        let mut inputs = resolve(&s);
+        inputs.training.grads = Grads::Fp32;
+        let wide = model::estimate(&inputs);
+        inputs.training.grads = Grads::Bf16;
+        let narrow = model::estimate(&inputs);
+        let json = s.to_json();
+        // The breakdown is the busiest stage's in its peak phase: compare it where there is
+        // one stage and both peak in the same phase.
+        let phase = |m: &clusterplan::model::MemoryUse| {
+            [m.forward_peak_bytes, m.backward_peak_bytes, m.optimizer_peak_bytes]
+                .iter()
+                .position(|&b| b == m.peak_bytes)
+        };
+        if inputs.parallelism.pipeline == 1 && phase(&narrow.memory) == phase(&wide.memory) {
+            assert!(
+                close(narrow.memory.grads_bytes, 0.5 * wide.memory.grads_bytes),
+                "case {case}: gradients {} against {} ({json})",
+                narrow.memory.grads_bytes,
+                wide.memory.grads_bytes
+            );
+            halved += 1;
+        }
+        assert!(
+            narrow.memory.peak_bytes <= wide.memory.peak_bytes * (1.0 + 1e-12),
+            "case {case}: peak grew ({json})"
+        );
+        assert!(
+            narrow.link.dp_s <= wide.link.dp_s * (1.0 + 1e-12),
+            "case {case}: more data-parallel traffic ({json})"
+        );
+        assert!(narrow.step_s <= wide.step_s * (1.0 + 1e-12), "case {case}: slower step ({json})");
+        assert!(close(narrow.breakdown.total(), narrow.step_s), "case {case}: parts do not sum");
+        faster += usize::from(narrow.step_s < wide.step_s * (1.0 - 1e-9));
+    }
+    assert!(faster > 100, "halving the reduction sped up only {faster} of 1,000 plans");
+    assert!(halved > 20, "only {halved} plans compared their gradients' memory");
 }

@@ -47,6 +47,9 @@ fn differences(plan: &Plan, read: &Plan, cannot: &[Cannot], moe: bool) -> Vec<&'
     if !cannot.iter().any(|c| matches!(c, Cannot::Recipe(_))) {
         check("recipe", plan.recipe == read.recipe);
     }
+    if !cannot.contains(&Cannot::Grads) {
+        check("grads", plan.grads == read.grads);
+    }
     let dp = plan.dp.unwrap_or(1);
     if dp > 1 && !cannot.iter().any(|c| matches!(c, Cannot::Zero(_))) {
         check("zero", plan.zero == read.zero);

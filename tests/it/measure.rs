@@ -382,8 +382,13 @@ fn logs_at_two_shapes_set_the_launch_time() {
     // The report says what the launches were fitted to.
     let report = clusterplan::report::measure_json(&m);
     assert_eq!(report["fit"]["launches"], "fitted", "{report}");
-    assert!(report["fit"]["layer_host_s"].as_f64().is_some_and(|s| s > 3.5 * 0.000112));
-    assert_eq!(report["fit"]["catalog_layer_host_s"], 0.000112);
+    let catalog = clusterplan::model::presets::fitted::LAYER_HOST_S
+        .iter()
+        .find(|f| f.0 == clusterplan::model::Stack::MegatronCore)
+        .expect("Megatron-Core's launch time is fitted")
+        .1;
+    assert!(report["fit"]["layer_host_s"].as_f64().is_some_and(|s| s > 3.5 * catalog));
+    assert_eq!(report["fit"]["catalog_layer_host_s"], catalog);
     let after = m.after.expect("judged with the logs");
     let fit = after.calibration.expect("a fit").fit;
     assert_eq!(fit.launches, clusterplan::model::calibrate::Launches::Fitted, "{fit:?}");

@@ -953,7 +953,12 @@ fn a_good_enough_search_answers_whether_any_plan_reaches_it() {
                 let quick = search::search(base, options);
                 let found = fastest(&quick).is_some_and(|p| objective.of(&p) <= bar);
                 assert_eq!(found, reached, "case {case} {objective:?}: bar {bar}, best {best}");
-                assert!(quick.searched <= full.searched);
+                assert!(
+                    quick.searched <= full.searched,
+                    "case {case} {objective:?}: bar {bar}, best {best}: {} against {}",
+                    quick.searched,
+                    full.searched
+                );
             }
         }
     }

@@ -73,10 +73,10 @@ fn over(
     let shape = ctx.shape;
     let p = &ctx.inputs.parallelism;
     let recipe = ctx.inputs.training.recipe;
+    let g = ctx.inputs.training.grad_bytes();
     let both = |kind: Collective, bytes_per_param: f64| {
         both(ctx, kind, bytes_per_param, (dense, experts), (replicas, expert_replicas))
     };
-    let g = recipe.grad_bytes();
     let w = recipe.weight_bytes();
     let m = shape.n_microbatches as f64;
     let fwd_window = busiest.fwd.compute;
@@ -147,8 +147,8 @@ pub(super) fn optimizer_s(ctx: &Ctx, (dense, experts): (f64, f64)) -> f64 {
         Sharding::None => (dense, experts),
         _ => (dense / replicas, experts / shape.expert_replicas()),
     };
-    let recipe = ctx.inputs.training.recipe;
-    let bytes = (dense + experts) * (recipe.optimizer_traffic_bytes() + recipe.grad_bytes());
+    let training = &ctx.inputs.training;
+    let bytes = (dense + experts) * (training.optimizer_traffic_bytes() + training.grad_bytes());
     ctx.elementwise(bytes)
 }
 

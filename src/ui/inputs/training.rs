@@ -1,4 +1,4 @@
-//! The training panel: token budget, global batch and precision recipe.
+//! The training panel: token budget, global batch, precision recipe and gradients' datatype.
 
 use yew::prelude::*;
 
@@ -6,7 +6,7 @@ use crate::text::{fill, t};
 
 use super::{Form, PanelProps};
 use crate::format;
-use crate::model::Recipe;
+use crate::model::{Grads, Recipe};
 use crate::scenario::fields;
 use crate::ui::fields::Slider;
 
@@ -18,6 +18,7 @@ pub fn training_panel(props: &PanelProps) -> Html {
     let batch = i.map(|i| i.training.global_batch as f64);
     let per_step = i.map(|i| i.training.global_batch as f64 * i.transformer.seq_len as f64);
     let recipe = i.map_or(Recipe::MegatronBf16, |i| i.training.recipe);
+    let grads = i.map_or(Grads::Fp32, |i| i.training.grads);
     // The largest batch the search and sizing may raise to: typed, or published practice.
     let largest = i.map(|i| i.max_batch_sequences() as f64 * i.transformer.seq_len.max(1) as f64);
     let largest_sequences = i.map(|i| i.max_batch_sequences() as f64);
@@ -31,6 +32,7 @@ pub fn training_panel(props: &PanelProps) -> Html {
             { f.render(f.number(&fields::TRAINING_MAX_GLOBAL_BATCH_TOKENS, "max-global-batch-tokens", largest)
                 .reading(largest_sequences.map(|n| fill("form.largest-batch", &[("n", &crate::numbers::format(n))])).unwrap_or_default())) }
             { f.choice(&fields::TRAINING_RECIPE, "recipe", recipe) }
+            { f.choice(&fields::TRAINING_GRADS, "grads", grads) }
         </section>
     }
 }

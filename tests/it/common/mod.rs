@@ -44,9 +44,11 @@ pub fn random_scenario(rng: &mut Rng) -> Scenario {
     let recompute = *rng.pick(&["none", "selective", "full"]);
     let recipe = *rng.pick(&["megatron-bf16", "torch-amp", "fp8"]);
     let attention = *rng.pick(&["flash", "materialized"]);
+    // Drawn from the degrees already drawn, so the draws after it stay as they were.
+    let grads = if (tp + dp + seq_len / 512) % 2 == 0 { "bf16" } else { "fp32" };
     let json = json!({
         "model": { "preset": model, "seq_len": seq_len, "attention": attention, "mtp_layers": rng.below(2) },
-        "training": { "tokens": 1e12, "global_batch": global_batch, "recipe": recipe },
+        "training": { "tokens": 1e12, "global_batch": global_batch, "recipe": recipe, "grads": grads },
         "cluster": { "chip": chip, "chips": tp * pp * dp * cp },
         "parallelism": {
             "tp": tp, "pp": pp, "dp": dp, "cp": cp, "ep": ep, "micro_batch": micro_batch,
