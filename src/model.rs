@@ -38,7 +38,7 @@ pub use hardware::{Chip, ClassBest, Cluster, Link, Network, ScaleUp, Switch, Sys
 pub use memory::{MemoryUse, Phase};
 pub use parallelism::{
     CpKind, CrossEntropy, CudaGraphs, Dispatcher, GemmFormat, Grads, Parallelism, Recipe,
-    Recompute, Sharding, Software, Stack, Training,
+    Recompute, Sharding, Software, Stack, Training, Weights,
 };
 pub use reliability::{Confidence, Reliability, ReliabilityEstimate};
 pub use step_time::{LinkTimes, StepBreakdown};

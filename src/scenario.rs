@@ -285,6 +285,8 @@ section! {
         recipe,
         /// The datatype gradients accumulate and reduce in: `fp32` (default) or `bf16`.
         grads,
+        /// How weights and moments are kept: `mixed`, `fp32` or `bf16`; default the stack's.
+        weights,
     }
 }
 

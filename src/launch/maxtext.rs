@@ -4,7 +4,7 @@
 //! policy and the quantization; and that YAML read back.
 
 use super::{number, Cannot, File, Plan, Site, Unread};
-use crate::model::{Grads, Inputs, Recipe, Recompute};
+use crate::model::{Grads, Inputs, Recipe, Recompute, Weights};
 
 /// MaxText's remat policy for a recomputation: everything saved but the attention context
 /// (`minimal_with_context` saves it too), every product but the MLP up-projection
@@ -36,6 +36,9 @@ pub(super) fn write(inputs: &Inputs, plan: &Plan, site: &Site) -> (Vec<File>, Ve
     if plan.vp > 1 {
         cannot.push(Cannot::Interleaving);
     }
+    // MaxText keeps one copy of the weights, and its moments, in `weight_dtype`.
+    let weight_dtype =
+        if inputs.training.weights == Weights::Bf16 { "bfloat16" } else { "float32" };
     let chips = plan.chips().max(1);
     // A slice is one scale-up (ICI) domain; the data-parallel replicas span the slices.
     let slice = inputs.cluster.domain_chips.clamp(1, chips);
@@ -66,7 +69,7 @@ pub(super) fn write(inputs: &Inputs, plan: &Plan, site: &Site) -> (Vec<File>, Ve
     let mut yaml = format!(
         "base_config: \"base.yml\"\nrun_name: \"clusterplan\"\nsteps: {steps}\n\
          per_device_batch_size: {per_device}\nmax_target_length: {seq}\n\
-         dtype: \"bfloat16\"\nweight_dtype: \"float32\"\nquantization: \"{quantization}\"\n\
+         dtype: \"bfloat16\"\nweight_dtype: \"{weight_dtype}\"\nquantization: \"{quantization}\"\n\
          remat_policy: \"{remat}\"\n\
          ici_data_parallelism: {ici_data}\nici_fsdp_parallelism: {ici_fsdp}\n\
          ici_tensor_parallelism: {tp}\nici_context_parallelism: {cp}\n\

@@ -348,11 +348,11 @@ fn stage_memory(
         }
     };
     // The working weights, and the low-precision copies a block-scaled recipe's GEMMs read.
-    let weights = shard(p.sharding == Sharding::Full) * recipe.weight_bytes()
+    let weights = shard(p.sharding == Sharding::Full) * training.weight_state_bytes()
         + shard(false) * recipe.weight_copy_bytes();
     let grads =
         shard(matches!(p.sharding, Sharding::Gradients | Sharding::Full)) * training.grad_bytes();
-    let optimizer = shard(p.sharding != Sharding::None) * recipe.optimizer_bytes();
+    let optimizer = shard(p.sharding != Sharding::None) * training.optimizer_bytes();
     let state = weights + grads + optimizer;
 
     let [dense_layer, moe_layer] = layers;

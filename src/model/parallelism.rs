@@ -87,6 +87,16 @@ impl Stack {
         }
     }
 
+    /// How it keeps the weights unless told: MaxText as one FP32 copy each GEMM casts to BF16
+    /// on its shard before the gather (`weight_dtype: float32` in its `base.yml`), the others
+    /// a BF16 working copy beside FP32 master weights.
+    pub fn weights(self) -> Weights {
+        match self {
+            Stack::Xla => Weights::Fp32,
+            _ => Weights::Mixed,
+        }
+    }
+
     /// How its loss holds the logits unless told: a compiler that fuses the loss into the
     /// products around it keeps the FP32 logits alone (`CrossEntropy::Fused`), the others an
     /// FP32 copy beside them.
@@ -378,6 +388,8 @@ pub struct Training {
     pub recipe: Recipe,
     /// The datatype gradients accumulate and reduce in.
     pub grads: Grads,
+    /// How the weights and the optimizer's moments are kept.
+    pub weights: Weights,
     /// The largest global batch the user accepts, tokens; 0 takes published practice for the
     /// model's size (`Inputs::max_batch_sequences`). The plan search and sizing may raise the
     /// batch up to it; the form's estimate keeps `global_batch`.
@@ -400,18 +412,58 @@ pub enum Grads {
     Bf16,
 }
 
+/// How the weights and the optimizer's moments are kept between steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Weights {
+    /// The recipe's: a BF16 working copy beside FP32 master weights and the recipe's moments
+    /// (Megatron's distributed optimizer).
+    Mixed,
+    /// One FP32 copy, cast to BF16 for each GEMM, with the recipe's moments and no master copy
+    /// beside it: 4 + 8 bytes a parameter with FP32 moments (MaxText's default `weight_dtype:
+    /// float32`; PyTorch's autocast).
+    Fp32,
+    /// BF16 weights, moments and gradients, no FP32 copy: 2 + 4 + 2 bytes a parameter
+    /// (MaxText's `weight_dtype: bfloat16`, whose optimizer keeps its moments in the weights'
+    /// datatype).
+    Bf16,
+}
+
 impl Training {
-    /// Bytes per parameter of the gradients, as accumulated and reduced.
+    /// Bytes per parameter of the gradients, as accumulated and reduced: a BF16 model's
+    /// gradients are BF16.
     pub fn grad_bytes(&self) -> f64 {
-        match self.grads {
-            Grads::Fp32 => self.recipe.grad_bytes(),
-            Grads::Bf16 => 2.0,
+        match (self.grads, self.weights) {
+            (Grads::Bf16, _) | (_, Weights::Bf16) => 2.0,
+            (Grads::Fp32, _) => self.recipe.grad_bytes(),
         }
     }
 
-    /// Bytes the Adam update reads and writes per parameter, with the gradients as kept.
+    /// Bytes per parameter of the weights kept between steps (the block-scaled recipes' copies
+    /// for their GEMMs aside).
+    pub fn weight_state_bytes(&self) -> f64 {
+        match self.weights {
+            Weights::Mixed => self.recipe.weight_bytes(),
+            Weights::Fp32 => 4.0,
+            Weights::Bf16 => 2.0,
+        }
+    }
+
+    /// Bytes per parameter of the optimizer's state: master weights where kept apart, and the
+    /// two moments.
+    pub fn optimizer_bytes(&self) -> f64 {
+        match self.weights {
+            Weights::Mixed => self.recipe.optimizer_bytes(),
+            // The recipe's moments, less its FP32 master copy (autocast keeps none apart).
+            Weights::Fp32 if self.recipe == Recipe::TorchAmp => self.recipe.optimizer_bytes(),
+            Weights::Fp32 => self.recipe.optimizer_bytes() - 4.0,
+            Weights::Bf16 => 4.0,
+        }
+    }
+
+    /// Bytes the Adam update reads and writes per parameter: the gradients read, each state
+    /// read and written, the weights written.
     pub fn optimizer_traffic_bytes(&self) -> f64 {
-        self.recipe.optimizer_traffic_bytes() - self.recipe.grad_bytes() + self.grad_bytes()
+        self.grad_bytes() + 2.0 * self.optimizer_bytes() + self.weight_state_bytes()
     }
 }
 

@@ -20,7 +20,7 @@ use crate::model::sites::Exchange;
 use crate::model::year::JobKind;
 use crate::model::{
     AttentionImpl, CpKind, CrossEntropy, CudaGraphs, Dispatcher, FfnKind, Grads, Inputs,
-    LinearKind, MambaKind, Recipe, Recompute, Stack, Warning,
+    LinearKind, MambaKind, Recipe, Recompute, Stack, Warning, Weights,
 };
 use crate::numbers;
 use crate::scenario::{Fix, FixLabel};
@@ -1082,6 +1082,10 @@ pub static TRAINING_RECIPE: Choices<Recipe> = Choices {
 };
 pub static TRAINING_GRADS: Choices<Grads> =
     Choices { path: "training.grads", options: &[("fp32", Grads::Fp32), ("bf16", Grads::Bf16)] };
+pub static TRAINING_WEIGHTS: Choices<Weights> = Choices {
+    path: "training.weights",
+    options: &[("mixed", Weights::Mixed), ("fp32", Weights::Fp32), ("bf16", Weights::Bf16)],
+};
 pub static PARALLELISM_RECOMPUTE: Choices<Recompute> = Choices {
     path: "parallelism.recompute",
     options: &[
@@ -1568,7 +1572,7 @@ pub static YEAR_JOBS_PEAK_OVER_MEAN: Field = number(
 );
 
 /// Every choice input's path and the codes the form offers for it.
-pub fn choices() -> [(&'static str, Vec<&'static str>); 26] {
+pub fn choices() -> [(&'static str, Vec<&'static str>); 27] {
     [
         (YEAR_JOBS_KIND.path, YEAR_JOBS_KIND.offered()),
         (PARALLELISM_ACROSS_SITES.path, PARALLELISM_ACROSS_SITES.offered()),
@@ -1580,6 +1584,7 @@ pub fn choices() -> [(&'static str, Vec<&'static str>); 26] {
         (MODEL_LINEAR_KIND.path, MODEL_LINEAR_KIND.offered()),
         (TRAINING_RECIPE.path, TRAINING_RECIPE.offered()),
         (TRAINING_GRADS.path, TRAINING_GRADS.offered()),
+        (TRAINING_WEIGHTS.path, TRAINING_WEIGHTS.offered()),
         (PARALLELISM_RECOMPUTE.path, PARALLELISM_RECOMPUTE.offered()),
         (PARALLELISM_DISPATCHER.path, PARALLELISM_DISPATCHER.offered()),
         (PARALLELISM_CUDA_GRAPHS.path, PARALLELISM_CUDA_GRAPHS.offered()),

@@ -15,7 +15,7 @@ use crate::model::presets;
 use crate::model::{
     AttentionImpl, Chip, Cluster, CpKind, Cross, Dispatcher, FfnKind, Grads, Hybrid, Inputs,
     LinearKind, LinearMixer, Link, Mamba, MambaKind, Mla, Moe, Network, Parallelism, Recipe,
-    Recompute, ScaleUp, Sharding, Stack, Training, Transformer, Vision, Window,
+    Recompute, ScaleUp, Sharding, Stack, Training, Transformer, Vision, Weights, Window,
 };
 use crate::numbers::{self, NumberError};
 
@@ -387,7 +387,7 @@ impl Scenario {
         }
         r.unknown("", &self.unknown);
         let transformer = self.resolve_transformer(&mut r);
-        let training = self.resolve_training(&mut r);
+        let mut training = self.resolve_training(&mut r);
         let mut cluster = self.resolve_cluster(&mut r);
         let chip_id = match &self.cluster.chip {
             Some(Value::String(id)) => Some(id.trim()),
@@ -396,6 +396,12 @@ impl Scenario {
         };
         let family = chip_id.and_then(presets::chip).map(|p| p.family);
         let parallelism = self.resolve_parallelism(&mut r, cluster.usable_chips(), family);
+        // The stack sets how the weights are kept unless told.
+        training.weights = r.choice(
+            &self.training.weights,
+            &fields::TRAINING_WEIGHTS,
+            parallelism.stack.weights(),
+        );
         let plant = self.resolve_plant(&mut r, chip_id, &mut cluster);
         let reliability = self.resolve_reliability(&mut r, cluster.n_chips);
         let mut inputs = Inputs {
@@ -824,7 +830,9 @@ impl Scenario {
             Some(0.0),
         );
         let grads = r.choice(&t.grads, &fields::TRAINING_GRADS, Grads::Fp32);
-        Training { tokens, global_batch, recipe, grads, max_batch_tokens }
+        // Set from the stack once it is read (`resolve`).
+        let weights = Weights::Mixed;
+        Training { tokens, global_batch, recipe, grads, weights, max_batch_tokens }
     }
 
     fn resolve_cluster(&self, r: &mut Reader) -> Cluster {

@@ -500,3 +500,45 @@ fn bf16_gradients_halve_their_memory_and_never_slow_a_step() {
     assert!(faster > 100, "halving the reduction sped up only {faster} of 1,000 plans");
     assert!(halved > 20, "only {halved} plans compared their gradients' memory");
 }
+
+/// Weights kept in BF16 with their moments hold no more than either FP32 way of keeping them
+/// and never slow a step; one FP32 copy holds no more than Megatron's mixed state once the
+/// state is sharded whole (ZeRO-3), where only the bytes a parameter differ (the BF16 copy).
+#[test]
+fn bf16_weights_hold_least_and_fp32_ones_less_than_mixed_when_sharded() {
+    use clusterplan::model::{Sharding, Weights};
+    let mut rng = Rng(0x7E1F_93A5_0C2D_B864);
+    let (mut sharded, mut smaller) = (0, 0);
+    for case in 0..1000 {
+        let s = random_scenario(&mut rng);
+        let mut inputs = resolve(&s);
+        let json = s.to_json();
+        let at = |inputs: &mut Inputs, weights| {
+            inputs.training.weights = weights;
+            model::estimate(inputs)
+        };
+        let mixed = at(&mut inputs, Weights::Mixed);
+        let fp32 = at(&mut inputs, Weights::Fp32);
+        let bf16 = at(&mut inputs, Weights::Bf16);
+        let least = mixed.memory.peak_bytes.min(fp32.memory.peak_bytes);
+        assert!(
+            bf16.memory.peak_bytes <= least * (1.0 + 1e-12),
+            "case {case}: BF16 state holds more ({json})"
+        );
+        assert!(
+            bf16.step_s <= mixed.step_s.min(fp32.step_s) * (1.0 + 1e-12),
+            "case {case}: BF16 state slows the step ({json})"
+        );
+        assert!(close(bf16.breakdown.total(), bf16.step_s), "case {case}: parts do not sum");
+        if inputs.parallelism.sharding == Sharding::Full {
+            sharded += 1;
+            assert!(
+                fp32.memory.peak_bytes <= mixed.memory.peak_bytes * (1.0 + 1e-12),
+                "case {case}: one FP32 copy holds more than mixed state sharded whole ({json})"
+            );
+        }
+        smaller += usize::from(bf16.memory.peak_bytes < least * (1.0 - 1e-9));
+    }
+    assert!(sharded > 50, "only {sharded} plans sharded their state whole");
+    assert!(smaller > 500, "BF16 state held less in only {smaller} of 1,000 plans");
+}

@@ -23,7 +23,7 @@ pub const ENGINE_SERVING_SHARE: &[(Engine, f64, u32, &[&str])] = &[
     (Engine::Sglang, 0.8216, 46, &["dstack-deepseek-r1-mi300x-2025", "inferencex-issue870-dsr1-h200-sglang-2026-03", "lmsys-sglang-gb200-nvl72-part2-2025-09", "lmsys-sglang-mtp-h200-2025-07", "rocm-blog-aiter-sglang-mi300x-2025-05", "sglang-ascend-a3-dsr1-best-practice-2026", "sglang-large-ep-2025", "tenstorrent-issue356-dsr1-16xh100-sglang-2025-07"]),
     (Engine::LmDeploy, 0.9083, 9, &["lmdeploy-a100-fp16-static-v0.1-2023"]),
     (Engine::OptimumHabana, 0.9507, 20, &["intel-gaudi2-model-perf-1.18", "intel-gaudi3-model-perf-1.18", "mlperf-inference-v4.0-gaudi"]),
-    (Engine::JetStream, 0.7511, 4, &["jetstream-pytorch-v5e-summary-2024"]),
+    (Engine::JetStream, 0.7512, 4, &["jetstream-pytorch-v5e-summary-2024"]),
 ];
 
 /// Each chip family's share of that share in the routed experts' kernels.

@@ -6,7 +6,7 @@ use crate::text::{fill, t};
 
 use super::{Form, PanelProps};
 use crate::format;
-use crate::model::{Grads, Recipe};
+use crate::model::{Grads, Recipe, Weights};
 use crate::scenario::fields;
 use crate::ui::fields::Slider;
 
@@ -19,6 +19,7 @@ pub fn training_panel(props: &PanelProps) -> Html {
     let per_step = i.map(|i| i.training.global_batch as f64 * i.transformer.seq_len as f64);
     let recipe = i.map_or(Recipe::MegatronBf16, |i| i.training.recipe);
     let grads = i.map_or(Grads::Fp32, |i| i.training.grads);
+    let weights = i.map_or(Weights::Mixed, |i| i.training.weights);
     // The largest batch the search and sizing may raise to: typed, or published practice.
     let largest = i.map(|i| i.max_batch_sequences() as f64 * i.transformer.seq_len.max(1) as f64);
     let largest_sequences = i.map(|i| i.max_batch_sequences() as f64);
@@ -33,6 +34,7 @@ pub fn training_panel(props: &PanelProps) -> Html {
                 .reading(largest_sequences.map(|n| fill("form.largest-batch", &[("n", &crate::numbers::format(n))])).unwrap_or_default())) }
             { f.choice(&fields::TRAINING_RECIPE, "recipe", recipe) }
             { f.choice(&fields::TRAINING_GRADS, "grads", grads) }
+            { f.choice(&fields::TRAINING_WEIGHTS, "weights", weights) }
         </section>
     }
 }
