@@ -18,7 +18,7 @@ pub const MAX_VALIDATED_CHIPS: u32 = 16384;
 pub const LEFT_OUT: (u32, u32, f64, f64) = (483, 76, 0.08997225721434565, 0.7991718426501035);
 
 /// Rows within tolerance, rows, and the mean absolute error, over every row.
-pub const SUMMARY: (usize, usize, f64) = (284, 483, 0.13673185937377294);
+pub const SUMMARY: (usize, usize, f64) = (284, 483, 0.13661131728682613);
 
 /// Each model preset's published plan: (preset id, run title, scenario JSON, the model's
 /// step time's error on it (positive: slow), why the model misses it where it does).
@@ -51,7 +51,7 @@ pub const MFU_FRONTIER: &[(u32, f64, &str)] = &[
 /// The model's time errors by regime (`stats::Stats`).
 pub const REGIMES: &[Digested] = &[
     Digested { family: "Ampere", stack: "megatron-baseline", moe: false, stats: Stats { sources: 8, runs: 10, runs_within: 6, rows: 51, mean: -0.019431098377258198, sd: 0.14211798718972357, max_chips: 12288 } },
-    Digested { family: "Ampere", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 4, runs: 4, runs_within: 4, rows: 22, mean: 0.014295390703725626, sd: 0.06552876446140622, max_chips: 1024 } },
+    Digested { family: "Ampere", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 4, runs: 4, runs_within: 4, rows: 22, mean: 0.01517190478024022, sd: 0.06375650466175903, max_chips: 1024 } },
     Digested { family: "Ascend", stack: "megatron-core", moe: false, stats: Stats { sources: 5, runs: 24, runs_within: 13, rows: 24, mean: -0.023585715743046996, sd: 0.16139332968791179, max_chips: 8192 } },
     Digested { family: "Ascend", stack: "megatron-core", moe: true, stats: Stats { sources: 3, runs: 4, runs_within: 1, rows: 4, mean: -0.10747373609803068, sd: 0.24398330591198183, max_chips: 512 } },
     Digested { family: "Blackwell", stack: "megatron-core", moe: false, stats: Stats { sources: 11, runs: 13, runs_within: 12, rows: 65, mean: 0.0392110631320593, sd: 0.08716772674737411, max_chips: 512 } },
@@ -67,7 +67,7 @@ pub const REGIMES: &[Digested] = &[
     Digested { family: "Hopper", stack: "megatron-baseline", moe: false, stats: Stats { sources: 2, runs: 2, runs_within: 2, rows: 29, mean: -0.17192089837485275, sd: 0.20789839551554765, max_chips: 16384 } },
     Digested { family: "Hopper", stack: "megatron-core", moe: false, stats: Stats { sources: 12, runs: 13, runs_within: 10, rows: 36, mean: -0.02522625175103172, sd: 0.16396687194567752, max_chips: 2048 } },
     Digested { family: "Hopper", stack: "megatron-core", moe: true, stats: Stats { sources: 8, runs: 9, runs_within: 6, rows: 17, mean: -0.11672789871642231, sd: 0.2824093396756537, max_chips: 2048 } },
-    Digested { family: "Hopper", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 8, runs: 8, runs_within: 5, rows: 37, mean: 0.03659009819084513, sd: 0.2991990037987873, max_chips: 512 } },
+    Digested { family: "Hopper", stack: "pytorch-fsdp", moe: false, stats: Stats { sources: 8, runs: 8, runs_within: 5, rows: 37, mean: 0.03745711123504323, sd: 0.299009787234004, max_chips: 512 } },
     Digested { family: "Hopper", stack: "tuned", moe: false, stats: Stats { sources: 8, runs: 8, runs_within: 7, rows: 26, mean: 0.027176853754752792, sd: 0.08484067169664257, max_chips: 11616 } },
     Digested { family: "TPU", stack: "xla", moe: false, stats: Stats { sources: 11, runs: 19, runs_within: 10, rows: 46, mean: -0.014127499886951304, sd: 0.1246085866860351, max_chips: 8192 } },
     Digested { family: "TPU", stack: "xla", moe: true, stats: Stats { sources: 5, runs: 8, runs_within: 3, rows: 13, mean: -0.11943925227549465, sd: 0.12460944334321829, max_chips: 512 } },
@@ -75,4 +75,4 @@ pub const REGIMES: &[Digested] = &[
 ];
 
 /// Over every row (`stats::Pooled`).
-pub const POOLED: Pooled = Pooled { rows: 483, mean: -0.016116837421139837, sd: 0.1961387861672276, between_families: 0.05042576612997607, drift_per_doubling: 0.0012832456980263137, within_run: 0.12043945211607028, width: 1.3575727433062414 };
+pub const POOLED: Pooled = Pooled { rows: 483, mean: -0.01601049623621509, sd: 0.1961160811155101, between_families: 0.05041811780114861, drift_per_doubling: 0.0012535318693006113, within_run: 0.12037032601213167, width: 1.3575756592040553 };
