@@ -368,13 +368,6 @@ impl Recipe {
             Recipe::Fp8 => 8.0,
         }
     }
-
-    /// Bytes the Adam update reads and writes per parameter (weights, gradient, moments, master).
-    pub fn optimizer_traffic_bytes(self) -> f64 {
-        // Read: gradient + each state; write: each state + working weights.
-        let states = self.optimizer_bytes();
-        self.grad_bytes() + 2.0 * states + self.weight_bytes()
-    }
 }
 
 /// Token budget, batch and recipe.
